@@ -1,0 +1,127 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  shortLinkBaseUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  adminToken: string | undefined;
+  secret: string;
+  trustProxy: boolean;
+  countryHeader: string | undefined;
+  clickIdParam: string;
+  logLevel: LogLevel;
+  allowPrivateDestinations: boolean;
+}
+
+/** Thrown for a bad configuration value; main prints its one-line message and exits. */
+export class ConfigError extends Error {}
+
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function bad(name: string, why: string): never {
+  throw new ConfigError(`Invalid configuration: ${name} ${why}`);
+}
+
+function parsePort(name: string, raw: string): number {
+  if (!/^\d+$/.test(raw)) bad(name, `must be an integer from 0 to 65535 (got "${raw}")`);
+  const n = Number(raw);
+  if (n > 65535) bad(name, `must be an integer from 0 to 65535 (got "${raw}")`);
+  return n;
+}
+
+function parseBool(name: string, raw: string): boolean {
+  const v = raw.trim().toLowerCase();
+  if (['true', '1', 'yes'].includes(v)) return true;
+  if (['false', '0', 'no', ''].includes(v)) return false;
+  return bad(name, `must be true or false (got "${raw}")`);
+}
+
+function parseOrigin(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return bad(name, `must be an absolute http(s) URL (got "${raw}")`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') bad(name, `must use http or https (got "${raw}")`);
+  if (url.search || url.hash) bad(name, `must not carry a query or fragment (got "${raw}")`);
+  return raw.replace(/\/+$/, '');
+}
+
+function parseUrlWithScheme(name: string, raw: string, schemes: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return bad(name, `must be a URL (got a value that does not parse)`);
+  }
+  if (!schemes.includes(url.protocol)) bad(name, `must start with ${schemes.map((s) => `${s}//`).join(' or ')}`);
+  return raw;
+}
+
+/** Reads the secret kept in DATA_DIR, creating it on first start. */
+function loadOrCreateSecret(dataDir: string): string {
+  if (dataDir.startsWith('memory://')) return randomBytes(32).toString('base64url');
+  const file = join(dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
+}
+
+/** Validates every variable of operations.md §1; the first bad one throws a ConfigError naming it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const get = (name: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v === '' ? undefined : v;
+  };
+  const port = parsePort('PORT', get('PORT') ?? '3000');
+  const host = get('HOST') ?? '0.0.0.0';
+  const baseUrl = parseOrigin('BASE_URL', get('BASE_URL') ?? `http://localhost:${port}`);
+  const shortLinkBaseUrl = parseOrigin('SHORT_LINK_BASE_URL', get('SHORT_LINK_BASE_URL') ?? baseUrl);
+  const databaseUrlRaw = get('DATABASE_URL');
+  const databaseUrl = databaseUrlRaw ? parseUrlWithScheme('DATABASE_URL', databaseUrlRaw, ['postgres:', 'postgresql:']) : undefined;
+  const dataDirRaw = get('DATA_DIR') ?? './data';
+  const dataDir = dataDirRaw.startsWith('memory://') ? dataDirRaw : resolve(dataDirRaw);
+  const redisUrlRaw = get('REDIS_URL');
+  const redisUrl = redisUrlRaw ? parseUrlWithScheme('REDIS_URL', redisUrlRaw, ['redis:', 'rediss:']) : undefined;
+  const adminToken = get('ADMIN_TOKEN');
+  if (adminToken !== undefined && adminToken.length < 16) bad('ADMIN_TOKEN', 'must be at least 16 characters');
+  let secret = get('SECRET');
+  if (secret !== undefined && secret.length < 32) bad('SECRET', 'must be at least 32 characters');
+  if (secret === undefined && databaseUrl) bad('SECRET', 'is required when DATABASE_URL is set');
+  const trustProxy = parseBool('TRUST_PROXY', get('TRUST_PROXY') ?? 'false');
+  const countryHeaderRaw = get('COUNTRY_HEADER');
+  if (countryHeaderRaw !== undefined && !/^[A-Za-z0-9-]+$/.test(countryHeaderRaw)) bad('COUNTRY_HEADER', 'must be an HTTP header name');
+  const clickIdParam = get('CLICK_ID_PARAM') ?? 'ltid';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(clickIdParam)) bad('CLICK_ID_PARAM', 'must be 1-64 letters, digits, "_" or "-"');
+  const logLevelRaw = get('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevelRaw as LogLevel)) bad('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const allowPrivateDestinations = parseBool('ALLOW_PRIVATE_DESTINATIONS', get('ALLOW_PRIVATE_DESTINATIONS') ?? 'false');
+  secret ??= loadOrCreateSecret(dataDir);
+  return {
+    port,
+    host,
+    baseUrl,
+    shortLinkBaseUrl,
+    databaseUrl,
+    dataDir,
+    redisUrl,
+    adminToken,
+    secret,
+    trustProxy,
+    countryHeader: countryHeaderRaw?.toLowerCase(),
+    clickIdParam,
+    logLevel: logLevelRaw as LogLevel,
+    allowPrivateDestinations,
+  };
+}

@@ -1,0 +1,87 @@
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
+import { join } from 'node:path';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Either the database or an open transaction: stores accept both. */
+export type Conn = Db | Tx;
+
+/** One connection held for a while (migrations need a session-scoped advisory lock). */
+export interface RawSession {
+  exec(text: string): Promise<void>;
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  withSession<T>(fn: (session: RawSession) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Runs a raw SQL fragment and returns its rows, whichever driver is underneath. */
+export async function rows<T>(conn: Conn, query: SQL): Promise<T[]> {
+  const result = (await conn.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+  // Parse int8 (counts, identities) as numbers: our values stay far below 2^53.
+  pg.types.setTypeParser(20, (v) => Number(v));
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  pool.on('error', () => {
+    /* an idle client died; the pool replaces it on next use */
+  });
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    async withSession(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn({
+          exec: async (text) => {
+            await client.query(text);
+          },
+          query: async <T>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[],
+        });
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      await pool.query('select 1');
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** dataDir `memory://` keeps everything in memory (tests); otherwise a directory on disk. */
+export async function openPglite(dataDir: string): Promise<Database> {
+  // The database gets a folder of its own: DATA_DIR also holds the generated secret.
+  const client = await PGlite.create(dataDir.startsWith('memory://') ? dataDir : join(dataDir, 'pglite'));
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    async withSession(fn) {
+      return fn({
+        exec: async (text) => {
+          await client.exec(text);
+        },
+        query: async <T>(text: string, params?: unknown[]) => (await client.query<T>(text, params)).rows,
+      });
+    },
+    async ping() {
+      await client.query('select 1');
+    },
+    close: () => client.close(),
+  };
+}

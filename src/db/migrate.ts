@@ -1,0 +1,47 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Database } from './connect.js';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+// Arbitrary constant shared by every instance: only one of them migrates at a time.
+const MIGRATION_LOCK_ID = 7_130_021;
+
+export interface Migration {
+  name: string;
+  sql: string;
+}
+
+export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+  return Promise.all(files.map(async (name) => ({ name, sql: await readFile(dir + name, 'utf8') })));
+}
+
+/**
+ * Applies pending migrations in order, each in its own transaction, under an advisory
+ * lock so that instances starting together never race. Returns the names it applied.
+ */
+export async function migrate(database: Database, migrations?: Migration[]): Promise<string[]> {
+  const all = migrations ?? (await loadMigrations());
+  return database.withSession(async (session) => {
+    await session.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    try {
+      await session.exec(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
+      const done = new Set((await session.query<{ name: string }>('select name from schema_migrations')).map((r) => r.name));
+      const applied: string[] = [];
+      for (const m of all) {
+        if (done.has(m.name)) continue;
+        const quoted = m.name.replace(/'/g, "''");
+        await session.exec(`BEGIN;\n${m.sql}\n;INSERT INTO schema_migrations (name) VALUES ('${quoted}');\nCOMMIT;`);
+        applied.push(m.name);
+      }
+      return applied;
+    } catch (err) {
+      await session.exec('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      await session.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+    }
+  });
+}

@@ -1,0 +1,38 @@
+import { bigint, customType, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+// Insertion order, used to break createdAt ties so skip/take paging is stable.
+const seq = () => bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity();
+
+export const workspaces = pgTable('workspaces', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  plan: text('plan').notNull(),
+  rateLimitOverride: integer('rate_limit_override'),
+  maxBulkItemsOverride: integer('max_bulk_items_override'),
+  createdAt: createdAt(),
+  seq: seq(),
+});
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey(),
+    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id),
+    name: text('name').notNull(),
+    scopes: text('scopes').array().notNull(),
+    prefix: text('prefix').notNull(),
+    keyHash: bytea('key_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    seq: seq(),
+  },
+  (t) => [index('api_keys_workspace_idx').on(t.workspaceId, t.seq)],
+);

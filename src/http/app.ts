@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Config } from '../config.js';
+import type { Database } from '../db/connect.js';
+import { registerAdminRoutes } from '../modules/admin/routes.js';
+import { apiKeyCredential } from '../modules/keys/credential.js';
+import type { LastUsedTracker } from '../modules/keys/last-used.js';
+import { authenticate, type Principal } from './auth.js';
+import { errorHandler, notFoundHandler } from './errors.js';
+import { describeScopedRoute, registerOpenApi } from './openapi.js';
+import type { RateLimiter } from './rate-limit.js';
+import { ErrorBody } from './schemas.js';
+import { validatorCompiler } from './validation.js';
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  limiter: RateLimiter;
+  lastUsed: LastUsedTracker;
+  clock: () => Date;
+  logger: FastifyBaseLogger;
+}
+
+/** What a service needs to act for a caller: the workspace, who it is, the database, the time. */
+export interface ServiceContext {
+  db: Database['db'];
+  principal: Principal;
+  workspace: Principal['workspace'];
+  now: Date;
+}
+
+export function contextOf(deps: AppDeps, principal: Principal | undefined): ServiceContext {
+  if (!principal) throw new Error('contextOf called on a route without authentication');
+  return { db: deps.database.db, principal, workspace: principal.workspace, now: deps.clock() };
+}
+
+// Up to 10,000 items per bulk request: generous, but bounded.
+const BODY_LIMIT = 32 * 1024 * 1024;
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // JSON only: any other content type is a 400 rather than a body parsed as text.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  app.addSchema(ErrorBody);
+  app.addHook('onRoute', describeScopedRoute);
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  await registerOpenApi(app, config.baseUrl);
+
+  const kinds = [apiKeyCredential(deps.database.db)];
+  app.addHook(
+    'onRequest',
+    authenticate({
+      kinds,
+      limiter: deps.limiter,
+      clock: deps.clock,
+      onAuthenticated: (p, now) => p.keyId && deps.lastUsed.touch(p.keyId, now),
+    }),
+  );
+
+  app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await deps.database.ping();
+      return { status: 'ready' };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable' });
+    }
+  });
+
+  if (config.adminToken) await app.register(async (admin) => registerAdminRoutes(admin as App, deps), { prefix: '/admin' });
+  return app;
+}

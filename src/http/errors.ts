@@ -1,0 +1,76 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import { translate, type MessageCode } from '../i18n/messages.js';
+import { validationToAppError } from './validation.js';
+
+const STATUS: Partial<Record<MessageCode, number>> = {
+  credential_missing: 401,
+  credential_malformed: 401,
+  credential_invalid: 401,
+  credential_revoked: 401,
+  credential_expired: 401,
+  credential_conflict: 401,
+  admin_unauthorized: 401,
+  missing_scopes: 403,
+  route_not_found: 404,
+  not_found: 404,
+  rate_limited: 429,
+  internal_error: 500,
+  unavailable: 503,
+};
+
+export function statusOf(code: MessageCode): number {
+  return STATUS[code] ?? 400;
+}
+
+export interface ErrorBody {
+  error: { en: string; ar: string; code: string };
+  missingScopes?: string[];
+  retryAfter?: number;
+}
+
+export function errorBody(err: AppError): ErrorBody {
+  const body: ErrorBody = { error: { ...translate(err.code, err.params), code: err.code } };
+  if (err.extra.missingScopes) body.missingScopes = err.extra.missingScopes;
+  if (err.extra.retryAfter !== undefined) body.retryAfter = err.extra.retryAfter;
+  return body;
+}
+
+/** Maps what Fastify itself throws (parsing, content type, schema) onto the catalogue. */
+function fromFastifyError(err: FastifyError & { validationContext?: string }): AppError | undefined {
+  if (err.validation) return validationToAppError(err.validation as never, err.validationContext ?? 'body');
+  switch (err.code) {
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('empty_body');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('unsupported_content_type');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('body_too_large');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('malformed_json');
+  }
+  if (err instanceof SyntaxError || err.name === 'SyntaxError') return new AppError('malformed_json');
+  const status = err.statusCode ?? 500;
+  if (status >= 400 && status < 500) return new AppError('bad_request', { detail: err.message.replace(/\.$/, '') });
+  return undefined;
+}
+
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const appError = error instanceof AppError ? error : fromFastifyError(error);
+  if (!appError) {
+    // The stack stays in the log; the client only learns that something went wrong.
+    request.log.error({ err: error }, 'unhandled error');
+    void reply.status(500).send(errorBody(new AppError('internal_error')));
+    return;
+  }
+  const status = statusOf(appError.code);
+  if (status >= 500) request.log.error({ err: error }, 'server error');
+  if (appError.extra.retryAfter !== undefined) void reply.header('retry-after', String(appError.extra.retryAfter));
+  void reply.status(status).send(errorBody(appError));
+}
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {
+  const path = request.url.split('?')[0] ?? '/';
+  void reply.status(404).send(errorBody(new AppError('route_not_found', { method: request.method, path })));
+}

@@ -1,0 +1,78 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+export const Uuid = Type.String({ format: 'uuid', description: 'UUID' });
+
+/** A date-time in a response: services hand over Dates, the serializer writes ISO 8601. */
+export const DateTime = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' });
+
+/** A date-time in a request body or query. */
+export const DateTimeInput = Type.String({ format: 'date-time' });
+
+/** A value or null, as one JSON-schema type list (gives clearer validation errors than anyOf). */
+export function Nullable<T extends TSchema>(schema: T) {
+  const { type } = schema as { type?: string };
+  if (!type) return Type.Union([schema, Type.Null()]);
+  return Type.Unsafe<T['static'] | null>({ ...schema, type: [type, 'null'] });
+}
+
+/** A string restricted to a list (one `enum`, so a bad value reads "must be one of ..."). */
+export function StringEnum<T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      en: Type.String({ description: 'Message in English' }),
+      ar: Type.String({ description: 'Message in Arabic' }),
+      code: Type.String({ description: 'Machine-readable error code' }),
+    }),
+    missingScopes: Type.Optional(Type.Array(Type.String(), { description: 'Only on 403: scopes the key lacks' })),
+    retryAfter: Type.Optional(Type.Integer({ description: 'Only on 429: seconds to wait' })),
+  },
+  { $id: 'ErrorBody', title: 'Error' },
+);
+
+const errorRef = Type.Ref('ErrorBody');
+
+/** The failures every authenticated operation can answer with (api.md Errors). */
+export const errorResponses = {
+  400: { ...errorRef, description: 'Malformed body, query or JSON, or a violated rule' },
+  401: { ...errorRef, description: 'Missing, malformed, invalid, expired or revoked credential' },
+  403: { ...errorRef, description: 'The key lacks a required scope (see missingScopes)' },
+  429: { ...errorRef, description: 'Workspace rate limit exceeded (see retryAfter and Retry-After)' },
+  500: { ...errorRef, description: 'Unexpected server error' },
+};
+
+export const DEFAULT_TAKE = 50;
+export const MAX_TAKE = 5000;
+export const MAX_BULK_ITEMS = 10_000;
+
+/** Common list parameters of api.md, shared by every list endpoint. */
+export const listQueryProperties = {
+  id: Type.Optional(Type.String({ format: 'uuid', description: 'Filter by resource id' })),
+  take: Type.Integer({ minimum: 1, maximum: MAX_TAKE, default: DEFAULT_TAKE, description: '1 to 5000; above 5000 is a 400' }),
+  skip: Type.Integer({ minimum: 0, default: 0, description: 'Records to skip' }),
+  sort: StringEnum(['asc', 'desc'] as const, {
+    default: 'desc',
+    description: 'Order by createdAt (asc: oldest first); ties by insertion order',
+  }),
+};
+
+export const ListQuery = Type.Object(listQueryProperties);
+
+export interface ListParams {
+  id?: string;
+  take: number;
+  skip: number;
+  sort: 'asc' | 'desc';
+}
+
+/** A bulk request body: 1 to 10,000 items (a plan may lower the maximum). */
+export function BulkOf<T extends TSchema>(item: T, description: string) {
+  return Type.Array(item, { minItems: 1, maxItems: MAX_BULK_ITEMS, description });
+}
+
+export const IdList = BulkOf(Uuid, 'Array of ids');
+
+export const DeletedIds = Type.Object({ deletedIds: Type.Array(Uuid) });

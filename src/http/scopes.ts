@@ -1,0 +1,19 @@
+/** The twelve scopes of api.md, each independent of the others. */
+export const SCOPES = [
+  'linksRead',
+  'linksWrite',
+  'collectionsRead',
+  'collectionsWrite',
+  'tagsRead',
+  'tagsWrite',
+  'analyticsRead',
+  'conversionsWrite',
+  'customersRead',
+  'customersWrite',
+  'partnersRead',
+  'partnersWrite',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);

@@ -1,0 +1,70 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { AppError, fieldPath, invalid, invalidQuery } from '../errors.js';
+import type { Params, ReasonCode } from '../i18n/messages.js';
+
+// ajv-formats ships CJS with a default export; under NodeNext it arrives as the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerceTypes: boolean): Ajv {
+  // Bodies are never coerced: "5" where a number is expected is a 400, not a 5.
+  // Queries arrive as strings, so they are coerced to the declared types.
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+const bodyAjv = makeAjv(false);
+const queryAjv = makeAjv(true);
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
+  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+};
+
+function reasonOf(e: ErrorObject): { reason: ReasonCode; params: Params } {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required':
+      return { reason: 'required', params: {} };
+    case 'type':
+      return { reason: 'type', params: { type: String(p.type) } };
+    case 'format':
+      return { reason: 'format', params: { format: String(p.format) } };
+    case 'minLength':
+      return { reason: 'min_length', params: { limit: Number(p.limit) } };
+    case 'maxLength':
+      return { reason: 'max_length', params: { limit: Number(p.limit) } };
+    case 'minimum':
+      return { reason: 'minimum', params: { limit: Number(p.limit) } };
+    case 'maximum':
+      return { reason: 'maximum', params: { limit: Number(p.limit) } };
+    case 'minItems':
+      return { reason: 'min_items', params: { limit: Number(p.limit) } };
+    case 'maxItems':
+      return { reason: 'max_items', params: { limit: Number(p.limit) } };
+    case 'enum':
+      return { reason: 'enum', params: { values: (p.allowedValues as unknown[]).join(', ') } };
+    case 'const':
+      return { reason: 'enum', params: { values: String(p.allowedValue) } };
+    case 'pattern':
+      return { reason: 'pattern', params: {} };
+    default:
+      return { reason: 'invalid', params: {} };
+  }
+}
+
+/** Turns the first schema violation into the service's 400, naming the field as `[2].url`. */
+export function validationToAppError(errors: ErrorObject[], context: string): AppError {
+  // anyOf/oneOf report their branches' errors first; name the concrete one.
+  const concrete = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
+  const first = concrete[0] ?? errors[0];
+  if (!first) return invalid(context, 'invalid');
+  const parts: (string | number)[] = first.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (first.keyword === 'required') parts.push(String((first.params as { missingProperty: string }).missingProperty));
+  const { reason, params } = reasonOf(first);
+  if (context === 'querystring' || context === 'params') return invalidQuery(fieldPath(parts), reason, params);
+  return invalid(parts.length ? fieldPath(parts) : 'body', reason, params);
+}

@@ -1,0 +1,108 @@
+/**
+ * Every message the API can answer with, in English and Arabic. Placeholders in braces
+ * are filled from the error's params; the same params feed both languages.
+ */
+export const messages = {
+  credential_missing: {
+    en: 'Authentication required: send an API key as "Authorization: Bearer <key>" or "X-API-Key: <key>".',
+    ar: 'المصادقة مطلوبة: أرسل مفتاح API في الترويسة "Authorization: Bearer <key>" أو "X-API-Key: <key>".',
+  },
+  credential_malformed: {
+    en: 'The credential is malformed.',
+    ar: 'بيانات الاعتماد مشوّهة أو بصيغة غير صحيحة.',
+  },
+  credential_invalid: { en: 'The API key is not valid.', ar: 'مفتاح API غير صالح.' },
+  credential_revoked: { en: 'The API key has been revoked.', ar: 'تم إبطال مفتاح API.' },
+  credential_expired: { en: 'The API key has expired.', ar: 'انتهت صلاحية مفتاح API.' },
+  credential_conflict: {
+    en: 'Send exactly one credential per request; this request carries two different ones.',
+    ar: 'أرسل بيانات اعتماد واحدة فقط في كل طلب؛ هذا الطلب يحمل بيانات اعتماد مختلفة مرتين.',
+  },
+  admin_unauthorized: {
+    en: 'The operator token is missing or wrong.',
+    ar: 'رمز المشغّل مفقود أو غير صحيح.',
+  },
+  missing_scopes: {
+    en: 'The API key lacks the required scope: {scopes}.',
+    ar: 'مفتاح API لا يملك الصلاحية المطلوبة: {scopes}.',
+  },
+  rate_limited: {
+    en: 'Rate limit exceeded for this workspace. Retry in {retryAfter} seconds.',
+    ar: 'تم تجاوز حد الطلبات لمساحة العمل هذه. أعد المحاولة بعد {retryAfter} ثانية.',
+  },
+  route_not_found: {
+    en: 'No endpoint {method} {path}.',
+    ar: 'لا توجد نقطة نهاية {method} {path}.',
+  },
+  not_found: { en: 'Not found: {resource} {id}.', ar: 'غير موجود: {resource} {id}.' },
+  malformed_json: {
+    en: 'The request body is not valid JSON.',
+    ar: 'جسم الطلب ليس JSON صالحًا.',
+  },
+  empty_body: { en: 'The request body is empty.', ar: 'جسم الطلب فارغ.' },
+  unsupported_content_type: {
+    en: 'Unsupported content type; send application/json.',
+    ar: 'نوع المحتوى غير مدعوم؛ أرسل application/json.',
+  },
+  body_too_large: { en: 'The request body is too large.', ar: 'جسم الطلب كبير جدًا.' },
+  invalid_field: { en: 'Invalid {field}: {reason}.', ar: 'قيمة غير صالحة في {field}: {reasonAr}.' },
+  invalid_query: { en: 'Invalid query parameter {field}: {reason}.', ar: 'معامل الاستعلام {field} غير صالح: {reasonAr}.' },
+  too_many_items: {
+    en: 'Too many items: this workspace accepts at most {limit} items per request (got {count}).',
+    ar: 'عدد العناصر كبير جدًا: تقبل مساحة العمل هذه {limit} عنصرًا على الأكثر في الطلب الواحد (وصل {count}).',
+  },
+  bad_request: { en: 'Bad request: {detail}.', ar: 'طلب غير صالح: {detail}.' },
+  internal_error: {
+    en: 'An unexpected error occurred. Please try again later.',
+    ar: 'حدث خطأ غير متوقع. يرجى المحاولة لاحقًا.',
+  },
+  unavailable: { en: 'The service is not ready.', ar: 'الخدمة غير جاهزة.' },
+} as const satisfies Record<string, { en: string; ar: string }>;
+
+export type MessageCode = keyof typeof messages;
+
+/** Reasons a field can be invalid; `{x}` placeholders come from the same params. */
+export const reasons = {
+  required: { en: 'is required', ar: 'حقل مطلوب' },
+  type: { en: 'must be of type {type}', ar: 'يجب أن يكون من النوع {type}' },
+  not_null: { en: 'must not be null', ar: 'لا يجوز أن يكون null' },
+  format: { en: 'must be a valid {format}', ar: 'يجب أن يكون {format} صالحًا' },
+  min_length: { en: 'must be at least {limit} characters', ar: 'يجب ألا يقل عن {limit} حرفًا' },
+  max_length: { en: 'must be at most {limit} characters', ar: 'يجب ألا يزيد على {limit} حرفًا' },
+  minimum: { en: 'must be at least {limit}', ar: 'يجب ألا يقل عن {limit}' },
+  maximum: { en: 'must be at most {limit}', ar: 'يجب ألا يزيد على {limit}' },
+  min_items: { en: 'must contain at least {limit} item(s)', ar: 'يجب أن يحتوي على {limit} عنصر على الأقل' },
+  max_items: { en: 'must contain at most {limit} items', ar: 'يجب ألا يحتوي على أكثر من {limit} عنصر' },
+  enum: { en: 'must be one of {values}', ar: 'يجب أن يكون إحدى القيم: {values}' },
+  pattern: { en: 'has an invalid format', ar: 'صيغته غير صالحة' },
+  https_required: { en: 'must be an https URL', ar: 'يجب أن يكون رابط https' },
+  duplicate_in_request: {
+    en: 'duplicates item [{other}] of this request',
+    ar: 'مكرر مع العنصر [{other}] في هذا الطلب',
+  },
+  already_exists: { en: 'already exists in this workspace', ar: 'موجود مسبقًا في مساحة العمل هذه' },
+  not_found: { en: 'no such record in this workspace', ar: 'لا يوجد سجل بهذا المعرّف في مساحة العمل هذه' },
+  nothing_to_update: {
+    en: 'an update needs at least one field besides id',
+    ar: 'يحتاج التحديث إلى حقل واحد على الأقل غير id',
+  },
+  invalid: { en: 'is not valid', ar: 'قيمة غير صالحة' },
+} as const satisfies Record<string, { en: string; ar: string }>;
+
+export type ReasonCode = keyof typeof reasons;
+
+export type Params = Record<string, string | number>;
+
+function fill(template: string, params: Params): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
+}
+
+export function translate(code: MessageCode, params: Params = {}): { en: string; ar: string } {
+  const m = messages[code];
+  return { en: fill(m.en, params), ar: fill(m.ar, params) };
+}
+
+export function translateReason(reason: ReasonCode, params: Params = {}): { en: string; ar: string } {
+  const r = reasons[reason];
+  return { en: fill(r.en, params), ar: fill(r.ar, params) };
+}

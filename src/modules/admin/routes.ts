@@ -1,0 +1,70 @@
+import { Type } from '@sinclair/typebox';
+import { AppError } from '../../errors.js';
+import type { App, AppDeps } from '../../http/app.js';
+import { adminGuard } from '../../http/auth.js';
+import { DeletedIds, ErrorBody } from '../../http/schemas.js';
+import * as keys from '../keys/service.js';
+import * as workspaces from '../workspaces/service.js';
+import { CreatedKey, IdParam, Key, KeyCreate, Workspace, WorkspaceCreate, WorkspacePatch } from './schemas.js';
+
+const errors = {
+  400: Type.Ref(ErrorBody),
+  401: Type.Ref(ErrorBody),
+  404: Type.Ref(ErrorBody),
+};
+const tags = ['Operator'];
+const security = [{ adminToken: [] }];
+
+/** Operator API (operations.md §2): workspaces and keys, behind ADMIN_TOKEN. */
+export function registerAdminRoutes(app: App, deps: AppDeps): void {
+  const { db } = deps.database;
+  app.addSchema(Workspace);
+  app.addSchema(Key);
+  app.addSchema(CreatedKey);
+  app.addHook('onRequest', adminGuard(deps.config.adminToken!));
+
+  app.post(
+    '/workspaces',
+    { schema: { tags, security, body: WorkspaceCreate, response: { 201: Type.Ref(Workspace), ...errors } } },
+    async (req, reply) => reply.status(201).send(await workspaces.createWorkspace({ db, input: req.body })),
+  );
+
+  app.get('/workspaces', { schema: { tags, security, response: { 200: Type.Array(Type.Ref(Workspace)), ...errors } } }, async () =>
+    workspaces.listWorkspaces({ db }),
+  );
+
+  app.patch(
+    '/workspaces/:id',
+    { schema: { tags, security, params: IdParam, body: WorkspacePatch, response: { 200: Type.Ref(Workspace), ...errors } } },
+    async (req) => workspaces.updateWorkspace({ db, id: req.params.id, input: req.body }),
+  );
+
+  app.post(
+    '/workspaces/:id/keys',
+    { schema: { tags, security, params: IdParam, body: KeyCreate, response: { 201: Type.Ref(CreatedKey), ...errors } } },
+    async (req, reply) => {
+      const expiresAt = req.body.expiresAt === undefined ? undefined : new Date(req.body.expiresAt);
+      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new AppError('bad_request', { detail: 'expiresAt is not a date' });
+      const created = await keys.createKey({ db, workspaceId: req.params.id, input: { ...req.body, expiresAt } });
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.get(
+    '/workspaces/:id/keys',
+    { schema: { tags, security, params: IdParam, response: { 200: Type.Array(Type.Ref(Key)), ...errors } } },
+    async (req) => {
+      await deps.lastUsed.flush();
+      return keys.listKeys({ db, workspaceId: req.params.id });
+    },
+  );
+
+  app.delete(
+    '/keys/:id',
+    { schema: { tags, security, params: IdParam, response: { 200: DeletedIds, ...errors } } },
+    async (req) => {
+      await keys.revokeKey({ db, id: req.params.id, now: deps.clock() });
+      return { deletedIds: [req.params.id] };
+    },
+  );
+}

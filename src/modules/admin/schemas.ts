@@ -1,0 +1,58 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, DateTimeInput, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { SCOPES } from '../../http/scopes.js';
+import { PLANS } from '../workspaces/plans.js';
+
+const Plan = StringEnum(PLANS, { description: 'Plan (operations.md §3)' });
+
+export const Workspace = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    plan: Plan,
+    rateLimitPerMinute: Type.Integer({ description: 'Requests per sliding minute in force' }),
+    maxBulkItems: Type.Integer({ description: 'Items per bulk request in force' }),
+    createdAt: DateTime,
+  },
+  { $id: 'Workspace' },
+);
+
+export const WorkspaceCreate = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 190 }),
+  plan: Type.Optional(Plan),
+});
+
+export const WorkspacePatch = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 190 })),
+  plan: Type.Optional(Plan),
+  rateLimitPerMinute: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 }))),
+  maxBulkItems: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 10_000 }))),
+});
+
+const Scope = StringEnum(SCOPES);
+
+const keyFields = {
+  id: Uuid,
+  workspaceId: Uuid,
+  name: Type.String(),
+  scopes: Type.Array(Scope),
+  prefix: Type.String({ description: 'First characters of the key, to recognise it' }),
+  expiresAt: Nullable(DateTime),
+  createdAt: DateTime,
+  lastUsedAt: Nullable(Type.Unsafe<Date | string>({ type: 'string', format: 'date-time', description: 'Written in batches every few seconds' })),
+};
+
+export const Key = Type.Object(keyFields, { $id: 'Key' });
+
+export const CreatedKey = Type.Object(
+  { ...keyFields, key: Type.String({ description: 'The secret key, shown only in this answer' }) },
+  { $id: 'CreatedKey' },
+);
+
+export const KeyCreate = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 190 }),
+  scopes: Type.Array(Scope, { minItems: 1, maxItems: SCOPES.length }),
+  expiresAt: Type.Optional(DateTimeInput),
+});
+
+export const IdParam = Type.Object({ id: Uuid });

@@ -1,0 +1,88 @@
+import type { Conn } from '../../db/connect.js';
+import { newId } from '../../db/ids.js';
+import { AppError, notFound } from '../../errors.js';
+import type { Scope } from '../../http/scopes.js';
+import { toWorkspace, type Workspace } from '../workspaces/service.js';
+import * as workspaces from '../workspaces/service.js';
+import { generateKey, hashKey, isWellFormedKey, sameHash } from './secret.js';
+import * as store from './store.js';
+
+export interface ApiKey {
+  id: string;
+  workspaceId: string;
+  name: string;
+  scopes: Scope[];
+  prefix: string;
+  expiresAt: Date | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+const toApiKey = (row: store.KeyRow): ApiKey => ({
+  id: row.id,
+  workspaceId: row.workspaceId,
+  name: row.name,
+  scopes: row.scopes as Scope[],
+  prefix: row.prefix,
+  expiresAt: row.expiresAt,
+  createdAt: row.createdAt,
+  lastUsedAt: row.lastUsedAt,
+});
+
+export async function createKey({
+  db,
+  workspaceId,
+  input,
+}: {
+  db: Conn;
+  workspaceId: string;
+  input: { name: string; scopes: Scope[]; expiresAt?: Date };
+}): Promise<ApiKey & { key: string }> {
+  await workspaces.requireWorkspace(db, workspaceId);
+  const { key, hash, prefix } = generateKey();
+  const row = await store.insertKey(db, {
+    id: newId(),
+    workspaceId,
+    name: input.name,
+    scopes: [...new Set(input.scopes)],
+    prefix,
+    keyHash: hash,
+    expiresAt: input.expiresAt ?? null,
+  });
+  return { ...toApiKey(row), key };
+}
+
+export async function listKeys({ db, workspaceId }: { db: Conn; workspaceId: string }): Promise<ApiKey[]> {
+  await workspaces.requireWorkspace(db, workspaceId);
+  return (await store.listKeys(db, workspaceId)).map(toApiKey);
+}
+
+export async function revokeKey({ db, id, now }: { db: Conn; id: string; now: Date }): Promise<void> {
+  if (!(await store.revokeKey(db, id, now))) throw notFound('key', id);
+}
+
+export interface KeyPrincipal {
+  kind: 'apiKey';
+  keyId: string;
+  workspace: Workspace;
+  scopes: ReadonlySet<Scope>;
+}
+
+/**
+ * Resolves a presented API key. Always read from the database (one indexed lookup), so a
+ * revocation or expiry holds on the very next request on every instance.
+ */
+export async function authenticateKey({ db, key, now }: { db: Conn; key: string; now: Date }): Promise<KeyPrincipal> {
+  if (!isWellFormedKey(key)) throw new AppError('credential_malformed');
+  const hash = hashKey(key);
+  const found = await store.findKeyByHash(db, hash);
+  if (!found || !sameHash(found.key.keyHash, hash)) throw new AppError('credential_invalid');
+  if (found.key.revokedAt) throw new AppError('credential_revoked');
+  if (found.key.expiresAt && found.key.expiresAt.getTime() <= now.getTime()) throw new AppError('credential_expired');
+  return {
+    kind: 'apiKey',
+    keyId: found.key.id,
+    workspace: toWorkspace(found.workspace),
+    scopes: new Set(found.key.scopes as Scope[]),
+  };
+}

@@ -1,0 +1,45 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Conn } from '../../db/connect.js';
+import { apiKeys, workspaces } from '../../db/schema.js';
+
+export type KeyRow = typeof apiKeys.$inferSelect;
+export type WorkspaceRow = typeof workspaces.$inferSelect;
+
+export async function insertKey(conn: Conn, row: typeof apiKeys.$inferInsert): Promise<KeyRow> {
+  const [created] = await conn.insert(apiKeys).values(row).returning();
+  return created!;
+}
+
+export function listKeys(conn: Conn, workspaceId: string): Promise<KeyRow[]> {
+  return conn.select().from(apiKeys).where(eq(apiKeys.workspaceId, workspaceId)).orderBy(asc(apiKeys.createdAt), asc(apiKeys.seq));
+}
+
+/** The key with this hash and its workspace, in one indexed lookup. */
+export async function findKeyByHash(conn: Conn, keyHash: Buffer): Promise<{ key: KeyRow; workspace: WorkspaceRow } | undefined> {
+  const [row] = await conn
+    .select({ key: apiKeys, workspace: workspaces })
+    .from(apiKeys)
+    .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
+    .where(eq(apiKeys.keyHash, keyHash));
+  return row;
+}
+
+export async function revokeKey(conn: Conn, id: string, at: Date): Promise<boolean> {
+  const done = await conn
+    .update(apiKeys)
+    .set({ revokedAt: at })
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  return done.length > 0;
+}
+
+/** Writes many last-used times in one statement. */
+export async function touchKeys(conn: Conn, entries: { id: string; at: Date }[]): Promise<void> {
+  if (entries.length === 0) return;
+  const ids = entries.map((e) => e.id);
+  const times = entries.map((e) => e.at.toISOString());
+  await conn.execute(sql`
+    UPDATE api_keys AS k SET last_used_at = GREATEST(k.last_used_at, u.at)
+    FROM unnest(${ids}::uuid[], ${times}::timestamptz[]) AS u(id, at)
+    WHERE k.id = u.id`);
+}

@@ -1,0 +1,26 @@
+/** operations.md §3: what each plan allows. */
+export const PLANS = ['free', 'pro', 'business', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export type Feature = 'expiration' | 'password' | 'cloaking' | 'deviceTargeting' | 'geoTargeting';
+
+export interface PlanLimits {
+  features: ReadonlySet<Feature>;
+  requestsPerMinute: number;
+  maxBulkItems: number;
+}
+
+const all: Feature[] = ['expiration', 'password', 'cloaking', 'deviceTargeting', 'geoTargeting'];
+
+export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
+  free: { features: new Set(), requestsPerMinute: 60, maxBulkItems: 100 },
+  pro: { features: new Set(['expiration', 'password', 'deviceTargeting']), requestsPerMinute: 600, maxBulkItems: 1000 },
+  business: { features: new Set(all), requestsPerMinute: 3000, maxBulkItems: 10_000 },
+  enterprise: { features: new Set(all), requestsPerMinute: 10_000, maxBulkItems: 10_000 },
+};
+
+export const isPlan = (value: string): value is Plan => (PLANS as readonly string[]).includes(value);
+
+export function planAllows(plan: Plan, feature: Feature): boolean {
+  return PLAN_LIMITS[plan].features.has(feature);
+}

@@ -1,0 +1,59 @@
+import type { Conn } from '../../db/connect.js';
+import { newId } from '../../db/ids.js';
+import { notFound } from '../../errors.js';
+import { PLAN_LIMITS, type Plan } from './plans.js';
+import * as store from './store.js';
+
+export interface Workspace {
+  id: string;
+  name: string;
+  plan: Plan;
+  rateLimitPerMinute: number;
+  maxBulkItems: number;
+  createdAt: Date;
+}
+
+/** The limits in force: the workspace's override if set, else its plan's value. */
+export function toWorkspace(row: store.WorkspaceRow): Workspace {
+  const plan = row.plan as Plan;
+  return {
+    id: row.id,
+    name: row.name,
+    plan,
+    rateLimitPerMinute: row.rateLimitOverride ?? PLAN_LIMITS[plan].requestsPerMinute,
+    maxBulkItems: row.maxBulkItemsOverride ?? PLAN_LIMITS[plan].maxBulkItems,
+    createdAt: row.createdAt,
+  };
+}
+
+export async function createWorkspace({ db, input }: { db: Conn; input: { name: string; plan?: Plan } }): Promise<Workspace> {
+  return toWorkspace(await store.insertWorkspace(db, { id: newId(), name: input.name, plan: input.plan ?? 'free' }));
+}
+
+export async function listWorkspaces({ db }: { db: Conn }): Promise<Workspace[]> {
+  return (await store.listWorkspaces(db)).map(toWorkspace);
+}
+
+export interface WorkspacePatch {
+  name?: string;
+  plan?: Plan;
+  rateLimitPerMinute?: number | null;
+  maxBulkItems?: number | null;
+}
+
+export async function updateWorkspace({ db, id, input }: { db: Conn; id: string; input: WorkspacePatch }): Promise<Workspace> {
+  const patch: Parameters<typeof store.updateWorkspace>[2] = {};
+  if (input.name !== undefined) patch.name = input.name;
+  if (input.plan !== undefined) patch.plan = input.plan;
+  if (input.rateLimitPerMinute !== undefined) patch.rateLimitOverride = input.rateLimitPerMinute;
+  if (input.maxBulkItems !== undefined) patch.maxBulkItemsOverride = input.maxBulkItems;
+  const row = await store.updateWorkspace(db, id, patch);
+  if (!row) throw notFound('workspace', id);
+  return toWorkspace(row);
+}
+
+export async function requireWorkspace(db: Conn, id: string): Promise<Workspace> {
+  const row = await store.findWorkspace(db, id);
+  if (!row) throw notFound('workspace', id);
+  return toWorkspace(row);
+}

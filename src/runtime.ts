@@ -1,0 +1,82 @@
+import { Redis } from 'ioredis';
+import { pino, type Logger } from 'pino';
+import type { Config } from './config.js';
+import { openPglite, openPostgres, type Database } from './db/connect.js';
+import { migrate } from './db/migrate.js';
+import { buildApp, type App } from './http/app.js';
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './http/rate-limit.js';
+import { LastUsedTracker } from './modules/keys/last-used.js';
+
+export interface Runtime {
+  app: App;
+  database: Database;
+  logger: Logger;
+  /** Stops accepting, finishes in-flight requests, flushes pending writes, closes pools. */
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  clock?: () => Date;
+  /** Share an already-open database (tests run several instances on one). */
+  database?: Database;
+  logger?: Logger;
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'key', 'secret'],
+  });
+}
+
+export function openDatabase(config: Config): Promise<Database> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
+}
+
+export function connectRedis(url: string, logger: Logger): Redis {
+  const redis = new Redis(url, {
+    // Fail fast instead of queueing: the callers fall back while Redis is away.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 500,
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+  });
+  let lastLog = 0;
+  redis.on('error', (err) => {
+    if (Date.now() - lastLog > 10_000) {
+      lastLog = Date.now();
+      logger.warn({ err: err.message }, 'redis connection error');
+    }
+  });
+  return redis;
+}
+
+/** Chooses the infrastructure once, from the configuration, and wires the app. */
+export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const logger = options.logger ?? createLogger(config);
+  const database = options.database ?? (await openDatabase(config));
+  await migrate(database);
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
+  const limiter: RateLimiter = redis ? new RedisRateLimiter(redis, logger) : new MemoryRateLimiter();
+  const lastUsed = new LastUsedTracker(database.db, (err) => logger.warn({ err }, 'could not record key use'));
+  const app = await buildApp({
+    config,
+    database,
+    limiter,
+    lastUsed,
+    clock: options.clock ?? (() => new Date()),
+    logger,
+  });
+  return {
+    app,
+    database,
+    logger,
+    async close() {
+      await app.close();
+      await lastUsed.close();
+      await limiter.close();
+      redis?.disconnect();
+      if (!options.database) await database.close();
+    },
+  };
+}
