@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { join } from 'node:path';
 import pg from 'pg';
 import * as schema from './schema.js';
@@ -84,4 +84,12 @@ export async function openPglite(dataDir: string): Promise<Database> {
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * A JS array as ONE SQL parameter of array type. (drizzle's sql template would expand a bare
+ * array into one parameter per element, which breaks past 65,535 items.) Passed as JSON text.
+ */
+export function arrayParam(values: readonly (string | number | null)[], elementType: 'uuid' | 'text' | 'timestamptz' | 'bigint'): SQL {
+  return sql`ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))::${sql.raw(elementType)}[]`;
 }

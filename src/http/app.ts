@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import type { Database } from '../db/connect.js';
 import { registerAdminRoutes } from '../modules/admin/routes.js';
+import { registerCollectionRoutes } from '../modules/collections/routes.js';
+import { registerPartnerRoutes } from '../modules/partners/routes.js';
+import { registerTagRoutes } from '../modules/tags/routes.js';
 import { apiKeyCredential } from '../modules/keys/credential.js';
 import type { LastUsedTracker } from '../modules/keys/last-used.js';
 import { authenticate, type Principal } from './auth.js';
@@ -38,6 +41,13 @@ export function contextOf(deps: AppDeps, principal: Principal | undefined): Serv
   return { db: deps.database.db, principal, workspace: principal.workspace, now: deps.clock() };
 }
 
+const routeTables = new WeakMap<object, RouteOptions[]>();
+
+/** Every route the app registered, with its config (scope): the table the scope tests walk. */
+export function routeTable(app: App): readonly RouteOptions[] {
+  return routeTables.get(app) ?? [];
+}
+
 // Up to 10,000 items per bulk request: generous, but bounded.
 const BODY_LIMIT = 32 * 1024 * 1024;
 
@@ -60,7 +70,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   app.addSchema(ErrorBody);
-  app.addHook('onRoute', describeScopedRoute);
+  const routes: RouteOptions[] = [];
+  routeTables.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    describeScopedRoute(route);
+    routes.push(route);
+  });
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
@@ -87,6 +102,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       return reply.status(503).send({ status: 'unavailable' });
     }
   });
+
+  registerCollectionRoutes(app, deps);
+  registerTagRoutes(app, deps);
+  registerPartnerRoutes(app, deps);
 
   if (config.adminToken) await app.register(async (admin) => registerAdminRoutes(admin as App, deps), { prefix: '/admin' });
   return app;

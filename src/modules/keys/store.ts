@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { Conn } from '../../db/connect.js';
+import { arrayParam, type Conn } from '../../db/connect.js';
 import { apiKeys, workspaces } from '../../db/schema.js';
 
 export type KeyRow = typeof apiKeys.$inferSelect;
@@ -40,6 +40,6 @@ export async function touchKeys(conn: Conn, entries: { id: string; at: Date }[])
   const times = entries.map((e) => e.at.toISOString());
   await conn.execute(sql`
     UPDATE api_keys AS k SET last_used_at = GREATEST(k.last_used_at, u.at)
-    FROM unnest(${ids}::uuid[], ${times}::timestamptz[]) AS u(id, at)
+    FROM unnest(${arrayParam(ids, 'uuid')}, ${arrayParam(times, 'timestamptz')}) AS u(id, at)
     WHERE k.id = u.id`);
 }

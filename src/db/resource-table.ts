@@ -1,0 +1,132 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { arrayParam, rows, type Conn } from './connect.js';
+
+/** A column of a bulk resource: its JSON field name, SQL name and SQL type. */
+export interface Column {
+  field: string;
+  column: string;
+  type: 'text' | 'uuid' | 'jsonb' | 'timestamptz' | 'boolean' | 'integer';
+}
+
+export interface ResourceTable {
+  table: string;
+  columns: Column[];
+  /** Soft-deleted rows keep their history but vanish from every read and write. */
+  softDelete: boolean;
+}
+
+export interface ListOptions {
+  take: number;
+  skip: number;
+  sort: 'asc' | 'desc';
+  /** Filters combined as "any of"; none means all rows. */
+  anyOf?: { column: string; value: unknown; type: Column['type'] }[];
+}
+
+const raw = (s: string) => sql.raw(s);
+
+/** Formats a timestamptz as ISO 8601 UTC in SQL, so both drivers hand back the same string. */
+export const isoTimestamp = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** Reads field `f` of a JSON item `e.j` as the column's SQL type. */
+function fromJson(c: Column): SQL {
+  if (c.type === 'jsonb') return raw(`NULLIF(e.j->'${c.field}', 'null'::jsonb)`);
+  return raw(`(e.j->>'${c.field}')::${c.type}`);
+}
+
+/**
+ * The SQL of the bulk-resource pattern, shared by every resource table: each operation is
+ * one statement whatever the number of items, with items passed as one JSON array.
+ */
+export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
+  const t = def.table;
+  const alive = def.softDelete ? raw(' AND t.deleted_at IS NULL') : raw('');
+  const returning = raw(
+    [
+      't.id',
+      ...def.columns.map((c) => `t.${c.column} AS "${c.field}"`),
+      `${isoTimestamp('t.created_at')} AS "createdAt"`,
+      `${isoTimestamp('t.updated_at')} AS "updatedAt"`,
+    ].join(', '),
+  );
+
+  return {
+    async list(conn: Conn, workspaceId: string, o: ListOptions): Promise<Row[]> {
+      const dir = raw(o.sort === 'asc' ? 'ASC' : 'DESC');
+      const filters = o.anyOf?.length
+        ? sql` AND (${sql.join(
+            o.anyOf.map((f) => sql`t.${raw(f.column)} = ${f.value}::${raw(f.type)}`),
+            sql` OR `,
+          )})`
+        : raw('');
+      return rows<Row>(
+        conn,
+        sql`SELECT ${returning} FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId}${alive}${filters}
+            ORDER BY t.created_at ${dir}, t.seq ${dir} LIMIT ${o.take} OFFSET ${o.skip}`,
+      );
+    },
+
+    /** The ids among `ids` that exist (and are not deleted) in the workspace. */
+    async existing(conn: Conn, workspaceId: string, ids: string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const found = await rows<{ id: string }>(
+        conn,
+        sql`SELECT t.id FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId}${alive} AND t.id = ANY(${arrayParam(ids, 'uuid')})`,
+      );
+      return new Set(found.map((r) => r.id));
+    },
+
+    /** Inserts items (each with its id) in input order, so insertion order breaks createdAt ties. */
+    async insertMany(conn: Conn, workspaceId: string, items: Record<string, unknown>[]): Promise<Row[]> {
+      if (items.length === 0) return [];
+      const cols = raw(['id', 'workspace_id', ...def.columns.map((c) => c.column)].join(', '));
+      const values = sql.join([sql`(e.j->>'id')::uuid`, sql`${workspaceId}::uuid`, ...def.columns.map(fromJson)], sql`, `);
+      const inserted = await rows<Row>(
+        conn,
+        sql`INSERT INTO ${raw(t)} AS t (${cols})
+            SELECT ${values} FROM jsonb_array_elements(${JSON.stringify(items)}::jsonb) WITH ORDINALITY AS e(j, ord)
+            ORDER BY e.ord
+            RETURNING ${returning}`,
+      );
+      return inOrder(items, inserted);
+    },
+
+    /** Updates only the fields each item carries (a field set to null clears it). */
+    async updateMany(conn: Conn, workspaceId: string, items: Record<string, unknown>[]): Promise<Row[]> {
+      if (items.length === 0) return [];
+      const sets = sql.join(
+        def.columns.map((c) => sql`${raw(c.column)} = CASE WHEN e.j ? ${c.field} THEN ${fromJson(c)} ELSE t.${raw(c.column)} END`),
+        sql`, `,
+      );
+      const updated = await rows<Row>(
+        conn,
+        sql`UPDATE ${raw(t)} AS t SET ${sets}, updated_at = now()
+            FROM jsonb_array_elements(${JSON.stringify(items)}::jsonb) AS e(j)
+            WHERE t.workspace_id = ${workspaceId}${alive} AND t.id = (e.j->>'id')::uuid
+            RETURNING ${returning}`,
+      );
+      return inOrder(items, updated);
+    },
+
+    /** Soft or hard delete; returns the ids actually deleted. */
+    async deleteMany(conn: Conn, workspaceId: string, ids: string[]): Promise<string[]> {
+      const done = def.softDelete
+        ? await rows<{ id: string }>(
+            conn,
+            sql`UPDATE ${raw(t)} AS t SET deleted_at = now() WHERE t.workspace_id = ${workspaceId}${alive}
+                AND t.id = ANY(${arrayParam(ids, 'uuid')}) RETURNING t.id`,
+          )
+        : await rows<{ id: string }>(
+            conn,
+            sql`DELETE FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId} AND t.id = ANY(${arrayParam(ids, 'uuid')}) RETURNING t.id`,
+          );
+      return done.map((r) => r.id);
+    },
+  };
+}
+
+function inOrder<Row extends { id: string }>(items: Record<string, unknown>[], found: Row[]): Row[] {
+  const byId = new Map(found.map((r) => [r.id, r]));
+  return items.map((i) => byId.get(i.id as string)).filter((r): r is Row => r !== undefined);
+}

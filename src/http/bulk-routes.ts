@@ -1,0 +1,92 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { Ctx, Item } from '../modules/bulk/service.js';
+import type { App, AppDeps } from './app.js';
+import type { Principal } from './auth.js';
+import { BulkOf, DeletedIds, IdList, ListQuery, type ListParams } from './schemas.js';
+import type { Scope } from './scopes.js';
+
+export interface BulkRouteSpec<Q extends ListParams = ListParams> {
+  path: string;
+  tag: string;
+  readScope: Scope;
+  writeScope: Scope;
+  /** The record schema; must carry an $id so OpenAPI names it. */
+  record: TSchema;
+  createItem: TSchema;
+  upsertItem: TSchema;
+  listQuery?: TSchema;
+  deleteNote: string;
+  service: {
+    list(ctx: Ctx, query: Q): Promise<unknown[]>;
+    create(ctx: Ctx, items: Item[]): Promise<unknown[]>;
+    upsert(ctx: Ctx, items: Item[]): Promise<unknown[]>;
+    remove(ctx: Ctx, ids: string[]): Promise<string[]>;
+  };
+}
+
+export function serviceContext(deps: AppDeps, principal: Principal | undefined): Ctx {
+  if (!principal) throw new Error('a scoped route ran without a principal');
+  return { db: deps.database.db, workspace: principal.workspace, now: deps.clock() };
+}
+
+/** GET, POST, PUT and DELETE of one bulk resource, with thin handlers over its service. */
+export function registerBulkRoutes<Q extends ListParams>(app: App, deps: AppDeps, spec: BulkRouteSpec<Q>): void {
+  const tags = [spec.tag];
+  const list = Type.Array(Type.Ref(spec.record));
+  app.addSchema(spec.record);
+
+  app.get(
+    spec.path,
+    {
+      config: { scope: spec.readScope },
+      schema: { tags, summary: `List ${spec.tag.toLowerCase()}`, querystring: spec.listQuery ?? ListQuery, response: { 200: list } },
+    },
+    async (req) => spec.service.list(serviceContext(deps, req.principal), req.query as Q),
+  );
+
+  app.post(
+    spec.path,
+    {
+      config: { scope: spec.writeScope },
+      schema: {
+        tags,
+        summary: `Create ${spec.tag.toLowerCase()}`,
+        description: 'Atomic: one bad item fails the request with 400 naming `[index].field`, and nothing is written.',
+        body: BulkOf(spec.createItem, 'Items to create, 1 to the plan maximum'),
+        response: { 201: list },
+      },
+    },
+    async (req, reply) => reply.status(201).send(await spec.service.create(serviceContext(deps, req.principal), req.body as Item[])),
+  );
+
+  app.put(
+    spec.path,
+    {
+      config: { scope: spec.writeScope },
+      schema: {
+        tags,
+        summary: `Upsert ${spec.tag.toLowerCase()}`,
+        description:
+          'Entries with `id` update that record (omitted fields stay, null clears optional fields); entries without `id` are inserted. Results in input order. Atomic.',
+        body: BulkOf(spec.upsertItem, 'Entries to update (with id) or insert (without id)'),
+        response: { 200: list },
+      },
+    },
+    async (req) => spec.service.upsert(serviceContext(deps, req.principal), req.body as Item[]),
+  );
+
+  app.delete(
+    spec.path,
+    {
+      config: { scope: spec.writeScope },
+      schema: {
+        tags,
+        summary: `Delete ${spec.tag.toLowerCase()}`,
+        description: `${spec.deleteNote} Unknown, invalid, repeated or already deleted ids are a 400 and nothing is deleted.`,
+        body: IdList,
+        response: { 200: DeletedIds },
+      },
+    },
+    async (req) => ({ deletedIds: await spec.service.remove(serviceContext(deps, req.principal), req.body as string[]) }),
+  );
+}

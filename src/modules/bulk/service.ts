@@ -1,0 +1,158 @@
+import type { Conn, Db, Tx } from '../../db/connect.js';
+import { newId } from '../../db/ids.js';
+import type { ListOptions, resourceStore } from '../../db/resource-table.js';
+import { invalid, tooManyItems } from '../../errors.js';
+import type { ListParams } from '../../http/schemas.js';
+import type { Workspace } from '../workspaces/service.js';
+
+/** What every service call gets: the workspace, the database or open transaction, the time. */
+export interface Ctx {
+  db: Conn;
+  workspace: Workspace;
+  now: Date;
+}
+
+export type Item = Record<string, unknown>;
+
+/** Reuses an open transaction, or opens one. */
+export function withTransaction<T>(conn: Conn, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  if ('rollback' in conn) return fn(conn as Tx);
+  return (conn as Db).transaction(fn);
+}
+
+export function assertBulkSize(workspace: Workspace, count: number): void {
+  if (count > workspace.maxBulkItems) throw tooManyItems(workspace.maxBulkItems, count);
+}
+
+/** The same id twice in one request is a 400 naming the second occurrence. */
+export function assertDistinct(
+  values: (string | undefined)[],
+  fieldOf: (index: number) => string,
+  normalise = (v: string) => v,
+): void {
+  const seen = new Map<string, number>();
+  values.forEach((v, i) => {
+    if (v === undefined) return;
+    const k = normalise(v);
+    const first = seen.get(k);
+    if (first !== undefined) throw invalid(fieldOf(i), 'duplicate_in_request', { other: first });
+    seen.set(k, i);
+  });
+}
+
+/** Every id must be one of `found`; the first that is not fails the request. */
+export function assertAllFound(ids: (string | undefined)[], found: Set<string>, field = (i: number) => `[${i}].id`): void {
+  ids.forEach((id, i) => {
+    if (id !== undefined && !found.has(id)) throw invalid(field(i), 'not_found');
+  });
+}
+
+/** Keeps only the resource's own fields: unknown properties are ignored (api.md rule 4). */
+export function pick(item: Item, fields: readonly string[]): Item {
+  const out: Item = {};
+  for (const f of fields) if (f in item && item[f] !== undefined) out[f] = item[f];
+  return out;
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+export interface BulkResourceDef<Row extends { id: string }> {
+  store: ReturnType<typeof resourceStore<Row>>;
+  fields: readonly string[];
+  requiredOnInsert: readonly string[];
+  /** Checks of one item beyond its schema (e.g. https URLs); `index` names it in errors. */
+  checkItem?: (item: Item, index: number) => void;
+  /** Checks across the whole request and the stored data, inside the transaction. */
+  checkWrite?: (tx: Tx, ctx: Ctx, write: { inserts: Indexed[]; updates: Indexed[] }) => Promise<void>;
+  /** Field named when the database reports a uniqueness conflict. */
+  uniqueField?: string;
+}
+
+export interface Indexed {
+  index: number;
+  item: Item;
+}
+
+/**
+ * The bulk-resource pattern (list, create, upsert, delete) that collections, tags and
+ * partners share: validate every item first, then write in one transaction with a fixed
+ * number of statements, whatever the item count.
+ */
+export function bulkResource<Row extends { id: string }>(def: BulkResourceDef<Row>) {
+  const { store } = def;
+
+  async function write(ctx: Ctx, inserts: Indexed[], updates: Indexed[], total: number): Promise<Row[]> {
+    try {
+      return await withTransaction(ctx.db, async (tx) => {
+        if (updates.length) {
+          const ids = updates.map((u) => u.item.id as string);
+          const found = await store.existing(tx, ctx.workspace.id, ids);
+          for (const u of updates) if (!found.has(u.item.id as string)) throw invalid(`[${u.index}].id`, 'not_found');
+        }
+        await def.checkWrite?.(tx, ctx, { inserts, updates });
+        const created = await store.insertMany(tx, ctx.workspace.id, inserts.map((i) => i.item));
+        const updated = await store.updateMany(tx, ctx.workspace.id, updates.map((u) => u.item));
+        const out = new Array<Row>(total);
+        inserts.forEach((ins, k) => (out[ins.index] = created[k]!));
+        updates.forEach((upd, k) => (out[upd.index] = updated[k]!));
+        return out;
+      });
+    } catch (err) {
+      // A concurrent writer won a uniqueness race after our checks: still the client's 400.
+      if (def.uniqueField && isUniqueViolation(err)) throw invalid(def.uniqueField, 'already_exists');
+      throw err;
+    }
+  }
+
+  function prepareInsert(raw: Item, index: number): Indexed {
+    const item = pick(raw, def.fields);
+    for (const f of def.requiredOnInsert) if (item[f] === undefined || item[f] === null) throw invalid(`[${index}].${f}`, 'required');
+    def.checkItem?.(item, index);
+    return { index, item: { ...item, id: newId() } };
+  }
+
+  return {
+    list(ctx: Ctx, q: ListParams, anyOf: ListOptions['anyOf'] = []): Promise<Row[]> {
+      const filters = q.id ? [...anyOf, { column: 'id', value: q.id, type: 'uuid' as const }] : anyOf;
+      return store.list(ctx.db, ctx.workspace.id, { take: q.take, skip: q.skip, sort: q.sort, anyOf: filters });
+    },
+
+    async create(ctx: Ctx, input: Item[]): Promise<Row[]> {
+      assertBulkSize(ctx.workspace, input.length);
+      const inserts = input.map(prepareInsert);
+      return write(ctx, inserts, [], input.length);
+    },
+
+    async upsert(ctx: Ctx, input: Item[]): Promise<Row[]> {
+      assertBulkSize(ctx.workspace, input.length);
+      const ids = input.map((i) => (typeof i.id === 'string' ? i.id.toLowerCase() : undefined));
+      assertDistinct(ids, (i) => `[${i}].id`);
+      const inserts: Indexed[] = [];
+      const updates: Indexed[] = [];
+      input.forEach((raw, index) => {
+        if (raw.id === undefined) return void inserts.push(prepareInsert(raw, index));
+        const item = pick(raw, def.fields);
+        if (Object.keys(item).length === 0) throw invalid(`[${index}]`, 'nothing_to_update');
+        for (const f of def.requiredOnInsert) if (item[f] === null) throw invalid(`[${index}].${f}`, 'not_null');
+        def.checkItem?.(item, index);
+        updates.push({ index, item: { ...item, id: ids[index] } });
+      });
+      return write(ctx, inserts, updates, input.length);
+    },
+
+    async remove(ctx: Ctx, input: string[]): Promise<string[]> {
+      assertBulkSize(ctx.workspace, input.length);
+      const ids = input.map((id) => id.toLowerCase());
+      assertDistinct(ids, (i) => `[${i}]`);
+      return withTransaction(ctx.db, async (tx) => {
+        const deleted = new Set(await store.deleteMany(tx, ctx.workspace.id, ids));
+        // Any id not deleted fails the whole request; the transaction undoes the rest.
+        assertAllFound(ids, deleted, (i) => `[${i}]`);
+        return ids;
+      });
+    },
+  };
+}

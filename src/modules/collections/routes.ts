@@ -1,0 +1,18 @@
+import type { App, AppDeps } from '../../http/app.js';
+import { registerBulkRoutes } from '../../http/bulk-routes.js';
+import { Collection, CollectionCreate, CollectionUpsert } from './schemas.js';
+import { collections } from './service.js';
+
+export function registerCollectionRoutes(app: App, deps: AppDeps): void {
+  registerBulkRoutes(app, deps, {
+    path: '/api/collections',
+    tag: 'Collections',
+    readScope: 'collectionsRead',
+    writeScope: 'collectionsWrite',
+    record: Collection,
+    createItem: CollectionCreate,
+    upsertItem: CollectionUpsert,
+    deleteNote: 'Soft delete: the collections disappear from GET and stay in history.',
+    service: collections,
+  });
+}

@@ -1,0 +1,20 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, Nullable, Uuid } from '../../http/schemas.js';
+
+const name = Type.String({ minLength: 1, maxLength: 190 });
+const email = Nullable(Type.String({ format: 'email', maxLength: 190 }));
+const image = Nullable(Type.String({ format: 'uri', maxLength: 2048, description: 'https URL' }));
+
+export const Partner = Type.Object(
+  { id: Uuid, name, email, image, createdAt: DateTime, updatedAt: DateTime },
+  { $id: 'Partner', description: 'Someone who promotes links (an affiliate); links and clicks can name one.' },
+);
+
+export const PartnerCreate = Type.Object({ name, email: Type.Optional(email), image: Type.Optional(image) });
+
+export const PartnerUpsert = Type.Object({
+  id: Type.Optional(Uuid),
+  name: Type.Optional(name),
+  email: Type.Optional(email),
+  image: Type.Optional(image),
+});

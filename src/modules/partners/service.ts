@@ -1,0 +1,16 @@
+import { bulkResource } from '../bulk/service.js';
+import { assertHttps } from '../bulk/rules.js';
+import { partnerStore } from './store.js';
+
+/** Partners delete softly: gone from every read, kept for the history of their links and clicks. */
+export const partners = bulkResource({
+  store: partnerStore,
+  fields: ['name', 'email', 'image'],
+  requiredOnInsert: ['name'],
+  checkItem: (item, i) => assertHttps(item.image, `[${i}].image`),
+});
+
+export const { list: listPartners, create: createPartners, upsert: upsertPartners, remove: deletePartners } = partners;
+
+/** The ids among `ids` that are active partners of the workspace (for links). */
+export const existingPartners = partnerStore.existing;

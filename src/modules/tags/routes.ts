@@ -1,0 +1,18 @@
+import type { App, AppDeps } from '../../http/app.js';
+import { registerBulkRoutes } from '../../http/bulk-routes.js';
+import { Tag, TagCreate, TagUpsert } from './schemas.js';
+import { tags } from './service.js';
+
+export function registerTagRoutes(app: App, deps: AppDeps): void {
+  registerBulkRoutes(app, deps, {
+    path: '/api/tags',
+    tag: 'Tags',
+    readScope: 'tagsRead',
+    writeScope: 'tagsWrite',
+    record: Tag,
+    createItem: TagCreate,
+    upsertItem: TagUpsert,
+    deleteNote: 'Permanent delete: the tags are removed from every link in the same transaction.',
+    service: tags,
+  });
+}

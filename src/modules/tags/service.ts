@@ -1,0 +1,43 @@
+import { invalid } from '../../errors.js';
+import { assertDistinct, bulkResource, type Indexed } from '../bulk/service.js';
+import { tagStore, tagsNamed } from './store.js';
+
+const lower = (s: string) => s.toLowerCase();
+
+/**
+ * Tag names are unique in a workspace ignoring case. A name may be taken over from a tag that
+ * the same request renames; anything else already holding it is a 400 naming the item.
+ */
+async function checkNames(
+  tx: Parameters<NonNullable<Parameters<typeof bulkResource>[0]['checkWrite']>>[0],
+  workspaceId: string,
+  writes: Indexed[],
+): Promise<void> {
+  const named = writes.filter((w) => typeof w.item.name === 'string');
+  const names = named.map((w) => lower(w.item.name as string));
+  const byIndex = new Map<number, string>();
+  named.forEach((w, k) => byIndex.set(w.index, names[k]!));
+  assertDistinct(
+    writes.map((w) => byIndex.get(w.index)),
+    (k) => `[${writes[k]!.index}].name`,
+  );
+  const renamedAway = new Set(named.map((w) => w.item.id as string));
+  for (const holder of await tagsNamed(tx, workspaceId, [...new Set(names)])) {
+    const w = named.find((n) => lower(n.item.name as string) === holder.key)!;
+    if (w.item.id !== holder.id && !renamedAway.has(holder.id)) throw invalid(`[${w.index}].name`, 'already_exists');
+  }
+}
+
+export const tags = bulkResource({
+  store: tagStore,
+  fields: ['name', 'color'],
+  requiredOnInsert: ['name'],
+  uniqueField: 'name',
+  checkWrite: (tx, ctx, { inserts, updates }) =>
+    checkNames(tx, ctx.workspace.id, [...inserts, ...updates].sort((a, b) => a.index - b.index)),
+});
+
+export const { list: listTags, create: createTags, upsert: upsertTags, remove: deleteTags } = tags;
+
+/** The ids among `ids` that are tags of the workspace (for links). */
+export const existingTags = tagStore.existing;
