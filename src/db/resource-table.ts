@@ -6,6 +6,10 @@ export interface Column {
   field: string;
   column: string;
   type: 'text' | 'uuid' | 'jsonb' | 'timestamptz' | 'boolean' | 'integer';
+  /** jsonb only: an update merges the given keys into the stored object, null keys removed. */
+  merge?: boolean;
+  /** SQL value an insert uses when the item leaves the field out or null. */
+  insertDefault?: string;
 }
 
 export interface ResourceTable {
@@ -13,6 +17,10 @@ export interface ResourceTable {
   columns: Column[];
   /** Soft-deleted rows keep their history but vanish from every read and write. */
   softDelete: boolean;
+  /** Inserts that collide on this unique column are skipped (and left out of the result). */
+  skipConflictsOn?: string;
+  /** Extra computed columns of reads (`expr AS "field"`), e.g. aggregated children. */
+  extraSelect?: string[];
 }
 
 export interface ListOptions {
@@ -42,14 +50,26 @@ function fromJson(c: Column): SQL {
 export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
   const t = def.table;
   const alive = def.softDelete ? raw(' AND t.deleted_at IS NULL') : raw('');
-  const returning = raw(
-    [
-      't.id',
-      ...def.columns.map((c) => `t.${c.column} AS "${c.field}"`),
-      `${isoTimestamp('t.created_at')} AS "createdAt"`,
-      `${isoTimestamp('t.updated_at')} AS "updatedAt"`,
-    ].join(', '),
-  );
+  const columnList = [
+    't.id',
+    ...def.columns.map((c) => `${c.type === 'timestamptz' ? isoTimestamp(`t.${c.column}`) : `t.${c.column}`} AS "${c.field}"`),
+    `${isoTimestamp('t.created_at')} AS "createdAt"`,
+    `${isoTimestamp('t.updated_at')} AS "updatedAt"`,
+  ];
+  const returning = raw(columnList.join(', '));
+  const selection = raw([...columnList, ...(def.extraSelect ?? [])].join(', '));
+  const onConflict = def.skipConflictsOn ? raw(` ON CONFLICT (${def.skipConflictsOn}) DO NOTHING`) : raw('');
+  const assign = (c: Column): SQL => {
+    const keep = raw(`t.${c.column}`);
+    // Field names are code constants, so they are inlined (a parameter would make `->` ambiguous).
+    const has = raw(`e.j ? '${c.field}'`);
+    const value = raw(`(e.j->'${c.field}')`);
+    if (c.merge) {
+      return sql`CASE WHEN NOT ${has} THEN ${keep} WHEN jsonb_typeof(${value}) = 'null' THEN NULL
+        ELSE NULLIF(jsonb_strip_nulls(COALESCE(${keep}, '{}'::jsonb) || ${value}), '{}'::jsonb) END`;
+    }
+    return sql`CASE WHEN ${has} THEN ${fromJson(c)} ELSE ${keep} END`;
+  };
 
   return {
     async list(conn: Conn, workspaceId: string, o: ListOptions): Promise<Row[]> {
@@ -62,8 +82,17 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
         : raw('');
       return rows<Row>(
         conn,
-        sql`SELECT ${returning} FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId}${alive}${filters}
+        sql`SELECT ${selection} FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId}${alive}${filters}
             ORDER BY t.created_at ${dir}, t.seq ${dir} LIMIT ${o.take} OFFSET ${o.skip}`,
+      );
+    },
+
+    /** The rows with these ids (any order), as a list would show them. */
+    byIds(conn: Conn, workspaceId: string, ids: string[]): Promise<Row[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return rows<Row>(
+        conn,
+        sql`SELECT ${selection} FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId}${alive} AND t.id = ANY(${arrayParam(ids, 'uuid')})`,
       );
     },
 
@@ -81,12 +110,13 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
     async insertMany(conn: Conn, workspaceId: string, items: Record<string, unknown>[]): Promise<Row[]> {
       if (items.length === 0) return [];
       const cols = raw(['id', 'workspace_id', ...def.columns.map((c) => c.column)].join(', '));
-      const values = sql.join([sql`(e.j->>'id')::uuid`, sql`${workspaceId}::uuid`, ...def.columns.map(fromJson)], sql`, `);
+      const valueOf = (c: Column) => (c.insertDefault ? sql`COALESCE(${fromJson(c)}, ${raw(c.insertDefault)})` : fromJson(c));
+      const values = sql.join([sql`(e.j->>'id')::uuid`, sql`${workspaceId}::uuid`, ...def.columns.map(valueOf)], sql`, `);
       const inserted = await rows<Row>(
         conn,
         sql`INSERT INTO ${raw(t)} AS t (${cols})
             SELECT ${values} FROM jsonb_array_elements(${JSON.stringify(items)}::jsonb) WITH ORDINALITY AS e(j, ord)
-            ORDER BY e.ord
+            ORDER BY e.ord${onConflict}
             RETURNING ${returning}`,
       );
       return inOrder(items, inserted);
@@ -96,7 +126,7 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
     async updateMany(conn: Conn, workspaceId: string, items: Record<string, unknown>[]): Promise<Row[]> {
       if (items.length === 0) return [];
       const sets = sql.join(
-        def.columns.map((c) => sql`${raw(c.column)} = CASE WHEN e.j ? ${c.field} THEN ${fromJson(c)} ELSE t.${raw(c.column)} END`),
+        def.columns.map((c) => sql`${raw(c.column)} = ${assign(c)}`),
         sql`, `,
       );
       const updated = await rows<Row>(

@@ -6,6 +6,9 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/connect.js';
 import { registerAdminRoutes } from '../modules/admin/routes.js';
 import { registerCollectionRoutes } from '../modules/collections/routes.js';
+import { frameChecker } from '../modules/links/frame-check.js';
+import { PasswordBox } from '../modules/links/password.js';
+import { registerLinkRoutes } from '../modules/links/routes.js';
 import { registerPartnerRoutes } from '../modules/partners/routes.js';
 import { registerTagRoutes } from '../modules/tags/routes.js';
 import { apiKeyCredential } from '../modules/keys/credential.js';
@@ -106,6 +109,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerCollectionRoutes(app, deps);
   registerTagRoutes(app, deps);
   registerPartnerRoutes(app, deps);
+  registerLinkRoutes(app, deps, {
+    shortLinkBaseUrl: config.shortLinkBaseUrl,
+    baseUrl: config.baseUrl,
+    passwords: new PasswordBox(config.secret),
+    checkFrame: frameChecker(config.shortLinkBaseUrl, { allowPrivate: config.allowPrivateDestinations }),
+  });
 
   if (config.adminToken) await app.register(async (admin) => registerAdminRoutes(admin as App, deps), { prefix: '/admin' });
   return app;

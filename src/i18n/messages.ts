@@ -87,6 +87,26 @@ export const reasons = {
     ar: 'يحتاج التحديث إلى حقل واحد على الأقل غير id',
   },
   invalid: { en: 'is not valid', ar: 'قيمة غير صالحة' },
+  plan_feature: {
+    en: 'needs a plan with {feature} (this workspace is on the {plan} plan)',
+    ar: 'يتطلب خطة تتضمن {featureAr} (مساحة العمل هذه على خطة {plan})',
+  },
+  country_code: {
+    en: 'keys must be uppercase ISO 3166-1 alpha-2 country codes ("{value}" is not one)',
+    ar: 'يجب أن تكون المفاتيح رموز دول ISO 3166-1 alpha-2 بأحرف كبيرة ("{value}" ليس منها)',
+  },
+  frame_blocked: {
+    en: 'the destination forbids being shown in a frame (X-Frame-Options or CSP frame-ancestors), so it cannot be cloaked',
+    ar: 'الوجهة تمنع عرضها داخل إطار (X-Frame-Options أو CSP frame-ancestors)، لذا لا يمكن إخفاؤها',
+  },
+  unreachable: {
+    en: 'the destination could not be reached to check that it can be framed',
+    ar: 'تعذّر الوصول إلى الوجهة للتحقق من إمكانية عرضها داخل إطار',
+  },
+  private_address: {
+    en: 'the destination resolves to a private or loopback address',
+    ar: 'الوجهة تشير إلى عنوان خاص أو عنوان استرجاع محلي',
+  },
 } as const satisfies Record<string, { en: string; ar: string }>;
 
 export type ReasonCode = keyof typeof reasons;

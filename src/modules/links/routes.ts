@@ -1,0 +1,25 @@
+import type { App, AppDeps } from '../../http/app.js';
+import { registerBulkRoutes } from '../../http/bulk-routes.js';
+import type { Item } from '../bulk/service.js';
+import { Link, LinkCreate, LinkListQuery, LinkUpsert } from './schemas.js';
+import { createLinks, deleteLinks, listLinks, upsertLinks, type LinkDeps, type LinkListQuery as Query } from './service.js';
+
+export function registerLinkRoutes(app: App, deps: AppDeps, links: LinkDeps): void {
+  registerBulkRoutes<Query>(app, deps, {
+    path: '/api/links',
+    tag: 'Links',
+    readScope: 'linksRead',
+    writeScope: 'linksWrite',
+    record: Link,
+    createItem: LinkCreate,
+    upsertItem: LinkUpsert,
+    listQuery: LinkListQuery,
+    deleteNote: 'Soft delete: the links disappear from GET and their short links stop resolving; clicks and conversions stay.',
+    service: {
+      list: (ctx, q) => listLinks(ctx, links, q),
+      create: (ctx, items: Item[]) => createLinks(ctx, links, items),
+      upsert: (ctx, items: Item[]) => upsertLinks(ctx, links, items),
+      remove: (ctx, ids) => deleteLinks(ctx, ids),
+    },
+  });
+}

@@ -1,0 +1,90 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { DateTime, DateTimeInput, listQueryProperties, Nullable, Uuid } from '../../http/schemas.js';
+
+const HttpsUrl = Type.String({ format: 'uri', maxLength: 4096, description: 'https URL' });
+const utmValue = Nullable(Type.String({ maxLength: 500 }));
+const Utm = Type.Object(
+  {
+    source: Type.Optional(utmValue),
+    medium: Type.Optional(utmValue),
+    campaign: Type.Optional(utmValue),
+    term: Type.Optional(utmValue),
+    content: Type.Optional(utmValue),
+    referral: Type.Optional(utmValue),
+  },
+  { description: 'UTM values passed to the destination (referral as `ref`). On update, a key set to null is removed.' },
+);
+const Geo = Type.Record(Type.String(), Type.String({ maxLength: 4096 }), {
+  description: 'Uppercase ISO 3166-1 alpha-2 country code → https URL',
+});
+
+const fields = {
+  url: HttpsUrl,
+  collectionId: Uuid,
+  tagIds: Type.Array(Uuid, { maxItems: 100, description: 'Existing tags; on update omitted keeps, a list replaces, [] clears' }),
+  title: Nullable(Type.String({ maxLength: 500 })),
+  description: Nullable(Type.String({ maxLength: 2000 })),
+  image: Nullable(HttpsUrl),
+  utm: Nullable(Utm),
+  expiresAt: Nullable({ ...DateTimeInput, description: 'ISO 8601 with timezone offset; needs a plan with link expiration' }),
+  expiredUrl: Nullable({ ...HttpsUrl, description: 'Where visitors go after expiry; needs link expiration' }),
+  password: Nullable(Type.String({ minLength: 1, maxLength: 128, description: 'Needs a plan with password protection' })),
+  cloaked: Nullable(Type.Boolean({ description: 'Needs link cloaking; the destination must allow framing' })),
+  ios: Nullable({ ...HttpsUrl, description: 'Destination for iOS; needs device targeting' }),
+  android: Nullable({ ...HttpsUrl, description: 'Destination for Android; needs device targeting' }),
+  geo: Nullable({ ...Geo, description: 'Country → destination; needs geo targeting when set' }),
+  externalId: Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'Unique among the workspace’s active links' })),
+  tenantId: Nullable(Type.String({ maxLength: 255 })),
+  partnerId: Nullable({ ...Uuid, description: 'An active partner of the workspace' }),
+};
+
+// Handlers pass items to the service as plain records, so a loose static type is enough here.
+const optional: Record<string, TSchema> = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)]));
+
+export const LinkCreate = Type.Object(
+  { ...optional, url: fields.url, collectionId: fields.collectionId },
+  { description: 'A new link. Null is accepted only for geo. Plan-gated fields without the plan are a 400.' },
+);
+
+export const LinkUpsert = Type.Object(
+  { id: Type.Optional(Uuid), ...optional },
+  {
+    description:
+      'With id: update (omitted fields stay; null clears title, description, image, utm, expiresAt, expiredUrl, password, ios, android, geo, externalId, tenantId, partnerId; cloaked null = false; plan-gated fields without the plan are ignored). Without id: insert, validated like POST.',
+  },
+);
+
+export const Link = Type.Object(
+  {
+    id: Uuid,
+    url: Type.String(),
+    shortUrl: Type.String({ description: 'SHORT_LINK_BASE_URL/{shortId}' }),
+    qrCode: Type.String({ description: 'URL of the QR image (GET /api/qr)' }),
+    title: Nullable(Type.String()),
+    description: Nullable(Type.String()),
+    image: Nullable(Type.String()),
+    utm: Nullable(Type.Record(Type.String(), Type.String())),
+    expiresAt: Nullable(DateTime),
+    expiredUrl: Nullable(Type.String()),
+    password: Nullable(Type.String()),
+    cloaked: Type.Boolean(),
+    ios: Nullable(Type.String()),
+    android: Nullable(Type.String()),
+    geo: Nullable(Type.Record(Type.String(), Type.String())),
+    collectionId: Uuid,
+    tagIds: Type.Array(Uuid),
+    externalId: Nullable(Type.String()),
+    tenantId: Nullable(Type.String()),
+    partnerId: Nullable(Uuid),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'Link' },
+);
+
+export const LinkListQuery = Type.Object({
+  ...listQueryProperties,
+  externalId: Type.Optional(Type.String({ description: 'Filter: any of id, externalId, tenantId, partnerId' })),
+  tenantId: Type.Optional(Type.String()),
+  partnerId: Type.Optional(Uuid),
+});

@@ -1,0 +1,192 @@
+import { newId } from '../../db/ids.js';
+import { invalid } from '../../errors.js';
+import type { ListParams } from '../../http/schemas.js';
+import { assertBulkSize, assertDistinct, isUniqueViolation, withTransaction, type Ctx } from '../bulk/service.js';
+import { existingCollections } from '../collections/service.js';
+import { existingPartners } from '../partners/service.js';
+import { existingTags } from '../tags/service.js';
+import type { FrameChecker } from './frame-check.js';
+import { toLink, type Link, type LinkSettings } from './record.js';
+import { checkLinkInput, type LinkInput } from './rules.js';
+import { newShortId } from './short-id.js';
+import { externalIdHolders, linkStore, linksForUpdate, replaceLinkTags, type LinkRow } from './store.js';
+
+export interface LinkDeps extends LinkSettings {
+  checkFrame: FrameChecker;
+  /** How many cloaked destinations of one request are fetched at once. */
+  frameCheckConcurrency?: number;
+}
+
+interface Entry {
+  index: number;
+  /** Set for updates; inserts get theirs when written. */
+  id?: string;
+  fields: LinkInput;
+}
+
+export interface LinkListQuery extends ListParams {
+  externalId?: string;
+  tenantId?: string;
+  partnerId?: string;
+}
+
+export async function listLinks(ctx: Ctx, deps: LinkDeps, q: LinkListQuery): Promise<Link[]> {
+  const anyOf = [
+    q.id && { column: 'id', value: q.id, type: 'uuid' as const },
+    q.externalId !== undefined && { column: 'external_id', value: q.externalId, type: 'text' as const },
+    q.tenantId !== undefined && { column: 'tenant_id', value: q.tenantId, type: 'text' as const },
+    q.partnerId && { column: 'partner_id', value: q.partnerId, type: 'uuid' as const },
+  ].filter((f) => !!f);
+  const found = await linkStore.list(ctx.db, ctx.workspace.id, { take: q.take, skip: q.skip, sort: q.sort, anyOf });
+  return found.map((row) => toLink(row, deps));
+}
+
+export async function createLinks(ctx: Ctx, deps: LinkDeps, input: LinkInput[]): Promise<Link[]> {
+  assertBulkSize(ctx.workspace, input.length);
+  const entries = input.map((raw, index) => ({ index, fields: checkLinkInput(raw, index, 'create', ctx.workspace.plan).fields }));
+  return writeLinks(ctx, deps, entries, input.length);
+}
+
+export async function upsertLinks(ctx: Ctx, deps: LinkDeps, input: (LinkInput & { id?: unknown })[]): Promise<Link[]> {
+  assertBulkSize(ctx.workspace, input.length);
+  const ids = input.map((raw) => (typeof raw.id === 'string' ? raw.id.toLowerCase() : undefined));
+  assertDistinct(ids, (i) => `[${i}].id`);
+  const entries: Entry[] = input.map((raw, index) => {
+    const id = ids[index];
+    const mode = id ? 'update' : 'create';
+    return { index, id, fields: checkLinkInput(raw, index, mode, ctx.workspace.plan).fields };
+  });
+  return writeLinks(ctx, deps, entries, input.length);
+}
+
+export async function deleteLinks(ctx: Ctx, input: string[]): Promise<string[]> {
+  assertBulkSize(ctx.workspace, input.length);
+  const ids = input.map((id) => id.toLowerCase());
+  assertDistinct(ids, (i) => `[${i}]`);
+  return withTransaction(ctx.db, async (tx) => {
+    const deleted = new Set(await linkStore.deleteMany(tx, ctx.workspace.id, ids));
+    ids.forEach((id, i) => {
+      if (!deleted.has(id)) throw invalid(`[${i}]`, 'not_found');
+    });
+    return ids;
+  });
+}
+
+/** Runs `fn` over items with at most `limit` in flight. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** Cloaked destinations must allow framing: fetched once per create or changing update. */
+async function checkCloaking(deps: LinkDeps, entries: Entry[], current: Map<string, { url: string; cloaked: boolean }>): Promise<void> {
+  const targets = entries.flatMap((e) => {
+    const before = e.id ? current.get(e.id) : undefined;
+    const cloaked = (e.fields.cloaked as boolean | undefined) ?? before?.cloaked ?? false;
+    const changes = e.fields.cloaked === true || e.fields.url !== undefined;
+    const url = (e.fields.url as string | undefined) ?? before?.url;
+    return cloaked && changes && url ? [{ index: e.index, url }] : [];
+  });
+  const verdicts = await mapLimit(targets, deps.frameCheckConcurrency ?? 8, (t) => deps.checkFrame(t.url));
+  verdicts.forEach((v, k) => {
+    if (!v.ok) throw invalid(`[${targets[k]!.index}].url`, v.reason);
+  });
+}
+
+/** Every referenced collection, tag and partner must be live in the workspace: three statements. */
+async function checkReferences(tx: Ctx['db'], workspaceId: string, entries: Entry[]): Promise<void> {
+  const collectionIds = [...new Set(entries.map((e) => e.fields.collectionId as string | undefined).filter((v) => v !== undefined))];
+  const tagIds = [...new Set(entries.flatMap((e) => (e.fields.tagIds as string[] | undefined) ?? []))];
+  const partnerIds = [...new Set(entries.map((e) => e.fields.partnerId as string | null | undefined).filter((v) => typeof v === 'string'))];
+  const [collections, tags, partners] = [
+    await existingCollections(tx, workspaceId, collectionIds),
+    await existingTags(tx, workspaceId, tagIds),
+    await existingPartners(tx, workspaceId, partnerIds),
+  ];
+  for (const e of entries) {
+    const f = e.fields;
+    if (typeof f.collectionId === 'string' && !collections.has(f.collectionId)) throw invalid(`[${e.index}].collectionId`, 'not_found');
+    ((f.tagIds as string[] | undefined) ?? []).forEach((t, j) => {
+      if (!tags.has(t)) throw invalid(`[${e.index}].tagIds[${j}]`, 'not_found');
+    });
+    if (typeof f.partnerId === 'string' && !partners.has(f.partnerId)) throw invalid(`[${e.index}].partnerId`, 'not_found');
+  }
+}
+
+/** externalId is unique among the workspace's active links, counting this request's changes. */
+async function checkExternalIds(tx: Ctx['db'], workspaceId: string, entries: Entry[]): Promise<void> {
+  const setting = entries.filter((e) => typeof e.fields.externalId === 'string');
+  assertDistinct(
+    entries.map((e) => (typeof e.fields.externalId === 'string' ? e.fields.externalId : undefined)),
+    (i) => `[${entries[i]!.index}].externalId`,
+  );
+  const releasing = new Set(entries.filter((e) => e.id && e.fields.externalId !== undefined).map((e) => e.id!));
+  const holders = await externalIdHolders(tx, workspaceId, setting.map((e) => e.fields.externalId as string));
+  for (const h of holders) {
+    const e = setting.find((s) => s.fields.externalId === h.externalId)!;
+    if (e.id !== h.id && !releasing.has(h.id)) throw invalid(`[${e.index}].externalId`, 'already_exists');
+  }
+}
+
+function toStored(fields: LinkInput, deps: LinkDeps): Record<string, unknown> {
+  const { tagIds: _tags, password, ...rest } = fields;
+  const stored: Record<string, unknown> = { ...rest };
+  if (password !== undefined) stored.passwordSealed = password === null ? null : deps.passwords.seal(password as string);
+  return stored;
+}
+
+/** Inserts with fresh short ids; the rare colliding ones are retried with new ids. */
+async function insertWithShortIds(tx: Ctx['db'], workspaceId: string, items: Record<string, unknown>[]): Promise<void> {
+  let pending = items;
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt === 5) throw new Error('could not allocate unique short ids');
+    for (const item of pending) item.shortId = newShortId();
+    const inserted = new Set((await linkStore.insertMany(tx, workspaceId, pending)).map((r) => r.id));
+    pending = pending.filter((item) => !inserted.has(item.id as string));
+  }
+}
+
+async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: number): Promise<Link[]> {
+  const updates = entries.filter((e) => e.id);
+  const current = new Map((await linksForUpdate(ctx.db, ctx.workspace.id, updates.map((e) => e.id!))).map((r) => [r.id, r]));
+  for (const e of updates) if (!current.has(e.id!)) throw invalid(`[${e.index}].id`, 'not_found');
+  await checkCloaking(deps, entries, current);
+
+  const inserts = entries.filter((e) => !e.id).map((e) => ({ ...e, id: newId() }));
+  try {
+    const rows = await withTransaction(ctx.db, async (tx) => {
+      await checkReferences(tx, ctx.workspace.id, entries);
+      await checkExternalIds(tx, ctx.workspace.id, entries);
+      await insertWithShortIds(tx, ctx.workspace.id, inserts.map((e) => ({ ...toStored(e.fields, deps), id: e.id })));
+      const updated = await linkStore.updateMany(tx, ctx.workspace.id, updates.map((e) => ({ ...toStored(e.fields, deps), id: e.id })));
+      if (updated.length !== updates.length) {
+        const done = new Set(updated.map((r) => r.id));
+        const lost = updates.find((e) => !done.has(e.id!))!;
+        throw invalid(`[${lost.index}].id`, 'not_found');
+      }
+      const retagged = [...inserts, ...updates].filter((e) => e.fields.tagIds !== undefined);
+      await replaceLinkTags(
+        tx,
+        updates.filter((e) => e.fields.tagIds !== undefined).map((e) => e.id!),
+        retagged.map((e) => ({ linkId: e.id!, tagIds: e.fields.tagIds as string[] })),
+      );
+      return linkStore.byIds(tx, ctx.workspace.id, [...inserts, ...updates].map((e) => e.id!));
+    });
+    const byId = new Map<string, LinkRow>(rows.map((r) => [r.id, r]));
+    const out = new Array<Link>(total);
+    for (const e of [...inserts, ...updates]) out[e.index] = toLink(byId.get(e.id!)!, deps);
+    return out;
+  } catch (err) {
+    // Another request took the external id after our check: still the client's 400.
+    if (isUniqueViolation(err)) throw invalid('externalId', 'already_exists');
+    throw err;
+  }
+}

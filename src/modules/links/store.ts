@@ -1,0 +1,86 @@
+import { sql } from 'drizzle-orm';
+import { arrayParam, rows, type Conn } from '../../db/connect.js';
+import { resourceStore } from '../../db/resource-table.js';
+
+/** A link as stored; the service turns it into the API's Link record. */
+export interface LinkRow {
+  id: string;
+  shortId: string;
+  url: string;
+  title: string | null;
+  description: string | null;
+  image: string | null;
+  utm: Record<string, string> | null;
+  expiresAt: string | null;
+  expiredUrl: string | null;
+  passwordSealed: string | null;
+  cloaked: boolean;
+  ios: string | null;
+  android: string | null;
+  geo: Record<string, string> | null;
+  collectionId: string;
+  tagIds: string[];
+  externalId: string | null;
+  tenantId: string | null;
+  partnerId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const linkStore = resourceStore<LinkRow>({
+  table: 'links',
+  softDelete: true,
+  skipConflictsOn: 'short_id',
+  columns: [
+    { field: 'shortId', column: 'short_id', type: 'text' },
+    { field: 'url', column: 'url', type: 'text' },
+    { field: 'title', column: 'title', type: 'text' },
+    { field: 'description', column: 'description', type: 'text' },
+    { field: 'image', column: 'image', type: 'text' },
+    { field: 'utm', column: 'utm', type: 'jsonb', merge: true },
+    { field: 'expiresAt', column: 'expires_at', type: 'timestamptz' },
+    { field: 'expiredUrl', column: 'expired_url', type: 'text' },
+    { field: 'passwordSealed', column: 'password_sealed', type: 'text' },
+    { field: 'cloaked', column: 'cloaked', type: 'boolean', insertDefault: 'false' },
+    { field: 'ios', column: 'ios', type: 'text' },
+    { field: 'android', column: 'android', type: 'text' },
+    { field: 'geo', column: 'geo', type: 'jsonb' },
+    { field: 'collectionId', column: 'collection_id', type: 'uuid' },
+    { field: 'externalId', column: 'external_id', type: 'text' },
+    { field: 'tenantId', column: 'tenant_id', type: 'text' },
+    { field: 'partnerId', column: 'partner_id', type: 'uuid' },
+  ],
+  extraSelect: [
+    `COALESCE((SELECT json_agg(lt.tag_id ORDER BY lt.position) FROM link_tags lt WHERE lt.link_id = t.id), '[]'::json) AS "tagIds"`,
+  ],
+});
+
+/** Current url and cloaking of links about to be updated (also proves they exist). */
+export function linksForUpdate(conn: Conn, workspaceId: string, ids: string[]): Promise<{ id: string; url: string; cloaked: boolean }[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return rows(
+    conn,
+    sql`SELECT id, url, cloaked FROM links WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL
+        AND id = ANY(${arrayParam(ids, 'uuid')})`,
+  );
+}
+
+/** Active links of the workspace holding any of these external ids. */
+export function externalIdHolders(conn: Conn, workspaceId: string, externalIds: string[]): Promise<{ id: string; externalId: string }[]> {
+  if (externalIds.length === 0) return Promise.resolve([]);
+  return rows(
+    conn,
+    sql`SELECT id, external_id AS "externalId" FROM links WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL
+        AND external_id = ANY(${arrayParam(externalIds, 'text')})`,
+  );
+}
+
+/** Replaces the tag lists of `linkIds` with `assignments`, in two statements whatever the count. */
+export async function replaceLinkTags(conn: Conn, linkIds: string[], assignments: { linkId: string; tagIds: string[] }[]): Promise<void> {
+  if (linkIds.length) await conn.execute(sql`DELETE FROM link_tags WHERE link_id = ANY(${arrayParam(linkIds, 'uuid')})`);
+  const flat = assignments.flatMap((a) => a.tagIds.map((tagId, position) => ({ l: a.linkId, t: tagId, p: position })));
+  if (flat.length === 0) return;
+  await conn.execute(sql`
+    INSERT INTO link_tags (link_id, tag_id, position)
+    SELECT (e.j->>'l')::uuid, (e.j->>'t')::uuid, (e.j->>'p')::int FROM jsonb_array_elements(${JSON.stringify(flat)}::jsonb) AS e(j)`);
+}
