@@ -10,6 +10,7 @@ import { frameChecker } from '../modules/links/frame-check.js';
 import { PasswordBox } from '../modules/links/password.js';
 import { registerLinkRoutes } from '../modules/links/routes.js';
 import { registerPartnerRoutes } from '../modules/partners/routes.js';
+import { registerQrRoutes } from '../modules/qr/routes.js';
 import { registerTagRoutes } from '../modules/tags/routes.js';
 import { apiKeyCredential } from '../modules/keys/credential.js';
 import type { LastUsedTracker } from '../modules/keys/last-used.js';
@@ -106,6 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }
   });
 
+  registerQrRoutes(app);
   registerCollectionRoutes(app, deps);
   registerTagRoutes(app, deps);
   registerPartnerRoutes(app, deps);
