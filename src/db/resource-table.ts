@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { arrayParam, rows, type Conn } from './connect.js';
+import { inList, rows, type Conn } from './connect.js';
 
 /** A column of a bulk resource: its JSON field name, SQL name and SQL type. */
 export interface Column {
@@ -92,7 +92,7 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
       if (ids.length === 0) return Promise.resolve([]);
       return rows<Row>(
         conn,
-        sql`SELECT ${selection} FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId}${alive} AND t.id = ANY(${arrayParam(ids, 'uuid')})`,
+        sql`SELECT ${selection} FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId}${alive} AND t.id ${inList(ids, 'uuid')}`,
       );
     },
 
@@ -101,7 +101,7 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
       if (ids.length === 0) return new Set();
       const found = await rows<{ id: string }>(
         conn,
-        sql`SELECT t.id FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId}${alive} AND t.id = ANY(${arrayParam(ids, 'uuid')})`,
+        sql`SELECT t.id FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId}${alive} AND t.id ${inList(ids, 'uuid')}`,
       );
       return new Set(found.map((r) => r.id));
     },
@@ -145,11 +145,11 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
         ? await rows<{ id: string }>(
             conn,
             sql`UPDATE ${raw(t)} AS t SET deleted_at = now() WHERE t.workspace_id = ${workspaceId}${alive}
-                AND t.id = ANY(${arrayParam(ids, 'uuid')}) RETURNING t.id`,
+                AND t.id ${inList(ids, 'uuid')} RETURNING t.id`,
           )
         : await rows<{ id: string }>(
             conn,
-            sql`DELETE FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId} AND t.id = ANY(${arrayParam(ids, 'uuid')}) RETURNING t.id`,
+            sql`DELETE FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId} AND t.id ${inList(ids, 'uuid')} RETURNING t.id`,
           );
       return done.map((r) => r.id);
     },

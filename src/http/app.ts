@@ -19,7 +19,7 @@ import { errorHandler, notFoundHandler } from './errors.js';
 import { describeScopedRoute, registerOpenApi } from './openapi.js';
 import type { RateLimiter } from './rate-limit.js';
 import { ErrorBody } from './schemas.js';
-import { validatorCompiler } from './validation.js';
+import { buildValidator, validatorCompiler } from './validation.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -65,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -43,6 +43,8 @@ export function describeScopedRoute(route: RouteOptions): void {
   if (!scope) return;
   const schema = (route.schema ??= {}) as Record<string, unknown>;
   schema.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
-  schema.description = [schema.description, `Scope: \`${scope}\`.`].filter(Boolean).join('\n\n');
+  const note = `Scope: \`${scope}\`.`;
+  // The automatic HEAD route shares its GET's schema object: add the note once.
+  if (!String(schema.description ?? '').includes(note)) schema.description = [schema.description, note].filter(Boolean).join('\n\n');
   schema.response = { ...errorResponses, ...(schema.response as object | undefined) };
 }

@@ -51,12 +51,15 @@ export const MAX_BULK_ITEMS = 10_000;
 /** Common list parameters of api.md, shared by every list endpoint. */
 export const listQueryProperties = {
   id: Type.Optional(Type.String({ format: 'uuid', description: 'Filter by resource id' })),
-  take: Type.Integer({ minimum: 1, maximum: MAX_TAKE, default: DEFAULT_TAKE, description: '1 to 5000; above 5000 is a 400' }),
-  skip: Type.Integer({ minimum: 0, default: 0, description: 'Records to skip' }),
-  sort: StringEnum(['asc', 'desc'] as const, {
-    default: 'desc',
-    description: 'Order by createdAt (asc: oldest first); ties by insertion order',
-  }),
+  // Optional for the client; the validator fills the defaults in, so handlers always see them.
+  take: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TAKE, default: DEFAULT_TAKE, description: '1 to 5000; above 5000 is a 400' })),
+  skip: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Records to skip' })),
+  sort: Type.Optional(
+    StringEnum(['asc', 'desc'] as const, {
+      default: 'desc',
+      description: 'Order by createdAt (asc: oldest first); ties by insertion order',
+    }),
+  ),
 };
 
 export const ListQuery = Type.Object(listQueryProperties);

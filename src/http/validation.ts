@@ -19,6 +19,18 @@ function makeAjv(coerceTypes: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const queryAjv = makeAjv(true);
 
+/**
+ * Used for every encapsulated context too (Fastify would otherwise rebuild its own coercing
+ * validator in a plugin that adds schemas), with the shared schemas registered once.
+ */
+export function buildValidator(externalSchemas: Record<string, unknown> = {}): FastifySchemaCompiler<unknown> {
+  for (const schema of Object.values(externalSchemas)) {
+    const id = (schema as { $id?: string }).$id;
+    for (const ajv of [bodyAjv, queryAjv]) if (id && !ajv.getSchema(id)) ajv.addSchema(schema as object);
+  }
+  return validatorCompiler;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
   return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { arrayParam, rows, type Conn } from '../../db/connect.js';
+import { inList, rows, type Conn } from '../../db/connect.js';
 import { resourceStore } from '../../db/resource-table.js';
 
 /** A link as stored; the service turns it into the API's Link record. */
@@ -61,7 +61,7 @@ export function linksForUpdate(conn: Conn, workspaceId: string, ids: string[]): 
   return rows(
     conn,
     sql`SELECT id, url, cloaked FROM links WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL
-        AND id = ANY(${arrayParam(ids, 'uuid')})`,
+        AND id ${inList(ids, 'uuid')}`,
   );
 }
 
@@ -71,13 +71,13 @@ export function externalIdHolders(conn: Conn, workspaceId: string, externalIds: 
   return rows(
     conn,
     sql`SELECT id, external_id AS "externalId" FROM links WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL
-        AND external_id = ANY(${arrayParam(externalIds, 'text')})`,
+        AND external_id ${inList(externalIds, 'text')}`,
   );
 }
 
 /** Replaces the tag lists of `linkIds` with `assignments`, in two statements whatever the count. */
 export async function replaceLinkTags(conn: Conn, linkIds: string[], assignments: { linkId: string; tagIds: string[] }[]): Promise<void> {
-  if (linkIds.length) await conn.execute(sql`DELETE FROM link_tags WHERE link_id = ANY(${arrayParam(linkIds, 'uuid')})`);
+  if (linkIds.length) await conn.execute(sql`DELETE FROM link_tags WHERE link_id ${inList(linkIds, 'uuid')}`);
   const flat = assignments.flatMap((a) => a.tagIds.map((tagId, position) => ({ l: a.linkId, t: tagId, p: position })));
   if (flat.length === 0) return;
   await conn.execute(sql`

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { arrayParam, rows, type Conn } from '../../db/connect.js';
+import { inList, rows, type Conn } from '../../db/connect.js';
 import { resourceStore } from '../../db/resource-table.js';
 
 export interface TagRow {
@@ -24,6 +24,6 @@ export function tagsNamed(conn: Conn, workspaceId: string, lowerNames: string[])
   if (lowerNames.length === 0) return Promise.resolve([]);
   return rows(
     conn,
-    sql`SELECT id, lower(name) AS key FROM tags WHERE workspace_id = ${workspaceId} AND lower(name) = ANY(${arrayParam(lowerNames, 'text')})`,
+    sql`SELECT id, lower(name) AS key FROM tags WHERE workspace_id = ${workspaceId} AND lower(name) ${inList(lowerNames, 'text')}`,
   );
 }

@@ -1,0 +1,193 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeTable } from '../../src/http/app.js';
+import { SCOPES } from '../../src/http/scopes.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+/** api.md "Versioning" and operations.md §1: the OpenAPI 3.1 document and the docs page. */
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+interface Operation {
+  security?: Record<string, string[]>[];
+  responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
+  parameters?: { in: string; name: string; required?: boolean }[];
+  description?: string;
+}
+
+interface OpenApiDoc {
+  openapi: string;
+  info: { version: string; title: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: {
+    securitySchemes: Record<string, { type: string; scheme?: string; in?: string; name?: string }>;
+    schemas: Record<string, { type?: string; properties?: Record<string, { type?: string; properties?: Record<string, unknown> }> }>;
+  };
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+async function fetchDoc(): Promise<OpenApiDoc> {
+  const res = await t.inject({ method: 'GET', url: '/api/openapi.json' });
+  expect(res.statusCode).toBe(200);
+  return res.json<OpenApiDoc>();
+}
+
+/** The /api operations of the document that need a key (public routes of the app excluded). */
+async function scopedOperations(): Promise<{ path: string; method: string; op: Operation; scope: string }[]> {
+  const doc = await fetchDoc();
+  const scopeOf = new Map<string, string>();
+  for (const r of routeTable(t.runtime.app)) {
+    const scope = r.config?.scope;
+    if (!scope) continue;
+    const path = (r.url ?? '').replace(/:([A-Za-z_]\w*)/g, '{$1}');
+    for (const m of Array.isArray(r.method) ? r.method : [r.method]) scopeOf.set(`${String(m).toLowerCase()} ${path}`, scope);
+  }
+  const out: { path: string; method: string; op: Operation; scope: string }[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    if (!path.startsWith('/api/')) continue;
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const scope = scopeOf.get(`${method} ${path}`);
+      if (scope) out.push({ path, method, op, scope });
+    }
+  }
+  return out;
+}
+
+describe('GET /api/openapi.json', () => {
+  it('answers without a credential, as JSON', async () => {
+    const res = await t.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('is an OpenAPI 3.1 document with version 0.0.1', async () => {
+    const doc = await fetchDoc();
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc.info.version).toBe('0.0.1');
+    expect(doc.info.title.trim()).not.toBe('');
+  });
+
+  it('passes the OpenAPI schema validator, and all its references resolve', async () => {
+    const doc = await fetchDoc();
+    const validator = new Validator();
+    const result = await validator.validate(doc as unknown as Record<string, unknown>);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(() => validator.resolveRefs()).not.toThrow();
+  });
+
+  it('declares a bearer scheme and an X-API-Key header scheme', async () => {
+    const { securitySchemes } = (await fetchDoc()).components;
+    const schemes = Object.values(securitySchemes);
+    expect(schemes.some((s) => s.type === 'http' && s.scheme?.toLowerCase() === 'bearer')).toBe(true);
+    expect(schemes.some((s) => s.type === 'apiKey' && s.in === 'header' && s.name?.toLowerCase() === 'x-api-key')).toBe(true);
+  });
+
+  it('has the ErrorBody schema: error {en, ar, code}, missingScopes, retryAfter', async () => {
+    const { schemas } = (await fetchDoc()).components;
+    const errorBody = schemas.ErrorBody;
+    expect(errorBody).toBeDefined();
+    const props = errorBody!.properties!;
+    expect(Object.keys(props.error!.properties ?? {})).toEqual(expect.arrayContaining(['en', 'ar', 'code']));
+    expect(props.missingScopes).toBeDefined();
+    expect(props.retryAfter).toBeDefined();
+  });
+
+  it('documents every scoped /api route the app serves', async () => {
+    const doc = await fetchDoc();
+    const missing: string[] = [];
+    for (const r of routeTable(t.runtime.app)) {
+      if (!r.config?.scope) continue;
+      const path = (r.url ?? '').replace(/:([A-Za-z_]\w*)/g, '{$1}');
+      for (const m of Array.isArray(r.method) ? r.method : [r.method]) {
+        const method = String(m).toLowerCase();
+        if (method === 'head') continue;
+        if (!doc.paths[path]?.[method]) missing.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('gives every /api operation a key security requirement and the 400/401/403/429/500 answers', async () => {
+    const doc = await fetchDoc();
+    const ops = await scopedOperations();
+    expect(ops.length).toBeGreaterThan(0);
+    const problems: string[] = [];
+    for (const { path, method, op } of ops) {
+      const where = `${method.toUpperCase()} ${path}`;
+      if (!op.security?.length) problems.push(`${where}: no security`);
+      for (const requirement of op.security ?? []) {
+        for (const name of Object.keys(requirement)) if (!doc.components.securitySchemes[name]) problems.push(`${where}: unknown scheme ${name}`);
+      }
+      for (const status of ['400', '401', '403', '429', '500']) {
+        const response = op.responses?.[status];
+        if (!response) {
+          problems.push(`${where}: no ${status}`);
+          continue;
+        }
+        const ref = response.$ref ?? response.content?.['application/json']?.schema?.$ref;
+        if (ref !== '#/components/schemas/ErrorBody' && !(response.$ref ?? '').startsWith('#/components/responses/')) {
+          problems.push(`${where}: ${status} is not the ErrorBody`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('lets each /api operation be called with either the bearer or the X-API-Key scheme', async () => {
+    const doc = await fetchDoc();
+    const bearerNames = Object.entries(doc.components.securitySchemes)
+      .filter(([, s]) => s.type === 'http' && s.scheme?.toLowerCase() === 'bearer')
+      .map(([n]) => n);
+    const apiKeyNames = Object.entries(doc.components.securitySchemes)
+      .filter(([, s]) => s.type === 'apiKey' && s.name?.toLowerCase() === 'x-api-key')
+      .map(([n]) => n);
+    for (const { path, method, op } of await scopedOperations()) {
+      const names = (op.security ?? []).flatMap((r) => Object.keys(r));
+      expect(names.some((n) => bearerNames.includes(n)), `${method} ${path}`).toBe(true);
+      expect(names.some((n) => apiKeyNames.includes(n)), `${method} ${path}`).toBe(true);
+    }
+  });
+
+  it('names the scope of each /api operation, once', async () => {
+    for (const { path, method, op, scope } of await scopedOperations()) {
+      expect((SCOPES as readonly string[]).includes(scope)).toBe(true);
+      const mentions = (op.description ?? '').split(scope).length - 1;
+      expect(mentions, `${method.toUpperCase()} ${path}: ${JSON.stringify(op.description)}`).toBe(1);
+    }
+  });
+
+  it('marks the common list parameters (id, take, skip, sort) as optional', async () => {
+    const wrong: string[] = [];
+    let seen = 0;
+    for (const { path, method, op } of await scopedOperations()) {
+      for (const p of op.parameters ?? []) {
+        if (p.in !== 'query' || !['id', 'take', 'skip', 'sort'].includes(p.name)) continue;
+        seen++;
+        if (p.required === true) wrong.push(`${method.toUpperCase()} ${path} ?${p.name}`);
+      }
+    }
+    expect(seen).toBeGreaterThan(0);
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('GET /docs', () => {
+  it('answers 200 with an HTML page', async () => {
+    const res = await t.inject({ method: 'GET', url: '/docs' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toMatch(/<html/i);
+  });
+});

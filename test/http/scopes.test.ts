@@ -1,0 +1,228 @@
+import type { LightMyRequestResponse, RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeTable } from '../../src/http/app.js';
+import { SCOPES, type Scope } from '../../src/http/scopes.js';
+import { bearer, startTestApp, type TestApp, type WorkspaceFixture } from '../helpers/app.js';
+
+/**
+ * api.md "Authentication" item 5: the scope table, walked over every route the app registered,
+ * so a route added later without a scope (or with the wrong one) fails here.
+ */
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+/** The twelve scope names of api.md, in its order. */
+const SPEC_SCOPES = [
+  'linksRead',
+  'linksWrite',
+  'collectionsRead',
+  'collectionsWrite',
+  'tagsRead',
+  'tagsWrite',
+  'analyticsRead',
+  'conversionsWrite',
+  'customersRead',
+  'customersWrite',
+  'partnersRead',
+  'partnersWrite',
+];
+
+/** api.md's scope of each endpoint (HEAD follows GET). */
+const readWrite = (read: Scope, write: Scope) => ({ GET: read, HEAD: read, POST: write, PUT: write, DELETE: write });
+const SPEC_ROUTE_SCOPES: Record<string, Partial<Record<string, Scope>>> = {
+  '/api/links': readWrite('linksRead', 'linksWrite'),
+  '/api/collections': readWrite('collectionsRead', 'collectionsWrite'),
+  '/api/tags': readWrite('tagsRead', 'tagsWrite'),
+  '/api/partners': readWrite('partnersRead', 'partnersWrite'),
+  '/api/customers': { GET: 'customersRead', HEAD: 'customersRead', PUT: 'customersWrite', DELETE: 'customersWrite' },
+  '/api/analytics': { GET: 'analyticsRead', HEAD: 'analyticsRead' },
+  '/api/track/lead': { POST: 'conversionsWrite' },
+  '/api/track/sale': { POST: 'conversionsWrite' },
+};
+
+/** The only /api routes operations.md §1 lets answer without a key. */
+const PUBLIC_API_PATHS = new Set(['/api/openapi.json', '/api/qr']);
+
+interface Endpoint {
+  method: string;
+  url: string;
+  config: { scope?: string; public?: boolean };
+}
+
+function endpoints(): Endpoint[] {
+  return routeTable(t.runtime.app).flatMap((r: RouteOptions) =>
+    (Array.isArray(r.method) ? r.method : [r.method]).map((method) => ({
+      method: String(method).toUpperCase(),
+      url: r.url ?? '',
+      config: (r.config ?? {}) as Endpoint['config'],
+    })),
+  );
+}
+
+const apiEndpoints = () => endpoints().filter((e) => e.url.startsWith('/api/') || e.url === '/api');
+const scopedEndpoints = () => apiEndpoints().filter((e) => e.config.scope !== undefined) as (Endpoint & { config: { scope: Scope } })[];
+
+/** A concrete URL for a route pattern: path parameters become a fresh UUID. */
+const concrete = (url: string) => url.replace(/:[A-Za-z_]\w*/g, '0b6c3c4e-2f2a-4c55-9a0e-5c7d2b1e9f10').replace(/\*$/, 'x');
+
+function call(e: Endpoint, key: string): Promise<LightMyRequestResponse> {
+  const hasBody = !['GET', 'HEAD', 'OPTIONS'].includes(e.method);
+  return t.inject({
+    method: e.method as 'GET',
+    url: concrete(e.url),
+    headers: bearer(key),
+    ...(hasBody ? { payload: [] } : {}),
+  });
+}
+
+function expectRateLimitHeaders(res: LightMyRequestResponse, what: string): void {
+  for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+    expect(res.headers[h], `${what}: header ${h}`).toMatch(/^\d+$/);
+  }
+}
+
+/** Keys of one workspace: all scopes but one, or only one, made on demand. */
+function keyMaker(w: WorkspaceFixture) {
+  const cache = new Map<string, string>();
+  return async (kind: 'allBut' | 'only', scope: Scope): Promise<string> => {
+    const id = `${kind}:${scope}`;
+    let key = cache.get(id);
+    if (!key) {
+      const scopes = kind === 'only' ? [scope] : SCOPES.filter((s) => s !== scope);
+      key = (await w.newKey(scopes, { name: id })).key;
+      cache.set(id, key);
+    }
+    return key;
+  };
+}
+
+describe('the route table', () => {
+  it('lists the /api routes at all (the walk below is not vacuous)', () => {
+    expect(scopedEndpoints().length).toBeGreaterThan(0);
+    expect(scopedEndpoints().map((e) => `${e.method} ${e.url}`)).toContain('GET /api/tags');
+  });
+
+  it('gives every /api route a scope of the twelve, or marks it public', () => {
+    const offenders = apiEndpoints()
+      .filter((e) => !(e.config.public === true || (typeof e.config.scope === 'string' && (SCOPES as readonly string[]).includes(e.config.scope))))
+      .map((e) => `${e.method} ${e.url} (config ${JSON.stringify(e.config)})`);
+    expect(offenders).toEqual([]);
+  });
+
+  it('never marks a route both public and scoped', () => {
+    const both = apiEndpoints().filter((e) => e.config.public === true && e.config.scope !== undefined);
+    expect(both.map((e) => `${e.method} ${e.url}`)).toEqual([]);
+  });
+
+  it('makes public only the /api routes operations.md lists as unauthenticated', () => {
+    const publicOnes = apiEndpoints().filter((e) => e.config.public === true && e.config.scope === undefined);
+    expect(publicOnes.map((e) => e.url).filter((u) => !PUBLIC_API_PATHS.has(u))).toEqual([]);
+  });
+
+  it('uses only the twelve scope names of api.md', () => {
+    expect([...SCOPES]).toEqual(SPEC_SCOPES);
+    const used = new Set(scopedEndpoints().map((e) => e.config.scope));
+    for (const s of used) expect(SPEC_SCOPES, `scope ${s}`).toContain(s);
+  });
+
+  it('gives each endpoint of api.md the scope api.md lists for it', () => {
+    const wrong: string[] = [];
+    for (const e of scopedEndpoints()) {
+      const expected = SPEC_ROUTE_SCOPES[e.url]?.[e.method];
+      if (expected !== undefined && e.config.scope !== expected) wrong.push(`${e.method} ${e.url}: ${e.config.scope}, api.md says ${expected}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('registers the endpoints of api.md that exist with a scope, never as public', () => {
+    for (const e of apiEndpoints()) {
+      if (SPEC_ROUTE_SCOPES[e.url]?.[e.method]) expect(e.config.public, `${e.method} ${e.url}`).not.toBe(true);
+    }
+  });
+});
+
+describe('scope enforcement on every scoped route', () => {
+  it('answers 403 with missingScopes [scope] and rate-limit headers to a key holding every other scope', async () => {
+    const w = await t.workspace();
+    const keyFor = keyMaker(w);
+    for (const e of scopedEndpoints()) {
+      const what = `${e.method} ${e.url}`;
+      const res = await call(e, await keyFor('allBut', e.config.scope));
+      expect(res.statusCode, `${what}: ${res.body}`).toBe(403);
+      expectRateLimitHeaders(res, what);
+      if (e.method === 'HEAD') continue; // no body on HEAD
+      const body = res.json<{ error: { en: string; ar: string; code: string }; missingScopes?: string[] }>();
+      expect(body.missingScopes, what).toEqual([e.config.scope]);
+      expect(body.error.code, what).toBe('missing_scopes');
+      expect(body.error.en, what).toContain(e.config.scope);
+      expect(body.error.ar, what).toMatch(/[\u0600-\u06FF]/);
+    }
+  });
+
+  it('lets a key holding only that scope past authentication and the scope check', async () => {
+    const w = await t.workspace();
+    const keyFor = keyMaker(w);
+    for (const e of scopedEndpoints()) {
+      const what = `${e.method} ${e.url}`;
+      const res = await call(e, await keyFor('only', e.config.scope));
+      expect([401, 403], `${what}: ${res.statusCode} ${res.body}`).not.toContain(res.statusCode);
+      expect(res.statusCode, `${what}: ${res.body}`).toBeLessThan(500);
+      expectRateLimitHeaders(res, what);
+    }
+  });
+
+  it('checks the scope before the body: a bad body from a key without the scope is still a 403', async () => {
+    const w = await t.workspace();
+    const keyFor = keyMaker(w);
+    for (const e of scopedEndpoints().filter((x) => ['POST', 'PUT', 'DELETE', 'PATCH'].includes(x.method))) {
+      const res = await t.inject({
+        method: e.method as 'POST',
+        url: concrete(e.url),
+        headers: { ...bearer(await keyFor('allBut', e.config.scope)), 'content-type': 'application/json' },
+        payload: '{not json',
+      });
+      expect(res.statusCode, `${e.method} ${e.url}: ${res.body}`).toBe(403);
+    }
+  });
+
+  it('treats scopes as independent: a write scope does not grant reading, nor a read scope writing', async () => {
+    const w = await t.workspace();
+    const keyFor = keyMaker(w);
+    const byUrl = new Map<string, Map<string, Scope>>();
+    for (const e of scopedEndpoints()) {
+      if (!byUrl.has(e.url)) byUrl.set(e.url, new Map());
+      byUrl.get(e.url)!.set(e.method, e.config.scope);
+    }
+    let checked = 0;
+    for (const [url, methods] of byUrl) {
+      const read = methods.get('GET');
+      const write = methods.get('POST') ?? methods.get('PUT') ?? methods.get('DELETE');
+      if (!read || !write || read === write) continue;
+      const get = await t.inject({ method: 'GET', url: concrete(url), headers: bearer(await keyFor('only', write)) });
+      expect(get.statusCode, `GET ${url} with only ${write}`).toBe(403);
+      expect(get.json<{ missingScopes: string[] }>().missingScopes).toEqual([read]);
+      const writeMethod = methods.has('POST') ? 'POST' : methods.has('PUT') ? 'PUT' : 'DELETE';
+      const post = await t.inject({ method: writeMethod, url: concrete(url), headers: bearer(await keyFor('only', read)), payload: [] });
+      expect(post.statusCode, `${writeMethod} ${url} with only ${read}`).toBe(403);
+      expect(post.json<{ missingScopes: string[] }>().missingScopes).toEqual([write]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it('writes nothing when the scope is missing', async () => {
+    const w = await t.workspace();
+    const readOnly = (await w.newKey(['tagsRead'])).key;
+    const res = await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(readOnly), payload: [{ name: 'should-not-exist' }] });
+    expect(res.statusCode).toBe(403);
+    const list = await t.inject({ method: 'GET', url: '/api/tags', headers: bearer(w.key) });
+    expect(list.json()).toEqual([]);
+  });
+});
