@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 // Test workers are forked from this process, so they trust the local HTTPS test servers'
 // certificate (operations.md: ALLOW_PRIVATE_DESTINATIONS with NODE_EXTRA_CA_CERTS).
-process.env.NODE_EXTRA_CA_CERTS ??= fileURLToPath(new URL('./test/fixtures/tls/cert.pem', import.meta.url));
+process.env.NODE_EXTRA_CA_CERTS = fileURLToPath(new URL('./test/fixtures/tls/cert.pem', import.meta.url));
 
 export default defineConfig({
   test: {

@@ -6,6 +6,13 @@ import { migrate } from './db/migrate.js';
 import { buildApp, type App } from './http/app.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { LastUsedTracker } from './modules/keys/last-used.js';
+import { frameChecker } from './modules/links/frame-check.js';
+import { PasswordBox } from './modules/links/password.js';
+import { findLinkForRedirect } from './modules/links/service.js';
+import { ClickQueue } from './modules/redirect/clicks.js';
+import { LinkCache, LocalBus, RedisBus, type InvalidationBus } from './modules/redirect/link-cache.js';
+import { PasswordGate } from './modules/redirect/password-gate.js';
+import { openCountryLookup } from './modules/redirect/visitor.js';
 
 export interface Runtime {
   app: App;
@@ -33,12 +40,13 @@ export function openDatabase(config: Config): Promise<Database> {
   return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
 }
 
-export function connectRedis(url: string, logger: Logger): Redis {
+export function connectRedis(url: string, logger: Logger, o: { subscriber?: boolean } = {}): Redis {
   const redis = new Redis(url, {
     // Fail fast instead of queueing: the callers fall back while Redis is away.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: 500,
+    // (A subscriber connection keeps its queue so it can resubscribe after a reconnect.)
+    enableOfflineQueue: o.subscriber ?? false,
+    maxRetriesPerRequest: o.subscriber ? null : 0,
+    commandTimeout: o.subscriber ? undefined : 500,
     retryStrategy: (times) => Math.min(times * 200, 2000),
   });
   let lastLog = 0;
@@ -59,13 +67,37 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
   const limiter: RateLimiter = redis ? new RedisRateLimiter(redis, logger) : new MemoryRateLimiter();
   const lastUsed = new LastUsedTracker(database.db, (err) => logger.warn({ err }, 'could not record key use'));
+  const clock = options.clock ?? (() => new Date());
+  const passwords = new PasswordBox(config.secret);
+  const bus: InvalidationBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
+  const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);
+  const lookupCountry = await openCountryLookup();
+  const clicks = new ClickQueue(database.db, lookupCountry, logger);
   const app = await buildApp({
     config,
     database,
     limiter,
     lastUsed,
-    clock: options.clock ?? (() => new Date()),
+    clock,
     logger,
+    links: {
+      shortLinkBaseUrl: config.shortLinkBaseUrl,
+      baseUrl: config.baseUrl,
+      passwords,
+      checkFrame: frameChecker(config.shortLinkBaseUrl, { allowPrivate: config.allowPrivateDestinations }),
+      onChanged: (linkIds) => cache.changed(linkIds),
+    },
+    redirect: {
+      shortLinkBaseUrl: config.shortLinkBaseUrl,
+      clickIdParam: config.clickIdParam,
+      countryHeader: config.countryHeader,
+      cache,
+      clicks,
+      gate: new PasswordGate(config.secret, passwords),
+      lookupCountry,
+      limiter,
+      clock,
+    },
   });
   return {
     app,
@@ -73,7 +105,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     logger,
     async close() {
       await app.close();
+      await clicks.close();
       await lastUsed.close();
+      await bus.close();
       await limiter.close();
       redis?.disconnect();
       if (!options.database) await database.close();

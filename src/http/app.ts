@@ -6,9 +6,9 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/connect.js';
 import { registerAdminRoutes } from '../modules/admin/routes.js';
 import { registerCollectionRoutes } from '../modules/collections/routes.js';
-import { frameChecker } from '../modules/links/frame-check.js';
-import { PasswordBox } from '../modules/links/password.js';
 import { registerLinkRoutes } from '../modules/links/routes.js';
+import type { LinkDeps } from '../modules/links/service.js';
+import { registerRedirectRoutes, type RedirectDeps } from '../modules/redirect/routes.js';
 import { registerPartnerRoutes } from '../modules/partners/routes.js';
 import { registerQrRoutes } from '../modules/qr/routes.js';
 import { registerTagRoutes } from '../modules/tags/routes.js';
@@ -19,6 +19,7 @@ import { errorHandler, notFoundHandler } from './errors.js';
 import { describeScopedRoute, registerOpenApi } from './openapi.js';
 import type { RateLimiter } from './rate-limit.js';
 import { ErrorBody } from './schemas.js';
+import { rejectUnstorableText } from './text-safety.js';
 import { buildValidator, validatorCompiler } from './validation.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -30,6 +31,8 @@ export interface AppDeps {
   lastUsed: LastUsedTracker;
   clock: () => Date;
   logger: FastifyBaseLogger;
+  links: LinkDeps;
+  redirect: RedirectDeps;
 }
 
 /** What a service needs to act for a caller: the workspace, who it is, the database, the time. */
@@ -86,6 +89,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await registerOpenApi(app, config.baseUrl);
 
+  app.addHook('preValidation', rejectUnstorableText);
+
   const kinds = [apiKeyCredential(deps.database.db)];
   app.addHook(
     'onRequest',
@@ -112,12 +117,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerCollectionRoutes(app, deps);
   registerTagRoutes(app, deps);
   registerPartnerRoutes(app, deps);
-  registerLinkRoutes(app, deps, {
-    shortLinkBaseUrl: config.shortLinkBaseUrl,
-    baseUrl: config.baseUrl,
-    passwords: new PasswordBox(config.secret),
-    checkFrame: frameChecker(config.shortLinkBaseUrl, { allowPrivate: config.allowPrivateDestinations }),
-  });
+  registerLinkRoutes(app, deps, deps.links);
+  await app.register(async (visitor) => registerRedirectRoutes(visitor as App, deps.redirect));
 
   if (config.adminToken) await app.register(async (admin) => registerAdminRoutes(admin as App, deps), { prefix: '/admin' });
   return app;

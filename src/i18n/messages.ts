@@ -87,6 +87,10 @@ export const reasons = {
     ar: 'يحتاج التحديث إلى حقل واحد على الأقل غير id',
   },
   invalid: { en: 'is not valid', ar: 'قيمة غير صالحة' },
+  invalid_characters: {
+    en: 'contains characters that cannot be stored (U+0000 or an unpaired surrogate)',
+    ar: 'يحتوي على محارف لا يمكن تخزينها (U+0000 أو بديل غير مقترن)',
+  },
   plan_feature: {
     en: 'needs a plan with {feature} (this workspace is on the {plan} plan)',
     ar: 'يتطلب خطة تتضمن {featureAr} (مساحة العمل هذه على خطة {plan})',

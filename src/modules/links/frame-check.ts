@@ -10,7 +10,8 @@ export function allowsFraming(headers: IncomingHttpHeaders, embedderOrigin: stri
     return false;
   }
   const csp = headers['content-security-policy'];
-  const policies = Array.isArray(csp) ? csp : csp ? [csp] : [];
+  // Node joins repeated headers with ", "; each policy must allow framing on its own.
+  const policies = (Array.isArray(csp) ? csp : csp ? [csp] : []).flatMap((v) => v.split(','));
   const embedder = new URL(embedderOrigin);
   for (const policy of policies) {
     for (const directive of policy.split(';')) {

@@ -19,7 +19,7 @@ export function registerLinkRoutes(app: App, deps: AppDeps, links: LinkDeps): vo
       list: (ctx, q) => listLinks(ctx, links, q),
       create: (ctx, items: Item[]) => createLinks(ctx, links, items),
       upsert: (ctx, items: Item[]) => upsertLinks(ctx, links, items),
-      remove: (ctx, ids) => deleteLinks(ctx, ids),
+      remove: (ctx, ids) => deleteLinks(ctx, links, ids),
     },
   });
 }

@@ -106,7 +106,10 @@ export function checkLinkInput(raw: LinkInput, index: number, mode: 'create' | '
   if (fields.cloaked === null) fields.cloaked = false;
   if (typeof fields.expiresAt === 'string') {
     const when = new Date(fields.expiresAt);
-    if (Number.isNaN(when.getTime())) throw invalid(at('expiresAt'), 'format', { format: 'date-time' });
+    // PostgreSQL stores years 1 to 9999 (in UTC, after the offset is applied).
+    if (Number.isNaN(when.getTime()) || when.getUTCFullYear() < 1 || when.getUTCFullYear() > 9999) {
+      throw invalid(at('expiresAt'), 'format', { format: 'date-time' });
+    }
     fields.expiresAt = when.toISOString();
   }
 

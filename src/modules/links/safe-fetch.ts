@@ -26,18 +26,22 @@ export interface HeadResult {
 
 export interface SafeFetchOptions {
   allowPrivate: boolean;
+  /** Which resolved addresses may be contacted; defaults to public ones (all with allowPrivate). */
+  isAllowedAddress?: (address: string) => boolean;
   timeoutMs: number;
   maxRedirects: number;
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/** DNS lookup that refuses the whole name if any of its addresses is not public. */
-function guardedLookup(allowPrivate: boolean) {
+const allowedBy = (o: SafeFetchOptions) => o.isAllowedAddress ?? (o.allowPrivate ? () => true : isPublicAddress);
+
+/** DNS lookup that refuses the whole name if any of its addresses is not allowed. */
+function guardedLookup(allowed: (address: string) => boolean) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
     dnsLookup(hostname, { all: true }, (err, addresses) => {
       if (err) return callback(err, []);
-      const blocked = allowPrivate ? undefined : addresses.find((a) => !isPublicAddress(a.address));
+      const blocked = addresses.find((a) => !allowed(a.address));
       if (blocked) return callback(new BlockedAddressError(blocked.address) as NodeJS.ErrnoException, []);
       if (options.all) return callback(null, addresses);
       const first = addresses[0]!;
@@ -50,11 +54,12 @@ function guardedLookup(allowPrivate: boolean) {
 function requestOnce(url: URL, method: 'HEAD' | 'GET', o: SafeFetchOptions): Promise<HeadResult> {
   return new Promise((resolve, reject) => {
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) && !o.allowPrivate && !isPublicAddress(host)) return reject(new BlockedAddressError(host));
+    const allowed = allowedBy(o);
+    if (isIP(host) && !allowed(host)) return reject(new BlockedAddressError(host));
     const client = url.protocol === 'https:' ? https : http;
     const req = client.request(url, {
       method,
-      lookup: guardedLookup(o.allowPrivate) as never,
+      lookup: guardedLookup(allowed) as never,
       headers: { 'user-agent': 'LinktrailFrameCheck/1.0', accept: 'text/html,*/*' },
       timeout: o.timeoutMs,
     });

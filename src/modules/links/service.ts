@@ -9,12 +9,22 @@ import type { FrameChecker } from './frame-check.js';
 import { toLink, type Link, type LinkSettings } from './record.js';
 import { checkLinkInput, type LinkInput } from './rules.js';
 import { newShortId } from './short-id.js';
-import { externalIdHolders, linkStore, linksForUpdate, replaceLinkTags, type LinkRow } from './store.js';
+import {
+  externalIdHolders,
+  linkStore,
+  linksForUpdate,
+  redirectFieldsByShortId,
+  releaseExternalIds,
+  replaceLinkTags,
+  type LinkRow,
+} from './store.js';
 
 export interface LinkDeps extends LinkSettings {
   checkFrame: FrameChecker;
   /** How many cloaked destinations of one request are fetched at once. */
   frameCheckConcurrency?: number;
+  /** Told after commit which links changed or went, so every redirect cache drops them. */
+  onChanged?: (linkIds: string[]) => Promise<void> | void;
 }
 
 interface Entry {
@@ -59,17 +69,18 @@ export async function upsertLinks(ctx: Ctx, deps: LinkDeps, input: (LinkInput & 
   return writeLinks(ctx, deps, entries, input.length);
 }
 
-export async function deleteLinks(ctx: Ctx, input: string[]): Promise<string[]> {
+export async function deleteLinks(ctx: Ctx, deps: LinkDeps, input: string[]): Promise<string[]> {
   assertBulkSize(ctx.workspace, input.length);
   const ids = input.map((id) => id.toLowerCase());
   assertDistinct(ids, (i) => `[${i}]`);
-  return withTransaction(ctx.db, async (tx) => {
+  await withTransaction(ctx.db, async (tx) => {
     const deleted = new Set(await linkStore.deleteMany(tx, ctx.workspace.id, ids));
     ids.forEach((id, i) => {
       if (!deleted.has(id)) throw invalid(`[${i}]`, 'not_found');
     });
-    return ids;
   });
+  await deps.onChanged?.(ids);
+  return ids;
 }
 
 /** Runs `fn` over items with at most `limit` in flight. */
@@ -165,6 +176,7 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
     const rows = await withTransaction(ctx.db, async (tx) => {
       await checkReferences(tx, ctx.workspace.id, entries);
       await checkExternalIds(tx, ctx.workspace.id, entries);
+      await releaseExternalIds(tx, ctx.workspace.id, updates.filter((e) => e.fields.externalId !== undefined).map((e) => e.id!));
       await insertWithShortIds(tx, ctx.workspace.id, inserts.map((e) => ({ ...toStored(e.fields, deps), id: e.id })));
       const updated = await linkStore.updateMany(tx, ctx.workspace.id, updates.map((e) => ({ ...toStored(e.fields, deps), id: e.id })));
       if (updated.length !== updates.length) {
@@ -180,6 +192,7 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
       );
       return linkStore.byIds(tx, ctx.workspace.id, [...inserts, ...updates].map((e) => e.id!));
     });
+    if (updates.length) await deps.onChanged?.(updates.map((e) => e.id!));
     const byId = new Map<string, LinkRow>(rows.map((r) => [r.id, r]));
     const out = new Array<Link>(total);
     for (const e of [...inserts, ...updates]) out[e.index] = toLink(byId.get(e.id!)!, deps);
@@ -189,4 +202,10 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
     if (isUniqueViolation(err)) throw invalid('externalId', 'already_exists');
     throw err;
   }
+}
+
+/** A live link by its short id, for the redirect (expiry is decided by the caller, per request). */
+export async function findLinkForRedirect(db: Ctx['db'], shortId: string) {
+  const row = await redirectFieldsByShortId(db, shortId);
+  return row ? { ...row, expiresAt: row.expiresAt === null ? null : Number(row.expiresAt) } : undefined;
 }

@@ -17,4 +17,6 @@ export function newShortId(length = SHORT_ID_LENGTH): string {
   return out;
 }
 
-export const isShortId = (value: string): boolean => /^[0-9A-Za-z]{4,32}$/.test(value);
+const SHORT_ID_RE = new RegExp(`^[0-9A-Za-z]{${SHORT_ID_LENGTH}}$`);
+/** Only ids we could have generated; any other path is an unknown route, not a short link. */
+export const isShortId = (value: string): boolean => SHORT_ID_RE.test(value);

@@ -75,6 +75,14 @@ export function externalIdHolders(conn: Conn, workspaceId: string, externalIds: 
   );
 }
 
+/** Frees the external ids of links that this request gives a new one (so ids can be swapped). */
+export async function releaseExternalIds(conn: Conn, workspaceId: string, linkIds: string[]): Promise<void> {
+  if (linkIds.length === 0) return;
+  await conn.execute(
+    sql`UPDATE links SET external_id = NULL WHERE workspace_id = ${workspaceId} AND external_id IS NOT NULL AND id ${inList(linkIds, 'uuid')}`,
+  );
+}
+
 /** Replaces the tag lists of `linkIds` with `assignments`, in two statements whatever the count. */
 export async function replaceLinkTags(conn: Conn, linkIds: string[], assignments: { linkId: string; tagIds: string[] }[]): Promise<void> {
   if (linkIds.length) await conn.execute(sql`DELETE FROM link_tags WHERE link_id ${inList(linkIds, 'uuid')}`);
@@ -83,4 +91,36 @@ export async function replaceLinkTags(conn: Conn, linkIds: string[], assignments
   await conn.execute(sql`
     INSERT INTO link_tags (link_id, tag_id, position)
     SELECT (e.j->>'l')::uuid, (e.j->>'t')::uuid, (e.j->>'p')::int FROM jsonb_array_elements(${JSON.stringify(flat)}::jsonb) AS e(j)`);
+}
+
+/** The fields the redirect needs, by short id, across workspaces (short ids are global). */
+export async function redirectFieldsByShortId(conn: Conn, shortId: string): Promise<RedirectRow | undefined> {
+  const [row] = await rows<RedirectRow>(
+    conn,
+    sql`SELECT id, workspace_id AS "workspaceId", short_id AS "shortId", url, utm,
+          (extract(epoch from expires_at) * 1000)::float8 AS "expiresAt", expired_url AS "expiredUrl",
+          password_sealed AS "passwordSealed", cloaked, ios, android, geo, partner_id AS "partnerId",
+          title, description, image
+        FROM links WHERE short_id = ${shortId} AND deleted_at IS NULL`,
+  );
+  return row;
+}
+
+export interface RedirectRow {
+  id: string;
+  workspaceId: string;
+  shortId: string;
+  url: string;
+  utm: Record<string, string> | null;
+  expiresAt: number | null;
+  expiredUrl: string | null;
+  passwordSealed: string | null;
+  cloaked: boolean;
+  ios: string | null;
+  android: string | null;
+  geo: Record<string, string> | null;
+  partnerId: string | null;
+  title: string | null;
+  description: string | null;
+  image: string | null;
 }

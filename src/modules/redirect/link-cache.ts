@@ -1,0 +1,153 @@
+import type { Redis } from 'ioredis';
+import type { RedirectLink } from './resolve.js';
+
+/** Tells every instance which links changed. */
+export interface InvalidationBus {
+  publish(linkIds: string[]): Promise<void>;
+  subscribe(listener: (linkIds: string[]) => void): void;
+  /** False while changes from other instances might be missed (Redis away). */
+  connected(): boolean;
+  close(): Promise<void>;
+}
+
+/** One process: changes are seen at once. */
+export class LocalBus implements InvalidationBus {
+  private listeners: ((ids: string[]) => void)[] = [];
+  async publish(linkIds: string[]) {
+    for (const l of this.listeners) l(linkIds);
+  }
+  subscribe(listener: (ids: string[]) => void) {
+    this.listeners.push(listener);
+  }
+  connected() {
+    return true;
+  }
+  async close() {}
+}
+
+const CHANNEL = 'lt:links:changed';
+
+/** Redis pub/sub between instances; the publisher also applies its own changes locally. */
+export class RedisBus implements InvalidationBus {
+  private readonly local = new LocalBus();
+  private ready = false;
+
+  constructor(
+    private readonly pub: Redis,
+    private readonly sub: Redis,
+    private readonly log: { warn: (o: object, m: string) => void },
+  ) {
+    sub.on('ready', () => {
+      sub.subscribe(CHANNEL).then(
+        () => (this.ready = true),
+        (err: unknown) => this.log.warn({ err }, 'link cache: subscribe failed'),
+      );
+    });
+    sub.on('close', () => (this.ready = false));
+    sub.on('end', () => (this.ready = false));
+    sub.on('message', (_channel: string, message: string) => {
+      try {
+        void this.local.publish(JSON.parse(message) as string[]);
+      } catch {
+        /* not ours */
+      }
+    });
+  }
+
+  async publish(linkIds: string[]) {
+    await this.local.publish(linkIds);
+    try {
+      await this.pub.publish(CHANNEL, JSON.stringify(linkIds));
+    } catch (err) {
+      // Other instances fall back to short cache lifetimes while Redis is away.
+      this.log.warn({ err }, 'link cache: could not publish invalidation');
+    }
+  }
+  subscribe(listener: (ids: string[]) => void) {
+    this.local.subscribe(listener);
+  }
+  connected() {
+    return this.ready;
+  }
+  async close() {
+    this.sub.disconnect();
+  }
+}
+
+interface Entry {
+  link: RedirectLink | null;
+  loadedAt: number;
+}
+
+export interface LinkCacheOptions {
+  /** Lifetime of a cached link while invalidations flow (a safety net only). */
+  ttlMs: number;
+  /** Lifetime of "no such link", and of everything while the bus is disconnected. */
+  shortTtlMs: number;
+  maxEntries: number;
+}
+
+/**
+ * Links by short id in memory. Changes arrive through the bus; expiry is not cached (the
+ * redirect compares expiresAt with the clock on every request).
+ */
+export class LinkCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly shortIdOf = new Map<string, string>();
+  private readonly loading = new Map<string, Promise<RedirectLink | null>>();
+
+  constructor(
+    private readonly load: (shortId: string) => Promise<RedirectLink | null>,
+    private readonly bus: InvalidationBus,
+    private readonly o: LinkCacheOptions = { ttlMs: 60_000, shortTtlMs: 1_000, maxEntries: 100_000 },
+  ) {
+    bus.subscribe((ids) => this.evict(ids));
+  }
+
+  /** Cached value, or a promise when it has to be loaded (one load per short id at a time). */
+  get(shortId: string, nowMs = Date.now()): RedirectLink | null | Promise<RedirectLink | null> {
+    const hit = this.entries.get(shortId);
+    // While the bus is away, changes elsewhere may be missed: nothing older than shortTtl is trusted.
+    const ttl = hit?.link && this.bus.connected() ? this.o.ttlMs : this.o.shortTtlMs;
+    if (hit && nowMs - hit.loadedAt < ttl) return hit.link;
+    const pending = this.loading.get(shortId);
+    if (pending) return pending;
+    const p = this.load(shortId).then(
+      (link) => {
+        this.loading.delete(shortId);
+        this.store(shortId, link, Date.now());
+        return link;
+      },
+      (err: unknown) => {
+        this.loading.delete(shortId);
+        throw err;
+      },
+    );
+    this.loading.set(shortId, p);
+    return p;
+  }
+
+  private store(shortId: string, link: RedirectLink | null, nowMs: number): void {
+    if (this.entries.size >= this.o.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.delete(shortId);
+    this.entries.set(shortId, { link, loadedAt: nowMs });
+    if (link) this.shortIdOf.set(link.id, shortId);
+  }
+
+  evict(linkIds: string[]): void {
+    for (const id of linkIds) {
+      const shortId = this.shortIdOf.get(id);
+      if (shortId === undefined) continue;
+      this.entries.delete(shortId);
+      this.shortIdOf.delete(id);
+    }
+  }
+
+  /** Announces changed links to every instance (this one included). */
+  changed(linkIds: string[]): Promise<void> {
+    return linkIds.length ? this.bus.publish(linkIds) : Promise.resolve();
+  }
+}

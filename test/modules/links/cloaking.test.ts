@@ -1,0 +1,356 @@
+/**
+ * Cloaking (operations.md §5) against real local HTTPS servers, and the SSRF guard of the
+ * destination check. Two apps: one with ALLOW_PRIVATE_DESTINATIONS=true so the check can
+ * reach the servers on 127.0.0.1 (which vitest.config.ts makes trusted through
+ * NODE_EXTRA_CA_CERTS), and one with the default (false), which must never reach them.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { frameChecker } from '../../../src/modules/links/frame-check.js';
+import { BlockedAddressError, safeHead } from '../../../src/modules/links/safe-fetch.js';
+import type { Plan } from '../../../src/modules/workspaces/plans.js';
+import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
+
+const TLS = { key: readFileSync('test/fixtures/tls/key.pem'), cert: readFileSync('test/fixtures/tls/cert.pem') };
+/** test/helpers/app.ts sets BASE_URL to this, and SHORT_LINK_BASE_URL defaults to it: the embedder. */
+const EMBEDDER = 'https://lt.test';
+
+/** A local HTTPS server recording every request it gets. */
+interface Site {
+  port: number;
+  /** https://127.0.0.1:port */
+  origin: string;
+  hits: { method: string; path: string }[];
+  server: https.Server;
+}
+
+const sites: Site[] = [];
+
+async function site(handler: (req: IncomingMessage, res: ServerResponse, self: Site) => void): Promise<Site> {
+  const self = { hits: [] } as unknown as Site;
+  self.server = https.createServer(TLS, (req, res) => {
+    self.hits.push({ method: req.method ?? '', path: req.url ?? '' });
+    handler(req, res, self);
+  });
+  await new Promise<void>((resolve) => self.server.listen(0, '127.0.0.1', resolve));
+  self.port = (self.server.address() as AddressInfo).port;
+  self.origin = `https://127.0.0.1:${self.port}`;
+  sites.push(self);
+  return self;
+}
+
+const page = (headers: Record<string, string | string[]>) => (_req: IncomingMessage, res: ServerResponse) => {
+  res.writeHead(200, { 'content-type': 'text/html', ...headers });
+  res.end('<!doctype html><p>destination</p>');
+};
+
+let open: TestApp; // ALLOW_PRIVATE_DESTINATIONS=true
+let guarded: TestApp; // the default: private destinations refused
+let deny: Site;
+let cspNone: Site;
+let allow: Site;
+let namesEmbedder: Site;
+let namesOther: Site;
+let twoPolicies: Site;
+let headRefused: Site;
+let redirect: Site;
+let closedPort: number;
+
+beforeAll(async () => {
+  deny = await site(page({ 'x-frame-options': 'DENY' }));
+  cspNone = await site(page({ 'content-security-policy': "frame-ancestors 'none'" }));
+  allow = await site(page({}));
+  namesEmbedder = await site(page({ 'content-security-policy': `default-src 'self'; frame-ancestors ${EMBEDDER}` }));
+  namesOther = await site(page({ 'content-security-policy': 'frame-ancestors https://partner.example' }));
+  // Two CSP headers: the first forbids framing; the second only allows https images.
+  twoPolicies = await site(page({ 'content-security-policy': ["frame-ancestors 'none'", 'img-src https:'] }));
+  // Refuses HEAD; its GET answer decides (/deny sends DENY, anything else allows).
+  headRefused = await site((req, res) => {
+    if (req.method === 'HEAD') return void res.writeHead(405, { allow: 'GET' }).end();
+    page(req.url === '/deny' ? { 'x-frame-options': 'DENY' } : {})(req, res);
+  });
+  // 302 to another server: /to-deny, /to-allow, /to-loopback (allowing, on 127.0.0.1 by IP).
+  redirect = await site((req, res) => {
+    const to: Record<string, string> = {
+      '/to-deny': `${deny.origin}/landing`,
+      '/to-allow': `https://localhost:${allow.port}/landing`,
+      '/to-loopback': `${allow.origin}/from-redirect`,
+    };
+    const location = to[req.url ?? ''];
+    if (!location) return void res.writeHead(404).end();
+    res.writeHead(302, { location }).end();
+  });
+  const closed = await site(page({}));
+  closedPort = closed.port;
+  await new Promise<void>((resolve) => closed.server.close(() => resolve()));
+  sites.splice(sites.indexOf(closed), 1);
+
+  open = await startTestApp({ env: { ALLOW_PRIVATE_DESTINATIONS: 'true' } });
+  guarded = await startTestApp();
+});
+
+afterAll(async () => {
+  await open?.close();
+  await guarded?.close();
+  for (const s of sites) {
+    s.server.closeAllConnections();
+    await new Promise<void>((resolve) => s.server.close(() => resolve()));
+  }
+});
+
+type Item = Record<string, unknown>;
+interface Link {
+  id: string;
+  url: string;
+  cloaked: boolean;
+  title: string | null;
+  [field: string]: unknown;
+}
+
+/** A client of a fresh workspace (business or enterprise: cloaking allowed) with a collection. */
+async function workspace(app: TestApp, plan: Plan = 'enterprise') {
+  const ws = await app.workspace({ plan, rateLimitPerMinute: 1_000_000 });
+  const send = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown): Promise<LightMyRequestResponse> =>
+    body === undefined
+      ? app.inject({ method, url, headers: bearer(ws.key) })
+      : app.inject({ method, url, headers: { ...bearer(ws.key), 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  const col = await send('POST', '/api/collections', [{ name: 'Cloaked' }]);
+  expect(col.statusCode, col.body).toBe(201);
+  const collectionId = col.json<{ id: string }[]>()[0]!.id;
+  const all = async () => {
+    const res = await send('GET', '/api/links?take=5000&sort=asc');
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<Link[]>();
+  };
+  return {
+    post: (items: Item[]) => send('POST', '/api/links', items),
+    put: (items: Item[]) => send('PUT', '/api/links', items),
+    all,
+    item: (url: string, extra: Item = {}): Item => ({ url, collectionId, cloaked: true, ...extra }),
+  };
+}
+
+function expect400(res: LightMyRequestResponse, field: string, reason?: RegExp): string {
+  expect(res.statusCode, res.body).toBe(400);
+  const { error } = res.json<{ error: { en: string; ar: string; code: string } }>();
+  expect(error.code).toBe('invalid_field');
+  expect(error.en).toContain(`${field}:`);
+  expect(error.ar).toContain(field);
+  if (reason) expect(error.en).toMatch(reason);
+  return error.en;
+}
+
+/** The frame_blocked reason (the unreachable one also mentions frames, so name the headers). */
+const FRAMING = /X-Frame-Options|frame-ancestors/;
+const PRIVATE = /private|loopback/i;
+const UNREACHABLE = /reach/i;
+
+describe('the test HTTPS servers', () => {
+  it('are trusted by this worker without extra options (NODE_EXTRA_CA_CERTS from vitest.config.ts)', async () => {
+    const status = (url: string) =>
+      new Promise<number | string>((resolve) => {
+        https
+          .get(url, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          })
+          .on('error', (err) => resolve(`${(err as NodeJS.ErrnoException).code ?? ''} ${err.message}`));
+      });
+    const hint = `NODE_EXTRA_CA_CERTS=${process.env.NODE_EXTRA_CA_CERTS} must name test/fixtures/tls/cert.pem (or a bundle with it)`;
+    expect(await status(`${allow.origin}/`), hint).toBe(200);
+    expect(await status(`https://localhost:${allow.port}/`), hint).toBe(200);
+  });
+});
+
+describe('cloaking with ALLOW_PRIVATE_DESTINATIONS=true', () => {
+  it('X-Frame-Options: DENY → 400 naming [i].url, after fetching the destination; nothing written', async () => {
+    const api = await workspace(open);
+    const before = deny.hits.length;
+    expect400(await api.post([api.item(`${allow.origin}/ok`), api.item(`${deny.origin}/landing`)]), '[1].url', FRAMING);
+    expect(deny.hits.length).toBeGreaterThan(before);
+    expect(await api.all()).toEqual([]);
+  });
+
+  it("CSP frame-ancestors 'none' → 400", async () => {
+    const api = await workspace(open, 'business');
+    expect400(await api.post([api.item(`${cspNone.origin}/landing`)]), '[0].url', FRAMING);
+    expect(cspNone.hits.length).toBeGreaterThan(0);
+    expect(await api.all()).toEqual([]);
+  });
+
+  it('a destination that allows framing → 201 with cloaked true', async () => {
+    const api = await workspace(open, 'business');
+    const before = allow.hits.length;
+    const res = await api.post([api.item(`${allow.origin}/welcome?x=1`)]);
+    expect(res.statusCode, res.body).toBe(201);
+    const [link] = res.json<Link[]>();
+    expect(link).toMatchObject({ url: `${allow.origin}/welcome?x=1`, cloaked: true });
+    expect(allow.hits.slice(before)).toContainEqual(expect.objectContaining({ path: '/welcome?x=1' }));
+    expect(await api.all()).toEqual([link]);
+  });
+
+  it('CSP frame-ancestors naming the short-link origin allows; naming another origin refuses', async () => {
+    const api = await workspace(open);
+    const ok = await api.post([api.item(`${namesEmbedder.origin}/`)]);
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect400(await api.post([api.item(`${namesOther.origin}/`)]), '[0].url', FRAMING);
+    expect(await api.all()).toEqual(ok.json());
+  });
+
+  it('two CSP headers, the first forbidding framing → 400 (every policy must allow it)', async () => {
+    const api = await workspace(open);
+    expect400(await api.post([api.item(`${twoPolicies.origin}/`)]), '[0].url', FRAMING);
+    expect(twoPolicies.hits.length).toBeGreaterThan(0);
+    expect(await api.all()).toEqual([]);
+  });
+
+  it('a destination refusing HEAD is checked with GET', async () => {
+    const api = await workspace(open);
+    expect400(await api.post([api.item(`${headRefused.origin}/deny`)]), '[0].url', FRAMING);
+    expect(headRefused.hits).toContainEqual({ method: 'GET', path: '/deny' });
+    const ok = await api.post([api.item(`${headRefused.origin}/fine`)]);
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(headRefused.hits).toContainEqual({ method: 'GET', path: '/fine' });
+  });
+
+  it('redirects are followed and the final page decides', async () => {
+    const api = await workspace(open);
+    const denied = deny.hits.length;
+    expect400(await api.post([api.item(`${redirect.origin}/to-deny`)]), '[0].url', FRAMING);
+    expect(deny.hits.length).toBeGreaterThan(denied);
+    const allowed = allow.hits.length;
+    const ok = await api.post([api.item(`${redirect.origin}/to-allow`)]);
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(allow.hits.length).toBeGreaterThan(allowed);
+    // The link keeps the URL given, not where it redirected.
+    expect(ok.json<Link[]>()[0]!.url).toBe(`${redirect.origin}/to-allow`);
+  });
+
+  it('an unreachable destination → 400', async () => {
+    const api = await workspace(open);
+    expect400(await api.post([api.item(`https://127.0.0.1:${closedPort}/`)]), '[0].url', UNREACHABLE);
+    expect400(await api.post([api.item('https://no-such-host.invalid/')]), '[0].url', UNREACHABLE);
+    expect(await api.all()).toEqual([]);
+  });
+
+  it('without cloaking, or without the plan, the destination is not fetched', async () => {
+    const api = await workspace(open);
+    const before = deny.hits.length;
+    const res = await api.post([api.item(`${deny.origin}/plain`, { cloaked: false }), { ...api.item(`${deny.origin}/plain`), cloaked: undefined }]);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json<Link[]>().map((l) => l.cloaked)).toEqual([false, false]);
+
+    const pro = await workspace(open, 'pro');
+    expect400(await pro.post([pro.item(`${deny.origin}/pro`)]), '[0].cloaked', /cloaking/i);
+    expect(deny.hits.length).toBe(before);
+  });
+
+  it('PUT turning cloaking on, or moving a cloaked link, onto a page that forbids framing → 400 and the link is unchanged', async () => {
+    const api = await workspace(open);
+    const created = await api.post([api.item(`${deny.origin}/x`, { cloaked: false }), api.item(`${allow.origin}/y`)]);
+    expect(created.statusCode, created.body).toBe(201);
+    const [plain, cloaked] = created.json<Link[]>();
+    const before = await api.all();
+
+    expect400(await api.put([{ id: plain!.id, cloaked: true, title: 'now cloaked' }]), '[0].url', FRAMING);
+    expect400(await api.put([{ id: cloaked!.id, url: `${cspNone.origin}/moved` }]), '[0].url', FRAMING);
+    expect400(await api.put([{ id: plain!.id, url: `${allow.origin}/z`, title: 'ok' }, { id: cloaked!.id, url: `${deny.origin}/moved` }]), '[1].url', FRAMING);
+    expect(await api.all()).toEqual(before);
+
+    // Onto a page that allows framing, both succeed.
+    const res = await api.put([{ id: plain!.id, url: `${allow.origin}/now`, cloaked: true }, { id: cloaked!.id, url: `${namesEmbedder.origin}/moved` }]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<Link[]>().map((l) => [l.url, l.cloaked])).toEqual([
+      [`${allow.origin}/now`, true],
+      [`${namesEmbedder.origin}/moved`, true],
+    ]);
+  });
+
+  it('checks every cloaked item of a request: 20 allowed → 201; one refusing among 20 → 400 naming it', async () => {
+    const api = await workspace(open);
+    const before = allow.hits.length;
+    const items = Array.from({ length: 20 }, (_, i) => api.item(`${allow.origin}/bulk/${i}`));
+    const res = await api.post(items);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json<Link[]>().every((l) => l.cloaked)).toBe(true);
+    const paths = new Set(allow.hits.slice(before).map((h) => h.path));
+    for (let i = 0; i < 20; i++) expect(paths).toContain(`/bulk/${i}`);
+
+    const stored = await api.all();
+    const mixed = items.map((item, i) => (i === 13 ? api.item(`${deny.origin}/bulk/13`) : item));
+    expect400(await api.post(mixed), '[13].url', FRAMING);
+    expect(await api.all()).toEqual(stored);
+  });
+});
+
+describe('the SSRF guard (default: ALLOW_PRIVATE_DESTINATIONS=false)', () => {
+  it('refuses loopback destinations by IP and never connects', async () => {
+    const api = await workspace(guarded);
+    const before = allow.hits.length;
+    for (const host of ['127.0.0.1', '[::1]', '[::ffff:127.0.0.1]', '127.1']) {
+      const res = await api.post([api.item(`https://${host}:${allow.port}/`)]);
+      expect(res.statusCode, host).toBe(400);
+      expect400(res, '[0].url', PRIVATE);
+    }
+    expect(allow.hits.length).toBe(before);
+    expect(await api.all()).toEqual([]);
+  });
+
+  it('refuses a DNS name resolving to loopback (localhost) and never connects', async () => {
+    const api = await workspace(guarded);
+    const before = allow.hits.length;
+    expect400(await api.post([api.item(`https://localhost:${allow.port}/`)]), '[0].url', PRIVATE);
+    expect(allow.hits.length).toBe(before);
+  });
+
+  it('refuses private and link-local addresses (10.0.0.1, 169.254.169.254, 192.168.0.1) without trying them', async () => {
+    const api = await workspace(guarded);
+    for (const url of ['https://10.0.0.1/', 'https://169.254.169.254/latest/meta-data/', 'https://192.168.0.1/', 'https://100.64.0.1/']) {
+      expect400(await api.post([api.item(url)]), '[0].url', PRIVATE);
+    }
+    expect(await api.all()).toEqual([]);
+  });
+
+  it('a redirecting server on a private address is refused at the first hop: no request reaches it', async () => {
+    const before = { redirect: redirect.hits.length, allow: allow.hits.length };
+    const options = { allowPrivate: false, timeoutMs: 4000, maxRedirects: 5 };
+    await expect(safeHead(`${redirect.origin}/to-loopback`, 'HEAD', options)).rejects.toBeInstanceOf(BlockedAddressError);
+    await expect(safeHead(`https://localhost:${redirect.port}/to-loopback`, 'GET', options)).rejects.toBeInstanceOf(BlockedAddressError);
+    expect(await frameChecker(EMBEDDER, { allowPrivate: false })(`${redirect.origin}/to-allow`)).toEqual({ ok: false, reason: 'private_address' });
+    expect(redirect.hits.length).toBe(before.redirect);
+    expect(allow.hits.length).toBe(before.allow);
+  });
+
+  it('links that are not cloaked may point anywhere: nothing is fetched', async () => {
+    const api = await workspace(guarded);
+    const res = await api.post([api.item('https://10.0.0.1/', { cloaked: false }), api.item(`https://localhost:${allow.port}/`, { cloaked: false })]);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json<Link[]>().map((l) => l.cloaked)).toEqual([false, false]);
+  });
+
+  it('an unknown host is unreachable, not a 500', async () => {
+    const api = await workspace(guarded);
+    expect400(await api.post([api.item(`https://${randomUUID()}.invalid/`)]), '[0].url', UNREACHABLE);
+  });
+});
+
+describe('redirect hops', () => {
+  it('safeHead follows every redirect hop itself (so each hop goes through the same address guard)', async () => {
+    // With private addresses allowed the hops are observable: the redirect is answered by
+    // safeHead's own loop, and the second server is asked too.
+    const before = { redirect: redirect.hits.length, allow: allow.hits.length };
+    const res = await safeHead(`${redirect.origin}/to-loopback`, 'HEAD', { allowPrivate: true, timeoutMs: 4000, maxRedirects: 5 });
+    expect(res.status).toBe(200);
+    expect(res.url).toBe(`${allow.origin}/from-redirect`);
+    expect(redirect.hits.slice(before.redirect)).toEqual([{ method: 'HEAD', path: '/to-loopback' }]);
+    expect(allow.hits.slice(before.allow)).toEqual([{ method: 'HEAD', path: '/from-redirect' }]);
+    // No more hops than allowed.
+    await expect(safeHead(`${redirect.origin}/to-loopback`, 'HEAD', { allowPrivate: true, timeoutMs: 4000, maxRedirects: 0 })).rejects.toThrow(/redirect/i);
+    expect(await frameChecker(EMBEDDER, { allowPrivate: true })(`${redirect.origin}/to-deny`)).toEqual({ ok: false, reason: 'frame_blocked' });
+  });
+});
