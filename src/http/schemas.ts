@@ -53,7 +53,7 @@ export const listQueryProperties = {
   id: Type.Optional(Type.String({ format: 'uuid', description: 'Filter by resource id' })),
   // Optional for the client; the validator fills the defaults in, so handlers always see them.
   take: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TAKE, default: DEFAULT_TAKE, description: '1 to 5000; above 5000 is a 400' })),
-  skip: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Records to skip' })),
+  skip: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: 'Records to skip' })),
   sort: Type.Optional(
     StringEnum(['asc', 'desc'] as const, {
       default: 'desc',
@@ -71,9 +71,12 @@ export interface ListParams {
   sort: 'asc' | 'desc';
 }
 
-/** A bulk request body: 1 to 10,000 items (a plan may lower the maximum). */
+/**
+ * A bulk request body: 1 to 10,000 items. The maximum is enforced by the service against the
+ * workspace's plan (at most 10,000), so that an oversized request always reads too_many_items.
+ */
 export function BulkOf<T extends TSchema>(item: T, description: string) {
-  return Type.Array(item, { minItems: 1, maxItems: MAX_BULK_ITEMS, description });
+  return Type.Array(item, { minItems: 1, description: `${description} (at most ${MAX_BULK_ITEMS}; the plan may lower it)` });
 }
 
 export const IdList = BulkOf(Uuid, 'Array of ids');

@@ -13,6 +13,8 @@ function makeAjv(coerceTypes: boolean): Ajv {
   // Queries arrive as strings, so they are coerced to the declared types.
   const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   addFormats(ajv);
+  // ajv-formats also accepts `urn:uuid:…`, which PostgreSQL cannot cast: plain UUIDs only.
+  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
   return ajv;
 }
 

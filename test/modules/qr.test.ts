@@ -62,3 +62,18 @@ describe('GET /api/qr', () => {
     expect(res.json().error.ar).toMatch(/[\u0600-\u06FF]/);
   });
 });
+
+describe('GET /api/qr caching', () => {
+  test('answers with an ETag and Cache-Control, and 304 to If-None-Match', async () => {
+    const first = await t.inject({ method: 'GET', url: '/api/qr?text=cache-me&format=svg' });
+    expect(first.headers['cache-control']).toMatch(/max-age=\d+/);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^".+"$/);
+    const again = await t.inject({ method: 'GET', url: '/api/qr?text=cache-me&format=svg', headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const other = await t.inject({ method: 'GET', url: '/api/qr?text=cache-me&format=png', headers: { 'if-none-match': etag } });
+    expect(other.statusCode).toBe(200);
+    expect(other.headers.etag).not.toBe(etag);
+  });
+});

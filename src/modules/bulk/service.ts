@@ -69,6 +69,11 @@ export interface BulkResourceDef<Row extends { id: string }> {
   checkWrite?: (tx: Tx, ctx: Ctx, write: { inserts: Indexed[]; updates: Indexed[] }) => Promise<void>;
   /** Field named when the database reports a uniqueness conflict. */
   uniqueField?: string;
+  /**
+   * Frees the unique values of records this request renames, before any write, so names can
+   * be swapped or handed to another item of the same request.
+   */
+  releaseUnique?: (tx: Tx, workspaceId: string, ids: string[]) => Promise<void>;
 }
 
 export interface Indexed {
@@ -93,8 +98,10 @@ export function bulkResource<Row extends { id: string }>(def: BulkResourceDef<Ro
           for (const u of updates) if (!found.has(u.item.id as string)) throw invalid(`[${u.index}].id`, 'not_found');
         }
         await def.checkWrite?.(tx, ctx, { inserts, updates });
-        const created = await store.insertMany(tx, ctx.workspace.id, inserts.map((i) => i.item));
+        const renamed = def.uniqueField ? updates.filter((u) => u.item[def.uniqueField!] !== undefined) : [];
+        if (renamed.length) await def.releaseUnique?.(tx, ctx.workspace.id, renamed.map((u) => u.item.id as string));
         const updated = await store.updateMany(tx, ctx.workspace.id, updates.map((u) => u.item));
+        const created = await store.insertMany(tx, ctx.workspace.id, inserts.map((i) => i.item));
         const out = new Array<Row>(total);
         inserts.forEach((ins, k) => (out[ins.index] = created[k]!));
         updates.forEach((upd, k) => (out[upd.index] = updated[k]!));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import QRCode from 'qrcode';
 import { invalidQuery } from '../../errors.js';
@@ -36,6 +37,10 @@ export function registerQrRoutes(app: App): void {
     },
     async (req, reply) => {
       const q = req.query;
+      // The image is a pure function of its parameters: the ETag is their digest.
+      const etag = `"${createHash('sha256').update(JSON.stringify([q.text, q.size, q.errorCorrection, q.foreground, q.background, q.margin, q.format])).digest('base64url').slice(0, 27)}"`;
+      void reply.header('etag', etag).header('cache-control', 'public, max-age=86400, immutable');
+      if (req.headers['if-none-match'] === etag) return reply.code(304 as 200).send();
       const options = {
         errorCorrectionLevel: q.errorCorrection,
         margin: q.margin,
@@ -49,7 +54,6 @@ export function registerQrRoutes(app: App): void {
         // Only the text can overflow a QR code (too long for the chosen error correction).
         throw invalidQuery('text', 'max_length', { limit: 'the capacity of a QR code at this error correction' });
       }
-      void reply.header('cache-control', 'public, max-age=86400, immutable');
       return reply.type(q.format === 'svg' ? 'image/svg+xml' : 'image/png').send(image);
     },
   );

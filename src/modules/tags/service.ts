@@ -1,6 +1,6 @@
 import { invalid } from '../../errors.js';
 import { assertDistinct, bulkResource, type Indexed } from '../bulk/service.js';
-import { tagStore, tagsNamed } from './store.js';
+import { releaseTagNames, tagStore, tagsNamed } from './store.js';
 
 const lower = (s: string) => s.toLowerCase();
 
@@ -33,6 +33,7 @@ export const tags = bulkResource({
   fields: ['name', 'color'],
   requiredOnInsert: ['name'],
   uniqueField: 'name',
+  releaseUnique: releaseTagNames,
   checkWrite: (tx, ctx, { inserts, updates }) =>
     checkNames(tx, ctx.workspace.id, [...inserts, ...updates].sort((a, b) => a.index - b.index)),
 });

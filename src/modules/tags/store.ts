@@ -27,3 +27,8 @@ export function tagsNamed(conn: Conn, workspaceId: string, lowerNames: string[])
     sql`SELECT id, lower(name) AS key FROM tags WHERE workspace_id = ${workspaceId} AND lower(name) ${inList(lowerNames, 'text')}`,
   );
 }
+
+/** Parks the names of tags about to be renamed on a value no client can send (U+0001 + id). */
+export async function releaseTagNames(conn: Conn, workspaceId: string, ids: string[]): Promise<void> {
+  await conn.execute(sql`UPDATE tags SET name = chr(1) || id::text WHERE workspace_id = ${workspaceId} AND id ${inList(ids, 'uuid')}`);
+}
