@@ -69,11 +69,14 @@ export class ClickQueue {
   private waiters: (() => void)[] = [];
   private readonly timer: NodeJS.Timeout;
   private closed = false;
+  /** Clicks accepted from the redirect, and written to the database, since start. */
+  accepted = 0;
+  written = 0;
 
   constructor(
     private readonly db: Conn,
     private readonly lookup: CountryLookup,
-    private readonly log: { warn: (o: object, m: string) => void },
+    private readonly log: { warn: (o: object, m: string) => void; info: (o: object, m: string) => void },
     private readonly o: ClickQueueOptions = { batchSize: 2000, flushIntervalMs: 100, capacity: 100_000 },
   ) {
     this.timer = setInterval(() => void this.flush(), o.flushIntervalMs);
@@ -87,6 +90,7 @@ export class ClickQueue {
       return new Promise<void>((resolve) => this.waiters.push(resolve)).then(() => this.enqueue(click));
     }
     this.queue.push(click);
+    this.accepted++;
     this.pendingIds.add(click.id);
     if (this.queue.length >= this.o.batchSize) void this.flush();
   }
@@ -119,6 +123,7 @@ export class ClickQueue {
         return;
       }
       this.queue.splice(0, batch.length);
+      this.written += batch.length;
       for (const c of batch) this.pendingIds.delete(c.id);
       const free = this.waiters.splice(0, this.o.capacity - this.queue.length);
       for (const w of free) w();
@@ -134,5 +139,6 @@ export class ClickQueue {
     }
     this.closed = true;
     if (this.queue.length) this.log.warn({ clicks: this.queue.length }, 'clicks left unwritten at shutdown');
+    this.log.info({ clicksAccepted: this.accepted, clicksWritten: this.written }, 'click queue closed');
   }
 }
