@@ -10,7 +10,7 @@ import { frameChecker } from './modules/links/frame-check.js';
 import { PasswordBox } from './modules/links/password.js';
 import { findLinkForRedirect } from './modules/links/service.js';
 import { ClickQueue } from './modules/redirect/clicks.js';
-import { LinkCache, LocalBus, RedisBus, type InvalidationBus } from './modules/redirect/link-cache.js';
+import { LinkCache, LocalBus, RedisBus, type ClickFlushBus, type InvalidationBus } from './modules/redirect/link-cache.js';
 import { PasswordGate } from './modules/redirect/password-gate.js';
 import { openCountryLookup } from './modules/redirect/visitor.js';
 
@@ -69,10 +69,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const lastUsed = new LastUsedTracker(database.db, (err) => logger.warn({ err }, 'could not record key use'));
   const clock = options.clock ?? (() => new Date());
   const passwords = new PasswordBox(config.secret);
-  const bus: InvalidationBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
+  const bus: InvalidationBus & ClickFlushBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
   const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);
   const lookupCountry = await openCountryLookup();
   const clicks = new ClickQueue(database.db, lookupCountry, logger);
+  bus.onClickFlushRequest(() => void clicks.flush().catch(() => undefined));
   const app = await buildApp({
     config,
     database,
@@ -97,6 +98,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       lookupCountry,
       limiter,
       clock,
+    },
+    conversions: {
+      isClickPending: (id) => clicks.isPending(id),
+      flushClicks: () => clicks.flush(),
+      requestClickFlush: () => bus.requestClickFlush(),
     },
   });
   return {

@@ -6,6 +6,10 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/connect.js';
 import { registerAdminRoutes } from '../modules/admin/routes.js';
 import { registerCollectionRoutes } from '../modules/collections/routes.js';
+import { registerAnalyticsRoutes } from '../modules/analytics/routes.js';
+import { registerConversionRoutes } from '../modules/conversions/routes.js';
+import type { ConversionDeps } from '../modules/conversions/service.js';
+import { registerCustomerRoutes } from '../modules/customers/routes.js';
 import { registerLinkRoutes } from '../modules/links/routes.js';
 import type { LinkDeps } from '../modules/links/service.js';
 import { registerRedirectRoutes, type RedirectDeps } from '../modules/redirect/routes.js';
@@ -33,6 +37,7 @@ export interface AppDeps {
   logger: FastifyBaseLogger;
   links: LinkDeps;
   redirect: RedirectDeps;
+  conversions: ConversionDeps;
 }
 
 /** What a service needs to act for a caller: the workspace, who it is, the database, the time. */
@@ -118,6 +123,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerTagRoutes(app, deps);
   registerPartnerRoutes(app, deps);
   registerLinkRoutes(app, deps, deps.links);
+  registerCustomerRoutes(app, deps);
+  registerConversionRoutes(app, deps, deps.conversions);
+  registerAnalyticsRoutes(app, deps);
   await app.register(async (visitor) => registerRedirectRoutes(visitor as App, deps.redirect));
 
   if (config.adminToken) await app.register(async (admin) => registerAdminRoutes(admin as App, deps), { prefix: '/admin' });

@@ -87,6 +87,24 @@ export const reasons = {
     ar: 'يحتاج التحديث إلى حقل واحد على الأقل غير id',
   },
   invalid: { en: 'is not valid', ar: 'قيمة غير صالحة' },
+  start_after_end: { en: 'must not be later than endDate', ar: 'يجب ألا يكون بعد endDate' },
+  interval_needs_timeseries: { en: 'applies only with groupBy=timeseries', ar: 'لا يُستخدم إلا مع groupBy=timeseries' },
+  unknown_click: {
+    en: 'is not a click of a link in this workspace',
+    ar: 'ليس نقرة على رابط في مساحة العمل هذه',
+  },
+  no_previous_lead: {
+    en: 'the customer has no earlier lead to attribute this event to',
+    ar: 'لا يوجد لهذا العميل عميل محتمل سابق يمكن نسب هذا الحدث إليه',
+  },
+  no_such_lead: {
+    en: 'the customer has no lead event named "{value}"',
+    ar: 'لا يوجد لهذا العميل حدث عميل محتمل باسم "{value}"',
+  },
+  currency_code: {
+    en: 'must be a lowercase ISO 4217 currency code ("{value}" is not one)',
+    ar: 'يجب أن يكون رمز عملة ISO 4217 بأحرف صغيرة ("{value}" ليس منها)',
+  },
   invalid_characters: {
     en: 'contains characters that cannot be stored (U+0000 or an unpaired surrogate)',
     ar: 'يحتوي على محارف لا يمكن تخزينها (U+0000 أو بديل غير مقترن)',

@@ -1,6 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { RedirectLink } from './resolve.js';
 
+/** Asks every instance to flush its click queue now (a tracked click id may wait there). */
+export interface ClickFlushBus {
+  requestClickFlush(): Promise<void>;
+  onClickFlushRequest(listener: () => void): void;
+}
+
 /** Tells every instance which links changed. */
 export interface InvalidationBus {
   publish(linkIds: string[]): Promise<void>;
@@ -11,13 +17,20 @@ export interface InvalidationBus {
 }
 
 /** One process: changes are seen at once. */
-export class LocalBus implements InvalidationBus {
+export class LocalBus implements InvalidationBus, ClickFlushBus {
   private listeners: ((ids: string[]) => void)[] = [];
+  private flushListeners: (() => void)[] = [];
   async publish(linkIds: string[]) {
     for (const l of this.listeners) l(linkIds);
   }
   subscribe(listener: (ids: string[]) => void) {
     this.listeners.push(listener);
+  }
+  async requestClickFlush() {
+    for (const l of this.flushListeners) l();
+  }
+  onClickFlushRequest(listener: () => void) {
+    this.flushListeners.push(listener);
   }
   connected() {
     return true;
@@ -26,9 +39,10 @@ export class LocalBus implements InvalidationBus {
 }
 
 const CHANNEL = 'lt:links:changed';
+const FLUSH_CHANNEL = 'lt:clicks:flush';
 
 /** Redis pub/sub between instances; the publisher also applies its own changes locally. */
-export class RedisBus implements InvalidationBus {
+export class RedisBus implements InvalidationBus, ClickFlushBus {
   private readonly local = new LocalBus();
   private ready = false;
 
@@ -38,14 +52,15 @@ export class RedisBus implements InvalidationBus {
     private readonly log: { warn: (o: object, m: string) => void },
   ) {
     sub.on('ready', () => {
-      sub.subscribe(CHANNEL).then(
+      sub.subscribe(CHANNEL, FLUSH_CHANNEL).then(
         () => (this.ready = true),
         (err: unknown) => this.log.warn({ err }, 'link cache: subscribe failed'),
       );
     });
     sub.on('close', () => (this.ready = false));
     sub.on('end', () => (this.ready = false));
-    sub.on('message', (_channel: string, message: string) => {
+    sub.on('message', (channel: string, message: string) => {
+      if (channel === FLUSH_CHANNEL) return void this.local.requestClickFlush();
       try {
         void this.local.publish(JSON.parse(message) as string[]);
       } catch {
@@ -65,6 +80,17 @@ export class RedisBus implements InvalidationBus {
   }
   subscribe(listener: (ids: string[]) => void) {
     this.local.subscribe(listener);
+  }
+  async requestClickFlush() {
+    await this.local.requestClickFlush();
+    try {
+      await this.pub.publish(FLUSH_CHANNEL, '1');
+    } catch (err) {
+      this.log.warn({ err }, 'could not ask other instances to flush clicks');
+    }
+  }
+  onClickFlushRequest(listener: () => void) {
+    this.local.onClickFlushRequest(listener);
   }
   connected() {
     return this.ready;

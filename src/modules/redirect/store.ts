@@ -26,5 +26,5 @@ export async function insertClicks(conn: Conn, clicks: ClickRow[]): Promise<void
     FROM jsonb_to_recordset(${JSON.stringify(clicks)}::jsonb) AS x(
       id uuid, "workspaceId" uuid, "linkId" uuid, "partnerId" uuid, "createdAt" timestamptz, country text, device text,
       browser text, os text, referrer text, "referrerUrl" text, bot boolean)
-    ON CONFLICT (id) DO NOTHING`);
+    ON CONFLICT (id, created_at) DO NOTHING`);
 }

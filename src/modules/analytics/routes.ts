@@ -1,0 +1,25 @@
+import { Type } from '@sinclair/typebox';
+import type { App, AppDeps } from '../../http/app.js';
+import { serviceContext } from '../../http/bulk-routes.js';
+import { AnalyticsQuery, ClickRecord, GroupRecord } from './schemas.js';
+import { analytics, type AnalyticsQuery as Query } from './service.js';
+
+export function registerAnalyticsRoutes(app: App, deps: AppDeps): void {
+  app.addSchema(ClickRecord);
+  app.addSchema(GroupRecord);
+  app.get(
+    '/api/analytics',
+    {
+      config: { scope: 'analyticsRead' },
+      schema: {
+        tags: ['Analytics'],
+        summary: 'Click analytics',
+        description:
+          'Without groupBy: click records, filtered and paged, ordered by createdAt. With groupBy: one row per group with clicks, leads, sales and saleAmount (timeseries ordered by time per `sort`; other groups by clicks, most first). Bot clicks are never counted.',
+        querystring: AnalyticsQuery,
+        response: { 200: Type.Array(Type.Union([Type.Ref(ClickRecord), Type.Ref(GroupRecord)])) },
+      },
+    },
+    async (req) => analytics(serviceContext(deps, req.principal), req.query as Query),
+  );
+}

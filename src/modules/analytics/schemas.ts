@@ -1,0 +1,43 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, listQueryProperties, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+
+export const AnalyticsQuery = Type.Object({
+  ...listQueryProperties,
+  linkId: Type.Optional({ ...Uuid, description: 'Only clicks of this link (with partnerId: both must match)' }),
+  partnerId: Type.Optional({ ...Uuid, description: 'Only clicks of this partner' }),
+  startDate: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time; a date means 00:00 UTC. Inclusive.' })),
+  endDate: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time; a date means the end of that UTC day. Inclusive.' })),
+  groupBy: Type.Optional(
+    StringEnum(['timeseries', 'country', 'device', 'browser', 'os', 'referrer', 'link'] as const, {
+      description: 'Totals per group instead of click records: [{ key, clicks, leads, sales, saleAmount }]',
+    }),
+  ),
+  interval: Type.Optional(StringEnum(['hour', 'day', 'month'] as const, { description: 'With groupBy=timeseries; default day (UTC)' })),
+});
+
+export const ClickRecord = Type.Object(
+  {
+    id: Uuid,
+    linkId: Uuid,
+    partnerId: Nullable(Uuid),
+    createdAt: DateTime,
+    country: Nullable(Type.String()),
+    device: StringEnum(['desktop', 'mobile', 'tablet', 'other'] as const),
+    browser: Nullable(Type.String()),
+    os: Nullable(Type.String()),
+    referrer: Type.String({ description: 'Referring host or (direct)' }),
+    referrerUrl: Nullable(Type.String()),
+  },
+  { $id: 'Click', description: 'One click; id is the click id. Clicks by known bots are kept but not returned.' },
+);
+
+export const GroupRecord = Type.Object(
+  {
+    key: Type.String({ description: 'Group: bucket start (timeseries), country, device, browser, os, referrer host or link id' }),
+    clicks: Type.Integer(),
+    leads: Type.Integer({ description: 'Lead events in the period whose click falls in this group' }),
+    sales: Type.Integer(),
+    saleAmount: Type.Integer({ description: 'Sum of sale amounts, minor units (currencies are not converted)' }),
+  },
+  { $id: 'AnalyticsGroup' },
+);

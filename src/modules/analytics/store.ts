@@ -1,0 +1,115 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { rows, type Conn } from '../../db/connect.js';
+import { isoTimestamp } from '../../db/resource-table.js';
+
+export interface ClickFilter {
+  workspaceId: string;
+  linkId?: string;
+  partnerId?: string;
+  start?: Date;
+  end?: Date;
+}
+
+export interface Page {
+  take: number;
+  skip: number;
+  sort: 'asc' | 'desc';
+}
+
+export interface ClickRecord {
+  id: string;
+  linkId: string;
+  partnerId: string | null;
+  createdAt: string;
+  country: string | null;
+  device: 'desktop' | 'mobile' | 'tablet' | 'other';
+  browser: string | null;
+  os: string | null;
+  referrer: string;
+  referrerUrl: string | null;
+}
+
+/** Human clicks only: bot clicks are kept but never counted. */
+function clickWhere(f: ClickFilter, alias: string): SQL {
+  const a = sql.raw(alias);
+  const parts = [sql`${a}.workspace_id = ${f.workspaceId}`, sql`NOT ${a}.bot`];
+  if (f.linkId) parts.push(sql`${a}.link_id = ${f.linkId}::uuid`);
+  if (f.partnerId) parts.push(sql`${a}.partner_id = ${f.partnerId}::uuid`);
+  if (f.start) parts.push(sql`${a}.created_at >= ${f.start.toISOString()}::timestamptz`);
+  if (f.end) parts.push(sql`${a}.created_at <= ${f.end.toISOString()}::timestamptz`);
+  return sql.join(parts, sql` AND `);
+}
+
+export function listClicks(conn: Conn, f: ClickFilter, p: Page): Promise<ClickRecord[]> {
+  const dir = sql.raw(p.sort === 'asc' ? 'ASC' : 'DESC');
+  return rows<ClickRecord>(
+    conn,
+    sql`SELECT c.id, c.link_id AS "linkId", c.partner_id AS "partnerId", ${sql.raw(isoTimestamp('c.created_at'))} AS "createdAt",
+          c.country, c.device, c.browser, c.os, c.referrer, c.referrer_url AS "referrerUrl"
+        FROM clicks c WHERE ${clickWhere(f, 'c')}
+        ORDER BY c.created_at ${dir}, c.seq ${dir} LIMIT ${p.take} OFFSET ${p.skip}`,
+  );
+}
+
+export type GroupBy = 'timeseries' | 'country' | 'device' | 'browser' | 'os' | 'referrer' | 'link';
+export type Interval = 'hour' | 'day' | 'month';
+
+export interface GroupRecord {
+  key: string;
+  clicks: number;
+  leads: number;
+  sales: number;
+  saleAmount: number;
+}
+
+const CLICK_DIMENSION: Record<Exclude<GroupBy, 'timeseries' | 'link'>, string> = {
+  country: 'country',
+  device: 'device',
+  browser: 'browser',
+  os: 'os',
+  referrer: 'referrer',
+};
+
+/**
+ * Clicks, leads, sales and sale amounts per group, in one statement. Events are counted by
+ * their own time and grouped by their click's attributes (country, device…) or their link.
+ */
+export function groupClicks(conn: Conn, f: ClickFilter, by: GroupBy, interval: Interval, p: Page): Promise<GroupRecord[]> {
+  const keyOf = (timeCol: string, alias: string, linkCol: string): SQL => {
+    if (by === 'timeseries') {
+      return sql.raw(`to_char(date_trunc('${interval}', ${timeCol}, 'UTC') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`);
+    }
+    if (by === 'link') return sql.raw(`${linkCol}::text`);
+    return sql.raw(`COALESCE(${alias}.${CLICK_DIMENSION[by]}, '(unknown)')`);
+  };
+  const eventWhere = (e: string) => {
+    const a = sql.raw(e);
+    const parts = [sql`${a}.workspace_id = ${f.workspaceId}`];
+    if (f.linkId) parts.push(sql`${a}.link_id = ${f.linkId}::uuid`);
+    if (f.partnerId) parts.push(sql`c.partner_id = ${f.partnerId}::uuid`);
+    if (f.start) parts.push(sql`${a}.created_at >= ${f.start.toISOString()}::timestamptz`);
+    if (f.end) parts.push(sql`${a}.created_at <= ${f.end.toISOString()}::timestamptz`);
+    return sql.join(parts, sql` AND `);
+  };
+  // Events only need their click when grouping by a click attribute or filtering by partner.
+  const needsClick = (by !== 'timeseries' && by !== 'link') || Boolean(f.partnerId);
+  const clickJoin = (e: string) => (needsClick ? sql.raw(`LEFT JOIN clicks c ON c.id = ${e}.click_id`) : sql``);
+  const order =
+    by === 'timeseries' ? sql.raw(`key ${p.sort === 'asc' ? 'ASC' : 'DESC'}`) : sql.raw(`clicks DESC, sales DESC, leads DESC, key ASC`);
+  return rows<GroupRecord>(
+    conn,
+    sql`SELECT key, sum(clicks)::float8 AS clicks, sum(leads)::float8 AS leads, sum(sales)::float8 AS sales,
+          sum(amount)::float8 AS "saleAmount"
+        FROM (
+          SELECT ${keyOf('c.created_at', 'c', 'c.link_id')} AS key, count(*) AS clicks, 0 AS leads, 0 AS sales, 0 AS amount
+            FROM clicks c WHERE ${clickWhere(f, 'c')} GROUP BY 1
+          UNION ALL
+          SELECT ${keyOf('l.created_at', 'c', 'l.link_id')}, 0, count(*), 0, 0
+            FROM lead_events l ${clickJoin('l')} WHERE ${eventWhere('l')} GROUP BY 1
+          UNION ALL
+          SELECT ${keyOf('s.created_at', 'c', 's.link_id')}, 0, 0, count(*), sum(s.amount)
+            FROM sale_events s ${clickJoin('s')} WHERE ${eventWhere('s')} GROUP BY 1
+        ) u
+        GROUP BY key ORDER BY ${order} LIMIT ${p.take} OFFSET ${p.skip}`,
+  );
+}

@@ -1,0 +1,29 @@
+import { Type } from '@sinclair/typebox';
+import type { App, AppDeps } from '../../http/app.js';
+import { serviceContext } from '../../http/bulk-routes.js';
+import { LeadEvent, LeadInput, SaleEvent, SaleInput } from './schemas.js';
+import { trackLead, trackSale, type ConversionDeps } from './service.js';
+
+export function registerConversionRoutes(app: App, deps: AppDeps, conversions: ConversionDeps): void {
+  app.addSchema(LeadEvent);
+  app.addSchema(SaleEvent);
+  const tags = ['Conversions'];
+
+  app.post(
+    '/api/track/lead',
+    {
+      config: { scope: 'conversionsWrite' },
+      schema: { tags, summary: 'Track a lead', body: LeadInput, response: { 200: Type.Ref(LeadEvent) } },
+    },
+    async (req) => trackLead(serviceContext(deps, req.principal), conversions, req.body),
+  );
+
+  app.post(
+    '/api/track/sale',
+    {
+      config: { scope: 'conversionsWrite' },
+      schema: { tags, summary: 'Track a sale', body: SaleInput, response: { 200: Type.Ref(SaleEvent) } },
+    },
+    async (req) => trackSale(serviceContext(deps, req.principal), conversions, req.body),
+  );
+}

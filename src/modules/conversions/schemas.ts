@@ -1,0 +1,58 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, Nullable, Uuid } from '../../http/schemas.js';
+
+const customerFields = {
+  customerExternalId: Type.String({ minLength: 1, maxLength: 100, description: 'Used to upsert the customer' }),
+  customerName: Type.String({ maxLength: 100 }),
+  customerEmail: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 100, description: 'null clears it' }))),
+  customerAvatar: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048, description: 'https URL; null clears it' }))),
+};
+const metadata = Type.Optional(Nullable(Type.Object({}, { additionalProperties: true, description: 'Stored with the event' })));
+
+export const LeadInput = Type.Object(
+  {
+    clickId: Type.String({ maxLength: 100, description: 'Click id to attribute; "" = deferred: the customer’s most recent lead click' }),
+    eventName: Type.String({ minLength: 1, maxLength: 255 }),
+    ...customerFields,
+    metadata,
+  },
+  { description: 'One lead event. Every accepted call records a new event (retries included).' },
+);
+
+export const SaleInput = Type.Object(
+  {
+    customerExternalId: customerFields.customerExternalId,
+    amount: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'In the currency’s minor unit (cents)' }),
+    currency: Type.Optional(Type.String({ maxLength: 3, description: 'Lowercase ISO 4217 code; default usd' })),
+    eventName: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Default Purchase' })),
+    metadata,
+    leadEventName: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Attributes the sale to the customer’s latest lead of this name' })),
+    clickId: Type.Optional(Type.String({ maxLength: 100, description: 'Direct attribution to a click' })),
+    customerName: customerFields.customerName,
+    customerEmail: customerFields.customerEmail,
+    customerAvatar: customerFields.customerAvatar,
+  },
+  { description: 'Attribution order: leadEventName, then clickId, then the customer’s most recent lead; none: 400.' },
+);
+
+const eventFields = {
+  id: Uuid,
+  eventName: Type.String(),
+  clickId: Uuid,
+  linkId: Uuid,
+  customer: Type.Ref('Customer'),
+  metadata: Nullable(Type.Object({}, { additionalProperties: true })),
+  createdAt: DateTime,
+};
+
+export const LeadEvent = Type.Object(eventFields, { $id: 'LeadEvent' });
+
+export const SaleEvent = Type.Object(
+  {
+    ...eventFields,
+    amount: Type.Integer({ description: 'Minor units' }),
+    currency: Type.String(),
+    leadId: Nullable(Uuid),
+  },
+  { $id: 'SaleEvent' },
+);

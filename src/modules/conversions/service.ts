@@ -1,0 +1,123 @@
+import { newId, isUuid } from '../../db/ids.js';
+import { invalid } from '../../errors.js';
+import type { Ctx } from '../bulk/service.js';
+import { assertHttps } from '../bulk/rules.js';
+import { CURRENCIES } from './currencies.js';
+import { findClick, latestLead, recordLead, recordSale, type ClickRef, type CustomerInput, type EventRow, type SaleRow } from './store.js';
+
+export interface ConversionDeps {
+  /** Whether a click id was handed out here but its click is still queued. */
+  isClickPending(clickId: string): boolean;
+  flushClicks(): Promise<void>;
+  /** Asks every instance to write its queued clicks (a click may wait in another one). */
+  requestClickFlush(): Promise<void>;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The click behind a click id, if it belongs to this workspace. A click id is valid as soon as
+ * the visitor has it: if its click is still queued (here or on another instance), the queues
+ * are flushed and the lookup repeated, for at most about a second.
+ */
+async function clickOf(ctx: Ctx, deps: ConversionDeps, clickId: string): Promise<ClickRef | undefined> {
+  if (!isUuid(clickId)) return undefined;
+  let click = await findClick(ctx.db, clickId);
+  if (!click && deps.isClickPending(clickId)) {
+    await deps.flushClicks();
+    click = await findClick(ctx.db, clickId);
+  }
+  for (let attempt = 0; !click && attempt < 4; attempt++) {
+    await deps.requestClickFlush();
+    await (deps.sleep ?? wait)(100 * (attempt + 1));
+    click = await findClick(ctx.db, clickId);
+  }
+  // Another workspace's click behaves exactly like an unknown one.
+  return click && click.workspaceId === ctx.workspace.id ? click : undefined;
+}
+
+function customerOf(input: CustomerFields): CustomerInput {
+  assertHttps(input.customerAvatar, 'customerAvatar');
+  return { externalId: input.customerExternalId, name: input.customerName, email: input.customerEmail, avatar: input.customerAvatar };
+}
+
+interface CustomerFields {
+  customerExternalId: string;
+  customerName: string;
+  customerEmail?: string | null;
+  customerAvatar?: string | null;
+}
+
+export interface LeadInput extends CustomerFields {
+  clickId: string;
+  eventName: string;
+  metadata?: Record<string, unknown> | null;
+}
+
+/** api.md POST /track/lead, including deferred tracking (clickId ""). */
+export async function trackLead(ctx: Ctx, deps: ConversionDeps, input: LeadInput): Promise<EventRow> {
+  const customer = customerOf(input);
+  let clickId = input.clickId;
+  let linkId: string;
+  if (clickId === '') {
+    const previous = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId);
+    if (!previous) throw invalid('clickId', 'no_previous_lead');
+    ({ clickId, linkId } = previous);
+  } else {
+    const click = await clickOf(ctx, deps, clickId);
+    if (!click) throw invalid('clickId', 'unknown_click');
+    linkId = click.linkId;
+  }
+  return recordLead(ctx.db, {
+    id: newId(),
+    workspaceId: ctx.workspace.id,
+    customerId: newId(),
+    eventName: input.eventName,
+    clickId,
+    linkId,
+    metadata: input.metadata,
+    customer,
+  });
+}
+
+export interface SaleInput extends CustomerFields {
+  amount: number;
+  currency?: string;
+  eventName?: string;
+  metadata?: Record<string, unknown> | null;
+  leadEventName?: string;
+  clickId?: string;
+}
+
+/** api.md POST /track/sale: attributed by leadEventName, else clickId, else the latest lead. */
+export async function trackSale(ctx: Ctx, deps: ConversionDeps, input: SaleInput): Promise<SaleRow> {
+  const customer = customerOf(input);
+  const currency = input.currency ?? 'usd';
+  if (!CURRENCIES.has(currency)) throw invalid('currency', 'currency_code', { value: currency });
+  let attribution: { clickId: string; linkId: string; leadId: string | null };
+  if (input.leadEventName !== undefined) {
+    const lead = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId, input.leadEventName);
+    if (!lead) throw invalid('leadEventName', 'no_such_lead', { value: input.leadEventName });
+    attribution = { clickId: lead.clickId, linkId: lead.linkId, leadId: lead.id };
+  } else if (input.clickId !== undefined && input.clickId !== '') {
+    const click = await clickOf(ctx, deps, input.clickId);
+    if (!click) throw invalid('clickId', 'unknown_click');
+    attribution = { clickId: input.clickId, linkId: click.linkId, leadId: null };
+  } else {
+    const lead = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId);
+    if (!lead) throw invalid('customerExternalId', 'no_previous_lead');
+    attribution = { clickId: lead.clickId, linkId: lead.linkId, leadId: lead.id };
+  }
+  return recordSale(ctx.db, {
+    id: newId(),
+    workspaceId: ctx.workspace.id,
+    customerId: newId(),
+    eventName: input.eventName ?? 'Purchase',
+    amount: input.amount,
+    currency,
+    ...attribution,
+    metadata: input.metadata,
+    customer,
+  });
+}

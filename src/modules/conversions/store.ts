@@ -1,0 +1,126 @@
+import { sql } from 'drizzle-orm';
+import { rows, type Conn } from '../../db/connect.js';
+import { isoTimestamp } from '../../db/resource-table.js';
+import { CUSTOMER_COLUMNS, type CustomerRow } from '../customers/store.js';
+
+export interface ClickRef {
+  linkId: string;
+  workspaceId: string;
+}
+
+export async function findClick(conn: Conn, clickId: string): Promise<ClickRef | undefined> {
+  const [row] = await rows<ClickRef>(
+    conn,
+    sql`SELECT link_id AS "linkId", workspace_id AS "workspaceId" FROM clicks WHERE id = ${clickId}::uuid LIMIT 1`,
+  );
+  return row;
+}
+
+export interface LeadRef {
+  id: string;
+  clickId: string;
+  linkId: string;
+}
+
+/** The most recent lead of the active customer with this external id (optionally of one event name). */
+export async function latestLead(conn: Conn, workspaceId: string, customerExternalId: string, eventName?: string): Promise<LeadRef | undefined> {
+  const byName = eventName === undefined ? sql`` : sql` AND l.event_name = ${eventName}`;
+  const [row] = await rows<LeadRef>(
+    conn,
+    sql`SELECT l.id, l.click_id AS "clickId", l.link_id AS "linkId"
+        FROM customers c JOIN lead_events l ON l.customer_id = c.id
+        WHERE c.workspace_id = ${workspaceId} AND c.external_id = ${customerExternalId} AND c.deleted_at IS NULL${byName}
+        ORDER BY l.seq DESC LIMIT 1`,
+  );
+  return row;
+}
+
+export interface CustomerInput {
+  externalId: string;
+  name: string;
+  /** undefined keeps the stored value; null clears it. */
+  email?: string | null;
+  avatar?: string | null;
+}
+
+/** Upserts the active customer (the partial unique index is the conflict target). */
+function upsertCustomerSql(workspaceId: string, customerId: string, c: CustomerInput) {
+  return sql`INSERT INTO customers AS c (id, workspace_id, external_id, name, email, avatar)
+      VALUES (${customerId}, ${workspaceId}, ${c.externalId}, ${c.name}, ${c.email ?? null}, ${c.avatar ?? null})
+      ON CONFLICT (workspace_id, external_id) WHERE deleted_at IS NULL DO UPDATE SET
+        name = EXCLUDED.name,
+        email = ${c.email === undefined ? sql`c.email` : sql`EXCLUDED.email`},
+        avatar = ${c.avatar === undefined ? sql`c.avatar` : sql`EXCLUDED.avatar`},
+        updated_at = now()
+      RETURNING c.*`;
+}
+
+const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
+export interface EventRow {
+  id: string;
+  eventName: string;
+  clickId: string;
+  linkId: string;
+  metadata: Record<string, unknown> | null;
+  createdAt: string;
+  customer: CustomerRow;
+}
+
+export interface SaleRow extends EventRow {
+  amount: number;
+  currency: string;
+  leadId: string | null;
+}
+
+/** Customer upsert and event insert in one statement (one round trip per tracked event). */
+export async function recordLead(
+  conn: Conn,
+  e: { id: string; workspaceId: string; customerId: string; eventName: string; clickId: string; linkId: string; metadata: unknown; customer: CustomerInput },
+): Promise<EventRow> {
+  const [row] = await rows<EventRow>(
+    conn,
+    sql`WITH c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer)}),
+      ev AS (
+        INSERT INTO lead_events (id, workspace_id, event_name, click_id, link_id, customer_id, metadata)
+        SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.clickId}::uuid, ${e.linkId}::uuid, c.id, ${json(e.metadata)}::jsonb FROM c
+        RETURNING *)
+      SELECT ev.id, ev.event_name AS "eventName", ev.click_id AS "clickId", ev.link_id AS "linkId", ev.metadata,
+        ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
+        (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
+      FROM ev`,
+  );
+  return row!;
+}
+
+export async function recordSale(
+  conn: Conn,
+  e: {
+    id: string;
+    workspaceId: string;
+    customerId: string;
+    eventName: string;
+    amount: number;
+    currency: string;
+    clickId: string;
+    linkId: string;
+    leadId: string | null;
+    metadata: unknown;
+    customer: CustomerInput;
+  },
+): Promise<SaleRow> {
+  const [row] = await rows<SaleRow>(
+    conn,
+    sql`WITH c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer)}),
+      ev AS (
+        INSERT INTO sale_events (id, workspace_id, event_name, amount, currency, click_id, link_id, lead_id, customer_id, metadata)
+        SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.amount}::bigint, ${e.currency}::text, ${e.clickId}::uuid,
+          ${e.linkId}::uuid, ${e.leadId}::uuid, c.id, ${json(e.metadata)}::jsonb FROM c
+        RETURNING *)
+      SELECT ev.id, ev.event_name AS "eventName", ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId",
+        ev.link_id AS "linkId", ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
+        (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
+      FROM ev`,
+  );
+  return row!;
+}

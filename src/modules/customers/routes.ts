@@ -1,0 +1,43 @@
+import { Type } from '@sinclair/typebox';
+import type { App, AppDeps } from '../../http/app.js';
+import { serviceContext } from '../../http/bulk-routes.js';
+import { BulkOf, DeletedIds, IdList } from '../../http/schemas.js';
+import type { Item } from '../bulk/service.js';
+import { Customer, CustomerListQuery, CustomerUpdate } from './schemas.js';
+import { deleteCustomers, listCustomers, updateCustomers } from './service.js';
+
+export function registerCustomerRoutes(app: App, deps: AppDeps): void {
+  app.addSchema(Customer);
+  const tags = ['Customers'];
+  const list = Type.Array(Type.Ref(Customer));
+
+  app.get(
+    '/api/customers',
+    { config: { scope: 'customersRead' }, schema: { tags, summary: 'List customers', querystring: CustomerListQuery, response: { 200: list } } },
+    async (req) => listCustomers(serviceContext(deps, req.principal), req.query as never),
+  );
+
+  app.put(
+    '/api/customers',
+    {
+      config: { scope: 'customersWrite' },
+      schema: {
+        tags,
+        summary: 'Update customers',
+        description: 'Updates existing customers by id or externalId; never creates. An entry matching no active customer is a 400. Input order.',
+        body: BulkOf(CustomerUpdate, 'Entries to update'),
+        response: { 200: list },
+      },
+    },
+    async (req) => updateCustomers(serviceContext(deps, req.principal), req.body as Item[]),
+  );
+
+  app.delete(
+    '/api/customers',
+    {
+      config: { scope: 'customersWrite' },
+      schema: { tags, summary: 'Delete customers', description: 'Soft delete by id; events stay.', body: IdList, response: { 200: DeletedIds } },
+    },
+    async (req) => ({ deletedIds: await deleteCustomers(serviceContext(deps, req.principal), req.body as string[]) }),
+  );
+}

@@ -1,0 +1,59 @@
+import { invalid } from '../../errors.js';
+import type { ListParams } from '../../http/schemas.js';
+import { assertBulkSize, assertDistinct, bulkResource, withTransaction, type Ctx, type Item } from '../bulk/service.js';
+import { assertHttps } from '../bulk/rules.js';
+import { customerStore, customersByExternalId, type CustomerRow } from './store.js';
+
+const customers = bulkResource({
+  store: customerStore,
+  fields: ['name', 'email', 'avatar'],
+  requiredOnInsert: [],
+  checkItem: (item, i) => assertHttps(item.avatar, `[${i}].avatar`),
+});
+
+export interface CustomerListQuery extends ListParams {
+  externalId?: string;
+}
+
+export function listCustomers(ctx: Ctx, q: CustomerListQuery): Promise<CustomerRow[]> {
+  const anyOf = q.externalId !== undefined ? [{ column: 'external_id', value: q.externalId, type: 'text' as const }] : [];
+  return customers.list(ctx, q, anyOf);
+}
+
+/** Soft delete by id; their events stay. */
+export const deleteCustomers = customers.remove;
+
+/**
+ * Updates existing customers, each found by id or else by externalId; never creates. An entry
+ * matching no active customer fails the request. Results in input order.
+ */
+export async function updateCustomers(ctx: Ctx, input: Item[]): Promise<CustomerRow[]> {
+  assertBulkSize(ctx.workspace, input.length);
+  input.forEach((item, i) => {
+    if (item.id === undefined && item.externalId === undefined) throw invalid(`[${i}].id`, 'required');
+    if (!['name', 'email', 'avatar'].some((f) => item[f] !== undefined)) throw invalid(`[${i}]`, 'nothing_to_update');
+    assertHttps(item.avatar, `[${i}].avatar`);
+  });
+  return withTransaction(ctx.db, async (tx) => {
+    const byExternal = new Map(
+      (await customersByExternalId(tx, ctx.workspace.id, input.filter((i) => i.id === undefined).map((i) => i.externalId as string))).map(
+        (c) => [c.externalId, c.id],
+      ),
+    );
+    const ids = input.map((item) => (item.id !== undefined ? (item.id as string).toLowerCase() : byExternal.get(item.externalId as string)));
+    ids.forEach((id, i) => {
+      if (id === undefined) throw invalid(`[${i}].externalId`, 'not_found');
+    });
+    assertDistinct(ids, (i) => `[${i}]`);
+    const found = await customerStore.existing(tx, ctx.workspace.id, ids as string[]);
+    ids.forEach((id, i) => {
+      if (!found.has(id!)) throw invalid(`[${i}].id`, 'not_found');
+    });
+    const items = input.map((item, i) => {
+      const out: Item = { id: ids[i] };
+      for (const f of ['name', 'email', 'avatar']) if (item[f] !== undefined) out[f] = item[f];
+      return out;
+    });
+    return customerStore.updateMany(tx, ctx.workspace.id, items);
+  });
+}
