@@ -5,6 +5,7 @@ import { openPglite, openPostgres, type Database } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import { buildApp, type App } from './http/app.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './http/rate-limit.js';
+import { KeyCache, type AuthChangeBus } from './modules/keys/key-cache.js';
 import { LastUsedTracker } from './modules/keys/last-used.js';
 import { frameChecker } from './modules/links/frame-check.js';
 import { PasswordBox } from './modules/links/password.js';
@@ -69,7 +70,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const lastUsed = new LastUsedTracker(database.db, (err) => logger.warn({ err }, 'could not record key use'));
   const clock = options.clock ?? (() => new Date());
   const passwords = new PasswordBox(config.secret);
-  const bus: InvalidationBus & ClickFlushBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
+  const bus: InvalidationBus & ClickFlushBus & AuthChangeBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
   const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);
   const lookupCountry = await openCountryLookup();
   const clicks = new ClickQueue(database.db, lookupCountry, logger);
@@ -99,6 +100,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       limiter,
       clock,
     },
+    keyCache: new KeyCache(bus),
     conversions: {
       isClickPending: (id) => clicks.isPending(id),
       flushClicks: () => clicks.flush(),

@@ -36,7 +36,12 @@ export function registerAdminRoutes(app: App, deps: AppDeps): void {
   app.patch(
     '/workspaces/:id',
     { schema: { tags, security, params: IdParam, body: WorkspacePatch, response: { 200: Type.Ref(Workspace), ...errors } } },
-    async (req) => workspaces.updateWorkspace({ db, id: req.params.id, input: req.body }),
+    async (req) => {
+      const updated = await workspaces.updateWorkspace({ db, id: req.params.id, input: req.body });
+      // Cached principals carry the plan and limits: every instance drops them.
+      await deps.keyCache.changed();
+      return updated;
+    },
   );
 
   app.post(
@@ -63,7 +68,7 @@ export function registerAdminRoutes(app: App, deps: AppDeps): void {
     '/keys/:id',
     { schema: { tags, security, params: IdParam, response: { 200: DeletedIds, ...errors } } },
     async (req) => {
-      await keys.revokeKey({ db, id: req.params.id, now: deps.clock() });
+      await keys.revokeKey({ db, id: req.params.id, now: deps.clock(), cache: deps.keyCache });
       return { deletedIds: [req.params.id] };
     },
   );

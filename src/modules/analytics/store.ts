@@ -77,7 +77,12 @@ const CLICK_DIMENSION: Record<Exclude<GroupBy, 'timeseries' | 'link'>, string> =
 export function groupClicks(conn: Conn, f: ClickFilter, by: GroupBy, interval: Interval, p: Page): Promise<GroupRecord[]> {
   const keyOf = (timeCol: string, alias: string, linkCol: string): SQL => {
     if (by === 'timeseries') {
-      return sql.raw(`to_char(date_trunc('${interval}', ${timeCol}, 'UTC') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`);
+      // date_bin is about twice as fast as the time-zone-aware date_trunc; months need the latter.
+      return sql.raw(
+        interval === 'month'
+          ? `date_trunc('month', ${timeCol}, 'UTC')`
+          : `date_bin('1 ${interval}', ${timeCol}, '2000-01-01 00:00:00+00')`,
+      );
     }
     if (by === 'link') return sql.raw(`${linkCol}::text`);
     return sql.raw(`COALESCE(${alias}.${CLICK_DIMENSION[by]}, '(unknown)')`);
@@ -94,11 +99,14 @@ export function groupClicks(conn: Conn, f: ClickFilter, by: GroupBy, interval: I
   // Events only need their click when grouping by a click attribute or filtering by partner.
   const needsClick = (by !== 'timeseries' && by !== 'link') || Boolean(f.partnerId);
   const clickJoin = (e: string) => (needsClick ? sql.raw(`LEFT JOIN clicks c ON c.id = ${e}.click_id`) : sql``);
+  // Buckets stay timestamps until the end: formatting a million rows would cost more than counting them.
+  const outerKey =
+    by === 'timeseries' ? sql.raw(`to_char(u.key AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`) : sql.raw('u.key');
   const order =
-    by === 'timeseries' ? sql.raw(`key ${p.sort === 'asc' ? 'ASC' : 'DESC'}`) : sql.raw(`clicks DESC, sales DESC, leads DESC, key ASC`);
+    by === 'timeseries' ? sql.raw(`u.key ${p.sort === 'asc' ? 'ASC' : 'DESC'}`) : sql.raw(`clicks DESC, sales DESC, leads DESC, u.key ASC`);
   return rows<GroupRecord>(
     conn,
-    sql`SELECT key, sum(clicks)::float8 AS clicks, sum(leads)::float8 AS leads, sum(sales)::float8 AS sales,
+    sql`SELECT ${outerKey} AS key, sum(clicks)::float8 AS clicks, sum(leads)::float8 AS leads, sum(sales)::float8 AS sales,
           sum(amount)::float8 AS "saleAmount"
         FROM (
           SELECT ${keyOf('c.created_at', 'c', 'c.link_id')} AS key, count(*) AS clicks, 0 AS leads, 0 AS sales, 0 AS amount
@@ -110,6 +118,6 @@ export function groupClicks(conn: Conn, f: ClickFilter, by: GroupBy, interval: I
           SELECT ${keyOf('s.created_at', 'c', 's.link_id')}, 0, 0, count(*), sum(s.amount)
             FROM sale_events s ${clickJoin('s')} WHERE ${eventWhere('s')} GROUP BY 1
         ) u
-        GROUP BY key ORDER BY ${order} LIMIT ${p.take} OFFSET ${p.skip}`,
+        GROUP BY u.key ORDER BY ${order} LIMIT ${p.take} OFFSET ${p.skip}`,
   );
 }

@@ -4,6 +4,7 @@ import { AppError, notFound } from '../../errors.js';
 import type { Scope } from '../../http/scopes.js';
 import { toWorkspace, type Workspace } from '../workspaces/service.js';
 import * as workspaces from '../workspaces/service.js';
+import type { KeyCache } from './key-cache.js';
 import { generateKey, hashKey, isWellFormedKey, sameHash } from './secret.js';
 import * as store from './store.js';
 
@@ -57,8 +58,9 @@ export async function listKeys({ db, workspaceId }: { db: Conn; workspaceId: str
   return (await store.listKeys(db, workspaceId)).map(toApiKey);
 }
 
-export async function revokeKey({ db, id, now }: { db: Conn; id: string; now: Date }): Promise<void> {
+export async function revokeKey({ db, id, now, cache }: { db: Conn; id: string; now: Date; cache?: KeyCache }): Promise<void> {
   if (!(await store.revokeKey(db, id, now))) throw notFound('key', id);
+  await cache?.changed();
 }
 
 export interface KeyPrincipal {
@@ -72,10 +74,21 @@ export interface KeyPrincipal {
  * Resolves a presented API key. Always read from the database (one indexed lookup), so a
  * revocation or expiry holds on the very next request on every instance.
  */
-export async function authenticateKey({ db, key, now }: { db: Conn; key: string; now: Date }): Promise<KeyPrincipal> {
+export async function authenticateKey({
+  db,
+  key,
+  now,
+  cache,
+}: {
+  db: Conn;
+  key: string;
+  now: Date;
+  cache?: KeyCache;
+}): Promise<KeyPrincipal> {
   if (!isWellFormedKey(key)) throw new AppError('credential_malformed');
   const hash = hashKey(key);
-  const found = await store.findKeyByHash(db, hash);
+  const load = () => store.findKeyByHash(db, hash);
+  const found = cache ? await cache.lookup(hash.toString('hex'), load, now.getTime()) : await load();
   if (!found || !sameHash(found.key.keyHash, hash)) throw new AppError('credential_invalid');
   if (found.key.revokedAt) throw new AppError('credential_revoked');
   if (found.key.expiresAt && found.key.expiresAt.getTime() <= now.getTime()) throw new AppError('credential_expired');

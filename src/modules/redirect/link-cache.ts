@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { AuthChangeBus } from '../keys/key-cache.js';
 import type { RedirectLink } from './resolve.js';
 
 /** Asks every instance to flush its click queue now (a tracked click id may wait there). */
@@ -17,9 +18,16 @@ export interface InvalidationBus {
 }
 
 /** One process: changes are seen at once. */
-export class LocalBus implements InvalidationBus, ClickFlushBus {
+export class LocalBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
   private listeners: ((ids: string[]) => void)[] = [];
   private flushListeners: (() => void)[] = [];
+  private authListeners: (() => void)[] = [];
+  async publishAuthChanged() {
+    for (const l of this.authListeners) l();
+  }
+  onAuthChanged(listener: () => void) {
+    this.authListeners.push(listener);
+  }
   async publish(linkIds: string[]) {
     for (const l of this.listeners) l(linkIds);
   }
@@ -40,9 +48,10 @@ export class LocalBus implements InvalidationBus, ClickFlushBus {
 
 const CHANNEL = 'lt:links:changed';
 const FLUSH_CHANNEL = 'lt:clicks:flush';
+const AUTH_CHANNEL = 'lt:auth:changed';
 
 /** Redis pub/sub between instances; the publisher also applies its own changes locally. */
-export class RedisBus implements InvalidationBus, ClickFlushBus {
+export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
   private readonly local = new LocalBus();
   private ready = false;
 
@@ -52,15 +61,20 @@ export class RedisBus implements InvalidationBus, ClickFlushBus {
     private readonly log: { warn: (o: object, m: string) => void },
   ) {
     sub.on('ready', () => {
-      sub.subscribe(CHANNEL, FLUSH_CHANNEL).then(
+      sub.subscribe(CHANNEL, FLUSH_CHANNEL, AUTH_CHANNEL).then(
         () => (this.ready = true),
         (err: unknown) => this.log.warn({ err }, 'link cache: subscribe failed'),
       );
     });
-    sub.on('close', () => (this.ready = false));
+    // Losing the subscription may lose messages: caches must not trust what they hold.
+    sub.on('close', () => {
+      this.ready = false;
+      void this.local.publishAuthChanged();
+    });
     sub.on('end', () => (this.ready = false));
     sub.on('message', (channel: string, message: string) => {
       if (channel === FLUSH_CHANNEL) return void this.local.requestClickFlush();
+      if (channel === AUTH_CHANNEL) return void this.local.publishAuthChanged();
       try {
         void this.local.publish(JSON.parse(message) as string[]);
       } catch {
@@ -91,6 +105,17 @@ export class RedisBus implements InvalidationBus, ClickFlushBus {
   }
   onClickFlushRequest(listener: () => void) {
     this.local.onClickFlushRequest(listener);
+  }
+  async publishAuthChanged() {
+    await this.local.publishAuthChanged();
+    try {
+      await this.pub.publish(AUTH_CHANNEL, '1');
+    } catch (err) {
+      this.log.warn({ err }, 'could not tell other instances that keys changed');
+    }
+  }
+  onAuthChanged(listener: () => void) {
+    this.local.onAuthChanged(listener);
   }
   connected() {
     return this.ready;

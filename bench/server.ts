@@ -1,0 +1,79 @@
+/** Starts the built server (dist/main.js) as its own process for load scenarios, and seeds it. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SCOPES } from '../src/http/scopes.js';
+
+export const BENCH_ADMIN = 'bench-admin-token-0123456789';
+export const BENCH_SECRET = 'bench-secret-0123456789-0123456789-0123456789';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface BenchServer {
+  base: string;
+  child: ChildProcess;
+  log(): string;
+  /** SIGTERM and wait for the process to exit. */
+  stop(): Promise<void>;
+}
+
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<BenchServer> {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ADMIN_TOKEN: BENCH_ADMIN,
+    SECRET: BENCH_SECRET,
+    LOG_LEVEL: 'info',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'lt-bench-')),
+    ...extraEnv,
+  };
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', 'dist/main.js'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let log = '';
+  child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    base,
+    child,
+    log: () => log,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+/** A workspace without a practical rate limit, its key, a collection and one link. */
+export async function seed(base: string): Promise<{ key: string; workspaceId: string; link: Json; headers: Record<string, string> }> {
+  const post = async (path: string, headers: Record<string, string>, body: unknown, method = 'POST'): Promise<Json> =>
+    (await fetch(`${base}${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+  const admin = { authorization: `Bearer ${BENCH_ADMIN}` };
+  const ws = await post('/admin/workspaces', admin, { name: 'bench', plan: 'enterprise' });
+  await post(`/admin/workspaces/${ws.id}`, admin, { rateLimitPerMinute: 1_000_000 }, 'PATCH');
+  const { key } = await post(`/admin/workspaces/${ws.id}/keys`, admin, { name: 'bench', scopes: SCOPES });
+  const headers = { authorization: `Bearer ${key}` };
+  const [collection] = await post('/api/collections', headers, [{ name: 'bench' }]);
+  const [link] = await post('/api/links', headers, [{ url: 'https://example.com/landing?a=1', collectionId: collection.id, utm: { source: 'bench' } }]);
+  return { key, workspaceId: ws.id, link, headers };
+}
