@@ -19,6 +19,10 @@ export interface Config {
   clickIdParam: string;
   logLevel: LogLevel;
   allowPrivateDestinations: boolean;
+  /** Worker processes `npm start` runs (node:cluster); more than one needs PostgreSQL and Redis. */
+  workers: number;
+  /** PostgreSQL connections per process. */
+  dbPoolSize: number;
 }
 
 /** Thrown for a bad configuration value; main prints its one-line message and exits. */
@@ -107,6 +111,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevelRaw = get('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevelRaw as LogLevel)) bad('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   const allowPrivateDestinations = parseBool('ALLOW_PRIVATE_DESTINATIONS', get('ALLOW_PRIVATE_DESTINATIONS') ?? 'false');
+  const workersRaw = get('WORKERS') ?? '1';
+  if (!/^\d+$/.test(workersRaw) || Number(workersRaw) < 1 || Number(workersRaw) > 256) bad('WORKERS', `must be an integer from 1 to 256 (got "${workersRaw}")`);
+  const workers = Number(workersRaw);
+  if (workers > 1 && !databaseUrl) bad('WORKERS', 'above 1 needs DATABASE_URL (the embedded database serves one process)');
+  if (workers > 1 && !redisUrl) bad('WORKERS', 'above 1 needs REDIS_URL (limits and caches must be shared)');
+  const poolRaw = get('DB_POOL_SIZE') ?? '10';
+  if (!/^\d+$/.test(poolRaw) || Number(poolRaw) < 1 || Number(poolRaw) > 1000) bad('DB_POOL_SIZE', `must be an integer from 1 to 1000 (got "${poolRaw}")`);
   secret ??= loadOrCreateSecret(dataDir);
   return {
     port,
@@ -123,5 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clickIdParam,
     logLevel: logLevelRaw as LogLevel,
     allowPrivateDestinations,
+    workers,
+    dbPoolSize: Number(poolRaw),
   };
 }

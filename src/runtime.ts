@@ -28,6 +28,7 @@ export interface RuntimeOptions {
   /** Share an already-open database (tests run several instances on one). */
   database?: Database;
   logger?: Logger;
+  requestTimeoutMs?: number;
 }
 
 export function createLogger(config: Config): Logger {
@@ -38,7 +39,7 @@ export function createLogger(config: Config): Logger {
 }
 
 export function openDatabase(config: Config): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl) : openPglite(config.dataDir);
+  return config.databaseUrl ? openPostgres(config.databaseUrl, config.dbPoolSize) : openPglite(config.dataDir);
 }
 
 export function connectRedis(url: string, logger: Logger, o: { subscriber?: boolean } = {}): Redis {
@@ -101,6 +102,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       clock,
     },
     keyCache: new KeyCache(bus),
+    requestTimeoutMs: options.requestTimeoutMs,
     conversions: {
       isClickPending: (id) => clicks.isPending(id),
       flushClicks: () => clicks.flush(),

@@ -35,7 +35,8 @@ export async function rows<T>(conn: Conn, query: SQL): Promise<T[]> {
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   // Parse int8 (counts, identities) as numbers: our values stay far below 2^53.
   pg.types.setTypeParser(20, (v) => Number(v));
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // Fail fast while the server is away (callers answer 503) instead of queueing forever.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 3000, statement_timeout: 60_000 });
   pool.on('error', () => {
     /* an idle client died; the pool replaces it on next use */
   });
@@ -100,4 +101,16 @@ export function inList(values: readonly (string | number)[], elementType: 'uuid'
  */
 export function arrayParam(values: readonly (string | number | null)[], elementType: 'uuid' | 'text' | 'timestamptz' | 'bigint'): SQL {
   return sql`ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))::${sql.raw(elementType)}[]`;
+}
+
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed|Cannot use a pool after calling end/i;
+
+/** Whether an error means "the database is not reachable right now" (a 503), not a bug (a 500). */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 4) return false;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown };
+  if (typeof e.code === 'string' && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08'))) return true;
+  if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+  return isDatabaseUnavailable(e.cause, depth + 1);
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './connect.js';
@@ -26,14 +27,24 @@ export async function migrate(database: Database, migrations?: Migration[]): Pro
     await session.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     try {
       await session.exec(
-        'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+        'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), checksum text)',
       );
-      const done = new Set((await session.query<{ name: string }>('select name from schema_migrations')).map((r) => r.name));
+      const done = new Map(
+        (await session.query<{ name: string; checksum: string | null }>('select name, checksum from schema_migrations')).map((r) => [r.name, r.checksum]),
+      );
       const applied: string[] = [];
       for (const m of all) {
-        if (done.has(m.name)) continue;
+        const checksum = createHash('sha256').update(m.sql).digest('hex');
+        if (done.has(m.name)) {
+          // An applied migration must never change: a new file is the way to change the schema.
+          const recorded = done.get(m.name);
+          if (recorded && recorded !== checksum) throw new Error(`migration ${m.name} was changed after it was applied`);
+          continue;
+        }
         const quoted = m.name.replace(/'/g, "''");
-        await session.exec(`BEGIN;\n${m.sql}\n;INSERT INTO schema_migrations (name) VALUES ('${quoted}');\nCOMMIT;`);
+        await session.exec(
+          `BEGIN;\n${m.sql}\n;INSERT INTO schema_migrations (name, checksum) VALUES ('${quoted}', '${checksum}');\nCOMMIT;`,
+        );
         applied.push(m.name);
       }
       return applied;

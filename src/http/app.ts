@@ -40,6 +40,7 @@ export interface AppDeps {
   redirect: RedirectDeps;
   conversions: ConversionDeps;
   keyCache: KeyCache;
+  requestTimeoutMs?: number;
 }
 
 /** What a service needs to act for a caller: the workspace, who it is, the database, the time. */
@@ -77,6 +78,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
+    // A client that trickles its request is cut off (408) instead of holding a socket forever.
+    requestTimeout: deps.requestTimeoutMs ?? 30_000,
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/connect.js';
 import { AppError } from '../errors.js';
 import { translate, type MessageCode } from '../i18n/messages.js';
 import { validationToAppError } from './validation.js';
@@ -15,6 +16,7 @@ const STATUS: Partial<Record<MessageCode, number>> = {
   route_not_found: 404,
   not_found: 404,
   rate_limited: 429,
+  body_too_large: 413,
   internal_error: 500,
   unavailable: 503,
 };
@@ -57,6 +59,11 @@ function fromFastifyError(err: FastifyError & { validationContext?: string }): A
 }
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    void reply.status(503).header('retry-after', '5').send(errorBody(new AppError('unavailable')));
+    return;
+  }
   const appError = error instanceof AppError ? error : fromFastifyError(error);
   if (!appError) {
     // The stack stays in the log; the client only learns that something went wrong.

@@ -42,6 +42,7 @@ export const errorResponses = {
   403: { ...errorRef, description: 'The key lacks a required scope (see missingScopes)' },
   429: { ...errorRef, description: 'Workspace rate limit exceeded (see retryAfter and Retry-After)' },
   500: { ...errorRef, description: 'Unexpected server error' },
+  503: { ...errorRef, description: 'The database is unreachable for a moment (Retry-After)' },
 };
 
 export const DEFAULT_TAKE = 50;

@@ -56,7 +56,10 @@ export const messages = {
     en: 'An unexpected error occurred. Please try again later.',
     ar: 'حدث خطأ غير متوقع. يرجى المحاولة لاحقًا.',
   },
-  unavailable: { en: 'The service is not ready.', ar: 'الخدمة غير جاهزة.' },
+  unavailable: {
+    en: 'The service is temporarily unavailable (its database cannot be reached). Please retry shortly.',
+    ar: 'الخدمة غير متاحة مؤقتًا (تعذّر الوصول إلى قاعدة البيانات). يرجى إعادة المحاولة بعد قليل.',
+  },
 } as const satisfies Record<string, { en: string; ar: string }>;
 
 export type MessageCode = keyof typeof messages;

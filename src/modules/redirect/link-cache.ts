@@ -14,6 +14,8 @@ export interface InvalidationBus {
   subscribe(listener: (linkIds: string[]) => void): void;
   /** False while changes from other instances might be missed (Redis away). */
   connected(): boolean;
+  /** Called when the bus is back after an outage (messages may have been missed meanwhile). */
+  onReconnect?(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,8 @@ const AUTH_CHANNEL = 'lt:auth:changed';
 export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
   private readonly local = new LocalBus();
   private ready = false;
+  private everReady = false;
+  private reconnectListeners: (() => void)[] = [];
 
   constructor(
     private readonly pub: Redis,
@@ -62,7 +66,11 @@ export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
   ) {
     sub.on('ready', () => {
       sub.subscribe(CHANNEL, FLUSH_CHANNEL, AUTH_CHANNEL).then(
-        () => (this.ready = true),
+        () => {
+          this.ready = true;
+          if (this.everReady) for (const l of this.reconnectListeners) l();
+          this.everReady = true;
+        },
         (err: unknown) => this.log.warn({ err }, 'link cache: subscribe failed'),
       );
     });
@@ -117,6 +125,9 @@ export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
   onAuthChanged(listener: () => void) {
     this.local.onAuthChanged(listener);
   }
+  onReconnect(listener: () => void) {
+    this.reconnectListeners.push(listener);
+  }
   connected() {
     return this.ready;
   }
@@ -128,6 +139,8 @@ export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
 interface Entry {
   link: RedirectLink | null;
   loadedAt: number;
+  /** Loaded while invalidations flowed (the bus connected throughout): may live ttlMs. */
+  trusted: boolean;
 }
 
 export interface LinkCacheOptions {
@@ -146,6 +159,8 @@ export class LinkCache {
   private readonly entries = new Map<string, Entry>();
   private readonly shortIdOf = new Map<string, string>();
   private readonly loading = new Map<string, Promise<RedirectLink | null>>();
+  /** Bumped by every invalidation, so a load that raced one is not trusted. */
+  private generation = 0;
 
   constructor(
     private readonly load: (shortId: string) => Promise<RedirectLink | null>,
@@ -153,20 +168,24 @@ export class LinkCache {
     private readonly o: LinkCacheOptions = { ttlMs: 60_000, shortTtlMs: 1_000, maxEntries: 100_000 },
   ) {
     bus.subscribe((ids) => this.evict(ids));
+    // Messages may have been missed while the bus was away: start afresh when it is back.
+    bus.onReconnect?.(() => this.clear());
   }
 
   /** Cached value, or a promise when it has to be loaded (one load per short id at a time). */
   get(shortId: string, nowMs = Date.now()): RedirectLink | null | Promise<RedirectLink | null> {
     const hit = this.entries.get(shortId);
-    // While the bus is away, changes elsewhere may be missed: nothing older than shortTtl is trusted.
-    const ttl = hit?.link && this.bus.connected() ? this.o.ttlMs : this.o.shortTtlMs;
+    const ttl = hit?.link && hit.trusted && this.bus.connected() ? this.o.ttlMs : this.o.shortTtlMs;
     if (hit && nowMs - hit.loadedAt < ttl) return hit.link;
     const pending = this.loading.get(shortId);
     if (pending) return pending;
+    const startGeneration = this.generation;
+    const connectedAtStart = this.bus.connected();
     const p = this.load(shortId).then(
       (link) => {
         this.loading.delete(shortId);
-        this.store(shortId, link, Date.now());
+        // An invalidation that raced this load may concern it: use the row once, keep nothing.
+        if (this.generation === startGeneration) this.store(shortId, link, Date.now(), connectedAtStart && this.bus.connected());
         return link;
       },
       (err: unknown) => {
@@ -178,23 +197,36 @@ export class LinkCache {
     return p;
   }
 
-  private store(shortId: string, link: RedirectLink | null, nowMs: number): void {
-    if (this.entries.size >= this.o.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+  private store(shortId: string, link: RedirectLink | null, nowMs: number, trusted: boolean): void {
+    const previous = this.entries.get(shortId);
+    if (previous) this.drop(shortId, previous);
+    else if (this.entries.size >= this.o.maxEntries) {
+      const [oldestId, oldest] = this.entries.entries().next().value ?? [];
+      if (oldestId !== undefined && oldest) this.drop(oldestId, oldest);
     }
-    this.entries.delete(shortId);
-    this.entries.set(shortId, { link, loadedAt: nowMs });
+    this.entries.set(shortId, { link, loadedAt: nowMs, trusted });
     if (link) this.shortIdOf.set(link.id, shortId);
   }
 
+  private drop(shortId: string, entry: Entry): void {
+    this.entries.delete(shortId);
+    if (entry.link) this.shortIdOf.delete(entry.link.id);
+  }
+
   evict(linkIds: string[]): void {
+    this.generation++;
     for (const id of linkIds) {
       const shortId = this.shortIdOf.get(id);
       if (shortId === undefined) continue;
       this.entries.delete(shortId);
       this.shortIdOf.delete(id);
     }
+  }
+
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+    this.shortIdOf.clear();
   }
 
   /** Announces changed links to every instance (this one included). */
