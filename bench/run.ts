@@ -1,32 +1,47 @@
 /**
- * `npm run bench`: every scenario on a fresh PostgreSQL database (DATABASE_URL's server, or
- * postgres://postgres@127.0.0.1:5432 by default), median of several runs, printed as a table.
+ * `npm run bench`: every scenario on a fresh PostgreSQL database (BENCH_PG's server, default
+ * postgres://postgres@127.0.0.1:5432) and the local Redis (REDIS_URL, default
+ * redis://127.0.0.1:6379), printed as tables. Figures go to BENCHMARKS.md.
  */
 import pg from 'pg';
+import { benchConversions } from './conversions.js';
 import { benchLinks } from './links.js';
 import { benchRedirect } from './redirect.js';
+import { benchSoak } from './soak.js';
 import { benchTags } from './tags.js';
 
 const server = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `linktrail_bench_${Date.now()}`;
-const admin = new pg.Client({ connectionString: server });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${dbName}`);
-const url = new URL(server);
-url.pathname = `/${dbName}`;
-process.env.DATABASE_URL = url.href;
+process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
+const only = process.argv[2];
 
-const results: { name: string; ms: number }[] = [];
-let redirect: { name: string; value: string }[] = [];
-try {
-  results.push(...(await benchTags()));
-  results.push(...(await benchLinks()));
-  redirect = await benchRedirect();
-} finally {
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.end();
+async function onFreshDatabase<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const dbName = `linktrail_bench_${name}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const url = new URL(server);
+  url.pathname = `/${dbName}`;
+  process.env.DATABASE_URL = url.href;
+  try {
+    return await fn();
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+  }
 }
-console.log(`\nLinktrail bench on PostgreSQL (${new Date().toISOString()}), median ms:`);
-console.table(results);
-console.log('\nRedirect (wrk, one server process, 127.0.0.1):');
-console.table(redirect);
+
+const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: string }[]>][] = [
+  ['tags', () => benchTags()],
+  ['links', () => benchLinks()],
+  ['redirect', () => benchRedirect()],
+  ['conversions', () => benchConversions()],
+  ['soak', () => benchSoak(Number(process.env.SOAK_SECONDS ?? 60))],
+];
+
+console.log(`Linktrail bench, ${new Date().toISOString()}, node ${process.version}`);
+for (const [name, run] of scenarios) {
+  if (only && only !== name) continue;
+  const rows = await onFreshDatabase(name, run);
+  console.log(`\n## ${name}`);
+  console.table(rows);
+}
