@@ -31,11 +31,11 @@ export interface RuntimeOptions {
   requestTimeoutMs?: number;
 }
 
+/** Paths never written to logs: credentials, cookies, and secrets handed to a logger call. */
+export const LOG_REDACT = ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'key', 'secret', 'password'];
+
 export function createLogger(config: Config): Logger {
-  return pino({
-    level: config.logLevel,
-    redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'key', 'secret'],
-  });
+  return pino({ level: config.logLevel, redact: LOG_REDACT });
 }
 
 export function openDatabase(config: Config): Promise<Database> {
