@@ -27,7 +27,8 @@ export async function migrate(database: Database, migrations?: Migration[]): Pro
     await session.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     try {
       await session.exec(
-        'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), checksum text)',
+        `CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+         ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text;`,
       );
       const done = new Map(
         (await session.query<{ name: string; checksum: string | null }>('select name, checksum from schema_migrations')).map((r) => [r.name, r.checksum]),
@@ -39,6 +40,8 @@ export async function migrate(database: Database, migrations?: Migration[]): Pro
           // An applied migration must never change: a new file is the way to change the schema.
           const recorded = done.get(m.name);
           if (recorded && recorded !== checksum) throw new Error(`migration ${m.name} was changed after it was applied`);
+          // Applied before checksums were kept: record the file as it is now.
+          if (!recorded) await session.query('UPDATE schema_migrations SET checksum = $1 WHERE name = $2', [checksum, m.name]);
           continue;
         }
         const quoted = m.name.replace(/'/g, "''");

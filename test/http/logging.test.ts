@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import type { InjectOptions } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRuntime, LOG_REDACT, type Runtime } from '../../src/runtime.js';
@@ -21,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => rt.close());
 
-const inject = (o: Parameters<Runtime['app']['inject']>[0]) => rt.app.inject(o);
+const inject = (o: InjectOptions) => rt.app.inject(o);
 
 describe('logs', () => {
   test('carry a request id and the workspace id, and never a key, the operator token or a link password', async () => {

@@ -8,6 +8,8 @@ export interface ClickFilter {
   partnerId?: string;
   start?: Date;
   end?: Date;
+  /** The end bound is excluded (a date-only endDate: before the next day starts). */
+  endExclusive?: boolean;
 }
 
 export interface Page {
@@ -36,8 +38,14 @@ function clickWhere(f: ClickFilter, alias: string): SQL {
   if (f.linkId) parts.push(sql`${a}.link_id = ${f.linkId}::uuid`);
   if (f.partnerId) parts.push(sql`${a}.partner_id = ${f.partnerId}::uuid`);
   if (f.start) parts.push(sql`${a}.created_at >= ${f.start.toISOString()}::timestamptz`);
-  if (f.end) parts.push(sql`${a}.created_at <= ${f.end.toISOString()}::timestamptz`);
+  if (f.end) parts.push(endBound(a, f));
   return sql.join(parts, sql` AND `);
+}
+
+function endBound(a: SQL, f: ClickFilter): SQL {
+  return f.endExclusive
+    ? sql`${a}.created_at < ${f.end!.toISOString()}::timestamptz`
+    : sql`${a}.created_at <= ${f.end!.toISOString()}::timestamptz`;
 }
 
 export function listClicks(conn: Conn, f: ClickFilter, p: Page): Promise<ClickRecord[]> {
@@ -93,7 +101,7 @@ export function groupClicks(conn: Conn, f: ClickFilter, by: GroupBy, interval: I
     if (f.linkId) parts.push(sql`${a}.link_id = ${f.linkId}::uuid`);
     if (f.partnerId) parts.push(sql`c.partner_id = ${f.partnerId}::uuid`);
     if (f.start) parts.push(sql`${a}.created_at >= ${f.start.toISOString()}::timestamptz`);
-    if (f.end) parts.push(sql`${a}.created_at <= ${f.end.toISOString()}::timestamptz`);
+    if (f.end) parts.push(endBound(a, f));
     return sql.join(parts, sql` AND `);
   };
   // Events only need their click when grouping by a click attribute or filtering by partner.
