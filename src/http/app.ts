@@ -107,7 +107,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
-      { method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      {
+        method: request.method,
+        url: request.url.split('?')[0],
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+        workspaceId: request.principal?.workspace.id,
+      },
       'request completed',
     );
   });

@@ -69,8 +69,8 @@ export function authenticate(deps: AuthDeps) {
     if (!scope) return;
     const now = deps.clock();
     const principal = await resolvePrincipal(request, deps.kinds, now);
+    // The workspace id goes into the request's log lines (onResponse, errors) from here on.
     request.principal = principal;
-    request.log = request.log.child({ workspaceId: principal.workspace.id });
     deps.onAuthenticated?.(principal, now);
     const d = await deps.limiter.hit(principal.workspace.id, principal.workspace.rateLimitPerMinute, now.getTime());
     void reply.header('x-ratelimit-limit', d.limit);

@@ -60,19 +60,19 @@ function fromFastifyError(err: FastifyError & { validationContext?: string }): A
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   if (isDatabaseUnavailable(error)) {
-    request.log.warn({ err: error }, 'database unavailable');
+    request.log.warn({ err: error, workspaceId: request.principal?.workspace.id }, 'database unavailable');
     void reply.status(503).header('retry-after', '5').send(errorBody(new AppError('unavailable')));
     return;
   }
   const appError = error instanceof AppError ? error : fromFastifyError(error);
   if (!appError) {
     // The stack stays in the log; the client only learns that something went wrong.
-    request.log.error({ err: error }, 'unhandled error');
+    request.log.error({ err: error, workspaceId: request.principal?.workspace.id }, 'unhandled error');
     void reply.status(500).send(errorBody(new AppError('internal_error')));
     return;
   }
   const status = statusOf(appError.code);
-  if (status >= 500) request.log.error({ err: error }, 'server error');
+  if (status >= 500) request.log.error({ err: error, workspaceId: request.principal?.workspace.id }, 'server error');
   if (appError.extra.retryAfter !== undefined) void reply.header('retry-after', String(appError.extra.retryAfter));
   void reply.status(status).send(errorBody(appError));
 }

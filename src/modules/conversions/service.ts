@@ -58,27 +58,29 @@ export interface LeadInput extends CustomerFields {
 /** api.md POST /track/lead, including deferred tracking (clickId ""). */
 export async function trackLead(ctx: Ctx, deps: ConversionDeps, input: LeadInput): Promise<EventRow> {
   const customer = customerOf(input);
-  let clickId = input.clickId;
-  let linkId: string;
-  if (clickId === '') {
+  const record = (clickId: string, linkId: string | null) =>
+    recordLead(ctx.db, {
+      id: newId(),
+      workspaceId: ctx.workspace.id,
+      customerId: newId(),
+      eventName: input.eventName,
+      clickId,
+      linkId,
+      metadata: input.metadata,
+      customer,
+    });
+  if (input.clickId === '') {
     const previous = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId);
     if (!previous) throw invalid('clickId', 'no_previous_lead');
-    ({ clickId, linkId } = previous);
-  } else {
-    const click = await clickOf(ctx, deps, clickId);
-    if (!click) throw invalid('clickId', 'unknown_click');
-    linkId = click.linkId;
+    return (await record(previous.clickId, previous.linkId))!;
   }
-  return recordLead(ctx.db, {
-    id: newId(),
-    workspaceId: ctx.workspace.id,
-    customerId: newId(),
-    eventName: input.eventName,
-    clickId,
-    linkId,
-    metadata: input.metadata,
-    customer,
-  });
+  if (!isUuid(input.clickId)) throw invalid('clickId', 'unknown_click');
+  // Usual case: the click is stored, and one statement finds it and writes everything.
+  const recorded = await record(input.clickId, null);
+  if (recorded) return recorded;
+  const click = await clickOf(ctx, deps, input.clickId);
+  if (!click) throw invalid('clickId', 'unknown_click');
+  return (await record(input.clickId, click.linkId))!;
 }
 
 export interface SaleInput extends CustomerFields {
@@ -95,29 +97,36 @@ export async function trackSale(ctx: Ctx, deps: ConversionDeps, input: SaleInput
   const customer = customerOf(input);
   const currency = input.currency ?? 'usd';
   if (!CURRENCIES.has(currency)) throw invalid('currency', 'currency_code', { value: currency });
-  let attribution: { clickId: string; linkId: string; leadId: string | null };
+  let attribution: { clickId: string; linkId: string | null; leadId: string | null };
   if (input.leadEventName !== undefined) {
     const lead = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId, input.leadEventName);
     if (!lead) throw invalid('leadEventName', 'no_such_lead', { value: input.leadEventName });
     attribution = { clickId: lead.clickId, linkId: lead.linkId, leadId: lead.id };
   } else if (input.clickId !== undefined && input.clickId !== '') {
-    const click = await clickOf(ctx, deps, input.clickId);
-    if (!click) throw invalid('clickId', 'unknown_click');
-    attribution = { clickId: input.clickId, linkId: click.linkId, leadId: null };
+    if (!isUuid(input.clickId)) throw invalid('clickId', 'unknown_click');
+    attribution = { clickId: input.clickId, linkId: null, leadId: null };
   } else {
     const lead = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId);
     if (!lead) throw invalid('customerExternalId', 'no_previous_lead');
     attribution = { clickId: lead.clickId, linkId: lead.linkId, leadId: lead.id };
   }
-  return recordSale(ctx.db, {
-    id: newId(),
-    workspaceId: ctx.workspace.id,
-    customerId: newId(),
-    eventName: input.eventName ?? 'Purchase',
-    amount: input.amount,
-    currency,
-    ...attribution,
-    metadata: input.metadata,
-    customer,
-  });
+  const record = (linkId: string | null) =>
+    recordSale(ctx.db, {
+      id: newId(),
+      workspaceId: ctx.workspace.id,
+      customerId: newId(),
+      eventName: input.eventName ?? 'Purchase',
+      amount: input.amount,
+      currency,
+      ...attribution,
+      linkId,
+      metadata: input.metadata,
+      customer,
+    });
+  const recorded = await record(attribution.linkId);
+  if (recorded) return recorded;
+  // A click id whose click is not stored yet (still queued here or on another instance).
+  const click = await clickOf(ctx, deps, attribution.clickId);
+  if (!click) throw invalid('clickId', 'unknown_click');
+  return (await record(click.linkId))!;
 }

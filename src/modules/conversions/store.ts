@@ -43,16 +43,27 @@ export interface CustomerInput {
   avatar?: string | null;
 }
 
-/** Upserts the active customer (the partial unique index is the conflict target). */
+/**
+ * Upserts the active customer (the partial unique index is the conflict target), but only
+ * when the event's link is known (`src.link_id`): an unknown click writes nothing.
+ */
 function upsertCustomerSql(workspaceId: string, customerId: string, c: CustomerInput) {
   return sql`INSERT INTO customers AS c (id, workspace_id, external_id, name, email, avatar)
-      VALUES (${customerId}, ${workspaceId}, ${c.externalId}, ${c.name}, ${c.email ?? null}, ${c.avatar ?? null})
+      SELECT ${customerId}::uuid, ${workspaceId}::uuid, ${c.externalId}::text, ${c.name}::text, ${c.email ?? null}::text, ${c.avatar ?? null}::text
+      FROM src WHERE src.link_id IS NOT NULL
       ON CONFLICT (workspace_id, external_id) WHERE deleted_at IS NULL DO UPDATE SET
         name = EXCLUDED.name,
         email = ${c.email === undefined ? sql`c.email` : sql`EXCLUDED.email`},
         avatar = ${c.avatar === undefined ? sql`c.avatar` : sql`EXCLUDED.avatar`},
         updated_at = now()
       RETURNING c.*`;
+}
+
+/** The event's link: given, or looked up from the click in the same statement. */
+function linkSourceSql(workspaceId: string, clickId: string, linkId: string | null) {
+  return linkId
+    ? sql`SELECT ${linkId}::uuid AS link_id`
+    : sql`SELECT (SELECT k.link_id FROM clicks k WHERE k.id = ${clickId}::uuid AND k.workspace_id = ${workspaceId}::uuid LIMIT 1) AS link_id`;
 }
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
@@ -73,24 +84,29 @@ export interface SaleRow extends EventRow {
   leadId: string | null;
 }
 
-/** Customer upsert and event insert in one statement (one round trip per tracked event). */
+/**
+ * Click lookup, customer upsert and event insert in one statement: one round trip per tracked
+ * event. With `linkId` null the link comes from the click; no such click → undefined, nothing written.
+ */
 export async function recordLead(
   conn: Conn,
-  e: { id: string; workspaceId: string; customerId: string; eventName: string; clickId: string; linkId: string; metadata: unknown; customer: CustomerInput },
-): Promise<EventRow> {
+  e: { id: string; workspaceId: string; customerId: string; eventName: string; clickId: string; linkId: string | null; metadata: unknown; customer: CustomerInput },
+): Promise<EventRow | undefined> {
   const [row] = await rows<EventRow>(
     conn,
-    sql`WITH c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer)}),
+    sql`WITH src AS (${linkSourceSql(e.workspaceId, e.clickId, e.linkId)}),
+      c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer)}),
       ev AS (
         INSERT INTO lead_events (id, workspace_id, event_name, click_id, link_id, customer_id, metadata)
-        SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.clickId}::uuid, ${e.linkId}::uuid, c.id, ${json(e.metadata)}::jsonb FROM c
+        SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.clickId}::uuid, src.link_id, c.id, ${json(e.metadata)}::jsonb
+        FROM c, src
         RETURNING *)
       SELECT ev.id, ev.event_name AS "eventName", ev.click_id AS "clickId", ev.link_id AS "linkId", ev.metadata,
         ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
       FROM ev`,
   );
-  return row!;
+  return row;
 }
 
 export async function recordSale(
@@ -103,24 +119,26 @@ export async function recordSale(
     amount: number;
     currency: string;
     clickId: string;
-    linkId: string;
+    linkId: string | null;
     leadId: string | null;
     metadata: unknown;
     customer: CustomerInput;
   },
-): Promise<SaleRow> {
+): Promise<SaleRow | undefined> {
   const [row] = await rows<SaleRow>(
     conn,
-    sql`WITH c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer)}),
+    sql`WITH src AS (${linkSourceSql(e.workspaceId, e.clickId, e.linkId)}),
+      c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer)}),
       ev AS (
         INSERT INTO sale_events (id, workspace_id, event_name, amount, currency, click_id, link_id, lead_id, customer_id, metadata)
         SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.amount}::bigint, ${e.currency}::text, ${e.clickId}::uuid,
-          ${e.linkId}::uuid, ${e.leadId}::uuid, c.id, ${json(e.metadata)}::jsonb FROM c
+          src.link_id, ${e.leadId}::uuid, c.id, ${json(e.metadata)}::jsonb
+        FROM c, src
         RETURNING *)
       SELECT ev.id, ev.event_name AS "eventName", ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId",
         ev.link_id AS "linkId", ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
       FROM ev`,
   );
-  return row!;
+  return row;
 }
