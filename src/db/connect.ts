@@ -40,6 +40,9 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   pool.on('error', () => {
     /* an idle client died; the pool replaces it on next use */
   });
+  // A connection that dies while checked out (mid-transaction) must not become an uncaught
+  // exception: its pending query rejects, and the caller answers 503.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     kind: 'postgres',

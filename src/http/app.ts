@@ -74,6 +74,7 @@ const BODY_LIMIT = 32 * 1024 * 1024;
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config } = deps;
+  const requestTimeout = deps.requestTimeoutMs ?? 30_000;
   const app = Fastify({
     loggerInstance: deps.logger,
     // One line per request (in onResponse) instead of Fastify's two.
@@ -84,8 +85,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
-    // A client that trickles its request is cut off (408) instead of holding a socket forever.
-    requestTimeout: deps.requestTimeoutMs ?? 30_000,
+    // A client that trickles its request is cut off (408) instead of holding a socket. Node
+    // checks only every connectionsCheckingInterval, and headersTimeout must not exceed it.
+    requestTimeout,
+    http: {
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      connectionsCheckingInterval: Math.max(250, Math.min(1000, Math.ceil(requestTimeout / 4))),
+    },
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();

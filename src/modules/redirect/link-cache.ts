@@ -58,6 +58,9 @@ export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
   private ready = false;
   private everReady = false;
   private reconnectListeners: (() => void)[] = [];
+  /** Changes that could not be announced while Redis was away, sent again when it is back. */
+  private unsentLinks = new Set<string>();
+  private unsentAuth = false;
 
   constructor(
     private readonly pub: Redis,
@@ -80,6 +83,7 @@ export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
       void this.local.publishAuthChanged();
     });
     sub.on('end', () => (this.ready = false));
+    pub.on('ready', () => void this.resend());
     sub.on('message', (channel: string, message: string) => {
       if (channel === FLUSH_CHANNEL) return void this.local.requestClickFlush();
       if (channel === AUTH_CHANNEL) return void this.local.publishAuthChanged();
@@ -96,8 +100,21 @@ export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
     try {
       await this.pub.publish(CHANNEL, JSON.stringify(linkIds));
     } catch (err) {
-      // Other instances fall back to short cache lifetimes while Redis is away.
-      this.log.warn({ err }, 'link cache: could not publish invalidation');
+      // Instances whose own Redis link is up would keep the old link: announce it again later.
+      for (const id of linkIds) this.unsentLinks.add(id);
+      this.log.warn({ err }, 'link cache: could not publish invalidation; will resend');
+    }
+  }
+
+  private async resend(): Promise<void> {
+    if (this.unsentLinks.size) {
+      const ids = [...this.unsentLinks];
+      this.unsentLinks.clear();
+      await this.publish(ids);
+    }
+    if (this.unsentAuth) {
+      this.unsentAuth = false;
+      await this.publishAuthChanged();
     }
   }
   subscribe(listener: (ids: string[]) => void) {
@@ -119,7 +136,8 @@ export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
     try {
       await this.pub.publish(AUTH_CHANNEL, '1');
     } catch (err) {
-      this.log.warn({ err }, 'could not tell other instances that keys changed');
+      this.unsentAuth = true;
+      this.log.warn({ err }, 'could not tell other instances that keys changed; will resend');
     }
   }
   onAuthChanged(listener: () => void) {

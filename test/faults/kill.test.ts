@@ -1,0 +1,260 @@
+/**
+ * SIGKILL of the service in the middle of a bulk write (PostgreSQL runs only).
+ *
+ * The built service (`node dist/main.js`) runs on a database of its own, created here. A
+ * 10,000-link POST /api/links is sent and the process is killed with SIGKILL: once at the
+ * moment PostgreSQL shows the request's transaction writing (so the kill lands mid-write), and
+ * a few times after fixed delays. Afterwards the workspace holds either none or all of the
+ * 10,000 links, never a part, with exactly their tag assignments; and a fresh process on the
+ * same database starts (migrations included) and serves the API.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { SCOPES } from '../../src/http/scopes.js';
+import { ADMIN_TOKEN, SECRET, onPostgres } from '../helpers/app.js';
+
+const ROOT = process.cwd();
+const MAIN = join(ROOT, 'dist', 'main.js');
+const ITEMS = 10_000;
+const TAGS_PER_LINK = 2;
+
+/** Newest modification time of the files under `dir`. */
+function newest(dir: string): number {
+  let max = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    max = Math.max(max, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return max;
+}
+
+/** dist/ must exist and be newer than every source file, else this would test stale code. */
+function ensureBuilt(): void {
+  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newest(join(ROOT, 'src'))) return;
+  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8', timeout: 170_000 });
+  if (build.status !== 0) throw new Error(`npm run build failed (${build.status ?? build.signal}):\n${build.stdout}\n${build.stderr}`);
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** One running `node dist/main.js`. */
+interface Service {
+  origin: string;
+  child: ChildProcess;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  hasExited(): boolean;
+  output(): string;
+}
+
+describe.runIf(onPostgres)('SIGKILL in the middle of a bulk write', () => {
+  const real = new URL(process.env.DATABASE_URL ?? 'postgres://localhost/none');
+  const dbName = `lt_fault_${randomBytes(6).toString('hex')}`;
+  const dbUrl = new URL(real.href);
+  dbUrl.pathname = `/${dbName}`;
+  let admin: pg.Client;
+  let created = false;
+  let dir: string;
+  const services: Service[] = [];
+
+  async function startService(): Promise<Service> {
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: origin,
+      ADMIN_TOKEN,
+      SECRET,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: dbUrl.href,
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    };
+    // cwd: a temporary directory, so a developer's .env in the repository is not read.
+    const child = spawn(process.execPath, [MAIN], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let exitedFlag = false;
+    child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
+    child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => {
+        exitedFlag = true;
+        resolve({ code, signal });
+      }),
+    );
+    const service: Service = { origin, child, exited, hasExited: () => exitedFlag, output: () => output };
+    services.push(service);
+    // Ready when /healthz answers (bounded).
+    for (let i = 0; ; i++) {
+      if (exitedFlag) throw new Error(`service exited during start:\n${output}`);
+      if (i >= 300) throw new Error(`service not ready after 30 s:\n${output}`);
+      try {
+        if ((await fetch(`${origin}/healthz`)).status === 200) break;
+      } catch {
+        /* not listening yet */
+      }
+      await sleep(100);
+    }
+    return service;
+  }
+
+  async function kill(service: Service): Promise<void> {
+    if (!service.hasExited()) service.child.kill('SIGKILL');
+    const result = await service.exited;
+    expect(result.signal).toBe('SIGKILL');
+  }
+
+  async function call<T>(s: Service, method: string, path: string, auth: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${s.origin}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${auth}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status !== (method === 'POST' ? 201 : 200)) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
+    return JSON.parse(text) as T;
+  }
+
+  /** A fresh workspace with a key, a collection and two tags, and the 10,000-link body. */
+  async function prepare(s: Service) {
+    const ws = await call<{ id: string }>(s, 'POST', '/admin/workspaces', ADMIN_TOKEN, { name: `kill-${randomBytes(3).toString('hex')}`, plan: 'enterprise' });
+    const { key } = await call<{ key: string }>(s, 'POST', `/admin/workspaces/${ws.id}/keys`, ADMIN_TOKEN, { name: 'kill', scopes: SCOPES });
+    const [collection] = await call<{ id: string }[]>(s, 'POST', '/api/collections', key, [{ name: 'Bulk' }]);
+    const tags = await call<{ id: string }[]>(s, 'POST', '/api/tags', key, [{ name: 'alpha' }, { name: 'beta' }]);
+    const tagIds = tags.map((t) => t.id);
+    expect(tagIds).toHaveLength(TAGS_PER_LINK);
+    const items = Array.from({ length: ITEMS }, (_, i) => ({ url: `https://shop.example/item/${i}?v=1`, collectionId: collection!.id, tagIds }));
+    return { workspaceId: ws.id, key, body: JSON.stringify(items) };
+  }
+
+  const writing = async () =>
+    ((await admin.query('select 1 from pg_stat_activity where datname = $1 and backend_xid is not null', [dbName])).rowCount ?? 0) > 0;
+
+  /** What PostgreSQL holds for the workspace once the killed process's transaction is gone. */
+  async function stored(workspaceId: string) {
+    for (let i = 0; (await writing()) && i < 300; i++) await sleep(50);
+    expect(await writing(), 'a transaction of the killed process is still open').toBe(false);
+    const client = new pg.Client({ connectionString: dbUrl.href });
+    await client.connect();
+    try {
+      const l = await client.query<{ n: number }>('select count(*)::int as n from links where workspace_id = $1', [workspaceId]);
+      const t = await client.query<{ n: number; bad: number }>(
+        `select count(*)::int as n,
+                count(*) filter (where t.workspace_id is distinct from l.workspace_id)::int as bad
+           from link_tags lt join links l on l.id = lt.link_id left join tags t on t.id = lt.tag_id
+          where l.workspace_id = $1`,
+        [workspaceId],
+      );
+      const untagged = await client.query<{ n: number }>(
+        `select count(*)::int as n from links l
+          where l.workspace_id = $1 and (select count(*) from link_tags lt where lt.link_id = l.id) <> $2`,
+        [workspaceId, TAGS_PER_LINK],
+      );
+      return { links: l.rows[0]!.n, linkTags: t.rows[0]!.n, foreignTags: t.rows[0]!.bad, wronglyTagged: untagged.rows[0]!.n };
+    } finally {
+      await client.end();
+    }
+  }
+
+  beforeAll(async () => {
+    ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'lt-kill-'));
+    admin = new pg.Client({ connectionString: real.href });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    created = true;
+  }, 240_000);
+
+  afterAll(async () => {
+    for (const s of services) if (!s.hasExited()) await kill(s).catch(() => undefined);
+    if (admin) {
+      if (created) await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await admin.end();
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('none or all of the 10,000 links, never a part; a new process starts on the same database and serves', async () => {
+    // 'write': killed when PostgreSQL shows the transaction writing; numbers: ms after the fetch began.
+    const plans: ('write' | number)[] = ['write', 100, 200, 300, 600, 3000];
+    const outcomes: { plan: string; links: number; answered: boolean; killedWhileWriting: boolean; workspaceId: string; key: string }[] = [];
+    let service = await startService();
+    for (const plan of plans) {
+      const { workspaceId, key, body } = await prepare(service);
+      let answered = false;
+      const request = fetch(`${service.origin}/api/links`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body,
+      }).then(
+        async (res) => {
+          await res.arrayBuffer();
+          answered = true;
+          return res.status;
+        },
+        () => undefined,
+      );
+      let killedWhileWriting = false;
+      if (plan === 'write') {
+        const deadline = Date.now() + 60_000;
+        while (!answered && Date.now() < deadline && !(await writing())) await sleep(2);
+        killedWhileWriting = !answered && (await writing());
+      } else {
+        await sleep(plan);
+        killedWhileWriting = !answered && (await writing());
+      }
+      await kill(service);
+      const status = await request;
+      const after = await stored(workspaceId);
+      outcomes.push({ plan: String(plan), links: after.links, answered, killedWhileWriting, workspaceId, key });
+
+      // Never a part: none or all, and every stored link has exactly its two tags of this workspace.
+      expect([0, ITEMS], `plan ${plan}: ${after.links} links (answered ${status})`).toContain(after.links);
+      expect(after.linkTags).toBe(after.links * TAGS_PER_LINK);
+      expect(after.foreignTags).toBe(0);
+      expect(after.wronglyTagged).toBe(0);
+      // An answered 201 promised all of them.
+      if (status === 201) expect(after.links).toBe(ITEMS);
+
+      // A fresh process on the same database starts (migrations run again) and serves.
+      service = await startService();
+      const listed = await call<{ id: string }[]>(service, 'GET', '/api/links?take=5000', key);
+      expect(listed).toHaveLength(Math.min(after.links, 5000));
+    }
+    // At least one kill landed while the transaction was writing.
+    expect(outcomes.filter((o) => o.killedWhileWriting).map((o) => o.plan), JSON.stringify(outcomes)).not.toEqual([]);
+
+    // The last process takes the whole write, and every workspace reads back consistently.
+    const full = await prepare(service);
+    const res = await fetch(`${service.origin}/api/links`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${full.key}`, 'content-type': 'application/json' },
+      body: full.body,
+    });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as unknown[]).length).toBe(ITEMS);
+    expect(await stored(full.workspaceId)).toEqual({ links: ITEMS, linkTags: ITEMS * TAGS_PER_LINK, foreignTags: 0, wronglyTagged: 0 });
+    const ready = await fetch(`${service.origin}/readyz`);
+    expect(ready.status).toBe(200);
+    for (const o of outcomes) {
+      const page = await fetch(`${service.origin}/api/links?take=1`, { headers: { authorization: `Bearer ${o.key}` } });
+      expect(page.status).toBe(200);
+      expect(((await page.json()) as unknown[]).length).toBe(o.links > 0 ? 1 : 0);
+    }
+  }, 240_000);
+});
