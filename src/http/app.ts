@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
+  type FastifyReply,
   type FastifyInstance,
   type RawServerDefault,
   type RouteOptions,
@@ -26,7 +27,8 @@ import { apiKeyCredential } from '../modules/keys/credential.js';
 import type { KeyCache } from '../modules/keys/key-cache.js';
 import type { LastUsedTracker } from '../modules/keys/last-used.js';
 import { authenticate, type Principal } from './auth.js';
-import { errorHandler, notFoundHandler } from './errors.js';
+import { AppError } from '../errors.js';
+import { errorBody, errorHandler, notFoundHandler } from './errors.js';
 import { describeScopedRoute, registerOpenApi } from './openapi.js';
 import type { RateLimiter } from './rate-limit.js';
 import { ErrorBody } from './schemas.js';
@@ -95,6 +97,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors the router raises before any route runs still answer with the standard body.
+    frameworkErrors: (error, request, reply) => {
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return notFoundHandler(request, reply as never);
+      void (reply as unknown as FastifyReply).status(400).send(errorBody(new AppError('bad_request', { detail: 'the request path is malformed' })));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON only: any other content type is a 400 rather than a body parsed as text.

@@ -1,28 +1,67 @@
 import type { FastifyRequest } from 'fastify';
-import { fieldPath, invalid } from '../errors.js';
+import { fieldPath, invalid, invalidQuery } from '../errors.js';
 
 /** PostgreSQL text cannot hold U+0000, and lone surrogates are not text at all. */
 const storable = (s: string) => !s.includes('\0') && s.isWellFormed();
 
-function findBadString(value: unknown, path: (string | number)[]): (string | number)[] | undefined {
-  if (typeof value === 'string') return storable(value) ? undefined : path;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const bad = findBadString(value[i], [...path, i]);
-      if (bad) return bad;
+/** Deeper JSON than this is refused: no API input needs it, and jsonb would choke on thousands. */
+export const MAX_JSON_DEPTH = 64;
+
+type Problem = { path: (string | number)[]; reason: 'invalid_characters' | 'nesting_too_deep' };
+
+interface Frame {
+  value: unknown;
+  key: string | number | undefined;
+  parent: Frame | undefined;
+  depth: number;
+}
+
+const pathOf = (f: Frame | undefined): (string | number)[] => {
+  const out: (string | number)[] = [];
+  for (let at = f; at && at.key !== undefined; at = at.parent) out.unshift(at.key);
+  return out;
+};
+
+/** Walks without recursion (no stack overflow on hostile nesting), keeping parent links for the path. */
+export function findUnstorable(root: unknown): Problem | undefined {
+  const stack: Frame[] = [{ value: root, key: undefined, parent: undefined, depth: 0 }];
+  while (stack.length) {
+    const frame = stack.pop()!;
+    const { value } = frame;
+    if (typeof value === 'string') {
+      if (!storable(value)) return { path: pathOf(frame), reason: 'invalid_characters' };
+      continue;
     }
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      const bad = storable(k) ? findBadString(v, [...path, k]) : [...path, k];
-      if (bad) return bad;
+    if (!value || typeof value !== 'object') continue;
+    if (frame.depth >= MAX_JSON_DEPTH) return { path: pathOf(frame), reason: 'nesting_too_deep' };
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: frame, depth: frame.depth + 1 });
+    } else {
+      for (const [k, v] of Object.entries(value)) {
+        if (!storable(k)) return { path: [...pathOf(frame), k], reason: 'invalid_characters' };
+        stack.push({ value: v, key: k, parent: frame, depth: frame.depth + 1 });
+      }
     }
   }
   return undefined;
 }
 
-/** A 400 naming the field, before any string that cannot be stored reaches the database. */
+/**
+ * A 400 naming the field, before text that cannot be stored (or absurd nesting) reaches the
+ * database. API and operator routes only: visitor pages answer with their own forms.
+ */
 export async function rejectUnstorableText(request: FastifyRequest): Promise<void> {
+  const url = request.routeOptions.url ?? '';
+  if (!url.startsWith('/api/') && !url.startsWith('/admin')) return;
+  // Only documented parameters reach the database; unknown ones are ignored, whatever they hold.
+  const declared = (request.routeOptions.schema?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties;
+  const query = request.query as Record<string, unknown> | undefined;
+  if (declared && query) {
+    const used = Object.fromEntries(Object.keys(declared).filter((k) => k in query).map((k) => [k, query[k]]));
+    const inQuery = findUnstorable(used);
+    if (inQuery) throw invalidQuery(fieldPath(inQuery.path), inQuery.reason);
+  }
   if (request.body === undefined || request.body === null || typeof request.body !== 'object') return;
-  const bad = findBadString(request.body, []);
-  if (bad) throw invalid(fieldPath(bad), 'invalid_characters');
+  const inBody = findUnstorable(request.body);
+  if (inBody) throw invalid(fieldPath(inBody.path), inBody.reason);
 }

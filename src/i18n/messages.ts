@@ -108,6 +108,11 @@ export const reasons = {
     en: 'must be a lowercase ISO 4217 currency code ("{value}" is not one)',
     ar: 'يجب أن يكون رمز عملة ISO 4217 بأحرف صغيرة ("{value}" ليس منها)',
   },
+  nesting_too_deep: {
+    en: 'is nested too deeply (at most 64 levels)',
+    ar: 'متداخل بعمق زائد (64 مستوى على الأكثر)',
+  },
+  too_big: { en: 'is too large (at most {limit} bytes as JSON)', ar: 'كبير جدًا (لا يتجاوز {limit} بايت بصيغة JSON)' },
   invalid_characters: {
     en: 'contains characters that cannot be stored (U+0000 or an unpaired surrogate)',
     ar: 'يحتوي على محارف لا يمكن تخزينها (U+0000 أو بديل غير مقترن)',

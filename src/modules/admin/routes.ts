@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { AppError } from '../../errors.js';
+import { invalid } from '../../errors.js';
 import type { App, AppDeps } from '../../http/app.js';
 import { adminGuard } from '../../http/auth.js';
 import { DeletedIds, ErrorBody } from '../../http/schemas.js';
@@ -49,7 +49,10 @@ export function registerAdminRoutes(app: App, deps: AppDeps): void {
     { schema: { tags, security, params: IdParam, body: KeyCreate, response: { 201: Type.Ref(CreatedKey), ...errors } } },
     async (req, reply) => {
       const expiresAt = req.body.expiresAt === undefined ? undefined : new Date(req.body.expiresAt);
-      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new AppError('bad_request', { detail: 'expiresAt is not a date' });
+      // PostgreSQL stores years 1 to 9999 (in UTC, after the offset).
+      if (expiresAt && (Number.isNaN(expiresAt.getTime()) || expiresAt.getUTCFullYear() < 1 || expiresAt.getUTCFullYear() > 9999)) {
+        throw invalid('expiresAt', 'format', { format: 'date-time' });
+      }
       const created = await keys.createKey({ db, workspaceId: req.params.id, input: { ...req.body, expiresAt } });
       return reply.status(201).send(created);
     },

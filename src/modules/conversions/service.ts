@@ -37,6 +37,15 @@ async function clickOf(ctx: Ctx, deps: ConversionDeps, clickId: string): Promise
   return click && click.workspaceId === ctx.workspace.id ? click : undefined;
 }
 
+/** Metadata is stored with every event: keep it to a sane size. */
+const MAX_METADATA_BYTES = 16_384;
+
+function checkMetadata(metadata: unknown): void {
+  if (metadata !== undefined && metadata !== null && Buffer.byteLength(JSON.stringify(metadata)) > MAX_METADATA_BYTES) {
+    throw invalid('metadata', 'too_big', { limit: MAX_METADATA_BYTES });
+  }
+}
+
 function customerOf(input: CustomerFields): CustomerInput {
   assertHttps(input.customerAvatar, 'customerAvatar');
   return { externalId: input.customerExternalId, name: input.customerName, email: input.customerEmail, avatar: input.customerAvatar };
@@ -57,6 +66,7 @@ export interface LeadInput extends CustomerFields {
 
 /** api.md POST /track/lead, including deferred tracking (clickId ""). */
 export async function trackLead(ctx: Ctx, deps: ConversionDeps, input: LeadInput): Promise<EventRow> {
+  checkMetadata(input.metadata);
   const customer = customerOf(input);
   const record = (clickId: string, linkId: string | null) =>
     recordLead(ctx.db, {
@@ -94,6 +104,7 @@ export interface SaleInput extends CustomerFields {
 
 /** api.md POST /track/sale: attributed by leadEventName, else clickId, else the latest lead. */
 export async function trackSale(ctx: Ctx, deps: ConversionDeps, input: SaleInput): Promise<SaleRow> {
+  checkMetadata(input.metadata);
   const customer = customerOf(input);
   const currency = input.currency ?? 'usd';
   if (!CURRENCIES.has(currency)) throw invalid('currency', 'currency_code', { value: currency });
