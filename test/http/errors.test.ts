@@ -1,8 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../src/http/app.js';
-import { openDatabase } from '../../src/runtime.js';
-import { bearer, startTestApp, testConfig, type TestApp } from '../helpers/app.js';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openPglite, openPostgres, type Database } from '../../src/db/connect.js';
+import { bearer, startTestApp, type TestApp } from '../helpers/app.js';
 
 /** api.md "Errors": the error body, and the statuses of malformed input, unknown routes and failures. */
 let t: TestApp;
@@ -247,17 +249,38 @@ describe('the error body', () => {
   });
 });
 
+/** A database of its own (fresh PGlite, or a new PostgreSQL database), for tests that break it. */
+async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (!process.env.DATABASE_URL) return { database: await openPglite('memory://'), drop: async () => undefined };
+  const name = `lt_err_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  const database = await openPostgres(url.href, 2);
+  return {
+    database,
+    drop: async () => {
+      await database.close().catch(() => undefined);
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
 describe('unexpected failures (500)', () => {
-  it('answers 500 internal_error with a generic message when the database fails', async () => {
-    // An app of its own on a database of its own, which this test then closes.
-    const database = await openDatabase(testConfig());
+  it('answers 500 internal_error with a generic message when a query fails unexpectedly', async () => {
+    // An app on a database of its own, whose tables this test then takes away.
+    const { database, drop } = await freshDatabase();
     const broken = await startTestApp({ database });
     try {
       const w = await broken.workspace();
       const ok = await broken.inject({ method: 'GET', url: '/api/tags', headers: bearer(w.key) });
       expect(ok.statusCode).toBe(200);
 
-      await database.close();
+      await database.db.execute(sql`ALTER TABLE tags RENAME TO tags_gone`);
+      await database.db.execute(sql`ALTER TABLE workspaces RENAME TO workspaces_gone`);
 
       const requests = [
         () => broken.inject({ method: 'GET', url: '/api/tags', headers: bearer(w.key) }),
@@ -271,14 +294,26 @@ describe('unexpected failures (500)', () => {
         expect(Object.keys(body.error).sort()).toEqual(['ar', 'code', 'en']);
         // Nothing of the failure reaches the client: no stack, no SQL, no driver message.
         for (const text of [body.error.en, body.error.ar, res.body]) {
-          expect(text).not.toMatch(/select|insert|from\s|api_keys|workspaces|pglite|pool|closed|Error:|\bat\s+\S+\s+\(|\.ts:\d+|node_modules/i);
+          expect(text).not.toMatch(/select|insert|from\s|relation|tags_gone|api_keys|workspaces|pglite|pool|Error:|\bat\s+\S+\s+\(|\.ts:\d+|node_modules/i);
         }
       }
-
-      // The readiness probe notices too (operations.md §1).
-      expect((await broken.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
     } finally {
       await broken.close().catch(() => undefined);
+      await drop();
+    }
+  });
+
+  it('reports not ready once its database is gone', async () => {
+    const { database, drop } = await freshDatabase();
+    const broken = await startTestApp({ database });
+    try {
+      expect((await broken.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+      await database.close();
+      expect((await broken.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
+      expect((await broken.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await broken.close().catch(() => undefined);
+      await drop();
     }
   });
 });
