@@ -13,6 +13,7 @@ import { findLinkForRedirect } from './modules/links/service.js';
 import { ClickQueue } from './modules/redirect/clicks.js';
 import { LinkCache, LocalBus, RedisBus, type ClickFlushBus, type InvalidationBus } from './modules/redirect/link-cache.js';
 import { PasswordGate } from './modules/redirect/password-gate.js';
+import { storeClicks } from './modules/redirect/store.js';
 import { openCountryLookup } from './modules/redirect/visitor.js';
 
 export interface Runtime {
@@ -80,7 +81,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const bus: InvalidationBus & ClickFlushBus & AuthChangeBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
   const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);
   const lookupCountry = await openCountryLookup();
-  const clicks = new ClickQueue(database.db, lookupCountry, logger);
+  const clicks = new ClickQueue((rows) => storeClicks(database, rows), lookupCountry, logger);
   bus.onClickFlushRequest(() => void clicks.flush().catch(() => undefined));
   const app = await buildApp({
     config,
@@ -98,6 +99,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
     redirect: {
       shortLinkBaseUrl: config.shortLinkBaseUrl,
+      trustProxy: config.trustProxy,
       clickIdParam: config.clickIdParam,
       countryHeader: config.countryHeader,
       cache,

@@ -4,7 +4,10 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql, type SQL } from 'drizzle-orm';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -21,6 +24,11 @@ export interface RawSession {
 export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
+  /**
+   * Bulk append with COPY (PostgreSQL only: several times cheaper for the server than parsing
+   * the same rows from JSON). Values are strings, numbers, booleans or null.
+   */
+  copyRows?(table: string, columns: string[], rows: (string | number | boolean | null)[][]): Promise<void>;
   withSession<T>(fn: (session: RawSession) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -62,6 +70,15 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     },
     async ping() {
       await pool.query('select 1');
+    },
+    async copyRows(table, columns, rowsToCopy) {
+      const client = await pool.connect();
+      try {
+        const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
+        await pipeline(Readable.from([copyText(rowsToCopy)]), stream);
+      } finally {
+        client.release();
+      }
     },
     close: () => pool.end(),
   };
@@ -116,4 +133,22 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (typeof e.code === 'string' && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08'))) return true;
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);
+}
+
+/** COPY's text format: tab-separated, \N for null, backslash escapes for the special characters. */
+export function copyText(rowsToCopy: (string | number | boolean | null)[][]): string {
+  let out = '';
+  for (const row of rowsToCopy) {
+    out +=
+      row
+        .map((v) =>
+          v === null
+            ? '\\N'
+            : typeof v === 'string'
+              ? v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'))
+              : String(v),
+        )
+        .join('\t') + '\n';
+  }
+  return out;
 }

@@ -8,7 +8,7 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import type { Database } from '../db/connect.js';
 import { registerAdminRoutes } from '../modules/admin/routes.js';
@@ -19,6 +19,7 @@ import type { ConversionDeps } from '../modules/conversions/service.js';
 import { registerCustomerRoutes } from '../modules/customers/routes.js';
 import { registerLinkRoutes } from '../modules/links/routes.js';
 import type { LinkDeps } from '../modules/links/service.js';
+import { fastRedirect } from '../modules/redirect/fast-path.js';
 import { registerRedirectRoutes, type RedirectDeps } from '../modules/redirect/routes.js';
 import { registerPartnerRoutes } from '../modules/partners/routes.js';
 import { registerQrRoutes } from '../modules/qr/routes.js';
@@ -87,13 +88,24 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
-    // A client that trickles its request is cut off (408) instead of holding a socket. Node
-    // checks only every connectionsCheckingInterval, and headersTimeout must not exceed it.
     requestTimeout,
-    http: {
-      requestTimeout,
-      headersTimeout: requestTimeout,
-      connectionsCheckingInterval: Math.max(250, Math.min(1000, Math.ceil(requestTimeout / 4))),
+    // Our own server: cached short links that simply forward are answered before Fastify
+    // (the hot path); everything else goes to Fastify's handler.
+    serverFactory: (handler) => {
+      const fast = fastRedirect(deps.redirect);
+      return createServer(
+        {
+          // A client that trickles its request is cut off (408) instead of holding a socket.
+          // Node checks only every connectionsCheckingInterval; headersTimeout must not exceed it.
+          requestTimeout,
+          headersTimeout: requestTimeout,
+          connectionsCheckingInterval: Math.max(250, Math.min(1000, Math.ceil(requestTimeout / 4))),
+          keepAliveTimeout: 72_000,
+        },
+        (req, res) => {
+          if (!fast(req, res)) handler(req, res);
+        },
+      );
     },
     schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
     routerOptions: { ignoreTrailingSlash: true },

@@ -1,7 +1,6 @@
 import { isbot } from 'isbot';
 import { UAParser } from 'ua-parser-js';
-import type { Conn } from '../../db/connect.js';
-import { insertClicks, type ClickRow } from './store.js';
+import type { ClickRow } from './store.js';
 import type { CountryLookup } from './visitor.js';
 
 /** What the request path knows about a click; the rest is derived when the batch is written. */
@@ -40,9 +39,30 @@ function referrerOf(referer: string | undefined): { referrer: string; referrerUr
   }
 }
 
+interface AgentFacts {
+  device: ClickRow['device'];
+  browser: string | null;
+  os: string | null;
+  bot: boolean;
+}
+
+// Real traffic repeats a few thousand User-Agents: parse each once.
+const agentCache = new Map<string, AgentFacts>();
+const AGENT_CACHE_SIZE = 10_000;
+
+export function agentFacts(userAgent: string): AgentFacts {
+  let facts = agentCache.get(userAgent);
+  if (facts) return facts;
+  const ua = new UAParser(userAgent).getResult();
+  facts = { device: deviceOf(ua.device.type, ua.os.name), browser: ua.browser.name ?? null, os: ua.os.name ?? null, bot: isbot(userAgent) };
+  if (agentCache.size >= AGENT_CACHE_SIZE) agentCache.clear();
+  agentCache.set(userAgent, facts);
+  return facts;
+}
+
 /** Turns a raw click into its stored record: User-Agent parsing, bot flag, country, referrer. */
 export function enrichClick(raw: RawClick, lookup: CountryLookup): ClickRow {
-  const ua = new UAParser(raw.userAgent).getResult();
+  const agent = agentFacts(raw.userAgent);
   return {
     id: raw.id,
     workspaceId: raw.workspaceId,
@@ -50,11 +70,11 @@ export function enrichClick(raw: RawClick, lookup: CountryLookup): ClickRow {
     partnerId: raw.partnerId,
     createdAt: new Date(raw.at).toISOString(),
     country: raw.country ?? lookup(raw.ip) ?? null,
-    device: deviceOf(ua.device.type, ua.os.name),
-    browser: ua.browser.name ?? null,
-    os: ua.os.name ?? null,
+    device: agent.device,
+    browser: agent.browser,
+    os: agent.os,
     ...referrerOf(raw.referer),
-    bot: isbot(raw.userAgent),
+    bot: agent.bot,
   };
 }
 
@@ -74,7 +94,7 @@ export class ClickQueue {
   written = 0;
 
   constructor(
-    private readonly db: Conn,
+    private readonly write: (clicks: ClickRow[]) => Promise<void>,
     private readonly lookup: CountryLookup,
     private readonly log: { warn: (o: object, m: string) => void; info: (o: object, m: string) => void },
     private readonly o: ClickQueueOptions = { batchSize: 2000, flushIntervalMs: 100, capacity: 100_000 },
@@ -93,6 +113,11 @@ export class ClickQueue {
     this.accepted++;
     this.pendingIds.add(click.id);
     if (this.queue.length >= this.o.batchSize) void this.flush();
+  }
+
+  /** Whether a click can be queued without waiting. */
+  hasRoom(): boolean {
+    return this.queue.length < this.o.capacity;
   }
 
   /** Whether a click id was handed out but is not yet in the database. */
@@ -116,7 +141,7 @@ export class ClickQueue {
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, this.o.batchSize);
       try {
-        await insertClicks(this.db, batch.map((c) => enrichClick(c, this.lookup)));
+        await this.write(batch.map((c) => enrichClick(c, this.lookup)));
       } catch (err) {
         this.log.warn({ err, clicks: batch.length }, 'click batch not written; will retry');
         if (this.closed) throw err;

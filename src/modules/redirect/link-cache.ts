@@ -190,11 +190,18 @@ export class LinkCache {
     bus.onReconnect?.(() => this.clear());
   }
 
+  /** The cached link, synchronously, or undefined when it is not cached (or no longer fresh). */
+  peek(shortId: string, nowMs = Date.now()): RedirectLink | null | undefined {
+    const hit = this.entries.get(shortId);
+    if (!hit) return undefined;
+    const ttl = hit.link && hit.trusted && this.bus.connected() ? this.o.ttlMs : this.o.shortTtlMs;
+    return nowMs - hit.loadedAt < ttl ? hit.link : undefined;
+  }
+
   /** Cached value, or a promise when it has to be loaded (one load per short id at a time). */
   get(shortId: string, nowMs = Date.now()): RedirectLink | null | Promise<RedirectLink | null> {
-    const hit = this.entries.get(shortId);
-    const ttl = hit?.link && hit.trusted && this.bus.connected() ? this.o.ttlMs : this.o.shortTtlMs;
-    if (hit && nowMs - hit.loadedAt < ttl) return hit.link;
+    const cached = this.peek(shortId, nowMs);
+    if (cached !== undefined) return cached;
     const pending = this.loading.get(shortId);
     if (pending) return pending;
     const startGeneration = this.generation;

@@ -1,34 +1,23 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { newId } from '../../db/ids.js';
 import type { App } from '../../http/app.js';
 import { notFoundHandler } from '../../http/errors.js';
 import type { RateLimiter } from '../../http/rate-limit.js';
 import { isShortId } from '../links/short-id.js';
 import { attributionScript } from './attribution-script.js';
 import type { ClickQueue } from './clicks.js';
-import { withTracking } from './destination.js';
 import type { LinkCache } from './link-cache.js';
 import { cloakedPage, expiredPage, notFoundPage, passwordPage, previewPage } from './pages.js';
-import type { PasswordGate } from './password-gate.js';
-import { osOf, resolveDestination, type RedirectLink } from './resolve.js';
-import { countryFromHeader, type CountryLookup } from './visitor.js';
+import { clientIp, visitLink, type VisitDeps } from './visit.js';
 
-export interface RedirectDeps {
+export interface RedirectDeps extends VisitDeps {
   shortLinkBaseUrl: string;
-  clickIdParam: string;
-  countryHeader: string | undefined;
+  trustProxy: boolean;
   cache: LinkCache;
   clicks: ClickQueue;
-  gate: PasswordGate;
-  lookupCountry: CountryLookup;
   limiter: RateLimiter;
   clock: () => Date;
 }
-
-// Slack, X, Facebook, LinkedIn, WhatsApp, Discord, Telegram and friends fetch links to unfurl them.
-const PREVIEW_BOT =
-  /slackbot|slack-imgproxy|twitterbot|facebookexternalhit|facebot|linkedinbot|whatsapp|discordbot|telegrambot|skypeuripreview|pinterest|redditbot|embedly|iframely|vkshare|mastodon|bluesky|cardyb|google-pagerenderer|applebot/i;
 
 const PASSWORD_ATTEMPTS_PER_MINUTE = 10;
 
@@ -62,29 +51,22 @@ export function registerRedirectRoutes(app: App, d: RedirectDeps): void {
       if (!isShortId(req.params.shortId)) return notFoundHandler(req, reply);
       const link = await findLink(req);
       if (!link) return html(reply, 404, notFoundPage());
-      const ua = req.headers['user-agent'] ?? '';
-      const nowMs = d.clock().getTime();
-      const trusted = countryFromHeader(req.headers, d.countryHeader);
-      const visitor = {
-        os: osOf(ua),
-        // An IP lookup only when the link targets by country; otherwise the click writer does it.
-        country: trusted ?? (link.geo ? d.lookupCountry(req.ip) : undefined),
-        unlocked: link.passwordSealed ? d.gate.unlocked(link, req.headers.cookie) : true,
-      };
-      const decision = resolveDestination(link, visitor, nowMs);
-      if (decision.kind === 'password') return html(reply, 401, passwordPage(link, `${prefix}/${link.shortId}`));
-      if (decision.kind === 'expired') {
-        if (decision.to) return reply.code(302).header('location', decision.to).header('cache-control', 'private, no-store').send();
-        return html(reply, 410, expiredPage(link));
+      const ip = clientIp(req.headers, req.socket.remoteAddress, d.trustProxy);
+      const outcome = visitLink(d, link, { method: req.method, headers: req.headers, ip }, d.clock().getTime());
+      switch (outcome.kind) {
+        case 'password':
+          return html(reply, 401, passwordPage(link, `${prefix}/${link.shortId}`));
+        case 'expired':
+          if (outcome.to) return reply.code(302).header('location', outcome.to).header('cache-control', 'private, no-store').send();
+          return html(reply, 410, expiredPage(link));
+        case 'preview':
+          return html(reply, 200, previewPage(link, `${d.shortLinkBaseUrl}/${link.shortId}`));
+        case 'forward':
+          // Waits only when the click queue is full (back-pressure): no click is ever dropped.
+          if (outcome.click) await d.clicks.enqueue(outcome.click);
+          if (outcome.cloaked) return html(reply, 200, cloakedPage(link, outcome.to));
+          return reply.code(302).header('location', outcome.to).header('cache-control', 'private, no-store').send();
       }
-      if (PREVIEW_BOT.test(ua) && (link.title || link.description || link.image)) {
-        return html(reply, 200, previewPage(link, `${d.shortLinkBaseUrl}/${link.shortId}`));
-      }
-      const clickId = newId();
-      const destination = withTracking(decision.to, link.utm, d.clickIdParam, clickId);
-      if (req.method !== 'HEAD') await recordClick(d, req, link, clickId, nowMs, visitor.country);
-      if (decision.cloaked) return html(reply, 200, cloakedPage(link, destination));
-      return reply.code(302).header('location', destination).header('cache-control', 'private, no-store').send();
     },
   );
 
@@ -97,7 +79,8 @@ export function registerRedirectRoutes(app: App, d: RedirectDeps): void {
       if (!link) return html(reply, 404, notFoundPage());
       const self = `${prefix}/${link.shortId}`;
       if (!link.passwordSealed) return reply.code(303).header('location', self).send();
-      const attempts = await d.limiter.hit(`pw:${link.id}:${req.ip}`, PASSWORD_ATTEMPTS_PER_MINUTE, d.clock().getTime());
+      const ip = clientIp(req.headers, req.socket.remoteAddress, d.trustProxy);
+      const attempts = await d.limiter.hit(`pw:${link.id}:${ip}`, PASSWORD_ATTEMPTS_PER_MINUTE, d.clock().getTime());
       if (!attempts.allowed) {
         void reply.header('retry-after', String(attempts.retryAfter));
         return html(reply, 429, passwordPage(link, self, 'too_many'));
@@ -107,18 +90,4 @@ export function registerRedirectRoutes(app: App, d: RedirectDeps): void {
       return reply.code(303).header('set-cookie', d.gate.cookie(link, self)).header('location', self).send();
     },
   );
-}
-
-function recordClick(d: RedirectDeps, req: FastifyRequest, link: RedirectLink, id: string, at: number, country: string | undefined) {
-  return d.clicks.enqueue({
-    id,
-    workspaceId: link.workspaceId,
-    linkId: link.id,
-    partnerId: link.partnerId,
-    at,
-    ip: req.ip,
-    userAgent: req.headers['user-agent'] ?? '',
-    referer: req.headers.referer,
-    country,
-  });
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Conn } from '../../db/connect.js';
+import type { Conn, Database } from '../../db/connect.js';
 
 export interface ClickRow {
   id: string;
@@ -27,4 +27,26 @@ export async function insertClicks(conn: Conn, clicks: ClickRow[]): Promise<void
       id uuid, "workspaceId" uuid, "linkId" uuid, "partnerId" uuid, "createdAt" timestamptz, country text, device text,
       browser text, os text, referrer text, "referrerUrl" text, bot boolean)
     ON CONFLICT (id, created_at) DO NOTHING`);
+}
+
+const COLUMNS = ['id', 'workspace_id', 'link_id', 'partner_id', 'created_at', 'country', 'device', 'browser', 'os', 'referrer', 'referrer_url', 'bot'];
+
+/**
+ * Writes a batch of clicks in one statement: COPY on PostgreSQL, JSON on the embedded engine.
+ * A COPY that meets an already-written click (a retried batch whose first attempt did commit)
+ * falls back to the insert that skips duplicates.
+ */
+export async function storeClicks(database: Database, clicks: ClickRow[]): Promise<void> {
+  if (clicks.length === 0) return;
+  if (!database.copyRows) return insertClicks(database.db, clicks);
+  try {
+    await database.copyRows(
+      'clicks',
+      COLUMNS,
+      clicks.map((c) => [c.id, c.workspaceId, c.linkId, c.partnerId, c.createdAt, c.country, c.device, c.browser, c.os, c.referrer, c.referrerUrl, c.bot]),
+    );
+  } catch (err) {
+    if ((err as { code?: string }).code !== '23505') throw err;
+    await insertClicks(database.db, clicks);
+  }
 }

@@ -1,0 +1,30 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isShortId } from '../links/short-id.js';
+import type { RedirectDeps } from './routes.js';
+import { clientIp, visitLink } from './visit.js';
+
+/**
+ * The hot path, before the web framework: a GET or HEAD of a cached short link that simply
+ * forwards is answered here, straight on the socket, with the same decision and the same click
+ * as the full route (visitLink). Everything else — uncached links, pages, password forms,
+ * expired links, a full click queue — returns false and goes through Fastify's route.
+ */
+export function fastRedirect(d: RedirectDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const prefix = new URL(d.shortLinkBaseUrl).pathname.replace(/\/+$/, '');
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const url = req.url ?? '';
+    if (!url.startsWith(prefix + '/')) return false;
+    const end = url.indexOf('?');
+    const shortId = url.slice(prefix.length + 1, end === -1 ? undefined : end);
+    if (!isShortId(shortId)) return false;
+    const link = d.cache.peek(shortId);
+    if (!link || !d.clicks.hasRoom()) return false;
+    const outcome = visitLink(d, link, { method: req.method, headers: req.headers, ip: clientIp(req.headers, req.socket.remoteAddress, d.trustProxy) }, d.clock().getTime());
+    if (outcome.kind !== 'forward' || outcome.cloaked) return false;
+    if (outcome.click) void d.clicks.enqueue(outcome.click);
+    res.writeHead(302, { location: outcome.to, 'cache-control': 'private, no-store', 'content-length': '0' });
+    res.end();
+    return true;
+  };
+}

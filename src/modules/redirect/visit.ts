@@ -1,0 +1,79 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { newId } from '../../db/ids.js';
+import type { RawClick } from './clicks.js';
+import { withTracking } from './destination.js';
+import type { PasswordGate } from './password-gate.js';
+import { osOf, resolveDestination, type RedirectLink } from './resolve.js';
+import { countryFromHeader, type CountryLookup } from './visitor.js';
+
+// Slack, X, Facebook, LinkedIn, WhatsApp, Discord, Telegram and friends fetch links to unfurl them.
+const PREVIEW_BOT =
+  /slackbot|slack-imgproxy|twitterbot|facebookexternalhit|facebot|linkedinbot|whatsapp|discordbot|telegrambot|skypeuripreview|pinterest|redditbot|embedly|iframely|vkshare|mastodon|bluesky|cardyb|google-pagerenderer|applebot/i;
+
+export interface VisitDeps {
+  clickIdParam: string;
+  countryHeader: string | undefined;
+  gate: PasswordGate;
+  lookupCountry: CountryLookup;
+}
+
+export interface Visit {
+  method: string;
+  headers: IncomingHttpHeaders;
+  /** The client address (X-Forwarded-For's first entry only with TRUST_PROXY). */
+  ip: string;
+}
+
+/** What a visit to a short link comes to; `click` is set when it forwards (to be recorded). */
+export type Outcome =
+  | { kind: 'password' }
+  | { kind: 'expired'; to: string | null }
+  | { kind: 'preview' }
+  | { kind: 'forward'; to: string; cloaked: boolean; click: RawClick | undefined };
+
+/** The client's address: the socket's, or with TRUST_PROXY the first X-Forwarded-For entry. */
+export function clientIp(headers: IncomingHttpHeaders, socketAddress: string | undefined, trustProxy: boolean): string {
+  if (trustProxy) {
+    const xff = headers['x-forwarded-for'];
+    const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
+    if (first) return first;
+  }
+  return socketAddress ?? '';
+}
+
+/**
+ * One visit, decided: the resolution order of the spec (password, expiry, device, country,
+ * default url, cloaking), preview bots, and the click to record. Shared by the full route and
+ * the fast path, so both behave the same.
+ */
+export function visitLink(d: VisitDeps, link: RedirectLink, v: Visit, nowMs: number): Outcome {
+  const ua = v.headers['user-agent'] ?? '';
+  const trusted = countryFromHeader(v.headers, d.countryHeader);
+  const visitor = {
+    os: osOf(ua),
+    // An IP lookup only when the link targets by country; otherwise the click writer does it.
+    country: trusted ?? (link.geo ? d.lookupCountry(v.ip) : undefined),
+    unlocked: link.passwordSealed ? d.gate.unlocked(link, v.headers.cookie) : true,
+  };
+  const decision = resolveDestination(link, visitor, nowMs);
+  if (decision.kind === 'password') return { kind: 'password' };
+  if (decision.kind === 'expired') return { kind: 'expired', to: decision.to };
+  if ((link.title || link.description || link.image) && PREVIEW_BOT.test(ua)) return { kind: 'preview' };
+  const clickId = newId();
+  // HEAD requests (link checkers) are answered like GET but are not clicks.
+  const click: RawClick | undefined =
+    v.method === 'HEAD'
+      ? undefined
+      : {
+          id: clickId,
+          workspaceId: link.workspaceId,
+          linkId: link.id,
+          partnerId: link.partnerId,
+          at: nowMs,
+          ip: v.ip,
+          userAgent: ua,
+          referer: v.headers.referer,
+          country: visitor.country,
+        };
+  return { kind: 'forward', to: withTracking(decision.to, link.utm, d.clickIdParam, clickId), cloaked: decision.cloaked, click };
+}
