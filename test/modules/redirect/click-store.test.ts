@@ -55,7 +55,7 @@ describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () =
     const batch = [click(workspaceId, linkId, null), click(workspaceId, linkId, 'https://r.example/')];
     await storeClicks(t.database, batch);
     await storeClicks(t.database, batch);
-    const [{ n }] = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM clicks WHERE link_id = ${linkId}`);
-    expect(n).toBe(2);
+    const counted = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM clicks WHERE link_id = ${linkId}`);
+    expect(counted[0]?.n).toBe(2);
   });
 });
