@@ -98,6 +98,9 @@ export async function benchSoak(seconds = 30, concurrency = 32): Promise<{ name:
     ];
     const weights = ops.reduce((a, [, w]) => a + w, 0);
     const deadline = Date.now() + seconds * 1000;
+    // RSS every tenth of the run: growth that keeps going is a leak, a plateau is warm-up.
+    const rssSeries: number[][] = [];
+    const sampler = setInterval(() => rssSeries.push(servers.map((sv) => rssOf(sv.child.pid!))), (seconds * 1000) / 10);
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: concurrency }, async (_, worker) => {
@@ -123,6 +126,7 @@ export async function benchSoak(seconds = 30, concurrency = 32): Promise<{ name:
       }),
     );
     const elapsed = (performance.now() - t0) / 1000;
+    clearInterval(sampler);
     const rssEnd = servers.map((s) => rssOf(s.child.pid!));
 
     // One workspace limit across both instances: 120/min, 300 attempts split over A and B.
@@ -151,6 +155,8 @@ export async function benchSoak(seconds = 30, concurrency = 32): Promise<{ name:
     out.push(
       { name: 'RSS instance A start → end (MB)', value: `${rssStart[0]} → ${rssEnd[0]}` },
       { name: 'RSS instance B start → end (MB)', value: `${rssStart[1]} → ${rssEnd[1]}` },
+      { name: 'RSS A every tenth of the run (MB)', value: rssSeries.map((r) => r[0]).join(' ') },
+      { name: 'RSS B every tenth of the run (MB)', value: rssSeries.map((r) => r[1]).join(' ') },
       { name: 'redirects served (302) / clicks in database', value: `${redirects} / ${clicks}` },
       { name: 'leads accepted / lead events stored', value: `${leads} / ${leadRows}` },
       { name: 'sales accepted / sale events stored', value: `${sales} / ${saleRows}` },
