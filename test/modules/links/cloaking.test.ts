@@ -354,3 +354,32 @@ describe('redirect hops', () => {
     expect(await frameChecker(EMBEDDER, { allowPrivate: true })(`${redirect.origin}/to-deny`)).toEqual({ ok: false, reason: 'frame_blocked' });
   });
 });
+
+describe('a redirect to a forbidden address', () => {
+  it('is refused at that hop: the first server is asked, the one it points to never is', async () => {
+    // The first hop (127.0.0.1) stands in for a public site; the redirect points at ::1, which
+    // stands in for a private address. Both are checked by the same guard.
+    const target = https.createServer(TLS, (_req, res) => {
+      targetHits++;
+      res.end('never');
+    });
+    let targetHits = 0;
+    await new Promise<void>((resolve) => target.listen(0, '::1', resolve));
+    const targetPort = (target.address() as AddressInfo).port;
+    const hop = await site((_req, res) => {
+      res.writeHead(302, { location: `https://[::1]:${targetPort}/inside` });
+      res.end();
+    });
+    const onlyFirstHop = { allowPrivate: false, isAllowedAddress: (a: string) => a === '127.0.0.1' };
+    try {
+      await expect(safeHead(`${hop.origin}/out`, 'HEAD', { ...onlyFirstHop, timeoutMs: 4000, maxRedirects: 5 })).rejects.toBeInstanceOf(
+        BlockedAddressError,
+      );
+      expect(await frameChecker(EMBEDDER, onlyFirstHop)(`${hop.origin}/out`)).toEqual({ ok: false, reason: 'private_address' });
+      expect(hop.hits.map((h) => h.path)).toEqual(['/out', '/out']);
+      expect(targetHits).toBe(0);
+    } finally {
+      await new Promise((resolve) => target.close(resolve));
+    }
+  });
+});
