@@ -99,14 +99,14 @@ describe.skipIf(!existsSync(CHROMIUM))('short links in Chromium', () => {
     }
   });
 
-  async function newContext(): Promise<BrowserContext> {
-    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1000, height: 700 } });
+  async function newContext(extra: { userAgent?: string } = {}): Promise<BrowserContext> {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1000, height: 700 }, ...extra });
     contexts.push(context);
     return context;
   }
 
   /** One link in a fresh workspace of `plan`, made through the API like a client would. */
-  async function createLink(plan: Plan, item: Record<string, unknown>): Promise<ShortLink> {
+  async function createLink(plan: Plan, item: Record<string, unknown>): Promise<ShortLink & { key: string }> {
     const ws = await t.workspace({ plan });
     const send = (url: string, body: unknown): Promise<LightMyRequestResponse> =>
       t.inject({ method: 'POST', url, headers: { ...bearer(ws.key), 'content-type': 'application/json' }, payload: JSON.stringify(body) });
@@ -117,7 +117,7 @@ describe.skipIf(!existsSync(CHROMIUM))('short links in Chromium', () => {
     expect(res.statusCode, res.body).toBe(201);
     const link = res.json<ShortLink[]>()[0]!;
     expect(link.shortUrl.startsWith(`${appOrigin}/`)).toBe(true);
-    return link;
+    return { ...link, key: ws.key };
   }
 
   /** The click row with this id, waiting (bounded) for the click writer's batch. */
@@ -210,7 +210,10 @@ describe.skipIf(!existsSync(CHROMIUM))('short links in Chromium', () => {
 
   it('attribution script: keeps the click id from the URL in the ltid cookie and exposes it', async () => {
     const link = await createLink('free', { url: `${destOrigin}/attributed` });
-    const context = await newContext();
+    // Headless Chromium announces itself (and is rightly flagged as a bot): look like a visitor.
+    const context = await newContext({
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
+    });
     const page = await context.newPage();
 
     const script = page.waitForResponse((r) => r.url() === `${appOrigin}/attribution.js`);
@@ -240,5 +243,18 @@ describe.skipIf(!existsSync(CHROMIUM))('short links in Chromium', () => {
     await page.screenshot({ path: `${SCREENSHOTS}/destination-attribution.png` });
 
     await expect(clickRow(clickId!)).resolves.toEqual({ id: clickId, link_id: link.id });
+
+    // The site's backend sends the cookie's click id with the sign-up, then the purchase:
+    // the sale is attributed to that lead, and analytics credits the link with both.
+    const api = (url: string, payload: unknown) =>
+      t.inject({ method: 'POST', url, headers: { ...bearer(link.key), 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+    const lead = await api('/api/track/lead', { clickId: cookie!.value, eventName: 'Sign up', customerExternalId: 'browser-user', customerName: 'Browser User' });
+    expect(lead.statusCode, lead.body).toBe(200);
+    expect(lead.json()).toMatchObject({ clickId, linkId: link.id, customer: { externalId: 'browser-user' } });
+    const sale = await api('/api/track/sale', { customerExternalId: 'browser-user', customerName: 'Browser User', amount: 4900, currency: 'eur' });
+    expect(sale.statusCode, sale.body).toBe(200);
+    expect(sale.json()).toMatchObject({ clickId, linkId: link.id, leadId: lead.json().id, amount: 4900, currency: 'eur' });
+    const byLink = await t.inject({ method: 'GET', url: '/api/analytics?groupBy=link', headers: bearer(link.key) });
+    expect(byLink.json()).toEqual([{ key: link.id, clicks: 1, leads: 1, sales: 1, saleAmount: 4900 }]);
   });
 });
