@@ -3,6 +3,8 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql, type SQL } from 'drizzle-orm';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,6 +26,8 @@ export interface RawSession {
 export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
+  /** The embedded engine itself (PGlite only). */
+  pglite?: PGlite;
   /**
    * Bulk append with COPY (PostgreSQL only: several times cheaper for the server than parsing
    * the same rows from JSON). Values are strings, numbers, booleans or null.
@@ -84,14 +88,26 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   };
 }
 
+// Written by scripts/postbuild.mjs next to the compiled code (absent when running from src).
+const SEED_FILE = (() => {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  return here.includes('/dist/') ? join(here, '..', 'pglite-seed.tar.gz') : undefined;
+})();
+
 /** dataDir `memory://` keeps everything in memory (tests); otherwise a directory on disk. */
 export async function openPglite(dataDir: string): Promise<Database> {
   // The database gets a folder of its own: DATA_DIR also holds the generated secret.
-  const client = await PGlite.create(dataDir.startsWith('memory://') ? dataDir : join(dataDir, 'pglite'));
+  const memory = dataDir.startsWith('memory://');
+  if (!memory) mkdirSync(dataDir, { recursive: true });
+  const dir = memory ? dataDir : join(dataDir, 'pglite');
+  // A first start unpacks the database prepared at build time instead of running initdb.
+  const seed = SEED_FILE && !memory && !existsSync(dir) && existsSync(SEED_FILE) ? new Blob([readFileSync(SEED_FILE)]) : undefined;
+  const client = await PGlite.create(dir, seed ? { loadDataDir: seed } : {});
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: 'pglite',
     db,
+    pglite: client,
     async withSession(fn) {
       return fn({
         exec: async (text) => {
