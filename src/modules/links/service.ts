@@ -17,6 +17,7 @@ import {
   releaseExternalIds,
   replaceLinkTags,
   type LinkRow,
+  type RedirectRow,
 } from './store.js';
 
 export interface LinkDeps extends LinkSettings {
@@ -204,8 +205,10 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
   }
 }
 
+export type { RedirectRow as RedirectLink } from './store.js';
+
 /** A live link by its short id, for the redirect (expiry is decided by the caller, per request). */
-export async function findLinkForRedirect(db: Ctx['db'], shortId: string) {
+export async function findLinkForRedirect(db: Ctx['db'], shortId: string): Promise<RedirectRow | undefined> {
   const row = await redirectFieldsByShortId(db, shortId);
   return row ? { ...row, expiresAt: row.expiresAt === null ? null : Number(row.expiresAt) } : undefined;
 }

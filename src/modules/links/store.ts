@@ -106,6 +106,7 @@ export async function redirectFieldsByShortId(conn: Conn, shortId: string): Prom
   return row;
 }
 
+/** What the redirect needs to know about a link (expiresAt in epoch milliseconds). */
 export interface RedirectRow {
   id: string;
   workspaceId: string;

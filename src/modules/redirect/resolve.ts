@@ -1,22 +1,6 @@
-/** What the redirect needs to know about a link; built from the row, cached by short id. */
-export interface RedirectLink {
-  id: string;
-  workspaceId: string;
-  shortId: string;
-  url: string;
-  utm: Record<string, string> | null;
-  expiresAt: number | null;
-  expiredUrl: string | null;
-  passwordSealed: string | null;
-  cloaked: boolean;
-  ios: string | null;
-  android: string | null;
-  geo: Record<string, string> | null;
-  partnerId: string | null;
-  title: string | null;
-  description: string | null;
-  image: string | null;
-}
+import type { RedirectLink } from '../links/service.js';
+
+export type { RedirectLink };
 
 export interface Visitor {
   /** From the User-Agent: iOS, Android or anything else. */

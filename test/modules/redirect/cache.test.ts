@@ -10,7 +10,8 @@
 import { Redis } from 'ioredis';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LinkCache, LocalBus, type InvalidationBus } from '../../../src/modules/redirect/link-cache.js';
+import { LocalBus, type InvalidationBus } from '../../../src/infra/bus.js';
+import { LinkCache } from '../../../src/modules/redirect/link-cache.js';
 import type { RedirectLink } from '../../../src/modules/redirect/resolve.js';
 import { bearer, onPostgres, onRedis, startTestApp, type TestApp } from '../../helpers/app.js';
 
