@@ -1,15 +1,12 @@
-import { execSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { MAIN, ensureBuilt, freePort, processEnv } from './helpers/process.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const MAIN = join(ROOT, 'dist', 'main.js');
 const GOOD_SECRET = 'a-secret-of-at-least-thirty-two-characters';
 
 const tempDirs: string[] = [];
@@ -189,25 +186,9 @@ describe('bad values stop the start with a one-line message naming the variable'
 // The real process
 // ---------------------------------------------------------------------------------------------
 
-/** The environment of a started process: only what the test sets (no DATABASE_URL etc. leaking in). */
-function processEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 describe('node dist/main.js', () => {
   beforeAll(() => {
-    if (!existsSync(MAIN)) execSync('npm run build', { cwd: ROOT, stdio: 'ignore' });
+    ensureBuilt({ whenStale: false });
   });
 
   test('a bad value: exits non-zero with exactly one stderr line naming it', async () => {

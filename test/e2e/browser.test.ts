@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
@@ -16,19 +16,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/connect.js';
 import type { Plan } from '../../src/modules/workspaces/plans.js';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.js';
+import { freePort } from '../helpers/process.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = 'test/e2e/__screenshots__';
 const TLS = { key: readFileSync('test/fixtures/tls/key.pem'), cert: readFileSync('test/fixtures/tls/cert.pem') };
-
-/** A port nobody listens on right now (the app must know its own origin before it starts). */
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 interface ShortLink {
   id: string;

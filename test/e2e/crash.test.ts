@@ -4,9 +4,7 @@
  * database afterwards, and no other click of that link may exist (operations.md §5: each
  * forwarding records one click). Runs on PGlite in a temporary DATA_DIR, or on DATABASE_URL.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -14,55 +12,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite, openPostgres, rows, type Database } from '../../src/db/connect.js';
 import { SCOPES } from '../../src/http/scopes.js';
 import { ADMIN_TOKEN, SECRET } from '../helpers/app.js';
+import { ensureBuilt, freePort, processEnv, spawnService, waitHealthy, type Service } from '../helpers/process.js';
+import { sleep } from '../helpers/wait.js';
 
-const ROOT = process.cwd();
-const MAIN = join(ROOT, 'dist', 'main.js');
 const WORKERS = 8;
 const LOAD_MS = 1500;
-
-/** Newest modification time of the files under `dir`. */
-function newest(dir: string): number {
-  let max = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    max = Math.max(max, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return max;
-}
-
-/** dist/ must exist and be newer than every source file, else this would test stale code. */
-function ensureBuilt(): void {
-  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newest(join(ROOT, 'src'))) return;
-  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8', timeout: 170_000 });
-  if (build.status !== 0) throw new Error(`npm run build failed (${build.status ?? build.signal}):\n${build.stdout}\n${build.stderr}`);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('SIGTERM under load', () => {
   let dir: string;
   let origin: string;
-  let child: ChildProcess;
-  let output = '';
-  let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  let hasExited = false;
+  let service: Service;
 
   beforeAll(async () => {
     ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), 'lt-crash-'));
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
+    const env = processEnv({
       PORT: String(port),
       HOST: '127.0.0.1',
       BASE_URL: origin,
@@ -71,34 +37,17 @@ describe('SIGTERM under load', () => {
       LOG_LEVEL: 'warn',
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL, SECRET } : { DATA_DIR: join(dir, 'data') }),
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-    };
+    });
     // cwd: the temporary directory, so a developer's .env in the repository is not read.
-    child = spawn(process.execPath, [MAIN], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
-    child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
-    exited = new Promise((resolve) =>
-      child.once('exit', (code, signal) => {
-        hasExited = true;
-        resolve({ code, signal });
-      }),
-    );
+    service = spawnService(origin, { cwd: dir, env });
     // Ready when /healthz answers (bounded).
-    for (let i = 0; ; i++) {
-      if (hasExited) throw new Error(`service exited during start:\n${output}`);
-      if (i >= 300) throw new Error(`service not ready after 30 s:\n${output}`);
-      try {
-        if ((await fetch(`${origin}/healthz`)).status === 200) break;
-      } catch {
-        /* not listening yet */
-      }
-      await sleep(100);
-    }
+    await waitHealthy(service);
   }, 240_000);
 
   afterAll(async () => {
-    if (child && !hasExited) {
-      child.kill('SIGKILL');
-      await exited;
+    if (service && !service.hasExited()) {
+      service.child.kill('SIGKILL');
+      await service.exited;
     }
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -132,7 +81,7 @@ describe('SIGTERM under load', () => {
     const deadline = Date.now() + 30_000;
 
     const worker = async () => {
-      while (!hasExited && Date.now() < deadline) {
+      while (!service.hasExited() && Date.now() < deadline) {
         inFlight++;
         try {
           const res = await fetch(link.shortUrl!, { redirect: 'manual', signal: AbortSignal.timeout(20_000) });
@@ -159,11 +108,11 @@ describe('SIGTERM under load', () => {
     const beforeSignal = received.length;
     inFlightAtSignal = inFlight;
     sentAt = Date.now();
-    expect(child.kill('SIGTERM')).toBe(true);
+    expect(service.child.kill('SIGTERM')).toBe(true);
 
-    const result = await Promise.race([exited, sleep(25_000).then(() => ({ code: null, signal: 'timeout' as const }))]);
+    const result = await Promise.race([service.exited, sleep(25_000).then(() => ({ code: null, signal: 'timeout' as const }))]);
     await Promise.all(workers);
-    expect(result, output).toEqual({ code: 0, signal: null });
+    expect(result, service.output()).toEqual({ code: 0, signal: null });
 
     expect(beforeSignal).toBeGreaterThan(0);
     expect(inFlightAtSignal).toBeGreaterThan(0);

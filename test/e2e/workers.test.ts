@@ -4,32 +4,21 @@
  * workers on the embedded database.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/http/scopes.js';
 import { ADMIN_TOKEN, SECRET, onPostgres, onRedis } from '../helpers/app.js';
-
-const MAIN = 'dist/main.js';
+import { MAIN, ensureBuilt, freePort, inheritedEnv } from '../helpers/process.js';
 
 // Vitest puts Vite's BASE_URL ('/') into process.env; the service would read it as its own.
-const { BASE_URL: _viteBase, ...inherited } = process.env;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+const inherited = inheritedEnv();
 
 const childrenOf = (pid: number): number[] =>
   readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
 
 beforeAll(() => {
-  if (!existsSync(MAIN)) spawnSync('npm', ['run', 'build'], { encoding: 'utf8', timeout: 170_000 });
+  ensureBuilt({ whenStale: false });
 });
 
 describe('WORKERS', () => {

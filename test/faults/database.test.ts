@@ -2,9 +2,9 @@
  * PostgreSQL restarted while the service runs (PostgreSQL runs only).
  *
  * The machine's PostgreSQL is shared with the rest of the suite, so it is never stopped: the
- * app reaches it through a TCP proxy of this file, and "the server is away" means the proxy
- * stops listening and destroys every connection it carries (connections die, new ones are
- * refused); "the server is back" means it listens again on the same port. The app works on a
+ * app reaches it through a TCP proxy (test/helpers/tcp-proxy.ts), and "the server is away"
+ * means the proxy stops listening and destroys every connection it carries (connections die,
+ * new ones are refused); "the server is back" means it listens again on the same port. The app works on a
  * database of its own, created here and dropped at the end.
  *
  * While PostgreSQL is away: what needs the database answers 503 `unavailable` with
@@ -13,92 +13,13 @@
  * same process serves again and every click handed out meanwhile reaches the clicks table.
  */
 import { randomBytes } from 'node:crypto';
-import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, onPostgres, onRedis, startTestApp, type TestApp } from '../helpers/app.js';
-
-/** A TCP proxy in front of a real server that can be cut and restored on the same port. */
-class Proxy {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  private readonly upstreams = new Set<Socket>();
-  port = 0;
-
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async start(): Promise<void> {
-    const server = createServer((client) => {
-      const upstream = connect(this.target.port, this.target.host);
-      this.sockets.add(client);
-      this.sockets.add(upstream);
-      this.upstreams.add(upstream);
-      const end = () => {
-        client.destroy();
-        upstream.destroy();
-        this.sockets.delete(client);
-        this.sockets.delete(upstream);
-        this.upstreams.delete(upstream);
-      };
-      client.on('error', end).on('close', end);
-      upstream.on('error', end).on('close', end);
-      client.pipe(upstream);
-      upstream.pipe(client);
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
-  }
-
-  /** Local ports of the connections the proxy holds to the server (as the server sees them). */
-  upstreamPorts(): Set<number> {
-    return new Set([...this.upstreams].map((s) => s.localPort).filter((p): p is number => p !== undefined));
-  }
-
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
-    this.upstreams.clear();
-    await closed;
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it holds or `ms` have passed (bounded); whether it held. */
-async function within(ms: number, check: () => Promise<boolean>): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() >= deadline) return false;
-    await sleep(100);
-  }
-}
-
-/** The answer, or a failure naming `what` if none came within `ms` (a hang, not a 503). */
-async function answered<T>(what: string, ms: number, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([p, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { answered, sleep, within } from '../helpers/wait.js';
 
 interface ErrorBody {
   error: { en: string; ar: string; code: string };
@@ -139,10 +60,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 describe.runIf(onPostgres)('PostgreSQL restarted while the service runs', () => {
   const real = new URL(process.env.DATABASE_URL ?? 'postgres://localhost/none');
   const dbName = `lt_fault_${randomBytes(6).toString('hex')}`;
-  const pgProxy = new Proxy({ host: real.hostname, port: Number(real.port || 5432) });
+  const pgProxy = TcpProxy.to(real, 5432);
   // With Redis, the app reaches it through a proxy too (never cut): the proxy's connections
   // let this file see in Redis when the app's invalidation subscriber is up.
-  let redisProxy: Proxy | undefined;
+  let redisProxy: TcpProxy | undefined;
   let direct: pg.Client;
   let created = false;
   let app: TestApp;
@@ -166,19 +87,14 @@ describe.runIf(onPostgres)('PostgreSQL restarted while the service runs', () => 
     await direct.query(`CREATE DATABASE ${dbName}`);
     created = true;
     await pgProxy.start();
-    const viaProxy = new URL(real.href);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(pgProxy.port);
+    const viaProxy = new URL(pgProxy.url(real));
     viaProxy.pathname = `/${dbName}`;
     const env: Record<string, string> = { DATABASE_URL: viaProxy.href };
     if (onRedis) {
       const redisReal = new URL(process.env.REDIS_URL!);
-      redisProxy = new Proxy({ host: redisReal.hostname, port: Number(redisReal.port || 6379) });
+      redisProxy = TcpProxy.to(redisReal, 6379);
       await redisProxy.start();
-      const redisVia = new URL(redisReal.href);
-      redisVia.hostname = '127.0.0.1';
-      redisVia.port = String(redisProxy.port);
-      env.REDIS_URL = redisVia.href;
+      env.REDIS_URL = redisProxy.url(redisReal);
     }
     app = await startTestApp({ env });
     if (redisProxy) {

@@ -8,57 +8,19 @@
  * 10,000 links, never a part, with exactly their tag assignments; and a fresh process on the
  * same database starts (migrations included) and serves the API.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SCOPES } from '../../src/http/scopes.js';
 import { ADMIN_TOKEN, SECRET, onPostgres } from '../helpers/app.js';
+import { ensureBuilt, freePort, processEnv, spawnService, waitHealthy, type Service } from '../helpers/process.js';
+import { sleep } from '../helpers/wait.js';
 
-const ROOT = process.cwd();
-const MAIN = join(ROOT, 'dist', 'main.js');
 const ITEMS = 10_000;
 const TAGS_PER_LINK = 2;
-
-/** Newest modification time of the files under `dir`. */
-function newest(dir: string): number {
-  let max = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    max = Math.max(max, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return max;
-}
-
-/** dist/ must exist and be newer than every source file, else this would test stale code. */
-function ensureBuilt(): void {
-  if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= newest(join(ROOT, 'src'))) return;
-  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8', timeout: 170_000 });
-  if (build.status !== 0) throw new Error(`npm run build failed (${build.status ?? build.signal}):\n${build.stdout}\n${build.stderr}`);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** One running `node dist/main.js`. */
-interface Service {
-  origin: string;
-  child: ChildProcess;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  hasExited(): boolean;
-  output(): string;
-}
 
 describe.runIf(onPostgres)('SIGKILL in the middle of a bulk write', () => {
   const real = new URL(process.env.DATABASE_URL ?? 'postgres://localhost/none');
@@ -73,9 +35,7 @@ describe.runIf(onPostgres)('SIGKILL in the middle of a bulk write', () => {
   async function startService(): Promise<Service> {
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
+    const env = processEnv({
       PORT: String(port),
       HOST: '127.0.0.1',
       BASE_URL: origin,
@@ -84,32 +44,12 @@ describe.runIf(onPostgres)('SIGKILL in the middle of a bulk write', () => {
       LOG_LEVEL: 'warn',
       DATABASE_URL: dbUrl.href,
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-    };
+    });
     // cwd: a temporary directory, so a developer's .env in the repository is not read.
-    const child = spawn(process.execPath, [MAIN], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    let exitedFlag = false;
-    child.stdout!.on('data', (b: Buffer) => (output += b.toString()));
-    child.stderr!.on('data', (b: Buffer) => (output += b.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.once('exit', (code, signal) => {
-        exitedFlag = true;
-        resolve({ code, signal });
-      }),
-    );
-    const service: Service = { origin, child, exited, hasExited: () => exitedFlag, output: () => output };
+    const service = spawnService(origin, { cwd: dir, env });
     services.push(service);
     // Ready when /healthz answers (bounded).
-    for (let i = 0; ; i++) {
-      if (exitedFlag) throw new Error(`service exited during start:\n${output}`);
-      if (i >= 300) throw new Error(`service not ready after 30 s:\n${output}`);
-      try {
-        if ((await fetch(`${origin}/healthz`)).status === 200) break;
-      } catch {
-        /* not listening yet */
-      }
-      await sleep(100);
-    }
+    await waitHealthy(service);
     return service;
   }
 

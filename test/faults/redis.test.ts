@@ -2,7 +2,7 @@
  * Redis stopped and restarted while two instances run (Redis runs only).
  *
  * The machine's Redis is shared with the rest of the suite, so it is never stopped. Instance A
- * reaches it through a TCP proxy of this file that can be cut (every connection destroyed, new
+ * reaches it through a TCP proxy (test/helpers/tcp-proxy.ts) that can be cut (every connection destroyed, new
  * ones refused) and restored on the same port; instance B reaches it through a proxy that is
  * never cut (only so this file can tell B's connections apart in CLIENT LIST). Both share one
  * database.
@@ -14,103 +14,12 @@
  * A missed is not served stale, new changes are followed at once, and the changes A made
  * during the outage reach B.
  */
-import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, onPostgres, onRedis, startTestApp, type TestApp, type WorkspaceFixture } from '../helpers/app.js';
-
-/** A TCP proxy in front of a real server that can be cut and restored on the same port. */
-class Proxy {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  private readonly upstreams = new Set<Socket>();
-  port = 0;
-
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async start(): Promise<void> {
-    const server = createServer((client) => {
-      const upstream = connect(this.target.port, this.target.host);
-      this.sockets.add(client);
-      this.sockets.add(upstream);
-      this.upstreams.add(upstream);
-      const end = () => {
-        client.destroy();
-        upstream.destroy();
-        this.sockets.delete(client);
-        this.sockets.delete(upstream);
-        this.upstreams.delete(upstream);
-      };
-      client.on('error', end).on('close', end);
-      upstream.on('error', end).on('close', end);
-      client.pipe(upstream);
-      upstream.pipe(client);
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
-  }
-
-  get running(): boolean {
-    return this.server !== undefined;
-  }
-
-  /** Local ports of the connections the proxy holds to the server (as the server sees them). */
-  upstreamPorts(): Set<number> {
-    return new Set([...this.upstreams].map((s) => s.localPort).filter((p): p is number => p !== undefined));
-  }
-
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
-    this.upstreams.clear();
-    await closed;
-  }
-
-  /** This proxy's URL for the server `real` points at. */
-  url(real: URL): string {
-    const via = new URL(real.href);
-    via.hostname = '127.0.0.1';
-    via.port = String(this.port);
-    return via.href;
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it holds or `ms` have passed (bounded); whether it held. */
-async function within(ms: number, check: () => Promise<boolean>, every = 20): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() >= deadline) return false;
-    await sleep(every);
-  }
-}
-
-/** The answer, or a failure naming `what` if none came within `ms` (a hang, not fail-open). */
-async function answered<T>(what: string, ms: number, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([p, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { answered, sleep, within } from '../helpers/wait.js';
 
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0';
 const BOUND = 5_000;
@@ -118,14 +27,14 @@ const BOUND = 5_000;
 describe.runIf(onRedis)('Redis stopped and restarted under two instances', () => {
   const real = new URL(process.env.REDIS_URL ?? 'redis://localhost');
   const target = { host: real.hostname, port: Number(real.port || 6379) };
-  const proxyA = new Proxy(target);
-  const proxyB = new Proxy(target);
+  const proxyA = new TcpProxy(target);
+  const proxyB = new TcpProxy(target);
   let observer: Redis;
   let a: TestApp;
   let b: TestApp;
 
   /** Whether the instance behind `proxy` holds a subscription to the three bus channels. */
-  async function subscribed(proxy: Proxy): Promise<boolean> {
+  async function subscribed(proxy: TcpProxy): Promise<boolean> {
     const ports = proxy.upstreamPorts();
     const list = (await observer.client('LIST')) as string;
     return list.split('\n').some((line) => {
@@ -196,7 +105,7 @@ describe.runIf(onRedis)('Redis stopped and restarted under two instances', () =>
   /** Polls (bounded) until `app` redirects `link` to `url`; the last destination seen otherwise. */
   async function follows(app: TestApp, link: Made, url: string, ms: number): Promise<true | string> {
     let seen = '';
-    const ok = await within(ms, async () => (seen = await servedBy(app, link)) === url);
+    const ok = await within(ms, async () => (seen = await servedBy(app, link)) === url, 20);
     return ok ? true : `still ${seen}`;
   }
 
@@ -301,7 +210,7 @@ describe.runIf(onRedis)('Redis stopped and restarted under two instances', () =>
     expect((await a.inject({ method: 'GET', url: '/api/tags', headers: bearer(usedOnA.key) })).statusCode).toBe(200);
     expect((await b.admin('DELETE', `/keys/${usedOnA.id}`)).statusCode).toBe(200);
     let last = 0;
-    const refused = await within(1_000, async () => (last = (await a.inject({ method: 'GET', url: '/api/tags', headers: bearer(usedOnA.key) })).statusCode) === 401);
+    const refused = await within(1_000, async () => (last = (await a.inject({ method: 'GET', url: '/api/tags', headers: bearer(usedOnA.key) })).statusCode) === 401, 20);
     expect(refused, `A still answers ${last} for a revoked key`).toBe(true);
 
     // The change A made while it could not announce it reaches B once Redis is back (B cached

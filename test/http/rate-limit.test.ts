@@ -1,8 +1,8 @@
-import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryRateLimiter, WINDOW_MS } from '../../src/http/rate-limit.js';
 import { bearer, onPostgres, onRedis, startTestApp, type TestApp } from '../helpers/app.js';
+import { TcpProxy } from '../helpers/tcp-proxy.js';
 
 // ---------------------------------------------------------------------------------------------
 // MemoryRateLimiter, pure
@@ -338,62 +338,13 @@ describe.runIf(onRedis)('several instances on one Redis', () => {
     }
   });
 
-  /** A TCP proxy in front of the real Redis that can be cut and restored. */
-  class Proxy {
-    private server: Server | undefined;
-    private readonly sockets = new Set<Socket>();
-    port = 0;
-
-    constructor(private readonly target: { host: string; port: number }) {}
-
-    async start(): Promise<void> {
-      const server = createServer((client) => {
-        const upstream = connect(this.target.port, this.target.host);
-        this.sockets.add(client);
-        this.sockets.add(upstream);
-        const end = () => {
-          client.destroy();
-          upstream.destroy();
-          this.sockets.delete(client);
-          this.sockets.delete(upstream);
-        };
-        client.on('error', end).on('close', end);
-        upstream.on('error', end).on('close', end);
-        client.pipe(upstream);
-        upstream.pipe(client);
-      });
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(this.port, '127.0.0.1', () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
-      this.port = (server.address() as AddressInfo).port;
-      this.server = server;
-    }
-
-    async stop(): Promise<void> {
-      const server = this.server;
-      this.server = undefined;
-      if (!server) return;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of this.sockets) socket.destroy();
-      this.sockets.clear();
-      await closed;
-    }
-  }
-
   test('Redis outage: requests are served (fail open) and the shared limit returns with Redis', async () => {
     const real = new URL(process.env.REDIS_URL!);
-    const proxy = new Proxy({ host: real.hostname, port: Number(real.port || 6379) });
+    const proxy = TcpProxy.to(real, 6379);
     await proxy.start();
     let a: TestApp | undefined;
     try {
-      const viaProxy = new URL(real.href);
-      viaProxy.hostname = '127.0.0.1';
-      viaProxy.port = String(proxy.port);
-      a = await anotherInstance({ REDIS_URL: viaProxy.href });
+      a = await anotherInstance({ REDIS_URL: proxy.url(real) });
 
       // Through the proxy, instance A shares the limit with the main instance.
       expect(await sharesLimit(a, app, 10_000)).toBe(true);
