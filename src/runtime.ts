@@ -72,6 +72,9 @@ export function connectRedis(url: string, logger: Logger, o: { subscriber?: bool
 /** Chooses the infrastructure once, from the configuration, and wires the app. */
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const logger = options.logger ?? createLogger(config);
+  // The country database (8 MB) loads while the database opens and migrates.
+  const countryLookup = openCountryLookup();
+  countryLookup.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
   const database = options.database ?? (await openDatabase(config));
   await migrate(database);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
@@ -81,7 +84,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const passwords = new PasswordBox(config.secret);
   const bus: InvalidationBus & ClickFlushBus & AuthChangeBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
   const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);
-  const lookupCountry = await openCountryLookup();
+  const lookupCountry = await countryLookup;
   const clicks = new ClickQueue((rows) => storeClicks(database, rows), lookupCountry, logger);
   bus.onClickFlushRequest(() => void clicks.flush().catch(() => undefined));
   const app = await buildApp({
