@@ -27,14 +27,14 @@ import { registerTagRoutes } from '../modules/tags/routes.js';
 import { apiKeyCredential } from '../modules/keys/credential.js';
 import type { KeyCache } from '../modules/keys/key-cache.js';
 import type { LastUsedTracker } from '../modules/keys/last-used.js';
-import { authenticate, type Principal } from './auth.js';
+import { authenticate } from './auth.js';
 import { AppError } from '../errors.js';
 import { errorBody, errorHandler, notFoundHandler } from './errors.js';
 import { describeScopedRoute, registerOpenApi } from './openapi.js';
 import type { RateLimiter } from './rate-limit.js';
 import { ErrorBody } from './schemas.js';
 import { rejectUnstorableText } from './text-safety.js';
-import { buildValidator, validatorCompiler } from './validation.js';
+import { buildValidator } from './validation.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -50,19 +50,6 @@ export interface AppDeps {
   conversions: ConversionDeps;
   keyCache: KeyCache;
   requestTimeoutMs?: number;
-}
-
-/** What a service needs to act for a caller: the workspace, who it is, the database, the time. */
-export interface ServiceContext {
-  db: Database['db'];
-  principal: Principal;
-  workspace: Principal['workspace'];
-  now: Date;
-}
-
-export function contextOf(deps: AppDeps, principal: Principal | undefined): ServiceContext {
-  if (!principal) throw new Error('contextOf called on a route without authentication');
-  return { db: deps.database.db, principal, workspace: principal.workspace, now: deps.clock() };
 }
 
 const routeTables = new WeakMap<object, RouteOptions[]>();
@@ -118,7 +105,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // JSON only: any other content type is a 400 rather than a body parsed as text.
   app.removeContentTypeParser('text/plain');
-  app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   app.addSchema(ErrorBody);

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { Ctx, Item } from '../modules/bulk/service.js';
 import type { App, AppDeps } from './app.js';
-import type { Principal } from './auth.js';
+import { serviceContext } from './context.js';
 import { BulkOf, DeletedIds, IdList, ListQuery, type ListParams } from './schemas.js';
 import type { Scope } from './scopes.js';
 
@@ -22,11 +22,6 @@ export interface BulkRouteSpec<Q extends ListParams = ListParams> {
     upsert(ctx: Ctx, items: Item[]): Promise<unknown[]>;
     remove(ctx: Ctx, ids: string[]): Promise<string[]>;
   };
-}
-
-export function serviceContext(deps: AppDeps, principal: Principal | undefined): Ctx {
-  if (!principal) throw new Error('a scoped route ran without a principal');
-  return { db: deps.database.db, workspace: principal.workspace, now: deps.clock() };
 }
 
 /** GET, POST, PUT and DELETE of one bulk resource, with thin handlers over its service. */

@@ -15,5 +15,3 @@ export const SCOPES = [
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
-
-export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);

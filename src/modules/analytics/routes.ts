@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { App, AppDeps } from '../../http/app.js';
-import { serviceContext } from '../../http/bulk-routes.js';
+import { serviceContext } from '../../http/context.js';
 import { AnalyticsQuery, ClickRecord, GroupRecord } from './schemas.js';
 import { analytics, type AnalyticsQuery as Query } from './service.js';
 

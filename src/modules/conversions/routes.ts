@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { App, AppDeps } from '../../http/app.js';
-import { serviceContext } from '../../http/bulk-routes.js';
+import { serviceContext } from '../../http/context.js';
 import { LeadEvent, LeadInput, SaleEvent, SaleInput } from './schemas.js';
 import { trackLead, trackSale, type ConversionDeps } from './service.js';
 

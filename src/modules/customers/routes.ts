@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { App, AppDeps } from '../../http/app.js';
-import { serviceContext } from '../../http/bulk-routes.js';
+import { serviceContext } from '../../http/context.js';
 import { BulkOf, DeletedIds, IdList } from '../../http/schemas.js';
 import type { Item } from '../bulk/service.js';
 import { Customer, CustomerListQuery, CustomerUpdate } from './schemas.js';

@@ -21,6 +21,8 @@ export interface RedirectDeps extends VisitDeps {
 
 const PASSWORD_ATTEMPTS_PER_MINUTE = 10;
 
+const forward = (reply: FastifyReply, to: string) => reply.code(302).header('location', to).header('cache-control', 'private, no-store').send();
+
 const html = (reply: FastifyReply, status: number, body: string) =>
   reply.code(status).header('cache-control', 'private, no-store').type('text/html; charset=utf-8').send(body);
 
@@ -57,7 +59,7 @@ export function registerRedirectRoutes(app: App, d: RedirectDeps): void {
         case 'password':
           return html(reply, 401, passwordPage(link, `${prefix}/${link.shortId}`));
         case 'expired':
-          if (outcome.to) return reply.code(302).header('location', outcome.to).header('cache-control', 'private, no-store').send();
+          if (outcome.to) return forward(reply, outcome.to);
           return html(reply, 410, expiredPage(link));
         case 'preview':
           return html(reply, 200, previewPage(link, `${d.shortLinkBaseUrl}/${link.shortId}`));
@@ -65,7 +67,7 @@ export function registerRedirectRoutes(app: App, d: RedirectDeps): void {
           // Waits only when the click queue is full (back-pressure): no click is ever dropped.
           if (outcome.click) await d.clicks.enqueue(outcome.click);
           if (outcome.cloaked) return html(reply, 200, cloakedPage(link, outcome.to));
-          return reply.code(302).header('location', outcome.to).header('cache-control', 'private, no-store').send();
+          return forward(reply, outcome.to);
       }
     },
   );

@@ -19,8 +19,6 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
   enterprise: { features: new Set(all), requestsPerMinute: 10_000, maxBulkItems: 10_000 },
 };
 
-export const isPlan = (value: string): value is Plan => (PLANS as readonly string[]).includes(value);
-
 export function planAllows(plan: Plan, feature: Feature): boolean {
   return PLAN_LIMITS[plan].features.has(feature);
 }

@@ -13,21 +13,14 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { workspaceWithCollection } from '../../helpers/client.js';
+import { ANDROID, DESKTOP, IP_DE, IP_GB, IP_US, IPAD, IPHONE, UUID } from '../../helpers/visitors.js';
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
-const IPAD = 'Mozilla/5.0 (iPad; CPU OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.6 Mobile/15E148 Safari/604.1';
-const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36';
-const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const FIREFOX_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.4; rv:125.0) Gecko/20100101 Firefox/125.0';
 const GOOGLEBOT = 'Googlebot/2.1 (+http://www.google.com/bot.html)';
 
-/** DB-IP countries of these addresses. */
-const IP_GB = '81.2.69.160';
-const IP_DE = '5.9.0.1';
-const IP_US = '8.8.8.8';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The server's clock: real time unless a test pins it. */
 let pinned: number | undefined;
@@ -94,17 +87,7 @@ interface Visitor {
 
 /** A fresh workspace with a collection, used the way a client would. */
 async function client() {
-  const ws = await t.workspace({ rateLimitPerMinute: 1_000_000 });
-  const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, key = ws.key) =>
-    t.inject({
-      method,
-      url,
-      headers: { ...bearer(key), 'content-type': 'application/json' },
-      payload: body === undefined ? undefined : JSON.stringify(body),
-    });
-  const col = await send('POST', '/api/collections', [{ name: 'Campaigns' }]);
-  expect(col.statusCode, col.body).toBe(201);
-  const collectionId = col.json<{ id: string }[]>()[0]!.id;
+  const { ws, send, collectionId } = await workspaceWithCollection(t);
 
   const api = {
     ws,

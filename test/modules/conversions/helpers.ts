@@ -5,10 +5,12 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { bearer, type TestApp } from '../../helpers/app.js';
+import type { TestApp } from '../../helpers/app.js';
+import { workspaceWithCollection } from '../../helpers/client.js';
 
-export const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { DESKTOP, UUID } from '../../helpers/visitors.js';
+
+export { DESKTOP, UUID };
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 export type Body = Record<string, unknown>;
@@ -52,17 +54,7 @@ export interface Totals {
 
 /** A fresh workspace of `t` with a collection, used the way a client would. */
 export async function conversionClient(t: TestApp) {
-  const ws = await t.workspace({ rateLimitPerMinute: 1_000_000 });
-  const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, key = ws.key) =>
-    t.inject({
-      method,
-      url,
-      headers: { ...bearer(key), 'content-type': 'application/json' },
-      payload: body === undefined ? undefined : JSON.stringify(body),
-    });
-  const col = await send('POST', '/api/collections', [{ name: 'Campaigns' }]);
-  expect(col.statusCode, col.body).toBe(201);
-  const collectionId = col.json<{ id: string }[]>()[0]!.id;
+  const { ws, send, collectionId } = await workspaceWithCollection(t);
 
   const api = {
     ws,

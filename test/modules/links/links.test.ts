@@ -7,14 +7,12 @@
  * cloaked onto a local HTTPS page that allows framing.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
 import type { Plan } from '../../../src/modules/workspaces/plans.js';
+import { startFramableSite } from '../../helpers/framable-site.js';
 import { bearer, startTestApp, type TestApp, type WorkspaceFixture } from '../../helpers/app.js';
 
 const SHORT_LINK_BASE_URL = 'https://go.lt.test';
@@ -59,25 +57,19 @@ interface Link {
 type Item = Record<string, unknown>;
 
 let t: TestApp;
-let framable: Server;
+let framable: Awaited<ReturnType<typeof startFramableSite>> | undefined;
 /** An https page (on 127.0.0.1) that lets anyone frame it: a valid cloaking destination here. */
 let framableUrl: string;
 
 beforeAll(async () => {
-  const tls = { key: readFileSync('test/fixtures/tls/key.pem'), cert: readFileSync('test/fixtures/tls/cert.pem') };
-  framable = createServer(tls, (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end('<!doctype html><p>frame me</p>');
-  });
-  await new Promise<void>((resolve) => framable.listen(0, '127.0.0.1', resolve));
-  framableUrl = `https://127.0.0.1:${(framable.address() as AddressInfo).port}/landing`;
+  framable = await startFramableSite();
+  framableUrl = framable.url;
   t = await startTestApp({ env: { SHORT_LINK_BASE_URL, ALLOW_PRIVATE_DESTINATIONS: 'true' } });
 });
 
 afterAll(async () => {
   await t?.close();
-  framable?.closeAllConnections();
-  await new Promise<void>((resolve) => (framable ? framable.close(() => resolve()) : resolve()));
+  await framable?.close();
 });
 
 /** A client of one workspace, acting with one key the way an API user would. */

@@ -8,28 +8,18 @@
  * onto a local HTTPS page) and `plain` (the defaults: no country header is trusted).
  * Clicks are written in batches; the tests poll the clicks table (bounded) for them.
  */
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import vm from 'node:vm';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
+import { startFramableSite } from '../../helpers/framable-site.js';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
+import { ANDROID, DESKTOP, IP_DE, IP_GB, IP_US, IPAD, IPHONE, UUID } from '../../helpers/visitors.js';
 
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
-const IPAD = 'Mozilla/5.0 (iPad; CPU OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.6 Mobile/15E148 Safari/604.1';
-const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36';
-const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
-/** DB-IP countries of these addresses. */
-const IP_GB = '81.2.69.160';
-const IP_DE = '5.9.0.1';
-const IP_US = '8.8.8.8';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The server's clock: starts at the real time and only ever moves forward. */
 let nowMs = Date.now();
@@ -40,18 +30,13 @@ const advanceTo = (ms: number) => {
 
 let t: TestApp;
 let plain: TestApp;
-let framable: Server;
+let framable: Awaited<ReturnType<typeof startFramableSite>> | undefined;
 /** An https page on 127.0.0.1 that anyone may frame: a valid cloaking destination for `t`. */
 let framableUrl: string;
 
 beforeAll(async () => {
-  const tls = { key: readFileSync('test/fixtures/tls/key.pem'), cert: readFileSync('test/fixtures/tls/cert.pem') };
-  framable = createServer(tls, (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end('<!doctype html><p>frame me</p>');
-  });
-  await new Promise<void>((resolve) => framable.listen(0, '127.0.0.1', resolve));
-  framableUrl = `https://127.0.0.1:${(framable.address() as AddressInfo).port}/landing`;
+  framable = await startFramableSite();
+  framableUrl = framable.url;
   t = await startTestApp({ clock, env: { COUNTRY_HEADER: 'cf-ipcountry', ALLOW_PRIVATE_DESTINATIONS: 'true' } });
   plain = await startTestApp({ clock, database: t.database });
 });
@@ -59,8 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await plain?.close();
   await t?.close();
-  framable?.closeAllConnections();
-  await new Promise<void>((resolve) => (framable ? framable.close(() => resolve()) : resolve()));
+  await framable?.close();
 });
 
 type Item = Record<string, unknown>;
