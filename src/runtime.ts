@@ -85,7 +85,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const bus: InvalidationBus & ClickFlushBus & AuthChangeBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
   const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);
   const lookupCountry = await countryLookup;
-  const clicks = new ClickQueue((rows) => storeClicks(database, rows), lookupCountry, logger);
+  const clicks = new ClickQueue((batch) => storeClicks(database, batch, lookupCountry), logger);
   bus.onClickFlushRequest(() => void clicks.flush().catch(() => undefined));
   const app = await buildApp({
     config,

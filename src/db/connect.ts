@@ -30,9 +30,9 @@ export interface Database {
   pglite?: PGlite;
   /**
    * Bulk append with COPY (PostgreSQL only: several times cheaper for the server than parsing
-   * the same rows from JSON). Values are strings, numbers, booleans or null.
+   * the same rows from JSON). `text` is in COPY's text format, one line per row.
    */
-  copyRows?(table: string, columns: string[], rows: (string | number | boolean | null)[][]): Promise<void>;
+  copyText?(table: string, columns: string[], text: string): Promise<void>;
   withSession<T>(fn: (session: RawSession) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -75,11 +75,11 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     async ping() {
       await pool.query('select 1');
     },
-    async copyRows(table, columns, rowsToCopy) {
+    async copyText(table, columns, text) {
       const client = await pool.connect();
       try {
         const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
-        await pipeline(Readable.from([copyText(rowsToCopy)]), stream);
+        await pipeline(Readable.from([text]), stream);
       } finally {
         client.release();
       }
@@ -149,22 +149,4 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (typeof e.code === 'string' && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08'))) return true;
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);
-}
-
-/** COPY's text format: tab-separated, \N for null, backslash escapes for the special characters. */
-export function copyText(rowsToCopy: (string | number | boolean | null)[][]): string {
-  let out = '';
-  for (const row of rowsToCopy) {
-    out +=
-      row
-        .map((v) =>
-          v === null
-            ? '\\N'
-            : typeof v === 'string'
-              ? v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'))
-              : String(v),
-        )
-        .join('\t') + '\n';
-  }
-  return out;
 }

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Conn, Database } from '../../db/connect.js';
+import { CLICK_COPY_COLUMNS, clickCopyText, enrichClick, type RawClick } from './click-record.js';
+import type { CountryLookup } from './visitor.js';
 
 export interface ClickRow {
   id: string;
@@ -29,24 +31,19 @@ export async function insertClicks(conn: Conn, clicks: ClickRow[]): Promise<void
     ON CONFLICT (id, created_at) DO NOTHING`);
 }
 
-const COLUMNS = ['id', 'workspace_id', 'link_id', 'partner_id', 'created_at', 'country', 'device', 'browser', 'os', 'referrer', 'referrer_url', 'bot'];
-
 /**
- * Writes a batch of clicks in one statement: COPY on PostgreSQL, JSON on the embedded engine.
- * A COPY that meets an already-written click (a retried batch whose first attempt did commit)
- * falls back to the insert that skips duplicates.
+ * Writes a batch of clicks in one statement, enriching them on the way: COPY on PostgreSQL,
+ * JSON on the embedded engine. A COPY that meets an already-written click (a retried batch
+ * whose first attempt did commit) falls back to the insert that skips duplicates.
  */
-export async function storeClicks(database: Database, clicks: ClickRow[]): Promise<void> {
+export async function storeClicks(database: Database, clicks: RawClick[], lookup: CountryLookup): Promise<void> {
   if (clicks.length === 0) return;
-  if (!database.copyRows) return insertClicks(database.db, clicks);
+  const records = () => clicks.map((c) => enrichClick(c, lookup));
+  if (!database.copyText) return insertClicks(database.db, records());
   try {
-    await database.copyRows(
-      'clicks',
-      COLUMNS,
-      clicks.map((c) => [c.id, c.workspaceId, c.linkId, c.partnerId, c.createdAt, c.country, c.device, c.browser, c.os, c.referrer, c.referrerUrl, c.bot]),
-    );
+    await database.copyText('clicks', CLICK_COPY_COLUMNS, clickCopyText(clicks, lookup));
   } catch (err) {
     if ((err as { code?: string }).code !== '23505') throw err;
-    await insertClicks(database.db, clicks);
+    await insertClicks(database.db, records());
   }
 }

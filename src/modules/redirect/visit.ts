@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { newId } from '../../db/ids.js';
-import type { RawClick } from './clicks.js';
+import type { RawClick } from './click-record.js';
 import { withTracking } from './destination.js';
 import type { PasswordGate } from './password-gate.js';
 import { osOf, resolveDestination, type RedirectLink } from './resolve.js';

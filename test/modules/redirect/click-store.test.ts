@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
 import { newId } from '../../../src/db/ids.js';
-import { storeClicks, type ClickRow } from '../../../src/modules/redirect/store.js';
+import { enrichClick, type RawClick } from '../../../src/modules/redirect/click-record.js';
+import { storeClicks } from '../../../src/modules/redirect/store.js';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
 
 let t: TestApp;
@@ -20,41 +21,45 @@ async function aLink() {
   return { workspaceId: ws.id, linkId: link.id as string };
 }
 
-const click = (workspaceId: string, linkId: string, referrerUrl: string | null): ClickRow => ({
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36';
+const click = (workspaceId: string, linkId: string, referer: string | undefined): RawClick => ({
   id: newId(),
   workspaceId,
   linkId,
   partnerId: null,
-  createdAt: new Date().toISOString(),
+  at: Date.now(),
+  ip: '127.0.0.1',
+  userAgent: CHROME,
+  referer,
   country: 'GB',
-  device: 'desktop',
-  browser: 'Chrome',
-  os: 'Linux',
-  referrer: 'example.org',
-  referrerUrl,
-  bot: false,
 });
+const noLookup = () => undefined;
 
 describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () => {
   test('store every value exactly, including tabs, newlines, backslashes, unicode and nulls', async () => {
     const { workspaceId, linkId } = await aLink();
-    const tricky = ['https://a.example/?q=tab\there', 'line\nbreak\r\n', 'back\\slash \\N \\t', 'café ☕ 𝄞', null];
+    const tricky = ['https://a.example/?q=tab\there', 'https://a.example/line\nbreak\r\n', 'https://a.example/back\\slash \\N \\t', 'https://a.example/café ☕ 𝄞', undefined];
     const batch = tricky.map((r) => click(workspaceId, linkId, r));
-    await storeClicks(t.database, batch);
-    const stored = await rows<{ id: string; referrerUrl: string | null }>(
+    await storeClicks(t.database, batch, noLookup);
+    const stored = await rows<Record<string, unknown> & { id: string; createdAt: Date }>(
       t.database.db,
-      sql`SELECT id, referrer_url AS "referrerUrl" FROM clicks WHERE link_id = ${linkId}`,
+      sql`SELECT id, workspace_id AS "workspaceId", link_id AS "linkId", partner_id AS "partnerId", created_at AS "createdAt",
+                 country, device, browser, os, referrer, referrer_url AS "referrerUrl", bot
+          FROM clicks WHERE link_id = ${linkId}`,
     );
-    const byId = new Map(stored.map((r) => [r.id, r.referrerUrl]));
     expect(stored).toHaveLength(batch.length);
-    for (const c of batch) expect(byId.get(c.id)).toBe(c.referrerUrl);
+    const byId = new Map(stored.map((r) => [r.id, { ...r, createdAt: new Date(r.createdAt).toISOString() }]));
+    for (const c of batch) {
+      expect(byId.get(c.id)).toEqual(enrichClick(c, noLookup));
+      expect(byId.get(c.id)?.["referrerUrl"]).toBe(c.referer ?? null);
+    }
   });
 
   test('a batch written twice (a retry after an unclear failure) is stored once, without error', async () => {
     const { workspaceId, linkId } = await aLink();
-    const batch = [click(workspaceId, linkId, null), click(workspaceId, linkId, 'https://r.example/')];
-    await storeClicks(t.database, batch);
-    await storeClicks(t.database, batch);
+    const batch = [click(workspaceId, linkId, undefined), click(workspaceId, linkId, 'https://r.example/')];
+    await storeClicks(t.database, batch, noLookup);
+    await storeClicks(t.database, batch, noLookup);
     const counted = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM clicks WHERE link_id = ${linkId}`);
     expect(counted[0]?.n).toBe(2);
   });

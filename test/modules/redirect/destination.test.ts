@@ -127,3 +127,13 @@ describe('withTracking', () => {
     expect(out).not.toContain('null');
   });
 });
+
+describe('withTracking reuse', () => {
+  it('a link updated with new utm values (a new utm object) is not served the old split', () => {
+    const dest = 'https://shop.example/p?x=1#top';
+    expect(withTracking(dest, { source: 'a' }, 'lt_id', 'c1')).toBe('https://shop.example/p?x=1&utm_source=a&lt_id=c1#top');
+    expect(withTracking(dest, { source: 'b' }, 'lt_id', 'c2')).toBe('https://shop.example/p?x=1&utm_source=b&lt_id=c2#top');
+    expect(withTracking(dest, null, 'lt_id', 'c3')).toBe('https://shop.example/p?x=1&lt_id=c3#top');
+    expect(withTracking(dest, null, 'cid', 'c4')).toBe('https://shop.example/p?x=1&cid=c4#top');
+  });
+});

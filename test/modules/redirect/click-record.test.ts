@@ -1,0 +1,77 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { CLICK_COPY_COLUMNS, clickCopyText, copyField, enrichClick, isoTime, type RawClick } from '../../../src/modules/redirect/click-record.js';
+
+const COLUMN_KEYS = ['id', 'workspaceId', 'linkId', 'partnerId', 'createdAt', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl', 'bot'];
+
+/** Reads one line of COPY text back, the way PostgreSQL does. */
+function parseCopyLine(line: string): (string | null)[] {
+  return line.split('\t').map((field) =>
+    field === '\\N' ? null : field.replace(/\\(.)/g, (_, c: string) => ({ t: '\t', n: '\n', r: '\r', '\\': '\\' })[c] ?? c),
+  );
+}
+
+const AGENTS = [
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
+  'Googlebot/2.1 (+http://www.google.com/bot.html)',
+  'curl/8.5.0',
+  '',
+];
+
+const rawClick = fc.record<RawClick>({
+  id: fc.uuid(),
+  workspaceId: fc.uuid(),
+  linkId: fc.uuid(),
+  partnerId: fc.option(fc.uuid(), { nil: null }),
+  at: fc.integer({ min: 0, max: 4_102_444_800_000 }),
+  ip: fc.constantFrom('127.0.0.1', '8.8.8.8', '2001:4860:4860::8888', 'not-an-ip'),
+  userAgent: fc.oneof(fc.constantFrom(...AGENTS), fc.string()),
+  referer: fc.option(fc.oneof(fc.webUrl(), fc.string(), fc.constant('https://a.example/tab\there\\N\r\n')), { nil: undefined }),
+  country: fc.option(fc.constantFrom('GB', 'SA', 'US'), { nil: undefined }),
+});
+
+describe('click records', () => {
+  test('isoTime matches Date#toISOString for any time, in or out of order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 8_640_000_000_000 }), { minLength: 1, maxLength: 20 }), (times) => {
+        for (const ms of times) expect(isoTime(ms)).toBe(new Date(ms).toISOString());
+      }),
+    );
+  });
+
+  test('the COPY text of a batch reads back as exactly the enriched records', () => {
+    const lookup = (ip: string) => (ip === '8.8.8.8' ? 'US' : undefined);
+    fc.assert(
+      fc.property(fc.array(rawClick, { maxLength: 30 }), (clicks) => {
+        const text = clickCopyText(clicks, lookup);
+        const lines = text === '' ? [] : text.slice(0, -1).split('\n');
+        expect(lines).toHaveLength(clicks.length);
+        lines.forEach((line, i) => {
+          const fields = parseCopyLine(line);
+          expect(fields).toHaveLength(CLICK_COPY_COLUMNS.length);
+          const record = enrichClick(clicks[i]!, lookup) as unknown as Record<string, unknown>;
+          const expected = COLUMN_KEYS.map((k) => (typeof record[k] === 'boolean' ? (record[k] ? 't' : 'f') : record[k]));
+          expect(fields).toEqual(expected);
+        });
+      }),
+    );
+  });
+
+  test('copyField escapes exactly the characters COPY treats specially', () => {
+    expect(copyField(null)).toBe('\\N');
+    expect(copyField('\\N')).toBe('\\\\N');
+    expect(copyField('a\tb\nc\rd\\e')).toBe('a\\tb\\nc\\rd\\\\e');
+    expect(copyField('café ☕')).toBe('café ☕');
+  });
+
+  test('a referrer is its host; a Referer that is not a URL counts as direct', () => {
+    const base: RawClick = { id: 'i', workspaceId: 'w', linkId: 'l', partnerId: null, at: 0, ip: '', userAgent: '', referer: undefined, country: undefined };
+    expect(enrichClick({ ...base, referer: 'https://news.example.org/a?b=1' }, () => undefined)).toMatchObject({
+      referrer: 'news.example.org',
+      referrerUrl: 'https://news.example.org/a?b=1',
+    });
+    expect(enrichClick({ ...base, referer: 'not a url' }, () => undefined)).toMatchObject({ referrer: '(direct)', referrerUrl: null });
+    expect(enrichClick(base, () => undefined)).toMatchObject({ referrer: '(direct)', referrerUrl: null });
+  });
+});
