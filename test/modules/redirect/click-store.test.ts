@@ -41,7 +41,7 @@ describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () =
     const tricky = ['https://a.example/?q=tab\there', 'https://a.example/line\nbreak\r\n', 'https://a.example/back\\slash \\N \\t', 'https://a.example/café ☕ 𝄞', undefined];
     const batch = tricky.map((r) => click(workspaceId, linkId, r));
     await storeClicks(t.database, batch, noLookup);
-    const stored = await rows<Record<string, unknown> & { id: string; createdAt: Date }>(
+    const stored = await rows<{ id: string; createdAt: Date; referrerUrl: string | null }>(
       t.database.db,
       sql`SELECT id, workspace_id AS "workspaceId", link_id AS "linkId", partner_id AS "partnerId", created_at AS "createdAt",
                  country, device, browser, os, referrer, referrer_url AS "referrerUrl", bot
@@ -51,7 +51,7 @@ describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () =
     const byId = new Map(stored.map((r) => [r.id, { ...r, createdAt: new Date(r.createdAt).toISOString() }]));
     for (const c of batch) {
       expect(byId.get(c.id)).toEqual(enrichClick(c, noLookup));
-      expect(byId.get(c.id)?.["referrerUrl"]).toBe(c.referer ?? null);
+      expect(byId.get(c.id)?.referrerUrl).toBe(c.referer ?? null);
     }
   });
 
