@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Conn, Database } from '../../db/connect.js';
-import { CLICK_COPY_COLUMNS, clickCopyText, enrichClick, type RawClick } from './click-record.js';
+import { CLICK_COPY_COLUMNS, clickCopyChunks, enrichClick, type RawClick } from './click-record.js';
 import type { CountryLookup } from './visitor.js';
 
 export interface ClickRow {
@@ -41,7 +41,7 @@ export async function storeClicks(database: Database, clicks: RawClick[], lookup
   const records = () => clicks.map((c) => enrichClick(c, lookup));
   if (!database.copyText) return insertClicks(database.db, records());
   try {
-    await database.copyText('clicks', CLICK_COPY_COLUMNS, clickCopyText(clicks, lookup));
+    await database.copyText('clicks', CLICK_COPY_COLUMNS, clickCopyChunks(clicks, lookup));
   } catch (err) {
     if ((err as { code?: string }).code !== '23505') throw err;
     await insertClicks(database.db, records());

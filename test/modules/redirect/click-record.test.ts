@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { CLICK_COPY_COLUMNS, clickCopyText, copyField, enrichClick, isoTime, type RawClick } from '../../../src/modules/redirect/click-record.js';
+import { CLICK_COPY_COLUMNS, clickCopyChunks, clickCopyText, copyField, enrichClick, isoTime, type RawClick } from '../../../src/modules/redirect/click-record.js';
 
 const COLUMN_KEYS = ['id', 'workspaceId', 'linkId', 'partnerId', 'createdAt', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl', 'bot'];
 
@@ -73,5 +73,18 @@ describe('click records', () => {
     });
     expect(enrichClick({ ...base, referer: 'not a url' }, () => undefined)).toMatchObject({ referrer: '(direct)', referrerUrl: null });
     expect(enrichClick(base, () => undefined)).toMatchObject({ referrer: '(direct)', referrerUrl: null });
+  });
+
+  test('the chunks of a batch join into exactly its whole COPY text', async () => {
+    const clicks = fc.sample(rawClick, { numRuns: 1234, seed: 7 });
+    const lookup = () => 'GB';
+    let joined = '';
+    let chunks = 0;
+    for await (const chunk of clickCopyChunks(clicks, lookup)) {
+      joined += chunk;
+      chunks++;
+    }
+    expect(chunks).toBe(3);
+    expect(joined).toBe(clickCopyText(clicks, lookup));
   });
 });

@@ -63,4 +63,12 @@ describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () =
     const counted = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM clicks WHERE link_id = ${linkId}`);
     expect(counted[0]?.n).toBe(2);
   });
+
+  test('a batch larger than one COPY chunk is stored whole', async () => {
+    const { workspaceId, linkId } = await aLink();
+    const batch = Array.from({ length: 1201 }, (_, i) => click(workspaceId, linkId, `https://r.example/${i}`));
+    await storeClicks(t.database, batch, noLookup);
+    const counted = await rows<{ n: number }>(t.database.db, sql`SELECT count(DISTINCT referrer_url)::int AS n FROM clicks WHERE link_id = ${linkId}`);
+    expect(counted[0]?.n).toBe(1201);
+  });
 });
