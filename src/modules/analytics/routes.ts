@@ -15,7 +15,7 @@ export function registerAnalyticsRoutes(app: App, deps: AppDeps): void {
         tags: ['Analytics'],
         summary: 'Click analytics',
         description:
-          'Without groupBy: click records, filtered and paged, ordered by createdAt. With groupBy: one row per group with clicks, leads, sales and saleAmount (timeseries ordered by time per `sort`; other groups by clicks, most first). Bot clicks are never counted. Clicks are written in batches, so a click shows here within about a second of the redirect (its click id is accepted by the tracking endpoints at once).',
+          'Without groupBy: click records, filtered and paged, ordered by createdAt. With groupBy: one row per group with clicks, leads, sales and saleAmount (timeseries ordered by time per `sort`; other groups by clicks, most first). Bot clicks are never counted. Clicks are written in batches, so a click shows here a second or two after the redirect (its click id is accepted by the tracking endpoints at once).',
         querystring: AnalyticsQuery,
         response: { 200: Type.Array(Type.Union([Type.Ref(ClickRecord), Type.Ref(GroupRecord)])) },
       },

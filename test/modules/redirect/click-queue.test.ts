@@ -1,0 +1,108 @@
+import { describe, expect, test } from 'vitest';
+import type { RawClick } from '../../../src/modules/redirect/click-record.js';
+import { ClickQueue } from '../../../src/modules/redirect/clicks.js';
+
+const quiet = { warn: () => undefined, info: () => undefined };
+let seq = 0;
+const aClick = (): RawClick => ({
+  id: `click-${++seq}`,
+  workspaceId: 'w',
+  linkId: 'l',
+  partnerId: null,
+  at: Date.now(),
+  ip: '127.0.0.1',
+  userAgent: 'ua',
+  referer: undefined,
+  country: undefined,
+});
+
+/** A writer the test opens and closes, recording each batch it is given. */
+function gatedWriter() {
+  const batches: string[][] = [];
+  let open!: () => void;
+  let gate = new Promise<void>((r) => (open = r));
+  let failNext = false;
+  return {
+    batches,
+    write: async (clicks: RawClick[]) => {
+      await gate;
+      if (failNext) {
+        failNext = false;
+        throw new Error('database away');
+      }
+      batches.push(clicks.map((c) => c.id));
+    },
+    open: () => open(),
+    close: () => (gate = new Promise<void>((r) => (open = r))),
+    failOnce: () => (failNext = true),
+  };
+}
+
+describe('click queue', () => {
+  test('a full queue makes new clicks wait (never dropped, never beyond capacity) until a batch is written', async () => {
+    const w = gatedWriter();
+    const q = new ClickQueue(w.write, quiet, { batchSize: 3, flushIntervalMs: 60_000, capacity: 6 });
+    const sync = Array.from({ length: 6 }, () => q.enqueue(aClick()));
+    expect(sync.every((r) => r === undefined)).toBe(true);
+    expect(q.hasRoom()).toBe(false);
+    const waiting = [q.enqueue(aClick()), q.enqueue(aClick())];
+    expect(waiting.every((r) => r instanceof Promise)).toBe(true);
+    expect(q.size).toBe(6);
+    let admitted = false;
+    void Promise.all(waiting).then(() => (admitted = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(admitted).toBe(false);
+    w.open();
+    await Promise.all(waiting);
+    await q.close();
+    expect(w.batches.flat()).toHaveLength(8);
+    expect(new Set(w.batches.flat()).size).toBe(8);
+    expect(w.batches.every((b) => b.length <= 3)).toBe(true);
+    expect(q.written).toBe(8);
+  });
+
+  test('clicks that arrive during a write wait for the next flush instead of going out in tiny batches', async () => {
+    const w = gatedWriter();
+    const q = new ClickQueue(w.write, quiet, { batchSize: 4, flushIntervalMs: 60_000, capacity: 100 });
+    for (let i = 0; i < 4; i++) q.enqueue(aClick()); // a whole batch starts a write
+    q.enqueue(aClick()); // arrives while that write is under way
+    w.open();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(w.batches.map((b) => b.length)).toEqual([4]);
+    expect(q.size).toBe(1);
+    await q.flush();
+    expect(w.batches.map((b) => b.length)).toEqual([4, 1]);
+    await q.close();
+  });
+
+  test('a failed write keeps its batch, the click stays pending, and the next flush writes it once', async () => {
+    const w = gatedWriter();
+    w.open();
+    const q = new ClickQueue(w.write, quiet, { batchSize: 10, flushIntervalMs: 60_000, capacity: 100 });
+    const c = aClick();
+    q.enqueue(c);
+    expect(q.isPending(c.id)).toBe(true);
+    w.failOnce();
+    await q.flush();
+    expect(w.batches).toEqual([]);
+    expect(q.isPending(c.id)).toBe(true);
+    await q.flush();
+    expect(w.batches).toEqual([[c.id]]);
+    expect(q.isPending(c.id)).toBe(false);
+    await q.close();
+  });
+
+  test('flush() returns once every click queued before it is written, even with a write under way', async () => {
+    const w = gatedWriter();
+    const q = new ClickQueue(w.write, quiet, { batchSize: 2, flushIntervalMs: 60_000, capacity: 100 });
+    q.enqueue(aClick());
+    q.enqueue(aClick()); // starts a write, held at the gate
+    q.enqueue(aClick());
+    const flushed = q.flush();
+    w.open();
+    await flushed;
+    expect(q.written).toBe(3);
+    expect(q.size).toBe(0);
+    await q.close();
+  });
+});
