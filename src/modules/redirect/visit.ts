@@ -50,7 +50,8 @@ export function visitLink(d: VisitDeps, link: RedirectLink, v: Visit, nowMs: num
   const ua = v.headers['user-agent'] ?? '';
   const trusted = countryFromHeader(v.headers, d.countryHeader);
   const visitor = {
-    os: osOf(ua),
+    // Only device-targeted links need the OS; for the rest it cannot change the decision.
+    os: link.ios || link.android ? osOf(ua) : ('other' as const),
     // An IP lookup only when the link targets by country; otherwise the click writer does it.
     country: trusted ?? (link.geo ? d.lookupCountry(v.ip) : undefined),
     unlocked: link.passwordSealed ? d.gate.unlocked(link, v.headers.cookie) : true,
