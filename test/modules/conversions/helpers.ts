@@ -3,6 +3,7 @@
  * collection used over HTTP the way a client would (links, clicks from visiting them, the
  * tracking calls, customers and per-link totals), the response shapes, and the 400 check.
  */
+import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { TestApp } from '../../helpers/app.js';
@@ -14,6 +15,26 @@ export { DESKTOP, UUID };
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 export type Body = Record<string, unknown>;
+
+/** Valid bodies with up to two fields set to a wrong value (or removed) and maybe a stray key. */
+export function mutatedBodies(
+  valid: fc.Arbitrary<Body>,
+  field: fc.Arbitrary<string>,
+  wrong: fc.Arbitrary<unknown>,
+  anyJson: fc.Arbitrary<unknown>,
+): fc.Arbitrary<Body> {
+  return fc
+    .tuple(valid, fc.array(fc.tuple(field, wrong), { maxLength: 2 }), fc.option(anyJson, { nil: undefined }))
+    .map(([b, changes, junk]) => {
+      const out: Body = { ...b };
+      for (const [k, v] of changes) {
+        if (v === undefined) delete out[k];
+        else out[k] = v;
+      }
+      if (junk !== undefined) out.junk = junk;
+      return out;
+    });
+}
 
 export interface Link {
   id: string;

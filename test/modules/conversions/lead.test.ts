@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
-import { ISO, UUID, clientWithClick, conversionClient, expect400, type Body, type ConversionApi, type LeadEvent } from './helpers.js';
+import { ISO, UUID, clientWithClick, conversionClient, expect400, mutatedBodies, type Body, type ConversionApi, type LeadEvent } from './helpers.js';
 
 let t: TestApp;
 
@@ -366,17 +366,7 @@ describe('POST /api/track/lead: property', () => {
       fc.webUrl(),
     );
     const field = fc.constantFrom('clickId', 'eventName', 'customerExternalId', 'customerName', 'customerEmail', 'customerAvatar', 'metadata');
-    const body = fc
-      .tuple(valid, fc.array(fc.tuple(field, wrong), { maxLength: 2 }), fc.option(anyJson, { nil: undefined }))
-      .map(([b, changes, junk]) => {
-        const out: Body = { ...b };
-        for (const [k, v] of changes) {
-          if (v === undefined) delete out[k];
-          else out[k] = v;
-        }
-        if (junk !== undefined) out.junk = junk;
-        return out;
-      });
+    const body = mutatedBodies(valid, field, wrong, anyJson);
 
     await fc.assert(
       fc.asyncProperty(body, async (input) => {

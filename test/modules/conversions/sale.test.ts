@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
-import { ISO, UUID, clientWithClick, conversionClient, expect400, type Body, type ConversionApi, type SaleEvent } from './helpers.js';
+import { ISO, UUID, clientWithClick, conversionClient, expect400, mutatedBodies, type Body, type ConversionApi, type SaleEvent } from './helpers.js';
 
 let t: TestApp;
 
@@ -354,17 +354,7 @@ describe('POST /api/track/sale: property', () => {
       'customerAvatar',
       'metadata',
     );
-    const body = fc
-      .tuple(valid, fc.array(fc.tuple(field, wrong), { maxLength: 2 }), fc.option(anyJson, { nil: undefined }))
-      .map(([b, changes, junk]) => {
-        const out: Body = { ...b };
-        for (const [k, v] of changes) {
-          if (v === undefined) delete out[k];
-          else out[k] = v;
-        }
-        if (junk !== undefined) out.junk = junk;
-        return out;
-      });
+    const body = mutatedBodies(valid, field, wrong, anyJson);
 
     await fc.assert(
       fc.asyncProperty(body, async (input) => {
