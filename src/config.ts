@@ -23,6 +23,10 @@ export interface Config {
   workers: number;
   /** PostgreSQL connections per process. */
   dbPoolSize: number;
+  /** Where each process spools its clicks before answering (undefined: no spool). */
+  clickSpoolDir: string | undefined;
+  /** fdatasync interval of the spool in ms; 0 syncs before every answer. */
+  clickSpoolSyncMs: number;
 }
 
 /** Thrown for a bad configuration value; main prints its one-line message and exits. */
@@ -118,6 +122,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (workers > 1 && !redisUrl) bad('WORKERS', 'above 1 needs REDIS_URL (limits and caches must be shared)');
   const poolRaw = get('DB_POOL_SIZE') ?? '10';
   if (!/^\d+$/.test(poolRaw) || Number(poolRaw) < 1 || Number(poolRaw) > 1000) bad('DB_POOL_SIZE', `must be an integer from 1 to 1000 (got "${poolRaw}")`);
+  const spoolRaw = get('CLICK_SPOOL_DIR');
+  // In-memory test instances have no disk to spool to unless a directory is named.
+  const clickSpoolDir = spoolRaw === 'off' ? undefined : spoolRaw ? resolve(spoolRaw) : dataDir.startsWith('memory://') ? undefined : join(dataDir, 'spool');
+  const syncRaw = get('CLICK_SPOOL_SYNC_MS') ?? '100';
+  if (!/^\d+$/.test(syncRaw) || Number(syncRaw) > 60_000) bad('CLICK_SPOOL_SYNC_MS', `must be an integer from 0 to 60000 (got "${syncRaw}")`);
   secret ??= loadOrCreateSecret(dataDir);
   return {
     port,
@@ -136,5 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateDestinations,
     workers,
     dbPoolSize: Number(poolRaw),
+    clickSpoolDir,
+    clickSpoolSyncMs: Number(syncRaw),
   };
 }

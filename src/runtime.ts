@@ -10,12 +10,15 @@ import { LastUsedTracker } from './modules/keys/last-used.js';
 import { frameChecker } from './modules/links/frame-check.js';
 import { PasswordBox } from './modules/links/password.js';
 import { findLinkForRedirect } from './modules/links/service.js';
+import { ClickSpool } from './modules/redirect/click-spool.js';
 import { ClickQueue } from './modules/redirect/clicks.js';
+import { SpoolReplayer } from './modules/redirect/spool-replay.js';
 import { LocalBus, RedisBus, type ClickFlushBus, type InvalidationBus } from './infra/bus.js';
 import { LinkCache } from './modules/redirect/link-cache.js';
 import { PasswordGate } from './modules/redirect/password-gate.js';
-import { storeClicks } from './modules/redirect/store.js';
+import { replayClicks, storeClicks } from './modules/redirect/store.js';
 import { openCountryLookup } from './modules/redirect/visitor.js';
+import type { RawClick } from './modules/redirect/click-record.js';
 
 export interface Runtime {
   app: App;
@@ -86,7 +89,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);
   const lookupCountry = await countryLookup;
   const clicks = new ClickQueue((batch) => storeClicks(database, batch, lookupCountry), logger);
-  bus.onClickFlushRequest(() => void clicks.flush().catch(() => undefined));
+  const durable = config.clickSpoolDir ? startSpool(config.clickSpoolDir, config.clickSpoolSyncMs, clicks, logger, (batch) => replayClicks(database, batch, lookupCountry)) : undefined;
+  bus.onClickFlushRequest(() => void clicks.flushSoon().catch(() => undefined));
   const app = await buildApp({
     config,
     database,
@@ -128,6 +132,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     async close() {
       await app.close();
       await clicks.close();
+      await durable?.replayer.close();
       await lastUsed.close();
       await bus.close();
       await limiter.close();
@@ -136,4 +141,17 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       logger.flush();
     },
   };
+}
+
+/**
+ * The click spool of this process and the replay of spilled clicks and of files that dead
+ * processes left in the same directory (searched now, in the background, and every 30 s).
+ */
+function startSpool(dir: string, syncMs: number, clicks: ClickQueue, logger: Logger, store: (batch: RawClick[]) => Promise<void>) {
+  const late: { replayer?: SpoolReplayer } = {};
+  const spool = new ClickSpool({ dir, syncMs }, logger, (path) => late.replayer?.add(path), (taken) => clicks.takeBack(taken));
+  const replayer = (late.replayer = new SpoolReplayer({ dir, owner: spool.owner, store, log: logger }));
+  clicks.useSpool(spool);
+  void replayer.scan().catch((err: unknown) => logger.warn({ err }, 'spool scan failed'));
+  return { spool, replayer };
 }

@@ -22,9 +22,15 @@ export function fastRedirect(d: RedirectDeps): (req: IncomingMessage, res: Serve
     if (!link || !d.clicks.hasRoom()) return false;
     const outcome = visitLink(d, link, { method: req.method, headers: req.headers, ip: clientIp(req.headers, req.socket.remoteAddress, d.trustProxy) }, d.clock().getTime());
     if (outcome.kind !== 'forward' || outcome.cloaked) return false;
-    if (outcome.click) void d.clicks.enqueue(outcome.click);
-    res.writeHead(302, { location: outcome.to, 'cache-control': 'private, no-store', 'content-length': '0' });
-    res.end();
+    const answer = () => {
+      res.writeHead(302, { location: outcome.to, 'cache-control': 'private, no-store', 'content-length': '0' });
+      res.end();
+    };
+    d.clicks.redirects++;
+    // The answer goes out once the click is in the spool (end of this event-loop turn): a
+    // visitor who got a 302 has a click that survives a crash.
+    if (outcome.click) d.clicks.record(outcome.click, answer);
+    else answer();
     return true;
   };
 }

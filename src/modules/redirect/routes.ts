@@ -65,6 +65,7 @@ export function registerRedirectRoutes(app: App, d: RedirectDeps): void {
           return html(reply, 200, previewPage(link, `${d.shortLinkBaseUrl}/${link.shortId}`));
         case 'forward':
           // Waits only when the click queue is full (back-pressure): no click is ever dropped.
+          d.clicks.redirects++;
           if (outcome.click) await d.clicks.enqueue(outcome.click);
           if (outcome.cloaked) return html(reply, 200, cloakedPage(link, outcome.to));
           return forward(reply, outcome.to);

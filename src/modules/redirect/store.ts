@@ -47,3 +47,8 @@ export async function storeClicks(database: Database, clicks: RawClick[], lookup
     await insertClicks(database.db, records());
   }
 }
+
+/** Clicks replayed from a spool: some may be in the database already, and are skipped. */
+export async function replayClicks(database: Database, clicks: RawClick[], lookup: CountryLookup): Promise<void> {
+  await insertClicks(database.db, clicks.map((c) => enrichClick(c, lookup)));
+}

@@ -39,14 +39,14 @@ function gatedWriter() {
 }
 
 describe('click queue', () => {
-  test('a full queue makes new clicks wait (never dropped, never beyond capacity) until a batch is written', async () => {
+  test('without a spool, a full queue makes new clicks wait (never dropped, never beyond capacity) until a batch is written', async () => {
     const w = gatedWriter();
     const q = new ClickQueue(w.write, quiet, { batchSize: 3, flushIntervalMs: 60_000, capacity: 6 });
-    const sync = Array.from({ length: 6 }, () => q.enqueue(aClick()));
-    expect(sync.every((r) => r === undefined)).toBe(true);
+    let answeredAtOnce = 0;
+    for (let i = 0; i < 6; i++) q.record(aClick(), () => answeredAtOnce++);
+    expect(answeredAtOnce).toBe(6);
     expect(q.hasRoom()).toBe(false);
     const waiting = [q.enqueue(aClick()), q.enqueue(aClick())];
-    expect(waiting.every((r) => r instanceof Promise)).toBe(true);
     expect(q.size).toBe(6);
     let admitted = false;
     void Promise.all(waiting).then(() => (admitted = true));
@@ -59,6 +59,40 @@ describe('click queue', () => {
     expect(new Set(w.batches.flat()).size).toBe(8);
     expect(w.batches.every((b) => b.length <= 3)).toBe(true);
     expect(q.written).toBe(8);
+  });
+
+  test('while the database is away, writes are retried with growing waits and logged once per state change', async () => {
+    let now = 0;
+    let calls = 0;
+    let down = true;
+    const lines: string[] = [];
+    const log = { warn: (_o: object, m: string) => lines.push(`warn ${m}`), info: (_o: object, m: string) => lines.push(`info ${m}`) };
+    const q = new ClickQueue(
+      async () => {
+        calls++;
+        if (down) throw new Error('connection refused');
+      },
+      log,
+      { batchSize: 2, flushIntervalMs: 60_000, capacity: 1000, summaryMs: 0 },
+      () => now,
+    );
+    // Far more clicks than a batch, and the periodic tick every 10 ms for 10 s of clock time.
+    for (let i = 0; i < 50; i++) q.enqueue(aClick());
+    for (let t = 0; t < 1000; t++) {
+      now += 10;
+      await q.flushSoon();
+    }
+    // Exponential backoff from 250 ms up to 30 s: a handful of attempts in 10 s, not a thousand.
+    expect(calls).toBeGreaterThan(3);
+    expect(calls).toBeLessThan(12);
+    expect(lines.filter((l) => l.startsWith('warn'))).toEqual(['warn click writes failing; retrying with backoff, clicks kept meanwhile']);
+    down = false;
+    now += 60_000;
+    await q.flushSoon();
+    expect(q.size).toBe(0);
+    expect(q.written).toBe(50);
+    expect(lines.at(-1)).toBe('info click writes working again');
+    await q.close();
   });
 
   test('clicks that arrive during a write wait for the next flush instead of going out in tiny batches', async () => {

@@ -1,0 +1,250 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { rows } from '../../../src/db/connect.js';
+import { newId } from '../../../src/db/ids.js';
+import type { RawClick } from '../../../src/modules/redirect/click-record.js';
+import { ClickSpool, heartbeatName, parseSpoolName, segmentName, type SpoolOwner } from '../../../src/modules/redirect/click-spool.js';
+import { ClickQueue } from '../../../src/modules/redirect/clicks.js';
+import { parseSpool, parseSpoolLine, SPOOL_HEADER, spoolLine } from '../../../src/modules/redirect/spool-format.js';
+import { SpoolReplayer, writerAlive } from '../../../src/modules/redirect/spool-replay.js';
+import { replayClicks } from '../../../src/modules/redirect/store.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { within } from '../../helpers/wait.js';
+
+const waitFor = async (check: () => boolean | Promise<boolean>, ms: number) => expect(await within(ms, async () => check(), 20)).toBe(true);
+
+const quiet = { warn: () => undefined, info: () => undefined };
+const aClick = (over: Partial<RawClick> = {}): RawClick => ({
+  id: newId(),
+  workspaceId: newId(),
+  linkId: newId(),
+  partnerId: null,
+  at: Date.now(),
+  ip: '203.0.113.9',
+  userAgent: 'Mozilla/5.0',
+  referer: undefined,
+  country: undefined,
+  ...over,
+});
+
+const uuid = fc.uuid({ version: 4 });
+const rawClick = fc.record({
+  id: uuid,
+  workspaceId: uuid,
+  linkId: uuid,
+  partnerId: fc.option(uuid, { nil: null }),
+  at: fc.integer({ min: 0, max: 253402300799999 }),
+  ip: fc.string({ unit: 'binary', maxLength: 50 }),
+  userAgent: fc.string({ unit: 'binary', maxLength: 300 }),
+  referer: fc.option(fc.string({ unit: 'binary', maxLength: 300 }), { nil: undefined }),
+  country: fc.option(fc.string({ unit: 'binary', maxLength: 4 }), { nil: undefined }),
+});
+
+describe('spool format', () => {
+  test('every click reads back exactly, whatever its header-borne strings hold', () => {
+    fc.assert(
+      fc.property(rawClick, (c) => {
+        const line = spoolLine(c);
+        expect(line.endsWith('\n')).toBe(true);
+        expect(line.slice(0, -1).includes('\n')).toBe(false);
+        expect(parseSpoolLine(line.slice(0, -1))).toEqual(c);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('a file cut anywhere (a crash mid-write) yields exactly its whole lines', () => {
+    fc.assert(
+      fc.property(fc.array(rawClick, { minLength: 1, maxLength: 20 }), fc.nat(), (clicks, cutAt) => {
+        const text = SPOOL_HEADER + clicks.map(spoolLine).join('');
+        const cut = SPOOL_HEADER.length + (cutAt % (text.length - SPOOL_HEADER.length + 1));
+        const { clicks: read } = parseSpool(text.slice(0, cut));
+        const whole = text.slice(SPOOL_HEADER.length, cut).split('\n').length - 1;
+        expect(read).toEqual(clicks.slice(0, whole));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('file names carry host, pid and start id', () => {
+    const me: SpoolOwner = { host: 'box-1.example', pid: 4242, boot: 'ab12cd34' };
+    expect(parseSpoolName(segmentName(me, 7))).toEqual({ ...me, kind: 'segment' });
+    expect(parseSpoolName(heartbeatName(me))).toEqual({ ...me, kind: 'heartbeat' });
+    expect(parseSpoolName('notes.txt')).toBeUndefined();
+  });
+});
+
+describe('whether a spool writer is still alive', () => {
+  const me: SpoolOwner = { host: 'a', pid: 100, boot: 'aaaa' };
+  const alive = (pid: number) => pid === 200;
+  test.each([
+    ['this very process', { host: 'a', pid: 100, boot: 'aaaa' }, 1000, true],
+    ['an earlier process under the same pid (a restarted container)', { host: 'a', pid: 100, boot: 'bbbb' }, 10, false],
+    ['a dead pid on this host, even with a fresh heartbeat', { host: 'a', pid: 300, boot: 'cccc' }, 10, false],
+    ['a live pid on this host with a fresh heartbeat', { host: 'a', pid: 200, boot: 'dddd' }, 10, true],
+    ['a live pid on this host without a heartbeat (a reused pid)', { host: 'a', pid: 200, boot: 'dddd' }, undefined, false],
+    ['another host with a fresh heartbeat', { host: 'b', pid: 300, boot: 'eeee' }, 10, true],
+    ['another host with a stale heartbeat', { host: 'b', pid: 300, boot: 'eeee' }, 120_000, false],
+  ] as const)('%s', (_name, writer, age, expected) => {
+    expect(writerAlive(writer, me, age, 60_000, alive)).toBe(expected);
+  });
+});
+
+describe('click spool on disk', () => {
+  let dir: string;
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0)) await c();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  const newDir = () => (dir = mkdtempSync(join(tmpdir(), 'lt-spool-')));
+  const spoolFiles = () => readdirSync(dir).filter((n) => n.endsWith('.clicks'));
+  const onDisk = () => spoolFiles().flatMap((n) => parseSpool(readFileSync(join(dir, n), 'utf8')).clicks.map((c) => c.id));
+
+  test('a visitor is answered only once the click is in the spool file, and the file goes once the database has it', async () => {
+    newDir();
+    const written: string[] = [];
+    const q = new ClickQueue(async (b) => void written.push(...b.map((c) => c.id)), quiet, { batchSize: 1000, flushIntervalMs: 60_000, summaryMs: 0 });
+    const spool = new ClickSpool({ dir, syncMs: 5, segmentMs: 0 }, quiet, () => undefined, (c) => q.takeBack(c));
+    q.useSpool(spool);
+    const clicks = Array.from({ length: 50 }, () => aClick());
+    const seenAtAnswer: boolean[] = [];
+    await Promise.all(
+      clicks.map(
+        (c) =>
+          new Promise<void>((resolve) =>
+            q.record(c, () => {
+              seenAtAnswer.push(onDisk().includes(c.id));
+              resolve();
+            }),
+          ),
+      ),
+    );
+    expect(seenAtAnswer).toEqual(clicks.map(() => true));
+    expect(spool.bytes).toBeGreaterThan(0);
+    await q.flush();
+    expect(written).toEqual(clicks.map((c) => c.id));
+    // The segment is closed on the next heartbeat (segmentMs 0) and then deleted.
+    await waitFor(() => spoolFiles().length === 0, 5000);
+    await q.close();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  test('close() while the database is away keeps every unwritten click in the spool', async () => {
+    newDir();
+    const q = new ClickQueue(async () => Promise.reject(new Error('database away')), quiet, { batchSize: 1000, flushIntervalMs: 60_000, summaryMs: 0, closeMs: 200 });
+    q.useSpool(new ClickSpool({ dir, syncMs: 50 }, quiet, () => undefined, (c) => q.takeBack(c)));
+    const clicks = Array.from({ length: 30 }, () => aClick());
+    await Promise.all(clicks.map((c) => q.enqueue(c)));
+    await q.close();
+    expect(onDisk().sort()).toEqual(clicks.map((c) => c.id).sort());
+  });
+
+  test('beyond the memory capacity clicks are spilled to disk, answered at once, and replayed from there', async () => {
+    newDir();
+    const stored: string[] = [];
+    const q = new ClickQueue(async (b) => void stored.push(...b.map((c) => c.id)), quiet, { batchSize: 1000, flushIntervalMs: 60_000, capacity: 5, summaryMs: 0 });
+    const late: { replayer?: SpoolReplayer } = {};
+    const spool = new ClickSpool({ dir, syncMs: 50, segmentMs: 0 }, quiet, (p) => late.replayer!.add(p), (c) => q.takeBack(c));
+    const replayer = (late.replayer = new SpoolReplayer({ dir, owner: spool.owner, store: async (b) => void stored.push(...b.map((c) => c.id)), log: quiet });
+    q.useSpool(spool);
+    cleanups.push(() => replayer.close());
+    const clicks = Array.from({ length: 20 }, () => aClick());
+    await Promise.all(clicks.map((c) => q.enqueue(c)));
+    expect(q.size).toBe(5);
+    expect(q.spilled).toBe(15);
+    expect(q.hasRoom()).toBe(true);
+    await q.flush();
+    await waitFor(() => stored.length === 20, 5000);
+    expect(stored.sort()).toEqual(clicks.map((c) => c.id).sort());
+    await q.close();
+  });
+});
+
+describe('replay of spool files left by dead processes', () => {
+  let app: TestApp;
+  let dir: string;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const deadPid = (): number => {
+    const child = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' });
+    return Number(child.stdout.trim());
+  };
+  const countOf = async (ids: string[]) =>
+    (await rows<{ n: number }>(app.database.db, sql`select count(*)::int as n from clicks where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`))[0]!.n;
+
+  test('files of a dead writer are replayed once into the database, files of live writers are left alone', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lt-replay-'));
+    const me: SpoolOwner = { host: 'thishost', pid: process.pid, boot: '0000aaaa' };
+    const dead: SpoolOwner = { host: 'thishost', pid: deadPid(), boot: '1111bbbb' };
+    const liveElsewhere: SpoolOwner = { host: 'otherhost', pid: 77, boot: '2222cccc' };
+    const write = (o: SpoolOwner, n: number, clicks: RawClick[], tail = '') =>
+      writeFileSync(join(dir, segmentName(o, n)), SPOOL_HEADER + clicks.map(spoolLine).join('') + tail);
+    const deadClicks = Array.from({ length: 12 }, () => aClick());
+    write(dead, 0, deadClicks.slice(0, 7));
+    // The second file ends in a line cut short by the crash.
+    write(dead, 1, deadClicks.slice(7), spoolLine(aClick()).slice(0, 40));
+    writeFileSync(join(dir, heartbeatName(dead)), 'x');
+    const otherClicks = [aClick()];
+    write(liveElsewhere, 0, otherClicks);
+    writeFileSync(join(dir, heartbeatName(liveElsewhere)), 'x');
+    // Two of the dead writer's clicks were committed before it died: replay must skip them.
+    await replayClicks(app.database, deadClicks.slice(0, 2), () => undefined);
+
+    const replayer = new SpoolReplayer({ dir, owner: { ...me, host: 'thishost' }, store: (b) => replayClicks(app.database, b, () => undefined), log: quiet });
+    await replayer.scan();
+    await replayer.close();
+    expect(await countOf(deadClicks.map((c) => c.id))).toBe(12);
+    expect(await countOf(otherClicks.map((c) => c.id))).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual([heartbeatName(liveElsewhere), segmentName(liveElsewhere, 0)].sort());
+    expect(replayer.replayed).toBe(12);
+
+    // The other host's writer stops sending heartbeats: after staleMs it counts as dead too.
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(join(dir, heartbeatName(liveElsewhere)), old, old);
+    const again = new SpoolReplayer({ dir, owner: me, store: (b) => replayClicks(app.database, b, () => undefined), log: quiet, staleMs: 60_000 });
+    await again.scan();
+    await again.close();
+    expect(await countOf(otherClicks.map((c) => c.id))).toBe(1);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(existsSync(dir)).toBe(true);
+  });
+
+  test('a replay that fails keeps the file for a later attempt', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lt-replay-'));
+    const dead: SpoolOwner = { host: 'h', pid: deadPid(), boot: '3333dddd' };
+    const clicks = [aClick(), aClick()];
+    writeFileSync(join(dir, segmentName(dead, 0)), SPOOL_HEADER + clicks.map(spoolLine).join(''));
+    let fail = true;
+    const replayer = new SpoolReplayer({
+      dir,
+      owner: { host: 'h', pid: process.pid, boot: '4444eeee' },
+      store: async (b) => {
+        if (fail) throw new Error('database away');
+        await replayClicks(app.database, b, () => undefined);
+      },
+      log: quiet,
+    });
+    await replayer.scan();
+    expect(spoolFiles(dir)).toHaveLength(1);
+    fail = false;
+    await waitFor(async () => (await countOf(clicks.map((c) => c.id))) === 2, 10_000);
+    await replayer.close();
+    expect(spoolFiles(dir)).toHaveLength(0);
+  });
+});
+
+const spoolFiles = (dir: string) => readdirSync(dir).filter((n) => n.endsWith('.clicks'));
