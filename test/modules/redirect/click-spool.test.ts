@@ -151,7 +151,7 @@ describe('click spool on disk', () => {
     const q = new ClickQueue(async (b) => void stored.push(...b.map((c) => c.id)), quiet, { batchSize: 1000, flushIntervalMs: 60_000, capacity: 5, summaryMs: 0 });
     const late: { replayer?: SpoolReplayer } = {};
     const spool = new ClickSpool({ dir, syncMs: 50, segmentMs: 0 }, quiet, (p) => late.replayer!.add(p), (c) => q.takeBack(c));
-    const replayer = (late.replayer = new SpoolReplayer({ dir, owner: spool.owner, store: async (b) => void stored.push(...b.map((c) => c.id)), log: quiet });
+    const replayer = (late.replayer = new SpoolReplayer({ dir, owner: spool.owner, store: async (b) => void stored.push(...b.map((c) => c.id)), log: quiet }));
     q.useSpool(spool);
     cleanups.push(() => replayer.close());
     const clicks = Array.from({ length: 20 }, () => aClick());
