@@ -38,6 +38,16 @@ describe('loadConfig defaults', () => {
     expect(c.logLevel).toBe('info');
     expect(c.trustProxy).toBe(false);
     expect(c.allowPrivateDestinations).toBe(false);
+    expect(c.clickSpoolDir).toBeUndefined(); // nothing on disk with DATA_DIR memory://
+    expect(c.clickSpoolSyncMs).toBe(100);
+  });
+
+  test('the click spool lives in DATA_DIR/spool unless CLICK_SPOOL_DIR names another place or is off', async () => {
+    const dir = await tempDir();
+    expect(loadConfig({ DATA_DIR: dir }).clickSpoolDir).toBe(join(dir, 'spool'));
+    expect(loadConfig({ DATA_DIR: dir, CLICK_SPOOL_DIR: join(dir, 'elsewhere') }).clickSpoolDir).toBe(join(dir, 'elsewhere'));
+    expect(loadConfig({ DATA_DIR: dir, CLICK_SPOOL_DIR: 'off' }).clickSpoolDir).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, CLICK_SPOOL_SYNC_MS: '0' }).clickSpoolSyncMs).toBe(0);
   });
 
   test('DATA_DIR defaults to ./data of the working directory', async () => {
@@ -156,6 +166,8 @@ describe('bad values stop the start with a one-line message naming the variable'
     ['CLICK_ID_PARAM with spaces', { CLICK_ID_PARAM: 'click id' }, 'CLICK_ID_PARAM'],
     ['ADMIN_TOKEN too short', { ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
     ['COUNTRY_HEADER not a header name', { COUNTRY_HEADER: 'cf ipcountry' }, 'COUNTRY_HEADER'],
+    ['CLICK_SPOOL_SYNC_MS not a number', { CLICK_SPOOL_SYNC_MS: 'often' }, 'CLICK_SPOOL_SYNC_MS'],
+    ['CLICK_SPOOL_SYNC_MS too large', { CLICK_SPOOL_SYNC_MS: '600000' }, 'CLICK_SPOOL_SYNC_MS'],
   ];
 
   test.each(cases)('%s', (_label, env, variable) => {
