@@ -33,6 +33,7 @@ import { errorBody, errorHandler, notFoundHandler } from './errors.js';
 import { describeScopedRoute, registerOpenApi } from './openapi.js';
 import type { RateLimiter } from './rate-limit.js';
 import { ErrorBody } from './schemas.js';
+import { registerJsonBody } from './json-body.js';
 import { rejectUnstorableText } from './text-safety.js';
 import { buildValidator } from './validation.js';
 
@@ -105,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // JSON only: any other content type is a 400 rather than a body parsed as text.
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app, BODY_LIMIT);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   app.addSchema(ErrorBody);

@@ -22,8 +22,39 @@ const pathOf = (f: Frame | undefined): (string | number)[] => {
   return out;
 };
 
-/** Walks without recursion (no stack overflow on hostile nesting), keeping parent links for the path. */
+/** Whether any string or key under `root` cannot be stored, or it nests too deep. Lean: no allocation per value. */
+function hasUnstorable(root: unknown): boolean {
+  const values: unknown[] = [root];
+  const depths: number[] = [0];
+  while (values.length) {
+    const value = values.pop();
+    const depth = depths.pop()!;
+    if (typeof value === 'string') {
+      if (!storable(value)) return true;
+      continue;
+    }
+    if (!value || typeof value !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) return true;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        values.push(value[i]);
+        depths.push(depth + 1);
+      }
+    } else {
+      for (const k in value) {
+        if (!Object.hasOwn(value, k)) continue;
+        if (!storable(k)) return true;
+        values.push((value as Record<string, unknown>)[k]);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
+
+/** Finds the first problem and its path; the path is only worked out when there is one. */
 export function findUnstorable(root: unknown): Problem | undefined {
+  if (!hasUnstorable(root)) return undefined;
   const stack: Frame[] = [{ value: root, key: undefined, parent: undefined, depth: 0 }];
   while (stack.length) {
     const frame = stack.pop()!;
@@ -61,7 +92,11 @@ export async function rejectUnstorableText(request: FastifyRequest): Promise<voi
     const inQuery = findUnstorable(used);
     if (inQuery) throw invalidQuery(fieldPath(inQuery.path), inQuery.reason);
   }
-  if (request.body === undefined || request.body === null || typeof request.body !== 'object') return;
+  // JSON bodies were checked while they were parsed (json-body.ts), item by item.
+  if (request.body === undefined || request.body === null || typeof request.body !== 'object' || checkedBodies.has(request.body)) return;
   const inBody = findUnstorable(request.body);
   if (inBody) throw invalid(fieldPath(inBody.path), inBody.reason);
 }
+
+/** Bodies whose text safety was already checked by the parser. */
+export const checkedBodies = new WeakSet<object>();

@@ -113,6 +113,18 @@ export const reasons = {
     ar: 'متداخل بعمق زائد (64 مستوى على الأكثر)',
   },
   too_big: { en: 'is too large (at most {limit} bytes as JSON)', ar: 'كبير جدًا (لا يتجاوز {limit} بايت بصيغة JSON)' },
+  too_many_values: {
+    en: 'holds too many values (at most {limit})',
+    ar: 'يحتوي على عدد كبير جدًا من القيم ({limit} على الأكثر)',
+  },
+  string_too_long: {
+    en: 'holds a string that is too long (at most {limit} characters)',
+    ar: 'يحتوي على نص طويل جدًا ({limit} حرف على الأكثر)',
+  },
+  too_many_keys: {
+    en: 'holds an object with too many keys (at most {limit})',
+    ar: 'يحتوي على كائن بعدد كبير جدًا من المفاتيح ({limit} على الأكثر)',
+  },
   invalid_characters: {
     en: 'contains characters that cannot be stored (U+0000 or an unpaired surrogate)',
     ar: 'يحتوي على محارف لا يمكن تخزينها (U+0000 أو بديل غير مقترن)',
