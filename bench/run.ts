@@ -5,6 +5,7 @@
  */
 import pg from 'pg';
 import { benchConversions } from './conversions.js';
+import { benchHostile } from './hostile.js';
 import { benchLinks } from './links.js';
 import { benchRedirect } from './redirect.js';
 import { benchSoak } from './soak.js';
@@ -36,6 +37,7 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['redirect', () => benchRedirect()],
   ['conversions', () => benchConversions()],
   ['soak', () => benchSoak(Number(process.env.SOAK_SECONDS ?? 60))],
+  ['hostile', () => benchHostile()],
 ];
 
 console.log(`Linktrail bench, ${new Date().toISOString()}, node ${process.version}`);

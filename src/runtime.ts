@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { destination, pino, type Logger } from 'pino';
 import type { Config } from './config.js';
@@ -91,7 +92,23 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const clicks = new ClickQueue((batch) => storeClicks(database, batch, lookupCountry), logger);
   const durable = config.clickSpoolDir ? startSpool(config.clickSpoolDir, config.clickSpoolSyncMs, clicks, logger, (batch) => replayClicks(database, batch, lookupCountry)) : undefined;
   bus.onClickFlushRequest(() => void clicks.flushSoon().catch(() => undefined));
+  // Event-loop delay, for the operator's metrics (and the hostile-body bench): a native
+  // histogram sampled every 10 ms, nothing on the request path.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
+  const metrics = (reset: boolean) => {
+    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+    const memory = process.memoryUsage();
+    const answer = {
+      eventLoopDelay: { maxMs: ms(loopDelay.max), p99Ms: ms(loopDelay.percentile(99)), meanMs: ms(loopDelay.mean) },
+      clicks: { redirects: clicks.redirects, recorded: clicks.accepted, written: clicks.written, queued: clicks.size, spilled: clicks.spilled, spoolBytes: durable?.spool.bytes ?? 0, replayed: durable?.replayer.replayed ?? 0 },
+      memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
+    };
+    if (reset) loopDelay.reset();
+    return answer;
+  };
   const app = await buildApp({
+    metrics,
     config,
     database,
     limiter,
@@ -133,6 +150,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await app.close();
       await clicks.close();
       await durable?.replayer.close();
+      loopDelay.disable();
       await lastUsed.close();
       await bus.close();
       await limiter.close();

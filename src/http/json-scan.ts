@@ -59,8 +59,6 @@ export class JsonScanner {
   private readonly keys: number[] = [];
   private top: 'array' | 'other' | undefined;
   private closed = false;
-  private lastChar = 0;
-  private offset = 0;
   /** For a top-level array: where each item's text starts and ends (end exclusive). */
   readonly itemStarts: number[] = [];
   readonly itemEnds: number[] = [];
@@ -75,21 +73,19 @@ export class JsonScanner {
     return this.top === 'array';
   }
 
-  /** Scans the next slice of the text; stops at the first problem but too many items, which goes on being counted. */
-  feed(text: string, from = 0, to = text.length): JsonProblem | undefined {
+  /**
+   * Scans the next slice of the body's bytes (UTF-8: every structural character is ASCII, and
+   * no byte of a multi-byte character is); stops at the first problem but too many items,
+   * which goes on being counted. String lengths are counted in bytes.
+   */
+  feed(bytes: Uint8Array, from = 0, to = bytes.length): JsonProblem | undefined {
     for (let i = from; i < to; i++) {
-      const c = text.charCodeAt(i);
-      const at = this.offset + (i - from);
       if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (c === BACKSLASH) this.escaped = true;
-        else if (c === QUOTE) {
-          this.inString = false;
-          if (at - this.stringStart > this.limits.maxString) return this.fail({ kind: 'string_too_long', limit: this.limits.maxString, item: this.item() });
-        }
-        this.lastChar = c;
+        i = this.skipString(bytes, i, to);
+        if (this.problem !== undefined && this.problem.kind !== 'too_many_items') return this.problem;
         continue;
       }
+      const c = bytes[i]!;
       if (this.closed) {
         if (!isSpace(c)) return this.fail({ kind: 'malformed' });
         continue;
@@ -102,12 +98,12 @@ export class JsonScanner {
         // Past the maximum only the count goes on (for the message), not the boundaries.
         if (++this.itemCount > this.limits.maxItems) {
           if (this.problem === undefined) this.problem = { kind: 'too_many_items', limit: this.limits.maxItems, count: 0 };
-        } else this.itemStarts.push(at);
+        } else this.itemStarts.push(i);
       }
       switch (c) {
         case QUOTE:
           this.inString = true;
-          this.stringStart = at;
+          this.stringStart = i;
           this.value();
           break;
         case OPEN_ARRAY:
@@ -121,7 +117,7 @@ export class JsonScanner {
         case CLOSE_OBJECT:
           if (this.top === 'array' && this.depth === 1) {
             if (this.expectItem) return this.fail({ kind: 'malformed' });
-            this.endItem(at);
+            this.endItem(i);
           }
           this.depth--;
           if (this.depth < 0) return this.fail({ kind: 'malformed' });
@@ -134,19 +130,52 @@ export class JsonScanner {
           if (this.top === 'array' && this.depth === 1) {
             // `[,1]` and `[1,,2]`: a comma with no item before it.
             if (!this.open) return this.fail({ kind: 'malformed' });
-            this.endItem(at);
+            this.endItem(i);
             this.expectItem = true;
           }
           break;
         default:
-          if (startsScalar(c) && !continuesScalar(this.lastChar)) this.value();
+          if (startsScalar(c) && !continuesScalar(i > 0 ? bytes[i - 1]! : 0)) this.value();
       }
-      this.lastChar = c;
       if (this.problem !== undefined && this.problem.kind !== 'too_many_items') return this.problem;
     }
-    this.offset += to - from;
     return this.problem;
   }
+
+  /** Inside a string from `i`: jumps to its closing quote (memchr), or to `to`. Returns the last index consumed. */
+  private skipString(bytes: Uint8Array, i: number, to: number): number {
+    for (;;) {
+      if (this.escaped) {
+        this.escaped = false;
+        i++;
+      }
+      if (this.nextBackslash < i) {
+        const b = bytes.indexOf(BACKSLASH, i);
+        this.nextBackslash = b === -1 ? Infinity : b;
+      }
+      const q = bytes.indexOf(QUOTE, i);
+      const end = q === -1 || q >= to ? to : q;
+      if (this.nextBackslash < end) {
+        // An escape: skip the escaped character (it may be a quote) and go on.
+        i = this.nextBackslash + 1;
+        if (i >= to) {
+          this.escaped = true;
+          return to - 1;
+        }
+        i++;
+        continue;
+      }
+      if (end - this.stringStart > this.limits.maxString) {
+        this.fail({ kind: 'string_too_long', limit: this.limits.maxString, item: this.item() });
+        return to - 1;
+      }
+      if (end === to) return to - 1;
+      this.inString = false;
+      return end;
+    }
+  }
+
+  private nextBackslash = -1;
 
   private endItem(at: number): void {
     if (this.itemStarts.length > this.itemEnds.length) this.itemEnds.push(at);

@@ -1,7 +1,7 @@
 /**
  * A huge body and a slow client (both engines).
  *
- * A body over the limit (32 MB) is refused with 413 `body_too_large` and nothing is written,
+ * A body over the limit (64 MB) is refused with 413 `body_too_large` and nothing is written,
  * whether it announces its length or streams it chunked, and the server keeps serving. A
  * client that sends its request slower than the request timeout (the headers, or the body,
  * trickling byte by byte) is cut off — a 408 or a closed socket — within a bounded time, while
@@ -124,10 +124,10 @@ async function othersServed(key: string): Promise<void> {
 }
 
 describe('a huge body', () => {
-  test(`40 MB JSON to POST /api/tags: 413 body_too_large, nothing written, the server still serves (${onPostgres ? 'PostgreSQL' : 'PGlite'})`, async () => {
+  test(`70 MB JSON to POST /api/tags: 413 body_too_large, nothing written, the server still serves (${onPostgres ? 'PostgreSQL' : 'PGlite'})`, async () => {
     const ws = await app.workspace();
-    const payload = hugeTagArray(40 * MB);
-    expect(payload.length).toBeGreaterThan(40 * MB);
+    const payload = hugeTagArray(70 * MB);
+    expect(payload.length).toBeGreaterThan(70 * MB);
     const res = await app.inject({ method: 'POST', url: '/api/tags', headers: { ...bearer(ws.key), 'content-type': 'application/json' }, payload });
     expect(res.statusCode, res.body.slice(0, 300)).toBe(413);
     const body = res.json<ErrorBody>();
@@ -147,11 +147,11 @@ describe('a huge body', () => {
     const c = new RawClient();
     try {
       await c.connected();
-      const length = 40 * MB;
+      const length = 70 * MB;
       await c.write(
         `POST /api/tags HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ws.key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n[`,
       );
-      // The answer comes without the client sending the 40 MB.
+      // The answer comes without the client sending the 70 MB.
       expect(await within(CUT_OFF_BOUND_MS, () => c.status() !== undefined && c.body().includes('}'))).toBe(true);
       expect(c.status()).toBe(413);
       expect(JSON.parse(c.body()) as ErrorBody).toMatchObject({ error: { code: 'body_too_large' } });
@@ -175,8 +175,8 @@ describe('a huge body', () => {
       const chunk = Buffer.from(`${new Array<string>(Math.ceil(MB / (item.length + 1))).fill(item).join(',')},`);
       const framed = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
       await c.write('1\r\n[\r\n');
-      // Up to 40 MB, until the server answers or hangs up.
-      for (let sent = 0; sent < 40 && c.status() === undefined && !c.closed; sent++) {
+      // Up to 70 MB, until the server answers or hangs up.
+      for (let sent = 0; sent < 70 && c.status() === undefined && !c.closed; sent++) {
         if (!(await c.write(framed))) break;
       }
       expect(await within(CUT_OFF_BOUND_MS, () => c.status() !== undefined || c.closed)).toBe(true);

@@ -99,7 +99,7 @@ describe('hostile shapes are refused before they are parsed', () => {
     const got = await outcome(`[${'{},'.repeat(150)}{}]`, 100);
     expect(got).toMatchObject({ ok: false, code: 'too_many_items' });
     const scanner = new JsonScanner(limitsFor(100));
-    scanner.feed(`[${'1,'.repeat(150)}1]`);
+    scanner.feed(Buffer.from(`[${'1,'.repeat(150)}1]`));
     expect(scanner.finish()).toEqual({ kind: 'too_many_items', limit: 100, count: 151 });
   });
 });

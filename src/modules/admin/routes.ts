@@ -67,6 +67,21 @@ export function registerAdminRoutes(app: App, deps: AppDeps): void {
     },
   );
 
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        tags,
+        security,
+        description:
+          'What this process is doing: event-loop delay (max, p99, mean in ms since start or the last reset), clicks (recorded, written, queued in memory, spilled to disk, spool bytes) and memory. `reset=true` starts a new measuring window after answering. Each instance answers for itself.',
+        querystring: Type.Object({ reset: Type.Optional(Type.Boolean()) }),
+        response: { 200: Type.Object({}, { additionalProperties: true }), ...errors },
+      },
+    },
+    async (req) => deps.metrics?.(req.query.reset === true) ?? {},
+  );
+
   app.delete(
     '/keys/:id',
     { schema: { tags, security, params: IdParam, response: { 200: DeletedIds, ...errors } } },
