@@ -218,7 +218,9 @@ export class ClickQueue {
     while (this.queue.length > 0) {
       await this.flush();
       const left = deadline - this.now();
-      if (this.queue.length === 0 || left <= 0) break;
+      // While writes succeed, go on (a slow database is still a database); the deadline only
+      // ends retries of a failing one. main.ts bounds the whole shutdown anyway.
+      if (this.queue.length === 0 || (left <= 0 && this.backoff.failing)) break;
       await new Promise((r) => setTimeout(r, Math.min(left, this.backoff.failing ? 250 * this.backoff.failures : 50)));
     }
     this.closed = true;
