@@ -70,6 +70,7 @@ const BODY_LIMIT = 64 * 1024 * 1024;
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config } = deps;
   const requestTimeout = deps.requestTimeoutMs ?? 30_000;
+  const lifecycle = { closing: false };
   const app = Fastify({
     loggerInstance: deps.logger,
     // One line per request (in onResponse) instead of Fastify's two.
@@ -95,7 +96,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           keepAliveTimeout: 72_000,
         },
         (req, res) => {
-          if (!fast(req, res)) handler(req, res);
+          // Once closing, everything goes through Fastify, which answers 503 with
+          // `Connection: close`, so keep-alive visitors let the server finish closing.
+          if (lifecycle.closing || !fast(req, res)) handler(req, res);
         },
       );
     },
@@ -111,6 +114,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // JSON only: any other content type is a 400 rather than a body parsed as text.
   app.removeContentTypeParser('text/plain');
   registerJsonBody(app, BODY_LIMIT);
+  app.addHook('preClose', async () => {
+    lifecycle.closing = true;
+  });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   app.addSchema(ErrorBody);
