@@ -124,6 +124,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
     redirect: {
       shortLinkBaseUrl: config.shortLinkBaseUrl,
+      log: logger,
       trustProxy: config.trustProxy,
       clickIdParam: config.clickIdParam,
       countryHeader: config.countryHeader,

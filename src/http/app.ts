@@ -20,6 +20,7 @@ import { registerCustomerRoutes } from '../modules/customers/routes.js';
 import { registerLinkRoutes } from '../modules/links/routes.js';
 import type { LinkDeps } from '../modules/links/service.js';
 import { fastRedirect } from '../modules/redirect/fast-path.js';
+import { notFoundPage } from '../modules/redirect/pages.js';
 import { registerRedirectRoutes, type RedirectDeps } from '../modules/redirect/routes.js';
 import { registerPartnerRoutes } from '../modules/partners/routes.js';
 import { registerQrRoutes } from '../modules/qr/routes.js';
@@ -29,7 +30,8 @@ import type { KeyCache } from '../modules/keys/key-cache.js';
 import type { LastUsedTracker } from '../modules/keys/last-used.js';
 import { authenticate } from './auth.js';
 import { AppError } from '../errors.js';
-import { errorBody, errorHandler, notFoundHandler } from './errors.js';
+import { errorBody, errorHandler, isApiPath, notFoundHandlerWith } from './errors.js';
+import { withApiPrefix } from './api-prefix.js';
 import { describeScopedRoute, registerOpenApi } from './openapi.js';
 import type { RateLimiter } from './rate-limit.js';
 import { ErrorBody } from './schemas.js';
@@ -71,6 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const { config } = deps;
   const requestTimeout = deps.requestTimeoutMs ?? 30_000;
   const lifecycle = { closing: false };
+  const notFound = notFoundHandlerWith(notFoundPage);
   const app = Fastify({
     loggerInstance: deps.logger,
     // One line per request (in onResponse) instead of Fastify's two.
@@ -106,9 +109,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
     // Errors the router raises before any route runs still answer with the standard body.
     frameworkErrors: (error, request, reply) => {
-      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return notFoundHandler(request, reply as never);
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH' || !isApiPath(request.url)) return notFound(request, reply as never);
       void (reply as unknown as FastifyReply).status(400).send(errorBody(new AppError('bad_request', { detail: 'the request path is malformed' })));
     },
+    // api.md General rule 1: `/links`, `/track/lead`… are the `/api/…` operations themselves.
+    rewriteUrl: (req) => withApiPrefix(req.url ?? '/'),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON only: any other content type is a 400 rather than a body parsed as text.
@@ -118,7 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     lifecycle.closing = true;
   });
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler(notFoundHandler);
+  app.setNotFoundHandler(notFound);
   app.addSchema(ErrorBody);
   const routes: RouteOptions[] = [];
   routeTables.set(app, routes);

@@ -77,7 +77,23 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   void reply.status(status).send(errorBody(appError));
 }
 
+/** Paths whose callers are programs: their errors are JSON. Anywhere else a visitor gets a page. */
+export function isApiPath(path: string): boolean {
+  return /^\/(?:api|admin|oauth)(?:[/?]|$)/.test(path) || path.startsWith('/.well-known/');
+}
+
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {
   const path = request.url.split('?')[0] ?? '/';
   void reply.status(404).send(errorBody(new AppError('route_not_found', { method: request.method, path })));
+}
+
+/**
+ * Not-found answers: JSON on API paths, the given HTML page anywhere else (`/`, `/a`, a path
+ * that is not a short id), so a visitor never sees JSON (operations.md §5).
+ */
+export function notFoundHandlerWith(page: () => string) {
+  return (request: FastifyRequest, reply: FastifyReply): void => {
+    if (isApiPath(request.url)) return notFoundHandler(request, reply);
+    void reply.status(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page());
+  };
 }

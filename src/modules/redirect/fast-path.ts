@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isShortId } from '../links/short-id.js';
+import { serverErrorPage } from './pages.js';
 import type { RedirectDeps } from './routes.js';
 import { clientIp, visitLink } from './visit.js';
 
@@ -8,29 +9,53 @@ import { clientIp, visitLink } from './visit.js';
  * forwards is answered here, straight on the socket, with the same decision and the same click
  * as the full route (visitLink). Everything else — uncached links, pages, password forms,
  * expired links, a full click queue — returns false and goes through Fastify's route.
+ * Nothing here may throw out of the request listener: that would end the process for every
+ * tenant. A failure answers 500 (or drops the connection if the answer had begun) and is logged.
  */
 export function fastRedirect(d: RedirectDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   const prefix = new URL(d.shortLinkBaseUrl).pathname.replace(/\/+$/, '');
+  const fail = (res: ServerResponse, err: unknown, linkId: string | undefined) => {
+    d.log.error({ err, linkId }, 'redirect failed');
+    if (res.headersSent) return void res.destroy();
+    try {
+      res.writeHead(500, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(serverErrorPage());
+    } catch {
+      res.destroy();
+    }
+  };
   return (req, res) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    const url = req.url ?? '';
-    if (!url.startsWith(prefix + '/')) return false;
-    const end = url.indexOf('?');
-    const shortId = url.slice(prefix.length + 1, end === -1 ? undefined : end);
-    if (!isShortId(shortId)) return false;
-    const link = d.cache.peek(shortId);
-    if (!link || !d.clicks.hasRoom()) return false;
-    const outcome = visitLink(d, link, { method: req.method, headers: req.headers, ip: clientIp(req.headers, req.socket.remoteAddress, d.trustProxy) }, d.clock().getTime());
-    if (outcome.kind !== 'forward' || outcome.cloaked) return false;
-    const answer = () => {
-      res.writeHead(302, { location: outcome.to, 'cache-control': 'private, no-store', 'content-length': '0' });
-      res.end();
-    };
-    d.clicks.redirects++;
-    // The answer goes out once the click is in the spool (end of this event-loop turn): a
-    // visitor who got a 302 has a click that survives a crash.
-    if (outcome.click) d.clicks.record(outcome.click, answer);
-    else answer();
-    return true;
+    let linkId: string | undefined;
+    try {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+      const url = req.url ?? '';
+      if (!url.startsWith(prefix + '/')) return false;
+      const end = url.indexOf('?');
+      const shortId = url.slice(prefix.length + 1, end === -1 ? undefined : end);
+      if (!isShortId(shortId)) return false;
+      const link = d.cache.peek(shortId);
+      if (!link || !d.clicks.hasRoom()) return false;
+      linkId = link.id;
+      const visit = { method: req.method, headers: req.headers, ip: clientIp(req.headers, req.socket.remoteAddress, d.trustProxy), query: end === -1 ? '' : url.slice(end + 1) };
+      const outcome = visitLink(d, link, visit, d.clock().getTime());
+      if (outcome.kind !== 'forward' || outcome.cloaked) return false;
+      const answer = () => {
+        try {
+          res.writeHead(302, { location: outcome.to, 'cache-control': 'private, no-store', 'content-length': '0' });
+          res.end();
+        } catch (err) {
+          fail(res, err, link.id);
+        }
+      };
+      d.clicks.redirects++;
+      // The answer goes out once the click is in the spool (end of this event-loop turn): a
+      // visitor who got a 302 has a click that survives a crash.
+      if (outcome.click) d.clicks.record(outcome.click, answer);
+      else answer();
+      return true;
+    } catch (err) {
+      fail(res, err, linkId);
+      return true;
+    }
   };
 }

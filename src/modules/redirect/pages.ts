@@ -36,6 +36,10 @@ export function notFoundPage(): string {
   return page({ title: 'Link not found', body: '<h1>Link not found</h1><p>This short link does not exist or has been removed.</p>' });
 }
 
+export function serverErrorPage(): string {
+  return page({ title: 'Something went wrong', body: '<h1>Something went wrong</h1><p>This link cannot be followed right now. Please try again later.</p>' });
+}
+
 export function expiredPage(link: RedirectLink): string {
   return page({ title: 'Link expired', link, body: '<h1>This link has expired</h1><p>The link you followed is no longer active.</p>' });
 }

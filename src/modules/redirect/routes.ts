@@ -1,17 +1,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../http/app.js';
-import { notFoundHandler } from '../../http/errors.js';
 import type { RateLimiter } from '../../http/rate-limit.js';
 import { isShortId } from '../links/short-id.js';
 import { attributionScript } from './attribution-script.js';
 import type { ClickQueue } from './clicks.js';
 import type { LinkCache } from './link-cache.js';
-import { cloakedPage, expiredPage, notFoundPage, passwordPage, previewPage } from './pages.js';
+import { cloakedPage, expiredPage, notFoundPage, passwordPage, previewPage, serverErrorPage } from './pages.js';
+import { headerSafe } from './destination.js';
 import { clientIp, visitLink, type VisitDeps } from './visit.js';
 
 export interface RedirectDeps extends VisitDeps {
   shortLinkBaseUrl: string;
+  log: { error(o: object, m: string): void };
   trustProxy: boolean;
   cache: LinkCache;
   clicks: ClickQueue;
@@ -20,6 +21,15 @@ export interface RedirectDeps extends VisitDeps {
 }
 
 const PASSWORD_ATTEMPTS_PER_MINUTE = 10;
+
+/** The raw query string of a request target, without `?`. */
+const queryOf = (url: string | undefined): string => {
+  const at = url?.indexOf('?') ?? -1;
+  return at === -1 ? '' : url!.slice(at + 1);
+};
+
+/** The short link's own path with its query, safe for a Location header and a form action. */
+const selfWithQuery = (path: string, query: string): string => (query ? (headerSafe(`${path}?${query}`) ?? path) : path);
 
 const forward = (reply: FastifyReply, to: string) => reply.code(302).header('location', to).header('cache-control', 'private, no-store').send();
 
@@ -50,14 +60,19 @@ export function registerRedirectRoutes(app: App, d: RedirectDeps): void {
     `${prefix}/:shortId`,
     { schema: { hide: true, params }, logLevel: 'warn' },
     async (req, reply) => {
-      if (!isShortId(req.params.shortId)) return notFoundHandler(req, reply);
+      if (!isShortId(req.params.shortId)) return html(reply, 404, notFoundPage());
       const link = await findLink(req);
       if (!link) return html(reply, 404, notFoundPage());
       const ip = clientIp(req.headers, req.socket.remoteAddress, d.trustProxy);
-      const outcome = visitLink(d, link, { method: req.method, headers: req.headers, ip }, d.clock().getTime());
+      const query = queryOf(req.raw.url);
+      const outcome = visitLink(d, link, { method: req.method, headers: req.headers, ip, query }, d.clock().getTime());
       switch (outcome.kind) {
+        case 'unusable':
+          d.log.error({ linkId: link.id }, 'stored destination cannot be used as a redirect');
+          return html(reply, 500, serverErrorPage());
         case 'password':
-          return html(reply, 401, passwordPage(link, `${prefix}/${link.shortId}`));
+          // The form posts back with the short link's query, so it reaches the destination after.
+          return html(reply, 401, passwordPage(link, selfWithQuery(`${prefix}/${link.shortId}`, query)));
         case 'expired':
           if (outcome.to) return forward(reply, outcome.to);
           return html(reply, 410, expiredPage(link));
@@ -77,10 +92,10 @@ export function registerRedirectRoutes(app: App, d: RedirectDeps): void {
     `${prefix}/:shortId`,
     { schema: { hide: true, params }, logLevel: 'warn' },
     async (req, reply) => {
-      if (!isShortId(req.params.shortId)) return notFoundHandler(req, reply);
+      if (!isShortId(req.params.shortId)) return html(reply, 404, notFoundPage());
       const link = await findLink(req);
       if (!link) return html(reply, 404, notFoundPage());
-      const self = `${prefix}/${link.shortId}`;
+      const self = selfWithQuery(`${prefix}/${link.shortId}`, queryOf(req.raw.url));
       if (!link.passwordSealed) return reply.code(303).header('location', self).send();
       const ip = clientIp(req.headers, req.socket.remoteAddress, d.trustProxy);
       const attempts = await d.limiter.hit(`pw:${link.id}:${ip}`, PASSWORD_ATTEMPTS_PER_MINUTE, d.clock().getTime());

@@ -22,6 +22,8 @@ export interface Visit {
   headers: IncomingHttpHeaders;
   /** The client address (X-Forwarded-For's first entry only with TRUST_PROXY). */
   ip: string;
+  /** The short link's own query string (without `?`), passed on to the destination. */
+  query?: string;
 }
 
 /** What a visit to a short link comes to; `click` is set when it forwards (to be recorded). */
@@ -29,7 +31,18 @@ export type Outcome =
   | { kind: 'password' }
   | { kind: 'expired'; to: string | null }
   | { kind: 'preview' }
-  | { kind: 'forward'; to: string; cloaked: boolean; click: RawClick | undefined };
+  | { kind: 'forward'; to: string; cloaked: boolean; click: RawClick | undefined }
+  /** The destination cannot be made a valid Location (data stored before URLs were normalised). */
+  | { kind: 'unusable'; destination: string };
+
+/**
+ * Browser prefetches and prerenders (Chrome's `Sec-Purpose`, the older `Purpose`/`X-Purpose`,
+ * Firefox's `X-Moz`) are answered like any visit but are not clicks: nobody followed the link.
+ */
+export function isPrefetch(headers: IncomingHttpHeaders): boolean {
+  const purpose = headers['sec-purpose'] ?? headers.purpose ?? headers['x-purpose'] ?? headers['x-moz'];
+  return purpose !== undefined && /prefetch|prerender|preview/i.test(String(purpose));
+}
 
 /** The client's address: the socket's, or with TRUST_PROXY the first X-Forwarded-For entry. */
 export function clientIp(headers: IncomingHttpHeaders, socketAddress: string | undefined, trustProxy: boolean): string {
@@ -61,9 +74,11 @@ export function visitLink(d: VisitDeps, link: RedirectLink, v: Visit, nowMs: num
   if (decision.kind === 'expired') return { kind: 'expired', to: decision.to };
   if ((link.title || link.description || link.image) && PREVIEW_BOT.test(ua)) return { kind: 'preview' };
   const clickId = newId();
-  // HEAD requests (link checkers) are answered like GET but are not clicks.
+  const to = withTracking(decision.to, link.utm, d.clickIdParam, clickId, v.query);
+  if (to === undefined) return { kind: 'unusable', destination: decision.to };
+  // HEAD requests (link checkers) and prefetches are answered like GET but are not clicks.
   const click: RawClick | undefined =
-    v.method === 'HEAD'
+    v.method === 'HEAD' || isPrefetch(v.headers)
       ? undefined
       : {
           id: clickId,
@@ -76,5 +91,5 @@ export function visitLink(d: VisitDeps, link: RedirectLink, v: Visit, nowMs: num
           referer: v.headers.referer,
           country: visitor.country,
         };
-  return { kind: 'forward', to: withTracking(decision.to, link.utm, d.clickIdParam, clickId), cloaked: decision.cloaked, click };
+  return { kind: 'forward', to, cloaked: decision.cloaked, click };
 }
