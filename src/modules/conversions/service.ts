@@ -19,22 +19,24 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * The click behind a click id, if it belongs to this workspace. A click id is valid as soon as
  * the visitor has it: if its click is still queued (here or on another instance), the queues
- * are flushed and the lookup repeated, for at most about a second.
+ * are flushed and the lookup repeated, for at most about a second. Every lookup is scoped to
+ * the workspace, so another workspace's click takes this same wait and gives the same answer
+ * as an unknown id: neither the answer nor its time tells that the id exists elsewhere.
  */
 async function clickOf(ctx: Ctx, deps: ConversionDeps, clickId: string): Promise<ClickRef | undefined> {
   if (!isUuid(clickId)) return undefined;
-  let click = await findClick(ctx.db, clickId);
+  const find = () => findClick(ctx.db, ctx.workspace.id, clickId);
+  let click = await find();
   if (!click && deps.isClickPending(clickId)) {
     await deps.flushClicks();
-    click = await findClick(ctx.db, clickId);
+    click = await find();
   }
   for (let attempt = 0; !click && attempt < 4; attempt++) {
     await deps.requestClickFlush();
     await (deps.sleep ?? wait)(100 * (attempt + 1));
-    click = await findClick(ctx.db, clickId);
+    click = await find();
   }
-  // Another workspace's click behaves exactly like an unknown one.
-  return click && click.workspaceId === ctx.workspace.id ? click : undefined;
+  return click;
 }
 
 /** Metadata is stored with every event: keep it to a sane size. */

@@ -5,13 +5,13 @@ import { CUSTOMER_COLUMNS, type CustomerRow } from '../customers/store.js';
 
 export interface ClickRef {
   linkId: string;
-  workspaceId: string;
 }
 
-export async function findClick(conn: Conn, clickId: string): Promise<ClickRef | undefined> {
+/** The workspace's click with this id; another workspace's click is not found, like an unknown one. */
+export async function findClick(conn: Conn, workspaceId: string, clickId: string): Promise<ClickRef | undefined> {
   const [row] = await rows<ClickRef>(
     conn,
-    sql`SELECT link_id AS "linkId", workspace_id AS "workspaceId" FROM clicks WHERE id = ${clickId}::uuid LIMIT 1`,
+    sql`SELECT link_id AS "linkId" FROM clicks WHERE id = ${clickId}::uuid AND workspace_id = ${workspaceId}::uuid LIMIT 1`,
   );
   return row;
 }
