@@ -185,8 +185,8 @@ describe('bad common list parameters (400 invalid_query)', () => {
 });
 
 describe('unknown routes (404)', () => {
+  // Visitor paths (`/nope`) get the HTML page instead: test/modules/redirect/visitor-side.test.ts.
   it.each([
-    ['GET', '/nope'],
     ['GET', '/api/nope'],
     ['POST', '/api/nope'],
     ['GET', '/api/tags/extra/segments'],

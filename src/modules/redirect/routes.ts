@@ -8,6 +8,7 @@ import type { ClickQueue } from './clicks.js';
 import type { LinkCache } from './link-cache.js';
 import { cloakedPage, expiredPage, notFoundPage, passwordPage, previewPage, serverErrorPage } from './pages.js';
 import { headerSafe } from './destination.js';
+import { notFoundHandlerWith } from '../../http/errors.js';
 import { clientIp, visitLink, type VisitDeps } from './visit.js';
 
 export interface RedirectDeps extends VisitDeps {
@@ -52,6 +53,8 @@ export function registerRedirectRoutes(app: App, d: RedirectDeps): void {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
+  // `/api`, `/admin`… match `/:shortId` too: they keep the JSON not-found body.
+  const notFound = notFoundHandlerWith(notFoundPage);
   const findLink = (req: FastifyRequest<{ Params: { shortId: string } }>) => d.cache.get(req.params.shortId);
 
   const params = Type.Object({ shortId: Type.String() });
@@ -60,7 +63,7 @@ export function registerRedirectRoutes(app: App, d: RedirectDeps): void {
     `${prefix}/:shortId`,
     { schema: { hide: true, params }, logLevel: 'warn' },
     async (req, reply) => {
-      if (!isShortId(req.params.shortId)) return html(reply, 404, notFoundPage());
+      if (!isShortId(req.params.shortId)) return notFound(req, reply);
       const link = await findLink(req);
       if (!link) return html(reply, 404, notFoundPage());
       const ip = clientIp(req.headers, req.socket.remoteAddress, d.trustProxy);
@@ -92,7 +95,7 @@ export function registerRedirectRoutes(app: App, d: RedirectDeps): void {
     `${prefix}/:shortId`,
     { schema: { hide: true, params }, logLevel: 'warn' },
     async (req, reply) => {
-      if (!isShortId(req.params.shortId)) return html(reply, 404, notFoundPage());
+      if (!isShortId(req.params.shortId)) return notFound(req, reply);
       const link = await findLink(req);
       if (!link) return html(reply, 404, notFoundPage());
       const self = selfWithQuery(`${prefix}/${link.shortId}`, queryOf(req.raw.url));
