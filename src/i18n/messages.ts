@@ -113,6 +113,10 @@ export const reasons = {
     ar: 'متداخل بعمق زائد (64 مستوى على الأكثر)',
   },
   too_big: { en: 'is too large (at most {limit} bytes as JSON)', ar: 'كبير جدًا (لا يتجاوز {limit} بايت بصيغة JSON)' },
+  common_password: {
+    en: 'is one of the most common passwords; choose another',
+    ar: 'من أكثر كلمات المرور شيوعًا؛ اختر كلمة مرور أخرى',
+  },
   too_many_values: {
     en: 'holds too many values (at most {limit})',
     ar: 'يحتوي على عدد كبير جدًا من القيم ({limit} على الأكثر)',
