@@ -3,10 +3,15 @@ import { DateTime, listQueryProperties, Nullable, StringEnum, Uuid } from '../..
 
 export const AnalyticsQuery = Type.Object({
   ...listQueryProperties,
+  id: Type.Optional({ ...Uuid, description: 'Only this click (a click id); with groupBy, it and the lead and sale events attributed to it' }),
   linkId: Type.Optional({ ...Uuid, description: 'Only clicks of this link (with partnerId: both must match)' }),
   partnerId: Type.Optional({ ...Uuid, description: 'Only clicks of this partner' }),
-  startDate: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time; a date means 00:00 UTC. Inclusive.' })),
-  endDate: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time; a date means the end of that UTC day. Inclusive.' })),
+  startDate: Type.Optional(
+    Type.String({ description: 'ISO 8601 date or date-time (YYYY-MM-DD[THH:MM[:SS[.fff]](Z|±HH:MM)]); a date means 00:00 UTC. Inclusive. Before year 0001 (e.g. 0000-01-01): no lower limit.' }),
+  ),
+  endDate: Type.Optional(
+    Type.String({ description: 'ISO 8601 date or date-time; a date means the end of that UTC day. Inclusive. After year 9999 (e.g. 9999-12-31 or a date-time pushed past it by its offset): no upper limit.' }),
+  ),
   groupBy: Type.Optional(
     StringEnum(['timeseries', 'country', 'device', 'browser', 'os', 'referrer', 'link'] as const, {
       description: 'Totals per group instead of click records: [{ key, clicks, leads, sales, saleAmount }]',

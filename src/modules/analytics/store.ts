@@ -5,6 +5,8 @@ import type { ClickRow } from '../redirect/store.js';
 
 export interface ClickFilter {
   workspaceId: string;
+  /** One click (and, when grouping, the events attributed to it). */
+  clickId?: string;
   linkId?: string;
   partnerId?: string;
   start?: Date;
@@ -26,6 +28,7 @@ export type ClickRecord = Omit<ClickRow, 'workspaceId' | 'bot'>;
 function clickWhere(f: ClickFilter, alias: string): SQL {
   const a = sql.raw(alias);
   const parts = [sql`${a}.workspace_id = ${f.workspaceId}`, sql`NOT ${a}.bot`];
+  if (f.clickId) parts.push(sql`${a}.id = ${f.clickId}::uuid`);
   if (f.linkId) parts.push(sql`${a}.link_id = ${f.linkId}::uuid`);
   if (f.partnerId) parts.push(sql`${a}.partner_id = ${f.partnerId}::uuid`);
   if (f.start) parts.push(sql`${a}.created_at >= ${f.start.toISOString()}::timestamptz`);
@@ -89,6 +92,7 @@ export function groupClicks(conn: Conn, f: ClickFilter, by: GroupBy, interval: I
   const eventWhere = (e: string) => {
     const a = sql.raw(e);
     const parts = [sql`${a}.workspace_id = ${f.workspaceId}`];
+    if (f.clickId) parts.push(sql`${a}.click_id = ${f.clickId}::uuid`);
     if (f.linkId) parts.push(sql`${a}.link_id = ${f.linkId}::uuid`);
     if (f.partnerId) parts.push(sql`c.partner_id = ${f.partnerId}::uuid`);
     if (f.start) parts.push(sql`${a}.created_at >= ${f.start.toISOString()}::timestamptz`);
