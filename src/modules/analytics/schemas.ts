@@ -42,7 +42,12 @@ export const GroupRecord = Type.Object(
     clicks: Type.Integer(),
     leads: Type.Integer({ description: 'Lead events in the period whose click falls in this group' }),
     sales: Type.Integer(),
-    saleAmount: Type.Integer({ description: 'Sum of sale amounts, minor units (currencies are not converted)' }),
+    // number | bigint: a total beyond 2^53 is a bigint until it is written (see routes.ts).
+    saleAmount: Type.Unsafe<number | bigint>({
+      type: 'integer',
+      description:
+        'Sum of sale amounts, minor units (currencies are not converted). Exact at any size: a single sale is at most 10^12, so any total of up to 9,007 sales is at most 2^53 and reads exactly as a JavaScript number; a larger total is still written as its exact integer digits, which a client reads exactly with a big-integer JSON parser (JSON.parse rounds it).',
+    }),
   },
   { $id: 'AnalyticsGroup' },
 );

@@ -61,7 +61,14 @@ export interface GroupRecord {
   clicks: number;
   leads: number;
   sales: number;
-  saleAmount: number;
+  /** Exact: a number while it is a safe integer, a bigint beyond (written as plain JSON digits). */
+  saleAmount: number | bigint;
+}
+
+/** A sum the database computed exactly (numeric, as text), kept exact. */
+function exactSum(text: string): number | bigint {
+  const sum = BigInt(text);
+  return sum <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(sum) : sum;
 }
 
 const CLICK_DIMENSION: Record<Exclude<GroupBy, 'timeseries' | 'link'>, string> = {
@@ -76,7 +83,7 @@ const CLICK_DIMENSION: Record<Exclude<GroupBy, 'timeseries' | 'link'>, string> =
  * Clicks, leads, sales and sale amounts per group, in one statement. Events are counted by
  * their own time and grouped by their click's attributes (country, device…) or their link.
  */
-export function groupClicks(conn: Conn, f: ClickFilter, by: GroupBy, interval: Interval, p: Page): Promise<GroupRecord[]> {
+export async function groupClicks(conn: Conn, f: ClickFilter, by: GroupBy, interval: Interval, p: Page): Promise<GroupRecord[]> {
   const keyOf = (timeCol: string, alias: string, linkCol: string): SQL => {
     if (by === 'timeseries') {
       // date_bin is about twice as fast as the time-zone-aware date_trunc; months need the latter.
@@ -107,10 +114,11 @@ export function groupClicks(conn: Conn, f: ClickFilter, by: GroupBy, interval: I
     by === 'timeseries' ? sql.raw(`to_char(u.key AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`) : sql.raw('u.key');
   const order =
     by === 'timeseries' ? sql.raw(`u.key ${p.sort === 'asc' ? 'ASC' : 'DESC'}`) : sql.raw(`clicks DESC, sales DESC, leads DESC, u.key ASC`);
-  return rows<GroupRecord>(
+  // Amounts are summed as numeric (exact at any size), never as float8.
+  const groups = await rows<Omit<GroupRecord, 'saleAmount'> & { saleAmount: string }>(
     conn,
     sql`SELECT ${outerKey} AS key, sum(clicks)::float8 AS clicks, sum(leads)::float8 AS leads, sum(sales)::float8 AS sales,
-          sum(amount)::float8 AS "saleAmount"
+          sum(amount)::numeric::text AS "saleAmount"
         FROM (
           SELECT ${keyOf('c.created_at', 'c', 'c.link_id')} AS key, count(*) AS clicks, 0 AS leads, 0 AS sales, 0 AS amount
             FROM clicks c WHERE ${clickWhere(f, 'c')} GROUP BY 1
@@ -123,4 +131,5 @@ export function groupClicks(conn: Conn, f: ClickFilter, by: GroupBy, interval: I
         ) u
         GROUP BY u.key ORDER BY ${order} LIMIT ${p.take} OFFSET ${p.skip}`,
   );
+  return groups.map((g) => ({ ...g, saleAmount: exactSum(g.saleAmount) }));
 }

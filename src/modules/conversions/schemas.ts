@@ -1,6 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, Uuid } from '../../http/schemas.js';
 
+/**
+ * The largest single sale, in minor units: far above any real sale (10 billion in a two-decimal
+ * currency), and low enough that analytics totals of up to 9,007 such sales stay exact JSON numbers.
+ */
+export const MAX_SALE_AMOUNT = 1_000_000_000_000;
+
 const customerFields = {
   customerExternalId: Type.String({ minLength: 1, maxLength: 100, description: 'Used to upsert the customer' }),
   customerName: Type.String({ maxLength: 100 }),
@@ -22,7 +28,11 @@ export const LeadInput = Type.Object(
 export const SaleInput = Type.Object(
   {
     customerExternalId: customerFields.customerExternalId,
-    amount: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'In the currency’s minor unit (cents)' }),
+    amount: Type.Integer({
+      minimum: 0,
+      maximum: MAX_SALE_AMOUNT,
+      description: 'In the currency’s minor unit (cents); 0 to 10^12 (1,000,000,000,000), above is a 400',
+    }),
     currency: Type.Optional(Type.String({ maxLength: 3, description: 'Lowercase ISO 4217 code; default usd' })),
     eventName: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Default Purchase' })),
     metadata,
