@@ -27,16 +27,33 @@ export interface CredentialKind {
   resolve(token: string, now: Date): Promise<Principal>;
 }
 
-/** The bearer-style headers: `Authorization: Bearer <t>`, bare `Authorization: <t>`, `X-API-Key: <t>`. */
+/**
+ * Every value of a header as it arrived, one per header line, names compared case-insensitively.
+ * `request.headers` cannot tell: Node keeps only the first `Authorization` line and joins
+ * repeated `X-API-Key` lines with ", ".
+ */
+export function rawHeaderValues(request: FastifyRequest, name: string): string[] {
+  const raw = request.raw.rawHeaders;
+  const values: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) values.push(raw[i + 1]!);
+  return values;
+}
+
+/**
+ * The bearer-style headers: `Authorization: Bearer <t>`, bare `Authorization: <t>`, `X-API-Key: <t>`.
+ * A header sent twice (even with the same value) or holding a comma-separated list (what a proxy
+ * folding repeated lines forwards; no credential contains a comma) is more than one credential.
+ */
 export function headerTokens(request: FastifyRequest): string[] {
   const found: string[] = [];
-  const auth = request.headers.authorization;
-  if (auth !== undefined) {
-    const m = /^Bearer\s+(.*)$/i.exec(auth);
-    found.push((m ? m[1]! : auth).trim());
+  for (const name of ['authorization', 'x-api-key']) {
+    const values = rawHeaderValues(request, name);
+    if (values.length > 1 || values.some((v) => v.includes(','))) throw new AppError('credential_conflict');
+    const value = values[0];
+    if (value === undefined) continue;
+    const m = name === 'authorization' ? /^Bearer\s+(.*)$/i.exec(value) : null;
+    found.push((m ? m[1]! : value).trim());
   }
-  const apiKey = request.headers['x-api-key'];
-  if (apiKey !== undefined) for (const v of Array.isArray(apiKey) ? apiKey : [apiKey]) found.push(v.trim());
   return found;
 }
 
@@ -85,7 +102,10 @@ export function authenticate(deps: AuthDeps) {
 export function adminGuard(adminToken: string) {
   const expected = createHash('sha256').update(adminToken).digest();
   return async (request: FastifyRequest): Promise<void> => {
-    const header = request.headers.authorization ?? '';
+    const lines = rawHeaderValues(request, 'authorization');
+    // Node would read only the first of two Authorization lines: two are refused, as on /api.
+    if (lines.length > 1) throw new AppError('credential_conflict');
+    const header = lines[0] ?? '';
     const m = /^Bearer\s+(.+)$/i.exec(header);
     const given = createHash('sha256').update(m ? m[1]!.trim() : '').digest();
     if (!m || !timingSafeEqual(given, expected)) throw new AppError('admin_unauthorized');

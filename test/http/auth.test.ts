@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, startTestApp, type TestApp } from '../helpers/app.js';
+import { ADMIN_TOKEN, bearer, startTestApp, type TestApp } from '../helpers/app.js';
 
 /**
  * api.md "Authentication": every credential case, through HTTP on a real route (GET /api/tags).
@@ -115,13 +116,31 @@ describe('rejected credentials (401)', () => {
     expect401(await listTags({ authorization: other.key, 'x-api-key': w.key }), 'credential_conflict');
   });
 
-  it('rejects two different X-API-Key headers', async () => {
+  it('rejects two X-API-Key headers, different or identical (credential_conflict)', async () => {
     const w = await t.workspace();
     const other = await w.newKey();
-    // Node joins repeated headers into one "a, b" value, so this may read as one malformed value.
-    const res = await listTags({ 'x-api-key': [w.key, other.key] });
-    expect(res.statusCode).toBe(401);
-    expect(['credential_conflict', 'credential_malformed']).toContain(res.json<{ error: { code: string } }>().error.code);
+    expect401(await listTags({ 'x-api-key': [w.key, other.key] }), 'credential_conflict');
+    expect401(await listTags({ 'x-api-key': [w.key, w.key] }), 'credential_conflict');
+  });
+
+  it('rejects two Authorization headers, whatever their order or sameness (credential_conflict)', async () => {
+    const w = await t.workspace();
+    const other = await w.newKey();
+    // Node keeps only the first Authorization in request.headers; the raw header list has both.
+    expect401(await listTags({ authorization: [`Bearer ${w.key}`, `Bearer ${other.key}`] }), 'credential_conflict');
+    expect401(await listTags({ authorization: [`Bearer ${w.key}`, 'Bearer lt_bogus'] }), 'credential_conflict');
+    expect401(await listTags({ authorization: [`Bearer ${w.key}`, `Bearer ${w.key}`] }), 'credential_conflict');
+    expect401(await listTags({ authorization: [w.key, `Bearer ${w.key}`] }), 'credential_conflict');
+    expect401(await listTags({ authorization: [`Bearer ${w.key}`, ''] }), 'credential_conflict');
+  });
+
+  it('rejects a comma-joined list of credentials in one header (credential_conflict)', async () => {
+    // What a proxy that folds repeated headers into one line would forward.
+    const w = await t.workspace();
+    const other = await w.newKey();
+    expect401(await listTags({ authorization: `Bearer ${w.key}, Bearer ${other.key}` }), 'credential_conflict');
+    expect401(await listTags({ authorization: `${w.key}, ${w.key}` }), 'credential_conflict');
+    expect401(await listTags({ 'x-api-key': `${w.key},${other.key}` }), 'credential_conflict');
   });
 
   it('rejects a valid key sent alongside a different, bogus credential', async () => {
@@ -245,6 +264,54 @@ describe('rejected credentials (401)', () => {
       const res = await t.inject({ method, url: '/api/tags', headers: bearer(unknownKey()), payload: [] });
       expect401(res, 'credential_invalid');
       expect401(await t.inject({ method, url: '/api/tags', payload: [] }), 'credential_missing');
+    }
+  });
+});
+
+/** One HTTP/1.1 request written by hand, so repeated header lines reach the server as sent. */
+async function rawRequest(lines: string[]): Promise<{ status: number; body: string }> {
+  const { port } = t.runtime.app.server.address() as AddressInfo;
+  const socket = connect(port, '127.0.0.1');
+  socket.write([...lines, 'Host: lt.test', 'Connection: close', '', ''].join('\r\n'));
+  let text = '';
+  for await (const chunk of socket) text += String(chunk);
+  const [head = '', body = ''] = text.split('\r\n\r\n');
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), body };
+}
+
+describe('repeated credential headers over a real socket', () => {
+  beforeAll(async () => {
+    await t.runtime.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+
+  const code = (body: string) => (JSON.parse(body) as { error: { code: string } }).error.code;
+
+  it('accepts one Authorization line, and refuses two (first valid) with 401 credential_conflict', async () => {
+    const w = await t.workspace();
+    const other = await w.newKey();
+    const one = await rawRequest(['GET /api/tags HTTP/1.1', `Authorization: Bearer ${w.key}`]);
+    expect(one.status, one.body).toBe(200);
+    for (const second of [`Authorization: Bearer ${other.key}`, `authorization: Bearer ${w.key}`, 'AUTHORIZATION: Bearer lt_x']) {
+      const two = await rawRequest(['GET /api/tags HTTP/1.1', `Authorization: Bearer ${w.key}`, second]);
+      expect(two.status, two.body).toBe(401);
+      expect(code(two.body)).toBe('credential_conflict');
+    }
+  });
+
+  it('refuses two X-API-Key lines, even identical', async () => {
+    const w = await t.workspace();
+    const two = await rawRequest(['GET /api/tags HTTP/1.1', `X-API-Key: ${w.key}`, `x-api-key: ${w.key}`]);
+    expect(two.status, two.body).toBe(401);
+    expect(code(two.body)).toBe('credential_conflict');
+  });
+
+  it('refuses a second Authorization line on the operator API, even with the right token twice', async () => {
+    const one = await rawRequest(['GET /admin/workspaces HTTP/1.1', `Authorization: Bearer ${ADMIN_TOKEN}`]);
+    expect(one.status, one.body).toBe(200);
+    for (const second of [`Authorization: Bearer ${ADMIN_TOKEN}`, 'Authorization: Bearer wrong']) {
+      const two = await rawRequest(['GET /admin/workspaces HTTP/1.1', `Authorization: Bearer ${ADMIN_TOKEN}`, second]);
+      expect(two.status, two.body).toBe(401);
+      expect(code(two.body)).toBe('credential_conflict');
     }
   });
 });
