@@ -15,8 +15,8 @@ export const messages = {
   credential_revoked: { en: 'The API key has been revoked.', ar: 'تم إبطال مفتاح API.' },
   credential_expired: { en: 'The API key has expired.', ar: 'انتهت صلاحية مفتاح API.' },
   credential_conflict: {
-    en: 'Send exactly one credential per request; this request carries two different ones.',
-    ar: 'أرسل بيانات اعتماد واحدة فقط في كل طلب؛ هذا الطلب يحمل بيانات اعتماد مختلفة مرتين.',
+    en: 'Send exactly one credential per request, in one header line; this request carries more than one (two different keys, a repeated header or a comma-separated list).',
+    ar: 'أرسل بيانات اعتماد واحدة فقط في كل طلب وفي سطر ترويسة واحد؛ هذا الطلب يحمل أكثر من واحدة (مفتاحان مختلفان أو ترويسة مكرّرة أو قائمة مفصولة بفواصل).',
   },
   admin_unauthorized: {
     en: 'The operator token is missing or wrong.',
