@@ -95,7 +95,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: strin
   };
   const print = (data: unknown, render: () => string) => out(values.json ? JSON.stringify(data, null, 2) : render());
   const wsColumns = ['id', 'name', 'plan', 'rateLimitPerMinute', 'maxBulkItems', 'createdAt'];
-  const keyColumns = ['id', 'name', 'prefix', 'scopes', 'expiresAt', 'lastUsedAt'];
+  const keyColumns = ['id', 'name', 'prefix', 'scopes', 'expiresAt', 'lastUsedAt', 'revokedAt'];
 
   switch (`${noun} ${verb ?? ''}`.trim()) {
     case 'workspace create': {

@@ -18,6 +18,17 @@ async function cli(...args: string[]): Promise<string> {
   return out;
 }
 
+/** The text of one column of a CLI table, in the row that starts with rowId. */
+function cell(output: string, rowId: string, column: string): string {
+  const [header = '', ...rows] = output.trimEnd().split('\n');
+  const start = header.indexOf(column);
+  expect(start, header).toBeGreaterThan(0);
+  const end = header.slice(start + column.length).search(/\S/);
+  const row = rows.find((r) => r.startsWith(rowId));
+  expect(row, output).toBeDefined();
+  return row!.slice(start, end < 0 ? undefined : start + column.length + end).trim();
+}
+
 describe('npx linktrail over the operator API', () => {
   test('workspace create, list and update, with --json for scripts', async () => {
     const ws = JSON.parse(await cli('workspace', 'create', '--name', 'Cli Co', '--plan', 'pro', '--json'));
@@ -46,6 +57,12 @@ describe('npx linktrail over the operator API', () => {
     expect(JSON.parse(await cli('key', 'revoke', key.id, '--json'))).toEqual({ deletedIds: [key.id] });
     const denied = await t.inject({ method: 'GET', url: '/api/tags', headers: { 'x-api-key': key.key } });
     expect(denied.statusCode).toBe(401);
+
+    // The list still shows the key, marked with the time it was revoked.
+    const live = JSON.parse(await cli('key', 'create', ws.id, '--name', 'live', '--scopes', 'tagsRead', '--json'));
+    const after = await cli('key', 'list', ws.id);
+    expect(cell(after, key.id, 'revokedAt')).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+    expect(cell(after, live.id, 'revokedAt')).toBe('-');
   });
 
   test('errors are reported, not thrown raw', async () => {

@@ -39,6 +39,7 @@ interface Key {
   expiresAt: string | null;
   createdAt: string;
   lastUsedAt: string | null;
+  revokedAt: string | null;
   key?: string;
 }
 
@@ -277,8 +278,8 @@ describe('keys', () => {
     const res = await t.admin('POST', `/workspaces/${ws.id}/keys`, { name: 'ci key', scopes: ['tagsRead', 'tagsWrite'] });
     expect(res.statusCode, res.body).toBe(201);
     const created = res.json<Key & { key: string }>();
-    expect(Object.keys(created).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'key', 'lastUsedAt', 'name', 'prefix', 'scopes', 'workspaceId']);
-    expect(created).toMatchObject({ workspaceId: ws.id, name: 'ci key', expiresAt: null, lastUsedAt: null });
+    expect(Object.keys(created).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'key', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes', 'workspaceId']);
+    expect(created).toMatchObject({ workspaceId: ws.id, name: 'ci key', expiresAt: null, lastUsedAt: null, revokedAt: null });
     expect([...created.scopes].sort()).toEqual(['tagsRead', 'tagsWrite']);
     expect(created.id).toMatch(UUID);
     expect(created.key).toMatch(KEY_FORMAT);
@@ -357,7 +358,7 @@ describe('keys', () => {
     const listed = res.json<Key[]>();
     expect(listed.map((k) => k.id).sort()).toEqual([a.id, b.id].sort());
     for (const k of listed) {
-      expect(Object.keys(k).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'scopes', 'workspaceId']);
+      expect(Object.keys(k).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes', 'workspaceId']);
       const created = k.id === a.id ? a : b;
       const { key: _secret, ...shown } = created;
       expect(k).toEqual(shown);
@@ -385,6 +386,40 @@ describe('keys', () => {
 
     expectError(await t.admin('DELETE', `/keys/${doomed.id}`), 404);
     expect((await listTags(doomed.key)).statusCode).toBe(401);
+  });
+
+  it('lists a revoked key with its revokedAt, and live keys with revokedAt null', async () => {
+    const ws = await createWorkspace({ name: uniqueName('revoked-list') });
+    const doomed = await createKey(ws.id, { name: 'doomed', scopes: ['tagsRead'] });
+    const kept = await createKey(ws.id, { name: 'kept', scopes: ['tagsRead'] });
+    expect(doomed.revokedAt).toBeNull();
+    expect((await listKeys(ws.id)).map((k) => k.revokedAt)).toEqual([null, null]);
+
+    const before = Date.now();
+    expect((await t.admin('DELETE', `/keys/${doomed.id}`)).statusCode).toBe(200);
+    const after = Date.now();
+
+    const listed = await listKeys(ws.id);
+    expect(listed.map((k) => k.id)).toEqual([doomed.id, kept.id]);
+    const revokedAt = listed[0]!.revokedAt;
+    expect(revokedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+    expect(new Date(revokedAt!).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(new Date(revokedAt!).getTime()).toBeLessThanOrEqual(after + 1000);
+    expect(listed[1]!.revokedAt).toBeNull();
+
+    // A second revoke is a 404 and keeps the first time.
+    expectError(await t.admin('DELETE', `/keys/${doomed.id}`), 404);
+    expect((await listKeys(ws.id))[0]!.revokedAt).toBe(revokedAt);
+  });
+
+  it('describes revokedAt in the OpenAPI Key schema', async () => {
+    const doc = (await t.inject({ method: 'GET', url: '/docs/json' })).json<{
+      components: { schemas: Record<string, { properties: Record<string, { description?: string }>; required?: string[] }> };
+    }>();
+    const key = doc.components.schemas.Key!;
+    expect(key.properties.revokedAt).toBeDefined();
+    expect(key.required).toContain('revokedAt');
+    expect(key.properties.revokedAt!.description).toMatch(/revoked/i);
   });
 
   it('answers 404 to revoking an unknown key and 400 to an id that is not a UUID', async () => {

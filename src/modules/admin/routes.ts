@@ -60,7 +60,15 @@ export function registerAdminRoutes(app: App, deps: AppDeps): void {
 
   app.get(
     '/workspaces/:id/keys',
-    { schema: { tags, security, params: IdParam, response: { 200: Type.Array(Type.Ref(Key)), ...errors } } },
+    {
+      schema: {
+        tags,
+        security,
+        description: 'Every key of the workspace, oldest first, without its secret. Revoked keys stay in the list with their `revokedAt`, so an audit sees what existed and when it stopped.',
+        params: IdParam,
+        response: { 200: Type.Array(Type.Ref(Key)), ...errors },
+      },
+    },
     async (req) => {
       await deps.lastUsed.flush();
       return keys.listKeys({ db, workspaceId: req.params.id });

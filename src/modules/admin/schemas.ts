@@ -40,6 +40,13 @@ const keyFields = {
   expiresAt: Nullable(DateTime),
   createdAt: DateTime,
   lastUsedAt: Nullable(Type.Unsafe<Date | string>({ type: 'string', format: 'date-time', description: 'Written in batches every few seconds' })),
+  revokedAt: Nullable(
+    Type.Unsafe<Date | string>({
+      type: 'string',
+      format: 'date-time',
+      description: 'When the key was revoked (it is refused from then on), null while it is live. Revoked keys stay listed for audit.',
+    }),
+  ),
 };
 
 export const Key = Type.Object(keyFields, { $id: 'Key' });

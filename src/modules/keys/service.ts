@@ -17,6 +17,7 @@ export interface ApiKey {
   expiresAt: Date | null;
   createdAt: Date;
   lastUsedAt: Date | null;
+  revokedAt: Date | null;
 }
 
 const toApiKey = (row: store.KeyRow): ApiKey => ({
@@ -28,6 +29,7 @@ const toApiKey = (row: store.KeyRow): ApiKey => ({
   expiresAt: row.expiresAt,
   createdAt: row.createdAt,
   lastUsedAt: row.lastUsedAt,
+  revokedAt: row.revokedAt,
 });
 
 export async function createKey({
