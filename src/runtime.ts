@@ -138,7 +138,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     keyCache: new KeyCache(bus),
     requestTimeoutMs: options.requestTimeoutMs,
     conversions: {
-      isClickPending: (id) => clicks.isPending(id),
+      isClickPending: (id, workspaceId) => clicks.isPending(id, workspaceId),
       flushClicks: () => clicks.flush(),
       requestClickFlush: () => bus.requestClickFlush(),
     },

@@ -77,9 +77,9 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   void reply.status(status).send(errorBody(appError));
 }
 
-/** Paths whose callers are programs: their errors are JSON. Anywhere else a visitor gets a page. */
+/** Paths whose callers are programs (and the API reference): their errors are JSON. Anywhere else a visitor gets a page. */
 export function isApiPath(path: string): boolean {
-  return /^\/(?:api|admin|oauth)(?:[/?]|$)/.test(path) || path.startsWith('/.well-known/');
+  return /^\/(?:api|admin|oauth|docs)(?:[/?]|$)/.test(path) || path.startsWith('/.well-known/');
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {

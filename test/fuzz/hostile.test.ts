@@ -462,7 +462,11 @@ function checkAnswer(ctx: Ctx, req: Req, res: LightMyRequestResponse, e: Expecta
   const body = res.body;
   if (status >= 400 && body.length > 0) {
     if (isJson(res)) errorCodeOf(res);
-    else if (!(e.family === 'redirect' && isHtml(res))) fail(`error answer of type ${String(res.headers['content-type'])}: ${cut(body)}`);
+    // Visitor paths answer with HTML pages (operations.md §5); a dot-segment path such as
+    // /docs/static/../../x resolves outside /docs and is one of them.
+    else if (!((e.family === 'redirect' || (e.family === 'service' && status === 404)) && isHtml(res))) {
+      fail(`error answer of type ${String(res.headers['content-type'])}: ${cut(body)}`);
+    }
   }
   const documentBody = e.family === 'service' && status < 400; // the docs' own scripts and pages
   if (!documentBody) {

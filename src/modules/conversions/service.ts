@@ -7,7 +7,8 @@ import { findClick, latestLead, recordLead, recordSale, type ClickRef, type Cust
 
 export interface ConversionDeps {
   /** Whether a click id was handed out here but its click is still queued. */
-  isClickPending(clickId: string): boolean;
+  /** Whether this workspace's click is still queued on this instance. */
+  isClickPending(clickId: string, workspaceId: string): boolean;
   flushClicks(): Promise<void>;
   /** Asks every instance to write its queued clicks (a click may wait in another one). */
   requestClickFlush(): Promise<void>;
@@ -27,7 +28,7 @@ async function clickOf(ctx: Ctx, deps: ConversionDeps, clickId: string): Promise
   if (!isUuid(clickId)) return undefined;
   const find = () => findClick(ctx.db, ctx.workspace.id, clickId);
   let click = await find();
-  if (!click && deps.isClickPending(clickId)) {
+  if (!click && deps.isClickPending(clickId, ctx.workspace.id)) {
     await deps.flushClicks();
     click = await find();
   }

@@ -120,11 +120,14 @@ export class ClickQueue {
     return this.queue.length < this.o.capacity || Boolean(this.spool?.healthy);
   }
 
-  /** Whether a click id was handed out but is not yet in the database. */
-  isPending(clickId: string): boolean {
+  /**
+   * Whether a click id of this workspace was handed out but is not yet in the database (another
+   * workspace's pending click is not "pending" for it, so it costs what an unknown id costs).
+   */
+  isPending(clickId: string, workspaceId: string): boolean {
     // Asked only when tracking meets a click id the database does not have yet (rare): a scan
     // of the queue is cheaper overall than indexing every click on the hot path.
-    return this.queue.some((c) => c.id === clickId);
+    return this.queue.some((c) => c.id === clickId && c.workspaceId === workspaceId);
   }
 
   get size(): number {

@@ -115,14 +115,15 @@ describe('click queue', () => {
     const q = new ClickQueue(w.write, quiet, { batchSize: 10, flushIntervalMs: 60_000, capacity: 100 });
     const c = aClick();
     q.enqueue(c);
-    expect(q.isPending(c.id)).toBe(true);
+    expect(q.isPending(c.id, c.workspaceId)).toBe(true);
+    expect(q.isPending(c.id, 'another workspace')).toBe(false);
     w.failOnce();
     await q.flush();
     expect(w.batches).toEqual([]);
-    expect(q.isPending(c.id)).toBe(true);
+    expect(q.isPending(c.id, c.workspaceId)).toBe(true);
     await q.flush();
     expect(w.batches).toEqual([[c.id]]);
-    expect(q.isPending(c.id)).toBe(false);
+    expect(q.isPending(c.id, c.workspaceId)).toBe(false);
     await q.close();
   });
 
