@@ -36,3 +36,32 @@ export const apiKeys = pgTable(
   },
   (t) => [index('api_keys_workspace_idx').on(t.workspaceId, t.seq)],
 );
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey(),
+  email: text('email').notNull(),
+  name: text('name').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  seq: seq(),
+});
+
+export const memberships = pgTable('memberships', {
+  workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id),
+  userId: uuid('user_id').notNull().references(() => users.id),
+  role: text('role').notNull(),
+  createdAt: createdAt(),
+  seq: seq(),
+});
+
+export const sessions = pgTable('sessions', {
+  id: uuid('id').primaryKey(),
+  userId: uuid('user_id').notNull().references(() => users.id),
+  tokenHash: bytea('token_hash').notNull().unique(),
+  userAgent: text('user_agent'),
+  createdAt: createdAt(),
+  lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  seq: seq(),
+});

@@ -1,0 +1,76 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Conn } from '../../db/connect.js';
+import { newId } from '../../db/ids.js';
+import { AppError, notFound } from '../../errors.js';
+import { toUser, type User } from '../users/service.js';
+import * as store from './store.js';
+
+/** operations.md §7: 24 h idle, 7 days in all, unless configured (SESSION_IDLE, SESSION_MAX). */
+export interface SessionLimits {
+  idleMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 24 * 3600_000, maxMs: 7 * 24 * 3600_000 };
+
+/** 256 random bits in base64url; only its SHA-256 is stored. */
+export const newSessionToken = (): string => randomBytes(32).toString('base64url');
+const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
+export const hashSessionToken = (token: string): Buffer => createHash('sha256').update(token).digest();
+
+export interface Session {
+  id: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  userAgent: string | null;
+}
+
+const toSession = (row: store.SessionRow): Session => ({ id: row.id, createdAt: row.createdAt, lastSeenAt: row.lastSeenAt, userAgent: row.userAgent });
+
+/** A new session (made at every login): the token for the cookie, shown to nobody else. */
+export async function createSession({ db, userId, userAgent, now }: { db: Conn; userId: string; userAgent: string | undefined; now: Date }): Promise<{ session: Session; token: string }> {
+  const token = newSessionToken();
+  const row = await store.insertSession(db, {
+    id: newId(),
+    userId,
+    tokenHash: hashSessionToken(token),
+    userAgent: userAgent?.slice(0, 500) ?? null,
+    createdAt: now,
+    lastSeenAt: now,
+  });
+  return { session: toSession(row), token };
+}
+
+/**
+ * The session and user behind a cookie value, or a 401: unknown, revoked, idle past
+ * `idleMs` or older than `maxMs`. `seen` is when the session was last used as far as any
+ * instance knows (it is written back at most once a minute, so a request costs no write).
+ */
+export async function resolveSession({ db, token, now, limits }: { db: Conn; token: string; now: Date; limits: SessionLimits }): Promise<{ session: Session; user: User }> {
+  if (!TOKEN_RE.test(token)) throw new AppError('credential_invalid');
+  const hash = hashSessionToken(token);
+  const found = await store.findSessionByHash(db, hash);
+  if (!found || !timingSafeEqual(found.session.tokenHash, hash)) throw new AppError('credential_invalid');
+  const { session, user } = found;
+  if (session.revokedAt) throw new AppError('credential_revoked');
+  const t = now.getTime();
+  if (t - session.lastSeenAt.getTime() > limits.idleMs || t - session.createdAt.getTime() > limits.maxMs) throw new AppError('credential_expired');
+  if (t - session.lastSeenAt.getTime() > 60_000) {
+    await store.touchSession(db, session.id, now);
+    session.lastSeenAt = now;
+  }
+  return { session: toSession(session), user: toUser(user) };
+}
+
+export async function listSessions({ db, userId }: { db: Conn; userId: string }): Promise<Session[]> {
+  return (await store.sessionsOf(db, userId)).map(toSession);
+}
+
+export async function revokeSession({ db, userId, id, now }: { db: Conn; userId: string; id: string; now: Date }): Promise<void> {
+  if (!(await store.revokeSession(db, userId, id, now))) throw notFound('session', id);
+}
+
+/** Ends every session of the user except `except` (a password change). */
+export function revokeOtherSessions({ db, userId, except, now }: { db: Conn; userId: string; except?: string; now: Date }): Promise<number> {
+  return store.revokeOtherSessions(db, userId, except, now);
+}

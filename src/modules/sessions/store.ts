@@ -1,0 +1,49 @@
+import { and, asc, eq, isNull, ne } from 'drizzle-orm';
+import type { Conn } from '../../db/connect.js';
+import { sessions, users } from '../../db/schema.js';
+
+export type SessionRow = typeof sessions.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
+
+export async function insertSession(conn: Conn, row: typeof sessions.$inferInsert): Promise<SessionRow> {
+  const [created] = await conn.insert(sessions).values(row).returning();
+  return created!;
+}
+
+/** The session with this hash and its user, in one indexed lookup. */
+export async function findSessionByHash(conn: Conn, tokenHash: Buffer): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+  const [row] = await conn.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.tokenHash, tokenHash));
+  return row;
+}
+
+export function sessionsOf(conn: Conn, userId: string): Promise<SessionRow[]> {
+  return conn
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .orderBy(asc(sessions.createdAt), asc(sessions.seq));
+}
+
+export async function touchSession(conn: Conn, id: string, at: Date): Promise<void> {
+  await conn.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.id, id));
+}
+
+/** Revokes one session of the user; false when there is none (or it is another user's). */
+export async function revokeSession(conn: Conn, userId: string, id: string, at: Date): Promise<boolean> {
+  const done = await conn
+    .update(sessions)
+    .set({ revokedAt: at })
+    .where(and(eq(sessions.id, id), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return done.length > 0;
+}
+
+/** Revokes every session of the user but `except` (a password change keeps the current one). */
+export async function revokeOtherSessions(conn: Conn, userId: string, except: string | undefined, at: Date): Promise<number> {
+  const done = await conn
+    .update(sessions)
+    .set({ revokedAt: at })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), except ? ne(sessions.id, except) : undefined))
+    .returning({ id: sessions.id });
+  return done.length;
+}

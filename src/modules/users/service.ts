@@ -1,0 +1,64 @@
+import type { Conn } from '../../db/connect.js';
+import { newId } from '../../db/ids.js';
+import { invalid, notFound } from '../../errors.js';
+import { requireWorkspace, toWorkspace, type Workspace } from '../workspaces/service.js';
+import { checkNewPassword, hashPassword } from './password.js';
+import * as store from './store.js';
+
+export const ROLES = ['owner', 'member', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** A user as every answer shows one: never the password hash. */
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: Date;
+}
+
+export const toUser = (row: store.UserRow): User => ({ id: row.id, email: row.email, name: row.name, createdAt: row.createdAt });
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505';
+
+export async function createUser({ db, input }: { db: Conn; input: { email: string; name: string; password: string } }): Promise<User> {
+  checkNewPassword(input.password);
+  if (await store.findUserByEmail(db, input.email)) throw invalid('email', 'already_exists');
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return toUser(await store.insertUser(db, { id: newId(), email: input.email, name: input.name, passwordHash }));
+  } catch (err) {
+    // Two sign-ups with one address at once: the unique index decides.
+    if (isUniqueViolation(err)) throw invalid('email', 'already_exists');
+    throw err;
+  }
+}
+
+export async function listUsers({ db }: { db: Conn }): Promise<User[]> {
+  return (await store.listUsers(db)).map(toUser);
+}
+
+export const anyUser = ({ db }: { db: Conn }): Promise<boolean> => store.anyUser(db);
+
+export interface Member {
+  workspaceId: string;
+  userId: string;
+  role: Role;
+  createdAt: Date;
+}
+
+export async function addMember({ db, workspaceId, userId, role }: { db: Conn; workspaceId: string; userId: string; role: Role }): Promise<Member> {
+  await requireWorkspace(db, workspaceId);
+  if (!(await store.findUser(db, userId))) throw notFound('user', userId);
+  if (await store.findMembership(db, workspaceId, userId)) throw invalid('userId', 'already_exists');
+  try {
+    const row = await store.insertMembership(db, { workspaceId, userId, role });
+    return { workspaceId: row.workspaceId, userId: row.userId, role: row.role as Role, createdAt: row.createdAt };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw invalid('userId', 'already_exists');
+    throw err;
+  }
+}
+
+export async function workspacesOf({ db, userId }: { db: Conn; userId: string }): Promise<(Workspace & { role: Role })[]> {
+  return (await store.workspacesOf(db, userId)).map((r) => ({ ...toWorkspace(r.workspace), role: r.role as Role }));
+}
