@@ -4,41 +4,102 @@
  * works the same against a local instance or a deployed one.
  */
 import { parseArgs } from 'node:util';
+import { SCOPE_GUIDE } from '../http/scope-guide.js';
+import { SCOPES, type Scope } from '../http/scopes.js';
+import { PLANS } from '../modules/workspaces/plans.js';
 
-const USAGE = `Usage: linktrail <command> [options]
+/** Each command's usage line, and what it does. */
+const COMMANDS: Record<string, [usage: string, does: string]> = {
+  'workspace create': ['workspace create --name <name> [--plan free|pro|business|enterprise]', 'create a workspace (plan free by default)'],
+  'workspace list': ['workspace list', 'list every workspace'],
+  'workspace update': [
+    'workspace update <workspaceId> [--name <n>] [--plan <p>] [--rate-limit <n|default>] [--max-bulk <n|default>]',
+    "rename, change the plan, or override the plan's limits (default: back to the plan's)",
+  ],
+  'key create': [
+    'key create <workspaceId> --name <name> (--scopes <s1,s2,...> | --all-scopes) [--expires-at <ISO 8601>]',
+    'create an API key; its secret is printed once',
+  ],
+  'key list': ['key list <workspaceId>', 'list the keys of a workspace (revoked ones with revokedAt)'],
+  'key revoke': ['key revoke <keyId>', 'revoke a key, at once and for good'],
+};
 
-Commands:
-  workspace create --name <name> [--plan free|pro|business|enterprise]
-  workspace list
-  workspace update <workspaceId> [--name <n>] [--plan <p>] [--rate-limit <n|default>] [--max-bulk <n|default>]
-  key create <workspaceId> --name <name> (--scopes <s1,s2,...> | --all-scopes) [--expires-at <ISO 8601>]
-  key list <workspaceId>
-  key revoke <keyId>
-
-Options:
+const OPTIONS = `Options:
   --url <url>     server address (default: $LINKTRAIL_URL, else $BASE_URL, else http://localhost:$PORT or :3000)
   --token <t>     operator token (default: $ADMIN_TOKEN)
   --json          print raw JSON (for scripts)
-  -h, --help      this help
-`;
+  -h, --help      this help (also after a command: linktrail key create --help)`;
 
-const ALL_SCOPES = [
-  'linksRead', 'linksWrite', 'collectionsRead', 'collectionsWrite', 'tagsRead', 'tagsWrite',
-  'analyticsRead', 'conversionsWrite', 'customersRead', 'customersWrite', 'partnersRead', 'partnersWrite',
-];
+const SCOPE_HELP = `Scopes (for --scopes, comma-separated; each independent of the others):
+${SCOPES.map((s) => `  ${s.padEnd(17)} ${SCOPE_GUIDE[s]}`).join('\n')}`;
+
+function usage(command?: string): string {
+  const one = command === undefined ? undefined : COMMANDS[command];
+  if (one) return `Usage: linktrail ${one[0]}\n\n${one[1]}\n\n${OPTIONS}\n${command === 'key create' ? `\n${SCOPE_HELP}\n` : ''}`;
+  const commands = Object.values(COMMANDS).map(([u, d]) => `  ${u}\n      ${d}`).join('\n');
+  return `Usage: linktrail <command> [options]\n\nCommands:\n${commands}\n\n${OPTIONS}\n\n${SCOPE_HELP}\n`;
+}
 
 type Json = Record<string, unknown>;
 
-class CliError extends Error {}
+/** A failure the CLI explains in words; exit code 2 for a wrong command line, 1 for the rest. */
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2 = 1,
+  ) {
+    super(message);
+  }
+}
+const usageError = (message: string) => new CliError(message, 2);
 
-function limitValue(raw: string | undefined): number | null | undefined {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Same reading as the server's date-time format (RFC 3339, offset required). */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+function uuidArg(raw: string | undefined, what: string, placeholder: string, command: string): string {
+  if (!raw) throw usageError(`missing ${placeholder}\n\n${usage(command)}`);
+  if (!UUID.test(raw)) throw usageError(`${what} must be a UUID: ${raw}`);
+  return raw;
+}
+
+function limitValue(raw: string | undefined, option: string): number | null | undefined {
   if (raw === undefined) return undefined;
   if (raw === 'default' || raw === 'null') return null;
-  if (!/^\d+$/.test(raw)) throw new CliError(`expected a positive integer or "default", got "${raw}"`);
+  if (!/^[1-9]\d{0,8}$/.test(raw)) throw usageError(`${option} must be a positive integer or "default": ${raw}`);
   return Number(raw);
 }
 
-async function call(base: string, token: string, method: string, path: string, body?: unknown): Promise<unknown> {
+function planValue(raw: string | undefined): string | undefined {
+  if (raw !== undefined && !(PLANS as readonly string[]).includes(raw)) throw usageError(`plan must be one of ${PLANS.join(', ')}: ${raw}`);
+  return raw;
+}
+
+function scopesValue(raw: string): Scope[] {
+  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw usageError(`--scopes needs at least one scope\n\n${SCOPE_HELP}`);
+  for (const name of names) {
+    if (!(SCOPES as readonly string[]).includes(name)) throw usageError(`unknown scope "${name}"\n\n${SCOPE_HELP}`);
+  }
+  return names as Scope[];
+}
+
+function expiresValue(raw: string | undefined): string | undefined {
+  if (raw !== undefined && (!DATE_TIME.test(raw) || Number.isNaN(Date.parse(raw)))) {
+    throw usageError(`--expires-at must be an ISO 8601 date-time such as 2030-01-31T00:00:00Z: ${raw}`);
+  }
+  return raw;
+}
+
+/** What a 404 of a known resource means for the command that asked. */
+interface Call {
+  method: string;
+  path: string;
+  body?: unknown;
+  notFound?: string;
+}
+
+async function call(base: string, token: string, { method, path, body, notFound }: Call): Promise<unknown> {
   let res: Response;
   try {
     res = await fetch(base.replace(/\/+$/, '') + path, {
@@ -47,15 +108,21 @@ async function call(base: string, token: string, method: string, path: string, b
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
-    throw new CliError(`cannot reach ${base}: ${(err as Error).cause ?? (err as Error).message}`);
+    throw new CliError(`cannot reach ${base}: ${String((err as Error).cause ?? (err as Error).message)}`);
   }
   const text = await res.text();
-  const data = text ? (JSON.parse(text) as unknown) : undefined;
-  if (!res.ok) {
-    const msg = (data as { error?: { en?: string } } | undefined)?.error?.en ?? `HTTP ${res.status}`;
-    throw new CliError(res.status === 404 && path.startsWith('/admin') && !msg.includes('Not found') ? `${msg} (is ADMIN_TOKEN set on the server?)` : msg);
+  let data: unknown;
+  try {
+    data = text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    throw new CliError(`${base} answered HTTP ${res.status} with something that is not JSON: is it a Linktrail server?`);
   }
-  return data;
+  if (res.ok) return data;
+  const error = (data as { error?: { en?: string; code?: string } } | undefined)?.error;
+  if (res.status === 404 && error?.code === 'not_found' && notFound) throw new CliError(notFound);
+  // The operator API answers 404 to everything when the server has no ADMIN_TOKEN.
+  if (res.status === 404) throw new CliError(`${error?.en ?? 'HTTP 404'} (is ADMIN_TOKEN set on the server?)`);
+  throw new CliError(error?.en ?? `HTTP ${res.status}`);
 }
 
 function table(rows: Json[], columns: string[]): string {
@@ -66,74 +133,103 @@ function table(rows: Json[], columns: string[]): string {
 }
 
 export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: string) => void): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      url: { type: 'string' },
-      token: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-      name: { type: 'string' },
-      plan: { type: 'string' },
-      'rate-limit': { type: 'string' },
-      'max-bulk': { type: 'string' },
-      scopes: { type: 'string' },
-      'all-scopes': { type: 'boolean', default: false },
-      'expires-at': { type: 'string' },
-    },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        url: { type: 'string' },
+        token: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        name: { type: 'string' },
+        plan: { type: 'string' },
+        'rate-limit': { type: 'string' },
+        'max-bulk': { type: 'string' },
+        scopes: { type: 'string' },
+        'all-scopes': { type: 'boolean', default: false },
+        'expires-at': { type: 'string' },
+      },
+    });
+  } catch (err) {
+    // parseArgs names the option ("Unknown option '--nme'"); its code is no use to a person.
+    throw usageError(`${(err as Error).message}\n\n${usage()}`);
+  }
+  const { values, positionals } = parsed;
   const [noun, verb, target] = positionals;
-  if (values.help || !noun) return out(USAGE);
-  const base = values.url ?? env.LINKTRAIL_URL ?? env.BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`;
-  const token = values.token ?? env.ADMIN_TOKEN;
-  if (!token) throw new CliError('no operator token: pass --token or set ADMIN_TOKEN');
-  const api = (method: string, path: string, body?: unknown) => call(base, token, method, path, body);
+  const command = `${noun ?? ''} ${verb ?? ''}`.trim();
+  if (values.help || !noun) return out(usage(command));
+  if (!(command in COMMANDS)) throw usageError(`unknown command "${positionals.join(' ')}"\n\n${usage()}`);
   const need = (v: string | undefined, what: string): string => {
-    if (!v) throw new CliError(`missing ${what}\n\n${USAGE}`);
+    if (!v) throw usageError(`missing ${what}\n\n${usage(command)}`);
     return v;
   };
-  const print = (data: unknown, render: () => string) => out(values.json ? JSON.stringify(data, null, 2) : render());
-  const wsColumns = ['id', 'name', 'plan', 'rateLimitPerMinute', 'maxBulkItems', 'createdAt'];
-  const keyColumns = ['id', 'name', 'prefix', 'scopes', 'expiresAt', 'lastUsedAt', 'revokedAt'];
+  const workspaceId = () => uuidArg(target, 'workspace id', '<workspaceId>', command);
 
-  switch (`${noun} ${verb ?? ''}`.trim()) {
-    case 'workspace create': {
-      const ws = (await api('POST', '/admin/workspaces', { name: need(values.name, '--name'), plan: values.plan })) as Json;
-      return print(ws, () => table([ws], wsColumns));
-    }
-    case 'workspace list': {
-      const list = (await api('GET', '/admin/workspaces')) as Json[];
-      return print(list, () => table(list, wsColumns));
-    }
+  // Every argument is checked before the first request.
+  let request: Call | undefined;
+  switch (command) {
+    case 'workspace create':
+      request = { method: 'POST', path: '/admin/workspaces', body: { name: need(values.name, '--name'), plan: planValue(values.plan) } };
+      break;
+    case 'workspace list':
+      request = { method: 'GET', path: '/admin/workspaces' };
+      break;
     case 'workspace update': {
-      const ws = (await api('PATCH', `/admin/workspaces/${need(target, '<workspaceId>')}`, {
+      const id = workspaceId();
+      const body = {
         name: values.name,
-        plan: values.plan,
-        rateLimitPerMinute: limitValue(values['rate-limit']),
-        maxBulkItems: limitValue(values['max-bulk']),
-      })) as Json;
-      return print(ws, () => table([ws], wsColumns));
+        plan: planValue(values.plan),
+        rateLimitPerMinute: limitValue(values['rate-limit'], '--rate-limit'),
+        maxBulkItems: limitValue(values['max-bulk'], '--max-bulk'),
+      };
+      request = { method: 'PATCH', path: `/admin/workspaces/${id}`, body, notFound: `no workspace ${id}` };
+      break;
     }
     case 'key create': {
-      const scopes = values['all-scopes'] ? ALL_SCOPES : need(values.scopes, '--scopes or --all-scopes').split(',').map((s) => s.trim()).filter(Boolean);
-      const key = (await api('POST', `/admin/workspaces/${need(target, '<workspaceId>')}/keys`, {
+      const id = workspaceId();
+      const body = {
         name: need(values.name, '--name'),
-        scopes,
-        expiresAt: values['expires-at'],
-      })) as Json;
-      return print(key, () => `${table([key], keyColumns)}\n\nKey (shown once, keep it safe):\n${String(key.key)}`);
+        scopes: values['all-scopes'] ? [...SCOPES] : scopesValue(need(values.scopes, '--scopes or --all-scopes')),
+        expiresAt: expiresValue(values['expires-at']),
+      };
+      request = { method: 'POST', path: `/admin/workspaces/${id}/keys`, body, notFound: `no workspace ${id}` };
+      break;
     }
     case 'key list': {
-      const list = (await api('GET', `/admin/workspaces/${need(target, '<workspaceId>')}/keys`)) as Json[];
-      return print(list, () => table(list, keyColumns));
+      const id = workspaceId();
+      request = { method: 'GET', path: `/admin/workspaces/${id}/keys`, notFound: `no workspace ${id}` };
+      break;
     }
     case 'key revoke': {
-      const res = await api('DELETE', `/admin/keys/${need(target, '<keyId>')}`);
-      return print(res, () => `revoked ${target}`);
+      const id = uuidArg(target, 'key id', '<keyId>', command);
+      request = { method: 'DELETE', path: `/admin/keys/${id}`, notFound: `no key ${id}` };
+      break;
     }
+  }
+
+  const base = values.url ?? env.LINKTRAIL_URL ?? env.BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`;
+  const token = values.token ?? env.ADMIN_TOKEN;
+  if (!token) throw usageError('no operator token: pass --token or set ADMIN_TOKEN');
+  const data = await call(base, token, request!);
+  const print = (render: () => string) => out(values.json ? JSON.stringify(data, null, 2) : render());
+  const wsColumns = ['id', 'name', 'plan', 'rateLimitPerMinute', 'maxBulkItems', 'createdAt'];
+  const keyColumns = ['id', 'name', 'prefix', 'scopes', 'expiresAt', 'lastUsedAt', 'revokedAt'];
+  switch (command) {
+    case 'workspace create':
+    case 'workspace update':
+      return print(() => table([data as Json], wsColumns));
+    case 'workspace list':
+      return print(() => table(data as Json[], wsColumns));
+    case 'key create': {
+      const key = data as Json;
+      return print(() => `${table([key], keyColumns)}\n\nKey (shown once, keep it safe):\n${String(key.key)}`);
+    }
+    case 'key list':
+      return print(() => table(data as Json[], keyColumns));
     default:
-      throw new CliError(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
+      return print(() => `revoked ${target}`);
   }
 }
 
@@ -141,6 +237,6 @@ const isMain = process.argv[1] && import.meta.url === new URL(`file://${(await i
 if (isMain) {
   run(process.argv.slice(2), process.env, (s) => process.stdout.write(s.endsWith('\n') ? s : s + '\n')).catch((err: unknown) => {
     process.stderr.write(`linktrail: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(err instanceof CliError ? 2 : 1);
+    process.exit(err instanceof CliError ? err.exitCode : 1);
   });
 }

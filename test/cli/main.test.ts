@@ -1,7 +1,13 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/main.js';
+import { SCOPES } from '../../src/http/scopes.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.js';
+import { freePort, ROOT } from '../helpers/process.js';
 
 let t: TestApp;
 let url: string;
@@ -66,10 +72,100 @@ describe('npx linktrail over the operator API', () => {
   });
 
   test('errors are reported, not thrown raw', async () => {
-    await expect(cli('key', 'revoke', '00000000-0000-4000-8000-000000000000')).rejects.toThrow(/Not found/);
+    await expect(cli('key', 'revoke', '00000000-0000-4000-8000-000000000000')).rejects.toThrow(/^no key 00000000-0000-4000-8000-000000000000$/);
     await expect(cli('workspace', 'create')).rejects.toThrow(/--name/);
     await expect(run(['workspace', 'list', '--url', url], { ADMIN_TOKEN: 'wrong-token-0123456789' }, () => {})).rejects.toThrow(
       /operator token/,
     );
+  });
+});
+
+/** `linktrail …` as a user runs it: a child process (the TypeScript source through tsx). */
+function linktrail(args: string[], env: Record<string, string> = { ADMIN_TOKEN }): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args],
+      { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeout: 30_000 },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('linktrail as a child process', () => {
+  test('--help and key create --help list the twelve scopes, each with what it allows', async () => {
+    for (const args of [['--help'], ['key', 'create', '--help'], ['-h']]) {
+      const { code, stdout } = await linktrail(args);
+      expect(code, stdout).toBe(0);
+      for (const scope of SCOPES) expect(stdout).toMatch(new RegExp(`^\\s+${scope}\\s+\\S.{8,}$`, 'm'));
+    }
+    const keyCreate = (await linktrail(['key', 'create', '--help'])).stdout;
+    expect(keyCreate).toMatch(/key create <workspaceId>/);
+    expect(keyCreate).not.toMatch(/workspace list/);
+  });
+
+  test('an argument that is not a UUID is refused before any request, naming the argument', async () => {
+    // Nobody listens on this port: an answer about the argument proves no request was tried.
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    const cases: [string[], RegExp][] = [
+      [['key', 'revoke', 'nope'], /^linktrail: key id must be a UUID: nope$/m],
+      [['key', 'list', 'nope'], /^linktrail: workspace id must be a UUID: nope$/m],
+      [['key', 'create', 'nope', '--name', 'k', '--all-scopes'], /^linktrail: workspace id must be a UUID: nope$/m],
+      [['workspace', 'update', 'x y', '--name', 'n'], /^linktrail: workspace id must be a UUID: x y$/m],
+      [['key', 'create', randomUUID(), '--name', 'k', '--scopes', 'tagsRead,linkRead'], /unknown scope "linkRead".*linksRead/s],
+      [['workspace', 'create', '--name', 'n', '--plan', 'gold'], /plan must be one of free, pro, business, enterprise: gold/],
+      [['key', 'create', randomUUID(), '--name', 'k', '--all-scopes', '--expires-at', 'tomorrow'], /--expires-at must be an ISO 8601 date-time.*: tomorrow/],
+      [['workspace', 'update', randomUUID(), '--rate-limit', 'lots'], /--rate-limit must be a positive integer or "default": lots/],
+      [['key', 'revoke'], /missing <keyId>/],
+      [['key', 'explode'], /unknown command "key explode"/],
+    ];
+    for (const [args, message] of cases) {
+      const { code, stdout, stderr } = await linktrail([...args, '--url', nowhere]);
+      expect(stderr, args.join(' ')).toMatch(message);
+      expect(stderr).not.toMatch(/cannot reach|Invalid query|at .*\.ts:\d+/);
+      expect(code, args.join(' ')).toBe(2);
+      expect(stdout).toBe('');
+    }
+  });
+
+  test('a server answer is put in words: no key, no workspace, a wrong token, a refused body', async () => {
+    const ghost = randomUUID();
+    const revoke = await linktrail(['key', 'revoke', ghost, '--url', url]);
+    expect(revoke.stderr).toBe(`linktrail: no key ${ghost}\n`);
+    expect(revoke.code).toBe(1);
+    const list = await linktrail(['key', 'list', ghost, '--url', url]);
+    expect(list.stderr).toBe(`linktrail: no workspace ${ghost}\n`);
+    const update = await linktrail(['workspace', 'update', ghost, '--name', 'n', '--url', url]);
+    expect(update.stderr).toBe(`linktrail: no workspace ${ghost}\n`);
+
+    const wrong = await linktrail(['workspace', 'list', '--url', url], { ADMIN_TOKEN: 'wrong-token-0123456789' });
+    expect(wrong.stderr).toMatch(/^linktrail: .*operator token/);
+    expect(wrong.code).toBe(1);
+
+    // The server's message names the field the CLI cannot check itself.
+    const long = await linktrail(['workspace', 'create', '--name', 'x'.repeat(300), '--url', url]);
+    expect(long.stderr).toMatch(/^linktrail: .*name/);
+    expect(long.code).toBe(1);
+
+    const ok = await linktrail(['workspace', 'create', '--name', 'Child Co', '--json', '--url', url]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ name: 'Child Co' });
+  });
+
+  test('a server that is down, or not Linktrail, is named as such', async () => {
+    const down = await linktrail(['workspace', 'list', '--url', `http://127.0.0.1:${await freePort()}`]);
+    expect(down.stderr).toMatch(/^linktrail: cannot reach http:\/\/127\.0\.0\.1:\d+/);
+    expect(down.code).toBe(1);
+    // A proxy's HTML error page instead of the service.
+    const proxy = createServer((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad Gateway</html>'));
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const html = await linktrail(['workspace', 'list', '--url', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`]);
+      expect(html.stderr).toMatch(/^linktrail: http:\/\/127\.0\.0\.1:\d+ answered HTTP 502 with something that is not JSON/);
+      expect(html.stderr).not.toMatch(/SyntaxError|Unexpected token/);
+      expect(html.code).toBe(1);
+    } finally {
+      proxy.close();
+    }
   });
 });
