@@ -79,6 +79,10 @@ export const reasons = {
   enum: { en: 'must be one of {values}', ar: 'يجب أن يكون إحدى القيم: {values}' },
   pattern: { en: 'has an invalid format', ar: 'صيغته غير صالحة' },
   https_required: { en: 'must be an https URL', ar: 'يجب أن يكون رابط https' },
+  url_characters: {
+    en: 'must not contain control characters (line breaks, tabs…) or invalid characters, nor begin or end with whitespace',
+    ar: 'يجب ألا يحتوي على محارف تحكم (فواصل أسطر أو جدولة…) أو محارف غير صالحة، وألا يبدأ أو ينتهي بمسافة',
+  },
   duplicate_in_request: {
     en: 'duplicates item [{other}] of this request',
     ar: 'مكرر مع العنصر [{other}] في هذا الطلب',

@@ -228,6 +228,7 @@ export const malformedJsonText = fc.constantFrom(
 export interface Schema {
   type?: string | string[];
   format?: string;
+  description?: string;
   enum?: unknown[];
   pattern?: string;
   minimum?: number;
@@ -298,7 +299,7 @@ function stringsFor(s: Schema, pools: Pools): fc.Arbitrary<unknown> {
       fc.uuid(),
       fc.constantFrom('00000000-0000-0000-0000-000000000000', 'urn:uuid:00000000-0000-0000-0000-000000000000', 'not-a-uuid', '{00000000-0000-0000-0000-000000000000}'),
     );
-  } else if (s.format === 'uri') {
+  } else if (isUrlSchema(s)) {
     options.push(fc.constantFrom(...URLS));
   } else if (s.format === 'email') {
     options.push(fc.constantFrom(...EMAILS));
@@ -349,6 +350,11 @@ export function valueFor(schema: Schema | undefined, pools: Pools, depth = 0): f
   return fc.oneof({ weight: 6, arbitrary: fc.oneof(...options) }, { weight: 1, arbitrary: hostile }, { weight: 1, arbitrary: hostileString(pools) });
 }
 
+/** A URL field: `format: 'uri'`, or one checked by the API's URL rule (described, as ajv's uri refuses IDN). */
+function isUrlSchema(s: Schema): boolean {
+  return s.format === 'uri' || /\bhttps URL\b/.test(s.description ?? '');
+}
+
 /** Valid https destinations (private addresses: no cloaking check ever leaves the machine). */
 const GOOD_URLS = URLS.slice(0, 3);
 
@@ -366,7 +372,7 @@ export function goodFor(schema: Schema | undefined, pools: Pools, field = '', de
     if (known && known.length) return fc.constantFrom(...known);
     if (schema.enum) return fc.constantFrom(...schema.enum.map(String));
     if (schema.format === 'uuid') return fc.constantFrom(...pools.ids);
-    if (schema.format === 'uri') return fc.constantFrom(...GOOD_URLS);
+    if (isUrlSchema(schema)) return fc.constantFrom(...GOOD_URLS);
     if (schema.format === 'email') return fc.constantFrom('ada@example.com', 'x.y+z@sub.example.org');
     if (schema.format === 'date-time') {
       // RFC 3339 date-times, the edges of the calendar included (what the schema lets through).

@@ -1,17 +1,18 @@
-import { invalid } from '../../errors.js';
+import { checkHttpsUrl, httpsUrl } from '../../http/url-rule.js';
 
-/** True for an absolute https URL with a host. */
+/** True for a value the API's URL rule accepts (an absolute https URL with a host). */
 export function isHttpsUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' && url.hostname.length > 0;
-  } catch {
-    return false;
-  }
+  return checkHttpsUrl(value).ok;
 }
 
-/** Every URL field of the API must use https; null (clear) passes. */
+/** Every URL field of the API must pass the URL rule; null (clear) passes. */
 export function assertHttps(value: unknown, field: string): void {
   if (value === undefined || value === null) return;
-  if (typeof value !== 'string' || !isHttpsUrl(value)) throw invalid(field, 'https_required');
+  httpsUrl(value, field);
+}
+
+/** The stored form of an optional URL field: normalised, null and undefined kept as they are. */
+export function normalisedHttps(value: unknown, field: string, maxLength?: number): string | null | undefined {
+  if (value === undefined || value === null) return value;
+  return httpsUrl(value, field, maxLength);
 }

@@ -1,5 +1,5 @@
 import { invalid } from '../../errors.js';
-import { isHttpsUrl } from '../bulk/rules.js';
+import { httpsUrl } from '../../http/url-rule.js';
 import { planAllows, type Feature, type Plan } from '../workspaces/plans.js';
 import { isCountryCode } from './countries.js';
 
@@ -72,16 +72,15 @@ export function checkLinkInput(raw: LinkInput, index: number, mode: 'create' | '
     for (const [f, v] of Object.entries(fields)) if (v === null && !CLEARABLE.has(f as LinkField)) throw invalid(at(f), 'not_null');
   }
 
-  for (const f of URL_FIELDS) {
-    const v = fields[f];
-    if (typeof v === 'string' && !isHttpsUrl(v)) throw invalid(at(f), 'https_required');
-  }
+  // Every destination is stored in its normalised form (see src/http/url-rule.ts).
+  for (const f of URL_FIELDS) if (fields[f] !== undefined && fields[f] !== null) fields[f] = httpsUrl(fields[f], at(f));
   if (fields.geo !== undefined && fields.geo !== null) {
+    const geo: Record<string, string> = {};
     for (const [country, url] of Object.entries(fields.geo as Record<string, unknown>)) {
       if (!isCountryCode(country)) throw invalid(at(`geo.${country}`), 'country_code', { value: country });
-      if (typeof url !== 'string' || !isHttpsUrl(url)) throw invalid(at(`geo.${country}`), 'https_required');
+      geo[country] = httpsUrl(url, at(`geo.${country}`));
     }
-    if (Object.keys(fields.geo as object).length === 0) fields.geo = null;
+    fields.geo = Object.keys(geo).length === 0 ? null : geo;
   }
   if (fields.utm !== undefined && fields.utm !== null) {
     const utm: Record<string, string | null> = {};

@@ -1,7 +1,11 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { DateTime, DateTimeInput, listQueryProperties, Nullable, Uuid } from '../../http/schemas.js';
 
-const HttpsUrl = Type.String({ format: 'uri', maxLength: 4096, description: 'https URL' });
+// No `format: 'uri'`: that is ASCII-only (it would refuse internationalised hosts); the URL rule
+// of src/http/url-rule.ts decides, and names the field in its 400.
+const URL_RULE =
+  'https URL: absolute, with a host; stored and returned in its normalised form (WHATWG URL `href`: e.g. `https:example.com` becomes `https://example.com/`, an internationalised host is stored in punycode, non-ASCII in path and query percent-encoded); control characters or whitespace at either end are refused; at most 4096 characters once normalised';
+const HttpsUrl = Type.String({ maxLength: 4096, description: URL_RULE });
 const utmValue = Nullable(Type.String({ maxLength: 500 }));
 const Utm = Type.Object(
   {
@@ -14,8 +18,8 @@ const Utm = Type.Object(
   },
   { description: 'UTM values passed to the destination (referral as `ref`). On update, a key set to null is removed.' },
 );
-const Geo = Type.Record(Type.String(), Type.String({ maxLength: 4096 }), {
-  description: 'Uppercase ISO 3166-1 alpha-2 country code → https URL',
+const Geo = Type.Record(Type.String(), Type.String({ maxLength: 4096, description: URL_RULE }), {
+  description: 'Uppercase ISO 3166-1 alpha-2 country code → https URL (same rule as url)',
 });
 
 const fields = {
@@ -27,11 +31,11 @@ const fields = {
   image: Nullable(HttpsUrl),
   utm: Nullable(Utm),
   expiresAt: Nullable({ ...DateTimeInput, description: 'ISO 8601 with timezone offset; needs a plan with link expiration' }),
-  expiredUrl: Nullable({ ...HttpsUrl, description: 'Where visitors go after expiry; needs link expiration' }),
+  expiredUrl: Nullable({ ...HttpsUrl, description: `Where visitors go after expiry; needs link expiration. ${URL_RULE}` }),
   password: Nullable(Type.String({ minLength: 1, maxLength: 128, description: 'Needs a plan with password protection' })),
   cloaked: Nullable(Type.Boolean({ description: 'Needs link cloaking; the destination must allow framing' })),
-  ios: Nullable({ ...HttpsUrl, description: 'Destination for iOS; needs device targeting' }),
-  android: Nullable({ ...HttpsUrl, description: 'Destination for Android; needs device targeting' }),
+  ios: Nullable({ ...HttpsUrl, description: `Destination for iOS; needs device targeting. ${URL_RULE}` }),
+  android: Nullable({ ...HttpsUrl, description: `Destination for Android; needs device targeting. ${URL_RULE}` }),
   geo: Nullable({ ...Geo, description: 'Country → destination; needs geo targeting when set' }),
   externalId: Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'Unique among the workspace’s active links' })),
   tenantId: Nullable(Type.String({ maxLength: 255 })),

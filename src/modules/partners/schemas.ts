@@ -3,7 +3,12 @@ import { DateTime, Nullable, Uuid } from '../../http/schemas.js';
 
 const name = Type.String({ minLength: 1, maxLength: 190 });
 const email = Nullable(Type.String({ format: 'email', maxLength: 190 }));
-const image = Nullable(Type.String({ format: 'uri', maxLength: 2048, description: 'https URL' }));
+const image = Nullable(
+  Type.String({
+    maxLength: 2048,
+    description: 'https URL, stored in its normalised form (as a link `url`: punycode host, percent-encoded path), at most 2048 characters once normalised',
+  }),
+);
 
 export const Partner = Type.Object(
   { id: Uuid, name, email, image, createdAt: DateTime, updatedAt: DateTime },

@@ -1,5 +1,5 @@
 import { bulkResource } from '../bulk/service.js';
-import { assertHttps } from '../bulk/rules.js';
+import { normalisedHttps } from '../bulk/rules.js';
 import { partnerStore } from './store.js';
 
 /** Partners delete softly: gone from every read, kept for the history of their links and clicks. */
@@ -7,7 +7,9 @@ export const partners = bulkResource({
   store: partnerStore,
   fields: ['name', 'email', 'image'],
   requiredOnInsert: ['name'],
-  checkItem: (item, i) => assertHttps(item.image, `[${i}].image`),
+  checkItem: (item, i) => {
+    if (item.image !== undefined) item.image = normalisedHttps(item.image, `[${i}].image`, 2048);
+  },
 });
 
 export const { list: listPartners, create: createPartners, upsert: upsertPartners, remove: deletePartners } = partners;
