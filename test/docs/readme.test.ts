@@ -1,0 +1,154 @@
+/**
+ * The README, run as a newcomer would paste it: the `sh` blocks of "From nothing to the first
+ * sale" and "Plans", verbatim and in order, in one bash in the repository — `npm start &`, the
+ * CLI through `npx linktrail`, curl and node. Only the port differs (a free one instead of 3000)
+ * and the data directory is a temporary one. Also: the plans table says what the code enforces.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLANS, PLAN_LIMITS } from '../../src/modules/workspaces/plans.js';
+import { SECRET } from '../helpers/app.js';
+import { ROOT, ensureBuilt, freePort, processEnv } from '../helpers/process.js';
+import { sleep } from '../helpers/wait.js';
+
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/** The text of a `## ` section, up to the next one. */
+function section(title: string): string {
+  const start = readme.indexOf(`\n## ${title}\n`);
+  if (start < 0) throw new Error(`README has no section "## ${title}"`);
+  const end = readme.indexOf('\n## ', start + 1);
+  return readme.slice(start, end < 0 ? undefined : end);
+}
+
+/** The fenced ```sh blocks of a text, in order. */
+const shBlocks = (text: string): string[] => [...text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+
+const MARK = '@@readme-step-done@@';
+
+/** SIGTERM to a process group, SIGKILL if it still runs after 10 s (Linux: reads /proc). */
+async function stopGroup(pgid: number): Promise<void> {
+  // A member that is running, not a zombie (a parent that exited leaves those to init).
+  const alive = () =>
+    readdirSync('/proc').some((pid) => {
+      if (!/^\d+$/.test(pid)) return false;
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+        return fields[0] !== 'Z' && Number(fields[2]) === pgid;
+      } catch {
+        return false; // ended while we looked
+      }
+    });
+  if (!alive()) return;
+  process.kill(-pgid, 'SIGTERM');
+  for (let i = 0; i < 100 && alive(); i++) await sleep(100);
+  if (alive()) process.kill(-pgid, 'SIGKILL');
+}
+
+interface Run {
+  code: number | null;
+  /** Output of each block (stdout and stderr), in block order. */
+  steps: string[];
+  all: string;
+}
+
+/**
+ * Runs the blocks in one bash (its own process group, so `npm start &` and its children end
+ * with it), `set -e` so a failing command stops the run, a marker line after each block.
+ */
+function runBlocks(blocks: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  const script = ['set -e -o pipefail', ...blocks.map((b) => `${b}\necho ${MARK}`)].join('\n');
+  const child = spawn('bash', ['-c', script], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let all = '';
+  child.stdout.on('data', (b: Buffer) => (all += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (all += b.toString()));
+  return new Promise((resolve) => {
+    child.once('exit', (code) => {
+      // The server started by block 1 is still running in bash's process group: stop it and
+      // wait until it is gone (bounded), so its data directory can be removed.
+      void stopGroup(child.pid!).then(() => resolve({ code, steps: all.split(`${MARK}\n`), all }));
+    });
+  });
+}
+
+describe('README walkthrough, from nothing to the first sale', () => {
+  const walkthrough = shBlocks(section('From nothing to the first sale'));
+  const plans = shBlocks(section('Plans'));
+  let dataDir: string;
+  let port: number;
+  let run: Run;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    dataDir = mkdtempSync(join(tmpdir(), 'lt-readme-'));
+    port = await freePort();
+    // The one change to the text: the port of block 1.
+    const start = walkthrough[0]!;
+    expect(start).toContain('npm start &');
+    expect(start.match(/\bPORT=3000\b/g)).toHaveLength(1);
+    const blocks = [start.replace(/\bPORT=3000\b/, `PORT=${port}`), ...walkthrough.slice(1), ...plans];
+    // Only what a fresh shell has, plus the engine under test (DATABASE_URL needs a SECRET).
+    const engine = process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL, SECRET } : {};
+    const redis = process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {};
+    run = await runBlocks(blocks, processEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...engine, ...redis }));
+  }, 170_000);
+
+  afterAll(() => {
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('has the steps a newcomer needs, and every block runs to its end', () => {
+    expect(walkthrough.length).toBeGreaterThanOrEqual(7);
+    expect(plans.length).toBeGreaterThanOrEqual(1);
+    expect(run.all).not.toMatch(/"error":\{/);
+    expect({ code: run.code, output: run.code === 0 ? '' : run.all }).toEqual({ code: 0, output: '' });
+    expect(run.steps).toHaveLength(walkthrough.length + plans.length + 1);
+  });
+
+  it('makes a workspace and a key, and the key is accepted with its rate limit', () => {
+    expect(run.steps[1]).toMatch(/workspace [0-9a-f-]{36}, key lt_\S+/);
+    expect(run.steps[2]).toMatch(/x-ratelimit-limit: 600/i);
+  });
+
+  it('makes a short link and following it answers 302 with the UTM values and a click id', () => {
+    const link = JSON.parse(run.steps[3]!.split('\n').find((l) => l.startsWith('[{'))!) as { shortUrl: string; url: string }[];
+    expect(link[0]!.url).toBe('https://example.com/pricing');
+    expect(link[0]!.shortUrl).toMatch(new RegExp(`^http://localhost:${port}/\\w+$`));
+    expect(run.steps[4]).toMatch(/^HTTP\/1\.1 302 Found/m);
+    expect(run.steps[4]).toMatch(/^location: https:\/\/example\.com\/pricing\?utm_source=newsletter&ltid=[0-9a-f-]{36}\r?$/im);
+  });
+
+  it('records a lead and a sale from that click id, and analytics shows the link selling', () => {
+    const [lead, sale] = run.steps[5]!.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lead).toMatchObject({ eventName: 'Sign up', customer: { externalId: 'user-42' } });
+    expect(sale).toMatchObject({ eventName: 'Purchase', amount: 4900, currency: 'usd', leadId: lead!.id, clickId: lead!.clickId });
+    const byLink = JSON.parse(run.steps[6]!.split('\n').find((l) => l.startsWith('['))!) as unknown[];
+    expect(byLink).toEqual([{ key: lead!.linkId, clicks: 1, leads: 1, sales: 1, saleAmount: 4900 }]);
+  });
+
+  it('changes the plan and the limits with the CLI', () => {
+    expect(run.steps[7]).toMatch(/Acme\s+business\s+3000\s+10000/);
+    expect(run.steps[7]).toMatch(/Acme\s+business\s+1200\s+5000/);
+  });
+});
+
+describe('README plans table', () => {
+  it('states each plan’s features, requests per minute and bulk limit as enforced', () => {
+    const rows = section('Plans')
+      .split('\n')
+      .filter((l) => /^\| `\w+`/.test(l))
+      .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+    expect(rows.map((r) => r[0]!.match(/`(\w+)`/)![1])).toEqual([...PLANS]);
+    const features = ['expiration', 'password', 'cloaking', 'deviceTargeting', 'geoTargeting'] as const;
+    const number = (cell: string) => Number(cell.replace(/,/g, ''));
+    for (const [i, plan] of PLANS.entries()) {
+      const row = rows[i]!;
+      const limits = PLAN_LIMITS[plan];
+      expect({ plan, features: features.filter((_, f) => row[1 + f] === 'yes') }).toEqual({ plan, features: features.filter((f) => limits.features.has(f)) });
+      expect({ plan, perMinute: number(row[6]!), bulk: number(row[7]!) }).toEqual({ plan, perMinute: limits.requestsPerMinute, bulk: limits.maxBulkItems });
+    }
+  });
+});
