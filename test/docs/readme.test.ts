@@ -93,7 +93,7 @@ describe('README walkthrough, from nothing to the first sale', () => {
     // Only what a fresh shell has, plus the engine under test (DATABASE_URL needs a SECRET).
     const engine = process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL, SECRET } : {};
     const redis = process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {};
-    run = await runBlocks(blocks, processEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...engine, ...redis }));
+    run = await runBlocks(blocks, processEnv({ DATA_DIR: dataDir, ...engine, ...redis }));
   }, 170_000);
 
   afterAll(() => {
