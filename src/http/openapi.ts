@@ -2,21 +2,94 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { errorResponses } from './schemas.js';
+import { SCOPE_GUIDE } from './scope-guide.js';
+import { SCOPES } from './scopes.js';
 
 export const API_VERSION = '0.0.1';
 
+/** The introduction of the API, in Markdown: shown at the top of /docs and carried by generated clients. */
 const DESCRIPTION = `Linktrail: short links, click analytics and lead/sale attribution.
 
-* Every /api operation needs an API key: \`Authorization: Bearer <key>\`, the bare key as the
-  \`Authorization\` value, or \`X-API-Key: <key>\`. One credential per request.
-* Errors: \`{ "error": { "en", "ar", "code" } }\`, plus \`missingScopes\` on 403 and
-  \`retryAfter\` on 429 (with a \`Retry-After\` header).
-* Rate limit: a sliding 60-second window per workspace, shared by all of its keys.
-  Authenticated answers carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
-  \`X-RateLimit-Reset\` (Unix seconds at which the oldest counted request leaves the window).
-* Lists are ordered by createdAt, ties by insertion order, so skip/take paging visits every
-  record exactly once. Bulk writes are atomic: one bad item fails the request with 400 naming
-  \`[index].field\`, and nothing is written.`;
+## Credentials
+
+Every \`/api\` operation except \`/api/qr\` (and this document) needs an **API key** of a workspace, in one of
+three forms:
+
+* \`Authorization: Bearer <key>\`
+* the bare key as the value: \`Authorization: <key>\`
+* \`X-API-Key: <key>\`
+
+Keys look like \`lt_\` followed by 43 characters; the operator creates them (\`linktrail key create\`)
+and their secret is shown once. Send **one credential per request**: two different keys, a
+repeated header or a comma-separated list is a 401 \`credential_conflict\` (the same key in both
+headers counts as one). A missing, malformed, unknown, revoked or expired key is a 401
+(\`credential_missing\`, \`credential_malformed\`, \`credential_invalid\`, \`credential_revoked\`,
+\`credential_expired\`); revocation holds from the next request on.
+
+The operator API under \`/admin\` takes the server's \`ADMIN_TOKEN\` instead, as
+\`Authorization: Bearer <token>\`; it answers 404 when no token is configured.
+
+## Scopes
+
+A key holds a set of scopes, each independent of the others (a write scope does not grant the
+matching read). A valid key without the scope an operation needs gets a 403 whose
+\`missingScopes\` names it; each operation below says its scope.
+
+| Scope | Allows |
+|---|---|
+${SCOPES.map((s) => `| \`${s}\` | ${SCOPE_GUIDE[s]} |`).join('\n')}
+
+## Rate limits
+
+A sliding 60-second window per workspace, shared by all of its keys; the size depends on the
+plan. Every authenticated answer carries \`X-RateLimit-Limit\` (requests per window),
+\`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix seconds at which the oldest counted
+request leaves the window). Beyond the limit: 429 with a \`Retry-After\` header (seconds) and
+\`retryAfter\` in the body.
+
+## Errors
+
+Every error has the same body, with the message in English (\`"en"\`) and Arabic (\`"ar"\`) and a
+stable \`code\` for programs:
+
+\`\`\`json
+{ "error": { "en": "Invalid name: is required.", "ar": "قيمة غير صالحة في name: حقل مطلوب.", "code": "invalid_field" } }
+\`\`\`
+
+400 for invalid input (the message names the field, \`[index].field\` in bulk bodies), 401 for
+credentials, 403 with \`missingScopes\`, 404, 413 for a body over the limit, 429 with
+\`retryAfter\`, 500 (details only in the server log) and 503 while the database is unavailable.
+
+## Lists and bulk writes
+
+Lists are ordered by createdAt, ties by insertion order, so skip/take paging visits every record
+exactly once. Bulk writes are atomic: one bad item fails the request with 400 naming
+\`[index].field\`, and nothing is written. Properties the API does not know are ignored.`;
+
+/** A tiny mark for the browser tab, so /docs shows neither Swagger's nor Fastify's. */
+const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1f3a5f"/><path d="M10 7v18h12" fill="none" stroke="#fff" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
+
+/**
+ * /docs loads only this origin's files: Swagger UI's own bundle, no validator badge, no CDN or
+ * font, no inline script or style element (test/e2e/docs.test.ts renders it under this policy).
+ * connect-src also names BASE_URL, where "Try it out" sends its requests.
+ */
+function docsCsp(baseUrl: string): string {
+  const origin = new URL(baseUrl).origin;
+  return [
+    "default-src 'self'",
+    "base-uri 'self'",
+    `connect-src 'self' ${origin}`,
+    "font-src 'self' data:",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "script-src 'self'",
+    "script-src-attr 'none'",
+    "style-src 'self'",
+  ].join('; ');
+}
 
 export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Promise<void> {
   await app.register(swagger, {
@@ -34,7 +107,19 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // BaseLayout: no top bar, so neither a Fastify logo nor a box that loads documents from elsewhere.
+    uiConfig: { docExpansion: 'list', deepLinking: true, layout: 'BaseLayout' },
+    // null means no logo at all (the types only know a logo or undefined, which embeds Fastify's).
+    logo: null as never,
+    validatorUrl: false,
+    theme: {
+      title: 'Linktrail API',
+      favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: FAVICON }],
+    },
+    staticCSP: docsCsp(baseUrl),
+  });
 }
 
 /** Gives every scoped route its security requirement, scope note and standard error answers. */

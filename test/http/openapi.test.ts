@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../src/http/app.js';
+import { SCOPE_GUIDE } from '../../src/http/scope-guide.js';
 import { SCOPES } from '../../src/http/scopes.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
@@ -24,7 +25,7 @@ interface Operation {
 
 interface OpenApiDoc {
   openapi: string;
-  info: { version: string; title: string };
+  info: { version: string; title: string; description?: string };
   paths: Record<string, Record<string, Operation>>;
   components: {
     securitySchemes: Record<string, { type: string; scheme?: string; in?: string; name?: string }>;
@@ -189,5 +190,86 @@ describe('GET /docs', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.body).toMatch(/<html/i);
+  });
+
+  /** The page, under both of its addresses, and every file it links to. */
+  async function docsFiles(): Promise<{ url: string; body: string; headers: Record<string, unknown> }[]> {
+    const files: { url: string; body: string; headers: Record<string, unknown> }[] = [];
+    for (const page of ['/docs', '/docs/']) {
+      const res = await t.inject({ method: 'GET', url: page });
+      files.push({ url: page, body: res.body, headers: res.headers });
+      for (const [, ref] of res.body.matchAll(/\b(?:src|href)="([^"]*)"/g)) {
+        const url = new URL(ref!, `https://lt.test${page}`);
+        expect(url.origin, `${page} links to ${ref}`).toBe('https://lt.test');
+        const linked = await t.inject({ method: 'GET', url: url.pathname });
+        expect(linked.statusCode, url.pathname).toBe(200);
+        files.push({ url: url.pathname, body: linked.body, headers: linked.headers });
+      }
+    }
+    return files;
+  }
+
+  it('is titled Linktrail API, not Swagger UI', async () => {
+    for (const page of ['/docs', '/docs/']) {
+      const html = (await t.inject({ method: 'GET', url: page })).body;
+      expect(html).toMatch(/<title>Linktrail API<\/title>/);
+      expect(html).not.toMatch(/Swagger UI|favicon-(16|32)x/);
+    }
+  });
+
+  it('loads nothing from another origin: the page, its initializer and its styles name no other origin', async () => {
+    const files = await docsFiles();
+    const names = files.map((f) => f.url);
+    expect(names).toContain('/docs/static/swagger-initializer.js');
+    for (const { url, body } of files) {
+      if (url.endsWith('.html') || url === '/docs' || url === '/docs/') {
+        expect(body, url).not.toMatch(/https?:\/\/|\/\/[a-z]/i);
+      } else if (url.endsWith('swagger-initializer.js')) {
+        // Code only: a comment naming a web page loads nothing.
+        const code = body.replace(/^\s*\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
+        expect(code, url).not.toMatch(/https?:\/\//);
+        expect(code).toMatch(/validatorUrl: null/);
+        // No Fastify logo swapped into a top bar.
+        expect(code).not.toMatch(/data:image|img\.src/);
+      } else if (url.endsWith('.css')) {
+        for (const [, ref] of body.matchAll(/url\(\s*["']?([^"')]*)/g)) expect(ref, `${url}: url(${ref})`).toMatch(/^(data:|\.{0,2}\/?[\w./-]+$)/);
+        expect(body, url).not.toMatch(/@import/);
+      }
+    }
+  });
+
+  it('sends a Content-Security-Policy that allows this origin only', async () => {
+    for (const { url, headers } of await docsFiles()) {
+      const csp = String(headers['content-security-policy'] ?? '');
+      expect(csp, url).toMatch(/default-src 'self'/);
+      const sources = csp.split(';').flatMap((d) => d.trim().split(/\s+/).slice(1));
+      // Only keywords, data: for inline images and fonts, and this service's own base URL (Try it out).
+      for (const source of sources) expect(source, `${url}: ${csp}`).toMatch(/^('[a-z-]+'|data:|https:\/\/lt\.test)$/);
+      expect(csp).toMatch(/object-src 'none'/);
+      expect(csp).toMatch(/frame-ancestors 'self'/);
+    }
+  });
+
+  it('introduces the API in info.description: credentials, every scope with what it allows, rate-limit headers, errors in en/ar', async () => {
+    const doc = await fetchDoc();
+    const text = doc.info.description ?? '';
+    expect(text).toMatch(/Authorization: Bearer/);
+    expect(text).toMatch(/X-API-Key/);
+    expect(text).toMatch(/bare key/i);
+    for (const scope of SCOPES) {
+      const line = text.split('\n').find((l) => l.includes(`\`${scope}\``));
+      expect(line, scope).toBeDefined();
+      expect(line).toContain(SCOPE_GUIDE[scope]);
+    }
+    for (const header of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']) expect(text).toContain(header);
+    expect(text).toMatch(/"en"/);
+    expect(text).toMatch(/"ar"/);
+    expect(text).toMatch(/Arabic/);
+    for (const code of ['credential_missing', 'credential_conflict', 'missingScopes', 'retryAfter']) expect(text).toContain(code);
+    // Only what exists today.
+    expect(text).not.toMatch(/oauth|session cookie|human token/i);
+    // The same text is what /docs shows.
+    const docsJson = (await t.inject({ method: 'GET', url: '/docs/json' })).json<OpenApiDoc>();
+    expect(docsJson.info.description).toBe(text);
   });
 });
