@@ -4,8 +4,9 @@ import type { App, AppDeps } from '../../http/app.js';
 import { adminGuard } from '../../http/auth.js';
 import { DeletedIds, ErrorBody } from '../../http/schemas.js';
 import * as keys from '../keys/service.js';
+import * as users from '../users/service.js';
 import * as workspaces from '../workspaces/service.js';
-import { CreatedKey, IdParam, Key, KeyCreate, Workspace, WorkspaceCreate, WorkspacePatch } from './schemas.js';
+import { CreatedKey, IdParam, Key, KeyCreate, Member, MemberCreate, User, UserCreate, Workspace, WorkspaceCreate, WorkspacePatch } from './schemas.js';
 
 const errors = {
   400: Type.Ref(ErrorBody),
@@ -21,6 +22,8 @@ export function registerAdminRoutes(app: App, deps: AppDeps): void {
   app.addSchema(Workspace);
   app.addSchema(Key);
   app.addSchema(CreatedKey);
+  app.addSchema(User);
+  app.addSchema(Member);
   app.addHook('onRequest', adminGuard(deps.config.adminToken!));
 
   app.post(
@@ -73,6 +76,21 @@ export function registerAdminRoutes(app: App, deps: AppDeps): void {
       await deps.lastUsed.flush();
       return keys.listKeys({ db, workspaceId: req.params.id });
     },
+  );
+
+  // People (operations.md §7): for automation; a person would use the setup page or an invite.
+  app.post(
+    '/users',
+    { schema: { tags, security, body: UserCreate, response: { 201: Type.Ref(User), ...errors } } },
+    async (req, reply) => reply.status(201).send(await users.createUser({ db, input: req.body })),
+  );
+
+  app.get('/users', { schema: { tags, security, response: { 200: Type.Array(Type.Ref(User)), ...errors } } }, async () => users.listUsers({ db }));
+
+  app.post(
+    '/workspaces/:id/members',
+    { schema: { tags, security, params: IdParam, body: MemberCreate, response: { 201: Type.Ref(Member), ...errors } } },
+    async (req, reply) => reply.status(201).send(await users.addMember({ db, workspaceId: req.params.id, userId: req.body.userId, role: req.body.role })),
   );
 
   app.get(

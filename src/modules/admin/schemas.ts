@@ -63,3 +63,20 @@ export const KeyCreate = Type.Object({
 });
 
 export const IdParam = Type.Object({ id: Uuid });
+
+export const User = Type.Object(
+  { id: Uuid, email: Type.String(), name: Type.String(), createdAt: DateTime },
+  { $id: 'User', description: 'A person who signs in; never carries the password or its hash' },
+);
+
+export const UserCreate = Type.Object({
+  email: Type.String({ format: 'email', minLength: 3, maxLength: 254, description: 'Unique ignoring case' }),
+  name: Type.String({ minLength: 1, maxLength: 190 }),
+  password: Type.String({ minLength: 8, maxLength: 1024, description: '8–256 characters, compared as given, not one of the most common passwords' }),
+});
+
+const Role = StringEnum(['owner', 'member', 'viewer'] as const, { description: 'owner: all scopes and settings; member: all scopes; viewer: the six read scopes' });
+
+export const MemberCreate = Type.Object({ userId: Uuid, role: Role });
+
+export const Member = Type.Object({ workspaceId: Uuid, userId: Uuid, role: Role, createdAt: DateTime }, { $id: 'Member' });
