@@ -22,7 +22,15 @@ const COMMANDS: Record<string, [usage: string, does: string]> = {
   ],
   'key list': ['key list <workspaceId>', 'list the keys of a workspace (revoked ones with revokedAt)'],
   'key revoke': ['key revoke <keyId>', 'revoke a key, at once and for good'],
+  'user create': [
+    'user create --email <email> --name <name>   (password from $LINKTRAIL_PASSWORD, or --password-stdin)',
+    'create a user who can sign in (never put a password in the command line: it shows in ps)',
+  ],
+  'user list': ['user list', 'list every user'],
+  'member add': ['member add <workspaceId> --user <userId> --role owner|member|viewer', 'make a user a member of a workspace with a role'],
 };
+
+const ROLES = ['owner', 'member', 'viewer'];
 
 const OPTIONS = `Options:
   --url <url>     server address (default: $LINKTRAIL_URL, else $BASE_URL, else http://localhost:$PORT or :3000)
@@ -132,7 +140,7 @@ function table(rows: Json[], columns: string[]): string {
   return [line(columns), ...cells.map(line)].join('\n');
 }
 
-export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: string) => void): Promise<void> {
+export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: string) => void, readStdin: () => Promise<string> = readAll): Promise<void> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -150,6 +158,10 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: strin
         scopes: { type: 'string' },
         'all-scopes': { type: 'boolean', default: false },
         'expires-at': { type: 'string' },
+        email: { type: 'string' },
+        user: { type: 'string' },
+        role: { type: 'string' },
+        'password-stdin': { type: 'boolean', default: false },
       },
     });
   } catch (err) {
@@ -207,6 +219,25 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: strin
       request = { method: 'DELETE', path: `/admin/keys/${id}`, notFound: `no key ${id}` };
       break;
     }
+    case 'user create': {
+      const email = need(values.email, '--email');
+      const name = need(values.name, '--name');
+      const password = values['password-stdin'] ? (await readStdin()).replace(/\r?\n$/, '') : env.LINKTRAIL_PASSWORD;
+      if (!password) throw usageError(`no password: set LINKTRAIL_PASSWORD or pass --password-stdin\n\n${usage(command)}`);
+      request = { method: 'POST', path: '/admin/users', body: { email, name, password } };
+      break;
+    }
+    case 'user list':
+      request = { method: 'GET', path: '/admin/users' };
+      break;
+    case 'member add': {
+      const id = workspaceId();
+      const userId = uuidArg(values.user, 'user id (--user)', '--user <userId>', command);
+      const role = need(values.role, '--role');
+      if (!ROLES.includes(role)) throw usageError(`--role must be one of ${ROLES.join(', ')} (got "${role}")`);
+      request = { method: 'POST', path: `/admin/workspaces/${id}/members`, body: { userId, role }, notFound: `no workspace ${id} or no user ${userId}` };
+      break;
+    }
   }
 
   const base = values.url ?? env.LINKTRAIL_URL ?? env.BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`;
@@ -228,9 +259,21 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: strin
     }
     case 'key list':
       return print(() => table(data as Json[], keyColumns));
+    case 'user create':
+      return print(() => table([data as Json], ['id', 'email', 'name', 'createdAt']));
+    case 'user list':
+      return print(() => table(data as Json[], ['id', 'email', 'name', 'createdAt']));
+    case 'member add':
+      return print(() => table([data as Json], ['workspaceId', 'userId', 'role', 'createdAt']));
     default:
       return print(() => `revoked ${target}`);
   }
+}
+
+async function readAll(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text;
 }
 
 const isMain = process.argv[1] && import.meta.url === new URL(`file://${(await import('node:fs')).realpathSync(process.argv[1])}`).href;

@@ -92,6 +92,33 @@ function linktrail(args: string[], env: Record<string, string> = { ADMIN_TOKEN }
   });
 }
 
+describe('people from the CLI (operations.md §7)', () => {
+  test('user create (password from LINKTRAIL_PASSWORD or stdin, never argv), user list, member add', async () => {
+    const email = `cli-${randomUUID().slice(0, 8)}@example.com`;
+    let out = '';
+    await run(['user', 'create', '--email', email, '--name', 'Cli User', '--json', '--url', url], { ADMIN_TOKEN, LINKTRAIL_PASSWORD: 'a long enough secret phrase' }, (x) => (out += x));
+    const user = JSON.parse(out) as { id: string; email: string };
+    expect(user.email).toBe(email);
+    expect(out).not.toContain('secret phrase');
+
+    let fromStdin = '';
+    const other = `cli-${randomUUID().slice(0, 8)}@example.com`;
+    await run(['user', 'create', '--email', other, '--name', 'Stdin', '--password-stdin', '--json', '--url', url], { ADMIN_TOKEN }, (x) => (fromStdin += x), async () => 'another long secret phrase\n');
+    expect(JSON.parse(fromStdin).email).toBe(other);
+
+    await expect(run(['user', 'create', '--email', 'x@example.com', '--name', 'No', '--url', url], { ADMIN_TOKEN }, () => undefined)).rejects.toThrow(/LINKTRAIL_PASSWORD/);
+
+    const list = await cli('user', 'list');
+    expect(cell(list, user.id, 'email')).toBe(email);
+
+    const ws = JSON.parse(await cli('workspace', 'create', '--name', 'People Co', '--json')) as { id: string };
+    const member = await cli('member', 'add', ws.id, '--user', user.id, '--role', 'viewer');
+    expect(cell(member, ws.id, 'role')).toBe('viewer');
+    await expect(cli('member', 'add', ws.id, '--user', user.id, '--role', 'boss')).rejects.toThrow(/--role must be one of owner, member, viewer/);
+    await expect(cli('member', 'add', ws.id, '--user', 'nope', '--role', 'owner')).rejects.toThrow(/must be a UUID: nope/);
+  });
+});
+
 describe('linktrail as a child process', () => {
   test('--help and key create --help list the twelve scopes, each with what it allows', async () => {
     for (const args of [['--help'], ['key', 'create', '--help'], ['-h']]) {
