@@ -10,11 +10,47 @@ export class BlockedAddressError extends Error {
   }
 }
 
-/** Only globally routable unicast addresses: no loopback, private, link-local, CGNAT, multicast… */
+/** IPv6 global unicast (2000::/3): everything outside it is special, reserved or unassigned. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * IPv6 forms that embed or reach an IPv4 address through a translator or tunnel. Refused
+ * outright, whatever IPv4 address they carry (Teredo even obfuscates it): a destination that
+ * is only reachable that way is not one a cloaked link needs, and judging each embedding is
+ * where guards go wrong. Listed here so the guard does not depend on the library's ranges.
+ */
+const TRANSITION = [
+  '::/96', // IPv4-compatible (deprecated): ::127.0.0.1 is written ::7f00:1
+  '::ffff:0:0/96', // SIIT, RFC 6145
+  '64:ff9b::/96', // NAT64, RFC 6052
+  '64:ff9b:1::/48', // local-use NAT64, RFC 8215
+  '2002::/16', // 6to4
+  '2001::/23', // IETF protocol assignments: Teredo (2001::/32), benchmarking, ORCHID, AMT…
+].map((cidr) => ipaddr.parseCIDR(cidr));
+
+/**
+ * Only globally routable unicast addresses: no loopback, private, link-local, CGNAT, multicast,
+ * documentation, reserved, nor IPv4 smuggled inside IPv6. An IPv4-mapped address
+ * (::ffff:a.b.c.d) is judged by its IPv4 address, which is what the system connects to. Only
+ * canonical literals are judged (what resolvers and URL parsing give): anything else is refused.
+ */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const family = isIP(address);
+  // No zone ids (fe80::1%eth0): only link-local addresses carry one.
+  if (family === 0 || address.includes('%')) return false;
+  // ipaddr.js reads a dotted tail as IPv4-mapped (`::8.8.8.8` as ::ffff:808:808), so IPv6 is
+  // first written in hex the way the WHATWG URL parser (and the connection) sees it.
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(family === 6 ? new URL(`https://[${address}]/`).hostname.slice(1, -1) : address);
+  } catch {
+    return false;
+  }
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+    else if (!v6.match(GLOBAL_UNICAST) || TRANSITION.some((range) => v6.match(range))) return false;
+  }
   return parsed.range() === 'unicast';
 }
 

@@ -301,6 +301,15 @@ describe('the SSRF guard (default: ALLOW_PRIVATE_DESTINATIONS=false)', () => {
     expect(await api.all()).toEqual([]);
   });
 
+  it('refuses loopback written inside IPv6 (IPv4-compatible, mapped, NAT64, 6to4, Teredo) and never connects', async () => {
+    const api = await workspace(guarded);
+    const before = allow.hits.length;
+    const hosts = ['[::127.0.0.1]', '[::7f00:1]', '[::ffff:7f00:1]', '[64:ff9b::127.0.0.1]', '[2002:7f00:1::1]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]'];
+    for (const host of hosts) expect400(await api.post([api.item(`https://${host}:${allow.port}/`)]), '[0].url', PRIVATE);
+    expect(allow.hits.length).toBe(before);
+    expect(await api.all()).toEqual([]);
+  });
+
   it('refuses a DNS name resolving to loopback (localhost) and never connects', async () => {
     const api = await workspace(guarded);
     const before = allow.hits.length;
