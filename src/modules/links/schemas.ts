@@ -33,7 +33,12 @@ const fields = {
   expiresAt: Nullable({ ...DateTimeInput, description: 'ISO 8601 with timezone offset; needs a plan with link expiration' }),
   expiredUrl: Nullable({ ...HttpsUrl, description: `Where visitors go after expiry; needs link expiration. ${URL_RULE}` }),
   password: Nullable(Type.String({ minLength: 1, maxLength: 128, description: 'Needs a plan with password protection' })),
-  cloaked: Nullable(Type.Boolean({ description: 'Needs link cloaking; the destination must allow framing' })),
+  cloaked: Nullable(
+    Type.Boolean({
+      description:
+        'Needs link cloaking. Every destination a cloaked visitor can land on (url, ios, android, each geo value) is fetched and must allow framing; on update the final set is checked when cloaked or any of them changes (the 400 names the field, e.g. [0].geo.DE)',
+    }),
+  ),
   ios: Nullable({ ...HttpsUrl, description: `Destination for iOS; needs device targeting. ${URL_RULE}` }),
   android: Nullable({ ...HttpsUrl, description: `Destination for Android; needs device targeting. ${URL_RULE}` }),
   geo: Nullable({ ...Geo, description: 'Country → destination; needs geo targeting when set' }),

@@ -18,6 +18,7 @@ import {
   replaceLinkTags,
   type LinkRow,
   type RedirectRow,
+  type StoredDestinations,
 } from './store.js';
 
 export interface LinkDeps extends LinkSettings {
@@ -98,19 +99,40 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
   return out;
 }
 
-/** Cloaked destinations must allow framing: fetched once per create or changing update. */
-async function checkCloaking(deps: LinkDeps, entries: Entry[], current: Map<string, { url: string; cloaked: boolean }>): Promise<void> {
-  const targets = entries.flatMap((e) => {
-    const before = e.id ? current.get(e.id) : undefined;
-    const cloaked = (e.fields.cloaked as boolean | undefined) ?? before?.cloaked ?? false;
-    const changes = e.fields.cloaked === true || e.fields.url !== undefined;
-    const url = (e.fields.url as string | undefined) ?? before?.url;
-    return cloaked && changes && url ? [{ index: e.index, url }] : [];
-  });
-  const verdicts = await mapLimit(targets, deps.frameCheckConcurrency ?? 8, (t) => deps.checkFrame(t.url));
-  verdicts.forEach((v, k) => {
-    if (!v.ok) throw invalid(`[${targets[k]!.index}].url`, v.reason);
-  });
+/** The destinations a cloaked visitor can land on (expiry redirects plainly, so not expiredUrl). */
+const CLOAKED_DESTINATIONS = ['url', 'ios', 'android', 'geo'] as const;
+
+/**
+ * What a write leaves a cloaked link forwarding to, when the write makes or keeps it cloaked
+ * and touches cloaked or any destination: the merged final set, each named as the API names it.
+ */
+function destinationsToCheck(e: Entry, before: StoredDestinations | undefined): { field: string; url: string }[] {
+  const f = e.fields;
+  const cloaked = (f.cloaked as boolean | undefined) ?? before?.cloaked ?? false;
+  if (!cloaked || (f.cloaked !== true && CLOAKED_DESTINATIONS.every((k) => f[k] === undefined))) return [];
+  const final = <K extends (typeof CLOAKED_DESTINATIONS)[number]>(k: K) => (f[k] !== undefined ? f[k] : before?.[k]);
+  const out: { field: string; url: string }[] = [];
+  for (const k of ['url', 'ios', 'android'] as const) {
+    const url = final(k);
+    if (typeof url === 'string') out.push({ field: k, url });
+  }
+  const geo = final('geo') as Record<string, string> | null | undefined;
+  for (const [country, url] of Object.entries(geo ?? {})) out.push({ field: `geo.${country}`, url });
+  return out;
+}
+
+/**
+ * Cloaked destinations must allow framing: every one a cloaked visitor can land on, fetched
+ * once per distinct URL of the request, on a create or an update that changes any of them.
+ */
+async function checkCloaking(deps: LinkDeps, entries: Entry[], current: Map<string, StoredDestinations>): Promise<void> {
+  const targets = entries.flatMap((e) => destinationsToCheck(e, e.id ? current.get(e.id) : undefined).map((d) => ({ index: e.index, ...d })));
+  const urls = [...new Set(targets.map((t) => t.url))];
+  const verdicts = new Map((await mapLimit(urls, deps.frameCheckConcurrency ?? 8, (u) => deps.checkFrame(u))).map((v, i) => [urls[i]!, v]));
+  for (const t of targets) {
+    const v = verdicts.get(t.url)!;
+    if (!v.ok) throw invalid(`[${t.index}].${t.field}`, v.reason);
+  }
 }
 
 /** Every referenced collection, tag and partner must be live in the workspace: three statements. */

@@ -56,11 +56,21 @@ export const linkStore = resourceStore<LinkRow>({
 });
 
 /** Current url and cloaking of links about to be updated (also proves they exist). */
-export function linksForUpdate(conn: Conn, workspaceId: string, ids: string[]): Promise<{ id: string; url: string; cloaked: boolean }[]> {
+/** What an update merges with: the destinations a cloaked visitor can land on, and cloaked. */
+export interface StoredDestinations {
+  id: string;
+  url: string;
+  cloaked: boolean;
+  ios: string | null;
+  android: string | null;
+  geo: Record<string, string> | null;
+}
+
+export function linksForUpdate(conn: Conn, workspaceId: string, ids: string[]): Promise<StoredDestinations[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return rows(
     conn,
-    sql`SELECT id, url, cloaked FROM links WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL
+    sql`SELECT id, url, cloaked, ios, android, geo FROM links WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL
         AND id ${inList(ids, 'uuid')}`,
   );
 }

@@ -288,6 +288,78 @@ describe('cloaking with ALLOW_PRIVATE_DESTINATIONS=true', () => {
   });
 });
 
+describe('every destination a cloaked visitor can land on is checked (url, ios, android, each geo value)', () => {
+  it('POST: a non-framable ios, android or geo destination → 400 naming that field, after fetching it; nothing written', async () => {
+    const api = await workspace(open, 'business');
+    const ok = `${allow.origin}/ok`;
+    const cases: [Item, string][] = [
+      [{ ios: `${deny.origin}/ios` }, '[0].ios'],
+      [{ android: `${cspNone.origin}/android` }, '[0].android'],
+      [{ geo: { FR: `${allow.origin}/fr`, DE: `${deny.origin}/de` } }, '[0].geo.DE'],
+      [{ ios: ok, android: ok, geo: { JP: `${namesOther.origin}/jp` } }, '[0].geo.JP'],
+    ];
+    for (const [extra, field] of cases) {
+      const before = { deny: deny.hits.length, cspNone: cspNone.hits.length, namesOther: namesOther.hits.length };
+      expect400(await api.post([api.item(ok, extra)]), field, FRAMING);
+      const fetched = deny.hits.length + cspNone.hits.length + namesOther.hits.length - before.deny - before.cspNone - before.namesOther;
+      expect(fetched, field).toBeGreaterThan(0);
+    }
+    // The second item's ios is named by its index.
+    expect400(await api.post([api.item(ok), api.item(ok, { ios: `${deny.origin}/second` })]), '[1].ios', FRAMING);
+    expect(await api.all()).toEqual([]);
+  });
+
+  it('POST: unreachable device and geo destinations are refused too', async () => {
+    const api = await workspace(open, 'business');
+    expect400(await api.post([api.item(`${allow.origin}/ok`, { android: `https://127.0.0.1:${closedPort}/` })]), '[0].android', UNREACHABLE);
+    expect400(await api.post([api.item(`${allow.origin}/ok`, { geo: { DE: 'https://no-such-host.invalid/' } })]), '[0].geo.DE', UNREACHABLE);
+  });
+
+  it('POST: every destination framable → 201, each one fetched', async () => {
+    const api = await workspace(open, 'business');
+    const before = allow.hits.length;
+    const res = await api.post([api.item(`${allow.origin}/u`, { ios: `${allow.origin}/i`, android: `${allow.origin}/a`, geo: { DE: `${allow.origin}/de`, FR: `${namesEmbedder.origin}/fr` } })]);
+    expect(res.statusCode, res.body).toBe(201);
+    const paths = allow.hits.slice(before).map((h) => h.path);
+    for (const p of ['/u', '/i', '/a', '/de']) expect(paths).toContain(p);
+  });
+
+  it('PUT: the merged final set is checked when any destination or cloaked changes; the link stays unchanged on a 400', async () => {
+    const api = await workspace(open, 'business');
+    const created = await api.post([
+      api.item(`${allow.origin}/c`, { ios: `${allow.origin}/ci`, geo: { DE: `${allow.origin}/cde` } }),
+      // Not cloaked, with destinations that forbid framing.
+      api.item(`${allow.origin}/p`, { cloaked: false, android: `${deny.origin}/pa`, geo: { FR: `${cspNone.origin}/pfr` } }),
+    ]);
+    expect(created.statusCode, created.body).toBe(201);
+    const [cloaked, plain] = created.json<Link[]>();
+    const before = await api.all();
+
+    expect400(await api.put([{ id: cloaked!.id, geo: { DE: `${allow.origin}/ok`, JP: `${deny.origin}/jp` } }]), '[0].geo.JP', FRAMING);
+    expect400(await api.put([{ id: cloaked!.id, ios: `${deny.origin}/ios` }]), '[0].ios', FRAMING);
+    expect400(await api.put([{ id: cloaked!.id, android: `${cspNone.origin}/and` }]), '[0].android', FRAMING);
+    // Turning cloaking on checks the stored destinations it did not change.
+    expect400(await api.put([{ id: plain!.id, cloaked: true }]), '[0].android', FRAMING);
+    expect400(await api.put([{ id: plain!.id, cloaked: true, android: null }]), '[0].geo.FR', FRAMING);
+    expect(await api.all()).toEqual(before);
+
+    // Clearing the refusing ones while turning cloaking on succeeds.
+    const fixed = await api.put([{ id: plain!.id, cloaked: true, android: null, geo: null }]);
+    expect(fixed.statusCode, fixed.body).toBe(200);
+    expect(fixed.json<Link[]>()[0]).toMatchObject({ cloaked: true, android: null, geo: null });
+  });
+
+  it('PUT that changes no destination and not cloaked fetches nothing', async () => {
+    const api = await workspace(open, 'business');
+    const created = await api.post([api.item(`${allow.origin}/t`, { ios: `${allow.origin}/ti` })]);
+    expect(created.statusCode, created.body).toBe(201);
+    const hits = allow.hits.length;
+    const res = await api.put([{ id: created.json<Link[]>()[0]!.id, title: 'renamed' }]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(allow.hits.length).toBe(hits);
+  });
+});
+
 describe('the SSRF guard (default: ALLOW_PRIVATE_DESTINATIONS=false)', () => {
   it('refuses loopback destinations by IP and never connects', async () => {
     const api = await workspace(guarded);

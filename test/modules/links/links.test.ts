@@ -182,9 +182,10 @@ const full = (f: Fixture): Item => ({
   expiredUrl: 'https://example.com/sale-over',
   password: 'correct horse battery staple',
   cloaked: true,
-  ios: 'https://apps.apple.com/app/id123',
-  android: 'https://play.google.com/store/apps/details?id=com.example',
-  geo: { US: 'https://example.com/us', DE: 'https://example.com/de' },
+  // A cloaked visitor can land on each of these, so they must be framable too.
+  ios: `${framableUrl}?app=ios`,
+  android: `${framableUrl}?app=android`,
+  geo: { US: `${framableUrl}?country=us`, DE: `${framableUrl}?country=de` },
   externalId: 'order-42',
   tenantId: 'tenant-7',
   partnerId: f.partnerId,
