@@ -113,12 +113,14 @@ export function checkLinkInput(raw: LinkInput, index: number, mode: 'create' | '
   }
 
   for (const [f, feature] of Object.entries(FEATURE_OF) as [LinkField, Feature][]) {
-    if (fields[f] === undefined || planAllows(plan, feature)) continue;
+    // Clearing a feature (null, cloaked false, geo {}) is always applied: after a downgrade the
+    // owner must be able to switch off what the plan no longer includes. Only setting one needs it.
+    if (fields[f] === undefined || planAllows(plan, feature) || !usesFeature(f, fields[f])) continue;
     if (mode === 'update') {
       // api.md PUT rule 6: an update does not apply what the plan lacks, and succeeds with the rest.
       delete fields[f];
       ignored.push(f);
-    } else if (usesFeature(f, fields[f])) {
+    } else {
       const name = FEATURE_NAMES[feature];
       throw invalid(at(f), 'plan_feature', { feature: name.en, featureAr: name.ar, plan });
     }

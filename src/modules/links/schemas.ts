@@ -59,7 +59,7 @@ export const LinkUpsert = Type.Object(
   { id: Type.Optional(Uuid), ...optional },
   {
     description:
-      'With id: update (omitted fields stay; null clears title, description, image, utm, expiresAt, expiredUrl, password, ios, android, geo, externalId, tenantId, partnerId; cloaked null = false; plan-gated fields without the plan are ignored). Without id: insert, validated like POST.',
+      'With id: update (omitted fields stay; null clears title, description, image, utm, expiresAt, expiredUrl, password, ios, android, geo, externalId, tenantId, partnerId; cloaked null = false; setting a plan-gated field without the plan is ignored, but clearing one - null, cloaked false, geo {} - always applies, so a link can be freed after a downgrade). Without id: insert, validated like POST.',
   },
 );
 

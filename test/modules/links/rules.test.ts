@@ -169,6 +169,14 @@ describe('checkLinkInput: update (PUT entry with id)', () => {
     expect(pro.fields).toEqual({ password: 'p', ios: 'https://i.com/', title: 't' });
     expect([...pro.ignored].sort()).toEqual(['cloaked', 'geo']);
   });
+
+  it('applies clearing a plan-gated field whatever the plan (a downgrade must not trap a link)', () => {
+    const clear = { password: null, cloaked: false, geo: null, ios: null, android: null, expiresAt: null, expiredUrl: null };
+    expect(checkLinkInput(clear, 0, 'update', 'free')).toEqual({ fields: clear, ignored: [] });
+    expect(checkLinkInput({ cloaked: null, geo: {} }, 0, 'update', 'free')).toEqual({ fields: { cloaked: false, geo: null }, ignored: [] });
+    const mixed = checkLinkInput({ password: null, ios: 'https://i.com/', geo: { US: 'https://x.com/' } }, 0, 'update', 'free');
+    expect(mixed).toEqual({ fields: { password: null }, ignored: ['ios', 'geo'] });
+  });
 });
 
 describe('allowsFraming', () => {
