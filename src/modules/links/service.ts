@@ -9,6 +9,7 @@ import type { FrameChecker } from './frame-check.js';
 import { toLink, type Link, type LinkSettings } from './record.js';
 import { checkLinkInput, type LinkInput } from './rules.js';
 import { newShortId } from './short-id.js';
+import { checkHttpsUrl } from '../../http/url-rule.js';
 import {
   externalIdHolders,
   linkStore,
@@ -232,5 +233,24 @@ export type { RedirectRow as RedirectLink } from './store.js';
 /** A live link by its short id, for the redirect (expiry is decided by the caller, per request). */
 export async function findLinkForRedirect(db: Ctx['db'], shortId: string): Promise<RedirectRow | undefined> {
   const row = await redirectFieldsByShortId(db, shortId);
-  return row ? { ...row, expiresAt: row.expiresAt === null ? null : Number(row.expiresAt) } : undefined;
+  if (!row) return undefined;
+  return {
+    ...row,
+    expiresAt: row.expiresAt === null ? null : Number(row.expiresAt),
+    url: asStoredNow(row.url),
+    ios: row.ios === null ? null : asStoredNow(row.ios),
+    android: row.android === null ? null : asStoredNow(row.android),
+    expiredUrl: row.expiredUrl === null ? null : asStoredNow(row.expiredUrl),
+    geo: row.geo === null ? null : Object.fromEntries(Object.entries(row.geo).map(([country, url]) => [country, asStoredNow(url)])),
+  };
+}
+
+/**
+ * Links stored before the URL rule may hold `https:host` (a relative Location) or raw
+ * non-ASCII: the redirect reads them in the form the rule stores today, once per cache load.
+ * What the rule refuses stays as it is; the redirect answers 500 for what it cannot send.
+ */
+function asStoredNow(url: string): string {
+  const verdict = checkHttpsUrl(url);
+  return verdict.ok ? verdict.href : url;
 }

@@ -60,6 +60,18 @@ describe('a stored destination that cannot be a Location never takes the process
   });
 });
 
+test('a link stored before the URL rule as https:host (or raw unicode) redirects to the absolute normalised URL', async () => {
+  const link = await newLink({ geo: { FR: 'https://dest.example/fr' } });
+  await t.database.db.execute(sql`update links set url = ${'https:old.example/p?q=1'}, geo = ${JSON.stringify({ FR: 'https://bücher.example/ü' })}::jsonb where id = ${link.id}`);
+  for (let i = 0; i < 2; i++) {
+    const plain = await visit(link.path);
+    expect(plain.status).toBe(302);
+    expect(plain.headers.get('location')).toMatch(/^https:\/\/old\.example\/p\?q=1&ltid=/);
+    const french = await visit(link.path, { 'cf-ipcountry': 'FR' });
+    expect(french.headers.get('location')).toMatch(/^https:\/\/xn--bcher-kva\.example\/%C3%BC\?ltid=/);
+  }
+});
+
 describe('visitors never get JSON', () => {
   test.each(['/', '/a', '/abc-123', '/%', '/%zz', '/aB3dE9xQ/extra', '/zzzzzzzz', '/index.html', '/attribution.js/x'])('GET %s: the 404 HTML page', async (path) => {
     const res = await t.inject({ method: 'GET', url: path });
