@@ -82,6 +82,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const database = options.database ?? (await openDatabase(config));
   await migrate(database);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
+  // Serving before Redis is connected would limit the first requests in process only (a new
+  // worker could let a request past the shared limit): wait for it, bounded.
+  if (redis && !(await ready(redis, 5000))) logger.warn('redis not connected after 5 s; starting with in-process limits until it is');
   const limiter: RateLimiter = redis ? new RedisRateLimiter(redis, logger) : new MemoryRateLimiter();
   const lastUsed = new LastUsedTracker(database.db, (err) => logger.warn({ err }, 'could not record key use'));
   const clock = options.clock ?? (() => new Date());
@@ -173,4 +176,19 @@ function startSpool(dir: string, syncMs: number, clicks: ClickQueue, logger: Log
   clicks.useSpool(spool);
   void replayer.scan().catch((err: unknown) => logger.warn({ err }, 'spool scan failed'));
   return { spool, replayer };
+}
+
+/** Resolves true once the client is connected, false after `ms`. */
+function ready(redis: Redis, ms: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ok);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    redis.once('ready', onReady);
+  });
 }
