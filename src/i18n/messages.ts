@@ -30,6 +30,23 @@ export const messages = {
     en: 'Rate limit exceeded for this workspace. Retry in {retryAfter} seconds.',
     ar: 'تم تجاوز حد الطلبات لمساحة العمل هذه. أعد المحاولة بعد {retryAfter} ثانية.',
   },
+  workspace_required: {
+    en: 'Requests made with a session name their workspace in the X-Workspace-Id header.',
+    ar: 'الطلبات المرسلة بجلسة تسجيل دخول تحدد مساحة العمل في الترويسة X-Workspace-Id.',
+  },
+  session_required: {
+    en: 'This route needs a signed-in session (the dashboard\'s cookie); API keys and tokens are not accepted here.',
+    ar: 'يتطلب هذا المسار جلسة تسجيل دخول (ملف تعريف الارتباط الخاص بلوحة التحكم)؛ لا تُقبل هنا مفاتيح API ولا الرموز.',
+  },
+  login_failed: { en: 'Wrong email or password.', ar: 'البريد الإلكتروني أو كلمة المرور غير صحيحة.' },
+  login_throttled: {
+    en: 'Too many failed sign-in attempts. Retry in {retryAfter} seconds.',
+    ar: 'محاولات تسجيل دخول فاشلة كثيرة. أعد المحاولة بعد {retryAfter} ثانية.',
+  },
+  owner_required: {
+    en: 'Only an owner of this workspace can do this.',
+    ar: 'لا يستطيع القيام بهذا إلا مالك مساحة العمل.',
+  },
   route_not_found: {
     en: 'No endpoint {method} {path}.',
     ar: 'لا توجد نقطة نهاية {method} {path}.',
@@ -137,6 +154,36 @@ export const reasons = {
     en: 'contains characters that cannot be stored (U+0000 or an unpaired surrogate)',
     ar: 'يحتوي على محارف لا يمكن تخزينها (U+0000 أو بديل غير مقترن)',
   },
+  setup_code: {
+    en: 'is not a valid setup code (setup is done once, while no user exists)',
+    ar: 'ليس رمز إعداد صالحًا (يتم الإعداد مرة واحدة فقط، ما دام لا يوجد أي مستخدم)',
+  },
+  wrong_password: { en: 'is not your current password', ar: 'ليست كلمة مرورك الحالية' },
+  email_taken: { en: 'already belongs to an account', ar: 'مستخدم مسبقًا في حساب آخر' },
+  already_member: { en: 'is already a member of this workspace', ar: 'عضو في مساحة العمل هذه مسبقًا' },
+  last_owner: {
+    en: 'would leave the workspace without an owner',
+    ar: 'سيترك مساحة العمل دون مالك',
+  },
+  invite_invalid: {
+    en: 'is not a valid invitation (unknown, already used, revoked or expired)',
+    ar: 'ليست دعوة صالحة (غير معروفة أو مستخدمة أو ملغاة أو منتهية الصلاحية)',
+  },
+  invite_other_email: {
+    en: 'was sent to another email address than this account\'s',
+    ar: 'أُرسلت إلى بريد إلكتروني غير بريد هذا الحساب',
+  },
+  sign_in_to_accept: {
+    en: 'belongs to an existing account: sign in and accept it with your session',
+    ar: 'يخص حسابًا موجودًا: سجّل الدخول واقبل الدعوة من خلال جلستك',
+  },
+  scope_not_in_role: {
+    en: 'is not a scope your role ({role}) has in this workspace',
+    ar: 'ليست صلاحية يملكها دورك ({role}) في مساحة العمل هذه',
+  },
+  not_member: { en: 'is not a workspace you are a member of', ar: 'ليست مساحة عمل أنت عضو فيها' },
+  too_far: { en: 'must be at most {limit} from now', ar: 'يجب ألا يتجاوز {limitAr} من الآن' },
+  in_past: { en: 'must be in the future', ar: 'يجب أن يكون في المستقبل' },
   plan_feature: {
     en: 'needs a plan with {feature} (this workspace is on the {plan} plan)',
     ar: 'يتطلب خطة تتضمن {featureAr} (مساحة العمل هذه على خطة {plan})',

@@ -26,7 +26,7 @@ describe('operator people routes', () => {
   });
 
   test.each([
-    ['a duplicate email (other case)', 'DUP', 'email', 'already_exists'],
+    ['a duplicate email (other case)', 'DUP', 'email', 'email_taken'],
     ['a common password', 'pw', 'password', 'common_password'],
     ['a short password', 'short', 'password', 'min_length'],
     ['a bad email', 'email', 'email', 'format'],

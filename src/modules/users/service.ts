@@ -5,8 +5,9 @@ import { requireWorkspace, toWorkspace, type Workspace } from '../workspaces/ser
 import { checkNewPassword, hashPassword } from './password.js';
 import * as store from './store.js';
 
-export const ROLES = ['owner', 'member', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
+import type { Role } from './roles.js';
+
+export { ROLES, type Role } from './roles.js';
 
 /** A user as every answer shows one: never the password hash. */
 export interface User {
@@ -22,13 +23,13 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 
 
 export async function createUser({ db, input }: { db: Conn; input: { email: string; name: string; password: string } }): Promise<User> {
   checkNewPassword(input.password);
-  if (await store.findUserByEmail(db, input.email)) throw invalid('email', 'already_exists');
+  if (await store.findUserByEmail(db, input.email)) throw invalid('email', 'email_taken');
   const passwordHash = await hashPassword(input.password);
   try {
     return toUser(await store.insertUser(db, { id: newId(), email: input.email, name: input.name, passwordHash }));
   } catch (err) {
     // Two sign-ups with one address at once: the unique index decides.
-    if (isUniqueViolation(err)) throw invalid('email', 'already_exists');
+    if (isUniqueViolation(err)) throw invalid('email', 'email_taken');
     throw err;
   }
 }
@@ -49,12 +50,12 @@ export interface Member {
 export async function addMember({ db, workspaceId, userId, role }: { db: Conn; workspaceId: string; userId: string; role: Role }): Promise<Member> {
   await requireWorkspace(db, workspaceId);
   if (!(await store.findUser(db, userId))) throw notFound('user', userId);
-  if (await store.findMembership(db, workspaceId, userId)) throw invalid('userId', 'already_exists');
+  if (await store.findMembership(db, workspaceId, userId)) throw invalid('userId', 'already_member');
   try {
     const row = await store.insertMembership(db, { workspaceId, userId, role });
     return { workspaceId: row.workspaceId, userId: row.userId, role: row.role as Role, createdAt: row.createdAt };
   } catch (err) {
-    if (isUniqueViolation(err)) throw invalid('userId', 'already_exists');
+    if (isUniqueViolation(err)) throw invalid('userId', 'already_member');
     throw err;
   }
 }

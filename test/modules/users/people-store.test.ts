@@ -36,7 +36,7 @@ describe('users', () => {
     const [stored] = await rows<{ password_hash: string }>(t.database.db, sql`select password_hash from users where id = ${user.id}`);
     expect(stored!.password_hash).toMatch(/^\$argon2id\$/);
     expect(stored!.password_hash).not.toContain('horse');
-    expect(await codeOf(users.createUser({ db: t.database.db, input: { email: address.toUpperCase(), name: 'B', password: 'another long one' } }))).toBe('already_exists');
+    expect(await codeOf(users.createUser({ db: t.database.db, input: { email: address.toUpperCase(), name: 'B', password: 'another long one' } }))).toBe('email_taken');
     expect(await codeOf(users.createUser({ db: t.database.db, input: { email: email(), name: 'C', password: 'password1' } }))).toBe('common_password');
   });
 
@@ -44,7 +44,7 @@ describe('users', () => {
     const ws = await t.workspace();
     const user = await users.createUser({ db: t.database.db, input: { email: email(), name: 'M', password: 'correct horse battery' } });
     await users.addMember({ db: t.database.db, workspaceId: ws.id, userId: user.id, role: 'viewer' });
-    expect(await codeOf(users.addMember({ db: t.database.db, workspaceId: ws.id, userId: user.id, role: 'owner' }))).toBe('already_exists');
+    expect(await codeOf(users.addMember({ db: t.database.db, workspaceId: ws.id, userId: user.id, role: 'owner' }))).toBe('already_member');
     expect(await codeOf(users.addMember({ db: t.database.db, workspaceId: ws.id, userId: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', role: 'owner' }))).toBe('not_found');
     const mine = await users.workspacesOf({ db: t.database.db, userId: user.id });
     expect(mine.map((w) => [w.id, w.role])).toEqual([[ws.id, 'viewer']]);
