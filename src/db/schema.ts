@@ -65,3 +65,37 @@ export const sessions = pgTable('sessions', {
   revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
   seq: seq(),
 });
+
+export const invites = pgTable('invites', {
+  id: uuid('id').primaryKey(),
+  workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id),
+  email: text('email').notNull(),
+  role: text('role').notNull(),
+  tokenHash: bytea('token_hash').notNull().unique(),
+  invitedBy: uuid('invited_by').references(() => users.id),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  acceptedAt: timestamp('accepted_at', { withTimezone: true, mode: 'date' }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+  seq: seq(),
+});
+
+export const humanTokens = pgTable('human_tokens', {
+  id: uuid('id').primaryKey(),
+  userId: uuid('user_id').notNull().references(() => users.id),
+  workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id),
+  name: text('name').notNull(),
+  scopes: text('scopes').array().notNull(),
+  prefix: text('prefix').notNull(),
+  tokenHash: bytea('token_hash').notNull().unique(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  seq: seq(),
+});
+
+export const setupCodes = pgTable('setup_codes', {
+  codeHash: bytea('code_hash').primaryKey(),
+  createdAt: createdAt(),
+});
