@@ -1,0 +1,154 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Conn } from '../../db/connect.js';
+import { isUuid, newId } from '../../db/ids.js';
+import { AppError, invalid, notFound } from '../../errors.js';
+import { withTransaction } from '../bulk/service.js';
+import { checkNewPassword } from '../users/password.js';
+import { createUser, toUser, ROLES, type Member, type Role, type User } from '../users/service.js';
+import { requireWorkspace } from '../workspaces/service.js';
+import * as store from './store.js';
+
+/** operations.md §7: an invitation link is valid 7 days, once. */
+export const INVITE_TTL_MS = 7 * 24 * 3600_000;
+export const NAME_MAX = 100;
+
+/** 256 random bits in base64url; only its SHA-256 is stored. */
+const newInviteToken = (): string => randomBytes(32).toString('base64url');
+const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
+const hashInviteToken = (token: string): Buffer => createHash('sha256').update(token).digest();
+
+/** An invite as lists show it: never the token or its hash. */
+export interface Invite {
+  id: string;
+  email: string;
+  role: Role;
+  expiresAt: Date;
+  createdAt: Date;
+  invitedBy: string | null;
+}
+
+const toInvite = (row: store.InviteRow): Invite => ({
+  id: row.id,
+  email: row.email,
+  role: row.role as Role,
+  expiresAt: row.expiresAt,
+  createdAt: row.createdAt,
+  invitedBy: row.invitedBy,
+});
+
+export async function createInvite({
+  db,
+  workspaceId,
+  email,
+  role,
+  invitedBy,
+  now,
+  baseUrl,
+}: {
+  db: Conn;
+  workspaceId: string;
+  email: string;
+  role: Role;
+  invitedBy: string | null;
+  now: Date;
+  baseUrl: string;
+}): Promise<{ id: string; email: string; role: Role; url: string; expiresAt: Date; createdAt: Date }> {
+  if (!ROLES.includes(role)) throw invalid('role', 'enum', { values: ROLES.join(', ') });
+  await requireWorkspace(db, workspaceId);
+  if (await store.isMemberByEmail(db, workspaceId, email)) throw invalid('email', 'already_member');
+  const token = newInviteToken();
+  const row = await withTransaction(db, async (tx) => {
+    await store.lockInviteEmail(tx, workspaceId, email);
+    // One pending invite per address and workspace: a new one replaces (revokes) the older,
+    // so only the latest link works and the list shows the address once.
+    await store.revokePendingFor(tx, workspaceId, email, now);
+    return store.insertInvite(tx, {
+      id: newId(),
+      workspaceId,
+      email,
+      role,
+      tokenHash: hashInviteToken(token),
+      invitedBy,
+      expiresAt: new Date(now.getTime() + INVITE_TTL_MS),
+      createdAt: now,
+    });
+  });
+  const url = `${baseUrl.replace(/\/+$/, '')}/app/invite?token=${token}`;
+  return { id: row.id, email: row.email, role: row.role as Role, url, expiresAt: row.expiresAt, createdAt: row.createdAt };
+}
+
+/** Pending invites of the workspace, oldest first. */
+export async function listInvites({ db, workspaceId, now }: { db: Conn; workspaceId: string; now: Date }): Promise<Invite[]> {
+  return (await store.listPending(db, workspaceId, now)).map(toInvite);
+}
+
+export async function revokeInvite({ db, workspaceId, id, now }: { db: Conn; workspaceId: string; id: string; now: Date }): Promise<void> {
+  if (!isUuid(id) || !(await store.revokeInvite(db, workspaceId, id, now))) throw notFound('invite', id);
+}
+
+export interface AcceptedInvite {
+  member: Member;
+  user: User;
+  /** True when the invite made a new account. */
+  created: boolean;
+}
+
+/**
+ * Accepts an invite as the signed-in `userId`, or with `newAccount` as a new account under the
+ * invited address. The claim, the account and the membership share one transaction: any
+ * refusal rolls the claim back and leaves the invite usable.
+ */
+export async function acceptInvite({
+  db,
+  token,
+  now,
+  userId,
+  newAccount,
+}: {
+  db: Conn;
+  token: string;
+  now: Date;
+  userId?: string;
+  newAccount?: { name: string; password: string };
+}): Promise<AcceptedInvite> {
+  if ((userId === undefined) === (newAccount === undefined)) throw new Error('acceptInvite needs exactly one of userId and newAccount');
+  if (newAccount) checkNewAccount(newAccount);
+  // The hash is looked up in SQL (an index probe), so no comparison of secrets happens here.
+  if (!TOKEN_RE.test(token)) throw invalid('token', 'invite_invalid');
+  const tokenHash = hashInviteToken(token);
+
+  return withTransaction(db, async (tx) => {
+    const invite = await store.claimInvite(tx, tokenHash, now);
+    if (!invite) throw invalid('token', 'invite_invalid');
+    const { user, created } = userId !== undefined ? await invitedUser(tx, userId, invite) : await newInvitedUser(tx, newAccount!, invite);
+    const row = await store.insertMembershipOnce(tx, { workspaceId: invite.workspaceId, userId: user.id, role: invite.role, createdAt: now });
+    if (!row) throw invalid('token', 'already_member');
+    return { member: { workspaceId: row.workspaceId, userId: row.userId, role: row.role as Role, createdAt: row.createdAt }, user, created };
+  });
+}
+
+function checkNewAccount({ name, password }: { name: string; password: string }): void {
+  const length = [...name].length;
+  if (length < 1 || name.trim() === '') throw invalid('name', 'min_length', { limit: 1 });
+  if (length > NAME_MAX) throw invalid('name', 'max_length', { limit: NAME_MAX });
+  checkNewPassword(password, 'password');
+}
+
+async function invitedUser(tx: Conn, userId: string, invite: store.InviteRow): Promise<{ user: User; created: false }> {
+  const row = isUuid(userId) ? await store.findUser(tx, userId) : undefined;
+  if (!row) throw notFound('user', userId);
+  if (row.email.toLowerCase() !== invite.email.toLowerCase()) throw invalid('token', 'invite_other_email');
+  return { user: toUser(row), created: false };
+}
+
+async function newInvitedUser(tx: Conn, account: { name: string; password: string }, invite: store.InviteRow): Promise<{ user: User; created: true }> {
+  // Someone who already has an account proves it by signing in, not by choosing a password.
+  if (await store.findUserByEmail(tx, invite.email)) throw invalid('token', 'sign_in_to_accept');
+  try {
+    return { user: await createUser({ db: tx, input: { email: invite.email, name: account.name, password: account.password } }), created: true };
+  } catch (err) {
+    // An account made with this address since the check above.
+    if (err instanceof AppError && err.params.reasonCode === 'email_taken') throw invalid('token', 'sign_in_to_accept');
+    throw err;
+  }
+}
