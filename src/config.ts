@@ -27,6 +27,12 @@ export interface Config {
   clickSpoolDir: string | undefined;
   /** fdatasync interval of the spool in ms; 0 syncs before every answer. */
   clickSpoolSyncMs: number;
+  /** A session ends after this long unused (SESSION_IDLE, default 24 h). */
+  sessionIdleMs: number;
+  /** …and this long after sign-in whatever its use (SESSION_MAX, default 7 days). */
+  sessionMaxMs: number;
+  /** Anyone may create an account (and a workspace they own); otherwise by invitation only. */
+  allowSignup: boolean;
 }
 
 /** Thrown for a bad configuration value; main prints its one-line message and exits. */
@@ -73,6 +79,16 @@ function parseUrlWithScheme(name: string, raw: string, schemes: string[]): strin
   }
   if (!schemes.includes(url.protocol)) bad(name, `must start with ${schemes.map((s) => `${s}//`).join(' or ')}`);
   return raw;
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration such as `30m`, `24h`, `7d` or plain seconds, at least a minute and at most a year. */
+function parseDuration(name: string, raw: string): number {
+  const m = /^(\d{1,9})([smhd]?)$/.exec(raw.trim());
+  const ms = m ? Number(m[1]) * UNIT_MS[m[2] || 's']! : NaN;
+  if (!(ms >= 60_000 && ms <= 366 * 86_400_000)) bad(name, `must be a duration from 1m to 366d such as 30m, 24h or 7d (got "${raw}")`);
+  return ms;
 }
 
 /** Reads the secret kept in DATA_DIR, creating it on first start. */
@@ -127,6 +143,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const clickSpoolDir = spoolRaw === 'off' ? undefined : spoolRaw ? resolve(spoolRaw) : dataDir.startsWith('memory://') ? undefined : join(dataDir, 'spool');
   const syncRaw = get('CLICK_SPOOL_SYNC_MS') ?? '100';
   if (!/^\d+$/.test(syncRaw) || Number(syncRaw) > 60_000) bad('CLICK_SPOOL_SYNC_MS', `must be an integer from 0 to 60000 (got "${syncRaw}")`);
+  const sessionIdleMs = parseDuration('SESSION_IDLE', get('SESSION_IDLE') ?? '24h');
+  const sessionMaxMs = parseDuration('SESSION_MAX', get('SESSION_MAX') ?? '7d');
+  if (sessionIdleMs > sessionMaxMs) bad('SESSION_IDLE', 'must not be longer than SESSION_MAX');
+  const allowSignup = parseBool('ALLOW_SIGNUP', get('ALLOW_SIGNUP') ?? 'false');
   secret ??= loadOrCreateSecret(dataDir);
   return {
     port,
@@ -147,5 +167,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolSize: Number(poolRaw),
     clickSpoolDir,
     clickSpoolSyncMs: Number(syncRaw),
+    sessionIdleMs,
+    sessionMaxMs,
+    allowSignup,
   };
 }

@@ -4,17 +4,23 @@ import { destination, pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 import { openPglite, openPostgres, type Database } from './db/connect.js';
 import { migrate } from './db/migrate.js';
-import { buildApp, type App } from './http/app.js';
+import { buildApp } from './app.js';
+import { CredentialCache } from './http/credential-cache.js';
+import type { App } from './http/types.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './http/rate-limit.js';
-import { KeyCache, type AuthChangeBus } from './modules/keys/key-cache.js';
-import { LastUsedTracker } from './modules/keys/last-used.js';
+import { LastUsedTracker } from './infra/last-used.js';
+import { touchKeys } from './modules/keys/store.js';
+import { touchSessions } from './modules/sessions/store.js';
+import { MemoryFailureCounter, RedisFailureCounter } from './http/failure-counter.js';
+import { LoginThrottle } from './http/login-throttle.js';
+import { issueSetupCode } from './modules/auth/service.js';
 import { frameChecker } from './modules/links/frame-check.js';
 import { PasswordBox } from './modules/links/password.js';
 import { findLinkForRedirect } from './modules/links/service.js';
 import { ClickSpool } from './modules/redirect/click-spool.js';
 import { ClickQueue } from './modules/redirect/clicks.js';
 import { SpoolReplayer } from './modules/redirect/spool-replay.js';
-import { LocalBus, RedisBus, type ClickFlushBus, type InvalidationBus } from './infra/bus.js';
+import { LocalBus, RedisBus, type AuthChangeBus, type ClickFlushBus, type InvalidationBus } from './infra/bus.js';
 import { LinkCache } from './modules/redirect/link-cache.js';
 import { PasswordGate } from './modules/redirect/password-gate.js';
 import { replayClicks, storeClicks } from './modules/redirect/store.js';
@@ -86,8 +92,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   // worker could let a request past the shared limit): wait for it, bounded.
   if (redis && !(await ready(redis, 5000))) logger.warn('redis not connected after 5 s; starting with in-process limits until it is');
   const limiter: RateLimiter = redis ? new RedisRateLimiter(redis, logger) : new MemoryRateLimiter();
-  const lastUsed = new LastUsedTracker(database.db, (err) => logger.warn({ err }, 'could not record key use'));
+  const lastUsed = new LastUsedTracker((batch) => touchKeys(database.db, batch), (err) => logger.warn({ err }, 'could not record key use'));
   const clock = options.clock ?? (() => new Date());
+  const loginFailures = redis ? new RedisFailureCounter(redis, logger) : new MemoryFailureCounter();
+  const sessionSeen = new LastUsedTracker((batch) => touchSessions(database.db, batch), (err) => logger.warn({ err }, 'could not record session use'));
   const passwords = new PasswordBox(config.secret);
   const bus: InvalidationBus & ClickFlushBus & AuthChangeBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
   const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);
@@ -138,7 +146,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       limiter,
       clock,
     },
-    keyCache: new KeyCache(bus),
+    keyCache: new CredentialCache(bus),
+    people: {
+      sessions: new CredentialCache(bus),
+      memberships: new CredentialCache(bus),
+      sessionSeen,
+      throttle: new LoginThrottle(loginFailures),
+    },
     requestTimeoutMs: options.requestTimeoutMs,
     conversions: {
       isClickPending: (id, workspaceId) => clicks.isPending(id, workspaceId),
@@ -146,6 +160,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       requestClickFlush: () => bus.requestClickFlush(),
     },
   });
+  // operations.md §7: while nobody has an account, the way in is a one-time setup URL.
+  const setupCode = await issueSetupCode({ db: database.db });
+  if (setupCode) logger.info({ setupUrl: `${config.baseUrl}/app/setup?code=${setupCode}` }, 'no user yet: open the setup URL to create the first account');
   return {
     app,
     database,
@@ -156,6 +173,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await durable?.replayer.close();
       loopDelay.disable();
       await lastUsed.close();
+      await sessionSeen.close();
+      await loginFailures.close();
       await bus.close();
       await limiter.close();
       redis?.disconnect();

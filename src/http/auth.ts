@@ -1,30 +1,52 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import type { Workspace } from '../modules/workspaces/service.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Scope } from './scopes.js';
 
-/** Who is calling: resolved once per request from its one credential. */
+/**
+ * The workspace a request acts in. http/ needs only these two fields; the workspaces module
+ * widens it to its whole record by declaration merging, so services read plan and limits.
+ */
+export interface ActingWorkspace {
+  id: string;
+  rateLimitPerMinute: number;
+}
+
+/** Who acts: an API key, a person (by session or human token), or later an OAuth app for a person. */
+export type Actor = { type: 'key'; keyId: string } | { type: 'user'; userId: string; sessionId?: string; tokenId?: string };
+
+/** Who is calling, in which workspace, with which scopes: resolved once per request from its one credential. */
 export interface Principal {
+  /** The credential kind's name (apiKey, humanToken, session…). */
   kind: string;
-  workspace: Workspace;
+  actor: Actor;
+  workspace: ActingWorkspace;
   scopes: ReadonlySet<Scope>;
-  /** Set for API keys, so their last use can be recorded. */
-  keyId?: string;
+}
+
+/** A resolved credential before a workspace is chosen. */
+export interface Resolved {
+  kind: string;
+  actor: Actor;
+  /** Credentials bound to one workspace (keys, tokens) carry it with their scopes. */
+  bound?: { workspace: ActingWorkspace; scopes: ReadonlySet<Scope> };
+  /** A person's session acts in the workspace the request names, as far as their role allows. */
+  inWorkspace?(workspaceId: string): Promise<{ workspace: ActingWorkspace; scopes: ReadonlySet<Scope> }>;
 }
 
 /**
- * One way of proving identity. API keys are the first; human tokens, OAuth access tokens and
- * session cookies join by adding a kind here, without touching any route.
+ * One way of proving identity. Header kinds (keys, human tokens, later OAuth tokens) claim the
+ * tokens of the Authorization / X-API-Key headers they recognise; other kinds (the session
+ * cookie) extract their own. Adding a kind touches no route.
  */
 export interface CredentialKind {
   name: string;
-  /** Pulls this kind's credentials out of a request (zero, one, or several copies). */
-  extract(request: FastifyRequest): string[];
-  /** Whether a presented token belongs to this kind. */
-  recognises(token: string): boolean;
-  resolve(token: string, now: Date): Promise<Principal>;
+  /** Whether a header token belongs to this kind. */
+  recognises?(token: string): boolean;
+  /** Credentials this kind finds elsewhere than those headers (zero, one, or several copies). */
+  extract?(request: FastifyRequest): string[];
+  resolve(token: string, now: Date, request: FastifyRequest): Promise<Resolved>;
 }
 
 /**
@@ -57,45 +79,78 @@ export function headerTokens(request: FastifyRequest): string[] {
   return found;
 }
 
-export async function resolvePrincipal(request: FastifyRequest, kinds: CredentialKind[], now: Date): Promise<Principal> {
-  const presented = new Set(kinds.flatMap((k) => k.extract(request)));
-  if (presented.size === 0) throw new AppError('credential_missing');
-  if (presented.size > 1) throw new AppError('credential_conflict');
-  const [token] = presented as Set<string>;
+/** The request's one credential, resolved; 401 for none, several, or one no kind accepts. */
+export async function resolveCredential(request: FastifyRequest, kinds: readonly CredentialKind[], now: Date): Promise<Resolved> {
+  // The same token in both headers is one credential.
+  const presented: { token: string; kind?: CredentialKind }[] = [...new Set(headerTokens(request))].map((token) => ({ token }));
+  for (const kind of kinds) for (const token of kind.extract?.(request) ?? []) presented.push({ token, kind });
+  if (presented.length === 0) throw new AppError('credential_missing');
+  if (presented.length > 1) throw new AppError('credential_conflict');
+  const [{ token, kind: extractedBy }] = presented as [{ token: string; kind?: CredentialKind }];
   if (!token) throw new AppError('credential_malformed');
-  const kind = kinds.find((k) => k.recognises(token));
+  const kind = extractedBy ?? kinds.find((k) => k.recognises?.(token));
   if (!kind) throw new AppError('credential_malformed');
-  return kind.resolve(token, now);
+  return kind.resolve(token, now, request);
 }
 
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The workspace a credential acts in: its own, or for a session the one `X-Workspace-Id` names. */
+export async function principalOf(resolved: Resolved, request: FastifyRequest): Promise<Principal> {
+  if (resolved.bound) return { kind: resolved.kind, actor: resolved.actor, ...resolved.bound };
+  const named = rawHeaderValues(request, 'x-workspace-id');
+  if (named.length === 0 || !resolved.inWorkspace) throw new AppError('workspace_required');
+  const id = named[0]!.trim();
+  // A malformed id names no workspace the person belongs to: the same 401 as a foreign one.
+  if (named.length > 1 || !UUID_RE.test(id)) throw new AppError('not_a_member');
+  return { kind: resolved.kind, actor: resolved.actor, ...(await resolved.inWorkspace(id.toLowerCase())) };
+}
+
+/** Requests of a person's account routes (no workspace) share one window per person. */
+export const ACCOUNT_REQUESTS_PER_MINUTE = 600;
+
 export interface AuthDeps {
-  kinds: CredentialKind[];
+  kinds: readonly CredentialKind[];
   limiter: RateLimiter;
   clock: () => Date;
-  onAuthenticated?: (principal: Principal, now: Date) => void;
+  onAuthenticated?: (principal: Resolved, now: Date) => void;
 }
 
 /**
- * onRequest hook of every scoped route: authenticate (401), count against the workspace's
- * window (headers on every later answer, 429), then check the scope (403). It runs before the
- * body is parsed, so even a malformed body answers with rate-limit headers.
+ * onRequest hook: authenticate (401), count against the window (headers on every later
+ * answer, 429), then check the scope (403). Routes with a `scope` act in a workspace; routes
+ * with `account` act for a person: `session` accepts only the session cookie (so no token can
+ * mint another), `person` a session or a human token. It runs before the body is parsed, so
+ * even a malformed body answers with rate-limit headers.
  */
 export function authenticate(deps: AuthDeps) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const scope = request.routeOptions.config.scope;
-    if (!scope) return;
+    const { scope, account } = request.routeOptions.config;
+    if (!scope && !account) return;
     const now = deps.clock();
-    const principal = await resolvePrincipal(request, deps.kinds, now);
+    const resolved = await resolveCredential(request, deps.kinds, now);
+    if (account) {
+      if (resolved.actor.type !== 'user' || (account === 'session' && !resolved.actor.sessionId)) throw new AppError(account === 'session' ? 'session_required' : 'person_required');
+      request.person = { userId: resolved.actor.userId, sessionId: resolved.actor.sessionId, tokenId: resolved.actor.tokenId };
+      deps.onAuthenticated?.(resolved, now);
+      await count(deps, reply, `user:${resolved.actor.userId}`, ACCOUNT_REQUESTS_PER_MINUTE, now);
+      return;
+    }
+    const principal = await principalOf(resolved, request);
     // The workspace id goes into the request's log lines (onResponse, errors) from here on.
     request.principal = principal;
-    deps.onAuthenticated?.(principal, now);
-    const d = await deps.limiter.hit(principal.workspace.id, principal.workspace.rateLimitPerMinute, now.getTime());
-    void reply.header('x-ratelimit-limit', d.limit);
-    void reply.header('x-ratelimit-remaining', d.remaining);
-    void reply.header('x-ratelimit-reset', d.resetAt);
-    if (!d.allowed) throw new AppError('rate_limited', { retryAfter: d.retryAfter }, { retryAfter: d.retryAfter });
-    if (!principal.scopes.has(scope)) throw new AppError('missing_scopes', { scopes: scope }, { missingScopes: [scope] });
+    deps.onAuthenticated?.(resolved, now);
+    await count(deps, reply, principal.workspace.id, principal.workspace.rateLimitPerMinute, now);
+    if (!principal.scopes.has(scope!)) throw new AppError('missing_scopes', { scopes: scope! }, { missingScopes: [scope!] });
   };
+}
+
+async function count(deps: AuthDeps, reply: FastifyReply, key: string, limit: number, now: Date): Promise<void> {
+  const d = await deps.limiter.hit(key, limit, now.getTime());
+  void reply.header('x-ratelimit-limit', d.limit);
+  void reply.header('x-ratelimit-remaining', d.remaining);
+  void reply.header('x-ratelimit-reset', d.resetAt);
+  if (!d.allowed) throw new AppError('rate_limited', { retryAfter: d.retryAfter }, { retryAfter: d.retryAfter });
 }
 
 /** Constant-time check of the operator token (hashed first so lengths never leak). */
@@ -114,11 +169,16 @@ export function adminGuard(adminToken: string) {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The scope an /api route needs; routes without one must be marked public. */
+    /** The scope an /api route needs in the request's workspace. */
     scope?: Scope;
+    /** A person's own route: `session` (the cookie only) or `person` (session or human token). */
+    account?: 'session' | 'person';
+    /** Routes without scope or account must be marked public (or are unauthenticated by design). */
     public?: boolean;
   }
   interface FastifyRequest {
     principal?: Principal;
+    /** Set on account routes: the signed-in person. */
+    person?: { userId: string; sessionId?: string; tokenId?: string };
   }
 }

@@ -15,6 +15,8 @@ const STATUS: Partial<Record<MessageCode, number>> = {
   missing_scopes: 403,
   owner_required: 403,
   session_required: 401,
+  person_required: 401,
+  not_a_member: 401,
   login_failed: 401,
   login_throttled: 429,
   route_not_found: 404,

@@ -99,8 +99,20 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
       servers: [{ url: baseUrl }],
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key as a Bearer token (the bare key is also accepted)' },
-          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key (`lt_…`) as a Bearer token (the bare key is also accepted)' },
+          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key or human token in its own header' },
+          humanToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "A person's token (`ltp_…`, made at POST /api/me/tokens), sent like an API key; it acts in its workspace with its scopes ∩ the person's current role",
+          },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: baseUrl.startsWith('https:') ? '__Host-lt_session' : 'lt_session',
+            description:
+              "The dashboard's session (POST /api/auth/login). Counted only on first-party requests (no other Origin, no Sec-Fetch-Site: cross-site); on workspace routes the request names its workspace in X-Workspace-Id",
+          },
           adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN, for the operator API under /admin' },
         },
       },
@@ -124,10 +136,16 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
 
 /** Gives every scoped route its security requirement, scope note and standard error answers. */
 export function describeScopedRoute(route: RouteOptions): void {
-  const scope = route.config?.scope;
+  const { scope, account } = route.config ?? {};
+  if (account) {
+    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    schema.security = account === 'session' ? [{ sessionCookie: [] }] : [{ sessionCookie: [] }, { humanToken: [] }];
+    schema.response = { 401: errorResponses[401], 429: errorResponses[429], 500: errorResponses[500], ...(schema.response as object | undefined) };
+    return;
+  }
   if (!scope) return;
   const schema = (route.schema ??= {}) as Record<string, unknown>;
-  schema.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
+  schema.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { humanToken: [] }, { sessionCookie: [] }];
   const note = `Scope: \`${scope}\`.`;
   // The automatic HEAD route shares its GET's schema object: add the note once.
   if (!String(schema.description ?? '').includes(note)) schema.description = [schema.description, note].filter(Boolean).join('\n\n');

@@ -83,3 +83,8 @@ export function BulkOf<T extends TSchema>(item: T, description: string) {
 export const IdList = BulkOf(Uuid, 'Array of ids');
 
 export const DeletedIds = Type.Object({ deletedIds: Type.Array(Uuid) });
+
+/** Adds a named schema unless this context already sees it (plugins share records such as User). */
+export function addSchemaOnce(app: { getSchema(id: string): unknown; addSchema(s: unknown): unknown }, schema: { $id?: string }): void {
+  if (!app.getSchema(schema.$id!)) app.addSchema(schema);
+}

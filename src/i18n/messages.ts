@@ -4,16 +4,16 @@
  */
 export const messages = {
   credential_missing: {
-    en: 'Authentication required: send an API key as "Authorization: Bearer <key>" or "X-API-Key: <key>".',
-    ar: 'المصادقة مطلوبة: أرسل مفتاح API في الترويسة "Authorization: Bearer <key>" أو "X-API-Key: <key>".',
+    en: 'Authentication required: send an API key or token as "Authorization: Bearer <key>" or "X-API-Key: <key>" (the dashboard sends its session cookie).',
+    ar: 'المصادقة مطلوبة: أرسل مفتاح API أو رمزًا في الترويسة "Authorization: Bearer <key>" أو "X-API-Key: <key>" (لوحة التحكم ترسل ملف تعريف الارتباط الخاص بجلستها).',
   },
   credential_malformed: {
     en: 'The credential is malformed.',
     ar: 'بيانات الاعتماد مشوّهة أو بصيغة غير صحيحة.',
   },
-  credential_invalid: { en: 'The API key is not valid.', ar: 'مفتاح API غير صالح.' },
-  credential_revoked: { en: 'The API key has been revoked.', ar: 'تم إبطال مفتاح API.' },
-  credential_expired: { en: 'The API key has expired.', ar: 'انتهت صلاحية مفتاح API.' },
+  credential_invalid: { en: 'The credential (API key, token or session) is not valid.', ar: 'بيانات الاعتماد (مفتاح API أو الرمز أو الجلسة) غير صالحة.' },
+  credential_revoked: { en: 'The credential has been revoked.', ar: 'تم إبطال بيانات الاعتماد هذه.' },
+  credential_expired: { en: 'The credential has expired.', ar: 'انتهت صلاحية بيانات الاعتماد هذه.' },
   credential_conflict: {
     en: 'Send exactly one credential per request, in one header line; this request carries more than one (two different keys, a repeated header or a comma-separated list).',
     ar: 'أرسل بيانات اعتماد واحدة فقط في كل طلب وفي سطر ترويسة واحد؛ هذا الطلب يحمل أكثر من واحدة (مفتاحان مختلفان أو ترويسة مكرّرة أو قائمة مفصولة بفواصل).',
@@ -23,8 +23,8 @@ export const messages = {
     ar: 'رمز المشغّل مفقود أو غير صحيح.',
   },
   missing_scopes: {
-    en: 'The API key lacks the required scope: {scopes}.',
-    ar: 'مفتاح API لا يملك الصلاحية المطلوبة: {scopes}.',
+    en: 'The credential lacks the required scope: {scopes}.',
+    ar: 'بيانات الاعتماد لا تملك الصلاحية المطلوبة: {scopes}.',
   },
   rate_limited: {
     en: 'Rate limit exceeded for this workspace. Retry in {retryAfter} seconds.',
@@ -37,6 +37,14 @@ export const messages = {
   session_required: {
     en: 'This route needs a signed-in session (the dashboard\'s cookie); API keys and tokens are not accepted here.',
     ar: 'يتطلب هذا المسار جلسة تسجيل دخول (ملف تعريف الارتباط الخاص بلوحة التحكم)؛ لا تُقبل هنا مفاتيح API ولا الرموز.',
+  },
+  person_required: {
+    en: 'This route acts for a person: send the session cookie or a human token, not an API key.',
+    ar: 'يعمل هذا المسار باسم شخص: أرسل ملف تعريف الارتباط الخاص بالجلسة أو رمزًا شخصيًا، لا مفتاح API.',
+  },
+  not_a_member: {
+    en: 'You are not a member of the workspace named by X-Workspace-Id.',
+    ar: 'لست عضوًا في مساحة العمل المحددة في الترويسة X-Workspace-Id.',
   },
   login_failed: { en: 'Wrong email or password.', ar: 'البريد الإلكتروني أو كلمة المرور غير صحيحة.' },
   login_throttled: {

@@ -3,7 +3,14 @@
  * caches) and click-flush requests. Redis pub/sub when configured, in process otherwise.
  */
 import type { Redis } from 'ioredis';
-import type { AuthChangeBus } from '../modules/keys/key-cache.js';
+
+/** Tells every instance that credentials, roles or workspaces changed (revocation, plan, limits). */
+export interface AuthChangeBus {
+  publishAuthChanged(): Promise<void>;
+  onAuthChanged(listener: () => void): void;
+  /** False while changes from other instances might be missed. */
+  connected(): boolean;
+}
 
 /** Asks every instance to flush its click queue now (a tracked click id may wait there). */
 export interface ClickFlushBus {

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeTable } from '../../src/http/app.js';
+import { routeTable } from '../../src/http/server.js';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openPglite, openPostgres, type Database } from '../../src/db/connect.js';

@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeTable } from '../../src/http/app.js';
+import { routeTable } from '../../src/http/server.js';
 import { SCOPE_GUIDE } from '../../src/http/scope-guide.js';
 import { SCOPES } from '../../src/http/scopes.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeTable } from '../../src/http/app.js';
+import { routeTable } from '../../src/http/server.js';
 import { SCOPES, type Scope } from '../../src/http/scopes.js';
 import { bearer, startTestApp, type TestApp, type WorkspaceFixture } from '../helpers/app.js';
 
@@ -47,13 +47,13 @@ const SPEC_ROUTE_SCOPES: Record<string, Partial<Record<string, Scope>>> = {
   '/api/track/sale': { POST: 'conversionsWrite' },
 };
 
-/** The only /api routes operations.md §1 lets answer without a key. */
-const PUBLIC_API_PATHS = new Set(['/api/openapi.json', '/api/qr']);
+/** The only /api routes operations.md lets answer without a credential: §1, and §7's sign-in and first-user setup. */
+const PUBLIC_API_PATHS = new Set(['/api/openapi.json', '/api/qr', '/api/auth/login', '/api/setup', '/api/auth/signup', '/api/invites/accept']);
 
 interface Endpoint {
   method: string;
   url: string;
-  config: { scope?: string; public?: boolean };
+  config: { scope?: string; public?: boolean; account?: string };
 }
 
 function endpoints(): Endpoint[] {
@@ -109,15 +109,22 @@ describe('the route table', () => {
     expect(scopedEndpoints().map((e) => `${e.method} ${e.url}`)).toContain('GET /api/tags');
   });
 
-  it('gives every /api route a scope of the twelve, or marks it public', () => {
+  it('gives every /api route a scope of the twelve, an account rule (session, person), or marks it public', () => {
     const offenders = apiEndpoints()
-      .filter((e) => !(e.config.public === true || (typeof e.config.scope === 'string' && (SCOPES as readonly string[]).includes(e.config.scope))))
+      .filter(
+        (e) =>
+          !(
+            e.config.public === true ||
+            (typeof e.config.scope === 'string' && (SCOPES as readonly string[]).includes(e.config.scope)) ||
+            (e.config.scope === undefined && ['session', 'person'].includes(e.config.account ?? ''))
+          ),
+      )
       .map((e) => `${e.method} ${e.url} (config ${JSON.stringify(e.config)})`);
     expect(offenders).toEqual([]);
   });
 
   it('never marks a route both public and scoped', () => {
-    const both = apiEndpoints().filter((e) => e.config.public === true && e.config.scope !== undefined);
+    const both = apiEndpoints().filter((e) => [e.config.public === true, e.config.scope !== undefined, e.config.account !== undefined].filter(Boolean).length > 1);
     expect(both.map((e) => `${e.method} ${e.url}`)).toEqual([]);
   });
 

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
+import type { Conn } from '../../db/connect.js';
 import { invalid } from '../../errors.js';
-import type { App, AppDeps } from '../../http/app.js';
+import { routesPlugin } from '../../http/types.js';
 import { adminGuard } from '../../http/auth.js';
-import { DeletedIds, ErrorBody } from '../../http/schemas.js';
+import { addSchemaOnce, DeletedIds, ErrorBody } from '../../http/schemas.js';
 import * as keys from '../keys/service.js';
 import * as users from '../users/service.js';
 import * as workspaces from '../workspaces/service.js';
@@ -16,15 +17,27 @@ const errors = {
 const tags = ['Operator'];
 const security = [{ adminToken: [] }];
 
-/** Operator API (operations.md §2): workspaces and keys, behind ADMIN_TOKEN. */
-export function registerAdminRoutes(app: App, deps: AppDeps): void {
-  const { db } = deps.database;
-  app.addSchema(Workspace);
-  app.addSchema(Key);
-  app.addSchema(CreatedKey);
-  app.addSchema(User);
-  app.addSchema(Member);
-  app.addHook('onRequest', adminGuard(deps.config.adminToken!));
+export interface AdminDeps {
+  db: Conn;
+  adminToken: string;
+  clock: () => Date;
+  /** Tells every instance that keys or workspaces changed (cached credentials carry plan and limits). */
+  authChanged: () => Promise<void>;
+  /** Writes the recorded last uses of keys, so the list shows them. */
+  flushLastUsed: () => Promise<void>;
+  /** What the process is doing now; `reset` starts a new measuring window. */
+  metrics?: (reset: boolean) => Record<string, unknown>;
+}
+
+/** Operator API (operations.md §2): workspaces, keys and people, behind ADMIN_TOKEN (isolated: its own guard). */
+export const adminRoutes = routesPlugin<AdminDeps>('admin', (app, deps) => {
+  const { db } = deps;
+  addSchemaOnce(app, Workspace);
+  addSchemaOnce(app, Key);
+  addSchemaOnce(app, CreatedKey);
+  addSchemaOnce(app, User);
+  addSchemaOnce(app, Member);
+  app.addHook('onRequest', adminGuard(deps.adminToken));
 
   app.post(
     '/workspaces',
@@ -42,7 +55,7 @@ export function registerAdminRoutes(app: App, deps: AppDeps): void {
     async (req) => {
       const updated = await workspaces.updateWorkspace({ db, id: req.params.id, input: req.body });
       // Cached principals carry the plan and limits: every instance drops them.
-      await deps.keyCache.changed();
+      await deps.authChanged();
       return updated;
     },
   );
@@ -73,7 +86,7 @@ export function registerAdminRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (req) => {
-      await deps.lastUsed.flush();
+      await deps.flushLastUsed();
       return keys.listKeys({ db, workspaceId: req.params.id });
     },
   );
@@ -112,8 +125,8 @@ export function registerAdminRoutes(app: App, deps: AppDeps): void {
     '/keys/:id',
     { schema: { tags, security, params: IdParam, response: { 200: DeletedIds, ...errors } } },
     async (req) => {
-      await keys.revokeKey({ db, id: req.params.id, now: deps.clock(), cache: deps.keyCache });
+      await keys.revokeKey({ db, id: req.params.id, now: deps.clock(), authChanged: deps.authChanged });
       return { deletedIds: [req.params.id] };
     },
   );
-}
+}, { isolated: true });

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { App, AppDeps } from '../../http/app.js';
-import { serviceContext } from '../../http/context.js';
+import { routesPlugin } from '../../http/types.js';
+import { serviceContext, type ResourceDeps } from '../bulk/context.js';
 import { AnalyticsQuery, ClickRecord, GroupRecord } from './schemas.js';
 import { analytics, type AnalyticsQuery as Query } from './service.js';
 import type { ClickRecord as Click, GroupRecord as Group } from './store.js';
@@ -18,7 +18,7 @@ function groupsJson(groups: Group[]): string {
   return `[${groups.map(item).join(',')}]`;
 }
 
-export function registerAnalyticsRoutes(app: App, deps: AppDeps): void {
+export const analyticsRoutes = routesPlugin<ResourceDeps>('analytics', (app, deps) => {
   app.addSchema(ClickRecord);
   app.addSchema(GroupRecord);
   app.get(
@@ -35,9 +35,9 @@ export function registerAnalyticsRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (req, reply) => {
-      const records = await analytics(serviceContext(deps, req.principal), req.query as Query);
+      const records = await analytics(serviceContext(deps, req), req.query as Query);
       if (hasHugeSum(records)) return reply.type('application/json; charset=utf-8').serializer(groupsJson).send(records);
       return records;
     },
   );
-}
+});

@@ -1,9 +1,10 @@
-import type { App, AppDeps } from '../../http/app.js';
-import { registerBulkRoutes } from '../../http/bulk-routes.js';
+import { routesPlugin } from '../../http/types.js';
+import type { ResourceDeps } from '../bulk/context.js';
+import { registerBulkRoutes } from '../bulk/routes.js';
 import { Collection, CollectionCreate, CollectionUpsert } from './schemas.js';
 import { collections } from './service.js';
 
-export function registerCollectionRoutes(app: App, deps: AppDeps): void {
+export const collectionRoutes = routesPlugin<ResourceDeps>('collections', (app, deps) => {
   registerBulkRoutes(app, deps, {
     path: '/api/collections',
     tag: 'Collections',
@@ -15,4 +16,4 @@ export function registerCollectionRoutes(app: App, deps: AppDeps): void {
     deleteNote: 'Soft delete: the collections disappear from GET and stay in history.',
     service: collections,
   });
-}
+});

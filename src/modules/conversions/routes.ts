@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import type { App, AppDeps } from '../../http/app.js';
-import { serviceContext } from '../../http/context.js';
+import { routesPlugin } from '../../http/types.js';
+import { serviceContext, type ResourceDeps } from '../bulk/context.js';
 import { LeadEvent, LeadInput, SaleEvent, SaleInput } from './schemas.js';
 import { trackLead, trackSale, type ConversionDeps } from './service.js';
 
-export function registerConversionRoutes(app: App, deps: AppDeps, conversions: ConversionDeps): void {
+export const conversionRoutes = routesPlugin<ResourceDeps & { conversions: ConversionDeps }>('conversions', (app, { conversions, ...deps }) => {
   app.addSchema(LeadEvent);
   app.addSchema(SaleEvent);
   const tags = ['Conversions'];
@@ -15,7 +15,7 @@ export function registerConversionRoutes(app: App, deps: AppDeps, conversions: C
       config: { scope: 'conversionsWrite' },
       schema: { tags, summary: 'Track a lead', body: LeadInput, response: { 200: Type.Ref(LeadEvent) } },
     },
-    async (req) => trackLead(serviceContext(deps, req.principal), conversions, req.body),
+    async (req) => trackLead(serviceContext(deps, req), conversions, req.body),
   );
 
   app.post(
@@ -24,6 +24,6 @@ export function registerConversionRoutes(app: App, deps: AppDeps, conversions: C
       config: { scope: 'conversionsWrite' },
       schema: { tags, summary: 'Track a sale', body: SaleInput, response: { 200: Type.Ref(SaleEvent) } },
     },
-    async (req) => trackSale(serviceContext(deps, req.principal), conversions, req.body),
+    async (req) => trackSale(serviceContext(deps, req), conversions, req.body),
   );
-}
+});

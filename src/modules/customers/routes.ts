@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import type { App, AppDeps } from '../../http/app.js';
-import { serviceContext } from '../../http/context.js';
+import { routesPlugin } from '../../http/types.js';
+import { serviceContext, type ResourceDeps } from '../bulk/context.js';
 import { BulkOf, DeletedIds, IdList } from '../../http/schemas.js';
 import type { Item } from '../bulk/service.js';
 import { Customer, CustomerListQuery, CustomerUpdate } from './schemas.js';
 import { deleteCustomers, listCustomers, updateCustomers } from './service.js';
 
-export function registerCustomerRoutes(app: App, deps: AppDeps): void {
+export const customerRoutes = routesPlugin<ResourceDeps>('customers', (app, deps) => {
   app.addSchema(Customer);
   const tags = ['Customers'];
   const list = Type.Array(Type.Ref(Customer));
@@ -14,7 +14,7 @@ export function registerCustomerRoutes(app: App, deps: AppDeps): void {
   app.get(
     '/api/customers',
     { config: { scope: 'customersRead' }, schema: { tags, summary: 'List customers', querystring: CustomerListQuery, response: { 200: list } } },
-    async (req) => listCustomers(serviceContext(deps, req.principal), req.query as never),
+    async (req) => listCustomers(serviceContext(deps, req), req.query as never),
   );
 
   app.put(
@@ -29,7 +29,7 @@ export function registerCustomerRoutes(app: App, deps: AppDeps): void {
         response: { 200: list },
       },
     },
-    async (req) => updateCustomers(serviceContext(deps, req.principal), req.body as Item[]),
+    async (req) => updateCustomers(serviceContext(deps, req), req.body as Item[]),
   );
 
   app.delete(
@@ -38,6 +38,6 @@ export function registerCustomerRoutes(app: App, deps: AppDeps): void {
       config: { scope: 'customersWrite' },
       schema: { tags, summary: 'Delete customers', description: 'Soft delete by id; events stay.', body: IdList, response: { 200: DeletedIds } },
     },
-    async (req) => ({ deletedIds: await deleteCustomers(serviceContext(deps, req.principal), req.body as string[]) }),
+    async (req) => ({ deletedIds: await deleteCustomers(serviceContext(deps, req), req.body as string[]) }),
   );
-}
+});

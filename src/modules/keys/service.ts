@@ -1,12 +1,16 @@
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 import { AppError, notFound } from '../../errors.js';
+import type { Resolved } from '../../http/auth.js';
 import type { Scope } from '../../http/scopes.js';
-import { toWorkspace, type Workspace } from '../workspaces/service.js';
+import { toWorkspace } from '../workspaces/service.js';
 import * as workspaces from '../workspaces/service.js';
-import type { KeyCache } from './key-cache.js';
+import type { CredentialCache } from '../../http/credential-cache.js';
 import { generateKey, hashKey, isWellFormedKey, sameHash } from './secret.js';
 import * as store from './store.js';
+
+/** Keys resolved by hash, shared by every request of this instance. */
+export type KeyCache = CredentialCache<{ key: store.KeyRow; workspace: store.WorkspaceRow }>;
 
 export interface ApiKey {
   id: string;
@@ -60,17 +64,11 @@ export async function listKeys({ db, workspaceId }: { db: Conn; workspaceId: str
   return (await store.listKeys(db, workspaceId)).map(toApiKey);
 }
 
-export async function revokeKey({ db, id, now, cache }: { db: Conn; id: string; now: Date; cache?: KeyCache }): Promise<void> {
+export async function revokeKey({ db, id, now, authChanged }: { db: Conn; id: string; now: Date; authChanged: () => Promise<void> }): Promise<void> {
   if (!(await store.revokeKey(db, id, now))) throw notFound('key', id);
-  await cache?.changed();
+  await authChanged();
 }
 
-export interface KeyPrincipal {
-  kind: 'apiKey';
-  keyId: string;
-  workspace: Workspace;
-  scopes: ReadonlySet<Scope>;
-}
 
 /**
  * Resolves a presented API key. Always read from the database (one indexed lookup), so a
@@ -86,7 +84,7 @@ export async function authenticateKey({
   key: string;
   now: Date;
   cache?: KeyCache;
-}): Promise<KeyPrincipal> {
+}): Promise<Resolved> {
   if (!isWellFormedKey(key)) throw new AppError('credential_malformed');
   const hash = hashKey(key);
   const load = () => store.findKeyByHash(db, hash);
@@ -96,8 +94,7 @@ export async function authenticateKey({
   if (found.key.expiresAt && found.key.expiresAt.getTime() <= now.getTime()) throw new AppError('credential_expired');
   return {
     kind: 'apiKey',
-    keyId: found.key.id,
-    workspace: toWorkspace(found.workspace),
-    scopes: new Set(found.key.scopes as Scope[]),
+    actor: { type: 'key', keyId: found.key.id },
+    bound: { workspace: toWorkspace(found.workspace), scopes: new Set(found.key.scopes as Scope[]) },
   };
 }

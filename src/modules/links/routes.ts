@@ -1,10 +1,11 @@
-import type { App, AppDeps } from '../../http/app.js';
-import { registerBulkRoutes } from '../../http/bulk-routes.js';
+import { routesPlugin } from '../../http/types.js';
+import type { ResourceDeps } from '../bulk/context.js';
+import { registerBulkRoutes } from '../bulk/routes.js';
 import type { Item } from '../bulk/service.js';
 import { Link, LinkCreate, LinkListQuery, LinkUpsert } from './schemas.js';
 import { createLinks, deleteLinks, listLinks, upsertLinks, type LinkDeps, type LinkListQuery as Query } from './service.js';
 
-export function registerLinkRoutes(app: App, deps: AppDeps, links: LinkDeps): void {
+export const linkRoutes = routesPlugin<ResourceDeps & { links: LinkDeps }>('links', (app, { links, ...deps }) => {
   registerBulkRoutes<Query>(app, deps, {
     path: '/api/links',
     tag: 'Links',
@@ -22,4 +23,4 @@ export function registerLinkRoutes(app: App, deps: AppDeps, links: LinkDeps): vo
       remove: (ctx, ids) => deleteLinks(ctx, links, ids),
     },
   });
-}
+});

@@ -1,9 +1,10 @@
-import type { App, AppDeps } from '../../http/app.js';
-import { registerBulkRoutes } from '../../http/bulk-routes.js';
+import { routesPlugin } from '../../http/types.js';
+import type { ResourceDeps } from '../bulk/context.js';
+import { registerBulkRoutes } from '../bulk/routes.js';
 import { Partner, PartnerCreate, PartnerUpsert } from './schemas.js';
 import { partners } from './service.js';
 
-export function registerPartnerRoutes(app: App, deps: AppDeps): void {
+export const partnerRoutes = routesPlugin<ResourceDeps>('partners', (app, deps) => {
   registerBulkRoutes(app, deps, {
     path: '/api/partners',
     tag: 'Partners',
@@ -15,4 +16,4 @@ export function registerPartnerRoutes(app: App, deps: AppDeps): void {
     deleteNote: 'Soft delete: the partners disappear from GET and stay in history.',
     service: partners,
   });
-}
+});

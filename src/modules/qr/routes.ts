@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import QRCode from 'qrcode';
 import { invalidQuery } from '../../errors.js';
-import type { App } from '../../http/app.js';
+import { routesPlugin } from '../../http/types.js';
 import { ErrorBody, StringEnum } from '../../http/schemas.js';
 import { QR_DEFAULTS } from '../links/record.js';
 
@@ -19,7 +19,7 @@ export const QrQuery = Type.Object({
 });
 
 /** GET /api/qr: renders the QR image a link's `qrCode` points at. Public and deterministic. */
-export function registerQrRoutes(app: App): void {
+export const qrRoutes = routesPlugin('qr', (app) => {
   app.get(
     '/api/qr',
     {
@@ -57,4 +57,4 @@ export function registerQrRoutes(app: App): void {
       return reply.type(q.format === 'svg' ? 'image/svg+xml' : 'image/png').send(image);
     },
   );
-}
+});

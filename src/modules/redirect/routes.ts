@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { App } from '../../http/app.js';
+import { routesPlugin } from '../../http/types.js';
 import type { RateLimiter } from '../../http/rate-limit.js';
 import { isShortId } from '../links/short-id.js';
 import { attributionScript } from './attribution-script.js';
@@ -37,8 +37,8 @@ const forward = (reply: FastifyReply, to: string) => reply.code(302).header('loc
 const html = (reply: FastifyReply, status: number, body: string) =>
   reply.code(status).header('cache-control', 'private, no-store').type('text/html; charset=utf-8').send(body);
 
-/** The visitor side: short links, their pages and the attribution script. */
-export function registerRedirectRoutes(app: App, d: RedirectDeps): void {
+/** The visitor side: short links, their pages and the attribution script (isolated: it parses password forms). */
+export const redirectRoutes = routesPlugin<RedirectDeps>('redirect', (app, d) => {
   const prefix = new URL(d.shortLinkBaseUrl).pathname.replace(/\/+$/, '');
   const script = attributionScript(d.clickIdParam);
 
@@ -111,4 +111,4 @@ export function registerRedirectRoutes(app: App, d: RedirectDeps): void {
       return reply.code(303).header('set-cookie', d.gate.cookie(link, self)).header('location', self).send();
     },
   );
-}
+}, { isolated: true });

@@ -41,23 +41,41 @@ export async function createSession({ db, userId, userAgent, now }: { db: Conn; 
   return { session: toSession(row), token };
 }
 
+export type SessionFound = { session: store.SessionRow; user: store.UserRow };
+
 /**
  * The session and user behind a cookie value, or a 401: unknown, revoked, idle past
- * `idleMs` or older than `maxMs`. `seen` is when the session was last used as far as any
- * instance knows (it is written back at most once a minute, so a request costs no write).
+ * `idleMs` or older than `maxMs`. `lookup` may put a cache in front of the one indexed query;
+ * last use is recorded at most once a minute, through `touch` (batched writes) when given.
  */
-export async function resolveSession({ db, token, now, limits }: { db: Conn; token: string; now: Date; limits: SessionLimits }): Promise<{ session: Session; user: User }> {
+export async function resolveSession({
+  db,
+  token,
+  now,
+  limits,
+  lookup = (_key, load) => load(),
+  touch,
+}: {
+  db: Conn;
+  token: string;
+  now: Date;
+  limits: SessionLimits;
+  lookup?: (hashHex: string, load: () => Promise<SessionFound | undefined>) => Promise<SessionFound | undefined>;
+  touch?: (sessionId: string, at: Date) => void;
+}): Promise<{ session: Session; user: User }> {
   if (!TOKEN_RE.test(token)) throw new AppError('credential_invalid');
   const hash = hashSessionToken(token);
-  const found = await store.findSessionByHash(db, hash);
+  const found = await lookup(hash.toString('hex'), () => store.findSessionByHash(db, hash));
   if (!found || !timingSafeEqual(found.session.tokenHash, hash)) throw new AppError('credential_invalid');
   const { session, user } = found;
   if (session.revokedAt) throw new AppError('credential_revoked');
   const t = now.getTime();
   if (t - session.lastSeenAt.getTime() > limits.idleMs || t - session.createdAt.getTime() > limits.maxMs) throw new AppError('credential_expired');
   if (t - session.lastSeenAt.getTime() > 60_000) {
-    await store.touchSession(db, session.id, now);
+    // The cached row is this instance's memory of the last use; the database catches up.
     session.lastSeenAt = now;
+    if (touch) touch(session.id, now);
+    else await store.touchSession(db, session.id, now);
   }
   return { session: toSession(session), user: toUser(user) };
 }

@@ -1,5 +1,5 @@
-import { and, asc, eq, isNull, ne } from 'drizzle-orm';
-import type { Conn } from '../../db/connect.js';
+import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { arrayParam, type Conn } from '../../db/connect.js';
 import { sessions, users } from '../../db/schema.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -46,4 +46,15 @@ export async function revokeOtherSessions(conn: Conn, userId: string, except: st
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), except ? ne(sessions.id, except) : undefined))
     .returning({ id: sessions.id });
   return done.length;
+}
+
+/** Records the last use of many sessions in one statement. */
+export async function touchSessions(conn: Conn, batch: { id: string; at: Date }[]): Promise<void> {
+  if (batch.length === 0) return;
+  const ids = batch.map((b) => b.id);
+  const ats = batch.map((b) => b.at.toISOString());
+  await conn.execute(sql`
+    UPDATE sessions AS s SET last_seen_at = GREATEST(s.last_seen_at, v.at)
+    FROM unnest(${arrayParam(ids, 'uuid')}, ${arrayParam(ats, 'timestamptz')}) AS v(id, at)
+    WHERE s.id = v.id`);
 }

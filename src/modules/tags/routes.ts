@@ -1,9 +1,10 @@
-import type { App, AppDeps } from '../../http/app.js';
-import { registerBulkRoutes } from '../../http/bulk-routes.js';
+import { routesPlugin } from '../../http/types.js';
+import type { ResourceDeps } from '../bulk/context.js';
+import { registerBulkRoutes } from '../bulk/routes.js';
 import { Tag, TagCreate, TagUpsert } from './schemas.js';
 import { tags } from './service.js';
 
-export function registerTagRoutes(app: App, deps: AppDeps): void {
+export const tagRoutes = routesPlugin<ResourceDeps>('tags', (app, deps) => {
   registerBulkRoutes(app, deps, {
     path: '/api/tags',
     tag: 'Tags',
@@ -15,4 +16,4 @@ export function registerTagRoutes(app: App, deps: AppDeps): void {
     deleteNote: 'Permanent delete: the tags are removed from every link in the same transaction.',
     service: tags,
   });
-}
+});

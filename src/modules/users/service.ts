@@ -63,3 +63,15 @@ export async function addMember({ db, workspaceId, userId, role }: { db: Conn; w
 export async function workspacesOf({ db, userId }: { db: Conn; userId: string }): Promise<(Workspace & { role: Role })[]> {
   return (await store.workspacesOf(db, userId)).map((r) => ({ ...toWorkspace(r.workspace), role: r.role as Role }));
 }
+
+/** The user's role in a workspace, with the workspace, or undefined for a non-member: one indexed query. */
+export async function membershipFor({ db, userId, workspaceId }: { db: Conn; userId: string; workspaceId: string }): Promise<{ role: Role; workspace: Workspace } | undefined> {
+  const row = await store.membershipWithWorkspace(db, workspaceId, userId);
+  return row && { role: row.role as Role, workspace: toWorkspace(row.workspace) };
+}
+
+/** For sign-in only: the user and their password hash (never part of an answer). */
+export async function findCredentials({ db, email }: { db: Conn; email: string }): Promise<{ user: User; passwordHash: string } | undefined> {
+  const row = await store.findUserByEmail(db, email);
+  return row && { user: toUser(row), passwordHash: row.passwordHash };
+}

@@ -48,3 +48,12 @@ export function workspacesOf(conn: Conn, userId: string) {
     .where(eq(memberships.userId, userId))
     .orderBy(asc(memberships.createdAt), asc(memberships.seq));
 }
+
+export async function membershipWithWorkspace(conn: Conn, workspaceId: string, userId: string) {
+  const [row] = await conn
+    .select({ workspace: workspaces, role: memberships.role })
+    .from(memberships)
+    .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)));
+  return row;
+}

@@ -13,6 +13,12 @@ export interface Workspace {
   createdAt: Date;
 }
 
+// The workspace a request acts in (http/auth.ts) is this whole record.
+declare module '../../http/auth.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging widens http's view
+  interface ActingWorkspace extends Workspace {}
+}
+
 /** The limits in force: the workspace's override if set, else its plan's value. */
 export function toWorkspace(row: store.WorkspaceRow): Workspace {
   const plan = row.plan as Plan;

@@ -1,9 +1,9 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { Ctx, Item } from '../modules/bulk/service.js';
-import type { App, AppDeps } from './app.js';
-import { serviceContext } from './context.js';
-import { BulkOf, DeletedIds, IdList, ListQuery, type ListParams } from './schemas.js';
-import type { Scope } from './scopes.js';
+import { BulkOf, DeletedIds, IdList, ListQuery, type ListParams } from '../../http/schemas.js';
+import type { Scope } from '../../http/scopes.js';
+import type { App } from '../../http/types.js';
+import { serviceContext, type ResourceDeps } from './context.js';
+import type { Ctx, Item } from './service.js';
 
 export interface BulkRouteSpec<Q extends ListParams = ListParams> {
   path: string;
@@ -25,7 +25,7 @@ export interface BulkRouteSpec<Q extends ListParams = ListParams> {
 }
 
 /** GET, POST, PUT and DELETE of one bulk resource, with thin handlers over its service. */
-export function registerBulkRoutes<Q extends ListParams>(app: App, deps: AppDeps, spec: BulkRouteSpec<Q>): void {
+export function registerBulkRoutes<Q extends ListParams>(app: App, deps: ResourceDeps, spec: BulkRouteSpec<Q>): void {
   const tags = [spec.tag];
   const list = Type.Array(Type.Ref(spec.record));
   app.addSchema(spec.record);
@@ -36,7 +36,7 @@ export function registerBulkRoutes<Q extends ListParams>(app: App, deps: AppDeps
       config: { scope: spec.readScope },
       schema: { tags, summary: `List ${spec.tag.toLowerCase()}`, querystring: spec.listQuery ?? ListQuery, response: { 200: list } },
     },
-    async (req) => spec.service.list(serviceContext(deps, req.principal), req.query as Q),
+    async (req) => spec.service.list(serviceContext(deps, req), req.query as Q),
   );
 
   app.post(
@@ -51,7 +51,7 @@ export function registerBulkRoutes<Q extends ListParams>(app: App, deps: AppDeps
         response: { 201: list },
       },
     },
-    async (req, reply) => reply.status(201).send(await spec.service.create(serviceContext(deps, req.principal), req.body as Item[])),
+    async (req, reply) => reply.status(201).send(await spec.service.create(serviceContext(deps, req), req.body as Item[])),
   );
 
   app.put(
@@ -67,7 +67,7 @@ export function registerBulkRoutes<Q extends ListParams>(app: App, deps: AppDeps
         response: { 200: list },
       },
     },
-    async (req) => spec.service.upsert(serviceContext(deps, req.principal), req.body as Item[]),
+    async (req) => spec.service.upsert(serviceContext(deps, req), req.body as Item[]),
   );
 
   app.delete(
@@ -82,6 +82,6 @@ export function registerBulkRoutes<Q extends ListParams>(app: App, deps: AppDeps
         response: { 200: DeletedIds },
       },
     },
-    async (req) => ({ deletedIds: await spec.service.remove(serviceContext(deps, req.principal), req.body as string[]) }),
+    async (req) => ({ deletedIds: await spec.service.remove(serviceContext(deps, req), req.body as string[]) }),
   );
 }

@@ -1,16 +1,14 @@
-import type { Conn } from '../../db/connect.js';
-import { touchKeys } from './store.js';
-
 /**
- * Remembers when each key was last used and writes them all in one statement every few
- * seconds (and at shutdown), so an authenticated request never waits on a write.
+ * Remembers when each credential (key, session, token) was last used and writes them all in
+ * one statement every few seconds (and at shutdown), so an authenticated request never waits
+ * on a write.
  */
 export class LastUsedTracker {
   private pending = new Map<string, Date>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly db: Conn,
+    private readonly write: (batch: { id: string; at: Date }[]) => Promise<void>,
     private readonly onError: (err: unknown) => void,
     intervalMs = 5000,
   ) {
@@ -18,8 +16,8 @@ export class LastUsedTracker {
     this.timer.unref();
   }
 
-  touch(keyId: string, at: Date): void {
-    this.pending.set(keyId, at);
+  touch(id: string, at: Date): void {
+    this.pending.set(id, at);
   }
 
   async flush(): Promise<void> {
@@ -27,9 +25,9 @@ export class LastUsedTracker {
     const batch = [...this.pending].map(([id, at]) => ({ id, at }));
     this.pending = new Map();
     try {
-      await touchKeys(this.db, batch);
+      await this.write(batch);
     } catch (err) {
-      // Keep the newest time of each key for the next attempt.
+      // Keep the newest time of each for the next attempt.
       for (const { id, at } of batch) if (!this.pending.has(id)) this.pending.set(id, at);
       this.onError(err);
     }

@@ -1,60 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyReply,
-  type FastifyInstance,
-  type RawServerDefault,
-  type RouteOptions,
-} from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Config } from '../config.js';
-import type { Database } from '../db/connect.js';
-import { registerAdminRoutes } from '../modules/admin/routes.js';
-import { registerCollectionRoutes } from '../modules/collections/routes.js';
-import { registerAnalyticsRoutes } from '../modules/analytics/routes.js';
-import { registerConversionRoutes } from '../modules/conversions/routes.js';
-import type { ConversionDeps } from '../modules/conversions/service.js';
-import { registerCustomerRoutes } from '../modules/customers/routes.js';
-import { registerLinkRoutes } from '../modules/links/routes.js';
-import type { LinkDeps } from '../modules/links/service.js';
-import { fastRedirect } from '../modules/redirect/fast-path.js';
-import { notFoundPage } from '../modules/redirect/pages.js';
-import { registerRedirectRoutes, type RedirectDeps } from '../modules/redirect/routes.js';
-import { registerPartnerRoutes } from '../modules/partners/routes.js';
-import { registerQrRoutes } from '../modules/qr/routes.js';
-import { registerTagRoutes } from '../modules/tags/routes.js';
-import { apiKeyCredential } from '../modules/keys/credential.js';
-import type { KeyCache } from '../modules/keys/key-cache.js';
-import type { LastUsedTracker } from '../modules/keys/last-used.js';
-import { authenticate } from './auth.js';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { authenticate, type AuthDeps } from './auth.js';
 import { AppError } from '../errors.js';
 import { errorBody, errorHandler, isApiPath, notFoundHandlerWith } from './errors.js';
 import { withApiPrefix } from './api-prefix.js';
 import { describeScopedRoute, registerOpenApi } from './openapi.js';
-import type { RateLimiter } from './rate-limit.js';
 import { ErrorBody } from './schemas.js';
 import { registerJsonBody } from './json-body.js';
 import { rejectUnstorableText } from './text-safety.js';
+import type { App } from './types.js';
 import { buildValidator } from './validation.js';
 
-export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
-
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  limiter: RateLimiter;
-  lastUsed: LastUsedTracker;
-  clock: () => Date;
+/** The server's shared machinery; it knows no module: the composition root (src/app.ts) registers them. */
+export interface ServerOptions {
+  baseUrl: string;
+  trustProxy: boolean;
   logger: FastifyBaseLogger;
-  links: LinkDeps;
-  redirect: RedirectDeps;
-  conversions: ConversionDeps;
-  keyCache: KeyCache;
   requestTimeoutMs?: number;
-  /** What the process is doing now, for `GET /admin/metrics`; `reset` starts a new measuring window. */
-  metrics?: (reset: boolean) => Record<string, unknown>;
+  /** Answers what it can before Fastify (the redirect hot path); false hands the request on. */
+  fastPath?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** The HTML page visitors get for paths that are neither API nor short link. */
+  notFoundPage: () => string;
+  auth: AuthDeps;
+  /** Throws while the database cannot be reached (`/readyz`). */
+  ping: () => Promise<unknown>;
 }
 
 const routeTables = new WeakMap<object, RouteOptions[]>();
@@ -69,11 +40,10 @@ export function routeTable(app: App): readonly RouteOptions[] {
 // work a body can cause is bounded by json-body.ts, not by this size.
 const BODY_LIMIT = 64 * 1024 * 1024;
 
-export async function buildApp(deps: AppDeps): Promise<App> {
-  const { config } = deps;
+export async function createServer(deps: ServerOptions): Promise<App> {
   const requestTimeout = deps.requestTimeoutMs ?? 30_000;
   const lifecycle = { closing: false };
-  const notFound = notFoundHandlerWith(notFoundPage);
+  const notFound = notFoundHandlerWith(deps.notFoundPage);
   const app = Fastify({
     loggerInstance: deps.logger,
     // One line per request (in onResponse) instead of Fastify's two.
@@ -82,14 +52,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
     },
-    trustProxy: config.trustProxy,
+    trustProxy: deps.trustProxy,
     bodyLimit: BODY_LIMIT,
     requestTimeout,
     // Our own server: cached short links that simply forward are answered before Fastify
     // (the hot path); everything else goes to Fastify's handler.
     serverFactory: (handler) => {
-      const fast = fastRedirect(deps.redirect);
-      return createServer(
+      const fast = deps.fastPath ?? (() => false);
+      return createHttpServer(
         {
           // A client that trickles its request is cut off (408) instead of holding a socket.
           // Node checks only every connectionsCheckingInterval; headersTimeout must not exceed it.
@@ -146,42 +116,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       'request completed',
     );
   });
-  await registerOpenApi(app, config.baseUrl);
+  await registerOpenApi(app, deps.baseUrl);
 
   app.addHook('preValidation', rejectUnstorableText);
 
-  const kinds = [apiKeyCredential(deps.database.db, deps.keyCache)];
-  app.addHook(
-    'onRequest',
-    authenticate({
-      kinds,
-      limiter: deps.limiter,
-      clock: deps.clock,
-      onAuthenticated: (p, now) => p.keyId && deps.lastUsed.touch(p.keyId, now),
-    }),
-  );
+  app.addHook('onRequest', authenticate(deps.auth));
 
   app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     try {
-      await deps.database.ping();
+      await deps.ping();
       return { status: 'ready' };
     } catch {
       return reply.status(503).send({ status: 'unavailable' });
     }
   });
-
-  registerQrRoutes(app);
-  registerCollectionRoutes(app, deps);
-  registerTagRoutes(app, deps);
-  registerPartnerRoutes(app, deps);
-  registerLinkRoutes(app, deps, deps.links);
-  registerCustomerRoutes(app, deps);
-  registerConversionRoutes(app, deps, deps.conversions);
-  registerAnalyticsRoutes(app, deps);
-  await app.register(async (visitor) => registerRedirectRoutes(visitor as App, deps.redirect));
-
-  if (config.adminToken) await app.register(async (admin) => registerAdminRoutes(admin as App, deps), { prefix: '/admin' });
   return app;
 }

@@ -1,0 +1,118 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Database } from './db/connect.js';
+import type { CredentialCache } from './http/credential-cache.js';
+import type { LoginThrottle } from './http/login-throttle.js';
+import type { RateLimiter } from './http/rate-limit.js';
+import { createServer } from './http/server.js';
+import type { App } from './http/types.js';
+import { adminRoutes } from './modules/admin/routes.js';
+import { analyticsRoutes } from './modules/analytics/routes.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { collectionRoutes } from './modules/collections/routes.js';
+import { conversionRoutes } from './modules/conversions/routes.js';
+import type { ConversionDeps } from './modules/conversions/service.js';
+import { customerRoutes } from './modules/customers/routes.js';
+import { apiKeyCredential } from './modules/keys/credential.js';
+import type { LastUsedTracker } from './infra/last-used.js';
+import type { KeyCache } from './modules/keys/service.js';
+import { linkRoutes } from './modules/links/routes.js';
+import type { LinkDeps } from './modules/links/service.js';
+import { partnerRoutes } from './modules/partners/routes.js';
+import { qrRoutes } from './modules/qr/routes.js';
+import { fastRedirect } from './modules/redirect/fast-path.js';
+import { notFoundPage } from './modules/redirect/pages.js';
+import { redirectRoutes, type RedirectDeps } from './modules/redirect/routes.js';
+import { sessionCredential } from './modules/sessions/credential.js';
+import type { SessionFound } from './modules/sessions/service.js';
+import { tagRoutes } from './modules/tags/routes.js';
+import type { Role } from './modules/users/roles.js';
+import type { Workspace } from './modules/workspaces/service.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  limiter: RateLimiter;
+  lastUsed: LastUsedTracker;
+  clock: () => Date;
+  logger: FastifyBaseLogger;
+  links: LinkDeps;
+  redirect: RedirectDeps;
+  conversions: ConversionDeps;
+  keyCache: KeyCache;
+  /** People: cached sessions and memberships, batched last-seen writes, login throttling. */
+  people: {
+    sessions: CredentialCache<SessionFound>;
+    memberships: CredentialCache<{ role: Role; workspace: Workspace }>;
+    sessionSeen: LastUsedTracker;
+    throttle: LoginThrottle;
+  };
+  requestTimeoutMs?: number;
+  /** What the process is doing now, for `GET /admin/metrics`; `reset` starts a new measuring window. */
+  metrics?: (reset: boolean) => Record<string, unknown>;
+}
+
+/** The composition root: the server's machinery, the credential kinds, and every capability as a plugin. */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config, clock } = deps;
+  const { db } = deps.database;
+  const sessionLimits = { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs };
+  // Every credential cache listens to the same bus: one call empties them all, on every instance.
+  const authChanged = () => deps.keyCache.changed();
+  const app = await createServer({
+    baseUrl: config.baseUrl,
+    trustProxy: config.trustProxy,
+    logger: deps.logger,
+    requestTimeoutMs: deps.requestTimeoutMs,
+    fastPath: fastRedirect(deps.redirect),
+    notFoundPage,
+    ping: () => deps.database.ping(),
+    auth: {
+      kinds: [
+        apiKeyCredential(db, deps.keyCache),
+        sessionCredential({
+          db,
+          baseUrl: config.baseUrl,
+          limits: sessionLimits,
+          sessions: deps.people.sessions,
+          memberships: deps.people.memberships,
+          touch: (id, at) => deps.people.sessionSeen.touch(id, at),
+        }),
+      ],
+      limiter: deps.limiter,
+      clock,
+      onAuthenticated: (r, now) => r.actor.type === 'key' && deps.lastUsed.touch(r.actor.keyId, now),
+    },
+  });
+  const resource = { db, clock };
+  await app.register(qrRoutes);
+  await app.register(collectionRoutes, resource);
+  await app.register(tagRoutes, resource);
+  await app.register(partnerRoutes, resource);
+  await app.register(linkRoutes, { ...resource, links: deps.links });
+  await app.register(customerRoutes, resource);
+  await app.register(conversionRoutes, { ...resource, conversions: deps.conversions });
+  await app.register(analyticsRoutes, resource);
+  await app.register(authRoutes, {
+    db,
+    baseUrl: config.baseUrl,
+    sessionMaxMs: config.sessionMaxMs,
+    allowSignup: config.allowSignup,
+    throttle: deps.people.throttle,
+    clock,
+    authChanged,
+  });
+  await app.register(redirectRoutes, deps.redirect);
+  if (config.adminToken) {
+    await app.register(adminRoutes, {
+      prefix: '/admin',
+      db,
+      adminToken: config.adminToken,
+      clock,
+      authChanged,
+      flushLastUsed: () => deps.lastUsed.flush(),
+      metrics: deps.metrics,
+    });
+  }
+  return app;
+}

@@ -1,0 +1,119 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Conn } from '../../db/connect.js';
+import { AppError } from '../../errors.js';
+import type { LoginThrottle } from '../../http/login-throttle.js';
+import { addSchemaOnce, ErrorBody } from '../../http/schemas.js';
+import { routesPlugin } from '../../http/types.js';
+import { clearedSessionCookie, isFirstParty, sessionCookie } from '../sessions/cookie.js';
+import { revokeSession } from '../sessions/service.js';
+import { User } from '../users/schemas.js';
+import { Workspace } from '../workspaces/schemas.js';
+import { AccountCreated, LoginBody, SetupBody, SignedIn, SignupBody } from './schemas.js';
+import { completeSetup, logIn, signUp } from './service.js';
+
+export interface AuthRoutesDeps {
+  db: Conn;
+  baseUrl: string;
+  sessionMaxMs: number;
+  allowSignup: boolean;
+  throttle: LoginThrottle;
+  clock: () => Date;
+  /** Every instance forgets cached sessions (logout must hold on all of them at once). */
+  authChanged: () => Promise<void>;
+}
+
+const tags = ['Account'];
+const err = (description: string) => ({ ...Type.Ref(ErrorBody), description });
+
+/** Sign-in, sign-out, first-user setup and open sign-up (operations.md §7). */
+export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
+  addSchemaOnce(app, User);
+  addSchemaOnce(app, Workspace);
+  const origin = new URL(deps.baseUrl).origin;
+  const setCookie = (reply: FastifyReply, token: string) => reply.header('set-cookie', sessionCookie(deps.baseUrl, token, deps.sessionMaxMs));
+  // A page of another site must not sign a visitor into an account (login CSRF).
+  const firstParty = async (req: FastifyRequest) => {
+    if (!isFirstParty(req, origin)) throw new AppError('bad_request', { detail: 'signing in is possible only from this site' });
+  };
+  const userAgent = (req: FastifyRequest) => req.headers['user-agent'];
+
+  app.post(
+    '/api/auth/login',
+    {
+      config: { public: true },
+      onRequest: firstParty,
+      schema: {
+        tags,
+        summary: 'Sign in',
+        description:
+          'Email and password to a new session: the answer sets the session cookie (`__Host-lt_session` on https, else `lt_session`; HttpOnly, SameSite=Lax, Path=/). A wrong email or password is the same 401 either way. Repeated failures are slowed down and then refused for a while (429 with retryAfter) per account and address; the account itself is never locked.',
+        body: LoginBody,
+        security: [],
+        response: { 200: SignedIn, 401: err('Wrong email or password'), 429: err('Too many failed attempts (retryAfter)') },
+      },
+    },
+    async (req, reply) => {
+      const { user, token } = await logIn({ db: deps.db, throttle: deps.throttle, ...req.body, address: req.ip, now: deps.clock(), userAgent: userAgent(req) });
+      return setCookie(reply, token).send({ user });
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    {
+      config: { account: 'session' },
+      schema: { tags, summary: 'Sign out', description: 'Ends this session at once, on every instance, and clears the cookie.', security: [{ sessionCookie: [] }], response: { 204: Type.Null() } },
+    },
+    async (req, reply) => {
+      await revokeSession({ db: deps.db, userId: req.person!.userId, id: req.person!.sessionId!, now: deps.clock() });
+      await deps.authChanged();
+      return reply.header('set-cookie', clearedSessionCookie(deps.baseUrl)).status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/setup',
+    {
+      config: { public: true },
+      onRequest: firstParty,
+      schema: {
+        tags,
+        summary: 'Create the first user',
+        description:
+          'Only while no user exists, with the code of the setup URL the server logs at start: creates the first user, a workspace they own (plan enterprise: the person running the server) and a session (the cookie). Any later call is a 400.',
+        body: SetupBody,
+        security: [],
+        response: { 201: AccountCreated },
+      },
+    },
+    async (req, reply) => {
+      const { code, workspaceName, ...account } = req.body;
+      const { user, workspace, token } = await completeSetup({ db: deps.db, code, account, workspaceName, now: deps.clock(), userAgent: userAgent(req) });
+      return setCookie(reply, token).status(201).send({ user, workspace });
+    },
+  );
+
+  if (deps.allowSignup) {
+    app.post(
+      '/api/auth/signup',
+      {
+        config: { public: true },
+        onRequest: firstParty,
+        schema: {
+          tags,
+          summary: 'Create an account (ALLOW_SIGNUP=true only)',
+          description: 'An account, a workspace it owns on the free plan, and a session (the cookie).',
+          body: SignupBody,
+          security: [],
+          response: { 201: AccountCreated },
+        },
+      },
+      async (req, reply) => {
+        const { workspaceName, ...account } = req.body;
+        const { user, workspace, token } = await signUp({ db: deps.db, account, workspaceName, now: deps.clock(), userAgent: userAgent(req) });
+        return setCookie(reply, token).status(201).send({ user, workspace });
+      },
+    );
+  }
+});

@@ -1,0 +1,15 @@
+import type { FastifyRequest } from 'fastify';
+import type { Conn } from '../../db/connect.js';
+import type { Ctx } from './service.js';
+
+/** What a routes plugin of a workspace resource is given. */
+export interface ResourceDeps {
+  db: Conn;
+  clock: () => Date;
+}
+
+/** What a service needs to act for the caller of a scoped route: its workspace, the database, the time. */
+export function serviceContext(deps: ResourceDeps, request: FastifyRequest): Ctx {
+  if (!request.principal) throw new Error('a scoped route ran without a principal');
+  return { db: deps.db, workspace: request.principal.workspace, now: deps.clock() };
+}

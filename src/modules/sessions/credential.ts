@@ -1,0 +1,51 @@
+import type { Conn } from '../../db/connect.js';
+import { AppError } from '../../errors.js';
+import type { CredentialKind } from '../../http/auth.js';
+import type { CredentialCache } from '../../http/credential-cache.js';
+import { ROLE_SCOPES, type Role } from '../users/roles.js';
+import { membershipFor } from '../users/service.js';
+import type { Workspace } from '../workspaces/service.js';
+import { cookieValues, isFirstParty, sessionCookieName } from './cookie.js';
+import { resolveSession, type SessionFound, type SessionLimits } from './service.js';
+
+export interface SessionCredentialDeps {
+  db: Conn;
+  baseUrl: string;
+  limits: SessionLimits;
+  sessions: CredentialCache<SessionFound>;
+  memberships: CredentialCache<{ role: Role; workspace: Workspace }>;
+  touch: (sessionId: string, at: Date) => void;
+}
+
+/**
+ * The dashboard's session cookie (operations.md §7): a credential only on first-party
+ * requests; it acts in the workspace `X-Workspace-Id` names, with its role's scopes there.
+ * Sessions and memberships are cached like keys, so a session request costs no database time.
+ */
+export function sessionCredential(deps: SessionCredentialDeps): CredentialKind {
+  const name = sessionCookieName(deps.baseUrl);
+  const origin = new URL(deps.baseUrl).origin;
+  return {
+    name: 'session',
+    extract: (request) => (isFirstParty(request, origin) ? cookieValues(request, name) : []),
+    async resolve(token, now) {
+      const { session, user } = await resolveSession({
+        db: deps.db,
+        token,
+        now,
+        limits: deps.limits,
+        lookup: (key, load) => deps.sessions.lookup(key, load, now.getTime()),
+        touch: deps.touch,
+      });
+      return {
+        kind: 'session',
+        actor: { type: 'user', userId: user.id, sessionId: session.id },
+        async inWorkspace(workspaceId) {
+          const m = await deps.memberships.lookup(`${user.id}:${workspaceId}`, () => membershipFor({ db: deps.db, userId: user.id, workspaceId }), now.getTime());
+          if (!m) throw new AppError('not_a_member');
+          return { workspace: m.workspace, scopes: ROLE_SCOPES[m.role] };
+        },
+      };
+    },
+  };
+}
