@@ -76,7 +76,7 @@ export async function touchTokens(conn: Conn, entries: { id: string; at: Date }[
   const ids = entries.map((e) => e.id);
   const times = entries.map((e) => e.at.toISOString());
   await conn.execute(sql`
-    UPDATE human_tokens AS h SET last_used_at = u.at
+    UPDATE human_tokens AS h SET last_used_at = GREATEST(h.last_used_at, u.at)
     FROM unnest(${arrayParam(ids, 'uuid')}, ${arrayParam(times, 'timestamptz')}) AS u(id, at)
     WHERE h.id = u.id`);
 }
