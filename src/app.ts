@@ -6,6 +6,7 @@ import type { LoginThrottle } from './http/login-throttle.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import { createServer } from './http/server.js';
 import type { App } from './http/types.js';
+import { accountRoutes } from './modules/account/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { analyticsRoutes } from './modules/analytics/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -25,7 +26,10 @@ import { notFoundPage } from './modules/redirect/pages.js';
 import { redirectRoutes, type RedirectDeps } from './modules/redirect/routes.js';
 import { sessionCredential } from './modules/sessions/credential.js';
 import type { SessionFound } from './modules/sessions/service.js';
+import { settingsRoutes } from './modules/settings/routes.js';
 import { tagRoutes } from './modules/tags/routes.js';
+import { humanTokenCredential } from './modules/tokens/credential.js';
+import type { TokenFound } from './modules/tokens/service.js';
 import type { Role } from './modules/users/roles.js';
 import type { Workspace } from './modules/workspaces/service.js';
 
@@ -45,6 +49,8 @@ export interface AppDeps {
     sessions: CredentialCache<SessionFound>;
     memberships: CredentialCache<{ role: Role; workspace: Workspace }>;
     sessionSeen: LastUsedTracker;
+    tokens: CredentialCache<TokenFound>;
+    tokenUsed: LastUsedTracker;
     throttle: LoginThrottle;
   };
   requestTimeoutMs?: number;
@@ -78,10 +84,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           memberships: deps.people.memberships,
           touch: (id, at) => deps.people.sessionSeen.touch(id, at),
         }),
+        humanTokenCredential(db, deps.people.tokens),
       ],
       limiter: deps.limiter,
       clock,
-      onAuthenticated: (r, now) => r.actor.type === 'key' && deps.lastUsed.touch(r.actor.keyId, now),
+      onAuthenticated: ({ actor }, now) => {
+        if (actor.type === 'key') deps.lastUsed.touch(actor.keyId, now);
+        else if (actor.tokenId) deps.people.tokenUsed.touch(actor.tokenId, now);
+      },
     },
   });
   const resource = { db, clock };
@@ -102,6 +112,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock,
     authChanged,
   });
+  const flushLastUsed = async () => {
+    await Promise.all([deps.lastUsed.flush(), deps.people.sessionSeen.flush(), deps.people.tokenUsed.flush()]);
+  };
+  await app.register(accountRoutes, { db, clock, authChanged, flushLastUsed });
+  await app.register(settingsRoutes, { db, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, clock, authChanged, flushLastUsed });
   await app.register(redirectRoutes, deps.redirect);
   if (config.adminToken) {
     await app.register(adminRoutes, {
@@ -110,7 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       adminToken: config.adminToken,
       clock,
       authChanged,
-      flushLastUsed: () => deps.lastUsed.flush(),
+      flushLastUsed,
       metrics: deps.metrics,
     });
   }

@@ -11,6 +11,7 @@ import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './http/ra
 import { LastUsedTracker } from './infra/last-used.js';
 import { touchKeys } from './modules/keys/store.js';
 import { touchSessions } from './modules/sessions/store.js';
+import { touchTokens } from './modules/tokens/store.js';
 import { MemoryFailureCounter, RedisFailureCounter } from './http/failure-counter.js';
 import { LoginThrottle } from './http/login-throttle.js';
 import { issueSetupCode } from './modules/auth/service.js';
@@ -94,6 +95,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const limiter: RateLimiter = redis ? new RedisRateLimiter(redis, logger) : new MemoryRateLimiter();
   const lastUsed = new LastUsedTracker((batch) => touchKeys(database.db, batch), (err) => logger.warn({ err }, 'could not record key use'));
   const clock = options.clock ?? (() => new Date());
+  const tokenUsed = new LastUsedTracker((batch) => touchTokens(database.db, batch), (err) => logger.warn({ err }, 'could not record token use'));
   const loginFailures = redis ? new RedisFailureCounter(redis, logger) : new MemoryFailureCounter();
   const sessionSeen = new LastUsedTracker((batch) => touchSessions(database.db, batch), (err) => logger.warn({ err }, 'could not record session use'));
   const passwords = new PasswordBox(config.secret);
@@ -151,6 +153,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       sessions: new CredentialCache(bus),
       memberships: new CredentialCache(bus),
       sessionSeen,
+      tokens: new CredentialCache(bus),
+      tokenUsed,
       throttle: new LoginThrottle(loginFailures),
     },
     requestTimeoutMs: options.requestTimeoutMs,
@@ -174,6 +178,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       loopDelay.disable();
       await lastUsed.close();
       await sessionSeen.close();
+      await tokenUsed.close();
       await loginFailures.close();
       await bus.close();
       await limiter.close();

@@ -106,6 +106,11 @@ export async function principalOf(resolved: Resolved, request: FastifyRequest): 
   return { kind: resolved.kind, actor: resolved.actor, ...(await resolved.inWorkspace(id.toLowerCase())) };
 }
 
+/** Whether the request presents any credential at all (for routes where signing in is optional). */
+function carriesCredential(request: FastifyRequest, kinds: readonly CredentialKind[]): boolean {
+  return rawHeaderValues(request, 'authorization').length > 0 || rawHeaderValues(request, 'x-api-key').length > 0 || kinds.some((k) => (k.extract?.(request).length ?? 0) > 0);
+}
+
 /** Requests of a person's account routes (no workspace) share one window per person. */
 export const ACCOUNT_REQUESTS_PER_MINUTE = 600;
 
@@ -128,9 +133,11 @@ export function authenticate(deps: AuthDeps) {
     const { scope, account } = request.routeOptions.config;
     if (!scope && !account) return;
     const now = deps.clock();
+    if (account === 'optional' && !carriesCredential(request, deps.kinds)) return;
     const resolved = await resolveCredential(request, deps.kinds, now);
     if (account) {
-      if (resolved.actor.type !== 'user' || (account === 'session' && !resolved.actor.sessionId)) throw new AppError(account === 'session' ? 'session_required' : 'person_required');
+      const needsSession = account !== 'person';
+      if (resolved.actor.type !== 'user' || (needsSession && !resolved.actor.sessionId)) throw new AppError(needsSession ? 'session_required' : 'person_required');
       request.person = { userId: resolved.actor.userId, sessionId: resolved.actor.sessionId, tokenId: resolved.actor.tokenId };
       deps.onAuthenticated?.(resolved, now);
       await count(deps, reply, `user:${resolved.actor.userId}`, ACCOUNT_REQUESTS_PER_MINUTE, now);
@@ -171,8 +178,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope an /api route needs in the request's workspace. */
     scope?: Scope;
-    /** A person's own route: `session` (the cookie only) or `person` (session or human token). */
-    account?: 'session' | 'person';
+    /** A person's own route: `session` (the cookie only), `person` (session or human token), `optional` (a session if one is sent). */
+    account?: 'session' | 'person' | 'optional';
     /** Routes without scope or account must be marked public (or are unauthenticated by design). */
     public?: boolean;
   }

@@ -139,7 +139,7 @@ export function describeScopedRoute(route: RouteOptions): void {
   const { scope, account } = route.config ?? {};
   if (account) {
     const schema = (route.schema ??= {}) as Record<string, unknown>;
-    schema.security = account === 'session' ? [{ sessionCookie: [] }] : [{ sessionCookie: [] }, { humanToken: [] }];
+    schema.security = account === 'person' ? [{ sessionCookie: [] }, { humanToken: [] }] : account === 'optional' ? [{}, { sessionCookie: [] }] : [{ sessionCookie: [] }];
     schema.response = { 401: errorResponses[401], 429: errorResponses[429], 500: errorResponses[500], ...(schema.response as object | undefined) };
     return;
   }

@@ -48,7 +48,7 @@ const SPEC_ROUTE_SCOPES: Record<string, Partial<Record<string, Scope>>> = {
 };
 
 /** The only /api routes operations.md lets answer without a credential: §1, and §7's sign-in and first-user setup. */
-const PUBLIC_API_PATHS = new Set(['/api/openapi.json', '/api/qr', '/api/auth/login', '/api/setup', '/api/auth/signup', '/api/invites/accept']);
+const PUBLIC_API_PATHS = new Set(['/api/openapi.json', '/api/qr', '/api/auth/login', '/api/setup', '/api/auth/signup']);
 
 interface Endpoint {
   method: string;
@@ -116,7 +116,7 @@ describe('the route table', () => {
           !(
             e.config.public === true ||
             (typeof e.config.scope === 'string' && (SCOPES as readonly string[]).includes(e.config.scope)) ||
-            (e.config.scope === undefined && ['session', 'person'].includes(e.config.account ?? ''))
+            (e.config.scope === undefined && ['session', 'person', 'optional'].includes(e.config.account ?? ''))
           ),
       )
       .map((e) => `${e.method} ${e.url} (config ${JSON.stringify(e.config)})`);

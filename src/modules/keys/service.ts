@@ -64,8 +64,8 @@ export async function listKeys({ db, workspaceId }: { db: Conn; workspaceId: str
   return (await store.listKeys(db, workspaceId)).map(toApiKey);
 }
 
-export async function revokeKey({ db, id, now, authChanged }: { db: Conn; id: string; now: Date; authChanged: () => Promise<void> }): Promise<void> {
-  if (!(await store.revokeKey(db, id, now))) throw notFound('key', id);
+export async function revokeKey({ db, id, now, authChanged, workspaceId }: { db: Conn; id: string; now: Date; authChanged: () => Promise<void>; workspaceId?: string }): Promise<void> {
+  if (!(await store.revokeKey(db, id, now, workspaceId))) throw notFound('key', id);
   await authChanged();
 }
 

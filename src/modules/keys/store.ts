@@ -24,11 +24,12 @@ export async function findKeyByHash(conn: Conn, keyHash: Buffer): Promise<{ key:
   return row;
 }
 
-export async function revokeKey(conn: Conn, id: string, at: Date): Promise<boolean> {
+/** Revokes a live key (of `workspaceId` only, when given). */
+export async function revokeKey(conn: Conn, id: string, at: Date, workspaceId?: string): Promise<boolean> {
   const done = await conn
     .update(apiKeys)
     .set({ revokedAt: at })
-    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt), workspaceId ? eq(apiKeys.workspaceId, workspaceId) : undefined))
     .returning({ id: apiKeys.id });
   return done.length > 0;
 }

@@ -2,7 +2,7 @@ import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 import { invalid, notFound } from '../../errors.js';
 import { requireWorkspace, toWorkspace, type Workspace } from '../workspaces/service.js';
-import { checkNewPassword, hashPassword } from './password.js';
+import { checkNewPassword, hashPassword, verifyPassword } from './password.js';
 import * as store from './store.js';
 
 import type { Role } from './roles.js';
@@ -74,4 +74,41 @@ export async function membershipFor({ db, userId, workspaceId }: { db: Conn; use
 export async function findCredentials({ db, email }: { db: Conn; email: string }): Promise<{ user: User; passwordHash: string } | undefined> {
   const row = await store.findUserByEmail(db, email);
   return row && { user: toUser(row), passwordHash: row.passwordHash };
+}
+
+/**
+ * A person's own changes. Every change needs the current password (a stolen session alone
+ * cannot take the account over); a new password ends the user's other sessions (`endOtherSessions`).
+ */
+export async function updateProfile({
+  db,
+  userId,
+  input,
+  now,
+  endOtherSessions,
+}: {
+  db: Conn;
+  userId: string;
+  input: { name?: string; password?: string; currentPassword: string };
+  now: Date;
+  endOtherSessions: () => Promise<unknown>;
+}): Promise<User> {
+  const row = await store.findUser(db, userId);
+  if (!row) throw notFound('user', userId);
+  if (!(await verifyPassword(row.passwordHash, input.currentPassword))) throw invalid('currentPassword', 'wrong_password');
+  const patch: { name?: string; passwordHash?: string; updatedAt: Date } = { updatedAt: now };
+  if (input.name !== undefined) patch.name = input.name;
+  if (input.password !== undefined) {
+    checkNewPassword(input.password);
+    patch.passwordHash = await hashPassword(input.password);
+  }
+  const updated = await store.updateUser(db, userId, patch);
+  if (input.password !== undefined) await endOtherSessions();
+  return toUser(updated!);
+}
+
+export async function findUser({ db, id }: { db: Conn; id: string }): Promise<User> {
+  const row = await store.findUser(db, id);
+  if (!row) throw notFound('user', id);
+  return toUser(row);
 }

@@ -57,3 +57,41 @@ export async function membershipWithWorkspace(conn: Conn, workspaceId: string, u
     .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)));
   return row;
 }
+
+/** Members of a workspace with their account, oldest membership first. */
+export function membersOf(conn: Conn, workspaceId: string) {
+  return conn
+    .select({ userId: users.id, email: users.email, name: users.name, role: memberships.role, createdAt: memberships.createdAt })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.workspaceId, workspaceId))
+    .orderBy(asc(memberships.createdAt), asc(memberships.seq));
+}
+
+/**
+ * The workspace's owners, locked until the transaction ends: two demotions or removals at once
+ * are decided one after the other, so the last owner always stays.
+ */
+export async function lockOwners(conn: Conn, workspaceId: string): Promise<string[]> {
+  const rows = await conn
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.role, 'owner')))
+    .for('update');
+  return rows.map((r) => r.userId);
+}
+
+export async function setRole(conn: Conn, workspaceId: string, userId: string, role: string): Promise<MembershipRow | undefined> {
+  const [row] = await conn.update(memberships).set({ role }).where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId))).returning();
+  return row;
+}
+
+export async function deleteMembership(conn: Conn, workspaceId: string, userId: string): Promise<boolean> {
+  const done = await conn.delete(memberships).where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId))).returning({ userId: memberships.userId });
+  return done.length > 0;
+}
+
+export async function updateUser(conn: Conn, id: string, patch: { name?: string; passwordHash?: string; updatedAt: Date }): Promise<UserRow | undefined> {
+  const [row] = await conn.update(users).set(patch).where(eq(users.id, id)).returning();
+  return row;
+}

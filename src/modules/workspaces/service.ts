@@ -1,6 +1,7 @@
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 import { notFound } from '../../errors.js';
+import { withTransaction } from '../bulk/service.js';
 import { PLAN_LIMITS, type Plan } from './plans.js';
 import * as store from './store.js';
 
@@ -62,4 +63,17 @@ export async function requireWorkspace(db: Conn, id: string): Promise<Workspace>
   const row = await store.findWorkspace(db, id);
   if (!row) throw notFound('workspace', id);
   return toWorkspace(row);
+}
+
+/** A workspace on the free plan with `userId` as its owner, in one transaction. */
+export async function createOwnedWorkspace({ db, userId, name }: { db: Conn; userId: string; name: string }): Promise<Workspace> {
+  return withTransaction(db, async (tx) => {
+    const workspace = toWorkspace(await store.insertWorkspace(tx, { id: newId(), name, plan: 'free' }));
+    await store.insertOwner(tx, workspace.id, userId);
+    return workspace;
+  });
+}
+
+export async function renameWorkspace({ db, id, name }: { db: Conn; id: string; name: string }): Promise<Workspace> {
+  return updateWorkspace({ db, id, input: { name } });
 }

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Conn } from '../../db/connect.js';
-import { workspaces } from '../../db/schema.js';
+import { memberships, workspaces } from '../../db/schema.js';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 
@@ -26,4 +26,8 @@ export async function updateWorkspace(
   if (Object.keys(patch).length === 0) return findWorkspace(conn, id);
   const [row] = await conn.update(workspaces).set(patch).where(eq(workspaces.id, id)).returning();
   return row;
+}
+
+export async function insertOwner(conn: Conn, workspaceId: string, userId: string): Promise<void> {
+  await conn.insert(memberships).values({ workspaceId, userId, role: 'owner' });
 }

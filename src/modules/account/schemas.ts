@@ -1,0 +1,50 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, DateTimeInput, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { SCOPES } from '../../http/scopes.js';
+import { Password, PersonName, Role } from '../users/schemas.js';
+import { PLANS } from '../workspaces/plans.js';
+
+export const Me = Type.Object({
+  user: Type.Ref('User'),
+  workspaces: Type.Array(Type.Object({ id: Uuid, name: Type.String(), plan: StringEnum(PLANS), role: Role })),
+});
+
+export const MePatch = Type.Object({
+  name: Type.Optional(PersonName),
+  password: Type.Optional(Password),
+  currentPassword: Type.String({ minLength: 1, maxLength: 1024, description: 'Required for every change' }),
+});
+
+export const SessionView = Type.Object({
+  id: Uuid,
+  createdAt: DateTime,
+  lastSeenAt: DateTime,
+  userAgent: Nullable(Type.String()),
+  current: Type.Boolean({ description: 'The session of this request' }),
+});
+
+const tokenFields = {
+  id: Uuid,
+  name: Type.String(),
+  workspaceId: Uuid,
+  scopes: Type.Array(StringEnum(SCOPES)),
+  prefix: Type.String({ description: 'First characters of the token, to recognise it' }),
+  expiresAt: DateTime,
+  createdAt: DateTime,
+  lastUsedAt: Nullable(DateTime),
+};
+
+export const HumanToken = Type.Object(tokenFields, { $id: 'HumanToken' });
+export const CreatedHumanToken = Type.Object(
+  { ...tokenFields, token: Type.String({ description: '`ltp_` + 43 characters: shown only in this answer' }) },
+  { $id: 'CreatedHumanToken' },
+);
+
+export const TokenCreate = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 190 }),
+  workspaceId: Uuid,
+  scopes: Type.Array(StringEnum(SCOPES), { minItems: 1, maxItems: SCOPES.length, description: 'Scopes your role has in that workspace' }),
+  expiresAt: Type.Optional(Type.Unsafe<string>({ ...DateTimeInput, description: 'Default: 90 days from now; at most one year' })),
+});
+
+export const IdParam = Type.Object({ id: Uuid });

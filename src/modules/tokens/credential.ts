@@ -1,0 +1,21 @@
+import type { Conn } from '../../db/connect.js';
+import type { CredentialKind } from '../../http/auth.js';
+import type { CredentialCache } from '../../http/credential-cache.js';
+import { TOKEN_PREFIX } from './secret.js';
+import { authenticateToken, type TokenFound } from './service.js';
+
+/** Human tokens (operations.md §8): sent like an API key, acting in their workspace for their user. */
+export function humanTokenCredential(db: Conn, cache: CredentialCache<TokenFound>): CredentialKind {
+  return {
+    name: 'humanToken',
+    recognises: (token) => token.startsWith(TOKEN_PREFIX),
+    async resolve(token, now) {
+      const p = await authenticateToken({ db, token, now, lookup: (key, load) => cache.lookup(key, load, now.getTime()) });
+      return {
+        kind: 'humanToken',
+        actor: { type: 'user', userId: p.userId, tokenId: p.tokenId },
+        bound: { workspace: p.workspace, scopes: p.scopes },
+      };
+    },
+  };
+}

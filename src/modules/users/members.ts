@@ -1,0 +1,51 @@
+import type { Conn } from '../../db/connect.js';
+import { AppError, invalid, notFound } from '../../errors.js';
+import { withTransaction } from '../bulk/service.js';
+import type { Role } from './roles.js';
+import { membershipFor } from './service.js';
+import * as store from './store.js';
+
+export interface MemberView {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+  createdAt: Date;
+}
+
+/**
+ * The caller's membership of a workspace named in a settings path. A workspace they do not
+ * belong to is a 404 (whether it exists is none of their business); `owner` routes answer a
+ * non-owner 403.
+ */
+export async function requireMembership({ db, userId, workspaceId, owner = false }: { db: Conn; userId: string; workspaceId: string; owner?: boolean }) {
+  const m = await membershipFor({ db, userId, workspaceId });
+  if (!m) throw notFound('workspace', workspaceId);
+  if (owner && m.role !== 'owner') throw new AppError('owner_required');
+  return m;
+}
+
+export async function listMembers({ db, workspaceId }: { db: Conn; workspaceId: string }): Promise<MemberView[]> {
+  return (await store.membersOf(db, workspaceId)).map((m) => ({ ...m, role: m.role as Role }));
+}
+
+/** A role change that would leave no owner is a 400; the owners are locked while it is decided. */
+export async function changeRole({ db, workspaceId, userId, role }: { db: Conn; workspaceId: string; userId: string; role: Role }): Promise<MemberView> {
+  await withTransaction(db, async (tx) => {
+    const owners = await store.lockOwners(tx, workspaceId);
+    if (role !== 'owner' && owners.length === 1 && owners[0] === userId) throw invalid('role', 'last_owner');
+    if (!(await store.setRole(tx, workspaceId, userId, role))) throw notFound('member', userId);
+  });
+  const member = (await listMembers({ db, workspaceId })).find((m) => m.userId === userId);
+  return member!;
+}
+
+/** Removes a member (never the last owner); `onRemoved` ends what the membership granted (their tokens) in the same transaction. */
+export async function removeMember({ db, workspaceId, userId, onRemoved }: { db: Conn; workspaceId: string; userId: string; onRemoved: (tx: Conn) => Promise<unknown> }): Promise<void> {
+  await withTransaction(db, async (tx) => {
+    const owners = await store.lockOwners(tx, workspaceId);
+    if (owners.length === 1 && owners[0] === userId) throw invalid('userId', 'last_owner');
+    if (!(await store.deleteMembership(tx, workspaceId, userId))) throw notFound('member', userId);
+    await onRemoved(tx);
+  });
+}
