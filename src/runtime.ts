@@ -166,7 +166,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
   // operations.md §7: while nobody has an account, the way in is a one-time setup URL.
   const setupCode = await issueSetupCode({ db: database.db });
-  if (setupCode) logger.info({ setupUrl: `${config.baseUrl}/app/setup?code=${setupCode}` }, 'no user yet: open the setup URL to create the first account');
+  if (setupCode) {
+    // At warn, so LOG_LEVEL=warn still shows it; flushed at once (the log is buffered), since
+    // the operator needs it now.
+    logger.warn({ setupUrl: `${config.baseUrl}/app/setup?code=${setupCode}` }, 'no user yet: open the setup URL to create the first account');
+    logger.flush();
+  }
   return {
     app,
     database,

@@ -87,7 +87,7 @@ describe('README walkthrough, from nothing to the first sale', () => {
     port = await freePort();
     // The one change to the text: the port of block 1.
     const start = walkthrough[0]!;
-    expect(start).toContain('npm start &');
+    expect(start).toMatch(/^npm start\b.*&$/m);
     expect(start.match(/\bPORT=3000\b/g)).toHaveLength(1);
     const blocks = [start.replace(/\bPORT=3000\b/, `PORT=${port}`), ...walkthrough.slice(1), ...plans];
     // Only what a fresh shell has, plus the engine under test (DATABASE_URL needs a SECRET).
@@ -108,9 +108,11 @@ describe('README walkthrough, from nothing to the first sale', () => {
     expect(run.steps).toHaveLength(walkthrough.length + plans.length + 1);
   });
 
-  it('makes a workspace and a key, and the key is accepted with its rate limit', () => {
+  it('creates the first person from the logged setup URL, who makes a key in the workspace settings; the key is accepted with its rate limit', () => {
+    expect(run.steps[1]).toMatch(new RegExp(`^http://localhost:${port}/app/setup\\?code=[\\w-]+$`, 'm'));
     expect(run.steps[1]).toMatch(/workspace [0-9a-f-]{36}, key lt_\S+/);
-    expect(run.steps[2]).toMatch(/x-ratelimit-limit: 600/i);
+    // The setup workspace is the operator's own: enterprise.
+    expect(run.steps[2]).toMatch(/x-ratelimit-limit: 10000/i);
   });
 
   it('makes a short link and following it answers 302 with the UTM values and a click id', () => {
