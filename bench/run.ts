@@ -7,6 +7,7 @@ import pg from 'pg';
 import { benchConversions } from './conversions.js';
 import { benchHostile } from './hostile.js';
 import { benchLinks } from './links.js';
+import { benchPeople } from './people.js';
 import { benchRedirect } from './redirect.js';
 import { benchSoak } from './soak.js';
 import { benchTags } from './tags.js';
@@ -38,6 +39,7 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['conversions', () => benchConversions()],
   ['soak', () => benchSoak(Number(process.env.SOAK_SECONDS ?? 60))],
   ['hostile', () => benchHostile()],
+  ['people', () => benchPeople()],
 ];
 
 console.log(`Linktrail bench, ${new Date().toISOString()}, node ${process.version}`);
