@@ -12,26 +12,35 @@ const DESCRIPTION = `Linktrail: short links, click analytics and lead/sale attri
 
 ## Credentials
 
-Every \`/api\` operation except \`/api/qr\` (and this document) needs an **API key** of a workspace, in one of
-three forms:
+Every \`/api\` operation except \`/api/qr\`, sign-in and setup (and this document) needs one credential:
 
-* \`Authorization: Bearer <key>\`
-* the bare key as the value: \`Authorization: <key>\`
-* \`X-API-Key: <key>\`
+* an **API key** of a workspace (\`lt_\` + 43 characters), made by an owner in the workspace settings
+  (\`POST /api/workspaces/{id}/keys\`) or by the operator (\`linktrail key create\`); its secret is shown once;
+* a **human token** (\`ltp_\` + 43 characters), a person's token for one workspace (\`POST /api/me/tokens\`),
+  acting with its scopes ∩ the person's current role;
+* the **session cookie** of a signed-in person (\`POST /api/auth/login\`), for the dashboard: it counts only on
+  requests from this server's own origin (another \`Origin\`, or \`Sec-Fetch-Site: cross-site\`, is no
+  credential), and on workspace operations the request names its workspace with \`X-Workspace-Id\` (missing:
+  400 \`workspace_required\`; one the person is not a member of: 401 \`not_a_member\`); its scopes are the role's.
 
-Keys look like \`lt_\` followed by 43 characters; the operator creates them (\`linktrail key create\`)
-and their secret is shown once. Send **one credential per request**: two different keys, a
-repeated header or a comma-separated list is a 401 \`credential_conflict\` (the same key in both
-headers counts as one). A missing, malformed, unknown, revoked or expired key is a 401
+Keys and tokens go in one of three forms: \`Authorization: Bearer <key>\`, the bare key as the
+\`Authorization\` value, or \`X-API-Key: <key>\`. Send **one credential per request**: two different keys,
+a key with the cookie, a repeated header or a comma-separated list is a 401 \`credential_conflict\` (the same
+key in both headers counts as one). A missing, malformed, unknown, revoked or expired credential is a 401
 (\`credential_missing\`, \`credential_malformed\`, \`credential_invalid\`, \`credential_revoked\`,
-\`credential_expired\`); revocation holds from the next request on.
+\`credential_expired\`); revocation, role changes and removals hold from the next request on, on every instance.
+Account and settings operations (tagged Account and Workspace settings) take the session only — no key or token
+can mint another — except \`GET /api/me\`, which also takes a human token.
+
+Roles: \`owner\` (all twelve scopes and the settings), \`member\` (all twelve scopes), \`viewer\` (the six read
+scopes). An owner-only operation answers anyone else 403 \`owner_required\`.
 
 The operator API under \`/admin\` takes the server's \`ADMIN_TOKEN\` instead, as
 \`Authorization: Bearer <token>\`; it answers 404 when no token is configured.
 
 ## Scopes
 
-A key holds a set of scopes, each independent of the others (a write scope does not grant the
+A key or token holds a set of scopes, each independent of the others (a write scope does not grant the
 matching read). A valid key without the scope an operation needs gets a 403 whose
 \`missingScopes\` names it; each operation below says its scope.
 
