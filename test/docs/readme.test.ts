@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANS, PLAN_LIMITS } from '../../src/modules/workspaces/plans.js';
 import { SECRET } from '../helpers/app.js';
@@ -28,6 +29,26 @@ function section(title: string): string {
 const shBlocks = (text: string): string[] => [...text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
 
 const MARK = '@@readme-step-done@@';
+
+/** A new empty database on the server of `url`, and how to drop it. */
+async function createDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `lt_readme_${Date.now()}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const fresh = new URL(url);
+  fresh.pathname = `/${name}`;
+  return {
+    url: fresh.href,
+    async drop() {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
 
 /** SIGTERM to a process group, SIGKILL if it still runs after 10 s (Linux: reads /proc). */
 async function stopGroup(pgid: number): Promise<void> {
@@ -80,6 +101,7 @@ describe('README walkthrough, from nothing to the first sale', () => {
   let dataDir: string;
   let port: number;
   let run: Run;
+  let freshDatabase: { url: string; drop(): Promise<void> } | undefined;
 
   beforeAll(async () => {
     ensureBuilt();
@@ -90,14 +112,18 @@ describe('README walkthrough, from nothing to the first sale', () => {
     expect(start).toMatch(/^npm start\b.*&$/m);
     expect(start.match(/\bPORT=3000\b/g)).toHaveLength(1);
     const blocks = [start.replace(/\bPORT=3000\b/, `PORT=${port}`), ...walkthrough.slice(1), ...plans];
-    // Only what a fresh shell has, plus the engine under test (DATABASE_URL needs a SECRET).
-    const engine = process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL, SECRET } : {};
+    // Only what a fresh shell has, plus the engine under test (DATABASE_URL needs a SECRET). The
+    // walkthrough starts from the setup URL, which exists only while nobody has an account: on
+    // PostgreSQL it gets a database of its own.
+    if (process.env.DATABASE_URL) freshDatabase = await createDatabase(process.env.DATABASE_URL);
+    const engine = freshDatabase ? { DATABASE_URL: freshDatabase.url, SECRET } : {};
     const redis = process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {};
     run = await runBlocks(blocks, processEnv({ DATA_DIR: dataDir, ...engine, ...redis }));
   }, 170_000);
 
-  afterAll(() => {
+  afterAll(async () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await freshDatabase?.drop();
   });
 
   it('has the steps a newcomer needs, and every block runs to its end', () => {

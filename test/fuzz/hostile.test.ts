@@ -62,7 +62,7 @@ afterAll(async () => {
 // The route table, in families
 // ---------------------------------------------------------------------------------------------
 
-type Family = 'scoped' | 'public' | 'redirect' | 'admin' | 'service';
+type Family = 'scoped' | 'public' | 'people' | 'redirect' | 'admin' | 'service';
 
 interface Route {
   method: string;
@@ -76,10 +76,14 @@ interface Route {
 /** Unauthenticated routes of operations.md §1 that are neither /api nor short links. */
 const SERVICE_PATHS = new Set(['/healthz', '/readyz', '/attribution.js']);
 
+/** Sign-in and setup: public, but people's routes (operations.md §7). */
+const PEOPLE_PUBLIC = new Set(['/api/auth/login', '/api/setup', '/api/auth/signup']);
+
 function familyOf(r: RouteOptions): Family | undefined {
-  const config = (r.config ?? {}) as { scope?: string; public?: boolean };
+  const config = (r.config ?? {}) as { scope?: string; public?: boolean; account?: string };
   const url = r.url ?? '';
   if (config.scope) return 'scoped';
+  if (config.account || PEOPLE_PUBLIC.has(url)) return 'people';
   if (url.startsWith('/admin/')) return 'admin';
   if (url.endsWith('/:shortId')) return 'redirect';
   if (config.public === true && url.startsWith('/api/')) return 'public';
@@ -114,6 +118,8 @@ const routesOf = (family: Family, filter: (r: Route) => boolean = () => true) =>
 const DOCUMENTED: Record<Family, readonly number[]> = {
   scoped: [200, 201, 400, 401, 403, 404, 413, 429, 503],
   public: [200, 304, 400],
+  // operations.md §7: 204 is logout; 403 owner_required; 404 a workspace, member, invite, key, session or token not yours.
+  people: [200, 201, 204, 400, 401, 403, 404, 429],
   redirect: [200, 302, 303, 401, 404, 410, 429],
   admin: [200, 201, 400, 401, 404],
   // /docs/static/index.html redirects to /docs/ (302).
@@ -546,7 +552,7 @@ describe('the route table', () => {
   it('puts every registered route in a family this fuzz knows (a new route must be added to one)', () => {
     const routes = allRoutes();
     expect(routes.filter((r) => r.family === 'scoped').length).toBeGreaterThan(10);
-    for (const f of ['public', 'redirect', 'admin', 'service'] as const) expect(routes.some((r) => r.family === f), f).toBe(true);
+    for (const f of ['public', 'people', 'redirect', 'admin', 'service'] as const) expect(routes.some((r) => r.family === f), f).toBe(true);
     expect(routes.filter((r) => r.family === undefined).map((r) => `${r.method} ${r.url}`)).toEqual([]);
   });
 });
@@ -620,6 +626,48 @@ describe('hostile input on the public /api routes (QR codes, OpenAPI)', () => {
             expect: { family: 'public' as const, only: route.query ? undefined : [200, 304] },
           }));
         const failure = await fuzz(ctx, route, route.query ? 150 : 20, arbitrary);
+        if (failure) failures.push(failure);
+      }
+      return failures;
+    });
+  }, 240_000);
+});
+
+describe('hostile input on the people routes (sign-in, setup, account, settings)', () => {
+  it('answers only documented statuses with the standard error body, whatever the body, path and credentials', async () => {
+    const routes = routesOf('people');
+    await withWorld(async (ctx) => {
+      // A person who owns A, signed in: many requests carry a real session (first-party or not).
+      const password = 'a passphrase nobody else has';
+      const email = `fuzz-${ctx.w.a.marker}@example.com`;
+      const user = await t.admin('POST', '/users', { email, name: 'Fuzz', password });
+      expectStatus(user, 201, 'user');
+      expectStatus(await t.admin('POST', `/workspaces/${ctx.w.a.ws.id}/members`, { userId: user.json<{ id: string }>().id, role: 'owner' }), 201, 'member');
+      const cookieOf = async () => {
+        const login = await t.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+        expectStatus(login, 200, 'login');
+        return String(login.headers['set-cookie']).split(';')[0]!;
+      };
+      const ids = [ctx.w.a.ws.id, ctx.w.b.ws.id, ctx.w.c.id, user.json<{ id: string }>().id, '00000000-0000-0000-0000-000000000000', 'x', '%00'];
+      const failures: string[] = [];
+      for (const route of routes) {
+        // Logout and leaving end the session: each run signs in afresh when needed.
+        const cookie = await cookieOf();
+        const arbitrary = fc
+          .record({
+            auth: fc.oneof(authHeaders(ctx.w.creds), fc.constant({})),
+            session: fc.constantFrom(cookie, `${cookie}x`, `${cookie}; ${cookie}`, ''),
+            origin: fc.constantFrom(undefined, 'https://lt.test', 'https://evil.test', 'null'),
+            params: fc.record({ id: fc.constantFrom(...ids), userId: fc.constantFrom(...ids), inviteId: fc.constantFrom(...ids), keyId: fc.constantFrom(...ids) }),
+            payload: fc.option(payloadFor(route.body, ctx.w.pools), { freq: 4 }),
+          })
+          .map(({ auth, session, origin, params, payload }) => {
+            const headers: Record<string, string> = { ...auth };
+            if (session) headers.cookie = session;
+            if (origin) headers.origin = origin;
+            return { req: { method: route.method, url: concretePath(route.url, params), headers, payload: payload ?? undefined }, expect: { family: 'people' as const, extra: [413] } };
+          });
+        const failure = await fuzz(ctx, route, 25, arbitrary);
         if (failure) failures.push(failure);
       }
       return failures;
