@@ -9,9 +9,12 @@ export const PASSWORD_MAX = 256;
 // The 49,000 most common passwords of zxcvbn-ts's list (MIT), compared ignoring case.
 const COMMON = new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()));
 
-// argon2id (the library's default algorithm) with OWASP's second configuration: 19 MiB, 2
-// passes, 1 lane — ~20 ms here, so 20 logins at once stay well under the 300 ms target.
-const OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+// argon2id (the library's default algorithm) with OWASP's third configuration: 12 MiB, 3 passes,
+// 1 lane — the same strength as its 19 MiB / 2 passes, measured faster on this machine: 20
+// verifications at once took 154–170 ms against 183–222 ms, which keeps 20 simultaneous logins
+// under the 300 ms p99 target on 2 cores. Stored hashes carry their parameters, so older ones
+// still verify.
+const OPTIONS = { memoryCost: 12_288, timeCost: 3, parallelism: 1 };
 
 /** Throws a 400 naming `field` when a new password breaks the rules. */
 export function checkNewPassword(password: string, field = 'password'): void {
