@@ -115,7 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const flushLastUsed = async () => {
     await Promise.all([deps.lastUsed.flush(), deps.people.sessionSeen.flush(), deps.people.tokenUsed.flush()]);
   };
-  await app.register(accountRoutes, { db, clock, authChanged, flushLastUsed });
+  await app.register(accountRoutes, { db, clock, authChanged, flushLastUsed, throttle: deps.people.throttle });
   await app.register(settingsRoutes, { db, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, clock, authChanged, flushLastUsed });
   await app.register(redirectRoutes, deps.redirect);
   if (config.adminToken) {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Conn } from '../../db/connect.js';
 import { invalid } from '../../errors.js';
+import type { LoginThrottle } from '../../http/login-throttle.js';
 import { addSchemaOnce, DeletedIds } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { listSessions, revokeOtherSessions, revokeSession } from '../sessions/service.js';
@@ -16,6 +17,7 @@ export interface AccountRoutesDeps {
   authChanged: () => Promise<void>;
   /** Writes the batched last uses, so lists show them. */
   flushLastUsed: () => Promise<void>;
+  throttle: LoginThrottle;
 }
 
 const tags = ['Account'];
@@ -58,6 +60,10 @@ export const accountRoutes = routesPlugin<AccountRoutesDeps>('account', (app, de
         userId,
         input: req.body,
         now,
+        throttle: {
+          before: (email) => deps.throttle.before(email, req.ip, now.getTime()),
+          failed: (email) => deps.throttle.failed(email, req.ip, now.getTime()),
+        },
         endOtherSessions: async () => {
           await revokeOtherSessions({ db, userId, except: sessionId, now });
           await deps.authChanged();

@@ -86,16 +86,23 @@ export async function updateProfile({
   input,
   now,
   endOtherSessions,
+  throttle,
 }: {
   db: Conn;
   userId: string;
   input: { name?: string; password?: string; currentPassword: string };
   now: Date;
   endOtherSessions: () => Promise<unknown>;
+  /** Wrong current passwords count like failed sign-ins (a stolen session cannot guess its way to the account). */
+  throttle?: { before(email: string): Promise<void>; failed(email: string): Promise<void> };
 }): Promise<User> {
   const row = await store.findUser(db, userId);
   if (!row) throw notFound('user', userId);
-  if (!(await verifyPassword(row.passwordHash, input.currentPassword))) throw invalid('currentPassword', 'wrong_password');
+  await throttle?.before(row.email.toLowerCase());
+  if (!(await verifyPassword(row.passwordHash, input.currentPassword))) {
+    await throttle?.failed(row.email.toLowerCase());
+    throw invalid('currentPassword', 'wrong_password');
+  }
   const patch: { name?: string; passwordHash?: string; updatedAt: Date } = { updatedAt: now };
   if (input.name !== undefined) patch.name = input.name;
   if (input.password !== undefined) {
