@@ -573,7 +573,7 @@ describe('members: role changes, removal, the last owner', () => {
     const { workspace: w, owner } = await ownedWorkspace(t);
     const self = `/api/workspaces/${w.id}/members/${owner.user.id}`;
     for (const role of ['member', 'viewer']) expectError(await asSession(t, owner.cookie, 'PATCH', self, { role }), 400, 'invalid_field', 'role');
-    expectError(await asSession(t, owner.cookie, 'DELETE', self), 400, 'invalid_field');
+    expectError(await asSession(t, owner.cookie, 'DELETE', self), 400, 'invalid_field', 'userId');
     // Keeping the role of the last owner is no change to refuse.
     expect((await asSession(t, owner.cookie, 'PATCH', self, { role: 'owner' })).statusCode).toBe(200);
 
@@ -584,7 +584,7 @@ describe('members: role changes, removal, the last owner', () => {
     // The demoted one lost the settings at once; the second is now the last owner.
     expectError(await asSession(t, owner.cookie, 'GET', `/api/workspaces/${w.id}/keys`), 403, 'owner_required');
     expectError(await asSession(t, second.cookie, 'PATCH', `/api/workspaces/${w.id}/members/${second.user.id}`, { role: 'viewer' }), 400, 'invalid_field', 'role');
-    expectError(await asSession(t, second.cookie, 'DELETE', `/api/workspaces/${w.id}/members/${second.user.id}`), 400, 'invalid_field');
+    expectError(await asSession(t, second.cookie, 'DELETE', `/api/workspaces/${w.id}/members/${second.user.id}`), 400, 'invalid_field', 'userId');
     const members = (await asSession(t, second.cookie, 'GET', `/api/workspaces/${w.id}/members`)).json<{ userId: string; role: string }[]>();
     expect(members.filter((m) => m.role === 'owner').map((m) => m.userId)).toEqual([second.user.id]);
   });
@@ -687,9 +687,16 @@ describe('human tokens over HTTP (§8)', () => {
     for (const token of [t1, t2]) {
       expectError(await withToken(token, 'GET', '/api/links'), 401, 'credential_revoked');
     }
-    // Added back, the old token stays dead.
-    await addMember(t, w.id, removedOne.user.id, 'member');
-    expect((await withToken(t1, 'GET', '/api/links')).statusCode).toBe(401);
+    // Invited back (accepting empties the credential caches), the old token stays dead: it was revoked, not only orphaned.
+    const again = await asSession(t, owner.cookie, 'POST', `/api/workspaces/${w.id}/invites`, { email: removedOne.user.email, role: 'member' });
+    expect(again.statusCode, again.body).toBe(201);
+    const token = new URL(again.json<{ url: string }>().url).searchParams.get('token');
+    const accepted = await t.inject({ method: 'POST', url: '/api/invites/accept', headers: { cookie: removedOne.cookie }, payload: { token } });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    expect((await inWorkspace(removedOne.cookie, w.id, 'GET', '/api/links')).statusCode).toBe(200);
+    expectError(await withToken(t1, 'GET', '/api/links'), 401, 'credential_revoked');
+    const fresh = await createHumanToken(t, removedOne.cookie, w.id, ['linksRead']);
+    expect((await withToken(fresh.token, 'GET', '/api/links')).statusCode).toBe(200);
   });
 
   test('DELETE /api/me/tokens/{id}: 401 at once; another user cannot revoke it (404)', async () => {
