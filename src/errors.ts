@@ -31,9 +31,9 @@ export function invalid(field: string, reason: ReasonCode, params: Params = {}):
   return new AppError('invalid_field', { ...params, field, reason: r.en, reasonAr: r.ar, reasonCode: reason });
 }
 
-export function invalidQuery(field: string, reason: ReasonCode, params: Params = {}): AppError {
+export function invalidQuery(field: string, reason: ReasonCode, params: Params = {}, where: 'invalid_query' | 'invalid_path' = 'invalid_query'): AppError {
   const r = translateReason(reason, params);
-  return new AppError('invalid_query', { ...params, field, reason: r.en, reasonAr: r.ar, reasonCode: reason });
+  return new AppError(where, { ...params, field, reason: r.en, reasonAr: r.ar, reasonCode: reason });
 }
 
 export function notFound(resource: string, id: string): AppError {

@@ -79,6 +79,7 @@ export function validationToAppError(errors: ErrorObject[], context: string): Ap
   const parts: (string | number)[] = first.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (first.keyword === 'required') parts.push(String((first.params as { missingProperty: string }).missingProperty));
   const { reason, params } = reasonOf(first);
-  if (context === 'querystring' || context === 'params') return invalidQuery(fieldPath(parts), reason, params);
+  if (context === 'querystring') return invalidQuery(fieldPath(parts), reason, params);
+  if (context === 'params') return invalidQuery(fieldPath(parts), reason, params, 'invalid_path');
   return invalid(parts.length ? fieldPath(parts) : 'body', reason, params);
 }

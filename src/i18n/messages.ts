@@ -72,6 +72,7 @@ export const messages = {
   body_too_large: { en: 'The request body is too large.', ar: 'جسم الطلب كبير جدًا.' },
   invalid_field: { en: 'Invalid {field}: {reason}.', ar: 'قيمة غير صالحة في {field}: {reasonAr}.' },
   invalid_query: { en: 'Invalid query parameter {field}: {reason}.', ar: 'معامل الاستعلام {field} غير صالح: {reasonAr}.' },
+  invalid_path: { en: 'Invalid path parameter {field}: {reason}.', ar: 'معامل المسار {field} غير صالح: {reasonAr}.' },
   too_many_items: {
     en: 'Too many items: this workspace accepts at most {limit} items per request (got {count}).',
     ar: 'عدد العناصر كبير جدًا: تقبل مساحة العمل هذه {limit} عنصرًا على الأكثر في الطلب الواحد (وصل {count}).',

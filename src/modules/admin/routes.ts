@@ -103,7 +103,11 @@ export const adminRoutes = routesPlugin<AdminDeps>('admin', (app, deps) => {
   app.post(
     '/workspaces/:id/members',
     { schema: { tags, security, params: IdParam, body: MemberCreate, response: { 201: Type.Ref(Member), ...errors } } },
-    async (req, reply) => reply.status(201).send(await users.addMember({ db, workspaceId: req.params.id, userId: req.body.userId, role: req.body.role })),
+    async (req, reply) => {
+      const member = await users.addMember({ db, workspaceId: req.params.id, userId: req.body.userId, role: req.body.role });
+      await deps.authChanged();
+      return reply.status(201).send(member);
+    },
   );
 
   app.get(

@@ -493,7 +493,7 @@ describe('account routes: success and 400s', () => {
     const stranger = await signedInMember(t, null, 'member');
     expectError(await asSession(t, stranger.cookie, 'DELETE', `/api/me/sessions/${other.id}`), 404, 'not_found');
     expect((await asSession(t, cookieB, 'GET', '/api/me')).statusCode).toBe(200);
-    expectError(await asSession(t, cookieA, 'DELETE', '/api/me/sessions/not-a-uuid'), 400, 'invalid_query', 'id');
+    expectError(await asSession(t, cookieA, 'DELETE', '/api/me/sessions/not-a-uuid'), 400, 'invalid_path', 'id');
 
     const revoked = await asSession(t, cookieA, 'DELETE', `/api/me/sessions/${other.id}`);
     expect(revoked.statusCode, revoked.body).toBe(200);
@@ -540,7 +540,7 @@ describe('account routes: success and 400s', () => {
     expect((await asSession(t, owner.cookie, 'GET', '/api/me')).json().workspaces[0].name).toBe('Renamed');
     expectError(await asSession(t, owner.cookie, 'PATCH', `/api/workspaces/${w.id}`, { name: '' }), 400, 'invalid_field', 'name');
     expectError(await asSession(t, owner.cookie, 'PATCH', `/api/workspaces/${w.id}`, {}), 400, 'invalid_field', 'name');
-    expectError(await asSession(t, owner.cookie, 'PATCH', '/api/workspaces/not-a-uuid', { name: 'x' }), 400, 'invalid_query', 'id');
+    expectError(await asSession(t, owner.cookie, 'PATCH', '/api/workspaces/not-a-uuid', { name: 'x' }), 400, 'invalid_path', 'id');
   });
 });
 
