@@ -1,5 +1,6 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { arrayParam, type Conn } from '../../db/connect.js';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { Conn } from '../../db/connect.js';
+import { recordLastUse } from '../../db/last-use.js';
 import { apiKeys, workspaces } from '../../db/schema.js';
 
 export type KeyRow = typeof apiKeys.$inferSelect;
@@ -34,13 +35,5 @@ export async function revokeKey(conn: Conn, id: string, at: Date, workspaceId?: 
   return done.length > 0;
 }
 
-/** Writes many last-used times in one statement. */
-export async function touchKeys(conn: Conn, entries: { id: string; at: Date }[]): Promise<void> {
-  if (entries.length === 0) return;
-  const ids = entries.map((e) => e.id);
-  const times = entries.map((e) => e.at.toISOString());
-  await conn.execute(sql`
-    UPDATE api_keys AS k SET last_used_at = GREATEST(k.last_used_at, u.at)
-    FROM unnest(${arrayParam(ids, 'uuid')}, ${arrayParam(times, 'timestamptz')}) AS u(id, at)
-    WHERE k.id = u.id`);
-}
+/** Records many last-use times in one statement (a later time already recorded is kept). */
+export const touchKeys = (conn: Conn, entries: { id: string; at: Date }[]): Promise<void> => recordLastUse(conn, 'api_keys', entries);

@@ -1,5 +1,6 @@
-import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
-import { arrayParam, type Conn } from '../../db/connect.js';
+import { and, asc, eq, isNull, ne } from 'drizzle-orm';
+import type { Conn } from '../../db/connect.js';
+import { recordLastUse } from '../../db/last-use.js';
 import { sessions, users } from '../../db/schema.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -48,13 +49,5 @@ export async function revokeOtherSessions(conn: Conn, userId: string, except: st
   return done.length;
 }
 
-/** Records the last use of many sessions in one statement. */
-export async function touchSessions(conn: Conn, batch: { id: string; at: Date }[]): Promise<void> {
-  if (batch.length === 0) return;
-  const ids = batch.map((b) => b.id);
-  const ats = batch.map((b) => b.at.toISOString());
-  await conn.execute(sql`
-    UPDATE sessions AS s SET last_seen_at = GREATEST(s.last_seen_at, v.at)
-    FROM unnest(${arrayParam(ids, 'uuid')}, ${arrayParam(ats, 'timestamptz')}) AS v(id, at)
-    WHERE s.id = v.id`);
-}
+/** Records many last-use times in one statement (a later time already recorded is kept). */
+export const touchSessions = (conn: Conn, entries: { id: string; at: Date }[]): Promise<void> => recordLastUse(conn, 'sessions', entries);

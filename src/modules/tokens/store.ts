@@ -1,5 +1,6 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { arrayParam, type Conn } from '../../db/connect.js';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { Conn } from '../../db/connect.js';
+import { recordLastUse } from '../../db/last-use.js';
 import { humanTokens, memberships, workspaces } from '../../db/schema.js';
 
 export type TokenRow = typeof humanTokens.$inferSelect;
@@ -70,13 +71,5 @@ export async function revokeTokensOf(conn: Conn, userId: string, workspaceId: st
   return done.length;
 }
 
-/** Writes many last-used times in one statement; a later time already recorded is kept. */
-export async function touchTokens(conn: Conn, entries: { id: string; at: Date }[]): Promise<void> {
-  if (entries.length === 0) return;
-  const ids = entries.map((e) => e.id);
-  const times = entries.map((e) => e.at.toISOString());
-  await conn.execute(sql`
-    UPDATE human_tokens AS h SET last_used_at = GREATEST(h.last_used_at, u.at)
-    FROM unnest(${arrayParam(ids, 'uuid')}, ${arrayParam(times, 'timestamptz')}) AS u(id, at)
-    WHERE h.id = u.id`);
-}
+/** Records many last-use times in one statement (a later time already recorded is kept). */
+export const touchTokens = (conn: Conn, entries: { id: string; at: Date }[]): Promise<void> => recordLastUse(conn, 'human_tokens', entries);
