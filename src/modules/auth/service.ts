@@ -1,6 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Conn } from '../../db/connect.js';
 import { AppError, invalid } from '../../errors.js';
+import { sameHash, secretFormat, sha256 } from '../../http/secret.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
 import { withTransaction } from '../bulk/service.js';
 import { createSession } from '../sessions/service.js';
@@ -9,7 +9,8 @@ import * as users from '../users/service.js';
 import * as workspaces from '../workspaces/service.js';
 import * as store from './store.js';
 
-const hashCode = (code: string): Buffer => createHash('sha256').update(code).digest();
+const setupCodes = secretFormat('');
+const hashCode = sha256;
 
 /**
  * While no user exists, a one-time setup code for the log line at start (operations.md §7);
@@ -17,7 +18,7 @@ const hashCode = (code: string): Buffer => createHash('sha256').update(code).dig
  */
 export async function issueSetupCode({ db }: { db: Conn }): Promise<string | undefined> {
   if (await users.anyUser({ db })) return undefined;
-  const code = randomBytes(24).toString('base64url');
+  const code = setupCodes.generate().value;
   await store.insertSetupCode(db, hashCode(code));
   return code;
 }
@@ -36,7 +37,7 @@ export async function completeSetup({ db, code, account, workspaceName, now, use
   return withTransaction(db, async (tx) => {
     const given = hashCode(code);
     const codes = await store.lockSetupCodes(tx);
-    const known = codes.some((h) => h.length === given.length && timingSafeEqual(h, given));
+    const known = codes.some((h) => sameHash(h, given));
     if (!known || (await users.anyUser({ db: tx }))) throw invalid('code', 'setup_code');
     const user = await users.createUser({ db: tx, input: account });
     // The first workspace belongs to whoever runs the server: every feature, no plan limits in the way.

@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Conn } from '../../db/connect.js';
 import { isUuid, newId } from '../../db/ids.js';
 import { AppError, invalid, notFound } from '../../errors.js';
+import { secretFormat, sha256 } from '../../http/secret.js';
 import { withTransaction } from '../bulk/service.js';
 import { checkNewPassword } from '../users/password.js';
 import { createUser, toUser, ROLES, type Member, type Role, type User } from '../users/service.js';
@@ -13,9 +13,9 @@ export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 export const NAME_MAX = 100;
 
 /** 256 random bits in base64url; only its SHA-256 is stored. */
-const newInviteToken = (): string => randomBytes(32).toString('base64url');
-const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
-const hashInviteToken = (token: string): Buffer => createHash('sha256').update(token).digest();
+const format = secretFormat('');
+const newInviteToken = (): string => format.generate().value;
+const hashInviteToken = sha256;
 
 /** An invite as lists show it: never the token or its hash. */
 export interface Invite {
@@ -114,7 +114,7 @@ export async function acceptInvite({
   if ((userId === undefined) === (newAccount === undefined)) throw new Error('acceptInvite needs exactly one of userId and newAccount');
   if (newAccount) checkNewAccount(newAccount);
   // The hash is looked up in SQL (an index probe), so no comparison of secrets happens here.
-  if (!TOKEN_RE.test(token)) throw invalid('token', 'invite_invalid');
+  if (!format.isWellFormed(token)) throw invalid('token', 'invite_invalid');
   const tokenHash = hashInviteToken(token);
 
   return withTransaction(db, async (tx) => {

@@ -1,19 +1,15 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { secretFormat, sha256 } from '../../http/secret.js';
 
-/** `lt_` followed by 32 random bytes in base64url: 256 bits of entropy, recognisable at a glance. */
+export { sameHash } from '../../http/secret.js';
+
+/** `lt_` followed by 43 characters: 256 bits of entropy, recognisable at a glance; lists show 11 characters. */
 export const KEY_PREFIX = 'lt_';
-const KEY_RE = /^lt_[A-Za-z0-9_-]{43}$/;
-const SHOWN_PREFIX_LENGTH = 11;
+const format = secretFormat(KEY_PREFIX, 11);
 
 export function generateKey(): { key: string; hash: Buffer; prefix: string } {
-  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
-  return { key, hash: hashKey(key), prefix: key.slice(0, SHOWN_PREFIX_LENGTH) };
+  const { value, hash, shownPrefix } = format.generate();
+  return { key: value, hash, prefix: shownPrefix };
 }
 
-export const isWellFormedKey = (value: string): boolean => KEY_RE.test(value);
-
-export const hashKey = (key: string): Buffer => createHash('sha256').update(key).digest();
-
-export function sameHash(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
-}
+export const isWellFormedKey = format.isWellFormed;
+export const hashKey = sha256;

@@ -1,7 +1,7 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 import { AppError, notFound } from '../../errors.js';
+import { sameHash, secretFormat, sha256 } from '../../http/secret.js';
 import { toUser, type User } from '../users/service.js';
 import * as store from './store.js';
 
@@ -14,9 +14,9 @@ export interface SessionLimits {
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 24 * 3600_000, maxMs: 7 * 24 * 3600_000 };
 
 /** 256 random bits in base64url; only its SHA-256 is stored. */
-export const newSessionToken = (): string => randomBytes(32).toString('base64url');
-const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
-export const hashSessionToken = (token: string): Buffer => createHash('sha256').update(token).digest();
+const format = secretFormat('');
+export const newSessionToken = (): string => format.generate().value;
+export const hashSessionToken = sha256;
 
 export interface Session {
   id: string;
@@ -63,10 +63,10 @@ export async function resolveSession({
   lookup?: (hashHex: string, load: () => Promise<SessionFound | undefined>) => Promise<SessionFound | undefined>;
   touch?: (sessionId: string, at: Date) => void;
 }): Promise<{ session: Session; user: User }> {
-  if (!TOKEN_RE.test(token)) throw new AppError('credential_invalid');
+  if (!format.isWellFormed(token)) throw new AppError('credential_invalid');
   const hash = hashSessionToken(token);
   const found = await lookup(hash.toString('hex'), () => store.findSessionByHash(db, hash));
-  if (!found || !timingSafeEqual(found.session.tokenHash, hash)) throw new AppError('credential_invalid');
+  if (!found || !sameHash(found.session.tokenHash, hash)) throw new AppError('credential_invalid');
   const { session, user } = found;
   if (session.revokedAt) throw new AppError('credential_revoked');
   const t = now.getTime();

@@ -1,20 +1,15 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { secretFormat, sha256 } from '../../http/secret.js';
 
-/** `ltp_` ("personal") followed by 32 random bytes in base64url: 256 bits, told apart from keys (`lt_`) at a glance. */
+export { sameHash } from '../../http/secret.js';
+
+/** `ltp_` ("personal") and 43 characters: told apart from keys (`lt_`) at a glance; lists show `ltp_` and 8 characters. */
 export const TOKEN_PREFIX = 'ltp_';
-const TOKEN_RE = /^ltp_[A-Za-z0-9_-]{43}$/;
-/** What lists show: `ltp_` and 8 characters, enough to recognise a token, far too few to guess it. */
-const SHOWN_PREFIX_LENGTH = 12;
+const format = secretFormat(TOKEN_PREFIX, 12);
 
 export function generateToken(): { token: string; hash: Buffer; prefix: string } {
-  const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
-  return { token, hash: hashToken(token), prefix: token.slice(0, SHOWN_PREFIX_LENGTH) };
+  const { value, hash, shownPrefix } = format.generate();
+  return { token: value, hash, prefix: shownPrefix };
 }
 
-export const isWellFormedToken = (value: string): boolean => TOKEN_RE.test(value);
-
-export const hashToken = (token: string): Buffer => createHash('sha256').update(token).digest();
-
-export function sameHash(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
-}
+export const isWellFormedToken = format.isWellFormed;
+export const hashToken = sha256;
