@@ -83,6 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           sessions: deps.people.sessions,
           memberships: deps.people.memberships,
           touch: (id, at) => deps.people.sessionSeen.touch(id, at),
+          pendingSeen: (id) => deps.people.sessionSeen.pendingAt(id),
         }),
         humanTokenCredential(db, deps.people.tokens),
       ],

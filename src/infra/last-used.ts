@@ -20,6 +20,11 @@ export class LastUsedTracker {
     this.pending.set(id, at);
   }
 
+  /** The use recorded here and not yet written (a row read meanwhile is older than this). */
+  pendingAt(id: string): Date | undefined {
+    return this.pending.get(id);
+  }
+
   async flush(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = [...this.pending].map(([id, at]) => ({ id, at }));

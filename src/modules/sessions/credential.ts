@@ -15,6 +15,7 @@ export interface SessionCredentialDeps {
   sessions: CredentialCache<SessionFound>;
   memberships: CredentialCache<{ role: Role; workspace: Workspace }>;
   touch: (sessionId: string, at: Date) => void;
+  pendingSeen: (sessionId: string) => Date | undefined;
 }
 
 /**
@@ -36,6 +37,7 @@ export function sessionCredential(deps: SessionCredentialDeps): CredentialKind {
         limits: deps.limits,
         lookup: (key, load) => deps.sessions.lookup(key, load, now.getTime()),
         touch: deps.touch,
+        pendingSeen: deps.pendingSeen,
       });
       return {
         kind: 'session',

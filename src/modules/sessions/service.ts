@@ -55,6 +55,7 @@ export async function resolveSession({
   limits,
   lookup = (_key, load) => load(),
   touch,
+  pendingSeen,
 }: {
   db: Conn;
   token: string;
@@ -62,6 +63,8 @@ export async function resolveSession({
   limits: SessionLimits;
   lookup?: (hashHex: string, load: () => Promise<SessionFound | undefined>) => Promise<SessionFound | undefined>;
   touch?: (sessionId: string, at: Date) => void;
+  /** A use this instance recorded but has not written yet: newer than the row just loaded. */
+  pendingSeen?: (sessionId: string) => Date | undefined;
 }): Promise<{ session: Session; user: User }> {
   if (!format.isWellFormed(token)) throw new AppError('credential_invalid');
   const hash = hashSessionToken(token);
@@ -69,6 +72,8 @@ export async function resolveSession({
   if (!found || !sameHash(found.session.tokenHash, hash)) throw new AppError('credential_invalid');
   const { session, user } = found;
   if (session.revokedAt) throw new AppError('credential_revoked');
+  const pending = pendingSeen?.(session.id);
+  if (pending && pending > session.lastSeenAt) session.lastSeenAt = pending;
   const t = now.getTime();
   if (t - session.lastSeenAt.getTime() > limits.idleMs || t - session.createdAt.getTime() > limits.maxMs) throw new AppError('credential_expired');
   if (t - session.lastSeenAt.getTime() > 60_000) {
