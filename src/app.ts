@@ -44,6 +44,8 @@ export interface AppDeps {
   redirect: RedirectDeps;
   conversions: ConversionDeps;
   keyCache: KeyCache;
+  /** Whether the shared credential epoch moved (see AuthChangeBus.observeAuthEpoch); absent in process. */
+  authEpochMoved?: (epoch: string) => boolean;
   /** People: cached sessions and memberships, batched last-seen writes, login throttling. */
   people: {
     sessions: CredentialCache<SessionFound>;
@@ -89,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       ],
       limiter: deps.limiter,
       clock,
+      authEpochMoved: deps.authEpochMoved,
       onAuthenticated: ({ actor }, now) => {
         if (actor.type === 'key') deps.lastUsed.touch(actor.keyId, now);
         else if (actor.tokenId) deps.people.tokenUsed.touch(actor.tokenId, now);

@@ -149,6 +149,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       clock,
     },
     keyCache: new CredentialCache(bus),
+    authEpochMoved: (epoch) => bus.observeAuthEpoch?.(epoch) ?? false,
     people: {
       sessions: new CredentialCache(bus),
       memberships: new CredentialCache(bus),

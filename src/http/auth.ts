@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateDecision, RateLimiter } from './rate-limit.js';
 import type { Scope } from './scopes.js';
 
 /**
@@ -119,6 +119,8 @@ export interface AuthDeps {
   limiter: RateLimiter;
   clock: () => Date;
   onAuthenticated?: (principal: Resolved, now: Date) => void;
+  /** True when the shared credential epoch moved since this instance last looked (its caches were just emptied). */
+  authEpochMoved?: (epoch: string) => boolean;
 }
 
 /**
@@ -134,30 +136,42 @@ export function authenticate(deps: AuthDeps) {
     if (!scope && !account) return;
     const now = deps.clock();
     if (account === 'optional' && !carriesCredential(request, deps.kinds)) return;
-    const resolved = await resolveCredential(request, deps.kinds, now);
     if (account) {
-      const needsSession = account !== 'person';
-      if (resolved.actor.type !== 'user' || (needsSession && !resolved.actor.sessionId)) throw new AppError(needsSession ? 'session_required' : 'person_required');
-      request.person = { userId: resolved.actor.userId, sessionId: resolved.actor.sessionId, tokenId: resolved.actor.tokenId };
+      const person = async () => {
+        const resolved = await resolveCredential(request, deps.kinds, now);
+        const needsSession = account !== 'person';
+        if (resolved.actor.type !== 'user' || (needsSession && !resolved.actor.sessionId)) throw new AppError(needsSession ? 'session_required' : 'person_required');
+        request.person = { userId: resolved.actor.userId, sessionId: resolved.actor.sessionId, tokenId: resolved.actor.tokenId };
+        return resolved;
+      };
+      let resolved = await person();
+      const d = await count(deps, reply, `user:${request.person!.userId}`, ACCOUNT_REQUESTS_PER_MINUTE, now);
+      // Another instance revoked or changed a credential and this one may not know yet: resolve again, uncached.
+      if (d.authEpoch !== undefined && deps.authEpochMoved?.(d.authEpoch)) resolved = await person();
       deps.onAuthenticated?.(resolved, now);
-      await count(deps, reply, `user:${resolved.actor.userId}`, ACCOUNT_REQUESTS_PER_MINUTE, now);
       return;
     }
-    const principal = await principalOf(resolved, request);
-    // The workspace id goes into the request's log lines (onResponse, errors) from here on.
-    request.principal = principal;
+    const inWorkspace = async () => {
+      const resolved = await resolveCredential(request, deps.kinds, now);
+      // The workspace id goes into the request's log lines (onResponse, errors) from here on.
+      request.principal = await principalOf(resolved, request);
+      return resolved;
+    };
+    let resolved = await inWorkspace();
+    const d = await count(deps, reply, request.principal!.workspace.id, request.principal!.workspace.rateLimitPerMinute, now);
+    if (d.authEpoch !== undefined && deps.authEpochMoved?.(d.authEpoch)) resolved = await inWorkspace();
     deps.onAuthenticated?.(resolved, now);
-    await count(deps, reply, principal.workspace.id, principal.workspace.rateLimitPerMinute, now);
-    if (!principal.scopes.has(scope!)) throw new AppError('missing_scopes', { scopes: scope! }, { missingScopes: [scope!] });
+    if (!request.principal!.scopes.has(scope!)) throw new AppError('missing_scopes', { scopes: scope! }, { missingScopes: [scope!] });
   };
 }
 
-async function count(deps: AuthDeps, reply: FastifyReply, key: string, limit: number, now: Date): Promise<void> {
+async function count(deps: AuthDeps, reply: FastifyReply, key: string, limit: number, now: Date): Promise<RateDecision> {
   const d = await deps.limiter.hit(key, limit, now.getTime());
   void reply.header('x-ratelimit-limit', d.limit);
   void reply.header('x-ratelimit-remaining', d.remaining);
   void reply.header('x-ratelimit-reset', d.resetAt);
   if (!d.allowed) throw new AppError('rate_limited', { retryAfter: d.retryAfter }, { retryAfter: d.retryAfter });
+  return d;
 }
 
 /** Constant-time check of the operator token (hashed first so lengths never leak). */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { AUTH_EPOCH_KEY } from '../infra/bus.js';
 
 export const WINDOW_MS = 60_000;
 
@@ -11,6 +12,11 @@ export interface RateDecision {
   resetAt: number;
   /** Seconds until a request would be allowed again (0 when allowed). */
   retryAfter: number;
+  /**
+   * The shared credential epoch, read in the same round trip (Redis only): it moves whenever
+   * any instance revokes or changes a credential, so a cache older than it must not be trusted.
+   */
+  authEpoch?: string;
 }
 
 /** A sliding-window log: a request counts for exactly 60 s after it was made. */
@@ -70,7 +76,7 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
-// Prune, count, add, read the oldest: one atomic step shared by every instance.
+// Prune, count, add, read the oldest (and the credential epoch): one atomic step shared by every instance.
 const SLIDING_WINDOW_LUA = `
 local key = KEYS[1]
 local now = tonumber(ARGV[1])
@@ -86,7 +92,7 @@ if count < limit then
 end
 redis.call('PEXPIRE', key, window)
 local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-return {allowed, count, oldest[2] or tostring(now)}
+return {allowed, count, oldest[2] or tostring(now), redis.call('GET', KEYS[2]) or '0'}
 `;
 
 /**
@@ -101,19 +107,19 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly redis: Redis,
     private readonly log: { warn: (obj: object, msg: string) => void; info: (msg: string) => void },
   ) {
-    redis.defineCommand('slidingWindowHit', { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
+    redis.defineCommand('slidingWindowHit', { numberOfKeys: 2, lua: SLIDING_WINDOW_LUA });
   }
 
   async hit(key: string, limit: number, nowMs: number): Promise<RateDecision> {
     try {
       const member = `${nowMs}:${randomBytes(6).toString('base64url')}`;
-      const [allowed, count, oldest] = (await (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)
-        .slidingWindowHit!(`lt:rl:${key}`, nowMs, WINDOW_MS, limit, member)) as [number, number, string];
+      const [allowed, count, oldest, authEpoch] = (await (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)
+        .slidingWindowHit!(`lt:rl:${key}`, AUTH_EPOCH_KEY, nowMs, WINDOW_MS, limit, member)) as [number, number, string, string];
       if (this.degraded) {
         this.degraded = false;
         this.log.info('rate limiter: Redis is back, shared window restored');
       }
-      return decide(allowed === 1, limit, count, Number(oldest), nowMs);
+      return { ...decide(allowed === 1, limit, count, Number(oldest), nowMs), authEpoch };
     } catch (err) {
       if (!this.degraded) {
         this.degraded = true;

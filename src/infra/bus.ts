@@ -10,7 +10,15 @@ export interface AuthChangeBus {
   onAuthChanged(listener: () => void): void;
   /** False while changes from other instances might be missed. */
   connected(): boolean;
+  /**
+   * Compares the shared epoch a request just read with the one this instance last saw; when it
+   * moved, empties the caches at once (before the pub/sub message arrives) and answers true.
+   */
+  observeAuthEpoch?(epoch: string): boolean;
 }
+
+/** The counter every instance increments when a credential, role or membership changes. */
+export const AUTH_EPOCH_KEY = 'lt:auth:epoch';
 
 /** Asks every instance to flush its click queue now (a tracked click id may wait there). */
 export interface ClickFlushBus {
@@ -71,6 +79,7 @@ export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
   /** Changes that could not be announced while Redis was away, sent again when it is back. */
   private unsentLinks = new Set<string>();
   private unsentAuth = false;
+  private authEpoch: string | undefined;
 
   constructor(
     private readonly pub: Redis,
@@ -144,6 +153,9 @@ export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
   async publishAuthChanged() {
     await this.local.publishAuthChanged();
     try {
+      // The epoch first: once this returns, any instance's next request reads the new value
+      // with its rate-limit step and drops its caches, even before this message reaches it.
+      this.authEpoch = String(await this.pub.incr(AUTH_EPOCH_KEY));
       await this.pub.publish(AUTH_CHANNEL, '1');
     } catch (err) {
       this.unsentAuth = true;
@@ -152,6 +164,12 @@ export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
   }
   onAuthChanged(listener: () => void) {
     this.local.onAuthChanged(listener);
+  }
+  observeAuthEpoch(epoch: string): boolean {
+    if (epoch === this.authEpoch) return false;
+    this.authEpoch = epoch;
+    void this.local.publishAuthChanged();
+    return true;
   }
   onReconnect(listener: () => void) {
     this.reconnectListeners.push(listener);

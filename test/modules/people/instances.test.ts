@@ -158,14 +158,11 @@ describe.skipIf(!onPostgres || !onRedis)('two instances: a change on A holds on 
   });
 
   /**
-   * FINDING (src/http/credential-cache.ts with src/infra/bus.ts): B empties its caches only when
-   * its event loop reads the bus message, so a request B handles before that is served from the
-   * stale cache. Here B is asked in the same tick as A answered (deterministic in process); asked
-   * one event-loop turn later (after an I/O poll), B still served a revoked key in 6 of 200 trials.
-   * "The very next request, on every instance" holds only after delivery. Remove `.fails` if
-   * that ever becomes strict.
+   * Strict, not only after the bus message arrives: A moves the shared epoch before answering,
+   * and B reads it in the same Redis step as its rate limit, so B asked in the same tick as A
+   * answered (before any message can reach it) already refuses the session.
    */
-  test.fails('strictly: B asked in the same tick as A answered a logout still refuses the session', async () => {
+  test('strictly: B asked in the same tick as A answered a logout still refuses the session', async () => {
     const s = await scene();
     const out = await asSession(a, s.member.cookie, 'POST', '/api/auth/logout');
     expect(out.statusCode).toBe(204);
