@@ -376,6 +376,8 @@ interface Req {
   url: string;
   headers: Record<string, string>;
   payload?: string;
+  /** The client's address (the sign-in throttle counts failures per address). */
+  remoteAddress?: string;
 }
 
 const requestText = (r: Req) => {
@@ -397,7 +399,13 @@ function describeReq(r: Req | undefined): string {
 }
 
 const send = (r: Req) =>
-  t.inject({ method: r.method as 'GET', url: r.url, headers: r.headers, ...(r.payload === undefined ? {} : { payload: r.payload }) });
+  t.inject({
+    method: r.method as 'GET',
+    url: r.url,
+    headers: r.headers,
+    ...(r.payload === undefined ? {} : { payload: r.payload }),
+    ...(r.remoteAddress === undefined ? {} : { remoteAddress: r.remoteAddress }),
+  });
 
 const isJson = (res: LightMyRequestResponse) => String(res.headers['content-type'] ?? '').startsWith('application/json');
 const isHtml = (res: LightMyRequestResponse) => String(res.headers['content-type'] ?? '').startsWith('text/html');
@@ -660,12 +668,15 @@ describe('hostile input on the people routes (sign-in, setup, account, settings)
             origin: fc.constantFrom(undefined, 'https://lt.test', 'https://evil.test', 'null'),
             params: fc.record({ id: fc.constantFrom(...ids), userId: fc.constantFrom(...ids), inviteId: fc.constantFrom(...ids), keyId: fc.constantFrom(...ids) }),
             payload: fc.option(payloadFor(route.body, ctx.w.pools), { freq: 4 }),
+            // Failed sign-ins count per address in the shared store: the fuzz's own addresses
+            // keep other test files' sign-ins from 127.0.0.1 clear of its failures.
+            address: fc.ipV4().map((ip) => `${ip}`),
           })
-          .map(({ auth, session, origin, params, payload }) => {
+          .map(({ auth, session, origin, params, payload, address }) => {
             const headers: Record<string, string> = { ...auth };
             if (session) headers.cookie = session;
             if (origin) headers.origin = origin;
-            return { req: { method: route.method, url: concretePath(route.url, params), headers, payload: payload ?? undefined }, expect: { family: 'people' as const, extra: [413] } };
+            return { req: { method: route.method, url: concretePath(route.url, params), headers, payload: payload ?? undefined, remoteAddress: address }, expect: { family: 'people' as const, extra: [413] } };
           });
         const failure = await fuzz(ctx, route, 25, arbitrary);
         if (failure) failures.push(failure);
