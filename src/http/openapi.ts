@@ -120,7 +120,7 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
             in: 'cookie',
             name: baseUrl.startsWith('https:') ? '__Host-lt_session' : 'lt_session',
             description:
-              "The dashboard's session (POST /api/auth/login). Counted only on first-party requests (no other Origin, no Sec-Fetch-Site: cross-site); on workspace routes the request names its workspace in X-Workspace-Id",
+              "The dashboard's session (POST /api/auth/login). Counted only on first-party requests: an Origin other than this server's, or a Sec-Fetch-Site other than same-origin or none (cross-site, and same-site too: a sibling subdomain is another site's code), makes it no credential. On workspace routes the request names its workspace in X-Workspace-Id",
           },
           adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN, for the operator API under /admin' },
         },

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { Conn } from '../../db/connect.js';
-import { invalid } from '../../errors.js';
+import { AppError, invalid } from '../../errors.js';
 import { addSchemaOnce, DeletedIds } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { acceptInvite, createInvite, listInvites, revokeInvite } from '../invites/service.js';
 import { CreatedKey, Key, KeyCreate } from '../keys/schemas.js';
 import { createKey, listKeys, revokeKey } from '../keys/service.js';
-import { sessionCookie } from '../sessions/cookie.js';
+import { isFirstParty, sessionCookie } from '../sessions/cookie.js';
 import { createSession } from '../sessions/service.js';
 import { revokeTokensOf } from '../tokens/service.js';
 import { changeRole, listMembers, removeMember, requireMembership } from '../users/members.js';
@@ -151,6 +151,8 @@ export const settingsRoutes = routesPlugin<SettingsRoutesDeps>('settings', (app,
         return reply.status(201).send(member);
       }
       if (name === undefined || password === undefined) throw invalid(name === undefined ? 'name' : 'password', 'required');
+      // It signs the browser in: never for a page of another site (login CSRF).
+      if (!isFirstParty(req, new URL(deps.baseUrl).origin)) throw new AppError('bad_request', { detail: 'signing in is possible only from this site' });
       const { member, user } = await acceptInvite({ db, token, now, newAccount: { name, password } });
       const created = await createSession({ db, userId: user.id, userAgent: req.headers['user-agent'], now });
       return withCookie(reply, deps, created.token).status(201).send(member);

@@ -794,6 +794,19 @@ describe('invitations over HTTP', () => {
     expectError(await accept({ token: made.token }, cookie), 400, 'invalid_field', 'token');
   });
 
+  test('a new account is never signed in from another site (login CSRF): 400, no cookie, the invite stays usable', async () => {
+    const { workspace: w, owner } = await ownedWorkspace(t);
+    const made = await invite(owner, w.id, uniqueEmail('csrf'), 'member');
+    const body = { token: made.token, name: 'New Person', password: PASSWORD };
+    for (const headers of [{ origin: 'https://evil.test' }, { 'sec-fetch-site': 'cross-site' }]) {
+      const res = await t.inject({ method: 'POST', url: '/api/invites/accept', headers, payload: body });
+      expectError(res, 400, 'bad_request');
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    const res = await t.inject({ method: 'POST', url: '/api/invites/accept', headers: { origin: ORIGIN }, payload: body });
+    expect(res.statusCode, res.body).toBe(201);
+  });
+
   test('an existing account accepts with its session; without one it is told to sign in (400); single use', async () => {
     const { workspace: w, owner } = await ownedWorkspace(t);
     const user = await createUser(t);
