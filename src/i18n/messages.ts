@@ -46,6 +46,10 @@ export const messages = {
     en: 'You are not a member of the workspace named by X-Workspace-Id.',
     ar: 'لست عضوًا في مساحة العمل المحددة في الترويسة X-Workspace-Id.',
   },
+  cross_site_sign_in: {
+    en: "Signing in is possible only from this site's own pages.",
+    ar: 'لا يمكن تسجيل الدخول إلا من صفحات هذا الموقع نفسه.',
+  },
   login_failed: { en: 'Wrong email or password.', ar: 'البريد الإلكتروني أو كلمة المرور غير صحيحة.' },
   login_throttled: {
     en: 'Too many failed sign-in attempts. Retry in {retryAfter} seconds.',

@@ -34,7 +34,7 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
   const setCookie = (reply: FastifyReply, token: string) => reply.header('set-cookie', sessionCookie(deps.baseUrl, token, deps.sessionMaxMs));
   // A page of another site must not sign a visitor into an account (login CSRF).
   const firstParty = async (req: FastifyRequest) => {
-    if (!isFirstParty(req, origin)) throw new AppError('bad_request', { detail: 'signing in is possible only from this site' });
+    if (!isFirstParty(req, origin)) throw new AppError('cross_site_sign_in');
   };
   const userAgent = (req: FastifyRequest) => req.headers['user-agent'];
 
@@ -50,7 +50,7 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
           'Email and password to a new session: the answer sets the session cookie (`__Host-lt_session` on https, else `lt_session`; HttpOnly, SameSite=Lax, Path=/). A wrong email or password is the same 401 either way. Repeated failures are slowed down and then refused for a while (429 with retryAfter) per account and address; the account itself is never locked.',
         body: LoginBody,
         security: [],
-        response: { 200: SignedIn, 401: err('Wrong email or password'), 429: err('Too many failed attempts (retryAfter)') },
+        response: { 200: SignedIn, 401: err('Wrong email or password'), 403: err('Sent by a page of another site'), 429: err('Too many failed attempts (retryAfter)') },
       },
     },
     async (req, reply) => {

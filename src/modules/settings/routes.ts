@@ -152,7 +152,7 @@ export const settingsRoutes = routesPlugin<SettingsRoutesDeps>('settings', (app,
       }
       if (name === undefined || password === undefined) throw invalid(name === undefined ? 'name' : 'password', 'required');
       // It signs the browser in: never for a page of another site (login CSRF).
-      if (!isFirstParty(req, new URL(deps.baseUrl).origin)) throw new AppError('bad_request', { detail: 'signing in is possible only from this site' });
+      if (!isFirstParty(req, new URL(deps.baseUrl).origin)) throw new AppError('cross_site_sign_in');
       const { member, user } = await acceptInvite({ db, token, now, newAccount: { name, password } });
       const created = await createSession({ db, userId: user.id, userAgent: req.headers['user-agent'], now });
       return withCookie(reply, deps, created.token).status(201).send(member);

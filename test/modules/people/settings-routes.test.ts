@@ -183,9 +183,9 @@ describe('first-party rule, X-Workspace-Id, one credential', () => {
     expect(Array.isArray(links.json())).toBe(true);
   });
 
-  test('a cross-site login is refused (400), so no page of another site signs a visitor in', async () => {
+  test('a cross-site login is refused (403), so no page of another site signs a visitor in', async () => {
     const res = await loginRequest(t, owner.user.email, PASSWORD, { origin: 'https://evil.example' });
-    expectError(res, 400, 'bad_request');
+    expectError(res, 403, 'cross_site_sign_in');
     expect(res.headers['set-cookie']).toBeUndefined();
   });
 
@@ -794,13 +794,13 @@ describe('invitations over HTTP', () => {
     expectError(await accept({ token: made.token }, cookie), 400, 'invalid_field', 'token');
   });
 
-  test('a new account is never signed in from another site (login CSRF): 400, no cookie, the invite stays usable', async () => {
+  test('a new account is never signed in from another site (login CSRF): 403, no cookie, the invite stays usable', async () => {
     const { workspace: w, owner } = await ownedWorkspace(t);
     const made = await invite(owner, w.id, uniqueEmail('csrf'), 'member');
     const body = { token: made.token, name: 'New Person', password: PASSWORD };
     for (const headers of [{ origin: 'https://evil.test' }, { 'sec-fetch-site': 'cross-site' }]) {
       const res = await t.inject({ method: 'POST', url: '/api/invites/accept', headers, payload: body });
-      expectError(res, 400, 'bad_request');
+      expectError(res, 403, 'cross_site_sign_in');
       expect(res.headers['set-cookie']).toBeUndefined();
     }
     const res = await t.inject({ method: 'POST', url: '/api/invites/accept', headers: { origin: ORIGIN }, payload: body });
