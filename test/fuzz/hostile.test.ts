@@ -430,7 +430,9 @@ function errorCodeOf(res: LightMyRequestResponse): string {
   const allowed = new Set(['error', ...(res.statusCode === 403 ? ['missingScopes'] : []), ...(res.statusCode === 429 ? ['retryAfter'] : [])]);
   const extra = Object.keys(body).filter((k) => !allowed.has(k));
   if (extra.length) fail(`error body has unexpected fields ${extra.join(', ')}: ${cut(res.body)}`);
-  if (res.statusCode === 403 && !Array.isArray(body.missingScopes)) fail(`403 without missingScopes: ${cut(res.body)}`);
+  // A missing scope names it; the people routes' other 403s (owner_required, cross_site_sign_in) have nothing to name.
+  const scopeRefusal = res.statusCode === 403 && !['owner_required', 'cross_site_sign_in'].includes(String(error.code));
+  if (scopeRefusal && !Array.isArray(body.missingScopes)) fail(`403 without missingScopes: ${cut(res.body)}`);
   if (res.statusCode === 429 && !Number.isInteger(body.retryAfter)) fail(`429 without retryAfter: ${cut(res.body)}`);
   return error.code as string;
 }
