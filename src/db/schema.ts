@@ -1,4 +1,4 @@
-import { bigint, customType, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -98,4 +98,50 @@ export const humanTokens = pgTable('human_tokens', {
 export const setupCodes = pgTable('setup_codes', {
   codeHash: bytea('code_hash').primaryKey(),
   createdAt: createdAt(),
+});
+
+export const oauthApps = pgTable('oauth_apps', {
+  id: uuid('id').primaryKey(),
+  workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id),
+  name: text('name').notNull(),
+  clientId: text('client_id').notNull().unique(),
+  secretHash: bytea('secret_hash'),
+  redirectUris: text('redirect_uris').array().notNull(),
+  confidential: boolean('confidential').notNull(),
+  scopes: text('scopes').array().notNull(),
+  createdAt: createdAt(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+  seq: seq(),
+});
+
+export const oauthGrants = pgTable('oauth_grants', {
+  id: uuid('id').primaryKey(),
+  appId: uuid('app_id').notNull().references(() => oauthApps.id),
+  userId: uuid('user_id').notNull().references(() => users.id),
+  workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id),
+  scopes: text('scopes').array().notNull(),
+  createdAt: createdAt(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  seq: seq(),
+});
+
+export const oauthCodes = pgTable('oauth_codes', {
+  codeHash: bytea('code_hash').primaryKey(),
+  grantId: uuid('grant_id').notNull().references(() => oauthGrants.id),
+  redirectUri: text('redirect_uri').notNull(),
+  codeChallenge: text('code_challenge').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+});
+
+export const oauthTokens = pgTable('oauth_tokens', {
+  id: uuid('id').primaryKey(),
+  grantId: uuid('grant_id').notNull().references(() => oauthGrants.id),
+  kind: text('kind').notNull(),
+  tokenHash: bytea('token_hash').notNull().unique(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  spentAt: timestamp('spent_at', { withTimezone: true, mode: 'date' }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
 });
