@@ -1,0 +1,145 @@
+import { Type } from '@sinclair/typebox';
+import type { Conn } from '../../db/connect.js';
+import { addSchemaOnce, DeletedIds } from '../../http/schemas.js';
+import { routesPlugin } from '../../http/types.js';
+import { requireMembership } from '../users/members.js';
+import * as s from './schemas.js';
+import { createApp, deleteApp, listApps, listAuthorizations, revokeAuthorization, rotateSecret, updateApp } from './service.js';
+
+export interface OauthAppsRoutesDeps {
+  db: Conn;
+  clock: () => Date;
+  /** Every instance forgets cached credentials: a deleted app or revoked consent fails on the next request everywhere. */
+  authChanged: () => Promise<void>;
+}
+
+const tags = ['OAuth apps'];
+
+/** OAuth apps a workspace registers, and the apps connected to it (operations.md §7, §9). Session only, owners only. */
+export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (app, deps) => {
+  const { db } = deps;
+  addSchemaOnce(app, s.OauthApp);
+  addSchemaOnce(app, s.CreatedOauthApp);
+  addSchemaOnce(app, s.Authorization);
+  const config = { account: 'session' as const };
+  const owner = (userId: string, workspaceId: string) => requireMembership({ db, userId, workspaceId, owner: true });
+
+  app.get(
+    '/api/workspaces/:id/oauth-apps',
+    {
+      config,
+      schema: { tags, summary: 'OAuth apps', description: 'Owner only. The apps this workspace registered, oldest first, without secrets.', params: s.WorkspaceParam, response: { 200: Type.Array(Type.Ref('OauthApp')) } },
+    },
+    async (req) => {
+      await owner(req.person!.userId, req.params.id);
+      return listApps({ db, workspaceId: req.params.id });
+    },
+  );
+
+  app.post(
+    '/api/workspaces/:id/oauth-apps',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Register an OAuth app',
+        description:
+          'Owner only. Gives the app its `clientId` (`ltc_…`); a confidential app also gets its `clientSecret` (`ltcs_…`), shown only in this answer. Any user may then connect the app to a workspace of theirs, within these scopes.',
+        params: s.WorkspaceParam,
+        body: s.OauthAppCreate,
+        response: { 201: Type.Ref('CreatedOauthApp') },
+      },
+    },
+    async (req, reply) => {
+      await owner(req.person!.userId, req.params.id);
+      return reply.status(201).send(await createApp({ db, workspaceId: req.params.id, input: req.body, now: deps.clock() }));
+    },
+  );
+
+  app.patch(
+    '/api/workspaces/:id/oauth-apps/:appId',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Change an OAuth app',
+        description: 'Owner only. Renames it, or replaces its redirect URIs or the scopes it may ask for; at least one field.',
+        params: s.AppParam,
+        body: s.OauthAppUpdate,
+        response: { 200: Type.Ref('OauthApp') },
+      },
+    },
+    async (req) => {
+      await owner(req.person!.userId, req.params.id);
+      const updated = await updateApp({ db, workspaceId: req.params.id, id: req.params.appId, input: req.body });
+      await deps.authChanged();
+      return updated;
+    },
+  );
+
+  app.delete(
+    '/api/workspaces/:id/oauth-apps/:appId',
+    {
+      config,
+      schema: { tags, summary: 'Delete an OAuth app', description: 'Owner only. Every consent given to it, in any workspace, is revoked: its tokens stop working at once.', params: s.AppParam, response: { 200: DeletedIds } },
+    },
+    async (req) => {
+      await owner(req.person!.userId, req.params.id);
+      await deleteApp({ db, workspaceId: req.params.id, id: req.params.appId, now: deps.clock() });
+      await deps.authChanged();
+      return { deletedIds: [req.params.appId] };
+    },
+  );
+
+  app.post(
+    '/api/workspaces/:id/oauth-apps/:appId/secret',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'New client secret',
+        description: 'Owner only, confidential apps only (a public app is a 400). The new secret is shown only in this answer; the old one stops working at once.',
+        params: s.AppParam,
+        response: { 200: s.NewClientSecret },
+      },
+    },
+    async (req) => {
+      await owner(req.person!.userId, req.params.id);
+      const rotated = await rotateSecret({ db, workspaceId: req.params.id, id: req.params.appId });
+      await deps.authChanged();
+      return rotated;
+    },
+  );
+
+  app.get(
+    '/api/workspaces/:id/authorizations',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Connected apps',
+        description: "Owner only. The consents people gave apps to act in this workspace (whichever workspace registered the app), oldest first.",
+        params: s.WorkspaceParam,
+        response: { 200: Type.Array(Type.Ref('Authorization')) },
+      },
+    },
+    async (req) => {
+      await owner(req.person!.userId, req.params.id);
+      return listAuthorizations({ db, workspaceId: req.params.id });
+    },
+  );
+
+  app.delete(
+    '/api/workspaces/:id/authorizations/:grantId',
+    {
+      config,
+      schema: { tags, summary: 'Disconnect an app', description: 'Owner only. Revokes the consent: every token issued under it stops working at once.', params: s.GrantParam, response: { 200: DeletedIds } },
+    },
+    async (req) => {
+      await owner(req.person!.userId, req.params.id);
+      await revokeAuthorization({ db, workspaceId: req.params.id, id: req.params.grantId, now: deps.clock() });
+      await deps.authChanged();
+      return { deletedIds: [req.params.grantId] };
+    },
+  );
+});
