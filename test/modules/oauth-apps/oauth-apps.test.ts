@@ -1,0 +1,330 @@
+/**
+ * OAuth apps of the workspace settings and the apps connected to a workspace (operations.md §7,
+ * §9): the redirect URI rule, secrets shown once and stored only as SHA-256, update, a new
+ * secret, deletion revoking every consent, and the authorizations list — through the service
+ * on the real database, then through HTTP with the session cookie (owner only, session only,
+ * other workspaces 404). Consents (oauth_grants rows) are inserted directly: the OAuth
+ * endpoints that create them are another module. PGlite, and PostgreSQL + Redis with
+ * DATABASE_URL/REDIS_URL.
+ */
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { newId } from '../../../src/db/ids.js';
+import { oauthApps, oauthGrants } from '../../../src/db/schema.js';
+import { AppError } from '../../../src/errors.js';
+import { sha256 } from '../../../src/http/secret.js';
+import {
+  checkRedirectUri,
+  clientSecretMatches,
+  createApp,
+  deleteApp,
+  findClient,
+  listApps,
+  listAuthorizations,
+  revokeAuthorization,
+  rotateSecret,
+  updateApp,
+} from '../../../src/modules/oauth-apps/service.js';
+import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
+import { asSession, createHumanToken, createUser, expectError, mutableClock, ownedWorkspace, signedInMember, type TestUser } from '../people/helpers.js';
+
+const clock = mutableClock(new Date('2030-03-01T10:00:00Z'));
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ clock: clock.now });
+});
+afterAll(() => t.close());
+
+const db = () => t.database.db;
+const CLIENT_ID = /^ltc_[A-Za-z0-9_-]{43}$/;
+const CLIENT_SECRET = /^ltcs_[A-Za-z0-9_-]{43}$/;
+const input = (extra: Partial<{ name: string; redirectUris: string[]; confidential: boolean; scopes: string[] }> = {}) => ({
+  name: 'Zapier-like',
+  redirectUris: ['https://app.example.com/oauth/callback'],
+  confidential: true,
+  scopes: ['linksRead', 'linksWrite'],
+  ...extra,
+});
+
+/** The AppError a service call fails with, or a failure when it succeeds. */
+async function failure(p: Promise<unknown>): Promise<AppError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof AppError) return e;
+    throw e;
+  }
+  throw new Error('expected the call to fail');
+}
+
+async function expectInvalid(p: Promise<unknown>, field: string, reasonCode: string) {
+  const e = await failure(p);
+  expect(e.code).toBe('invalid_field');
+  expect(e.params).toMatchObject({ field, reasonCode });
+}
+
+async function expectNotFound(p: Promise<unknown>, resource: string, id: string) {
+  const e = await failure(p);
+  expect(e.code).toBe('not_found');
+  expect(e.params).toEqual({ resource, id });
+}
+
+const storedApp = async (id: string) => (await db().select().from(oauthApps).where(eq(oauthApps.id, id)))[0]!;
+const storedGrant = async (id: string) => (await db().select().from(oauthGrants).where(eq(oauthGrants.id, id)))[0]!;
+
+/** A consent row as the authorize endpoint will write it. */
+async function insertGrant(appId: string, user: TestUser, workspaceId: string, scopes = ['linksRead'], createdAt = clock.now()): Promise<string> {
+  const id = newId();
+  await db().insert(oauthGrants).values({ id, appId, userId: user.id, workspaceId, scopes, createdAt });
+  return id;
+}
+
+describe('checkRedirectUri', () => {
+  const accepted = [
+    'https://app.example.com/oauth/callback',
+    'https://app.example.com/cb?tenant=1',
+    'HTTPS://App.Example.com/cb',
+    'https://example.com:8443/cb',
+    'http://localhost:8080/cb',
+    'http://localhost/cb',
+    'http://127.0.0.1:3000/callback',
+    'http://[::1]:5173/cb',
+    `https://example.com/${'a'.repeat(2048 - 'https://example.com/'.length)}`,
+  ];
+  test.each(accepted)('accepts %s, unchanged', (uri) => {
+    expect(checkRedirectUri(uri, 'redirectUris[0]')).toBe(uri);
+  });
+
+  const refused: [string, string, string][] = [
+    ['http on a public host', 'http://example.com/cb', 'redirect_uri'],
+    ['http on a host that only starts like localhost', 'http://localhost.evil.example/cb', 'redirect_uri'],
+    ['http on another private address', 'http://192.168.1.10/cb', 'redirect_uri'],
+    ['a fragment', 'https://app.example.com/cb#done', 'redirect_uri'],
+    ['an empty fragment', 'https://app.example.com/cb#', 'redirect_uri'],
+    ['javascript:', 'javascript:alert(1)', 'redirect_uri'],
+    ['a custom scheme', 'myapp://callback', 'redirect_uri'],
+    ['a data: URL', 'data:text/html,hi', 'redirect_uri'],
+    ['a relative URL', '/oauth/callback', 'redirect_uri'],
+    ['a protocol-relative URL', '//app.example.com/cb', 'redirect_uri'],
+    ['https without slashes', 'https:app.example.com/cb', 'redirect_uri'],
+    ['no host', 'https:///cb', 'redirect_uri'],
+    ['user info', 'https://user:pass@app.example.com/cb', 'redirect_uri'],
+    ['an empty user info', 'https://@app.example.com/cb', 'redirect_uri'],
+    ['a backslash', 'https://evil.example\\@app.example.com/cb', 'redirect_uri'],
+    ['empty', '', 'redirect_uri'],
+    ['a space', 'https://app.example.com/a b', 'url_characters'],
+    ['a line break', 'https://app.example.com/cb\r\nX: y', 'url_characters'],
+    ['non-ASCII', 'https://bücher.example/cb', 'url_characters'],
+    ['over 2048 characters', `https://example.com/${'a'.repeat(2049 - 'https://example.com/'.length)}`, 'max_length'],
+  ];
+  test.each(refused)('refuses %s', (_label, uri, reasonCode) => {
+    let thrown: unknown;
+    try {
+      checkRedirectUri(uri, 'redirectUris[2]');
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(AppError);
+    expect((thrown as AppError).params).toMatchObject({ field: 'redirectUris[2]', reasonCode });
+  });
+});
+
+describe('service', () => {
+  test('a confidential app: ltc_ client id in clear, ltcs_ secret returned once and stored only as its SHA-256', async () => {
+    const w = await t.workspace();
+    const app = await createApp({ db: db(), workspaceId: w.id, input: input({ scopes: ['linksRead', 'linksRead', 'tagsRead'] }), now: clock.now() });
+    expect(app).toMatchObject({ workspaceId: w.id, name: 'Zapier-like', redirectUris: ['https://app.example.com/oauth/callback'], confidential: true, scopes: ['linksRead', 'tagsRead'] });
+    expect(app.createdAt.toISOString()).toBe(clock.now().toISOString());
+    expect(app.clientId).toMatch(CLIENT_ID);
+    expect(app.clientSecret).toMatch(CLIENT_SECRET);
+    const row = await storedApp(app.id);
+    expect(row.clientId).toBe(app.clientId);
+    expect(Buffer.from(row.secretHash!).equals(sha256(app.clientSecret!))).toBe(true);
+    expect(JSON.stringify(row)).not.toContain(app.clientSecret!.slice(5));
+    expect(JSON.stringify(await listApps({ db: db(), workspaceId: w.id }))).not.toContain(app.clientSecret!.slice(5));
+  });
+
+  test('a public app: no clientSecret key and no stored hash', async () => {
+    const w = await t.workspace();
+    const app = await createApp({ db: db(), workspaceId: w.id, input: input({ confidential: false }), now: clock.now() });
+    expect(app.confidential).toBe(false);
+    expect('clientSecret' in app).toBe(false);
+    expect((await storedApp(app.id)).secretHash).toBeNull();
+    const client = (await findClient({ db: db(), clientId: app.clientId }))!;
+    expect(clientSecretMatches(client, '')).toBe(false);
+    expect(clientSecretMatches(client, 'ltcs_' + 'A'.repeat(43))).toBe(false);
+  });
+
+  test('two apps never share a client id or a secret', async () => {
+    const w = await t.workspace();
+    const a = await createApp({ db: db(), workspaceId: w.id, input: input(), now: clock.now() });
+    const b = await createApp({ db: db(), workspaceId: w.id, input: input(), now: clock.now() });
+    expect(a.clientId).not.toBe(b.clientId);
+    expect(a.clientSecret).not.toBe(b.clientSecret);
+  });
+
+  test('registration rules: URI count, duplicates, each URI, scopes and name', async () => {
+    const w = await t.workspace();
+    const create = (extra: Parameters<typeof input>[0]) => createApp({ db: db(), workspaceId: w.id, input: input(extra), now: clock.now() });
+    const eleven = Array.from({ length: 11 }, (_, i) => `https://app.example.com/cb${i}`);
+    await expectInvalid(create({ redirectUris: eleven }), 'redirectUris', 'max_items');
+    await expectInvalid(create({ redirectUris: [] }), 'redirectUris', 'min_items');
+    await expectInvalid(create({ redirectUris: ['https://a.example/cb', 'https://b.example/cb', 'https://a.example/cb'] }), 'redirectUris[2]', 'duplicate_in_request');
+    await expectInvalid(create({ redirectUris: ['https://a.example/cb', 'http://example.com/cb'] }), 'redirectUris[1]', 'redirect_uri');
+    await expectInvalid(create({ scopes: [] }), 'scopes', 'min_items');
+    await expectInvalid(create({ scopes: ['linksRead', 'admin'] }), 'scopes[1]', 'enum');
+    await expectInvalid(create({ name: '' }), 'name', 'min_length');
+    await expectInvalid(create({ name: 'n'.repeat(101) }), 'name', 'max_length');
+    expect(await listApps({ db: db(), workspaceId: w.id })).toEqual([]);
+    const ten = await create({ redirectUris: eleven.slice(0, 10), name: 'n'.repeat(100) });
+    expect(ten.redirectUris).toEqual(eleven.slice(0, 10));
+  });
+
+  test('an unknown workspace: 404, nothing stored', async () => {
+    const ghost = randomUUID();
+    await expectNotFound(createApp({ db: db(), workspaceId: ghost, input: input(), now: clock.now() }), 'workspace', ghost);
+  });
+
+  test('list: this workspace only, oldest first, not deleted, never a secret or hash', async () => {
+    const w = await t.workspace();
+    const other = await t.workspace();
+    const first = await createApp({ db: db(), workspaceId: w.id, input: input({ name: 'first' }), now: new Date('2030-01-01T00:00:00Z') });
+    const second = await createApp({ db: db(), workspaceId: w.id, input: input({ name: 'second', confidential: false }), now: new Date('2030-01-02T00:00:00Z') });
+    const gone = await createApp({ db: db(), workspaceId: w.id, input: input({ name: 'gone' }), now: new Date('2030-01-03T00:00:00Z') });
+    await createApp({ db: db(), workspaceId: other.id, input: input({ name: 'elsewhere' }), now: clock.now() });
+    await deleteApp({ db: db(), workspaceId: w.id, id: gone.id, now: clock.now() });
+    const listed = await listApps({ db: db(), workspaceId: w.id });
+    expect(listed.map((a) => a.name)).toEqual(['first', 'second']);
+    for (const a of listed) expect(Object.keys(a).sort()).toEqual(['clientId', 'confidential', 'createdAt', 'id', 'name', 'redirectUris', 'scopes', 'workspaceId']);
+    const { clientSecret: _shownOnce, ...firstListed } = first;
+    expect(listed[0]).toEqual(firstListed);
+    expect(listed[1]).toEqual(second);
+  });
+
+  test('update: name, redirect URIs and scopes, each alone; the same rules; nothing to update is a 400', async () => {
+    const w = await t.workspace();
+    const app = await createApp({ db: db(), workspaceId: w.id, input: input(), now: clock.now() });
+    const renamed = await updateApp({ db: db(), workspaceId: w.id, id: app.id, input: { name: 'Renamed' } });
+    expect(renamed).toMatchObject({ name: 'Renamed', redirectUris: app.redirectUris, scopes: app.scopes, clientId: app.clientId });
+    const moved = await updateApp({ db: db(), workspaceId: w.id, id: app.id, input: { redirectUris: ['http://127.0.0.1:9000/cb', 'https://new.example/cb'] } });
+    expect(moved.redirectUris).toEqual(['http://127.0.0.1:9000/cb', 'https://new.example/cb']);
+    const narrowed = await updateApp({ db: db(), workspaceId: w.id, id: app.id, input: { scopes: ['analyticsRead', 'analyticsRead'] } });
+    expect(narrowed).toMatchObject({ name: 'Renamed', scopes: ['analyticsRead'] });
+    expect((await listApps({ db: db(), workspaceId: w.id }))[0]).toEqual(narrowed);
+    await expectInvalid(updateApp({ db: db(), workspaceId: w.id, id: app.id, input: { redirectUris: ['https://x.example/cb#f'] } }), 'redirectUris[0]', 'redirect_uri');
+    await expectInvalid(updateApp({ db: db(), workspaceId: w.id, id: app.id, input: {} }), 'body', 'nothing_to_update');
+    // The secret survives an update.
+    expect(clientSecretMatches((await findClient({ db: db(), clientId: app.clientId }))!, app.clientSecret!)).toBe(true);
+  });
+
+  test('rotate: the old secret stops matching, the new one matches; a public app has none to rotate', async () => {
+    const w = await t.workspace();
+    const app = await createApp({ db: db(), workspaceId: w.id, input: input(), now: clock.now() });
+    const before = (await findClient({ db: db(), clientId: app.clientId }))!;
+    expect(clientSecretMatches(before, app.clientSecret!)).toBe(true);
+    const { clientSecret } = await rotateSecret({ db: db(), workspaceId: w.id, id: app.id });
+    expect(clientSecret).toMatch(CLIENT_SECRET);
+    expect(clientSecret).not.toBe(app.clientSecret);
+    const after = (await findClient({ db: db(), clientId: app.clientId }))!;
+    expect(clientSecretMatches(after, app.clientSecret!)).toBe(false);
+    expect(clientSecretMatches(after, clientSecret)).toBe(true);
+    expect(clientSecretMatches(after, clientSecret.slice(0, -1))).toBe(false);
+    expect(clientSecretMatches(after, sha256(clientSecret).toString('hex'))).toBe(false);
+    const pub = await createApp({ db: db(), workspaceId: w.id, input: input({ confidential: false }), now: clock.now() });
+    await expectInvalid(rotateSecret({ db: db(), workspaceId: w.id, id: pub.id }), 'confidential', 'public_app');
+    expect((await storedApp(pub.id)).secretHash).toBeNull();
+  });
+
+  test("another workspace's app, an unknown id and a deleted app: 404 oauth app, and the app is untouched", async () => {
+    const w = await t.workspace();
+    const other = await t.workspace();
+    const app = await createApp({ db: db(), workspaceId: w.id, input: input(), now: clock.now() });
+    const ghost = randomUUID();
+    for (const [workspaceId, id] of [
+      [other.id, app.id],
+      [w.id, ghost],
+    ] as const) {
+      await expectNotFound(updateApp({ db: db(), workspaceId, id, input: { name: 'x' } }), 'oauth app', id);
+      await expectNotFound(rotateSecret({ db: db(), workspaceId, id }), 'oauth app', id);
+      await expectNotFound(deleteApp({ db: db(), workspaceId, id, now: clock.now() }), 'oauth app', id);
+    }
+    const row = await storedApp(app.id);
+    expect(row.name).toBe('Zapier-like');
+    expect(row.deletedAt).toBeNull();
+    expect(clientSecretMatches(row, app.clientSecret!)).toBe(true);
+    await deleteApp({ db: db(), workspaceId: w.id, id: app.id, now: clock.now() });
+    await expectNotFound(deleteApp({ db: db(), workspaceId: w.id, id: app.id, now: clock.now() }), 'oauth app', app.id);
+    await expectNotFound(updateApp({ db: db(), workspaceId: w.id, id: app.id, input: { name: 'x' } }), 'oauth app', app.id);
+    await expectNotFound(rotateSecret({ db: db(), workspaceId: w.id, id: app.id }), 'oauth app', app.id);
+  });
+
+  test('findClient: the live app with its secret hash; unknown and deleted clients are undefined', async () => {
+    const w = await t.workspace();
+    const app = await createApp({ db: db(), workspaceId: w.id, input: input(), now: clock.now() });
+    const client = (await findClient({ db: db(), clientId: app.clientId }))!;
+    expect(client).toMatchObject({ id: app.id, workspaceId: w.id, clientId: app.clientId, confidential: true, redirectUris: app.redirectUris, scopes: app.scopes, deletedAt: null });
+    expect(Buffer.from(client.secretHash!).equals(sha256(app.clientSecret!))).toBe(true);
+    expect(await findClient({ db: db(), clientId: 'ltc_' + 'A'.repeat(43) })).toBeUndefined();
+    expect(await findClient({ db: db(), clientId: app.clientId.toUpperCase() })).toBeUndefined();
+    await deleteApp({ db: db(), workspaceId: w.id, id: app.id, now: clock.now() });
+    expect(await findClient({ db: db(), clientId: app.clientId })).toBeUndefined();
+  });
+
+  test('delete revokes every grant of the app, in every workspace, and no other grant', async () => {
+    const w = await t.workspace();
+    const elsewhere = await t.workspace();
+    const user = await createUser(t);
+    const app = await createApp({ db: db(), workspaceId: w.id, input: input(), now: clock.now() });
+    const keep = await createApp({ db: db(), workspaceId: w.id, input: input({ name: 'kept' }), now: clock.now() });
+    const here = await insertGrant(app.id, user, w.id);
+    const there = await insertGrant(app.id, user, elsewhere.id);
+    const earlier = new Date('2030-01-01T00:00:00Z');
+    const alreadyRevoked = await insertGrant(app.id, user, w.id);
+    await db().update(oauthGrants).set({ revokedAt: earlier }).where(eq(oauthGrants.id, alreadyRevoked));
+    const unrelated = await insertGrant(keep.id, user, w.id);
+    await deleteApp({ db: db(), workspaceId: w.id, id: app.id, now: clock.now() });
+    expect((await storedApp(app.id)).deletedAt?.toISOString()).toBe(clock.now().toISOString());
+    expect((await storedGrant(here)).revokedAt?.toISOString()).toBe(clock.now().toISOString());
+    expect((await storedGrant(there)).revokedAt?.toISOString()).toBe(clock.now().toISOString());
+    expect((await storedGrant(alreadyRevoked)).revokedAt?.toISOString()).toBe(earlier.toISOString());
+    expect((await storedGrant(unrelated)).revokedAt).toBeNull();
+  });
+
+  test('authorizations: live grants in this workspace of apps not deleted, oldest first, with app and user; revoke', async () => {
+    const w = await t.workspace();
+    const registrar = await t.workspace();
+    const ann = await createUser(t, { name: 'Ann' });
+    const bob = await createUser(t, { name: 'Bob' });
+    // An app registered by another workspace, connected to this one: listed here.
+    const foreign = await createApp({ db: db(), workspaceId: registrar.id, input: input({ name: 'Foreign' }), now: clock.now() });
+    const own = await createApp({ db: db(), workspaceId: w.id, input: input({ name: 'Own' }), now: clock.now() });
+    const doomed = await createApp({ db: db(), workspaceId: w.id, input: input({ name: 'Doomed' }), now: clock.now() });
+    const g2 = await insertGrant(own.id, bob, w.id, ['linksRead', 'tagsRead'], new Date('2030-02-02T00:00:00Z'));
+    const g1 = await insertGrant(foreign.id, ann, w.id, ['linksRead'], new Date('2030-02-01T00:00:00Z'));
+    const revoked = await insertGrant(own.id, ann, w.id, ['linksRead'], new Date('2030-02-03T00:00:00Z'));
+    await revokeAuthorization({ db: db(), workspaceId: w.id, id: revoked, now: clock.now() });
+    await insertGrant(doomed.id, ann, w.id);
+    await deleteApp({ db: db(), workspaceId: w.id, id: doomed.id, now: clock.now() });
+    const inRegistrar = await insertGrant(foreign.id, ann, registrar.id);
+
+    const listed = await listAuthorizations({ db: db(), workspaceId: w.id });
+    expect(listed).toEqual([
+      { id: g1, app: { id: foreign.id, name: 'Foreign', clientId: foreign.clientId }, user: { id: ann.id, email: ann.email, name: 'Ann' }, scopes: ['linksRead'], createdAt: new Date('2030-02-01T00:00:00Z') },
+      { id: g2, app: { id: own.id, name: 'Own', clientId: own.clientId }, user: { id: bob.id, email: bob.email, name: 'Bob' }, scopes: ['linksRead', 'tagsRead'], createdAt: new Date('2030-02-02T00:00:00Z') },
+    ]);
+    expect((await listAuthorizations({ db: db(), workspaceId: registrar.id })).map((g) => g.id)).toEqual([inRegistrar]);
+
+    // Revoking: only a live grant of this workspace.
+    await expectNotFound(revokeAuthorization({ db: db(), workspaceId: registrar.id, id: g1, now: clock.now() }), 'authorization', g1);
+    await expectNotFound(revokeAuthorization({ db: db(), workspaceId: w.id, id: revoked, now: clock.now() }), 'authorization', revoked);
+    await expectNotFound(revokeAuthorization({ db: db(), workspaceId: w.id, id: inRegistrar, now: clock.now() }), 'authorization', inRegistrar);
+    const ghost = randomUUID();
+    await expectNotFound(revokeAuthorization({ db: db(), workspaceId: w.id, id: ghost, now: clock.now() }), 'authorization', ghost);
+    expect((await storedGrant(g1)).revokedAt).toBeNull();
+    await revokeAuthorization({ db: db(), workspaceId: w.id, id: g1, now: clock.now() });
+    expect((await storedGrant(g1)).revokedAt?.toISOString()).toBe(clock.now().toISOString());
+    expect((await listAuthorizations({ db: db(), workspaceId: w.id })).map((g) => g.id)).toEqual([g2]);
+    await expectNotFound(revokeAuthorization({ db: db(), workspaceId: w.id, id: g1, now: clock.now() }), 'authorization', g1);
+  });
+});
