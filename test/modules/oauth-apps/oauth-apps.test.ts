@@ -328,3 +328,176 @@ describe('service', () => {
     await expectNotFound(revokeAuthorization({ db: db(), workspaceId: w.id, id: g1, now: clock.now() }), 'authorization', g1);
   });
 });
+
+describe('HTTP', () => {
+  type AppBody = { id: string; workspaceId: string; name: string; clientId: string; clientSecret?: string; redirectUris: string[]; confidential: boolean; scopes: string[]; createdAt: string };
+  const appsUrl = (workspaceId: string) => `/api/workspaces/${workspaceId}/oauth-apps`;
+
+  async function register(cookie: string, workspaceId: string, extra: Parameters<typeof input>[0] = {}): Promise<AppBody> {
+    const res = await asSession(t, cookie, 'POST', appsUrl(workspaceId), input(extra));
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<AppBody>();
+  }
+
+  test('the owner registers a confidential and a public app: the secret only in the 201, only its hash stored; the list never shows one', async () => {
+    const { workspace: w, owner } = await ownedWorkspace(t);
+    const conf = await register(owner.cookie, w.id);
+    expect(conf).toMatchObject({ workspaceId: w.id, name: 'Zapier-like', confidential: true, redirectUris: ['https://app.example.com/oauth/callback'], scopes: ['linksRead', 'linksWrite'] });
+    expect(conf.clientId).toMatch(CLIENT_ID);
+    expect(conf.clientSecret).toMatch(CLIENT_SECRET);
+    expect(conf.createdAt).toBe(clock.now().toISOString());
+    expect(Buffer.from((await storedApp(conf.id)).secretHash!).equals(sha256(conf.clientSecret!))).toBe(true);
+    const pub = await register(owner.cookie, w.id, { confidential: false, redirectUris: ['http://localhost:8080/cb'] });
+    expect('clientSecret' in pub).toBe(false);
+    expect((await storedApp(pub.id)).secretHash).toBeNull();
+
+    const list = await asSession(t, owner.cookie, 'GET', appsUrl(w.id));
+    expect(list.statusCode).toBe(200);
+    const { clientSecret: _once, ...confListed } = conf;
+    expect(list.json()).toEqual([confListed, pub]);
+    expect(list.body).not.toContain(conf.clientSecret!.slice(5));
+    expect(list.body).not.toContain(sha256(conf.clientSecret!).toString('hex'));
+    expect(list.body).not.toContain(sha256(conf.clientSecret!).toString('base64'));
+  });
+
+  const redirectCases: [string, string[], number][] = [
+    ['https', ['https://app.example.com/cb'], 201],
+    ['http on localhost', ['http://localhost:8080/cb'], 201],
+    ['http on a public host', ['http://example.com/cb'], 400],
+    ['a fragment', ['https://app.example.com/cb#x'], 400],
+    ['javascript:', ['javascript:alert(1)'], 400],
+    ['a relative URL', ['/cb'], 400],
+    ['eleven URIs', Array.from({ length: 11 }, (_, i) => `https://app.example.com/cb${i}`), 400],
+    ['a duplicate', ['https://app.example.com/cb', 'https://app.example.com/cb'], 400],
+  ];
+  test.each(redirectCases)('redirect URIs, %s: %i', async (_label, redirectUris, status) => {
+    const { workspace: w, owner } = await ownedWorkspace(t);
+    const res = await asSession(t, owner.cookie, 'POST', appsUrl(w.id), input({ redirectUris }));
+    if (status === 201) {
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json<AppBody>().redirectUris).toEqual(redirectUris);
+    } else {
+      expectError(res, 400, 'invalid_field', 'redirectUris');
+      expect((await asSession(t, owner.cookie, 'GET', appsUrl(w.id))).json()).toEqual([]);
+    }
+  });
+
+  test('PATCH changes the app; an empty body is a 400; POST …/secret replaces the secret; a public app has none (400 naming confidential)', async () => {
+    const { workspace: w, owner } = await ownedWorkspace(t);
+    const app = await register(owner.cookie, w.id);
+    const patched = await asSession(t, owner.cookie, 'PATCH', `${appsUrl(w.id)}/${app.id}`, { name: 'New name', scopes: ['tagsRead'] });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json()).toMatchObject({ id: app.id, name: 'New name', scopes: ['tagsRead'], redirectUris: app.redirectUris, clientId: app.clientId });
+    expect(patched.json()).not.toHaveProperty('clientSecret');
+    expectError(await asSession(t, owner.cookie, 'PATCH', `${appsUrl(w.id)}/${app.id}`, {}), 400, 'invalid_field');
+    expectError(await asSession(t, owner.cookie, 'PATCH', `${appsUrl(w.id)}/${app.id}`, { redirectUris: ['http://example.com/cb'] }), 400, 'invalid_field', 'redirectUris[0]');
+
+    const rotated = await asSession(t, owner.cookie, 'POST', `${appsUrl(w.id)}/${app.id}/secret`);
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    const { clientSecret } = rotated.json<{ clientSecret: string }>();
+    expect(clientSecret).toMatch(CLIENT_SECRET);
+    const client = (await findClient({ db: db(), clientId: app.clientId }))!;
+    expect(clientSecretMatches(client, app.clientSecret!)).toBe(false);
+    expect(clientSecretMatches(client, clientSecret)).toBe(true);
+
+    const pub = await register(owner.cookie, w.id, { confidential: false });
+    expectError(await asSession(t, owner.cookie, 'POST', `${appsUrl(w.id)}/${pub.id}/secret`), 400, 'invalid_field', 'confidential');
+  });
+
+  test('DELETE: 200 deletedIds, the client is gone and its grants revoked', async () => {
+    const { workspace: w, owner } = await ownedWorkspace(t);
+    const app = await register(owner.cookie, w.id);
+    const grant = await insertGrant(app.id, owner.user, w.id);
+    const res = await asSession(t, owner.cookie, 'DELETE', `${appsUrl(w.id)}/${app.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ deletedIds: [app.id] });
+    expect(await findClient({ db: db(), clientId: app.clientId })).toBeUndefined();
+    expect((await storedGrant(grant)).revokedAt).not.toBeNull();
+    expect((await asSession(t, owner.cookie, 'GET', appsUrl(w.id))).json()).toEqual([]);
+    expectError(await asSession(t, owner.cookie, 'DELETE', `${appsUrl(w.id)}/${app.id}`), 404, 'not_found');
+  });
+
+  test('authorizations: GET lists the apps connected to the workspace; DELETE revokes one', async () => {
+    const { workspace: w, owner } = await ownedWorkspace(t);
+    const app = await register(owner.cookie, w.id);
+    const grant = await insertGrant(app.id, owner.user, w.id, ['linksRead', 'linksWrite'], new Date('2030-02-01T00:00:00Z'));
+    const list = await asSession(t, owner.cookie, 'GET', `/api/workspaces/${w.id}/authorizations`);
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json()).toEqual([
+      {
+        id: grant,
+        app: { id: app.id, name: app.name, clientId: app.clientId },
+        user: { id: owner.user.id, email: owner.user.email, name: owner.user.name },
+        scopes: ['linksRead', 'linksWrite'],
+        createdAt: '2030-02-01T00:00:00.000Z',
+      },
+    ]);
+    const res = await asSession(t, owner.cookie, 'DELETE', `/api/workspaces/${w.id}/authorizations/${grant}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ deletedIds: [grant] });
+    expect((await storedGrant(grant)).revokedAt).not.toBeNull();
+    expect((await asSession(t, owner.cookie, 'GET', `/api/workspaces/${w.id}/authorizations`)).json()).toEqual([]);
+    expectError(await asSession(t, owner.cookie, 'DELETE', `/api/workspaces/${w.id}/authorizations/${grant}`), 404, 'not_found');
+  });
+
+  /** Every route of the module against one workspace, one app and one grant. */
+  const routes = (workspaceId: string, appId: string, grantId: string) =>
+    [
+      ['GET', appsUrl(workspaceId), undefined],
+      ['POST', appsUrl(workspaceId), input()],
+      ['PATCH', `${appsUrl(workspaceId)}/${appId}`, { name: 'hijacked' }],
+      ['DELETE', `${appsUrl(workspaceId)}/${appId}`, undefined],
+      ['POST', `${appsUrl(workspaceId)}/${appId}/secret`, undefined],
+      ['GET', `/api/workspaces/${workspaceId}/authorizations`, undefined],
+      ['DELETE', `/api/workspaces/${workspaceId}/authorizations/${grantId}`, undefined],
+    ] as const;
+
+  /** A workspace with an app and a live grant, and what to check that nothing changed. */
+  async function setting() {
+    const { workspace: w, owner } = await ownedWorkspace(t);
+    const app = await register(owner.cookie, w.id);
+    const grant = await insertGrant(app.id, owner.user, w.id);
+    const unchanged = async () => {
+      const row = await storedApp(app.id);
+      expect(row).toMatchObject({ name: 'Zapier-like', deletedAt: null });
+      expect(clientSecretMatches(row, app.clientSecret!)).toBe(true);
+      expect((await storedGrant(grant)).revokedAt).toBeNull();
+      expect((await listApps({ db: db(), workspaceId: w.id })).map((a) => a.id)).toEqual([app.id]);
+    };
+    return { w, owner, app, grant, unchanged };
+  }
+
+  test.each(['member', 'viewer'] as const)('%s: 403 owner_required without missingScopes on every route, and nothing changes', async (role) => {
+    const { w, app, grant, unchanged } = await setting();
+    const person = await signedInMember(t, w.id, role);
+    for (const [method, url, payload] of routes(w.id, app.id, grant)) {
+      const res = await asSession(t, person.cookie, method, url, payload);
+      expectError(res, 403, 'owner_required');
+      expect(res.json()).not.toHaveProperty('missingScopes');
+    }
+    await unchanged();
+  });
+
+  test('an API key or a human token: 401 session_required on every route, and nothing changes', async () => {
+    const { w, owner, app, grant, unchanged } = await setting();
+    const human = await createHumanToken(t, owner.cookie, w.id, ['linksRead']);
+    for (const token of [w.key, human.token]) {
+      for (const [method, url, payload] of routes(w.id, app.id, grant)) {
+        expectError(await t.inject({ method, url, headers: bearer(token), payload: payload as object | undefined }), 401, 'session_required');
+      }
+    }
+    await unchanged();
+  });
+
+  test("another workspace's app or grant: 404 through the owner's own workspace; a workspace they are not in: 404", async () => {
+    const { w, app, grant, unchanged } = await setting();
+    const { workspace: mine, owner: intruder } = await ownedWorkspace(t);
+    for (const [method, url, payload] of routes(mine.id, app.id, grant).slice(2).filter(([, u]) => u.includes(app.id) || u.includes(grant))) {
+      expectError(await asSession(t, intruder.cookie, method, url, payload), 404, 'not_found');
+    }
+    for (const [method, url, payload] of routes(w.id, app.id, grant)) {
+      expectError(await asSession(t, intruder.cookie, method, url, payload), 404, 'not_found', 'workspace');
+    }
+    await unchanged();
+  });
+});
