@@ -24,7 +24,11 @@ import { qrRoutes } from './modules/qr/routes.js';
 import { fastRedirect } from './modules/redirect/fast-path.js';
 import { notFoundPage } from './modules/redirect/pages.js';
 import { redirectRoutes, type RedirectDeps } from './modules/redirect/routes.js';
-import { sessionCredential } from './modules/sessions/credential.js';
+import { oauthAppsRoutes } from './modules/oauth-apps/routes.js';
+import { oauthAccessCredential } from './modules/oauth/credential.js';
+import { oauthRoutes } from './modules/oauth/routes.js';
+import type { AccessFound } from './modules/oauth/service.js';
+import { sessionCredential, signedInPerson } from './modules/sessions/credential.js';
 import type { SessionFound } from './modules/sessions/service.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 import { tagRoutes } from './modules/tags/routes.js';
@@ -52,6 +56,7 @@ export interface AppDeps {
     memberships: CredentialCache<{ role: Role; workspace: Workspace }>;
     sessionSeen: LastUsedTracker;
     tokens: CredentialCache<TokenFound>;
+    oauthTokens: CredentialCache<AccessFound>;
     tokenUsed: LastUsedTracker;
     throttle: LoginThrottle;
   };
@@ -67,6 +72,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const sessionLimits = { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs };
   // Every credential cache listens to the same bus: one call empties them all, on every instance.
   const authChanged = () => deps.keyCache.changed();
+  const sessionDeps = {
+    db,
+    baseUrl: config.baseUrl,
+    limits: sessionLimits,
+    sessions: deps.people.sessions,
+    memberships: deps.people.memberships,
+    touch: (id: string, at: Date) => deps.people.sessionSeen.touch(id, at),
+    pendingSeen: (id: string) => deps.people.sessionSeen.pendingAt(id),
+  };
   const app = await createServer({
     baseUrl: config.baseUrl,
     trustProxy: config.trustProxy,
@@ -78,23 +92,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     auth: {
       kinds: [
         apiKeyCredential(db, deps.keyCache),
-        sessionCredential({
-          db,
-          baseUrl: config.baseUrl,
-          limits: sessionLimits,
-          sessions: deps.people.sessions,
-          memberships: deps.people.memberships,
-          touch: (id, at) => deps.people.sessionSeen.touch(id, at),
-          pendingSeen: (id) => deps.people.sessionSeen.pendingAt(id),
-        }),
+        sessionCredential(sessionDeps),
         humanTokenCredential(db, deps.people.tokens),
+        oauthAccessCredential(db, deps.people.oauthTokens),
       ],
       limiter: deps.limiter,
       clock,
       authEpochMoved: deps.authEpochMoved,
       onAuthenticated: ({ actor }, now) => {
         if (actor.type === 'key') deps.lastUsed.touch(actor.keyId, now);
-        else if (actor.tokenId) deps.people.tokenUsed.touch(actor.tokenId, now);
+        else if (actor.type === 'user' && actor.tokenId) deps.people.tokenUsed.touch(actor.tokenId, now);
       },
     },
   });
@@ -121,6 +128,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   };
   await app.register(accountRoutes, { db, clock, authChanged, flushLastUsed, throttle: deps.people.throttle });
   await app.register(settingsRoutes, { db, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, clock, authChanged, flushLastUsed });
+  await app.register(oauthAppsRoutes, { db, clock, authChanged });
+  await app.register(oauthRoutes, {
+    db,
+    baseUrl: config.baseUrl,
+    sessionMaxMs: config.sessionMaxMs,
+    clock,
+    throttle: deps.people.throttle,
+    authChanged,
+    signedIn: signedInPerson(sessionDeps),
+  });
   await app.register(redirectRoutes, deps.redirect);
   if (config.adminToken) {
     await app.register(adminRoutes, {

@@ -155,6 +155,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       memberships: new CredentialCache(bus),
       sessionSeen,
       tokens: new CredentialCache(bus),
+      oauthTokens: new CredentialCache(bus),
       tokenUsed,
       throttle: new LoginThrottle(loginFailures),
     },

@@ -13,8 +13,11 @@ export interface ActingWorkspace {
   rateLimitPerMinute: number;
 }
 
-/** Who acts: an API key, a person (by session or human token), or later an OAuth app for a person. */
-export type Actor = { type: 'key'; keyId: string } | { type: 'user'; userId: string; sessionId?: string; tokenId?: string };
+/** Who acts: an API key, a person (by session or human token), or an OAuth app for a person. */
+export type Actor =
+  | { type: 'key'; keyId: string }
+  | { type: 'user'; userId: string; sessionId?: string; tokenId?: string }
+  | { type: 'app'; appId: string; userId: string; tokenId: string };
 
 /** Who is calling, in which workspace, with which scopes: resolved once per request from its one credential. */
 export interface Principal {

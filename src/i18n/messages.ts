@@ -217,6 +217,11 @@ export const reasons = {
     en: 'the destination resolves to a private or loopback address',
     ar: 'الوجهة تشير إلى عنوان خاص أو عنوان استرجاع محلي',
   },
+  redirect_uri: {
+    en: 'must be an absolute https URL (http only on localhost, 127.0.0.1 or [::1]) without user info or fragment',
+    ar: 'يجب أن يكون رابط https مطلقًا (أو http على localhost أو 127.0.0.1 أو [::1] فقط) دون بيانات مستخدم ودون معرّف جزئي (#)',
+  },
+  public_app: { en: 'is false: a public app has no client secret', ar: 'قيمته false: التطبيق العام لا يملك سرّ عميل' },
 } as const satisfies Record<string, { en: string; ar: string }>;
 
 export type ReasonCode = keyof typeof reasons;

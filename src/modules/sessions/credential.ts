@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { Conn } from '../../db/connect.js';
 import { AppError } from '../../errors.js';
 import type { CredentialKind } from '../../http/auth.js';
@@ -16,6 +17,34 @@ export interface SessionCredentialDeps {
   memberships: CredentialCache<{ role: Role; workspace: Workspace }>;
   touch: (sessionId: string, at: Date) => void;
   pendingSeen: (sessionId: string) => Date | undefined;
+}
+
+/**
+ * Who is signed in on a top-level page navigation (the OAuth consent page, reached from another
+ * site): the session cookie read without the first-party rule, only to know the person —
+ * whatever such a page changes is posted back from this origin. Undefined when nobody is.
+ */
+export function signedInPerson(deps: SessionCredentialDeps) {
+  const name = sessionCookieName(deps.baseUrl);
+  return async (request: FastifyRequest, now: Date): Promise<{ userId: string; sessionId: string } | undefined> => {
+    const values = cookieValues(request, name);
+    if (values.length !== 1) return undefined;
+    try {
+      const { session, user } = await resolveSession({
+        db: deps.db,
+        token: values[0]!,
+        now,
+        limits: deps.limits,
+        lookup: (key, load) => deps.sessions.lookup(key, load, now.getTime()),
+        touch: deps.touch,
+        pendingSeen: deps.pendingSeen,
+      });
+      return { userId: user.id, sessionId: session.id };
+    } catch (err) {
+      if (err instanceof AppError) return undefined;
+      throw err;
+    }
+  };
 }
 
 /**

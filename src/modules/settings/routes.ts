@@ -9,6 +9,7 @@ import { CreatedKey, Key, KeyCreate } from '../keys/schemas.js';
 import { createKey, listKeys, revokeKey } from '../keys/service.js';
 import { isFirstParty, sessionCookie } from '../sessions/cookie.js';
 import { createSession } from '../sessions/service.js';
+import { endGrantsOf } from '../oauth/service.js';
 import { revokeTokensOf } from '../tokens/service.js';
 import { changeRole, listMembers, removeMember, requireMembership } from '../users/members.js';
 import { workspacesOf } from '../users/service.js';
@@ -91,7 +92,17 @@ export const settingsRoutes = routesPlugin<SettingsRoutesDeps>('settings', (app,
       const { userId } = req.person!;
       const { id: workspaceId, userId: target } = req.params;
       await requireMembership({ db, userId, workspaceId, owner: target !== userId });
-      await removeMember({ db, workspaceId, userId: target, onRemoved: (tx) => revokeTokensOf({ db: tx, userId: target, workspaceId, now: deps.clock() }) });
+      const now = deps.clock();
+      // What the membership granted ends with it: their human tokens and the apps they connected here.
+      await removeMember({
+        db,
+        workspaceId,
+        userId: target,
+        onRemoved: async (tx) => {
+          await revokeTokensOf({ db: tx, userId: target, workspaceId, now });
+          await endGrantsOf({ db: tx, userId: target, workspaceId, now });
+        },
+      });
       await deps.authChanged();
       return { deletedIds: [target] };
     },

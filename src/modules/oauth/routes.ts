@@ -1,0 +1,240 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Conn } from '../../db/connect.js';
+import { AppError } from '../../errors.js';
+import type { LoginThrottle } from '../../http/login-throttle.js';
+import { SCOPES } from '../../http/scopes.js';
+import { routesPlugin } from '../../http/types.js';
+import { logIn } from '../auth/service.js';
+import { clientSecretMatches, findClient } from '../oauth-apps/service.js';
+import { isFirstParty, sessionCookie } from '../sessions/cookie.js';
+import { workspacesOf } from '../users/service.js';
+import { authorizeErrorPage, consentPage, signInPage } from './pages.js';
+import { checkAuthorizeParams, exchangeCode, issueCode, OAuthError, refresh, revoke, roleAllows, type AuthorizeRequest, type Client } from './service.js';
+
+export interface OauthRoutesDeps {
+  db: Conn;
+  baseUrl: string;
+  sessionMaxMs: number;
+  clock: () => Date;
+  throttle: LoginThrottle;
+  authChanged: () => Promise<void>;
+  /** The person signed in on this browser, read without the first-party rule (top-level navigations). */
+  signedIn: (request: FastifyRequest, now: Date) => Promise<{ userId: string; sessionId: string } | undefined>;
+}
+
+type Params = Record<string, string | undefined>;
+
+/** A form or query as single values; a parameter sent twice is an invalid request (RFC 6749 §3.1). */
+function single(source: unknown): Params {
+  if (!source || typeof source !== 'object') return {};
+  const out: Params = {};
+  for (const [k, v] of Object.entries(source as Record<string, unknown>)) {
+    if (Array.isArray(v)) throw new OAuthError('invalid_request', `${k} is repeated`);
+    if (typeof v === 'string') out[k] = v;
+  }
+  return out;
+}
+
+const html = (reply: FastifyReply, status: number, body: string) =>
+  reply.code(status).header('cache-control', 'no-store').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'").type('text/html; charset=utf-8').send(body);
+
+/** Back to the app with an error (RFC 6749 §4.1.2.1). */
+function redirectError(reply: FastifyReply, redirectUri: string, e: OAuthError, state: string | undefined) {
+  const to = new URL(redirectUri);
+  to.searchParams.set('error', e.error);
+  to.searchParams.set('error_description', e.description);
+  if (state !== undefined) to.searchParams.set('state', state);
+  return reply.code(302).header('location', to.href).header('cache-control', 'no-store').send();
+}
+
+const AUTHORIZE_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
+
+/** The OAuth 2.1 authorization server (operations.md §9). Isolated: it parses forms. */
+export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
+  'oauth',
+  (app, deps) => {
+    const { db } = deps;
+    const origin = new URL(deps.baseUrl).origin;
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
+      const params = new URLSearchParams(body as string);
+      const out: Record<string, string | string[]> = {};
+      for (const [k, v] of params) out[k] = k in out ? [out[k] as string, v].flat() : v;
+      done(null, out);
+    });
+    // Token and revocation answers are JSON errors of RFC 6749 §5.2, never the API's error body.
+    app.setErrorHandler((err, _req, reply) => {
+      const e = err instanceof OAuthError ? err : new OAuthError('invalid_request', (err as { statusCode?: number }).statusCode === 413 ? 'the body is too large' : 'the request could not be read');
+      void reply.code(e.status).header('cache-control', 'no-store').header('pragma', 'no-cache').send({ error: e.error, error_description: e.description });
+    });
+
+    app.get('/.well-known/oauth-authorization-server', { schema: { hide: true } }, async (_req, reply) => {
+      void reply.header('cache-control', 'public, max-age=3600');
+      return {
+        issuer: deps.baseUrl,
+        authorization_endpoint: `${deps.baseUrl}/oauth/authorize`,
+        token_endpoint: `${deps.baseUrl}/oauth/token`,
+        revocation_endpoint: `${deps.baseUrl}/oauth/revoke`,
+        response_types_supported: ['code'],
+        grant_types_supported: ['authorization_code', 'refresh_token'],
+        code_challenge_methods_supported: ['S256'],
+        scopes_supported: [...SCOPES],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+      };
+    });
+
+    /** The client and redirect URI, or the error page (never a redirect to an unverified URI). */
+    async function clientAndRedirect(q: Params): Promise<{ client: Client; redirectUri: string } | { page: string }> {
+      const client = q.client_id ? await findClient({ db, clientId: q.client_id }) : undefined;
+      if (!client) return { page: 'The app is unknown (its client_id is not registered here).' };
+      if (!q.redirect_uri || !client.redirectUris.includes(q.redirect_uri)) return { page: 'The app asked to return to an address it has not registered.' };
+      return { client, redirectUri: q.redirect_uri };
+    }
+
+    /** Parses an authorize request from a query or form: a page, a redirect with an error, or the checked request. */
+    async function authorizeRequest(reply: FastifyReply, q: Params): Promise<AuthorizeRequest | undefined> {
+      const known = await clientAndRedirect(q);
+      if ('page' in known) {
+        await html(reply, 400, authorizeErrorPage(known.page));
+        return undefined;
+      }
+      try {
+        return checkAuthorizeParams(known.client, known.redirectUri, q);
+      } catch (e) {
+        if (!(e instanceof OAuthError)) throw e;
+        await redirectError(reply, known.redirectUri, e, q.state);
+        return undefined;
+      }
+    }
+
+    const allowedWorkspaces = async (userId: string, request: AuthorizeRequest) =>
+      (await workspacesOf({ db, userId })).filter((w) => roleAllows(w.role, request.scopes));
+
+    app.get('/oauth/authorize', { schema: { hide: true } }, async (req, reply) => {
+      let q: Params;
+      try {
+        q = single(req.query);
+      } catch {
+        return html(reply, 400, authorizeErrorPage('A parameter of the request is repeated.'));
+      }
+      const request = await authorizeRequest(reply, q);
+      if (!request) return reply;
+      const person = await deps.signedIn(req, deps.clock());
+      if (!person) return reply.code(302).header('location', `/oauth/sign-in?next=${encodeURIComponent(req.url)}`).header('cache-control', 'no-store').send();
+      const params = Object.fromEntries(AUTHORIZE_PARAMS.filter((k) => q[k] !== undefined).map((k) => [k, q[k]!]));
+      const workspaces = await allowedWorkspaces(person.userId, request);
+      return html(reply, 200, consentPage({ appName: request.client.name, scopes: request.scopes, workspaces, params }));
+    });
+
+    app.post('/oauth/authorize', { schema: { hide: true } }, async (req, reply) => {
+      // A consent is given only by this origin's own page: another site's form is refused.
+      if (!isFirstParty(req, origin)) return html(reply, 403, authorizeErrorPage('The consent must come from this site.'));
+      let q: Params;
+      try {
+        q = single(req.body);
+      } catch {
+        return html(reply, 400, authorizeErrorPage('A parameter of the request is repeated.'));
+      }
+      const request = await authorizeRequest(reply, q);
+      if (!request) return reply;
+      const now = deps.clock();
+      const person = await deps.signedIn(req, now);
+      if (!person) return html(reply, 401, authorizeErrorPage('You are not signed in any more; start again from the app.'));
+      if (q.decision !== 'allow') return redirectError(reply, request.redirectUri, new OAuthError('access_denied', 'the user denied the request'), request.state);
+      const allowed = await allowedWorkspaces(person.userId, request);
+      if (!q.workspaceId || !allowed.some((w) => w.id === q.workspaceId)) {
+        return redirectError(reply, request.redirectUri, new OAuthError('access_denied', 'no workspace of the user allows these scopes'), request.state);
+      }
+      const code = await issueCode({ db, request, userId: person.userId, workspaceId: q.workspaceId, now });
+      const to = new URL(request.redirectUri);
+      to.searchParams.set('code', code);
+      if (request.state !== undefined) to.searchParams.set('state', request.state);
+      return reply.code(302).header('location', to.href).header('cache-control', 'no-store').send();
+    });
+
+    /** Only back to this server's own authorize endpoint after signing in (no open redirect). */
+    const safeNext = (next: string | undefined) => (next && next.startsWith('/oauth/authorize?') ? next : '/oauth/authorize');
+
+    app.get('/oauth/sign-in', { schema: { hide: true, querystring: Type.Object({ next: Type.Optional(Type.String({ maxLength: 8192 })) }) } }, async (req, reply) =>
+      html(reply, 200, signInPage({ next: safeNext(req.query.next) })),
+    );
+
+    app.post('/oauth/sign-in', { schema: { hide: true } }, async (req, reply) => {
+      if (!isFirstParty(req, origin)) return html(reply, 403, authorizeErrorPage('Signing in is possible only from this site.'));
+      let form: Params;
+      try {
+        form = single(req.body);
+      } catch {
+        return html(reply, 400, signInPage({ next: '/oauth/authorize', error: 'A field is repeated.' }));
+      }
+      const next = safeNext(form.next);
+      const email = (form.email ?? '').slice(0, 254);
+      try {
+        const { token } = await logIn({ db, throttle: deps.throttle, email, password: (form.password ?? '').slice(0, 1024), address: req.ip, now: deps.clock(), userAgent: req.headers['user-agent'] });
+        return reply.code(303).header('set-cookie', sessionCookie(deps.baseUrl, token, deps.sessionMaxMs)).header('location', next).header('cache-control', 'no-store').send();
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e;
+        const error = e.code === 'login_throttled' ? `Too many failed attempts. Try again in ${String(e.extra.retryAfter)} seconds.` : 'Wrong email or password.';
+        return html(reply, e.code === 'login_throttled' ? 429 : 401, signInPage({ next, email, error }));
+      }
+    });
+
+    /** The client of a token or revocation request: Basic, client_secret_post, or a public client's client_id. */
+    async function authenticateClient(req: FastifyRequest, body: Params): Promise<Client> {
+      const header = req.headers.authorization;
+      let id = body.client_id;
+      let secret = body.client_secret;
+      if (header !== undefined) {
+        const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header);
+        if (!m) throw new OAuthError('invalid_client', 'unsupported client authentication');
+        if (secret !== undefined) throw new OAuthError('invalid_request', 'use one client authentication method');
+        const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+        const colon = decoded.indexOf(':');
+        const form = (s: string) => {
+          try {
+            return decodeURIComponent(s.replace(/\+/g, ' '));
+          } catch {
+            throw new OAuthError('invalid_client', 'malformed Basic credentials');
+          }
+        };
+        if (colon < 0) throw new OAuthError('invalid_client', 'malformed Basic credentials');
+        const basicId = form(decoded.slice(0, colon));
+        if (id !== undefined && id !== basicId) throw new OAuthError('invalid_request', 'client_id differs from the authenticated client');
+        id = basicId;
+        secret = form(decoded.slice(colon + 1));
+      }
+      const client = id ? await findClient({ db, clientId: id }) : undefined;
+      if (!client) throw new OAuthError('invalid_client', 'unknown client');
+      if (client.confidential ? !(secret !== undefined && clientSecretMatches(client, secret)) : secret !== undefined) {
+        throw new OAuthError('invalid_client', client.confidential ? 'wrong or missing client secret' : 'a public client has no secret');
+      }
+      return client;
+    }
+
+    app.post('/oauth/token', { schema: { hide: true } }, async (req, reply) => {
+      void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      const body = single(req.body);
+      let client: Client;
+      try {
+        client = await authenticateClient(req, body);
+      } catch (e) {
+        if (e instanceof OAuthError && e.error === 'invalid_client' && req.headers.authorization) void reply.header('www-authenticate', 'Basic realm="linktrail"');
+        throw e;
+      }
+      const now = deps.clock();
+      if (body.grant_type === 'authorization_code') {
+        return exchangeCode({ db, client, code: body.code, redirectUri: body.redirect_uri, verifier: body.code_verifier, now, authChanged: deps.authChanged });
+      }
+      if (body.grant_type === 'refresh_token') return refresh({ db, client, token: body.refresh_token, now, authChanged: deps.authChanged });
+      throw new OAuthError(body.grant_type ? 'unsupported_grant_type' : 'invalid_request', body.grant_type ? `grant_type ${body.grant_type} is not supported` : 'grant_type is required');
+    });
+
+    app.post('/oauth/revoke', { schema: { hide: true } }, async (req, reply) => {
+      const body = single(req.body);
+      const client = await authenticateClient(req, body);
+      await revoke({ db, client, token: body.token, now: deps.clock(), authChanged: deps.authChanged });
+      return reply.code(200).header('cache-control', 'no-store').send();
+    });
+  },
+  { isolated: true },
+);

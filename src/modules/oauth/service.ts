@@ -1,0 +1,188 @@
+import { createHash } from 'node:crypto';
+import type { Conn } from '../../db/connect.js';
+import { newId } from '../../db/ids.js';
+import { AppError } from '../../errors.js';
+import { sameHash, secretFormat, sha256 } from '../../http/secret.js';
+import { SCOPES, type Scope } from '../../http/scopes.js';
+import { withTransaction } from '../bulk/service.js';
+import { ROLE_SCOPES, type Role } from '../users/roles.js';
+import { toWorkspace, type Workspace } from '../workspaces/service.js';
+import * as store from './store.js';
+
+export const CODE = secretFormat('ltac_');
+export const ACCESS = secretFormat('lto_');
+export const REFRESH = secretFormat('ltr_');
+export const CODE_TTL_MS = 60_000;
+export const ACCESS_TTL_MS = 3600_000;
+export const REFRESH_TTL_MS = 90 * 24 * 3600_000;
+
+/** An RFC 6749 error: `error` and `error_description`, 400 unless the client failed to authenticate (401). */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | 'access_denied' | 'unsupported_response_type',
+    readonly description: string,
+    readonly status = error === 'invalid_client' ? 401 : 400,
+  ) {
+    super(description);
+  }
+}
+
+/** The client an OAuth request names, as the apps module gives it. */
+export interface Client {
+  id: string;
+  clientId: string;
+  name: string;
+  confidential: boolean;
+  redirectUris: string[];
+  scopes: string[];
+}
+
+/** Space-separated scopes to a list of the twelve; unknown names or duplicates are `invalid_scope`. */
+export function parseScope(raw: string | undefined, allowed: readonly string[]): Scope[] {
+  if (raw === undefined || raw.trim() === '') return allowed.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+  const asked = raw.split(' ').filter(Boolean);
+  for (const s of asked) {
+    if (!(SCOPES as readonly string[]).includes(s)) throw new OAuthError('invalid_scope', `unknown scope ${s}`);
+    if (!allowed.includes(s)) throw new OAuthError('invalid_scope', `the app may not ask for ${s}`);
+  }
+  return [...new Set(asked)] as Scope[];
+}
+
+/** What /oauth/authorize checks after the client and redirect URI are known (RFC 6749 §4.1.2.1 errors). */
+export interface AuthorizeRequest {
+  client: Client;
+  redirectUri: string;
+  state?: string;
+  scopes: Scope[];
+  codeChallenge: string;
+}
+
+const CHALLENGE_RE = /^[A-Za-z0-9_-]{43}$/;
+
+export function checkAuthorizeParams(client: Client, redirectUri: string, q: Record<string, string | undefined>): AuthorizeRequest {
+  if (q.response_type !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code');
+  if (!q.code_challenge) throw new OAuthError('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256');
+  if (q.code_challenge_method !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256');
+  if (!CHALLENGE_RE.test(q.code_challenge)) throw new OAuthError('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
+  const scopes = parseScope(q.scope, client.scopes);
+  if (scopes.length === 0) throw new OAuthError('invalid_scope', 'no scope requested');
+  return { client, redirectUri, state: q.state, scopes, codeChallenge: q.code_challenge };
+}
+
+/** Whether a role has every scope asked for (the workspaces a consent may choose from). */
+export const roleAllows = (role: Role, scopes: readonly Scope[]): boolean => scopes.every((s) => ROLE_SCOPES[role].has(s));
+
+/** The user allowed: a grant for the chosen workspace and a single-use code valid 60 s. */
+export async function issueCode({ db, request, userId, workspaceId, now }: { db: Conn; request: AuthorizeRequest; userId: string; workspaceId: string; now: Date }): Promise<string> {
+  const code = CODE.generate();
+  await withTransaction(db, async (tx) => {
+    const grant = await store.insertGrant(tx, { id: newId(), appId: request.client.id, userId, workspaceId, scopes: request.scopes, createdAt: now });
+    await store.insertCode(tx, { codeHash: code.hash, grantId: grant.id, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge, expiresAt: new Date(now.getTime() + CODE_TTL_MS) });
+  });
+  return code.value;
+}
+
+export interface TokenAnswer {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+  workspace_id: string;
+}
+
+async function issueTokens(db: Conn, grant: store.GrantRow, now: Date): Promise<TokenAnswer> {
+  const access = ACCESS.generate();
+  const refresh = REFRESH.generate();
+  await store.insertTokens(db, [
+    { id: newId(), grantId: grant.id, kind: 'access', tokenHash: access.hash, expiresAt: new Date(now.getTime() + ACCESS_TTL_MS), createdAt: now },
+    { id: newId(), grantId: grant.id, kind: 'refresh', tokenHash: refresh.hash, expiresAt: new Date(now.getTime() + REFRESH_TTL_MS), createdAt: now },
+  ]);
+  return { access_token: access.value, token_type: 'Bearer', expires_in: ACCESS_TTL_MS / 1000, refresh_token: refresh.value, scope: grant.scopes.join(' '), workspace_id: grant.workspaceId };
+}
+
+const VERIFIER_RE = /^[A-Za-z0-9._~-]{43,128}$/;
+const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+
+/**
+ * `authorization_code`: the code is single use — a second presentation revokes everything it
+ * issued (the grant) — valid 60 s, bound to its client, redirect URI and PKCE challenge.
+ */
+export async function exchangeCode({ db, client, code, redirectUri, verifier, now, authChanged }: { db: Conn; client: Client; code?: string; redirectUri?: string; verifier?: string; now: Date; authChanged: () => Promise<void> }): Promise<TokenAnswer> {
+  if (!code || !CODE.isWellFormed(code)) throw new OAuthError('invalid_grant', 'unknown code');
+  if (!verifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
+  const found = await store.findCode(db, sha256(code));
+  if (!found || found.appClientId !== client.clientId) throw new OAuthError('invalid_grant', 'unknown code');
+  if (found.code.usedAt || !(await store.useCode(db, found.code.codeHash, now))) {
+    await store.revokeGrant(db, found.grant.id, now);
+    await authChanged();
+    throw new OAuthError('invalid_grant', 'the code was already used; what it issued is revoked');
+  }
+  if (found.code.expiresAt.getTime() <= now.getTime()) throw new OAuthError('invalid_grant', 'the code has expired');
+  if (found.code.redirectUri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
+  if (!VERIFIER_RE.test(verifier) || !sameHash(Buffer.from(s256(verifier)), Buffer.from(found.code.codeChallenge))) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+  if (found.grant.revokedAt) throw new OAuthError('invalid_grant', 'the authorization was revoked');
+  return issueTokens(db, found.grant, now);
+}
+
+/** `refresh_token`: a new pair; the old refresh token is spent, and presenting a spent one again revokes the grant (reuse detection). */
+export async function refresh({ db, client, token, now, authChanged }: { db: Conn; client: Client; token?: string; now: Date; authChanged: () => Promise<void> }): Promise<TokenAnswer> {
+  if (!token || !REFRESH.isWellFormed(token)) throw new OAuthError('invalid_grant', 'unknown refresh token');
+  const found = await store.findToken(db, sha256(token));
+  if (!found || found.token.kind !== 'refresh' || found.appClientId !== client.clientId) throw new OAuthError('invalid_grant', 'unknown refresh token');
+  if (found.token.spentAt) {
+    await store.revokeGrant(db, found.grant.id, now);
+    await authChanged();
+    throw new OAuthError('invalid_grant', 'the refresh token was already used; the authorization is revoked');
+  }
+  if (found.token.revokedAt || found.grant.revokedAt || found.appDeletedAt) throw new OAuthError('invalid_grant', 'the authorization was revoked');
+  if (found.token.expiresAt.getTime() <= now.getTime()) throw new OAuthError('invalid_grant', 'the refresh token has expired');
+  return withTransaction(db, async (tx) => {
+    if (!(await store.spendRefreshToken(tx, found.token.id, now))) throw new OAuthError('invalid_grant', 'the refresh token was already used');
+    return issueTokens(tx, found.grant, now);
+  });
+}
+
+/** RFC 7009: ends an access token, or a refresh token with its whole grant; unknown tokens are fine. */
+export async function revoke({ db, client, token, now, authChanged }: { db: Conn; client: Client; token?: string; now: Date; authChanged: () => Promise<void> }): Promise<void> {
+  if (!token || !(ACCESS.isWellFormed(token) || REFRESH.isWellFormed(token))) return;
+  const found = await store.findToken(db, sha256(token));
+  if (!found || found.appClientId !== client.clientId) return;
+  if (found.token.kind === 'refresh') await store.revokeGrant(db, found.grant.id, now);
+  else await store.revokeToken(db, found.token.id, now);
+  await authChanged();
+}
+
+export type AccessFound = NonNullable<Awaited<ReturnType<typeof store.findAccessToken>>>;
+
+/** An access token as a credential: its workspace, the user, and granted scopes ∩ the user's current role. */
+export async function authenticateAccessToken({
+  db,
+  token,
+  now,
+  lookup = (_key, load) => load(),
+}: {
+  db: Conn;
+  token: string;
+  now: Date;
+  lookup?: (hashHex: string, load: () => Promise<AccessFound | undefined>) => Promise<AccessFound | undefined>;
+}): Promise<{ tokenId: string; grantId: string; appId: string; userId: string; workspace: Workspace; scopes: ReadonlySet<Scope> }> {
+  if (!ACCESS.isWellFormed(token)) throw new AppError('credential_malformed');
+  const hash = sha256(token);
+  const found = await lookup(hash.toString('hex'), () => store.findAccessToken(db, hash));
+  if (!found || !sameHash(found.token.tokenHash, hash)) throw new AppError('credential_invalid');
+  if (found.token.revokedAt || found.grant.revokedAt || found.appDeletedAt || !found.role) throw new AppError('credential_revoked');
+  if (found.token.expiresAt.getTime() <= now.getTime()) throw new AppError('credential_expired');
+  const role = ROLE_SCOPES[found.role as Role];
+  return {
+    tokenId: found.token.id,
+    grantId: found.grant.id,
+    appId: found.grant.appId,
+    userId: found.grant.userId,
+    workspace: toWorkspace(found.workspace),
+    scopes: new Set((found.grant.scopes as Scope[]).filter((s) => role?.has(s))),
+  };
+}
+
+/** A user left a workspace (or was removed): the consents they gave there end with it. */
+export const endGrantsOf = ({ db, userId, workspaceId, now }: { db: Conn; userId: string; workspaceId: string; now: Date }) => store.revokeGrantsOf(db, userId, workspaceId, now);
