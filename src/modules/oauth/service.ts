@@ -155,7 +155,10 @@ export async function revoke({ db, client, token, now, authChanged }: { db: Conn
 
 export type AccessFound = NonNullable<Awaited<ReturnType<typeof store.findAccessToken>>>;
 
-/** An access token as a credential: its workspace, the user, and granted scopes ∩ the user's current role. */
+/**
+ * An access token as a credential: its workspace, the user, and granted scopes ∩ the app's
+ * current scopes (an owner may narrow them) ∩ the user's current role.
+ */
 export async function authenticateAccessToken({
   db,
   token,
@@ -180,7 +183,7 @@ export async function authenticateAccessToken({
     appId: found.grant.appId,
     userId: found.grant.userId,
     workspace: toWorkspace(found.workspace),
-    scopes: new Set((found.grant.scopes as Scope[]).filter((s) => role?.has(s))),
+    scopes: new Set((found.grant.scopes as Scope[]).filter((s) => role?.has(s) && found.appScopes.includes(s))),
   };
 }
 

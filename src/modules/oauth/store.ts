@@ -81,6 +81,7 @@ export async function findAccessToken(conn: Conn, tokenHash: Buffer) {
       token: oauthTokens,
       grant: oauthGrants,
       appDeletedAt: oauthApps.deletedAt,
+      appScopes: oauthApps.scopes,
       workspace: workspaces,
       role: memberships.role,
     })
