@@ -62,7 +62,7 @@ afterAll(async () => {
 // The route table, in families
 // ---------------------------------------------------------------------------------------------
 
-type Family = 'scoped' | 'public' | 'people' | 'redirect' | 'admin' | 'service';
+type Family = 'scoped' | 'public' | 'people' | 'oauth' | 'redirect' | 'admin' | 'service';
 
 interface Route {
   method: string;
@@ -84,6 +84,7 @@ function familyOf(r: RouteOptions): Family | undefined {
   const url = r.url ?? '';
   if (config.scope) return 'scoped';
   if (config.account || PEOPLE_PUBLIC.has(url)) return 'people';
+  if (url.startsWith('/oauth/') || url === '/.well-known/oauth-authorization-server') return 'oauth';
   if (url.startsWith('/admin/')) return 'admin';
   if (url.endsWith('/:shortId')) return 'redirect';
   if (config.public === true && url.startsWith('/api/')) return 'public';
@@ -120,6 +121,8 @@ const DOCUMENTED: Record<Family, readonly number[]> = {
   public: [200, 304, 400],
   // operations.md §7: 204 is logout; 403 owner_required; 404 a workspace, member, invite, key, session or token not yours.
   people: [200, 201, 204, 400, 401, 403, 404, 429],
+  // operations.md §9: pages (200, 302 to sign in or back to the app, 400/401/403 pages, 429 sign-in throttle) and RFC 6749 §5.2 answers.
+  oauth: [200, 302, 303, 400, 401, 403, 413, 429],
   redirect: [200, 302, 303, 401, 404, 410, 429],
   admin: [200, 201, 400, 401, 404],
   // /docs/static/index.html redirects to /docs/ (302).
@@ -468,7 +471,30 @@ interface Expectation {
 }
 
 /** The checks every answer must pass; throws with what went wrong. */
+/** RFC 6749 §5.2 error codes (and §4.1.2.1's that pages redirect with). */
+const OAUTH_ERRORS = ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'];
+
+/** OAuth answers: pages are HTML, token and revocation errors are `{ error, error_description }`, never the API's body, never a stack. */
+function checkOauthAnswer(ctx: Ctx, res: LightMyRequestResponse): void {
+  const status = res.statusCode;
+  if (!DOCUMENTED.oauth.includes(status)) fail(`status ${status} is not documented for OAuth: ${cut(res.body)}`);
+  if (containsMarker(res.body)) fail(`answer contains a stack trace or SQL: ${cut(res.body, 1000)}`);
+  if (status >= 400 && isJson(res) && res.body.length > 0) {
+    const body = res.json<Record<string, unknown>>();
+    if (!OAUTH_ERRORS.includes(String(body.error)) || typeof body.error_description !== 'string') fail(`not an RFC 6749 error body: ${cut(res.body)}`);
+    if (Object.keys(body).some((k) => k !== 'error' && k !== 'error_description')) fail(`unexpected fields: ${cut(res.body)}`);
+    if (res.headers['cache-control'] !== 'no-store') fail('an OAuth error without Cache-Control: no-store');
+  } else if (status >= 400 && !isHtml(res)) fail(`error answer of type ${String(res.headers['content-type'])}: ${cut(res.body)}`);
+  if (status === 302) {
+    const to = String(res.headers.location ?? '');
+    // Only back to this server's sign-in or to an address the app registered (the fuzz registers https://app.example/cb).
+    if (!to.startsWith('/oauth/sign-in?next=') && !to.startsWith('https://app.example/cb')) fail(`redirect to an unregistered address: ${to}`);
+  }
+  for (const key of ctx.w.keys) if (res.body.includes(key)) fail(`answer contains an API key (${key.slice(0, 8)}…)`);
+}
+
 function checkAnswer(ctx: Ctx, req: Req, res: LightMyRequestResponse, e: Expectation): void {
+  if (e.family === 'oauth') return checkOauthAnswer(ctx, res);
   const status = res.statusCode;
   const documented = [...DOCUMENTED[e.family], ...(e.extra ?? [])];
   if (status >= 500 && !(status === 503 && documented.includes(503))) fail(`server error ${status}: ${cut(res.body)}`);
@@ -562,7 +588,7 @@ describe('the route table', () => {
   it('puts every registered route in a family this fuzz knows (a new route must be added to one)', () => {
     const routes = allRoutes();
     expect(routes.filter((r) => r.family === 'scoped').length).toBeGreaterThan(10);
-    for (const f of ['public', 'people', 'redirect', 'admin', 'service'] as const) expect(routes.some((r) => r.family === f), f).toBe(true);
+    for (const f of ['public', 'people', 'oauth', 'redirect', 'admin', 'service'] as const) expect(routes.some((r) => r.family === f), f).toBe(true);
     expect(routes.filter((r) => r.family === undefined).map((r) => `${r.method} ${r.url}`)).toEqual([]);
   });
 });
@@ -681,6 +707,63 @@ describe('hostile input on the people routes (sign-in, setup, account, settings)
             return { req: { method: route.method, url: concretePath(route.url, params), headers, payload: payload ?? undefined, remoteAddress: address }, expect: { family: 'people' as const, extra: [413] } };
           });
         const failure = await fuzz(ctx, route, 25, arbitrary);
+        if (failure) failures.push(failure);
+      }
+      return failures;
+    });
+  }, 240_000);
+});
+
+describe('hostile input on the OAuth server (authorize, sign-in, token, revoke, metadata)', () => {
+  it('answers documented statuses, RFC 6749 error bodies or pages, and redirects only to registered addresses', async () => {
+    const routes = routesOf('oauth');
+    await withWorld(async (ctx) => {
+      const password = 'a passphrase nobody else has';
+      const email = `oauth-fuzz-${ctx.w.a.marker}@example.com`;
+      const user = await t.admin('POST', '/users', { email, name: 'OAuth fuzz', password });
+      expectStatus(user, 201, 'user');
+      expectStatus(await t.admin('POST', `/workspaces/${ctx.w.a.ws.id}/members`, { userId: user.json<{ id: string }>().id, role: 'owner' }), 201, 'member');
+      const login = await t.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+      expectStatus(login, 200, 'login');
+      const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+      const registered = await t.inject({
+        method: 'POST',
+        url: `/api/workspaces/${ctx.w.a.ws.id}/oauth-apps`,
+        headers: { cookie },
+        payload: { name: 'Fuzz app', redirectUris: ['https://app.example/cb'], confidential: true, scopes: ['linksRead', 'tagsWrite'] },
+      });
+      expectStatus(registered, 201, 'oauth app');
+      const { clientId, clientSecret } = registered.json<{ clientId: string; clientSecret: string }>();
+      const value = fc.oneof(
+        fc.constantFrom(clientId, clientSecret, 'https://app.example/cb', 'https://app.example/cb/', 'code', 'token', 'S256', 'plain', 'linksRead', 'linksRead tagsWrite', 'partnersWrite', 'allow', 'deny', ctx.w.a.ws.id, ctx.w.b.ws.id, 'authorization_code', 'refresh_token', 'ltac_' + 'A'.repeat(43), 'ltr_' + 'A'.repeat(43), 'lto_' + 'A'.repeat(43), 'A'.repeat(43), '/oauth/authorize?x=1', 'https://evil.example/'),
+        fc.string({ maxLength: 60 }),
+      );
+      const names = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'workspaceId', 'decision', 'grant_type', 'code', 'code_verifier', 'refresh_token', 'client_secret', 'token', 'next', 'email', 'password'];
+      const params = fc.array(fc.tuple(fc.constantFrom(...names), value), { maxLength: 12 }).map((pairs) => new URLSearchParams(pairs).toString());
+      const failures: string[] = [];
+      for (const route of routes) {
+        const arbitrary = fc
+          .record({
+            query: params,
+            form: params,
+            session: fc.constantFrom(cookie, '', `${cookie}x`),
+            origin: fc.constantFrom(undefined, 'https://lt.test', 'https://evil.test'),
+            basic: fc.option(fc.tuple(fc.constantFrom(clientId, 'ltc_nope', ''), fc.constantFrom(clientSecret, 'wrong', '')).map(([i, s]) => `Basic ${Buffer.from(`${i}:${s}`).toString('base64')}`)),
+            type: fc.constantFrom('application/x-www-form-urlencoded', 'application/json', 'text/plain'),
+            address: fc.ipV4(),
+          })
+          .map(({ query, form, session, origin, basic, type, address }) => {
+            const headers: Record<string, string> = {};
+            if (session) headers.cookie = session;
+            if (origin) headers.origin = origin;
+            if (basic) headers.authorization = basic;
+            const hasBody = route.method === 'POST';
+            if (hasBody) headers['content-type'] = type;
+            const payload = hasBody ? (type === 'application/json' ? JSON.stringify(Object.fromEntries(new URLSearchParams(form))) : form) : undefined;
+            return { req: { method: route.method, url: withQuery(route.url, query), headers, payload, remoteAddress: address }, expect: { family: 'oauth' as const } };
+          });
+        // Sign-in attempts wait out the growing delays of failed ones: fewer runs there.
+        const failure = await fuzz(ctx, route, route.url === '/oauth/sign-in' && route.method === 'POST' ? 10 : 40, arbitrary);
         if (failure) failures.push(failure);
       }
       return failures;

@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Conn } from '../../db/connect.js';
 import { AppError } from '../../errors.js';
@@ -155,9 +154,10 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
     /** Only back to this server's own authorize endpoint after signing in (no open redirect). */
     const safeNext = (next: string | undefined) => (next && next.startsWith('/oauth/authorize?') ? next : '/oauth/authorize');
 
-    app.get('/oauth/sign-in', { schema: { hide: true, querystring: Type.Object({ next: Type.Optional(Type.String({ maxLength: 8192 })) }) } }, async (req, reply) =>
-      html(reply, 200, signInPage({ next: safeNext(req.query.next) })),
-    );
+    app.get('/oauth/sign-in', { schema: { hide: true } }, async (req, reply) => {
+      const next = (req.query as Record<string, unknown>).next;
+      return html(reply, 200, signInPage({ next: safeNext(typeof next === 'string' ? next.slice(0, 8192) : undefined) }));
+    });
 
     app.post('/oauth/sign-in', { schema: { hide: true } }, async (req, reply) => {
       if (!isFirstParty(req, origin)) return html(reply, 403, authorizeErrorPage('Signing in is possible only from this site.'));
