@@ -18,6 +18,9 @@ Every \`/api\` operation except \`/api/qr\`, sign-in and setup (and this documen
   (\`POST /api/workspaces/{id}/keys\`) or by the operator (\`linktrail key create\`); its secret is shown once;
 * a **human token** (\`ltp_\` + 43 characters), a person's token for one workspace (\`POST /api/me/tokens\`),
   acting with its scopes ∩ the person's current role;
+* an **OAuth access token** (\`lto_\` + 43 characters) of an app a person connected to a workspace (authorization
+  code with PKCE S256; metadata at \`/.well-known/oauth-authorization-server\`), acting there with the granted scopes ∩
+  the app's scopes ∩ the person's current role; it lives an hour, its refresh token rotates;
 * the **session cookie** of a signed-in person (\`POST /api/auth/login\`), for the dashboard: it counts only on
   requests from this server's own origin (another \`Origin\`, or \`Sec-Fetch-Site: cross-site\`, is no
   credential), and on workspace operations the request names its workspace with \`X-Workspace-Id\` (missing:
@@ -115,6 +118,18 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Pr
             scheme: 'bearer',
             description: "A person's token (`ltp_…`, made at POST /api/me/tokens), sent like an API key; it acts in its workspace with its scopes ∩ the person's current role",
           },
+          oauth2: {
+            type: 'oauth2',
+            description: 'An app connected by a person (operations.md §9): authorization code with PKCE (S256). Its access token (`lto_…`) is sent like an API key and acts in the consented workspace with the granted scopes ∩ the person\'s current role. Metadata: /.well-known/oauth-authorization-server',
+            flows: {
+              authorizationCode: {
+                authorizationUrl: `${baseUrl}/oauth/authorize`,
+                tokenUrl: `${baseUrl}/oauth/token`,
+                refreshUrl: `${baseUrl}/oauth/token`,
+                scopes: Object.fromEntries(SCOPES.map((s) => [s, SCOPE_GUIDE[s]])),
+              },
+            },
+          },
           sessionCookie: {
             type: 'apiKey',
             in: 'cookie',
@@ -154,7 +169,7 @@ export function describeScopedRoute(route: RouteOptions): void {
   }
   if (!scope) return;
   const schema = (route.schema ??= {}) as Record<string, unknown>;
-  schema.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { humanToken: [] }, { sessionCookie: [] }];
+  schema.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { humanToken: [] }, { oauth2: [scope] }, { sessionCookie: [] }];
   const note = `Scope: \`${scope}\`.`;
   // The automatic HEAD route shares its GET's schema object: add the note once.
   if (!String(schema.description ?? '').includes(note)) schema.description = [schema.description, note].filter(Boolean).join('\n\n');

@@ -146,6 +146,18 @@ describe('GET /api/openapi.json', () => {
     expect(problems).toEqual([]);
   });
 
+  it('offers the oauth2 scheme (authorization code with PKCE endpoints, the twelve scopes) on each /api operation, asking for its own scope', async () => {
+    const doc = await fetchDoc();
+    const scheme = doc.components.securitySchemes.oauth2 as unknown as { type: string; flows: { authorizationCode: { authorizationUrl: string; tokenUrl: string; scopes: Record<string, string> } } };
+    expect(scheme.type).toBe('oauth2');
+    expect(scheme.flows.authorizationCode.authorizationUrl).toBe('https://lt.test/oauth/authorize');
+    expect(scheme.flows.authorizationCode.tokenUrl).toBe('https://lt.test/oauth/token');
+    expect(Object.keys(scheme.flows.authorizationCode.scopes).sort()).toEqual([...SCOPES].sort());
+    for (const { path, method, op, scope } of await scopedOperations()) {
+      expect(op.security, `${method} ${path}`).toContainEqual({ oauth2: [scope] });
+    }
+  });
+
   it('lets each /api operation be called with either the bearer or the X-API-Key scheme', async () => {
     const doc = await fetchDoc();
     const bearerNames = Object.entries(doc.components.securitySchemes)
@@ -268,7 +280,7 @@ describe('GET /docs', () => {
     for (const code of ['credential_missing', 'credential_conflict', 'missingScopes', 'retryAfter']) expect(text).toContain(code);
     // The credentials of today (issue 12), and nothing that does not exist yet.
     for (const words of [/human token/i, /session cookie/i, /X-Workspace-Id/, /ltp_/, /owner_required/, /not_a_member/]) expect(text).toMatch(words);
-    expect(text).not.toMatch(/oauth/i);
+    for (const words of [/OAuth access token/, /lto_/, /\/\.well-known\/oauth-authorization-server/, /PKCE/]) expect(text).toMatch(words);
     // The same text is what /docs shows.
     const docsJson = (await t.inject({ method: 'GET', url: '/docs/json' })).json<OpenApiDoc>();
     expect(docsJson.info.description).toBe(text);
