@@ -98,6 +98,7 @@ function runBlocks(blocks: string[], env: NodeJS.ProcessEnv): Promise<Run> {
 describe('README walkthrough, from nothing to the first sale', () => {
   const walkthrough = shBlocks(section('From nothing to the first sale'));
   const plans = shBlocks(section('Plans'));
+  const connect = shBlocks(section('Connect an app'));
   let dataDir: string;
   let port: number;
   let run: Run;
@@ -111,7 +112,7 @@ describe('README walkthrough, from nothing to the first sale', () => {
     const start = walkthrough[0]!;
     expect(start).toMatch(/^npm start\b.*&$/m);
     expect(start.match(/\bPORT=3000\b/g)).toHaveLength(1);
-    const blocks = [start.replace(/\bPORT=3000\b/, `PORT=${port}`), ...walkthrough.slice(1), ...plans];
+    const blocks = [start.replace(/\bPORT=3000\b/, `PORT=${port}`), ...walkthrough.slice(1), ...plans, ...connect];
     // Only what a fresh shell has, plus the engine under test (DATABASE_URL needs a SECRET). The
     // walkthrough starts from the setup URL, which exists only while nobody has an account: on
     // PostgreSQL it gets a database of its own.
@@ -131,7 +132,7 @@ describe('README walkthrough, from nothing to the first sale', () => {
     expect(plans.length).toBeGreaterThanOrEqual(1);
     expect(run.all).not.toMatch(/"error":\{/);
     expect({ code: run.code, output: run.code === 0 ? '' : run.all }).toEqual({ code: 0, output: '' });
-    expect(run.steps).toHaveLength(walkthrough.length + plans.length + 1);
+    expect(run.steps).toHaveLength(walkthrough.length + plans.length + connect.length + 1);
   });
 
   it('creates the first person from the logged setup URL, who makes a key in the workspace settings; the key is accepted with its rate limit', () => {
@@ -155,6 +156,18 @@ describe('README walkthrough, from nothing to the first sale', () => {
     expect(sale).toMatchObject({ eventName: 'Purchase', amount: 4900, currency: 'usd', leadId: lead!.id, clickId: lead!.clickId });
     const byLink = JSON.parse(run.steps[6]!.split('\n').find((l) => l.startsWith('['))!) as unknown[];
     expect(byLink).toEqual([{ key: lead!.linkId, clicks: 1, leads: 1, sales: 1, saleAmount: 4900 }]);
+  });
+
+  it('connects an app with OAuth: metadata, consent, code, tokens, and the token reads the links', () => {
+    const at = walkthrough.length + plans.length;
+    const metadata = JSON.parse(run.steps[at]!.split('\n').find((l) => l.startsWith('{'))!) as Record<string, unknown>;
+    expect(metadata).toMatchObject({ issuer: `http://localhost:${port}`, code_challenge_methods_supported: ['S256'] });
+    expect(run.steps[at + 1]).toMatch(/^http:\/\/localhost:8080\/callback\?code=ltac_[\w-]{43}&state=xyz$/m);
+    const tokens = JSON.parse(run.steps[at + 2]!.split('\n').find((l) => l.startsWith('{'))!) as Record<string, unknown>;
+    expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'linksRead analyticsRead' });
+    expect(String(tokens.access_token)).toMatch(/^lto_/);
+    const links = JSON.parse(run.steps[at + 2]!.split('\n').find((l) => l.startsWith('['))!) as { url: string }[];
+    expect(links.map((l) => l.url)).toContain('https://example.com/pricing');
   });
 
   it('changes the plan and the limits with the CLI', () => {
