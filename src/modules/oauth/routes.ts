@@ -35,8 +35,19 @@ function single(source: unknown): Params {
   return out;
 }
 
-const html = (reply: FastifyReply, status: number, body: string) =>
-  reply.code(status).header('cache-control', 'no-store').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'").type('text/html; charset=utf-8').send(body);
+/**
+ * Pages: no script, no frame (no clickjacking of the consent), forms only to this origin — and,
+ * for the consent form, to the app's callback, since browsers apply form-action to the redirect
+ * that answers the form.
+ */
+const html = (reply: FastifyReply, status: number, body: string, formTarget?: string) =>
+  reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${formTarget ? ` ${new URL(formTarget).origin}` : ''}; frame-ancestors 'none'`)
+    .header('x-frame-options', 'DENY')
+    .type('text/html; charset=utf-8')
+    .send(body);
 
 /** Back to the app with an error (RFC 6749 §4.1.2.1). */
 function redirectError(reply: FastifyReply, redirectUri: string, e: OAuthError, state: string | undefined) {
@@ -122,7 +133,7 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
       if (!person) return reply.code(302).header('location', `/oauth/sign-in?next=${encodeURIComponent(req.url)}`).header('cache-control', 'no-store').send();
       const params = Object.fromEntries(AUTHORIZE_PARAMS.filter((k) => q[k] !== undefined).map((k) => [k, q[k]!]));
       const workspaces = await allowedWorkspaces(person.userId, request);
-      return html(reply, 200, consentPage({ appName: request.client.name, scopes: request.scopes, workspaces, params }));
+      return html(reply, 200, consentPage({ appName: request.client.name, scopes: request.scopes, workspaces, params }), request.redirectUri);
     });
 
     app.post('/oauth/authorize', { schema: { hide: true } }, async (req, reply) => {
