@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { InjectOptions } from 'fastify';
 import { pino } from 'pino';
@@ -57,5 +58,51 @@ describe('logs', () => {
     expect(completed.length).toBeGreaterThan(0);
     for (const l of completed) expect(l.reqId).toBeTruthy();
     expect(completed.some((l) => l.workspaceId === ws.id)).toBe(true);
+  });
+
+  test("never a person's password, session, human token, nor an app's secret, code or tokens (OAuth)", async () => {
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const ws = (await inject({ method: 'POST', url: '/admin/workspaces', headers: admin, payload: { name: 'log people', plan: 'pro' } })).json();
+    const password = 'a-person-password-for-logs';
+    const email = `log-${Date.now()}@example.com`;
+    const user = (await inject({ method: 'POST', url: '/admin/users', headers: admin, payload: { email, name: 'Log', password } })).json();
+    await inject({ method: 'POST', url: `/admin/workspaces/${ws.id}/members`, headers: admin, payload: { userId: user.id, role: 'owner' } });
+    await inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'a-wrong-password-for-logs' } });
+    const login = await inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+    const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+    const session = cookie.split('=')[1]!;
+    const human = (await inject({ method: 'POST', url: '/api/me/tokens', headers: { cookie }, payload: { name: 't', workspaceId: ws.id, scopes: ['linksRead'] } })).json().token as string;
+    await inject({ method: 'GET', url: '/api/links', headers: bearer(human) });
+    const app = (
+      await inject({ method: 'POST', url: `/api/workspaces/${ws.id}/oauth-apps`, headers: { cookie }, payload: { name: 'Logged app', redirectUris: ['https://app.example/cb'], confidential: true, scopes: ['linksRead'] } })
+    ).json();
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const params = new URLSearchParams({ response_type: 'code', client_id: app.clientId, redirect_uri: 'https://app.example/cb', scope: 'linksRead', state: 's', code_challenge: challenge, code_challenge_method: 'S256' });
+    await inject({ method: 'GET', url: `/oauth/authorize?${params}`, headers: { cookie } });
+    const allowed = await inject({
+      method: 'POST',
+      url: '/oauth/authorize',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: 'https://lt.test' },
+      payload: `${params}&workspaceId=${ws.id}&decision=allow`,
+    });
+    const code = new URL(String(allowed.headers.location)).searchParams.get('code')!;
+    const form = { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}` };
+    const tokens = (await inject({ method: 'POST', url: '/oauth/token', headers: form, payload: `grant_type=authorization_code&code=${code}&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&code_verifier=${verifier}` })).json();
+    await inject({ method: 'GET', url: '/api/links', headers: bearer(tokens.access_token) });
+    const refreshed = (await inject({ method: 'POST', url: '/oauth/token', headers: form, payload: `grant_type=refresh_token&refresh_token=${tokens.refresh_token}` })).json();
+    await inject({ method: 'POST', url: '/oauth/token', headers: form, payload: `grant_type=authorization_code&code=${code}&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&code_verifier=${verifier}` });
+    await inject({ method: 'POST', url: '/oauth/revoke', headers: form, payload: `token=${refreshed.access_token}` });
+    await inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+
+    const secrets = { password, session, human, clientSecret: app.clientSecret, code, access: tokens.access_token, refresh: tokens.refresh_token, access2: refreshed.access_token, verifier };
+    for (const [name, secret] of Object.entries(secrets)) {
+      expect(typeof secret === 'string' && secret.length > 20, name).toBe(true);
+      expect(lines.includes(secret), `${name} in the logs`).toBe(false);
+    }
+    expect(lines).not.toContain('a-wrong-password-for-logs');
+    // The requests were logged at all (so the check above looked at something).
+    expect(lines).toContain('/oauth/token');
+    expect(lines).toContain('/oauth/authorize');
   });
 });
