@@ -23,7 +23,7 @@ export function signInPage(o: { next: string; email?: string; error?: string }):
 }
 
 /** The consent page: the app, each scope in words, the workspaces whose role allows them all. */
-export function consentPage(o: { appName: string; scopes: readonly Scope[]; workspaces: { id: string; name: string }[]; params: Record<string, string> }): string {
+export function consentPage(o: { appName: string; scopes: readonly Scope[]; workspaces: { id: string; name: string }[]; params: Record<string, string>; person: { name: string; email: string } }): string {
   const hidden = Object.entries(o.params)
     .map(([k, v]) => `<input type="hidden" name="${escape(k)}" value="${escape(v)}">`)
     .join('');
@@ -39,6 +39,7 @@ export function consentPage(o: { appName: string; scopes: readonly Scope[]; work
     body: `<h1>Connect ${escape(o.appName)}?</h1><p><strong>${escape(o.appName)}</strong> asks to act in one of your workspaces. It will be able to:</p><ul>${scopes}</ul>
 <form method="post" action="/oauth/authorize">${hidden}${choice}
 <div class="actions"><button type="submit" name="decision" value="deny" class="secondary">Deny</button>${o.workspaces.length ? '<button type="submit" name="decision" value="allow">Allow</button>' : ''}</div></form>
-<p>You can disconnect it at any time in the workspace settings.</p>`,
+<p>You can disconnect it at any time in the workspace settings.</p>
+<p>Signed in as <strong>${escape(o.person.name)}</strong> (${escape(o.person.email)}).</p>`,
   });
 }

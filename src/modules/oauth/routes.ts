@@ -7,7 +7,7 @@ import { routesPlugin } from '../../http/types.js';
 import { logIn } from '../auth/service.js';
 import { clientSecretMatches, findClient } from '../oauth-apps/service.js';
 import { isFirstParty, sessionCookie } from '../sessions/cookie.js';
-import { workspacesOf } from '../users/service.js';
+import { findUser, workspacesOf } from '../users/service.js';
 import { authorizeErrorPage, consentPage, signInPage } from './pages.js';
 import { checkAuthorizeParams, exchangeCode, issueCode, OAuthError, refresh, revoke, roleAllows, type AuthorizeRequest, type Client } from './service.js';
 
@@ -132,8 +132,8 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
       const person = await deps.signedIn(req, deps.clock());
       if (!person) return reply.code(302).header('location', `/oauth/sign-in?next=${encodeURIComponent(req.url)}`).header('cache-control', 'no-store').send();
       const params = Object.fromEntries(AUTHORIZE_PARAMS.filter((k) => q[k] !== undefined).map((k) => [k, q[k]!]));
-      const workspaces = await allowedWorkspaces(person.userId, request);
-      return html(reply, 200, consentPage({ appName: request.client.name, scopes: request.scopes, workspaces, params }), request.redirectUri);
+      const [workspaces, user] = await Promise.all([allowedWorkspaces(person.userId, request), findUser({ db, id: person.userId })]);
+      return html(reply, 200, consentPage({ appName: request.client.name, scopes: request.scopes, workspaces, params, person: user }), request.redirectUri);
     });
 
     app.post('/oauth/authorize', { schema: { hide: true } }, async (req, reply) => {
