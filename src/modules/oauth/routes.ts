@@ -162,8 +162,11 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
       return reply.code(302).header('location', to.href).header('cache-control', 'no-store').send();
     });
 
-    /** Only back to this server's own authorize endpoint after signing in (no open redirect). */
-    const safeNext = (next: string | undefined) => (next && next.startsWith('/oauth/authorize?') ? next : '/oauth/authorize');
+    /**
+     * Only back to this server's own authorize endpoint after signing in (no open redirect), and
+     * only as visible ASCII (what the authorize URL was): anything else could not be a Location.
+     */
+    const safeNext = (next: string | undefined) => (next && next.startsWith('/oauth/authorize?') && /^[\x21-\x7e]+$/.test(next) ? next : '/oauth/authorize');
 
     app.get('/oauth/sign-in', { schema: { hide: true } }, async (req, reply) => {
       const next = (req.query as Record<string, unknown>).next;

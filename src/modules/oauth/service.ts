@@ -137,10 +137,12 @@ export async function refresh({ db, client, token, now, authChanged }: { db: Con
   }
   if (found.token.revokedAt || found.grant.revokedAt || found.appDeletedAt) throw new OAuthError('invalid_grant', 'the authorization was revoked');
   if (found.token.expiresAt.getTime() <= now.getTime()) throw new OAuthError('invalid_grant', 'the refresh token has expired');
-  return withTransaction(db, async (tx) => {
-    if (!(await store.spendRefreshToken(tx, found.token.id, now))) throw new OAuthError('invalid_grant', 'the refresh token was already used');
-    return issueTokens(tx, found.grant, now);
-  });
+  // Two presentations at once: the row lock lets one spend it; the other is a reuse like any later one.
+  const issued = await withTransaction(db, async (tx) => ((await store.spendRefreshToken(tx, found.token.id, now)) ? issueTokens(tx, found.grant, now) : undefined));
+  if (issued) return issued;
+  await store.revokeGrant(db, found.grant.id, now);
+  await authChanged();
+  throw new OAuthError('invalid_grant', 'the refresh token was already used; the authorization is revoked');
 }
 
 /** RFC 7009: ends an access token, or a refresh token with its whole grant; unknown tokens are fine. */

@@ -10,7 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bearer, onPostgres, startTestApp, type TestApp } from '../../helpers/app.js';
+import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
 import { asSession, DAY_MS, expectError, mutableClock, ownedWorkspace, signedInMember, type SignedIn } from '../people/helpers.js';
 import {
   ACCESS_RE,
@@ -326,15 +326,11 @@ describe('grant_type=refresh_token', () => {
    * reuses like any later one (operations.md §9: presenting a spent refresh token again
    * revokes every token of that grant), so the pair the winner got ends too.
    *
-   * SERVER BUG, PostgreSQL only (src/modules/oauth/service.ts, refresh()): both requests read
-   * the token unspent; the loser of spendRefreshToken throws invalid_grant ('the refresh token
-   * was already used') inside the transaction without revoking the grant, so the original
-   * access token and the winner's new pair keep working — a thief racing the app keeps a live
-   * chain undetected. (exchangeCode revokes in the same situation.) On PGlite the requests are
-   * serialised and the second takes the reuse path, so it passes there. Marked .fails on
-   * PostgreSQL until fixed; the revocation must happen outside the transaction the throw rolls back.
+   * On PostgreSQL both requests can read the token unspent; the loser of the row lock once threw
+   * invalid_grant inside the transaction without revoking the grant, so a thief racing the app
+   * kept a live chain. (On PGlite the requests are serialised.)
    */
-  (onPostgres ? test.fails : test)('the same refresh token three times at once: one new pair at most, and the reuse ends the whole grant', async () => {
+  test('the same refresh token three times at once: one new pair at most, and the reuse ends the whole grant', async () => {
     const first = await connect(t, member, app, workspaceId);
     const answers = await Promise.all([1, 2, 3].map(() => refreshRequest(t, app, first.refresh_token)));
     const won = answers.filter((r) => r.statusCode === 200);
