@@ -91,14 +91,20 @@ export interface TokenAnswer {
   workspace_id: string;
 }
 
-async function issueTokens(db: Conn, grant: store.GrantRow, now: Date): Promise<TokenAnswer> {
+/** What a token issued now may do: granted ∩ the app's current scopes ∩ the user's current role (the answer's `scope`). */
+function effectiveScopes(grant: store.GrantRow, appScopes: string[], role: string | null): string[] {
+  const allowed = role ? ROLE_SCOPES[role as Role] : undefined;
+  return grant.scopes.filter((s) => appScopes.includes(s) && allowed?.has(s as Scope));
+}
+
+async function issueTokens(db: Conn, grant: store.GrantRow, now: Date, scopes: string[]): Promise<TokenAnswer> {
   const access = ACCESS.generate();
   const refresh = REFRESH.generate();
   await store.insertTokens(db, [
     { id: newId(), grantId: grant.id, kind: 'access', tokenHash: access.hash, expiresAt: new Date(now.getTime() + ACCESS_TTL_MS), createdAt: now },
     { id: newId(), grantId: grant.id, kind: 'refresh', tokenHash: refresh.hash, expiresAt: new Date(now.getTime() + REFRESH_TTL_MS), createdAt: now },
   ]);
-  return { access_token: access.value, token_type: 'Bearer', expires_in: ACCESS_TTL_MS / 1000, refresh_token: refresh.value, scope: grant.scopes.join(' '), workspace_id: grant.workspaceId };
+  return { access_token: access.value, token_type: 'Bearer', expires_in: ACCESS_TTL_MS / 1000, refresh_token: refresh.value, scope: scopes.join(' '), workspace_id: grant.workspaceId };
 }
 
 const VERIFIER_RE = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -122,7 +128,7 @@ export async function exchangeCode({ db, client, code, redirectUri, verifier, no
   if (found.code.redirectUri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
   if (!VERIFIER_RE.test(verifier) || !sameHash(Buffer.from(s256(verifier)), Buffer.from(found.code.codeChallenge))) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
   if (found.grant.revokedAt) throw new OAuthError('invalid_grant', 'the authorization was revoked');
-  return issueTokens(db, found.grant, now);
+  return issueTokens(db, found.grant, now, effectiveScopes(found.grant, found.appScopes, found.role));
 }
 
 /** `refresh_token`: a new pair; the old refresh token is spent, and presenting a spent one again revokes the grant (reuse detection). */
@@ -138,7 +144,8 @@ export async function refresh({ db, client, token, now, authChanged }: { db: Con
   if (found.token.revokedAt || found.grant.revokedAt || found.appDeletedAt) throw new OAuthError('invalid_grant', 'the authorization was revoked');
   if (found.token.expiresAt.getTime() <= now.getTime()) throw new OAuthError('invalid_grant', 'the refresh token has expired');
   // Two presentations at once: the row lock lets one spend it; the other is a reuse like any later one.
-  const issued = await withTransaction(db, async (tx) => ((await store.spendRefreshToken(tx, found.token.id, now)) ? issueTokens(tx, found.grant, now) : undefined));
+  const scopes = effectiveScopes(found.grant, found.appScopes, found.role);
+  const issued = await withTransaction(db, async (tx) => ((await store.spendRefreshToken(tx, found.token.id, now)) ? issueTokens(tx, found.grant, now, scopes) : undefined));
   if (issued) return issued;
   await store.revokeGrant(db, found.grant.id, now);
   await authChanged();

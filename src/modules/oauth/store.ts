@@ -15,13 +15,17 @@ export async function insertCode(conn: Conn, row: typeof oauthCodes.$inferInsert
   await conn.insert(oauthCodes).values(row);
 }
 
-/** The code with its grant and app, whatever their state (the caller decides). */
+/** The user's current role where the grant acts (null once they left). */
+const roleOfGrantUser = and(eq(memberships.workspaceId, oauthGrants.workspaceId), eq(memberships.userId, oauthGrants.userId));
+
+/** The code with its grant, app and the user's current role, whatever their state (the caller decides). */
 export async function findCode(conn: Conn, codeHash: Buffer) {
   const [row] = await conn
-    .select({ code: oauthCodes, grant: oauthGrants, appClientId: oauthApps.clientId })
+    .select({ code: oauthCodes, grant: oauthGrants, appClientId: oauthApps.clientId, appScopes: oauthApps.scopes, role: memberships.role })
     .from(oauthCodes)
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthCodes.grantId))
     .innerJoin(oauthApps, eq(oauthApps.id, oauthGrants.appId))
+    .leftJoin(memberships, roleOfGrantUser)
     .where(eq(oauthCodes.codeHash, codeHash));
   return row;
 }
@@ -40,13 +44,14 @@ export async function insertTokens(conn: Conn, rows: (typeof oauthTokens.$inferI
   await conn.insert(oauthTokens).values(rows);
 }
 
-/** A token with its grant and app (any state). */
+/** A token with its grant, app and the user's current role (any state). */
 export async function findToken(conn: Conn, tokenHash: Buffer) {
   const [row] = await conn
-    .select({ token: oauthTokens, grant: oauthGrants, appClientId: oauthApps.clientId, appDeletedAt: oauthApps.deletedAt })
+    .select({ token: oauthTokens, grant: oauthGrants, appClientId: oauthApps.clientId, appDeletedAt: oauthApps.deletedAt, appScopes: oauthApps.scopes, role: memberships.role })
     .from(oauthTokens)
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
     .innerJoin(oauthApps, eq(oauthApps.id, oauthGrants.appId))
+    .leftJoin(memberships, roleOfGrantUser)
     .where(eq(oauthTokens.tokenHash, tokenHash));
   return row;
 }

@@ -390,9 +390,12 @@ describe('the access token on /api', () => {
     expectError(write, 403, 'missing_scopes');
     expect(write.json<{ missingScopes: string[] }>().missingScopes).toEqual(['linksWrite']);
     await expectWorks(body.access_token);
+    // Refreshed while a viewer: the new token's scope is what a viewer may do of the grant.
+    const asViewer = (await refreshRequest(t, app, body.refresh_token)).json<TokenAnswer>();
+    expect(asViewer.scope).toBe('linksRead');
     const promote = await asSession(t, owner.cookie, 'PATCH', `/api/workspaces/${workspaceId}/members/${person.user.id}`, { role: 'member' });
     expect(promote.statusCode, promote.body).toBe(200);
-    expect((await writeLink(t, body.access_token, collectionId)).statusCode).toBe(201);
+    expect((await writeLink(t, asViewer.access_token, collectionId)).statusCode).toBe(201);
   });
 
   test("granted ∩ the app's current scopes: the owner narrows the app to linksRead, its live token loses linksWrite", async () => {
@@ -405,8 +408,9 @@ describe('the access token on /api', () => {
     expectError(write, 403, 'missing_scopes');
     expect(write.json<{ missingScopes: string[] }>().missingScopes).toEqual(['linksWrite']);
     await expectWorks(body.access_token);
-    // A token refreshed after the narrowing cannot write either.
+    // A token refreshed after the narrowing cannot write either, and its answer says so.
     const refreshed = (await refreshRequest(t, narrowed, body.refresh_token)).json<TokenAnswer>();
+    expect(refreshed.scope).toBe('linksRead');
     expectError(await writeLink(t, refreshed.access_token, collectionId), 403, 'missing_scopes');
   });
 
