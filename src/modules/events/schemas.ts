@@ -1,0 +1,39 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, listQueryProperties, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { AnalyticsQuery } from '../analytics/schemas.js';
+
+export const EventListQuery = Type.Object({
+  ...listQueryProperties,
+  id: Type.Optional({ ...Uuid, description: 'Only this event (a lead or sale id)' }),
+  type: Type.Optional(StringEnum(['lead', 'sale'] as const, { description: 'Only leads or only sales; both when omitted' })),
+  linkId: Type.Optional({ ...Uuid, description: 'Only events attributed to this link' }),
+  customerId: Type.Optional({ ...Uuid, description: "Only this customer's events (our id; with customerExternalId: both must match)" }),
+  customerExternalId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: "Only events of customers with this externalId (a deleted customer's events included)" }),
+  ),
+  // The very same bounds as GET /api/analytics.
+  startDate: AnalyticsQuery.properties.startDate,
+  endDate: AnalyticsQuery.properties.endDate,
+});
+
+export const Event = Type.Object(
+  {
+    type: StringEnum(['lead', 'sale'] as const),
+    id: Uuid,
+    eventName: Type.String(),
+    linkId: Uuid,
+    clickId: Uuid,
+    customerId: Uuid,
+    customerExternalId: Type.String(),
+    leadId: Nullable({ ...Uuid, description: 'Sales: the lead the sale was attributed to, if any; leads: null' }),
+    amount: Nullable(Type.Integer({ description: 'Sales: minor units; leads: null' })),
+    currency: Nullable(Type.String({ description: 'Sales: lowercase ISO 4217; leads: null' })),
+    metadata: Nullable(Type.Object({}, { additionalProperties: true })),
+    createdAt: DateTime,
+  },
+  {
+    $id: 'Event',
+    description:
+      'A lead or sale as recorded by POST /api/track/lead or /api/track/sale. Extension: api.md lists no events endpoint; this record is the same for both kinds, with the sale-only fields null on leads.',
+  },
+);
