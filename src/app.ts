@@ -14,6 +14,7 @@ import { collectionRoutes } from './modules/collections/routes.js';
 import { conversionRoutes } from './modules/conversions/routes.js';
 import type { ConversionDeps } from './modules/conversions/service.js';
 import { customerRoutes } from './modules/customers/routes.js';
+import { eventRoutes } from './modules/events/routes.js';
 import { apiKeyCredential } from './modules/keys/credential.js';
 import type { LastUsedTracker } from './infra/last-used.js';
 import type { KeyCache } from './modules/keys/service.js';
@@ -114,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(customerRoutes, resource);
   await app.register(conversionRoutes, { ...resource, conversions: deps.conversions });
   await app.register(analyticsRoutes, resource);
+  await app.register(eventRoutes, resource);
   await app.register(authRoutes, {
     db,
     baseUrl: config.baseUrl,
