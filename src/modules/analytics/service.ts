@@ -74,13 +74,21 @@ export function clampPeriod(start: Bound | undefined, end: Bound | undefined): {
   return { start: from, end: new Date(end.at), endExclusive: end.exclusive };
 }
 
-/** Click records (operations.md §4), or per-group totals with groupBy. Bots are never counted. */
-export async function analytics(ctx: Ctx, q: AnalyticsQuery): Promise<ClickRecord[] | GroupRecord[]> {
+/**
+ * The period of `startDate`/`endDate` as the database reads it: strict dates, an empty or
+ * reversed period refused (the caller's mistake), bounds clamped to the years 0001–9999.
+ */
+export function periodOf(q: { startDate?: string; endDate?: string }): ReturnType<typeof clampPeriod> {
   const start = parseBound('startDate', q.startDate);
   const end = parseBound('endDate', q.endDate);
   if (start && end && (start.at > end.at || (end.exclusive && start.at >= end.at))) throw invalidQuery('startDate', 'start_after_end');
+  return clampPeriod(start, end);
+}
+
+/** Click records (operations.md §4), or per-group totals with groupBy. Bots are never counted. */
+export async function analytics(ctx: Ctx, q: AnalyticsQuery): Promise<ClickRecord[] | GroupRecord[]> {
+  const period = periodOf(q);
   if (q.interval && q.groupBy !== 'timeseries') throw invalidQuery('interval', 'interval_needs_timeseries');
-  const period = clampPeriod(start, end);
   if (period === 'empty') return [];
   const filter = { workspaceId: ctx.workspace.id, clickId: q.id, linkId: q.linkId, partnerId: q.partnerId, ...period };
   const page = { take: q.take, skip: q.skip, sort: q.sort };

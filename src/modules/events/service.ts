@@ -1,6 +1,5 @@
-import { invalidQuery } from '../../errors.js';
 import type { ListParams } from '../../http/schemas.js';
-import { clampPeriod, parseBound } from '../analytics/service.js';
+import { periodOf } from '../analytics/service.js';
 import type { Ctx } from '../bulk/service.js';
 import { listEvents as selectEvents, type EventRecord, type EventType } from './store.js';
 
@@ -20,11 +19,7 @@ export interface EventListQuery extends ListParams {
  * as there.
  */
 export async function listEvents(ctx: Ctx, q: EventListQuery): Promise<EventRecord[]> {
-  const start = parseBound('startDate', q.startDate);
-  const end = parseBound('endDate', q.endDate);
-  // The same rule as analytics(): an empty or reversed period is the caller's mistake.
-  if (start && end && (start.at > end.at || (end.exclusive && start.at >= end.at))) throw invalidQuery('startDate', 'start_after_end');
-  const period = clampPeriod(start, end);
+  const period = periodOf(q);
   if (period === 'empty') return [];
   const filter = {
     workspaceId: ctx.workspace.id,
