@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { routesPlugin } from '../../http/types.js';
 import { serviceContext, type ResourceDeps } from '../bulk/context.js';
 import { AnalyticsQuery, ClickRecord, GroupRecord } from './schemas.js';
-import { analytics, type AnalyticsQuery as Query } from './service.js';
+import { analytics, analyticsCsv, type AnalyticsQuery as Query } from './service.js';
+import { csvWindow } from '../../http/csv.js';
 import type { ClickRecord as Click, GroupRecord as Group } from './store.js';
 
 const hasHugeSum = (records: (Click | Group)[]): records is Group[] => records.some((r) => typeof (r as Group).saleAmount === 'bigint');
@@ -35,6 +36,11 @@ export const analyticsRoutes = routesPlugin<ResourceDeps>('analytics', (app, dep
       },
     },
     async (req, reply) => {
+      const q = req.query as Query & { format?: 'json' | 'csv' };
+      if (q.format === 'csv') {
+        const csv = analyticsCsv(serviceContext(deps, req), q, csvWindow(req.url, q));
+        return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="analytics.csv"').send(csv as never); // a stream: piped as it is, not checked against the JSON schema
+      }
       const records = await analytics(serviceContext(deps, req), req.query as Query);
       if (hasHugeSum(records)) return reply.type('application/json; charset=utf-8').serializer(groupsJson).send(records);
       return records;

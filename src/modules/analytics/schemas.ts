@@ -18,6 +18,12 @@ export const AnalyticsQuery = Type.Object({
     }),
   ),
   interval: Type.Optional(StringEnum(['hour', 'day', 'month'] as const, { description: 'With groupBy=timeseries; default day (UTC)' })),
+  format: Type.Optional(
+    StringEnum(['json', 'csv'] as const, {
+      description:
+        "json (default) or csv: the same query as text/csv (RFC 4180, a header row, CRLF), streamed. Without take, csv means every matching row (after skip), read a page at a time; with take, the same rows as json. A text value beginning with =, +, -, @, TAB or CR gets a leading ' so that spreadsheets do not run it as a formula.",
+    }),
+  ),
 });
 
 export const ClickRecord = Type.Object(

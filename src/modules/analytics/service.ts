@@ -1,7 +1,9 @@
+import type { Readable } from 'node:stream';
 import { invalidQuery } from '../../errors.js';
+import { csvStream } from '../../http/csv.js';
 import type { ListParams } from '../../http/schemas.js';
 import type { Ctx } from '../bulk/service.js';
-import { groupClicks, listClicks, type ClickRecord, type GroupBy, type GroupRecord, type Interval } from './store.js';
+import { clickPage, groupClicks, listClicks, type ClickCursor, type ClickFilter, type ClickRecord, type GroupBy, type GroupRecord, type Interval } from './store.js';
 
 export interface AnalyticsQuery extends ListParams {
   linkId?: string;
@@ -85,13 +87,76 @@ export function periodOf(q: { startDate?: string; endDate?: string }): ReturnTyp
   return clampPeriod(start, end);
 }
 
-/** Click records (operations.md §4), or per-group totals with groupBy. Bots are never counted. */
-export async function analytics(ctx: Ctx, q: AnalyticsQuery): Promise<ClickRecord[] | GroupRecord[]> {
+/** The filter of a query, or 'empty' when its period leaves nothing; the query's 400s are thrown here. */
+function filterOf(ctx: Ctx, q: AnalyticsQuery): ClickFilter | 'empty' {
   const period = periodOf(q);
   if (q.interval && q.groupBy !== 'timeseries') throw invalidQuery('interval', 'interval_needs_timeseries');
-  if (period === 'empty') return [];
-  const filter = { workspaceId: ctx.workspace.id, clickId: q.id, linkId: q.linkId, partnerId: q.partnerId, ...period };
+  if (period === 'empty') return 'empty';
+  return { workspaceId: ctx.workspace.id, clickId: q.id, linkId: q.linkId, partnerId: q.partnerId, ...period };
+}
+
+/** Click records (operations.md §4), or per-group totals with groupBy. Bots are never counted. */
+export async function analytics(ctx: Ctx, q: AnalyticsQuery): Promise<ClickRecord[] | GroupRecord[]> {
+  const filter = filterOf(ctx, q);
+  if (filter === 'empty') return [];
   const page = { take: q.take, skip: q.skip, sort: q.sort };
   if (!q.groupBy) return listClicks(ctx.db, filter, page);
   return groupClicks(ctx.db, filter, q.groupBy, q.interval ?? 'day', page);
+}
+
+/** Rows a CSV export reads from the database at a time. */
+export const CSV_PAGE = 5000;
+
+/** The rows a CSV export covers: `take` rows after `skip`, or (no take) every row after `skip`. */
+export interface CsvWindow {
+  take?: number;
+  skip: number;
+}
+
+export const CLICK_COLUMNS = ['id', 'linkId', 'partnerId', 'createdAt', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl'] as const;
+export const GROUP_COLUMNS = ['key', 'clicks', 'leads', 'sales', 'saleAmount'] as const;
+
+/** Keyset pages of clicks: each page starts after the last row of the one before. */
+async function* clickPages(ctx: Ctx, filter: ClickFilter, sort: 'asc' | 'desc', w: CsvWindow): AsyncGenerator<ClickRecord[]> {
+  let left = w.take ?? Number.POSITIVE_INFINITY;
+  let after: ClickCursor | undefined;
+  while (left > 0) {
+    const limit = Math.min(CSV_PAGE, left);
+    const page = await clickPage(ctx.db, filter, sort, after, limit, after ? 0 : w.skip);
+    yield page.records;
+    if (page.records.length < limit) return;
+    left -= page.records.length;
+    after = page.next;
+  }
+}
+
+/**
+ * Pages of groups. A group's totals exist only once every click is counted, so each page is
+ * the grouped statement again with its OFFSET (a keyset would not spare that work); what
+ * stays bounded is the memory, one page of groups.
+ */
+async function* groupPages(ctx: Ctx, filter: ClickFilter, q: AnalyticsQuery, w: CsvWindow): AsyncGenerator<GroupRecord[]> {
+  let left = w.take ?? Number.POSITIVE_INFINITY;
+  let skip = w.skip;
+  while (left > 0) {
+    const take = Math.min(CSV_PAGE, left);
+    const page = await groupClicks(ctx.db, filter, q.groupBy!, q.interval ?? 'day', { take, skip, sort: q.sort });
+    yield page;
+    if (page.length < take) return;
+    left -= page.length;
+    skip += page.length;
+  }
+}
+
+async function* nothing<T>(): AsyncGenerator<T[]> {}
+
+/**
+ * The answer of `analytics` as CSV, read from the database a page at a time as the stream is
+ * consumed. Without `take`, every matching row. The query's 400s are thrown here, before
+ * anything is streamed.
+ */
+export function analyticsCsv(ctx: Ctx, q: AnalyticsQuery, w: CsvWindow): Readable {
+  const filter = filterOf(ctx, q);
+  if (q.groupBy) return csvStream<GroupRecord>(GROUP_COLUMNS, filter === 'empty' ? nothing() : groupPages(ctx, filter, q, w));
+  return csvStream<ClickRecord>(CLICK_COLUMNS, filter === 'empty' ? nothing() : clickPages(ctx, filter, q.sort, w));
 }

@@ -53,6 +53,43 @@ export function listClicks(conn: Conn, f: ClickFilter, p: Page): Promise<ClickRe
   );
 }
 
+/** Where a keyset page of clicks starts: after this (created_at, seq), in the page's order. */
+export interface ClickCursor {
+  /** created_at as the database wrote it as text (exact to the microsecond, with its offset). */
+  at: string;
+  seq: number;
+}
+
+/**
+ * A page of clicks after a cursor (keyset, not OFFSET: each page walks the index from where
+ * the last one stopped), in the order of listClicks, with the cursor of its last row. The
+ * first page may still skip rows (a CSV export's `skip`).
+ */
+export async function clickPage(
+  conn: Conn,
+  f: ClickFilter,
+  sort: 'asc' | 'desc',
+  after: ClickCursor | undefined,
+  limit: number,
+  skip = 0,
+): Promise<{ records: ClickRecord[]; next?: ClickCursor }> {
+  const dir = sql.raw(sort === 'asc' ? 'ASC' : 'DESC');
+  const from = after
+    ? sql` AND (c.created_at, c.seq) ${sql.raw(sort === 'asc' ? '>' : '<')} (${after.at}::timestamptz, ${after.seq}::bigint)`
+    : sql``;
+  const found = await rows<ClickRecord & { cursorAt: string; seq: string | number }>(
+    conn,
+    sql`SELECT c.id, c.link_id AS "linkId", c.partner_id AS "partnerId", ${sql.raw(isoTimestamp('c.created_at'))} AS "createdAt",
+          c.country, c.device, c.browser, c.os, c.referrer, c.referrer_url AS "referrerUrl",
+          c.created_at::text AS "cursorAt", c.seq
+        FROM clicks c WHERE ${clickWhere(f, 'c')}${from}
+        ORDER BY c.created_at ${dir}, c.seq ${dir} LIMIT ${limit} OFFSET ${skip}`,
+  );
+  const last = found.at(-1);
+  const records = found.map(({ cursorAt: _a, seq: _s, ...r }) => r);
+  return { records, next: last && { at: last.cursorAt, seq: Number(last.seq) } };
+}
+
 export type GroupBy = 'timeseries' | 'country' | 'device' | 'browser' | 'os' | 'referrer' | 'link';
 export type Interval = 'hour' | 'day' | 'month';
 

@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { routesPlugin } from '../../http/types.js';
 import { serviceContext, type ResourceDeps } from '../bulk/context.js';
 import { Event, EventListQuery } from './schemas.js';
-import { listEvents, type EventListQuery as Query } from './service.js';
+import { csvWindow } from '../../http/csv.js';
+import { eventsCsv, listEvents, type EventListQuery as Query } from './service.js';
 
 export const eventRoutes = routesPlugin<ResourceDeps>('events', (app, deps) => {
   app.addSchema(Event);
@@ -19,6 +20,11 @@ export const eventRoutes = routesPlugin<ResourceDeps>('events', (app, deps) => {
         response: { 200: Type.Array(Type.Ref(Event)) },
       },
     },
-    async (req) => listEvents(serviceContext(deps, req), req.query as Query),
+    async (req, reply) => {
+      const q = req.query as Query & { format?: 'json' | 'csv' };
+      if (q.format !== 'csv') return listEvents(serviceContext(deps, req), q);
+      const csv = eventsCsv(serviceContext(deps, req), q, csvWindow(req.url, q));
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="events.csv"').send(csv as never); // a stream: piped as it is, not checked against the JSON schema
+    },
   );
 });

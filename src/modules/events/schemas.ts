@@ -14,6 +14,8 @@ export const EventListQuery = Type.Object({
   // The very same bounds as GET /api/analytics.
   startDate: AnalyticsQuery.properties.startDate,
   endDate: AnalyticsQuery.properties.endDate,
+  // The same formats as GET /api/analytics (metadata is written as its JSON text in csv).
+  format: AnalyticsQuery.properties.format,
 });
 
 export const Event = Type.Object(

@@ -1,7 +1,9 @@
+import type { Readable } from 'node:stream';
+import { csvStream } from '../../http/csv.js';
 import type { ListParams } from '../../http/schemas.js';
-import { periodOf } from '../analytics/service.js';
+import { CSV_PAGE, periodOf, type CsvWindow } from '../analytics/service.js';
 import type { Ctx } from '../bulk/service.js';
-import { listEvents as selectEvents, type EventRecord, type EventType } from './store.js';
+import { eventPage, listEvents as selectEvents, type EventCursor, type EventFilter, type EventRecord, type EventType } from './store.js';
 
 export interface EventListQuery extends ListParams {
   type?: EventType;
@@ -19,9 +21,16 @@ export interface EventListQuery extends ListParams {
  * as there.
  */
 export async function listEvents(ctx: Ctx, q: EventListQuery): Promise<EventRecord[]> {
+  const filter = filterOf(ctx, q);
+  if (filter === 'empty') return [];
+  return selectEvents(ctx.db, filter, { take: q.take, skip: q.skip, sort: q.sort });
+}
+
+/** The filter of a query, or 'empty' when its period leaves nothing; the query's 400s are thrown here. */
+function filterOf(ctx: Ctx, q: EventListQuery): EventFilter | 'empty' {
   const period = periodOf(q);
-  if (period === 'empty') return [];
-  const filter = {
+  if (period === 'empty') return 'empty';
+  return {
     workspaceId: ctx.workspace.id,
     id: q.id,
     type: q.type,
@@ -30,5 +39,34 @@ export async function listEvents(ctx: Ctx, q: EventListQuery): Promise<EventReco
     customerExternalId: q.customerExternalId,
     ...period,
   };
-  return selectEvents(ctx.db, filter, { take: q.take, skip: q.skip, sort: q.sort });
+}
+
+/** The Event record's fields in order; metadata (free-form) is written as its JSON text. */
+export const EVENT_COLUMNS = [
+  'type', 'id', 'eventName', 'linkId', 'clickId', 'customerId', 'customerExternalId', 'leadId', 'amount', 'currency', 'metadata', 'createdAt',
+] as const;
+
+/** Keyset pages of events: each page starts after the last row of the one before. */
+async function* eventPages(ctx: Ctx, filter: EventFilter, sort: 'asc' | 'desc', w: CsvWindow): AsyncGenerator<EventRecord[]> {
+  let left = w.take ?? Number.POSITIVE_INFINITY;
+  let after: EventCursor | undefined;
+  while (left > 0) {
+    const take = Math.min(CSV_PAGE, left);
+    const page = await eventPage(ctx.db, filter, { take, skip: after ? 0 : w.skip, sort }, after);
+    yield page.records;
+    if (page.records.length < take) return;
+    left -= page.records.length;
+    after = page.next;
+  }
+}
+
+/**
+ * The answer of `listEvents` as CSV, read from the database a page at a time as the stream is
+ * consumed. Without `take`, every matching event. The query's 400s are thrown here, before
+ * anything is streamed.
+ */
+export function eventsCsv(ctx: Ctx, q: EventListQuery, w: CsvWindow): Readable {
+  const filter = filterOf(ctx, q);
+  const pages = filter === 'empty' ? (async function* () {})() : eventPages(ctx, filter, q.sort, w);
+  return csvStream<EventRecord>(EVENT_COLUMNS, pages);
 }

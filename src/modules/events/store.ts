@@ -58,6 +58,15 @@ function eventWhere(alias: 'l' | 's', f: EventFilter): SQL {
   return sql.join(parts, sql` AND `);
 }
 
+/** Where a keyset page of events starts: after this (created_at, kind, seq), in the page's order. */
+export interface EventCursor {
+  /** created_at as the database wrote it as text (exact to the microsecond, with its offset). */
+  at: string;
+  /** 0 a lead, 1 a sale. */
+  kind: number;
+  seq: number;
+}
+
 /**
  * Leads and sales as one list, in one statement. The order is total, so skip/take paging
  * visits every event exactly once: createdAt, then kind (leads before sales at the same
@@ -66,25 +75,52 @@ function eventWhere(alias: 'l' | 's', f: EventFilter): SQL {
  * it walks the (workspace_id, created_at) index and stops early; customers are joined to the
  * final page only.
  */
-export function listEvents(conn: Conn, f: EventFilter, p: EventPage): Promise<EventRecord[]> {
+export async function listEvents(conn: Conn, f: EventFilter, p: EventPage): Promise<EventRecord[]> {
+  return (await selectEvents(conn, f, p, undefined, false)).records;
+}
+
+/**
+ * A page of events after a cursor (keyset, not OFFSET), in the order of listEvents, with the
+ * cursor of its last row. The first page may still skip rows (a CSV export's `skip`).
+ */
+export function eventPage(conn: Conn, f: EventFilter, p: EventPage, after: EventCursor | undefined): Promise<{ records: EventRecord[]; next?: EventCursor }> {
+  return selectEvents(conn, f, p, after, true);
+}
+
+async function selectEvents(
+  conn: Conn,
+  f: EventFilter,
+  p: EventPage,
+  after: EventCursor | undefined,
+  withCursor: boolean,
+): Promise<{ records: EventRecord[]; next?: EventCursor }> {
   const dir = sql.raw(p.sort === 'asc' ? 'ASC' : 'DESC');
   const reach = p.skip + p.take;
+  const from = (a: 'l' | 's', kind: number) =>
+    after
+      ? sql` AND (${sql.raw(a)}.created_at, ${kind}::int, ${sql.raw(a)}.seq) ${sql.raw(p.sort === 'asc' ? '>' : '<')} (${after.at}::timestamptz, ${after.kind}::int, ${after.seq}::bigint)`
+      : sql``;
   const lead = sql`(SELECT 0 AS kind, l.id, l.event_name, l.link_id, l.click_id, l.customer_id, NULL::uuid AS lead_id,
         NULL::bigint AS amount, NULL::text AS currency, l.metadata, l.created_at, l.seq
-      FROM lead_events l WHERE ${eventWhere('l', f)} ORDER BY l.created_at ${dir}, l.seq ${dir} LIMIT ${reach}::bigint)`;
+      FROM lead_events l WHERE ${eventWhere('l', f)}${from('l', 0)} ORDER BY l.created_at ${dir}, l.seq ${dir} LIMIT ${reach}::bigint)`;
   const sale = sql`(SELECT 1 AS kind, s.id, s.event_name, s.link_id, s.click_id, s.customer_id, s.lead_id,
         s.amount, s.currency, s.metadata, s.created_at, s.seq
-      FROM sale_events s WHERE ${eventWhere('s', f)} ORDER BY s.created_at ${dir}, s.seq ${dir} LIMIT ${reach}::bigint)`;
+      FROM sale_events s WHERE ${eventWhere('s', f)}${from('s', 1)} ORDER BY s.created_at ${dir}, s.seq ${dir} LIMIT ${reach}::bigint)`;
   const branches = f.type === 'lead' ? [lead] : f.type === 'sale' ? [sale] : [lead, sale];
   const order = sql`e.created_at ${dir}, e.kind ${dir}, e.seq ${dir}`;
-  return rows<EventRecord>(
+  const cursor = withCursor ? sql`, e.created_at::text AS "cursorAt", e.kind AS "cursorKind", e.seq AS "cursorSeq"` : sql``;
+  const found = await rows<EventRecord & { cursorAt?: string; cursorKind?: number; cursorSeq?: string | number }>(
     conn,
     sql`SELECT CASE e.kind WHEN 0 THEN 'lead' ELSE 'sale' END AS type, e.id, e.event_name AS "eventName", e.link_id AS "linkId",
           e.click_id AS "clickId", e.customer_id AS "customerId", c.external_id AS "customerExternalId", e.lead_id AS "leadId",
-          e.amount::float8 AS amount, e.currency, e.metadata, ${sql.raw(isoTimestamp('e.created_at'))} AS "createdAt"
+          e.amount::float8 AS amount, e.currency, e.metadata, ${sql.raw(isoTimestamp('e.created_at'))} AS "createdAt"${cursor}
         FROM (SELECT * FROM (${sql.join(branches, sql` UNION ALL `)}) u ORDER BY u.created_at ${dir}, u.kind ${dir}, u.seq ${dir}
               LIMIT ${p.take} OFFSET ${p.skip}::bigint) e
         JOIN customers c ON c.id = e.customer_id AND c.workspace_id = ${f.workspaceId}::uuid
         ORDER BY ${order}`,
   );
+  if (!withCursor) return { records: found };
+  const last = found.at(-1);
+  const records = found.map(({ cursorAt: _a, cursorKind: _k, cursorSeq: _s, ...r }) => r);
+  return { records, next: last && { at: last.cursorAt!, kind: Number(last.cursorKind), seq: Number(last.cursorSeq) } };
 }
