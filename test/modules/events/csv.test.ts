@@ -23,8 +23,10 @@ function parseCsv(text: string): string[][] {
     if (text[i] === '"') {
       for (i++; ; ) {
         if (i >= text.length) throw new Error('unterminated quote');
-        if (text[i] === '"' && text[i + 1] === '"') (field += '"'), (i += 2);
-        else if (text[i] === '"') {
+        if (text[i] === '"' && text[i + 1] === '"') {
+          field += '"';
+          i += 2;
+        } else if (text[i] === '"') {
           i++;
           break;
         } else field += text[i++];
@@ -32,7 +34,11 @@ function parseCsv(text: string): string[][] {
     } else while (i < text.length && text[i] !== ',' && text[i] !== '\r') field += text[i++];
     record.push(field);
     if (text[i] === ',') i++;
-    else if (text.startsWith('\r\n', i)) (out.push(record), (record = []), (i += 2));
+    else if (text.startsWith('\r\n', i)) {
+      out.push(record);
+      record = [];
+      i += 2;
+    }
     else throw new Error(`unexpected ${JSON.stringify(text[i])} at ${i}`);
   }
   return out;
