@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Conn } from '../../db/connect.js';
 import { memberships, oauthApps, oauthCodes, oauthGrants, oauthTokens, workspaces } from '../../db/schema.js';
 
@@ -99,12 +99,14 @@ export async function findAccessToken(conn: Conn, tokenHash: Buffer) {
   return row;
 }
 
-/** Grants of a user in a workspace that are still live (for revoking them when the user leaves). */
+/** Ends every live consent a user gave in a workspace, and their tokens: two statements however many there are. */
 export async function revokeGrantsOf(conn: Conn, userId: string, workspaceId: string, at: Date): Promise<void> {
-  const live = await conn
-    .select({ id: oauthGrants.id })
-    .from(oauthGrants)
-    .where(and(eq(oauthGrants.userId, userId), eq(oauthGrants.workspaceId, workspaceId), isNull(oauthGrants.revokedAt)));
-  for (const g of live) await revokeGrant(conn, g.id, at);
+  const ended = await conn
+    .update(oauthGrants)
+    .set({ revokedAt: at })
+    .where(and(eq(oauthGrants.userId, userId), eq(oauthGrants.workspaceId, workspaceId), isNull(oauthGrants.revokedAt)))
+    .returning({ id: oauthGrants.id });
+  if (ended.length === 0) return;
+  await conn.update(oauthTokens).set({ revokedAt: at }).where(and(inArray(oauthTokens.grantId, ended.map((g) => g.id)), isNull(oauthTokens.revokedAt)));
 }
 
