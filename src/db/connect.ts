@@ -3,6 +3,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -30,10 +31,11 @@ export interface Database {
   pglite?: PGlite;
   /**
    * Bulk append with COPY (PostgreSQL only: several times cheaper for the server than parsing
-   * the same rows from JSON). `chunks` are COPY text, one line per row, sent as they come in
-   * one statement.
+   * the same rows from JSON), in one transaction: `staging` (DDL run first, e.g. a temporary
+   * table) receives `chunks` (COPY text, one line per row, sent as they come) and `then` moves
+   * the rows on; both commit or neither does.
    */
-  copyText?(table: string, columns: string[], chunks: AsyncIterable<string>): Promise<void>;
+  copyThen?(staging: { ddl: string; table: string; columns: readonly string[] }, chunks: AsyncIterable<string>, then: SQL): Promise<void>;
   withSession<T>(fn: (session: RawSession) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -76,11 +78,18 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     async ping() {
       await pool.query('select 1');
     },
-    async copyText(table, columns, chunks) {
+    async copyThen(staging, chunks, then) {
       const client = await pool.connect();
       try {
-        const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
-        await pipeline(Readable.from(chunks), stream);
+        await client.query('BEGIN');
+        await client.query(staging.ddl);
+        await pipeline(Readable.from(chunks), client.query(copyFrom(`COPY ${staging.table} (${staging.columns.join(', ')}) FROM STDIN`)));
+        const q = new PgDialect().sqlToQuery(then);
+        await client.query(q.sql, q.params);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
       } finally {
         client.release();
       }

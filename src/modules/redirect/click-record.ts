@@ -3,6 +3,15 @@ import { UAParser } from 'ua-parser-js';
 import type { ClickRow } from './store.js';
 import type { CountryLookup } from './visitor.js';
 
+/** The UTM values a visitor was sent to the destination with (the link's, or the visitor's own). */
+export interface Utm {
+  source?: string;
+  medium?: string;
+  campaign?: string;
+  term?: string;
+  content?: string;
+}
+
 /** What the request path knows about a click; the rest is derived when the batch is written. */
 export interface RawClick {
   id: string;
@@ -14,6 +23,10 @@ export interface RawClick {
   userAgent: string;
   referer: string | undefined;
   country: string | undefined;
+  /** UTM values in the destination the visitor was sent to; absent when there were none. */
+  utm?: Utm;
+  /** 'qr' when the visitor came by the link's QR code (its marker parameter); absent: the link itself. */
+  trigger?: 'qr';
 }
 
 interface AgentFacts {
@@ -102,11 +115,30 @@ export function enrichClick(raw: RawClick, lookup: CountryLookup): ClickRow {
     os: agent.os,
     ...referrerOf(raw.referer),
     bot: agent.bot,
+    utmSource: utmValue(raw.utm?.source),
+    utmMedium: utmValue(raw.utm?.medium),
+    utmCampaign: utmValue(raw.utm?.campaign),
+    utmTerm: utmValue(raw.utm?.term),
+    utmContent: utmValue(raw.utm?.content),
+    trigger: raw.trigger ?? 'link',
   };
 }
 
+/**
+ * A UTM value as stored: at most 255 characters and no NUL (a visitor can send anything; text
+ * cannot hold NUL, and one such value would fail its whole batch), none when empty.
+ */
+function utmValue(value: string | undefined): string | null {
+  if (!value) return null;
+  const clean = (value.includes('\0') ? value.replace(/\0/g, '') : value).slice(0, 255);
+  return clean || null;
+}
+
 /** The columns of `clickCopyText`'s lines, in order. */
-export const CLICK_COPY_COLUMNS = ['id', 'workspace_id', 'link_id', 'partner_id', 'created_at', 'country', 'device', 'browser', 'os', 'referrer', 'referrer_url', 'bot'];
+export const CLICK_COPY_COLUMNS = [
+  'id', 'workspace_id', 'link_id', 'partner_id', 'created_at', 'country', 'device', 'browser', 'os', 'referrer', 'referrer_url', 'bot',
+  'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'trigger',
+];
 
 const COPY_SPECIAL = /[\\\t\n\r]/;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
@@ -125,7 +157,8 @@ export function clickCopyText(clicks: readonly RawClick[], lookup: CountryLookup
     // Ids are UUIDs we made, device one of four words, createdAt ISO: none needs escaping.
     out +=
       `${c.id}\t${c.workspaceId}\t${c.linkId}\t${c.partnerId ?? '\\N'}\t${c.createdAt}\t${copyField(c.country)}\t${c.device}\t` +
-      `${copyField(c.browser)}\t${copyField(c.os)}\t${copyField(c.referrer)}\t${copyField(c.referrerUrl)}\t${c.bot ? 't' : 'f'}\n`;
+      `${copyField(c.browser)}\t${copyField(c.os)}\t${copyField(c.referrer)}\t${copyField(c.referrerUrl)}\t${c.bot ? 't' : 'f'}\t` +
+      `${copyField(c.utmSource)}\t${copyField(c.utmMedium)}\t${copyField(c.utmCampaign)}\t${copyField(c.utmTerm)}\t${copyField(c.utmContent)}\t${c.trigger}\n`;
   }
   return out;
 }

@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm';
+import { randomInt } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Conn, Database } from '../../db/connect.js';
 import { CLICK_COPY_COLUMNS, clickCopyChunks, enrichClick, type RawClick } from './click-record.js';
 import type { CountryLookup } from './visitor.js';
@@ -16,39 +17,87 @@ export interface ClickRow {
   referrer: string;
   referrerUrl: string | null;
   bot: boolean;
-}
-
-/** One statement for a whole batch of clicks. */
-export async function insertClicks(conn: Conn, clicks: ClickRow[]): Promise<void> {
-  if (clicks.length === 0) return;
-  await conn.execute(sql`
-    INSERT INTO clicks (id, workspace_id, link_id, partner_id, created_at, country, device, browser, os, referrer, referrer_url, bot)
-    SELECT x.id, x."workspaceId", x."linkId", x."partnerId", x."createdAt", x.country, x.device, x.browser, x.os,
-           x.referrer, x."referrerUrl", x.bot
-    FROM jsonb_to_recordset(${JSON.stringify(clicks)}::jsonb) AS x(
-      id uuid, "workspaceId" uuid, "linkId" uuid, "partnerId" uuid, "createdAt" timestamptz, country text, device text,
-      browser text, os text, referrer text, "referrerUrl" text, bot boolean)
-    ON CONFLICT (id, created_at) DO NOTHING`);
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  utmTerm: string | null;
+  utmContent: string | null;
+  trigger: 'link' | 'qr';
 }
 
 /**
- * Writes a batch of clicks in one statement, enriching them on the way: COPY on PostgreSQL,
- * JSON on the embedded engine. A COPY that meets an already-written click (a retried batch
- * whose first attempt did commit) falls back to the insert that skips duplicates.
+ * The rollup slot of this process's click writer. Batches of one process never overlap, so one
+ * slot each is enough; instances picking different slots never wait on each other's rows.
+ */
+const WRITER_SLOT = randomInt(8);
+
+const CLICK_COLUMNS_SQL = CLICK_COPY_COLUMNS.join(', ');
+
+/**
+ * Inserts the clicks of `source` (a row source with the columns of CLICK_COPY_COLUMNS) and adds
+ * the ones it inserted to the rollups, in one statement: a retried or replayed batch finds its
+ * clicks there already and adds nothing. Clicks are first grouped by everything the rollups
+ * keep (most of a batch shares its link, quarter hour, agent and referrer), then fanned out to
+ * their rollup rows; the rows are written in key order so that writers never deadlock.
+ */
+function insertClicksCounted(source: SQL): SQL {
+  return sql`WITH ins AS (
+      INSERT INTO clicks (${sql.raw(CLICK_COLUMNS_SQL)}) SELECT ${sql.raw(CLICK_COLUMNS_SQL)} FROM ${source}
+      ON CONFLICT (id, created_at) DO NOTHING
+      RETURNING workspace_id, link_id, partner_id, created_at, country, device, browser, os, referrer, referrer_url,
+        utm_source, utm_medium, utm_campaign, utm_term, utm_content, trigger, bot),
+    g AS (
+      SELECT workspace_id, link_id, partner_id, analytics_bucket('q', created_at) AS q, country, device, browser, os, referrer,
+        referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content, trigger, count(*) AS n
+      FROM ins WHERE NOT bot GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+    INSERT INTO analytics_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot, clicks)
+    SELECT g.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, g.q), k.value, k.partner_id, ${WRITER_SLOT}::smallint, sum(g.n)
+    FROM g CROSS JOIN LATERAL analytics_keys(g.workspace_id, g.link_id, g.partner_id, g.country, g.device, g.browser, g.os, g.referrer,
+      g.referrer_url, g.utm_source, g.utm_medium, g.utm_campaign, g.utm_term, g.utm_content, g.trigger) k
+    GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7
+    ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot) DO UPDATE SET clicks = r.clicks + EXCLUDED.clicks`;
+}
+
+/** Clicks as a row source from one JSON parameter (the embedded engine has no COPY). */
+function jsonSource(clicks: ClickRow[]): SQL {
+  return sql`(SELECT x.id, x."workspaceId" AS workspace_id, x."linkId" AS link_id, x."partnerId" AS partner_id, x."createdAt" AS created_at,
+      x.country, x.device, x.browser, x.os, x.referrer, x."referrerUrl" AS referrer_url, x.bot, x."utmSource" AS utm_source,
+      x."utmMedium" AS utm_medium, x."utmCampaign" AS utm_campaign, x."utmTerm" AS utm_term, x."utmContent" AS utm_content, x.trigger
+    FROM jsonb_to_recordset(${JSON.stringify(clicks)}::jsonb) AS x(
+      id uuid, "workspaceId" uuid, "linkId" uuid, "partnerId" uuid, "createdAt" timestamptz, country text, device text,
+      browser text, os text, referrer text, "referrerUrl" text, bot boolean, "utmSource" text, "utmMedium" text,
+      "utmCampaign" text, "utmTerm" text, "utmContent" text, trigger text)) AS src`;
+}
+
+/** One statement for a whole batch of clicks and their rollups; clicks already stored are skipped. */
+export async function insertClicks(conn: Conn, clicks: ClickRow[]): Promise<void> {
+  if (clicks.length === 0) return;
+  await conn.execute(insertClicksCounted(jsonSource(clicks)));
+}
+
+/** Where COPY puts a batch before the statement above moves it: one per connection, emptied by each commit. */
+const STAGING = {
+  ddl: `CREATE TEMP TABLE IF NOT EXISTS click_staging (
+    id uuid, workspace_id uuid, link_id uuid, partner_id uuid, created_at timestamptz, country text, device text, browser text,
+    os text, referrer text, referrer_url text, bot boolean, utm_source text, utm_medium text, utm_campaign text, utm_term text,
+    utm_content text, trigger text) ON COMMIT DELETE ROWS`,
+  table: 'click_staging',
+  columns: CLICK_COPY_COLUMNS,
+};
+
+/**
+ * Writes a batch of clicks and their rollups in one transaction, enriching them on the way:
+ * COPY into a staging table and one statement from there on PostgreSQL, JSON on the embedded
+ * engine. Exactly once either way: a batch written again (a retry after a commit whose answer
+ * was lost, a spool replay) adds nothing.
  */
 export async function storeClicks(database: Database, clicks: RawClick[], lookup: CountryLookup): Promise<void> {
   if (clicks.length === 0) return;
-  const records = () => clicks.map((c) => enrichClick(c, lookup));
-  if (!database.copyText) return insertClicks(database.db, records());
-  try {
-    await database.copyText('clicks', CLICK_COPY_COLUMNS, clickCopyChunks(clicks, lookup));
-  } catch (err) {
-    if ((err as { code?: string }).code !== '23505') throw err;
-    await insertClicks(database.db, records());
-  }
+  if (!database.copyThen) return insertClicks(database.db, clicks.map((c) => enrichClick(c, lookup)));
+  await database.copyThen(STAGING, clickCopyChunks(clicks, lookup), insertClicksCounted(sql`click_staging`));
 }
 
 /** Clicks replayed from a spool: some may be in the database already, and are skipped. */
 export async function replayClicks(database: Database, clicks: RawClick[], lookup: CountryLookup): Promise<void> {
-  await insertClicks(database.db, clicks.map((c) => enrichClick(c, lookup)));
+  await storeClicks(database, clicks, lookup);
 }

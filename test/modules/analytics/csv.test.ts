@@ -96,6 +96,12 @@ async function seed() {
       referrer: i % 2 === 0 ? '(direct)' : 'news.example',
       referrerUrl: i % 13 === 0 ? 'https://news.example/a?b=1,2\r\nline' : i % 17 === 0 ? '-2+3' : null,
       bot: i % 101 === 0,
+      utmSource: null,
+      utmMedium: null,
+      utmCampaign: null,
+      utmTerm: null,
+      utmContent: null,
+      trigger: 'link',
     };
   });
   for (let i = 0; i < rows.length; i += 2_000) await insertClicks(t.database.db, rows.slice(i, i + 2_000));

@@ -39,12 +39,17 @@ describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () =
   test('store every value exactly, including tabs, newlines, backslashes, unicode and nulls', async () => {
     const { workspaceId, linkId } = await aLink();
     const tricky = ['https://a.example/?q=tab\there', 'https://a.example/line\nbreak\r\n', 'https://a.example/back\\slash \\N \\t', 'https://a.example/café ☕ 𝄞', undefined];
-    const batch = tricky.map((r) => click(workspaceId, linkId, r));
+    const batch = tricky.map((r, i) => ({
+      ...click(workspaceId, linkId, r),
+      // UTM values come from visitors' query strings too: any text, NUL removed, 255 characters at most.
+      ...(i % 2 === 0 ? { utm: { source: r ?? 'x', medium: 'e\0mail', campaign: 'c'.repeat(300), content: '\\N' }, trigger: 'qr' as const } : {}),
+    }));
     await storeClicks(t.database, batch, noLookup);
     const stored = await rows<{ id: string; createdAt: Date; referrerUrl: string | null }>(
       t.database.db,
       sql`SELECT id, workspace_id AS "workspaceId", link_id AS "linkId", partner_id AS "partnerId", created_at AS "createdAt",
-                 country, device, browser, os, referrer, referrer_url AS "referrerUrl", bot
+                 country, device, browser, os, referrer, referrer_url AS "referrerUrl", bot, utm_source AS "utmSource",
+                 utm_medium AS "utmMedium", utm_campaign AS "utmCampaign", utm_term AS "utmTerm", utm_content AS "utmContent", trigger
           FROM clicks WHERE link_id = ${linkId}`,
     );
     expect(stored).toHaveLength(batch.length);
@@ -52,6 +57,7 @@ describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () =
     for (const c of batch) {
       expect(byId.get(c.id)).toEqual(enrichClick(c, noLookup));
       expect(byId.get(c.id)?.referrerUrl).toBe(c.referer ?? null);
+      if (c.utm) expect(byId.get(c.id)).toMatchObject({ utmSource: c.utm.source, utmMedium: 'email', utmCampaign: 'c'.repeat(255), utmTerm: null, utmContent: '\\N', trigger: 'qr' });
     }
   });
 
