@@ -33,6 +33,8 @@ export interface Config {
   sessionMaxMs: number;
   /** Anyone may create an account (and a workspace they own); otherwise by invitation only. */
   allowSignup: boolean;
+  /** Raw clicks are kept this many whole months (rollups for good); undefined: forever. */
+  clickRetentionMonths: number | undefined;
 }
 
 /** Thrown for a bad configuration value; main prints its one-line message and exits. */
@@ -147,6 +149,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const sessionMaxMs = parseDuration('SESSION_MAX', get('SESSION_MAX') ?? '7d');
   if (sessionIdleMs > sessionMaxMs) bad('SESSION_IDLE', 'must not be longer than SESSION_MAX');
   const allowSignup = parseBool('ALLOW_SIGNUP', get('ALLOW_SIGNUP') ?? 'false');
+  const retentionRaw = get('CLICK_RETENTION_MONTHS');
+  if (retentionRaw !== undefined && !(/^\d{1,4}$/.test(retentionRaw) && Number(retentionRaw) >= 1 && Number(retentionRaw) <= 1200)) {
+    bad('CLICK_RETENTION_MONTHS', `must be a whole number of months from 1 to 1200, or unset to keep clicks forever (got "${retentionRaw}")`);
+  }
   secret ??= loadOrCreateSecret(dataDir);
   return {
     port,
@@ -170,5 +176,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs,
     sessionMaxMs,
     allowSignup,
+    clickRetentionMonths: retentionRaw === undefined ? undefined : Number(retentionRaw),
   };
 }
