@@ -41,6 +41,8 @@ import type { Workspace } from './modules/workspaces/service.js';
 export interface AppDeps {
   config: Config;
   database: Database;
+  /** The read replica that analytics reads go to (DATABASE_READ_URL); absent: `database`. */
+  analyticsDatabase?: Database;
   limiter: RateLimiter;
   lastUsed: LastUsedTracker;
   clock: () => Date;
@@ -106,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       },
     },
   });
-  const resource = { db, clock };
+  const resource = { db, analyticsDb: deps.analyticsDatabase?.db ?? db, clock };
   await app.register(qrRoutes);
   await app.register(collectionRoutes, resource);
   await app.register(tagRoutes, resource);

@@ -10,6 +10,8 @@ export interface Config {
   baseUrl: string;
   shortLinkBaseUrl: string;
   databaseUrl: string | undefined;
+  /** A streaming replica of databaseUrl that analytics reads go to (undefined: the primary serves them). */
+  databaseReadUrl: string | undefined;
   dataDir: string;
   redisUrl: string | undefined;
   adminToken: string | undefined;
@@ -116,6 +118,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const shortLinkBaseUrl = parseOrigin('SHORT_LINK_BASE_URL', get('SHORT_LINK_BASE_URL') ?? baseUrl);
   const databaseUrlRaw = get('DATABASE_URL');
   const databaseUrl = databaseUrlRaw ? parseUrlWithScheme('DATABASE_URL', databaseUrlRaw, ['postgres:', 'postgresql:']) : undefined;
+  const databaseReadUrlRaw = get('DATABASE_READ_URL');
+  const databaseReadUrl = databaseReadUrlRaw ? parseUrlWithScheme('DATABASE_READ_URL', databaseReadUrlRaw, ['postgres:', 'postgresql:']) : undefined;
+  if (databaseReadUrl && !databaseUrl) bad('DATABASE_READ_URL', 'needs DATABASE_URL (it names a replica of that PostgreSQL server; the embedded database has none)');
   const dataDirRaw = get('DATA_DIR') ?? './data';
   const dataDir = dataDirRaw.startsWith('memory://') ? dataDirRaw : resolve(dataDirRaw);
   const redisUrlRaw = get('REDIS_URL');
@@ -160,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl,
     shortLinkBaseUrl,
     databaseUrl,
+    databaseReadUrl,
     dataDir,
     redisUrl,
     adminToken,

@@ -88,6 +88,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   countryLookup.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
   const database = options.database ?? (await openDatabase(config));
   await migrate(database);
+  // The replica is read only and replays the primary's migrations; its pool connects on first use,
+  // so a replica that is down costs the analytics reads (503s), not the start.
+  const analyticsDatabase = config.databaseReadUrl ? await openPostgres(config.databaseReadUrl, config.dbPoolSize) : undefined;
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
   // Serving before Redis is connected would limit the first requests in process only (a new
   // worker could let a request past the shared limit): wait for it, bounded.
@@ -124,6 +127,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     metrics,
     config,
     database,
+    analyticsDatabase,
     limiter,
     lastUsed,
     clock,
@@ -190,6 +194,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await bus.close();
       await limiter.close();
       redis?.disconnect();
+      await analyticsDatabase?.close();
       if (!options.database) await database.close();
       logger.flush();
     },

@@ -8,9 +8,18 @@ import type { Workspace } from '../workspaces/service.js';
 /** What every service call gets: the workspace, the database or open transaction, the time. */
 export interface Ctx {
   db: Conn;
+  /**
+   * Analytics reads only (they may lag `db` by the replica's delay): a read replica when
+   * DATABASE_READ_URL is set, else the same database as `db`. Absent: `db`. Writes and reads
+   * that must see them never use it.
+   */
+  analyticsDb?: Conn;
   workspace: Workspace;
   now: Date;
 }
+
+/** The connection an analytics read uses: the replica when there is one, else the primary. */
+export const analyticsConn = (ctx: Ctx): Conn => ctx.analyticsDb ?? ctx.db;
 
 export type Item = Record<string, unknown>;
 

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { csvStream } from '../../http/csv.js';
 import type { ListParams } from '../../http/schemas.js';
 import { CSV_PAGE, periodOf, type CsvWindow } from '../analytics/service.js';
-import type { Ctx } from '../bulk/service.js';
+import { analyticsConn, type Ctx } from '../bulk/service.js';
 import { eventPage, listEvents as selectEvents, type EventCursor, type EventFilter, type EventRecord, type EventType } from './store.js';
 
 export interface EventListQuery extends ListParams {
@@ -18,12 +18,13 @@ export interface EventListQuery extends ListParams {
  * The workspace's leads and sales as one list (an extension of api.md). Every filter is read
  * within the workspace, so another workspace's link or customer id matches nothing (an empty
  * list), as GET /api/analytics does with a foreign linkId. Dates are read and clamped exactly
- * as there.
+ * as there. Read from the analytics connection: with a replica, a just-tracked event shows
+ * once it has replicated.
  */
 export async function listEvents(ctx: Ctx, q: EventListQuery): Promise<EventRecord[]> {
   const filter = filterOf(ctx, q);
   if (filter === 'empty') return [];
-  return selectEvents(ctx.db, filter, { take: q.take, skip: q.skip, sort: q.sort });
+  return selectEvents(analyticsConn(ctx), filter, { take: q.take, skip: q.skip, sort: q.sort });
 }
 
 /** The filter of a query, or 'empty' when its period leaves nothing; the query's 400s are thrown here. */
@@ -52,7 +53,7 @@ async function* eventPages(ctx: Ctx, filter: EventFilter, sort: 'asc' | 'desc', 
   let after: EventCursor | undefined;
   while (left > 0) {
     const take = Math.min(CSV_PAGE, left);
-    const page = await eventPage(ctx.db, filter, { take, skip: after ? 0 : w.skip, sort }, after);
+    const page = await eventPage(analyticsConn(ctx), filter, { take, skip: after ? 0 : w.skip, sort }, after);
     yield page.records;
     if (page.records.length < take) return;
     left -= page.records.length;
