@@ -3,7 +3,7 @@ import { invalid } from '../../errors.js';
 import type { Ctx } from '../bulk/service.js';
 import { assertHttps } from '../bulk/rules.js';
 import { CURRENCIES } from './currencies.js';
-import { findClick, latestLead, recordLead, recordSale, type ClickRef, type CustomerInput, type EventRow, type SaleRow } from './store.js';
+import { findClick, latestLead, recordLead, recordSale, type ClickRef, type CustomerInput, type EventOrigin, type EventRow, type SaleRow } from './store.js';
 
 export interface ConversionDeps {
   /** Whether a click id was handed out here but its click is still queued. */
@@ -71,29 +71,30 @@ export interface LeadInput extends CustomerFields {
 export async function trackLead(ctx: Ctx, deps: ConversionDeps, input: LeadInput): Promise<EventRow> {
   checkMetadata(input.metadata);
   const customer = customerOf(input);
-  const record = (clickId: string, linkId: string | null) =>
+  const record = (clickId: string, from: EventOrigin) =>
     recordLead(ctx.db, {
       id: newId(),
       workspaceId: ctx.workspace.id,
       customerId: newId(),
       eventName: input.eventName,
       clickId,
-      linkId,
+      from,
       metadata: input.metadata,
       customer,
     });
   if (input.clickId === '') {
     const previous = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId);
     if (!previous) throw invalid('clickId', 'no_previous_lead');
-    return (await record(previous.clickId, previous.linkId))!;
+    return (await record(previous.clickId, { leadId: previous.id }))!;
   }
   if (!isUuid(input.clickId)) throw invalid('clickId', 'unknown_click');
   // Usual case: the click is stored, and one statement finds it and writes everything.
-  const recorded = await record(input.clickId, null);
+  const fromClick = { clickId: input.clickId };
+  const recorded = await record(input.clickId, fromClick);
   if (recorded) return recorded;
   const click = await clickOf(ctx, deps, input.clickId);
   if (!click) throw invalid('clickId', 'unknown_click');
-  return (await record(input.clickId, click.linkId))!;
+  return (await record(input.clickId, fromClick))!;
 }
 
 export interface SaleInput extends CustomerFields {
@@ -111,20 +112,22 @@ export async function trackSale(ctx: Ctx, deps: ConversionDeps, input: SaleInput
   const customer = customerOf(input);
   const currency = input.currency ?? 'usd';
   if (!CURRENCIES.has(currency)) throw invalid('currency', 'currency_code', { value: currency });
-  let attribution: { clickId: string; linkId: string | null; leadId: string | null };
+  let attribution: { clickId: string; leadId: string | null };
   if (input.leadEventName !== undefined) {
     const lead = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId, input.leadEventName);
     if (!lead) throw invalid('leadEventName', 'no_such_lead', { value: input.leadEventName });
-    attribution = { clickId: lead.clickId, linkId: lead.linkId, leadId: lead.id };
+    attribution = { clickId: lead.clickId, leadId: lead.id };
   } else if (input.clickId !== undefined && input.clickId !== '') {
     if (!isUuid(input.clickId)) throw invalid('clickId', 'unknown_click');
-    attribution = { clickId: input.clickId, linkId: null, leadId: null };
+    attribution = { clickId: input.clickId, leadId: null };
   } else {
     const lead = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId);
     if (!lead) throw invalid('customerExternalId', 'no_previous_lead');
-    attribution = { clickId: lead.clickId, linkId: lead.linkId, leadId: lead.id };
+    attribution = { clickId: lead.clickId, leadId: lead.id };
   }
-  const record = (linkId: string | null) =>
+  // A sale that follows a lead takes the lead's dimensions (its click may be past retention).
+  const from: EventOrigin = attribution.leadId ? { leadId: attribution.leadId } : { clickId: attribution.clickId };
+  const record = () =>
     recordSale(ctx.db, {
       id: newId(),
       workspaceId: ctx.workspace.id,
@@ -133,14 +136,14 @@ export async function trackSale(ctx: Ctx, deps: ConversionDeps, input: SaleInput
       amount: input.amount,
       currency,
       ...attribution,
-      linkId,
+      from,
       metadata: input.metadata,
       customer,
     });
-  const recorded = await record(attribution.linkId);
+  const recorded = await record();
   if (recorded) return recorded;
   // A click id whose click is not stored yet (still queued here or on another instance).
   const click = await clickOf(ctx, deps, attribution.clickId);
   if (!click) throw invalid('clickId', 'unknown_click');
-  return (await record(click.linkId))!;
+  return (await record())!;
 }

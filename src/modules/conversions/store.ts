@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm';
+import { randomInt } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 import { CUSTOMER_COLUMNS, type CustomerRow } from '../customers/store.js';
@@ -45,7 +46,7 @@ export interface CustomerInput {
 
 /**
  * Upserts the active customer (the partial unique index is the conflict target), but only
- * when the event's link is known (`src.link_id`): an unknown click writes nothing.
+ * when the event's source is known (a `src` row): an unknown click writes nothing.
  */
 function upsertCustomerSql(workspaceId: string, customerId: string, c: CustomerInput) {
   return sql`INSERT INTO customers AS c (id, workspace_id, external_id, name, email, avatar)
@@ -59,12 +60,34 @@ function upsertCustomerSql(workspaceId: string, customerId: string, c: CustomerI
       RETURNING c.*`;
 }
 
-/** The event's link: given, or looked up from the click in the same statement. */
-function linkSourceSql(workspaceId: string, clickId: string, linkId: string | null) {
-  return linkId
-    ? sql`SELECT ${linkId}::uuid AS link_id`
-    : sql`SELECT (SELECT k.link_id FROM clicks k WHERE k.id = ${clickId}::uuid AND k.workspace_id = ${workspaceId}::uuid LIMIT 1) AS link_id`;
+/** Where an event takes its link and its click's dimensions from: the click, or an earlier lead of it. */
+export type EventOrigin = { clickId: string } | { leadId: string };
+
+/** The dimensions an event copies from its click, so that grouping events never joins clicks. */
+const DIMENSIONS = 'partner_id, country, device, browser, os, referrer, referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content, trigger';
+
+/** The event's link and dimensions: from its click, or from the lead it follows (no row: unknown). */
+function sourceSql(workspaceId: string, from: EventOrigin) {
+  return 'leadId' in from
+    ? sql`SELECT link_id, ${sql.raw(DIMENSIONS)} FROM lead_events WHERE id = ${from.leadId}::uuid AND workspace_id = ${workspaceId}::uuid`
+    : sql`SELECT link_id, ${sql.raw(DIMENSIONS)} FROM clicks WHERE id = ${from.clickId}::uuid AND workspace_id = ${workspaceId}::uuid LIMIT 1`;
 }
+
+/**
+ * Adds the event to the rollups in the same statement that records it. A random slot of eight:
+ * concurrent events of one workspace rarely wait on the same rows, and rows are taken in key
+ * order, so two statements never deadlock.
+ */
+function rollupEventSql(counts: SQL, conflict: SQL) {
+  return sql`INSERT INTO analytics_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot, clicks, leads, sales, amount)
+      SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at), k.value, k.partner_id, ${randomInt(8)}::smallint, ${counts}
+      FROM ev CROSS JOIN LATERAL analytics_keys(ev.workspace_id, ev.link_id, ev.partner_id, ev.country, ev.device, ev.browser, ev.os,
+        ev.referrer, ev.referrer_url, ev.utm_source, ev.utm_medium, ev.utm_campaign, ev.utm_term, ev.utm_content, ev.trigger) k
+      ORDER BY 1, 2, 3, 4, 5, 6, 7
+      ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot) DO UPDATE SET ${conflict}`;
+}
+
+const prefixed = (alias: string, columns: string) => columns.split(', ').map((c) => `${alias}.${c}`).join(', ');
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
@@ -90,17 +113,19 @@ export interface SaleRow extends EventRow {
  */
 export async function recordLead(
   conn: Conn,
-  e: { id: string; workspaceId: string; customerId: string; eventName: string; clickId: string; linkId: string | null; metadata: unknown; customer: CustomerInput },
+  e: { id: string; workspaceId: string; customerId: string; eventName: string; clickId: string; from: EventOrigin; metadata: unknown; customer: CustomerInput },
 ): Promise<EventRow | undefined> {
   const [row] = await rows<EventRow>(
     conn,
-    sql`WITH src AS (${linkSourceSql(e.workspaceId, e.clickId, e.linkId)}),
+    sql`WITH src AS (${sourceSql(e.workspaceId, e.from)}),
       c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer)}),
       ev AS (
-        INSERT INTO lead_events (id, workspace_id, event_name, click_id, link_id, customer_id, metadata)
-        SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.clickId}::uuid, src.link_id, c.id, ${json(e.metadata)}::jsonb
+        INSERT INTO lead_events (id, workspace_id, event_name, click_id, link_id, customer_id, metadata, ${sql.raw(DIMENSIONS)})
+        SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.clickId}::uuid, src.link_id, c.id, ${json(e.metadata)}::jsonb,
+          ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
-        RETURNING *)
+        RETURNING *),
+      ru AS (${rollupEventSql(sql`0, 1, 0, 0`, sql`leads = r.leads + EXCLUDED.leads`)})
       SELECT ev.id, ev.event_name AS "eventName", ev.click_id AS "clickId", ev.link_id AS "linkId", ev.metadata,
         ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
@@ -119,22 +144,23 @@ export async function recordSale(
     amount: number;
     currency: string;
     clickId: string;
-    linkId: string | null;
     leadId: string | null;
+    from: EventOrigin;
     metadata: unknown;
     customer: CustomerInput;
   },
 ): Promise<SaleRow | undefined> {
   const [row] = await rows<SaleRow>(
     conn,
-    sql`WITH src AS (${linkSourceSql(e.workspaceId, e.clickId, e.linkId)}),
+    sql`WITH src AS (${sourceSql(e.workspaceId, e.from)}),
       c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer)}),
       ev AS (
-        INSERT INTO sale_events (id, workspace_id, event_name, amount, currency, click_id, link_id, lead_id, customer_id, metadata)
+        INSERT INTO sale_events (id, workspace_id, event_name, amount, currency, click_id, link_id, lead_id, customer_id, metadata, ${sql.raw(DIMENSIONS)})
         SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.amount}::bigint, ${e.currency}::text, ${e.clickId}::uuid,
-          src.link_id, ${e.leadId}::uuid, c.id, ${json(e.metadata)}::jsonb
+          src.link_id, ${e.leadId}::uuid, c.id, ${json(e.metadata)}::jsonb, ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
-        RETURNING *)
+        RETURNING *),
+      ru AS (${rollupEventSql(sql`0, 0, 1, ev.amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)})
       SELECT ev.id, ev.event_name AS "eventName", ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId",
         ev.link_id AS "linkId", ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
