@@ -45,8 +45,10 @@ export async function migrate(database: Database, migrations?: Migration[]): Pro
           continue;
         }
         const quoted = m.name.replace(/'/g, "''");
+        // linktrail.engine lets a migration take a step on one engine only (0011 partitions
+        // clicks on PostgreSQL): current_setting('linktrail.engine', true) is 'postgres' or 'pglite'.
         await session.exec(
-          `BEGIN;\n${m.sql}\n;INSERT INTO schema_migrations (name, checksum) VALUES ('${quoted}', '${checksum}');\nCOMMIT;`,
+          `BEGIN;\nSET LOCAL linktrail.engine = '${database.kind}';\n${m.sql}\n;INSERT INTO schema_migrations (name, checksum) VALUES ('${quoted}', '${checksum}');\nCOMMIT;`,
         );
         applied.push(m.name);
       }

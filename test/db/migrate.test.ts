@@ -91,6 +91,16 @@ describe('migrate()', () => {
     expect(await tableNames(database)).toEqual(tablesBefore);
   });
 
+  test("a migration reads its engine in linktrail.engine (for steps on one engine only), set for that migration's transaction", async () => {
+    const database = await emptyDatabase();
+    const probe = { name: '0001_probe.sql', sql: "CREATE TABLE probe AS SELECT current_setting('linktrail.engine', true) AS engine;" };
+    await migrate(database, [probe]);
+    const [row] = await database.withSession((s) => s.query<{ engine: string }>('select engine from probe'));
+    expect(row?.engine).toBe(onPostgres ? 'postgres' : 'pglite');
+    const [after] = await database.withSession((s) => s.query<{ engine: string | null }>("select current_setting('linktrail.engine', true) as engine"));
+    expect(after?.engine ?? '').toBe('');
+  });
+
   test('a failing migration is rolled back whole; earlier ones stay; a later run resumes', async () => {
     const database = await emptyDatabase();
     const good = { name: '0001_good.sql', sql: 'CREATE TABLE good_one (id int);' };
