@@ -18,6 +18,7 @@ import { issueSetupCode } from './modules/auth/service.js';
 import { frameChecker } from './modules/links/frame-check.js';
 import { PasswordBox } from './modules/links/password.js';
 import { findLinkForRedirect } from './modules/links/service.js';
+import { ClickPartitionKeeper } from './modules/redirect/click-partitions.js';
 import { ClickSpool } from './modules/redirect/click-spool.js';
 import { ClickQueue } from './modules/redirect/clicks.js';
 import { SpoolReplayer } from './modules/redirect/spool-replay.js';
@@ -108,6 +109,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const clicks = new ClickQueue((batch) => storeClicks(database, batch, lookupCountry), logger);
   const durable = config.clickSpoolDir ? startSpool(config.clickSpoolDir, config.clickSpoolSyncMs, clicks, logger, (batch) => replayClicks(database, batch, lookupCountry)) : undefined;
   bus.onClickFlushRequest(() => void clicks.flushSoon().catch(() => undefined));
+  // Monthly clicks partitions made ahead and old ones dropped (PostgreSQL), at start and every 6 h.
+  const partitions = new ClickPartitionKeeper({ database, clock, retentionMonths: config.clickRetentionMonths, log: logger });
+  partitions.start();
   // Event-loop delay, for the operator's metrics (and the hostile-body bench): a native
   // histogram sampled every 10 ms, nothing on the request path.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -186,6 +190,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await app.close();
       await clicks.close();
       await durable?.replayer.close();
+      await partitions.close();
       loopDelay.disable();
       await lastUsed.close();
       await sessionSeen.close();

@@ -40,6 +40,13 @@ describe('loadConfig defaults', () => {
     expect(c.allowPrivateDestinations).toBe(false);
     expect(c.clickSpoolDir).toBeUndefined(); // nothing on disk with DATA_DIR memory://
     expect(c.clickSpoolSyncMs).toBe(100);
+    expect(c.clickRetentionMonths).toBeUndefined(); // raw clicks kept forever
+  });
+
+  test('CLICK_RETENTION_MONTHS: whole months from 1 to 1200', () => {
+    expect(load({ CLICK_RETENTION_MONTHS: '1' }).clickRetentionMonths).toBe(1);
+    expect(load({ CLICK_RETENTION_MONTHS: '13' }).clickRetentionMonths).toBe(13);
+    expect(load({ CLICK_RETENTION_MONTHS: '1200' }).clickRetentionMonths).toBe(1200);
   });
 
   test('the click spool lives in DATA_DIR/spool unless CLICK_SPOOL_DIR names another place or is off', async () => {
@@ -168,6 +175,10 @@ describe('bad values stop the start with a one-line message naming the variable'
     ['COUNTRY_HEADER not a header name', { COUNTRY_HEADER: 'cf ipcountry' }, 'COUNTRY_HEADER'],
     ['CLICK_SPOOL_SYNC_MS not a number', { CLICK_SPOOL_SYNC_MS: 'often' }, 'CLICK_SPOOL_SYNC_MS'],
     ['CLICK_SPOOL_SYNC_MS too large', { CLICK_SPOOL_SYNC_MS: '600000' }, 'CLICK_SPOOL_SYNC_MS'],
+    ['CLICK_RETENTION_MONTHS zero', { CLICK_RETENTION_MONTHS: '0' }, 'CLICK_RETENTION_MONTHS'],
+    ['CLICK_RETENTION_MONTHS not whole', { CLICK_RETENTION_MONTHS: '1.5' }, 'CLICK_RETENTION_MONTHS'],
+    ['CLICK_RETENTION_MONTHS a duration', { CLICK_RETENTION_MONTHS: '6m' }, 'CLICK_RETENTION_MONTHS'],
+    ['CLICK_RETENTION_MONTHS too large', { CLICK_RETENTION_MONTHS: '1201' }, 'CLICK_RETENTION_MONTHS'],
   ];
 
   test.each(cases)('%s', (_label, env, variable) => {
