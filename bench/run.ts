@@ -4,6 +4,7 @@
  * redis://127.0.0.1:6379), printed as tables. Figures go to BENCHMARKS.md.
  */
 import pg from 'pg';
+import { benchAnalytics } from './analytics.js';
 import { benchConversions } from './conversions.js';
 import { benchHostile } from './hostile.js';
 import { benchLinks } from './links.js';
@@ -40,6 +41,7 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['soak', () => benchSoak(Number(process.env.SOAK_SECONDS ?? 60))],
   ['hostile', () => benchHostile()],
   ['people', () => benchPeople()],
+  ['analytics', () => benchAnalytics()],
 ];
 
 console.log(`Linktrail bench, ${new Date().toISOString()}, node ${process.version}`);
