@@ -116,7 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(linkRoutes, { ...resource, links: deps.links });
   await app.register(customerRoutes, resource);
   await app.register(conversionRoutes, { ...resource, conversions: deps.conversions });
-  await app.register(analyticsRoutes, resource);
+  await app.register(analyticsRoutes, { ...resource, shortLinkBaseUrl: config.shortLinkBaseUrl });
   await app.register(eventRoutes, resource);
   await app.register(authRoutes, {
     db,

@@ -126,6 +126,7 @@ export const reasons = {
   invalid: { en: 'is not valid', ar: 'قيمة غير صالحة' },
   start_after_end: { en: 'must not be later than endDate', ar: 'يجب ألا يكون بعد endDate' },
   interval_needs_timeseries: { en: 'applies only with groupBy=timeseries', ar: 'لا يُستخدم إلا مع groupBy=timeseries' },
+  time_zone: { en: 'must be an IANA time zone name such as Europe/Paris or Asia/Kolkata', ar: 'يجب أن يكون اسم منطقة زمنية من IANA مثل Europe/Paris أو Asia/Kolkata' },
   unknown_click: {
     en: 'is not a click of a link in this workspace',
     ar: 'ليس نقرة على رابط في مساحة العمل هذه',

@@ -2,9 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { routesPlugin } from '../../http/types.js';
 import { serviceContext, type ResourceDeps } from '../bulk/context.js';
 import { AnalyticsQuery, ClickRecord, GroupRecord } from './schemas.js';
-import { analytics, analyticsCsv, type AnalyticsQuery as Query } from './service.js';
+import { analytics, analyticsCsv, type AnalyticsEnv, type AnalyticsQuery as Query } from './service.js';
 import { csvWindow } from '../../http/csv.js';
-import type { ClickRecord as Click, GroupRecord as Group } from './store.js';
+import type { GroupRecord as Group } from './grouping.js';
+import type { ClickRecord as Click } from './store.js';
 
 const hasHugeSum = (records: (Click | Group)[]): records is Group[] => records.some((r) => typeof (r as Group).saleAmount === 'bigint');
 
@@ -14,12 +15,15 @@ const hasHugeSum = (records: (Click | Group)[]): records is Group[] => records.s
  * go out exact; the key is a JSON string like any other.
  */
 function groupsJson(groups: Group[]): string {
+  const names = (g: Group) =>
+    (g.name !== undefined ? `,"name":${JSON.stringify(g.name)}` : '') +
+    (g.shortUrl !== undefined ? `,"shortUrl":${JSON.stringify(g.shortUrl)},"title":${JSON.stringify(g.title ?? null)}` : '');
   const item = (g: Group) =>
-    `{"key":${JSON.stringify(g.key)},"clicks":${g.clicks},"leads":${g.leads},"sales":${g.sales},"saleAmount":${g.saleAmount.toString()}}`;
+    `{"key":${JSON.stringify(g.key)},"clicks":${g.clicks},"leads":${g.leads},"sales":${g.sales},"saleAmount":${g.saleAmount.toString()}${names(g)}}`;
   return `[${groups.map(item).join(',')}]`;
 }
 
-export const analyticsRoutes = routesPlugin<ResourceDeps>('analytics', (app, deps) => {
+export const analyticsRoutes = routesPlugin<ResourceDeps & AnalyticsEnv>('analytics', (app, deps) => {
   app.addSchema(ClickRecord);
   app.addSchema(GroupRecord);
   app.get(
@@ -38,10 +42,10 @@ export const analyticsRoutes = routesPlugin<ResourceDeps>('analytics', (app, dep
     async (req, reply) => {
       const q = req.query as Query & { format?: 'json' | 'csv' };
       if (q.format === 'csv') {
-        const csv = analyticsCsv(serviceContext(deps, req), q, csvWindow(req.url, q));
+        const csv = analyticsCsv(serviceContext(deps, req), deps, q, csvWindow(req.url, q));
         return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="analytics.csv"').send(csv as never); // a stream: piped as it is, not checked against the JSON schema
       }
-      const records = await analytics(serviceContext(deps, req), req.query as Query);
+      const records = await analytics(serviceContext(deps, req), deps, req.query as Query);
       if (hasHugeSum(records)) return reply.type('application/json; charset=utf-8').serializer(groupsJson).send(records);
       return records;
     },

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, listQueryProperties, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { GROUP_BYS } from './grouping.js';
 
 export const AnalyticsQuery = Type.Object({
   ...listQueryProperties,
@@ -13,11 +14,19 @@ export const AnalyticsQuery = Type.Object({
     Type.String({ description: 'ISO 8601 date or date-time; a date means the end of that UTC day. Inclusive. After year 9999 (e.g. 9999-12-31 or a date-time pushed past it by its offset): no upper limit.' }),
   ),
   groupBy: Type.Optional(
-    StringEnum(['timeseries', 'country', 'device', 'browser', 'os', 'referrer', 'link'] as const, {
-      description: 'Totals per group instead of click records: [{ key, clicks, leads, sales, saleAmount }]',
+    StringEnum(GROUP_BYS, {
+      description:
+        'Totals per group instead of click records: [{ key, clicks, leads, sales, saleAmount }]. Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link\'s, or the visitor\'s own), trigger (qr: opened from the link\'s QR code; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link\'s current collection and tags) and partner (the click\'s partner). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name.',
     }),
   ),
-  interval: Type.Optional(StringEnum(['hour', 'day', 'month'] as const, { description: 'With groupBy=timeseries; default day (UTC)' })),
+  interval: Type.Optional(StringEnum(['hour', 'day', 'month'] as const, { description: 'With groupBy=timeseries; default day' })),
+  timezone: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description:
+        'IANA time zone name (e.g. Asia/Kolkata, America/New_York; default UTC) for the timeseries buckets and for date-only startDate/endDate (a date means that local day). Bucket keys then carry the local offset (2026-03-01T00:00:00+05:30); without a timezone they end in Z. Extension.',
+    }),
+  ),
   format: Type.Optional(
     StringEnum(['json', 'csv'] as const, {
       description:
@@ -44,7 +53,7 @@ export const ClickRecord = Type.Object(
 
 export const GroupRecord = Type.Object(
   {
-    key: Type.String({ description: 'Group: bucket start (timeseries), country, device, browser, os, referrer host or link id' }),
+    key: Type.String({ description: 'Group: bucket start (timeseries), the value, or an id (link, collection, tag, partner)' }),
     clicks: Type.Integer(),
     leads: Type.Integer({ description: 'Lead events in the period whose click falls in this group' }),
     sales: Type.Integer(),
@@ -54,6 +63,9 @@ export const GroupRecord = Type.Object(
       description:
         'Sum of sale amounts, minor units (currencies are not converted). Exact at any size: a single sale is at most 10^12, so any total of up to 9,007 sales is at most 2^53 and reads exactly as a JavaScript number; a larger total is still written as its exact integer digits, which a client reads exactly with a big-integer JSON parser (JSON.parse rounds it).',
     }),
+    name: Type.Optional(Nullable(Type.String({ description: 'collection, tag and partner rows: its name (null if it no longer exists)' }))),
+    shortUrl: Type.Optional(Type.String({ description: 'link rows: the short URL' })),
+    title: Type.Optional(Nullable(Type.String({ description: 'link rows: the title' }))),
   },
   { $id: 'AnalyticsGroup' },
 );

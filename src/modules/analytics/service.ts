@@ -2,8 +2,10 @@ import type { Readable } from 'node:stream';
 import { invalidQuery } from '../../errors.js';
 import { csvStream } from '../../http/csv.js';
 import type { ListParams } from '../../http/schemas.js';
-import type { Ctx } from '../bulk/service.js';
-import { clickPage, groupClicks, listClicks, type ClickCursor, type ClickFilter, type ClickRecord, type GroupBy, type GroupRecord, type Interval } from './store.js';
+import { analyticsConn, type Ctx } from '../bulk/service.js';
+import { groupAnalytics, withNames, type GroupBy, type GroupRecord, type Interval } from './grouping.js';
+import { clickPage, listClicks, type ClickCursor, type ClickFilter, type ClickRecord } from './store.js';
+import { knownZone, zonedDayStart } from './zones.js';
 
 export interface AnalyticsQuery extends ListParams {
   linkId?: string;
@@ -12,6 +14,7 @@ export interface AnalyticsQuery extends ListParams {
   endDate?: string;
   groupBy?: GroupBy;
   interval?: Interval;
+  timezone?: string;
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -41,19 +44,20 @@ function utcInstant(year: number, month: number, day: number, hour = 0, minute =
 }
 
 /**
- * A date bound. A date alone means that whole UTC day: startDate from its first instant,
- * endDate up to (not including) the next day's first instant, whatever the timestamps' precision.
- * Dates are read strictly (no 30 February, no 24:00, offsets up to 23:59); fractions of a
- * second beyond milliseconds are dropped.
+ * A date bound. A date alone means that whole day in `zone` (UTC by default): startDate from
+ * its first instant, endDate up to (not including) the next day's first instant, whatever the
+ * timestamps' precision. Dates are read strictly (no 30 February, no 24:00, offsets up to
+ * 23:59); fractions of a second beyond milliseconds are dropped.
  */
-export function parseBound(field: 'startDate' | 'endDate', value: string | undefined): Bound | undefined {
+export function parseBound(field: 'startDate' | 'endDate', value: string | undefined, zone?: string): Bound | undefined {
   if (value === undefined) return undefined;
   const bad = () => invalidQuery(field, 'format', { format: 'ISO 8601 date or date-time' });
   const date = DATE_ONLY.exec(value);
   if (date) {
     const at = utcInstant(Number(date[1]), Number(date[2]), Number(date[3]));
     if (at === undefined) throw bad();
-    return field === 'endDate' ? { at: at + 86_400_000, exclusive: true } : { at, exclusive: false };
+    const dayStart = (utcMidnight: number) => (zone ? zonedDayStart(zone, utcMidnight) : utcMidnight);
+    return field === 'endDate' ? { at: dayStart(at + 86_400_000), exclusive: true } : { at: dayStart(at), exclusive: false };
   }
   const m = DATE_TIME.exec(value);
   if (!m) throw bad();
@@ -80,28 +84,59 @@ export function clampPeriod(start: Bound | undefined, end: Bound | undefined): {
  * The period of `startDate`/`endDate` as the database reads it: strict dates, an empty or
  * reversed period refused (the caller's mistake), bounds clamped to the years 0001–9999.
  */
-export function periodOf(q: { startDate?: string; endDate?: string }): ReturnType<typeof clampPeriod> {
-  const start = parseBound('startDate', q.startDate);
-  const end = parseBound('endDate', q.endDate);
+export function periodOf(q: { startDate?: string; endDate?: string }, zone?: string): ReturnType<typeof clampPeriod> {
+  const start = parseBound('startDate', q.startDate, zone);
+  const end = parseBound('endDate', q.endDate, zone);
   if (start && end && (start.at > end.at || (end.exclusive && start.at >= end.at))) throw invalidQuery('startDate', 'start_after_end');
   return clampPeriod(start, end);
 }
 
+/** The query's time zone (its canonical name), undefined for none; a name no runtime knows is a 400. */
+function zoneOf(q: AnalyticsQuery): string | undefined {
+  if (q.timezone === undefined) return undefined;
+  const zone = knownZone(q.timezone);
+  if (!zone) throw invalidQuery('timezone', 'time_zone', { value: q.timezone });
+  return zone;
+}
+
 /** The filter of a query, or 'empty' when its period leaves nothing; the query's 400s are thrown here. */
 function filterOf(ctx: Ctx, q: AnalyticsQuery): ClickFilter | 'empty' {
-  const period = periodOf(q);
+  const period = periodOf(q, zoneOf(q));
   if (q.interval && q.groupBy !== 'timeseries') throw invalidQuery('interval', 'interval_needs_timeseries');
   if (period === 'empty') return 'empty';
   return { workspaceId: ctx.workspace.id, clickId: q.id, linkId: q.linkId, partnerId: q.partnerId, ...period };
 }
 
+/** Where the analytics read goes and what it needs beyond the workspace. */
+export interface AnalyticsEnv {
+  shortLinkBaseUrl: string;
+}
+
+function groups(ctx: Ctx, env: AnalyticsEnv, filter: ClickFilter, q: AnalyticsQuery, page: { take: number; skip: number; sort: 'asc' | 'desc' }): Promise<GroupRecord[]> {
+  const zone = zoneOf(q);
+  const conn = analyticsConn(ctx);
+  const by = q.groupBy!;
+  return groupAnalytics(conn, {
+    workspaceId: filter.workspaceId,
+    clickId: filter.clickId,
+    linkId: filter.linkId,
+    partnerId: filter.partnerId,
+    span: { from: filter.start?.getTime(), to: filter.end?.getTime(), toInclusive: filter.end ? !filter.endExclusive : undefined },
+    by,
+    interval: q.interval ?? 'day',
+    zone: zone ?? 'UTC',
+    utc: zone === undefined || zone === 'UTC',
+    ...page,
+  }).then((found) => withNames(conn, filter.workspaceId, by, found, env.shortLinkBaseUrl));
+}
+
 /** Click records (operations.md §4), or per-group totals with groupBy. Bots are never counted. */
-export async function analytics(ctx: Ctx, q: AnalyticsQuery): Promise<ClickRecord[] | GroupRecord[]> {
+export async function analytics(ctx: Ctx, env: AnalyticsEnv, q: AnalyticsQuery): Promise<ClickRecord[] | GroupRecord[]> {
   const filter = filterOf(ctx, q);
   if (filter === 'empty') return [];
   const page = { take: q.take, skip: q.skip, sort: q.sort };
-  if (!q.groupBy) return listClicks(ctx.db, filter, page);
-  return groupClicks(ctx.db, filter, q.groupBy, q.interval ?? 'day', page);
+  if (!q.groupBy) return listClicks(analyticsConn(ctx), filter, page);
+  return groups(ctx, env, filter, q, page);
 }
 
 /** Rows a CSV export reads from the database at a time. */
@@ -122,7 +157,7 @@ async function* clickPages(ctx: Ctx, filter: ClickFilter, sort: 'asc' | 'desc', 
   let after: ClickCursor | undefined;
   while (left > 0) {
     const limit = Math.min(CSV_PAGE, left);
-    const page = await clickPage(ctx.db, filter, sort, after, limit, after ? 0 : w.skip);
+    const page = await clickPage(analyticsConn(ctx), filter, sort, after, limit, after ? 0 : w.skip);
     yield page.records;
     if (page.records.length < limit) return;
     left -= page.records.length;
@@ -135,12 +170,12 @@ async function* clickPages(ctx: Ctx, filter: ClickFilter, sort: 'asc' | 'desc', 
  * the grouped statement again with its OFFSET (a keyset would not spare that work); what
  * stays bounded is the memory, one page of groups.
  */
-async function* groupPages(ctx: Ctx, filter: ClickFilter, q: AnalyticsQuery, w: CsvWindow): AsyncGenerator<GroupRecord[]> {
+async function* groupPages(ctx: Ctx, env: AnalyticsEnv, filter: ClickFilter, q: AnalyticsQuery, w: CsvWindow): AsyncGenerator<GroupRecord[]> {
   let left = w.take ?? Number.POSITIVE_INFINITY;
   let skip = w.skip;
   while (left > 0) {
     const take = Math.min(CSV_PAGE, left);
-    const page = await groupClicks(ctx.db, filter, q.groupBy!, q.interval ?? 'day', { take, skip, sort: q.sort });
+    const page = await groups(ctx, env, filter, q, { take, skip, sort: q.sort });
     yield page;
     if (page.length < take) return;
     left -= page.length;
@@ -155,8 +190,8 @@ async function* nothing<T>(): AsyncGenerator<T[]> {}
  * consumed. Without `take`, every matching row. The query's 400s are thrown here, before
  * anything is streamed.
  */
-export function analyticsCsv(ctx: Ctx, q: AnalyticsQuery, w: CsvWindow): Readable {
+export function analyticsCsv(ctx: Ctx, env: AnalyticsEnv, q: AnalyticsQuery, w: CsvWindow): Readable {
   const filter = filterOf(ctx, q);
-  if (q.groupBy) return csvStream<GroupRecord>(GROUP_COLUMNS, filter === 'empty' ? nothing() : groupPages(ctx, filter, q, w));
+  if (q.groupBy) return csvStream<GroupRecord>(GROUP_COLUMNS, filter === 'empty' ? nothing() : groupPages(ctx, env, filter, q, w));
   return csvStream<ClickRecord>(CLICK_COLUMNS, filter === 'empty' ? nothing() : clickPages(ctx, filter, q.sort, w));
 }

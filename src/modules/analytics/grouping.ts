@@ -1,0 +1,293 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { rows, type Conn } from '../../db/connect.js';
+import { CONTINENT_OF } from './continents.js';
+import { splitSpan, type Level, type RollupSpan, type Span } from './periods.js';
+import { withOffset, zoneAlignment, type Alignment } from './zones.js';
+
+export const GROUP_BYS = [
+  'timeseries',
+  'country',
+  'continent',
+  'device',
+  'browser',
+  'os',
+  'referrer',
+  'referrer_url',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'trigger',
+  'link',
+  'collection',
+  'tag',
+  'partner',
+] as const;
+export type GroupBy = (typeof GROUP_BYS)[number];
+export type Interval = 'hour' | 'day' | 'month';
+
+export interface GroupRecord {
+  key: string;
+  clicks: number;
+  leads: number;
+  sales: number;
+  /** Exact: a number while it is a safe integer, a bigint beyond (written as plain JSON digits). */
+  saleAmount: number | bigint;
+  /** Rows keyed by a collection, tag or partner id: its name. */
+  name?: string | null;
+  /** Rows keyed by a link id: its short URL and title. */
+  shortUrl?: string;
+  title?: string | null;
+}
+
+export interface GroupQuery {
+  workspaceId: string;
+  /** One click: answered from raw rows alone. */
+  clickId?: string;
+  linkId?: string;
+  partnerId?: string;
+  span: Span;
+  by: GroupBy;
+  interval: Interval;
+  /** IANA zone of the time buckets; `utc` when none was asked for (keys end in Z). */
+  zone: string;
+  utc: boolean;
+  take: number;
+  skip: number;
+  sort: 'asc' | 'desc';
+}
+
+type Stored =
+  | 'country'
+  | 'device'
+  | 'browser'
+  | 'os'
+  | 'referrer'
+  | 'referrer_url'
+  | 'utm_source'
+  | 'utm_medium'
+  | 'utm_campaign'
+  | 'utm_term'
+  | 'utm_content'
+  | 'trigger'
+  | 'link'
+  | 'partner';
+
+/** The rollup dimension (and raw column) a grouping is computed from. */
+const STORED: Record<Exclude<GroupBy, 'timeseries'>, Stored> = {
+  country: 'country',
+  continent: 'country',
+  device: 'device',
+  browser: 'browser',
+  os: 'os',
+  referrer: 'referrer',
+  referrer_url: 'referrer_url',
+  utm_source: 'utm_source',
+  utm_medium: 'utm_medium',
+  utm_campaign: 'utm_campaign',
+  utm_term: 'utm_term',
+  utm_content: 'utm_content',
+  trigger: 'trigger',
+  link: 'link',
+  collection: 'link',
+  tag: 'link',
+  partner: 'partner',
+};
+
+/** A raw row's group value, as analytics_keys() stores it (migration 0010). */
+function rawValue(stored: Stored, a: string): SQL {
+  switch (stored) {
+    case 'link':
+      return sql.raw(`${a}.link_id::text`);
+    case 'partner':
+      return sql.raw(`COALESCE(${a}.partner_id::text, '(none)')`);
+    case 'trigger':
+      return sql.raw(`COALESCE(${a}.trigger, 'link')`);
+    case 'country':
+    case 'device':
+    case 'browser':
+    case 'os':
+    case 'referrer':
+      return sql.raw(`COALESCE(${a}.${stored}, '(unknown)')`);
+    default:
+      return sql.raw(`COALESCE(${a}.${stored}, '(none)')`);
+  }
+}
+
+const ZERO = sql.raw(`'00000000-0000-0000-0000-000000000000'::uuid`);
+const at = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
+
+/** Levels of the whole-period rows a timeseries may use in a zone: periods that nest in its buckets. */
+function timeseriesLevels(interval: Interval, alignment: Alignment): Level[] {
+  if (alignment === 'none') return [];
+  if (alignment === 'quarter') return ['q'];
+  if (interval === 'hour' || alignment === 'hour') return ['h', 'q'];
+  return ['d', 'h', 'q'];
+}
+
+interface Plan {
+  /** Rollup rows of the scope. */
+  scope: SQL;
+  dim: string;
+  /** The group key of a rollup row `r`. */
+  rollupKey: SQL;
+  levels: Level[];
+}
+
+function planOf(q: GroupQuery, bucket: (col: string) => SQL): Plan {
+  const ws = sql`r.workspace_id = ${q.workspaceId}::uuid`;
+  const scope = q.linkId
+    ? sql`${ws} AND r.scope_id = ${q.linkId}::uuid${q.partnerId ? sql` AND r.partner_id = ${q.partnerId}::uuid` : sql``}`
+    : q.partnerId
+      ? sql`${ws} AND r.partner_id = ${q.partnerId}::uuid AND r.partner_id <> ${ZERO}`
+      : sql`${ws} AND r.scope_id = ${q.workspaceId}::uuid`;
+  const whole = !q.linkId && !q.partnerId;
+  if (q.by === 'timeseries') {
+    const alignment = zoneAlignment(q.zone, q.span.from, q.span.to);
+    return { scope, dim: '', rollupKey: bucket('r.bucket'), levels: q.clickId ? [] : timeseriesLevels(q.interval, alignment) };
+  }
+  const stored = STORED[q.by];
+  const levels = (l: Level[]) => (q.clickId ? [] : l);
+  if (whole) return { scope, dim: stored, rollupKey: sql`r.value`, levels: levels(['d', 'h']) };
+  // Link rows keep a link's total by every period; its dimensions by day.
+  if (stored === 'link') return { scope, dim: '', rollupKey: sql`r.scope_id::text`, levels: levels(['d', 'h', 'q']) };
+  if (stored === 'partner')
+    return { scope, dim: '', rollupKey: sql`CASE WHEN r.partner_id = ${ZERO} THEN '(none)' ELSE r.partner_id::text END`, levels: levels(['d', 'h', 'q']) };
+  return { scope, dim: stored, rollupKey: sql`r.value`, levels: levels(['d']) };
+}
+
+/** The last instant a timestamp can be sent as (year 9999); a period rounded up past it holds nothing. */
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
+function rollupSpans(spans: RollupSpan[]): SQL {
+  const one = (s: RollupSpan) => {
+    const parts = [sql`r.level = ${s.level}`];
+    if (s.from !== undefined) parts.push(sql`r.bucket >= ${at(s.from)}`);
+    if (s.to !== undefined && s.to <= LAST_INSTANT) parts.push(sql`r.bucket < ${at(s.to)}`);
+    return sql`(${sql.join(parts, sql` AND `)})`;
+  };
+  return sql.join(spans.map(one), sql` OR `);
+}
+
+function rawSpans(spans: Span[], a: string): SQL {
+  const col = sql.raw(`${a}.created_at`);
+  const one = (s: Span) => {
+    const parts: SQL[] = [];
+    if (s.from !== undefined) parts.push(sql`${col} >= ${at(s.from)}`);
+    if (s.to !== undefined && s.to <= LAST_INSTANT) parts.push(s.toInclusive ? sql`${col} <= ${at(s.to)}` : sql`${col} < ${at(s.to)}`);
+    return parts.length ? sql`(${sql.join(parts, sql` AND `)})` : sql`true`;
+  };
+  return sql.join(spans.map(one), sql` OR `);
+}
+
+/** Every source of the answer as (key, clicks, leads, sales, amount) rows: rollups, then raw edges; undefined: nothing to read. */
+function sources(q: GroupQuery, bucket: (col: string) => SQL): SQL | undefined {
+  const plan = planOf(q, bucket);
+  const whole = splitSpan(q.span, plan.levels);
+  const split = { rollups: whole.rollups.filter((s) => s.from === undefined || s.from <= LAST_INSTANT), raw: whole.raw };
+  const parts: SQL[] = [];
+  if (split.rollups.length)
+    parts.push(sql`SELECT ${plan.rollupKey} AS key, sum(r.clicks) AS clicks, sum(r.leads) AS leads, sum(r.sales) AS sales, sum(r.amount) AS amount
+      FROM analytics_rollups r WHERE ${plan.scope} AND r.dim = ${plan.dim} AND (${rollupSpans(split.rollups)}) GROUP BY 1`);
+  if (split.raw.length) {
+    const key = (a: string) => (q.by === 'timeseries' ? bucket(`${a}.created_at`) : rawValue(STORED[q.by], a));
+    const where = (a: string, click: string) => {
+      const p = [sql`${sql.raw(a)}.workspace_id = ${q.workspaceId}::uuid`];
+      if (q.clickId) p.push(sql`${sql.raw(a)}.${sql.raw(click)} = ${q.clickId}::uuid`);
+      if (q.linkId) p.push(sql`${sql.raw(a)}.link_id = ${q.linkId}::uuid`);
+      if (q.partnerId) p.push(sql`${sql.raw(a)}.partner_id = ${q.partnerId}::uuid`);
+      p.push(sql`(${rawSpans(split.raw, a)})`);
+      return sql.join(p, sql` AND `);
+    };
+    parts.push(sql`SELECT ${key('c')} AS key, count(*) AS clicks, 0 AS leads, 0 AS sales, 0 AS amount FROM clicks c WHERE ${where('c', 'id')} AND NOT c.bot GROUP BY 1`);
+    parts.push(sql`SELECT ${key('l')}, 0, count(*), 0, 0 FROM lead_events l WHERE ${where('l', 'click_id')} GROUP BY 1`);
+    parts.push(sql`SELECT ${key('s')}, 0, 0, count(*), sum(s.amount) FROM sale_events s WHERE ${where('s', 'click_id')} GROUP BY 1`);
+  }
+  return parts.length ? sql.join(parts, sql` UNION ALL `) : undefined;
+}
+
+/** A sum the database computed exactly (numeric, as text), kept exact. */
+function exactSum(text: string): number | bigint {
+  const sum = BigInt(text);
+  return sum <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(sum) : sum;
+}
+
+const SUMS = sql.raw(`sum(u.clicks)::float8 AS clicks, sum(u.leads)::float8 AS leads, sum(u.sales)::float8 AS sales, sum(u.amount)::numeric::text AS "saleAmount"`);
+
+type Row = Omit<GroupRecord, 'saleAmount'> & { saleAmount: string };
+
+/**
+ * Clicks, leads, sales and sale amounts per group, in one statement: whole periods from the
+ * rollups, the partial periods at the edges from raw clicks and events. Events count by their
+ * own time and by their click's dimensions (copied onto them when recorded).
+ */
+export async function groupAnalytics(conn: Conn, q: GroupQuery): Promise<GroupRecord[]> {
+  const zone = sql`${q.zone}::text`;
+  const bucket = (col: string) => sql`date_trunc(${q.interval}, ${sql.raw(col)}, ${zone})`;
+  const u = sources(q, bucket);
+  if (!u) return [];
+  const page = sql`LIMIT ${q.take} OFFSET ${q.skip}`;
+  const byCount = sql.raw('clicks DESC, sales DESC, leads DESC, key ASC');
+  let found: Row[];
+  if (q.by === 'timeseries') {
+    const dir = sql.raw(q.sort === 'asc' ? 'ASC' : 'DESC');
+    const buckets = await rows<Row & { offset: number }>(
+      conn,
+      sql`SELECT to_char(u.key AT TIME ZONE ${zone}, 'YYYY-MM-DD"T"HH24:MI:SS') AS key,
+            extract(epoch FROM (u.key AT TIME ZONE ${zone}) - (u.key AT TIME ZONE 'UTC'))::int AS "offset", ${SUMS}
+          FROM (${u}) u GROUP BY u.key ORDER BY u.key ${dir} ${page}`,
+    );
+    found = buckets.map(({ offset, ...b }) => ({ ...b, key: withOffset(b.key, offset, q.utc) }));
+  } else if (q.by === 'collection' || q.by === 'tag') {
+    const join = q.by === 'collection' ? sql`JOIN links l ON l.id = u.key::uuid` : sql`JOIN link_tags l ON l.link_id = u.key::uuid`;
+    const col = sql.raw(q.by === 'collection' ? 'l.collection_id' : 'l.tag_id');
+    found = await rows<Row>(conn, sql`SELECT ${col}::text AS key, ${SUMS} FROM (${u}) u ${join} GROUP BY 1 ORDER BY ${byCount} ${page}`);
+  } else if (q.by === 'continent') {
+    const countries = await rows<Row>(conn, sql`SELECT u.key, ${SUMS} FROM (${u}) u GROUP BY 1`);
+    found = byContinent(countries).slice(q.skip, q.skip + q.take);
+  } else {
+    found = await rows<Row>(conn, sql`SELECT u.key, ${SUMS} FROM (${u}) u GROUP BY 1 ORDER BY ${byCount} ${page}`);
+  }
+  return found.map((g) => ({ ...g, saleAmount: exactSum(g.saleAmount) }));
+}
+
+/** Country totals summed by continent (unknown countries under '(unknown)'), ordered as the others. */
+function byContinent(countries: Row[]): Row[] {
+  const sums = new Map<string, { clicks: number; leads: number; sales: number; amount: bigint }>();
+  for (const c of countries) {
+    const key = CONTINENT_OF[c.key] ?? '(unknown)';
+    const s = sums.get(key) ?? { clicks: 0, leads: 0, sales: 0, amount: 0n };
+    s.clicks += c.clicks;
+    s.leads += c.leads;
+    s.sales += c.sales;
+    s.amount += BigInt(c.saleAmount);
+    sums.set(key, s);
+  }
+  return [...sums]
+    .map(([key, s]) => ({ key, clicks: s.clicks, leads: s.leads, sales: s.sales, saleAmount: s.amount.toString() }))
+    .sort((a, b) => b.clicks - a.clicks || b.sales - a.sales || b.leads - a.leads || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/**
+ * Names for rows keyed by an id, so a client can show them without a second call: a link's
+ * short URL and title, a collection's, tag's or partner's name. One query for the page.
+ */
+export async function withNames(conn: Conn, workspaceId: string, by: GroupBy, groups: GroupRecord[], shortLinkBaseUrl: string): Promise<GroupRecord[]> {
+  const table = { link: 'links', collection: 'collections', tag: 'tags', partner: 'partners' }[by as string];
+  if (!table) return groups;
+  const ids = groups.map((g) => g.key).filter((k) => /^[0-9a-f-]{36}$/.test(k));
+  if (ids.length === 0) return groups.map((g) => ({ ...g, name: null }));
+  const cols = by === 'link' ? sql.raw('id::text AS id, short_id AS "shortId", title') : sql.raw('id::text AS id, name');
+  const found = await rows<{ id: string; shortId?: string; title?: string | null; name?: string }>(
+    conn,
+    sql`SELECT ${cols} FROM ${sql.raw(table)} WHERE workspace_id = ${workspaceId}::uuid
+        AND id IN (SELECT value::uuid FROM jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`,
+  );
+  const byId = new Map(found.map((f) => [f.id, f]));
+  return groups.map((g) => {
+    const f = byId.get(g.key);
+    if (by === 'link') return f ? { ...g, shortUrl: `${shortLinkBaseUrl}/${f.shortId}`, title: f.title ?? null } : g;
+    return { ...g, name: f?.name ?? null };
+  });
+}
