@@ -17,11 +17,8 @@ import { workspaceWithCollection } from '../helpers/client.js';
 import { query, replicaUnavailable, startReplica, type Replica } from '../helpers/replica.js';
 import { DESKTOP, UUID } from '../helpers/visitors.js';
 
-/**
- * src/modules/analytics still reads ctx.db; its rewrite reads analyticsConn(ctx). Until then
- * GET /api/analytics answers from the primary, and this test says so: set to true then.
- */
-const ANALYTICS_ON_REPLICA = false;
+/** GET /api/analytics reads through analyticsConn(ctx), as GET /api/events does: the replica. */
+const ANALYTICS_ON_REPLICA = true;
 
 const SECRET = 'a-secret-of-at-least-thirty-two-characters';
 
