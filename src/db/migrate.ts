@@ -47,8 +47,10 @@ export async function migrate(database: Database, migrations?: Migration[]): Pro
         const quoted = m.name.replace(/'/g, "''");
         // linktrail.engine lets a migration take a step on one engine only (0011 partitions
         // clicks on PostgreSQL): current_setting('linktrail.engine', true) is 'postgres' or 'pglite'.
+        // The pool's statement_timeout (60 s) is for requests: a backfill or a table copy on a
+        // large database takes what it takes.
         await session.exec(
-          `BEGIN;\nSET LOCAL linktrail.engine = '${database.kind}';\n${m.sql}\n;INSERT INTO schema_migrations (name, checksum) VALUES ('${quoted}', '${checksum}');\nCOMMIT;`,
+          `BEGIN;\nSET LOCAL linktrail.engine = '${database.kind}';\nSET LOCAL statement_timeout = 0;\n${m.sql}\n;INSERT INTO schema_migrations (name, checksum) VALUES ('${quoted}', '${checksum}');\nCOMMIT;`,
         );
         applied.push(m.name);
       }

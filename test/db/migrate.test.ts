@@ -91,14 +91,21 @@ describe('migrate()', () => {
     expect(await tableNames(database)).toEqual(tablesBefore);
   });
 
-  test("a migration reads its engine in linktrail.engine (for steps on one engine only), set for that migration's transaction", async () => {
+  test("a migration reads its engine in linktrail.engine (for steps on one engine only) and runs without the pool's statement timeout", async () => {
     const database = await emptyDatabase();
-    const probe = { name: '0001_probe.sql', sql: "CREATE TABLE probe AS SELECT current_setting('linktrail.engine', true) AS engine;" };
+    const probe = {
+      name: '0001_probe.sql',
+      sql: "CREATE TABLE probe AS SELECT current_setting('linktrail.engine', true) AS engine, current_setting('statement_timeout') AS timeout;",
+    };
     await migrate(database, [probe]);
-    const [row] = await database.withSession((s) => s.query<{ engine: string }>('select engine from probe'));
-    expect(row?.engine).toBe(onPostgres ? 'postgres' : 'pglite');
-    const [after] = await database.withSession((s) => s.query<{ engine: string | null }>("select current_setting('linktrail.engine', true) as engine"));
+    const [row] = await database.withSession((s) => s.query<{ engine: string; timeout: string }>('select engine, timeout from probe'));
+    expect(row).toEqual({ engine: onPostgres ? 'postgres' : 'pglite', timeout: '0' });
+    // Both for that migration's transaction only.
+    const [after] = await database.withSession((s) =>
+      s.query<{ engine: string | null; timeout: string }>("select current_setting('linktrail.engine', true) as engine, current_setting('statement_timeout') as timeout"),
+    );
     expect(after?.engine ?? '').toBe('');
+    expect(after?.timeout).toBe(onPostgres ? '1min' : '0');
   });
 
   test('a failing migration is rolled back whole; earlier ones stay; a later run resumes', async () => {
