@@ -47,6 +47,12 @@ export const ClickRecord = Type.Object(
     os: Nullable(Type.String()),
     referrer: Type.String({ description: 'Referring host or (direct)' }),
     referrerUrl: Nullable(Type.String()),
+    utmSource: Nullable(Type.String({ description: 'UTM values the visitor was sent to the destination with (the link\'s utm, or the visitor\'s own query); extension' })),
+    utmMedium: Nullable(Type.String()),
+    utmCampaign: Nullable(Type.String()),
+    utmTerm: Nullable(Type.String()),
+    utmContent: Nullable(Type.String()),
+    trigger: StringEnum(['link', 'qr'] as const, { description: "qr when the visitor came by the link's QR code; extension" }),
   },
   { $id: 'Click', description: 'One click; id is the click id. Clicks by known bots are kept but not returned.' },
 );

@@ -148,7 +148,10 @@ export interface CsvWindow {
   skip: number;
 }
 
-export const CLICK_COLUMNS = ['id', 'linkId', 'partnerId', 'createdAt', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl'] as const;
+export const CLICK_COLUMNS = [
+  'id', 'linkId', 'partnerId', 'createdAt', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl',
+  'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'trigger',
+] as const;
 export const GROUP_COLUMNS = ['key', 'clicks', 'leads', 'sales', 'saleAmount'] as const;
 
 /** Keyset pages of clicks: each page starts after the last row of the one before. */

@@ -21,6 +21,9 @@ export interface Page {
   sort: 'asc' | 'desc';
 }
 
+const UTM_TRIGGER =
+  'c.utm_source AS "utmSource", c.utm_medium AS "utmMedium", c.utm_campaign AS "utmCampaign", c.utm_term AS "utmTerm", c.utm_content AS "utmContent", c.trigger';
+
 /** A stored click as the API lists it (the redirect writes them). */
 export type ClickRecord = Omit<ClickRow, 'workspaceId' | 'bot'>;
 
@@ -47,7 +50,7 @@ export function listClicks(conn: Conn, f: ClickFilter, p: Page): Promise<ClickRe
   return rows<ClickRecord>(
     conn,
     sql`SELECT c.id, c.link_id AS "linkId", c.partner_id AS "partnerId", ${sql.raw(isoTimestamp('c.created_at'))} AS "createdAt",
-          c.country, c.device, c.browser, c.os, c.referrer, c.referrer_url AS "referrerUrl"
+          c.country, c.device, c.browser, c.os, c.referrer, c.referrer_url AS "referrerUrl", ${sql.raw(UTM_TRIGGER)}, ${sql.raw(UTM_TRIGGER)}
         FROM clicks c WHERE ${clickWhere(f, 'c')}
         ORDER BY c.created_at ${dir}, c.seq ${dir} LIMIT ${p.take} OFFSET ${p.skip}`,
   );
@@ -80,7 +83,7 @@ export async function clickPage(
   const found = await rows<ClickRecord & { cursorAt: string; seq: string | number }>(
     conn,
     sql`SELECT c.id, c.link_id AS "linkId", c.partner_id AS "partnerId", ${sql.raw(isoTimestamp('c.created_at'))} AS "createdAt",
-          c.country, c.device, c.browser, c.os, c.referrer, c.referrer_url AS "referrerUrl",
+          c.country, c.device, c.browser, c.os, c.referrer, c.referrer_url AS "referrerUrl", ${sql.raw(UTM_TRIGGER)}, ${sql.raw(UTM_TRIGGER)},
           c.created_at::text AS "cursorAt", c.seq
         FROM clicks c WHERE ${clickWhere(f, 'c')}${from}
         ORDER BY c.created_at ${dir}, c.seq ${dir} LIMIT ${limit} OFFSET ${skip}`,

@@ -43,6 +43,9 @@ afterAll(async () => {
 
 type Body = Record<string, unknown>;
 
+/** A click of a link without UTM values, opened as a link (not by its QR code). */
+const NO_UTM = { utmSource: null, utmMedium: null, utmCampaign: null, utmTerm: null, utmContent: null, trigger: 'link' };
+
 interface Link {
   id: string;
   shortUrl: string;
@@ -223,7 +226,7 @@ describe('GET /api/analytics: click records', () => {
     await settle();
     const list = await api.clicks();
     expect(list.map((c) => Object.keys(c).sort())).toEqual(
-      Array(4).fill(['browser', 'country', 'createdAt', 'device', 'id', 'linkId', 'os', 'partnerId', 'referrer', 'referrerUrl']),
+      Array(4).fill(['browser', 'country', 'createdAt', 'device', 'id', 'linkId', 'os', 'partnerId', 'referrer', 'referrerUrl', 'trigger', 'utmCampaign', 'utmContent', 'utmMedium', 'utmSource', 'utmTerm']),
     );
     expect(list.map((c) => ({ ...c, createdAt: new Date(c.createdAt).toISOString() }))).toEqual([
       {
@@ -237,6 +240,7 @@ describe('GET /api/analytics: click records', () => {
         os: 'iOS',
         referrer: 'news.example.com',
         referrerUrl: 'https://news.example.com/story?id=1',
+        ...NO_UTM,
       },
       {
         id: c2,
@@ -249,6 +253,7 @@ describe('GET /api/analytics: click records', () => {
         os: 'Windows',
         referrer: '(direct)',
         referrerUrl: null,
+        ...NO_UTM,
       },
       {
         id: c3,
@@ -261,6 +266,7 @@ describe('GET /api/analytics: click records', () => {
         os: 'iOS',
         referrer: 'social.example',
         referrerUrl: 'https://social.example/p/1',
+        ...NO_UTM,
       },
       {
         id: c4,
@@ -273,6 +279,7 @@ describe('GET /api/analytics: click records', () => {
         os: 'Android',
         referrer: '(direct)',
         referrerUrl: null,
+        ...NO_UTM,
       },
     ]);
   });

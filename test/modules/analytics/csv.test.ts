@@ -64,7 +64,10 @@ function cell(v: unknown): string {
   return /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
 }
 
-const CLICK_HEADER = ['id', 'linkId', 'partnerId', 'createdAt', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl'];
+const CLICK_HEADER = [
+  'id', 'linkId', 'partnerId', 'createdAt', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl',
+  'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'trigger',
+];
 const GROUP_HEADER = ['key', 'clicks', 'leads', 'sales', 'saleAmount'];
 
 type Shop = Awaited<ReturnType<typeof seed>>;
@@ -196,12 +199,12 @@ describe('GET /api/analytics?format=csv', () => {
 
   it('quotes per RFC 4180 and guards text that a spreadsheet would run as a formula', async () => {
     const { res, rows } = await csv(`&linkId=${shop.b.id}&sort=asc`);
-    expect(res.body.startsWith('id,linkId,partnerId,createdAt,country,device,browser,os,referrer,referrerUrl\r\n')).toBe(true);
+    expect(res.body.startsWith('id,linkId,partnerId,createdAt,country,device,browser,os,referrer,referrerUrl,utmSource,utmMedium,utmCampaign,utmTerm,utmContent,trigger\r\n')).toBe(true);
     expect(res.body).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
     expect(res.body).toContain('"Fire, ""fox"""');
     expect(res.body).toContain("'@SUM(1+1)");
     expect(res.body).toContain('"https://news.example/a?b=1,2\r\nline"');
-    expect(res.body).toContain(",'-2+3\r\n");
+    expect(res.body).toContain(",'-2+3,");
     const browsers = new Set(rows.slice(1).map((r) => r[6]));
     expect(browsers).toEqual(new Set([`'=HYPERLINK("http://evil.example","x")`, 'Fire, "fox"', 'Chrome']));
   });
