@@ -78,8 +78,10 @@ CREATE INDEX analytics_rollups_partner_idx ON analytics_rollups (workspace_id, p
 
 -- The rows one click or event adds to, in one place for the click writer, event tracking and
 -- the backfill below. The workspace keeps every dimension by hour and day and its total by
--- quarter hour too (time zones with 30/45-minute offsets); a link keeps its total by quarter
--- hour, hour and day and its dimensions by day (a link's own clicks of a partial day are few).
+-- quarter hour too (time zones with 30/45-minute offsets). A link keeps its total by hour and
+-- day and its dimensions by day, except referrer_url: most links get a few clicks a day, and
+-- for those a row per value and period would cost more than the clicks themselves, so what a
+-- link's rows leave out is read from its own clicks (the clicks_link_idx index).
 CREATE FUNCTION analytics_keys(
   ws uuid, link uuid, partner uuid, country text, device text, browser text, os text, referrer text, referrer_url text,
   utm_source text, utm_medium text, utm_campaign text, utm_term text, utm_content text, trig text
@@ -106,9 +108,9 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
       ('partner', COALESCE(partner::text, '(none)'))) d(dim, value)
   CROSS JOIN (VALUES ('q'::"char"), ('h'::"char"), ('d'::"char")) l(level)
   WHERE CASE
-    WHEN d.dim = '' THEN true
-    WHEN d.dim IN ('link', 'partner') THEN s.whole AND l.level <> 'q'
+    WHEN d.dim = '' THEN s.whole OR l.level <> 'q'
     WHEN s.whole THEN l.level <> 'q'
+    WHEN d.dim IN ('link', 'partner', 'referrer_url') THEN false
     ELSE l.level = 'd'
   END
 $$;

@@ -135,6 +135,13 @@ interface Plan {
   levels: Level[];
 }
 
+/** The levels a scope's rows keep a dimension at ('' the total), as analytics_keys() writes them. */
+function keptLevels(whole: boolean, dim: string): Level[] {
+  if (whole) return dim === '' ? ['d', 'h', 'q'] : ['d', 'h'];
+  if (dim === '') return ['d', 'h'];
+  return dim === 'referrer_url' ? [] : ['d'];
+}
+
 function planOf(q: GroupQuery, bucket: (col: string) => SQL): Plan {
   const ws = sql`r.workspace_id = ${q.workspaceId}::uuid`;
   const scope = q.linkId
@@ -143,18 +150,20 @@ function planOf(q: GroupQuery, bucket: (col: string) => SQL): Plan {
       ? sql`${ws} AND r.partner_id = ${q.partnerId}::uuid AND r.partner_id <> ${ZERO}`
       : sql`${ws} AND r.scope_id = ${q.workspaceId}::uuid`;
   const whole = !q.linkId && !q.partnerId;
+  // One click is read raw; otherwise the levels wanted, as far as the scope keeps them.
+  const levels = (dim: string, wanted: Level[]) => (q.clickId ? [] : wanted.filter((l) => keptLevels(whole, dim).includes(l)));
   if (q.by === 'timeseries') {
     const alignment = zoneAlignment(q.zone, q.span.from, q.span.to);
-    return { scope, dim: '', rollupKey: bucket('r.bucket'), levels: q.clickId ? [] : timeseriesLevels(q.interval, alignment) };
+    // A link's rows keep no quarter hours: in a quarter-hour zone its series is read raw.
+    return { scope, dim: '', rollupKey: bucket('r.bucket'), levels: levels('', timeseriesLevels(q.interval, alignment)) };
   }
   const stored = STORED[q.by];
-  const levels = (l: Level[]) => (q.clickId ? [] : l);
-  if (whole) return { scope, dim: stored, rollupKey: sql`r.value`, levels: levels(['d', 'h']) };
-  // Link rows keep a link's total by every period; its dimensions by day.
-  if (stored === 'link') return { scope, dim: '', rollupKey: sql`r.scope_id::text`, levels: levels(['d', 'h', 'q']) };
+  if (whole) return { scope, dim: stored, rollupKey: sql`r.value`, levels: levels(stored, ['d', 'h']) };
+  // Link rows: links and partners from the totals of each link row.
+  if (stored === 'link') return { scope, dim: '', rollupKey: sql`r.scope_id::text`, levels: levels('', ['d', 'h']) };
   if (stored === 'partner')
-    return { scope, dim: '', rollupKey: sql`CASE WHEN r.partner_id = ${ZERO} THEN '(none)' ELSE r.partner_id::text END`, levels: levels(['d', 'h', 'q']) };
-  return { scope, dim: stored, rollupKey: sql`r.value`, levels: levels(['d']) };
+    return { scope, dim: '', rollupKey: sql`CASE WHEN r.partner_id = ${ZERO} THEN '(none)' ELSE r.partner_id::text END`, levels: levels('', ['d', 'h']) };
+  return { scope, dim: stored, rollupKey: sql`r.value`, levels: levels(stored, ['d']) };
 }
 
 /** The last instant a timestamp can be sent as (year 9999); a period rounded up past it holds nothing. */
