@@ -5,6 +5,7 @@
  */
 import pg from 'pg';
 import { benchAnalytics } from './analytics.js';
+import { benchClickPartitions } from './click-partitions.js';
 import { benchConversions } from './conversions.js';
 import { benchHostile } from './hostile.js';
 import { benchLinks } from './links.js';
@@ -41,6 +42,7 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['soak', () => benchSoak(Number(process.env.SOAK_SECONDS ?? 60))],
   ['hostile', () => benchHostile()],
   ['people', () => benchPeople()],
+  ['partitions', () => benchClickPartitions()],
   ['analytics', () => benchAnalytics()],
 ];
 
