@@ -133,6 +133,8 @@ interface Plan {
   /** The group key of a rollup row `r`. */
   rollupKey: SQL;
   levels: Level[];
+  /** Link rows of a dimension: kept only from a link's hot days on. */
+  hotGated?: boolean;
 }
 
 /** The levels a scope's rows keep a dimension at ('' the total), as analytics_keys() writes them. */
@@ -163,7 +165,7 @@ function planOf(q: GroupQuery, bucket: (col: string) => SQL): Plan {
   if (stored === 'link') return { scope, dim: '', rollupKey: sql`r.scope_id::text`, levels: levels('', ['d', 'h']) };
   if (stored === 'partner')
     return { scope, dim: '', rollupKey: sql`CASE WHEN r.partner_id = ${ZERO} THEN '(none)' ELSE r.partner_id::text END`, levels: levels('', ['d', 'h']) };
-  return { scope, dim: stored, rollupKey: sql`r.value`, levels: levels(stored, ['d']) };
+  return { scope, dim: stored, rollupKey: sql`r.value`, levels: levels(stored, ['d']), hotGated: true };
 }
 
 /** The last instant a timestamp can be sent as (year 9999); a period rounded up past it holds nothing. */
@@ -194,24 +196,36 @@ function rawSpans(spans: Span[], a: string): SQL {
 function sources(q: GroupQuery, bucket: (col: string) => SQL): SQL | undefined {
   const plan = planOf(q, bucket);
   const whole = splitSpan(q.span, plan.levels);
-  const split = { rollups: whole.rollups.filter((s) => s.from === undefined || s.from <= LAST_INSTANT), raw: whole.raw };
+  const rollups = whole.rollups.filter((s) => s.from === undefined || s.from <= LAST_INSTANT);
   const parts: SQL[] = [];
-  if (split.rollups.length)
+  // A link's dimensions are in rollups only for its hot days (analytics_hot_links); its other
+  // whole days are read from its clicks like the edges.
+  const gated = plan.hotGated && rollups.length > 0;
+  if (rollups.length)
     parts.push(sql`SELECT ${plan.rollupKey} AS key, sum(r.clicks) AS clicks, sum(r.leads) AS leads, sum(r.sales) AS sales, sum(r.amount) AS amount
-      FROM analytics_rollups r WHERE ${plan.scope} AND r.dim = ${plan.dim} AND (${rollupSpans(split.rollups)}) GROUP BY 1`);
-  if (split.raw.length) {
+      FROM analytics_rollups r ${gated ? sql`JOIN analytics_hot_links h ON h.link_id = r.scope_id` : sql``}
+      WHERE ${plan.scope} AND r.dim = ${plan.dim} AND (${rollupSpans(rollups)})${gated ? sql` AND r.bucket >= h.dims_from` : sql``} GROUP BY 1`);
+  if (whole.raw.length || gated) {
     const key = (a: string) => (q.by === 'timeseries' ? bucket(`${a}.created_at`) : rawValue(STORED[q.by], a));
+    const when = (a: string) => {
+      const edges = whole.raw.length ? [sql`(${rawSpans(whole.raw, a)})`] : [];
+      if (!gated) return edges[0]!;
+      const days = rollups.map((r) => ({ from: r.from, to: r.to !== undefined && r.to <= LAST_INSTANT ? r.to : undefined }));
+      return sql.join([...edges, sql`((${rawSpans(days, a)}) AND (h.dims_from IS NULL OR ${sql.raw(a)}.created_at < h.dims_from))`], sql` OR `);
+    };
+    const from = (table: string, a: string) =>
+      gated ? sql`${sql.raw(table)} ${sql.raw(a)} LEFT JOIN analytics_hot_links h ON h.link_id = ${sql.raw(a)}.link_id` : sql`${sql.raw(table)} ${sql.raw(a)}`;
     const where = (a: string, click: string) => {
       const p = [sql`${sql.raw(a)}.workspace_id = ${q.workspaceId}::uuid`];
       if (q.clickId) p.push(sql`${sql.raw(a)}.${sql.raw(click)} = ${q.clickId}::uuid`);
       if (q.linkId) p.push(sql`${sql.raw(a)}.link_id = ${q.linkId}::uuid`);
       if (q.partnerId) p.push(sql`${sql.raw(a)}.partner_id = ${q.partnerId}::uuid`);
-      p.push(sql`(${rawSpans(split.raw, a)})`);
+      p.push(sql`(${when(a)})`);
       return sql.join(p, sql` AND `);
     };
-    parts.push(sql`SELECT ${key('c')} AS key, count(*) AS clicks, 0 AS leads, 0 AS sales, 0 AS amount FROM clicks c WHERE ${where('c', 'id')} AND NOT c.bot GROUP BY 1`);
-    parts.push(sql`SELECT ${key('l')}, 0, count(*), 0, 0 FROM lead_events l WHERE ${where('l', 'click_id')} GROUP BY 1`);
-    parts.push(sql`SELECT ${key('s')}, 0, 0, count(*), sum(s.amount) FROM sale_events s WHERE ${where('s', 'click_id')} GROUP BY 1`);
+    parts.push(sql`SELECT ${key('c')} AS key, count(*) AS clicks, 0 AS leads, 0 AS sales, 0 AS amount FROM ${from('clicks', 'c')} WHERE ${where('c', 'id')} AND NOT c.bot GROUP BY 1`);
+    parts.push(sql`SELECT ${key('l')}, 0, count(*), 0, 0 FROM ${from('lead_events', 'l')} WHERE ${where('l', 'click_id')} GROUP BY 1`);
+    parts.push(sql`SELECT ${key('s')}, 0, 0, count(*), sum(s.amount) FROM ${from('sale_events', 's')} WHERE ${where('s', 'click_id')} GROUP BY 1`);
   }
   return parts.length ? sql.join(parts, sql` UNION ALL `) : undefined;
 }

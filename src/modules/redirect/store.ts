@@ -31,6 +31,17 @@ export interface ClickRow {
  */
 const WRITER_SLOT = randomInt(8);
 
+/**
+ * Clicks in one UTC day (on one writer's slot) that make a link hot: from the next midnight its
+ * dimensions are kept in rollups too (from the midnight at least an hour away, so that no batch
+ * in flight has written later clicks without them). Below it, a day of the link's clicks is cheap to read and
+ * its rollup rows would be nearly as many as its clicks.
+ */
+export const HOT_LINK_CLICKS_PER_DAY = 500;
+
+/** The rollup key in the order of its index (byte order for text), the order rows are locked in. */
+const ROLLUP_KEY_ORDER = sql.raw('workspace_id, scope_id, dim COLLATE "C", level, bucket, value COLLATE "C", partner_id');
+
 const CLICK_COLUMNS_SQL = CLICK_COPY_COLUMNS.join(', ');
 
 /**
@@ -49,13 +60,24 @@ function insertClicksCounted(source: SQL): SQL {
     g AS (
       SELECT workspace_id, link_id, partner_id, analytics_bucket('q', created_at) AS q, country, device, browser, os, referrer,
         referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content, trigger, count(*) AS n
-      FROM ins WHERE NOT bot GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
-    INSERT INTO analytics_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot, clicks)
-    SELECT g.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, g.q), k.value, k.partner_id, ${WRITER_SLOT}::smallint, sum(g.n)
-    FROM g CROSS JOIN LATERAL analytics_keys(g.workspace_id, g.link_id, g.partner_id, g.country, g.device, g.browser, g.os, g.referrer,
-      g.referrer_url, g.utm_source, g.utm_medium, g.utm_campaign, g.utm_term, g.utm_content, g.trigger) k
-    GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7
-    ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot) DO UPDATE SET clicks = r.clicks + EXCLUDED.clicks`;
+      FROM ins WHERE NOT bot GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16),
+    sums AS MATERIALIZED (
+      SELECT g.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, g.q) AS bucket, k.value, k.partner_id, sum(g.n) AS n
+      FROM g LEFT JOIN analytics_hot_links h ON h.link_id = g.link_id
+      CROSS JOIN LATERAL analytics_keys(g.workspace_id, g.link_id, g.partner_id, g.country, g.device, g.browser, g.os, g.referrer,
+        g.referrer_url, g.utm_source, g.utm_medium, g.utm_campaign, g.utm_term, g.utm_content, g.trigger, (g.q >= h.dims_from) IS TRUE) k
+      GROUP BY 1, 2, 3, 4, 5, 6, 7),
+    up AS (
+      INSERT INTO analytics_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot, clicks)
+      SELECT workspace_id, scope_id, dim, level, bucket, value, partner_id, ${WRITER_SLOT}::smallint, n FROM sums
+      ORDER BY ${ROLLUP_KEY_ORDER}
+      ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot) DO UPDATE SET clicks = r.clicks + EXCLUDED.clicks
+      RETURNING r.workspace_id, r.scope_id, r.dim, r.level, r.clicks)
+    INSERT INTO analytics_hot_links (link_id, workspace_id, dims_from)
+    SELECT scope_id, workspace_id, analytics_bucket('d', now() + interval '1 hour') + interval '1 day' FROM up
+    WHERE level = 'd' AND dim = '' AND scope_id <> workspace_id AND clicks >= ${HOT_LINK_CLICKS_PER_DAY}
+    GROUP BY 1, 2
+    ON CONFLICT (link_id) DO NOTHING`;
 }
 
 /** Clicks as a row source from one JSON parameter (the embedded engine has no COPY). */
@@ -77,7 +99,9 @@ export async function insertClicks(conn: Conn, clicks: ClickRow[]): Promise<void
 
 /** Where COPY puts a batch before the statement above moves it: one per connection, emptied by each commit. */
 const STAGING = {
-  ddl: `CREATE TEMP TABLE IF NOT EXISTS click_staging (
+  // A batch fans out to up to ~40 rollup rows per click: enough memory to group them in one
+  // hash table rather than sorting them on disk (measured: 15 s → 5 s for 20,000 clicks of 2 days).
+  ddl: `SET LOCAL work_mem = '64MB'; CREATE TEMP TABLE IF NOT EXISTS click_staging (
     id uuid, workspace_id uuid, link_id uuid, partner_id uuid, created_at timestamptz, country text, device text, browser text,
     os text, referrer text, referrer_url text, bot boolean, utm_source text, utm_medium text, utm_campaign text, utm_term text,
     utm_content text, trigger text) ON COMMIT DELETE ROWS`,
@@ -101,3 +125,4 @@ export async function storeClicks(database: Database, clicks: RawClick[], lookup
 export async function replayClicks(database: Database, clicks: RawClick[], lookup: CountryLookup): Promise<void> {
   await storeClicks(database, clicks, lookup);
 }
+

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
 import { newId } from '../../../src/db/ids.js';
 import { enrichClick, type RawClick } from '../../../src/modules/redirect/click-record.js';
-import { storeClicks } from '../../../src/modules/redirect/store.js';
+import { HOT_LINK_CLICKS_PER_DAY, storeClicks } from '../../../src/modules/redirect/store.js';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
 
 let t: TestApp;
@@ -76,5 +76,25 @@ describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () =
     await storeClicks(t.database, batch, noLookup);
     const counted = await rows<{ n: number }>(t.database.db, sql`SELECT count(DISTINCT referrer_url)::int AS n FROM clicks WHERE link_id = ${linkId}`);
     expect(counted[0]?.n).toBe(1201);
+  });
+
+  test('a link past HOT_LINK_CLICKS_PER_DAY in a day keeps its dimensions in rollups from a midnight at least an hour away', async () => {
+    const busy = await aLink();
+    const quiet = await aLink();
+    const before = Date.now();
+    await storeClicks(t.database, Array.from({ length: HOT_LINK_CLICKS_PER_DAY }, () => click(busy.workspaceId, busy.linkId, undefined)), noLookup);
+    await storeClicks(t.database, Array.from({ length: 20 }, () => click(quiet.workspaceId, quiet.linkId, undefined)), noLookup);
+    const hot = await rows<{ link: string; from: Date }>(
+      t.database.db,
+      sql`SELECT link_id::text AS link, dims_from AS "from" FROM analytics_hot_links WHERE link_id IN (${busy.linkId}::uuid, ${quiet.linkId}::uuid)`,
+    );
+    expect(hot.map((h) => h.link)).toEqual([busy.linkId]);
+    const from = new Date(hot[0]!.from).getTime();
+    expect(from % 86_400_000).toBe(0);
+    expect(from).toBeGreaterThanOrEqual(before + 3_600_000);
+    expect(from).toBeLessThanOrEqual(Date.now() + 3_600_000 + 86_400_000);
+    // Its clicks of today stay raw-only: no dimension rows before dims_from.
+    const dimRows = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM analytics_rollups WHERE scope_id = ${busy.linkId}::uuid AND dim <> ''`);
+    expect(dimRows[0]!.n).toBe(0);
   });
 });
