@@ -97,4 +97,27 @@ describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () =
     const dimRows = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM analytics_rollups WHERE scope_id = ${busy.linkId}::uuid AND dim <> ''`);
     expect(dimRows[0]!.n).toBe(0);
   });
+
+  test('batches written at once (several instances) over the same links all land, each click counted once in the rollups', async () => {
+    const a = await aLink();
+    const b = await aLink();
+    const batches = Array.from({ length: 6 }, (_, i) =>
+      Array.from({ length: 300 }, (_, j) => click(a.workspaceId, (i + j) % 2 ? a.linkId : b.linkId, j % 3 ? `https://r${j % 7}.example/` : undefined)),
+    );
+    // Same rows, same slot (one process): the writers queue on them in key order and never deadlock.
+    await Promise.all(batches.map((batch) => storeClicks(t.database, batch, noLookup)));
+    const counted = await rows<{ level: string; dim: string; clicks: number }>(
+      t.database.db,
+      sql`SELECT level::text, dim, sum(clicks)::int AS clicks FROM analytics_rollups WHERE workspace_id = ${a.workspaceId}::uuid AND scope_id = workspace_id
+          AND dim IN ('', 'referrer') GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+    const human = 6 * 300;
+    expect(counted).toEqual([
+      { level: 'd', dim: '', clicks: human },
+      { level: 'd', dim: 'referrer', clicks: human },
+      { level: 'h', dim: '', clicks: human },
+      { level: 'h', dim: 'referrer', clicks: human },
+      { level: 'q', dim: '', clicks: human },
+    ]);
+  });
 });
