@@ -93,8 +93,9 @@ CREATE TABLE analytics_hot_links (
 
 -- The rows one click or event adds to, in one place for the click writer, event tracking and
 -- the backfill below. The workspace keeps every dimension by hour and day and its total by
--- quarter hour too (time zones with 30/45-minute offsets). A link keeps its total by hour and
--- day, and, when `link_dims` (a hot link, see above), its dimensions but referrer_url by day.
+-- quarter hour too (time zones with 30/45-minute offsets), its dimensions by month as well (a
+-- value seen every day of a year is 12 rows, not 365). A link keeps its total by hour and day,
+-- and, when `link_dims` (a hot link, see above), its dimensions but referrer_url by day.
 CREATE FUNCTION analytics_keys(
   ws uuid, link uuid, partner uuid, country text, device text, browser text, os text, referrer text, referrer_url text,
   utm_source text, utm_medium text, utm_campaign text, utm_term text, utm_content text, trig text, link_dims boolean
@@ -119,20 +120,21 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
       ('trigger', COALESCE(trig, 'link')),
       ('link', link::text),
       ('partner', COALESCE(partner::text, '(none)'))) d(dim, value)
-  CROSS JOIN (VALUES ('q'::"char"), ('h'::"char"), ('d'::"char")) l(level)
+  CROSS JOIN (VALUES ('q'::"char"), ('h'::"char"), ('d'::"char"), ('m'::"char")) l(level)
   WHERE CASE
-    WHEN d.dim = '' THEN s.whole OR l.level <> 'q'
+    WHEN d.dim = '' THEN l.level <> 'm' AND (s.whole OR l.level <> 'q')
     WHEN s.whole THEN l.level <> 'q'
     WHEN d.dim IN ('link', 'partner', 'referrer_url') THEN false
     ELSE link_dims AND l.level = 'd'
   END
 $$;
 
--- The start of the period of `level` that holds `at` (UTC; date_bin ignores the session's zone).
+-- The start of the period of `level` that holds `at`, in UTC whatever the session's zone.
 CREATE FUNCTION analytics_bucket(level "char", at timestamptz) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT date_bin(CASE level WHEN 'q' THEN interval '15 minutes' WHEN 'h' THEN interval '1 hour' ELSE interval '1 day' END,
-                  at, timestamptz '2000-01-01 00:00:00+00')
+  SELECT CASE level WHEN 'm' THEN date_trunc('month', at, 'UTC')
+    ELSE date_bin(CASE level WHEN 'q' THEN interval '15 minutes' WHEN 'h' THEN interval '1 hour' ELSE interval '1 day' END,
+                  at, timestamptz '2000-01-01 00:00:00+00') END
 $$;
 
 -- Everything recorded before this migration, counted once.

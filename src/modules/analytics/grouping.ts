@@ -139,7 +139,7 @@ interface Plan {
 
 /** The levels a scope's rows keep a dimension at ('' the total), as analytics_keys() writes them. */
 function keptLevels(whole: boolean, dim: string): Level[] {
-  if (whole) return dim === '' ? ['d', 'h', 'q'] : ['d', 'h'];
+  if (whole) return dim === '' ? ['d', 'h', 'q'] : ['m', 'd', 'h'];
   if (dim === '') return ['d', 'h'];
   return dim === 'referrer_url' ? [] : ['d'];
 }
@@ -160,7 +160,7 @@ function planOf(q: GroupQuery, bucket: (col: string) => SQL): Plan {
     return { scope, dim: '', rollupKey: bucket('r.bucket'), levels: levels('', timeseriesLevels(q.interval, alignment)) };
   }
   const stored = STORED[q.by];
-  if (whole) return { scope, dim: stored, rollupKey: sql`r.value`, levels: levels(stored, ['d', 'h']) };
+  if (whole) return { scope, dim: stored, rollupKey: sql`r.value`, levels: levels(stored, ['m', 'd', 'h']) };
   // Link rows: links and partners from the totals of each link row.
   if (stored === 'link') return { scope, dim: '', rollupKey: sql`r.scope_id::text`, levels: levels('', ['d', 'h']) };
   if (stored === 'partner')

@@ -1,12 +1,31 @@
 /**
  * A period split into whole rollup periods and the raw remainder at its edges: the exact
  * answer for any bounds is the rollup rows of the whole periods plus the raw clicks and events
- * of the rest. Instants are milliseconds; periods align to the Unix epoch (UTC days).
+ * of the rest. Instants are milliseconds; periods are UTC quarter hours, hours, days and calendar months.
  */
 
-export type Level = 'q' | 'h' | 'd';
+export type Level = 'q' | 'h' | 'd' | 'm';
 
-export const LEVEL_MS: Record<Level, number> = { q: 900_000, h: 3_600_000, d: 86_400_000 };
+const FIXED_MS = { q: 900_000, h: 3_600_000, d: 86_400_000 };
+
+/** The start of the period of `level` holding `at`. */
+export function floorTo(level: Level, at: number): number {
+  if (level !== 'm') return Math.floor(at / FIXED_MS[level]) * FIXED_MS[level];
+  const d = new Date(at);
+  const start = new Date(0);
+  start.setUTCFullYear(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  return start.getTime();
+}
+
+/** The first period start of `level` at or after `at`. */
+export function ceilTo(level: Level, at: number): number {
+  const floor = floorTo(level, at);
+  if (floor === at) return at;
+  if (level !== 'm') return floor + FIXED_MS[level];
+  const next = new Date(floor);
+  next.setUTCMonth(next.getUTCMonth() + 1);
+  return next.getTime();
+}
 
 /** `from` inclusive; `to` exclusive unless `toInclusive`; undefined: no limit on that side. */
 export interface Span {
@@ -27,8 +46,6 @@ export interface Split {
   raw: Span[];
 }
 
-const floorTo = (at: number, unit: number) => Math.floor(at / unit) * unit;
-const ceilTo = (at: number, unit: number) => Math.ceil(at / unit) * unit;
 
 /**
  * Splits `span` into whole periods of `levels` (coarsest first) and raw pieces: at each level,
@@ -44,9 +61,8 @@ export function splitSpan(span: Span, levels: readonly Level[]): Split {
       out.raw.push({ from, to, toInclusive });
       return;
     }
-    const unit = LEVEL_MS[level];
-    const first = from === undefined ? undefined : ceilTo(from, unit);
-    const end = to === undefined ? undefined : floorTo(to, unit);
+    const first = from === undefined ? undefined : ceilTo(level, from);
+    const end = to === undefined ? undefined : floorTo(level, to);
     if (first !== undefined && end !== undefined && first >= end) return walk(from, to, toInclusive, depth + 1);
     if (first !== undefined && from !== first) walk(from, first, false, depth + 1);
     out.rollups.push({ level, from: first, to: end });

@@ -98,6 +98,10 @@ async function fixture() {
       trigger: r % 6 === 0 ? 'qr' : undefined,
     };
   });
+  // Clicks in both New York hours named 01:00 when clocks went back (1 November 2026), when that is in range.
+  const fallBack = Date.parse('2026-11-01T05:10:00Z');
+  if (fallBack > now - 30 * DAY && fallBack < now)
+    for (let i = 0; i < 20; i++) raw.push({ ...raw[i]!, id: randomUUID(), at: fallBack + i * 5 * 60_000, userAgent: AGENTS[0]! });
   for (let i = 0; i < raw.length; i += 500) await storeClicks(t.database, raw.slice(i, i + 500), () => undefined);
   // A retried batch and a replayed mix of old and new clicks add nothing twice.
   await storeClicks(t.database, raw.slice(0, 500), () => undefined);
@@ -183,7 +187,8 @@ function keysOf(q: Query, r: RawRow, zone: string, ms: number): string[] {
     case 'timeseries': {
       const w = wall(zone, ms);
       const interval = q.interval ?? 'day';
-      return [interval === 'hour' ? `${w.date}T${w.hour}:00:00` : interval === 'day' ? `${w.date}T00:00:00` : `${w.date.slice(0, 7)}-01T00:00:00`];
+      // An hour keeps its offset: the repeated hour when clocks go back is two hours, two keys.
+      return [interval === 'hour' ? `${w.date}T${w.hour}:00:00${offsetOf(zone, ms)}` : interval === 'day' ? `${w.date}T00:00:00` : `${w.date.slice(0, 7)}-01T00:00:00`];
     }
     case 'continent':
       return [CONTINENT_OF[r.dims.country!] ?? '(unknown)'];
@@ -200,14 +205,23 @@ function keysOf(q: Query, r: RawRow, zone: string, ms: number): string[] {
   }
 }
 
-/** The wall-clock part of a bucket key, after checking its offset names that same wall time. */
-function wallKey(key: string, zone: string): string {
+/** The zone's offset at an instant as ±HH:MM. */
+function offsetOf(zone: string, ms: number): string {
+  const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(ms).find((p) => p.type === 'timeZoneName')!.value;
+  return name === 'GMT' ? '+00:00' : name.slice(3);
+}
+
+/**
+ * A bucket key as the oracle writes it, after checking that its offset names that same wall
+ * time: hours with their offset, days and months by their local date.
+ */
+function wallKey(key: string, zone: string, interval: Query['interval']): string {
   const local = key.slice(0, 19);
   const instant = Date.parse(key);
   expect(Number.isNaN(instant), key).toBe(false);
   const w = wall(zone, instant);
   expect(`${w.date}T${w.hour}`, `${key} in ${zone}`).toBe(local.slice(0, 13));
-  return local;
+  return interval === 'hour' ? `${local}${offsetOf(zone, instant)}` : local;
 }
 
 // ---- random questions ----
@@ -302,7 +316,7 @@ describe('groupBy answers from rollups and raw edges equal the raw answer', () =
         expect(res.statusCode, `${url(q)} ${res.body}`).toBe(200);
         const got = res.json<{ key: string; clicks: number; leads: number; sales: number; saleAmount: number; name?: string | null; shortUrl?: string }[]>();
         const zone = q.zone ?? 'UTC';
-        const actual = new Map(got.map((g) => [q.by === 'timeseries' ? wallKey(g.key, zone) : g.key, { clicks: g.clicks, leads: g.leads, sales: g.sales, saleAmount: g.saleAmount }]));
+        const actual = new Map(got.map((g) => [q.by === 'timeseries' ? wallKey(g.key, zone, q.interval) : g.key, { clicks: g.clicks, leads: g.leads, sales: g.sales, saleAmount: g.saleAmount }]));
         expect(actual.size, 'one row per key').toBe(got.length);
         expect(Object.fromEntries(actual), url(q)).toEqual(Object.fromEntries(expected(q)));
         if (q.by === 'timeseries') {

@@ -117,6 +117,7 @@ describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () =
       { level: 'd', dim: 'referrer', clicks: human },
       { level: 'h', dim: '', clicks: human },
       { level: 'h', dim: 'referrer', clicks: human },
+      { level: 'm', dim: 'referrer', clicks: human },
       { level: 'q', dim: '', clicks: human },
     ]);
   });
