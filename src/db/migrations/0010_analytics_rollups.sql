@@ -75,6 +75,10 @@ CREATE TABLE analytics_rollups (
 -- Byte order for dimension values (sorting and comparing them under a language's collation cost
 -- several times more, and a rollup key needs no linguistic order); room left in each page so
 -- that adding to a row can update it in place (a HOT update, no new index entries).
+-- Scope, dimension and level are far from independent (a workspace's totals are a sliver of its
+-- rows): without these statistics the planner guessed 60 times too many rows for a workspace's
+-- hourly totals and scanned the whole table (195 ms instead of 5 ms at 200,000 clicks).
+CREATE STATISTICS analytics_rollups_shape (mcv, dependencies) ON scope_id, dim, level FROM analytics_rollups;
 -- A partner's clicks are the link rows carrying its id.
 CREATE INDEX analytics_rollups_partner_idx ON analytics_rollups (workspace_id, partner_id, dim, level, bucket)
   WHERE partner_id <> '00000000-0000-0000-0000-000000000000';
