@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/'] },
+  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'web/src/api/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -12,4 +12,6 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
+  // The dashboard runs in the browser.
+  { files: ['web/src/**'], languageOptions: { globals: { localStorage: 'readonly', navigator: 'readonly', location: 'readonly', history: 'readonly', addEventListener: 'readonly', removeEventListener: 'readonly', dispatchEvent: 'readonly', getComputedStyle: 'readonly', ResizeObserver: 'readonly', PopStateEvent: 'readonly', FormData: 'readonly', URLSearchParams: 'readonly', Intl: 'readonly', HTMLAnchorElement: 'readonly', HTMLFormElement: 'readonly', HTMLDivElement: 'readonly', MouseEvent: 'readonly', Event: 'readonly' } } },
 );

@@ -1,0 +1,138 @@
+import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
+import { api, errorText } from '../api/client.js';
+import type { components } from '../api/schema.js';
+import { TimeChart } from '../chart.js';
+import { LangContext, useT } from '../i18n/index.js';
+
+type Group = components['schemas']['AnalyticsGroup'];
+type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; series: Group[]; links: Group[] };
+
+const RANGES = [7, 30, 90] as const;
+const DAY_MS = 86_400_000;
+
+/** Clicks, leads, sales and revenue over a chosen range, and the links with the most clicks. */
+export function Overview() {
+  const t = useT();
+  const { lang } = useContext(LangContext);
+  const [days, setDays] = useState<(typeof RANGES)[number]>(30);
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+  useEffect(() => {
+    let live = true;
+    setState({ kind: 'loading' });
+    const startDate = new Date(Date.now() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+    const query = { startDate, timezone };
+    Promise.all([
+      api.GET('/api/analytics', { params: { query: { ...query, groupBy: 'timeseries', interval: 'day' } } }),
+      api.GET('/api/analytics', { params: { query: { ...query, groupBy: 'link', take: 10 } } }),
+    ]).then(
+      ([series, links]) => {
+        if (!live) return;
+        const failed = series.error ?? links.error;
+        if (failed) setState({ kind: 'error', message: errorText(failed, lang) });
+        else setState({ kind: 'ready', series: series.data as Group[], links: links.data as Group[] });
+      },
+      (err: unknown) => live && setState({ kind: 'error', message: errorText(err, lang) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [days, attempt]);
+
+  const number = useMemo(() => new Intl.NumberFormat(lang === 'ar' ? 'ar' : 'en'), [lang]);
+  return (
+    <section class="stack">
+      <label class="field-inline">
+        <span>{t.range}</span>
+        <select value={days} onChange={(e) => setDays(Number(e.currentTarget.value) as (typeof RANGES)[number])}>
+          {RANGES.map((d) => (
+            <option key={d} value={d}>
+              {t[`last${d}`]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {state.kind === 'loading' && <p aria-busy="true">{t.loading}</p>}
+      {state.kind === 'error' && (
+        <div role="alert" class="error">
+          <p>
+            {t.failed}
+            {state.message}
+          </p>
+          <button type="button" onClick={() => setAttempt((n) => n + 1)}>
+            {t.retry}
+          </button>
+        </div>
+      )}
+      {state.kind === 'ready' && <Ready series={state.series} links={state.links} format={(n) => number.format(n)} />}
+    </section>
+  );
+}
+
+function Ready({ series, links, format }: { series: Group[]; links: Group[]; format: (n: number) => string }) {
+  const t = useT();
+  const sum = (k: 'clicks' | 'leads' | 'sales' | 'saleAmount') => series.reduce((n, g) => n + Number(g[k]), 0);
+  const chart = useMemo(
+    () => ({
+      times: series.map((g) => Date.parse(g.key) / 1000),
+      series: [
+        { label: t.clicks, values: series.map((g) => g.clicks), colorVar: '--c-clicks' },
+        { label: t.leads, values: series.map((g) => g.leads), colorVar: '--c-leads' },
+        { label: t.sales, values: series.map((g) => g.sales), colorVar: '--c-sales' },
+      ],
+    }),
+    [series, t],
+  );
+  const totals = [
+    [t.clicks, sum('clicks')],
+    [t.leads, sum('leads')],
+    [t.sales, sum('sales')],
+    // Minor units; currencies are not converted, so the total is shown as a plain amount.
+    [t.revenue, sum('saleAmount') / 100],
+  ] as const;
+  return (
+    <>
+      <dl class="totals">
+        {totals.map(([label, value]) => (
+          <div key={label} class="total">
+            <dt>{label}</dt>
+            <dd>{format(value)}</dd>
+          </div>
+        ))}
+      </dl>
+      {sum('clicks') === 0 && links.length === 0 ? (
+        <p class="empty">{t.noData}</p>
+      ) : (
+        <>
+          <TimeChart times={chart.times} series={chart.series} label={t.chartLabel} />
+          <h2>{t.topLinks}</h2>
+          <table class="table">
+            <thead>
+              <tr>
+                <th scope="col">{t.link}</th>
+                <th scope="col">{t.clicks}</th>
+                <th scope="col">{t.leads}</th>
+                <th scope="col">{t.sales}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {links.map((g) => (
+                <tr key={g.key}>
+                  <td>
+                    <span class="title">{g.title ?? g.shortUrl}</span>
+                    <bdi class="muted"> {g.shortUrl}</bdi>
+                  </td>
+                  <td>{format(g.clicks)}</td>
+                  <td>{format(g.leads)}</td>
+                  <td>{format(g.sales)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </>
+  );
+}
