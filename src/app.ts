@@ -14,6 +14,7 @@ import { collectionRoutes } from './modules/collections/routes.js';
 import { conversionRoutes } from './modules/conversions/routes.js';
 import type { ConversionDeps } from './modules/conversions/service.js';
 import { customerRoutes } from './modules/customers/routes.js';
+import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { apiKeyCredential } from './modules/keys/credential.js';
 import type { LastUsedTracker } from './infra/last-used.js';
@@ -142,6 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     authChanged,
     signedIn: signedInPerson(sessionDeps),
   });
+  await app.register(dashboardRoutes, { baseUrl: config.baseUrl, shortLinkBaseUrl: config.shortLinkBaseUrl });
   await app.register(redirectRoutes, deps.redirect);
   if (config.adminToken) {
     await app.register(adminRoutes, {

@@ -73,7 +73,7 @@ test('a link stored before the URL rule as https:host (or raw unicode) redirects
 });
 
 describe('visitors never get JSON', () => {
-  test.each(['/', '/a', '/abc-123', '/%', '/%zz', '/aB3dE9xQ/extra', '/zzzzzzzz', '/index.html', '/attribution.js/x'])('GET %s: the 404 HTML page', async (path) => {
+  test.each(['/a', '/abc-123', '/%', '/%zz', '/aB3dE9xQ/extra', '/zzzzzzzz', '/index.html', '/attribution.js/x'])('GET %s: the 404 HTML page', async (path) => {
     const res = await t.inject({ method: 'GET', url: path });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -81,10 +81,13 @@ describe('visitors never get JSON', () => {
     expect(res.body).not.toContain('"error"');
   });
 
-  test('HEAD / answers 404 without a body', async () => {
-    const res = await t.inject({ method: 'HEAD', url: '/' });
-    expect(res.statusCode).toBe(404);
-    expect(res.body).toBe('');
+  test('GET and HEAD / go to the dashboard (short links share the origin; operations.md §10)', async () => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const res = await t.inject({ method, url: '/' });
+      expect(res.statusCode).toBe(302);
+      expect(res.headers.location).toBe('/app');
+      expect(res.body).toBe('');
+    }
   });
 
   test.each(['/api/nope', '/api/links/x/y', '/admin/nope', '/oauth/nope', '/api/%'])('GET %s keeps the JSON error body', async (path) => {

@@ -1,0 +1,57 @@
+import { routesPlugin } from '../../http/types.js';
+import { loadWebFiles, WEB_ROOT } from './files.js';
+
+export interface DashboardDeps {
+  baseUrl: string;
+  shortLinkBaseUrl: string;
+  /** Where the built dashboard is (default dist/web). */
+  root?: string;
+}
+
+// The dashboard needs nothing from another origin and runs no inline script (operations.md §10).
+export const DASHBOARD_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+const NOT_BUILT = 'The dashboard is not built: run `npm run build` (it makes dist/web).\n';
+
+/**
+ * The web application under /app: hashed assets cached for a year, every other /app path
+ * answered with index.html (the client-side router reads the path), never cached. Files
+ * are read once at start; without a build the pages answer 404 with a short text.
+ */
+export const dashboardRoutes = routesPlugin<DashboardDeps>('dashboard', (app, d) => {
+  const files = loadWebFiles(d.root ?? WEB_ROOT);
+  const index = files.get('index.html');
+
+  // Without a path of its own the short links own `/`; with the same origin, `/` is the dashboard's.
+  if (d.shortLinkBaseUrl === d.baseUrl) {
+    app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.code(302).header('location', '/app').header('cache-control', 'no-cache').send());
+  }
+
+  const page = { schema: { hide: true }, logLevel: 'warn' } as const;
+  app.get('/app', page, async (_req, reply) => {
+    reply.header('content-security-policy', DASHBOARD_CSP).header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin');
+    if (!index) return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT);
+    return reply.header('cache-control', 'no-cache').type(index.type).send(index.body);
+  });
+  app.get<{ Params: { '*': string } }>('/app/*', page, async (req, reply) => {
+    reply.header('content-security-policy', DASHBOARD_CSP).header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin');
+    const path = req.params['*'];
+    if (path.startsWith('assets/')) {
+      const file = files.get(path);
+      if (!file) return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('Not found\n');
+      // Vite names every asset after its content's hash: a changed file is a new URL.
+      return reply.header('cache-control', 'public, max-age=31536000, immutable').type(file.type).send(file.body);
+    }
+    if (!index) return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT);
+    return reply.header('cache-control', 'no-cache').type(index.type).send(index.body);
+  });
+});
