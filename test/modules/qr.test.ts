@@ -40,7 +40,8 @@ describe('GET /api/qr', () => {
       await t.inject({ method: 'POST', url: '/api/links', headers: h, payload: [{ url: 'https://example.com', collectionId: collection.id }] })
     ).json();
     const qr = new URL(link.qrCode);
-    expect(qr.searchParams.get('text')).toBe(link.shortUrl);
+    // The short URL with the QR marker: visits through the code are recorded as trigger 'qr'.
+    expect(qr.searchParams.get('text')).toBe(`${link.shortUrl}?ltqr=1`);
     for (const p of ['size', 'errorCorrection', 'foreground', 'background', 'margin', 'format']) expect(qr.searchParams.has(p)).toBe(true);
     const res = await t.inject({ method: 'GET', url: qr.pathname + qr.search });
     expect(res.statusCode).toBe(200);

@@ -12,6 +12,16 @@ export interface LinkSettings {
 /** QR defaults; every parameter is in the URL so the image can be re-rendered anywhere. */
 export const QR_DEFAULTS = { size: 600, errorCorrection: 'M', foreground: '000000', background: 'ffffff', margin: 2, format: 'png' } as const;
 
+/**
+ * The query parameter that marks a visit by QR code: a link's QR image encodes
+ * `{shortUrl}?ltqr=1`. The redirect records such a click with trigger 'qr' and removes the
+ * parameter (written exactly `ltqr`) before passing the visitor's query on to the destination.
+ */
+export const QR_MARKER = 'ltqr';
+
+/** What a link's QR code encodes: its short URL with the QR marker. */
+export const qrText = (shortUrl: string): string => `${shortUrl}?${QR_MARKER}=1`;
+
 export function qrCodeUrl(baseUrl: string, text: string): string {
   const q = new URLSearchParams({
     text,
@@ -32,7 +42,7 @@ export function toLink(row: LinkRow, s: LinkSettings) {
     id: row.id,
     url: row.url,
     shortUrl,
-    qrCode: qrCodeUrl(s.baseUrl, shortUrl),
+    qrCode: qrCodeUrl(s.baseUrl, qrText(shortUrl)),
     title: row.title,
     description: row.description,
     image: row.image,

@@ -68,7 +68,10 @@ export const Link = Type.Object(
     id: Uuid,
     url: Type.String(),
     shortUrl: Type.String({ description: 'SHORT_LINK_BASE_URL/{shortId}' }),
-    qrCode: Type.String({ description: 'URL of the QR image (GET /api/qr)' }),
+    qrCode: Type.String({
+      description:
+        'URL of the QR image (GET /api/qr). It encodes shortUrl with the QR marker, `{shortUrl}?ltqr=1`: a visit through it is recorded with trigger qr, and the marker is not passed on to the destination',
+    }),
     title: Nullable(Type.String()),
     description: Nullable(Type.String()),
     image: Nullable(Type.String()),

@@ -1,11 +1,14 @@
-import type { RawClick } from './click-record.js';
+import type { RawClick, Utm } from './click-record.js';
 
 /**
  * One raw click per line, tab-separated, in the spool files. Cheaper to write than JSON on the
- * hot path (only the two header-borne strings can need escaping) and readable by `cut`.
- * Versioned by the file's first line, so the format can grow (issue 15 adds UTM values).
+ * hot path (only the strings a visitor or a header can set need escaping) and readable by `cut`.
+ * Versioned by the file's first line, so the format can grow. v2 (issue 15) appends the five
+ * UTM values and the trigger to v1's nine fields; v1 files, left by an older instance that
+ * died, are still read (their clicks have neither).
  */
-export const SPOOL_HEADER = 'linktrail-clicks v1\n';
+export const SPOOL_HEADER = 'linktrail-clicks v2\n';
+const SPOOL_HEADER_V1 = 'linktrail-clicks v1\n';
 
 const SPECIAL = /[\\\t\n\r]/;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
@@ -22,38 +25,73 @@ function unescapeField(value: string): string {
 /** `undefined` and `null` are written as `\N`, which no escaped value can be. */
 const NONE = '\\N';
 
-/** The spool line of a click (with its newline). */
+const optional = (value: string | undefined): string => (value === undefined ? NONE : escapeField(value));
+
+/** Most clicks carry no UTM value: their five fields at once. */
+const NO_UTM = `${NONE}\t${NONE}\t${NONE}\t${NONE}\t${NONE}`;
+
+function utmFields(u: Utm | undefined): string {
+  return u === undefined ? NO_UTM : `${optional(u.source)}\t${optional(u.medium)}\t${optional(u.campaign)}\t${optional(u.term)}\t${optional(u.content)}`;
+}
+
+/** The spool line of a click (with its newline), in the current format (v2). */
 export function spoolLine(c: RawClick): string {
-  // Ids are UUIDs we made and `at` a number: none needs escaping. The IP and country come from
-  // the socket or a trusted header but are escaped anyway: nothing a visitor sends may break a line.
+  // Ids are UUIDs we made, `at` a number and the trigger a word: none needs escaping. The IP and
+  // country come from the socket or a trusted header but are escaped anyway: nothing a visitor
+  // sends may break a line.
   return (
     `${c.id}\t${c.workspaceId}\t${c.linkId}\t${c.partnerId ?? NONE}\t${c.at}\t${escapeField(c.ip)}\t` +
-    `${c.country === undefined ? NONE : escapeField(c.country)}\t${escapeField(c.userAgent)}\t${c.referer === undefined ? NONE : escapeField(c.referer)}\n`
+    `${optional(c.country)}\t${escapeField(c.userAgent)}\t${optional(c.referer)}\t${utmFields(c.utm)}\t${c.trigger ?? NONE}\n`
   );
 }
 
-const FIELDS = 9;
+const V1_FIELDS = 9;
+const V2_FIELDS = 15;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Parses one line (without its newline); undefined for a line that is not a whole click. */
-export function parseSpoolLine(line: string): RawClick | undefined {
+const read = (field: string): string | undefined => (field === NONE ? undefined : unescapeField(field));
+
+const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
+
+/** The UTM values of a v2 line's fields 9–13; undefined when all five are absent. */
+function readUtm(f: string[]): Utm | undefined {
+  let utm: Utm | undefined;
+  for (let i = 0; i < UTM_KEYS.length; i++) {
+    const value = read(f[9 + i]!);
+    if (value !== undefined) (utm ??= {})[UTM_KEYS[i]!] = value;
+  }
+  return utm;
+}
+
+/**
+ * Parses one line (without its newline) of a file of the given version (2, the current, unless
+ * told); undefined for a line that is not a whole click.
+ */
+export function parseSpoolLine(line: string, version: 1 | 2 = 2): RawClick | undefined {
   const f = line.split('\t');
-  if (f.length !== FIELDS) return undefined;
+  if (f.length !== (version === 1 ? V1_FIELDS : V2_FIELDS)) return undefined;
   const [id, workspaceId, linkId, partnerId, at, ip, country, userAgent, referer] = f as [string, string, string, string, string, string, string, string, string];
   if (!UUID.test(id) || !UUID.test(workspaceId) || !UUID.test(linkId) || (partnerId !== NONE && !UUID.test(partnerId))) return undefined;
   const ms = Number(at);
   if (!Number.isSafeInteger(ms) || ms < 0) return undefined;
-  return {
+  const click: RawClick = {
     id,
     workspaceId,
     linkId,
     partnerId: partnerId === NONE ? null : partnerId,
     at: ms,
     ip: unescapeField(ip),
-    country: country === NONE ? undefined : unescapeField(country),
+    country: read(country),
     userAgent: unescapeField(userAgent),
-    referer: referer === NONE ? undefined : unescapeField(referer),
+    referer: read(referer),
   };
+  if (version === 1) return click;
+  const trigger = f[14]!;
+  if (trigger !== NONE && trigger !== 'qr') return undefined;
+  const utm = readUtm(f);
+  if (utm) click.utm = utm;
+  if (trigger === 'qr') click.trigger = 'qr';
+  return click;
 }
 
 /**
@@ -63,15 +101,16 @@ export function parseSpoolLine(line: string): RawClick | undefined {
 export function parseSpool(text: string): { clicks: RawClick[]; skipped: number } {
   const clicks: RawClick[] = [];
   let skipped = 0;
-  if (!text.startsWith(SPOOL_HEADER)) return { clicks, skipped: text.length ? 1 : 0 };
-  let from = SPOOL_HEADER.length;
+  const version = text.startsWith(SPOOL_HEADER) ? 2 : text.startsWith(SPOOL_HEADER_V1) ? 1 : undefined;
+  if (version === undefined) return { clicks, skipped: text.length ? 1 : 0 };
+  let from = (version === 2 ? SPOOL_HEADER : SPOOL_HEADER_V1).length;
   for (;;) {
     const end = text.indexOf('\n', from);
     if (end === -1) {
       if (from < text.length) skipped++;
       break;
     }
-    const click = parseSpoolLine(text.slice(from, end));
+    const click = parseSpoolLine(text.slice(from, end), version);
     if (click) clicks.push(click);
     else skipped++;
     from = end + 1;

@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { newId } from '../../db/ids.js';
 import type { RawClick } from './click-record.js';
-import { withTracking } from './destination.js';
+import { QR_MARKER } from '../links/record.js';
+import { locationWith, tracking } from './destination.js';
 import type { PasswordGate } from './password-gate.js';
 import { osOf, resolveDestination, type RedirectLink } from './resolve.js';
 import { countryFromHeader, type CountryLookup } from './visitor.js';
@@ -25,6 +26,19 @@ export interface Visit {
   /** The short link's own query string (without `?`), passed on to the destination. */
   query?: string;
 }
+
+/**
+ * The visitor's query without the QR marker's pairs (`ltqr` or `ltqr=…`, as written); the same
+ * string when it has none, so `!==` tells whether the visit came by the QR code.
+ */
+export function withoutQrMarker(query: string): string {
+  if (!query.includes(QR_MARKER)) return query;
+  return query
+    .split('&')
+    .filter((pair) => pair !== QR_MARKER && !pair.startsWith(MARKER_PAIR))
+    .join('&');
+}
+const MARKER_PAIR = `${QR_MARKER}=`;
 
 /** What a visit to a short link comes to; `click` is set when it forwards (to be recorded). */
 export type Outcome =
@@ -73,9 +87,13 @@ export function visitLink(d: VisitDeps, link: RedirectLink, v: Visit, nowMs: num
   if (decision.kind === 'password') return { kind: 'password' };
   if (decision.kind === 'expired') return { kind: 'expired', to: decision.to };
   if ((link.title || link.description || link.image) && PREVIEW_BOT.test(ua)) return { kind: 'preview' };
+  const sent = v.query ?? '';
+  const query = sent && withoutQrMarker(sent);
+  // Most visits have no query (or only the marker): their split destination is cached.
+  const parts = tracking(decision.to, link.utm, d.clickIdParam, query);
+  if (parts === undefined) return { kind: 'unusable', destination: decision.to };
   const clickId = newId();
-  const to = withTracking(decision.to, link.utm, d.clickIdParam, clickId, v.query);
-  if (to === undefined) return { kind: 'unusable', destination: decision.to };
+  const to = locationWith(parts, clickId);
   // HEAD requests (link checkers) and prefetches are answered like GET but are not clicks.
   const click: RawClick | undefined =
     v.method === 'HEAD' || isPrefetch(v.headers)
@@ -90,6 +108,8 @@ export function visitLink(d: VisitDeps, link: RedirectLink, v: Visit, nowMs: num
           userAgent: ua,
           referer: v.headers.referer,
           country: visitor.country,
+          utm: parts.utm,
+          trigger: query === sent ? undefined : 'qr',
         };
   return { kind: 'forward', to, cloaked: decision.cloaked, click };
 }

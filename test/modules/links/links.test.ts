@@ -233,7 +233,7 @@ describe('the Link record', () => {
     });
   });
 
-  it('shortUrl is SHORT_LINK_BASE_URL/{shortId} with a unique base62 id; qrCode is BASE_URL/api/qr carrying all its parameters', async () => {
+  it('shortUrl is SHORT_LINK_BASE_URL/{shortId} with a unique base62 id; qrCode is BASE_URL/api/qr carrying all its parameters, its text the short URL with the QR marker', async () => {
     const f = await fixture();
     const g = await fixture();
     const links = [
@@ -249,7 +249,7 @@ describe('the Link record', () => {
 
       const qr = new URL(l.qrCode);
       expect(`${qr.origin}${qr.pathname}`).toBe(`${BASE_URL}/api/qr`);
-      expect(qr.searchParams.get('text')).toBe(l.shortUrl);
+      expect(qr.searchParams.get('text')).toBe(`${l.shortUrl}?ltqr=1`);
       for (const p of ['size', 'errorCorrection', 'foreground', 'background', 'margin', 'format']) {
         expect(qr.searchParams.get(p), p).toBeTruthy();
       }

@@ -33,6 +33,8 @@ const aClick = (over: Partial<RawClick> = {}): RawClick => ({
 });
 
 const uuid = fc.uuid({ version: 4 });
+// Whatever a visitor's query decodes to: tabs, newlines, backslashes, a literal `\N`, ''.
+const utmValue = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\\N', '\\', '\t', ''));
 const rawClick = fc.record({
   id: uuid,
   workspaceId: uuid,
@@ -43,10 +45,21 @@ const rawClick = fc.record({
   userAgent: fc.string({ unit: 'binary', maxLength: 300 }),
   referer: fc.option(fc.string({ unit: 'binary', maxLength: 300 }), { nil: undefined }),
   country: fc.option(fc.string({ unit: 'binary', maxLength: 4 }), { nil: undefined }),
+  // One to five values (a click with none has no utm object).
+  utm: fc.option(
+    fc
+      .record({ source: utmValue, medium: utmValue, campaign: utmValue, term: utmValue, content: utmValue }, { requiredKeys: [] })
+      .filter((u) => Object.keys(u).length > 0),
+    { nil: undefined },
+  ),
+  trigger: fc.option(fc.constant('qr' as const), { nil: undefined }),
 });
 
+/** The line an instance of the v1 format wrote: the first nine fields of today's. */
+const v1Line = (c: RawClick) => `${spoolLine(c).slice(0, -1).split('\t').slice(0, 9).join('\t')}\n`;
+
 describe('spool format', () => {
-  test('every click reads back exactly, whatever its header-borne strings hold', () => {
+  test('every click reads back exactly, whatever its header-borne strings and UTM values hold', () => {
     fc.assert(
       fc.property(rawClick, (c) => {
         const line = spoolLine(c);
@@ -69,6 +82,35 @@ describe('spool format', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  test('v1 files, left by an older instance, are still read: their clicks have no UTM values nor trigger', () => {
+    const ws = newId();
+    const link = newId();
+    const id = newId();
+    const written = `linktrail-clicks v1\n${id}\t${ws}\t${link}\t\\N\t1767225600000\t203.0.113.9\tDE\tMozilla/5.0\\tx\thttps://news.example/\n`;
+    expect(parseSpool(written)).toEqual({
+      clicks: [{ id, workspaceId: ws, linkId: link, partnerId: null, at: 1767225600000, ip: '203.0.113.9', country: 'DE', userAgent: 'Mozilla/5.0\tx', referer: 'https://news.example/' }],
+      skipped: 0,
+    });
+    fc.assert(
+      fc.property(fc.array(rawClick, { maxLength: 10 }), (clicks) => {
+        const { clicks: read, skipped } = parseSpool(`linktrail-clicks v1\n${clicks.map(v1Line).join('')}`);
+        expect(skipped).toBe(0);
+        expect(read).toEqual(clicks.map(({ utm: _utm, trigger: _trigger, ...v1 }) => v1));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test('a line of the other version, an unknown trigger or an unknown header is skipped, not misread', () => {
+    const c = aClick({ utm: { source: 'news' }, trigger: 'qr' });
+    expect(SPOOL_HEADER).toBe('linktrail-clicks v2\n');
+    expect(parseSpool(`linktrail-clicks v1\n${spoolLine(c)}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`${SPOOL_HEADER}${v1Line(c)}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`${SPOOL_HEADER}${spoolLine(c).replace(/\tqr\n$/, '\tlink\n')}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`linktrail-clicks v3\n${spoolLine(c)}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`${SPOOL_HEADER}${spoolLine(c)}`).clicks).toEqual([c]);
   });
 
   test('file names carry host, pid and start id', () => {
@@ -221,6 +263,32 @@ describe('replay of spool files left by dead processes', () => {
     expect(await countOf(otherClicks.map((c) => c.id))).toBe(1);
     expect(readdirSync(dir)).toEqual([]);
     expect(existsSync(dir)).toBe(true);
+  });
+
+  test("an older instance's v1 file and a v2 file are both replayed: UTM values and trigger as spooled, none from v1", async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lt-replay-'));
+    const dead: SpoolOwner = { host: 'h', pid: deadPid(), boot: '5555ffff' };
+    const older = aClick();
+    const byQr = aClick({ utm: { source: 'poster', term: 'tab\there\nand \\N', content: '' }, trigger: 'qr' });
+    const byLink = aClick({ utm: { medium: 'email' } });
+    writeFileSync(join(dir, segmentName(dead, 0)), `linktrail-clicks v1\n${v1Line(older)}`);
+    writeFileSync(join(dir, segmentName(dead, 1)), SPOOL_HEADER + [byQr, byLink].map(spoolLine).join(''));
+    const replayer = new SpoolReplayer({ dir, owner: { host: 'h', pid: process.pid, boot: '6666aaaa' }, store: (b) => replayClicks(app.database, b, () => undefined), log: quiet });
+    await replayer.scan();
+    await replayer.close();
+    const stored = await rows<Record<string, string | null>>(
+      app.database.db,
+      sql`select id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, "trigger" from clicks
+           where id in (${sql.join([older, byQr, byLink].map((c) => sql`${c.id}::uuid`), sql`, `)})`,
+    );
+    const none = { utm_source: null, utm_medium: null, utm_campaign: null, utm_term: null, utm_content: null };
+    const order = [older, byQr, byLink].map((c) => c.id);
+    expect(stored.sort((a, b) => order.indexOf(a.id!) - order.indexOf(b.id!))).toEqual([
+      { ...none, id: older.id, trigger: 'link' },
+      { ...none, id: byQr.id, utm_source: 'poster', utm_term: 'tab\there\nand \\N', trigger: 'qr' },
+      { ...none, id: byLink.id, utm_medium: 'email', trigger: 'link' },
+    ]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   test('a replay that fails keeps the file for a later attempt', async () => {
