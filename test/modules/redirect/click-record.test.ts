@@ -2,7 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { CLICK_COPY_COLUMNS, clickCopyChunks, clickCopyText, copyField, enrichClick, isoTime, type RawClick } from '../../../src/modules/redirect/click-record.js';
 
-const COLUMN_KEYS = ['id', 'workspaceId', 'linkId', 'partnerId', 'createdAt', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl', 'bot'];
+const COLUMN_KEYS = [
+  'id', 'workspaceId', 'linkId', 'partnerId', 'createdAt', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl', 'bot',
+  'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'trigger',
+];
 
 /** Reads one line of COPY text back, the way PostgreSQL does. */
 function parseCopyLine(line: string): (string | null)[] {
@@ -29,7 +32,13 @@ const rawClick = fc.record<RawClick>({
   userAgent: fc.oneof(fc.constantFrom(...AGENTS), fc.string()),
   referer: fc.option(fc.oneof(fc.webUrl(), fc.string(), fc.constant('https://a.example/tab\there\\N\r\n')), { nil: undefined }),
   country: fc.option(fc.constantFrom('GB', 'SA', 'US'), { nil: undefined }),
-});
+  // UTM values come from visitors' query strings: any text, tabs, backslashes and NUL included.
+  utm: fc.option(
+    fc.record({ source: fc.string(), medium: fc.string({ unit: 'binary' }), campaign: fc.constant('\\N\t\0x'), term: fc.string(), content: fc.string() }, { requiredKeys: [] }),
+    { nil: undefined },
+  ),
+  trigger: fc.option(fc.constant('qr' as const), { nil: undefined }),
+}, { requiredKeys: ['id', 'workspaceId', 'linkId', 'partnerId', 'at', 'ip', 'userAgent', 'referer', 'country'] });
 
 describe('click records', () => {
   test('isoTime matches Date#toISOString for any time, in or out of order', () => {
