@@ -253,8 +253,14 @@ export async function benchAnalytics(): Promise<Row[]> {
   if (counts.some((n) => !Number.isSafeInteger(n) || n < 1000)) throw new Error('ANALYTICS_BENCH_CLICKS: a comma list of click counts, each at least 1000');
   const rows: Row[] = [];
   for (const [i, clicks] of counts.entries()) {
+    // Each N's table is printed as soon as it is measured: a 10-million run takes long, and
+    // stopping it must not lose the smaller figures.
+    const report = (found: Row[]) => {
+      console.table(found);
+      rows.push(...found);
+    };
     if (i === 0) {
-      rows.push(...(await benchClicks(url, clicks)));
+      report(await benchClicks(url, clicks));
       continue;
     }
     const fresh = new URL(url);
@@ -264,7 +270,7 @@ export async function benchAnalytics(): Promise<Row[]> {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name}`);
     try {
-      rows.push(...(await benchClicks(fresh.href, clicks)));
+      report(await benchClicks(fresh.href, clicks));
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
