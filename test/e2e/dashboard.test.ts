@@ -73,11 +73,10 @@ describe.skipIf(!runnable)('the dashboard in Chromium', () => {
       await page.setViewportSize(viewport);
       // Evaluated through the DevTools protocol, so the page's CSP (no inline script) is kept.
       await page.evaluate(AXE_SOURCE);
-      const violations = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe;
-        const result = await axe.run();
-        return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-      });
+      // Strings run in the page (this file is type-checked without the DOM library).
+      const violations = await page.evaluate<string[]>(`axe.run().then((r) => r.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => v.id + ': ' + v.help + ' ' + JSON.stringify(v.nodes.map((n) => n.target))))`);
       expect(violations, `${name} at ${viewport.width}px`).toEqual([]);
       await page.screenshot({ path: `${SCREENSHOTS}/dashboard-${name}-${viewport.width}.png`, fullPage: true });
     }
@@ -124,6 +123,31 @@ describe.skipIf(!runnable)('the dashboard in Chromium', () => {
     await page.getByLabel('Password').fill(PERSON.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
+
+    // A link and two clicks, made through the API with the page's own session.
+    const me = await (await page.request.get(`${origin}/api/me`)).json();
+    const headers = { 'x-workspace-id': me.workspaces[0].id, origin };
+    const collection = await page.request.post(`${origin}/api/collections`, { headers, data: [{ name: 'Spring' }] });
+    expect(collection.status(), await collection.text()).toBe(201);
+    const made = await page.request.post(`${origin}/api/links`, {
+      headers,
+      data: [{ collectionId: (await collection.json())[0].id, url: 'https://example.com/spring-sale', title: 'Spring sale' }],
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    const shortPath = new URL((await made.json())[0].shortUrl).pathname;
+    for (let i = 0; i < 2; i++) {
+      const visit = await t.inject({ url: shortPath, headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36' } });
+      expect(visit.statusCode).toBe(302);
+    }
+    // Clicks are written in batches, soon after the redirect.
+    await expect
+      .poll(async () => (await (await page.request.get(`${origin}/api/analytics?groupBy=link`, { headers })).json())[0]?.clicks, { timeout: 20_000 })
+      .toBe(2);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Top links' }).waitFor();
+    await page.getByRole('img', { name: 'Clicks, leads and sales per day' }).waitFor();
+    expect(await page.getByRole('cell', { name: /Spring sale/ }).count()).toBe(1);
+    await checkAccessibility(page, 'overview-data-en');
     expect(cspViolations).toEqual([]);
   });
 
@@ -131,16 +155,16 @@ describe.skipIf(!runnable)('the dashboard in Chromium', () => {
     const page = await newPage('ar-EG', PHONE);
     await page.goto(`${origin}/app`);
     await page.getByRole('button', { name: 'تسجيل الدخول' }).waitFor();
-    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl']);
+    expect(await page.evaluate('[document.documentElement.lang, document.documentElement.dir]')).toEqual(['ar', 'rtl']);
     await checkAccessibility(page, 'sign-in-ar');
     await page.getByLabel('البريد الإلكتروني').fill(PERSON.email);
     await page.getByLabel('كلمة المرور').fill(PERSON.password);
     await page.getByRole('button', { name: 'تسجيل الدخول' }).click();
     await page.getByRole('navigation').getByRole('link', { name: 'نظرة عامة' }).waitFor();
-    await page.getByText('لا توجد نقرات').waitFor();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await page.getByRole('heading', { name: 'أكثر الروابط نقرًا' }).waitFor();
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     expect(overflow).toBeLessThanOrEqual(0);
-    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await page.evaluate('document.documentElement.dir')).toBe('rtl');
     await checkAccessibility(page, 'overview-ar');
     expect(cspViolations).toEqual([]);
   });
