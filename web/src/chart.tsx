@@ -10,7 +10,7 @@ export interface Series {
 }
 
 /** A uPlot time chart that follows its box's width. Times in seconds. */
-export function TimeChart({ times, series, label }: { times: number[]; series: Series[]; label: string }) {
+export function TimeChart({ times, series, label, timeLabel }: { times: number[]; series: Series[]; label: string; timeLabel: string }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -21,7 +21,7 @@ export function TimeChart({ times, series, label }: { times: number[]; series: S
       {
         width: el.clientWidth,
         height: 240,
-        series: [{}, ...series.map((s) => ({ label: s.label, stroke: color(s.colorVar), width: 2 }))],
+        series: [{ label: timeLabel }, ...series.map((s) => ({ label: s.label, stroke: color(s.colorVar), width: 2 }))],
         axes: [{ stroke: color('--muted') }, { stroke: color('--muted') }],
         legend: { show: true },
       },
@@ -34,6 +34,6 @@ export function TimeChart({ times, series, label }: { times: number[]; series: S
       resize.disconnect();
       plot.destroy();
     };
-  }, [times, series]);
+  }, [times, series, timeLabel]);
   return <div ref={box} class="chart" role="img" aria-label={label} dir="ltr" />;
 }

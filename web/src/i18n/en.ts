@@ -32,6 +32,7 @@ export const en = {
   sales: 'Sales',
   revenue: 'Revenue',
   topLinks: 'Top links',
+  date: 'Date',
   link: 'Link',
   chartLabel: 'Clicks, leads and sales per day',
   noData: 'No clicks in this range yet. Create a link, share it, and its clicks appear here.',

@@ -5,7 +5,7 @@ import { TimeChart } from '../chart.js';
 import { LangContext, useT } from '../i18n/index.js';
 
 type Group = components['schemas']['AnalyticsGroup'];
-type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; series: Group[]; links: Group[] };
+type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; series: Group[]; links: Group[]; days: string[] };
 
 const RANGES = [7, 30, 90] as const;
 const DAY_MS = 86_400_000;
@@ -22,7 +22,8 @@ export function Overview() {
   useEffect(() => {
     let live = true;
     setState({ kind: 'loading' });
-    const startDate = new Date(Date.now() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+    const dates = lastDays(days);
+    const startDate = dates[0]!;
     const query = { startDate, timezone };
     Promise.all([
       api.GET('/api/analytics', { params: { query: { ...query, groupBy: 'timeseries', interval: 'day' } } }),
@@ -32,7 +33,7 @@ export function Overview() {
         if (!live) return;
         const failed = series.error ?? links.error;
         if (failed) setState({ kind: 'error', message: errorText(failed, lang) });
-        else setState({ kind: 'ready', series: series.data as Group[], links: links.data as Group[] });
+        else setState({ kind: 'ready', series: series.data as Group[], links: links.data as Group[], days: dates });
       },
       (err: unknown) => live && setState({ kind: 'error', message: errorText(err, lang) }),
     );
@@ -66,25 +67,36 @@ export function Overview() {
           </button>
         </div>
       )}
-      {state.kind === 'ready' && <Ready series={state.series} links={state.links} format={(n) => number.format(n)} />}
+      {state.kind === 'ready' && <Ready series={state.series} links={state.links} days={state.days} format={(n) => number.format(n)} />}
     </section>
   );
 }
 
-function Ready({ series, links, format }: { series: Group[]; links: Group[]; format: (n: number) => string }) {
+/** The last n local dates (YYYY-MM-DD), oldest first, today last. */
+function lastDays(n: number): string[] {
+  const pad = (v: number) => String(v).padStart(2, '0');
+  return Array.from({ length: n }, (_, i) => {
+    const d = new Date(Date.now() - (n - 1 - i) * DAY_MS);
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  });
+}
+
+function Ready({ series, links, days, format }: { series: Group[]; links: Group[]; days: string[]; format: (n: number) => string }) {
   const t = useT();
   const sum = (k: 'clicks' | 'leads' | 'sales' | 'saleAmount') => series.reduce((n, g) => n + Number(g[k]), 0);
-  const chart = useMemo(
-    () => ({
-      times: series.map((g) => Date.parse(g.key) / 1000),
+  // The API answers only days with activity; the chart shows every day of the range.
+  const chart = useMemo(() => {
+    const byDay = new Map(series.map((g) => [g.key.slice(0, 10), g]));
+    const pick = (k: 'clicks' | 'leads' | 'sales') => days.map((d) => byDay.get(d)?.[k] ?? 0);
+    return {
+      times: days.map((d) => Date.parse(`${d}T00:00:00`) / 1000),
       series: [
-        { label: t.clicks, values: series.map((g) => g.clicks), colorVar: '--c-clicks' },
-        { label: t.leads, values: series.map((g) => g.leads), colorVar: '--c-leads' },
-        { label: t.sales, values: series.map((g) => g.sales), colorVar: '--c-sales' },
+        { label: t.clicks, values: pick('clicks'), colorVar: '--c-clicks' },
+        { label: t.leads, values: pick('leads'), colorVar: '--c-leads' },
+        { label: t.sales, values: pick('sales'), colorVar: '--c-sales' },
       ],
-    }),
-    [series, t],
-  );
+    };
+  }, [series, days, t]);
   const totals = [
     [t.clicks, sum('clicks')],
     [t.leads, sum('leads')],
@@ -106,7 +118,7 @@ function Ready({ series, links, format }: { series: Group[]; links: Group[]; for
         <p class="empty">{t.noData}</p>
       ) : (
         <>
-          <TimeChart times={chart.times} series={chart.series} label={t.chartLabel} />
+          <TimeChart times={chart.times} series={chart.series} label={t.chartLabel} timeLabel={t.date} />
           <h2>{t.topLinks}</h2>
           <table class="table">
             <thead>
