@@ -89,6 +89,8 @@ function familyOf(r: RouteOptions): Family | undefined {
   if (url.endsWith('/:shortId')) return 'redirect';
   if (config.public === true && url.startsWith('/api/')) return 'public';
   if (SERVICE_PATHS.has(url) || url === '/docs' || url.startsWith('/docs/')) return 'service';
+  // The dashboard (operations.md §10): `/` sends to it, `/app/*` are its pages and files.
+  if (url === '/' || url === '/app' || url.startsWith('/app/')) return 'service';
   return undefined;
 }
 
@@ -819,6 +821,8 @@ describe('hostile input on the short links', () => {
 
       function redirectExpectation(id: string, req: Req): Expectation {
         const extra: number[] = [];
+        // A dot-segment id (`..`) resolves to `/`, which sends to the dashboard (operations.md §10).
+        if (new URL(req.url, 'http://x').pathname === '/') return { family: 'redirect', only: [302, 404, 400, 413], extra: [302, 400, 413] };
         if (req.method === 'POST') {
           // A body the form parser refuses: not a form (400) or over its 4 KB limit (413).
           const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();

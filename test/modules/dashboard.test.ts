@@ -59,6 +59,7 @@ describe('dashboard files', () => {
     const missing = await app.inject({ url: '/app/assets/gone-123.js' });
     expect(missing.statusCode).toBe(404);
     expect(missing.headers['cache-control']).toBe('no-store');
+    expect(missing.headers['content-type']).toMatch(/^text\/html/);
     const escape = await app.inject({ url: '/app/assets/..%2F..%2Fpackage.json' });
     expect(escape.statusCode).toBe(404);
   });
@@ -72,12 +73,12 @@ describe('dashboard files', () => {
     await other.close();
   });
 
-  it('answers 404 with a short text when the dashboard is not built', async () => {
+  it('answers 404 with a short HTML page when the dashboard is not built', async () => {
     const bare = await serve({ root: join(dir, 'missing') });
     for (const url of ['/app', '/app/overview', '/app/assets/index-AbC123.js']) {
       const res = await bare.inject({ url });
       expect(res.statusCode, url).toBe(404);
-      expect(res.headers['content-type']).toMatch(/^text\/plain/);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
     }
     await bare.close();
   });

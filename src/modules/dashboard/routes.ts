@@ -20,12 +20,15 @@ export const DASHBOARD_CSP = [
   "form-action 'self'",
 ].join('; ');
 
-const NOT_BUILT = 'The dashboard is not built: run `npm run build` (it makes dist/web).\n';
+// Error answers outside /api are HTML pages, as the visitor side's are.
+const page404 = (text: string) => `<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title><h1>Not found</h1><p>${text}</p>\n`;
+const NOT_BUILT = page404('The dashboard is not built: run <code>npm run build</code> (it makes dist/web).');
+const NO_ASSET = page404('There is no such file.');
 
 /**
  * The web application under /app: hashed assets cached for a year, every other /app path
  * answered with index.html (the client-side router reads the path), never cached. Files
- * are read once at start; without a build the pages answer 404 with a short text.
+ * are read once at start; without a build the pages answer 404 with a short HTML page.
  */
 export const dashboardRoutes = routesPlugin<DashboardDeps>('dashboard', (app, d) => {
   const files = loadWebFiles(d.root ?? WEB_ROOT);
@@ -39,7 +42,7 @@ export const dashboardRoutes = routesPlugin<DashboardDeps>('dashboard', (app, d)
   const page = { schema: { hide: true }, logLevel: 'warn' } as const;
   app.get('/app', page, async (_req, reply) => {
     reply.header('content-security-policy', DASHBOARD_CSP).header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin');
-    if (!index) return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT);
+    if (!index) return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT);
     return reply.header('cache-control', 'no-cache').type(index.type).send(index.body);
   });
   app.get<{ Params: { '*': string } }>('/app/*', page, async (req, reply) => {
@@ -47,11 +50,11 @@ export const dashboardRoutes = routesPlugin<DashboardDeps>('dashboard', (app, d)
     const path = req.params['*'];
     if (path.startsWith('assets/')) {
       const file = files.get(path);
-      if (!file) return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('Not found\n');
+      if (!file) return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(NO_ASSET);
       // Vite names every asset after its content's hash: a changed file is a new URL.
       return reply.header('cache-control', 'public, max-age=31536000, immutable').type(file.type).send(file.body);
     }
-    if (!index) return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT);
+    if (!index) return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT);
     return reply.header('cache-control', 'no-cache').type(index.type).send(index.body);
   });
 });
