@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
+import { withTransaction } from '../bulk/service.js';
 import { CONTINENT_OF } from './continents.js';
 import { splitSpan, type Level, type RollupSpan, type Span } from './periods.js';
 import { withOffset, zoneAlignment, type Alignment } from './zones.js';
@@ -50,6 +51,8 @@ export interface GroupQuery {
   span: Span;
   by: GroupBy;
   interval: Interval;
+  /** With linkId: where that link's dimensions start in rollups (null: not a hot link). */
+  hotFrom?: number | null;
   /** IANA zone of the time buckets; `utc` when none was asked for (keys end in Z). */
   zone: string;
   utc: boolean;
@@ -193,14 +196,40 @@ function rawSpans(spans: Span[], a: string): SQL {
 }
 
 /** Every source of the answer as (key, clicks, leads, sales, amount) rows: rollups, then raw edges; undefined: nothing to read. */
+/** The part of a span from `lo` (inclusive) to `hi` (exclusive), undefined when nothing is left. */
+function clip(span: Span, lo: number | undefined, hi: number | undefined): Span | undefined {
+  const from = lo === undefined ? span.from : span.from === undefined ? lo : Math.max(span.from, lo);
+  const cut = hi !== undefined && (span.to === undefined || hi <= span.to);
+  const to = cut ? hi : span.to;
+  const toInclusive = cut ? false : span.toInclusive;
+  if (from !== undefined && to !== undefined && (from > to || (from === to && !toInclusive))) return undefined;
+  return { from, to, toInclusive };
+}
+
+/**
+ * Every source of the answer as (key, clicks, leads, sales, amount) rows: rollups, then raw
+ * edges; undefined: nothing to read. One link's dimensions are in rollups from its hot day on
+ * (`q.hotFrom`): before it the span is read raw, after it from rollups and raw edges. Many
+ * links (a partner's) are gated row by row against analytics_hot_links.
+ */
 function sources(q: GroupQuery, bucket: (col: string) => SQL): SQL | undefined {
   const plan = planOf(q, bucket);
-  const whole = splitSpan(q.span, plan.levels);
+  if (plan.hotGated && q.linkId) {
+    const hot = q.hotFrom ?? undefined;
+    const before = hot === undefined ? q.span : clip(q.span, undefined, hot);
+    const after = hot === undefined ? undefined : clip(q.span, hot, undefined);
+    const parts = [before && partsFor(q, plan, before, [], false, bucket), after && partsFor(q, plan, after, plan.levels, false, bucket)];
+    const found = parts.filter((p): p is SQL => p !== undefined);
+    return found.length ? sql.join(found, sql` UNION ALL `) : undefined;
+  }
+  return partsFor(q, plan, q.span, plan.levels, Boolean(plan.hotGated), bucket);
+}
+
+function partsFor(q: GroupQuery, plan: Plan, span: Span, levels: Level[], hotGated: boolean, bucket: (col: string) => SQL): SQL | undefined {
+  const whole = splitSpan(span, levels);
   const rollups = whole.rollups.filter((s) => s.from === undefined || s.from <= LAST_INSTANT);
   const parts: SQL[] = [];
-  // A link's dimensions are in rollups only for its hot days (analytics_hot_links); its other
-  // whole days are read from its clicks like the edges.
-  const gated = plan.hotGated && rollups.length > 0;
+  const gated = hotGated && rollups.length > 0;
   if (rollups.length)
     parts.push(sql`SELECT ${plan.rollupKey} AS key, sum(r.clicks) AS clicks, sum(r.leads) AS leads, sum(r.sales) AS sales, sum(r.amount) AS amount
       FROM analytics_rollups r ${gated ? sql`JOIN analytics_hot_links h ON h.link_id = r.scope_id` : sql``}
@@ -245,7 +274,27 @@ type Row = Omit<GroupRecord, 'saleAmount'> & { saleAmount: string };
  * rollups, the partial periods at the edges from raw clicks and events. Events count by their
  * own time and by their click's dimensions (copied onto them when recorded).
  */
-export async function groupAnalytics(conn: Conn, q: GroupQuery): Promise<GroupRecord[]> {
+export function groupAnalytics(conn: Conn, q: GroupQuery): Promise<GroupRecord[]> {
+  // Rollup rows are always read by key (a workspace, a link or a partner): the planner,
+  // misjudging how few rows a scope, dimension and level select among millions, chose to scan
+  // the whole table (measured: 495 ms instead of ~20 ms for a workspace's hourly series).
+  return withTransaction(conn, async (tx) => {
+    await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+    const hotFrom = q.linkId ? await hotLinkFrom(tx, q.workspaceId, q.linkId) : undefined;
+    return groupIn(tx, { ...q, hotFrom });
+  });
+}
+
+/** Where a link's dimensions start in rollups, null when it is not a hot link. */
+async function hotLinkFrom(conn: Conn, workspaceId: string, linkId: string): Promise<number | null> {
+  const [found] = await rows<{ from: string }>(
+    conn,
+    sql`SELECT (extract(epoch FROM dims_from) * 1000)::bigint::text AS "from" FROM analytics_hot_links WHERE link_id = ${linkId}::uuid AND workspace_id = ${workspaceId}::uuid`,
+  );
+  return found ? Number(found.from) : null;
+}
+
+async function groupIn(conn: Conn, q: GroupQuery): Promise<GroupRecord[]> {
   const zone = sql`${q.zone}::text`;
   const bucket = (col: string) => sql`date_trunc(${q.interval}, ${sql.raw(col)}, ${zone})`;
   const u = sources(q, bucket);
