@@ -16,5 +16,3 @@ const CODES: Record<string, string> = {
 export const CONTINENT_OF: Readonly<Record<string, string>> = Object.fromEntries(
   Object.entries(CODES).flatMap(([continent, codes]) => codes.split(' ').map((country) => [country, continent])),
 );
-
-export const CONTINENTS = Object.keys(CODES);
