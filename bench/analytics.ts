@@ -10,7 +10,7 @@
 import pg from 'pg';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { openPostgres } from '../src/db/connect.js';
+import { openPostgres, type Database } from '../src/db/connect.js';
 import { SCOPES } from '../src/http/scopes.js';
 import { HOT_LINK_CLICKS_PER_DAY, storeClicks } from '../src/modules/redirect/store.js';
 import { openCountryLookup } from '../src/modules/redirect/visitor.js';
@@ -52,7 +52,7 @@ async function healthy(base: string, seconds = 120): Promise<void> {
 }
 
 /** An enterprise workspace without a practical rate limit: 20 collections, 30 tags, 6 partners, 2,000 links. */
-async function seedWorkspace(base: string): Promise<{ workspaceId: string; headers: Record<string, string>; links: TrafficLink[] }> {
+async function seedWorkspace(base: string): Promise<{ workspaceId: string; key: string; headers: Record<string, string>; links: TrafficLink[] }> {
   const admin = { authorization: `Bearer ${BENCH_ADMIN}` };
   const ws = await call(base, 'POST', '/admin/workspaces', admin, { name: 'bench analytics', plan: 'enterprise' });
   await call(base, 'PATCH', `/admin/workspaces/${ws.id}`, admin, { rateLimitPerMinute: 1_000_000 });
@@ -70,7 +70,7 @@ async function seedWorkspace(base: string): Promise<{ workspaceId: string; heade
     utm: { source: ['newsletter', 'twitter', 'facebook', 'google'][i % 4], medium: i % 2 ? 'social' : 'email', campaign: `spring-${i % 20}` },
   }));
   const links: Json[] = await call(base, 'POST', '/api/links', headers, items);
-  return { workspaceId: ws.id, headers, links: links.map((l) => ({ id: l.id, partnerId: l.partnerId ?? null })) };
+  return { workspaceId: ws.id, key, headers, links: links.map((l) => ({ id: l.id, partnerId: l.partnerId ?? null })) };
 }
 
 /** Runs `task` over `items`, `width` at a time. */
@@ -164,93 +164,136 @@ async function storage(url: string, clicks: number, label: (s: string) => string
   }
 }
 
-/** One N on the database at `url`: seed, load, convert, time, measure. */
-async function benchClicks(url: string, clicks: number): Promise<Row[]> {
-  const label = (s: string) => `${clicks.toLocaleString('en')} clicks · ${s}`;
+/** What a load leaves for the timing: kept in the database itself, so a kept database can be timed again. */
+interface Loaded {
+  workspaceId: string;
+  key: string;
+  end: number;
+  rows: Row[];
+}
+
+/** Seed, load N clicks through storeClicks, VACUUM ANALYZE, track conversions through the API. */
+async function load(base: string, database: Database, clicks: number, label: (s: string) => string): Promise<Loaded> {
   const rows: Row[] = [];
+  const { workspaceId, key, headers, links } = await seedWorkspace(base);
+  const lookup = await openCountryLookup();
+  const source = traffic(workspaceId, links, clicks);
+  // The same 90 days for every N: ten times the clicks is ten times the traffic.
+  const end = Date.now();
+  const start = end - SPAN_DAYS * DAY;
+  // History is loaded in minutes here, but lived through in production, where a link busy for a
+  // day keeps its dimensions in rollups from the next midnight on (analytics_hot_links). So the
+  // links this traffic makes busy are marked hot from the start, as a long-running service has them.
+  const weights = links.map((_, r) => 1 / (r + 1) ** 1.05);
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const hot = links.filter((_, r) => (clicks / SPAN_DAYS) * (weights[r]! / sum) >= HOT_LINK_CLICKS_PER_DAY);
+  if (hot.length)
+    await database.db.execute(
+      sql`INSERT INTO analytics_hot_links (link_id, workspace_id, dims_from)
+          SELECT value::uuid, ${workspaceId}::uuid, ${new Date(Math.floor(start / DAY) * DAY).toISOString()}::timestamptz
+          FROM jsonb_array_elements_text(${JSON.stringify(hot.map((l) => l.id))}::jsonb)`,
+    );
+  rows.push({ name: label(`hot links (≥ ${HOT_LINK_CLICKS_PER_DAY} clicks a day expected)`), value: String(hot.length) });
+  const batches = Math.ceil(clicks / BATCH);
+  let writing = 0;
+  for (let b = 0; b < batches; b++) {
+    const count = Math.min(BATCH, clicks - b * BATCH);
+    const batch = source.batch(count, start + ((end - start) * b) / batches, start + ((end - start) * (b + 1)) / batches);
+    const t0 = performance.now();
+    await storeClicks(database, batch, lookup);
+    writing += performance.now() - t0;
+    // A 10-million run takes a while: say how far it is (stderr, apart from the table).
+    if ((b + 1) % 10 === 0) process.stderr.write(`analytics: ${((b + 1) * BATCH).toLocaleString('en')} of ${clicks.toLocaleString('en')} clicks stored, ${(writing / 1000).toFixed(0)} s\n`);
+  }
+  rows.push(
+    { name: label(`storeClicks, ${batches} batches of ≤${BATCH}: clicks/s (wall time of the calls)`), value: (clicks / (writing / 1000)).toFixed(0) },
+    { name: label('storeClicks, total'), ms: Math.round(writing) },
+  );
+  // Autovacuum may be off (it is on this machine): VACUUM sets the visibility map that
+  // index-only scans need, as autovacuum would on a live table; ANALYZE gives the planner its statistics.
+  const t0 = performance.now();
+  await database.withSession((s) => s.exec('VACUUM ANALYZE'));
+  rows.push({ name: label('VACUUM ANALYZE after the load'), ms: Math.round(performance.now() - t0) });
+
+  const { leads, sales } = await trackConversions(base, headers, source.sampledClickIds);
+  rows.push({ name: label('leads / sales tracked through the API'), value: `${leads} / ${sales}` });
+  const loaded = { workspaceId, key, end, rows };
+  await database.withSession((s) => s.exec(`CREATE TABLE bench_analytics_load (state jsonb); INSERT INTO bench_analytics_load VALUES ('${JSON.stringify(loaded).replaceAll("'", "''")}')`));
+  return loaded;
+}
+
+/** A load this database already holds (ANALYTICS_BENCH_DATABASE), or null. */
+async function loadedBefore(database: Database): Promise<Loaded | null> {
+  const found = (await database.db.execute(sql`SELECT to_regclass('bench_analytics_load') IS NOT NULL AS present`)) as unknown as { rows: { present: boolean }[] };
+  if (!found.rows[0]?.present) return null;
+  const state = (await database.db.execute(sql`SELECT state FROM bench_analytics_load`)) as unknown as { rows: { state: Loaded }[] };
+  return state.rows[0]?.state ?? null;
+}
+
+/** Every groupBy (and interval) over all time, the busiest link and 30 days; the click list; storage. */
+async function measure(base: string, url: string, clicks: number, loaded: Loaded, label: (s: string) => string): Promise<Row[]> {
+  const rows: Row[] = [];
+  const headers = { authorization: `Bearer ${loaded.key}` };
+  const doc = await call(base, 'GET', '/api/openapi.json', {});
+  const groupBys = queryEnum(doc, 'groupBy');
+  const intervals = queryEnum(doc, 'interval');
+  const byLink: Json[] = await call(base, 'GET', '/api/analytics?groupBy=link&take=1', headers);
+  const busiest = byLink[0].key as string;
+  const today = new Date(loaded.end).toISOString().slice(0, 10);
+  const monthAgo = new Date(loaded.end - 30 * DAY).toISOString().slice(0, 10);
+  const variants: [string, string][] = [
+    ['all time', ''],
+    [`linkId=busiest (${byLink[0].clicks} clicks)`, `&linkId=${busiest}`],
+    ['last 30 days', `&startDate=${monthAgo}&endDate=${today}`],
+  ];
+  for (const [variant, filter] of variants) {
+    for (const by of groupBys) {
+      const queries = by === 'timeseries' ? intervals.map((i) => [`timeseries&interval=${i}`, `timeseries (${i})`]) : [[by, by]];
+      for (const [query, name] of queries) {
+        rows.push({ name: label(`groupBy=${name}, ${variant}: p50 / p95 ms`), value: await time(base, headers, `groupBy=${query}${filter}`) });
+      }
+    }
+  }
+  rows.push({ name: label('click list take=50, all time: p50 / p95 ms'), value: await time(base, headers, 'take=50') });
+  rows.push(...(await storage(url, clicks, label)));
+  return rows;
+}
+
+/** One N on the database at `url`: load it (unless it holds a load already), then time and measure. */
+async function benchClicks(url: string, clicks: number, loadOnly: boolean): Promise<Row[]> {
+  const label = (s: string) => `${clicks.toLocaleString('en')} clicks · ${s}`;
   const server = await startServer({ DATABASE_URL: url });
   await healthy(server.base);
   // Opened after the server has migrated the database (startServer waits for /healthz).
   const database = await openPostgres(url, 2);
   try {
-    const { workspaceId, headers, links } = await seedWorkspace(server.base);
-    const lookup = await openCountryLookup();
-    const source = traffic(workspaceId, links, clicks);
-    // The same 90 days for every N: ten times the clicks is ten times the traffic.
-    const end = Date.now();
-    const start = end - SPAN_DAYS * DAY;
-    // History is loaded in minutes here, but lived through in production, where a link busy for a
-    // day keeps its dimensions in rollups from the next midnight on (analytics_hot_links). So the
-    // links this traffic makes busy are marked hot from the start, as a long-running service has them.
-    const weights = links.map((_, r) => 1 / (r + 1) ** 1.05);
-    const sum = weights.reduce((a, b) => a + b, 0);
-    const hot = links.filter((_, r) => (clicks / SPAN_DAYS) * (weights[r]! / sum) >= HOT_LINK_CLICKS_PER_DAY);
-    if (hot.length)
-      await database.db.execute(
-        sql`INSERT INTO analytics_hot_links (link_id, workspace_id, dims_from)
-            SELECT value::uuid, ${workspaceId}::uuid, ${new Date(Math.floor(start / DAY) * DAY).toISOString()}::timestamptz
-            FROM jsonb_array_elements_text(${JSON.stringify(hot.map((l) => l.id))}::jsonb)`,
-      );
-    rows.push({ name: label(`hot links (≥ ${HOT_LINK_CLICKS_PER_DAY} clicks a day expected)`), value: String(hot.length) });
-    const batches = Math.ceil(clicks / BATCH);
-    let writing = 0;
-    for (let b = 0; b < batches; b++) {
-      const count = Math.min(BATCH, clicks - b * BATCH);
-      const batch = source.batch(count, start + ((end - start) * b) / batches, start + ((end - start) * (b + 1)) / batches);
-      const t0 = performance.now();
-      await storeClicks(database, batch, lookup);
-      writing += performance.now() - t0;
-      // A 10-million run takes a while: say how far it is (stderr, apart from the table).
-      if ((b + 1) % 10 === 0) process.stderr.write(`analytics: ${((b + 1) * BATCH).toLocaleString('en')} of ${clicks.toLocaleString('en')} clicks stored, ${(writing / 1000).toFixed(0)} s\n`);
-    }
-    rows.push(
-      { name: label(`storeClicks, ${batches} batches of ≤${BATCH}: clicks/s (wall time of the calls)`), value: (clicks / (writing / 1000)).toFixed(0) },
-      { name: label('storeClicks, total'), ms: Math.round(writing) },
-    );
-    // Autovacuum may be off (it is on this machine): VACUUM sets the visibility map that
-    // index-only scans need, as autovacuum would on a live table; ANALYZE gives the planner its statistics.
-    const t0 = performance.now();
-    await database.withSession((s) => s.exec('VACUUM ANALYZE'));
-    rows.push({ name: label('VACUUM ANALYZE after the load'), ms: Math.round(performance.now() - t0) });
-
-    const { leads, sales } = await trackConversions(server.base, headers, source.sampledClickIds);
-    rows.push({ name: label('leads / sales tracked through the API'), value: `${leads} / ${sales}` });
-
-    const doc = await call(server.base, 'GET', '/api/openapi.json', {});
-    const groupBys = queryEnum(doc, 'groupBy');
-    const intervals = queryEnum(doc, 'interval');
-    const byLink: Json[] = await call(server.base, 'GET', '/api/analytics?groupBy=link&take=1', headers);
-    const busiest = byLink[0].key as string;
-    const today = new Date(end).toISOString().slice(0, 10);
-    const monthAgo = new Date(end - 30 * DAY).toISOString().slice(0, 10);
-    const variants: [string, string][] = [
-      ['all time', ''],
-      [`linkId=busiest (${byLink[0].clicks} clicks)`, `&linkId=${busiest}`],
-      ['last 30 days', `&startDate=${monthAgo}&endDate=${today}`],
-    ];
-    for (const [variant, filter] of variants) {
-      for (const by of groupBys) {
-        const queries = by === 'timeseries' ? intervals.map((i) => [`timeseries&interval=${i}`, `timeseries (${i})`]) : [[by, by]];
-        for (const [query, name] of queries) {
-          rows.push({ name: label(`groupBy=${name}, ${variant}: p50 / p95 ms`), value: await time(server.base, headers, `groupBy=${query}${filter}`) });
-        }
-      }
-    }
-    rows.push({ name: label('click list take=50, all time: p50 / p95 ms'), value: await time(server.base, headers, 'take=50') });
-    rows.push(...(await storage(url, clicks, label)));
+    const before = await loadedBefore(database);
+    if (before) process.stderr.write(`analytics: timing the ${clicks.toLocaleString('en')} clicks loaded before in ${new URL(url).pathname.slice(1)}\n`);
+    const loaded = before ?? (await load(server.base, database, clicks, label));
+    if (loadOnly) return loaded.rows;
+    return [...loaded.rows, ...(await measure(server.base, url, clicks, loaded, label))];
   } finally {
     await database.close();
     await server.stop();
   }
-  return rows;
 }
 
-/** Each N of ANALYTICS_BENCH_CLICKS on a database of its own: DATABASE_URL's (fresh) for the first, new ones after. */
+/**
+ * Each N of ANALYTICS_BENCH_CLICKS on a database of its own: DATABASE_URL's (fresh) for the first,
+ * new ones after, all dropped at the end. With ANALYTICS_BENCH_DATABASE=name, N's database is
+ * name_N on the same server and is kept; one that holds a load already is timed without loading
+ * again, and ANALYTICS_BENCH_LOAD_ONLY=1 stops after loading — a 10-million load can share the
+ * machine, and its timing wait for an idle one.
+ */
 export async function benchAnalytics(): Promise<Row[]> {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('benchAnalytics needs DATABASE_URL (a fresh PostgreSQL database)');
   const counts = (process.env.ANALYTICS_BENCH_CLICKS ?? '1000000').split(',').map((s) => Number(s.trim()));
   if (counts.some((n) => !Number.isSafeInteger(n) || n < 1000)) throw new Error('ANALYTICS_BENCH_CLICKS: a comma list of click counts, each at least 1000');
+  const kept = process.env.ANALYTICS_BENCH_DATABASE;
+  if (kept !== undefined && !/^[a-z_][a-z0-9_]{0,40}$/.test(kept)) throw new Error('ANALYTICS_BENCH_DATABASE: a lower-case database name prefix');
+  const loadOnly = process.env.ANALYTICS_BENCH_LOAD_ONLY === '1';
+  if (loadOnly && !kept) throw new Error('ANALYTICS_BENCH_LOAD_ONLY=1 needs ANALYTICS_BENCH_DATABASE: a load that is not kept cannot be timed later');
   const rows: Row[] = [];
   for (const [i, clicks] of counts.entries()) {
     // Each N's table is printed as soon as it is measured: a 10-million run takes long, and
@@ -259,20 +302,21 @@ export async function benchAnalytics(): Promise<Row[]> {
       console.table(found);
       rows.push(...found);
     };
-    if (i === 0) {
-      report(await benchClicks(url, clicks));
+    if (i === 0 && !kept) {
+      report(await benchClicks(url, clicks, loadOnly));
       continue;
     }
     const fresh = new URL(url);
-    const name = `${fresh.pathname.slice(1)}_${i}`;
+    const name = kept ? `${kept}_${clicks}` : `${fresh.pathname.slice(1)}_${i}`;
     fresh.pathname = `/${name}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
+    const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount;
+    if (!exists) await admin.query(`CREATE DATABASE ${name}`);
     try {
-      report(await benchClicks(fresh.href, clicks));
+      report(await benchClicks(fresh.href, clicks, loadOnly));
     } finally {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      if (!kept) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
     }
   }
