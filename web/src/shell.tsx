@@ -1,12 +1,10 @@
 import type { paths } from './api/schema.js';
 import { useT, LangContext, type Lang } from './i18n/index.js';
-import { lazyPage } from './lazy.js';
 import { onLinkClick } from './router.js';
+import { matchRoute, SECTIONS } from './routes.js';
 import { useContext } from 'preact/hooks';
 
 export type Me = paths['/api/me']['get']['responses'][200]['content']['application/json'];
-
-const Overview = lazyPage(() => import('./pages/overview.js').then((m) => m.Overview));
 
 const NAV = [
   ['/', 'overview'],
@@ -28,12 +26,16 @@ interface Props {
 export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) {
   const t = useT();
   const { lang, setLang } = useContext(LangContext);
+  const role = me.workspaces.find((w) => w.id === workspaceId)?.role;
+  const route = matchRoute(path);
+  // Settings are the owner's (a member or a viewer sees none).
+  const nav = NAV.filter(([href]) => href !== '/settings' || role === 'owner');
+  const section = SECTIONS.find((items) => items.some(([p]) => route?.pattern === p || (p === '/links' && route?.pattern === '/links/:id')));
   let page;
-  if (!workspaceId) page = <p>{t.noWorkspace}</p>;
-  else if (path === '/') page = <Overview key={workspaceId} />;
-  else if (NAV.some(([p]) => p === path)) page = <p>{t.soon}</p>;
-  else page = <p>{t.notFound}</p>;
-  const current = NAV.find(([p]) => p === path);
+  if (!workspaceId || !role) page = <p>{t.noWorkspace}</p>;
+  else if (!route || (route.pattern.startsWith('/settings') && role !== 'owner')) page = <p>{t.notFound}</p>;
+  else page = <route.page key={workspaceId} me={me} workspaceId={workspaceId} role={role} params={route.params} />;
+  const title = [...NAV, ...SECTIONS.flat(), ['/account', 'account'] as const].find(([p]) => p === route?.pattern);
   return (
     <div class="shell">
       <header class="topbar">
@@ -55,16 +57,18 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
             <option value="ar" lang="ar">العربية</option>
           </select>
         </label>
-        <span class="who">{me.user.name}</span>
+        <a class="who" href="/app/account" onClick={onLinkClick} aria-current={path === '/account' ? 'page' : undefined}>
+          {me.user.name}
+        </a>
         <button type="button" onClick={onSignOut}>
           {t.signOut}
         </button>
       </header>
       <nav class="nav" aria-label={t.navLabel}>
         <ul>
-          {NAV.map(([href, key]) => (
+          {nav.map(([href, key]) => (
             <li key={href}>
-              <a href={'/app' + (href === '/' ? '' : href)} onClick={onLinkClick} aria-current={path === href ? 'page' : undefined}>
+              <a href={'/app' + (href === '/' ? '' : href)} onClick={onLinkClick} aria-current={path === href ? 'page' : section?.[0][0] === href ? 'true' : undefined}>
                 {t[key]}
               </a>
             </li>
@@ -72,7 +76,20 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
         </ul>
       </nav>
       <main id="main" class="page">
-        <h1>{current ? t[current[1]] : t.appName}</h1>
+        {section && (
+          <nav class="subnav" aria-label={t.sectionLabel}>
+            <ul>
+              {section.map(([href, key]) => (
+                <li key={href}>
+                  <a href={'/app' + href} onClick={onLinkClick} aria-current={path === href ? 'page' : undefined}>
+                    {t[key]}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+        <h1>{title ? t[title[1]] : t.appName}</h1>
         {page}
       </main>
     </div>

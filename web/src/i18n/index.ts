@@ -30,3 +30,8 @@ export const LangContext = createContext<{ lang: Lang; setLang: (l: Lang) => voi
 export function useT(): Dictionary {
   return dictionaries[useContext(LangContext).lang];
 }
+
+/** A page's own strings ({ en, ar } with the same keys, in the page's folder), in the current language. */
+export function useStrings<T>(strings: { en: T; ar: T }): T {
+  return strings[useContext(LangContext).lang];
+}

@@ -1,0 +1,122 @@
+/**
+ * What every dashboard browser test needs (operations.md §10): a real server with the built
+ * dashboard, Debian's Chromium, pages in a locale and width, axe-core at desktop and 375 px
+ * with a screenshot of each under test/e2e/__screenshots__/, and a signed-in owner made the
+ * way a person makes one (the setup code, then the API with the session cookie).
+ * Browser tests run once, in the PGlite run (the pages are the same on PostgreSQL).
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { WEB_ROOT } from '../../src/modules/dashboard/files.js';
+import { issueSetupCode } from '../../src/modules/auth/service.js';
+import { onPostgres, startTestApp, type TestApp } from '../helpers/app.js';
+import { freePort } from '../helpers/process.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const SCREENSHOTS = 'test/e2e/__screenshots__';
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 375, height: 740 };
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Chromium and the built dashboard are there, and this is the PGlite run. */
+export const dashboardRunnable = existsSync(CHROMIUM) && existsSync(`${WEB_ROOT}/index.html`) && !onPostgres;
+
+export interface Person {
+  name: string;
+  email: string;
+  password: string;
+}
+
+export interface Dashboard {
+  t: TestApp;
+  origin: string;
+  browser: Browser;
+  /** Console messages about the Content-Security-Policy: a test ends by expecting none. */
+  cspViolations: string[];
+  /** A page in a fresh browser context (its own cookies). */
+  newPage(locale?: string, viewport?: { width: number; height: number }): Promise<Page>;
+  /** axe-core at the page's width and at 375 px, no serious or critical violations; a screenshot of each. */
+  checkAccessibility(page: Page, name: string): Promise<void>;
+  /** The first user and workspace, made through the setup API; the page is signed in as them. */
+  setUpOwner(page: Page, person?: Person & { workspaceName: string }): Promise<{ workspaceId: string; headers: Record<string, string> }>;
+  /** Signs in through the sign-in form. */
+  signIn(page: Page, person: Person): Promise<void>;
+  /** Closes the contexts made since the last call (afterEach). */
+  closeContexts(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const OWNER = { name: 'Maya Founder', email: 'maya@example.com', password: 'violet-harbour-91-lantern', workspaceName: 'Acme Campaigns' };
+
+export async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const t = await startTestApp({ env: { BASE_URL: origin, ...env } });
+  await t.runtime.app.listen({ port, host: '127.0.0.1' });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const contexts: BrowserContext[] = [];
+  const cspViolations: string[] = [];
+  const dashboard: Dashboard = {
+    t,
+    origin,
+    browser,
+    cspViolations,
+    async newPage(locale = 'en-US', viewport = DESKTOP) {
+      const context = await browser.newContext({ locale, viewport });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on('console', (m) => {
+        if (/content security policy/i.test(m.text())) cspViolations.push(m.text());
+      });
+      return page;
+    },
+    async checkAccessibility(page, name) {
+      const size = page.viewportSize() ?? DESKTOP;
+      for (const viewport of [size, PHONE]) {
+        await page.setViewportSize(viewport);
+        // Evaluated through the DevTools protocol, so the page's CSP (no inline script) is kept.
+        await page.evaluate(AXE_SOURCE);
+        // Strings run in the page (this file is type-checked without the DOM library).
+        const violations = await page.evaluate<string[]>(`axe.run().then((r) => r.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => v.id + ': ' + v.help + ' ' + JSON.stringify(v.nodes.map((n) => n.target))))`);
+        expect(violations, `${name} at ${viewport.width}px`).toEqual([]);
+        const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+        expect(overflow, `${name} at ${viewport.width}px: horizontal overflow`).toBeLessThanOrEqual(0);
+        await page.screenshot({ path: `${SCREENSHOTS}/dashboard-${name}-${viewport.width}.png`, fullPage: true });
+      }
+      await page.setViewportSize(size);
+    },
+    async setUpOwner(page, person = OWNER) {
+      const code = await issueSetupCode({ db: t.database.db });
+      expect(code, 'a setup code (is there a user already?)').toBeTruthy();
+      const res = await page.request.post(`${origin}/api/setup`, { headers: { origin }, data: { code, ...person } });
+      expect(res.status(), await res.text()).toBeLessThan(300);
+      const me = await (await page.request.get(`${origin}/api/me`)).json();
+      const workspaceId = me.workspaces[0].id as string;
+      return { workspaceId, headers: { 'x-workspace-id': workspaceId, origin } };
+    },
+    async signIn(page, person) {
+      await page.goto(`${origin}/app`);
+      await page.getByLabel('Email').fill(person.email);
+      await page.getByLabel('Password').fill(person.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('navigation').first().waitFor();
+    },
+    async closeContexts() {
+      for (const c of contexts.splice(0)) await c.close();
+    },
+    async close() {
+      await browser.close();
+      await t.close();
+    },
+  };
+  return dashboard;
+}

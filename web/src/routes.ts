@@ -1,0 +1,64 @@
+import type { ComponentType } from 'preact';
+import type { Me } from './shell.js';
+import { lazyPage } from './lazy.js';
+
+export type Role = Me['workspaces'][number]['role'];
+
+/** What every signed-in page is given: who is signed in, the chosen workspace, their role there, the path's parameters. */
+export interface PageProps {
+  me: Me;
+  workspaceId: string;
+  role: Role;
+  params: Record<string, string>;
+}
+
+type Page = ComponentType<PageProps>;
+const page = (load: () => Promise<Page>): Page => lazyPage(load);
+
+/** Each page is its own chunk. A pattern's `:name` segments become params. */
+const ROUTES: [pattern: string, page: Page][] = [
+  ['/', page(() => import('./pages/overview.js').then((m) => m.Overview))],
+  ['/links', page(() => import('./pages/links/index.js').then((m) => m.LinksPage))],
+  ['/links/:id', page(() => import('./pages/link/index.js').then((m) => m.LinkPage))],
+  ['/collections', page(() => import('./pages/library/index.js').then((m) => m.CollectionsPage))],
+  ['/tags', page(() => import('./pages/library/index.js').then((m) => m.TagsPage))],
+  ['/partners', page(() => import('./pages/library/index.js').then((m) => m.PartnersPage))],
+  ['/analytics', page(() => import('./pages/analytics/index.js').then((m) => m.AnalyticsPage))],
+  ['/conversions', page(() => import('./pages/conversions/index.js').then((m) => m.ConversionsPage))],
+  ['/settings', page(() => import('./pages/settings/index.js').then((m) => m.GeneralSettings))],
+  ['/settings/members', page(() => import('./pages/settings/index.js').then((m) => m.MembersSettings))],
+  ['/settings/keys', page(() => import('./pages/settings/index.js').then((m) => m.KeysSettings))],
+  ['/settings/apps', page(() => import('./pages/settings/index.js').then((m) => m.OAuthAppsSettings))],
+  ['/settings/connected', page(() => import('./pages/settings/index.js').then((m) => m.ConnectedAppsSettings))],
+  ['/account', page(() => import('./pages/account/index.js').then((m) => m.AccountPage))],
+];
+
+/** The page for a path and its parameters, or undefined (not found). */
+export function matchRoute(path: string): { page: Page; params: Record<string, string>; pattern: string } | undefined {
+  const parts = path.split('/');
+  for (const [pattern, page] of ROUTES) {
+    const want = pattern.split('/');
+    if (want.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    if (want.every((w, i) => (w.startsWith(':') ? ((params[w.slice(1)] = decodeURIComponent(parts[i]!)), parts[i] !== '') : w === parts[i])))
+      return { page, params, pattern };
+  }
+  return undefined;
+}
+
+/** Sub-navigation of a section: the links area and the settings area. */
+export const SECTIONS = [
+  [
+    ['/links', 'links'],
+    ['/collections', 'collections'],
+    ['/tags', 'tags'],
+    ['/partners', 'partners'],
+  ],
+  [
+    ['/settings', 'general'],
+    ['/settings/members', 'members'],
+    ['/settings/keys', 'apiKeys'],
+    ['/settings/apps', 'oauthApps'],
+    ['/settings/connected', 'connectedApps'],
+  ],
+] as const;
