@@ -7,6 +7,7 @@ import { navigate, useRoute } from './router.js';
 
 const SignIn = lazyPage(() => import('./pages/sign-in.js').then((m) => m.SignIn));
 const Setup = lazyPage(() => import('./pages/setup.js').then((m) => m.Setup));
+const Invite = lazyPage(() => import('./pages/invite/index.js').then((m) => m.InvitePage));
 
 const WORKSPACE_KEY = 'linktrail.workspace';
 
@@ -33,6 +34,12 @@ export function App() {
     setMe(data);
   }, []);
   useEffect(() => void loadMe(), [loadMe]);
+  // A page changed who is signed in or their workspaces (a rename, a role, leaving): read /api/me again.
+  useEffect(() => {
+    const reload = () => void loadMe();
+    addEventListener('linktrail:me-changed', reload);
+    return () => removeEventListener('linktrail:me-changed', reload);
+  }, [loadMe]);
 
   const chooseWorkspace = (id: string) => {
     localStorage.setItem(WORKSPACE_KEY, id);
@@ -43,17 +50,24 @@ export function App() {
     await loadMe();
     navigate('/');
   };
-  const signOut = async () => {
+  const signOut = async (stay = false) => {
     await api.POST('/api/auth/logout');
     setWorkspace(undefined);
     setMe(null);
+    if (!stay) navigate('/');
+  };
+  // An accepted invitation: that workspace is chosen, then the overview.
+  const joined = async (id: string) => {
+    localStorage.setItem(WORKSPACE_KEY, id);
+    await loadMe();
     navigate('/');
   };
 
   let body;
   if (path === '/setup') body = <Setup onDone={signedIn} />;
+  else if (path === '/invite' && me !== undefined) body = <Invite me={me} onAccepted={joined} onSignedIn={loadMe} onSignOut={() => void signOut(true)} />;
   else if (me === undefined) body = <main id="main"><p aria-busy="true">…</p></main>;
   else if (me === null) body = <SignIn onDone={signedIn} />;
-  else body = <Shell me={me} path={path} workspaceId={workspaceId} onWorkspace={chooseWorkspace} onSignOut={signOut} />;
+  else body = <Shell me={me} path={path} workspaceId={workspaceId} onWorkspace={chooseWorkspace} onSignOut={() => void signOut()} />;
   return <LangContext.Provider value={{ lang, setLang }}>{body}</LangContext.Provider>;
 }

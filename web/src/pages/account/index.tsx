@@ -1,8 +1,376 @@
-import type { PageProps } from '../../routes.js';
-import { useT } from '../../i18n/index.js';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api } from '../../api/client.js';
+import type { components } from '../../api/schema.js';
+import { useStrings } from '../../i18n/index.js';
+import type { PageProps, Role } from '../../routes.js';
+import {
+  ConfirmButton,
+  ErrorLine,
+  Loaded,
+  meChanged,
+  SCOPES,
+  ScopeChecks,
+  ScopeList,
+  SecretOnce,
+  useAction,
+  useDate,
+  useLoad,
+  useSettingsStrings,
+  VIEWER_SCOPES,
+  type Scope,
+} from '../settings/ui.js';
+import { strings } from './strings.js';
 
-/** Placeholder until this page is built. */
-export function AccountPage(_props: PageProps) {
-  const t = useT();
-  return <p>{t.soon}</p>;
+type Token = components['schemas']['HumanToken'];
+const DAY_MS = 86_400_000;
+const EXPIRIES = ['30', '90', '365'] as const;
+
+/** A person's own account (operations.md §7–8): profile, password, sessions, personal tokens. */
+export function AccountPage({ me, workspaceId }: PageProps) {
+  return (
+    <div class="settings stack">
+      <Profile me={me} />
+      <Password />
+      <Sessions />
+      <Tokens me={me} workspaceId={workspaceId} />
+    </div>
+  );
+}
+
+function Profile({ me }: { me: PageProps['me'] }) {
+  const a = useStrings(strings);
+  const [name, setName] = useState(me.user.name);
+  const [current, setCurrent] = useState('');
+  const [saved, setSaved] = useState(false);
+  const { busy, error, run } = useAction();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setSaved(false);
+    if (await run(() => api.PATCH('/api/me', { body: { name: name.trim(), currentPassword: current } }))) {
+      setSaved(true);
+      setCurrent('');
+      meChanged();
+    }
+  };
+  return (
+    <section aria-labelledby="profile-heading">
+      <h2 id="profile-heading">{a.profileTitle}</h2>
+      <form class="stack-tight" onSubmit={submit}>
+        <label class="field">
+          <span>{a.name}</span>
+          <input name="name" autocomplete="name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <label class="field">
+          <span>{a.email}</span>
+          <input name="email" type="email" readOnly value={me.user.email} aria-describedby="email-help" />
+          <span id="email-help" class="hint">
+            {a.emailFixed}
+          </span>
+        </label>
+        <label class="field">
+          <span>{a.currentPassword}</span>
+          <input name="currentPassword" id="profile-current" type="password" autocomplete="current-password" required value={current} onInput={(e) => setCurrent(e.currentTarget.value)} aria-describedby="profile-current-help" />
+          <span id="profile-current-help" class="hint">
+            {a.currentPasswordHelp}
+          </span>
+        </label>
+        <ErrorLine error={error} />
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            {a.saveProfile}
+          </button>
+          <span role="status" class="status">
+            {saved ? a.profileSaved : ''}
+          </span>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function Password() {
+  const a = useStrings(strings);
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [saved, setSaved] = useState(false);
+  const { busy, error, run } = useAction();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setSaved(false);
+    if (await run(() => api.PATCH('/api/me', { body: { password: next, currentPassword: current } }))) {
+      setSaved(true);
+      setCurrent('');
+      setNext('');
+      dispatchEvent(new Event('linktrail:sessions-changed'));
+    }
+  };
+  return (
+    <section aria-labelledby="password-heading">
+      <h2 id="password-heading">{a.passwordTitle}</h2>
+      <form class="stack-tight" onSubmit={submit}>
+        <label class="field">
+          <span>{a.currentPassword}</span>
+          <input name="currentPassword" type="password" autocomplete="current-password" required value={current} onInput={(e) => setCurrent(e.currentTarget.value)} />
+        </label>
+        <label class="field">
+          <span>{a.newPassword}</span>
+          <input
+            name="newPassword"
+            type="password"
+            autocomplete="new-password"
+            required
+            minLength={8}
+            maxLength={256}
+            value={next}
+            onInput={(e) => setNext(e.currentTarget.value)}
+            aria-describedby="new-password-help"
+          />
+          <span id="new-password-help" class="hint">
+            {a.newPasswordHelp}
+          </span>
+        </label>
+        <ErrorLine error={error} />
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            {a.changePassword}
+          </button>
+          <span role="status" class="status">
+            {saved ? a.passwordChanged : ''}
+          </span>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function Sessions() {
+  const a = useStrings(strings);
+  const date = useDate();
+  const [sessions, reload] = useLoad(() => api.GET('/api/me/sessions'));
+  const { error, run } = useAction();
+  useEffect(() => {
+    addEventListener('linktrail:sessions-changed', reload);
+    return () => removeEventListener('linktrail:sessions-changed', reload);
+  }, []);
+  return (
+    <section aria-labelledby="sessions-heading">
+      <h2 id="sessions-heading">{a.sessionsTitle}</h2>
+      <p>{a.sessionsIntro}</p>
+      <ErrorLine error={error} />
+      <Loaded state={sessions} retry={reload}>
+        {(list) => (
+          <>
+            <ul class="items">
+              {[...list]
+                .sort((x, y) => Number(y.current) - Number(x.current))
+                .map((session) => (
+                  <li class="item" key={session.id}>
+                    <div class="item-main">
+                      <span class="title">
+                        {browserName(session.userAgent) ?? a.unknownBrowser}
+                        {session.current && <span class="badge current">{a.thisSession}</span>}
+                      </span>
+                      <dl class="meta">
+                        <div>
+                          <dt>{a.signedIn}</dt>
+                          <dd>{date(session.createdAt)}</dd>
+                        </div>
+                        <div>
+                          <dt>{a.lastSeen}</dt>
+                          <dd>{date(session.lastSeenAt)}</dd>
+                        </div>
+                      </dl>
+                    </div>
+                    {!session.current && (
+                      <div class="item-actions">
+                        <ConfirmButton
+                          label={a.endSession}
+                          question={a.endSessionQuestion}
+                          confirm={a.confirmEnd}
+                          onConfirm={async () => {
+                            if (await run(() => api.DELETE('/api/me/sessions/{id}', { params: { path: { id: session.id } } }))) reload();
+                          }}
+                        />
+                      </div>
+                    )}
+                  </li>
+                ))}
+            </ul>
+            {list.every((x) => x.current) && <p class="empty">{a.noOtherSessions}</p>}
+          </>
+        )}
+      </Loaded>
+    </section>
+  );
+}
+
+/** "Chrome 131 on Linux" from a User-Agent, or undefined. */
+function browserName(ua: string | null): string | undefined {
+  if (!ua) return undefined;
+  const browser = /Edg\/(\d+)/.exec(ua) ? `Edge ${/Edg\/(\d+)/.exec(ua)![1]}` : /Firefox\/(\d+)/.exec(ua) ? `Firefox ${/Firefox\/(\d+)/.exec(ua)![1]}` : /Chrom(?:e|ium)\/(\d+)/.exec(ua) ? `Chrome ${/Chrom(?:e|ium)\/(\d+)/.exec(ua)![1]}` : /Version\/(\d+).*Safari/.exec(ua) ? `Safari ${/Version\/(\d+)/.exec(ua)![1]}` : undefined;
+  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Windows/.test(ua) ? 'Windows' : /Mac OS X/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : undefined;
+  if (!browser) return ua.slice(0, 60);
+  return os ? `${browser} · ${os}` : browser;
+}
+
+function Tokens({ me, workspaceId }: { me: PageProps['me']; workspaceId: string }) {
+  const a = useStrings(strings);
+  const s = useSettingsStrings();
+  const date = useDate();
+  const [tokens, reload] = useLoad(() => api.GET('/api/me/tokens'));
+  const [open, setOpen] = useState(false);
+  const [created, setCreated] = useState<{ name: string; token: string }>();
+  const { error, run } = useAction();
+  const newRef = useRef<HTMLButtonElement>(null);
+  const workspaceName = (id: string) => me.workspaces.find((w) => w.id === id)?.name ?? a.unknownWorkspace;
+  return (
+    <section aria-labelledby="tokens-heading">
+      <h2 id="tokens-heading">{a.tokensTitle}</h2>
+      <p>{a.tokensIntro}</p>
+      {created && (
+        <SecretOnce
+          title={a.yourToken}
+          intro={a.tokenCreated(created.name)}
+          label={a.yourToken}
+          value={created.token}
+          onDone={() => {
+            setCreated(undefined);
+            newRef.current?.focus();
+          }}
+        />
+      )}
+      {open ? (
+        <TokenForm
+          me={me}
+          workspaceId={workspaceId}
+          onCancel={() => {
+            setOpen(false);
+            setTimeout(() => newRef.current?.focus());
+          }}
+          onCreated={(made) => {
+            setOpen(false);
+            setCreated(made);
+            reload();
+          }}
+        />
+      ) : (
+        <div class="actions">
+          <button type="button" ref={newRef} onClick={() => setOpen(true)}>
+            {a.newToken}
+          </button>
+        </div>
+      )}
+      <ErrorLine error={error} />
+      <Loaded state={tokens} retry={reload}>
+        {(list) =>
+          list.length === 0 ? (
+            <p class="empty">{a.noTokens}</p>
+          ) : (
+            <ul class="items">
+              {list.map((t: Token) => (
+                <li class="item" key={t.id}>
+                  <div class="item-main">
+                    <span class="title">{t.name}</span>
+                    <dl class="meta">
+                      <div>
+                        <dt>{a.workspace}</dt>
+                        <dd>{workspaceName(t.workspaceId)}</dd>
+                      </div>
+                      <div>
+                        <dt>{a.prefix}</dt>
+                        <dd>
+                          <code>{t.prefix}…</code>
+                        </dd>
+                      </div>
+                      <div>
+                        <dt>{a.expiry}</dt>
+                        <dd>{date(t.expiresAt)}</dd>
+                      </div>
+                      <div>
+                        <dt>{a.lastUsed}</dt>
+                        <dd>{t.lastUsedAt ? date(t.lastUsedAt) : a.notUsed}</dd>
+                      </div>
+                    </dl>
+                    <ScopeList scopes={t.scopes} />
+                  </div>
+                  <div class="item-actions">
+                    <ConfirmButton
+                      label={s.revoke}
+                      accessibleName={`${s.revoke} ${t.name}`}
+                      question={a.revokeTokenQuestion(t.name)}
+                      confirm={s.confirmRevoke}
+                      onConfirm={async () => {
+                        if (await run(() => api.DELETE('/api/me/tokens/{id}', { params: { path: { id: t.id } } }))) reload();
+                      }}
+                    />
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}
+
+function TokenForm({ me, workspaceId, onCancel, onCreated }: { me: PageProps['me']; workspaceId: string; onCancel: () => void; onCreated: (made: { name: string; token: string }) => void }) {
+  const a = useStrings(strings);
+  const s = useSettingsStrings();
+  const [name, setName] = useState('');
+  const [workspace, setWorkspace] = useState(workspaceId);
+  const [scopes, setScopes] = useState<Scope[]>([]);
+  const [expiry, setExpiry] = useState<(typeof EXPIRIES)[number]>('90');
+  const { busy, error, setError, run } = useAction();
+  const nameRef = useRef<HTMLInputElement>(null);
+  useEffect(() => nameRef.current?.focus(), []);
+  const role: Role | undefined = me.workspaces.find((w) => w.id === workspace)?.role;
+  const allowed = role === 'viewer' ? VIEWER_SCOPES : SCOPES;
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const chosen = scopes.filter((x) => allowed.includes(x));
+    if (chosen.length === 0) return setError(s.pickScope);
+    const expiresAt = new Date(Date.now() + Number(expiry) * DAY_MS).toISOString();
+    const made = await run(() => api.POST('/api/me/tokens', { body: { name: name.trim(), workspaceId: workspace, scopes: chosen, expiresAt } }));
+    if (made) onCreated({ name: made.name, token: made.token });
+  };
+  return (
+    <form class="stack-tight card-inline" onSubmit={submit} aria-labelledby="new-token-heading">
+      <h3 id="new-token-heading">{a.newToken}</h3>
+      <label class="field">
+        <span>{a.tokenName}</span>
+        <input ref={nameRef} name="name" required maxLength={190} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </label>
+      <label class="field">
+        <span>{a.workspace}</span>
+        <select name="workspace" value={workspace} onChange={(e) => setWorkspace(e.currentTarget.value)}>
+          {me.workspaces.map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name} ({s.roles[w.role]})
+            </option>
+          ))}
+        </select>
+      </label>
+      <ScopeChecks name="scopes" selected={scopes} onChange={setScopes} allowed={allowed} help={role === 'viewer' ? a.viewerNote : undefined} />
+      <label class="field">
+        <span>{a.expiry}</span>
+        <select name="expiry" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value as (typeof EXPIRIES)[number])}>
+          {EXPIRIES.map((x) => (
+            <option key={x} value={x}>
+              {a[`expiry${x}`]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <ErrorLine error={error} />
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          {a.createToken}
+        </button>
+        <button type="button" onClick={onCancel}>
+          {s.cancel}
+        </button>
+      </div>
+    </form>
+  );
 }

@@ -1,0 +1,156 @@
+import { useContext, useState } from 'preact/hooks';
+import { api, errorText } from '../../api/client.js';
+import { LangContext, useStrings } from '../../i18n/index.js';
+import type { Me } from '../../shell.js';
+import { LangSwitch } from '../lang-switch.js';
+import { strings } from './strings.js';
+import '../settings/settings.css';
+
+interface Props {
+  /** Who is signed in, or null. */
+  me: Me | null;
+  /** Joined: the app chooses this workspace and opens the overview. */
+  onAccepted: (workspaceId: string) => void;
+  /** Signed in on this page (the app reads /api/me again). */
+  onSignedIn: () => Promise<void>;
+  onSignOut: () => void;
+}
+
+/**
+ * The invitation link's page (/app/invite?token=…, operations.md §7): signed in, accept with
+ * this account; not signed in, create the account under the invited address, or sign in and
+ * accept.
+ */
+export function InvitePage({ me, onAccepted, onSignedIn, onSignOut }: Props) {
+  const i = useStrings(strings);
+  const { lang } = useContext(LangContext);
+  const token = new URLSearchParams(location.search).get('token');
+  const [mode, setMode] = useState<'new' | 'existing'>('new');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const attempt = async (steps: () => Promise<string | undefined>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const workspaceId = await steps();
+      if (workspaceId) onAccepted(workspaceId);
+    } catch (err) {
+      setError(errorText(err, lang));
+    } finally {
+      setBusy(false);
+    }
+  };
+  /** POST /api/invites/accept; the error (in the page's language) stays on the page. */
+  const accept = async (body: { token: string; name?: string; password?: string }) => {
+    const { data, error: failed } = await api.POST('/api/invites/accept', { body });
+    if (failed) setError(errorText(failed, lang));
+    return data?.workspaceId;
+  };
+
+  const acceptSignedIn = () => attempt(() => accept({ token: token! }));
+  const createAccount = (e: Event) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget as HTMLFormElement);
+    void attempt(() => accept({ token: token!, name: String(form.get('name')), password: String(form.get('password')) }));
+  };
+  const signInAndAccept = (e: Event) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget as HTMLFormElement);
+    void attempt(async () => {
+      const { error: failed } = await api.POST('/api/auth/login', { body: { email: String(form.get('email')), password: String(form.get('password')) } });
+      if (failed) {
+        setError(errorText(failed, lang));
+        return undefined;
+      }
+      const joined = await accept({ token: token! });
+      // Signed in either way: a refusal (another address, already a member) is shown to this account.
+      if (!joined) await onSignedIn();
+      return joined;
+    });
+  };
+
+  const errorLine = error && (
+    <p role="alert" class="error">
+      {error}
+    </p>
+  );
+  return (
+    <main id="main" class="card invite">
+      <LangSwitch />
+      <h1>{i.title}</h1>
+      {!token ? (
+        <p role="alert">{i.noToken}</p>
+      ) : me ? (
+        <div class="stack">
+          <p>{i.intro}</p>
+          <p>{i.signedInAs(me.user.name, me.user.email)}</p>
+          <p class="hint">{i.otherEmail}</p>
+          {errorLine}
+          <form
+            class="actions"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void acceptSignedIn();
+            }}
+          >
+            <button type="submit" disabled={busy}>
+              {busy ? i.working : i.accept}
+            </button>
+            <button type="button" onClick={onSignOut}>
+              {i.signOut}
+            </button>
+          </form>
+        </div>
+      ) : (
+        <div class="stack">
+          <p>{i.intro}</p>
+          <div class="choose" role="group" aria-label={i.chooseLabel}>
+            <button type="button" aria-pressed={mode === 'new'} onClick={() => setMode('new')}>
+              {i.newAccount}
+            </button>
+            <button type="button" aria-pressed={mode === 'existing'} onClick={() => setMode('existing')}>
+              {i.haveAccount}
+            </button>
+          </div>
+          {mode === 'new' ? (
+            <form class="stack" onSubmit={createAccount} key="new">
+              <p>{i.newIntro}</p>
+              <label class="field">
+                <span>{i.name}</span>
+                <input name="name" autocomplete="name" required maxLength={100} />
+              </label>
+              <label class="field">
+                <span>{i.newPassword}</span>
+                <input name="password" type="password" autocomplete="new-password" minLength={8} maxLength={256} required aria-describedby="invite-password-help" />
+                <span id="invite-password-help" class="hint">
+                  {i.newPasswordHelp}
+                </span>
+              </label>
+              {errorLine}
+              <button type="submit" disabled={busy}>
+                {busy ? i.working : i.createAndJoin}
+              </button>
+            </form>
+          ) : (
+            <form class="stack" onSubmit={signInAndAccept} key="existing">
+              <p>{i.signInIntro}</p>
+              <label class="field">
+                <span>{i.email}</span>
+                <input name="email" type="email" autocomplete="username" required />
+              </label>
+              <label class="field">
+                <span>{i.password}</span>
+                <input name="password" type="password" autocomplete="current-password" required />
+              </label>
+              {errorLine}
+              <button type="submit" disabled={busy}>
+                {busy ? i.working : i.signInAndJoin}
+              </button>
+            </form>
+          )}
+        </div>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,77 @@
+import { useState } from 'preact/hooks';
+import { api } from '../../api/client.js';
+import type { PageProps } from '../../routes.js';
+import { ErrorLine, Loaded, meChanged, useAction, useLang, useLoad, useSettingsStrings } from './ui.js';
+
+/** The workspace's name (what an owner may change) and its plan and limits, read-only. */
+export function GeneralSettings({ workspaceId }: PageProps) {
+  const s = useSettingsStrings();
+  const [state, retry] = useLoad(() => api.GET('/api/workspaces'));
+  return (
+    <div class="settings stack">
+      <p>{s.generalIntro}</p>
+      <Loaded state={state} retry={retry}>
+        {(list) => {
+          const workspace = list.find((w) => w.id === workspaceId);
+          return workspace ? <Form workspace={workspace} /> : <p role="alert" class="error">{s.failedToLoad}</p>;
+        }}
+      </Loaded>
+    </div>
+  );
+}
+
+interface Workspace {
+  id: string;
+  name: string;
+  plan: string;
+  rateLimitPerMinute: number;
+  maxBulkItems: number;
+}
+
+function Form({ workspace }: { workspace: Workspace }) {
+  const s = useSettingsStrings();
+  const [name, setName] = useState(workspace.name);
+  const [saved, setSaved] = useState(false);
+  const { busy, error, run } = useAction();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setSaved(false);
+    const done = await run(() => api.PATCH('/api/workspaces/{id}', { params: { path: { id: workspace.id } }, body: { name: name.trim() } }));
+    if (done) {
+      setSaved(true);
+      meChanged();
+    }
+  };
+  const number = new Intl.NumberFormat(useLang() === 'ar' ? 'ar' : 'en');
+  return (
+    <>
+      <form class="stack-tight" onSubmit={submit}>
+        <label class="field">
+          <span>{s.workspaceName}</span>
+          <input name="name" required maxLength={190} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <ErrorLine error={error} />
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            {s.rename}
+          </button>
+          <span role="status" class="status">
+            {saved ? s.saved : ''}
+          </span>
+        </div>
+      </form>
+      <section aria-labelledby="plan-heading">
+        <h2 id="plan-heading">{s.plan}</h2>
+        <dl class="facts">
+          <dt>{s.plan}</dt>
+          <dd>{workspace.plan}</dd>
+          <dt>{s.rateLimit}</dt>
+          <dd>{number.format(workspace.rateLimitPerMinute)}</dd>
+          <dt>{s.maxBulk}</dt>
+          <dd>{number.format(workspace.maxBulkItems)}</dd>
+        </dl>
+        <p class="hint">{s.planHelp}</p>
+      </section>
+    </>
+  );
+}

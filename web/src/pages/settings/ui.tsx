@@ -1,0 +1,274 @@
+import type { ComponentChildren } from 'preact';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { errorText } from '../../api/client.js';
+import type { components } from '../../api/schema.js';
+import { LangContext, useStrings, type Lang } from '../../i18n/index.js';
+import { strings } from './strings.js';
+import './settings.css';
+
+/** Small pieces the settings and account pages share: loading, copying, confirming, scopes. */
+
+export type Scope = components['schemas']['Key']['scopes'][number];
+export const SCOPES: readonly Scope[] = [
+  'linksRead',
+  'linksWrite',
+  'collectionsRead',
+  'collectionsWrite',
+  'tagsRead',
+  'tagsWrite',
+  'analyticsRead',
+  'conversionsWrite',
+  'customersRead',
+  'customersWrite',
+  'partnersRead',
+  'partnersWrite',
+];
+/** The scopes of a viewer (operations.md §7); owners and members have all twelve. */
+export const VIEWER_SCOPES: readonly Scope[] = ['linksRead', 'collectionsRead', 'tagsRead', 'analyticsRead', 'customersRead', 'partnersRead'];
+
+export const useSettingsStrings = () => useStrings(strings);
+export const useLang = (): Lang => useContext(LangContext).lang;
+
+/** An openapi-fetch answer: its data, or its error body. */
+type Answer<T> = { data?: T; error?: unknown };
+export type Load<T> = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; data: T };
+
+/** Loads once (and again on `reload`), with the API's error in the page's language. */
+export function useLoad<T>(fetcher: () => Promise<Answer<T>>): [Load<T>, () => void] {
+  const lang = useLang();
+  const [state, setState] = useState<Load<T>>({ kind: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let live = true;
+    fetcher().then(
+      (r) => {
+        if (!live) return;
+        if (r.error !== undefined || r.data === undefined) setState({ kind: 'error', message: errorText(r.error, lang) });
+        else setState({ kind: 'ready', data: r.data });
+      },
+      (err: unknown) => live && setState({ kind: 'error', message: errorText(err, lang) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [attempt]);
+  return [state, () => setAttempt((n) => n + 1)];
+}
+
+/** The loading line or the error with a retry button; the children once ready. */
+export function Loaded<T>({ state, retry, children }: { state: Load<T>; retry: () => void; children: (data: T) => ComponentChildren }) {
+  const s = useSettingsStrings();
+  if (state.kind === 'loading') return <p aria-busy="true">{s.loading}</p>;
+  if (state.kind === 'error')
+    return (
+      <div role="alert" class="error stack-tight">
+        <p>
+          {s.failedToLoad}
+          {state.message}
+        </p>
+        <button type="button" onClick={retry}>
+          {s.retry}
+        </button>
+      </div>
+    );
+  return <>{children(state.data)}</>;
+}
+
+/** Runs an API call, keeping its error (in the page's language) and a busy flag. */
+export function useAction() {
+  const lang = useLang();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const run = async <T,>(call: () => Promise<Answer<T>>): Promise<T | undefined> => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const r = await call();
+      if (r.error !== undefined) {
+        setError(errorText(r.error, lang));
+        return undefined;
+      }
+      return r.data ?? ({} as T);
+    } catch (err) {
+      setError(errorText(err, lang));
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, run };
+}
+
+export function ErrorLine({ error }: { error: string | undefined }) {
+  return error ? (
+    <p role="alert" class="error">
+      {error}
+    </p>
+  ) : null;
+}
+
+/** A date and time in the page's language. */
+export function useDate() {
+  const lang = useLang();
+  const format = new Intl.DateTimeFormat(lang === 'ar' ? 'ar' : 'en', { dateStyle: 'medium', timeStyle: 'short' });
+  return (value: string | Date | null | undefined) => (value ? format.format(new Date(value)) : '');
+}
+
+/** Copies text with navigator.clipboard and says so ("Copied"). */
+export function CopyButton({ text, label }: { text: string; label?: string }) {
+  const s = useSettingsStrings();
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setState('copied');
+    } catch {
+      setState('failed');
+    }
+  };
+  return (
+    <span class="copy">
+      <button type="button" onClick={copy} aria-label={label ? `${s.copy}: ${label}` : undefined}>
+        {state === 'copied' ? s.copied : s.copy}
+      </button>
+      <span role="status" class={state === 'failed' ? 'error' : 'visually-hidden'}>
+        {state === 'copied' ? s.copied : state === 'failed' ? s.copyFailed : ''}
+      </span>
+    </span>
+  );
+}
+
+/** A secret shown once: the value (read-only, selectable), a Copy button and the warning. */
+export function SecretOnce({ title, intro, label, value, onDone }: { title: string; intro: string; label: string; value: string; onDone: () => void }) {
+  const s = useSettingsStrings();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <div class="secret card-inline stack-tight" role="region" aria-label={title} tabIndex={-1} ref={ref}>
+      <h2>{title}</h2>
+      <p>{intro}</p>
+      <label class="field">
+        <span>{label}</span>
+        <input class="mono" readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
+      </label>
+      <p class="warning">
+        <strong>{s.shownOnce}</strong>
+      </p>
+      <div class="actions">
+        <CopyButton text={value} label={label} />
+        <button type="button" onClick={onDone}>
+          {s.done}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * A destructive action asked twice: the button opens an inline question with "Yes" and
+ * "Cancel" (focus moves to Cancel, the safe choice; Escape cancels).
+ */
+export function ConfirmButton({
+  label,
+  question,
+  confirm,
+  onConfirm,
+  accessibleName,
+}: {
+  label: string;
+  question: string;
+  confirm: string;
+  onConfirm: () => Promise<unknown> | void;
+  accessibleName?: string;
+}) {
+  const s = useSettingsStrings();
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const openRef = useRef<HTMLButtonElement>(null);
+  const wasAsking = useRef(false);
+  useEffect(() => {
+    if (asking) cancelRef.current?.focus();
+    else if (wasAsking.current) openRef.current?.focus();
+    wasAsking.current = asking;
+  }, [asking]);
+  if (!asking)
+    return (
+      <button type="button" class="danger" ref={openRef} onClick={() => setAsking(true)} aria-label={accessibleName}>
+        {label}
+      </button>
+    );
+  return (
+    <div class="confirm" role="group" aria-label={question} onKeyDown={(e) => e.key === 'Escape' && setAsking(false)}>
+      <p>{question}</p>
+      <div class="actions">
+        <button
+          type="button"
+          class="danger-solid"
+          disabled={busy}
+          onClick={async () => {
+            setBusy(true);
+            try {
+              await onConfirm();
+            } finally {
+              setBusy(false);
+              setAsking(false);
+            }
+          }}
+        >
+          {confirm}
+        </button>
+        <button type="button" ref={cancelRef} onClick={() => setAsking(false)}>
+          {s.cancel}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The twelve scopes as checkboxes, each with words saying what it allows (api.md's table). */
+export function ScopeChecks({ name, selected, onChange, allowed = SCOPES, help }: { name: string; selected: Scope[]; onChange: (next: Scope[]) => void; allowed?: readonly Scope[]; help?: string }) {
+  const s = useSettingsStrings();
+  return (
+    <fieldset class="scopes">
+      <legend>{s.scopes}</legend>
+      <p class="muted">{help ?? s.scopesHelp}</p>
+      <ul>
+        {allowed.map((scope) => (
+          <li key={scope}>
+            <label>
+              <input
+                type="checkbox"
+                name={name}
+                value={scope}
+                checked={selected.includes(scope)}
+                onChange={(e) => onChange(e.currentTarget.checked ? [...selected, scope] : selected.filter((x) => x !== scope))}
+              />
+              <span>
+                <code>{scope}</code> <span class="scope-words">{s.scopeWords[scope]}</span>
+              </span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  );
+}
+
+/** Scope names as a compact list. */
+export function ScopeList({ scopes }: { scopes: readonly string[] }) {
+  return (
+    <ul class="chips">
+      {scopes.map((x) => (
+        <li key={x}>
+          <code>{x}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Asks the app to read /api/me again (a renamed workspace or person shows in the header). */
+export function meChanged(): void {
+  dispatchEvent(new Event('linktrail:me-changed'));
+}
