@@ -2,12 +2,30 @@ import { routesPlugin } from '../../http/types.js';
 import type { ResourceDeps } from '../bulk/context.js';
 import { registerBulkRoutes } from '../bulk/routes.js';
 import type { Item } from '../bulk/service.js';
-import { Link, LinkCreate, LinkListQuery, LinkUpsert } from './schemas.js';
-import { createLinks, deleteLinks, listLinks, upsertLinks, type LinkDeps, type LinkListQuery as Query } from './service.js';
+import { serviceContext } from '../bulk/context.js';
+import { Link, LINK_LIST_DESCRIPTION, LinkCreate, LinkListQuery, LinkUpsert, TOTAL_COUNT_HEADER } from './schemas.js';
+import { createLinks, deleteLinks, listLinks, listLinksWithTotal, upsertLinks, type LinkDeps, type LinkListQuery as Query } from './service.js';
+
+const PATH = '/api/links';
 
 export const linkRoutes = routesPlugin<ResourceDeps & { links: LinkDeps }>('links', (app, { links, ...deps }) => {
+  // The shared bulk GET answers the array only; this list also answers X-Total-Count (and says
+  // so in its OpenAPI description), so its handler and 200 response are this module's own.
+  app.addHook('onRoute', (route) => {
+    if (route.url !== PATH || route.method !== 'GET') return;
+    const schema = (route.schema ??= {}) as { description?: string; response?: Record<string, unknown> };
+    // The scope note is already there; the HEAD route shares this schema object.
+    if (!schema.description?.includes(LINK_LIST_DESCRIPTION)) schema.description = [LINK_LIST_DESCRIPTION, schema.description].filter(Boolean).join('\n\n');
+    const ok = schema.response?.[200] as object | undefined;
+    if (ok) schema.response![200] = { ...ok, headers: TOTAL_COUNT_HEADER };
+    route.handler = async (req, reply) => {
+      const { links: page, total } = await listLinksWithTotal(serviceContext(deps, req), links, req.query as Query);
+      void reply.header('x-total-count', String(total));
+      return page;
+    };
+  });
   registerBulkRoutes<Query>(app, deps, {
-    path: '/api/links',
+    path: PATH,
     tag: 'Links',
     readScope: 'linksRead',
     writeScope: 'linksWrite',

@@ -99,4 +99,23 @@ export const LinkListQuery = Type.Object({
   externalId: Type.Optional(Type.String({ description: 'Filter: any of id, externalId, tenantId, partnerId' })),
   tenantId: Type.Optional(Type.String()),
   partnerId: Type.Optional(Uuid),
+  collectionId: Type.Optional({ ...Uuid, description: 'Extension. Only links of this collection (combined with every other filter)' }),
+  tagId: Type.Optional({ ...Uuid, description: 'Extension. Only links carrying this tag (combined with every other filter)' }),
+  search: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        'Extension. Only links whose title, destination url or short id contains this text, ignoring case (lower-cased by the database); taken literally (`%`, `_` and `\\` are no wildcards). Empty: no search. Combined with every other filter',
+    }),
+  ),
 });
+
+export const LINK_LIST_DESCRIPTION = [
+  'api.md filters id, externalId, tenantId and partnerId match any of them.',
+  'Extensions: collectionId, tagId and search narrow the result further (each must hold, together with the any-of group); every filter works with take, skip and sort.',
+  'The response header `X-Total-Count` gives how many links match the filters in all (for paging), whatever take and skip.',
+].join(' ');
+
+export const TOTAL_COUNT_HEADER = {
+  'X-Total-Count': { type: 'integer', description: 'Extension: how many links match the filters in all, whatever take and skip' },
+};

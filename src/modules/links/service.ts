@@ -11,12 +11,15 @@ import { checkLinkInput, type LinkInput } from './rules.js';
 import { newShortId } from './short-id.js';
 import { checkHttpsUrl } from '../../http/url-rule.js';
 import {
+  countLinkRows,
   externalIdHolders,
+  listLinkRows,
   linkStore,
   linksForUpdate,
   redirectFieldsByShortId,
   releaseExternalIds,
   replaceLinkTags,
+  type LinkFilters,
   type LinkRow,
   type RedirectRow,
   type StoredDestinations,
@@ -41,17 +44,33 @@ export interface LinkListQuery extends ListParams {
   externalId?: string;
   tenantId?: string;
   partnerId?: string;
+  collectionId?: string;
+  tagId?: string;
+  search?: string;
+}
+
+function filtersOf(q: LinkListQuery): LinkFilters {
+  const anyOf: LinkFilters['anyOf'] = [];
+  if (q.id) anyOf.push({ column: 'id', value: q.id, type: 'uuid' });
+  if (q.externalId !== undefined) anyOf.push({ column: 'external_id', value: q.externalId, type: 'text' });
+  if (q.tenantId !== undefined) anyOf.push({ column: 'tenant_id', value: q.tenantId, type: 'text' });
+  if (q.partnerId) anyOf.push({ column: 'partner_id', value: q.partnerId, type: 'uuid' });
+  // An empty search matches everything, as no search does.
+  return { anyOf, collectionId: q.collectionId, tagId: q.tagId, search: q.search || undefined };
 }
 
 export async function listLinks(ctx: Ctx, deps: LinkDeps, q: LinkListQuery): Promise<Link[]> {
-  const anyOf = [
-    q.id && { column: 'id', value: q.id, type: 'uuid' as const },
-    q.externalId !== undefined && { column: 'external_id', value: q.externalId, type: 'text' as const },
-    q.tenantId !== undefined && { column: 'tenant_id', value: q.tenantId, type: 'text' as const },
-    q.partnerId && { column: 'partner_id', value: q.partnerId, type: 'uuid' as const },
-  ].filter((f) => !!f);
-  const found = await linkStore.list(ctx.db, ctx.workspace.id, { take: q.take, skip: q.skip, sort: q.sort, anyOf });
+  const found = await listLinkRows(ctx.db, ctx.workspace.id, filtersOf(q), q);
   return found.map((row) => toLink(row, deps));
+}
+
+/** A page of links and how many match the filters in all (for X-Total-Count). */
+export async function listLinksWithTotal(ctx: Ctx, deps: LinkDeps, q: LinkListQuery): Promise<{ links: Link[]; total: number }> {
+  const filters = filtersOf(q);
+  const links = (await listLinkRows(ctx.db, ctx.workspace.id, filters, q)).map((row) => toLink(row, deps));
+  // A short first page is the whole result: no count needed.
+  const total = q.skip === 0 && links.length < q.take ? links.length : await countLinkRows(ctx.db, ctx.workspace.id, filters);
+  return { links, total };
 }
 
 export async function createLinks(ctx: Ctx, deps: LinkDeps, input: LinkInput[]): Promise<Link[]> {

@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { inList, rows, type Conn } from '../../db/connect.js';
-import { resourceStore } from '../../db/resource-table.js';
+import { isoTimestamp, resourceStore, type Column } from '../../db/resource-table.js';
 
 /** A link as stored; the service turns it into the API's Link record. */
 export interface LinkRow {
@@ -27,33 +27,88 @@ export interface LinkRow {
   updatedAt: string;
 }
 
+const LINK_COLUMNS: Column[] = [
+  { field: 'shortId', column: 'short_id', type: 'text' },
+  { field: 'url', column: 'url', type: 'text' },
+  { field: 'title', column: 'title', type: 'text' },
+  { field: 'description', column: 'description', type: 'text' },
+  { field: 'image', column: 'image', type: 'text' },
+  { field: 'utm', column: 'utm', type: 'jsonb', merge: true },
+  { field: 'expiresAt', column: 'expires_at', type: 'timestamptz' },
+  { field: 'expiredUrl', column: 'expired_url', type: 'text' },
+  { field: 'passwordSealed', column: 'password_sealed', type: 'text' },
+  { field: 'cloaked', column: 'cloaked', type: 'boolean', insertDefault: 'false' },
+  { field: 'ios', column: 'ios', type: 'text' },
+  { field: 'android', column: 'android', type: 'text' },
+  { field: 'geo', column: 'geo', type: 'jsonb' },
+  { field: 'collectionId', column: 'collection_id', type: 'uuid' },
+  { field: 'externalId', column: 'external_id', type: 'text' },
+  { field: 'tenantId', column: 'tenant_id', type: 'text' },
+  { field: 'partnerId', column: 'partner_id', type: 'uuid' },
+];
+const TAG_IDS = `COALESCE((SELECT json_agg(lt.tag_id ORDER BY lt.position) FROM link_tags lt WHERE lt.link_id = t.id), '[]'::json) AS "tagIds"`;
+
 export const linkStore = resourceStore<LinkRow>({
   table: 'links',
   softDelete: true,
   skipConflictsOn: 'short_id',
-  columns: [
-    { field: 'shortId', column: 'short_id', type: 'text' },
-    { field: 'url', column: 'url', type: 'text' },
-    { field: 'title', column: 'title', type: 'text' },
-    { field: 'description', column: 'description', type: 'text' },
-    { field: 'image', column: 'image', type: 'text' },
-    { field: 'utm', column: 'utm', type: 'jsonb', merge: true },
-    { field: 'expiresAt', column: 'expires_at', type: 'timestamptz' },
-    { field: 'expiredUrl', column: 'expired_url', type: 'text' },
-    { field: 'passwordSealed', column: 'password_sealed', type: 'text' },
-    { field: 'cloaked', column: 'cloaked', type: 'boolean', insertDefault: 'false' },
-    { field: 'ios', column: 'ios', type: 'text' },
-    { field: 'android', column: 'android', type: 'text' },
-    { field: 'geo', column: 'geo', type: 'jsonb' },
-    { field: 'collectionId', column: 'collection_id', type: 'uuid' },
-    { field: 'externalId', column: 'external_id', type: 'text' },
-    { field: 'tenantId', column: 'tenant_id', type: 'text' },
-    { field: 'partnerId', column: 'partner_id', type: 'uuid' },
-  ],
-  extraSelect: [
-    `COALESCE((SELECT json_agg(lt.tag_id ORDER BY lt.position) FROM link_tags lt WHERE lt.link_id = t.id), '[]'::json) AS "tagIds"`,
-  ],
+  columns: LINK_COLUMNS,
+  extraSelect: [TAG_IDS],
 });
+
+/** The list's selection: the same fields as linkStore's reads. */
+const SELECTION = sql.raw(
+  [
+    't.id',
+    ...LINK_COLUMNS.map((c) => `${c.type === 'timestamptz' ? isoTimestamp(`t.${c.column}`) : `t.${c.column}`} AS "${c.field}"`),
+    `${isoTimestamp('t.created_at')} AS "createdAt"`,
+    `${isoTimestamp('t.updated_at')} AS "updatedAt"`,
+    TAG_IDS,
+  ].join(', '),
+);
+
+/** What GET /api/links narrows by: `anyOf` matches any of its entries; every other filter must hold too. */
+export interface LinkFilters {
+  anyOf: { column: 'id' | 'external_id' | 'tenant_id' | 'partner_id'; value: string; type: 'uuid' | 'text' }[];
+  collectionId?: string;
+  tagId?: string;
+  /** Case-insensitive substring of title, url or short id, taken literally (`%` and `_` are no wildcards). */
+  search?: string;
+}
+
+function filterSql(workspaceId: string, f: LinkFilters): SQL {
+  const parts: SQL[] = [sql`t.workspace_id = ${workspaceId} AND t.deleted_at IS NULL`];
+  if (f.anyOf.length) parts.push(sql`(${sql.join(f.anyOf.map((a) => sql`t.${sql.raw(a.column)} = ${a.value}::${sql.raw(a.type)}`), sql` OR `)})`);
+  if (f.collectionId) parts.push(sql`t.collection_id = ${f.collectionId}::uuid`);
+  if (f.tagId) parts.push(sql`EXISTS (SELECT 1 FROM link_tags lt WHERE lt.link_id = t.id AND lt.tag_id = ${f.tagId}::uuid)`);
+  if (f.search) {
+    // strpos, not ILIKE: the term is plain text (no wildcard to escape) and, measured on PGlite
+    // over 100,000 rows, 256 ms against ILIKE's 601 ms.
+    const term = sql`lower(${f.search}::text)`;
+    parts.push(sql`(strpos(lower(t.title), ${term}) > 0 OR strpos(lower(t.url), ${term}) > 0 OR strpos(lower(t.short_id), ${term}) > 0)`);
+  }
+  return sql.join(parts, sql` AND `);
+}
+
+/**
+ * One page of a workspace's links. links_list_idx (workspace_id, created_at, seq WHERE live)
+ * serves the order and the limit; the other filters are checked on that workspace's rows as
+ * the index walks them (no trigram index on PGlite; measured in the commit that added this).
+ */
+export function listLinkRows(conn: Conn, workspaceId: string, f: LinkFilters, page: { take: number; skip: number; sort: 'asc' | 'desc' }): Promise<LinkRow[]> {
+  const dir = sql.raw(page.sort === 'asc' ? 'ASC' : 'DESC');
+  return rows<LinkRow>(
+    conn,
+    sql`SELECT ${SELECTION} FROM links AS t WHERE ${filterSql(workspaceId, f)}
+        ORDER BY t.created_at ${dir}, t.seq ${dir} LIMIT ${page.take} OFFSET ${page.skip}`,
+  );
+}
+
+/** How many links the same filters match (X-Total-Count). */
+export async function countLinkRows(conn: Conn, workspaceId: string, f: LinkFilters): Promise<number> {
+  const [row] = await rows<{ n: number }>(conn, sql`SELECT count(*)::int AS n FROM links AS t WHERE ${filterSql(workspaceId, f)}`);
+  return Number(row?.n ?? 0);
+}
 
 /** Current url and cloaking of links about to be updated (also proves they exist). */
 /** What an update merges with: the destinations a cloaked visitor can land on, and cloaked. */
