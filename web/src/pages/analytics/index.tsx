@@ -1,8 +1,7 @@
 import type { PageProps } from '../../routes.js';
-import { useT } from '../../i18n/index.js';
+import { AnalyticsView } from './view.js';
 
-/** Placeholder until this page is built. */
+/** The workspace's analytics: every link, filterable by link and partner (analytics/view.tsx). */
 export function AnalyticsPage(_props: PageProps) {
-  const t = useT();
-  return <p>{t.soon}</p>;
+  return <AnalyticsView />;
 }

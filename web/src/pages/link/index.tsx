@@ -1,8 +1,119 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, errorText } from '../../api/client.js';
+import type { components } from '../../api/schema.js';
+import { useStrings } from '../../i18n/index.js';
+import { onLinkClick } from '../../router.js';
 import type { PageProps } from '../../routes.js';
-import { useT } from '../../i18n/index.js';
+import { useFormats } from '../analytics/format.js';
+import { AnalyticsView } from '../analytics/view.js';
+import { useViewState } from '../analytics/view-state.js';
+import { LinkEvents } from './events.js';
+import { strings } from './strings.js';
+import './link.css';
 
-/** Placeholder until this page is built. */
-export function LinkPage(_props: PageProps) {
-  const t = useT();
-  return <p>{t.soon}</p>;
+type Link = components['schemas']['Link'];
+type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'missing' } | { kind: 'ready'; link: Link };
+
+/** One link: its short URL (with a copy button), destination and title, its analytics, its leads and sales. */
+export function LinkPage({ params }: PageProps) {
+  const s = useStrings(strings);
+  const f = useFormats();
+  const id = params.id ?? '';
+  const [view] = useViewState();
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    setState({ kind: 'loading' });
+    api.GET('/api/links', { params: { query: { id } } }).then(
+      ({ data, error }) => {
+        if (!live) return;
+        if (error) setState({ kind: 'error', message: errorText(error, f.lang) });
+        else setState(data[0] ? { kind: 'ready', link: data[0] } : { kind: 'missing' });
+      },
+      (e: unknown) => live && setState({ kind: 'error', message: errorText(e, f.lang) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [id, attempt]);
+
+  return (
+    <div class="stack lk-page">
+      <a href="/app/links" onClick={onLinkClick} class="lk-back">
+        {s.back}
+      </a>
+      {state.kind === 'loading' && <p aria-busy="true">{s.loading}</p>}
+      {state.kind === 'error' && (
+        <div role="alert" class="error">
+          <p>
+            {s.failed}
+            {state.message}
+          </p>
+          <button type="button" onClick={() => setAttempt((n) => n + 1)}>
+            {s.retry}
+          </button>
+        </div>
+      )}
+      {state.kind === 'missing' && <p class="empty">{s.missing}</p>}
+      {state.kind === 'ready' && (
+        <>
+          <LinkHeader link={state.link} />
+          <section class="stack" aria-labelledby="link-analytics">
+            <h2 id="link-analytics">{s.analytics}</h2>
+            <AnalyticsView linkId={state.link.id} />
+          </section>
+          <LinkEvents linkId={state.link.id} tz={view.tz} s={s} f={f} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function LinkHeader({ link }: { link: Link }) {
+  const s = useStrings(strings);
+  const f = useFormats();
+  const [copied, setCopied] = useState<'' | 'ok' | 'failed'>('');
+  const copy = () => {
+    navigator.clipboard.writeText(link.shortUrl).then(
+      () => setCopied('ok'),
+      () => setCopied('failed'),
+    );
+  };
+  return (
+    <header class="lk-header">
+      <h2 class="lk-title">{link.title ?? <bdi dir="ltr">{link.shortUrl}</bdi>}</h2>
+      <dl class="lk-facts">
+        <div>
+          <dt>{s.shortUrl}</dt>
+          <dd class="lk-short">
+            <a href={link.shortUrl} dir="ltr">
+              {link.shortUrl}
+            </a>
+            <button type="button" onClick={copy} aria-label={s.copyLabel}>
+              {s.copy}
+            </button>
+          </dd>
+        </div>
+        <div>
+          <dt>{s.destination}</dt>
+          <dd>
+            <a href={link.url} dir="ltr" rel="noreferrer">
+              {link.url}
+            </a>
+          </dd>
+        </div>
+        <div>
+          <dt>{s.created}</dt>
+          <dd>
+            <time dateTime={String(link.createdAt)}>{f.dateTime(link.createdAt)}</time>
+          </dd>
+        </div>
+      </dl>
+      <p role="status" class={copied === 'failed' ? 'error' : 'muted'}>
+        {copied === 'ok' ? s.copied : copied === 'failed' ? s.copyFailed : ''}
+      </p>
+    </header>
+  );
 }

@@ -1,0 +1,163 @@
+/**
+ * The analytics page and a link's page in Chromium on a real server (operations.md §10): a
+ * visitor opens a short link in another browser (a real redirect; the short URL is on the
+ * test server's origin, BASE_URL), the click shows on the link's page once the click batch
+ * is written, a lead and a sale tracked with the click id the destination received (the
+ * `ltid` query parameter, CLICK_ID_PARAM's default) show in the link's leads and sales and on
+ * the overview; on /analytics a link row filters the whole view (URL and chip) and the time
+ * zone is kept in the URL. axe-core at desktop (English) and 375 px (English and Arabic).
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
+
+// Headless Chromium names itself HeadlessChrome, a known bot whose clicks are kept but never counted.
+const VISITOR_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+
+/** The value under a total's name (the first dl.totals of the page). */
+async function total(page: Page, name: string): Promise<string> {
+  const dd = page.locator('dl.totals').first().locator('.total').filter({ has: page.getByText(name, { exact: true }) }).locator('dd');
+  return (await dd.textContent()) ?? '';
+}
+
+describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
+  let d: Dashboard;
+  beforeAll(async () => {
+    d = await startDashboard();
+  });
+  afterEach(async () => d.closeContexts());
+  afterAll(async () => d?.close());
+
+  it('a real click, a lead and a sale on the link page and the overview; filters, time zone, both languages', async () => {
+    const { origin } = d;
+    const page = await d.newPage('en-US');
+    const { headers } = await d.setUpOwner(page);
+    const collection = await page.request.post(`${origin}/api/collections`, { headers, data: [{ name: 'Spring' }] });
+    expect(collection.status(), await collection.text()).toBe(201);
+    const made = await page.request.post(`${origin}/api/links`, {
+      headers,
+      data: [{ collectionId: (await collection.json())[0].id, url: 'https://example.com/spring-sale', title: 'Spring sale' }],
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    const link = (await made.json())[0] as { id: string; shortUrl: string };
+    expect(new URL(link.shortUrl).origin).toBe(origin);
+
+    // Nothing yet: the empty state, then the API's own error text for a range it refuses.
+    await page.goto(`${origin}/app/analytics`);
+    await page.getByText('No clicks in this range yet').waitFor();
+    await page.goto(`${origin}/app/analytics?range=custom&start=2026-03-10&end=2026-03-01`);
+    const refused = page.getByRole('alert').filter({ hasText: 'Could not load the analytics' });
+    await refused.waitFor();
+    expect(await refused.textContent()).toMatch(/Could not load the analytics: \S/);
+
+    // A visitor in another browser opens the short link: a real 302 through the server.
+    const visitor = await d.browser.newContext({ userAgent: VISITOR_UA });
+    let landed: URL | undefined;
+    const tab = await visitor.newPage();
+    tab.on('request', (r) => {
+      if (new URL(r.url()).hostname === 'example.com') landed = new URL(r.url());
+    });
+    // The destination is not reachable from here: the browser's request for it is what counts.
+    await tab.goto(link.shortUrl).catch(() => undefined);
+    await visitor.close();
+    expect(landed?.pathname).toBe('/spring-sale');
+    const clickId = landed!.searchParams.get('ltid');
+    expect(clickId).toMatch(/^[0-9a-f-]{36}$/);
+
+    // The link's page: the click shows once its batch is written.
+    await page.goto(`${origin}/app/links/${link.id}`);
+    await page.getByRole('heading', { name: 'Spring sale' }).waitFor();
+    expect(await page.getByRole('link', { name: link.shortUrl }).count()).toBe(1);
+    await page.getByText('No leads or sales for this link yet').waitFor();
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await page.locator('dl.totals').first().waitFor();
+          return total(page, 'Clicks');
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBe('1');
+    await page.getByRole('img', { name: 'Clicks, leads and sales per day' }).waitFor();
+    await page.getByRole('region', { name: 'Devices: Device' }).getByRole('cell', { name: /Desktop/ }).waitFor();
+
+    // A lead and a sale with the click id, through the API with the page's session.
+    const customer = { customerExternalId: 'cus_rana', customerName: 'Rana Haddad', customerEmail: 'rana@example.com' };
+    const lead = await page.request.post(`${origin}/api/track/lead`, { headers, data: { clickId, eventName: 'Sign up', ...customer } });
+    expect(lead.status(), await lead.text()).toBeLessThan(300);
+    const sale = await page.request.post(`${origin}/api/track/sale`, { headers, data: { clickId, eventName: 'Purchase', amount: 4900, currency: 'usd', ...customer } });
+    expect(sale.status(), await sale.text()).toBeLessThan(300);
+
+    await page.reload();
+    const events = page.getByRole('region', { name: 'Leads and sales of this link, newest first' });
+    await events.waitFor();
+    const rows = events.getByRole('row');
+    await expect.poll(() => rows.count()).toBe(3); // the header and two events
+    expect(await rows.nth(1).textContent()).toMatch(/Sale.*Purchase.*Rana Haddad.*cus_rana.*\$49\.00/);
+    expect(await rows.nth(2).textContent()).toMatch(/Lead.*Sign up.*Rana Haddad/);
+    await expect.poll(() => total(page, 'Leads')).toBe('1');
+    expect(await total(page, 'Sales')).toBe('1');
+    expect(await total(page, 'Revenue')).toBe('49.00');
+    await page.getByRole('button', { name: 'Copy the short URL' }).waitFor();
+    await page.getByText('Show the chart as a table').click();
+    await d.checkAccessibility(page, 'link-en');
+
+    // The overview counts them too.
+    await page.goto(`${origin}/app`);
+    await page.getByRole('heading', { name: 'Top links' }).waitFor();
+    expect([await total(page, 'Clicks'), await total(page, 'Leads'), await total(page, 'Sales')]).toEqual(['1', '1', '1']);
+
+    // Analytics: a link row filters the whole view; the chip removes the filter.
+    await page.goto(`${origin}/app/analytics`);
+    const linkRow = page.getByRole('button', { name: 'Show only: Spring sale' });
+    await linkRow.click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('linkId')).toBe(link.id);
+    const chip = page.getByRole('button', { name: 'Remove filter Link: Spring sale' });
+    await chip.waitFor();
+    await expect.poll(() => total(page, 'Clicks')).toBe('1');
+    // Values GET /api/analytics cannot filter by are plain text, not buttons.
+    await page.getByRole('region', { name: 'Locations: Country' }).getByRole('cell', { name: /Unknown/ }).waitFor();
+    expect(await page.getByRole('region', { name: 'Locations: Country' }).getByRole('button').count()).toBe(0);
+    // Another breakdown of the same card, kept in the URL.
+    await page.getByRole('group', { name: 'Devices: Break down by' }).getByRole('button', { name: 'Browser' }).click();
+    await page.getByRole('region', { name: 'Devices: Browser' }).getByRole('cell', { name: /Chrome/ }).waitFor();
+    expect(new URL(page.url()).searchParams.getAll('by')).toEqual(['device:browser']);
+
+    // The time zone: sent to the API and kept in the URL, the filter stays.
+    await page.getByLabel('Time zone').selectOption('Asia/Tokyo');
+    await expect.poll(() => new URL(page.url()).searchParams.get('tz')).toBe('Asia/Tokyo');
+    await expect.poll(() => total(page, 'Clicks')).toBe('1');
+    await page.reload();
+    expect(await page.getByLabel('Time zone').inputValue()).toBe('Asia/Tokyo');
+    await chip.waitFor();
+    await d.checkAccessibility(page, 'analytics-en');
+    await chip.click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('linkId')).toBe(null);
+    expect(await chip.count()).toBe(0);
+    // A range of the hours of the last day.
+    await page.getByLabel('Date range').selectOption('24h');
+    await page.getByRole('img', { name: 'Clicks, leads and sales per hour' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('range')).toBe('24h');
+
+    // Arabic at 375 px: right to left, translated, no horizontal overflow.
+    const ar = await d.newPage('ar-EG', PHONE);
+    await ar.goto(`${origin}/app`);
+    await ar.getByLabel('البريد الإلكتروني').fill(OWNER.email);
+    await ar.getByLabel('كلمة المرور').fill(OWNER.password);
+    await ar.getByRole('button', { name: 'تسجيل الدخول' }).click();
+    await ar.getByRole('navigation').first().waitFor();
+    await ar.goto(`${origin}/app/analytics?linkId=${link.id}`);
+    await ar.getByRole('button', { name: 'إزالة عامل التصفية الرابط: Spring sale' }).waitFor();
+    await ar.getByRole('heading', { name: 'الأجهزة' }).waitFor();
+    // Written by Intl for Arabic (this Chromium's ICU may use Latin or Arabic-Indic digits).
+    expect(await total(ar, 'النقرات')).toBe(await ar.evaluate<string>("new Intl.NumberFormat('ar').format(1)"));
+    expect(await ar.evaluate('document.documentElement.dir')).toBe('rtl');
+    await d.checkAccessibility(ar, 'analytics-ar');
+    await ar.goto(`${origin}/app/links/${link.id}`);
+    await ar.getByRole('heading', { name: 'العملاء المحتملون والمبيعات' }).waitFor();
+    await ar.getByRole('region', { name: 'العملاء المحتملون والمبيعات لهذا الرابط، الأحدث أولًا' }).waitFor();
+    await d.checkAccessibility(ar, 'link-ar');
+    expect(d.cspViolations).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,215 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, errorText } from '../../api/client.js';
+import type { components, paths } from '../../api/schema.js';
+import { navigate } from '../../router.js';
+import type { Formats } from './format.js';
+import type { Strings } from './strings.js';
+
+export type Group = components['schemas']['AnalyticsGroup'];
+type Dimension = Exclude<NonNullable<AnalyticsQuery['groupBy']>, 'timeseries'>;
+export type AnalyticsQuery = NonNullable<paths['/api/analytics']['get']['parameters']['query']>;
+
+/** The filters GET /api/analytics takes that a row can set. */
+export interface RowFilter {
+  kind: 'linkId' | 'partnerId';
+  id: string;
+  label: string;
+}
+
+export interface Card {
+  id: string;
+  title: 'locations' | 'devices' | 'sources' | 'campaigns' | 'linksCard';
+  dims: Dimension[];
+}
+
+/** The breakdown cards; each shows one of its dimensions at a time (one request per card). */
+export const CARDS: Card[] = [
+  { id: 'location', title: 'locations', dims: ['country', 'continent'] },
+  { id: 'device', title: 'devices', dims: ['device', 'browser', 'os'] },
+  { id: 'source', title: 'sources', dims: ['referrer', 'referrer_url', 'trigger'] },
+  { id: 'utm', title: 'campaigns', dims: ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] },
+  { id: 'links', title: 'linksCard', dims: ['link', 'collection', 'tag', 'partner'] },
+];
+
+const FEW = 10;
+const MANY = 100;
+
+interface Props {
+  card: Card;
+  dim: Dimension;
+  onDim: (dim: Dimension) => void;
+  query: AnalyticsQuery;
+  /** Sets a filter of the whole view (rows of the dimensions GET /api/analytics can filter by). */
+  onFilter?: (f: RowFilter) => void;
+  /** Query kept when a link row opens the link's page (range, zone). */
+  carry: string;
+  s: Strings;
+  f: Formats;
+}
+
+type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; rows: Group[] };
+
+/** One breakdown as a table with a bar per row; rows that can filter the view are buttons. */
+export function Breakdown({ card, dim, onDim, query, onFilter, carry, s, f }: Props) {
+  const [take, setTake] = useState(FEW);
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const key = JSON.stringify(query);
+  useEffect(() => setTake(FEW), [dim, key]);
+  useEffect(() => {
+    let live = true;
+    setState({ kind: 'loading' });
+    api.GET('/api/analytics', { params: { query: { ...query, groupBy: dim, take } } }).then(
+      ({ data, error }) => {
+        if (!live) return;
+        if (error) setState({ kind: 'error', message: errorText(error, f.lang) });
+        else setState({ kind: 'ready', rows: data as Group[] });
+      },
+      (e: unknown) => live && setState({ kind: 'error', message: errorText(e, f.lang) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, dim, take, attempt]);
+
+  const headingId = `card-${card.id}`;
+  const filter = filterOf(dim);
+  return (
+    <section class="lt-card" aria-labelledby={headingId}>
+      <h2 id={headingId}>{s[card.title]}</h2>
+      <div class="lt-tabs" role="group" aria-label={`${s[card.title]}: ${s.breakdownBy}`}>
+        {card.dims.map((d) => (
+          <button key={d} type="button" aria-pressed={d === dim} onClick={() => onDim(d)}>
+            {s[d]}
+          </button>
+        ))}
+      </div>
+      {state.kind === 'loading' && <p aria-busy="true">{s.loading}</p>}
+      {state.kind === 'error' && (
+        <div role="alert" class="error">
+          <p>
+            {s.failed}
+            {state.message}
+          </p>
+          <button type="button" onClick={() => setAttempt((n) => n + 1)}>
+            {s.retry}
+          </button>
+        </div>
+      )}
+      {state.kind === 'ready' && state.rows.length === 0 && <p class="empty">{s.emptyGroup}</p>}
+      {state.kind === 'ready' && state.rows.length > 0 && (
+        <>
+          <div class="lt-scroll" role="region" tabIndex={0} aria-label={`${s[card.title]}: ${s[dim]}`}>
+            <table class="table lt-breakdown">
+              <thead>
+                <tr>
+                  <th scope="col">{s[dim]}</th>
+                  <th scope="col">{s.clicks}</th>
+                  <th scope="col">{s.leads}</th>
+                  <th scope="col">{s.sales}</th>
+                  <th scope="col">{s.revenue}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {state.rows.map((g) => {
+                  const label = rowLabel(dim, g, s, f.lang);
+                  const most = Math.max(1, ...state.rows.map((r) => r.clicks));
+                  const canFilter = filter && onFilter && !g.key.startsWith('(');
+                  return (
+                    <tr key={g.key}>
+                      <td>
+                        {canFilter ? (
+                          <button type="button" class="lt-row-button" onClick={() => onFilter({ kind: filter, id: g.key, label: label.text })}>
+                            <span class="lt-sr">{s.filterBy}: </span>
+                            <Label {...label} />
+                          </button>
+                        ) : (
+                          <Label {...label} />
+                        )}
+                        {dim === 'link' && g.shortUrl && (
+                          <a
+                            class="lt-sub"
+                            href={`/app/links/${g.key}${carry}`}
+                            onClick={(e) => openInApp(e)}
+                            aria-label={`${s.openLink}: ${g.shortUrl}`}
+                          >
+                            <bdi dir="ltr">{g.shortUrl}</bdi>
+                          </a>
+                        )}
+                        <svg class="lt-bar" viewBox="0 0 100 4" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+                          <rect width={(100 * g.clicks) / most} height="4" />
+                        </svg>
+                      </td>
+                      <td>{f.number(g.clicks)}</td>
+                      <td>{f.number(g.leads)}</td>
+                      <td>{f.number(g.sales)}</td>
+                      <td>{f.amount(Number(g.saleAmount))}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          {(state.rows.length >= take || take > FEW) && (
+            <button type="button" class="lt-more" onClick={() => setTake(take > FEW ? FEW : MANY)}>
+              {take > FEW ? s.showFewer : s.showMore}
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function Label({ text, ltr }: { text: string; ltr?: boolean }) {
+  return ltr ? <bdi dir="ltr">{text}</bdi> : <span>{text}</span>;
+}
+
+/** A same-origin link kept in the app (with its query), unless modified. */
+export function openInApp(e: MouseEvent): void {
+  const a = e.currentTarget as HTMLAnchorElement;
+  if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  navigate(a.pathname.replace(/^\/app/, '') + a.search);
+}
+
+function filterOf(dim: Dimension): RowFilter['kind'] | undefined {
+  return dim === 'link' ? 'linkId' : dim === 'partner' ? 'partnerId' : undefined;
+}
+
+const regionNames = new Map<string, Intl.DisplayNames>();
+function countryName(code: string, lang: string): string {
+  let names = regionNames.get(lang);
+  if (!names) regionNames.set(lang, (names = new Intl.DisplayNames([lang], { type: 'region' })));
+  try {
+    return names.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** What a row is called in the page's language; values from the web (hosts, URLs, UTM values) read left to right. */
+export function rowLabel(dim: Dimension, g: Group, s: Strings, lang: string): { text: string; ltr?: boolean } {
+  const k = g.key;
+  if (k === '(unknown)') return { text: s.unknown };
+  if (k === '(none)') return { text: s.none };
+  if (k === '(direct)') return { text: s.direct };
+  switch (dim) {
+    case 'country':
+      return { text: countryName(k, lang) };
+    case 'continent':
+      return { text: (s as Record<string, string>)[k] && /^[A-Z]{2}$/.test(k) ? (s as Record<string, string>)[k]! : k };
+    case 'device':
+      return { text: k === 'desktop' || k === 'mobile' || k === 'tablet' || k === 'other' ? s[k] : k };
+    case 'trigger':
+      return { text: k === 'qr' ? s.qr : k === 'link' ? s.linkTrigger : k };
+    case 'link':
+      return g.title ? { text: g.title } : { text: g.shortUrl ?? k, ltr: true };
+    case 'collection':
+    case 'tag':
+    case 'partner':
+      return { text: g.name ?? s.deleted };
+    default:
+      return { text: k, ltr: true };
+  }
+}

@@ -1,0 +1,58 @@
+import { useContext, useMemo } from 'preact/hooks';
+import { LangContext, type Lang } from '../../i18n/index.js';
+
+export interface Formats {
+  lang: Lang;
+  number: (n: number) => string;
+  /** Minor units of a currency (ISO 4217, any case) as money; a plain number when the currency is unknown. */
+  money: (minor: number, currency: string) => string;
+  /** Minor units summed over currencies: a plain amount with two decimals. */
+  amount: (minor: number) => string;
+  /** An instant in a zone: date and time. */
+  dateTime: (at: string | number | Date, zone?: string) => string;
+  /** A date (YYYY-MM-DD) as the language writes it. */
+  date: (date: string) => string;
+}
+
+/** Numbers, money and dates written with Intl for the page's language. */
+export function useFormats(): Formats {
+  const { lang } = useContext(LangContext);
+  return useMemo(() => formats(lang), [lang]);
+}
+
+export function formats(lang: Lang): Formats {
+  const number = new Intl.NumberFormat(lang);
+  const amount = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const date = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' });
+  const money = new Map<string, Intl.NumberFormat | null>();
+  const zoned = new Map<string, Intl.DateTimeFormat>();
+  return {
+    lang,
+    number: (n) => number.format(n),
+    amount: (minor) => amount.format(minor / 100),
+    money(minor, currency) {
+      const code = currency.toUpperCase();
+      if (!money.has(code)) {
+        try {
+          money.set(code, new Intl.NumberFormat(lang, { style: 'currency', currency: code }));
+        } catch {
+          money.set(code, null);
+        }
+      }
+      const f = money.get(code);
+      if (!f) return `${amount.format(minor / 100)} ${code}`;
+      const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
+      return f.format(minor / 10 ** digits);
+    },
+    dateTime(at, zone) {
+      const key = zone ?? '';
+      let f = zoned.get(key);
+      if (!f) {
+        f = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', ...(zone ? { timeZone: zone } : {}) });
+        zoned.set(key, f);
+      }
+      return f.format(new Date(at));
+    },
+    date: (d) => date.format(new Date(`${d}T00:00:00Z`)),
+  };
+}

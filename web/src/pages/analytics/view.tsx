@@ -1,0 +1,204 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { api, errorText } from '../../api/client.js';
+import { useStrings } from '../../i18n/index.js';
+import { Breakdown, CARDS, type AnalyticsQuery, type Group, type RowFilter } from './breakdown.js';
+import { Controls, FilterChips, rememberFilterName } from './controls.js';
+import { useFormats } from './format.js';
+import { bucketOf, bucketSeconds, isDate, monthRange, resolveRange, wallHour, type Interval } from './range.js';
+import { strings } from './strings.js';
+import { AnalyticsChart, type ChartSeries } from './time-chart.js';
+import { useViewState, type ViewState } from './view-state.js';
+import './analytics.css';
+
+type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; rows: Group[] };
+
+/**
+ * A workspace's analytics, or one link's (linkId): date range and time zone, the active
+ * filters, totals, the time chart and the breakdown cards. Its state is the page's URL query.
+ */
+export function AnalyticsView({ linkId }: { linkId?: string }) {
+  const s = useStrings(strings);
+  const f = useFormats();
+  const [view, update] = useViewState();
+  const resolved = useMemo(
+    () => resolveRange(view.range === 'custom' && isDate(view.start) && isDate(view.end) ? { start: view.start, end: view.end } : view.range === 'custom' ? '30d' : view.range, view.tz),
+    [view.range, view.start, view.end, view.tz],
+  );
+  const query = useMemo<AnalyticsQuery>(
+    () => ({
+      timezone: view.tz,
+      ...(resolved.startDate ? { startDate: resolved.startDate } : {}),
+      ...(resolved.endDate ? { endDate: resolved.endDate } : {}),
+      ...(linkId ? { linkId } : view.linkId ? { linkId: view.linkId } : {}),
+      ...(!linkId && view.partnerId ? { partnerId: view.partnerId } : {}),
+    }),
+    [resolved, view.tz, view.linkId, view.partnerId, linkId],
+  );
+  const key = JSON.stringify(query);
+
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState({ kind: 'loading' });
+    api.GET('/api/analytics', { params: { query: { ...query, groupBy: 'timeseries', interval: resolved.interval, sort: 'asc', take: 5000 } } }).then(
+      ({ data, error }) => {
+        if (!live) return;
+        if (error) setState({ kind: 'error', message: errorText(error, f.lang) });
+        else setState({ kind: 'ready', rows: data as Group[] });
+      },
+      (e: unknown) => live && setState({ kind: 'error', message: errorText(e, f.lang) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, resolved.interval, attempt]);
+
+  const onFilter = (r: RowFilter) => {
+    rememberFilterName(r.kind, r.id, r.label);
+    update({ [r.kind]: r.id });
+  };
+  // A link row opens the link's page in the same range and zone.
+  const carry = useMemo(() => {
+    const q = new URLSearchParams(location.search);
+    for (const k of ['linkId', 'partnerId', 'by']) q.delete(k);
+    const text = q.toString();
+    return text ? `?${text}` : '';
+  }, [view]);
+  const cards = linkId ? CARDS.filter((c) => c.id !== 'links') : CARDS;
+  const filtered = Boolean(!linkId && (view.linkId || view.partnerId));
+
+  return (
+    <div class="stack lt-analytics">
+      <Controls view={view} update={update} s={s} />
+      {!linkId && <FilterChips view={view} update={update} s={s} />}
+      {state.kind === 'loading' && <p aria-busy="true">{s.loading}</p>}
+      {state.kind === 'error' && (
+        <div role="alert" class="error">
+          <p>
+            {s.failed}
+            {state.message}
+          </p>
+          <button type="button" onClick={() => setAttempt((n) => n + 1)}>
+            {s.retry}
+          </button>
+        </div>
+      )}
+      {state.kind === 'ready' && <Series rows={state.rows} interval={resolved.interval} buckets={resolved.buckets} tz={view.tz} filtered={filtered} />}
+      {state.kind === 'ready' && state.rows.length > 0 && (
+        <div class="lt-cards">
+          {cards.map((card) => {
+            const chosen = card.dims.find((d) => d === view.by[card.id]) ?? card.dims[0]!;
+            return (
+              <Breakdown
+                key={card.id}
+                card={card}
+                dim={chosen}
+                onDim={(d) => update({ by: byWith(view, card.id, d === card.dims[0] ? undefined : d) })}
+                query={query}
+                onFilter={linkId ? undefined : onFilter}
+                carry={carry}
+                s={s}
+                f={f}
+              />
+            );
+          })}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function byWith(view: ViewState, card: string, dim: string | undefined): Record<string, string> {
+  const by = { ...view.by };
+  if (dim) by[card] = dim;
+  else delete by[card];
+  return by;
+}
+
+/** Totals, the chart over every bucket of the range, and the same numbers as a table. */
+function Series({ rows, interval, buckets, tz, filtered }: { rows: Group[]; interval: Interval; buckets?: string[]; tz: string; filtered: boolean }) {
+  const s = useStrings(strings);
+  const f = useFormats();
+  const sum = (k: 'clicks' | 'leads' | 'sales' | 'saleAmount') => rows.reduce((n, g) => n + Number(g[k]), 0);
+  const chart = useMemo(() => {
+    const byBucket = new Map<string, Group>();
+    for (const g of rows) {
+      const b = bucketOf(g.key, interval);
+      const had = byBucket.get(b);
+      // A repeated wall-clock hour (the end of summer time) adds up.
+      byBucket.set(b, had ? { ...had, clicks: had.clicks + g.clicks, leads: had.leads + g.leads, sales: had.sales + g.sales, saleAmount: Number(had.saleAmount) + Number(g.saleAmount) } : g);
+    }
+    const all = buckets ?? (rows.length ? monthRange(bucketOf(rows[0]!.key, 'month'), wallHour(Date.now(), tz).slice(0, 7)) : []);
+    const pick = (k: 'clicks' | 'leads' | 'sales') => all.map((b) => byBucket.get(b)?.[k] ?? 0);
+    const series: ChartSeries[] = [
+      { label: s.clicks, values: pick('clicks'), colorVar: '--c-clicks' },
+      { label: s.leads, values: pick('leads'), colorVar: '--c-leads' },
+      { label: s.sales, values: pick('sales'), colorVar: '--c-sales' },
+    ];
+    return { buckets: all, times: all.map(bucketSeconds), series, active: all.filter((b) => byBucket.has(b)).map((b) => [b, byBucket.get(b)!] as const) };
+  }, [rows, interval, buckets, tz, s]);
+  const bucketName = useMemo(() => {
+    const opts: Intl.DateTimeFormatOptions =
+      interval === 'hour' ? { dateStyle: 'medium', timeStyle: 'short' } : interval === 'day' ? { dateStyle: 'medium' } : { month: 'long', year: 'numeric' };
+    const fmt = new Intl.DateTimeFormat(f.lang, { ...opts, timeZone: 'UTC' });
+    return (b: string) => fmt.format(new Date(bucketSeconds(b) * 1000));
+  }, [interval, f.lang]);
+
+  const totals = [
+    [s.clicks, f.number(sum('clicks'))],
+    [s.leads, f.number(sum('leads'))],
+    [s.sales, f.number(sum('sales'))],
+    [s.revenue, f.amount(sum('saleAmount'))],
+  ] as const;
+  const label = interval === 'hour' ? s.chartHour : interval === 'day' ? s.chartDay : s.chartMonth;
+  return (
+    <>
+      <section aria-label={s.totals}>
+        <dl class="totals">
+          {totals.map(([name, value]) => (
+            <div key={name} class="total">
+              <dt>{name}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+        <p class="muted lt-note">{s.revenueNote}</p>
+      </section>
+      {rows.length === 0 ? (
+        <p class="empty">{filtered ? s.emptyFiltered : s.empty}</p>
+      ) : (
+        <>
+          <AnalyticsChart times={chart.times} series={chart.series} interval={interval} label={label} timeLabel={s.time} lang={f.lang} formatNumber={f.number} />
+          <details class="lt-details">
+            <summary>{s.chartTable}</summary>
+            <div class="lt-scroll" role="region" tabIndex={0} aria-label={s.chartTableLabel}>
+              <table class="table">
+                <thead>
+                  <tr>
+                    <th scope="col">{s.time}</th>
+                    <th scope="col">{s.clicks}</th>
+                    <th scope="col">{s.leads}</th>
+                    <th scope="col">{s.sales}</th>
+                    <th scope="col">{s.revenue}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {chart.active.map(([b, g]) => (
+                    <tr key={b}>
+                      <td>{bucketName(b)}</td>
+                      <td>{f.number(g.clicks)}</td>
+                      <td>{f.number(g.leads)}</td>
+                      <td>{f.number(g.sales)}</td>
+                      <td>{f.amount(Number(g.saleAmount))}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,103 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, errorText } from '../../api/client.js';
+import type { components } from '../../api/schema.js';
+import type { Formats } from '../analytics/format.js';
+import type { Strings } from './strings.js';
+
+type Event = components['schemas']['Event'];
+type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; events: Event[]; more: boolean };
+
+const PAGE = 25;
+/** Customers looked up per page of events (one request each; the rest show their external id). */
+const NAMES_PER_PAGE = 10;
+
+/** The link's leads and sales, newest first, a page at a time (GET /api/events?linkId=…). */
+export function LinkEvents({ linkId, tz, s, f }: { linkId: string; tz: string; s: Strings; f: Formats }) {
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [pages, setPages] = useState(1);
+  const [attempt, setAttempt] = useState(0);
+  const [names, setNames] = useState<Record<string, string>>({});
+
+  useEffect(() => {
+    let live = true;
+    if (pages === 1) setState({ kind: 'loading' });
+    api.GET('/api/events', { params: { query: { linkId, sort: 'desc', take: PAGE * pages + 1 } } }).then(
+      ({ data, error }) => {
+        if (!live) return;
+        if (error) return setState({ kind: 'error', message: errorText(error, f.lang) });
+        const events = data.slice(0, PAGE * pages);
+        setState({ kind: 'ready', events, more: data.length > events.length });
+        const unknown = [...new Set(events.map((e) => e.customerId))].filter((id) => !(id in names)).slice(0, NAMES_PER_PAGE);
+        Promise.all(unknown.map((id) => api.GET('/api/customers', { params: { query: { id } } }).then(({ data: c }) => [id, c?.[0]?.name ?? ''] as const))).then(
+          (found) => live && setNames((had) => ({ ...had, ...Object.fromEntries(found) })),
+          () => undefined,
+        );
+      },
+      (e: unknown) => live && setState({ kind: 'error', message: errorText(e, f.lang) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [linkId, pages, attempt]);
+
+  return (
+    <section class="stack" aria-labelledby="link-events">
+      <h2 id="link-events">{s.events}</h2>
+      {state.kind === 'loading' && <p aria-busy="true">{s.loading}</p>}
+      {state.kind === 'error' && (
+        <div role="alert" class="error">
+          <p>
+            {s.eventsFailed}
+            {state.message}
+          </p>
+          <button type="button" onClick={() => setAttempt((n) => n + 1)}>
+            {s.retry}
+          </button>
+        </div>
+      )}
+      {state.kind === 'ready' && state.events.length === 0 && <p class="empty">{s.noEvents}</p>}
+      {state.kind === 'ready' && state.events.length > 0 && (
+        <>
+          <div class="lt-scroll" role="region" tabIndex={0} aria-label={s.eventsLabel}>
+            <table class="table lk-events">
+              <thead>
+                <tr>
+                  <th scope="col">{s.type}</th>
+                  <th scope="col">{s.event}</th>
+                  <th scope="col">{s.time}</th>
+                  <th scope="col">{s.customer}</th>
+                  <th scope="col">{s.amount}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {state.events.map((e) => (
+                  <tr key={e.id}>
+                    <td>
+                      <span class={`lk-type lk-${e.type}`}>{e.type === 'lead' ? s.lead : s.sale}</span>
+                    </td>
+                    <td>
+                      <bdi>{e.eventName}</bdi>
+                    </td>
+                    <td>
+                      <time dateTime={String(e.createdAt)}>{f.dateTime(e.createdAt, tz)}</time>
+                    </td>
+                    <td>
+                      {names[e.customerId] ? <span class="title">{names[e.customerId]}</span> : null}
+                      <bdi class="muted">{e.customerExternalId}</bdi>
+                    </td>
+                    <td>{e.amount === null ? '–' : f.money(e.amount, e.currency ?? 'usd')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {state.more && (
+            <button type="button" class="lk-more" onClick={() => setPages((n) => n + 1)}>
+              {s.more}
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
