@@ -139,6 +139,16 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
     await page.getByLabel('Date range').selectOption('24h');
     await page.getByRole('img', { name: 'Clicks, leads and sales per hour' }).waitFor();
     expect(new URL(page.url()).searchParams.get('range')).toBe('24h');
+    // Custom dates: one day is shown by the hour, a long span by the month.
+    await page.getByLabel('Date range').selectOption('custom');
+    await expect.poll(() => new URL(page.url()).searchParams.get('range')).toBe('custom');
+    const end = new URL(page.url()).searchParams.get('end')!;
+    await page.getByLabel('Start date').fill(end);
+    await expect.poll(() => new URL(page.url()).searchParams.get('start')).toBe(end);
+    await page.getByRole('img', { name: 'Clicks, leads and sales per hour' }).waitFor();
+    await expect.poll(() => total(page, 'Clicks')).toBe('1');
+    await page.getByLabel('Start date').fill(new Date(Date.parse(end) - 200 * 86_400_000).toISOString().slice(0, 10));
+    await page.getByRole('img', { name: 'Clicks, leads and sales per month' }).waitFor();
 
     // Arabic at 375 px: right to left, translated, no horizontal overflow.
     const ar = await d.newPage('ar-EG', PHONE);

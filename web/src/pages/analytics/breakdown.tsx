@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api, errorText } from '../../api/client.js';
+import { useState } from 'preact/hooks';
+import { api } from '../../api/client.js';
 import type { components, paths } from '../../api/schema.js';
 import { navigate } from '../../router.js';
 import type { Formats } from './format.js';
+import { useLoad } from './load.js';
 import type { Strings } from './strings.js';
 
 export type Group = components['schemas']['AnalyticsGroup'];
@@ -47,33 +48,23 @@ interface Props {
   f: Formats;
 }
 
-type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; rows: Group[] };
-
 /** One breakdown as a table with a bar per row; rows that can filter the view are buttons. */
 export function Breakdown({ card, dim, onDim, query, onFilter, carry, s, f }: Props) {
-  const [take, setTake] = useState(FEW);
-  const [state, setState] = useState<State>({ kind: 'loading' });
-  const [attempt, setAttempt] = useState(0);
   const key = JSON.stringify(query);
-  useEffect(() => setTake(FEW), [dim, key]);
-  useEffect(() => {
-    let live = true;
-    setState({ kind: 'loading' });
-    api.GET('/api/analytics', { params: { query: { ...query, groupBy: dim, take } } }).then(
-      ({ data, error }) => {
-        if (!live) return;
-        if (error) setState({ kind: 'error', message: errorText(error, f.lang) });
-        else setState({ kind: 'ready', rows: data as Group[] });
-      },
-      (e: unknown) => live && setState({ kind: 'error', message: errorText(e, f.lang) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [key, dim, take, attempt]);
+  // "Show more" holds for this view and dimension only.
+  const [expanded, setExpanded] = useState('');
+  const take = expanded === `${dim} ${key}` ? MANY : FEW;
+  // The rows come with the dimension they were asked for (the last ones stay while the next load).
+  const groups = useLoad<{ rows: Group[]; dim: Dimension }>(
+    () => api.GET('/api/analytics', { params: { query: { ...query, groupBy: dim, take } } }).then((r) => (r.error ? r : { data: { rows: r.data as Group[], dim } })),
+    [key, dim, take],
+    f.lang,
+  );
+  const rows = groups.error ? undefined : groups.data?.rows;
+  const shown = groups.data?.dim ?? dim;
 
   const headingId = `card-${card.id}`;
-  const filter = filterOf(dim);
+  const filter = filterOf(shown);
   return (
     <section class="lt-card" aria-labelledby={headingId}>
       <h2 id={headingId}>{s[card.title]}</h2>
@@ -84,26 +75,26 @@ export function Breakdown({ card, dim, onDim, query, onFilter, carry, s, f }: Pr
           </button>
         ))}
       </div>
-      {state.kind === 'loading' && <p aria-busy="true">{s.loading}</p>}
-      {state.kind === 'error' && (
+      {!groups.data && groups.loading && <p aria-busy="true">{s.loading}</p>}
+      {groups.error && (
         <div role="alert" class="error">
           <p>
             {s.failed}
-            {state.message}
+            {groups.error}
           </p>
-          <button type="button" onClick={() => setAttempt((n) => n + 1)}>
+          <button type="button" onClick={groups.retry}>
             {s.retry}
           </button>
         </div>
       )}
-      {state.kind === 'ready' && state.rows.length === 0 && <p class="empty">{s.emptyGroup}</p>}
-      {state.kind === 'ready' && state.rows.length > 0 && (
-        <>
-          <div class="lt-scroll" role="region" tabIndex={0} aria-label={`${s[card.title]}: ${s[dim]}`}>
+      {rows && rows.length === 0 && <p class="empty">{s.emptyGroup}</p>}
+      {rows && rows.length > 0 && (
+        <div class="lt-result" aria-busy={groups.loading}>
+          <div class="lt-scroll" role="region" tabIndex={0} aria-label={`${s[card.title]}: ${s[shown]}`}>
             <table class="table lt-breakdown">
               <thead>
                 <tr>
-                  <th scope="col">{s[dim]}</th>
+                  <th scope="col">{s[shown]}</th>
                   <th scope="col">{s.clicks}</th>
                   <th scope="col">{s.leads}</th>
                   <th scope="col">{s.sales}</th>
@@ -111,9 +102,9 @@ export function Breakdown({ card, dim, onDim, query, onFilter, carry, s, f }: Pr
                 </tr>
               </thead>
               <tbody>
-                {state.rows.map((g) => {
-                  const label = rowLabel(dim, g, s, f.lang);
-                  const most = Math.max(1, ...state.rows.map((r) => r.clicks));
+                {rows.map((g) => {
+                  const label = rowLabel(shown, g, s, f.lang);
+                  const most = Math.max(1, ...rows.map((r) => r.clicks));
                   const canFilter = filter && onFilter && !g.key.startsWith('(');
                   return (
                     <tr key={g.key}>
@@ -126,7 +117,7 @@ export function Breakdown({ card, dim, onDim, query, onFilter, carry, s, f }: Pr
                         ) : (
                           <Label {...label} />
                         )}
-                        {dim === 'link' && g.shortUrl && (
+                        {shown === 'link' && g.shortUrl && (
                           <a
                             class="lt-sub"
                             href={`/app/links/${g.key}${carry}`}
@@ -150,19 +141,25 @@ export function Breakdown({ card, dim, onDim, query, onFilter, carry, s, f }: Pr
               </tbody>
             </table>
           </div>
-          {(state.rows.length >= take || take > FEW) && (
-            <button type="button" class="lt-more" onClick={() => setTake(take > FEW ? FEW : MANY)}>
+          {(rows.length >= take || take > FEW) && (
+            <button type="button" class="lt-more" onClick={() => setExpanded(take > FEW ? '' : `${dim} ${key}`)}>
               {take > FEW ? s.showFewer : s.showMore}
             </button>
           )}
-        </>
+        </div>
       )}
     </section>
   );
 }
 
 function Label({ text, ltr }: { text: string; ltr?: boolean }) {
-  return ltr ? <bdi dir="ltr">{text}</bdi> : <span>{text}</span>;
+  return ltr ? (
+    <bdi dir="ltr" class="lt-label">
+      {text}
+    </bdi>
+  ) : (
+    <span class="lt-label">{text}</span>
+  );
 }
 
 /** A same-origin link kept in the app (with its query), unless modified. */

@@ -1,16 +1,15 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import { api, errorText } from '../../api/client.js';
+import { useMemo } from 'preact/hooks';
+import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
 import { Breakdown, CARDS, type AnalyticsQuery, type Group, type RowFilter } from './breakdown.js';
 import { Controls, FilterChips, rememberFilterName } from './controls.js';
 import { useFormats } from './format.js';
 import { bucketOf, bucketSeconds, isDate, monthRange, resolveRange, wallHour, type Interval } from './range.js';
+import { useLoad } from './load.js';
 import { strings } from './strings.js';
 import { AnalyticsChart, type ChartSeries } from './time-chart.js';
 import { useViewState, type ViewState } from './view-state.js';
 import './analytics.css';
-
-type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; rows: Group[] };
 
 /**
  * A workspace's analytics, or one link's (linkId): date range and time zone, the active
@@ -36,23 +35,15 @@ export function AnalyticsView({ linkId }: { linkId?: string }) {
   );
   const key = JSON.stringify(query);
 
-  const [state, setState] = useState<State>({ kind: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    let live = true;
-    setState({ kind: 'loading' });
-    api.GET('/api/analytics', { params: { query: { ...query, groupBy: 'timeseries', interval: resolved.interval, sort: 'asc', take: 5000 } } }).then(
-      ({ data, error }) => {
-        if (!live) return;
-        if (error) setState({ kind: 'error', message: errorText(error, f.lang) });
-        else setState({ kind: 'ready', rows: data as Group[] });
-      },
-      (e: unknown) => live && setState({ kind: 'error', message: errorText(e, f.lang) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [key, resolved.interval, attempt]);
+  // The rows come with the interval and buckets they were asked for.
+  const series = useLoad<{ rows: Group[]; interval: Interval; buckets?: string[] }>(
+    () =>
+      api
+        .GET('/api/analytics', { params: { query: { ...query, groupBy: 'timeseries', interval: resolved.interval, sort: 'asc', take: 5000 } } })
+        .then((r) => (r.error ? r : { data: { rows: r.data as Group[], interval: resolved.interval, buckets: resolved.buckets } })),
+    [key, resolved],
+    f.lang,
+  );
 
   const onFilter = (r: RowFilter) => {
     rememberFilterName(r.kind, r.id, r.label);
@@ -72,20 +63,24 @@ export function AnalyticsView({ linkId }: { linkId?: string }) {
     <div class="stack lt-analytics">
       <Controls view={view} update={update} s={s} />
       {!linkId && <FilterChips view={view} update={update} s={s} />}
-      {state.kind === 'loading' && <p aria-busy="true">{s.loading}</p>}
-      {state.kind === 'error' && (
+      {!series.data && series.loading && <p aria-busy="true">{s.loading}</p>}
+      {series.error && (
         <div role="alert" class="error">
           <p>
             {s.failed}
-            {state.message}
+            {series.error}
           </p>
-          <button type="button" onClick={() => setAttempt((n) => n + 1)}>
+          <button type="button" onClick={series.retry}>
             {s.retry}
           </button>
         </div>
       )}
-      {state.kind === 'ready' && <Series rows={state.rows} interval={resolved.interval} buckets={resolved.buckets} tz={view.tz} filtered={filtered} />}
-      {state.kind === 'ready' && state.rows.length > 0 && (
+      {series.data && !series.error && (
+        <div class="stack lt-result" aria-busy={series.loading}>
+          <Series {...series.data} tz={view.tz} filtered={filtered} />
+        </div>
+      )}
+      {series.data && !series.error && series.data.rows.length > 0 && (
         <div class="lt-cards">
           {cards.map((card) => {
             const chosen = card.dims.find((d) => d === view.by[card.id]) ?? card.dims[0]!;
