@@ -99,7 +99,10 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
     await expect.poll(() => total(page, 'Leads')).toBe('1');
     expect(await total(page, 'Sales')).toBe('1');
     expect(await total(page, 'Revenue')).toBe('49.00');
-    await page.getByRole('button', { name: 'Copy the short URL' }).waitFor();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await page.getByRole('button', { name: 'Copy the short URL' }).click();
+    await page.getByRole('status').filter({ hasText: 'Copied to the clipboard.' }).waitFor();
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(link.shortUrl);
     await page.getByText('Show the chart as a table').click();
     await d.checkAccessibility(page, 'link-en');
 
