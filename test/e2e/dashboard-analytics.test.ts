@@ -34,9 +34,12 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
     const { headers } = await d.setUpOwner(page);
     const collection = await page.request.post(`${origin}/api/collections`, { headers, data: [{ name: 'Spring' }] });
     expect(collection.status(), await collection.text()).toBe(201);
+    const partner = await page.request.post(`${origin}/api/partners`, { headers, data: [{ name: 'Nadia Partner' }] });
+    expect(partner.status(), await partner.text()).toBe(201);
+    const partnerId = (await partner.json())[0].id as string;
     const made = await page.request.post(`${origin}/api/links`, {
       headers,
-      data: [{ collectionId: (await collection.json())[0].id, url: 'https://example.com/spring-sale', title: 'Spring sale' }],
+      data: [{ collectionId: (await collection.json())[0].id, url: 'https://example.com/spring-sale', title: 'Spring sale', partnerId }],
     });
     expect(made.status(), await made.text()).toBe(201);
     const link = (await made.json())[0] as { id: string; shortUrl: string };
@@ -135,9 +138,21 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
     expect(await page.getByLabel('Time zone').inputValue()).toBe('Asia/Tokyo');
     await chip.waitFor();
     await d.checkAccessibility(page, 'analytics-en');
-    await chip.click();
+    // A partner row adds the partner filter: two chips, and a button that clears both.
+    await page.getByRole('group', { name: 'Links: Break down by' }).getByRole('button', { name: 'Partner' }).click();
+    await page.getByRole('button', { name: 'Show only: Nadia Partner' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('partnerId')).toBe(partnerId);
+    await page.getByRole('button', { name: 'Remove filter Partner: Nadia Partner' }).waitFor();
+    await page.getByRole('button', { name: 'Clear all filters' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('linkId')).toBe(null);
+    expect(new URL(page.url()).searchParams.get('partnerId')).toBe(null);
     expect(await chip.count()).toBe(0);
+    // Back brings the filters back.
+    await page.goBack();
+    await chip.waitFor();
+    await chip.click();
+    await page.getByRole('button', { name: 'Remove filter Partner: Nadia Partner' }).click();
+    await expect.poll(() => page.getByRole('group', { name: 'Active filters' }).count()).toBe(0);
     // A range of the hours of the last day.
     await page.getByLabel('Date range').selectOption('24h');
     await page.getByRole('img', { name: 'Clicks, leads and sales per hour' }).waitFor();
