@@ -1,0 +1,101 @@
+/**
+ * The Links page's CSV pieces, pure functions run without a browser: the RFC 4180 reader and
+ * writer (quotes, doubled quotes, commas and line ends inside fields, CRLF/LF, BOM), their
+ * round trip as a fast-check property, the rows an import makes of a file (row numbers as a
+ * spreadsheet counts them, checks before sending, plan-gated columns) and where an API error
+ * points (`[3].url`).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseCsv, toCsv } from '../../web/src/pages/links/csv.js';
+import { COLUMNS, errorTarget, linkToRow, rowsToItems, withoutIndex, type Link } from '../../web/src/pages/links/rows.js';
+
+const C = '0191d8a0-0000-7000-8000-000000000001';
+const T = '0191d8a0-0000-7000-8000-000000000002';
+
+describe('parseCsv / toCsv (RFC 4180)', () => {
+  it('reads quoted fields with commas, doubled quotes and line ends; CRLF, LF and no final line end', () => {
+    expect(parseCsv('a,b,c\r\n1,"x, y","say ""hi"""\r\n2,"line\r\nbreak",\r\n')).toEqual([
+      ['a', 'b', 'c'],
+      ['1', 'x, y', 'say "hi"'],
+      ['2', 'line\r\nbreak', ''],
+    ]);
+    expect(parseCsv('a,b\n1,2')).toEqual([['a', 'b'], ['1', '2']]);
+    expect(parseCsv('\uFEFFurl\r\n\r\nhttps://e.com/\r\n\n')).toEqual([['url'], ['https://e.com/']]);
+    expect(parseCsv('')).toEqual([]);
+    expect(parseCsv(',\r\n')).toEqual([['', '']]);
+  });
+
+  it('writes CRLF records, quoting only what must be', () => {
+    expect(toCsv([['a', 'b,c', 'd"e', 'f\ng', ' h'], ['', 'خصم']])).toBe('a,"b,c","d""e","f\ng"," h"\r\n,خصم\r\n');
+  });
+
+  it('property: whatever the fields, reading what was written gives them back', () => {
+    const field = fc.string({ unit: fc.constantFrom('a', 'Z', ',', '"', '\r', '\n', ' ', 'خ', '=', '\\') });
+    // A record of one empty field is a blank line, which readers skip: at least one non-empty field.
+    const record = fc.array(field, { minLength: 1, maxLength: 5 }).filter((r) => r.length > 1 || r[0] !== '');
+    fc.assert(fc.property(fc.array(record, { maxLength: 6 }), (records) => {
+        expect(parseCsv(toCsv(records))).toEqual(records);
+      }),
+    );
+  });
+});
+
+describe('rowsToItems', () => {
+  it('makes link-create items, numbering rows as a spreadsheet (header = row 1)', () => {
+    const records = parseCsv(
+      [
+        'URL,title,tagIds,utm_source,collectionId,shortUrl',
+        'https://e.com/1,One,' + T + ',news,,https://go/x',
+        'http://e.com/2,Two,,,,',
+        ',Three,,,,',
+        'https://e.com/4,Four,not-a-uuid,,' + C + ',',
+      ].join('\r\n'),
+    );
+    const { items, problems } = rowsToItems(records, 'enterprise', C);
+    expect(items).toEqual([{ row: 2, item: { url: 'https://e.com/1', title: 'One', tagIds: [T], utm: { source: 'news' }, collectionId: C } }]);
+    expect(problems).toEqual([
+      { row: 3, field: 'url', problem: { key: 'https' } },
+      { row: 4, field: 'url', problem: { key: 'required' } },
+      { row: 5, field: 'tagIds', problem: { key: 'uuid' } },
+    ]);
+  });
+
+  it('refuses what the plan lacks, before sending', () => {
+    const records = [['url', 'password', 'expiresAt'], ['https://e.com/', 'secret', '2030-01-01T00:00:00Z']];
+    expect(rowsToItems(records, 'free', C).problems.map((p) => p.field)).toEqual(['expiresAt', 'password']);
+    expect(rowsToItems(records, 'pro', C).items[0]!.item).toMatchObject({ password: 'secret', expiresAt: '2030-01-01T00:00:00Z' });
+  });
+
+  it('without a collectionId column or a default collection, the collection is required; a file without url says so', () => {
+    expect(rowsToItems([['url'], ['https://e.com/']], 'free', undefined).problems).toEqual([{ row: 2, field: 'collectionId', problem: { key: 'required' } }]);
+    expect(rowsToItems([['title'], ['x']], 'free', C).missingUrlColumn).toBe(true);
+  });
+
+  it('an exported row imports again as the same link', () => {
+    const link = {
+      id: 'x', shortUrl: 'https://go/abc', qrCode: '', url: 'https://e.com/a,b', title: 'A "quoted", title', description: null, image: null,
+      utm: { source: 's', campaign: 'c' }, expiresAt: '2031-05-01T10:00:00.000Z', expiredUrl: null, password: 'never exported', cloaked: true,
+      ios: 'https://apps.apple.com/x', android: null, geo: { DE: 'https://e.de/' }, collectionId: C, tagIds: [T], externalId: 'ext-1',
+      tenantId: null, partnerId: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+    } as unknown as Link;
+    const csv = toCsv([[...COLUMNS], linkToRow(link)]);
+    expect(csv).not.toContain('never exported');
+    const { items, problems } = rowsToItems(parseCsv(csv), 'enterprise', undefined);
+    expect(problems).toEqual([]);
+    expect(items[0]!.item).toEqual({
+      url: 'https://e.com/a,b', title: 'A "quoted", title', externalId: 'ext-1', ios: 'https://apps.apple.com/x', collectionId: C, tagIds: [T],
+      utm: { source: 's', campaign: 'c' }, expiresAt: '2031-05-01T10:00:00.000Z', cloaked: true, geo: { DE: 'https://e.de/' },
+    });
+  });
+});
+
+describe('errorTarget', () => {
+  it('finds the item and field an API error names', () => {
+    expect(errorTarget('Invalid [3].url: must be an https URL.')).toEqual({ index: 3, field: 'url' });
+    expect(errorTarget('Invalid [0].geo.DE: blocks framing.')).toEqual({ index: 0, field: 'geo.DE' });
+    expect(errorTarget('Invalid [12].tagIds[1]: no such record in this workspace.')).toEqual({ index: 12, field: 'tagIds[1]' });
+    expect(errorTarget('Too many items: at most 100.')).toBeUndefined();
+    expect(withoutIndex('قيمة غير صالحة في [3].url: يجب أن يكون رابط https.')).toBe('قيمة غير صالحة في url: يجب أن يكون رابط https.');
+  });
+});

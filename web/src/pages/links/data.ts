@@ -1,0 +1,63 @@
+/** The Links page's calls to the API (the typed client), each answering data or throwing the API's error body. */
+import { api } from '../../api/client.js';
+import type { Link } from './rows.js';
+
+export interface Named {
+  id: string;
+  name: string;
+}
+
+export interface ListFilters {
+  search: string;
+  collectionId: string;
+  tagId: string;
+  partnerId: string;
+}
+
+export const NO_FILTERS: ListFilters = { search: '', collectionId: '', tagId: '', partnerId: '' };
+
+function query(f: ListFilters, take: number, skip: number, sort: 'asc' | 'desc') {
+  return {
+    take,
+    skip,
+    sort,
+    ...(f.search.trim() ? { search: f.search.trim() } : {}),
+    ...(f.collectionId ? { collectionId: f.collectionId } : {}),
+    ...(f.tagId ? { tagId: f.tagId } : {}),
+    ...(f.partnerId ? { partnerId: f.partnerId } : {}),
+  };
+}
+
+/** One page of links and how many match in all (the API's X-Total-Count). */
+export async function fetchLinks(f: ListFilters, take: number, skip: number, sort: 'asc' | 'desc' = 'desc', signal?: AbortSignal): Promise<{ links: Link[]; total: number }> {
+  const { data, error, response } = await api.GET('/api/links', { params: { query: query(f, take, skip, sort) }, signal });
+  if (error || !data) throw error;
+  const total = Number(response.headers.get('x-total-count'));
+  return { links: data, total: Number.isFinite(total) ? total : data.length };
+}
+
+/** Every link the filters match, oldest first, 5,000 a request (the API's most). */
+export async function fetchAllLinks(f: ListFilters, onProgress: (done: number, total: number) => void): Promise<Link[]> {
+  const out: Link[] = [];
+  for (;;) {
+    const { links, total } = await fetchLinks(f, 5000, out.length, 'asc');
+    out.push(...links);
+    onProgress(out.length, total);
+    if (links.length < 5000 || out.length >= total) return out;
+  }
+}
+
+/** Collections, tags and partners for the filters and the form (the first 5,000 of each). */
+export async function fetchReferences(): Promise<{ collections: Named[]; tags: Named[]; partners: Named[] }> {
+  const q = { params: { query: { take: 5000, sort: 'asc' as const } } };
+  const [c, t, p] = await Promise.all([api.GET('/api/collections', q), api.GET('/api/tags', q), api.GET('/api/partners', q)]);
+  if (c.error || t.error || p.error) throw c.error ?? t.error ?? p.error;
+  const named = (rows: { id: string; name: string }[] | undefined): Named[] => (rows ?? []).map((r) => ({ id: r.id, name: r.name }));
+  return { collections: named(c.data), tags: named(t.data), partners: named(p.data) };
+}
+
+/** The workspace's bulk maximum in force (it may differ from its plan's). */
+export async function fetchBulkMaximum(workspaceId: string, fallback: number): Promise<number> {
+  const { data } = await api.GET('/api/workspaces');
+  return data?.find((w) => w.id === workspaceId)?.maxBulkItems ?? fallback;
+}
