@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 
-/** The path inside the app (after /app), e.g. '/', '/setup'. */
+/** The path inside the app (after /app), e.g. '/', '/setup' (the query is the page's own: location.search). */
 export function appPath(): string {
   const path = location.pathname.replace(/^\/app/, '').replace(/\/+$/, '');
   return path === '' ? '/' : path;
@@ -27,5 +27,5 @@ export function onLinkClick(e: MouseEvent): void {
   const a = e.currentTarget as HTMLAnchorElement;
   if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
   e.preventDefault();
-  navigate(a.pathname.replace(/^\/app/, '') || '/');
+  navigate((a.pathname.replace(/^\/app/, '') || '/') + a.search);
 }

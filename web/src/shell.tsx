@@ -35,7 +35,7 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
   if (!workspaceId || !role) page = <p>{t.noWorkspace}</p>;
   else if (!route || (route.pattern.startsWith('/settings') && role !== 'owner')) page = <p>{t.notFound}</p>;
   else page = <route.page key={workspaceId} me={me} workspaceId={workspaceId} role={role} params={route.params} />;
-  const title = [...NAV, ...SECTIONS.flat(), ['/account', 'account'] as const].find(([p]) => p === route?.pattern);
+  const title = [...NAV, ...SECTIONS.flat(), ['/links/:id', 'links'] as const, ['/account', 'account'] as const].find(([p]) => p === route?.pattern);
   return (
     <div class="shell">
       <header class="topbar">
