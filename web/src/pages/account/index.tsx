@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { useStrings } from '../../i18n/index.js';
@@ -12,6 +12,7 @@ import {
   ScopeChecks,
   ScopeList,
   SecretOnce,
+  SelectField,
   useAction,
   useDate,
   useLoad,
@@ -323,7 +324,7 @@ function TokenForm({ me, workspaceId, onCancel, onCreated }: { me: PageProps['me
   const [expiry, setExpiry] = useState<(typeof EXPIRIES)[number]>('90');
   const { busy, error, setError, run } = useAction();
   const nameRef = useRef<HTMLInputElement>(null);
-  useEffect(() => nameRef.current?.focus(), []);
+  useLayoutEffect(() => nameRef.current?.focus(), []);
   const role: Role | undefined = me.workspaces.find((w) => w.id === workspace)?.role;
   const allowed = role === 'viewer' ? VIEWER_SCOPES : SCOPES;
   const submit = async (e: Event) => {
@@ -341,27 +342,9 @@ function TokenForm({ me, workspaceId, onCancel, onCreated }: { me: PageProps['me
         <span>{a.tokenName}</span>
         <input ref={nameRef} name="name" required maxLength={190} value={name} onInput={(e) => setName(e.currentTarget.value)} />
       </label>
-      <label class="field">
-        <span>{a.workspace}</span>
-        <select name="workspace" value={workspace} onChange={(e) => setWorkspace(e.currentTarget.value)}>
-          {me.workspaces.map((w) => (
-            <option key={w.id} value={w.id}>
-              {w.name} ({s.roles[w.role]})
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectField label={a.workspace} name="workspace" value={workspace} onChange={setWorkspace} options={me.workspaces.map((w) => [w.id, `${w.name} (${s.roles[w.role]})`] as const)} />
       <ScopeChecks name="scopes" selected={scopes} onChange={setScopes} allowed={allowed} help={role === 'viewer' ? a.viewerNote : undefined} />
-      <label class="field">
-        <span>{a.expiry}</span>
-        <select name="expiry" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value as (typeof EXPIRIES)[number])}>
-          {EXPIRIES.map((x) => (
-            <option key={x} value={x}>
-              {a[`expiry${x}`]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectField label={a.expiry} name="expiry" value={expiry} onChange={setExpiry} options={EXPIRIES.map((x) => [x, a[`expiry${x}`]] as const)} />
       <ErrorLine error={error} />
       <div class="actions">
         <button type="submit" disabled={busy}>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import type { PageProps } from '../../routes.js';
@@ -78,7 +78,7 @@ function AppForm({ workspaceId, app, onCancel, onSaved }: { workspaceId: string;
   const [confidential, setConfidential] = useState(app?.confidential ?? true);
   const { busy, error, setError, run } = useAction();
   const nameRef = useRef<HTMLInputElement>(null);
-  useEffect(() => nameRef.current?.focus(), []);
+  useLayoutEffect(() => nameRef.current?.focus(), []);
   const submit = async (e: Event) => {
     e.preventDefault();
     if (scopes.length === 0) return setError(s.pickScope);

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import type { PageProps } from '../../routes.js';
-import { ConfirmButton, ErrorLine, Loaded, ScopeChecks, ScopeList, SecretOnce, useAction, useDate, useLoad, useSettingsStrings, type Scope } from './ui.js';
+import { ConfirmButton, ErrorLine, Loaded, ScopeChecks, ScopeList, SecretOnce, SelectField, useAction, useDate, useLoad, useSettingsStrings, type Scope } from './ui.js';
 
 type Key = components['schemas']['Key'];
 const DAY_MS = 86_400_000;
@@ -69,7 +69,7 @@ function KeyForm({ workspaceId, onCancel, onCreated }: { workspaceId: string; on
   const [expiry, setExpiry] = useState<Expiry>('never');
   const { busy, error, setError, run } = useAction();
   const nameRef = useRef<HTMLInputElement>(null);
-  useEffect(() => nameRef.current?.focus(), []);
+  useLayoutEffect(() => nameRef.current?.focus(), []);
   const submit = async (e: Event) => {
     e.preventDefault();
     if (scopes.length === 0) return setError(s.pickScope);
@@ -88,16 +88,7 @@ function KeyForm({ workspaceId, onCancel, onCreated }: { workspaceId: string; on
         </span>
       </label>
       <ScopeChecks name="scopes" selected={scopes} onChange={setScopes} />
-      <label class="field">
-        <span>{s.expiry}</span>
-        <select name="expiry" value={expiry} onChange={(e) => setExpiry(e.currentTarget.value as Expiry)}>
-          {EXPIRIES.map((x) => (
-            <option key={x} value={x}>
-              {x === 'never' ? s.expiryNever : s[`expiry${x}`]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectField label={s.expiry} name="expiry" value={expiry} onChange={setExpiry} options={EXPIRIES.map((x) => [x, x === 'never' ? s.expiryNever : s[`expiry${x}`]] as const)} />
       <ErrorLine error={error} />
       <div class="actions">
         <button type="submit" disabled={busy}>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { paths } from '../../api/schema.js';
 import type { PageProps, Role } from '../../routes.js';
-import { ConfirmButton, ErrorLine, Loaded, meChanged, SecretOnce, useAction, useDate, useLoad, useSettingsStrings } from './ui.js';
+import { ConfirmButton, ErrorLine, Loaded, meChanged, SecretOnce, SelectField, useAction, useDate, useLoad, useSettingsStrings } from './ui.js';
 
 type Member = paths['/api/workspaces/{id}/members']['get']['responses'][200]['content']['application/json'][number];
 const ROLES: Role[] = ['owner', 'member', 'viewer'];
@@ -64,7 +64,6 @@ function MemberRow({ member, workspaceId, self, onChanged }: { member: Member; w
       else onChanged();
     }
   };
-  const roleId = `role-${member.userId}`;
   return (
     <li class="item">
       <div class="item-main">
@@ -78,16 +77,7 @@ function MemberRow({ member, workspaceId, self, onChanged }: { member: Member; w
       </div>
       <div class="item-actions">
         <form class="actions" onSubmit={change}>
-          <label class="field" for={roleId}>
-            <span>{s.roleFor(member.name)}</span>
-            <select id={roleId} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {s.roles[r]}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField label={s.roleFor(member.name)} value={role} onChange={setRole} options={ROLES.map((r) => [r, s.roles[r]] as const)} />
           <button type="submit" disabled={busy || role === member.role}>
             {s.changeRole}
           </button>
@@ -127,16 +117,7 @@ function InviteForm({ workspaceId, onCreated }: { workspaceId: string; onCreated
           <span>{s.email}</span>
           <input name="email" type="email" required autocomplete="off" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
         </label>
-        <label class="field">
-          <span>{s.role}</span>
-          <select name="role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {s.roles[r]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label={s.role} name="role" value={role} onChange={setRole} options={ROLES.map((r) => [r, s.roles[r]] as const)} />
         <ErrorLine error={error} />
         <div class="actions">
           <button type="submit" disabled={busy}>

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { useContext, useEffect, useLayoutEffect, useId, useRef, useState } from 'preact/hooks';
 import { errorText } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { LangContext, useStrings, type Lang } from '../../i18n/index.js';
@@ -118,6 +118,7 @@ export function useDate() {
 export function CopyButton({ text, label }: { text: string; label?: string }) {
   const s = useSettingsStrings();
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const word = state === 'copied' ? s.copied : s.copy;
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(text);
@@ -128,8 +129,8 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
   };
   return (
     <span class="copy">
-      <button type="button" onClick={copy} aria-label={label ? `${s.copy}: ${label}` : undefined}>
-        {state === 'copied' ? s.copied : s.copy}
+      <button type="button" onClick={copy} aria-label={label ? `${word}: ${label}` : undefined}>
+        {word}
       </button>
       <span role="status" class={state === 'failed' ? 'error' : 'visually-hidden'}>
         {state === 'copied' ? s.copied : state === 'failed' ? s.copyFailed : ''}
@@ -142,7 +143,7 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
 export function SecretOnce({ title, intro, label, value, onDone }: { title: string; intro: string; label: string; value: string; onDone: () => void }) {
   const s = useSettingsStrings();
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => ref.current?.focus(), []);
+  useLayoutEffect(() => ref.current?.focus(), []);
   return (
     <div class="secret card-inline stack-tight" role="region" aria-label={title} tabIndex={-1} ref={ref}>
       <h2>{title}</h2>
@@ -187,7 +188,7 @@ export function ConfirmButton({
   const cancelRef = useRef<HTMLButtonElement>(null);
   const openRef = useRef<HTMLButtonElement>(null);
   const wasAsking = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (asking) cancelRef.current?.focus();
     else if (wasAsking.current) openRef.current?.focus();
     wasAsking.current = asking;
@@ -271,4 +272,24 @@ export function ScopeList({ scopes }: { scopes: readonly string[] }) {
 /** Asks the app to read /api/me again (a renamed workspace or person shows in the header). */
 export function meChanged(): void {
   dispatchEvent(new Event('linktrail:me-changed'));
+}
+
+/**
+ * A labelled select. The label holds only its words (a label wrapped around a select would
+ * add the chosen option to the select's accessible name).
+ */
+export function SelectField<V extends string>({ label, name, value, options, onChange }: { label: string; name?: string; value: V; options: readonly (readonly [V, string])[]; onChange: (value: V) => void }) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} name={name} value={value} onChange={(e) => onChange(e.currentTarget.value as V)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
 }
