@@ -1,13 +1,18 @@
 import type { PageProps } from '../../routes.js';
-import { useT } from '../../i18n/index.js';
+import { ResourcePage } from './resource-page.js';
+import { RESOURCES } from './resources.js';
 
-/** Placeholders until these pages are built. */
-export function CollectionsPage(_props: PageProps) {
-  return <p>{useT().soon}</p>;
+/** /collections: every link belongs to one. */
+export function CollectionsPage({ role }: PageProps) {
+  return <ResourcePage resource={RESOURCES.collections} role={role} />;
 }
-export function TagsPage(_props: PageProps) {
-  return <p>{useT().soon}</p>;
+
+/** /tags: labels on links, each with an optional colour. */
+export function TagsPage({ role }: PageProps) {
+  return <ResourcePage resource={RESOURCES.tags} role={role} />;
 }
-export function PartnersPage(_props: PageProps) {
-  return <p>{useT().soon}</p>;
+
+/** /partners: who promotes the links (name, email, image address). */
+export function PartnersPage({ role }: PageProps) {
+  return <ResourcePage resource={RESOURCES.partners} role={role} />;
 }

@@ -1,0 +1,216 @@
+import type { ComponentChildren } from 'preact';
+import { useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, errorText } from '../../api/client.js';
+import type { components } from '../../api/schema.js';
+import { LangContext, useStrings } from '../../i18n/index.js';
+import { EventsList, PAGE } from './events-list.js';
+import { Pages } from './pages.js';
+import { hrefOf, type ConversionsQuery } from './query.js';
+import { strings } from './strings.js';
+
+type Customer = components['schemas']['Customer'];
+type State<T> = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; value: T };
+
+interface Props {
+  workspaceId: string;
+  query: ConversionsQuery;
+  go: (q: ConversionsQuery) => void;
+}
+
+/** Customers a page at a time, newest first; a chosen one shows their details and their events. */
+export function CustomersView({ workspaceId, query, go }: Props) {
+  return query.customer ? (
+    <CustomerDetail workspaceId={workspaceId} id={query.customer} query={query} go={go} />
+  ) : (
+    <CustomerList query={query} go={go} />
+  );
+}
+
+/** A same-page link that keeps the browser's own ways (new tab…) and otherwise changes the view in place. */
+function ViewLink({ to, go, children }: { to: ConversionsQuery; go: Props['go']; children: ComponentChildren }) {
+  return (
+    <a
+      href={hrefOf(to)}
+      onClick={(e) => {
+        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+        e.preventDefault();
+        go(to);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
+function CustomerList({ query, go }: Omit<Props, 'workspaceId'>) {
+  const s = useStrings(strings);
+  const { lang } = useContext(LangContext);
+  const [state, setState] = useState<State<{ rows: Customer[]; more: boolean }>>({ kind: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const page = query.cpage;
+  const dates = useMemo(() => new Intl.DateTimeFormat(lang, { dateStyle: 'medium' }), [lang]);
+
+  useEffect(() => {
+    let live = true;
+    setState({ kind: 'loading' });
+    api.GET('/api/customers', { params: { query: { take: PAGE + 1, skip: (page - 1) * PAGE, sort: 'desc' } } }).then(
+      ({ data, error }) => {
+        if (!live) return;
+        if (!data) setState({ kind: 'error', message: errorText(error, lang) });
+        else setState({ kind: 'ready', value: { rows: data.slice(0, PAGE), more: data.length > PAGE } });
+      },
+      (err: unknown) => live && setState({ kind: 'error', message: errorText(err, lang) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [page, attempt]);
+
+  if (state.kind === 'loading') return <p aria-busy="true">{s.loading}</p>;
+  if (state.kind === 'error') return <Failure message={state.message} retry={() => setAttempt((n) => n + 1)} />;
+  const { rows, more } = state.value;
+  if (rows.length === 0 && page === 1) return <p class="empty">{s.emptyCustomers}</p>;
+  return (
+    <>
+      <div class="conv-scroll" role="region" tabIndex={0} aria-label={s.tableLabel(s.customers)}>
+        <table class="table conv-table">
+          <thead>
+            <tr>
+              <th scope="col">{s.name}</th>
+              <th scope="col">{s.email}</th>
+              <th scope="col">{s.externalId}</th>
+              <th scope="col">{s.since}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((c) => (
+              <tr key={c.id}>
+                <td>
+                  <ViewLink to={{ ...query, customer: c.id, cpage: 1 }} go={go}>
+                    <bdi>{c.name ?? c.externalId}</bdi>
+                  </ViewLink>
+                </td>
+                <td>
+                  <bdi>{c.email ?? ''}</bdi>
+                </td>
+                <td>
+                  <bdi>{c.externalId}</bdi>
+                </td>
+                <td>
+                  <time dateTime={c.createdAt}>{dates.format(new Date(c.createdAt))}</time>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pages label={s.pagination(s.customers)} page={page} more={more} onPage={(n) => go({ ...query, cpage: n })} />
+    </>
+  );
+}
+
+function CustomerDetail({ workspaceId, id, query, go }: Props & { id: string }) {
+  const s = useStrings(strings);
+  const { lang } = useContext(LangContext);
+  const [state, setState] = useState<State<Customer | undefined>>({ kind: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const dates = useMemo(() => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }), [lang]);
+
+  useEffect(() => {
+    let live = true;
+    setState({ kind: 'loading' });
+    api.GET('/api/customers', { params: { query: { id } } }).then(
+      ({ data, error }) => {
+        if (!live) return;
+        if (!data) setState({ kind: 'error', message: errorText(error, lang) });
+        else setState({ kind: 'ready', value: data[0] });
+      },
+      (err: unknown) => live && setState({ kind: 'error', message: errorText(err, lang) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [id, attempt]);
+  // The customer was chosen: their name is where the reading continues.
+  useEffect(() => {
+    if (state.kind === 'ready' && state.value) heading.current?.focus();
+  }, [state.kind]);
+
+  const back = (
+    <p class="conv-back">
+      <ViewLink to={{ ...query, customer: undefined, cpage: 1 }} go={go}>
+        {s.backToCustomers}
+      </ViewLink>
+    </p>
+  );
+  if (state.kind === 'loading') return <p aria-busy="true">{s.loading}</p>;
+  if (state.kind === 'error') return <Failure message={state.message} retry={() => setAttempt((n) => n + 1)} />;
+  const c = state.value;
+  if (!c)
+    return (
+      <>
+        {back}
+        <p class="empty">{s.notFoundCustomer}</p>
+      </>
+    );
+  const name = c.name ?? c.externalId;
+  return (
+    <div class="stack">
+      {back}
+      <h2 ref={heading} tabIndex={-1}>
+        <bdi>{name}</bdi>
+      </h2>
+      <dl class="conv-details" aria-label={s.customerDetails}>
+        <div>
+          <dt>{s.externalId}</dt>
+          <dd>
+            <bdi>{c.externalId}</bdi>
+          </dd>
+        </div>
+        <div>
+          <dt>{s.name}</dt>
+          <dd>{c.name ? <bdi>{c.name}</bdi> : <span class="muted">{s.noName}</span>}</dd>
+        </div>
+        {c.email && (
+          <div>
+            <dt>{s.email}</dt>
+            <dd>
+              <bdi>{c.email}</bdi>
+            </dd>
+          </div>
+        )}
+        <div>
+          <dt>{s.since}</dt>
+          <dd>
+            <time dateTime={c.createdAt}>{dates.format(new Date(c.createdAt))}</time>
+          </dd>
+        </div>
+      </dl>
+      <h3>{s.events}</h3>
+      <EventsList
+        workspaceId={workspaceId}
+        filter={{ customerId: c.id }}
+        page={query.cpage}
+        onPage={(n) => go({ ...query, cpage: n })}
+        title={s.customerEvents(name)}
+        empty={s.emptyCustomerEvents}
+      />
+    </div>
+  );
+}
+
+export function Failure({ message, retry }: { message: string; retry: () => void }) {
+  const s = useStrings(strings);
+  return (
+    <div role="alert" class="error">
+      <p>
+        {s.failed}
+        {message}
+      </p>
+      <button type="button" onClick={retry}>
+        {s.retry}
+      </button>
+    </div>
+  );
+}

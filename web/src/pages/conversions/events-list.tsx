@@ -1,0 +1,155 @@
+import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
+import { api, errorText } from '../../api/client.js';
+import type { components } from '../../api/schema.js';
+import { LangContext, useStrings } from '../../i18n/index.js';
+import { onLinkClick } from '../../router.js';
+import { formatAmount } from './format.js';
+import { shortUrlsOf, type ShortUrl } from './lookups.js';
+import { Pages } from './pages.js';
+import { strings } from './strings.js';
+
+type Event = components['schemas']['Event'];
+type Filter = { type?: 'lead' | 'sale'; customerId?: string; startDate?: string; endDate?: string };
+type State = { kind: 'loading' } | { kind: 'error'; message: string; atField?: boolean } | { kind: 'ready'; rows: Event[]; more: boolean };
+
+export const PAGE = 25;
+
+/** The query parameter an API error names ("Invalid query parameter startDate: …"). */
+export function queryFieldOf(error: unknown): string | undefined {
+  return (error as { error?: { en?: string } } | undefined)?.error?.en?.match(/query parameter (\w+)/)?.[1];
+}
+
+interface Props {
+  workspaceId: string;
+  filter: Filter;
+  /** 1-based. */
+  page: number;
+  onPage: (page: number) => void;
+  /** What the list is (names the table and its pages). */
+  title: string;
+  /** What the empty list says (and what to do next). */
+  empty: string;
+  /** The customer column links to the customer (left out when the list is one customer's). */
+  customerHref?: (customerId: string) => string;
+  onCustomer?: (customerId: string) => void;
+  /** An error that names a date parameter is shown at that field instead. */
+  onDateError?: (field: 'startDate' | 'endDate', message: string) => void;
+}
+
+/** Leads and sales, newest first, a page at a time (GET /api/events). */
+export function EventsList({ workspaceId, filter, page, onPage, title, empty, customerHref, onCustomer, onDateError }: Props) {
+  const s = useStrings(strings);
+  const { lang } = useContext(LangContext);
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [links, setLinks] = useState<Map<string, ShortUrl>>(new Map());
+  const [attempt, setAttempt] = useState(0);
+  const key = JSON.stringify(filter);
+
+  useEffect(() => {
+    let live = true;
+    setState({ kind: 'loading' });
+    // One more than a page tells whether a next page exists.
+    api.GET('/api/events', { params: { query: { ...filter, take: PAGE + 1, skip: (page - 1) * PAGE, sort: 'desc' } } }).then(
+      ({ data, error }) => {
+        if (!live) return;
+        if (!data) {
+          const field = queryFieldOf(error);
+          const atField = Boolean(onDateError && (field === 'startDate' || field === 'endDate'));
+          if (atField) onDateError!(field as 'startDate' | 'endDate', errorText(error, lang));
+          setState({ kind: 'error', message: errorText(error, lang), atField });
+          return;
+        }
+        const rows = data.slice(0, PAGE);
+        setState({ kind: 'ready', rows, more: data.length > PAGE });
+        void shortUrlsOf(workspaceId, rows.map((r) => r.linkId)).then((m) => live && setLinks(m));
+      },
+      (err: unknown) => live && setState({ kind: 'error', message: errorText(err, lang) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, page, attempt]);
+
+  const time = useMemo(() => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }), [lang]);
+
+  if (state.kind === 'loading') return <p aria-busy="true">{s.loading}</p>;
+  // (A date's error is shown at its field.)
+  if (state.kind === 'error' && state.atField) return null;
+  if (state.kind === 'error')
+    return (
+      <div role="alert" class="error">
+        <p>
+          {s.failed}
+          {state.message}
+        </p>
+        <button type="button" onClick={() => setAttempt((n) => n + 1)}>
+          {s.retry}
+        </button>
+      </div>
+    );
+  if (state.rows.length === 0 && page === 1) return <p class="empty">{empty}</p>;
+  return (
+    <>
+      <div class="conv-scroll" role="region" tabIndex={0} aria-label={s.tableLabel(title)}>
+        <table class="table conv-table">
+          <thead>
+            <tr>
+              <th scope="col">{s.time}</th>
+              <th scope="col">{s.type}</th>
+              <th scope="col">{s.eventName}</th>
+              {customerHref && <th scope="col">{s.customer}</th>}
+              <th scope="col">{s.link}</th>
+              <th scope="col">{s.amount}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {state.rows.map((e) => (
+              <tr key={e.type + e.id}>
+                <td>
+                  <time dateTime={e.createdAt}>{time.format(new Date(e.createdAt))}</time>
+                </td>
+                <td>
+                  <span class={`conv-type conv-${e.type}`}>{e.type === 'sale' ? s.sale : s.lead}</span>
+                </td>
+                <td>
+                  <bdi>{e.eventName}</bdi>
+                </td>
+                {customerHref && (
+                  <td>
+                    <a
+                      href={customerHref(e.customerId)}
+                      onClick={(ev) => {
+                        if (!onCustomer || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
+                        ev.preventDefault();
+                        onCustomer(e.customerId);
+                      }}
+                    >
+                      <bdi>{e.customerExternalId}</bdi>
+                    </a>
+                  </td>
+                )}
+                <td>
+                  <LinkCell id={e.linkId} url={links.has(e.linkId) ? links.get(e.linkId) : ''} />
+                </td>
+                <td>{e.amount !== null && e.currency ? formatAmount(lang, e.amount, e.currency) : s.noAmount}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pages label={s.pagination(title)} page={page} more={state.more} onPage={onPage} />
+    </>
+  );
+}
+
+/** The link's short URL, to its page; '' while asking, null once gone, undefined when the lookup failed (its page still opens). */
+function LinkCell({ id, url }: { id: string; url: ShortUrl | '' }) {
+  const s = useStrings(strings);
+  if (url === '') return <span aria-busy="true">{s.linkLoading}</span>;
+  if (url === null) return <span class="muted">{s.deletedLink}</span>;
+  return (
+    <a href={`/app/links/${id}`} onClick={onLinkClick}>
+      <bdi dir="ltr">{url ?? s.link}</bdi>
+    </a>
+  );
+}
