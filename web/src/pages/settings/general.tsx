@@ -64,7 +64,7 @@ function Form({ workspace }: { workspace: Workspace }) {
         <h2 id="plan-heading">{s.plan}</h2>
         <dl class="facts">
           <dt>{s.plan}</dt>
-          <dd>{workspace.plan}</dd>
+          <dd>{s.plans[workspace.plan] ?? workspace.plan}</dd>
           <dt>{s.rateLimit}</dt>
           <dd>{number.format(workspace.rateLimitPerMinute)}</dd>
           <dt>{s.maxBulk}</dt>

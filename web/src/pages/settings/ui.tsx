@@ -23,6 +23,21 @@ export const SCOPES: readonly Scope[] = [
   'partnersRead',
   'partnersWrite',
 ];
+/** What each scope opens (api.md Authentication 5). */
+const ENDPOINTS: Record<Scope, string> = {
+  linksRead: 'GET /api/links',
+  linksWrite: 'POST, PUT, DELETE /api/links',
+  collectionsRead: 'GET /api/collections',
+  collectionsWrite: 'POST, PUT, DELETE /api/collections',
+  tagsRead: 'GET /api/tags',
+  tagsWrite: 'POST, PUT, DELETE /api/tags',
+  analyticsRead: 'GET /api/analytics',
+  conversionsWrite: 'POST /api/track/lead, /api/track/sale',
+  customersRead: 'GET /api/customers',
+  customersWrite: 'PUT, DELETE /api/customers',
+  partnersRead: 'GET /api/partners',
+  partnersWrite: 'POST, PUT, DELETE /api/partners',
+};
 /** The scopes of a viewer (operations.md §7); owners and members have all twelve. */
 export const VIEWER_SCOPES: readonly Scope[] = ['linksRead', 'collectionsRead', 'tagsRead', 'analyticsRead', 'customersRead', 'partnersRead'];
 
@@ -246,7 +261,7 @@ export function ScopeChecks({ name, selected, onChange, allowed = SCOPES, help }
                 onChange={(e) => onChange(e.currentTarget.checked ? [...selected, scope] : selected.filter((x) => x !== scope))}
               />
               <span>
-                <code>{scope}</code> <span class="scope-words">{s.scopeWords[scope]}</span>
+                <code>{scope}</code> <span class="scope-words">{s.scopeWords[scope]}</span> <code class="endpoints">{ENDPOINTS[scope]}</code>
               </span>
             </label>
           </li>
