@@ -20,7 +20,7 @@ export const linkRoutes = routesPlugin<ResourceDeps & { links: LinkDeps }>('link
     if (ok) schema.response![200] = { ...ok, headers: TOTAL_COUNT_HEADER };
     route.handler = async (req, reply) => {
       const { links: page, total } = await listLinksWithTotal(serviceContext(deps, req), links, req.query as Query);
-      void reply.header('x-total-count', String(total));
+      if (total !== undefined) void reply.header('x-total-count', String(total));
       return page;
     };
   });

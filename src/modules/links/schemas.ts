@@ -108,14 +108,20 @@ export const LinkListQuery = Type.Object({
         'Extension. Only links whose title, destination url or short id contains this text, ignoring case (lower-cased by the database); taken literally (`%`, `_` and `\\` are no wildcards). Empty: no search. Combined with every other filter',
     }),
   ),
+  count: Type.Optional(
+    Type.Boolean({
+      default: true,
+      description: 'Extension. false: no X-Total-Count, the matches are not counted (a client paging through a known total, or showing rows before their count, saves that work)',
+    }),
+  ),
 });
 
 export const LINK_LIST_DESCRIPTION = [
   'api.md filters id, externalId, tenantId and partnerId match any of them.',
   'Extensions: collectionId, tagId and search narrow the result further (each must hold, together with the any-of group); every filter works with take, skip and sort.',
-  'The response header `X-Total-Count` gives how many links match the filters in all (for paging), whatever take and skip.',
+  'The response header `X-Total-Count` gives how many links match the filters in all (for paging), whatever take and skip; `count=false` leaves it out.',
 ].join(' ');
 
 export const TOTAL_COUNT_HEADER = {
-  'X-Total-Count': { type: 'integer', description: 'Extension: how many links match the filters in all, whatever take and skip' },
+  'X-Total-Count': { type: 'integer', description: 'Extension: how many links match the filters in all, whatever take and skip (absent with count=false)' },
 };

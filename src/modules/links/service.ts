@@ -47,6 +47,8 @@ export interface LinkListQuery extends ListParams {
   collectionId?: string;
   tagId?: string;
   search?: string;
+  /** false: the matches are not counted. */
+  count?: boolean;
 }
 
 function filtersOf(q: LinkListQuery): LinkFilters {
@@ -64,10 +66,11 @@ export async function listLinks(ctx: Ctx, deps: LinkDeps, q: LinkListQuery): Pro
   return found.map((row) => toLink(row, deps));
 }
 
-/** A page of links and how many match the filters in all (for X-Total-Count). */
-export async function listLinksWithTotal(ctx: Ctx, deps: LinkDeps, q: LinkListQuery): Promise<{ links: Link[]; total: number }> {
+/** A page of links and how many match the filters in all (for X-Total-Count), unless count is false. */
+export async function listLinksWithTotal(ctx: Ctx, deps: LinkDeps, q: LinkListQuery): Promise<{ links: Link[]; total?: number }> {
   const filters = filtersOf(q);
   const links = (await listLinkRows(ctx.db, ctx.workspace.id, filters, q)).map((row) => toLink(row, deps));
+  if (q.count === false) return { links };
   // A short first page is the whole result: no count needed.
   const total = q.skip === 0 && links.length < q.take ? links.length : await countLinkRows(ctx.db, ctx.workspace.id, filters);
   return { links, total };

@@ -28,19 +28,25 @@ function query(f: ListFilters, take: number, skip: number, sort: 'asc' | 'desc')
   };
 }
 
-/** One page of links and how many match in all (the API's X-Total-Count). */
-export async function fetchLinks(f: ListFilters, take: number, skip: number, sort: 'asc' | 'desc' = 'desc', signal?: AbortSignal): Promise<{ links: Link[]; total: number }> {
-  const { data, error, response } = await api.GET('/api/links', { params: { query: query(f, take, skip, sort) }, signal });
+/** One page of links and how many match in all (the API's X-Total-Count; with count false, not counted: undefined). */
+export async function fetchLinks(
+  f: ListFilters,
+  take: number,
+  skip: number,
+  options: { sort?: 'asc' | 'desc'; count?: boolean; signal?: AbortSignal } = {},
+): Promise<{ links: Link[]; total: number | undefined }> {
+  const { sort = 'desc', count = true, signal } = options;
+  const { data, error, response } = await api.GET('/api/links', { params: { query: { ...query(f, take, skip, sort), ...(count ? {} : { count: false }) } }, signal });
   if (error || !data) throw error;
-  const total = Number(response.headers.get('x-total-count'));
-  return { links: data, total: Number.isFinite(total) ? total : data.length };
+  const header = response.headers.get('x-total-count');
+  return { links: data, total: header === null ? undefined : Number(header) };
 }
 
 /** Every link the filters match, oldest first, 5,000 a request (the API's most). */
 export async function fetchAllLinks(f: ListFilters, onProgress: (done: number, total: number) => void): Promise<Link[]> {
   const out: Link[] = [];
   for (;;) {
-    const { links, total } = await fetchLinks(f, 5000, out.length, 'asc');
+    const { links, total = out.length + links.length } = await fetchLinks(f, 5000, out.length, { sort: 'asc' });
     out.push(...links);
     onProgress(out.length, total);
     if (links.length < 5000 || out.length >= total) return out;

@@ -20,7 +20,7 @@ import './links.css';
 const PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 300;
 
-type ListState = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; links: Link[]; total: number };
+type ListState = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; links: Link[] };
 type Refs = { collections: Named[]; tags: Named[]; partners: Named[] };
 
 export function LinksPage(props: PageProps) {
@@ -35,6 +35,7 @@ export function LinksPage(props: PageProps) {
   const [filters, setFilters] = useState<ListFilters>(NO_FILTERS);
   const [skip, setSkip] = useState(0);
   const [state, setState] = useState<ListState>({ kind: 'loading' });
+  const [total, setTotal] = useState<number | undefined>(undefined);
   const [reload, setReload] = useState(0);
   const [refs, setRefs] = useState<Refs>({ collections: [], tags: [], partners: [] });
   const [refsError, setRefsError] = useState('');
@@ -46,20 +47,32 @@ export function LinksPage(props: PageProps) {
   const [exporting, setExporting] = useState(false);
   const marked = useRef(false);
 
-  // The page's rows first: collections, tags and partners arrive beside them, for the filters and the form.
+  // The page's rows first, uncounted; their total beside them, counted again only when the filters change
+  // (the rows of a page need no count, so they are on screen sooner). Collections, tags and partners come
+  // beside them too, for the filters and the form.
   useEffect(() => {
     const controller = new AbortController();
     setState((prev) => (prev.kind === 'ready' ? prev : { kind: 'loading' }));
-    fetchLinks(filters, PAGE_SIZE, skip, 'desc', controller.signal).then(
-      ({ links, total }) => {
-        // Past the end (links deleted meanwhile): back to the last page.
-        if (links.length === 0 && skip > 0 && total > 0) setSkip(Math.floor((total - 1) / PAGE_SIZE) * PAGE_SIZE);
-        else setState({ kind: 'ready', links, total });
+    fetchLinks(filters, PAGE_SIZE, skip, { count: false, signal: controller.signal }).then(
+      ({ links }) => {
+        // Past the end (links deleted meanwhile): back to the first page.
+        if (links.length === 0 && skip > 0) setSkip(0);
+        else setState({ kind: 'ready', links });
       },
       (err: unknown) => !controller.signal.aborted && setState({ kind: 'error', message: errorText(err, lang) }),
     );
     return () => controller.abort();
   }, [filters, skip, reload]);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setTotal(undefined);
+    fetchLinks(filters, 1, 0, { signal: controller.signal }).then(
+      ({ total }) => setTotal(total),
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, [filters, reload]);
 
   useEffect(() => {
     fetchReferences().then(setRefs, (err: unknown) => setRefsError(errorText(err, lang)));
@@ -213,7 +226,7 @@ export function LinksPage(props: PageProps) {
           </button>
         </div>
       )}
-      {state.kind === 'ready' && state.total === 0 && (
+      {state.kind === 'ready' && state.links.length === 0 && (
         <div class="empty">
           <p>{filtered ? s.noMatch : canWrite ? s.empty : s.emptyViewer}</p>
         </div>
@@ -273,11 +286,11 @@ export function LinksPage(props: PageProps) {
             </table>
           </div>
           <nav class="links-pager" aria-label={s.pages}>
-            <p>{s.showing(number.format(skip + 1), number.format(skip + state.links.length), number.format(state.total))}</p>
+            <p>{s.showing(number.format(skip + 1), number.format(skip + state.links.length), total === undefined ? '…' : number.format(total))}</p>
             <button type="button" disabled={skip === 0} onClick={() => setSkip(Math.max(0, skip - PAGE_SIZE))}>
               {s.previous}
             </button>
-            <button type="button" disabled={skip + state.links.length >= state.total} onClick={() => setSkip(skip + PAGE_SIZE)}>
+            <button type="button" disabled={state.links.length < PAGE_SIZE || (total !== undefined && skip + state.links.length >= total)} onClick={() => setSkip(skip + PAGE_SIZE)}>
               {s.next}
             </button>
           </nav>
