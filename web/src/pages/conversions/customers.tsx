@@ -161,7 +161,7 @@ function CustomerDetail({ workspaceId, id, query, go }: Props & { id: string }) 
       <h2 ref={heading} tabIndex={-1}>
         <bdi>{name}</bdi>
       </h2>
-      <dl class="conv-details" aria-label={s.customerDetails}>
+      <dl class="conv-details">
         <div>
           <dt>{s.externalId}</dt>
           <dd>

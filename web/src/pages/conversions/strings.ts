@@ -43,7 +43,6 @@ const en = {
   noName: '(no name)',
   showEvents: (name: string) => `Show the events of ${name}`,
   backToCustomers: 'All customers',
-  customerDetails: 'Customer details',
   notFoundCustomer: 'There is no such customer in this workspace (it may have been deleted). Choose one from the list.',
 };
 
@@ -93,7 +92,6 @@ const ar: ConversionStrings = {
   noName: '(بلا اسم)',
   showEvents: (name: string) => `اعرض أحداث ${name}`,
   backToCustomers: 'كل العملاء',
-  customerDetails: 'بيانات العميل',
   notFoundCustomer: 'لا يوجد هذا العميل في مساحة العمل هذه (ربما حُذف). اختر عميلًا من القائمة.',
 };
 

@@ -55,10 +55,14 @@ export function ResourcePage({ resource, role }: { resource: Resource } & Pick<P
   const refresh = () => setReload((n) => n + 1);
   const focusSoon = (find: () => HTMLElement | null | undefined) => setTimeout(() => find()?.focus(), 0);
 
+  // While the whole list fits one page, a change is applied here; otherwise the page is asked
+  // again, since skip-based pages move by one (every request counts against the workspace's limit).
+  const onePage = page === 0 && state.kind === 'ready' && !state.more;
   const created = (row: Row) => {
     setCreating(false);
     setStatus(s.createdStatus(row.name));
-    if (page === 0) refresh();
+    if (onePage && state.rows.length < PAGE) setState({ ...state, rows: [row, ...state.rows] });
+    else if (page === 0) refresh();
     else setPage(0);
     focusSoon(() => newButton.current);
   };
@@ -72,7 +76,7 @@ export function ResourcePage({ resource, role }: { resource: Resource } & Pick<P
     setDeleting(undefined);
     setStatus(s.deletedStatus(row.name));
     setState((old) => (old.kind === 'ready' ? { ...old, rows: old.rows.filter((r) => r.id !== row.id) } : old));
-    refresh();
+    if (!onePage) refresh();
     focusSoon(() => heading.current);
   };
 
