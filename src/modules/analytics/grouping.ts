@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
 import { withTransaction } from '../bulk/service.js';
 import { CONTINENT_OF } from './continents.js';
+import { columnValue, rawFilter, rollupFilter, type DimensionFilter } from './filters.js';
 import { splitSpan, type Level, type RollupSpan, type Span } from './periods.js';
 import { withOffset, zoneAlignment, type Alignment } from './zones.js';
 
@@ -48,6 +49,8 @@ export interface GroupQuery {
   clickId?: string;
   linkId?: string;
   partnerId?: string;
+  /** Only the clicks (and their events) with these breakdown values. */
+  filters?: DimensionFilter[];
   span: Span;
   by: GroupBy;
   interval: Interval;
@@ -98,25 +101,8 @@ const STORED: Record<Exclude<GroupBy, 'timeseries'>, Stored> = {
   partner: 'partner',
 };
 
-/** A raw row's group value, as analytics_keys() stores it (migration 0010). */
-function rawValue(stored: Stored, a: string): SQL {
-  switch (stored) {
-    case 'link':
-      return sql.raw(`${a}.link_id::text`);
-    case 'partner':
-      return sql.raw(`COALESCE(${a}.partner_id::text, '(none)')`);
-    case 'trigger':
-      return sql.raw(`COALESCE(${a}.trigger, 'link')`);
-    case 'country':
-    case 'device':
-    case 'browser':
-    case 'os':
-    case 'referrer':
-      return sql.raw(`COALESCE(${a}.${stored}, '(unknown)')`);
-    default:
-      return sql.raw(`COALESCE(${a}.${stored}, '(none)')`);
-  }
-}
+/** A raw row's group value, as analytics_keys() stores it. */
+const rawValue = (stored: Stored, a: string): SQL => columnValue(stored, a);
 
 const ZERO = sql.raw(`'00000000-0000-0000-0000-000000000000'::uuid`);
 const at = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
@@ -138,6 +124,8 @@ interface Plan {
   levels: Level[];
   /** Link rows of a dimension: kept only from a link's hot days on. */
   hotGated?: boolean;
+  /** The rollup rows' value condition of a dimension filter. */
+  match?: SQL;
 }
 
 /** The levels a scope's rows keep a dimension at ('' the total), as analytics_keys() writes them. */
@@ -148,6 +136,8 @@ function keptLevels(whole: boolean, dim: string): Level[] {
 }
 
 function planOf(q: GroupQuery, bucket: (col: string) => SQL): Plan {
+  const filters = q.filters ?? [];
+  if (filters.length) return filteredPlan(q, filters, bucket);
   const ws = sql`r.workspace_id = ${q.workspaceId}::uuid`;
   const scope = q.linkId
     ? sql`${ws} AND r.scope_id = ${q.linkId}::uuid${q.partnerId ? sql` AND r.partner_id = ${q.partnerId}::uuid` : sql``}`
@@ -169,6 +159,25 @@ function planOf(q: GroupQuery, bucket: (col: string) => SQL): Plan {
   if (stored === 'partner')
     return { scope, dim: '', rollupKey: sql`CASE WHEN r.partner_id = ${ZERO} THEN '(none)' ELSE r.partner_id::text END`, levels: levels('', ['d', 'h']) };
   return { scope, dim: stored, rollupKey: sql`r.value`, levels: levels(stored, ['d']), hotGated: true };
+}
+
+/**
+ * A filtered view. Rollups keep one dimension per row, so they answer a workspace's series or
+ * totals under one filter (that dimension's rows with the value), and a breakdown of the
+ * filter's own dimension; any other combination is read from raw clicks and events.
+ */
+function filteredPlan(q: GroupQuery, filters: DimensionFilter[], bucket: (col: string) => SQL): Plan {
+  const ws = sql`r.workspace_id = ${q.workspaceId}::uuid AND r.scope_id = ${q.workspaceId}::uuid`;
+  const raw: Plan = { scope: ws, dim: '', rollupKey: sql`r.value`, levels: [] };
+  const one = filters.length === 1 ? rollupFilter(filters[0]!) : undefined;
+  if (!one || q.linkId || q.partnerId || q.clickId) return raw;
+  const levels = (wanted: Level[]) => wanted.filter((l) => keptLevels(true, one.dim).includes(l));
+  if (q.by === 'timeseries') {
+    const alignment = zoneAlignment(q.zone, q.span.from, q.span.to);
+    return { scope: ws, dim: one.dim, rollupKey: bucket('r.bucket'), levels: levels(timeseriesLevels(q.interval, alignment)), match: one.match };
+  }
+  if (STORED[q.by] === one.dim) return { scope: ws, dim: one.dim, rollupKey: sql`r.value`, levels: levels(['m', 'd', 'h']), match: one.match };
+  return raw;
 }
 
 /** The last instant a timestamp can be sent as (year 9999); a period rounded up past it holds nothing. */
@@ -233,7 +242,7 @@ function partsFor(q: GroupQuery, plan: Plan, span: Span, levels: Level[], hotGat
   if (rollups.length)
     parts.push(sql`SELECT ${plan.rollupKey} AS key, sum(r.clicks) AS clicks, sum(r.leads) AS leads, sum(r.sales) AS sales, sum(r.amount) AS amount
       FROM analytics_rollups r ${gated ? sql`JOIN analytics_hot_links h ON h.link_id = r.scope_id` : sql``}
-      WHERE ${plan.scope} AND r.dim = ${plan.dim} AND (${rollupSpans(rollups)})${gated ? sql` AND r.bucket >= h.dims_from` : sql``} GROUP BY 1`);
+      WHERE ${plan.scope} AND r.dim = ${plan.dim}${plan.match ? sql` AND ${plan.match}` : sql``} AND (${rollupSpans(rollups)})${gated ? sql` AND r.bucket >= h.dims_from` : sql``} GROUP BY 1`);
   if (whole.raw.length || gated) {
     const key = (a: string) => (q.by === 'timeseries' ? bucket(`${a}.created_at`) : rawValue(STORED[q.by], a));
     const when = (a: string) => {
@@ -249,6 +258,7 @@ function partsFor(q: GroupQuery, plan: Plan, span: Span, levels: Level[], hotGat
       if (q.clickId) p.push(sql`${sql.raw(a)}.${sql.raw(click)} = ${q.clickId}::uuid`);
       if (q.linkId) p.push(sql`${sql.raw(a)}.link_id = ${q.linkId}::uuid`);
       if (q.partnerId) p.push(sql`${sql.raw(a)}.partner_id = ${q.partnerId}::uuid`);
+      for (const f of q.filters ?? []) p.push(rawFilter(f, a, q.workspaceId));
       p.push(sql`(${when(a)})`);
       return sql.join(p, sql` AND `);
     };

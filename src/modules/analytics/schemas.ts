@@ -2,11 +2,37 @@ import { Type } from '@sinclair/typebox';
 import { DateTime, listQueryProperties, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { GROUP_BYS } from './grouping.js';
 
+/** One query parameter per breakdown (extension): a row's key filters the view. */
+function dimensionFilterProperties() {
+  const how =
+    "A breakdown row's key filters the view: (unknown) or (none) selects the clicks without a value, as the rows name them. Filters combine (all must match) with linkId, partnerId and each other, and apply to leads and sales by their click's values. A workspace's timeseries or totals under one filter, and a breakdown by the filter's own dimension, are read from rollups; other combinations from raw clicks and events (slower over long ranges).";
+  const text = (groupBy: string) =>
+    Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: `Filter (extension): only clicks whose ${groupBy} is this value, a row key of groupBy=${groupBy}. ${how}` }));
+  return {
+    country: text('country'),
+    continent: Type.Optional(StringEnum(['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA', '(unknown)'] as const, { description: `Filter (extension): only clicks from countries of this continent. ${how}` })),
+    device: text('device'),
+    browser: text('browser'),
+    os: text('os'),
+    referrer: text('referrer'),
+    referrerUrl: text('referrer_url'),
+    utmSource: text('utm_source'),
+    utmMedium: text('utm_medium'),
+    utmCampaign: text('utm_campaign'),
+    utmTerm: text('utm_term'),
+    utmContent: text('utm_content'),
+    trigger: Type.Optional(StringEnum(['link', 'qr'] as const, { description: `Filter (extension): only clicks opened from the link's QR code (qr) or any other way (link). ${how}` })),
+    collectionId: Type.Optional({ ...Uuid, description: `Filter (extension): only clicks of links now in this collection. ${how}` }),
+    tagId: Type.Optional({ ...Uuid, description: `Filter (extension): only clicks of links now carrying this tag. ${how}` }),
+  };
+}
+
 export const AnalyticsQuery = Type.Object({
   ...listQueryProperties,
   id: Type.Optional({ ...Uuid, description: 'Only this click (a click id); with groupBy, it and the lead and sale events attributed to it' }),
   linkId: Type.Optional({ ...Uuid, description: 'Only clicks of this link (with partnerId: both must match)' }),
   partnerId: Type.Optional({ ...Uuid, description: 'Only clicks of this partner' }),
+  ...dimensionFilterProperties(),
   startDate: Type.Optional(
     Type.String({ description: 'ISO 8601 date or date-time (YYYY-MM-DD[THH:MM[:SS[.fff]](Z|±HH:MM)]); a date means 00:00 UTC. Inclusive. Before year 0001 (e.g. 0000-01-01): no lower limit.' }),
   ),

@@ -3,11 +3,13 @@ import { invalidQuery } from '../../errors.js';
 import { csvStream } from '../../http/csv.js';
 import type { ListParams } from '../../http/schemas.js';
 import { analyticsConn, type Ctx } from '../bulk/service.js';
+import { dimensionFilters, type DimensionParam } from './filters.js';
 import { groupAnalytics, withNames, type GroupBy, type GroupRecord, type Interval } from './grouping.js';
 import { clickPage, listClicks, type ClickCursor, type ClickFilter, type ClickRecord } from './store.js';
 import { knownZone, zonedDayStart } from './zones.js';
 
-export interface AnalyticsQuery extends ListParams {
+/** With one optional parameter per breakdown filter (filters.ts). */
+export interface AnalyticsQuery extends ListParams, Partial<Record<DimensionParam, string>> {
   linkId?: string;
   partnerId?: string;
   startDate?: string;
@@ -104,7 +106,7 @@ function filterOf(ctx: Ctx, q: AnalyticsQuery): ClickFilter | 'empty' {
   const period = periodOf(q, zoneOf(q));
   if (q.interval && q.groupBy !== 'timeseries') throw invalidQuery('interval', 'interval_needs_timeseries');
   if (period === 'empty') return 'empty';
-  return { workspaceId: ctx.workspace.id, clickId: q.id, linkId: q.linkId, partnerId: q.partnerId, ...period };
+  return { workspaceId: ctx.workspace.id, clickId: q.id, linkId: q.linkId, partnerId: q.partnerId, filters: dimensionFilters(q), ...period };
 }
 
 /** Where the analytics read goes and what it needs beyond the workspace. */
@@ -121,6 +123,7 @@ function groups(ctx: Ctx, env: AnalyticsEnv, filter: ClickFilter, q: AnalyticsQu
     clickId: filter.clickId,
     linkId: filter.linkId,
     partnerId: filter.partnerId,
+    filters: filter.filters,
     span: { from: filter.start?.getTime(), to: filter.end?.getTime(), toInclusive: filter.end ? !filter.endExclusive : undefined },
     by,
     interval: q.interval ?? 'day',

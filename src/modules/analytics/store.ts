@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 import type { ClickRow } from '../redirect/store.js';
+import { rawFilter, type DimensionFilter } from './filters.js';
 
 export interface ClickFilter {
   workspaceId: string;
@@ -9,6 +10,8 @@ export interface ClickFilter {
   clickId?: string;
   linkId?: string;
   partnerId?: string;
+  /** Breakdown values the clicks must have. */
+  filters?: DimensionFilter[];
   start?: Date;
   end?: Date;
   /** The end bound is excluded (a date-only endDate: before the next day starts). */
@@ -34,6 +37,7 @@ function clickWhere(f: ClickFilter, alias: string): SQL {
   if (f.clickId) parts.push(sql`${a}.id = ${f.clickId}::uuid`);
   if (f.linkId) parts.push(sql`${a}.link_id = ${f.linkId}::uuid`);
   if (f.partnerId) parts.push(sql`${a}.partner_id = ${f.partnerId}::uuid`);
+  for (const d of f.filters ?? []) parts.push(rawFilter(d, alias, f.workspaceId));
   if (f.start) parts.push(sql`${a}.created_at >= ${f.start.toISOString()}::timestamptz`);
   if (f.end) parts.push(endBound(a, f));
   return sql.join(parts, sql` AND `);

@@ -329,6 +329,34 @@ describe('GET /api/analytics: click records', () => {
     expect400(await api.analytics('?partnerId=123'), 'partnerId');
   });
 
+  it('breakdown filters (extension) narrow the click list; bad values are a 400 naming the parameter', async () => {
+    const api = await client();
+    const l1 = await api.link();
+    const l2 = await api.link();
+    const c = {
+      gb: await api.click(l1, { ua: IPHONE, ip: IP_GB, referer: 'https://news.example.com/a' }),
+      de: await api.click(l1, { ua: DESKTOP, ip: IP_DE }),
+      us: await api.click(l2, { ua: ANDROID, ip: IP_US, referer: 'https://social.example/p' }),
+    };
+    await settle();
+    expect(ids(await api.clicks('&country=GB'))).toEqual([c.gb]);
+    expect(ids(await api.clicks('&continent=EU'))).toEqual([c.gb, c.de]);
+    expect(ids(await api.clicks('&continent=EU&device=desktop'))).toEqual([c.de]);
+    expect(ids(await api.clicks('&referrer=(direct)'))).toEqual([c.de]);
+    expect(ids(await api.clicks(`&referrer=news.example.com&linkId=${l1.id}`))).toEqual([c.gb]);
+    expect(ids(await api.clicks('&trigger=link'))).toEqual([c.gb, c.de, c.us]);
+    expect(await api.clicks('&trigger=qr')).toEqual([]);
+    expect(await api.clicks('&country=FR')).toEqual([]);
+    expect(await api.clicks(`&collectionId=${randomUUID()}`)).toEqual([]);
+    for (const [param, value] of [['trigger', 'email'], ['continent', 'Europe'], ['collectionId', 'x'], ['tagId', '12'], ['country', ''], ['utmSource', 'x'.repeat(2049)]])
+      expect400(await api.analytics(`?${param}=${encodeURIComponent(value)}`), param);
+    // Another workspace's filter values select nothing of this one.
+    const other = await client();
+    await other.click(await other.link(), { ua: DESKTOP, ip: IP_GB });
+    await settle();
+    expect(ids(await api.clicks('&country=GB'))).toEqual([c.gb]);
+  });
+
   it('startDate <= createdAt <= endDate, both inclusive; a date alone means the whole UTC day', async () => {
     const api = await client();
     const link = await api.link();

@@ -134,7 +134,7 @@ async function fixture() {
       ['country', 'device', 'browser', 'os', 'referrer', 'referrer_url', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'trigger'].map((k) => [k, dflt(k, r[k] ?? null)]),
     ),
   }));
-  return { ws, send, links, partners, linkMeta, data, now, eventInstants: data.filter((d) => d.kind !== 'click').map((d) => d.us) };
+  return { ws, send, links, partners, tags, collections: [collectionId, second!.id], linkMeta, data, now, eventInstants: data.filter((d) => d.kind !== 'click').map((d) => d.us) };
 }
 
 // ---- the oracle: the same question from raw rows, in JavaScript ----
@@ -153,6 +153,22 @@ interface Query {
   partnerId?: string;
   start?: { text: string; us?: bigint; date?: string };
   end?: { text: string; us?: bigint; date?: string };
+  /** Breakdown filters: the query parameter, the groupBy it names, the value (a row key). */
+  dims?: DimFilter[];
+}
+
+interface DimFilter {
+  param: string;
+  by: string;
+  value: string;
+}
+
+/** A row's value under a filter's groupBy, as the oracle groups it. */
+function dimValues(by: string, r: RawRow): string[] {
+  if (by === 'continent') return [CONTINENT_OF[r.dims.country!] ?? '(unknown)'];
+  if (by === 'collection') return [f.linkMeta.get(r.linkId)!.collection];
+  if (by === 'tag') return f.linkMeta.get(r.linkId)!.tags;
+  return [r.dims[by]!];
 }
 
 function expected(q: Query): Map<string, { clicks: number; leads: number; sales: number; saleAmount: number }> {
@@ -161,6 +177,7 @@ function expected(q: Query): Map<string, { clicks: number; leads: number; sales:
   for (const r of f.data) {
     if (q.linkId && r.linkId !== q.linkId) continue;
     if (q.partnerId && r.partnerId !== q.partnerId) continue;
+    if (q.dims?.some((d) => !dimValues(d.by, r).includes(d.value))) continue;
     const ms = Number(r.us / 1000n);
     const local = wall(zone, ms).date;
     if (q.start?.us !== undefined && r.us < q.start.us) continue;
@@ -251,9 +268,27 @@ function boundArb(side: 'start' | 'end') {
   return fc.option(fc.oneof(dateOnly, instant, atEvent), { nil: undefined });
 }
 
+const FILTER_PARAMS: [param: string, by: string][] = [
+  ['country', 'country'], ['continent', 'continent'], ['device', 'device'], ['browser', 'browser'], ['os', 'os'],
+  ['referrer', 'referrer'], ['referrerUrl', 'referrer_url'], ['utmSource', 'utm_source'], ['utmMedium', 'utm_medium'],
+  ['utmCampaign', 'utm_campaign'], ['utmTerm', 'utm_term'], ['utmContent', 'utm_content'], ['trigger', 'trigger'],
+  ['collectionId', 'collection'], ['tagId', 'tag'],
+];
+
+/** A filter on a value the data has (or, now and then, one it lacks). */
+function dimFilterArb(): fc.Arbitrary<DimFilter> {
+  return fc.tuple(fc.constantFrom(...FILTER_PARAMS), fc.nat(), fc.boolean()).map(([[param, by], n, absent]) => {
+    const seen = [...new Set(f.data.flatMap((r) => dimValues(by, r)))].sort();
+    if (absent && n % 5 === 0) return { param, by, value: by === 'collection' || by === 'tag' ? randomUUID() : by === 'continent' ? 'AN' : by === 'trigger' ? 'qr' : 'nowhere' };
+    return { param, by, value: seen[n % seen.length]! };
+  });
+}
+
 const queryArb = () =>
   fc
     .record({
+      dims: fc.oneof(fc.constant<DimFilter[]>([]), fc.array(dimFilterArb(), { minLength: 1, maxLength: 2 })),
+      sameDim: fc.boolean(),
       by: fc.constantFrom(...GROUP_BYS),
       interval: fc.constantFrom('hour' as const, 'day' as const, 'month' as const),
       zone: fc.option(fc.constantFrom(...ZONES), { nil: undefined }),
@@ -261,8 +296,13 @@ const queryArb = () =>
       start: boundArb('start'),
       end: boundArb('end'),
     })
-    .map(({ by, interval, zone, filter, start, end }): Query => {
-      const q: Query = { by, zone, start, end };
+    .map(({ by, interval, zone, filter, start, end, dims, sameDim }): Query => {
+      // One filter on the whole workspace, with its own breakdown or a series: the rollup path of a filtered view.
+      if (dims.length === 1 && sameDim) {
+        filter = 'none';
+        if (by !== 'timeseries' && !['collection', 'tag'].includes(dims[0]!.by)) by = dims[0]!.by as Query['by'];
+      }
+      const q: Query = { by, zone, start, end, dims: dims.filter((d, i) => dims.findIndex((e) => e.param === d.param) === i) };
       if (by === 'timeseries') q.interval = interval;
       if (filter.startsWith('link')) q.linkId = f.links[Number(filter[4])]!.id;
       const p = /partner(\d)/.exec(filter);
@@ -276,6 +316,7 @@ function url(q: Query): string {
   if (q.zone) p.set('timezone', q.zone);
   if (q.linkId) p.set('linkId', q.linkId);
   if (q.partnerId) p.set('partnerId', q.partnerId);
+  for (const d of q.dims ?? []) p.set(d.param, d.value);
   if (q.start) p.set('startDate', q.start.text);
   if (q.end) p.set('endDate', q.end.text);
   return `/api/analytics?${p.toString()}`;
