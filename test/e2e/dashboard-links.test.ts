@@ -67,6 +67,8 @@ describe.skipIf(!dashboardRunnable)('the Links page in Chromium', () => {
     expect(await page.getByLabel('Destination URL', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Destination URL', { exact: true }).getAttribute('aria-describedby')).toBe('link-url-error');
     expect(await page.evaluate('document.activeElement?.id')).toBe('link-url');
+    // The setup's workspace is on the enterprise plan: every feature field is there.
+    for (const label of ['Password', 'Expires at (your time)', 'iOS destination URL', 'Destinations by country']) expect(await page.getByLabel(label, { exact: true }).count(), label).toBe(1);
     await d.checkAccessibility(page, 'links-form-en');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
@@ -162,6 +164,9 @@ describe.skipIf(!dashboardRunnable)('the Links page in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Export CSV' }).count()).toBe(1);
     for (const name of ['New link', 'Import CSV', /^Edit /, /^Delete /]) expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0);
 
+    // On the free plan the form hides what the plan forbids, and says so.
+    const downgraded = await d.t.admin('PATCH', `/workspaces/${workspaceId}`, { plan: 'free' });
+    expect(downgraded.statusCode, downgraded.body).toBe(200);
     const ar = await d.newPage('ar-EG', PHONE);
     const login = await ar.request.post(`${origin}/api/auth/login`, { headers: { origin }, data: { email: OWNER.email, password: OWNER.password } });
     expect(login.status(), await login.text()).toBe(200);
@@ -172,6 +177,9 @@ describe.skipIf(!dashboardRunnable)('the Links page in Chromium', () => {
     await d.checkAccessibility(ar, 'links-ar');
     await ar.getByRole('button', { name: 'رابط جديد' }).click();
     await ar.getByLabel('عنوان URL للوجهة').waitFor();
+    expect(await ar.getByLabel('كلمة المرور', { exact: true }).count()).toBe(0);
+    expect(await ar.getByLabel('عنوان الوجهة لأجهزة iOS').count()).toBe(0);
+    await ar.getByText('خطتك (free) لا تشمل', { exact: false }).waitFor();
     await d.checkAccessibility(ar, 'links-form-ar');
     expect(d.cspViolations).toEqual([]);
   });
