@@ -133,6 +133,8 @@ describe.skipIf(!dashboardRunnable)('settings, account and invitation pages in C
     await page.keyboard.press('Enter');
     await expect.poll(() => withKey('/api/tags', key)).toBe(401);
     await expect.poll(() => page.getByRole('button', { name: 'Revoke Keyboard key' }).count()).toBe(0);
+    // The focus is not lost with the button: it waits on the list's heading.
+    await expect.poll(() => page.evaluate<string>('document.activeElement.textContent')).toBe('Keys');
   });
 
   it('invite a viewer on the members page; they join through the link as a new person and see no settings', async () => {

@@ -202,7 +202,26 @@ export function ConfirmButton({
   const [busy, setBusy] = useState(false);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const openRef = useRef<HTMLButtonElement>(null);
+  // Kept through unmounting (an object ref is emptied before the cleanup runs); the heading found while attached.
+  const root = useRef<{ el: HTMLElement; heading: HTMLElement | null } | null>(null);
+  const rootRef = (el: HTMLElement | null) => {
+    if (el) root.current = { el, heading: (el.closest('section') ?? document.getElementById('main'))?.querySelector<HTMLElement>('h2, h1') ?? null };
+  };
   const wasAsking = useRef(false);
+  // The row goes away once done (the list reloads): the focus goes to its section's heading, not to the page's top.
+  useEffect(
+    () => () => {
+      const { el, heading } = root.current ?? {};
+      const focused = el?.contains(document.activeElement);
+      setTimeout(() => {
+        const lost = document.activeElement === document.body || document.activeElement === null;
+        if (!heading?.isConnected || !(focused || lost)) return;
+        heading.tabIndex = -1;
+        heading.focus();
+      });
+    },
+    [],
+  );
   useLayoutEffect(() => {
     if (asking) cancelRef.current?.focus();
     else if (wasAsking.current) openRef.current?.focus();
@@ -210,12 +229,14 @@ export function ConfirmButton({
   }, [asking]);
   if (!asking)
     return (
-      <button type="button" class="danger" ref={openRef} onClick={() => setAsking(true)} aria-label={accessibleName}>
-        {label}
-      </button>
+      <div class="confirm-wrap" ref={rootRef}>
+        <button type="button" class="danger" ref={openRef} onClick={() => setAsking(true)} aria-label={accessibleName}>
+          {label}
+        </button>
+      </div>
     );
   return (
-    <div class="confirm" role="group" aria-label={question} onKeyDown={(e) => e.key === 'Escape' && setAsking(false)}>
+    <div class="confirm" ref={rootRef} role="group" aria-label={question} onKeyDown={(e) => e.key === 'Escape' && setAsking(false)}>
       <p>{question}</p>
       <div class="actions">
         <button
