@@ -8,7 +8,7 @@
  * integer above 2^53 itself, which is the client's choice, not the server's answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { onPostgres, startTestApp, type TestApp } from '../../helpers/app.js';
 import { clientWithClick, expect400 } from '../conversions/helpers.js';
 
 let t: TestApp;
@@ -43,12 +43,17 @@ describe('sale amounts', () => {
     expect(await api.totals()).toEqual({ leads: 0, sales: 1, saleAmount: MAX_AMOUNT });
   });
 
-  it('sums many sales near the maximum exactly, past 2^53, in every groupBy', { timeout: 300_000 }, async () => {
+  // Passing 2^53 takes ~9,000 sales of the maximum, each through HTTP. PostgreSQL takes them 8 at a
+  // time; PGlite (the same PostgreSQL numeric code, compiled to WebAssembly) queues them and would
+  // spend over two minutes of CI on it, so there 1,000 sales check the same sums below 2^53, and
+  // the run past 2^53 (where float8 sums lose digits) is PostgreSQL's.
+  const pastFloat = onPostgres;
+  it(`sums many sales near the maximum exactly${pastFloat ? ', past 2^53,' : ''} in every groupBy`, { timeout: 300_000 }, async () => {
     const { api, clickId, link } = await clientWithClick(t);
     const second = await clientWithClick(t); // another workspace: must stay out of the sums
     await second.api.okSale(saleBody(second.clickId, MAX_AMOUNT));
     // Enough sales that their sum passes 2^53; amounts just below the maximum with odd last digits.
-    const count = Number(2n ** 53n / BigInt(MAX_AMOUNT)) + 50;
+    const count = pastFloat ? Number(2n ** 53n / BigInt(MAX_AMOUNT)) + 50 : 1_000;
     const amounts = Array.from({ length: count }, (_, i) => MAX_AMOUNT - ((i * 7919) % 1_000_003));
     const expected = amounts.reduce((sum, a) => sum + BigInt(a), 0n);
     // A few at a time (PostgreSQL writes them in parallel; PGlite queues them).
@@ -56,7 +61,7 @@ describe('sale amounts', () => {
       const sent = await Promise.all(amounts.slice(i, i + 8).map((amount) => api.sale(saleBody(clickId, amount))));
       for (const res of sent) expect(res.statusCode, res.body).toBe(200);
     }
-    expect(expected > 2n ** 53n).toBe(true);
+    expect(expected > 2n ** 53n).toBe(pastFloat);
     for (const query of ['groupBy=link', 'groupBy=country', 'groupBy=device', 'groupBy=timeseries&interval=month', 'groupBy=timeseries&interval=hour']) {
       const res = await api.send('GET', `/api/analytics?take=5000&${query}`);
       expect(res.statusCode, res.body).toBe(200);
