@@ -67,12 +67,12 @@ describe.skipIf(!dashboardRunnable)('collections, tags, partners and conversions
     await open(page, '/collections', 'Collections');
     await page.getByText('No collections yet. Choose “New collection”').waitFor();
     await page.getByRole('button', { name: 'New collection' }).click();
-    expect(await focused(page)).toMatch(/^Name/);
+    await expect.poll(() => focused(page)).toMatch(/^Name/);
     await page.getByLabel('Name (required)').fill('Spring campaign');
     await page.getByLabel('Description (optional)').fill('March and April newsletters');
     await page.getByRole('button', { name: 'Create collection' }).click();
     await status(page).getByText('Created “Spring campaign”.').waitFor();
-    expect(await focused(page)).toBe('New collection');
+    await expect.poll(() => focused(page)).toBe('New collection');
     await page.getByText('March and April newsletters').waitFor();
 
     await page.getByRole('button', { name: 'Edit Spring campaign' }).click();
@@ -80,7 +80,7 @@ describe.skipIf(!dashboardRunnable)('collections, tags, partners and conversions
     await page.getByLabel('Name (required)').fill('Spring 2026');
     await page.getByRole('button', { name: 'Save' }).click();
     await status(page).getByText('Saved “Spring 2026”.').waitFor();
-    expect(await focused(page)).toBe('Edit Spring 2026');
+    await expect.poll(() => focused(page)).toBe('Edit Spring 2026');
     const collections = await (await page.request.get(`${origin}/api/collections`, { headers })).json();
     expect(collections.map((c: { name: string; description: string }) => [c.name, c.description])).toEqual([['Spring 2026', 'March and April newsletters']]);
 
@@ -91,7 +91,7 @@ describe.skipIf(!dashboardRunnable)('collections, tags, partners and conversions
     await page.getByRole('button', { name: 'Delete Old drafts' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete the collection “Old drafts”?' });
     await dialog.waitFor();
-    expect(await focused(page)).toBe('Cancel');
+    await expect.poll(() => focused(page)).toBe('Cancel');
     await d.checkAccessibility(page, 'library-collections-delete-en');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
@@ -109,14 +109,14 @@ describe.skipIf(!dashboardRunnable)('collections, tags, partners and conversions
     await page.getByText('No tags yet.').waitFor();
     await tabTo(page, 'New tag');
     await page.keyboard.press('Enter');
-    expect(await focused(page)).toMatch(/^Name/);
+    await expect.poll(() => focused(page)).toMatch(/^Name/);
     await page.keyboard.type('Launch');
     await page.keyboard.press('Tab'); // the colours: "No colour" is chosen
-    expect(await focused(page)).toBe('No colour');
+    await expect.poll(() => focused(page)).toBe('No colour');
     for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowDown');
-    expect(await focused(page)).toBe('Blue');
+    await expect.poll(() => focused(page)).toBe('Blue');
     await page.keyboard.press('Tab');
-    expect(await focused(page)).toBe('Create tag');
+    await expect.poll(() => focused(page)).toBe('Create tag');
     await page.keyboard.press('Enter');
     await status(page).getByText('Created “Launch”.').waitFor();
     const tags = await (await page.request.get(`${origin}/api/tags`, { headers })).json();

@@ -9,7 +9,7 @@ import { hrefOf, type ConversionsQuery } from './query.js';
 import { strings } from './strings.js';
 
 type Customer = components['schemas']['Customer'];
-type State<T> = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; value: T };
+type State<T> = { kind: 'loading' } | { kind: 'error'; error: unknown } | { kind: 'ready'; value: T };
 
 interface Props {
   workspaceId: string;
@@ -56,10 +56,10 @@ function CustomerList({ query, go }: Omit<Props, 'workspaceId'>) {
     api.GET('/api/customers', { params: { query: { take: PAGE + 1, skip: (page - 1) * PAGE, sort: 'desc' } } }).then(
       ({ data, error }) => {
         if (!live) return;
-        if (!data) setState({ kind: 'error', message: errorText(error, lang) });
+        if (!data) setState({ kind: 'error', error });
         else setState({ kind: 'ready', value: { rows: data.slice(0, PAGE), more: data.length > PAGE } });
       },
-      (err: unknown) => live && setState({ kind: 'error', message: errorText(err, lang) }),
+      (err: unknown) => live && setState({ kind: 'error', error: err }),
     );
     return () => {
       live = false;
@@ -67,7 +67,7 @@ function CustomerList({ query, go }: Omit<Props, 'workspaceId'>) {
   }, [page, attempt]);
 
   if (state.kind === 'loading') return <p aria-busy="true">{s.loading}</p>;
-  if (state.kind === 'error') return <Failure message={state.message} retry={() => setAttempt((n) => n + 1)} />;
+  if (state.kind === 'error') return <Failure error={state.error} retry={() => setAttempt((n) => n + 1)} />;
   const { rows, more } = state.value;
   if (rows.length === 0 && page === 1) return <p class="empty">{s.emptyCustomers}</p>;
   return (
@@ -123,10 +123,10 @@ function CustomerDetail({ workspaceId, id, query, go }: Props & { id: string }) 
     api.GET('/api/customers', { params: { query: { id } } }).then(
       ({ data, error }) => {
         if (!live) return;
-        if (!data) setState({ kind: 'error', message: errorText(error, lang) });
+        if (!data) setState({ kind: 'error', error });
         else setState({ kind: 'ready', value: data[0] });
       },
-      (err: unknown) => live && setState({ kind: 'error', message: errorText(err, lang) }),
+      (err: unknown) => live && setState({ kind: 'error', error: err }),
     );
     return () => {
       live = false;
@@ -145,7 +145,7 @@ function CustomerDetail({ workspaceId, id, query, go }: Props & { id: string }) 
     </p>
   );
   if (state.kind === 'loading') return <p aria-busy="true">{s.loading}</p>;
-  if (state.kind === 'error') return <Failure message={state.message} retry={() => setAttempt((n) => n + 1)} />;
+  if (state.kind === 'error') return <Failure error={state.error} retry={() => setAttempt((n) => n + 1)} />;
   const c = state.value;
   if (!c)
     return (
@@ -200,13 +200,15 @@ function CustomerDetail({ workspaceId, id, query, go }: Props & { id: string }) 
   );
 }
 
-export function Failure({ message, retry }: { message: string; retry: () => void }) {
+/** A failed request: the API's message in the page's language, and a way to ask again. */
+export function Failure({ error, retry }: { error: unknown; retry: () => void }) {
   const s = useStrings(strings);
+  const { lang } = useContext(LangContext);
   return (
     <div role="alert" class="error">
       <p>
         {s.failed}
-        {message}
+        {errorText(error, lang)}
       </p>
       <button type="button" onClick={retry}>
         {s.retry}

@@ -10,7 +10,7 @@ import { strings } from './strings.js';
 
 type Event = components['schemas']['Event'];
 type Filter = { type?: 'lead' | 'sale'; customerId?: string; startDate?: string; endDate?: string };
-type State = { kind: 'loading' } | { kind: 'error'; message: string; atField?: boolean } | { kind: 'ready'; rows: Event[]; more: boolean };
+type State = { kind: 'loading' } | { kind: 'error'; error: unknown; atField?: boolean } | { kind: 'ready'; rows: Event[]; more: boolean };
 
 export const PAGE = 25;
 
@@ -33,7 +33,7 @@ interface Props {
   customerHref?: (customerId: string) => string;
   onCustomer?: (customerId: string) => void;
   /** An error that names a date parameter is shown at that field instead. */
-  onDateError?: (field: 'startDate' | 'endDate', message: string) => void;
+  onDateError?: (field: 'startDate' | 'endDate', error: unknown) => void;
 }
 
 /** Leads and sales, newest first, a page at a time (GET /api/events). */
@@ -55,15 +55,15 @@ export function EventsList({ workspaceId, filter, page, onPage, title, empty, cu
         if (!data) {
           const field = queryFieldOf(error);
           const atField = Boolean(onDateError && (field === 'startDate' || field === 'endDate'));
-          if (atField) onDateError!(field as 'startDate' | 'endDate', errorText(error, lang));
-          setState({ kind: 'error', message: errorText(error, lang), atField });
+          if (atField) onDateError!(field as 'startDate' | 'endDate', error);
+          setState({ kind: 'error', error, atField });
           return;
         }
         const rows = data.slice(0, PAGE);
         setState({ kind: 'ready', rows, more: data.length > PAGE });
         void shortUrlsOf(workspaceId, rows.map((r) => r.linkId)).then((m) => live && setLinks(m));
       },
-      (err: unknown) => live && setState({ kind: 'error', message: errorText(err, lang) }),
+      (err: unknown) => live && setState({ kind: 'error', error: err }),
     );
     return () => {
       live = false;
@@ -80,7 +80,7 @@ export function EventsList({ workspaceId, filter, page, onPage, title, empty, cu
       <div role="alert" class="error">
         <p>
           {s.failed}
-          {state.message}
+          {errorText(state.error, lang)}
         </p>
         <button type="button" onClick={() => setAttempt((n) => n + 1)}>
           {s.retry}

@@ -1,5 +1,6 @@
-import { useRef, useState } from 'preact/hooks';
-import { useStrings } from '../../i18n/index.js';
+import { useContext, useRef, useState } from 'preact/hooks';
+import { errorText } from '../../api/client.js';
+import { LangContext, useStrings } from '../../i18n/index.js';
 import type { PageProps } from '../../routes.js';
 import { CustomersView } from './customers.js';
 import { EventsList } from './events-list.js';
@@ -64,10 +65,11 @@ export function ConversionsPage({ workspaceId }: PageProps) {
   );
 }
 
-type DateError = { field: 'startDate' | 'endDate'; message: string };
+type DateError = { field: 'startDate' | 'endDate'; error: unknown };
 
 function EventsView({ workspaceId, query, go }: { workspaceId: string; query: ConversionsQuery; go: (q: ConversionsQuery) => void }) {
   const s = useStrings(strings);
+  const { lang } = useContext(LangContext);
   const [dateError, setDateError] = useState<DateError>();
   const filtered = Boolean(query.type || query.from || query.to);
   const filter = {
@@ -89,12 +91,12 @@ function EventsView({ workspaceId, query, go }: { workspaceId: string; query: Co
       page: 1,
     });
   };
-  const showDateError = (field: DateError['field'], message: string) => {
-    setDateError({ field, message });
+  const showDateError = (field: DateError['field'], error: unknown) => {
+    setDateError({ field, error });
     setTimeout(() => document.getElementById(field === 'startDate' ? 'conv-from' : 'conv-to')?.focus(), 0);
   };
   const dateField = (id: string, name: 'from' | 'to', label: string, field: DateError['field']) => {
-    const error = dateError?.field === field ? dateError.message : undefined;
+    const error = dateError?.field === field ? errorText(dateError.error, lang) : undefined;
     return (
       <div class="field">
         <label for={id}>{label}</label>

@@ -21,7 +21,8 @@ export function ConfirmDelete({ s, title, body, remove, onDone, onCancel }: Prop
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  // Kept as the API answered, so a change of language shows its other message.
+  const [error, setError] = useState<unknown>();
 
   useEffect(() => {
     const d = dialog.current;
@@ -36,10 +37,10 @@ export function ConfirmDelete({ s, title, body, remove, onDone, onCancel }: Prop
     setError(undefined);
     try {
       const { error: failed } = await remove();
-      if (failed) setError(errorText(failed, lang));
+      if (failed) setError(failed);
       else onDone();
     } catch (err) {
-      setError(errorText(err, lang));
+      setError(err);
     } finally {
       setBusy(false);
     }
@@ -58,9 +59,9 @@ export function ConfirmDelete({ s, title, body, remove, onDone, onCancel }: Prop
     >
       <h2 id="lib-dialog-title">{title}</h2>
       <p id="lib-dialog-body">{body}</p>
-      {error && (
+      {error !== undefined && (
         <p class="error" role="alert">
-          {error}
+          {errorText(error, lang)}
         </p>
       )}
       <div class="lib-buttons">

@@ -1,4 +1,6 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { errorText } from '../../api/client.js';
+import { LangContext } from '../../i18n/index.js';
 import { ApiMessage } from './api-message.js';
 import { colorText, HEX, PALETTE, paletteOf, Swatch } from './colors.js';
 import type { FieldDef, Values } from './resources.js';
@@ -7,7 +9,8 @@ import type { LibraryStrings } from './strings.js';
 /** An API error placed at the field it names (or at the form when it names none of them). */
 export interface FormError {
   field?: string;
-  message: string;
+  /** The API's answer (or a network failure), read in the page's language when shown. */
+  error: unknown;
 }
 
 interface Props {
@@ -30,6 +33,7 @@ interface Props {
  * then takes the focus.
  */
 export function RecordForm({ id, s, fields, initial, submitLabel, busy, error, onSubmit, onCancel, autoFocus }: Props) {
+  const { lang } = useContext(LangContext);
   const [values, setValues] = useState<Values>(initial);
   const known = error?.field && fields.some((f) => f.key === error.field) ? error.field : undefined;
   // The field whose error the person has since changed: its message goes until the next answer.
@@ -40,7 +44,7 @@ export function RecordForm({ id, s, fields, initial, submitLabel, busy, error, o
     if (key === known) setEdited(key);
   };
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (autoFocus) form.current?.querySelector<HTMLElement>('input')?.focus();
   }, []);
   useEffect(() => {
@@ -66,7 +70,7 @@ export function RecordForm({ id, s, fields, initial, submitLabel, busy, error, o
     <form ref={form} class="lib-form" noValidate onSubmit={submit} onKeyDown={onKeyDown}>
       {fields.map((f) => {
         const fieldId = `${id}-${f.key}`;
-        const message = known === f.key && edited !== f.key ? error!.message : undefined;
+        const message = known === f.key && edited !== f.key ? errorText(error!.error, lang) : undefined;
         return f.kind === 'color' ? (
           <ColorField key={f.key} id={fieldId} s={s} value={values[f.key] ?? null} onChange={(v) => set(f.key, v)} error={message} />
         ) : (
@@ -75,7 +79,7 @@ export function RecordForm({ id, s, fields, initial, submitLabel, busy, error, o
       })}
       {error && !known && (
         <p class="error lib-form-error" role="alert" tabIndex={-1}>
-          <ApiMessage text={error.message} />
+          <ApiMessage text={errorText(error.error, lang)} />
         </p>
       )}
       <div class="lib-buttons">

@@ -11,7 +11,7 @@ import './library.css';
 
 const PAGE = 50;
 
-type ListState = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; rows: Row[]; more: boolean };
+type ListState = { kind: 'loading' } | { kind: 'error'; error: unknown } | { kind: 'ready'; rows: Row[]; more: boolean };
 
 /**
  * A list of collections, tags or partners, newest first, a page at a time; owners and
@@ -40,12 +40,12 @@ export function ResourcePage({ resource, role }: { resource: Resource } & Pick<P
     resource.list(PAGE + 1, page * PAGE).then(
       ({ data, error }) => {
         if (!live) return;
-        if (error || !data) setState({ kind: 'error', message: errorText(error, lang) });
+        if (error || !data) setState({ kind: 'error', error });
         // The last record of a later page went: show the page before.
         else if (data.length === 0 && page > 0) setPage(page - 1);
         else setState({ kind: 'ready', rows: data.slice(0, PAGE), more: data.length > PAGE });
       },
-      (err: unknown) => live && setState({ kind: 'error', message: errorText(err, lang) }),
+      (err: unknown) => live && setState({ kind: 'error', error: err }),
     );
     return () => {
       live = false;
@@ -107,7 +107,7 @@ export function ResourcePage({ resource, role }: { resource: Resource } & Pick<P
         <div role="alert" class="error">
           <p>
             {s.failed}
-            {state.message}
+            {errorText(state.error, lang)}
           </p>
           <button type="button" onClick={refresh}>
             {s.retry}
@@ -216,10 +216,10 @@ function useSubmit(lang: 'en' | 'ar', send: (item: Values) => Promise<{ data?: R
     setBusy(true);
     try {
       const { data, error: failed } = await send(item);
-      if (failed || !data?.[0]) setError({ field: fieldOfError(failed), message: errorText(failed, lang) });
+      if (failed || !data?.[0]) setError({ field: fieldOfError(failed), error: failed });
       else onDone(data[0]);
     } catch (err) {
-      setError({ message: errorText(err, lang) });
+      setError({ error: err });
     } finally {
       setBusy(false);
     }
