@@ -36,6 +36,7 @@ export function LinksPage(props: PageProps) {
   const [skip, setSkip] = useState(0);
   const [state, setState] = useState<ListState>({ kind: 'loading' });
   const [total, setTotal] = useState<number | undefined>(undefined);
+  const [fetching, setFetching] = useState(true);
   const [reload, setReload] = useState(0);
   const [refs, setRefs] = useState<Refs>({ collections: [], tags: [], partners: [] });
   const [refsError, setRefsError] = useState('');
@@ -53,13 +54,19 @@ export function LinksPage(props: PageProps) {
   useEffect(() => {
     const controller = new AbortController();
     setState((prev) => (prev.kind === 'ready' ? prev : { kind: 'loading' }));
+    setFetching(true);
     fetchLinks(filters, PAGE_SIZE, skip, { count: false, signal: controller.signal }).then(
       ({ links }) => {
+        setFetching(false);
         // Past the end (links deleted meanwhile): back to the first page.
         if (links.length === 0 && skip > 0) setSkip(0);
         else setState({ kind: 'ready', links });
       },
-      (err: unknown) => !controller.signal.aborted && setState({ kind: 'error', message: errorText(err, lang) }),
+      (err: unknown) => {
+        if (controller.signal.aborted) return;
+        setFetching(false);
+        setState({ kind: 'error', message: errorText(err, lang) });
+      },
     );
     return () => controller.abort();
   }, [filters, skip, reload]);
@@ -233,7 +240,7 @@ export function LinksPage(props: PageProps) {
       )}
       {state.kind === 'ready' && state.links.length > 0 && (
         <>
-          <div class="links-scroll" tabIndex={0} role="region" aria-label={s.tableLabel}>
+          <div class="links-scroll" tabIndex={0} role="region" aria-label={s.tableLabel} aria-busy={fetching}>
             <table class="table links-table">
               <thead>
                 <tr>
