@@ -282,7 +282,7 @@ export function ScopeChecks({ name, selected, onChange, allowed = SCOPES, help }
                 onChange={(e) => onChange(e.currentTarget.checked ? [...selected, scope] : selected.filter((x) => x !== scope))}
               />
               <span>
-                <code>{scope}</code> <span class="scope-words">{s.scopeWords[scope]}</span> <code class="endpoints">{ENDPOINTS[scope]}</code>
+                <code>{scope}</code> <span class="scope-words">{s.scopeWords[scope]}</span> <span class="endpoints"><code>{ENDPOINTS[scope]}</code></span>
               </span>
             </label>
           </li>
