@@ -69,7 +69,13 @@ function CustomerList({ query, go }: Omit<Props, 'workspaceId'>) {
   if (state.kind === 'loading') return <p aria-busy="true">{s.loading}</p>;
   if (state.kind === 'error') return <Failure error={state.error} retry={() => setAttempt((n) => n + 1)} />;
   const { rows, more } = state.value;
-  if (rows.length === 0 && page === 1) return <p class="empty">{s.emptyCustomers}</p>;
+  if (rows.length === 0)
+    return (
+      <>
+        <p class="empty">{s.emptyCustomers}</p>
+        <Pages label={s.pagination(s.customers)} page={page} more={false} onPage={(n) => go({ ...query, cpage: n })} />
+      </>
+    );
   return (
     <>
       <div class="conv-scroll" role="region" tabIndex={0} aria-label={s.tableLabel(s.customers)}>
@@ -205,7 +211,7 @@ export function Failure({ error, retry }: { error: unknown; retry: () => void })
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
   return (
-    <div role="alert" class="error">
+    <div role="alert" class="error conv-failure">
       <p>
         {s.failed}
         {errorText(error, lang)}

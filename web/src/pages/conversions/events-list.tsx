@@ -77,7 +77,7 @@ export function EventsList({ workspaceId, filter, page, onPage, title, empty, cu
   if (state.kind === 'error' && state.atField) return null;
   if (state.kind === 'error')
     return (
-      <div role="alert" class="error">
+      <div role="alert" class="error conv-failure">
         <p>
           {s.failed}
           {errorText(state.error, lang)}
@@ -87,7 +87,14 @@ export function EventsList({ workspaceId, filter, page, onPage, title, empty, cu
         </button>
       </div>
     );
-  if (state.rows.length === 0 && page === 1) return <p class="empty">{empty}</p>;
+  // (A later page can be empty too: an old address, or events gone meanwhile; Previous leads back.)
+  if (state.rows.length === 0)
+    return (
+      <>
+        <p class="empty">{empty}</p>
+        <Pages label={s.pagination(title)} page={page} more={false} onPage={onPage} />
+      </>
+    );
   return (
     <>
       <div class="conv-scroll" role="region" tabIndex={0} aria-label={s.tableLabel(title)}>

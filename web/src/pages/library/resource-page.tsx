@@ -104,7 +104,7 @@ export function ResourcePage({ resource, role }: { resource: Resource } & Pick<P
       </h2>
       {state.kind === 'loading' && <p aria-busy="true">{s.loading}</p>}
       {state.kind === 'error' && (
-        <div role="alert" class="error">
+        <div role="alert" class="error lib-failure">
           <p>
             {s.failed}
             {errorText(state.error, lang)}
