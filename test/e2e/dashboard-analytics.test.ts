@@ -5,10 +5,14 @@
  * is written, a lead and a sale tracked with the click id the destination received (the
  * `ltid` query parameter, CLICK_ID_PARAM's default) show in the link's leads and sales and on
  * the overview; on /analytics a link row filters the whole view (URL and chip) and the time
- * zone is kept in the URL. axe-core at desktop (English) and 375 px (English and Arabic).
+ * zone is kept in the URL; visitors from two countries on two devices (injected with their
+ * addresses and User-Agents): a country row and a device row filter the totals and every
+ * card, the filters stay in the URL (reload, Back), a chip removes one; on a link's page the
+ * other filters work the same. axe-core at desktop (English) and 375 px (English and Arabic).
  */
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, IP_DE, IP_GB, IPHONE } from '../helpers/visitors.js';
 import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
 
 // Headless Chromium names itself HeadlessChrome, a known bot whose clicks are kept but never counted.
@@ -19,6 +23,19 @@ async function total(page: Page, name: string): Promise<string> {
   const dd = page.locator('dl.totals').first().locator('.total').filter({ has: page.getByText(name, { exact: true }) }).locator('dd');
   return (await dd.textContent()) ?? '';
 }
+
+/** A breakdown card's rows as label → clicks (the row's label, without the button's hidden words, and its clicks cell). */
+async function cardRows(page: Page, region: string): Promise<Record<string, string>> {
+  const rows = page.getByRole('region', { name: region }).locator('tbody tr');
+  const out: Record<string, string> = {};
+  for (const row of await rows.all()) {
+    const cells = row.getByRole('cell');
+    out[((await cells.nth(0).locator('.lt-label').textContent()) ?? '').trim()] = ((await cells.nth(1).textContent()) ?? '').trim();
+  }
+  return out;
+}
+
+const param = (page: Page, name: string) => new URL(page.url()).searchParams.get(name);
 
 describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
   let d: Dashboard;
@@ -116,15 +133,14 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
 
     // Analytics: a link row filters the whole view; the chip removes the filter.
     await page.goto(`${origin}/app/analytics`);
-    const linkRow = page.getByRole('button', { name: 'Show only: Spring sale' });
+    const linkRow = page.getByRole('button', { name: 'Filter by Spring sale' });
     await linkRow.click();
     await expect.poll(() => new URL(page.url()).searchParams.get('linkId')).toBe(link.id);
     const chip = page.getByRole('button', { name: 'Remove filter Link: Spring sale' });
     await chip.waitFor();
     await expect.poll(() => total(page, 'Clicks')).toBe('1');
-    // Values GET /api/analytics cannot filter by are plain text, not buttons.
-    await page.getByRole('region', { name: 'Locations: Country' }).getByRole('cell', { name: /Unknown/ }).waitFor();
-    expect(await page.getByRole('region', { name: 'Locations: Country' }).getByRole('button').count()).toBe(0);
+    // Every row is a filter, an unknown country too.
+    await page.getByRole('region', { name: 'Locations: Country' }).getByRole('button', { name: 'Filter by Unknown' }).waitFor();
     // Another breakdown of the same card, kept in the URL.
     await page.getByRole('group', { name: 'Devices: Break down by' }).getByRole('button', { name: 'Browser' }).click();
     await page.getByRole('region', { name: 'Devices: Browser' }).getByRole('cell', { name: /Chrome/ }).waitFor();
@@ -140,7 +156,7 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
     await d.checkAccessibility(page, 'analytics-en');
     // A partner row adds the partner filter: two chips, and a button that clears both.
     await page.getByRole('group', { name: 'Links: Break down by' }).getByRole('button', { name: 'Partner' }).click();
-    await page.getByRole('button', { name: 'Show only: Nadia Partner' }).click();
+    await page.getByRole('button', { name: 'Filter by Nadia Partner' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('partnerId')).toBe(partnerId);
     await page.getByRole('button', { name: 'Remove filter Partner: Nadia Partner' }).waitFor();
     await page.getByRole('button', { name: 'Clear all filters' }).click();
@@ -168,6 +184,63 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
     await page.getByLabel('Start date').fill(new Date(Date.parse(end) - 200 * 86_400_000).toISOString().slice(0, 10));
     await page.getByRole('img', { name: 'Clicks, leads and sales per month' }).waitFor();
 
+    // Visitors from two countries on two devices: GB desktop ×2, GB phone, DE desktop, DE phone
+    // (and the real visit above: unknown country, desktop).
+    for (const [ip, ua] of [[IP_GB, DESKTOP], [IP_GB, DESKTOP], [IP_GB, IPHONE], [IP_DE, DESKTOP], [IP_DE, IPHONE]] as const) {
+      const res = await d.t.inject({ method: 'GET', url: new URL(link.shortUrl).pathname, remoteAddress: ip, headers: { 'user-agent': ua } });
+      expect(res.statusCode, res.body).toBe(302);
+    }
+    await page.goto(`${origin}/app/analytics`);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await page.locator('dl.totals').first().waitFor();
+          return total(page, 'Clicks');
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBe('6');
+    // A country row: the totals and every card count only that country's clicks.
+    await page.getByRole('region', { name: 'Locations: Country' }).getByRole('button', { name: 'Filter by United Kingdom' }).click();
+    await expect.poll(() => param(page, 'country')).toBe('GB');
+    const gbChip = page.getByRole('button', { name: 'Remove filter Country: United Kingdom' });
+    await gbChip.waitFor();
+    await expect.poll(() => total(page, 'Clicks')).toBe('3');
+    await expect.poll(() => cardRows(page, 'Devices: Device')).toEqual({ Desktop: '2', Mobile: '1' });
+    await expect.poll(() => cardRows(page, 'Locations: Country')).toEqual({ 'United Kingdom': '3' });
+    // The row filtered by is no button any more; a device row adds its filter (both apply).
+    expect(await page.getByRole('button', { name: 'Filter by United Kingdom' }).count()).toBe(0);
+    await page.getByRole('region', { name: 'Devices: Device' }).getByRole('button', { name: 'Filter by Mobile' }).click();
+    await expect.poll(() => param(page, 'device')).toBe('mobile');
+    expect(param(page, 'country')).toBe('GB');
+    const mobileChip = page.getByRole('button', { name: 'Remove filter Device: Mobile' });
+    await mobileChip.waitFor();
+    await expect.poll(() => total(page, 'Clicks')).toBe('1');
+    await expect.poll(() => cardRows(page, 'Devices: Device')).toEqual({ Mobile: '1' });
+    // Removing the country chip keeps the device filter: both countries' phones.
+    await gbChip.click();
+    await expect.poll(() => param(page, 'country')).toBe(null);
+    await expect.poll(() => total(page, 'Clicks')).toBe('2');
+    await expect.poll(() => cardRows(page, 'Locations: Country')).toEqual({ Germany: '1', 'United Kingdom': '1' });
+    // Kept by a reload; Back brings the country back.
+    await page.reload();
+    await mobileChip.waitFor();
+    await expect.poll(() => total(page, 'Clicks')).toBe('2');
+    await page.goBack();
+    await gbChip.waitFor();
+    await expect.poll(() => total(page, 'Clicks')).toBe('1');
+    await d.checkAccessibility(page, 'analytics-filters-en');
+
+    // A link's page: its link is fixed, a country row filters the rest of the page the same way.
+    await page.goto(`${origin}/app/links/${link.id}`);
+    await page.getByRole('region', { name: 'Locations: Country' }).getByRole('button', { name: 'Filter by Germany' }).click();
+    await expect.poll(() => param(page, 'country')).toBe('DE');
+    expect(param(page, 'linkId')).toBe(null);
+    await page.getByRole('button', { name: 'Remove filter Country: Germany' }).waitFor();
+    await expect.poll(() => total(page, 'Clicks')).toBe('2');
+    await expect.poll(() => cardRows(page, 'Devices: Device')).toEqual({ Desktop: '1', Mobile: '1' });
+
     // Arabic at 375 px: right to left, translated, no horizontal overflow.
     const ar = await d.newPage('ar-EG', PHONE);
     await ar.goto(`${origin}/app`);
@@ -175,17 +248,23 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
     await ar.getByLabel('كلمة المرور').fill(OWNER.password);
     await ar.getByRole('button', { name: 'تسجيل الدخول' }).click();
     await ar.getByRole('navigation').first().waitFor();
-    await ar.goto(`${origin}/app/analytics?linkId=${link.id}`);
+    await ar.goto(`${origin}/app/analytics?linkId=${link.id}&country=DE&device=mobile`);
     await ar.getByRole('button', { name: 'إزالة عامل التصفية الرابط: Spring sale' }).waitFor();
+    // The country named by Intl in Arabic, the device in the page's words.
+    const germany = await ar.evaluate<string>("new Intl.DisplayNames(['ar'], { type: 'region' }).of('DE')");
+    await ar.getByRole('button', { name: `إزالة عامل التصفية البلد: ${germany}` }).waitFor();
+    await ar.getByRole('button', { name: 'إزالة عامل التصفية الجهاز: هاتف محمول' }).waitFor();
+    await ar.getByRole('button', { name: 'إزالة كل عوامل التصفية' }).waitFor();
     await ar.getByRole('heading', { name: 'الأجهزة' }).waitFor();
     // Written by Intl for Arabic (this Chromium's ICU may use Latin or Arabic-Indic digits).
     expect(await total(ar, 'النقرات')).toBe(await ar.evaluate<string>("new Intl.NumberFormat('ar').format(1)"));
     expect(await ar.evaluate('document.documentElement.dir')).toBe('rtl');
     await d.checkAccessibility(ar, 'analytics-ar');
-    await ar.goto(`${origin}/app/links/${link.id}`);
+    await ar.goto(`${origin}/app/links/${link.id}?country=DE`);
+    await ar.getByRole('button', { name: `إزالة عامل التصفية البلد: ${germany}` }).waitFor();
     await ar.getByRole('heading', { name: 'العملاء المحتملون والمبيعات' }).waitFor();
     await ar.getByRole('region', { name: 'العملاء المحتملون والمبيعات لهذا الرابط، الأحدث أولًا' }).waitFor();
     await d.checkAccessibility(ar, 'link-ar');
     expect(d.cspViolations).toEqual([]);
-  }, 60_000);
+  }, 90_000);
 });

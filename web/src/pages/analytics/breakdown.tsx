@@ -5,16 +5,17 @@ import { navigate } from '../../router.js';
 import type { Formats } from './format.js';
 import { useLoad } from './load.js';
 import type { Strings } from './strings.js';
+import { filterParamOf, filterValueOk, type FilterParam, type Filters } from './view-state.js';
 
 export type Group = components['schemas']['AnalyticsGroup'];
 type Dimension = Exclude<NonNullable<AnalyticsQuery['groupBy']>, 'timeseries'>;
 export type AnalyticsQuery = NonNullable<paths['/api/analytics']['get']['parameters']['query']>;
 
-/** The filters GET /api/analytics takes that a row can set. */
+/** A row's filter of the whole view: its key as the value of the breakdown's filter parameter. */
 export interface RowFilter {
-  kind: 'linkId' | 'partnerId';
-  id: string;
-  label: string;
+  param: FilterParam;
+  value: string;
+  label: { text: string; ltr?: boolean };
 }
 
 export interface Card {
@@ -40,16 +41,18 @@ interface Props {
   dim: Dimension;
   onDim: (dim: Dimension) => void;
   query: AnalyticsQuery;
-  /** Sets a filter of the whole view (rows of the dimensions GET /api/analytics can filter by). */
-  onFilter?: (f: RowFilter) => void;
+  /** Adds a row's filter to the whole view. */
+  onFilter: (f: RowFilter) => void;
+  /** The view's filters (a row already filtered by is no button). */
+  filters: Filters;
   /** Query kept when a link row opens the link's page (range, zone). */
   carry: string;
   s: Strings;
   f: Formats;
 }
 
-/** One breakdown as a table with a bar per row; rows that can filter the view are buttons. */
-export function Breakdown({ card, dim, onDim, query, onFilter, carry, s, f }: Props) {
+/** One breakdown as a table with a bar per row; each row is a button that filters the view by it. */
+export function Breakdown({ card, dim, onDim, query, onFilter, filters, carry, s, f }: Props) {
   const key = JSON.stringify(query);
   // "Show more" holds for this view and dimension only.
   const [expanded, setExpanded] = useState('');
@@ -64,7 +67,7 @@ export function Breakdown({ card, dim, onDim, query, onFilter, carry, s, f }: Pr
   const shown = groups.data?.dim ?? dim;
 
   const headingId = `card-${card.id}`;
-  const filter = filterOf(shown);
+  const param = filterParamOf(shown);
   return (
     <section class="lt-card" aria-labelledby={headingId}>
       <h2 id={headingId}>{s[card.title]}</h2>
@@ -105,13 +108,14 @@ export function Breakdown({ card, dim, onDim, query, onFilter, carry, s, f }: Pr
                 {rows.map((g) => {
                   const label = rowLabel(shown, g, s, f.lang);
                   const most = Math.max(1, ...rows.map((r) => r.clicks));
-                  const canFilter = filter && onFilter && !g.key.startsWith('(');
+                  // Rows of no collection, tag or partner have no id to filter by.
+                  const canFilter = param && filterValueOk(param, g.key) && filters[param] !== g.key;
                   return (
                     <tr key={g.key}>
                       <td>
                         {canFilter ? (
-                          <button type="button" class="lt-row-button" onClick={() => onFilter({ kind: filter, id: g.key, label: label.text })}>
-                            <span class="lt-sr">{s.filterBy}: </span>
+                          <button type="button" class="lt-row-button" onClick={() => onFilter({ param, value: g.key, label })}>
+                            <span class="lt-sr">{s.filterBy} </span>
                             <Label {...label} />
                           </button>
                         ) : (
@@ -168,10 +172,6 @@ export function openInApp(e: MouseEvent): void {
   if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
   e.preventDefault();
   navigate(a.pathname.replace(/^\/app/, '') + a.search);
-}
-
-function filterOf(dim: Dimension): RowFilter['kind'] | undefined {
-  return dim === 'link' ? 'linkId' : dim === 'partner' ? 'partnerId' : undefined;
 }
 
 const regionNames = new Map<string, Intl.DisplayNames>();

@@ -1,8 +1,10 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
+import type { Lang } from '../../i18n/index.js';
+import { rowLabel, type Group } from './breakdown.js';
 import { addDays, isDate, PRESETS, resolveRange, wallHour, type Preset } from './range.js';
 import type { Strings } from './strings.js';
-import type { ViewState } from './view-state.js';
+import { FILTER_PARAMS, FILTERS, type FilterParam, type ViewState } from './view-state.js';
 
 const PRESET_LABEL: Record<Preset, keyof Strings> = {
   '24h': 'last24h',
@@ -96,26 +98,48 @@ export function Controls({ view, update, s }: Props) {
   );
 }
 
-/** Names of filtered links and partners, learnt from the rows clicked or asked of the API once. */
-const filterNames = new Map<string, string>();
-export function rememberFilterName(kind: 'linkId' | 'partnerId', id: string, label: string): void {
-  filterNames.set(`${kind}:${id}`, label);
+/** A filter value as the page writes it (see rowLabel). */
+export interface Named {
+  text: string;
+  ltr?: boolean;
 }
 
-function useFilterName(kind: 'linkId' | 'partnerId', id: string): string {
-  const [name, setName] = useState(() => filterNames.get(`${kind}:${id}`));
+/** Names of filtered links, partners, collections and tags, learnt from the rows clicked or asked of the API once. */
+const filterNames = new Map<string, Named>();
+export function rememberFilterName(param: FilterParam, value: string, label: Named): void {
+  if (ID_PARAMS.has(param)) filterNames.set(`${param}:${value}`, label);
+}
+
+const ID_PARAMS: ReadonlySet<FilterParam> = new Set(['linkId', 'partnerId', 'collectionId', 'tagId']);
+
+function fetchName(param: FilterParam, id: string): Promise<Named | undefined> {
+  const q = { params: { query: { id } } };
+  switch (param) {
+    case 'linkId':
+      return api.GET('/api/links', q).then(({ data }) => data?.[0] && (data[0].title ? { text: data[0].title } : { text: data[0].shortUrl, ltr: true }));
+    case 'partnerId':
+      return api.GET('/api/partners', q).then(({ data }) => data?.[0] && { text: data[0].name });
+    case 'collectionId':
+      return api.GET('/api/collections', q).then(({ data }) => data?.[0] && { text: data[0].name });
+    default:
+      return api.GET('/api/tags', q).then(({ data }) => data?.[0] && { text: data[0].name });
+  }
+}
+
+/** A filter's value in words: a known name, or the row's label, or (an id not found) the id itself. */
+function useFilterLabel(param: FilterParam, value: string, s: Strings, lang: Lang): Named {
+  const isId = ID_PARAMS.has(param);
+  const [name, setName] = useState(() => filterNames.get(`${param}:${value}`));
   useEffect(() => {
-    const known = filterNames.get(`${kind}:${id}`);
+    if (!isId) return;
+    const known = filterNames.get(`${param}:${value}`);
     if (known) return setName(known);
+    setName(undefined);
     let live = true;
-    const found =
-      kind === 'linkId'
-        ? api.GET('/api/links', { params: { query: { id } } }).then(({ data }) => data?.[0] && (data[0].title ?? data[0].shortUrl))
-        : api.GET('/api/partners', { params: { query: { id } } }).then(({ data }) => data?.[0]?.name);
-    found.then(
+    fetchName(param, value).then(
       (n) => {
         if (!n) return;
-        filterNames.set(`${kind}:${id}`, n);
+        filterNames.set(`${param}:${value}`, n);
         if (live) setName(n);
       },
       () => undefined,
@@ -123,21 +147,42 @@ function useFilterName(kind: 'linkId' | 'partnerId', id: string): string {
     return () => {
       live = false;
     };
-  }, [kind, id]);
-  return name ?? id;
+  }, [param, value]);
+  if (!isId) return rowLabel(FILTERS[param], { key: value, clicks: 0, leads: 0, sales: 0, saleAmount: 0 } as Group, s, lang);
+  return name ?? { text: value, ltr: true };
 }
 
-/** The active filters, each a button that removes it. */
-export function FilterChips({ view, update, s }: Props) {
-  const active = (['linkId', 'partnerId'] as const).filter((k) => view[k]);
+/** The name of a filter's dimension on its chip. */
+function dimensionName(param: FilterParam, s: Strings): string {
+  const dim = FILTERS[param];
+  return dim.startsWith('utm_') ? s[`chip_${dim}` as 'chip_utm_source'] : s[dim];
+}
+
+interface ChipsProps {
+  view: ViewState;
+  update: (patch: Partial<ViewState>) => void;
+  s: Strings;
+  lang: Lang;
+  /** A filter the page sets itself (a link's page: linkId), not shown and not removed. */
+  fixed?: FilterParam;
+}
+
+/** The active filters, each a button that removes it, and one that removes them all. */
+export function FilterChips({ view, update, s, lang, fixed }: ChipsProps) {
+  const active = FILTER_PARAMS.filter((p) => p !== fixed && view.filters[p] !== undefined);
   if (active.length === 0) return null;
+  const without = (gone: FilterParam[]) => {
+    const filters = { ...view.filters };
+    for (const p of gone) delete filters[p];
+    return filters;
+  };
   return (
     <div class="lt-chips" role="group" aria-label={s.filters}>
-      {active.map((k) => (
-        <Chip key={k} kind={k} id={view[k]!} s={s} onRemove={() => update({ [k]: undefined })} />
+      {active.map((p) => (
+        <Chip key={p} param={p} value={view.filters[p]!} s={s} lang={lang} onRemove={() => update({ filters: without([p]) })} />
       ))}
       {active.length > 1 && (
-        <button type="button" class="lt-clear" onClick={() => update({ linkId: undefined, partnerId: undefined })}>
+        <button type="button" class="lt-clear" onClick={() => update({ filters: without(active) })}>
           {s.clearFilters}
         </button>
       )}
@@ -145,12 +190,13 @@ export function FilterChips({ view, update, s }: Props) {
   );
 }
 
-function Chip({ kind, id, s, onRemove }: { kind: 'linkId' | 'partnerId'; id: string; s: Strings; onRemove: () => void }) {
-  const name = useFilterName(kind, id);
-  const what = `${kind === 'linkId' ? s.filterLink : s.filterPartner}: ${name}`;
+function Chip({ param, value, s, lang, onRemove }: { param: FilterParam; value: string; s: Strings; lang: Lang; onRemove: () => void }) {
+  const name = useFilterLabel(param, value, s, lang);
+  const dim = dimensionName(param, s);
   return (
-    <button type="button" class="lt-chip" onClick={onRemove} aria-label={`${s.removeFilter} ${what}`}>
-      <span>{what}</span>
+    <button type="button" class="lt-chip" onClick={onRemove} aria-label={`${s.removeFilter} ${dim}: ${name.text}`}>
+      <span>{dim}: </span>
+      {name.ltr ? <bdi dir="ltr">{name.text}</bdi> : <span>{name.text}</span>}
       <span aria-hidden="true"> ✕</span>
     </button>
   );

@@ -2,23 +2,73 @@ import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { browserZone, DEFAULT_PRESET, isDate, isZone, PRESETS, type Preset } from './range.js';
 
 /**
+ * The filters GET /api/analytics takes, each the key of a row of one breakdown (its query
+ * parameter → the groupBy whose rows it takes), in the order the URL and the chips show them.
+ */
+export const FILTERS = {
+  linkId: 'link',
+  partnerId: 'partner',
+  collectionId: 'collection',
+  tagId: 'tag',
+  country: 'country',
+  continent: 'continent',
+  device: 'device',
+  browser: 'browser',
+  os: 'os',
+  referrer: 'referrer',
+  referrerUrl: 'referrer_url',
+  trigger: 'trigger',
+  utmSource: 'utm_source',
+  utmMedium: 'utm_medium',
+  utmCampaign: 'utm_campaign',
+  utmTerm: 'utm_term',
+  utmContent: 'utm_content',
+} as const;
+export type FilterParam = keyof typeof FILTERS;
+export type FilterDim = (typeof FILTERS)[FilterParam];
+export type Filters = Partial<Record<FilterParam, string>>;
+export const FILTER_PARAMS = Object.keys(FILTERS) as FilterParam[];
+
+/** The filter a row of this breakdown sets. */
+export function filterParamOf(dim: string): FilterParam | undefined {
+  return FILTER_PARAMS.find((p) => FILTERS[p] === dim);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CONTINENTS = ['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA', '(unknown)'];
+
+/** Whether the API takes this value for the filter (ids are UUIDs: a '(none)' row of links, collections, tags or partners filters nothing). */
+export function filterValueOk(param: FilterParam, value: string): boolean {
+  switch (param) {
+    case 'linkId':
+    case 'partnerId':
+    case 'collectionId':
+    case 'tagId':
+      return UUID.test(value);
+    case 'continent':
+      return CONTINENTS.includes(value);
+    case 'trigger':
+      return value === 'link' || value === 'qr';
+    default:
+      return value.length >= 1 && value.length <= 2048;
+  }
+}
+
+/**
  * What an analytics view shows, kept in the page's URL query so a view can be shared and
- * reloaded: ?range=7d (or range=custom&start=…&end=…), tz=Asia/Kolkata, linkId, partnerId
- * (the filters GET /api/analytics takes), and each card's chosen breakdown (by=country,…).
- * Defaults stay out of the URL.
+ * reloaded: ?range=7d (or range=custom&start=…&end=…), tz=Asia/Kolkata, the filters (named
+ * as GET /api/analytics names them: linkId, country, utmSource…), and each card's chosen
+ * breakdown (by=device:browser,…). Defaults stay out of the URL.
  */
 export interface ViewState {
   range: Preset | 'custom';
   start?: string;
   end?: string;
   tz: string;
-  linkId?: string;
-  partnerId?: string;
+  filters: Filters;
   /** Card → chosen dimension. */
   by: Record<string, string>;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function readView(search: string): ViewState {
   const q = new URLSearchParams(search);
@@ -28,10 +78,11 @@ export function readView(search: string): ViewState {
   const range: ViewState['range'] =
     raw === 'custom' && isDate(start) && isDate(end) ? 'custom' : PRESETS.includes(raw as Preset) ? (raw as Preset) : DEFAULT_PRESET;
   const tz = q.get('tz');
-  const id = (name: string) => {
-    const v = q.get(name);
-    return v && UUID.test(v) ? v : undefined;
-  };
+  const filters: Filters = {};
+  for (const p of FILTER_PARAMS) {
+    const v = q.get(p);
+    if (v !== null && filterValueOk(p, v)) filters[p] = v;
+  }
   const by: Record<string, string> = {};
   for (const pair of q.getAll('by')) {
     const [card, dim] = pair.split(':');
@@ -41,8 +92,7 @@ export function readView(search: string): ViewState {
     range,
     ...(range === 'custom' ? { start, end } : {}),
     tz: tz && isZone(tz) ? tz : browserZone(),
-    linkId: id('linkId'),
-    partnerId: id('partnerId'),
+    filters,
     by,
   };
 }
@@ -55,8 +105,10 @@ export function writeView(v: ViewState): string {
     q.set('end', v.end);
   }
   if (v.tz !== browserZone()) q.set('tz', v.tz);
-  if (v.linkId) q.set('linkId', v.linkId);
-  if (v.partnerId) q.set('partnerId', v.partnerId);
+  for (const p of FILTER_PARAMS) {
+    const value = v.filters[p];
+    if (value !== undefined) q.set(p, value);
+  }
   for (const [card, dim] of Object.entries(v.by)) q.append('by', `${card}:${dim}`);
   const s = q.toString();
   return s ? `?${s}` : '';

@@ -8,7 +8,7 @@ import { bucketOf, bucketSeconds, isDate, monthRange, resolveRange, wallHour, ty
 import { useLoad } from './load.js';
 import { strings } from './strings.js';
 import { AnalyticsChart, type ChartSeries } from './time-chart.js';
-import { useViewState, type ViewState } from './view-state.js';
+import { FILTER_PARAMS, useViewState, type Filters, type ViewState } from './view-state.js';
 import './analytics.css';
 
 /**
@@ -28,10 +28,11 @@ export function AnalyticsView({ linkId }: { linkId?: string }) {
       timezone: view.tz,
       ...(resolved.startDate ? { startDate: resolved.startDate } : {}),
       ...(resolved.endDate ? { endDate: resolved.endDate } : {}),
-      ...(linkId ? { linkId } : view.linkId ? { linkId: view.linkId } : {}),
-      ...(!linkId && view.partnerId ? { partnerId: view.partnerId } : {}),
+      // Every filter of the URL (values readView checked against the API's rules); a link's page fixes linkId.
+      ...(view.filters as Partial<AnalyticsQuery>),
+      ...(linkId ? { linkId } : {}),
     }),
-    [resolved, view.tz, view.linkId, view.partnerId, linkId],
+    [resolved, view.tz, view.filters, linkId],
   );
   const key = JSON.stringify(query);
 
@@ -46,23 +47,23 @@ export function AnalyticsView({ linkId }: { linkId?: string }) {
   );
 
   const onFilter = (r: RowFilter) => {
-    rememberFilterName(r.kind, r.id, r.label);
-    update({ [r.kind]: r.id });
+    rememberFilterName(r.param, r.value, r.label);
+    update({ filters: { ...view.filters, [r.param]: r.value } });
   };
-  // A link row opens the link's page in the same range and zone.
+  // A link row opens the link's page in the same range and zone, unfiltered.
   const carry = useMemo(() => {
     const q = new URLSearchParams(location.search);
-    for (const k of ['linkId', 'partnerId', 'by']) q.delete(k);
+    for (const k of [...FILTER_PARAMS, 'by']) q.delete(k);
     const text = q.toString();
     return text ? `?${text}` : '';
   }, [view]);
   const cards = linkId ? CARDS.filter((c) => c.id !== 'links') : CARDS;
-  const filtered = Boolean(!linkId && (view.linkId || view.partnerId));
+  const filtered = FILTER_PARAMS.some((p) => view.filters[p] !== undefined && !(linkId && p === 'linkId'));
 
   return (
     <div class="stack lt-analytics">
       <Controls view={view} update={update} s={s} />
-      {!linkId && <FilterChips view={view} update={update} s={s} />}
+      <FilterChips view={view} update={update} s={s} lang={f.lang} fixed={linkId ? 'linkId' : undefined} />
       {!series.data && series.loading && <p aria-busy="true">{s.loading}</p>}
       {series.error && (
         <div role="alert" class="error">
@@ -91,7 +92,8 @@ export function AnalyticsView({ linkId }: { linkId?: string }) {
                 dim={chosen}
                 onDim={(d) => update({ by: byWith(view, card.id, d === card.dims[0] ? undefined : d) })}
                 query={query}
-                onFilter={linkId ? undefined : onFilter}
+                onFilter={onFilter}
+                filters={query as Filters}
                 carry={carry}
                 s={s}
                 f={f}
