@@ -343,6 +343,10 @@ describe.skipIf(!dashboardRunnable)('settings, account and invitation pages in C
     await guest.getByRole('button', { name: 'تسجيل الدخول والانضمام' }).click();
     await guest.getByRole('alert').waitFor();
     expect(await guest.getByRole('alert').textContent()).toMatch(/[\u0600-\u06FF]/);
+    // The same answer reworded when the language changes.
+    await guest.getByLabel('اللغة').selectOption('en');
+    await guest.getByRole('button', { name: 'Sign in and join' }).waitFor();
+    expect(await guest.getByRole('alert').textContent()).toMatch(/^[\x20-\x7e]+$/);
     expect(d.cspViolations).toEqual([]);
   });
 });

@@ -330,7 +330,7 @@ function TokenForm({ me, workspaceId, onCancel, onCreated }: { me: PageProps['me
   const submit = async (e: Event) => {
     e.preventDefault();
     const chosen = scopes.filter((x) => allowed.includes(x));
-    if (chosen.length === 0) return setError(s.pickScope);
+    if (chosen.length === 0) return setError('pickScope');
     const expiresAt = new Date(Date.now() + Number(expiry) * DAY_MS).toISOString();
     const made = await run(() => api.POST('/api/me/tokens', { body: { name: name.trim(), workspaceId: workspace, scopes: chosen, expiresAt } }));
     if (made) onCreated({ name: made.name, token: made.token });

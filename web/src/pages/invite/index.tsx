@@ -27,7 +27,9 @@ export function InvitePage({ me, onAccepted, onSignedIn, onSignOut }: Props) {
   const token = new URLSearchParams(location.search).get('token');
   const [mode, setMode] = useState<'new' | 'existing'>('new');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  // Kept as answered, worded at render (a language change rewords it).
+  const [failure, setError] = useState<{ answer: unknown }>();
+  const error = failure && errorText(failure.answer, lang);
 
   const attempt = async (steps: () => Promise<string | undefined>) => {
     setBusy(true);
@@ -36,7 +38,7 @@ export function InvitePage({ me, onAccepted, onSignedIn, onSignOut }: Props) {
       const workspaceId = await steps();
       if (workspaceId) onAccepted(workspaceId);
     } catch (err) {
-      setError(errorText(err, lang));
+      setError({ answer: err });
     } finally {
       setBusy(false);
     }
@@ -44,7 +46,7 @@ export function InvitePage({ me, onAccepted, onSignedIn, onSignOut }: Props) {
   /** POST /api/invites/accept; the error (in the page's language) stays on the page. */
   const accept = async (body: { token: string; name?: string; password?: string }) => {
     const { data, error: failed } = await api.POST('/api/invites/accept', { body });
-    if (failed) setError(errorText(failed, lang));
+    if (failed) setError({ answer: failed });
     return data?.workspaceId;
   };
 
@@ -60,7 +62,7 @@ export function InvitePage({ me, onAccepted, onSignedIn, onSignOut }: Props) {
     void attempt(async () => {
       const { error: failed } = await api.POST('/api/auth/login', { body: { email: String(form.get('email')), password: String(form.get('password')) } });
       if (failed) {
-        setError(errorText(failed, lang));
+        setError({ answer: failed });
         return undefined;
       }
       const joined = await accept({ token: token! });

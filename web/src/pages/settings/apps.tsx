@@ -81,7 +81,7 @@ function AppForm({ workspaceId, app, onCancel, onSaved }: { workspaceId: string;
   useLayoutEffect(() => nameRef.current?.focus(), []);
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (scopes.length === 0) return setError(s.pickScope);
+    if (scopes.length === 0) return setError('pickScope');
     const redirectUris = uris
       .split('\n')
       .map((u) => u.trim())

@@ -72,7 +72,7 @@ function KeyForm({ workspaceId, onCancel, onCreated }: { workspaceId: string; on
   useLayoutEffect(() => nameRef.current?.focus(), []);
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (scopes.length === 0) return setError(s.pickScope);
+    if (scopes.length === 0) return setError('pickScope');
     const expiresAt = expiry === 'never' ? undefined : new Date(Date.now() + Number(expiry) * DAY_MS).toISOString();
     const made = await run(() => api.POST('/api/workspaces/{id}/keys', { params: { path: { id: workspaceId } }, body: { name: name.trim(), scopes, expiresAt } }));
     if (made) onCreated({ name: made.name, key: made.key });

@@ -46,11 +46,11 @@ export const useLang = (): Lang => useContext(LangContext).lang;
 
 /** An openapi-fetch answer: its data, or its error body. */
 type Answer<T> = { data?: T; error?: unknown };
-export type Load<T> = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; data: T };
+/** An error is kept as answered and worded at render, so a language change rewords it. */
+export type Load<T> = { kind: 'loading' } | { kind: 'error'; error: unknown } | { kind: 'ready'; data: T };
 
 /** Loads once (and again on `reload`), with the API's error in the page's language. */
 export function useLoad<T>(fetcher: () => Promise<Answer<T>>): [Load<T>, () => void] {
-  const lang = useLang();
   const [state, setState] = useState<Load<T>>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
@@ -58,10 +58,10 @@ export function useLoad<T>(fetcher: () => Promise<Answer<T>>): [Load<T>, () => v
     fetcher().then(
       (r) => {
         if (!live) return;
-        if (r.error !== undefined || r.data === undefined) setState({ kind: 'error', message: errorText(r.error, lang) });
+        if (r.error !== undefined || r.data === undefined) setState({ kind: 'error', error: r.error });
         else setState({ kind: 'ready', data: r.data });
       },
-      (err: unknown) => live && setState({ kind: 'error', message: errorText(err, lang) }),
+      (err: unknown) => live && setState({ kind: 'error', error: err }),
     );
     return () => {
       live = false;
@@ -73,13 +73,14 @@ export function useLoad<T>(fetcher: () => Promise<Answer<T>>): [Load<T>, () => v
 /** The loading line or the error with a retry button; the children once ready. */
 export function Loaded<T>({ state, retry, children }: { state: Load<T>; retry: () => void; children: (data: T) => ComponentChildren }) {
   const s = useSettingsStrings();
+  const lang = useLang();
   if (state.kind === 'loading') return <p aria-busy="true">{s.loading}</p>;
   if (state.kind === 'error')
     return (
       <div role="alert" class="error stack-tight">
         <p>
           {s.failedToLoad}
-          {state.message}
+          {errorText(state.error, lang)}
         </p>
         <button type="button" onClick={retry}>
           {s.retry}
@@ -93,19 +94,23 @@ export function Loaded<T>({ state, retry, children }: { state: Load<T>; retry: (
 export function useAction() {
   const lang = useLang();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const s = useSettingsStrings();
+  // The answer as it came (worded at render) or one of our own messages.
+  const [failure, setFailure] = useState<{ answer: unknown } | { own: 'pickScope' }>();
+  const setError = (own: 'pickScope') => setFailure({ own });
+  const error = failure === undefined ? undefined : 'own' in failure ? s[failure.own] : errorText(failure.answer, lang);
   const run = async <T,>(call: () => Promise<Answer<T>>): Promise<T | undefined> => {
     setBusy(true);
-    setError(undefined);
+    setFailure(undefined);
     try {
       const r = await call();
       if (r.error !== undefined) {
-        setError(errorText(r.error, lang));
+        setFailure({ answer: r.error });
         return undefined;
       }
       return r.data ?? ({} as T);
     } catch (err) {
-      setError(errorText(err, lang));
+      setFailure({ answer: err });
       return undefined;
     } finally {
       setBusy(false);
