@@ -348,7 +348,7 @@ describe('GET /api/analytics: click records', () => {
     expect(await api.clicks('&trigger=qr')).toEqual([]);
     expect(await api.clicks('&country=FR')).toEqual([]);
     expect(await api.clicks(`&collectionId=${randomUUID()}`)).toEqual([]);
-    for (const [param, value] of [['trigger', 'email'], ['continent', 'Europe'], ['collectionId', 'x'], ['tagId', '12'], ['country', ''], ['utmSource', 'x'.repeat(2049)]])
+    for (const [param, value] of [['trigger', 'email'], ['continent', 'Europe'], ['collectionId', 'x'], ['tagId', '12'], ['country', ''], ['utmSource', 'x'.repeat(2049)]] as const)
       expect400(await api.analytics(`?${param}=${encodeURIComponent(value)}`), param);
     // Another workspace's filter values select nothing of this one.
     const other = await client();
