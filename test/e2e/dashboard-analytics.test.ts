@@ -211,11 +211,13 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
     await expect.poll(() => cardRows(page, 'Locations: Country')).toEqual({ 'United Kingdom': '3' });
     // The row filtered by is no button any more; a device row adds its filter (both apply).
     expect(await page.getByRole('button', { name: 'Filter by United Kingdom' }).count()).toBe(0);
-    await page.getByRole('region', { name: 'Devices: Device' }).getByRole('button', { name: 'Filter by Mobile' }).click();
+    // With the keyboard: the focus moves to the new filter's chip.
+    await page.getByRole('region', { name: 'Devices: Device' }).getByRole('button', { name: 'Filter by Mobile' }).press('Enter');
     await expect.poll(() => param(page, 'device')).toBe('mobile');
     expect(param(page, 'country')).toBe('GB');
     const mobileChip = page.getByRole('button', { name: 'Remove filter Device: Mobile' });
     await mobileChip.waitFor();
+    await expect.poll(() => page.evaluate<string | null>("document.activeElement.getAttribute('aria-label')")).toBe('Remove filter Device: Mobile');
     await expect.poll(() => total(page, 'Clicks')).toBe('1');
     await expect.poll(() => cardRows(page, 'Devices: Device')).toEqual({ Mobile: '1' });
     // Removing the country chip keeps the device filter: both countries' phones.

@@ -152,6 +152,18 @@ function useFilterLabel(param: FilterParam, value: string, s: Strings, lang: Lan
   return name ?? { text: value, ltr: true };
 }
 
+/**
+ * Keyboard focus after the chips change: the chip of a filter just added (its row is no button
+ * any more), or after a removal the first chip left (or the chips' place in the page).
+ */
+export function focusChip(param?: FilterParam): void {
+  // After the view re-renders with the new query.
+  setTimeout(() => {
+    const chip = document.querySelector<HTMLElement>(param ? `.lt-chip[data-filter="${param}"]` : '.lt-chip');
+    chip?.focus();
+  }, 50);
+}
+
 /** The name of a filter's dimension on its chip. */
 function dimensionName(param: FilterParam, s: Strings): string {
   const dim = FILTERS[param];
@@ -179,7 +191,17 @@ export function FilterChips({ view, update, s, lang, fixed }: ChipsProps) {
   return (
     <div class="lt-chips" role="group" aria-label={s.filters}>
       {active.map((p) => (
-        <Chip key={p} param={p} value={view.filters[p]!} s={s} lang={lang} onRemove={() => update({ filters: without([p]) })} />
+        <Chip
+          key={p}
+          param={p}
+          value={view.filters[p]!}
+          s={s}
+          lang={lang}
+          onRemove={() => {
+            update({ filters: without([p]) });
+            focusChip();
+          }}
+        />
       ))}
       {active.length > 1 && (
         <button type="button" class="lt-clear" onClick={() => update({ filters: without(active) })}>
@@ -194,7 +216,7 @@ function Chip({ param, value, s, lang, onRemove }: { param: FilterParam; value: 
   const name = useFilterLabel(param, value, s, lang);
   const dim = dimensionName(param, s);
   return (
-    <button type="button" class="lt-chip" onClick={onRemove} aria-label={`${s.removeFilter} ${dim}: ${name.text}`}>
+    <button type="button" class="lt-chip" data-filter={param} onClick={onRemove} aria-label={`${s.removeFilter} ${dim}: ${name.text}`}>
       <span>{dim}: </span>
       {name.ltr ? <bdi dir="ltr">{name.text}</bdi> : <span>{name.text}</span>}
       <span aria-hidden="true"> ✕</span>

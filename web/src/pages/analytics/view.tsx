@@ -2,7 +2,7 @@ import { useMemo } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
 import { Breakdown, CARDS, type AnalyticsQuery, type Group, type RowFilter } from './breakdown.js';
-import { Controls, FilterChips, rememberFilterName } from './controls.js';
+import { Controls, FilterChips, focusChip, rememberFilterName } from './controls.js';
 import { useFormats } from './format.js';
 import { bucketOf, bucketSeconds, isDate, monthRange, resolveRange, wallHour, type Interval } from './range.js';
 import { useLoad } from './load.js';
@@ -49,6 +49,7 @@ export function AnalyticsView({ linkId }: { linkId?: string }) {
   const onFilter = (r: RowFilter) => {
     rememberFilterName(r.param, r.value, r.label);
     update({ filters: { ...view.filters, [r.param]: r.value } });
+    focusChip(r.param);
   };
   // A link row opens the link's page in the same range and zone, unfiltered.
   const carry = useMemo(() => {
