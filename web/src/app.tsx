@@ -3,13 +3,17 @@ import { api, setWorkspace } from './api/client.js';
 import { applyLang, initialLang, LangContext, type Lang } from './i18n/index.js';
 import { lazyPage } from './lazy.js';
 import { Shell, type Me } from './shell.js';
-import { navigate, useRoute } from './router.js';
+import { appPath, navigate, useRoute } from './router.js';
+import { matchRoute } from './routes.js';
 
 const SignIn = lazyPage(() => import('./pages/sign-in.js').then((m) => m.SignIn));
 const Setup = lazyPage(() => import('./pages/setup.js').then((m) => m.Setup));
 const Invite = lazyPage(() => import('./pages/invite/index.js').then((m) => m.InvitePage));
 
 const WORKSPACE_KEY = 'linktrail.workspace';
+
+// The page the app opens on is fetched while /api/me is asked, not after it answers.
+matchRoute(appPath())?.page.preload();
 
 export function App() {
   const [lang, setLangState] = useState<Lang>(initialLang);

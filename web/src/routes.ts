@@ -12,8 +12,8 @@ export interface PageProps {
   params: Record<string, string>;
 }
 
-type Page = ComponentType<PageProps>;
-const page = (load: () => Promise<Page>): Page => lazyPage(load);
+type Page = ComponentType<PageProps> & { preload(): void };
+const page = (load: () => Promise<ComponentType<PageProps>>): Page => lazyPage(load);
 
 /** Each page is its own chunk. A pattern's `:name` segments become params. */
 const ROUTES: [pattern: string, page: Page][] = [

@@ -40,23 +40,24 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
     <div class="shell">
       <header class="topbar">
         <strong class="brand">{t.appName}</strong>
-        <label class="field-inline">
-          <span>{t.workspace}</span>
-          <select value={workspaceId} onChange={(e) => onWorkspace(e.currentTarget.value)}>
+        {/* for/id, not a wrapping label: the select's name is then the label alone, without the chosen option. */}
+        <span class="field-inline">
+          <label for="lt-workspace">{t.workspace}</label>
+          <select id="lt-workspace" value={workspaceId} onChange={(e) => onWorkspace(e.currentTarget.value)}>
             {me.workspaces.map((w) => (
               <option key={w.id} value={w.id}>
                 {w.name}
               </option>
             ))}
           </select>
-        </label>
-        <label class="field-inline">
-          <span>{t.language}</span>
-          <select value={lang} onChange={(e) => setLang(e.currentTarget.value as Lang)}>
+        </span>
+        <span class="field-inline">
+          <label for="lt-language">{t.language}</label>
+          <select id="lt-language" value={lang} onChange={(e) => setLang(e.currentTarget.value as Lang)}>
             <option value="en" lang="en">English</option>
             <option value="ar" lang="ar">العربية</option>
           </select>
-        </label>
+        </span>
         <a class="who" href="/app/account" onClick={onLinkClick} aria-current={path === '/account' ? 'page' : undefined}>
           {me.user.name}
         </a>
