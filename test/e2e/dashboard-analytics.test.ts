@@ -51,12 +51,13 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
     const { headers } = await d.setUpOwner(page);
     const collection = await page.request.post(`${origin}/api/collections`, { headers, data: [{ name: 'Spring' }] });
     expect(collection.status(), await collection.text()).toBe(201);
+    const collectionId = (await collection.json())[0].id as string;
     const partner = await page.request.post(`${origin}/api/partners`, { headers, data: [{ name: 'Nadia Partner' }] });
     expect(partner.status(), await partner.text()).toBe(201);
     const partnerId = (await partner.json())[0].id as string;
     const made = await page.request.post(`${origin}/api/links`, {
       headers,
-      data: [{ collectionId: (await collection.json())[0].id, url: 'https://example.com/spring-sale', title: 'Spring sale', partnerId }],
+      data: [{ collectionId, url: 'https://example.com/spring-sale', title: 'Spring sale', partnerId }],
     });
     expect(made.status(), await made.text()).toBe(201);
     const link = (await made.json())[0] as { id: string; shortUrl: string };
@@ -232,6 +233,14 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
     await page.goBack();
     await gbChip.waitFor();
     await expect.poll(() => total(page, 'Clicks')).toBe('1');
+    // A collection row: its name on the chip, asked of the API again after a reload.
+    await page.getByRole('group', { name: 'Links: Break down by' }).getByRole('button', { name: 'Collection' }).click();
+    await page.getByRole('button', { name: 'Filter by Spring' }).click();
+    await expect.poll(() => param(page, 'collectionId')).toBe(collectionId);
+    await page.reload();
+    await page.getByRole('button', { name: 'Remove filter Collection: Spring' }).waitFor();
+    await expect.poll(() => total(page, 'Clicks')).toBe('1');
+    expect(await page.getByRole('group', { name: 'Active filters' }).getByRole('button').count()).toBe(4); // three chips and Clear all
     await d.checkAccessibility(page, 'analytics-filters-en');
 
     // A link's page: its link is fixed, a country row filters the rest of the page the same way.
