@@ -287,9 +287,11 @@ type Row = Omit<GroupRecord, 'saleAmount'> & { saleAmount: string };
 export function groupAnalytics(conn: Conn, q: GroupQuery): Promise<GroupRecord[]> {
   // Rollup rows are always read by key (a workspace, a link or a partner): the planner,
   // misjudging how few rows a scope, dimension and level select among millions, chose to scan
-  // the whole table (measured: 495 ms instead of ~20 ms for a workspace's hourly series).
+  // the whole table (measured: 495 ms instead of ~20 ms for a workspace's hourly series), and
+  // the same misjudged cost made PostgreSQL compile the statement with JIT: at 10 M clicks a
+  // workspace's hourly series read 2,169 rows in under 1 ms and spent 425 ms compiling (197 ms p50).
   return withTransaction(conn, async (tx) => {
-    await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+    await tx.execute(sql`SELECT set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`);
     const hotFrom = q.linkId ? await hotLinkFrom(tx, q.workspaceId, q.linkId) : undefined;
     return groupIn(tx, { ...q, hotFrom });
   });
