@@ -36,6 +36,11 @@ export interface Database {
    * the rows on; both commit or neither does.
    */
   copyThen?(staging: { ddl: string; table: string; columns: readonly string[] }, chunks: AsyncIterable<string>, then: SQL): Promise<void>;
+  /**
+   * COPY straight into `table`, then `then()` (built once the rows are sent), in one transaction;
+   * 'conflict', with nothing written, when a row's unique key is taken already.
+   */
+  copyInto?(table: string, columns: readonly string[], chunks: AsyncIterable<string>, then: () => SQL): Promise<'written' | 'conflict'>;
   withSession<T>(fn: (session: RawSession) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -87,6 +92,28 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
         const q = new PgDialect().sqlToQuery(then);
         await client.query(q.sql, q.params);
         await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async copyInto(table, columns, chunks, then) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        try {
+          await pipeline(Readable.from(chunks), client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)));
+        } catch (err) {
+          if ((err as { code?: string }).code !== '23505') throw err;
+          await client.query('ROLLBACK');
+          return 'conflict';
+        }
+        const q = new PgDialect().sqlToQuery(then());
+        await client.query(q.sql, q.params);
+        await client.query('COMMIT');
+        return 'written';
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
         throw err;

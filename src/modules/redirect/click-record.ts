@@ -150,10 +150,11 @@ export function copyField(value: string | null): string {
 }
 
 /** Raw clicks as COPY text (columns as CLICK_COPY_COLUMNS), enriched by `enrichClick`. */
-export function clickCopyText(clicks: readonly RawClick[], lookup: CountryLookup, from = 0, to = clicks.length): string {
+export function clickCopyText(clicks: readonly RawClick[], lookup: CountryLookup, from = 0, to = clicks.length, seen?: (c: ClickRow) => void): string {
   let out = '';
   for (let i = from; i < to; i++) {
     const c = enrichClick(clicks[i]!, lookup);
+    seen?.(c);
     // Ids are UUIDs we made, device one of four words, createdAt ISO: none needs escaping.
     out +=
       `${c.id}\t${c.workspaceId}\t${c.linkId}\t${c.partnerId ?? '\\N'}\t${c.createdAt}\t${copyField(c.country)}\t${c.device}\t` +
@@ -169,9 +170,9 @@ const CHUNK = 500;
  * A batch's COPY text in chunks of 500 clicks, yielding to the event loop between chunks so
  * that encoding 10,000 clicks never holds up the requests being answered meanwhile.
  */
-export async function* clickCopyChunks(clicks: readonly RawClick[], lookup: CountryLookup): AsyncGenerator<string> {
+export async function* clickCopyChunks(clicks: readonly RawClick[], lookup: CountryLookup, seen?: (c: ClickRow) => void): AsyncGenerator<string> {
   for (let from = 0; from < clicks.length; from += CHUNK) {
     if (from > 0) await new Promise((resolve) => setImmediate(resolve));
-    yield clickCopyText(clicks, lookup, from, Math.min(from + CHUNK, clicks.length));
+    yield clickCopyText(clicks, lookup, from, Math.min(from + CHUNK, clicks.length), seen);
   }
 }

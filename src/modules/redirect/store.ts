@@ -61,7 +61,16 @@ function insertClicksCounted(source: SQL): SQL {
       SELECT workspace_id, link_id, partner_id, analytics_bucket('q', created_at) AS q, country, device, browser, os, referrer,
         referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content, trigger, count(*) AS n
       FROM ins WHERE NOT bot GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16),
-    sums AS MATERIALIZED (
+    ${rollupsOfG()}`;
+}
+
+/**
+ * The rest of a click batch's statement, from `g` (its human clicks grouped by everything the
+ * rollups keep, with their count n) on: fanned out to rollup rows, written in key order (so
+ * writers never deadlock), and a link whose day reaches HOT_LINK_CLICKS_PER_DAY marked hot.
+ */
+function rollupsOfG(): SQL {
+  return sql`sums AS MATERIALIZED (
       SELECT g.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, g.q) AS bucket, k.value, k.partner_id, sum(g.n) AS n
       FROM g LEFT JOIN analytics_hot_links h ON h.link_id = g.link_id
       CROSS JOIN LATERAL analytics_keys(g.workspace_id, g.link_id, g.partner_id, g.country, g.device, g.browser, g.os, g.referrer,
@@ -78,6 +87,36 @@ function insertClicksCounted(source: SQL): SQL {
     WHERE level = 'd' AND dim = '' AND scope_id <> workspace_id AND clicks >= ${HOT_LINK_CLICKS_PER_DAY}
     GROUP BY 1, 2
     ON CONFLICT (link_id) DO NOTHING`;
+}
+
+const QUARTER_HOUR = 900_000;
+const GROUP_FIELDS = ['workspaceId', 'linkId', 'partnerId', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl', 'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'trigger'] as const;
+
+/** A batch's human clicks grouped as `g` groups them (by quarter hour and everything the rollups keep), built as the batch is encoded. */
+export class ClickGroups {
+  private readonly groups = new Map<string, { row: ClickRow; q: number; n: number }>();
+  readonly add = (c: ClickRow): void => {
+    if (c.bot) return;
+    const q = Math.floor(Date.parse(c.createdAt) / QUARTER_HOUR) * QUARTER_HOUR;
+    const key = JSON.stringify([q, ...GROUP_FIELDS.map((f) => c[f])]);
+    const found = this.groups.get(key);
+    if (found) found.n++;
+    else this.groups.set(key, { row: c, q, n: 1 });
+  };
+
+  /** The statement that adds these groups to the rollups (after their clicks were written). */
+  rollups(): SQL {
+    const rows = [...this.groups.values()].map(({ row, q, n }) => ({ ...Object.fromEntries(GROUP_FIELDS.map((f) => [f, row[f]])), q: new Date(q).toISOString(), n }));
+    return sql`WITH g AS (
+        SELECT x."workspaceId" AS workspace_id, x."linkId" AS link_id, x."partnerId" AS partner_id, analytics_bucket('q', x.q) AS q,
+          x.country, x.device, x.browser, x.os, x.referrer, x."referrerUrl" AS referrer_url, x."utmSource" AS utm_source,
+          x."utmMedium" AS utm_medium, x."utmCampaign" AS utm_campaign, x."utmTerm" AS utm_term, x."utmContent" AS utm_content, x.trigger, x.n
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(
+          "workspaceId" uuid, "linkId" uuid, "partnerId" uuid, q timestamptz, country text, device text, browser text, os text,
+          referrer text, "referrerUrl" text, "utmSource" text, "utmMedium" text, "utmCampaign" text, "utmTerm" text,
+          "utmContent" text, trigger text, n bigint)),
+      ${rollupsOfG()}`;
+  }
 }
 
 /** Clicks as a row source from one JSON parameter (the embedded engine has no COPY). */
@@ -118,6 +157,15 @@ const STAGING = {
 export async function storeClicks(database: Database, clicks: RawClick[], lookup: CountryLookup): Promise<void> {
   if (clicks.length === 0) return;
   if (!database.copyThen) return insertClicks(database.db, clicks.map((c) => enrichClick(c, lookup)));
+  if (database.copyInto) {
+    // The usual batch is all new: COPY straight into clicks and add its groups, counted while it
+    // was encoded, to the rollups (half the database time of going through staging: measured
+    // 86 + ~10 ms against 43 + 126 ms per 20,000 clicks). A batch with a click stored already (a
+    // retry, a replay) fails on that key, is rolled back whole, and goes through staging below.
+    const groups = new ClickGroups();
+    const done = await database.copyInto('clicks', CLICK_COPY_COLUMNS, clickCopyChunks(clicks, lookup, groups.add), () => groups.rollups());
+    if (done === 'written') return;
+  }
   await database.copyThen(STAGING, clickCopyChunks(clicks, lookup), insertClicksCounted(sql`click_staging`));
 }
 
