@@ -98,7 +98,10 @@ export class ClickGroups {
   readonly add = (c: ClickRow): void => {
     if (c.bot) return;
     const q = Math.floor(Date.parse(c.createdAt) / QUARTER_HOUR) * QUARTER_HOUR;
-    const key = JSON.stringify([q, ...GROUP_FIELDS.map((f) => c[f])]);
+    // Fields joined by NUL, which no stored value holds (text cannot), each marked null (!) or a
+    // value (=): unambiguous, and cheaper than JSON for every click of a batch.
+    let key = String(q);
+    for (const f of GROUP_FIELDS) key += c[f] === null ? '\0!' : `\0=${c[f]}`;
     const found = this.groups.get(key);
     if (found) found.n++;
     else this.groups.set(key, { row: c, q, n: 1 });
