@@ -64,6 +64,20 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   // exception: its pending query rejects, and the caller answers 503.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  /** One transaction on one pooled connection: committed when `fn` returns, rolled back when it throws. */
+  async function inTransaction(fn: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await fn(client);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
   return {
     kind: 'postgres',
     db,
@@ -84,45 +98,37 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
       await pool.query('select 1');
     },
     async copyThen(staging, chunks, then) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
+      await inTransaction(async (client) => {
         await client.query(staging.ddl);
-        await pipeline(Readable.from(chunks), client.query(copyFrom(`COPY ${staging.table} (${staging.columns.join(', ')}) FROM STDIN`)));
-        const q = new PgDialect().sqlToQuery(then);
-        await client.query(q.sql, q.params);
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+        await copyRows(client, staging.table, staging.columns, chunks);
+        await runSql(client, then);
+      });
     },
     async copyInto(table, columns, chunks, then) {
-      const client = await pool.connect();
+      let copied = false;
       try {
-        await client.query('BEGIN');
-        try {
-          await pipeline(Readable.from(chunks), client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)));
-        } catch (err) {
-          if ((err as { code?: string }).code !== '23505') throw err;
-          await client.query('ROLLBACK');
-          return 'conflict';
-        }
-        const q = new PgDialect().sqlToQuery(then());
-        await client.query(q.sql, q.params);
-        await client.query('COMMIT');
+        await inTransaction(async (client) => {
+          await copyRows(client, table, columns, chunks);
+          copied = true;
+          await runSql(client, then());
+        });
         return 'written';
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        if (!copied && (err as { code?: string }).code === '23505') return 'conflict';
         throw err;
-      } finally {
-        client.release();
       }
     },
     close: () => pool.end(),
   };
+}
+
+function copyRows(client: pg.PoolClient, table: string, columns: readonly string[], chunks: AsyncIterable<string>): Promise<void> {
+  return pipeline(Readable.from(chunks), client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)));
+}
+
+async function runSql(client: pg.PoolClient, statement: SQL): Promise<void> {
+  const q = new PgDialect().sqlToQuery(statement);
+  await client.query(q.sql, q.params);
 }
 
 // Written by scripts/postbuild.mjs next to the compiled code (absent when running from src).

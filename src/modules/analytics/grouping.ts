@@ -101,9 +101,6 @@ const STORED: Record<Exclude<GroupBy, 'timeseries'>, Stored> = {
   partner: 'partner',
 };
 
-/** A raw row's group value, as analytics_keys() stores it. */
-const rawValue = (stored: Stored, a: string): SQL => columnValue(stored, a);
-
 const ZERO = sql.raw(`'00000000-0000-0000-0000-000000000000'::uuid`);
 const at = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
 
@@ -244,7 +241,7 @@ function partsFor(q: GroupQuery, plan: Plan, span: Span, levels: Level[], hotGat
       FROM analytics_rollups r ${gated ? sql`JOIN analytics_hot_links h ON h.link_id = r.scope_id` : sql``}
       WHERE ${plan.scope} AND r.dim = ${plan.dim}${plan.match ? sql` AND ${plan.match}` : sql``} AND (${rollupSpans(rollups)})${gated ? sql` AND r.bucket >= h.dims_from` : sql``} GROUP BY 1`);
   if (whole.raw.length || gated) {
-    const key = (a: string) => (q.by === 'timeseries' ? bucket(`${a}.created_at`) : rawValue(STORED[q.by], a));
+    const key = (a: string) => (q.by === 'timeseries' ? bucket(`${a}.created_at`) : columnValue(STORED[q.by], a));
     const when = (a: string) => {
       const edges = whole.raw.length ? [sql`(${rawSpans(whole.raw, a)})`] : [];
       if (!gated) return edges[0]!;
