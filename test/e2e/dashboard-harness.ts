@@ -20,8 +20,10 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 375, height: 740 };
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** Chromium and the built dashboard are there, and this is the PGlite run. */
-export const dashboardRunnable = existsSync(CHROMIUM) && existsSync(`${WEB_ROOT}/index.html`) && !onPostgres;
+/** Chromium and the built dashboard are there (a test that makes its own database may run on either engine). */
+export const browserRunnable = existsSync(CHROMIUM) && existsSync(`${WEB_ROOT}/index.html`);
+/** … and this is the PGlite run. */
+export const dashboardRunnable = browserRunnable && !onPostgres;
 
 export interface Person {
   name: string;
