@@ -1,13 +1,14 @@
 /**
  * The Links page's CSV pieces, pure functions run without a browser: the RFC 4180 reader and
- * writer (quotes, doubled quotes, commas and line ends inside fields, CRLF/LF, BOM), their
- * round trip as a fast-check property, the rows an import makes of a file (row numbers as a
+ * writer (quotes, doubled quotes, commas and line ends inside fields, CRLF/LF, BOM), the
+ * writer's formula guard (the same as the server's CSV), their round trip as a fast-check property, the rows an import makes of a file (row numbers as a
  * spreadsheet counts them, checks before sending, plan-gated columns) and where an API error
  * points (`[3].url`).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseCsv, toCsv } from '../../web/src/pages/links/csv.js';
+import { guardFormula as serverGuard } from '../../src/http/csv.js';
+import { guardFormula, parseCsv, toCsv } from '../../web/src/pages/links/csv.js';
 import { COLUMNS, errorTarget, linkToRow, rowsToItems, withoutIndex, type Link } from '../../web/src/pages/links/rows.js';
 
 const C = '0191d8a0-0000-7000-8000-000000000001';
@@ -30,12 +31,24 @@ describe('parseCsv / toCsv (RFC 4180)', () => {
     expect(toCsv([['a', 'b,c', 'd"e', 'f\ng', ' h'], ['', 'خصم']])).toBe('a,"b,c","d""e","f\ng"," h"\r\n,خصم\r\n');
   });
 
-  it('property: whatever the fields, reading what was written gives them back', () => {
-    const field = fc.string({ unit: fc.constantFrom('a', 'Z', ',', '"', '\r', '\n', ' ', 'خ', '=', '\\') });
+  it('guards a value beginning with =, +, -, @, TAB or CR with a leading quote, as the server does', () => {
+    expect(toCsv([['=HYPERLINK("https://evil.example/")', '+1', '-2', '@SUM(A1)', '\tx', '\rx', "'=already", 'a=b', ' =x', '']])).toBe(
+      `"'=HYPERLINK(""https://evil.example/"")",'+1,'-2,'@SUM(A1),'\tx,"'\rx",'=already,a=b," =x",\r\n`,
+    );
+    // The same decision as src/http/csv.ts for any text, formula starts included.
+    const text = fc.oneof(fc.string({ unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', "'", ' ', 'a', 'خ') }), fc.string({ unit: 'grapheme' }));
+    fc.assert(fc.property(text, (value) => {
+        expect(guardFormula(value)).toBe(serverGuard(value));
+      }),
+    );
+  });
+
+  it('property: whatever the fields, reading what was written gives them back (a formula start with its guard quote)', () => {
+    const field = fc.string({ unit: fc.constantFrom('a', 'Z', ',', '"', '\r', '\n', ' ', 'خ', '=', '+', '-', '@', '\t', "'", '\\') });
     // A record of one empty field is a blank line, which readers skip: at least one non-empty field.
     const record = fc.array(field, { minLength: 1, maxLength: 5 }).filter((r) => r.length > 1 || r[0] !== '');
     fc.assert(fc.property(fc.array(record, { maxLength: 6 }), (records) => {
-        expect(parseCsv(toCsv(records))).toEqual(records);
+        expect(parseCsv(toCsv(records))).toEqual(records.map((r) => r.map(guardFormula)));
       }),
     );
   });

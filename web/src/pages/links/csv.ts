@@ -1,7 +1,8 @@
 /**
  * CSV as RFC 4180 writes it: records end with CRLF (LF alone and a missing last line end are
  * read too), fields separated by commas, a field holding a comma, a quote or a line end is
- * quoted and its quotes doubled. Pure functions, so they are tested without a browser.
+ * quoted and its quotes doubled; a value that begins like a formula gets a leading quote, as the
+ * server's CSV does. Pure functions, so they are tested without a browser.
  */
 
 /** The records of a CSV text (a leading byte-order mark is dropped; blank lines are skipped). */
@@ -46,9 +47,19 @@ export function parseCsv(text: string): string[][] {
   return records;
 }
 
-/** One field, quoted when it must be. Values a spreadsheet would run as a formula are kept as they are: the file is data. */
+/**
+ * A text value as a spreadsheet may open it safely, as the server's CSV writes it (src/http/csv.ts):
+ * spreadsheets run a cell that begins with =, +, -, @, TAB or CR as a formula, so such a value gets a
+ * single quote in front (`=1+1` is written `'=1+1`; a file imported again keeps the quote).
+ */
+export function guardFormula(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** One field, formula-guarded, then quoted when it must be. */
 export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) || value !== value.trim() ? `"${value.replace(/"/g, '""')}"` : value;
+  const text = guardFormula(value);
+  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** A CSV text of these records, CRLF after each. */
