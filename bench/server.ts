@@ -27,7 +27,8 @@ export interface BenchServer {
 }
 
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<BenchServer> {
-  const port = await freePort();
+  // A caller may choose the port (to give BASE_URL the same one).
+  const port = extraEnv.PORT ? Number(extraEnv.PORT) : await freePort();
   const env = {
     ...process.env,
     PORT: String(port),
