@@ -1,3 +1,7 @@
+import type { components } from '../../api/schema.js';
+
+type Scope = components['schemas']['Key']['scopes'][number];
+
 /** Strings of the settings pages and the shared pieces (scopes, copy, confirm) the account page reuses. */
 const en = {
   loading: 'Loading…',
@@ -34,7 +38,7 @@ const en = {
     customersWrite: 'Change and delete customers',
     partnersRead: 'Read partners',
     partnersWrite: 'Create, change and delete partners',
-  },
+  } satisfies Record<Scope, string>,
   // General
   generalIntro: 'The workspace name is what its members see in the workspace menu.',
   workspaceName: 'Workspace name',

@@ -8,22 +8,13 @@ import './settings.css';
 
 /** Small pieces the settings and account pages share: loading, copying, confirming, scopes. */
 
+/**
+ * The scope ids, from the generated OpenAPI types (the server's own list, src/http/scopes.ts): the
+ * dashboard keeps no list of its own. ENDPOINTS is a Record over that union, so a scope the
+ * server adds (or drops) fails the typecheck here until it has its line, and its words in strings.ts.
+ */
 export type Scope = components['schemas']['Key']['scopes'][number];
-export const SCOPES: readonly Scope[] = [
-  'linksRead',
-  'linksWrite',
-  'collectionsRead',
-  'collectionsWrite',
-  'tagsRead',
-  'tagsWrite',
-  'analyticsRead',
-  'conversionsWrite',
-  'customersRead',
-  'customersWrite',
-  'partnersRead',
-  'partnersWrite',
-];
-/** What each scope opens (api.md Authentication 5). */
+/** What each scope opens (api.md Authentication 5), in the order of api.md's table. */
 const ENDPOINTS: Record<Scope, string> = {
   linksRead: 'GET /api/links',
   linksWrite: 'POST, PUT, DELETE /api/links',
@@ -38,6 +29,8 @@ const ENDPOINTS: Record<Scope, string> = {
   partnersRead: 'GET /api/partners',
   partnersWrite: 'POST, PUT, DELETE /api/partners',
 };
+/** Every scope of the OpenAPI union, once each (ENDPOINTS' keys). */
+export const SCOPES = Object.keys(ENDPOINTS) as readonly Scope[];
 /** The scopes of a viewer (operations.md §7); owners and members have all twelve. */
 export const VIEWER_SCOPES: readonly Scope[] = ['linksRead', 'collectionsRead', 'tagsRead', 'analyticsRead', 'customersRead', 'partnersRead'];
 
