@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { useStrings } from '../../i18n/index.js';
@@ -9,21 +9,18 @@ import {
   Loaded,
   meChanged,
   SCOPES,
-  ScopeChecks,
   ScopeList,
-  SecretOnce,
   SelectField,
   useAction,
   useDate,
   useLoad,
   useSettingsStrings,
   VIEWER_SCOPES,
-  type Scope,
 } from '../settings/ui.js';
+import { asMade, CredentialForm, NewCredential, type Made } from '../settings/credential.js';
 import { strings } from './strings.js';
 
 type Token = components['schemas']['HumanToken'];
-const DAY_MS = 86_400_000;
 const EXPIRIES = ['30', '90', '365'] as const;
 
 /** A person's own account (operations.md §7–8): profile, password, sessions, personal tokens. */
@@ -219,48 +216,13 @@ function Tokens({ me, workspaceId }: { me: PageProps['me']; workspaceId: string 
   const s = useSettingsStrings();
   const date = useDate();
   const [tokens, reload] = useLoad(() => api.GET('/api/me/tokens'));
-  const [open, setOpen] = useState(false);
-  const [created, setCreated] = useState<{ name: string; token: string }>();
   const { error, run } = useAction();
-  const newRef = useRef<HTMLButtonElement>(null);
   const workspaceName = (id: string) => me.workspaces.find((w) => w.id === id)?.name ?? a.unknownWorkspace;
   return (
     <section aria-labelledby="tokens-heading">
       <h2 id="tokens-heading">{a.tokensTitle}</h2>
       <p>{a.tokensIntro}</p>
-      {created && (
-        <SecretOnce
-          title={a.yourToken}
-          intro={a.tokenCreated(created.name)}
-          label={a.yourToken}
-          value={created.token}
-          onDone={() => {
-            setCreated(undefined);
-            newRef.current?.focus();
-          }}
-        />
-      )}
-      {open ? (
-        <TokenForm
-          me={me}
-          workspaceId={workspaceId}
-          onCancel={() => {
-            setOpen(false);
-            setTimeout(() => newRef.current?.focus());
-          }}
-          onCreated={(made) => {
-            setOpen(false);
-            setCreated(made);
-            reload();
-          }}
-        />
-      ) : (
-        <div class="actions">
-          <button type="button" ref={newRef} onClick={() => setOpen(true)}>
-            {a.newToken}
-          </button>
-        </div>
-      )}
+      <NewCredential newLabel={a.newToken} secretTitle={a.yourToken} createdIntro={a.tokenCreated} onCreated={reload} form={(handlers) => <TokenForm me={me} workspaceId={workspaceId} {...handlers} />} />
       <ErrorLine error={error} />
       <Loaded state={tokens} retry={reload}>
         {(list) =>
@@ -278,18 +240,18 @@ function Tokens({ me, workspaceId }: { me: PageProps['me']; workspaceId: string 
                         <dd>{workspaceName(t.workspaceId)}</dd>
                       </div>
                       <div>
-                        <dt>{a.prefix}</dt>
+                        <dt>{s.prefix}</dt>
                         <dd>
                           <code>{t.prefix}…</code>
                         </dd>
                       </div>
                       <div>
-                        <dt>{a.expiry}</dt>
+                        <dt>{s.expiry}</dt>
                         <dd>{date(t.expiresAt)}</dd>
                       </div>
                       <div>
-                        <dt>{a.lastUsed}</dt>
-                        <dd>{t.lastUsedAt ? date(t.lastUsedAt) : a.notUsed}</dd>
+                        <dt>{s.lastUsed}</dt>
+                        <dd>{t.lastUsedAt ? date(t.lastUsedAt) : s.notUsed}</dd>
                       </div>
                     </dl>
                     <ScopeList scopes={t.scopes} />
@@ -315,45 +277,27 @@ function Tokens({ me, workspaceId }: { me: PageProps['me']; workspaceId: string 
   );
 }
 
-function TokenForm({ me, workspaceId, onCancel, onCreated }: { me: PageProps['me']; workspaceId: string; onCancel: () => void; onCreated: (made: { name: string; token: string }) => void }) {
+/** A personal token is a credential for one workspace: its scopes are at most what the person's role there allows. */
+function TokenForm({ me, workspaceId, ...handlers }: { me: PageProps['me']; workspaceId: string; onCancel: () => void; onCreated: (made: Made) => void }) {
   const a = useStrings(strings);
   const s = useSettingsStrings();
-  const [name, setName] = useState('');
   const [workspace, setWorkspace] = useState(workspaceId);
-  const [scopes, setScopes] = useState<Scope[]>([]);
-  const [expiry, setExpiry] = useState<(typeof EXPIRIES)[number]>('90');
-  const { busy, error, setError, run } = useAction();
-  const nameRef = useRef<HTMLInputElement>(null);
-  useLayoutEffect(() => nameRef.current?.focus(), []);
   const role: Role | undefined = me.workspaces.find((w) => w.id === workspace)?.role;
-  const allowed = role === 'viewer' ? VIEWER_SCOPES : SCOPES;
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const chosen = scopes.filter((x) => allowed.includes(x));
-    if (chosen.length === 0) return setError('pickScope');
-    const expiresAt = new Date(Date.now() + Number(expiry) * DAY_MS).toISOString();
-    const made = await run(() => api.POST('/api/me/tokens', { body: { name: name.trim(), workspaceId: workspace, scopes: chosen, expiresAt } }));
-    if (made) onCreated({ name: made.name, token: made.token });
-  };
   return (
-    <form class="stack-tight card-inline" onSubmit={submit} aria-labelledby="new-token-heading">
-      <h3 id="new-token-heading">{a.newToken}</h3>
-      <label class="field">
-        <span>{a.tokenName}</span>
-        <input ref={nameRef} name="name" required maxLength={190} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-      </label>
+    <CredentialForm
+      {...handlers}
+      heading={a.newToken}
+      level={3}
+      nameLabel={a.tokenName}
+      expiryLabel={s.expiry}
+      expiries={EXPIRIES.map((x) => [x, s[`expiry${x}`]] as const)}
+      initialExpiry="90"
+      submitLabel={a.createToken}
+      allowed={role === 'viewer' ? VIEWER_SCOPES : SCOPES}
+      scopesHelp={role === 'viewer' ? a.viewerNote : undefined}
+      create={({ name, scopes, expiresAt }) => api.POST('/api/me/tokens', { body: { name, workspaceId: workspace, scopes, expiresAt: expiresAt! } }).then((r) => asMade(r, (t) => t.token))}
+    >
       <SelectField label={a.workspace} name="workspace" value={workspace} onChange={setWorkspace} options={me.workspaces.map((w) => [w.id, `${w.name} (${s.roles[w.role]})`] as const)} />
-      <ScopeChecks name="scopes" selected={scopes} onChange={setScopes} allowed={allowed} help={role === 'viewer' ? a.viewerNote : undefined} />
-      <SelectField label={a.expiry} name="expiry" value={expiry} onChange={setExpiry} options={EXPIRIES.map((x) => [x, a[`expiry${x}`]] as const)} />
-      <ErrorLine error={error} />
-      <div class="actions">
-        <button type="submit" disabled={busy}>
-          {a.createToken}
-        </button>
-        <button type="button" onClick={onCancel}>
-          {s.cancel}
-        </button>
-      </div>
-    </form>
+    </CredentialForm>
   );
 }

@@ -1,4 +1,4 @@
-/** Strings of the account page (profile, password, sessions, human tokens). */
+/** Strings of the account page (profile, password, sessions, human tokens); a token's shared words (expiry, prefix, last used) are the settings'. */
 const en = {
   profileTitle: 'Profile',
   name: 'Your name',
@@ -28,18 +28,11 @@ const en = {
   newToken: 'New personal token',
   tokenName: 'Token name',
   workspace: 'Workspace',
-  expiry: 'Expires',
-  expiry30: 'In 30 days',
-  expiry90: 'In 90 days',
-  expiry365: 'In one year',
   createToken: 'Create token',
   yourToken: 'Your new personal token',
   tokenCreated: (name: string) => `Token “${name}” created.`,
   noTokens: 'No personal tokens. Use “New personal token” to make one.',
   revokeTokenQuestion: (name: string) => `Revoke the token “${name}”? Scripts using it stop working at once.`,
-  prefix: 'Starts with',
-  lastUsed: 'Last used',
-  notUsed: 'Not used yet',
   unknownWorkspace: 'A workspace you left',
   viewerNote: 'Your role in this workspace allows only the scopes listed.',
 };
@@ -75,18 +68,11 @@ const ar: AccountStrings = {
   newToken: 'رمز شخصي جديد',
   tokenName: 'اسم الرمز',
   workspace: 'مساحة العمل',
-  expiry: 'ينتهي',
-  expiry30: 'بعد 30 يومًا',
-  expiry90: 'بعد 90 يومًا',
-  expiry365: 'بعد سنة',
   createToken: 'إنشاء الرمز',
   yourToken: 'رمزك الشخصي الجديد',
   tokenCreated: (name: string) => `أُنشئ الرمز «${name}».`,
   noTokens: 'لا رموز شخصية. استخدم «رمز شخصي جديد» لإنشاء واحد.',
   revokeTokenQuestion: (name: string) => `إلغاء الرمز «${name}»؟ تتوقف البرامج التي تستخدمه فورًا.`,
-  prefix: 'يبدأ بـ',
-  lastUsed: 'آخر استخدام',
-  notUsed: 'لم يُستخدم بعد',
   unknownWorkspace: 'مساحة عمل غادرتها',
   viewerNote: 'يسمح دورك في مساحة العمل هذه بالصلاحيات المعروضة فقط.',
 };

@@ -1,57 +1,38 @@
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import type { PageProps } from '../../routes.js';
-import { ConfirmButton, ErrorLine, Loaded, ScopeChecks, ScopeList, SecretOnce, SelectField, useAction, useDate, useLoad, useSettingsStrings, type Scope } from './ui.js';
+import { asMade, CredentialForm, NewCredential } from './credential.js';
+import { ConfirmButton, ErrorLine, Loaded, ScopeList, useAction, useDate, useLoad, useSettingsStrings } from './ui.js';
 
 type Key = components['schemas']['Key'];
-const DAY_MS = 86_400_000;
 const EXPIRIES = ['never', '30', '90', '365'] as const;
-type Expiry = (typeof EXPIRIES)[number];
 
 /** API keys of api.md: create (the key shown once), list, revoke. */
 export function KeysSettings({ workspaceId }: PageProps) {
   const s = useSettingsStrings();
   const [keys, reload] = useLoad(() => api.GET('/api/workspaces/{id}/keys', { params: { path: { id: workspaceId } } }));
-  const [open, setOpen] = useState(false);
-  const [created, setCreated] = useState<{ name: string; key: string }>();
-  const newRef = useRef<HTMLButtonElement>(null);
-  const close = () => {
-    setOpen(false);
-    newRef.current?.focus();
-  };
   return (
     <div class="settings stack">
       <p>{s.keysIntro}</p>
-      {created && (
-        <SecretOnce
-          title={s.yourKey}
-          intro={s.keyCreated(created.name)}
-          label={s.yourKey}
-          value={created.key}
-          onDone={() => {
-            setCreated(undefined);
-            newRef.current?.focus();
-          }}
-        />
-      )}
-      {open ? (
-        <KeyForm
-          workspaceId={workspaceId}
-          onCancel={close}
-          onCreated={(k) => {
-            setOpen(false);
-            setCreated(k);
-            reload();
-          }}
-        />
-      ) : (
-        <div class="actions">
-          <button type="button" ref={newRef} onClick={() => setOpen(true)}>
-            {s.newKey}
-          </button>
-        </div>
-      )}
+      <NewCredential
+        newLabel={s.newKey}
+        secretTitle={s.yourKey}
+        createdIntro={s.keyCreated}
+        onCreated={reload}
+        form={(handlers) => (
+          <CredentialForm
+            {...handlers}
+            heading={s.newKey}
+            nameLabel={s.keyName}
+            nameHelp={s.keyNameHelp}
+            expiryLabel={s.expiry}
+            expiries={EXPIRIES.map((x) => [x, x === 'never' ? s.expiryNever : s[`expiry${x}`]] as const)}
+            initialExpiry="never"
+            submitLabel={s.createKey}
+            create={(body) => api.POST('/api/workspaces/{id}/keys', { params: { path: { id: workspaceId } }, body }).then((r) => asMade(r, (k) => k.key))}
+          />
+        )}
+      />
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">{s.keysList}</h2>
         <Loaded state={keys} retry={reload}>
@@ -59,46 +40,6 @@ export function KeysSettings({ workspaceId }: PageProps) {
         </Loaded>
       </section>
     </div>
-  );
-}
-
-function KeyForm({ workspaceId, onCancel, onCreated }: { workspaceId: string; onCancel: () => void; onCreated: (k: { name: string; key: string }) => void }) {
-  const s = useSettingsStrings();
-  const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<Scope[]>([]);
-  const [expiry, setExpiry] = useState<Expiry>('never');
-  const { busy, error, setError, run } = useAction();
-  const nameRef = useRef<HTMLInputElement>(null);
-  useLayoutEffect(() => nameRef.current?.focus(), []);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    if (scopes.length === 0) return setError('pickScope');
-    const expiresAt = expiry === 'never' ? undefined : new Date(Date.now() + Number(expiry) * DAY_MS).toISOString();
-    const made = await run(() => api.POST('/api/workspaces/{id}/keys', { params: { path: { id: workspaceId } }, body: { name: name.trim(), scopes, expiresAt } }));
-    if (made) onCreated({ name: made.name, key: made.key });
-  };
-  return (
-    <form class="stack-tight card-inline" onSubmit={submit} aria-labelledby="new-key-heading">
-      <h2 id="new-key-heading">{s.newKey}</h2>
-      <label class="field">
-        <span>{s.keyName}</span>
-        <input ref={nameRef} name="name" required maxLength={190} aria-describedby="key-name-help" value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        <span id="key-name-help" class="hint">
-          {s.keyNameHelp}
-        </span>
-      </label>
-      <ScopeChecks name="scopes" selected={scopes} onChange={setScopes} />
-      <SelectField label={s.expiry} name="expiry" value={expiry} onChange={setExpiry} options={EXPIRIES.map((x) => [x, x === 'never' ? s.expiryNever : s[`expiry${x}`]] as const)} />
-      <ErrorLine error={error} />
-      <div class="actions">
-        <button type="submit" disabled={busy}>
-          {s.createKey}
-        </button>
-        <button type="button" onClick={onCancel}>
-          {s.cancel}
-        </button>
-      </div>
-    </form>
   );
 }
 
