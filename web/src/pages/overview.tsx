@@ -3,6 +3,7 @@ import { api, errorText } from '../api/client.js';
 import type { components } from '../api/schema.js';
 import { TimeChart } from '../chart.js';
 import { LangContext, useT } from '../i18n/index.js';
+import { Empty, Loading, LoadFailure } from '../ui/states.js';
 
 type Group = components['schemas']['AnalyticsGroup'];
 type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; series: Group[]; links: Group[]; days: string[] };
@@ -55,18 +56,8 @@ export function Overview() {
           ))}
         </select>
       </label>
-      {state.kind === 'loading' && <p aria-busy="true">{t.loading}</p>}
-      {state.kind === 'error' && (
-        <div role="alert" class="error">
-          <p>
-            {t.failed}
-            {state.message}
-          </p>
-          <button type="button" onClick={() => setAttempt((n) => n + 1)}>
-            {t.retry}
-          </button>
-        </div>
-      )}
+      {state.kind === 'loading' && <Loading />}
+      {state.kind === 'error' && <LoadFailure lead={t.failed} message={state.message} retry={() => setAttempt((n) => n + 1)} />}
       {state.kind === 'ready' && <Ready series={state.series} links={state.links} days={state.days} format={(n) => number.format(n)} />}
     </section>
   );
@@ -115,7 +106,7 @@ function Ready({ series, links, days, format }: { series: Group[]; links: Group[
         ))}
       </dl>
       {sum('clicks') === 0 && links.length === 0 ? (
-        <p class="empty">{t.noData}</p>
+        <Empty>{t.noData}</Empty>
       ) : (
         <>
           <TimeChart times={chart.times} series={chart.series} label={t.chartLabel} timeLabel={t.date} />

@@ -3,6 +3,7 @@ import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { useStrings } from '../../i18n/index.js';
 import type { PageProps, Role } from '../../routes.js';
+import { Empty } from '../../ui/states.js';
 import {
   ConfirmButton,
   ErrorLine,
@@ -194,7 +195,7 @@ function Sessions() {
                   </li>
                 ))}
             </ul>
-            {list.every((x) => x.current) && <p class="empty">{a.noOtherSessions}</p>}
+            {list.every((x) => x.current) && <Empty>{a.noOtherSessions}</Empty>}
           </>
         )}
       </Loaded>
@@ -227,7 +228,7 @@ function Tokens({ me, workspaceId }: { me: PageProps['me']; workspaceId: string 
       <Loaded state={tokens} retry={reload}>
         {(list) =>
           list.length === 0 ? (
-            <p class="empty">{a.noTokens}</p>
+            <Empty>{a.noTokens}</Empty>
           ) : (
             <ul class="items">
               {list.map((t: Token) => (

@@ -6,6 +6,7 @@ import type { Formats } from './format.js';
 import { useLoad } from './load.js';
 import type { Strings } from './strings.js';
 import { filterParamOf, filterValueOk, type FilterParam, type Filters } from './view-state.js';
+import { Empty, Loading, LoadFailure } from '../../ui/states.js';
 
 export type Group = components['schemas']['AnalyticsGroup'];
 type Dimension = Exclude<NonNullable<AnalyticsQuery['groupBy']>, 'timeseries'>;
@@ -78,19 +79,9 @@ export function Breakdown({ card, dim, onDim, query, onFilter, filters, carry, s
           </button>
         ))}
       </div>
-      {!groups.data && groups.loading && <p aria-busy="true">{s.loading}</p>}
-      {groups.error && (
-        <div role="alert" class="error">
-          <p>
-            {s.failed}
-            {groups.error}
-          </p>
-          <button type="button" onClick={groups.retry}>
-            {s.retry}
-          </button>
-        </div>
-      )}
-      {rows && rows.length === 0 && <p class="empty">{s.emptyGroup}</p>}
+      {!groups.data && groups.loading && <Loading />}
+      {groups.error && <LoadFailure lead={s.failed} message={groups.error} retry={groups.retry} />}
+      {rows && rows.length === 0 && <Empty>{s.emptyGroup}</Empty>}
       {rows && rows.length > 0 && (
         <div class="lt-result" aria-busy={groups.loading}>
           <div class="lt-scroll" role="region" tabIndex={0} aria-label={`${s[card.title]}: ${s[shown]}`}>

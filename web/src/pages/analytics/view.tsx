@@ -10,6 +10,7 @@ import { strings } from './strings.js';
 import { AnalyticsChart, type ChartSeries } from './time-chart.js';
 import { FILTER_PARAMS, useViewState, type Filters, type ViewState } from './view-state.js';
 import './analytics.css';
+import { Empty, Loading, LoadFailure } from '../../ui/states.js';
 
 /**
  * A workspace's analytics, or one link's (linkId): date range and time zone, the active
@@ -65,18 +66,8 @@ export function AnalyticsView({ linkId }: { linkId?: string }) {
     <div class="stack lt-analytics">
       <Controls view={view} update={update} s={s} />
       <FilterChips view={view} update={update} s={s} lang={f.lang} fixed={linkId ? 'linkId' : undefined} />
-      {!series.data && series.loading && <p aria-busy="true">{s.loading}</p>}
-      {series.error && (
-        <div role="alert" class="error">
-          <p>
-            {s.failed}
-            {series.error}
-          </p>
-          <button type="button" onClick={series.retry}>
-            {s.retry}
-          </button>
-        </div>
-      )}
+      {!series.data && series.loading && <Loading />}
+      {series.error && <LoadFailure lead={s.failed} message={series.error} retry={series.retry} />}
       {series.data && !series.error && (
         <div class="stack lt-result" aria-busy={series.loading}>
           <Series {...series.data} tz={view.tz} filtered={filtered} />
@@ -164,7 +155,7 @@ function Series({ rows, interval, buckets, tz, filtered }: { rows: Group[]; inte
         <p class="muted lt-note">{s.revenueNote}</p>
       </section>
       {rows.length === 0 ? (
-        <p class="empty">{filtered ? s.emptyFiltered : s.empty}</p>
+        <Empty>{filtered ? s.emptyFiltered : s.empty}</Empty>
       ) : (
         <>
           <AnalyticsChart times={chart.times} series={chart.series} interval={interval} label={label} timeLabel={s.time} lang={f.lang} formatNumber={f.number} />

@@ -1,12 +1,13 @@
 import type { ComponentChildren } from 'preact';
 import { useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, errorText } from '../../api/client.js';
+import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
 import { EventsList, PAGE } from './events-list.js';
 import { Pages } from './pages.js';
 import { hrefOf, type ConversionsQuery } from './query.js';
 import { strings } from './strings.js';
+import { Empty, Loading, LoadFailure } from '../../ui/states.js';
 
 type Customer = components['schemas']['Customer'];
 type State<T> = { kind: 'loading' } | { kind: 'error'; error: unknown } | { kind: 'ready'; value: T };
@@ -66,13 +67,13 @@ function CustomerList({ query, go }: Omit<Props, 'workspaceId'>) {
     };
   }, [page, attempt]);
 
-  if (state.kind === 'loading') return <p aria-busy="true">{s.loading}</p>;
-  if (state.kind === 'error') return <Failure error={state.error} retry={() => setAttempt((n) => n + 1)} />;
+  if (state.kind === 'loading') return <Loading />;
+  if (state.kind === 'error') return <LoadFailure error={state.error} retry={() => setAttempt((n) => n + 1)} class="load-failure" />;
   const { rows, more } = state.value;
   if (rows.length === 0)
     return (
       <>
-        <p class="empty">{s.emptyCustomers}</p>
+        <Empty>{s.emptyCustomers}</Empty>
         <Pages label={s.pagination(s.customers)} page={page} more={false} onPage={(n) => go({ ...query, cpage: n })} />
       </>
     );
@@ -150,14 +151,14 @@ function CustomerDetail({ workspaceId, id, query, go }: Props & { id: string }) 
       </ViewLink>
     </p>
   );
-  if (state.kind === 'loading') return <p aria-busy="true">{s.loading}</p>;
-  if (state.kind === 'error') return <Failure error={state.error} retry={() => setAttempt((n) => n + 1)} />;
+  if (state.kind === 'loading') return <Loading />;
+  if (state.kind === 'error') return <LoadFailure error={state.error} retry={() => setAttempt((n) => n + 1)} class="load-failure" />;
   const c = state.value;
   if (!c)
     return (
       <>
         {back}
-        <p class="empty">{s.notFoundCustomer}</p>
+        <Empty>{s.notFoundCustomer}</Empty>
       </>
     );
   const name = c.name ?? c.externalId;
@@ -202,23 +203,6 @@ function CustomerDetail({ workspaceId, id, query, go }: Props & { id: string }) 
         title={s.customerEvents(name)}
         empty={s.emptyCustomerEvents}
       />
-    </div>
-  );
-}
-
-/** A failed request: the API's message in the page's language, and a way to ask again. */
-export function Failure({ error, retry }: { error: unknown; retry: () => void }) {
-  const s = useStrings(strings);
-  const { lang } = useContext(LangContext);
-  return (
-    <div role="alert" class="error conv-failure">
-      <p>
-        {s.failed}
-        {errorText(error, lang)}
-      </p>
-      <button type="button" onClick={retry}>
-        {s.retry}
-      </button>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import { api, errorText } from '../../api/client.js';
+import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
 import { onLinkClick } from '../../router.js';
@@ -7,6 +7,7 @@ import { formatAmount } from './format.js';
 import { shortUrlsOf, type ShortUrl } from './lookups.js';
 import { Pages } from './pages.js';
 import { strings } from './strings.js';
+import { Empty, Loading, LoadFailure } from '../../ui/states.js';
 
 type Event = components['schemas']['Event'];
 type Filter = { type?: 'lead' | 'sale'; customerId?: string; startDate?: string; endDate?: string };
@@ -72,26 +73,15 @@ export function EventsList({ workspaceId, filter, page, onPage, title, empty, cu
 
   const time = useMemo(() => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }), [lang]);
 
-  if (state.kind === 'loading') return <p aria-busy="true">{s.loading}</p>;
+  if (state.kind === 'loading') return <Loading />;
   // (A date's error is shown at its field.)
   if (state.kind === 'error' && state.atField) return null;
-  if (state.kind === 'error')
-    return (
-      <div role="alert" class="error conv-failure">
-        <p>
-          {s.failed}
-          {errorText(state.error, lang)}
-        </p>
-        <button type="button" onClick={() => setAttempt((n) => n + 1)}>
-          {s.retry}
-        </button>
-      </div>
-    );
+  if (state.kind === 'error') return <LoadFailure error={state.error} retry={() => setAttempt((n) => n + 1)} class="load-failure" />;
   // (A later page can be empty too: an old address, or events gone meanwhile; Previous leads back.)
   if (state.rows.length === 0)
     return (
       <>
-        <p class="empty">{empty}</p>
+        <Empty>{empty}</Empty>
         <Pages label={s.pagination(title)} page={page} more={false} onPage={onPage} />
       </>
     );

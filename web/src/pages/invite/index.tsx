@@ -5,6 +5,7 @@ import type { Me } from '../../shell.js';
 import { LangSwitch } from '../lang-switch.js';
 import { strings } from './strings.js';
 import '../settings/settings.css';
+import { ErrorLine } from '../../ui/states.js';
 
 interface Props {
   /** Who is signed in, or null. */
@@ -72,11 +73,7 @@ export function InvitePage({ me, onAccepted, onSignedIn, onSignOut }: Props) {
     });
   };
 
-  const errorLine = error && (
-    <p role="alert" class="error">
-      {error}
-    </p>
-  );
+  const errorLine = <ErrorLine error={error} />;
   return (
     <main id="main" class="card invite">
       <LangSwitch />

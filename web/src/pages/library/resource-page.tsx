@@ -1,5 +1,4 @@
 import { useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { errorText } from '../../api/client.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
 import type { PageProps } from '../../routes.js';
 import { colorText, Swatch } from './colors.js';
@@ -8,6 +7,7 @@ import { RecordForm, type FormError } from './record-form.js';
 import { fieldOfError, itemOf, valuesOf, type Partner, type Resource, type Row, type Tag, type Values } from './resources.js';
 import { strings, type LibraryStrings } from './strings.js';
 import './library.css';
+import { Empty, Loading, LoadFailure } from '../../ui/states.js';
 
 const PAGE = 50;
 
@@ -102,19 +102,9 @@ export function ResourcePage({ resource, role }: { resource: Resource } & Pick<P
       <h2 ref={heading} id="lib-list-title" tabIndex={-1} class="lib-heading">
         {k.list}
       </h2>
-      {state.kind === 'loading' && <p aria-busy="true">{s.loading}</p>}
-      {state.kind === 'error' && (
-        <div role="alert" class="error lib-failure">
-          <p>
-            {s.failed}
-            {errorText(state.error, lang)}
-          </p>
-          <button type="button" onClick={refresh}>
-            {s.retry}
-          </button>
-        </div>
-      )}
-      {state.kind === 'ready' && state.rows.length === 0 && <p class="empty">{canWrite ? k.emptyWriter : k.emptyViewer}</p>}
+      {state.kind === 'loading' && <Loading />}
+      {state.kind === 'error' && <LoadFailure lead={s.failed} error={state.error} retry={refresh} class="load-failure" />}
+      {state.kind === 'ready' && state.rows.length === 0 && <Empty>{canWrite ? k.emptyWriter : k.emptyViewer}</Empty>}
       {state.kind === 'ready' && state.rows.length > 0 && (
         <ul class="lib-list" aria-labelledby="lib-list-title">
           {state.rows.map((row) =>

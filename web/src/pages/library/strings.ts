@@ -1,8 +1,6 @@
 /** The collections, tags and partners pages (en and ar, the same keys). */
 const en = {
-  loading: 'Loading…',
   failed: 'Could not load this list: ',
-  retry: 'Try again',
   cancel: 'Cancel',
   save: 'Save',
   saving: 'Saving…',
@@ -83,9 +81,7 @@ export type LibraryStrings = typeof en;
 export type Kind = 'collections' | 'tags' | 'partners';
 
 const ar: LibraryStrings = {
-  loading: 'جارٍ التحميل…',
   failed: 'تعذّر تحميل هذه القائمة: ',
-  retry: 'أعد المحاولة',
   cancel: 'إلغاء',
   save: 'حفظ',
   saving: 'جارٍ الحفظ…',

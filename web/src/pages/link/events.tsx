@@ -3,6 +3,7 @@ import { api, errorText } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import type { Formats } from '../analytics/format.js';
 import type { Strings } from './strings.js';
+import { Empty, Loading, LoadFailure } from '../../ui/states.js';
 
 type Event = components['schemas']['Event'];
 type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; events: Event[]; more: boolean };
@@ -43,19 +44,9 @@ export function LinkEvents({ linkId, tz, s, f }: { linkId: string; tz: string; s
   return (
     <section class="stack" aria-labelledby="link-events">
       <h2 id="link-events">{s.events}</h2>
-      {state.kind === 'loading' && <p aria-busy="true">{s.loading}</p>}
-      {state.kind === 'error' && (
-        <div role="alert" class="error">
-          <p>
-            {s.eventsFailed}
-            {state.message}
-          </p>
-          <button type="button" onClick={() => setAttempt((n) => n + 1)}>
-            {s.retry}
-          </button>
-        </div>
-      )}
-      {state.kind === 'ready' && state.events.length === 0 && <p class="empty">{s.noEvents}</p>}
+      {state.kind === 'loading' && <Loading />}
+      {state.kind === 'error' && <LoadFailure lead={s.eventsFailed} message={state.message} retry={() => setAttempt((n) => n + 1)} />}
+      {state.kind === 'ready' && state.events.length === 0 && <Empty>{s.noEvents}</Empty>}
       {state.kind === 'ready' && state.events.length > 0 && (
         <>
           <div class="lt-scroll" role="region" tabIndex={0} aria-label={s.eventsLabel}>

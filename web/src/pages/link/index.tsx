@@ -10,6 +10,7 @@ import { useViewState } from '../analytics/view-state.js';
 import { LinkEvents } from './events.js';
 import { strings } from './strings.js';
 import './link.css';
+import { Empty, Loading, LoadFailure } from '../../ui/states.js';
 
 type Link = components['schemas']['Link'];
 type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'missing' } | { kind: 'ready'; link: Link };
@@ -44,19 +45,9 @@ export function LinkPage({ params }: PageProps) {
       <a href="/app/links" onClick={onLinkClick} class="lk-back">
         {s.back}
       </a>
-      {state.kind === 'loading' && <p aria-busy="true">{s.loading}</p>}
-      {state.kind === 'error' && (
-        <div role="alert" class="error">
-          <p>
-            {s.failed}
-            {state.message}
-          </p>
-          <button type="button" onClick={() => setAttempt((n) => n + 1)}>
-            {s.retry}
-          </button>
-        </div>
-      )}
-      {state.kind === 'missing' && <p class="empty">{s.missing}</p>}
+      {state.kind === 'loading' && <Loading />}
+      {state.kind === 'error' && <LoadFailure lead={s.failed} message={state.message} retry={() => setAttempt((n) => n + 1)} />}
+      {state.kind === 'missing' && <Empty>{s.missing}</Empty>}
       {state.kind === 'ready' && (
         <>
           <LinkHeader link={state.link} />

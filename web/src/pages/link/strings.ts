@@ -1,9 +1,7 @@
 /** A link's page: its header and its leads and sales, English and Arabic. */
 const en = {
   back: 'All links',
-  loading: 'Loading…',
   failed: 'Could not load this link: ',
-  retry: 'Try again',
   missing: 'There is no such link in this workspace (it may have been deleted). Go back to the list of links.',
   shortUrl: 'Short URL',
   destination: 'Destination',
@@ -29,9 +27,7 @@ const en = {
 
 const ar: typeof en = {
   back: 'كل الروابط',
-  loading: 'جارٍ التحميل…',
   failed: 'تعذّر تحميل هذا الرابط: ',
-  retry: 'أعد المحاولة',
   missing: 'لا يوجد رابط كهذا في مساحة العمل هذه (ربما حُذف). عد إلى قائمة الروابط.',
   shortUrl: 'الرابط المختصر',
   destination: 'الوجهة',

@@ -16,6 +16,7 @@ import { ImportPanel } from './import.js';
 import { COLUMNS, linkToRow, type Link } from './rows.js';
 import { strings } from './strings.js';
 import './links.css';
+import { Loading, LoadFailure } from '../../ui/states.js';
 
 const PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 300;
@@ -221,18 +222,8 @@ export function LinksPage(props: PageProps) {
       <p role="status" class="links-notice">
         {notice}
       </p>
-      {state.kind === 'loading' && <p aria-busy="true">{s.loading}</p>}
-      {state.kind === 'error' && (
-        <div role="alert" class="error">
-          <p>
-            {s.failed}
-            {state.message}
-          </p>
-          <button type="button" onClick={() => setReload((n) => n + 1)}>
-            {s.retry}
-          </button>
-        </div>
-      )}
+      {state.kind === 'loading' && <Loading text={s.loading} />}
+      {state.kind === 'error' && <LoadFailure lead={s.failed} message={state.message} retry={() => setReload((n) => n + 1)} />}
       {state.kind === 'ready' && state.links.length === 0 && (
         <div class="empty">
           <p>{filtered ? s.noMatch : canWrite ? s.empty : s.emptyViewer}</p>

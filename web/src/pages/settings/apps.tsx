@@ -3,6 +3,7 @@ import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import type { PageProps } from '../../routes.js';
 import { ConfirmButton, CopyButton, ErrorLine, Loaded, ScopeChecks, ScopeList, SecretOnce, useAction, useDate, useLoad, useSettingsStrings, type Scope } from './ui.js';
+import { Empty } from '../../ui/states.js';
 
 type App = components['schemas']['OauthApp'];
 type Editing = { kind: 'new' } | { kind: 'edit'; app: App };
@@ -56,7 +57,7 @@ export function OAuthAppsSettings({ workspaceId }: PageProps) {
       <Loaded state={apps} retry={reload}>
         {(list) =>
           list.length === 0 ? (
-            <p class="empty">{s.noApps}</p>
+            <Empty>{s.noApps}</Empty>
           ) : (
             <ul class="items">
               {list.map((app) => (

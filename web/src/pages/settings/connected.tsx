@@ -1,6 +1,7 @@
 import { api } from '../../api/client.js';
 import type { PageProps } from '../../routes.js';
 import { ConfirmButton, ErrorLine, Loaded, ScopeList, useAction, useDate, useLoad, useSettingsStrings } from './ui.js';
+import { Empty } from '../../ui/states.js';
 
 /** Apps people connected to this workspace (their consents), with a way to end each. */
 export function ConnectedAppsSettings({ workspaceId }: PageProps) {
@@ -15,7 +16,7 @@ export function ConnectedAppsSettings({ workspaceId }: PageProps) {
       <Loaded state={grants} retry={reload}>
         {(list) =>
           list.length === 0 ? (
-            <p class="empty">{s.noConnected}</p>
+            <Empty>{s.noConnected}</Empty>
           ) : (
             <ul class="items">
               {list.map((g) => (

@@ -3,6 +3,7 @@ import type { components } from '../../api/schema.js';
 import type { PageProps } from '../../routes.js';
 import { asMade, CredentialForm, NewCredential } from './credential.js';
 import { ConfirmButton, ErrorLine, Loaded, ScopeList, useAction, useDate, useLoad, useSettingsStrings } from './ui.js';
+import { Empty } from '../../ui/states.js';
 
 type Key = components['schemas']['Key'];
 const EXPIRIES = ['never', '30', '90', '365'] as const;
@@ -36,7 +37,7 @@ export function KeysSettings({ workspaceId }: PageProps) {
       <section aria-labelledby="keys-heading">
         <h2 id="keys-heading">{s.keysList}</h2>
         <Loaded state={keys} retry={reload}>
-          {(list) => (list.length === 0 ? <p class="empty">{s.noKeys}</p> : <KeyList keys={list} workspaceId={workspaceId} onChanged={reload} />)}
+          {(list) => (list.length === 0 ? <Empty>{s.noKeys}</Empty> : <KeyList keys={list} workspaceId={workspaceId} onChanged={reload} />)}
         </Loaded>
       </section>
     </div>

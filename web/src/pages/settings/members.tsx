@@ -3,6 +3,7 @@ import { api } from '../../api/client.js';
 import type { paths } from '../../api/schema.js';
 import type { PageProps, Role } from '../../routes.js';
 import { ConfirmButton, ErrorLine, Loaded, meChanged, SecretOnce, SelectField, useAction, useDate, useLoad, useSettingsStrings } from './ui.js';
+import { Empty } from '../../ui/states.js';
 
 type Member = paths['/api/workspaces/{id}/members']['get']['responses'][200]['content']['application/json'][number];
 const ROLES: Role[] = ['owner', 'member', 'viewer'];
@@ -21,7 +22,7 @@ export function MembersSettings({ workspaceId, me }: PageProps) {
         <Loaded state={members} retry={reloadMembers}>
           {(list) =>
             list.length === 0 ? (
-              <p class="empty">{s.noMembers}</p>
+              <Empty>{s.noMembers}</Empty>
             ) : (
               <ul class="items">
                 {list.map((m) => (
@@ -38,7 +39,7 @@ export function MembersSettings({ workspaceId, me }: PageProps) {
         <InviteForm workspaceId={workspaceId} onCreated={reloadInvites} />
         <h3>{s.pendingTitle}</h3>
         <Loaded state={invites} retry={reloadInvites}>
-          {(list) => (list.length === 0 ? <p class="empty">{s.noInvites}</p> : <InviteList invites={list} workspaceId={workspaceId} onChanged={reloadInvites} />)}
+          {(list) => (list.length === 0 ? <Empty>{s.noInvites}</Empty> : <InviteList invites={list} workspaceId={workspaceId} onChanged={reloadInvites} />)}
         </Loaded>
       </section>
     </div>

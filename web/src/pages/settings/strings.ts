@@ -4,8 +4,6 @@ type Scope = components['schemas']['Key']['scopes'][number];
 
 /** Strings of the settings pages and the shared pieces (scopes, copy, confirm) the account page reuses. */
 const en = {
-  loading: 'Loading…',
-  retry: 'Try again',
   failedToLoad: 'Could not load this: ',
   cancel: 'Cancel',
   save: 'Save',
@@ -132,8 +130,6 @@ const en = {
 export type SettingsStrings = typeof en;
 
 const ar: SettingsStrings = {
-  loading: 'جارٍ التحميل…',
-  retry: 'حاول مرة أخرى',
   failedToLoad: 'تعذّر التحميل: ',
   cancel: 'إلغاء',
   save: 'حفظ',

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useContext, useEffect, useLayoutEffect, useId, useRef, useState } from 'preact/hooks';
+import { Loaded as SharedLoaded, type Load } from '../../ui/states.js';
 import { errorText } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { LangContext, useStrings, type Lang } from '../../i18n/index.js';
@@ -37,51 +38,17 @@ export const VIEWER_SCOPES: readonly Scope[] = ['linksRead', 'collectionsRead', 
 export const useSettingsStrings = () => useStrings(strings);
 export const useLang = (): Lang => useContext(LangContext).lang;
 
+/** The shared page states (web/src/ui/states.tsx) as the settings and account pages use them. */
+export { ErrorLine, useLoad, type Load } from '../../ui/states.js';
+
+/** The loading line or the failure ("Could not load this: …") with Try again; the children once ready. */
+export function Loaded<T>(props: { state: Load<T>; retry: () => void; children: (data: T) => ComponentChildren }) {
+  const s = useSettingsStrings();
+  return <SharedLoaded {...props} lead={s.failedToLoad} layout="stack-tight" />;
+}
+
 /** An openapi-fetch answer: its data, or its error body. */
 type Answer<T> = { data?: T; error?: unknown };
-/** An error is kept as answered and worded at render, so a language change rewords it. */
-export type Load<T> = { kind: 'loading' } | { kind: 'error'; error: unknown } | { kind: 'ready'; data: T };
-
-/** Loads once (and again on `reload`), with the API's error in the page's language. */
-export function useLoad<T>(fetcher: () => Promise<Answer<T>>): [Load<T>, () => void] {
-  const [state, setState] = useState<Load<T>>({ kind: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    let live = true;
-    fetcher().then(
-      (r) => {
-        if (!live) return;
-        if (r.error !== undefined || r.data === undefined) setState({ kind: 'error', error: r.error });
-        else setState({ kind: 'ready', data: r.data });
-      },
-      (err: unknown) => live && setState({ kind: 'error', error: err }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [attempt]);
-  return [state, () => setAttempt((n) => n + 1)];
-}
-
-/** The loading line or the error with a retry button; the children once ready. */
-export function Loaded<T>({ state, retry, children }: { state: Load<T>; retry: () => void; children: (data: T) => ComponentChildren }) {
-  const s = useSettingsStrings();
-  const lang = useLang();
-  if (state.kind === 'loading') return <p aria-busy="true">{s.loading}</p>;
-  if (state.kind === 'error')
-    return (
-      <div role="alert" class="error stack-tight">
-        <p>
-          {s.failedToLoad}
-          {errorText(state.error, lang)}
-        </p>
-        <button type="button" onClick={retry}>
-          {s.retry}
-        </button>
-      </div>
-    );
-  return <>{children(state.data)}</>;
-}
 
 /** Runs an API call, keeping its error (in the page's language) and a busy flag. */
 export function useAction() {
@@ -110,14 +77,6 @@ export function useAction() {
     }
   };
   return { busy, error, setError, run };
-}
-
-export function ErrorLine({ error }: { error: string | undefined }) {
-  return error ? (
-    <p role="alert" class="error">
-      {error}
-    </p>
-  ) : null;
 }
 
 /** A date and time in the page's language. */
