@@ -28,8 +28,9 @@ import { notFoundPage } from './modules/redirect/pages.js';
 import { redirectRoutes, type RedirectDeps } from './modules/redirect/routes.js';
 import { oauthAppsRoutes } from './modules/oauth-apps/routes.js';
 import { oauthAccessCredential } from './modules/oauth/credential.js';
+import { oauthConsentRoutes } from './modules/oauth/consent-routes.js';
 import { oauthRoutes } from './modules/oauth/routes.js';
-import type { AccessFound } from './modules/oauth/service.js';
+import { consentRedirectOrigin, type AccessFound } from './modules/oauth/service.js';
 import { sessionCredential, signedInPerson } from './modules/sessions/credential.js';
 import type { SessionFound } from './modules/sessions/service.js';
 import { settingsRoutes } from './modules/settings/routes.js';
@@ -134,16 +135,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(accountRoutes, { db, clock, authChanged, flushLastUsed, throttle: deps.people.throttle });
   await app.register(settingsRoutes, { db, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, clock, authChanged, flushLastUsed });
   await app.register(oauthAppsRoutes, { db, clock, authChanged });
-  await app.register(oauthRoutes, {
-    db,
+  await app.register(oauthRoutes, { db, baseUrl: config.baseUrl, clock, authChanged, signedIn: signedInPerson(sessionDeps) });
+  await app.register(oauthConsentRoutes, { db });
+  await app.register(dashboardRoutes, {
     baseUrl: config.baseUrl,
-    sessionMaxMs: config.sessionMaxMs,
-    clock,
-    throttle: deps.people.throttle,
-    authChanged,
-    signedIn: signedInPerson(sessionDeps),
+    shortLinkBaseUrl: config.shortLinkBaseUrl,
+    consentFormTarget: (clientId, redirectUri) => consentRedirectOrigin({ db, clientId, redirectUri }),
   });
-  await app.register(dashboardRoutes, { baseUrl: config.baseUrl, shortLinkBaseUrl: config.shortLinkBaseUrl });
   await app.register(redirectRoutes, deps.redirect);
   if (config.adminToken) {
     await app.register(adminRoutes, {

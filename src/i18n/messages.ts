@@ -223,6 +223,17 @@ export const reasons = {
     ar: 'يجب أن يكون رابط https مطلقًا (أو http على localhost أو 127.0.0.1 أو [::1] فقط) دون بيانات مستخدم ودون معرّف جزئي (#)',
   },
   public_app: { en: 'is false: a public app has no client secret', ar: 'قيمته false: التطبيق العام لا يملك سرّ عميل' },
+  oauth_unknown_client: { en: 'is not the client_id of an app registered here', ar: 'ليس معرّف عميل (client_id) لتطبيق مسجّل هنا' },
+  oauth_unregistered_redirect: {
+    en: 'is not one of the redirect URIs the app registered (they are compared character for character)',
+    ar: 'ليس من عناوين إعادة التوجيه التي سجّلها التطبيق (تُقارَن حرفًا بحرف)',
+  },
+  pkce_challenge: {
+    en: 'must be the base64url SHA-256 of the code verifier (43 characters)',
+    ar: 'يجب أن يكون بصمة SHA-256 لمُتحقِّق الرمز بترميز base64url (43 حرفًا)',
+  },
+  unknown_scope: { en: 'names {scope}, which is not a scope', ar: 'يذكر {scope}، وهي ليست صلاحية معروفة' },
+  scope_beyond_app: { en: 'asks for {scope}, which this app may not ask for', ar: 'يطلب {scope}، وهي صلاحية لا يحق لهذا التطبيق طلبها' },
 } as const satisfies Record<string, { en: string; ar: string }>;
 
 export type ReasonCode = keyof typeof reasons;

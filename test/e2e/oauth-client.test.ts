@@ -1,7 +1,8 @@
 /**
  * The OAuth 2.1 server (operations.md §9) driven by a real, strict client library —
- * oauth4webapi — over a real socket: RFC 8414 discovery, PKCE S256, the consent posted the
- * way the browser's form posts it (fetch with the session cookie and this site's Origin), the
+ * oauth4webapi — over a real socket: RFC 8414 discovery, PKCE S256, the consent read the way
+ * the dashboard's consent page reads it (GET /api/oauth/authorize) and posted the way its form
+ * posts it (fetch with the session cookie and this site's Origin), the
  * code exchange with client_secret_basic, client_secret_post and a public client, the token
  * on /api within its scopes only, refresh rotation with reuse detection, and RFC 7009
  * revocation. The issuer is http://127.0.0.1:<port>, which oauth4webapi accepts only with
@@ -88,7 +89,7 @@ afterAll(() => t?.close());
 const clientOf = (app: RegisteredApp): oauth.Client => ({ client_id: app.clientId });
 
 /**
- * The front channel: the authorize URL, the consent page read with the session cookie, and
+ * The front channel: the authorize URL, the consent read with the session cookie, and
  * the form posted back as the browser would; returns the callback parameters oauth4webapi
  * validated (state included) and the PKCE verifier.
  */
@@ -107,11 +108,17 @@ async function consent(app: RegisteredApp, scope: string): Promise<{ callback: U
   const authorize = new URL(as.authorization_endpoint!);
   for (const [k, v] of Object.entries(params)) authorize.searchParams.set(k, v);
 
-  const page = await fetch(authorize, { headers: { cookie }, redirect: 'manual' });
-  const html = await page.text();
-  expect(page.status, html).toBe(200);
-  expect(html).toContain(`Connect ${app.name}?`);
-  expect(html).toContain(`value="${chosenWorkspace}"`);
+  // Signed in: sent to the dashboard's consent page, which reads the request from the API.
+  const toPage = await fetch(authorize, { headers: { cookie }, redirect: 'manual' });
+  expect(toPage.status, await toPage.text()).toBe(302);
+  const consentPage = new URL(toPage.headers.get('location')!, origin);
+  expect(consentPage.pathname).toBe('/app/oauth/consent');
+  const read = await fetch(`${origin}/api/oauth/authorize${consentPage.search}`, { headers: { cookie, origin } });
+  const shown = (await read.json()) as { app: { name: string }; scopes: string[]; workspaces: { id: string }[] };
+  expect(read.status, JSON.stringify(shown)).toBe(200);
+  expect(shown.app.name).toBe(app.name);
+  expect(shown.scopes).toEqual(scope.split(' '));
+  expect(shown.workspaces.map((w) => w.id)).toContain(chosenWorkspace);
 
   const answer = await fetch(authorize.origin + authorize.pathname, {
     method: 'POST',

@@ -3,8 +3,8 @@ import { api, setWorkspace } from './api/client.js';
 import { applyLang, initialLang, LangContext, type Lang } from './i18n/index.js';
 import { lazyPage } from './lazy.js';
 import { Shell, type Me } from './shell.js';
-import { appPath, navigate, useRoute } from './router.js';
-import { matchRoute } from './routes.js';
+import { appPath, navigate, returnPath, useRoute } from './router.js';
+import { CONSENT_PATH, ConsentPage, matchRoute } from './routes.js';
 
 const SignIn = lazyPage(() => import('./pages/sign-in.js').then((m) => m.SignIn));
 const Setup = lazyPage(() => import('./pages/setup.js').then((m) => m.Setup));
@@ -13,7 +13,7 @@ const Invite = lazyPage(() => import('./pages/invite/index.js').then((m) => m.In
 const WORKSPACE_KEY = 'linktrail.workspace';
 
 // The page the app opens on is fetched while /api/me is asked, not after it answers.
-matchRoute(appPath())?.page.preload();
+(appPath() === CONSENT_PATH ? ConsentPage : matchRoute(appPath())?.page)?.preload();
 
 export function App() {
   const [lang, setLangState] = useState<Lang>(initialLang);
@@ -50,9 +50,12 @@ export function App() {
     setWorkspace(id);
     setWorkspaceId(id);
   };
+  // Back where the sign-in was asked for (a same-origin `next`, e.g. the OAuth authorize request), else the overview.
   const signedIn = async () => {
+    const next = returnPath();
+    if (next) return location.assign(next);
     await loadMe();
-    navigate('/');
+    if (appPath() !== CONSENT_PATH) navigate('/');
   };
   const signOut = async (stay = false) => {
     await api.POST('/api/auth/logout');
@@ -72,6 +75,7 @@ export function App() {
   else if (path === '/invite' && me !== undefined) body = <Invite me={me} onAccepted={joined} onSignedIn={loadMe} onSignOut={() => void signOut(true)} />;
   else if (me === undefined) body = <main id="main"><p aria-busy="true">…</p></main>;
   else if (me === null) body = <SignIn onDone={signedIn} />;
+  else if (path === CONSENT_PATH) body = <ConsentPage me={me} />;
   else body = <Shell me={me} path={path} workspaceId={workspaceId} onWorkspace={chooseWorkspace} onSignOut={() => void signOut()} />;
   return <LangContext.Provider value={{ lang, setLang }}>{body}</LangContext.Provider>;
 }

@@ -6,6 +6,18 @@ export function appPath(): string {
   return path === '' ? '/' : path;
 }
 
+/**
+ * Where to go after signing in: the `next` query parameter when it is a path of this origin
+ * (e.g. /oauth/authorize?… sent here by the authorization server), else undefined. Nothing
+ * absolute, protocol-relative (//host) or with a backslash: no open redirect.
+ */
+export function returnPath(): string | undefined {
+  const next = new URLSearchParams(location.search).get('next');
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.includes('\\')) return undefined;
+  const url = new URL(next, location.origin);
+  return url.origin === location.origin ? url.pathname + url.search : undefined;
+}
+
 /** Client-side navigation: pushState and tell the router. */
 export function navigate(to: string): void {
   history.pushState(null, '', '/app' + (to === '/' ? '' : to));

@@ -33,6 +33,13 @@ const ROUTES: [pattern: string, page: Page][] = [
   ['/account', page(() => import('./pages/account/index.js').then((m) => m.AccountPage))],
 ];
 
+/**
+ * Pages outside the signed-in frame (no navigation; the app renders them for a signed-in
+ * person only): the OAuth consent, reached from GET /oauth/authorize.
+ */
+export const CONSENT_PATH = '/oauth/consent';
+export const ConsentPage = lazyPage<{ me: Me }>(() => import('./pages/consent/index.js').then((m) => m.ConsentPage));
+
 /** The page for a path and its parameters, or undefined (not found). */
 export function matchRoute(path: string): { page: Page; params: Record<string, string>; pattern: string } | undefined {
   const parts = path.split('/');

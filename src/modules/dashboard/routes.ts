@@ -6,6 +6,11 @@ export interface DashboardDeps {
   shortLinkBaseUrl: string;
   /** Where the built dashboard is (default dist/web). */
   root?: string;
+  /**
+   * The origin of the app an OAuth consent goes back to, or undefined unless the app is known
+   * and the redirect URI is one it registered (the consent page's form-action, below).
+   */
+  consentFormTarget?: (clientId: string, redirectUri: string) => Promise<string | undefined>;
 }
 
 // The dashboard needs nothing from another origin and runs no inline script (operations.md §10).
@@ -45,9 +50,22 @@ export const dashboardRoutes = routesPlugin<DashboardDeps>('dashboard', (app, d)
     if (!index) return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_BUILT);
     return reply.header('cache-control', 'no-cache').type(index.type).send(index.body);
   });
+  /**
+   * The consent page's form (a real POST to /oauth/authorize) is answered by a redirect to the
+   * app's callback, and browsers apply form-action to that redirect: the page may name the
+   * callback's origin — taken from the registered URI, never from the request unchecked.
+   */
+  const consentCsp = async (query: unknown): Promise<string> => {
+    const q = (query ?? {}) as Record<string, unknown>;
+    if (!d.consentFormTarget || typeof q.client_id !== 'string' || typeof q.redirect_uri !== 'string') return DASHBOARD_CSP;
+    const target = await d.consentFormTarget(q.client_id, q.redirect_uri);
+    return target ? DASHBOARD_CSP.replace("form-action 'self'", `form-action 'self' ${target}`) : DASHBOARD_CSP;
+  };
+
   app.get<{ Params: { '*': string } }>('/app/*', page, async (req, reply) => {
-    reply.header('content-security-policy', DASHBOARD_CSP).header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin');
     const path = req.params['*'];
+    const csp = path.replace(/\/+$/, '') === 'oauth/consent' ? await consentCsp(req.query) : DASHBOARD_CSP;
+    reply.header('content-security-policy', csp).header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin');
     if (path.startsWith('assets/')) {
       const file = files.get(path);
       if (!file) return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(NO_ASSET);

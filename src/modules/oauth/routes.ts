@@ -1,22 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Conn } from '../../db/connect.js';
-import { AppError } from '../../errors.js';
-import type { LoginThrottle } from '../../http/login-throttle.js';
 import { SCOPES } from '../../http/scopes.js';
 import { routesPlugin } from '../../http/types.js';
-import { logIn } from '../auth/service.js';
 import { clientSecretMatches, findClient } from '../oauth-apps/service.js';
-import { isFirstParty, sessionCookie } from '../sessions/cookie.js';
-import { findUser, workspacesOf } from '../users/service.js';
-import { authorizeErrorPage, consentPage, signInPage } from './pages.js';
-import { checkAuthorizeParams, exchangeCode, issueCode, OAuthError, refresh, revoke, roleAllows, type AuthorizeRequest, type Client } from './service.js';
+import { isFirstParty } from '../sessions/cookie.js';
+import { authorizeErrorPage } from './pages.js';
+import { authorizeTarget, checkAuthorizeParams, eligibleWorkspaces, exchangeCode, issueCode, OAuthError, refresh, revoke, type AuthorizeRequest, type Client } from './service.js';
 
 export interface OauthRoutesDeps {
   db: Conn;
   baseUrl: string;
-  sessionMaxMs: number;
   clock: () => Date;
-  throttle: LoginThrottle;
   authChanged: () => Promise<void>;
   /** The person signed in on this browser, read without the first-party rule (top-level navigations). */
   signedIn: (request: FastifyRequest, now: Date) => Promise<{ userId: string; sessionId: string } | undefined>;
@@ -36,15 +30,14 @@ function single(source: unknown): Params {
 }
 
 /**
- * Pages: no script, no frame (no clickjacking of the consent), forms only to this origin — and,
- * for the consent form, to the app's callback, since browsers apply form-action to the redirect
- * that answers the form.
+ * The error page (the consent and sign-in pages are the dashboard's, /app/oauth/consent and
+ * /app): no script, no frame, no form.
  */
-const html = (reply: FastifyReply, status: number, body: string, formTarget?: string) =>
+const html = (reply: FastifyReply, status: number, body: string) =>
   reply
     .code(status)
     .header('cache-control', 'no-store')
-    .header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${formTarget ? ` ${new URL(formTarget).origin}` : ''}; frame-ancestors 'none'`)
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; frame-ancestors 'none'")
     .header('x-frame-options', 'DENY')
     .type('text/html; charset=utf-8')
     .send(body);
@@ -93,19 +86,16 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
       };
     });
 
-    /** The client and redirect URI, or the error page (never a redirect to an unverified URI). */
-    async function clientAndRedirect(q: Params): Promise<{ client: Client; redirectUri: string } | { page: string }> {
-      const client = q.client_id ? await findClient({ db, clientId: q.client_id }) : undefined;
-      if (!client) return { page: 'The app is unknown (its client_id is not registered here).' };
-      if (!q.redirect_uri || !client.redirectUris.includes(q.redirect_uri)) return { page: 'The app asked to return to an address it has not registered.' };
-      return { client, redirectUri: q.redirect_uri };
-    }
+    const REFUSED = {
+      unknown_client: 'The app is unknown (its client_id is not registered here).',
+      unregistered_redirect_uri: 'The app asked to return to an address it has not registered.',
+    };
 
     /** Parses an authorize request from a query or form: a page, a redirect with an error, or the checked request. */
     async function authorizeRequest(reply: FastifyReply, q: Params): Promise<AuthorizeRequest | undefined> {
-      const known = await clientAndRedirect(q);
-      if ('page' in known) {
-        await html(reply, 400, authorizeErrorPage(known.page));
+      const known = await authorizeTarget({ db, clientId: q.client_id, redirectUri: q.redirect_uri });
+      if ('refused' in known) {
+        await html(reply, 400, authorizeErrorPage(REFUSED[known.refused]));
         return undefined;
       }
       try {
@@ -117,9 +107,6 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
       }
     }
 
-    const allowedWorkspaces = async (userId: string, request: AuthorizeRequest) =>
-      (await workspacesOf({ db, userId })).filter((w) => roleAllows(w.role, request.scopes));
-
     app.get('/oauth/authorize', { schema: { hide: true } }, async (req, reply) => {
       let q: Params;
       try {
@@ -129,11 +116,13 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
       }
       const request = await authorizeRequest(reply, q);
       if (!request) return reply;
+      // The request again, from its parameters alone: percent-encoded ASCII, fit for a Location.
+      const query = new URLSearchParams(AUTHORIZE_PARAMS.filter((k) => q[k] !== undefined).map((k): [string, string] => [k, q[k]!])).toString();
       const person = await deps.signedIn(req, deps.clock());
-      if (!person) return reply.code(302).header('location', `/oauth/sign-in?next=${encodeURIComponent(req.url)}`).header('cache-control', 'no-store').send();
-      const params = Object.fromEntries(AUTHORIZE_PARAMS.filter((k) => q[k] !== undefined).map((k) => [k, q[k]!]));
-      const [workspaces, user] = await Promise.all([allowedWorkspaces(person.userId, request), findUser({ db, id: person.userId })]);
-      return html(reply, 200, consentPage({ appName: request.client.name, scopes: request.scopes, workspaces, params, person: user }), request.redirectUri);
+      // Not signed in: the dashboard's sign-in, which comes back here (checked again) after it.
+      // Signed in: the dashboard's consent page, whose form posts to the route below.
+      const to = person ? `/app/oauth/consent?${query}` : `/app?next=${encodeURIComponent(`/oauth/authorize?${query}`)}`;
+      return reply.code(302).header('location', to).header('cache-control', 'no-store').send();
     });
 
     app.post('/oauth/authorize', { schema: { hide: true } }, async (req, reply) => {
@@ -151,7 +140,7 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
       const person = await deps.signedIn(req, now);
       if (!person) return html(reply, 401, authorizeErrorPage('You are not signed in any more; start again from the app.'));
       if (q.decision !== 'allow') return redirectError(reply, request.redirectUri, new OAuthError('access_denied', 'the user denied the request'), request.state);
-      const allowed = await allowedWorkspaces(person.userId, request);
+      const allowed = await eligibleWorkspaces({ db, userId: person.userId, scopes: request.scopes });
       if (!q.workspaceId || !allowed.some((w) => w.id === q.workspaceId)) {
         return redirectError(reply, request.redirectUri, new OAuthError('access_denied', 'no workspace of the user allows these scopes'), request.state);
       }
@@ -160,37 +149,6 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
       to.searchParams.set('code', code);
       if (request.state !== undefined) to.searchParams.set('state', request.state);
       return reply.code(302).header('location', to.href).header('cache-control', 'no-store').send();
-    });
-
-    /**
-     * Only back to this server's own authorize endpoint after signing in (no open redirect), and
-     * only as visible ASCII (what the authorize URL was): anything else could not be a Location.
-     */
-    const safeNext = (next: string | undefined) => (next && next.startsWith('/oauth/authorize?') && /^[\x21-\x7e]+$/.test(next) ? next : '/oauth/authorize');
-
-    app.get('/oauth/sign-in', { schema: { hide: true } }, async (req, reply) => {
-      const next = (req.query as Record<string, unknown>).next;
-      return html(reply, 200, signInPage({ next: safeNext(typeof next === 'string' ? next.slice(0, 8192) : undefined) }));
-    });
-
-    app.post('/oauth/sign-in', { schema: { hide: true } }, async (req, reply) => {
-      if (!isFirstParty(req, origin)) return html(reply, 403, authorizeErrorPage('Signing in is possible only from this site.'));
-      let form: Params;
-      try {
-        form = single(req.body);
-      } catch {
-        return html(reply, 400, signInPage({ next: '/oauth/authorize', error: 'A field is repeated.' }));
-      }
-      const next = safeNext(form.next);
-      const email = (form.email ?? '').slice(0, 254);
-      try {
-        const { token } = await logIn({ db, throttle: deps.throttle, email, password: (form.password ?? '').slice(0, 1024), address: req.ip, now: deps.clock(), userAgent: req.headers['user-agent'] });
-        return reply.code(303).header('set-cookie', sessionCookie(deps.baseUrl, token, deps.sessionMaxMs)).header('location', next).header('cache-control', 'no-store').send();
-      } catch (e) {
-        if (!(e instanceof AppError)) throw e;
-        const error = e.code === 'login_throttled' ? `Too many failed attempts. Try again in ${String(e.extra.retryAfter)} seconds.` : 'Wrong email or password.';
-        return html(reply, e.code === 'login_throttled' ? 429 : 401, signInPage({ next, email, error }));
-      }
     });
 
     /** The client of a token or revocation request: Basic, client_secret_post, or a public client's client_id. */

@@ -2,9 +2,12 @@ import { createHash } from 'node:crypto';
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 import { AppError } from '../../errors.js';
+import type { Params, ReasonCode } from '../../i18n/messages.js';
 import { sameHash, secretFormat, sha256 } from '../../http/secret.js';
 import { SCOPES, type Scope } from '../../http/scopes.js';
 import { withTransaction } from '../bulk/service.js';
+import { findClient } from '../oauth-apps/service.js';
+import { workspacesOf } from '../users/service.js';
 import { ROLE_SCOPES, type Role } from '../users/roles.js';
 import { toWorkspace, type Workspace } from '../workspaces/service.js';
 import * as store from './store.js';
@@ -16,12 +19,20 @@ export const CODE_TTL_MS = 60_000;
 export const ACCESS_TTL_MS = 3600_000;
 export const REFRESH_TTL_MS = 90 * 24 * 3600_000;
 
+/** Which authorize parameter was wrong and why, in the catalogue's words (the consent API's en/ar 400). */
+export interface ParamProblem {
+  field: string;
+  reason: ReasonCode;
+  params?: Params;
+}
+
 /** An RFC 6749 error: `error` and `error_description`, 400 unless the client failed to authenticate (401). */
 export class OAuthError extends Error {
   constructor(
     readonly error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | 'access_denied' | 'unsupported_response_type',
     readonly description: string,
     readonly status = error === 'invalid_client' ? 401 : 400,
+    readonly problem?: ParamProblem,
   ) {
     super(description);
   }
@@ -42,8 +53,8 @@ export function parseScope(raw: string | undefined, allowed: readonly string[]):
   if (raw === undefined || raw.trim() === '') return allowed.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
   const asked = raw.split(' ').filter(Boolean);
   for (const s of asked) {
-    if (!(SCOPES as readonly string[]).includes(s)) throw new OAuthError('invalid_scope', `unknown scope ${s}`);
-    if (!allowed.includes(s)) throw new OAuthError('invalid_scope', `the app may not ask for ${s}`);
+    if (!(SCOPES as readonly string[]).includes(s)) throw new OAuthError('invalid_scope', `unknown scope ${s}`, undefined, { field: 'scope', reason: 'unknown_scope', params: { scope: s } });
+    if (!allowed.includes(s)) throw new OAuthError('invalid_scope', `the app may not ask for ${s}`, undefined, { field: 'scope', reason: 'scope_beyond_app', params: { scope: s } });
   }
   return [...new Set(asked)] as Scope[];
 }
@@ -60,17 +71,42 @@ export interface AuthorizeRequest {
 const CHALLENGE_RE = /^[A-Za-z0-9_-]{43}$/;
 
 export function checkAuthorizeParams(client: Client, redirectUri: string, q: Record<string, string | undefined>): AuthorizeRequest {
-  if (q.response_type !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code');
-  if (!q.code_challenge) throw new OAuthError('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256');
-  if (q.code_challenge_method !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256');
-  if (!CHALLENGE_RE.test(q.code_challenge)) throw new OAuthError('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
+  if (q.response_type !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code', undefined, { field: 'response_type', reason: 'enum', params: { values: 'code' } });
+  if (!q.code_challenge) throw new OAuthError('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256', undefined, { field: 'code_challenge', reason: 'required' });
+  if (q.code_challenge_method !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256', undefined, { field: 'code_challenge_method', reason: 'enum', params: { values: 'S256' } });
+  if (!CHALLENGE_RE.test(q.code_challenge)) {
+    throw new OAuthError('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)', undefined, { field: 'code_challenge', reason: 'pkce_challenge' });
+  }
   const scopes = parseScope(q.scope, client.scopes);
-  if (scopes.length === 0) throw new OAuthError('invalid_scope', 'no scope requested');
+  if (scopes.length === 0) throw new OAuthError('invalid_scope', 'no scope requested', undefined, { field: 'scope', reason: 'required' });
   return { client, redirectUri, state: q.state, scopes, codeChallenge: q.code_challenge };
+}
+
+/**
+ * The app an authorize request names and the redirect URI it asked for, or why the user must
+ * not be sent back there (an unknown client, an address it has not registered exactly): then
+ * the answer is a page or a 400, never a redirect.
+ */
+export async function authorizeTarget({ db, clientId, redirectUri }: { db: Conn; clientId?: string; redirectUri?: string }): Promise<{ client: Client; redirectUri: string } | { refused: 'unknown_client' | 'unregistered_redirect_uri' }> {
+  const client = clientId ? await findClient({ db, clientId }) : undefined;
+  if (!client) return { refused: 'unknown_client' };
+  if (!redirectUri || !client.redirectUris.includes(redirectUri)) return { refused: 'unregistered_redirect_uri' };
+  return { client, redirectUri };
 }
 
 /** Whether a role has every scope asked for (the workspaces a consent may choose from). */
 export const roleAllows = (role: Role, scopes: readonly Scope[]): boolean => scopes.every((s) => ROLE_SCOPES[role].has(s));
+
+/** The origin a consent goes back to (the consent form's CSP form-action): only for a known app and a redirect URI it registered. */
+export async function consentRedirectOrigin({ db, clientId, redirectUri }: { db: Conn; clientId: string; redirectUri: string }): Promise<string | undefined> {
+  const target = await authorizeTarget({ db, clientId, redirectUri });
+  return 'refused' in target ? undefined : new URL(target.redirectUri).origin;
+}
+
+/** The user's workspaces where their role allows every scope asked: what a consent may choose from. */
+export async function eligibleWorkspaces({ db, userId, scopes }: { db: Conn; userId: string; scopes: readonly Scope[] }): Promise<(Workspace & { role: Role })[]> {
+  return (await workspacesOf({ db, userId })).filter((w) => roleAllows(w.role, scopes));
+}
 
 /** The user allowed: a grant for the chosen workspace and a single-use code valid 60 s. */
 export async function issueCode({ db, request, userId, workspaceId, now }: { db: Conn; request: AuthorizeRequest; userId: string; workspaceId: string; now: Date }): Promise<string> {

@@ -1,15 +1,16 @@
 /**
- * GET and POST /oauth/authorize and the sign-in pages of the OAuth server (operations.md §9),
- * through HTTP: the error page for an unknown client or an unregistered redirect URI (never a
- * redirect), RFC 6749 §4.1.2.1 redirects with `error` and `state` for every other problem,
- * sign-in and back (no open redirect), the consent page (escaped, each scope in words, only
- * the workspaces whose role allows the scopes), and the consent itself (same origin only,
- * deny, a workspace that does not allow, no session). PGlite, and PostgreSQL + Redis.
+ * GET and POST /oauth/authorize and GET /api/oauth/authorize (operations.md §9), through HTTP:
+ * the error page for an unknown client or an unregistered redirect URI (never a redirect),
+ * RFC 6749 §4.1.2.1 redirects with `error` and `state` for every other problem, the
+ * dashboard's sign-in and back, the dashboard's consent page (what the API tells it: the app,
+ * the scopes, only the workspaces whose role allows them; its CSP form-action), and the
+ * consent itself (same origin only, deny, a workspace that does not allow, no session).
+ * PGlite, and PostgreSQL + Redis.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
-import { addMember, asSession, createUser, ORIGIN, ownedWorkspace, sessionCookieFrom, signedInMember, type SignedIn } from '../people/helpers.js';
+import { addMember, asSession, createUser, login, ORIGIN, ownedWorkspace, signedInMember, type SignedIn } from '../people/helpers.js';
 import {
   authorizeParams,
   authorizePath,
@@ -44,10 +45,6 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const { challenge } = pkce();
-/** The option values of the consent page's workspace choice. */
-const offered = (body: string) => [...body.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]);
-/** A client address of its own, so failed sign-ins here throttle no other test's sign-ins. */
-const anAddress = () => `10.${[1, 2, 3].map(() => randomBytes(1)[0]! % 250).join('.')}`;
 
 describe('GET /oauth/authorize: an app that cannot be sent back to gets a page, never a redirect', () => {
   test('an unknown client_id: 400 page, no Location', async () => {
@@ -152,12 +149,13 @@ describe('GET /oauth/authorize: other problems go back to the app with error and
   });
 });
 
-describe('not signed in: to the sign-in page and back', () => {
-  test('GET /oauth/authorize without a session: 302 /oauth/sign-in?next=<the authorize path and query>', async () => {
+describe('not signed in: to the dashboard\'s sign-in and back', () => {
+  test('GET /oauth/authorize without a session: 302 /app?next=<the authorize path and query>, not cached', async () => {
     const path = authorizePath(authorizeParams(app, challenge));
     const res = await t.inject({ method: 'GET', url: path });
     expect(res.statusCode, res.body).toBe(302);
-    expect(res.headers.location).toBe(`/oauth/sign-in?next=${encodeURIComponent(path)}`);
+    expect(res.headers.location).toBe(`/app?next=${encodeURIComponent(path)}`);
+    expect(res.headers['cache-control']).toBe('no-store');
   });
 
   test('a cookie that is no session, or a signed-out one, counts as not signed in', async () => {
@@ -166,115 +164,82 @@ describe('not signed in: to the sign-in page and back', () => {
     for (const cookie of ['__Host-lt_session=lts_nothing', signedOut.cookie]) {
       const res = await getAuthorize(t, authorizeParams(app, challenge), cookie);
       expect(res.statusCode, res.body).toBe(302);
-      expect(String(res.headers.location)).toMatch(/^\/oauth\/sign-in\?next=/);
+      expect(String(res.headers.location)).toMatch(/^\/app\?next=%2Foauth%2Fauthorize%3F/);
     }
   });
 
-  test('the round trip: the sign-in page carries next, the right password answers 303 to it with a session, and that session sees the consent page and can allow', async () => {
+  test('the round trip: the dashboard\'s sign-in gives a session, next leads to the consent page, which reads the request and can allow', async () => {
     const user = await createUser(t);
     await addMember(t, workspaceId, user.id, 'member');
     const params = authorizeParams(app, challenge);
-    const path = authorizePath(params);
-    const toSignIn = await t.inject({ method: 'GET', url: path });
-    const page = await t.inject({ method: 'GET', url: String(toSignIn.headers.location) });
-    expectPage(page, 200, 'action="/oauth/sign-in"');
-    expect(page.body).toContain(`name="next" value="${path.replace(/&/g, '&amp;')}"`);
+    const toSignIn = await t.inject({ method: 'GET', url: authorizePath(params) });
+    const next = new URL(String(toSignIn.headers.location), ORIGIN).searchParams.get('next')!;
+    expect(next).toBe(authorizePath(params));
 
-    const signIn = await t.inject({
-      method: 'POST',
-      url: '/oauth/sign-in',
-      headers: { ...FORM, ...SAME_ORIGIN },
-      payload: new URLSearchParams({ email: user.email, password: user.password, next: path }).toString(),
-    });
-    expect(signIn.statusCode, signIn.body).toBe(303);
-    expect(signIn.headers.location).toBe(path);
-    const cookie = sessionCookieFrom(signIn);
-    expect(String(signIn.headers['set-cookie'])).toMatch(/HttpOnly/);
-
-    const consent = await getAuthorize(t, params, cookie);
-    expectPage(consent, 200, 'Connect Sync Robot?');
-    expect(offered(consent.body)).toEqual([workspaceId]);
+    const cookie = await login(t, user);
+    const back = await t.inject({ method: 'GET', url: next, headers: { cookie } });
+    expect(back.statusCode, back.body).toBe(302);
+    expect(back.headers.location).toBe(`/app/oauth/consent?${new URLSearchParams(params).toString()}`);
+    const read = await readConsent(cookie, params);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json<ConsentAnswer>().workspaces.map((w) => w.id)).toEqual([workspaceId]);
     const allowed = backToApp(await postConsent(t, cookie, { ...params, workspaceId, decision: 'allow' }));
     expect(allowed.get('code')).toMatch(CODE_RE);
     expect(allowed.get('state')).toBe(params.state);
   });
 
-  test('a wrong password: 401 page with the form again (next kept), no cookie', async () => {
-    const user = await createUser(t);
-    const path = authorizePath(authorizeParams(app, challenge));
-    const res = await t.inject({
-      method: 'POST',
-      url: '/oauth/sign-in',
-      remoteAddress: anAddress(),
-      headers: { ...FORM, ...SAME_ORIGIN },
-      payload: new URLSearchParams({ email: user.email, password: `${user.password}!`, next: path }).toString(),
-    });
-    expectPage(res, 401, 'Wrong email or password');
-    expect(res.headers['set-cookie']).toBeUndefined();
-    expect(res.body).toContain(`name="next" value="${path.replace(/&/g, '&amp;')}"`);
+  test('the sign-in pages of the authorization server are gone (the dashboard signs in)', async () => {
+    for (const method of ['GET', 'POST'] as const) expect((await t.inject({ method, url: '/oauth/sign-in' })).statusCode).toBe(404);
   });
 
-  const foreignNext = [
-    'https://evil.example/steal',
-    '//evil.example/steal',
-    '/\\evil.example/steal',
-    '/api/me',
-    '/oauth/authorizex?client_id=1',
-    '/oauth/authorize/../../app',
-    'javascript:alert(1)',
-    '',
-  ];
-  test.each(foreignNext)('next=%j is replaced by /oauth/authorize (no open redirect), on the page and after signing in', async (next) => {
-    const page = await t.inject({ method: 'GET', url: `/oauth/sign-in?next=${encodeURIComponent(next)}` });
-    expectPage(page, 200, 'name="next" value="/oauth/authorize"');
-    const user = await createUser(t);
-    const signIn = await t.inject({
-      method: 'POST',
-      url: '/oauth/sign-in',
-      headers: { ...FORM, ...SAME_ORIGIN },
-      payload: new URLSearchParams({ email: user.email, password: user.password, next }).toString(),
-    });
-    expect(signIn.statusCode, signIn.body).toBe(303);
-    expect(signIn.headers.location).toBe('/oauth/authorize');
-  });
-
-  test('signing in from another site: 403 page, no cookie', async () => {
-    const user = await createUser(t);
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
-      const res = await t.inject({
-        method: 'POST',
-        url: '/oauth/sign-in',
-        headers: { ...FORM, ...headers },
-        payload: new URLSearchParams({ email: user.email, password: user.password, next: '/oauth/authorize' }).toString(),
-      });
-      expectPage(res, 403);
-      expect(res.headers['set-cookie']).toBeUndefined();
+  /** The Location is made from the parsed parameters: percent-encoded ASCII, never a 5xx, no header of its own. */
+  test.each([
+    ['a line break', 'x\r\nSet-Cookie: planted=1'],
+    ['a character outside Latin-1', 'x\u4e2d'],
+    ['markup', '"><script>alert(2)</script>'],
+  ])('a state with %s comes back percent-encoded in the Location, signed in or not', async (_what, state) => {
+    const params = authorizeParams(app, challenge, { state });
+    for (const cookie of [undefined, owner.cookie]) {
+      const res = await getAuthorize(t, params, cookie);
+      expect(res.statusCode, res.body).toBe(302);
+      const location = String(res.headers.location);
+      expect(location).toMatch(/^[\x21-\x7e]+$/);
+      expect(String(res.headers['set-cookie'] ?? '')).not.toContain('planted');
+      const query = cookie ? new URL(location, ORIGIN).searchParams : new URLSearchParams(new URL(new URL(location, ORIGIN).searchParams.get('next')!, ORIGIN).search);
+      expect(query.get('state')).toBe(state);
     }
   });
 
-  /**
-   * `next` goes into the Location header: a line break or a character Node refuses in a header
-   * once made the reply a 500 (after the session was created). It is replaced by
-   * /oauth/authorize like any other foreign `next`.
-   */
-  const unsendable: [string, string][] = [
-    ['a line break', '/oauth/authorize?x=1\r\nSet-Cookie: planted=1'],
-    ['a character outside Latin-1', '/oauth/authorize?x=\u4e2d'],
-  ];
-  test.each(unsendable)('a next with %s is refused or neutralised, never a 5xx nor a header of its own', async (_what, next) => {
-    const user = await createUser(t);
-    const res = await t.inject({
-      method: 'POST',
-      url: '/oauth/sign-in',
-      headers: { ...FORM, ...SAME_ORIGIN },
-      payload: new URLSearchParams({ email: user.email, password: user.password, next }).toString(),
-    });
-    expect(String(res.headers['set-cookie'] ?? '')).not.toContain('planted');
-    expect(res.statusCode, res.body).toBeLessThan(500);
+  test('parameters that are not the authorize request\'s are not passed on', async () => {
+    const res = await getAuthorize(t, { ...authorizeParams(app, challenge), next: 'https://evil.example/', prompt: 'none' }, owner.cookie);
+    expect(res.statusCode, res.body).toBe(302);
+    const passed = [...new URL(String(res.headers.location), ORIGIN).searchParams.keys()];
+    expect(passed).toEqual(['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method']);
   });
 });
 
-describe('the consent page', () => {
+interface ConsentAnswer {
+  app: { name: string; clientId: string };
+  scopes: string[];
+  workspaces: { id: string; name: string; role: string }[];
+}
+
+/** GET /api/oauth/authorize, as the consent page asks it (same origin, session cookie). */
+const readConsent = (cookie: string | undefined, params: Record<string, string>, headers: Record<string, string> = SAME_ORIGIN) =>
+  t.inject({ method: 'GET', url: `/api/oauth/authorize?${new URLSearchParams(params).toString()}`, headers: { ...headers, ...(cookie ? { cookie } : {}) } });
+
+/** A 400 of the API naming the query parameter, in English and Arabic. */
+function expectBadQuery(res: Awaited<ReturnType<typeof readConsent>>, field: string, en: RegExp): void {
+  expect(res.statusCode, res.body).toBe(400);
+  const { error } = res.json<{ error: { code: string; en: string; ar: string } }>();
+  expect(error.code).toBe('invalid_query');
+  expect(error.en).toContain(field);
+  expect(error.en).toMatch(en);
+  expect(error.ar).toContain(field);
+  expect(error.ar).toMatch(/[\u0600-\u06ff]/);
+}
+
+describe('the consent: GET /oauth/authorize signed in, GET /api/oauth/authorize, the page\'s CSP', () => {
   let viewerOf: string;
   let person: SignedIn;
   let ownWorkspace: string;
@@ -288,60 +253,14 @@ describe('the consent page', () => {
     await addMember(t, viewerOf, person.user.id, 'viewer');
   });
 
-  test('names the app, each scope asked in words, and carries the parameters in hidden fields', async () => {
+  test('a signed-in user gets the consent: 302 to the dashboard\'s /app/oauth/consent with the same parameters, not cached', async () => {
     const params = authorizeParams(app, challenge);
     const res = await getAuthorize(t, params, person.cookie);
-    expectPage(res, 200, '<h1>Connect Sync Robot?</h1>');
+    expect(res.statusCode, res.body).toBe(302);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.body).toContain('<strong>linksRead</strong>: list and read links (GET /api/links)');
-    expect(res.body).toContain('<strong>linksWrite</strong>: create, update and delete links (POST, PUT, DELETE /api/links)');
-    for (const [k, v] of Object.entries(params)) expect(res.body).toContain(`<input type="hidden" name="${k}" value="${v}">`);
-    expect(res.body).toContain('name="decision" value="deny"');
-    expect(res.body).toContain('name="decision" value="allow"');
-  });
-
-  test('only the scopes asked: linksRead alone shows no linksWrite', async () => {
-    const res = await getAuthorize(t, authorizeParams(app, challenge, { scope: 'linksRead' }), person.cookie);
-    expectPage(res, 200, '<strong>linksRead</strong>');
-    expect(res.body).not.toContain('linksWrite');
-  });
-
-  test.each([['omitted', undefined], ['empty', '']])('scope %s: the app\'s scopes', async (_what, scope) => {
-    const narrow = await registerApp(t, owner, workspaceId, { scopes: ['tagsRead', 'analyticsRead'] });
-    const res = await getAuthorize(t, authorizeParams(narrow, challenge, { scope }), person.cookie);
-    expectPage(res, 200, '<strong>tagsRead</strong>: list tags (GET /api/tags)');
-    expect(res.body).toContain('<strong>analyticsRead</strong>');
-    expect(res.body).not.toContain('<strong>links');
-  });
-
-  test('only the workspaces whose role allows the scopes: a viewer workspace for linksRead, not for linksWrite; never a workspace the user is not in', async () => {
-    const write = await getAuthorize(t, authorizeParams(app, challenge, { scope: 'linksRead linksWrite' }), person.cookie);
-    expect(write.statusCode, write.body).toBe(200);
-    expect(offered(write.body)).toEqual([ownWorkspace]);
-    const read = await getAuthorize(t, authorizeParams(app, challenge, { scope: 'linksRead' }), person.cookie);
-    expect(read.statusCode, read.body).toBe(200);
-    expect(offered(read.body).sort()).toEqual([ownWorkspace, viewerOf].sort());
-    expect(offered(read.body)).not.toContain(workspaceId);
-  });
-
-  test('a user whose workspaces allow none: no choice and no allow button, only deny', async () => {
-    const viewer = await signedInMember(t, viewerOf, 'viewer');
-    const res = await getAuthorize(t, authorizeParams(app, challenge, { scope: 'linksWrite' }), viewer.cookie);
-    expectPage(res, 200, 'you can only deny');
-    expect(offered(res.body)).toEqual([]);
-    expect(res.body).not.toContain('value="allow"');
-    expect(res.body).toContain('value="deny"');
-  });
-
-  test('the app name and the state are escaped', async () => {
-    const evil = await registerApp(t, owner, workspaceId, { name: '<script>alert(1)</script>' });
-    const state = '"><script>alert(2)</script>';
-    const res = await getAuthorize(t, authorizeParams(evil, challenge, { state }), person.cookie);
-    expectPage(res, 200, 'Connect &lt;script&gt;alert(1)&lt;/script&gt;?');
-    expect(res.body).not.toContain('<script>alert(1)</script>');
-    expect(res.body).not.toContain('<script>alert(2)</script>');
-    expect(res.body).toContain('value="&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;"');
-    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+    const to = new URL(String(res.headers.location), ORIGIN);
+    expect(to.origin + to.pathname).toBe(`${ORIGIN}/app/oauth/consent`);
+    expect(Object.fromEntries(to.searchParams)).toEqual(params);
   });
 
   test('reached from another site (a top-level navigation), the session still names who is signed in', async () => {
@@ -350,7 +269,105 @@ describe('the consent page', () => {
       url: authorizePath(authorizeParams(app, challenge)),
       headers: { cookie: person.cookie, 'sec-fetch-site': 'cross-site', referer: 'https://app.example.com/' },
     });
-    expectPage(res, 200, 'Connect Sync Robot?');
+    expect(res.statusCode, res.body).toBe(302);
+    expect(String(res.headers.location)).toMatch(/^\/app\/oauth\/consent\?/);
+  });
+
+  test('the API names the app and each scope asked', async () => {
+    const res = await readConsent(person.cookie, authorizeParams(app, challenge));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ app: { name: 'Sync Robot', clientId: app.clientId }, scopes: ['linksRead', 'linksWrite'], workspaces: [{ id: ownWorkspace, name: expect.any(String), role: 'owner' }] });
+  });
+
+  test('only the scopes asked: linksRead alone', async () => {
+    const res = await readConsent(person.cookie, authorizeParams(app, challenge, { scope: 'linksRead' }));
+    expect(res.json<ConsentAnswer>().scopes).toEqual(['linksRead']);
+  });
+
+  test.each([['omitted', undefined], ['empty', '']])('scope %s: the app\'s scopes', async (_what, scope) => {
+    const narrow = await registerApp(t, owner, workspaceId, { scopes: ['tagsRead', 'analyticsRead'] });
+    const res = await readConsent(person.cookie, authorizeParams(narrow, challenge, { scope }));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<ConsentAnswer>().scopes).toEqual(['tagsRead', 'analyticsRead']);
+  });
+
+  test('only the workspaces whose role allows the scopes: a viewer workspace for linksRead, not for linksWrite; never a workspace the user is not in', async () => {
+    const write = await readConsent(person.cookie, authorizeParams(app, challenge, { scope: 'linksRead linksWrite' }));
+    expect(write.json<ConsentAnswer>().workspaces.map((w) => w.id)).toEqual([ownWorkspace]);
+    const read = await readConsent(person.cookie, authorizeParams(app, challenge, { scope: 'linksRead' }));
+    const offeredRead = read.json<ConsentAnswer>().workspaces;
+    expect(offeredRead.map((w) => w.id).sort()).toEqual([ownWorkspace, viewerOf].sort());
+    expect(offeredRead.find((w) => w.id === viewerOf)?.role).toBe('viewer');
+    expect(offeredRead.map((w) => w.id)).not.toContain(workspaceId);
+  });
+
+  test('a user whose workspaces allow none: an empty list (the page offers only deny)', async () => {
+    const viewer = await signedInMember(t, viewerOf, 'viewer');
+    const res = await readConsent(viewer.cookie, authorizeParams(app, challenge, { scope: 'linksWrite' }));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<ConsentAnswer>().workspaces).toEqual([]);
+  });
+
+  test('the app name comes back as data, unchanged', async () => {
+    const evil = await registerApp(t, owner, workspaceId, { name: '<script>alert(1)</script>' });
+    const res = await readConsent(person.cookie, authorizeParams(evil, challenge));
+    expect(res.json<ConsentAnswer>().app.name).toBe('<script>alert(1)</script>');
+    expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
+  });
+
+  test.each([
+    ['an unknown client_id', { client_id: 'ltc_unknown' }, 'client_id', /not the client_id of an app registered here/],
+    ['no client_id', { client_id: undefined }, 'client_id', /not the client_id/],
+    ['an unregistered redirect_uri', { redirect_uri: `${REDIRECT_URI}/` }, 'redirect_uri', /not one of the redirect URIs the app registered/],
+    ['no redirect_uri', { redirect_uri: undefined }, 'redirect_uri', /redirect URIs/],
+    ['response_type=token', { response_type: 'token' }, 'response_type', /must be one of code/],
+    ['no code_challenge', { code_challenge: undefined }, 'code_challenge', /is required/],
+    ['code_challenge_method=plain', { code_challenge_method: 'plain' }, 'code_challenge_method', /must be one of S256/],
+    ['a short code_challenge', { code_challenge: challenge.slice(1) }, 'code_challenge', /SHA-256/],
+    ['an unknown scope', { scope: 'linksRead linksDelete' }, 'scope', /linksDelete, which is not a scope/],
+    ['a scope beyond the app\'s', { scope: 'linksRead tagsWrite' }, 'scope', /tagsWrite, which this app may not ask for/],
+  ])('%s: 400 naming the parameter, in English and Arabic', async (_what, change, field, en) => {
+    expectBadQuery(await readConsent(person.cookie, authorizeParams(app, challenge, change)), field, en);
+  });
+
+  test('a parameter repeated: 400', async () => {
+    const params = authorizeParams(app, challenge);
+    const res = await t.inject({ method: 'GET', url: `/api/oauth/authorize?${new URLSearchParams(params).toString()}&client_id=${app.clientId}`, headers: { ...SAME_ORIGIN, cookie: person.cookie } });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json<{ error: { code: string } }>().error.code).toBe('invalid_query');
+  });
+
+  test('not signed in, signed out, or asked from another site (the cookie is no credential there): 401', async () => {
+    const params = authorizeParams(app, challenge);
+    expect((await readConsent(undefined, params)).statusCode).toBe(401);
+    const gone = await signedInMember(t, workspaceId, 'member');
+    expect((await asSession(t, gone.cookie, 'POST', '/api/auth/logout')).statusCode).toBe(204);
+    expect((await readConsent(gone.cookie, params)).statusCode).toBe(401);
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) expect((await readConsent(person.cookie, params, headers)).statusCode).toBe(401);
+  });
+
+  /** The form-action directive of a dashboard page's CSP. */
+  const formActionOf = async (url: string) =>
+    String((await t.inject({ method: 'GET', url })).headers['content-security-policy'])
+      .split('; ')
+      .filter((d) => d.startsWith('form-action'));
+  const consentFormAction = (query: string) => formActionOf(`/app/oauth/consent?${query}`);
+  test('the consent page\'s CSP lets its form lead to the registered callback\'s origin, and only after the app and the redirect URI check out', async () => {
+    const params = authorizeParams(app, challenge);
+    expect(await consentFormAction(new URLSearchParams(params).toString())).toEqual(["form-action 'self' https://app.example.com"]);
+    const withPort = await registerApp(t, owner, workspaceId, { redirectUris: ['http://localhost:8123/cb?x=1'] });
+    expect(await consentFormAction(new URLSearchParams(authorizeParams(withPort, challenge)).toString())).toEqual(["form-action 'self' http://localhost:8123"]);
+    const refused = [
+      { ...params, client_id: 'ltc_unknown' },
+      { ...params, redirect_uri: 'https://evil.example/oauth/callback' },
+      { ...params, redirect_uri: "https://app.example.com/oauth/callback; script-src 'unsafe-inline'" },
+      { client_id: app.clientId },
+    ];
+    for (const q of refused) expect(await consentFormAction(new URLSearchParams(q).toString()), JSON.stringify(q)).toEqual(["form-action 'self'"]);
+    // Repeated: no single value to check, so nothing added.
+    expect(await consentFormAction(`${new URLSearchParams(params).toString()}&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`)).toEqual(["form-action 'self'"]);
+    // Other dashboard pages never name another origin.
+    expect(await formActionOf(`/app/links?${new URLSearchParams(params).toString()}`)).toEqual(["form-action 'self'"]);
   });
 });
 
