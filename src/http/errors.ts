@@ -34,12 +34,17 @@ export function statusOf(code: MessageCode): number {
 
 export interface ErrorBody {
   error: { en: string; ar: string; code: string };
+  field?: string;
+  reason?: string;
   missingScopes?: string[];
   retryAfter?: number;
 }
 
 export function errorBody(err: AppError): ErrorBody {
   const body: ErrorBody = { error: { ...translate(err.code, err.params), code: err.code } };
+  // The field the message names, as data: a form shows the message at that field without parsing text.
+  if (typeof err.params.field === 'string') body.field = err.params.field;
+  if (typeof err.params.reasonCode === 'string') body.reason = err.params.reasonCode;
   if (err.extra.missingScopes) body.missingScopes = err.extra.missingScopes;
   if (err.extra.retryAfter !== undefined) body.retryAfter = err.extra.retryAfter;
   return body;

@@ -27,6 +27,13 @@ export const ErrorBody = Type.Object(
       ar: Type.String({ description: 'Message in Arabic' }),
       code: Type.String({ description: 'Machine-readable error code' }),
     }),
+    field: Type.Optional(
+      Type.String({
+        description:
+          'Extension. On a 400 about one input: the field the message names, as in the message — `[3].url` for the fourth item of a bulk body, `url` for a single body, the parameter name for a query or path. A client can show the message at that field without reading the text.',
+      }),
+    ),
+    reason: Type.Optional(Type.String({ description: 'Extension. With `field`: the rule it broke, machine-readable (`required`, `https_required`, `max_length`, …).' })),
     missingScopes: Type.Optional(Type.Array(Type.String(), { description: 'Only on 403: scopes the key lacks' })),
     retryAfter: Type.Optional(Type.Integer({ description: 'Only on 429: seconds to wait' })),
   },

@@ -229,11 +229,33 @@ describe('the error body', () => {
       expect(body.error.en.trim(), label).not.toBe('');
       expect(body.error.ar, label).toMatch(ARABIC);
       expect(body.error.code, label).toMatch(/^[a-z_]+$/);
-      expect(Object.keys(body).filter((k) => k !== 'error' && k !== 'missingScopes' && k !== 'retryAfter'), label).toEqual([]);
+      expect(Object.keys(body).filter((k) => !['error', 'missingScopes', 'retryAfter', 'field', 'reason'].includes(k)), label).toEqual([]);
       if (status === 403) expect(body.missingScopes, label).toEqual(['tagsWrite']);
       else expect(body.missingScopes, label).toBeUndefined();
       expect(body.retryAfter, label).toBeUndefined();
     }
+    expect(await tagsOf(w.key)).toEqual([]);
+  });
+
+  it('names the failing field and rule as data, the same field the message names', async () => {
+    const w = await t.workspace();
+    const [collection] = (await t.inject({ method: 'POST', url: '/api/collections', headers: bearer(w.key), payload: [{ name: 'c' }] })).json<{ id: string }[]>();
+    const cases: [LightMyRequestResponse, string, string][] = [
+      [await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(w.key), payload: [{ name: 'a' }, { name: 'b', color: 'red' }] }), '[1].color', 'pattern'],
+      [await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(w.key), payload: [{ name: 'a' }, {}] }), '[1].name', 'required'],
+      [await t.inject({ method: 'POST', url: '/api/links', headers: bearer(w.key), payload: [{ url: 'https://example.com/', collectionId: collection!.id }, { url: 'http://example.com/', collectionId: collection!.id }] }), '[1].url', 'https_required'],
+      [await t.inject({ method: 'GET', url: '/api/tags?take=0', headers: bearer(w.key) }), 'take', 'minimum'],
+    ];
+    for (const [res, field, reason] of cases) {
+      const body = expectError(res, 400) as ErrorBody & { field?: string; reason?: string };
+      expect(body.field, res.body).toBe(field);
+      expect(body.reason, res.body).toBe(reason);
+      expect(body.error.en).toContain(field);
+      expect(body.error.ar).toContain(field);
+    }
+    // Errors about no one field carry none.
+    const malformed = expectError(await t.inject({ method: 'POST', url: '/api/tags', headers: { ...bearer(w.key), 'content-type': 'application/json' }, payload: '{' }), 400) as ErrorBody & { field?: string };
+    expect(malformed.field).toBeUndefined();
     expect(await tagsOf(w.key)).toEqual([]);
   });
 
