@@ -14,6 +14,18 @@ type Query = NonNullable<paths['/api/oauth/authorize']['get']['parameters']['que
 /** The parameters of the authorize request the page carries into its form, as GET /oauth/authorize sent them here. */
 const AUTHORIZE_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
 
+/** A sentence with the app's name in place of {app}, the name isolated (<bdi>) from the text's direction. */
+function withApp(template: string, name: string) {
+  const [before, after] = template.split('{app}');
+  return (
+    <>
+      {before}
+      <bdi>{name}</bdi>
+      {after}
+    </>
+  );
+}
+
 function authorizeQuery(): Query {
   const search = new URLSearchParams(location.search);
   const query: Record<string, string> = {};
@@ -68,8 +80,8 @@ export function ConsentPage({ me }: { me: Me }) {
     const { app, scopes, workspaces } = state.data;
     body = (
       <>
-        <h1>{c.title(app.name)}</h1>
-        <p>{c.asks(app.name)}</p>
+        <h1>{withApp(c.title, app.name)}</h1>
+        <p>{withApp(c.asks, app.name)}</p>
         <ul class="consent-scopes">
           {scopes.map((s) => (
             <li key={s}>
@@ -112,8 +124,13 @@ export function ConsentPage({ me }: { me: Me }) {
           </div>
         </form>
         <p class="muted">{c.later}</p>
-        <p class="muted">
-          {c.signedInAs} <strong>{me.user.name}</strong> (<bdi>{me.user.email}</bdi>)
+        <p class="muted consent-who">
+          {c.signedInAs}{' '}
+          <strong>
+            <bdi>{me.user.name}</bdi>
+          </strong>
+          <br />
+          <bdi>{me.user.email}</bdi>
         </p>
       </>
     );

@@ -1,7 +1,11 @@
-/** Strings of the OAuth consent page (/app/oauth/consent); the scopes' words are the settings pages' own. */
+/**
+ * Strings of the OAuth consent page (/app/oauth/consent); the scopes' words are the settings
+ * pages' own. `{app}` is where the app's name goes (isolated, so a Latin name keeps its order
+ * in Arabic).
+ */
 const en = {
-  title: (app: string) => `Connect ${app}?`,
-  asks: (app: string) => `${app} asks to act in one of your workspaces. It will be able to:`,
+  title: 'Connect {app}?',
+  asks: '{app} asks to act in one of your workspaces. It will be able to:',
   workspace: 'Workspace',
   workspaceHelp: 'Only the workspaces where your role allows all of this are listed.',
   noWorkspace: 'None of your workspaces gives you every one of these permissions, so you can only deny.',
@@ -16,8 +20,8 @@ const en = {
 };
 
 const ar: typeof en = {
-  title: (app) => `ربط «${app}»؟`,
-  asks: (app) => `يطلب «${app}» أن يعمل في إحدى مساحات عملك. سيتمكّن من:`,
+  title: 'ربط «{app}»؟',
+  asks: 'يطلب «{app}» أن يعمل في إحدى مساحات عملك. سيتمكّن من:',
   workspace: 'مساحة العمل',
   workspaceHelp: 'لا تظهر إلا مساحات العمل التي يسمح فيها دورك بكل ما سبق.',
   noWorkspace: 'لا تمنحك أيٌّ من مساحات عملك كل هذه الصلاحيات، لذا لا يمكنك إلا الرفض.',
