@@ -1,7 +1,7 @@
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { api, errorText } from '../api/client.js';
 import type { components } from '../api/schema.js';
-import { TimeChart } from '../chart.js';
+import { TimeChart } from '../ui/time-chart.js';
 import { LangContext, useT } from '../i18n/index.js';
 import { Empty, Loading, LoadFailure } from '../ui/states.js';
 
@@ -43,7 +43,10 @@ export function Overview() {
     };
   }, [days, attempt]);
 
-  const number = useMemo(() => new Intl.NumberFormat(lang === 'ar' ? 'ar' : 'en'), [lang]);
+  const format = useMemo(() => {
+    const number = new Intl.NumberFormat(lang === 'ar' ? 'ar' : 'en');
+    return (n: number) => number.format(n);
+  }, [lang]);
   return (
     <section class="stack">
       <label class="field-inline">
@@ -58,7 +61,7 @@ export function Overview() {
       </label>
       {state.kind === 'loading' && <Loading />}
       {state.kind === 'error' && <LoadFailure lead={t.failed} message={state.message} retry={() => setAttempt((n) => n + 1)} />}
-      {state.kind === 'ready' && <Ready series={state.series} links={state.links} days={state.days} format={(n) => number.format(n)} />}
+      {state.kind === 'ready' && <Ready series={state.series} links={state.links} days={state.days} lang={lang} format={format} />}
     </section>
   );
 }
@@ -72,7 +75,7 @@ function lastDays(n: number): string[] {
   });
 }
 
-function Ready({ series, links, days, format }: { series: Group[]; links: Group[]; days: string[]; format: (n: number) => string }) {
+function Ready({ series, links, days, lang, format }: { series: Group[]; links: Group[]; days: string[]; lang: string; format: (n: number) => string }) {
   const t = useT();
   const sum = (k: 'clicks' | 'leads' | 'sales' | 'saleAmount') => series.reduce((n, g) => n + Number(g[k]), 0);
   // The API answers only days with activity; the chart shows every day of the range.
@@ -80,7 +83,8 @@ function Ready({ series, links, days, format }: { series: Group[]; links: Group[
     const byDay = new Map(series.map((g) => [g.key.slice(0, 10), g]));
     const pick = (k: 'clicks' | 'leads' | 'sales') => days.map((d) => byDay.get(d)?.[k] ?? 0);
     return {
-      times: days.map((d) => Date.parse(`${d}T00:00:00`) / 1000),
+      // Each day's wall clock, read in UTC (as the chart writes it).
+      times: days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000),
       series: [
         { label: t.clicks, values: pick('clicks'), colorVar: '--c-clicks' },
         { label: t.leads, values: pick('leads'), colorVar: '--c-leads' },
@@ -109,7 +113,7 @@ function Ready({ series, links, days, format }: { series: Group[]; links: Group[
         <Empty>{t.noData}</Empty>
       ) : (
         <>
-          <TimeChart times={chart.times} series={chart.series} label={t.chartLabel} timeLabel={t.date} />
+          <TimeChart times={chart.times} series={chart.series} interval="day" label={t.chartLabel} timeLabel={t.date} lang={lang} formatNumber={format} />
           <h2>{t.topLinks}</h2>
           <table class="table">
             <thead>

@@ -7,7 +7,7 @@ import { useFormats } from './format.js';
 import { bucketOf, bucketSeconds, isDate, monthRange, resolveRange, wallHour, type Interval } from './range.js';
 import { useLoad } from './load.js';
 import { strings } from './strings.js';
-import { AnalyticsChart, type ChartSeries } from './time-chart.js';
+import { TimeChart, type ChartSeries } from '../../ui/time-chart.js';
 import { FILTER_PARAMS, useViewState, type Filters, type ViewState } from './view-state.js';
 import './analytics.css';
 import { Empty, Loading, LoadFailure } from '../../ui/states.js';
@@ -158,7 +158,7 @@ function Series({ rows, interval, buckets, tz, filtered }: { rows: Group[]; inte
         <Empty>{filtered ? s.emptyFiltered : s.empty}</Empty>
       ) : (
         <>
-          <AnalyticsChart times={chart.times} series={chart.series} interval={interval} label={label} timeLabel={s.time} lang={f.lang} formatNumber={f.number} />
+          <TimeChart times={chart.times} series={chart.series} interval={interval} label={label} timeLabel={s.time} lang={f.lang} formatNumber={f.number} />
           <details class="lt-details">
             <summary>{s.chartTable}</summary>
             <div class="lt-scroll" role="region" tabIndex={0} aria-label={s.chartTableLabel}>

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { Interval } from './range.js';
+import type { Interval } from '../pages/analytics/range.js';
 
 export interface ChartSeries {
   label: string;
@@ -11,7 +11,7 @@ export interface ChartSeries {
 }
 
 interface Props {
-  /** Wall-clock bucket starts of the chosen zone, as seconds read in UTC (see range.ts). */
+  /** Wall-clock bucket starts of the chosen zone, as seconds read in UTC (see analytics/range.ts). */
   times: number[];
   series: ChartSeries[];
   interval: Interval;
@@ -30,11 +30,12 @@ const TIME_FORMAT: Record<Interval, Intl.DateTimeFormatOptions> = {
 };
 
 /**
- * A uPlot time chart of the view's buckets (chart.tsx's, plus what analytics needs): times
- * are the chosen zone's wall clock, so the axis and the legend write them in UTC with the
- * page's language; ticks fall on buckets; the y axis counts whole numbers from zero.
+ * The dashboard's one uPlot time chart (the overview's and analytics'; uPlot is one shared
+ * chunk), following its box's width: times are the buckets' wall clock, so the axis and the
+ * legend write them in UTC with the page's language; ticks fall on buckets; the y axis counts
+ * whole numbers from zero.
  */
-export function AnalyticsChart({ times, series, interval, label, timeLabel, lang, formatNumber }: Props) {
+export function TimeChart({ times, series, interval, label, timeLabel, lang, formatNumber }: Props) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
