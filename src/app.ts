@@ -119,7 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(customerRoutes, resource);
   await app.register(conversionRoutes, { ...resource, conversions: deps.conversions });
   await app.register(analyticsRoutes, { ...resource, shortLinkBaseUrl: config.shortLinkBaseUrl });
-  await app.register(eventRoutes, resource);
+  await app.register(eventRoutes, { ...resource, shortLinkBaseUrl: config.shortLinkBaseUrl });
   await app.register(authRoutes, {
     db,
     baseUrl: config.baseUrl,

@@ -32,10 +32,14 @@ export const Event = Type.Object(
     currency: Nullable(Type.String({ description: 'Sales: lowercase ISO 4217; leads: null' })),
     metadata: Nullable(Type.Object({}, { additionalProperties: true })),
     createdAt: DateTime,
+    shortUrl: Nullable(Type.String({ description: "The link's short URL (as the link record shows it; kept for a deleted link)" })),
+    linkTitle: Nullable(Type.String({ description: "The link's title" })),
+    customerName: Nullable(Type.String({ description: "The customer's name" })),
+    customerEmail: Nullable(Type.String({ description: "The customer's email" })),
   },
   {
     $id: 'Event',
     description:
-      'A lead or sale as recorded by POST /api/track/lead or /api/track/sale. Extension: api.md lists no events endpoint; this record is the same for both kinds, with the sale-only fields null on leads.',
+      'A lead or sale as recorded by POST /api/track/lead or /api/track/sale. Extension: api.md lists no events endpoint; this record is the same for both kinds, with the sale-only fields null on leads. It names its link (shortUrl, linkTitle) and customer (customerName, customerEmail) beside their ids, so a list shows them without a call per row.',
   },
 );

@@ -21,11 +21,22 @@ export interface EventListQuery extends ListParams {
  * as there. Read from the analytics connection: with a replica, a just-tracked event shows
  * once it has replicated.
  */
-export async function listEvents(ctx: Ctx, q: EventListQuery): Promise<EventRecord[]> {
+export async function listEvents(ctx: Ctx, env: EventsEnv, q: EventListQuery): Promise<Event[]> {
   const filter = filterOf(ctx, q);
   if (filter === 'empty') return [];
-  return selectEvents(analyticsConn(ctx), filter, { take: q.take, skip: q.skip, sort: q.sort });
+  return (await selectEvents(analyticsConn(ctx), filter, { take: q.take, skip: q.skip, sort: q.sort })).map(named(env));
 }
+
+export interface EventsEnv {
+  shortLinkBaseUrl: string;
+}
+
+/** An event as the API shows it: the link's short URL and title and the customer's name beside their ids, so a list needs no second call per row. */
+export type Event = Omit<EventRecord, 'linkShortId'> & { shortUrl: string | null };
+
+const named =
+  (env: EventsEnv) =>
+  ({ linkShortId, ...r }: EventRecord): Event => ({ ...r, shortUrl: linkShortId === null ? null : `${env.shortLinkBaseUrl}/${linkShortId}` });
 
 /** The filter of a query, or 'empty' when its period leaves nothing; the query's 400s are thrown here. */
 function filterOf(ctx: Ctx, q: EventListQuery): EventFilter | 'empty' {
@@ -45,16 +56,17 @@ function filterOf(ctx: Ctx, q: EventListQuery): EventFilter | 'empty' {
 /** The Event record's fields in order; metadata (free-form) is written as its JSON text. */
 export const EVENT_COLUMNS = [
   'type', 'id', 'eventName', 'linkId', 'clickId', 'customerId', 'customerExternalId', 'leadId', 'amount', 'currency', 'metadata', 'createdAt',
+  'shortUrl', 'linkTitle', 'customerName', 'customerEmail',
 ] as const;
 
 /** Keyset pages of events: each page starts after the last row of the one before. */
-async function* eventPages(ctx: Ctx, filter: EventFilter, sort: 'asc' | 'desc', w: CsvWindow): AsyncGenerator<EventRecord[]> {
+async function* eventPages(ctx: Ctx, env: EventsEnv, filter: EventFilter, sort: 'asc' | 'desc', w: CsvWindow): AsyncGenerator<Event[]> {
   let left = w.take ?? Number.POSITIVE_INFINITY;
   let after: EventCursor | undefined;
   while (left > 0) {
     const take = Math.min(CSV_PAGE, left);
     const page = await eventPage(analyticsConn(ctx), filter, { take, skip: after ? 0 : w.skip, sort }, after);
-    yield page.records;
+    yield page.records.map(named(env));
     if (page.records.length < take) return;
     left -= page.records.length;
     after = page.next;
@@ -66,8 +78,8 @@ async function* eventPages(ctx: Ctx, filter: EventFilter, sort: 'asc' | 'desc', 
  * consumed. Without `take`, every matching event. The query's 400s are thrown here, before
  * anything is streamed.
  */
-export function eventsCsv(ctx: Ctx, q: EventListQuery, w: CsvWindow): Readable {
+export function eventsCsv(ctx: Ctx, env: EventsEnv, q: EventListQuery, w: CsvWindow): Readable {
   const filter = filterOf(ctx, q);
-  const pages = filter === 'empty' ? (async function* () {})() : eventPages(ctx, filter, q.sort, w);
-  return csvStream<EventRecord>(EVENT_COLUMNS, pages);
+  const pages = filter === 'empty' ? (async function* () {})() : eventPages(ctx, env, filter, q.sort, w);
+  return csvStream<Event>(EVENT_COLUMNS, pages);
 }

@@ -37,6 +37,11 @@ export interface EventRecord {
   currency: string | null;
   metadata: Record<string, unknown> | null;
   createdAt: string;
+  /** The link's short id and title, null when the link is gone; the service turns the id into shortUrl. */
+  linkShortId: string | null;
+  linkTitle: string | null;
+  customerName: string | null;
+  customerEmail: string | null;
 }
 
 function eventWhere(alias: 'l' | 's', f: EventFilter): SQL {
@@ -113,10 +118,12 @@ async function selectEvents(
     conn,
     sql`SELECT CASE e.kind WHEN 0 THEN 'lead' ELSE 'sale' END AS type, e.id, e.event_name AS "eventName", e.link_id AS "linkId",
           e.click_id AS "clickId", e.customer_id AS "customerId", c.external_id AS "customerExternalId", e.lead_id AS "leadId",
-          e.amount::float8 AS amount, e.currency, e.metadata, ${sql.raw(isoTimestamp('e.created_at'))} AS "createdAt"${cursor}
+          e.amount::float8 AS amount, e.currency, e.metadata, ${sql.raw(isoTimestamp('e.created_at'))} AS "createdAt",
+          k.short_id AS "linkShortId", k.title AS "linkTitle", c.name AS "customerName", c.email AS "customerEmail"${cursor}
         FROM (SELECT * FROM (${sql.join(branches, sql` UNION ALL `)}) u ORDER BY u.created_at ${dir}, u.kind ${dir}, u.seq ${dir}
               LIMIT ${p.take} OFFSET ${p.skip}::bigint) e
         JOIN customers c ON c.id = e.customer_id AND c.workspace_id = ${f.workspaceId}::uuid
+        LEFT JOIN links k ON k.id = e.link_id AND k.workspace_id = ${f.workspaceId}::uuid
         ORDER BY ${order}`,
   );
   if (!withCursor) return { records: found };

@@ -41,6 +41,10 @@ interface Event {
   currency: string | null;
   metadata: Record<string, unknown> | null;
   createdAt: string;
+  shortUrl: string | null;
+  linkTitle: string | null;
+  customerName: string | null;
+  customerEmail: string | null;
 }
 
 /** An expected event and the order in which it was tracked (insertion order within its table). */
@@ -49,7 +53,7 @@ interface Tracked {
   n: number;
 }
 
-const asEvent = (e: LeadEvent | SaleEvent, type: 'lead' | 'sale'): Event => ({
+const asEvent = (e: LeadEvent | SaleEvent, type: 'lead' | 'sale', link: Link): Event => ({
   type,
   id: e.id,
   eventName: e.eventName,
@@ -62,6 +66,10 @@ const asEvent = (e: LeadEvent | SaleEvent, type: 'lead' | 'sale'): Event => ({
   currency: type === 'sale' ? (e as SaleEvent).currency : null,
   metadata: e.metadata,
   createdAt: e.createdAt,
+  shortUrl: link.shortUrl,
+  linkTitle: (link as Link & { title?: string | null }).title ?? null,
+  customerName: e.customer.name,
+  customerEmail: e.customer.email,
 });
 
 /** The documented order: createdAt, leads before sales at one instant, then insertion order; desc reversed. */
@@ -79,9 +87,15 @@ function ordered(events: Tracked[], sort: 'asc' | 'desc' = 'desc'): Event[] {
 async function eventClient() {
   const api = await conversionClient(t);
   const tracked: Tracked[] = [];
+  const links = new Map<string, Link>();
   const client = {
     ...api,
     tracked,
+    async link(): Promise<Link> {
+      const link = await api.link();
+      links.set(link.id, link);
+      return link;
+    },
     get: (query = '', key?: string) => api.send('GET', `/api/events${query}`, undefined, key),
     async list(query = ''): Promise<Event[]> {
       const res = await client.get(query);
@@ -90,13 +104,13 @@ async function eventClient() {
     },
     async trackLead(clickId: string, externalId: string, extra: Record<string, unknown> = {}): Promise<Event> {
       const lead = await api.okLead({ clickId, eventName: 'Sign up', customerExternalId: externalId, customerName: `Name of ${externalId}`, ...extra });
-      const event = asEvent(lead, 'lead');
+      const event = asEvent(lead, 'lead', links.get(lead.linkId)!);
       tracked.push({ event, n: tracked.length });
       return event;
     },
     async trackSale(externalId: string, extra: Record<string, unknown> = {}): Promise<Event> {
       const sale = await api.okSale({ customerExternalId: externalId, customerName: `Name of ${externalId}`, amount: 100, ...extra });
-      const event = asEvent(sale, 'sale');
+      const event = asEvent(sale, 'sale', links.get(sale.linkId)!);
       tracked.push({ event, n: tracked.length });
       return event;
     },
@@ -138,12 +152,13 @@ describe('GET /api/events: the record', () => {
     expect(list).toEqual(ordered(c.tracked));
     for (const e of list) {
       expect(Object.keys(e).sort()).toEqual(
-        ['amount', 'clickId', 'createdAt', 'currency', 'customerExternalId', 'customerId', 'eventName', 'id', 'leadId', 'linkId', 'metadata', 'type'],
+        ['amount', 'clickId', 'createdAt', 'currency', 'customerEmail', 'customerExternalId', 'customerId', 'customerName', 'eventName', 'id', 'leadId', 'linkId', 'linkTitle', 'metadata', 'shortUrl', 'type'],
       );
     }
     const byId = new Map(list.map((e) => [e.id, e]));
     expect(byId.get(lead1.id)).toMatchObject({ type: 'lead', linkId: l1.id, leadId: null, amount: null, currency: null, metadata: { plan: 'pro', seats: 3 } });
-    expect(byId.get(lead2.id)).toMatchObject({ type: 'lead', linkId: l2.id, customerExternalId: 'user-2', metadata: null });
+    expect(byId.get(lead2.id)).toMatchObject({ type: 'lead', linkId: l2.id, customerExternalId: 'user-2', metadata: null, shortUrl: l2.shortUrl, customerName: 'Name of user-2' });
+    expect(byId.get(lead1.id)!.shortUrl).toBe(l1.shortUrl);
     // The largest sale the API takes comes back exact, with its currency and the click it was attributed to.
     expect(byId.get(sale1.id)).toMatchObject({ type: 'sale', amount: 1_000_000_000_000, currency: 'eur', clickId: lead1.clickId, metadata: { order: 'A-1' } });
     expect(byId.get(sale2.id)).toMatchObject({ type: 'sale', leadId: lead2.id, linkId: l2.id, amount: 100, currency: 'usd', eventName: 'Purchase' });
