@@ -11,7 +11,7 @@
  * form-action names the callback's origin): it lands with the code and the state, and the code
  * buys a token for the chosen workspace. Deny lands with access_denied. axe-core checks the
  * page in English and Arabic at the desktop width and at 375 px (screenshots
- * test/e2e/__screenshots__/dashboard-oauth-consent-*.png, oauth-callback.png). Runs on either
+ * test/e2e/__screenshots__/dashboard-oauth-consent-*.png, oauth-sign-in.png, oauth-callback.png). Runs on either
  * engine (its users are its own); skips itself without Chromium or a built dashboard.
  */
 import { createServer, type Server } from 'node:http';
@@ -163,6 +163,8 @@ describe.skipIf(!browserRunnable)('connecting an OAuth app through the dashboard
     const page = await d.newPage('en-US');
     await connectFromApp(page, (await authorizeRequest('linksRead linksWrite')).url, '/app');
     expect(new URL(page.url()).searchParams.get('next')).toMatch(/^\/oauth\/authorize\?/);
+    await page.getByText('An app asks to connect to one of your workspaces. Sign in to continue.').waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}/oauth-sign-in.png`, fullPage: true });
     await signIn(page);
     await expect(page.getByText(`${APP_NAME} asks to act in one of your workspaces`).isVisible()).resolves.toBe(true);
     await expect(scopeLines(page)).resolves.toEqual([words('en', 'linksRead'), words('en', 'linksWrite')]);

@@ -24,6 +24,7 @@ export const ar: Dictionary = {
   signOut: 'تسجيل الخروج',
   signIn: 'تسجيل الدخول',
   signInTitle: 'تسجيل الدخول إلى لينكتريل',
+  signInForApp: 'يطلب تطبيق الاتصال بإحدى مساحات عملك. سجّل الدخول للمتابعة.',
   email: 'البريد الإلكتروني',
   password: 'كلمة المرور',
   name: 'اسمك',

@@ -22,6 +22,7 @@ export const en = {
   signOut: 'Sign out',
   signIn: 'Sign in',
   signInTitle: 'Sign in to Linktrail',
+  signInForApp: 'An app asks to connect to one of your workspaces. Sign in to continue.',
   email: 'Email',
   password: 'Password',
   name: 'Your name',

@@ -1,6 +1,7 @@
 import { useContext, useState } from 'preact/hooks';
 import { api, errorText } from '../api/client.js';
 import { LangContext, useT } from '../i18n/index.js';
+import { returnPath } from '../router.js';
 import { LangSwitch } from './lang-switch.js';
 
 export function SignIn({ onDone }: { onDone: () => void }) {
@@ -27,6 +28,8 @@ export function SignIn({ onDone }: { onDone: () => void }) {
     <main id="main" class="card">
       <LangSwitch />
       <h1>{t.signInTitle}</h1>
+      {/* Sent here by the authorization server: after signing in, back to the app's request. */}
+      {returnPath()?.startsWith('/oauth/authorize?') && <p>{t.signInForApp}</p>}
       <form onSubmit={submit} class="stack">
         <label class="field">
           <span>{t.email}</span>
