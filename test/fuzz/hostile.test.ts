@@ -432,7 +432,15 @@ function errorCodeOf(res: LightMyRequestResponse): string {
   for (const k of ['en', 'ar', 'code']) {
     if (typeof error[k] !== 'string' || (error[k] as string).length === 0) fail(`error.${k} is not a non-empty string: ${cut(res.body)}`);
   }
-  const allowed = new Set(['error', ...(res.statusCode === 403 ? ['missingScopes'] : []), ...(res.statusCode === 429 ? ['retryAfter'] : [])]);
+  const allowed = new Set([
+    'error',
+    ...(res.statusCode === 403 ? ['missingScopes'] : []),
+    ...(res.statusCode === 429 ? ['retryAfter'] : []),
+    ...(res.statusCode === 400 ? ['field', 'reason'] : []),
+  ]);
+  // A named field is the one the message names, and comes with its rule.
+  if ('field' in body && (typeof body.field !== 'string' || !String(error.en).includes(body.field) || typeof body.reason !== 'string'))
+    fail(`error field not named by the message, or without its reason: ${cut(res.body)}`);
   const extra = Object.keys(body).filter((k) => !allowed.has(k));
   if (extra.length) fail(`error body has unexpected fields ${extra.join(', ')}: ${cut(res.body)}`);
   // A missing scope names it; the people routes' other 403s (owner_required, cross_site_sign_in) have nothing to name.
