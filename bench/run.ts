@@ -7,6 +7,7 @@ import pg from 'pg';
 import { benchAnalytics } from './analytics.js';
 import { benchClickPartitions } from './click-partitions.js';
 import { benchConversions } from './conversions.js';
+import { benchDashboard } from './dashboard.js';
 import { benchHostile } from './hostile.js';
 import { benchLinks } from './links.js';
 import { benchPeople } from './people.js';
@@ -44,6 +45,7 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['people', () => benchPeople()],
   ['partitions', () => benchClickPartitions()],
   ['analytics', () => benchAnalytics()],
+  ['dashboard', () => benchDashboard()],
 ];
 
 console.log(`Linktrail bench, ${new Date().toISOString()}, node ${process.version}`);
