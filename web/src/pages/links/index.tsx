@@ -49,14 +49,27 @@ export function LinksPage(props: PageProps) {
   const [exporting, setExporting] = useState(false);
   const marked = useRef(false);
 
+  // The first rows are asked for as the page first renders, not in the effect below: an effect
+  // runs after the next frame is painted, and on the way to the first rows that frame is a wait.
+  const firstRows = useRef<{ rows: ReturnType<typeof fetchLinks>; controller: AbortController } | null | undefined>(undefined);
+  if (firstRows.current === undefined) {
+    const controller = new AbortController();
+    const rows = fetchLinks(NO_FILTERS, PAGE_SIZE, 0, { count: false, signal: controller.signal });
+    rows.catch(() => undefined); // the effect handles its failure
+    firstRows.current = { rows, controller };
+  }
+
   // The page's rows first, uncounted; their total beside them, counted again only when the filters change
   // (the rows of a page need no count, so they are on screen sooner). Collections, tags and partners come
   // beside them too, for the filters and the form.
   useEffect(() => {
-    const controller = new AbortController();
+    // The first run is for the first page without filters: the request made at the first render.
+    const first = firstRows.current;
+    firstRows.current = null;
+    const controller = first?.controller ?? new AbortController();
     setState((prev) => (prev.kind === 'ready' ? prev : { kind: 'loading' }));
     setFetching(true);
-    fetchLinks(filters, PAGE_SIZE, skip, { count: false, signal: controller.signal }).then(
+    (first?.rows ?? fetchLinks(filters, PAGE_SIZE, skip, { count: false, signal: controller.signal })).then(
       ({ links }) => {
         setFetching(false);
         // Past the end (links deleted meanwhile): back to the first page.
