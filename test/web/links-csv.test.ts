@@ -2,14 +2,14 @@
  * The Links page's CSV pieces, pure functions run without a browser: the RFC 4180 reader and
  * writer (quotes, doubled quotes, commas and line ends inside fields, CRLF/LF, BOM), the
  * writer's formula guard (the same as the server's CSV), their round trip as a fast-check property, the rows an import makes of a file (row numbers as a
- * spreadsheet counts them, checks before sending, plan-gated columns) and where an API error
- * points (`[3].url`).
+ * spreadsheet counts them, checks before sending, plan-gated columns) and the API message's item
+ * prefix dropped (where an error points is test/web/api-error.test.ts).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { guardFormula as serverGuard } from '../../src/http/csv.js';
 import { guardFormula, parseCsv, toCsv } from '../../web/src/pages/links/csv.js';
-import { COLUMNS, errorTarget, linkToRow, rowsToItems, withoutIndex, type Link } from '../../web/src/pages/links/rows.js';
+import { COLUMNS, linkToRow, rowsToItems, withoutIndex, type Link } from '../../web/src/pages/links/rows.js';
 
 const C = '0191d8a0-0000-7000-8000-000000000001';
 const T = '0191d8a0-0000-7000-8000-000000000002';
@@ -103,12 +103,8 @@ describe('rowsToItems', () => {
   });
 });
 
-describe('errorTarget', () => {
-  it('finds the item and field an API error names', () => {
-    expect(errorTarget('Invalid [3].url: must be an https URL.')).toEqual({ index: 3, field: 'url' });
-    expect(errorTarget('Invalid [0].geo.DE: blocks framing.')).toEqual({ index: 0, field: 'geo.DE' });
-    expect(errorTarget('Invalid [12].tagIds[1]: no such record in this workspace.')).toEqual({ index: 12, field: 'tagIds[1]' });
-    expect(errorTarget('Too many items: at most 100.')).toBeUndefined();
+describe('withoutIndex', () => {
+  it('drops the item prefix of an API message (the report names the row)', () => {
     expect(withoutIndex('قيمة غير صالحة في [3].url: يجب أن يكون رابط https.')).toBe('قيمة غير صالحة في url: يجب أن يكون رابط https.');
   });
 });

@@ -4,9 +4,10 @@ import type { PageProps } from '../../routes.js';
 import { colorText, Swatch } from './colors.js';
 import { ConfirmDelete } from './confirm-delete.js';
 import { RecordForm, type FormError } from './record-form.js';
-import { fieldOfError, itemOf, valuesOf, type Partner, type Resource, type Row, type Tag, type Values } from './resources.js';
+import { itemOf, valuesOf, type Partner, type Resource, type Row, type Tag, type Values } from './resources.js';
 import { strings, type LibraryStrings } from './strings.js';
 import './library.css';
+import { errorField } from '../../ui/api-error.js';
 import { Empty, Loading, LoadFailure } from '../../ui/states.js';
 
 const PAGE = 50;
@@ -206,7 +207,7 @@ function useSubmit(lang: 'en' | 'ar', send: (item: Values) => Promise<{ data?: R
     setBusy(true);
     try {
       const { data, error: failed } = await send(item);
-      if (failed || !data?.[0]) setError({ field: fieldOfError(failed), error: failed });
+      if (failed || !data?.[0]) setError({ field: errorField(failed), error: failed });
       else onDone(data[0]);
     } catch (err) {
       setError({ error: err });

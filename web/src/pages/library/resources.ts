@@ -96,12 +96,3 @@ export function valuesOf(fields: FieldDef[], row: Row): Values {
   for (const f of fields) values[f.key] = f.kind === 'color' ? (record[f.key] ?? null) : (record[f.key] ?? '');
   return values;
 }
-
-/**
- * The field an API error names, e.g. `name` from "Invalid [0].name: already exists…" (the
- * message's field is the same in both languages, so the English one is read).
- */
-export function fieldOfError(error: unknown): string | undefined {
-  const en = (error as { error?: { en?: string } } | undefined)?.error?.en;
-  return en?.match(/\[\d+\]\.([A-Za-z]+)/)?.[1];
-}

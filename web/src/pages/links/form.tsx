@@ -8,7 +8,8 @@ import { LangContext, useStrings } from '../../i18n/index.js';
 import type { Named } from './data.js';
 import { Modal } from './dialog.js';
 import { featuresOf } from './plan.js';
-import { errorTarget, withoutIndex, type Link, type LinkItem } from './rows.js';
+import { withoutIndex, type Link, type LinkItem } from './rows.js';
+import { errorField } from '../../ui/api-error.js';
 import { strings } from './strings.js';
 
 const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content', 'referral'] as const;
@@ -143,10 +144,9 @@ export function LinkForm({ link, plan, collections, tags, partners, defaultColle
 
   function showError(err: unknown) {
     const message = withoutIndex(errorText(err, lang));
-    const en = (err as { error?: { en?: string } })?.error?.en ?? '';
-    const target = errorTarget(en);
-    const top = target?.field.split(/[.[]/)[0] ?? '';
-    const name = target && (target.field in values ? target.field : top);
+    // The body sent is one item, so its field is `[0].…` (`[0].geo.DE` is the geo field's).
+    const field = errorField(err, 0);
+    const name = field && (field in values ? field : field.split(/[.[]/)[0]);
     const input = name ? formRef.current?.querySelector<HTMLElement>(`[name="${name}"]`) : null;
     if (name && input) {
       setErrors({ [name]: message });

@@ -10,8 +10,9 @@ import { LangContext, useStrings } from '../../i18n/index.js';
 import { parseCsv } from './csv.js';
 import { fetchBulkMaximum, type Named } from './data.js';
 import { planBulkMaximum } from './plan.js';
-import { errorTarget, rowsToItems, withoutIndex, type LinkItem, type RowProblem } from './rows.js';
+import { rowsToItems, withoutIndex, type LinkItem, type RowProblem } from './rows.js';
 import { strings } from './strings.js';
+import { errorTarget } from '../../ui/api-error.js';
 
 /** A batch refused more often than this is given up (a file of mostly bad rows would take a request per row). */
 const MAX_RETRIES_PER_BATCH = 100;
@@ -83,14 +84,14 @@ export function ImportPanel({ workspaceId, plan, collections, defaultCollectionI
             break;
           }
           const status = res.response?.status;
-          const body = res.error as { retryAfter?: number; error?: { en?: string } };
+          const body = res.error as { retryAfter?: number };
           if (status === 429) {
             await sleep(Math.min(60, body.retryAfter ?? 5) * 1000);
             continue;
           }
-          const target = status === 400 ? errorTarget(body.error?.en ?? '') : undefined;
-          const refused = target && sent[target.index];
-          if (!refused) {
+          const target = status === 400 ? errorTarget(res.error) : undefined;
+          const refused = target?.index !== undefined ? sent[target.index] : undefined;
+          if (!target || !refused) {
             report.failed = errorText(res.error, lang);
             for (const b of batch) bad.push({ row: b.row, field: '', problem: { message: report.failed } });
             break;

@@ -126,12 +126,5 @@ export function rowsToItems(records: string[][], plan: string, defaultCollection
   return { items, problems, missingUrlColumn: body.length > 0 && col('url') < 0 };
 }
 
-/** Where an API error points: `[3].url` → item 3, field url (`[0].geo.DE` → geo.DE). */
-export function errorTarget(message: string): { index: number; field: string } | undefined {
-  const m = /\[(\d+)\]\.?([A-Za-z][\w.]*(?:\[\d+\])?)?/.exec(message);
-  if (!m) return undefined;
-  return { index: Number(m[1]), field: m[2] ?? '' };
-}
-
 /** The API's message without its `[3].` item prefix (the report names the row instead). */
 export const withoutIndex = (message: string): string => message.replace(/\[\d+\]\.?/, '');
