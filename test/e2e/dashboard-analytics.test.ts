@@ -110,11 +110,15 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
     const sale = await page.request.post(`${origin}/api/track/sale`, { headers, data: { clickId, eventName: 'Purchase', amount: 4900, currency: 'usd', ...customer } });
     expect(sale.status(), await sale.text()).toBeLessThan(300);
 
+    // The events name their customer: no request per customer.
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
     await page.reload();
     const events = page.getByRole('region', { name: 'Leads and sales of this link, newest first' });
     await events.waitFor();
     const rows = events.getByRole('row');
     await expect.poll(() => rows.count()).toBe(3); // the header and two events
+    expect(asked).not.toContain('/api/customers');
     expect(await rows.nth(1).textContent()).toMatch(/Sale.*Purchase.*Rana Haddad.*cus_rana.*\$49\.00/);
     expect(await rows.nth(2).textContent()).toMatch(/Lead.*Sign up.*Rana Haddad/);
     await expect.poll(() => total(page, 'Leads')).toBe('1');
@@ -131,6 +135,16 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
     await page.goto(`${origin}/app`);
     await page.getByRole('heading', { name: 'Top links' }).waitFor();
     expect([await total(page, 'Clicks'), await total(page, 'Leads'), await total(page, 'Sales')]).toEqual(['1', '1', '1']);
+    // Revenue is money when the range's sales are in one currency…
+    await expect.poll(() => total(page, 'Revenue')).toBe('$49.00');
+    expect(await page.getByText('currencies are not converted').count()).toBe(0);
+    // … and a plain amount, said to be unconverted, once they are in two.
+    const euros = await page.request.post(`${origin}/api/track/sale`, { headers, data: { eventName: 'Refill', amount: 1000, currency: 'eur', ...customer } });
+    expect(euros.status(), await euros.text()).toBeLessThan(300);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Top links' }).waitFor();
+    expect(await total(page, 'Revenue')).toBe('59.00');
+    await page.getByText('Sale amounts added up as they were sent (currencies are not converted).').waitFor();
 
     // Analytics: a link row filters the whole view; the chip removes the filter.
     await page.goto(`${origin}/app/analytics`);

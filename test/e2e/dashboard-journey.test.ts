@@ -181,11 +181,11 @@ describe.skipIf(!browserRunnable)('the dashboard journey in Chromium: setup → 
     // The key records; it reads nothing.
     expect((await fetch(`${origin}/api/links`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(403);
 
-    // 8. The overview: one click, one lead, one sale, 49 of revenue; the link at the top.
+    // 8. The overview: one click, one lead, one sale, $49.00 of revenue (its sales are all in usd); the link at the top.
     await go('Overview', 'Overview');
     await page.getByRole('heading', { name: 'Top links' }).waitFor();
     await page.getByRole('img', { name: 'Clicks, leads and sales per day' }).waitFor();
-    expect([await total(page, 'Clicks'), await total(page, 'Leads'), await total(page, 'Sales'), await total(page, 'Revenue')]).toEqual(['1', '1', '1', '49']);
+    expect([await total(page, 'Clicks'), await total(page, 'Leads'), await total(page, 'Sales'), await total(page, 'Revenue')]).toEqual(['1', '1', '1', '$49.00']);
     const row = page.getByRole('row').filter({ hasText: 'Spring sale' });
     expect((await row.getByRole('cell').allTextContents()).slice(1)).toEqual(['1', '1', '1']);
     await d.checkAccessibility(page, 'journey-overview');

@@ -184,14 +184,20 @@ describe.skipIf(!dashboardRunnable)('collections, tags, partners and conversions
     const sale = await page.request.post(`${origin}/api/track/sale`, { headers, data: { ...customer, amount: 4999, currency: 'eur', eventName: 'Purchase' } });
     expect(sale.status(), await sale.text()).toBe(200);
 
+    // Each event names its link and customer: no request per row while the list renders.
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname + new URL(r.url()).search));
     await page.reload();
     const table = page.getByRole('region', { name: 'Leads and sales (scrolls sideways)' });
     await table.getByRole('cell', { name: 'Purchase' }).waitFor();
     await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
     const rows = await table.getByRole('row').allTextContents();
     expect(rows).toHaveLength(3);
-    expect(rows[1]).toMatch(/Sale.*Purchase.*cust_42.*€49\.99/);
+    expect(rows[1]).toMatch(/Sale.*Purchase.*Omar Haddad.*cust_42.*€49\.99/);
     expect(rows[1]).toContain(shortUrl);
+    expect(rows[2]).toContain(shortUrl);
+    expect(asked.filter((u) => u.startsWith('/api/events'))).toHaveLength(1);
+    expect(asked.filter((u) => u.startsWith('/api/links') || u.startsWith('/api/customers'))).toEqual([]);
     expect(rows[2]).toMatch(/Lead.*Sign up.*cust_42/);
     expect(await table.getByRole('link', { name: shortUrl }).first().getAttribute('href')).toBe(`/app/links/${linkId}`);
     await d.checkAccessibility(page, 'library-conversions-en');
@@ -231,6 +237,13 @@ describe.skipIf(!dashboardRunnable)('collections, tags, partners and conversions
     await page.goBack();
     await customers.getByRole('link', { name: 'Omar Haddad' }).waitFor();
     await d.checkAccessibility(page, 'library-customers-en');
+
+    // A deleted link keeps its short URL on its events.
+    const removed = await page.request.delete(`${origin}/api/links`, { headers, data: [linkId] });
+    expect(removed.status(), await removed.text()).toBeLessThan(300);
+    await open(page, '/conversions', 'Conversions');
+    await table.getByRole('cell', { name: 'Purchase' }).waitFor();
+    expect(await table.getByRole('link', { name: shortUrl }).count()).toBe(2);
     expect(d.cspViolations).toEqual([]);
   });
 

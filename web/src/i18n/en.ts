@@ -42,6 +42,7 @@ export const en = {
   leads: 'Leads',
   sales: 'Sales',
   revenue: 'Revenue',
+  revenueNote: 'Sale amounts added up as they were sent (currencies are not converted).',
   topLinks: 'Top links',
   date: 'Date',
   link: 'Link',

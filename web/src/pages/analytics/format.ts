@@ -1,5 +1,6 @@
 import { useContext, useMemo } from 'preact/hooks';
 import { LangContext, type Lang } from '../../i18n/index.js';
+import { formatMinor, formatMoney } from '../../ui/money.js';
 
 export interface Formats {
   lang: Lang;
@@ -22,28 +23,13 @@ export function useFormats(): Formats {
 
 export function formats(lang: Lang): Formats {
   const number = new Intl.NumberFormat(lang);
-  const amount = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const date = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' });
-  const money = new Map<string, Intl.NumberFormat | null>();
   const zoned = new Map<string, Intl.DateTimeFormat>();
   return {
     lang,
     number: (n) => number.format(n),
-    amount: (minor) => amount.format(minor / 100),
-    money(minor, currency) {
-      const code = currency.toUpperCase();
-      if (!money.has(code)) {
-        try {
-          money.set(code, new Intl.NumberFormat(lang, { style: 'currency', currency: code }));
-        } catch {
-          money.set(code, null);
-        }
-      }
-      const f = money.get(code);
-      if (!f) return `${amount.format(minor / 100)} ${code}`;
-      const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
-      return f.format(minor / 10 ** digits);
-    },
+    amount: (minor) => formatMinor(lang, minor),
+    money: (minor, currency) => formatMoney(lang, minor, currency),
     dateTime(at, zone) {
       const key = zone ?? '';
       let f = zoned.get(key);

@@ -13,15 +13,14 @@ type Customer = components['schemas']['Customer'];
 type State<T> = { kind: 'loading' } | { kind: 'error'; error: unknown } | { kind: 'ready'; value: T };
 
 interface Props {
-  workspaceId: string;
   query: ConversionsQuery;
   go: (q: ConversionsQuery) => void;
 }
 
 /** Customers a page at a time, newest first; a chosen one shows their details and their events. */
-export function CustomersView({ workspaceId, query, go }: Props) {
+export function CustomersView({ query, go }: Props) {
   return query.customer ? (
-    <CustomerDetail workspaceId={workspaceId} id={query.customer} query={query} go={go} />
+    <CustomerDetail id={query.customer} query={query} go={go} />
   ) : (
     <CustomerList query={query} go={go} />
   );
@@ -43,7 +42,7 @@ function ViewLink({ to, go, children }: { to: ConversionsQuery; go: Props['go'];
   );
 }
 
-function CustomerList({ query, go }: Omit<Props, 'workspaceId'>) {
+function CustomerList({ query, go }: Props) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
   const [state, setState] = useState<State<{ rows: Customer[]; more: boolean }>>({ kind: 'loading' });
@@ -116,7 +115,7 @@ function CustomerList({ query, go }: Omit<Props, 'workspaceId'>) {
   );
 }
 
-function CustomerDetail({ workspaceId, id, query, go }: Props & { id: string }) {
+function CustomerDetail({ id, query, go }: Props & { id: string }) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
   const [state, setState] = useState<State<Customer | undefined>>({ kind: 'loading' });
@@ -196,7 +195,6 @@ function CustomerDetail({ workspaceId, id, query, go }: Props & { id: string }) 
       </dl>
       <h3>{s.events}</h3>
       <EventsList
-        workspaceId={workspaceId}
         filter={{ customerId: c.id }}
         page={query.cpage}
         onPage={(n) => go({ ...query, cpage: n })}

@@ -3,10 +3,10 @@ import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
 import { onLinkClick } from '../../router.js';
-import { formatAmount } from './format.js';
-import { shortUrlsOf, type ShortUrl } from './lookups.js';
 import { Pages } from './pages.js';
 import { strings } from './strings.js';
+import { errorField } from '../../ui/api-error.js';
+import { formatMoney } from '../../ui/money.js';
 import { Empty, Loading, LoadFailure } from '../../ui/states.js';
 
 type Event = components['schemas']['Event'];
@@ -15,13 +15,7 @@ type State = { kind: 'loading' } | { kind: 'error'; error: unknown; atField?: bo
 
 export const PAGE = 25;
 
-/** The query parameter an API error names ("Invalid query parameter startDate: …"). */
-export function queryFieldOf(error: unknown): string | undefined {
-  return (error as { error?: { en?: string } } | undefined)?.error?.en?.match(/query parameter (\w+)/)?.[1];
-}
-
 interface Props {
-  workspaceId: string;
   filter: Filter;
   /** 1-based. */
   page: number;
@@ -38,11 +32,10 @@ interface Props {
 }
 
 /** Leads and sales, newest first, a page at a time (GET /api/events). */
-export function EventsList({ workspaceId, filter, page, onPage, title, empty, customerHref, onCustomer, onDateError }: Props) {
+export function EventsList({ filter, page, onPage, title, empty, customerHref, onCustomer, onDateError }: Props) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
   const [state, setState] = useState<State>({ kind: 'loading' });
-  const [links, setLinks] = useState<Map<string, ShortUrl>>(new Map());
   const [attempt, setAttempt] = useState(0);
   const key = JSON.stringify(filter);
 
@@ -54,7 +47,7 @@ export function EventsList({ workspaceId, filter, page, onPage, title, empty, cu
       ({ data, error }) => {
         if (!live) return;
         if (!data) {
-          const field = queryFieldOf(error);
+          const field = errorField(error);
           const atField = Boolean(onDateError && (field === 'startDate' || field === 'endDate'));
           if (atField) onDateError!(field as 'startDate' | 'endDate', error);
           setState({ kind: 'error', error, atField });
@@ -62,7 +55,6 @@ export function EventsList({ workspaceId, filter, page, onPage, title, empty, cu
         }
         const rows = data.slice(0, PAGE);
         setState({ kind: 'ready', rows, more: data.length > PAGE });
-        void shortUrlsOf(workspaceId, rows.map((r) => r.linkId)).then((m) => live && setLinks(m));
       },
       (err: unknown) => live && setState({ kind: 'error', error: err }),
     );
@@ -121,14 +113,20 @@ export function EventsList({ workspaceId, filter, page, onPage, title, empty, cu
                         onCustomer(e.customerId);
                       }}
                     >
-                      <bdi>{e.customerExternalId}</bdi>
+                      <bdi>{e.customerName ?? e.customerExternalId}</bdi>
                     </a>
+                    {e.customerName !== null && (
+                      <>
+                        {' '}
+                        <bdi class="muted">{e.customerExternalId}</bdi>
+                      </>
+                    )}
                   </td>
                 )}
                 <td>
-                  <LinkCell id={e.linkId} url={links.has(e.linkId) ? links.get(e.linkId) : ''} />
+                  <LinkCell id={e.linkId} url={e.shortUrl} title={e.linkTitle} />
                 </td>
-                <td>{e.amount !== null && e.currency ? formatAmount(lang, e.amount, e.currency) : s.noAmount}</td>
+                <td>{e.amount !== null && e.currency ? formatMoney(lang, e.amount, e.currency) : s.noAmount}</td>
               </tr>
             ))}
           </tbody>
@@ -139,14 +137,11 @@ export function EventsList({ workspaceId, filter, page, onPage, title, empty, cu
   );
 }
 
-/** The link's short URL, to its page; '' while asking, null once gone, undefined when the lookup failed (its page still opens). */
-function LinkCell({ id, url }: { id: string; url: ShortUrl | '' }) {
-  const s = useStrings(strings);
-  if (url === '') return <span aria-busy="true">{s.linkLoading}</span>;
-  if (url === null) return <span class="muted">{s.deletedLink}</span>;
+/** The link's short URL (kept when the link was deleted), to its page; the link's id when the event has none. */
+function LinkCell({ id, url, title }: { id: string; url: string | null; title: string | null }) {
   return (
-    <a href={`/app/links/${id}`} onClick={onLinkClick}>
-      <bdi dir="ltr">{url ?? s.link}</bdi>
+    <a href={`/app/links/${id}`} onClick={onLinkClick} title={title ?? undefined}>
+      <bdi dir="ltr">{url ?? id}</bdi>
     </a>
   );
 }

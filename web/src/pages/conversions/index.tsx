@@ -1,7 +1,6 @@
 import { useContext, useRef, useState } from 'preact/hooks';
 import { errorText } from '../../api/client.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
-import type { PageProps } from '../../routes.js';
 import { CustomersView } from './customers.js';
 import { EventsList } from './events-list.js';
 import { endOfDay, startOfDay } from './format.js';
@@ -15,7 +14,7 @@ const VIEWS = ['events', 'customers'] as const;
  * /conversions: the workspace's leads and sales (type and date filters, server paging) and
  * its customers (choosing one shows their events). Everything chosen is in the address.
  */
-export function ConversionsPage({ workspaceId }: PageProps) {
+export function ConversionsPage() {
   const s = useStrings(strings);
   const [query, go] = useConversionsQuery();
   const tabs = useRef<HTMLDivElement>(null);
@@ -58,7 +57,7 @@ export function ConversionsPage({ workspaceId }: PageProps) {
       {VIEWS.map((view) => (
         <div key={view} id={`conv-panel-${view}`} role="tabpanel" aria-labelledby={`conv-tab-${view}`} hidden={query.view !== view} class="stack">
           {query.view === view &&
-            (view === 'events' ? <EventsView workspaceId={workspaceId} query={query} go={go} /> : <CustomersView workspaceId={workspaceId} query={query} go={go} />)}
+            (view === 'events' ? <EventsView query={query} go={go} /> : <CustomersView query={query} go={go} />)}
         </div>
       ))}
     </section>
@@ -67,7 +66,7 @@ export function ConversionsPage({ workspaceId }: PageProps) {
 
 type DateError = { field: 'startDate' | 'endDate'; error: unknown };
 
-function EventsView({ workspaceId, query, go }: { workspaceId: string; query: ConversionsQuery; go: (q: ConversionsQuery) => void }) {
+function EventsView({ query, go }: { query: ConversionsQuery; go: (q: ConversionsQuery) => void }) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
   const [dateError, setDateError] = useState<DateError>();
@@ -138,7 +137,6 @@ function EventsView({ workspaceId, query, go }: { workspaceId: string; query: Co
         </div>
       </form>
       <EventsList
-        workspaceId={workspaceId}
         filter={filter}
         page={query.page}
         onPage={(page) => go({ ...query, page })}

@@ -9,15 +9,12 @@ type Event = components['schemas']['Event'];
 type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; events: Event[]; more: boolean };
 
 const PAGE = 25;
-/** Customers looked up per page of events (one request each; the rest show their external id). */
-const NAMES_PER_PAGE = 10;
 
 /** The link's leads and sales, newest first, a page at a time (GET /api/events?linkId=…). */
 export function LinkEvents({ linkId, tz, s, f }: { linkId: string; tz: string; s: Strings; f: Formats }) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [pages, setPages] = useState(1);
   const [attempt, setAttempt] = useState(0);
-  const [names, setNames] = useState<Record<string, string>>({});
 
   useEffect(() => {
     let live = true;
@@ -28,11 +25,6 @@ export function LinkEvents({ linkId, tz, s, f }: { linkId: string; tz: string; s
         if (error) return setState({ kind: 'error', message: errorText(error, f.lang) });
         const events = data.slice(0, PAGE * pages);
         setState({ kind: 'ready', events, more: data.length > events.length });
-        const unknown = [...new Set(events.map((e) => e.customerId))].filter((id) => !(id in names)).slice(0, NAMES_PER_PAGE);
-        Promise.all(unknown.map((id) => api.GET('/api/customers', { params: { query: { id } } }).then(({ data: c }) => [id, c?.[0]?.name ?? ''] as const))).then(
-          (found) => live && setNames((had) => ({ ...had, ...Object.fromEntries(found) })),
-          () => undefined,
-        );
       },
       (e: unknown) => live && setState({ kind: 'error', message: errorText(e, f.lang) }),
     );
@@ -73,7 +65,7 @@ export function LinkEvents({ linkId, tz, s, f }: { linkId: string; tz: string; s
                       <time dateTime={String(e.createdAt)}>{f.dateTime(e.createdAt, tz)}</time>
                     </td>
                     <td>
-                      {names[e.customerId] ? <span class="title">{names[e.customerId]}</span> : null}
+                      {e.customerName ? <bdi class="title">{e.customerName}</bdi> : null}
                       <bdi class="muted">{e.customerExternalId}</bdi>
                     </td>
                     <td>{e.amount === null ? '–' : f.money(e.amount, e.currency ?? 'usd')}</td>
