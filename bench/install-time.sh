@@ -31,6 +31,13 @@ run() { # label commit cache-state
   }
   t1=$(date +%s.%N)
   printf '%-7s %-10s %6.1f s   (load %s)\n' "$1" "$3" "$(echo "$t1 - $t0" | bc)" "$(cut -d' ' -f1 /proc/loadavg)"
+  # What of that is the dashboard's own build step (the API types and the Vite build), run again alone.
+  if grep -q '"build:web"' "$dir/package.json"; then
+    t0=$(date +%s.%N)
+    (cd "$dir" && npm run build:web >/dev/null 2>&1)
+    t1=$(date +%s.%N)
+    printf '%-7s %-10s %6.1f s   npm run build:web alone\n' "$1" "" "$(echo "$t1 - $t0" | bc)"
+  fi
   rm -rf "$dir"
 }
 
