@@ -25,6 +25,17 @@ type ListState = { kind: 'loading' } | { kind: 'error'; message: string } | { ki
 type Refs = { collections: Named[]; tags: Named[]; partners: Named[] };
 
 export function LinksPage(props: PageProps) {
+  // The first rows are asked for as the page first renders, not in the effect below: an effect
+  // runs after the next frame is painted, and on the way to the first rows that frame is a wait.
+  // First of all, before the formatters below (the first Intl formatter of a page loads locale data).
+  const firstRows = useRef<{ rows: ReturnType<typeof fetchLinks>; controller: AbortController } | null | undefined>(undefined);
+  if (firstRows.current === undefined) {
+    const controller = new AbortController();
+    const rows = fetchLinks(NO_FILTERS, PAGE_SIZE, 0, { count: false, signal: controller.signal });
+    rows.catch(() => undefined); // the effect handles its failure
+    firstRows.current = { rows, controller };
+  }
+
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
   const number = useMemo(() => new Intl.NumberFormat(lang), [lang]);
@@ -48,16 +59,6 @@ export function LinksPage(props: PageProps) {
   const [copied, setCopied] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
   const marked = useRef(false);
-
-  // The first rows are asked for as the page first renders, not in the effect below: an effect
-  // runs after the next frame is painted, and on the way to the first rows that frame is a wait.
-  const firstRows = useRef<{ rows: ReturnType<typeof fetchLinks>; controller: AbortController } | null | undefined>(undefined);
-  if (firstRows.current === undefined) {
-    const controller = new AbortController();
-    const rows = fetchLinks(NO_FILTERS, PAGE_SIZE, 0, { count: false, signal: controller.signal });
-    rows.catch(() => undefined); // the effect handles its failure
-    firstRows.current = { rows, controller };
-  }
 
   // The page's rows first, uncounted; their total beside them, counted again only when the filters change
   // (the rows of a page need no count, so they are on screen sooner). Collections, tags and partners come
