@@ -14,6 +14,9 @@ const WORKSPACE_KEY = 'linktrail.workspace';
 
 // The page the app opens on is fetched while /api/me is asked, not after it answers.
 (appPath() === CONSENT_PATH ? ConsentPage : matchRoute(appPath())?.page)?.preload();
+// And /api/me is asked as this module runs, not in an effect after the first paint (~40–100 ms sooner).
+const askMe = () => api.GET('/api/me');
+let firstMe: ReturnType<typeof askMe> | undefined = askMe();
 
 export function App() {
   const [lang, setLangState] = useState<Lang>(initialLang);
@@ -29,7 +32,9 @@ export function App() {
   const [workspaceId, setWorkspaceId] = useState<string | undefined>();
 
   const loadMe = useCallback(async () => {
-    const { data } = await api.GET('/api/me');
+    const pending = firstMe ?? askMe();
+    firstMe = undefined;
+    const { data } = await pending;
     if (!data) return setMe(null);
     const saved = localStorage.getItem(WORKSPACE_KEY);
     const chosen = data.workspaces.find((w) => w.id === saved) ?? data.workspaces[0];
