@@ -7,8 +7,9 @@
  * lead and a sale from outside the browser (POST /api/track/lead and /api/track/sale with the
  * click id the destination received); the overview shows the clicks, leads, sales and revenue.
  * axe-core on every page passed (desktop and 375 px; screenshots dashboard-journey-*.png).
- * Unlike the other dashboard files it runs on both engines: on PostgreSQL + Redis it makes a
- * database of its own (the shared one has users already, so setup would be refused there).
+ * Like the other browser files it runs once in CI, in the PGlite pass; with
+ * BROWSER_ON_POSTGRES=1 it also runs on PostgreSQL + Redis, in a database of its own (the
+ * shared one has users already, so setup would be refused there).
  */
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +43,7 @@ async function tabTo(page: Page, name: string): Promise<void> {
   throw new Error(`Tab never reached ${name}: ${seen.join(' | ')}`);
 }
 
-describe.skipIf(!browserRunnable)('the dashboard journey in Chromium: setup → collection and link → a real click → lead and sale → overview', () => {
+describe.skipIf(!browserRunnable || (onPostgres && process.env.BROWSER_ON_POSTGRES !== '1'))('the dashboard journey in Chromium: setup → collection and link → a real click → lead and sale → overview', () => {
   let d: Dashboard;
   beforeAll(async () => {
     d = await startDashboard(onPostgres ? { DATABASE_URL: await freshPostgresUrl() } : {});
