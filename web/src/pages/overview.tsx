@@ -156,8 +156,8 @@ function Ready({ series, links, days, currency, lang, format }: { series: Group[
               {links.map((g) => (
                 <tr key={g.key}>
                   <td>
-                    <span class="title">{g.title ?? g.shortUrl}</span>
-                    <bdi class="muted"> {g.shortUrl}</bdi>
+                    <span class="title cell-name">{g.title ?? g.shortUrl}</span>
+                    <bdi class="muted cell-name">{g.shortUrl}</bdi>
                   </td>
                   <td>{format(g.clicks)}</td>
                   <td>{format(g.leads)}</td>
