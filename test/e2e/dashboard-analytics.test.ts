@@ -13,16 +13,10 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, IP_DE, IP_GB, IPHONE } from '../helpers/visitors.js';
-import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
+import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard, reloadUntilTotal, total } from './dashboard-harness.js';
 
 // Headless Chromium names itself HeadlessChrome, a known bot whose clicks are kept but never counted.
 const VISITOR_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
-
-/** The value under a total's name (the first dl.totals of the page). */
-async function total(page: Page, name: string): Promise<string> {
-  const dd = page.locator('dl.totals').first().locator('.total').filter({ has: page.getByText(name, { exact: true }) }).locator('dd');
-  return (await dd.textContent()) ?? '';
-}
 
 /** A breakdown card's rows as label → clicks (the row's label, without the button's hidden words, and its clicks cell). */
 async function cardRows(page: Page, region: string): Promise<Record<string, string>> {
@@ -90,16 +84,7 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
     await page.getByRole('heading', { name: 'Spring sale' }).waitFor();
     expect(await page.getByRole('link', { name: link.shortUrl }).count()).toBe(1);
     await page.getByText('No leads or sales for this link yet').waitFor();
-    await expect
-      .poll(
-        async () => {
-          await page.reload();
-          await page.locator('dl.totals').first().waitFor();
-          return total(page, 'Clicks');
-        },
-        { timeout: 20_000, interval: 500 },
-      )
-      .toBe('1');
+    await reloadUntilTotal(page, 'Clicks', '1');
     await page.getByRole('img', { name: 'Clicks, leads and sales per day' }).waitFor();
     await page.getByRole('region', { name: 'Devices: Device' }).getByRole('cell', { name: /Desktop/ }).waitFor();
 

@@ -123,3 +123,23 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
   };
   return dashboard;
 }
+
+/** The value under a total's name (the first dl.totals of the page). */
+export async function total(page: Page, name: string): Promise<string> {
+  const dd = page.locator('dl.totals').first().locator('.total').filter({ has: page.getByText(name, { exact: true }) }).locator('dd');
+  return (await dd.textContent()) ?? '';
+}
+
+/** Reloads the page until a total reads `value` (clicks show once their batch is written). */
+export async function reloadUntilTotal(page: Page, name: string, value: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        await page.locator('dl.totals').first().waitFor();
+        return total(page, name);
+      },
+      { timeout: 20_000, interval: 500 },
+    )
+    .toBe(value);
+}

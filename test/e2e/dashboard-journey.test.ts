@@ -16,16 +16,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueSetupCode } from '../../src/modules/auth/service.js';
 import { onPostgres } from '../helpers/app.js';
 import { dropFreshDatabases, freshPostgresUrl } from '../helpers/fresh-database.js';
-import { browserRunnable, OWNER, startDashboard, type Dashboard } from './dashboard-harness.js';
+import { browserRunnable, OWNER, startDashboard, type Dashboard, reloadUntilTotal, total } from './dashboard-harness.js';
 
 // Headless Chromium names itself HeadlessChrome, a known bot whose clicks are kept but never counted.
 const VISITOR_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
-
-/** The value under a total's name (the first dl.totals of the page). */
-async function total(page: Page, name: string): Promise<string> {
-  const dd = page.locator('dl.totals').first().locator('.total').filter({ has: page.getByText(name, { exact: true }) }).locator('dd');
-  return (await dd.textContent()) ?? '';
-}
 
 /** The focused element's accessible text. */
 const focused = (page: Page) =>
@@ -143,16 +137,7 @@ describe.skipIf(!browserRunnable || (onPostgres && process.env.BROWSER_ON_POSTGR
     await title.click();
     await page.getByRole('heading', { level: 2, name: 'Spring sale' }).waitFor();
     expect(await page.getByRole('link', { name: shortUrl }).count()).toBe(1);
-    await expect
-      .poll(
-        async () => {
-          await page.reload();
-          await page.locator('dl.totals').first().waitFor();
-          return total(page, 'Clicks');
-        },
-        { timeout: 20_000, interval: 500 },
-      )
-      .toBe('1');
+    await reloadUntilTotal(page, 'Clicks', '1');
     await page.getByRole('region', { name: 'Devices: Device' }).getByRole('cell', { name: /Desktop/ }).waitFor();
     await page.getByText('No leads or sales for this link yet').waitFor();
     await d.checkAccessibility(page, 'journey-link');
