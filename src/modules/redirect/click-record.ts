@@ -46,7 +46,7 @@ function deviceOf(type: string | undefined, os: string | undefined): ClickRow['d
 // Real traffic repeats a few thousand User-Agents and referrers: work each out once.
 const CACHE_SIZE = 10_000;
 const agentCache = new Map<string, AgentFacts>();
-const refererCache = new Map<string, string | null>();
+const refererCache = new Map<string, ReferrerFacts>();
 
 function remember<V>(cache: Map<string, V>, key: string, value: V): V {
   if (cache.size >= CACHE_SIZE) cache.clear();
@@ -66,23 +66,25 @@ export function agentFacts(userAgent: string): AgentFacts {
   });
 }
 
-/** The referring site's host name ('' when it has none), null when the Referer is not a URL. */
-function referrerHost(referer: string): string | null {
+interface ReferrerFacts {
+  referrer: string;
+  referrerUrl: string | null;
+}
+
+const DIRECT: ReferrerFacts = Object.freeze({ referrer: '(direct)', referrerUrl: null });
+
+/** The referring site's host name ('(direct)' when none) and the Referer as stored; one object per Referer. */
+function referrerOf(referer: string | undefined): ReferrerFacts {
+  if (!referer) return DIRECT;
   const known = refererCache.get(referer);
-  if (known !== undefined) return known;
+  if (known) return known;
   let host: string | null = null;
   try {
     host = new URL(referer).hostname;
   } catch {
     /* not a URL: treated as direct */
   }
-  return remember(refererCache, referer, host);
-}
-
-function referrerOf(referer: string | undefined): { referrer: string; referrerUrl: string | null } {
-  const host = referer ? referrerHost(referer) : null;
-  if (host === null) return { referrer: '(direct)', referrerUrl: null };
-  return { referrer: host || '(direct)', referrerUrl: referer!.slice(0, 2048) };
+  return remember(refererCache, referer, host === null ? DIRECT : { referrer: host || '(direct)', referrerUrl: referer.slice(0, 2048) });
 }
 
 // Clicks of one second share everything but the milliseconds: format the rest once.
@@ -149,17 +151,85 @@ export function copyField(value: string | null): string {
   return COPY_SPECIAL.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : value;
 }
 
-/** Raw clicks as COPY text (columns as CLICK_COPY_COLUMNS), enriched by `enrichClick`. */
-export function clickCopyText(clicks: readonly RawClick[], lookup: CountryLookup, from = 0, to = clicks.length, seen?: (c: ClickRow) => void): string {
+/** What every click of one kind stores besides its id and time: most clicks of a batch share one. */
+export interface ClickVariant {
+  /** workspace_id, link_id and partner_id as COPY fields, each followed by a tab. */
+  readonly head: string;
+  /** country … trigger as COPY fields, each after a tab, then the newline. */
+  readonly tail: string;
+  /** The stored record (its id and time those of the click that first had this variant). */
+  readonly row: ClickRow;
+}
+
+type Trie = Map<unknown, unknown>;
+let variants: Trie = new Map();
+let variantCount = 0;
+const utmKeys = new WeakMap<Utm, string>();
+
+function child(node: Trie, key: unknown): Trie {
+  let next = node.get(key) as Trie | undefined;
+  if (!next) node.set(key, (next = new Map()));
+  return next;
+}
+
+/** The stored UTM values as one key, worked out once per utm object (a cached link shares one). */
+function utmKey(utm: Utm | undefined): string {
+  if (utm === undefined) return '';
+  let key = utmKeys.get(utm);
+  if (key === undefined) {
+    key = JSON.stringify([utmValue(utm.source), utmValue(utm.medium), utmValue(utm.campaign), utmValue(utm.term), utmValue(utm.content)]);
+    utmKeys.set(utm, key);
+  }
+  return key;
+}
+
+/**
+ * A raw click's variant: found by what decides its stored fields (the link, the parsed agent and
+ * referrer — one object each per distinct header, so they hash by identity —, the country, the
+ * UTM values, the trigger), made from `enrichClick` the first time, so the two cannot differ.
+ * Encoding a batch and grouping it for the rollups then cost a few map lookups per click.
+ */
+export function variantOf(raw: RawClick, lookup: CountryLookup): ClickVariant {
+  const country = raw.country ?? lookup(raw.ip) ?? null;
+  let node = child(child(child(variants, raw.workspaceId), raw.linkId), raw.partnerId);
+  node = child(child(child(node, agentFacts(raw.userAgent)), referrerOf(raw.referer)), country);
+  node = child(node, utmKey(raw.utm));
+  const trigger = raw.trigger ?? 'link';
+  const known = node.get(trigger) as ClickVariant | undefined;
+  if (known) return known;
+  if (variantCount >= CACHE_SIZE) {
+    variants = new Map();
+    variantCount = 0;
+  }
+  variantCount++;
+  const c = enrichClick({ ...raw, country: country ?? undefined }, lookup);
+  const variant: ClickVariant = {
+    head: `${c.workspaceId}\t${c.linkId}\t${c.partnerId ?? '\\N'}\t`,
+    tail:
+      `\t${copyField(c.country)}\t${c.device}\t${copyField(c.browser)}\t${copyField(c.os)}\t${copyField(c.referrer)}\t` +
+      `${copyField(c.referrerUrl)}\t${c.bot ? 't' : 'f'}\t${copyField(c.utmSource)}\t${copyField(c.utmMedium)}\t` +
+      `${copyField(c.utmCampaign)}\t${copyField(c.utmTerm)}\t${copyField(c.utmContent)}\t${c.trigger}\n`,
+    row: c,
+  };
+  node.set(trigger, variant);
+  return variant;
+}
+
+/** Raw clicks as COPY text (columns as CLICK_COPY_COLUMNS): the records `enrichClick` makes. */
+export function clickCopyText(
+  clicks: readonly RawClick[],
+  lookup: CountryLookup,
+  from = 0,
+  to = clicks.length,
+  seen?: (variant: ClickVariant, at: number) => void,
+): string {
   let out = '';
   for (let i = from; i < to; i++) {
-    const c = enrichClick(clicks[i]!, lookup);
-    seen?.(c);
-    // Ids are UUIDs we made, device one of four words, createdAt ISO: none needs escaping.
-    out +=
-      `${c.id}\t${c.workspaceId}\t${c.linkId}\t${c.partnerId ?? '\\N'}\t${c.createdAt}\t${copyField(c.country)}\t${c.device}\t` +
-      `${copyField(c.browser)}\t${copyField(c.os)}\t${copyField(c.referrer)}\t${copyField(c.referrerUrl)}\t${c.bot ? 't' : 'f'}\t` +
-      `${copyField(c.utmSource)}\t${copyField(c.utmMedium)}\t${copyField(c.utmCampaign)}\t${copyField(c.utmTerm)}\t${copyField(c.utmContent)}\t${c.trigger}\n`;
+    const raw = clicks[i]!;
+    const v = variantOf(raw, lookup);
+    seen?.(v, raw.at);
+    // Ids are UUIDs we made and the time ISO: neither needs escaping.
+    out += `${raw.id}\t${v.head}${isoTime(raw.at)}${v.tail}`;
   }
   return out;
 }
@@ -170,7 +240,7 @@ const CHUNK = 500;
  * A batch's COPY text in chunks of 500 clicks, yielding to the event loop between chunks so
  * that encoding 10,000 clicks never holds up the requests being answered meanwhile.
  */
-export async function* clickCopyChunks(clicks: readonly RawClick[], lookup: CountryLookup, seen?: (c: ClickRow) => void): AsyncGenerator<string> {
+export async function* clickCopyChunks(clicks: readonly RawClick[], lookup: CountryLookup, seen?: (variant: ClickVariant, at: number) => void): AsyncGenerator<string> {
   for (let from = 0; from < clicks.length; from += CHUNK) {
     if (from > 0) await new Promise((resolve) => setImmediate(resolve));
     yield clickCopyText(clicks, lookup, from, Math.min(from + CHUNK, clicks.length), seen);

