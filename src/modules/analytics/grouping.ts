@@ -54,7 +54,7 @@ export interface GroupQuery {
   span: Span;
   by: GroupBy;
   interval: Interval;
-  /** With linkId: where that link's dimensions start in rollups (null: not a hot link). */
+  /** With linkId: where that link's rows of the grouped dimension start in rollups (null: not kept). */
   hotFrom?: number | null;
   /** IANA zone of the time buckets; `utc` when none was asked for (keys end in Z). */
   zone: string;
@@ -119,17 +119,21 @@ interface Plan {
   /** The group key of a rollup row `r`. */
   rollupKey: SQL;
   levels: Level[];
-  /** Link rows of a dimension: kept only from a link's hot days on. */
-  hotGated?: boolean;
+  /** Link rows of a dimension: kept only from a link's hot days on, from this column of analytics_hot_links. */
+  hotGated?: HotColumn;
   /** The rollup rows' value condition of a dimension filter. */
   match?: SQL;
 }
+
+/** Where a hot link's rows of a dimension start: its referrer URLs joined the rollups later (migration 0012). */
+type HotColumn = 'dims_from' | 'urls_from';
+export const hotColumn = (dim: string): HotColumn => (dim === 'referrer_url' ? 'urls_from' : 'dims_from');
 
 /** The levels a scope's rows keep a dimension at ('' the total), as analytics_keys() writes them. */
 function keptLevels(whole: boolean, dim: string): Level[] {
   if (whole) return dim === '' ? ['d', 'h', 'q'] : ['m', 'd', 'h'];
   if (dim === '') return ['d', 'h'];
-  return dim === 'referrer_url' ? [] : ['d'];
+  return dim === 'referrer_url' ? ['m', 'd'] : ['d'];
 }
 
 function planOf(q: GroupQuery, bucket: (col: string) => SQL): Plan {
@@ -155,7 +159,10 @@ function planOf(q: GroupQuery, bucket: (col: string) => SQL): Plan {
   if (stored === 'link') return { scope, dim: '', rollupKey: sql`r.scope_id::text`, levels: levels('', ['d', 'h']) };
   if (stored === 'partner')
     return { scope, dim: '', rollupKey: sql`CASE WHEN r.partner_id = ${ZERO} THEN '(none)' ELSE r.partner_id::text END`, levels: levels('', ['d', 'h']) };
-  return { scope, dim: stored, rollupKey: sql`r.value`, levels: levels(stored, ['d']), hotGated: true };
+  // Month rows start mid-month for a link that turned hot then: only one link's reads, which
+  // begin at its hot day, can tell whole months; rows gated link by link read days.
+  const wanted: Level[] = q.linkId ? ['m', 'd'] : ['d'];
+  return { scope, dim: stored, rollupKey: sql`r.value`, levels: levels(stored, wanted), hotGated: hotColumn(stored) };
 }
 
 /**
@@ -228,25 +235,26 @@ function sources(q: GroupQuery, bucket: (col: string) => SQL): SQL | undefined {
     const found = parts.filter((p): p is SQL => p !== undefined);
     return found.length ? sql.join(found, sql` UNION ALL `) : undefined;
   }
-  return partsFor(q, plan, q.span, plan.levels, Boolean(plan.hotGated), bucket);
+  return partsFor(q, plan, q.span, plan.levels, plan.hotGated, bucket);
 }
 
-function partsFor(q: GroupQuery, plan: Plan, span: Span, levels: Level[], hotGated: boolean, bucket: (col: string) => SQL): SQL | undefined {
+function partsFor(q: GroupQuery, plan: Plan, span: Span, levels: Level[], hotGated: HotColumn | false | undefined, bucket: (col: string) => SQL): SQL | undefined {
   const whole = splitSpan(span, levels);
   const rollups = whole.rollups.filter((s) => s.from === undefined || s.from <= LAST_INSTANT);
   const parts: SQL[] = [];
   const gated = hotGated && rollups.length > 0;
+  const gate = sql.raw(`h.${hotGated || 'dims_from'}`);
   if (rollups.length)
     parts.push(sql`SELECT ${plan.rollupKey} AS key, sum(r.clicks) AS clicks, sum(r.leads) AS leads, sum(r.sales) AS sales, sum(r.amount) AS amount
       FROM analytics_rollups r ${gated ? sql`JOIN analytics_hot_links h ON h.link_id = r.scope_id` : sql``}
-      WHERE ${plan.scope} AND r.dim = ${plan.dim}${plan.match ? sql` AND ${plan.match}` : sql``} AND (${rollupSpans(rollups)})${gated ? sql` AND r.bucket >= h.dims_from` : sql``} GROUP BY 1`);
+      WHERE ${plan.scope} AND r.dim = ${plan.dim}${plan.match ? sql` AND ${plan.match}` : sql``} AND (${rollupSpans(rollups)})${gated ? sql` AND r.bucket >= ${gate}` : sql``} GROUP BY 1`);
   if (whole.raw.length || gated) {
     const key = (a: string) => (q.by === 'timeseries' ? bucket(`${a}.created_at`) : columnValue(STORED[q.by], a));
     const when = (a: string) => {
       const edges = whole.raw.length ? [sql`(${rawSpans(whole.raw, a)})`] : [];
       if (!gated) return edges[0]!;
       const days = rollups.map((r) => ({ from: r.from, to: r.to !== undefined && r.to <= LAST_INSTANT ? r.to : undefined }));
-      return sql.join([...edges, sql`((${rawSpans(days, a)}) AND (h.dims_from IS NULL OR ${sql.raw(a)}.created_at < h.dims_from))`], sql` OR `);
+      return sql.join([...edges, sql`((${rawSpans(days, a)}) AND (${gate} IS NULL OR ${sql.raw(a)}.created_at < ${gate}))`], sql` OR `);
     };
     const from = (table: string, a: string) =>
       gated ? sql`${sql.raw(table)} ${sql.raw(a)} LEFT JOIN analytics_hot_links h ON h.link_id = ${sql.raw(a)}.link_id` : sql`${sql.raw(table)} ${sql.raw(a)}`;
@@ -289,18 +297,18 @@ export function groupAnalytics(conn: Conn, q: GroupQuery): Promise<GroupRecord[]
   // workspace's hourly series read 2,169 rows in under 1 ms and spent 425 ms compiling (197 ms p50).
   return withTransaction(conn, async (tx) => {
     await tx.execute(sql`SELECT set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`);
-    const hotFrom = q.linkId ? await hotLinkFrom(tx, q.workspaceId, q.linkId) : undefined;
+    const hotFrom = q.linkId ? await hotLinkFrom(tx, q.workspaceId, q.linkId, hotColumn(q.by)) : undefined;
     return groupIn(tx, { ...q, hotFrom });
   });
 }
 
-/** Where a link's dimensions start in rollups, null when it is not a hot link. */
-async function hotLinkFrom(conn: Conn, workspaceId: string, linkId: string): Promise<number | null> {
-  const [found] = await rows<{ from: string }>(
+/** Where a link's dimensions (or its referrer URLs) start in rollups, null when they are not kept. */
+async function hotLinkFrom(conn: Conn, workspaceId: string, linkId: string, column: HotColumn): Promise<number | null> {
+  const [found] = await rows<{ from: string | null }>(
     conn,
-    sql`SELECT (extract(epoch FROM dims_from) * 1000)::bigint::text AS "from" FROM analytics_hot_links WHERE link_id = ${linkId}::uuid AND workspace_id = ${workspaceId}::uuid`,
+    sql`SELECT (extract(epoch FROM ${sql.raw(column)}) * 1000)::bigint::text AS "from" FROM analytics_hot_links WHERE link_id = ${linkId}::uuid AND workspace_id = ${workspaceId}::uuid`,
   );
-  return found ? Number(found.from) : null;
+  return found?.from ? Number(found.from) : null;
 }
 
 async function groupIn(conn: Conn, q: GroupQuery): Promise<GroupRecord[]> {

@@ -74,7 +74,8 @@ function rollupsOfG(): SQL {
       SELECT g.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, g.q) AS bucket, k.value, k.partner_id, sum(g.n) AS n
       FROM g LEFT JOIN analytics_hot_links h ON h.link_id = g.link_id
       CROSS JOIN LATERAL analytics_keys(g.workspace_id, g.link_id, g.partner_id, g.country, g.device, g.browser, g.os, g.referrer,
-        g.referrer_url, g.utm_source, g.utm_medium, g.utm_campaign, g.utm_term, g.utm_content, g.trigger, (g.q >= h.dims_from) IS TRUE) k
+        g.referrer_url, g.utm_source, g.utm_medium, g.utm_campaign, g.utm_term, g.utm_content, g.trigger, (g.q >= h.dims_from) IS TRUE,
+        (g.q >= h.urls_from) IS TRUE) k
       GROUP BY 1, 2, 3, 4, 5, 6, 7),
     up AS (
       INSERT INTO analytics_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot, clicks)
@@ -82,8 +83,9 @@ function rollupsOfG(): SQL {
       ORDER BY ${ROLLUP_KEY_ORDER}
       ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot) DO UPDATE SET clicks = r.clicks + EXCLUDED.clicks
       RETURNING r.workspace_id, r.scope_id, r.dim, r.level, r.clicks)
-    INSERT INTO analytics_hot_links (link_id, workspace_id, dims_from)
-    SELECT scope_id, workspace_id, analytics_bucket('d', now() + interval '1 hour') + interval '1 day' FROM up
+    INSERT INTO analytics_hot_links (link_id, workspace_id, dims_from, urls_from)
+    SELECT scope_id, workspace_id, analytics_bucket('d', now() + interval '1 hour') + interval '1 day',
+      analytics_bucket('d', now() + interval '1 hour') + interval '1 day' FROM up
     WHERE level = 'd' AND dim = '' AND scope_id <> workspace_id AND clicks >= ${HOT_LINK_CLICKS_PER_DAY}
     GROUP BY 1, 2
     ON CONFLICT (link_id) DO NOTHING`;
