@@ -55,9 +55,11 @@ let serverNow: Date;
 beforeAll(async () => {
   database = await freshDatabase();
   const all = await loadMigrations();
-  const upTo0010 = all.filter((m) => m.name < '0011');
-  expect(upTo0010.at(-1)?.name).toBe('0010_analytics_rollups.sql');
-  await migrate(database, upTo0010);
+  // Every migration but 0011: the clicks below are written by today's click writer, which needs
+  // the later ones (0012: hot links' urls_from); none of them touches `clicks`.
+  const all0011 = all.filter((m) => m.name.startsWith('0011'));
+  expect(all0011.map((m) => m.name)).toEqual(['0011_clicks_partitioned.sql']);
+  await migrate(database, all.filter((m) => !m.name.startsWith('0011')));
   await query(database, `INSERT INTO workspaces (id, name, plan) VALUES ($1, 'before partitions', 'enterprise')`, [workspaceId]);
   // Six past months, two clicks sharing one instant (their order is their seq), bots, partners.
   let n = 0;
