@@ -11,38 +11,18 @@
 ALTER TABLE analytics_hot_links ADD COLUMN urls_from timestamptz;
 UPDATE analytics_hot_links SET urls_from = GREATEST(dims_from, analytics_bucket('d', now() + interval '1 hour') + interval '1 day');
 
--- analytics_keys() of 0010 with `link_urls`: whether the click's day is past its link's
--- urls_from. The 16-argument form stays for instances of the previous version until they stop.
+-- analytics_keys() of 0010 and, when `link_urls` (the click's day is past its link's urls_from),
+-- the link's referrer URL by day and month. The 16-argument form keeps no link referrer URLs, so
+-- the two never overlap; it stays for instances of the previous version until they stop.
 CREATE FUNCTION analytics_keys(
   ws uuid, link uuid, partner uuid, country text, device text, browser text, os text, referrer text, referrer_url text,
   utm_source text, utm_medium text, utm_campaign text, utm_term text, utm_content text, trig text, link_dims boolean, link_urls boolean
 ) RETURNS TABLE (scope_id uuid, partner_id uuid, dim text, level "char", value text)
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT s.scope_id, s.partner_id, d.dim, l.level, d.value
-  FROM (VALUES (ws, '00000000-0000-0000-0000-000000000000'::uuid, true),
-               (link, COALESCE(partner, '00000000-0000-0000-0000-000000000000'::uuid), false)) s(scope_id, partner_id, whole)
-  CROSS JOIN (VALUES
-      ('', ''),
-      ('country', COALESCE(country, '(unknown)')),
-      ('device', COALESCE(device, '(unknown)')),
-      ('browser', COALESCE(browser, '(unknown)')),
-      ('os', COALESCE(os, '(unknown)')),
-      ('referrer', COALESCE(referrer, '(unknown)')),
-      ('referrer_url', COALESCE(referrer_url, '(none)')),
-      ('utm_source', COALESCE(utm_source, '(none)')),
-      ('utm_medium', COALESCE(utm_medium, '(none)')),
-      ('utm_campaign', COALESCE(utm_campaign, '(none)')),
-      ('utm_term', COALESCE(utm_term, '(none)')),
-      ('utm_content', COALESCE(utm_content, '(none)')),
-      ('trigger', COALESCE(trig, 'link')),
-      ('link', link::text),
-      ('partner', COALESCE(partner::text, '(none)'))) d(dim, value)
-  CROSS JOIN (VALUES ('q'::"char"), ('h'::"char"), ('d'::"char"), ('m'::"char")) l(level)
-  WHERE CASE
-    WHEN d.dim = '' THEN l.level <> 'm' AND (s.whole OR l.level <> 'q')
-    WHEN s.whole THEN l.level <> 'q'
-    WHEN d.dim IN ('link', 'partner') THEN false
-    WHEN d.dim = 'referrer_url' THEN link_urls AND l.level IN ('d', 'm')
-    ELSE link_dims AND l.level = 'd'
-  END
+  SELECT * FROM analytics_keys(ws, link, partner, country, device, browser, os, referrer, referrer_url,
+    utm_source, utm_medium, utm_campaign, utm_term, utm_content, trig, link_dims)
+  UNION ALL
+  SELECT link, COALESCE(partner, '00000000-0000-0000-0000-000000000000'::uuid), 'referrer_url', l.level, COALESCE(referrer_url, '(none)')
+  FROM (VALUES ('d'::"char"), ('m'::"char")) l(level)
+  WHERE link_urls
 $$;

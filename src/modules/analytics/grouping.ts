@@ -127,7 +127,7 @@ interface Plan {
 
 /** Where a hot link's rows of a dimension start: its referrer URLs joined the rollups later (migration 0012). */
 type HotColumn = 'dims_from' | 'urls_from';
-export const hotColumn = (dim: string): HotColumn => (dim === 'referrer_url' ? 'urls_from' : 'dims_from');
+const hotColumn = (dim: string): HotColumn => (dim === 'referrer_url' ? 'urls_from' : 'dims_from');
 
 /** The levels a scope's rows keep a dimension at ('' the total), as analytics_keys() writes them. */
 function keptLevels(whole: boolean, dim: string): Level[] {

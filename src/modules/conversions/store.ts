@@ -81,10 +81,10 @@ function sourceSql(workspaceId: string, from: EventOrigin) {
 function rollupEventSql(counts: SQL, conflict: SQL) {
   return sql`INSERT INTO analytics_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot, clicks, leads, sales, amount)
       SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at), k.value, k.partner_id, ${randomInt(8)}::smallint, ${counts}
-      FROM ev CROSS JOIN LATERAL analytics_keys(ev.workspace_id, ev.link_id, ev.partner_id, ev.country, ev.device, ev.browser, ev.os,
+      FROM ev LEFT JOIN analytics_hot_links h ON h.link_id = ev.link_id
+      CROSS JOIN LATERAL analytics_keys(ev.workspace_id, ev.link_id, ev.partner_id, ev.country, ev.device, ev.browser, ev.os,
         ev.referrer, ev.referrer_url, ev.utm_source, ev.utm_medium, ev.utm_campaign, ev.utm_term, ev.utm_content, ev.trigger,
-        EXISTS (SELECT 1 FROM analytics_hot_links h WHERE h.link_id = ev.link_id AND ev.created_at >= h.dims_from),
-        EXISTS (SELECT 1 FROM analytics_hot_links h WHERE h.link_id = ev.link_id AND ev.created_at >= h.urls_from)) k
+        (ev.created_at >= h.dims_from) IS TRUE, (ev.created_at >= h.urls_from) IS TRUE) k
       ORDER BY ev.workspace_id, k.scope_id, k.dim COLLATE "C", k.level, 5, k.value COLLATE "C", k.partner_id
       ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot) DO UPDATE SET ${conflict}`;
 }

@@ -84,10 +84,10 @@ function rollupsOfG(): SQL {
       ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot) DO UPDATE SET clicks = r.clicks + EXCLUDED.clicks
       RETURNING r.workspace_id, r.scope_id, r.dim, r.level, r.clicks)
     INSERT INTO analytics_hot_links (link_id, workspace_id, dims_from, urls_from)
-    SELECT scope_id, workspace_id, analytics_bucket('d', now() + interval '1 hour') + interval '1 day',
-      analytics_bucket('d', now() + interval '1 hour') + interval '1 day' FROM up
+    SELECT scope_id, workspace_id, m.midnight, m.midnight
+    FROM up CROSS JOIN (SELECT analytics_bucket('d', now() + interval '1 hour') + interval '1 day' AS midnight) m
     WHERE level = 'd' AND dim = '' AND scope_id <> workspace_id AND clicks >= ${HOT_LINK_CLICKS_PER_DAY}
-    GROUP BY 1, 2
+    GROUP BY 1, 2, 3
     ON CONFLICT (link_id) DO NOTHING`;
 }
 

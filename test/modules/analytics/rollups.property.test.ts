@@ -76,8 +76,8 @@ async function fixture() {
   // 1's from a midnight 5 days ago (read day by day, gated link by link, for its partner).
   const now = Date.now();
   const midnight = (ms: number) => new Date(Math.floor(ms / DAY) * DAY).toISOString();
-  const lastMonth = new Date(now);
-  const firstOfLastMonth = new Date(Date.UTC(lastMonth.getUTCFullYear(), lastMonth.getUTCMonth() - 1, 1)).toISOString();
+  const today = new Date(now);
+  const firstOfLastMonth = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1)).toISOString();
   await t.database.db.execute(
     sql`INSERT INTO analytics_hot_links (link_id, workspace_id, dims_from, urls_from) VALUES
       (${links[0]!.id}::uuid, ${ws.id}::uuid, ${midnight(now - 12 * DAY)}::timestamptz, ${firstOfLastMonth}::timestamptz),
