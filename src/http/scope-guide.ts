@@ -1,17 +1,35 @@
 import type { Scope } from './scopes.js';
 
-/** What each scope allows (api.md "Authentication" 5), in words for /docs and `linktrail --help`. */
-export const SCOPE_GUIDE: Record<Scope, string> = {
-  linksRead: 'list and read links (GET /api/links)',
-  linksWrite: 'create, update and delete links (POST, PUT, DELETE /api/links)',
-  collectionsRead: 'list collections (GET /api/collections)',
-  collectionsWrite: 'create, update and delete collections (POST, PUT, DELETE /api/collections)',
-  tagsRead: 'list tags (GET /api/tags)',
-  tagsWrite: 'create, update and delete tags (POST, PUT, DELETE /api/tags)',
-  analyticsRead: 'read click, lead and sale analytics (GET /api/analytics)',
-  conversionsWrite: 'record leads and sales (POST /api/track/lead, POST /api/track/sale)',
-  customersRead: 'list customers (GET /api/customers)',
-  customersWrite: 'update and delete customers (PUT, DELETE /api/customers)',
-  partnersRead: 'list partners (GET /api/partners)',
-  partnersWrite: 'create, update and delete partners (POST, PUT, DELETE /api/partners)',
+/** The endpoints each scope opens (api.md "Authentication" 5); the dashboard reads them from GET /api/me. */
+export const SCOPE_ENDPOINTS: Record<Scope, string> = {
+  linksRead: 'GET /api/links',
+  linksWrite: 'POST, PUT, DELETE /api/links',
+  collectionsRead: 'GET /api/collections',
+  collectionsWrite: 'POST, PUT, DELETE /api/collections',
+  tagsRead: 'GET /api/tags',
+  tagsWrite: 'POST, PUT, DELETE /api/tags',
+  analyticsRead: 'GET /api/analytics',
+  conversionsWrite: 'POST /api/track/lead, POST /api/track/sale',
+  customersRead: 'GET /api/customers',
+  customersWrite: 'PUT, DELETE /api/customers',
+  partnersRead: 'GET /api/partners',
+  partnersWrite: 'POST, PUT, DELETE /api/partners',
 };
+
+const WORDS: Record<Scope, string> = {
+  linksRead: 'list and read links',
+  linksWrite: 'create, update and delete links',
+  collectionsRead: 'list collections',
+  collectionsWrite: 'create, update and delete collections',
+  tagsRead: 'list tags',
+  tagsWrite: 'create, update and delete tags',
+  analyticsRead: 'read click, lead and sale analytics',
+  conversionsWrite: 'record leads and sales',
+  customersRead: 'list customers',
+  customersWrite: 'update and delete customers',
+  partnersRead: 'list partners',
+  partnersWrite: 'create, update and delete partners',
+};
+
+/** What each scope allows, in words for /docs and `linktrail --help`. */
+export const SCOPE_GUIDE = Object.fromEntries(Object.entries(WORDS).map(([s, words]) => [s, `${words} (${SCOPE_ENDPOINTS[s as Scope]})`])) as Record<Scope, string>;

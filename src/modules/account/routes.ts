@@ -6,7 +6,10 @@ import { addSchemaOnce, DeletedIds } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { listSessions, revokeOtherSessions, revokeSession } from '../sessions/service.js';
 import { createToken, listTokens, revokeToken } from '../tokens/service.js';
+import { SCOPE_ENDPOINTS } from '../../http/scope-guide.js';
+import { ROLE_SCOPES } from '../users/roles.js';
 import { User } from '../users/schemas.js';
+import { PLAN_LIMITS } from '../workspaces/plans.js';
 import { findUser, updateProfile, workspacesOf } from '../users/service.js';
 import { CreatedHumanToken, HumanToken, IdParam, Me, MePatch, SessionView, TokenCreate } from './schemas.js';
 
@@ -31,11 +34,15 @@ export const accountRoutes = routesPlugin<AccountRoutesDeps>('account', (app, de
 
   app.get(
     '/api/me',
-    { config: { account: 'person' }, schema: { tags, summary: 'Who am I', description: 'The signed-in person and the workspaces they belong to, with their role.', response: { 200: Me } } },
+    { config: { account: 'person' }, schema: { tags, summary: 'Who am I', description: 'The signed-in person and the workspaces they belong to, with their role, the scopes it allows and the plan\'s link features (so a client shows only what works).', response: { 200: Me } } },
     async (req) => {
       const { userId } = req.person!;
       const [found, workspaces] = await Promise.all([findUser({ db, id: userId }), workspacesOf({ db, userId })]);
-      return { user: found, workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, role: w.role })) };
+      return {
+        user: found,
+        workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, role: w.role, scopes: [...ROLE_SCOPES[w.role]], features: [...PLAN_LIMITS[w.plan].features], maxBulkItems: w.maxBulkItems })),
+        scopeEndpoints: SCOPE_ENDPOINTS,
+      };
     },
   );
 

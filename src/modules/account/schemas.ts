@@ -2,11 +2,24 @@ import { Type } from '@sinclair/typebox';
 import { DateTime, DateTimeInput, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { SCOPES } from '../../http/scopes.js';
 import { Password, PersonName, Role } from '../users/schemas.js';
-import { PLANS } from '../workspaces/plans.js';
+import { FEATURES, PLANS } from '../workspaces/plans.js';
 
 export const Me = Type.Object({
   user: Type.Ref('User'),
-  workspaces: Type.Array(Type.Object({ id: Uuid, name: Type.String(), plan: StringEnum(PLANS), role: Role })),
+  workspaces: Type.Array(
+    Type.Object({
+      id: Uuid,
+      name: Type.String(),
+      plan: StringEnum(PLANS),
+      role: Role,
+      scopes: Type.Array(StringEnum(SCOPES), { description: "What the person's role allows in this workspace (operations.md §7): a session acts with these, a human token with at most these" }),
+      features: Type.Array(StringEnum(FEATURES), { description: "The link features the workspace's plan allows (operations.md §3)" }),
+      maxBulkItems: Type.Integer({ description: 'Items per bulk request in force (the plan\'s, or the workspace\'s own)' }),
+    }),
+  ),
+  scopeEndpoints: Type.Object(Object.fromEntries(SCOPES.map((s) => [s, Type.String()])) as Record<(typeof SCOPES)[number], ReturnType<typeof Type.String>>, {
+    description: 'Extension for clients that show scopes: the endpoints each scope opens (api.md Authentication 5)',
+  }),
 });
 
 export const MePatch = Type.Object({

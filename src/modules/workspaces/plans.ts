@@ -2,7 +2,8 @@
 export const PLANS = ['free', 'pro', 'business', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
-export type Feature = 'expiration' | 'password' | 'cloaking' | 'deviceTargeting' | 'geoTargeting';
+export const FEATURES = ['expiration', 'password', 'cloaking', 'deviceTargeting', 'geoTargeting'] as const;
+export type Feature = (typeof FEATURES)[number];
 
 export interface PlanLimits {
   features: ReadonlySet<Feature>;
@@ -10,13 +11,12 @@ export interface PlanLimits {
   maxBulkItems: number;
 }
 
-const all: Feature[] = ['expiration', 'password', 'cloaking', 'deviceTargeting', 'geoTargeting'];
 
 export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
   free: { features: new Set(), requestsPerMinute: 60, maxBulkItems: 100 },
   pro: { features: new Set(['expiration', 'password', 'deviceTargeting']), requestsPerMinute: 600, maxBulkItems: 1000 },
-  business: { features: new Set(all), requestsPerMinute: 3000, maxBulkItems: 10_000 },
-  enterprise: { features: new Set(all), requestsPerMinute: 10_000, maxBulkItems: 10_000 },
+  business: { features: new Set(FEATURES), requestsPerMinute: 3000, maxBulkItems: 10_000 },
+  enterprise: { features: new Set(FEATURES), requestsPerMinute: 10_000, maxBulkItems: 10_000 },
 };
 
 export function planAllows(plan: Plan, feature: Feature): boolean {

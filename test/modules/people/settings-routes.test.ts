@@ -350,8 +350,10 @@ describe('account and settings routes: 401 for anything but the session', () => 
     expect(bySession.statusCode, bySession.body).toBe(200);
     expect(bySession.json()).toEqual({
       user: { id: owner.user.id, email: owner.user.email, name: owner.user.name, createdAt: expect.any(String) },
-      workspaces: [{ id: w.id, name: expect.any(String), plan: 'enterprise', role: 'owner' }],
+      workspaces: [{ id: w.id, name: expect.any(String), plan: 'enterprise', role: 'owner', scopes: ALL_SCOPES, features: expect.arrayContaining(['cloaking', 'geoTargeting']), maxBulkItems: expect.any(Number) }],
+      scopeEndpoints: expect.any(Object),
     });
+    expect(Object.keys(bySession.json<{ scopeEndpoints: object }>().scopeEndpoints).sort()).toEqual([...ALL_SCOPES].sort());
     const byToken = await withToken(humanToken, 'GET', '/api/me');
     expect(byToken.statusCode, byToken.body).toBe(200);
     expect(byToken.json()).toEqual(bySession.json());
@@ -524,7 +526,7 @@ describe('account routes: success and 400s', () => {
       [ws.id, 'owner'],
     ]);
     const me = (await asSession(t, owner.cookie, 'GET', '/api/me')).json<{ workspaces: { id: string; plan: string; role: string; name: string }[] }>();
-    expect(me.workspaces).toContainEqual({ id: ws.id, name: 'My second', plan: 'free', role: 'owner' });
+    expect(me.workspaces).toContainEqual({ id: ws.id, name: 'My second', plan: 'free', role: 'owner', scopes: ALL_SCOPES, features: [], maxBulkItems: 100 });
     // The new workspace works at once with the session.
     expect((await inWorkspace(owner.cookie, ws.id, 'POST', '/api/tags', [{ name: 'first' }])).statusCode).toBe(201);
     for (const bad of [{}, { name: '' }, { name: 5 }, { name: 'x'.repeat(191) }]) {
