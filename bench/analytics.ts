@@ -11,7 +11,7 @@ import pg from 'pg';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { openPostgres, type Database } from '../src/db/connect.js';
-import { SCOPES } from '../src/http/scopes.js';
+import { SCOPES } from '../src/core/scopes.js';
 import { HOT_LINK_CLICKS_PER_DAY, storeClicks } from '../src/modules/redirect/store.js';
 import { openCountryLookup } from '../src/modules/redirect/visitor.js';
 import { traffic, type TrafficLink } from './analytics-traffic.js';

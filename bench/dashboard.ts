@@ -21,7 +21,7 @@ import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { SCOPES } from '../src/http/scopes.js';
+import { SCOPES } from '../src/core/scopes.js';
 import { BENCH_ADMIN, freePort, startServer } from './server.js';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -4,7 +4,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.js';
-import { SCOPES } from '../src/http/scopes.js';
+import { SCOPES } from '../src/core/scopes.js';
 import { createRuntime } from '../src/runtime.js';
 
 const ADMIN = 'bench-admin-token-0123456789';

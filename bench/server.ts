@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SCOPES } from '../src/http/scopes.js';
+import { SCOPES } from '../src/core/scopes.js';
 
 export const BENCH_ADMIN = 'bench-admin-token-0123456789';
 export const BENCH_SECRET = 'bench-secret-0123456789-0123456789-0123456789';

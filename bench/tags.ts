@@ -7,7 +7,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.js';
-import { SCOPES } from '../src/http/scopes.js';
+import { SCOPES } from '../src/core/scopes.js';
 import { createRuntime } from '../src/runtime.js';
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';

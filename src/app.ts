@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/connect.js';
-import type { CredentialCache } from './http/credential-cache.js';
+import type { CredentialCache } from './infra/credential-cache.js';
 import type { LoginThrottle } from './http/login-throttle.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import { createServer } from './http/server.js';
@@ -38,7 +38,7 @@ import { tagRoutes } from './modules/tags/routes.js';
 import { humanTokenCredential } from './modules/tokens/credential.js';
 import type { TokenFound } from './modules/tokens/service.js';
 import type { Role } from './modules/users/roles.js';
-import type { Workspace } from './modules/workspaces/service.js';
+import type { Workspace } from './core/workspace.js';
 
 export interface AppDeps {
   config: Config;

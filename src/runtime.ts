@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import { openPglite, openPostgres, type Database } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import { buildApp } from './app.js';
-import { CredentialCache } from './http/credential-cache.js';
+import { CredentialCache } from './infra/credential-cache.js';
 import type { App } from './http/types.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { LastUsedTracker } from './infra/last-used.js';

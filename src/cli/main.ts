@@ -4,9 +4,9 @@
  * works the same against a local instance or a deployed one.
  */
 import { parseArgs } from 'node:util';
-import { SCOPE_GUIDE } from '../http/scope-guide.js';
-import { SCOPES, type Scope } from '../http/scopes.js';
-import { PLANS } from '../modules/workspaces/plans.js';
+import { SCOPE_GUIDE } from '../core/scope-guide.js';
+import { SCOPES, type Scope } from '../core/scopes.js';
+import { PLANS } from '../core/plans.js';
 
 /** Each command's usage line, and what it does. */
 const COMMANDS: Record<string, [usage: string, does: string]> = {

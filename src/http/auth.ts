@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError } from '../core/errors.js';
 import type { RateDecision, RateLimiter } from './rate-limit.js';
-import type { Scope } from './scopes.js';
+import type { Scope } from '../core/scopes.js';
 
 /**
  * The workspace a request acts in. http/ needs only these two fields; the workspaces module

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/connect.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../core/errors.js';
 import { translate, type MessageCode } from '../i18n/messages.js';
 import { validationToAppError } from './validation.js';
 

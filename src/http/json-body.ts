@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, fieldPath, invalid, tooManyItems } from '../errors.js';
+import { AppError, fieldPath, invalid, tooManyItems } from '../core/errors.js';
 import { JsonScanner, type JsonLimits, type JsonProblem } from './json-scan.js';
 import { checkedBodies, findUnstorable, MAX_JSON_DEPTH } from './text-safety.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../core/errors.js';
 import type { FailureCounter } from './failure-counter.js';
 
 /**

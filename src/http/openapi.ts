@@ -2,8 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { errorResponses } from './schemas.js';
-import { SCOPE_GUIDE } from './scope-guide.js';
-import { SCOPES } from './scopes.js';
+import { SCOPE_GUIDE } from '../core/scope-guide.js';
+import { SCOPES } from '../core/scopes.js';
 
 export const API_VERSION = '0.0.1';
 

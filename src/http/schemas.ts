@@ -72,13 +72,6 @@ export const listQueryProperties = {
 
 export const ListQuery = Type.Object(listQueryProperties);
 
-export interface ListParams {
-  id?: string;
-  take: number;
-  skip: number;
-  sort: 'asc' | 'desc';
-}
-
 /**
  * A bulk request body: 1 to 10,000 items. The maximum is enforced by the service against the
  * workspace's plan (at most 10,000), so that an oversized request always reads too_many_items.

@@ -3,7 +3,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { authenticate, type AuthDeps } from './auth.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../core/errors.js';
 import { errorBody, errorHandler, isApiPath, notFoundHandlerWith } from './errors.js';
 import { withApiPrefix } from './api-prefix.js';
 import { describeScopedRoute, registerOpenApi } from './openapi.js';

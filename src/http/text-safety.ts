@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { fieldPath, invalid, invalidQuery } from '../errors.js';
+import { fieldPath, invalid, invalidQuery } from '../core/errors.js';
 
 /** PostgreSQL text cannot hold U+0000, and lone surrogates are not text at all. */
 const storable = (s: string) => !s.includes('\0') && s.isWellFormed();

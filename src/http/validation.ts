@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { AppError, fieldPath, invalid, invalidQuery } from '../errors.js';
+import { AppError, fieldPath, invalid, invalidQuery } from '../core/errors.js';
 import type { Params, ReasonCode } from '../i18n/messages.js';
 
 // ajv-formats ships CJS with a default export; under NodeNext it arrives as the module object.

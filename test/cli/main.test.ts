@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { SCOPES } from '../../src/http/scopes.js';
+import { SCOPES } from '../../src/core/scopes.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.js';
 import { freePort, ROOT } from '../helpers/process.js';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLANS, PLAN_LIMITS } from '../../src/modules/workspaces/plans.js';
+import { PLANS, PLAN_LIMITS } from '../../src/core/plans.js';
 import { SECRET } from '../helpers/app.js';
 import { ROOT, ensureBuilt, freePort, processEnv } from '../helpers/process.js';
 import { sleep } from '../helpers/wait.js';

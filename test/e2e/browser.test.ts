@@ -14,7 +14,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/connect.js';
-import type { Plan } from '../../src/modules/workspaces/plans.js';
+import type { Plan } from '../../src/core/plans.js';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../src/http/scopes.js';
+import { SCOPES } from '../../src/core/scopes.js';
 import { ADMIN_TOKEN, SECRET, onPostgres } from '../helpers/app.js';
 import { ensureBuilt, freePort, processEnv, spawnService, waitHealthy, type Service } from '../helpers/process.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite, openPostgres, rows, type Database } from '../../src/db/connect.js';
-import { SCOPES } from '../../src/http/scopes.js';
+import { SCOPES } from '../../src/core/scopes.js';
 import { ADMIN_TOKEN, SECRET } from '../helpers/app.js';
 import { ensureBuilt, freePort, processEnv, spawnService, waitHealthy, type Service } from '../helpers/process.js';
 import { sleep } from '../helpers/wait.js';

@@ -11,7 +11,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../src/http/scopes.js';
+import { SCOPES } from '../../src/core/scopes.js';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';
 import { asSession, createUser, login, type TestUser } from '../modules/people/helpers.js';

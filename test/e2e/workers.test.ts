@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../src/http/scopes.js';
+import { SCOPES } from '../../src/core/scopes.js';
 import { ADMIN_TOKEN, SECRET, onPostgres, onRedis } from '../helpers/app.js';
 import { MAIN, ensureBuilt, freePort, inheritedEnv } from '../helpers/process.js';
 

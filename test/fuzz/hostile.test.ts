@@ -22,7 +22,7 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../src/http/server.js';
-import { type Scope } from '../../src/http/scopes.js';
+import { type Scope } from '../../src/core/scopes.js';
 import { ADMIN_TOKEN, bearer, startTestApp, type TestApp, type WorkspaceFixture } from '../helpers/app.js';
 import {
   adminAuthHeaders,

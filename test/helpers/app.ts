@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Database } from '../../src/db/connect.js';
-import { SCOPES, type Scope } from '../../src/http/scopes.js';
-import type { Plan } from '../../src/modules/workspaces/plans.js';
+import { SCOPES, type Scope } from '../../src/core/scopes.js';
+import type { Plan } from '../../src/core/plans.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { AppError } from '../../src/errors.js';
+import { AppError } from '../../src/core/errors.js';
 import { limitsFor, parseJsonBody } from '../../src/http/json-body.js';
 import { JsonScanner } from '../../src/http/json-scan.js';
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { AppError } from '../../src/errors.js';
+import { AppError } from '../../src/core/errors.js';
 import { statusOf } from '../../src/http/errors.js';
 import { MemoryFailureCounter, RedisFailureCounter, type FailureCounter } from '../../src/http/failure-counter.js';
 import { addressKey, LoginThrottle, loginDelayMs, type ThrottleOptions } from '../../src/http/login-throttle.js';

@@ -1,8 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../src/http/server.js';
-import { SCOPE_GUIDE } from '../../src/http/scope-guide.js';
-import { SCOPES } from '../../src/http/scopes.js';
+import { SCOPE_GUIDE } from '../../src/core/scope-guide.js';
+import { SCOPES } from '../../src/core/scopes.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 /** api.md "Versioning" and operations.md §1: the OpenAPI 3.1 document and the docs page. */

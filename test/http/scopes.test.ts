@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../../src/http/server.js';
-import { SCOPES, type Scope } from '../../src/http/scopes.js';
+import { SCOPES, type Scope } from '../../src/core/scopes.js';
 import { bearer, startTestApp, type TestApp, type WorkspaceFixture } from '../helpers/app.js';
 
 /**

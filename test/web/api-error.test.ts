@@ -3,7 +3,7 @@
  * server writes it (bodies made by the server's own errorBody), never from the message text.
  */
 import { describe, expect, it } from 'vitest';
-import { invalid, invalidQuery, notFound, tooManyItems } from '../../src/errors.js';
+import { invalid, invalidQuery, notFound, tooManyItems } from '../../src/core/errors.js';
 import { errorBody } from '../../src/http/errors.js';
 import { errorField, errorTarget } from '../../web/src/ui/api-error.js';
 

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { guardFormula as serverGuard } from '../../src/http/csv.js';
+import { guardFormula as serverGuard } from '../../src/core/csv.js';
 import { guardFormula, parseCsv, toCsv } from '../../web/src/pages/links/csv.js';
 import { COLUMNS, linkToRow, rowsToItems, withoutIndex, type Link } from '../../web/src/pages/links/rows.js';
 
@@ -35,7 +35,7 @@ describe('parseCsv / toCsv (RFC 4180)', () => {
     expect(toCsv([['=HYPERLINK("https://evil.example/")', '+1', '-2', '@SUM(A1)', '\tx', '\rx', "'=already", 'a=b', ' =x', '']])).toBe(
       `"'=HYPERLINK(""https://evil.example/"")",'+1,'-2,'@SUM(A1),'\tx,"'\rx",'=already,a=b," =x",\r\n`,
     );
-    // The same decision as src/http/csv.ts for any text, formula starts included.
+    // The same decision as src/core/csv.ts for any text, formula starts included.
     const text = fc.oneof(fc.string({ unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', "'", ' ', 'a', 'خ') }), fc.string({ unit: 'grapheme' }));
     fc.assert(fc.property(text, (value) => {
         expect(guardFormula(value)).toBe(serverGuard(value));

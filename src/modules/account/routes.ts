@@ -1,15 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { Conn } from '../../db/connect.js';
-import { invalid } from '../../errors.js';
+import { invalid } from '../../core/errors.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
 import { addSchemaOnce, DeletedIds } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { listSessions, revokeOtherSessions, revokeSession } from '../sessions/service.js';
 import { createToken, listTokens, revokeToken } from '../tokens/service.js';
-import { SCOPE_ENDPOINTS } from '../../http/scope-guide.js';
+import { SCOPE_ENDPOINTS } from '../../core/scope-guide.js';
 import { ROLE_SCOPES } from '../users/roles.js';
 import { User } from '../users/schemas.js';
-import { PLAN_LIMITS } from '../workspaces/plans.js';
+import { PLAN_LIMITS } from '../../core/plans.js';
 import { findUser, updateProfile, workspacesOf } from '../users/service.js';
 import { CreatedHumanToken, HumanToken, IdParam, Me, MePatch, SessionView, TokenCreate } from './schemas.js';
 

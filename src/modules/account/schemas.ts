@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, DateTimeInput, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
-import { SCOPES } from '../../http/scopes.js';
+import { SCOPES } from '../../core/scopes.js';
 import { Password, PersonName, Role } from '../users/schemas.js';
-import { FEATURES, PLANS } from '../workspaces/plans.js';
+import { FEATURES, PLANS } from '../../core/plans.js';
 
 export const Me = Type.Object({
   user: Type.Ref('User'),

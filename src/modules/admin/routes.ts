@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Conn } from '../../db/connect.js';
-import { invalid } from '../../errors.js';
+import { invalid } from '../../core/errors.js';
 import { routesPlugin } from '../../http/types.js';
 import { adminGuard } from '../../http/auth.js';
 import { addSchemaOnce, DeletedIds, ErrorBody } from '../../http/schemas.js';

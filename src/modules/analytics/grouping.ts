@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
-import { withTransaction } from '../bulk/service.js';
+import { withTransaction } from '../../core/transaction.js';
 import { CONTINENT_OF } from './continents.js';
 import { columnValue, rawFilter, rollupFilter, type DimensionFilter } from './filters.js';
 import { splitSpan, type Level, type RollupSpan, type Span } from './periods.js';

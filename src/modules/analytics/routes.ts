@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { routesPlugin } from '../../http/types.js';
-import { serviceContext, type ResourceDeps } from '../bulk/context.js';
+import { serviceContext, type ResourceDeps } from '../../core/context.js';
 import { AnalyticsQuery, ClickRecord, GroupRecord } from './schemas.js';
 import { analytics, analyticsCsv, type AnalyticsEnv, type AnalyticsQuery as Query } from './service.js';
-import { csvWindow } from '../../http/csv.js';
+import { csvWindow } from '../../core/csv.js';
 import type { GroupRecord as Group } from './grouping.js';
 import type { ClickRecord as Click } from './store.js';
 

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
-import { invalidQuery } from '../../errors.js';
-import { csvStream } from '../../http/csv.js';
-import type { ListParams } from '../../http/schemas.js';
-import { analyticsConn, type Ctx } from '../bulk/service.js';
+import { invalidQuery } from '../../core/errors.js';
+import { csvStream } from '../../core/csv.js';
+import type { ListParams } from '../../core/list-params.js';
+import { analyticsConn, type Ctx } from '../../core/context.js';
 import { dimensionFilters, type DimensionParam } from './filters.js';
 import { groupAnalytics, withNames, type GroupBy, type GroupRecord, type Interval } from './grouping.js';
 import { clickPage, listClicks, type ClickCursor, type ClickFilter, type ClickRecord } from './store.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Conn } from '../../db/connect.js';
-import { AppError } from '../../errors.js';
+import { AppError } from '../../core/errors.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
 import { addSchemaOnce, ErrorBody } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';

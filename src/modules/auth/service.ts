@@ -1,8 +1,8 @@
 import type { Conn } from '../../db/connect.js';
-import { AppError, invalid } from '../../errors.js';
-import { sameHash, secretFormat, sha256 } from '../../http/secret.js';
+import { AppError, invalid } from '../../core/errors.js';
+import { sameHash, secretFormat, sha256 } from '../../core/secret.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
-import { withTransaction } from '../bulk/service.js';
+import { withTransaction } from '../../core/transaction.js';
 import { createSession } from '../sessions/service.js';
 import { decoyHash, verifyPassword } from '../users/password.js';
 import * as users from '../users/service.js';

@@ -1,9 +1,11 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { BulkOf, DeletedIds, IdList, ListQuery, type ListParams } from '../../http/schemas.js';
-import type { Scope } from '../../http/scopes.js';
+import { BulkOf, DeletedIds, IdList, ListQuery } from '../../http/schemas.js';
+import { type ListParams } from '../../core/list-params.js';
+import type { Scope } from '../../core/scopes.js';
 import type { App } from '../../http/types.js';
-import { serviceContext, type ResourceDeps } from './context.js';
-import type { Ctx, Item } from './service.js';
+import { serviceContext, type ResourceDeps } from '../../core/context.js';
+import type { Ctx } from '../../core/context.js';
+import type { Item } from '../../core/items.js';
 
 export interface BulkRouteSpec<Q extends ListParams = ListParams> {
   path: string;

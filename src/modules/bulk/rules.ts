@@ -1,4 +1,4 @@
-import { checkHttpsUrl, httpsUrl } from '../../http/url-rule.js';
+import { checkHttpsUrl, httpsUrl } from '../../core/url-rule.js';
 
 /** True for a value the API's URL rule accepts (an absolute https URL with a host). */
 export function isHttpsUrl(value: string): boolean {

@@ -1,33 +1,12 @@
-import type { Conn, Db, Tx } from '../../db/connect.js';
+import type { Ctx } from '../../core/context.js';
+import { invalid, tooManyItems } from '../../core/errors.js';
+import { pick, type Item } from '../../core/items.js';
+import type { ListParams } from '../../core/list-params.js';
+import { isUniqueViolation, withTransaction } from '../../core/transaction.js';
+import type { Workspace } from '../../core/workspace.js';
+import type { Tx } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 import type { ListOptions, resourceStore } from '../../db/resource-table.js';
-import { invalid, tooManyItems } from '../../errors.js';
-import type { ListParams } from '../../http/schemas.js';
-import type { Workspace } from '../workspaces/service.js';
-
-/** What every service call gets: the workspace, the database or open transaction, the time. */
-export interface Ctx {
-  db: Conn;
-  /**
-   * Analytics reads only (they may lag `db` by the replica's delay): a read replica when
-   * DATABASE_READ_URL is set, else the same database as `db`. Absent: `db`. Writes and reads
-   * that must see them never use it.
-   */
-  analyticsDb?: Conn;
-  workspace: Workspace;
-  now: Date;
-}
-
-/** The connection an analytics read uses: the replica when there is one, else the primary. */
-export const analyticsConn = (ctx: Ctx): Conn => ctx.analyticsDb ?? ctx.db;
-
-export type Item = Record<string, unknown>;
-
-/** Reuses an open transaction, or opens one. */
-export function withTransaction<T>(conn: Conn, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  if ('rollback' in conn) return fn(conn as Tx);
-  return (conn as Db).transaction(fn);
-}
 
 export function assertBulkSize(workspace: Workspace, count: number): void {
   if (count > workspace.maxBulkItems) throw tooManyItems(workspace.maxBulkItems, count);
@@ -54,18 +33,6 @@ export function assertAllFound(ids: (string | undefined)[], found: Set<string>, 
   ids.forEach((id, i) => {
     if (id !== undefined && !found.has(id)) throw invalid(field(i), 'not_found');
   });
-}
-
-/** Keeps only the resource's own fields: unknown properties are ignored (api.md rule 4). */
-export function pick(item: Item, fields: readonly string[]): Item {
-  const out: Item = {};
-  for (const f of fields) if (f in item && item[f] !== undefined) out[f] = item[f];
-  return out;
-}
-
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
 }
 
 export interface BulkResourceDef<Row extends { id: string }> {

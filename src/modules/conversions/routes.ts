@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { routesPlugin } from '../../http/types.js';
-import { serviceContext, type ResourceDeps } from '../bulk/context.js';
+import { serviceContext, type ResourceDeps } from '../../core/context.js';
 import { LeadEvent, LeadInput, SaleEvent, SaleInput } from './schemas.js';
 import { trackLead, trackSale, type ConversionDeps } from './service.js';
 

@@ -1,6 +1,6 @@
 import { newId, isUuid } from '../../db/ids.js';
-import { invalid } from '../../errors.js';
-import type { Ctx } from '../bulk/service.js';
+import { invalid } from '../../core/errors.js';
+import type { Ctx } from '../../core/context.js';
 import { assertHttps } from '../bulk/rules.js';
 import { CURRENCIES } from './currencies.js';
 import { findClick, latestLead, recordLead, recordSale, type ClickRef, type CustomerInput, type EventOrigin, type EventRow, type SaleRow } from './store.js';

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { routesPlugin } from '../../http/types.js';
-import { serviceContext, type ResourceDeps } from '../bulk/context.js';
+import { serviceContext, type ResourceDeps } from '../../core/context.js';
 import { BulkOf, DeletedIds, IdList } from '../../http/schemas.js';
-import type { Item } from '../bulk/service.js';
+import type { Item } from '../../core/items.js';
 import { Customer, CustomerListQuery, CustomerUpdate } from './schemas.js';
 import { deleteCustomers, listCustomers, updateCustomers } from './service.js';
 

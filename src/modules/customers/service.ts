@@ -1,6 +1,9 @@
-import { invalid } from '../../errors.js';
-import type { ListParams } from '../../http/schemas.js';
-import { assertBulkSize, assertDistinct, bulkResource, withTransaction, type Ctx, type Item } from '../bulk/service.js';
+import { invalid } from '../../core/errors.js';
+import type { ListParams } from '../../core/list-params.js';
+import { assertBulkSize, assertDistinct, bulkResource } from '../bulk/service.js';
+import { withTransaction } from '../../core/transaction.js';
+import { type Ctx } from '../../core/context.js';
+import { type Item } from '../../core/items.js';
 import { assertHttps } from '../bulk/rules.js';
 import { customerStore, customersByExternalId, type CustomerRow } from './store.js';
 

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { routesPlugin } from '../../http/types.js';
-import { serviceContext, type ResourceDeps } from '../bulk/context.js';
+import { serviceContext, type ResourceDeps } from '../../core/context.js';
 import { Event, EventListQuery } from './schemas.js';
-import { csvWindow } from '../../http/csv.js';
+import { csvWindow } from '../../core/csv.js';
 import { eventsCsv, listEvents, type EventListQuery as Query, type EventsEnv } from './service.js';
 
 export const eventRoutes = routesPlugin<ResourceDeps & EventsEnv>('events', (app, deps) => {

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
-import { csvStream } from '../../http/csv.js';
-import type { ListParams } from '../../http/schemas.js';
+import { csvStream } from '../../core/csv.js';
+import type { ListParams } from '../../core/list-params.js';
 import { CSV_PAGE, periodOf, type CsvWindow } from '../analytics/service.js';
-import { analyticsConn, type Ctx } from '../bulk/service.js';
+import { analyticsConn, type Ctx } from '../../core/context.js';
 import { eventPage, listEvents as selectEvents, type EventCursor, type EventFilter, type EventRecord, type EventType } from './store.js';
 
 export interface EventListQuery extends ListParams {

@@ -1,8 +1,8 @@
 import type { Conn } from '../../db/connect.js';
 import { isUuid, newId } from '../../db/ids.js';
-import { AppError, invalid, notFound } from '../../errors.js';
-import { secretFormat, sha256 } from '../../http/secret.js';
-import { withTransaction } from '../bulk/service.js';
+import { AppError, invalid, notFound } from '../../core/errors.js';
+import { secretFormat, sha256 } from '../../core/secret.js';
+import { withTransaction } from '../../core/transaction.js';
 import { checkNewPassword } from '../users/password.js';
 import { createUser, toUser, ROLES, type Member, type Role, type User } from '../users/service.js';
 import { requireWorkspace } from '../workspaces/service.js';

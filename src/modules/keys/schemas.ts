@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, DateTimeInput, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
-import { SCOPES } from '../../http/scopes.js';
+import { SCOPES } from '../../core/scopes.js';
 
 const Scope = StringEnum(SCOPES);
 

@@ -1,6 +1,6 @@
-import { secretFormat, sha256 } from '../../http/secret.js';
+import { secretFormat, sha256 } from '../../core/secret.js';
 
-export { sameHash } from '../../http/secret.js';
+export { sameHash } from '../../core/secret.js';
 
 /** `lt_` followed by 43 characters: 256 bits of entropy, recognisable at a glance; lists show 11 characters. */
 export const KEY_PREFIX = 'lt_';

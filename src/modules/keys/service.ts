@@ -1,11 +1,11 @@
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
-import { AppError, notFound } from '../../errors.js';
+import { AppError, notFound } from '../../core/errors.js';
 import type { Resolved } from '../../http/auth.js';
-import type { Scope } from '../../http/scopes.js';
+import type { Scope } from '../../core/scopes.js';
 import { toWorkspace } from '../workspaces/service.js';
 import * as workspaces from '../workspaces/service.js';
-import type { CredentialCache } from '../../http/credential-cache.js';
+import type { CredentialCache } from '../../infra/credential-cache.js';
 import { generateKey, hashKey, isWellFormedKey, sameHash } from './secret.js';
 import * as store from './store.js';
 

@@ -1,8 +1,8 @@
 import { routesPlugin } from '../../http/types.js';
-import type { ResourceDeps } from '../bulk/context.js';
+import type { ResourceDeps } from '../../core/context.js';
 import { registerBulkRoutes } from '../bulk/routes.js';
-import type { Item } from '../bulk/service.js';
-import { serviceContext } from '../bulk/context.js';
+import type { Item } from '../../core/items.js';
+import { serviceContext } from '../../core/context.js';
 import { Link, LINK_LIST_DESCRIPTION, LinkCreate, LinkListQuery, LinkUpsert, TOTAL_COUNT_HEADER } from './schemas.js';
 import { createLinks, deleteLinks, listLinks, listLinksWithTotal, upsertLinks, type LinkDeps, type LinkListQuery as Query } from './service.js';
 

@@ -1,6 +1,6 @@
-import { invalid } from '../../errors.js';
-import { httpsUrl } from '../../http/url-rule.js';
-import { planAllows, type Feature, type Plan } from '../workspaces/plans.js';
+import { invalid } from '../../core/errors.js';
+import { httpsUrl } from '../../core/url-rule.js';
+import { planAllows, type Feature, type Plan } from '../../core/plans.js';
 import { isCountryCode } from './countries.js';
 
 /** The fields a link write may carry, as the API names them. */
@@ -72,7 +72,7 @@ export function checkLinkInput(raw: LinkInput, index: number, mode: 'create' | '
     for (const [f, v] of Object.entries(fields)) if (v === null && !CLEARABLE.has(f as LinkField)) throw invalid(at(f), 'not_null');
   }
 
-  // Every destination is stored in its normalised form (see src/http/url-rule.ts).
+  // Every destination is stored in its normalised form (see src/core/url-rule.ts).
   for (const f of URL_FIELDS) if (fields[f] !== undefined && fields[f] !== null) fields[f] = httpsUrl(fields[f], at(f));
   if (fields.geo !== undefined && fields.geo !== null) {
     const geo: Record<string, string> = {};

@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { DateTime, DateTimeInput, listQueryProperties, Nullable, Uuid } from '../../http/schemas.js';
 
 // No `format: 'uri'`: that is ASCII-only (it would refuse internationalised hosts); the URL rule
-// of src/http/url-rule.ts decides, and names the field in its 400.
+// of src/core/url-rule.ts decides, and names the field in its 400.
 const URL_RULE =
   'https URL: absolute, with a host; stored and returned in its normalised form (WHATWG URL `href`: e.g. `https:example.com` becomes `https://example.com/`, an internationalised host is stored in punycode, non-ASCII in path and query percent-encoded); control characters or whitespace at either end are refused; at most 4096 characters once normalised';
 const HttpsUrl = Type.String({ maxLength: 4096, description: URL_RULE });

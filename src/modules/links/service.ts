@@ -1,7 +1,9 @@
 import { newId } from '../../db/ids.js';
-import { invalid } from '../../errors.js';
-import type { ListParams } from '../../http/schemas.js';
-import { assertBulkSize, assertDistinct, isUniqueViolation, withTransaction, type Ctx } from '../bulk/service.js';
+import { invalid } from '../../core/errors.js';
+import type { ListParams } from '../../core/list-params.js';
+import { assertBulkSize, assertDistinct } from '../bulk/service.js';
+import { isUniqueViolation, withTransaction } from '../../core/transaction.js';
+import { type Ctx } from '../../core/context.js';
 import { existingCollections } from '../collections/service.js';
 import { existingPartners } from '../partners/service.js';
 import { existingTags } from '../tags/service.js';
@@ -9,7 +11,7 @@ import type { FrameChecker } from './frame-check.js';
 import { toLink, type Link, type LinkSettings } from './record.js';
 import { checkLinkInput, type LinkInput } from './rules.js';
 import { newShortId } from './short-id.js';
-import { checkHttpsUrl } from '../../http/url-rule.js';
+import { checkHttpsUrl } from '../../core/url-rule.js';
 import {
   countLinkRows,
   externalIdHolders,

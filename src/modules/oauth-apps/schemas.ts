@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, StringEnum, Uuid } from '../../http/schemas.js';
-import { SCOPES } from '../../http/scopes.js';
+import { SCOPES } from '../../core/scopes.js';
 
 /** Limits of a registration, shared by the request schemas and the service's own checks. */
 export const APP_NAME_MAX_LENGTH = 100;

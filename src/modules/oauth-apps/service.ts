@@ -1,9 +1,10 @@
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
-import { invalid, notFound } from '../../errors.js';
-import { SCOPES, type Scope } from '../../http/scopes.js';
-import { sameHash, secretFormat, sha256 } from '../../http/secret.js';
-import { assertDistinct, withTransaction } from '../bulk/service.js';
+import { invalid, notFound } from '../../core/errors.js';
+import { SCOPES, type Scope } from '../../core/scopes.js';
+import { sameHash, secretFormat, sha256 } from '../../core/secret.js';
+import { assertDistinct } from '../bulk/service.js';
+import { withTransaction } from '../../core/transaction.js';
 import { requireWorkspace } from '../workspaces/service.js';
 import { APP_NAME_MAX_LENGTH, MAX_REDIRECT_URIS, REDIRECT_URI_MAX_LENGTH } from './schemas.js';
 import * as store from './store.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Conn } from '../../db/connect.js';
-import { invalidQuery } from '../../errors.js';
+import { invalidQuery } from '../../core/errors.js';
 import { addSchemaOnce, errorResponses } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { AuthorizeQuery, ConsentRequest } from './schemas.js';

@@ -1,6 +1,6 @@
 import type { Conn } from '../../db/connect.js';
 import type { CredentialKind } from '../../http/auth.js';
-import type { CredentialCache } from '../../http/credential-cache.js';
+import type { CredentialCache } from '../../infra/credential-cache.js';
 import { ACCESS, authenticateAccessToken, type AccessFound } from './service.js';
 
 /** OAuth access tokens (operations.md §9): sent like an API key; an app acting for a user in the consented workspace. */

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Conn } from '../../db/connect.js';
-import { SCOPES } from '../../http/scopes.js';
+import { SCOPES } from '../../core/scopes.js';
 import { routesPlugin } from '../../http/types.js';
 import { clientSecretMatches, findClient } from '../oauth-apps/service.js';
 import { isFirstParty } from '../sessions/cookie.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { StringEnum, Uuid } from '../../http/schemas.js';
-import { SCOPES } from '../../http/scopes.js';
+import { SCOPES } from '../../core/scopes.js';
 import { Role } from '../users/schemas.js';
 
 /** The parameters of GET /oauth/authorize, as the consent page passes them on (operations.md §9). */

@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
-import { AppError } from '../../errors.js';
+import { AppError } from '../../core/errors.js';
 import type { Params, ReasonCode } from '../../i18n/messages.js';
-import { sameHash, secretFormat, sha256 } from '../../http/secret.js';
-import { SCOPES, type Scope } from '../../http/scopes.js';
-import { withTransaction } from '../bulk/service.js';
+import { sameHash, secretFormat, sha256 } from '../../core/secret.js';
+import { SCOPES, type Scope } from '../../core/scopes.js';
+import { withTransaction } from '../../core/transaction.js';
 import { findClient } from '../oauth-apps/service.js';
 import { workspacesOf } from '../users/service.js';
 import { ROLE_SCOPES, type Role } from '../users/roles.js';
-import { toWorkspace, type Workspace } from '../workspaces/service.js';
+import { toWorkspace } from '../workspaces/service.js';
+import { type Workspace } from '../../core/workspace.js';
 import * as store from './store.js';
 
 export const CODE = secretFormat('ltac_');

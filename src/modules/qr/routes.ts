@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import QRCode from 'qrcode';
-import { invalidQuery } from '../../errors.js';
+import { invalidQuery } from '../../core/errors.js';
 import { routesPlugin } from '../../http/types.js';
 import { ErrorBody, StringEnum } from '../../http/schemas.js';
 import { QR_DEFAULTS } from '../links/record.js';

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { Conn } from '../../db/connect.js';
-import { AppError } from '../../errors.js';
+import { AppError } from '../../core/errors.js';
 import type { CredentialKind } from '../../http/auth.js';
-import type { CredentialCache } from '../../http/credential-cache.js';
+import type { CredentialCache } from '../../infra/credential-cache.js';
 import { ROLE_SCOPES, type Role } from '../users/roles.js';
 import { membershipFor } from '../users/service.js';
-import type { Workspace } from '../workspaces/service.js';
+import type { Workspace } from '../../core/workspace.js';
 import { cookieValues, isFirstParty, sessionCookieName } from './cookie.js';
 import { resolveSession, type SessionFound, type SessionLimits } from './service.js';
 

@@ -1,7 +1,7 @@
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
-import { AppError, notFound } from '../../errors.js';
-import { sameHash, secretFormat, sha256 } from '../../http/secret.js';
+import { AppError, notFound } from '../../core/errors.js';
+import { sameHash, secretFormat, sha256 } from '../../core/secret.js';
 import { toUser, type User } from '../users/service.js';
 import * as store from './store.js';
 

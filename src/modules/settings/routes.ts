@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { Conn } from '../../db/connect.js';
-import { AppError, invalid } from '../../errors.js';
+import { AppError, invalid } from '../../core/errors.js';
 import { addSchemaOnce, DeletedIds } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { acceptInvite, createInvite, listInvites, revokeInvite } from '../invites/service.js';

@@ -1,5 +1,5 @@
 import { routesPlugin } from '../../http/types.js';
-import type { ResourceDeps } from '../bulk/context.js';
+import type { ResourceDeps } from '../../core/context.js';
 import { registerBulkRoutes } from '../bulk/routes.js';
 import { Tag, TagCreate, TagUpsert } from './schemas.js';
 import { tags } from './service.js';

@@ -1,4 +1,4 @@
-import { invalid } from '../../errors.js';
+import { invalid } from '../../core/errors.js';
 import { assertDistinct, bulkResource, type Indexed } from '../bulk/service.js';
 import { releaseTagNames, tagStore, tagsNamed } from './store.js';
 

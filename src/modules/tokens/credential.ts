@@ -1,6 +1,6 @@
 import type { Conn } from '../../db/connect.js';
 import type { CredentialKind } from '../../http/auth.js';
-import type { CredentialCache } from '../../http/credential-cache.js';
+import type { CredentialCache } from '../../infra/credential-cache.js';
 import { TOKEN_PREFIX } from './secret.js';
 import { authenticateToken, type TokenFound } from './service.js';
 

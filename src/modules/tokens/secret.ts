@@ -1,6 +1,6 @@
-import { secretFormat, sha256 } from '../../http/secret.js';
+import { secretFormat, sha256 } from '../../core/secret.js';
 
-export { sameHash } from '../../http/secret.js';
+export { sameHash } from '../../core/secret.js';
 
 /** `ltp_` ("personal") and 43 characters: told apart from keys (`lt_`) at a glance; lists show `ltp_` and 8 characters. */
 export const TOKEN_PREFIX = 'ltp_';

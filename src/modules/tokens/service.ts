@@ -1,9 +1,10 @@
 import type { Conn } from '../../db/connect.js';
 import { isUuid, newId } from '../../db/ids.js';
-import { AppError, invalid, notFound } from '../../errors.js';
-import type { Scope } from '../../http/scopes.js';
+import { AppError, invalid, notFound } from '../../core/errors.js';
+import type { Scope } from '../../core/scopes.js';
 import { ROLE_SCOPES, type Role } from '../users/roles.js';
-import { toWorkspace, type Workspace } from '../workspaces/service.js';
+import { toWorkspace } from '../workspaces/service.js';
+import { type Workspace } from '../../core/workspace.js';
 import { generateToken, hashToken, isWellFormedToken, sameHash } from './secret.js';
 import * as store from './store.js';
 

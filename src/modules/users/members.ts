@@ -1,6 +1,6 @@
 import type { Conn } from '../../db/connect.js';
-import { AppError, invalid, notFound } from '../../errors.js';
-import { withTransaction } from '../bulk/service.js';
+import { AppError, invalid, notFound } from '../../core/errors.js';
+import { withTransaction } from '../../core/transaction.js';
 import type { Role } from './roles.js';
 import { membershipFor } from './service.js';
 import * as store from './store.js';

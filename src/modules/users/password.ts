@@ -1,6 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { invalid } from '../../errors.js';
+import { invalid } from '../../core/errors.js';
 
 /** operations.md §7: 8–256 characters, compared unmodified (no trimming, no normalisation). */
 export const PASSWORD_MIN = 8;

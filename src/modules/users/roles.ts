@@ -1,4 +1,4 @@
-import { SCOPES, type Scope } from '../../http/scopes.js';
+import { SCOPES, type Scope } from '../../core/scopes.js';
 
 export const ROLES = ['owner', 'member', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];

@@ -1,7 +1,8 @@
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
-import { invalid, notFound } from '../../errors.js';
-import { requireWorkspace, toWorkspace, type Workspace } from '../workspaces/service.js';
+import { invalid, notFound } from '../../core/errors.js';
+import { requireWorkspace, toWorkspace } from '../workspaces/service.js';
+import { type Workspace } from '../../core/workspace.js';
 import { checkNewPassword, hashPassword, verifyPassword } from './password.js';
 import * as store from './store.js';
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
-import { PLANS } from './plans.js';
+import { PLANS } from '../../core/plans.js';
 
 const Plan = StringEnum(PLANS, { description: 'Plan (operations.md §3)' });
 

@@ -1,18 +1,12 @@
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
-import { notFound } from '../../errors.js';
-import { withTransaction } from '../bulk/service.js';
-import { PLAN_LIMITS, type Plan } from './plans.js';
+import { notFound } from '../../core/errors.js';
+import { withTransaction } from '../../core/transaction.js';
+import { PLAN_LIMITS, type Plan } from '../../core/plans.js';
+import type { Workspace } from '../../core/workspace.js';
 import * as store from './store.js';
 
-export interface Workspace {
-  id: string;
-  name: string;
-  plan: Plan;
-  rateLimitPerMinute: number;
-  maxBulkItems: number;
-  createdAt: Date;
-}
+
 
 // The workspace a request acts in (http/auth.ts) is this whole record.
 declare module '../../http/auth.js' {

@@ -11,9 +11,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../../src/errors.js';
+import { AppError } from '../../../src/core/errors.js';
 import { errorBody } from '../../../src/http/errors.js';
-import type { Ctx } from '../../../src/modules/bulk/service.js';
+import type { Ctx } from '../../../src/core/context.js';
 import { trackLead, trackSale, type ConversionDeps } from '../../../src/modules/conversions/service.js';
 import { requireWorkspace } from '../../../src/modules/workspaces/service.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';

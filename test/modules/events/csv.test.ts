@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../../src/http/scopes.js';
+import { SCOPES } from '../../../src/core/scopes.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { conversionClient, type Link } from '../conversions/helpers.js';
 

@@ -14,7 +14,7 @@
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../../src/http/scopes.js';
+import { SCOPES } from '../../../src/core/scopes.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { conversionClient, expect400, type LeadEvent, type Link, type SaleEvent } from '../conversions/helpers.js';
 

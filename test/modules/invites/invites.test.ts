@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
-import { AppError } from '../../../src/errors.js';
+import { AppError } from '../../../src/core/errors.js';
 import * as invites from '../../../src/modules/invites/service.js';
 import * as users from '../../../src/modules/users/service.js';
 import type { Role } from '../../../src/modules/users/roles.js';

@@ -13,7 +13,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { frameChecker } from '../../../src/modules/links/frame-check.js';
 import { BlockedAddressError, safeHead } from '../../../src/modules/links/safe-fetch.js';
-import type { Plan } from '../../../src/modules/workspaces/plans.js';
+import type { Plan } from '../../../src/core/plans.js';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
 
 const TLS = { key: readFileSync('test/fixtures/tls/key.pem'), cert: readFileSync('test/fixtures/tls/cert.pem') };

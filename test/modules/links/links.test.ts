@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
-import type { Plan } from '../../../src/modules/workspaces/plans.js';
+import type { Plan } from '../../../src/core/plans.js';
 import { startFramableSite } from '../../helpers/framable-site.js';
 import { bearer, startTestApp, type TestApp, type WorkspaceFixture } from '../../helpers/app.js';
 

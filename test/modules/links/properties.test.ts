@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Plan } from '../../../src/modules/workspaces/plans.js';
+import type { Plan } from '../../../src/core/plans.js';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
 
 let t: TestApp;

@@ -5,13 +5,13 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../src/errors.js';
+import { AppError } from '../../../src/core/errors.js';
 import { allowsFraming } from '../../../src/modules/links/frame-check.js';
 import { PasswordBox } from '../../../src/modules/links/password.js';
 import { checkLinkInput, type LinkInput } from '../../../src/modules/links/rules.js';
 import { isPublicAddress } from '../../../src/modules/links/safe-fetch.js';
 import { newShortId } from '../../../src/modules/links/short-id.js';
-import type { Plan } from '../../../src/modules/workspaces/plans.js';
+import type { Plan } from '../../../src/core/plans.js';
 
 const COLLECTION = '0b8f5c2e-3c43-4d1a-9a53-4f2b4c7e1a01';
 const TAG_A = '1c9f6d3f-4d54-4e2b-8b64-5a3c5d8f2b02';

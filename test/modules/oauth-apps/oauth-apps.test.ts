@@ -12,8 +12,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newId } from '../../../src/db/ids.js';
 import { oauthApps, oauthGrants } from '../../../src/db/schema.js';
-import { AppError } from '../../../src/errors.js';
-import { sha256 } from '../../../src/http/secret.js';
+import { AppError } from '../../../src/core/errors.js';
+import { sha256 } from '../../../src/core/secret.js';
 import {
   checkRedirectUri,
   clientSecretMatches,

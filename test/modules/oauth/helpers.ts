@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { Scope } from '../../../src/http/scopes.js';
+import type { Scope } from '../../../src/core/scopes.js';
 import { bearer, type TestApp } from '../../helpers/app.js';
 import { asSession, ORIGIN, type SignedIn } from '../people/helpers.js';
 

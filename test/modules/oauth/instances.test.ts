@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { oauthTokens } from '../../../src/db/schema.js';
-import { sha256 } from '../../../src/http/secret.js';
+import { sha256 } from '../../../src/core/secret.js';
 import { onPostgres, onRedis, startTestApp, type TestApp } from '../../helpers/app.js';
 import { asSession, expectError, ownedWorkspace, signedInMember, type SignedIn } from '../people/helpers.js';
 import { connect, grantIdOf, newCollection, readLinks, refreshRequest, registerApp, revokeRequest, writeLink, type RegisteredApp, type TokenAnswer } from './helpers.js';

@@ -5,7 +5,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { Scope } from '../../../src/http/scopes.js';
+import type { Scope } from '../../../src/core/scopes.js';
 import type { TestApp } from '../../helpers/app.js';
 
 export type Role = 'owner' | 'member' | 'viewer';

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Scope } from '../../../src/http/scopes.js';
+import type { Scope } from '../../../src/core/scopes.js';
 import { bearer, startTestApp, type TestApp, type WorkspaceFixture } from '../../helpers/app.js';
 import {
   addMember,

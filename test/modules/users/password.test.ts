@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { AppError } from '../../../src/errors.js';
+import { AppError } from '../../../src/core/errors.js';
 import { checkNewPassword, hashPassword, verifyPassword } from '../../../src/modules/users/password.js';
 
 const reasonOf = (password: string): string | undefined => {

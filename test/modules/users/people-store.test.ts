@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
-import { AppError } from '../../../src/errors.js';
+import { AppError } from '../../../src/core/errors.js';
 import * as sessions from '../../../src/modules/sessions/service.js';
 import * as users from '../../../src/modules/users/service.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';

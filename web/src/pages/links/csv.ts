@@ -48,7 +48,7 @@ export function parseCsv(text: string): string[][] {
 }
 
 /**
- * A text value as a spreadsheet may open it safely, as the server's CSV writes it (src/http/csv.ts):
+ * A text value as a spreadsheet may open it safely, as the server's CSV writes it (src/core/csv.ts):
  * spreadsheets run a cell that begins with =, +, -, @, TAB or CR as a formula, so such a value gets a
  * single quote in front (`=1+1` is written `'=1+1`; a file imported again keeps the quote).
  */

@@ -1,4 +1,4 @@
-import { invalid } from '../errors.js';
+import { invalid } from './errors.js';
 
 /** The longest URL the API stores, counted after normalisation. */
 export const URL_MAX_LENGTH = 4096;

@@ -1,4 +1,4 @@
-import { translateReason, type MessageCode, type Params, type ReasonCode } from './i18n/messages.js';
+import { translateReason, type MessageCode, type Params, type ReasonCode } from '../i18n/messages.js';
 
 /**
  * The one error family of the service. Services throw these with a code from the

@@ -1,5 +1,5 @@
 /**
- * The one URL rule of the API (src/http/url-rule.ts): an absolute https URL with a host,
+ * The one URL rule of the API (src/core/url-rule.ts): an absolute https URL with a host,
  * stored in its WHATWG-normalised form (`new URL(x).href`: punycode host, percent-encoded
  * path and query), refused with a 400 when it holds control characters or whitespace at
  * either end, and at most 4096 characters once normalised. Pure cases first, then the same
@@ -9,9 +9,9 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkHttpsUrl, URL_MAX_LENGTH } from '../../../src/http/url-rule.js';
-import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
-import { ANDROID, IPHONE } from '../../helpers/visitors.js';
+import { checkHttpsUrl, URL_MAX_LENGTH } from '../../src/core/url-rule.js';
+import { bearer, startTestApp, type TestApp } from '../helpers/app.js';
+import { ANDROID, IPHONE } from '../helpers/visitors.js';
 
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 

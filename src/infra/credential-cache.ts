@@ -1,4 +1,4 @@
-import type { AuthChangeBus } from '../infra/bus.js';
+import type { AuthChangeBus } from './bus.js';
 
 /**
  * Resolved credentials by hash in memory, so an authenticated request costs no database round

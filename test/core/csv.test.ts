@@ -1,11 +1,11 @@
 /**
- * The CSV writer (src/http/csv.ts): what it writes, read back by a small RFC 4180 parser of the
+ * The CSV writer (src/core/csv.ts): what it writes, read back by a small RFC 4180 parser of the
  * test's own, gives the values back (text with a formula start carrying its guard quote), for
  * any text, including commas, quotes, CR, LF and non-ASCII.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvField, csvLine, csvStream, csvWindow, guardFormula } from '../../src/http/csv.js';
+import { csvField, csvLine, csvStream, csvWindow, guardFormula } from '../../src/core/csv.js';
 
 /** RFC 4180: records end in CRLF; a quoted field may hold anything, "" being one quote. */
 function parseCsv(text: string): string[][] {

@@ -1,0 +1,35 @@
+import type { Conn } from '../db/connect.js';
+import type { Workspace } from './workspace.js';
+
+/** What every service call of a workspace resource gets: the workspace, the database or open transaction, the time. */
+export interface Ctx {
+  db: Conn;
+  /**
+   * Analytics reads only (they may lag `db` by the replica's delay): a read replica when
+   * DATABASE_READ_URL is set, else the same database as `db`. Absent: `db`. Writes and reads
+   * that must see them never use it.
+   */
+  analyticsDb?: Conn;
+  workspace: Workspace;
+  now: Date;
+}
+
+/** The connection an analytics read uses: the replica when there is one, else the primary. */
+export const analyticsConn = (ctx: Ctx): Conn => ctx.analyticsDb ?? ctx.db;
+
+/** What a routes plugin of a workspace resource is given. */
+export interface ResourceDeps {
+  db: Conn;
+  /** Where analytics reads go: a read replica (DATABASE_READ_URL), or `db` when absent. */
+  analyticsDb?: Conn;
+  clock: () => Date;
+}
+
+/**
+ * What a service needs to act for the caller of a scoped route: its workspace, the databases,
+ * the time. Takes the request's principal (structurally, so the kernel knows no Fastify).
+ */
+export function serviceContext(deps: ResourceDeps, request: { principal?: { workspace: Workspace } }): Ctx {
+  if (!request.principal) throw new Error('a scoped route ran without a principal');
+  return { db: deps.db, analyticsDb: deps.analyticsDb ?? deps.db, workspace: request.principal.workspace, now: deps.clock() };
+}

@@ -1,0 +1,11 @@
+import type { Plan } from './plans.js';
+
+/** A workspace with the limits in force (its plan's, or its own overrides): what every service acts in. */
+export interface Workspace {
+  id: string;
+  name: string;
+  plan: Plan;
+  rateLimitPerMinute: number;
+  maxBulkItems: number;
+  createdAt: Date;
+}
