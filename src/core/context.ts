@@ -1,9 +1,17 @@
 import type { Conn } from '../db/connect.js';
 import type { Workspace } from './workspace.js';
 
-/** What every service call of a workspace resource gets: the workspace, the database or open transaction, the time. */
-export interface Ctx {
+/**
+ * What every service operation gets: the database or open transaction, and the time (so expiry
+ * is testable). Operations that act for a person or the operator, in no workspace, take this.
+ */
+export interface BaseCtx {
   db: Conn;
+  now: Date;
+}
+
+/** What a service operation of a workspace resource gets: also the workspace it acts in. */
+export interface Ctx extends BaseCtx {
   /**
    * Analytics reads only (they may lag `db` by the replica's delay): a read replica when
    * DATABASE_READ_URL is set, else the same database as `db`. Absent: `db`. Writes and reads
@@ -11,7 +19,6 @@ export interface Ctx {
    */
   analyticsDb?: Conn;
   workspace: Workspace;
-  now: Date;
 }
 
 /** The connection an analytics read uses: the replica when there is one, else the primary. */
