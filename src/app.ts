@@ -6,7 +6,6 @@ import type { LoginThrottle } from './http/login-throttle.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import { createServer } from './http/server.js';
 import type { App } from './http/types.js';
-import { accountRoutes } from './modules/account/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { analyticsRoutes } from './modules/analytics/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -17,6 +16,8 @@ import { customerRoutes } from './modules/customers/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { apiKeyCredential } from './modules/keys/credential.js';
+import { keyRoutes } from './modules/keys/routes.js';
+import { inviteRoutes } from './modules/invites/routes.js';
 import type { LastUsedTracker } from './infra/last-used.js';
 import type { KeyCache } from './modules/keys/service.js';
 import { linkRoutes } from './modules/links/routes.js';
@@ -32,12 +33,16 @@ import { oauthConsentRoutes } from './modules/oauth/consent-routes.js';
 import { oauthRoutes } from './modules/oauth/routes.js';
 import { consentRedirectOrigin, type AccessFound } from './modules/oauth/service.js';
 import { sessionCredential, signedInPerson } from './modules/sessions/credential.js';
+import { sessionRoutes } from './modules/sessions/routes.js';
 import type { SessionFound } from './modules/sessions/service.js';
-import { settingsRoutes } from './modules/settings/routes.js';
 import { tagRoutes } from './modules/tags/routes.js';
 import { humanTokenCredential } from './modules/tokens/credential.js';
+import { tokenRoutes } from './modules/tokens/routes.js';
 import type { TokenFound } from './modules/tokens/service.js';
+import { roleIn } from './modules/users/members.js';
 import type { Role } from './modules/users/roles.js';
+import { userRoutes } from './modules/users/routes.js';
+import { workspaceRoutes } from './modules/workspaces/routes.js';
 import type { Workspace } from './core/workspace.js';
 
 export interface AppDeps {
@@ -94,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     fastPath: fastRedirect(deps.redirect),
     notFoundPage,
     ping: () => deps.database.ping(),
+    roleOf: (userId, workspaceId) => roleIn({ db, userId, workspaceId }),
     auth: {
       kinds: [
         apiKeyCredential(db, deps.keyCache),
@@ -132,8 +138,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const flushLastUsed = async () => {
     await Promise.all([deps.lastUsed.flush(), deps.people.sessionSeen.flush(), deps.people.tokenUsed.flush()]);
   };
-  await app.register(accountRoutes, { db, clock, authChanged, flushLastUsed, throttle: deps.people.throttle });
-  await app.register(settingsRoutes, { db, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, clock, authChanged, flushLastUsed });
+  await app.register(userRoutes, { db, clock, authChanged, throttle: deps.people.throttle });
+  await app.register(sessionRoutes, { db, clock, authChanged, flushLastUsed });
+  await app.register(tokenRoutes, { db, clock, authChanged, flushLastUsed });
+  await app.register(workspaceRoutes, { db, authChanged });
+  await app.register(inviteRoutes, { db, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, clock, authChanged });
+  await app.register(keyRoutes, { db, clock, authChanged, flushLastUsed });
   await app.register(oauthAppsRoutes, { db, clock, authChanged });
   await app.register(oauthRoutes, { db, baseUrl: config.baseUrl, clock, authChanged, signedIn: signedInPerson(sessionDeps) });
   await app.register(oauthConsentRoutes, { db });

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../core/errors.js';
+import { AppError, notFound } from '../core/errors.js';
 import type { RateDecision, RateLimiter } from './rate-limit.js';
 import type { Scope } from '../core/scopes.js';
 
@@ -177,6 +177,28 @@ async function count(deps: AuthDeps, reply: FastifyReply, key: string, limit: nu
   return d;
 }
 
+/** A person's role in a workspace, or undefined for a non-member (given by the people module). */
+export type RoleLookup = (userId: string, workspaceId: string) => Promise<string | undefined>;
+
+/**
+ * preHandler hook (after validation, so a malformed id is still a 400): a route declaring
+ * `workspaceRole` acts in the workspace of its path's `:id` for the signed-in person. A
+ * workspace they do not belong to is a 404 (whether it exists is none of their business);
+ * `owner` routes answer any other role 403. The role is left on the request for the handler.
+ */
+export function authorizeWorkspaceRole(roleOf: RoleLookup) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const needed = request.routeOptions.config.workspaceRole;
+    if (!needed) return;
+    const workspaceId = (request.params as { id?: string }).id;
+    if (!request.person || workspaceId === undefined) throw new Error(`${request.routeOptions.url} declares workspaceRole without a person or an :id`);
+    const role = await roleOf(request.person.userId, workspaceId);
+    if (role === undefined) throw notFound('workspace', workspaceId);
+    if (needed === 'owner' && role !== 'owner') throw new AppError('owner_required');
+    request.workspaceRole = role;
+  };
+}
+
 /** Constant-time check of the operator token (hashed first so lengths never leak). */
 export function adminGuard(adminToken: string) {
   const expected = createHash('sha256').update(adminToken).digest();
@@ -199,10 +221,14 @@ declare module 'fastify' {
     account?: 'session' | 'person' | 'optional';
     /** Routes without scope or account must be marked public (or are unauthenticated by design). */
     public?: boolean;
+    /** A person's settings route (with `account`): the role it needs in the workspace of the path's `:id`. */
+    workspaceRole?: 'member' | 'owner';
   }
   interface FastifyRequest {
     principal?: Principal;
     /** Set on account routes: the signed-in person. */
     person?: { userId: string; sessionId?: string; tokenId?: string };
+    /** Set on routes declaring `workspaceRole`: the person's role in that workspace. */
+    workspaceRole?: string;
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { authenticate, type AuthDeps } from './auth.js';
+import { authenticate, authorizeWorkspaceRole, type AuthDeps, type RoleLookup } from './auth.js';
 import { AppError } from '../core/errors.js';
 import { errorBody, errorHandler, isApiPath, notFoundHandlerWith } from './errors.js';
 import { withApiPrefix } from './api-prefix.js';
@@ -24,6 +24,8 @@ export interface ServerOptions {
   /** The HTML page visitors get for paths that are neither API nor short link. */
   notFoundPage: () => string;
   auth: AuthDeps;
+  /** A person's role in a workspace, for routes that declare `workspaceRole`. */
+  roleOf: RoleLookup;
   /** Throws while the database cannot be reached (`/readyz`). */
   ping: () => Promise<unknown>;
 }
@@ -121,6 +123,7 @@ export async function createServer(deps: ServerOptions): Promise<App> {
   app.addHook('preValidation', rejectUnstorableText);
 
   app.addHook('onRequest', authenticate(deps.auth));
+  app.addHook('preHandler', authorizeWorkspaceRole(deps.roleOf));
 
   app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

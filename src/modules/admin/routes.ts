@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { Conn } from '../../db/connect.js';
-import { invalid } from '../../core/errors.js';
 import { routesPlugin } from '../../http/types.js';
 import { adminGuard } from '../../http/auth.js';
 import { addSchemaOnce, DeletedIds, ErrorBody } from '../../http/schemas.js';
@@ -64,11 +63,7 @@ export const adminRoutes = routesPlugin<AdminDeps>('admin', (app, deps) => {
     '/workspaces/:id/keys',
     { schema: { tags, security, params: IdParam, body: KeyCreate, response: { 201: Type.Ref(CreatedKey), ...errors } } },
     async (req, reply) => {
-      const expiresAt = req.body.expiresAt === undefined ? undefined : new Date(req.body.expiresAt);
-      // PostgreSQL stores years 1 to 9999 (in UTC, after the offset).
-      if (expiresAt && (Number.isNaN(expiresAt.getTime()) || expiresAt.getUTCFullYear() < 1 || expiresAt.getUTCFullYear() > 9999)) {
-        throw invalid('expiresAt', 'format', { format: 'date-time' });
-      }
+      const expiresAt = keys.keyExpiry(req.body.expiresAt);
       const created = await keys.createKey({ db, workspaceId: req.params.id, input: { ...req.body, expiresAt } });
       return reply.status(201).send(created);
     },

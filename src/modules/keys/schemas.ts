@@ -34,3 +34,5 @@ export const KeyCreate = Type.Object({
   scopes: Type.Array(Scope, { minItems: 1, maxItems: SCOPES.length }),
   expiresAt: Type.Optional(DateTimeInput),
 });
+
+export const KeyParam = Type.Object({ id: Uuid, keyId: Uuid });

@@ -1,6 +1,6 @@
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
-import { AppError, notFound } from '../../core/errors.js';
+import { AppError, invalid, notFound } from '../../core/errors.js';
 import type { Resolved } from '../../http/auth.js';
 import type { Scope } from '../../core/scopes.js';
 import { toWorkspace } from '../workspaces/service.js';
@@ -35,6 +35,14 @@ const toApiKey = (row: store.KeyRow): ApiKey => ({
   lastUsedAt: row.lastUsedAt,
   revokedAt: row.revokedAt,
 });
+
+/** A key's expiry as given; PostgreSQL stores years 1 to 9999 (in UTC, after the offset). */
+export function keyExpiry(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const expiresAt = new Date(value);
+  if (Number.isNaN(expiresAt.getTime()) || expiresAt.getUTCFullYear() < 1 || expiresAt.getUTCFullYear() > 9999) throw invalid('expiresAt', 'format', { format: 'date-time' });
+  return expiresAt;
+}
 
 export async function createKey({
   db,

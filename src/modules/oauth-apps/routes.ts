@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import type { Conn } from '../../db/connect.js';
 import { addSchemaOnce, DeletedIds } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
-import { requireMembership } from '../users/members.js';
 import * as s from './schemas.js';
 import { createApp, deleteApp, listApps, listAuthorizations, revokeAuthorization, rotateSecret, updateApp } from './service.js';
 
@@ -21,8 +20,7 @@ export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (
   addSchemaOnce(app, s.OauthApp);
   addSchemaOnce(app, s.CreatedOauthApp);
   addSchemaOnce(app, s.Authorization);
-  const config = { account: 'session' as const };
-  const owner = (userId: string, workspaceId: string) => requireMembership({ db, userId, workspaceId, owner: true });
+  const config = { account: 'session', workspaceRole: 'owner' } as const;
 
   app.get(
     '/api/workspaces/:id/oauth-apps',
@@ -31,7 +29,6 @@ export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (
       schema: { tags, summary: 'OAuth apps', description: 'Owner only. The apps this workspace registered, oldest first, without secrets.', params: s.WorkspaceParam, response: { 200: Type.Array(Type.Ref('OauthApp')) } },
     },
     async (req) => {
-      await owner(req.person!.userId, req.params.id);
       return listApps({ db, workspaceId: req.params.id });
     },
   );
@@ -51,7 +48,6 @@ export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (
       },
     },
     async (req, reply) => {
-      await owner(req.person!.userId, req.params.id);
       return reply.status(201).send(await createApp({ db, workspaceId: req.params.id, input: req.body, now: deps.clock() }));
     },
   );
@@ -70,7 +66,6 @@ export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (
       },
     },
     async (req) => {
-      await owner(req.person!.userId, req.params.id);
       const updated = await updateApp({ db, workspaceId: req.params.id, id: req.params.appId, input: req.body });
       await deps.authChanged();
       return updated;
@@ -84,7 +79,6 @@ export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (
       schema: { tags, summary: 'Delete an OAuth app', description: 'Owner only. Every consent given to it, in any workspace, is revoked: its tokens stop working at once.', params: s.AppParam, response: { 200: DeletedIds } },
     },
     async (req) => {
-      await owner(req.person!.userId, req.params.id);
       await deleteApp({ db, workspaceId: req.params.id, id: req.params.appId, now: deps.clock() });
       await deps.authChanged();
       return { deletedIds: [req.params.appId] };
@@ -104,7 +98,6 @@ export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (
       },
     },
     async (req) => {
-      await owner(req.person!.userId, req.params.id);
       const rotated = await rotateSecret({ db, workspaceId: req.params.id, id: req.params.appId });
       await deps.authChanged();
       return rotated;
@@ -124,7 +117,6 @@ export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (
       },
     },
     async (req) => {
-      await owner(req.person!.userId, req.params.id);
       return listAuthorizations({ db, workspaceId: req.params.id });
     },
   );
@@ -136,7 +128,6 @@ export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (
       schema: { tags, summary: 'Disconnect an app', description: 'Owner only. Revokes the consent: every token issued under it stops working at once.', params: s.GrantParam, response: { 200: DeletedIds } },
     },
     async (req) => {
-      await owner(req.person!.userId, req.params.id);
       await revokeAuthorization({ db, workspaceId: req.params.id, id: req.params.grantId, now: deps.clock() });
       await deps.authChanged();
       return { deletedIds: [req.params.grantId] };

@@ -13,16 +13,9 @@ export interface MemberView {
   createdAt: Date;
 }
 
-/**
- * The caller's membership of a workspace named in a settings path. A workspace they do not
- * belong to is a 404 (whether it exists is none of their business); `owner` routes answer a
- * non-owner 403.
- */
-export async function requireMembership({ db, userId, workspaceId, owner = false }: { db: Conn; userId: string; workspaceId: string; owner?: boolean }) {
-  const m = await membershipFor({ db, userId, workspaceId });
-  if (!m) throw notFound('workspace', workspaceId);
-  if (owner && m.role !== 'owner') throw new AppError('owner_required');
-  return m;
+/** A person's role in a workspace, or undefined for a non-member (http/auth.ts enforces routes' `workspaceRole` with it). */
+export async function roleIn({ db, userId, workspaceId }: { db: Conn; userId: string; workspaceId: string }): Promise<Role | undefined> {
+  return (await membershipFor({ db, userId, workspaceId }))?.role;
 }
 
 export async function listMembers({ db, workspaceId }: { db: Conn; workspaceId: string }): Promise<MemberView[]> {
@@ -41,7 +34,21 @@ export async function changeRole({ db, workspaceId, userId, role }: { db: Conn; 
 }
 
 /** Removes a member (never the last owner); `onRemoved` ends what the membership granted (their tokens) in the same transaction. */
-export async function removeMember({ db, workspaceId, userId, onRemoved }: { db: Conn; workspaceId: string; userId: string; onRemoved: (tx: Conn) => Promise<unknown> }): Promise<void> {
+export async function removeMember({
+  db,
+  workspaceId,
+  userId,
+  by,
+  onRemoved,
+}: {
+  db: Conn;
+  workspaceId: string;
+  userId: string;
+  /** Who removes: an owner removes anyone; anyone may remove themselves. */
+  by: { userId: string; role: Role };
+  onRemoved: (tx: Conn) => Promise<unknown>;
+}): Promise<void> {
+  if (userId !== by.userId && by.role !== 'owner') throw new AppError('owner_required');
   await withTransaction(db, async (tx) => {
     const owners = await store.lockOwners(tx, workspaceId);
     if (owners.length === 1 && owners[0] === userId) throw invalid('userId', 'last_owner');

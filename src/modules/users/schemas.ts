@@ -1,4 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { FEATURES, PLANS } from '../../core/plans.js';
+import { SCOPES } from '../../core/scopes.js';
 import { DateTime, StringEnum, Uuid } from '../../http/schemas.js';
 import { ROLES } from './roles.js';
 
@@ -21,3 +23,32 @@ export const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254
 /** Checked again by the password rules (8–256 characters, not a common one); the schema only bounds the work. */
 export const Password = Type.String({ minLength: 1, maxLength: 1024 });
 export const PersonName = Type.String({ minLength: 1, maxLength: 190 });
+
+/** The signed-in person (GET /api/me). */
+export const Me = Type.Object({
+  user: Type.Ref('User'),
+  workspaces: Type.Array(
+    Type.Object({
+      id: Uuid,
+      name: Type.String(),
+      plan: StringEnum(PLANS),
+      role: Role,
+      scopes: Type.Array(StringEnum(SCOPES), { description: "What the person's role allows in this workspace (operations.md §7): a session acts with these, a human token with at most these" }),
+      features: Type.Array(StringEnum(FEATURES), { description: "The link features the workspace's plan allows (operations.md §3)" }),
+      maxBulkItems: Type.Integer({ description: 'Items per bulk request in force (the plan\'s, or the workspace\'s own)' }),
+    }),
+  ),
+  scopeEndpoints: Type.Object(Object.fromEntries(SCOPES.map((s) => [s, Type.String()])) as Record<(typeof SCOPES)[number], ReturnType<typeof Type.String>>, {
+    description: 'Extension for clients that show scopes: the endpoints each scope opens (api.md Authentication 5)',
+  }),
+});
+
+export const MePatch = Type.Object({
+  name: Type.Optional(PersonName),
+  password: Type.Optional(Password),
+  currentPassword: Type.String({ minLength: 1, maxLength: 1024, description: 'Required for every change' }),
+});
+
+export const MemberParam = Type.Object({ id: Uuid, userId: Uuid });
+export const MemberView = Type.Object({ userId: Uuid, email: Type.String(), name: Type.String(), role: Role, createdAt: DateTime });
+export const RoleChange = Type.Object({ role: Role });

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { PLANS } from '../../core/plans.js';
+import { Role } from '../users/schemas.js';
 
 const Plan = StringEnum(PLANS, { description: 'Plan (operations.md §3)' });
 
@@ -26,4 +27,20 @@ export const WorkspacePatch = Type.Object({
   plan: Type.Optional(Plan),
   rateLimitPerMinute: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 }))),
   maxBulkItems: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 10_000 }))),
+});
+
+export const WorkspaceParam = Type.Object({ id: Uuid });
+
+const WorkspaceName = Type.String({ minLength: 1, maxLength: 190 });
+export const WorkspaceNew = Type.Object({ name: WorkspaceName });
+export const WorkspaceRename = Type.Object({ name: WorkspaceName });
+
+export const MyWorkspace = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  plan: Type.String(),
+  rateLimitPerMinute: Type.Integer(),
+  maxBulkItems: Type.Integer(),
+  createdAt: DateTime,
+  role: Role,
 });

@@ -1,0 +1,87 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import type { Conn } from '../../db/connect.js';
+import { AppError, invalid } from '../../core/errors.js';
+import { DeletedIds } from '../../http/schemas.js';
+import { routesPlugin } from '../../http/types.js';
+import { isFirstParty, sessionCookie } from '../sessions/cookie.js';
+import { createSession } from '../sessions/service.js';
+import { WorkspaceParam } from '../workspaces/schemas.js';
+import { AcceptedInvite, CreatedInvite, InviteAccept, InviteCreate, InviteParam, InviteView } from './schemas.js';
+import { acceptInvite, createInvite, listInvites, revokeInvite } from './service.js';
+
+export interface InviteRoutesDeps {
+  db: Conn;
+  baseUrl: string;
+  sessionMaxMs: number;
+  clock: () => Date;
+  /** Every instance forgets cached memberships: the new member's role holds at once everywhere. */
+  authChanged: () => Promise<void>;
+}
+
+const tags = ['Workspace settings'];
+const owner = { account: 'session', workspaceRole: 'owner' } as const;
+
+/** Invitations to a workspace (operations.md §7): owners send them, anyone with the link accepts. */
+export const inviteRoutes = routesPlugin<InviteRoutesDeps>('invites', (app, deps) => {
+  const { db } = deps;
+
+  app.get(
+    '/api/workspaces/:id/invites',
+    { config: owner, schema: { tags, summary: 'Pending invitations', description: 'Owner only; without their tokens.', params: WorkspaceParam, response: { 200: Type.Array(InviteView) } } },
+    async (req) => listInvites({ db, workspaceId: req.params.id, now: deps.clock() }),
+  );
+
+  app.post(
+    '/api/workspaces/:id/invites',
+    {
+      config: owner,
+      schema: { tags, summary: 'Invite someone', description: 'Owner only. The `url` carries the token: shown only here, valid 7 days, usable once. A new invitation to the same address replaces the pending one.', params: WorkspaceParam, body: InviteCreate, response: { 201: CreatedInvite } },
+    },
+    async (req, reply) => {
+      const invite = await createInvite({ db, workspaceId: req.params.id, email: req.body.email, role: req.body.role, invitedBy: req.person!.userId, now: deps.clock(), baseUrl: deps.baseUrl });
+      return reply.status(201).send(invite);
+    },
+  );
+
+  app.delete(
+    '/api/workspaces/:id/invites/:inviteId',
+    { config: owner, schema: { tags, summary: 'Withdraw an invitation', params: InviteParam, response: { 200: DeletedIds } } },
+    async (req) => {
+      await revokeInvite({ db, workspaceId: req.params.id, id: req.params.inviteId, now: deps.clock() });
+      return { deletedIds: [req.params.inviteId] };
+    },
+  );
+
+  app.post(
+    '/api/invites/accept',
+    {
+      config: { account: 'optional' },
+      schema: {
+        tags,
+        summary: 'Accept an invitation',
+        description:
+          'Signed in (the session cookie): joins with this account, whose email must be the invited one. Not signed in, with `name` and `password`: creates the account under the invited email and signs it in (the cookie).',
+        body: InviteAccept,
+        response: { 201: AcceptedInvite },
+      },
+    },
+    async (req, reply) => {
+      const now = deps.clock();
+      const { token, name, password } = req.body;
+      if (req.person) {
+        const { member } = await acceptInvite({ db, token, now, userId: req.person.userId });
+        await deps.authChanged();
+        return reply.status(201).send(member);
+      }
+      if (name === undefined || password === undefined) throw invalid(name === undefined ? 'name' : 'password', 'required');
+      // It signs the browser in: never for a page of another site (login CSRF).
+      if (!isFirstParty(req, new URL(deps.baseUrl).origin)) throw new AppError('cross_site_sign_in');
+      const { member, user } = await acceptInvite({ db, token, now, newAccount: { name, password } });
+      const created = await createSession({ db, userId: user.id, userAgent: req.headers['user-agent'], now });
+      return withCookie(reply, deps, created.token).status(201).send(member);
+    },
+  );
+});
+
+const withCookie = (reply: FastifyReply, deps: InviteRoutesDeps, token: string) => reply.header('set-cookie', sessionCookie(deps.baseUrl, token, deps.sessionMaxMs));

@@ -1,0 +1,41 @@
+import { Type } from '@sinclair/typebox';
+import type { Conn } from '../../db/connect.js';
+import { DeletedIds } from '../../http/schemas.js';
+import { routesPlugin } from '../../http/types.js';
+import { SessionParam, SessionView } from './schemas.js';
+import { listSessions, revokeSession } from './service.js';
+
+export interface SessionRoutesDeps {
+  db: Conn;
+  clock: () => Date;
+  /** Every instance forgets cached sessions: an ended one fails on the next request everywhere. */
+  authChanged: () => Promise<void>;
+  /** Writes the batched last-seen times, so the list shows them. */
+  flushLastUsed: () => Promise<void>;
+}
+
+const tags = ['Account'];
+
+/** A person's own sessions (operations.md §7). Session only. */
+export const sessionRoutes = routesPlugin<SessionRoutesDeps>('sessions', (app, deps) => {
+  const { db } = deps;
+
+  app.get(
+    '/api/me/sessions',
+    { config: { account: 'session' }, schema: { tags, summary: 'My sessions', description: 'Live sessions, oldest first.', response: { 200: Type.Array(SessionView) } } },
+    async (req) => {
+      await deps.flushLastUsed();
+      return (await listSessions({ db, userId: req.person!.userId })).map((s) => ({ ...s, current: s.id === req.person!.sessionId }));
+    },
+  );
+
+  app.delete(
+    '/api/me/sessions/:id',
+    { config: { account: 'session' }, schema: { tags, summary: 'End a session', description: 'It stops working at once, on every instance (ending the current one signs this browser out).', params: SessionParam, response: { 200: DeletedIds } } },
+    async (req) => {
+      await revokeSession({ db, userId: req.person!.userId, id: req.params.id, now: deps.clock() });
+      await deps.authChanged();
+      return { deletedIds: [req.params.id] };
+    },
+  );
+});

@@ -1,0 +1,141 @@
+import { Type } from '@sinclair/typebox';
+import type { Conn } from '../../db/connect.js';
+import { invalid } from '../../core/errors.js';
+import { PLAN_LIMITS } from '../../core/plans.js';
+import { SCOPE_ENDPOINTS } from '../../core/scope-guide.js';
+import type { LoginThrottle } from '../../http/login-throttle.js';
+import { addSchemaOnce, DeletedIds } from '../../http/schemas.js';
+import { routesPlugin, type App } from '../../http/types.js';
+import { endGrantsOf } from '../oauth/service.js';
+import { revokeOtherSessions } from '../sessions/service.js';
+import { revokeTokensOf } from '../tokens/service.js';
+import { WorkspaceParam } from '../workspaces/schemas.js';
+import { changeRole, listMembers, removeMember } from './members.js';
+import { ROLE_SCOPES, type Role } from './roles.js';
+import { Me, MemberParam, MemberView, MePatch, RoleChange, User } from './schemas.js';
+import { findUser, updateProfile, workspacesOf } from './service.js';
+
+export interface UserRoutesDeps {
+  db: Conn;
+  clock: () => Date;
+  /** Every instance forgets cached credentials and memberships: changes hold on the next request everywhere. */
+  authChanged: () => Promise<void>;
+  throttle: LoginThrottle;
+}
+
+/** A person's own account (operations.md §7, §8) and the members of their workspaces. */
+export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
+  const { db } = deps;
+  addSchemaOnce(app, User);
+  const tags = ['Account'];
+
+  app.get(
+    '/api/me',
+    {
+      config: { account: 'person' },
+      schema: {
+        tags,
+        summary: 'Who am I',
+        description: "The signed-in person and the workspaces they belong to, with their role, the scopes it allows and the plan's link features (so a client shows only what works).",
+        response: { 200: Me },
+      },
+    },
+    async (req) => {
+      const { userId } = req.person!;
+      const [found, workspaces] = await Promise.all([findUser({ db, id: userId }), workspacesOf({ db, userId })]);
+      return {
+        user: found,
+        workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, role: w.role, scopes: [...ROLE_SCOPES[w.role]], features: [...PLAN_LIMITS[w.plan].features], maxBulkItems: w.maxBulkItems })),
+        scopeEndpoints: SCOPE_ENDPOINTS,
+      };
+    },
+  );
+
+  app.patch(
+    '/api/me',
+    {
+      config: { account: 'session' },
+      schema: {
+        tags,
+        summary: 'Change my name or password',
+        description: 'Needs `currentPassword`. A new password ends every other session of the account (this one stays).',
+        body: MePatch,
+        response: { 200: Type.Ref('User') },
+      },
+    },
+    async (req) => {
+      const { userId, sessionId } = req.person!;
+      const now = deps.clock();
+      if (req.body.name === undefined && req.body.password === undefined) throw invalid('body', 'nothing_to_update');
+      return updateProfile({
+        db,
+        userId,
+        input: req.body,
+        now,
+        throttle: {
+          before: (email) => deps.throttle.before(email, req.ip, now.getTime()),
+          failed: (email) => deps.throttle.failed(email, req.ip, now.getTime()),
+        },
+        endOtherSessions: async () => {
+          await revokeOtherSessions({ db, userId, except: sessionId, now });
+          await deps.authChanged();
+        },
+      });
+    },
+  );
+
+  memberRoutes(app, deps);
+});
+
+/** The members of a workspace: any member sees them, owners change roles, anyone may leave. */
+function memberRoutes(app: App, deps: UserRoutesDeps) {
+  const { db } = deps;
+  const tags = ['Workspace settings'];
+
+  app.get(
+    '/api/workspaces/:id/members',
+    {
+      config: { account: 'session', workspaceRole: 'member' },
+      schema: { tags, summary: 'Members', description: 'Any member may see who else is in.', params: WorkspaceParam, response: { 200: Type.Array(MemberView) } },
+    },
+    async (req) => listMembers({ db, workspaceId: req.params.id }),
+  );
+
+  app.patch(
+    '/api/workspaces/:id/members/:userId',
+    {
+      config: { account: 'session', workspaceRole: 'owner' },
+      schema: { tags, summary: "Change a member's role", description: 'Owner only; never leaves the workspace without an owner (400). Takes effect on the next request of their sessions and tokens.', params: MemberParam, body: RoleChange, response: { 200: MemberView } },
+    },
+    async (req) => {
+      const member = await changeRole({ db, workspaceId: req.params.id, userId: req.params.userId, role: req.body.role });
+      await deps.authChanged();
+      return member;
+    },
+  );
+
+  app.delete(
+    '/api/workspaces/:id/members/:userId',
+    {
+      config: { account: 'session', workspaceRole: 'member' },
+      schema: { tags, summary: 'Remove a member (or leave)', description: 'An owner removes anyone; anyone may remove themselves. Never the last owner (400). Their human tokens for this workspace end at once.', params: MemberParam, response: { 200: DeletedIds } },
+    },
+    async (req) => {
+      const { id: workspaceId, userId: target } = req.params;
+      const now = deps.clock();
+      // What the membership granted ends with it: their human tokens and the apps they connected here.
+      await removeMember({
+        db,
+        workspaceId,
+        userId: target,
+        by: { userId: req.person!.userId, role: req.workspaceRole as Role },
+        onRemoved: async (tx) => {
+          await revokeTokensOf({ db: tx, userId: target, workspaceId, now });
+          await endGrantsOf({ db: tx, userId: target, workspaceId, now });
+        },
+      });
+      await deps.authChanged();
+      return { deletedIds: [target] };
+    },
+  );
+}
