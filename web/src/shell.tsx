@@ -1,10 +1,8 @@
-import type { paths } from './api/schema.js';
 import { useT, LangContext, type Lang } from './i18n/index.js';
 import { onLinkClick } from './router.js';
 import { matchRoute, SECTIONS } from './routes.js';
+import type { Me } from './session.js';
 import { useContext } from 'preact/hooks';
-
-export type Me = paths['/api/me']['get']['responses'][200]['content']['application/json'];
 
 const NAV = [
   ['/', 'overview'],

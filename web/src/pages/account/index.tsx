@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { useStrings } from '../../i18n/index.js';
-import type { PageProps, Role } from '../../routes.js';
+import type { PageProps, Role } from '../../session.js';
 import { Empty } from '../../ui/states.js';
 import {
   ConfirmButton,

@@ -1,4 +1,4 @@
-import type { PageProps } from '../../routes.js';
+import type { PageProps } from '../../session.js';
 import { ResourcePage } from './resource-page.js';
 import { RESOURCES } from './resources.js';
 

@@ -1,6 +1,6 @@
 import { useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { LangContext, useStrings } from '../../i18n/index.js';
-import type { PageProps } from '../../routes.js';
+import type { PageProps } from '../../session.js';
 import { colorText, Swatch } from './colors.js';
 import { ConfirmDelete } from './confirm-delete.js';
 import { RecordForm, type FormError } from './record-form.js';

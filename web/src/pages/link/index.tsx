@@ -3,7 +3,7 @@ import { api, errorText } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { useStrings } from '../../i18n/index.js';
 import { onLinkClick } from '../../router.js';
-import type { PageProps } from '../../routes.js';
+import type { PageProps } from '../../session.js';
 import { useFormats } from '../analytics/format.js';
 import { AnalyticsView } from '../analytics/view.js';
 import { useViewState } from '../analytics/view-state.js';

@@ -7,7 +7,7 @@ import { useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, errorText } from '../../api/client.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
 import { onLinkClick } from '../../router.js';
-import type { PageProps } from '../../routes.js';
+import type { PageProps } from '../../session.js';
 import { toCsv } from './csv.js';
 import { fetchAllLinks, fetchLinks, fetchReferences, NO_FILTERS, type ListFilters, type Named } from './data.js';
 import { Modal } from './dialog.js';

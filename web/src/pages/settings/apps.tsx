@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
-import type { PageProps } from '../../routes.js';
+import type { PageProps } from '../../session.js';
 import { ConfirmButton, CopyButton, ErrorLine, Loaded, ScopeChecks, ScopeList, SecretOnce, useAction, useDate, useLoad, useSettingsStrings, type Scope } from './ui.js';
 import { Empty } from '../../ui/states.js';
 

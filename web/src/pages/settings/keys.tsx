@@ -1,6 +1,6 @@
 import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
-import type { PageProps } from '../../routes.js';
+import type { PageProps } from '../../session.js';
 import { asMade, CredentialForm, NewCredential } from './credential.js';
 import { ConfirmButton, ErrorLine, Loaded, ScopeList, useAction, useDate, useLoad, useSettingsStrings } from './ui.js';
 import { Empty } from '../../ui/states.js';
