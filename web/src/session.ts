@@ -17,6 +17,8 @@ export type Feature = Workspace['features'][number];
 export interface PageProps {
   me: Me;
   workspaceId: string;
+  /** The chosen workspace of `me` (its plan's features, the role's scopes, its bulk maximum). */
+  workspace: Workspace;
   role: Role;
   params: Record<string, string>;
 }
@@ -24,4 +26,9 @@ export interface PageProps {
 /** The chosen workspace as /api/me tells it (its scopes, its plan's features, its bulk maximum). */
 export function workspaceOf(me: Me, id: string): Workspace | undefined {
   return me.workspaces.find((w) => w.id === id);
+}
+
+/** Every scope of the API, in the order the server lists them with their endpoints. */
+export function allScopes(me: Me): Scope[] {
+  return Object.keys(me.scopeEndpoints) as Scope[];
 }

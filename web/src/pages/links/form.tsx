@@ -7,7 +7,7 @@ import { api, errorText } from '../../api/client.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
 import type { Named } from './data.js';
 import { Modal } from './dialog.js';
-import { featuresOf } from './plan.js';
+import type { Feature } from '../../session.js';
 import { withoutIndex, type Link, type LinkItem } from './rows.js';
 import { errorField } from '../../ui/api-error.js';
 import { strings } from './strings.js';
@@ -18,7 +18,9 @@ type Values = Record<(typeof TEXT_FIELDS)[number] | 'collectionId' | 'partnerId'
 
 interface Props {
   link?: Link;
+  /** The workspace's plan, and the link features it allows (GET /api/me). */
   plan: string;
+  allowed: readonly Feature[];
   collections: Named[];
   tags: Named[];
   partners: Named[];
@@ -63,10 +65,10 @@ function parseGeo(text: string): Record<string, string> | number {
   return out;
 }
 
-export function LinkForm({ link, plan, collections, tags, partners, defaultCollectionId, onDone, onClose }: Props) {
+export function LinkForm({ link, plan, allowed, collections, tags, partners, defaultCollectionId, onDone, onClose }: Props) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
-  const features = featuresOf(plan);
+  const features = new Set(allowed);
   const initial = useRef(initialValues(link, defaultCollectionId)).current;
   const [values, setValues] = useState<Values>(initial);
   const [tagIds, setTagIds] = useState<string[]>(link?.tagIds ?? []);

@@ -8,8 +8,8 @@ import { useContext, useMemo, useState } from 'preact/hooks';
 import { api, errorText } from '../../api/client.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
 import { parseCsv } from './csv.js';
-import { fetchBulkMaximum, type Named } from './data.js';
-import { planBulkMaximum } from './plan.js';
+import type { Feature } from '../../session.js';
+import type { Named } from './data.js';
 import { rowsToItems, withoutIndex, type LinkItem, type RowProblem } from './rows.js';
 import { strings } from './strings.js';
 import { errorTarget } from '../../ui/api-error.js';
@@ -26,8 +26,9 @@ interface BatchReport {
 }
 
 interface Props {
-  workspaceId: string;
-  plan: string;
+  /** What the workspace's plan allows, and its bulk maximum in force (GET /api/me). */
+  features: readonly Feature[];
+  maxBulkItems: number;
   collections: Named[];
   defaultCollectionId: string;
   onImported: () => void;
@@ -35,7 +36,7 @@ interface Props {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function ImportPanel({ workspaceId, plan, collections, defaultCollectionId, onImported }: Props) {
+export function ImportPanel({ features, maxBulkItems, collections, defaultCollectionId, onImported }: Props) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
   const number = useMemo(() => new Intl.NumberFormat(lang), [lang]);
@@ -56,7 +57,7 @@ export function ImportPanel({ workspaceId, plan, collections, defaultCollectionI
     setBatches([]);
     try {
       const records = parseCsv(await file.text());
-      const { items, problems: found, missingUrlColumn } = rowsToItems(records, plan, collectionId || undefined);
+      const { items, problems: found, missingUrlColumn } = rowsToItems(records, features, collectionId || undefined);
       if (records.length < 2) return setSummary(s.noRows);
       if (missingUrlColumn) return setSummary(s.noUrlColumn);
       const rowsTotal = records.length - 1;
@@ -64,7 +65,7 @@ export function ImportPanel({ workspaceId, plan, collections, defaultCollectionI
       setProblems(bad);
       let done = bad.length > 0 ? new Set(bad.map((p) => p.row)).size : 0;
       setProgress({ done, total: rowsTotal });
-      const size = await fetchBulkMaximum(workspaceId, planBulkMaximum(plan));
+      const size = maxBulkItems;
       const reports: BatchReport[] = [];
       let written = 0;
       for (let start = 0, n = 1; start < items.length; start += size, n++) {

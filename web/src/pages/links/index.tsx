@@ -40,7 +40,7 @@ export function LinksPage(props: PageProps) {
   const { lang } = useContext(LangContext);
   const number = useMemo(() => new Intl.NumberFormat(lang), [lang]);
   const date = useMemo(() => new Intl.DateTimeFormat(lang, { dateStyle: 'medium' }), [lang]);
-  const plan = props.me.workspaces.find((w) => w.id === props.workspaceId)?.plan ?? 'free';
+  const { plan, features, maxBulkItems } = props.workspace;
   const canWrite = props.role !== 'viewer';
 
   const [searchInput, setSearchInput] = useState('');
@@ -207,8 +207,8 @@ export function LinksPage(props: PageProps) {
       {importing && canWrite && (
         <div id="links-import">
           <ImportPanel
-            workspaceId={props.workspaceId}
-            plan={plan}
+            features={features}
+            maxBulkItems={maxBulkItems}
             collections={refs.collections}
             defaultCollectionId={defaultCollectionId}
             onImported={() => {
@@ -312,6 +312,7 @@ export function LinksPage(props: PageProps) {
         <LinkForm
           link={editing === 'new' ? undefined : editing}
           plan={plan}
+          allowed={features}
           collections={refs.collections}
           tags={refs.tags}
           partners={refs.partners}
