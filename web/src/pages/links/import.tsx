@@ -13,6 +13,7 @@ import type { Named } from './data.js';
 import { rowsToItems, withoutIndex, type LinkItem, type RowProblem } from './rows.js';
 import { strings } from './strings.js';
 import { errorTarget } from '../../ui/api-error.js';
+import { Table } from '../../ui/table.js';
 
 /** A batch refused more often than this is given up (a file of mostly bad rows would take a request per row). */
 const MAX_RETRIES_PER_BATCH = 100;
@@ -165,28 +166,17 @@ export function ImportPanel({ features, maxBulkItems, collections, defaultCollec
         <>
           <h3 id="links-problems-title">{s.problems}</h3>
           <p class="muted">{s.problemsNote}</p>
-          <div class="links-scroll" tabIndex={0} role="region" aria-labelledby="links-problems-title">
-            <table class="table links-problems">
-              <thead>
-                <tr>
-                  <th scope="col">{s.row}</th>
-                  <th scope="col">{s.field}</th>
-                  <th scope="col">{s.message}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {problems.map((p, i) => (
-                  <tr key={i}>
-                    <td>{p.row}</td>
-                    <td>
-                      <bdi>{p.field}</bdi>
-                    </td>
-                    <td>{problemText(p)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table class="links-problems" region={{ class: 'links-scroll', labelledBy: 'links-problems-title' }} columns={[s.row, s.field, s.message]}>
+            {problems.map((p, i) => (
+              <tr key={i}>
+                <td>{p.row}</td>
+                <td>
+                  <bdi>{p.field}</bdi>
+                </td>
+                <td>{problemText(p)}</td>
+              </tr>
+            ))}
+          </Table>
         </>
       )}
     </section>
