@@ -11,7 +11,7 @@ interface Props {
   /** While something runs, Escape does not close it. */
   busy?: boolean;
   /** Where the focus starts; else the browser's choice (the first field). */
-  initialFocus?: RefObject<HTMLElement>;
+  initialFocus?: RefObject<HTMLElement | null>;
   children: ComponentChildren;
 }
 

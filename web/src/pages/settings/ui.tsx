@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useContext, useEffect, useLayoutEffect, useId, useRef, useState } from 'preact/hooks';
+import { CopyButton as KitCopyButton } from '../../ui/copy.js';
 import { Loaded as SharedLoaded, type Load } from '../../ui/states.js';
 import { errorText } from '../../api/client.js';
 import type { Me, Scope } from '../../session.js';
@@ -65,29 +66,10 @@ export function useDate() {
   return (value: string | Date | null | undefined) => (value ? format.format(new Date(value)) : '');
 }
 
-/** Copies text with navigator.clipboard and says so ("Copied"). */
+/** The kit's Copy button in the settings' words, saying beside it how it went ("Copy: Client ID"). */
 export function CopyButton({ text, label }: { text: string; label?: string }) {
   const s = useSettingsStrings();
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const word = state === 'copied' ? s.copied : s.copy;
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setState('copied');
-    } catch {
-      setState('failed');
-    }
-  };
-  return (
-    <span class="copy">
-      <button type="button" onClick={copy} aria-label={label ? `${word}: ${label}` : undefined}>
-        {word}
-      </button>
-      <span role="status" class={state === 'failed' ? 'error' : 'visually-hidden'}>
-        {state === 'copied' ? s.copied : state === 'failed' ? s.copyFailed : ''}
-      </span>
-    </span>
-  );
+  return <KitCopyButton text={text} words={{ copy: s.copy, copied: s.copied, failed: s.copyFailed }} label={label ? (word) => `${word}: ${label}` : undefined} announce />;
 }
 
 /** A secret shown once: the value (read-only, selectable), a Copy button and the warning. */
