@@ -45,8 +45,13 @@ interface Props {
 export function CopyButton({ text, words, label, class: look, resetAfterMs, announce = false, onCopied }: Props) {
   const { state, copy } = useCopy(resetAfterMs);
   const word = state === 'copied' ? words.copied : words.copy;
+  const onClick = async () => {
+    // (Not `onCopied?.(await copy(text))`: without onCopied that would never copy.)
+    const ok = await copy(text);
+    onCopied?.(ok);
+  };
   const button = (
-    <button type="button" class={look} onClick={async () => onCopied?.(await copy(text))} aria-label={label?.(word)}>
+    <button type="button" class={look} onClick={onClick} aria-label={label?.(word)}>
       {word}
     </button>
   );
