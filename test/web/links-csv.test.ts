@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { guardFormula as serverGuard } from '../../src/core/csv.js';
+import { PLAN_LIMITS, type Plan } from '../../src/core/plans.js';
 import { guardFormula, parseCsv, toCsv } from '../../web/src/pages/links/csv.js';
 import { COLUMNS, linkToRow, rowsToItems, withoutIndex, type Link } from '../../web/src/pages/links/rows.js';
 
@@ -54,6 +55,9 @@ describe('parseCsv / toCsv (RFC 4180)', () => {
   });
 });
 
+/** The link features of a plan, as GET /api/me tells the dashboard (the server's own rule). */
+const features = (plan: Plan) => [...PLAN_LIMITS[plan].features];
+
 describe('rowsToItems', () => {
   it('makes link-create items, numbering rows as a spreadsheet (header = row 1)', () => {
     const records = parseCsv(
@@ -65,7 +69,7 @@ describe('rowsToItems', () => {
         'https://e.com/4,Four,not-a-uuid,,' + C + ',',
       ].join('\r\n'),
     );
-    const { items, problems } = rowsToItems(records, 'enterprise', C);
+    const { items, problems } = rowsToItems(records, features('enterprise'), C);
     expect(items).toEqual([{ row: 2, item: { url: 'https://e.com/1', title: 'One', tagIds: [T], utm: { source: 'news' }, collectionId: C } }]);
     expect(problems).toEqual([
       { row: 3, field: 'url', problem: { key: 'https' } },
@@ -76,13 +80,13 @@ describe('rowsToItems', () => {
 
   it('refuses what the plan lacks, before sending', () => {
     const records = [['url', 'password', 'expiresAt'], ['https://e.com/', 'secret', '2030-01-01T00:00:00Z']];
-    expect(rowsToItems(records, 'free', C).problems.map((p) => p.field)).toEqual(['expiresAt', 'password']);
-    expect(rowsToItems(records, 'pro', C).items[0]!.item).toMatchObject({ password: 'secret', expiresAt: '2030-01-01T00:00:00Z' });
+    expect(rowsToItems(records, features('free'), C).problems.map((p) => p.field)).toEqual(['expiresAt', 'password']);
+    expect(rowsToItems(records, features('pro'), C).items[0]!.item).toMatchObject({ password: 'secret', expiresAt: '2030-01-01T00:00:00Z' });
   });
 
   it('without a collectionId column or a default collection, the collection is required; a file without url says so', () => {
-    expect(rowsToItems([['url'], ['https://e.com/']], 'free', undefined).problems).toEqual([{ row: 2, field: 'collectionId', problem: { key: 'required' } }]);
-    expect(rowsToItems([['title'], ['x']], 'free', C).missingUrlColumn).toBe(true);
+    expect(rowsToItems([['url'], ['https://e.com/']], features('free'), undefined).problems).toEqual([{ row: 2, field: 'collectionId', problem: { key: 'required' } }]);
+    expect(rowsToItems([['title'], ['x']], features('free'), C).missingUrlColumn).toBe(true);
   });
 
   it('an exported row imports again as the same link', () => {
@@ -94,7 +98,7 @@ describe('rowsToItems', () => {
     } as unknown as Link;
     const csv = toCsv([[...COLUMNS], linkToRow(link)]);
     expect(csv).not.toContain('never exported');
-    const { items, problems } = rowsToItems(parseCsv(csv), 'enterprise', undefined);
+    const { items, problems } = rowsToItems(parseCsv(csv), features('enterprise'), undefined);
     expect(problems).toEqual([]);
     expect(items[0]!.item).toEqual({
       url: 'https://e.com/a,b', title: 'A "quoted", title', externalId: 'ext-1', ios: 'https://apps.apple.com/x', collectionId: C, tagIds: [T],

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, setWorkspace } from './api/client.js';
 import { applyLang, initialLang, LangContext, type Lang } from './i18n/index.js';
 import { lazyPage } from './lazy.js';
-import { Shell, type Me } from './shell.js';
+import type { Me } from './session.js';
+import { Shell } from './shell.js';
 import { appPath, navigate, returnPath, useRoute } from './router.js';
 import { CONSENT_PATH, ConsentPage, matchRoute } from './routes.js';
 

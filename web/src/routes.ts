@@ -1,16 +1,6 @@
 import type { ComponentType } from 'preact';
-import type { Me } from './shell.js';
 import { lazyPage } from './lazy.js';
-
-export type Role = Me['workspaces'][number]['role'];
-
-/** What every signed-in page is given: who is signed in, the chosen workspace, their role there, the path's parameters. */
-export interface PageProps {
-  me: Me;
-  workspaceId: string;
-  role: Role;
-  params: Record<string, string>;
-}
+import type { Me, PageProps } from './session.js';
 
 type Page = ComponentType<PageProps> & { preload(): void };
 const page = (load: () => Promise<ComponentType<PageProps>>): Page => lazyPage(load);

@@ -1,10 +1,8 @@
-import type { paths } from './api/schema.js';
 import { useT, LangContext, type Lang } from './i18n/index.js';
 import { onLinkClick } from './router.js';
 import { matchRoute, SECTIONS } from './routes.js';
+import type { Me } from './session.js';
 import { useContext } from 'preact/hooks';
-
-export type Me = paths['/api/me']['get']['responses'][200]['content']['application/json'];
 
 const NAV = [
   ['/', 'overview'],
@@ -26,15 +24,16 @@ interface Props {
 export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) {
   const t = useT();
   const { lang, setLang } = useContext(LangContext);
-  const role = me.workspaces.find((w) => w.id === workspaceId)?.role;
+  const workspace = me.workspaces.find((w) => w.id === workspaceId);
+  const role = workspace?.role;
   const route = matchRoute(path);
   // Settings are the owner's (a member or a viewer sees none).
   const nav = NAV.filter(([href]) => href !== '/settings' || role === 'owner');
   const section = SECTIONS.find((items) => items.some(([p]) => route?.pattern === p || (p === '/links' && route?.pattern === '/links/:id')));
   let page;
-  if (!workspaceId || !role) page = <p>{t.noWorkspace}</p>;
+  if (!workspaceId || !workspace || !role) page = <p>{t.noWorkspace}</p>;
   else if (!route || (route.pattern.startsWith('/settings') && role !== 'owner')) page = <p>{t.notFound}</p>;
-  else page = <route.page key={workspaceId} me={me} workspaceId={workspaceId} role={role} params={route.params} />;
+  else page = <route.page key={workspaceId} me={me} workspaceId={workspaceId} workspace={workspace} role={role} params={route.params} />;
   const title = [...NAV, ...SECTIONS.flat(), ['/links/:id', 'links'] as const, ['/account', 'account'] as const].find(([p]) => p === route?.pattern);
   return (
     <div class="shell">

@@ -5,6 +5,7 @@ import { TimeChart } from '../ui/time-chart.js';
 import { LangContext, useT } from '../i18n/index.js';
 import { formatMinor, formatMoney } from '../ui/money.js';
 import { Empty, Loading, LoadFailure } from '../ui/states.js';
+import { Table } from '../ui/table.js';
 
 type Group = components['schemas']['AnalyticsGroup'];
 /** The one currency of the range's sales; null when there are several or they were too many to look at. */
@@ -143,29 +144,19 @@ function Ready({ series, links, days, currency, lang, format }: { series: Group[
         <>
           <TimeChart times={chart.times} series={chart.series} interval="day" label={t.chartLabel} timeLabel={t.date} lang={lang} formatNumber={format} />
           <h2>{t.topLinks}</h2>
-          <table class="table">
-            <thead>
-              <tr>
-                <th scope="col">{t.link}</th>
-                <th scope="col">{t.clicks}</th>
-                <th scope="col">{t.leads}</th>
-                <th scope="col">{t.sales}</th>
+          <Table columns={[t.link, t.clicks, t.leads, t.sales]}>
+            {links.map((g) => (
+              <tr key={g.key}>
+                <td>
+                  <span class="title cell-name">{g.title ?? g.shortUrl}</span>
+                  <bdi class="muted cell-name">{g.shortUrl}</bdi>
+                </td>
+                <td>{format(g.clicks)}</td>
+                <td>{format(g.leads)}</td>
+                <td>{format(g.sales)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {links.map((g) => (
-                <tr key={g.key}>
-                  <td>
-                    <span class="title cell-name">{g.title ?? g.shortUrl}</span>
-                    <bdi class="muted cell-name">{g.shortUrl}</bdi>
-                  </td>
-                  <td>{format(g.clicks)}</td>
-                  <td>{format(g.leads)}</td>
-                  <td>{format(g.sales)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         </>
       )}
     </>

@@ -1,14 +1,20 @@
-/** Words of the shared page states (web/src/ui/states.tsx); a page may give its own loading line or failure lead. */
+/** Words of the dashboard kit (states, paginator); a page may give its own loading line, failure lead or page words. */
 const en = {
   loading: 'Loading…',
   failed: 'Could not load: ',
   retry: 'Try again',
+  previousPage: 'Previous page',
+  nextPage: 'Next page',
+  page: (n: number) => `Page ${n}`,
 };
 
 const ar: typeof en = {
   loading: 'جارٍ التحميل…',
   failed: 'تعذّر التحميل: ',
   retry: 'أعد المحاولة',
+  previousPage: 'الصفحة السابقة',
+  nextPage: 'الصفحة التالية',
+  page: (n: number) => `الصفحة ${n}`,
 };
 
 export const strings = { en, ar };

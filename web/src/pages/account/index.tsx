@@ -2,21 +2,19 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { useStrings } from '../../i18n/index.js';
-import type { PageProps, Role } from '../../routes.js';
+import { workspaceOf, type PageProps } from '../../session.js';
 import { Empty } from '../../ui/states.js';
 import {
   ConfirmButton,
   ErrorLine,
   Loaded,
   meChanged,
-  SCOPES,
   ScopeList,
   SelectField,
   useAction,
   useDate,
   useLoad,
   useSettingsStrings,
-  VIEWER_SCOPES,
 } from '../settings/ui.js';
 import { asMade, CredentialForm, NewCredential, type Made } from '../settings/credential.js';
 import { strings } from './strings.js';
@@ -283,7 +281,8 @@ function TokenForm({ me, workspaceId, ...handlers }: { me: PageProps['me']; work
   const a = useStrings(strings);
   const s = useSettingsStrings();
   const [workspace, setWorkspace] = useState(workspaceId);
-  const role: Role | undefined = me.workspaces.find((w) => w.id === workspace)?.role;
+  // What the person's role allows in the chosen workspace, as the server says (GET /api/me).
+  const chosen = workspaceOf(me, workspace);
   return (
     <CredentialForm
       {...handlers}
@@ -294,8 +293,9 @@ function TokenForm({ me, workspaceId, ...handlers }: { me: PageProps['me']; work
       expiries={EXPIRIES.map((x) => [x, s[`expiry${x}`]] as const)}
       initialExpiry="90"
       submitLabel={a.createToken}
-      allowed={role === 'viewer' ? VIEWER_SCOPES : SCOPES}
-      scopesHelp={role === 'viewer' ? a.viewerNote : undefined}
+      allowed={chosen?.scopes ?? []}
+      endpoints={me.scopeEndpoints}
+      scopesHelp={chosen?.role === 'viewer' ? a.viewerNote : undefined}
       create={({ name, scopes, expiresAt }) => api.POST('/api/me/tokens', { body: { name, workspaceId: workspace, scopes, expiresAt: expiresAt! } }).then((r) => asMade(r, (t) => t.token))}
     >
       <SelectField label={a.workspace} name="workspace" value={workspace} onChange={setWorkspace} options={me.workspaces.map((w) => [w.id, `${w.name} (${s.roles[w.role]})`] as const)} />

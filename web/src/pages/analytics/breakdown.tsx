@@ -7,6 +7,8 @@ import { useLoad } from './load.js';
 import type { Strings } from './strings.js';
 import { filterParamOf, filterValueOk, type FilterParam, type Filters } from './view-state.js';
 import { Empty, Loading, LoadFailure } from '../../ui/states.js';
+import { Table } from '../../ui/table.js';
+import { MetricCells, metricColumns } from './metrics.js';
 
 export type Group = components['schemas']['AnalyticsGroup'];
 type Dimension = Exclude<NonNullable<AnalyticsQuery['groupBy']>, 'timeseries'>;
@@ -84,58 +86,42 @@ export function Breakdown({ card, dim, onDim, query, onFilter, filters, carry, s
       {rows && rows.length === 0 && <Empty>{s.emptyGroup}</Empty>}
       {rows && rows.length > 0 && (
         <div class="lt-result" aria-busy={groups.loading}>
-          <div class="lt-scroll" role="region" tabIndex={0} aria-label={`${s[card.title]}: ${s[shown]}`}>
-            <table class="table lt-breakdown">
-              <thead>
-                <tr>
-                  <th scope="col">{s[shown]}</th>
-                  <th scope="col">{s.clicks}</th>
-                  <th scope="col">{s.leads}</th>
-                  <th scope="col">{s.sales}</th>
-                  <th scope="col">{s.revenue}</th>
+          <Table class="lt-breakdown" region={{ class: 'lt-scroll', label: `${s[card.title]}: ${s[shown]}` }} columns={[s[shown], ...metricColumns(s)]}>
+            {rows.map((g) => {
+              const label = rowLabel(shown, g, s, f.lang);
+              const most = Math.max(1, ...rows.map((r) => r.clicks));
+              // Rows of no collection, tag or partner have no id to filter by.
+              const canFilter = param && filterValueOk(param, g.key) && filters[param] !== g.key;
+              return (
+                <tr key={g.key}>
+                  <td>
+                    {canFilter ? (
+                      <button type="button" class="lt-row-button" onClick={() => onFilter({ param, value: g.key, label })}>
+                        <span class="lt-sr">{s.filterBy} </span>
+                        <Label {...label} />
+                      </button>
+                    ) : (
+                      <Label {...label} />
+                    )}
+                    {shown === 'link' && g.shortUrl && (
+                      <a
+                        class="lt-sub"
+                        href={`/app/links/${g.key}${carry}`}
+                        onClick={(e) => openInApp(e)}
+                        aria-label={`${s.openLink}: ${g.shortUrl}`}
+                      >
+                        <bdi dir="ltr">{g.shortUrl}</bdi>
+                      </a>
+                    )}
+                    <svg class="lt-bar" viewBox="0 0 100 4" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+                      <rect width={(100 * g.clicks) / most} height="4" />
+                    </svg>
+                  </td>
+                  <MetricCells g={g} f={f} />
                 </tr>
-              </thead>
-              <tbody>
-                {rows.map((g) => {
-                  const label = rowLabel(shown, g, s, f.lang);
-                  const most = Math.max(1, ...rows.map((r) => r.clicks));
-                  // Rows of no collection, tag or partner have no id to filter by.
-                  const canFilter = param && filterValueOk(param, g.key) && filters[param] !== g.key;
-                  return (
-                    <tr key={g.key}>
-                      <td>
-                        {canFilter ? (
-                          <button type="button" class="lt-row-button" onClick={() => onFilter({ param, value: g.key, label })}>
-                            <span class="lt-sr">{s.filterBy} </span>
-                            <Label {...label} />
-                          </button>
-                        ) : (
-                          <Label {...label} />
-                        )}
-                        {shown === 'link' && g.shortUrl && (
-                          <a
-                            class="lt-sub"
-                            href={`/app/links/${g.key}${carry}`}
-                            onClick={(e) => openInApp(e)}
-                            aria-label={`${s.openLink}: ${g.shortUrl}`}
-                          >
-                            <bdi dir="ltr">{g.shortUrl}</bdi>
-                          </a>
-                        )}
-                        <svg class="lt-bar" viewBox="0 0 100 4" preserveAspectRatio="none" aria-hidden="true" focusable="false">
-                          <rect width={(100 * g.clicks) / most} height="4" />
-                        </svg>
-                      </td>
-                      <td>{f.number(g.clicks)}</td>
-                      <td>{f.number(g.leads)}</td>
-                      <td>{f.number(g.sales)}</td>
-                      <td>{f.amount(Number(g.saleAmount))}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </Table>
           {(rows.length >= take || take > FEW) && (
             <button type="button" class="lt-more" onClick={() => setExpanded(take > FEW ? '' : `${dim} ${key}`)}>
               {take > FEW ? s.showFewer : s.showMore}

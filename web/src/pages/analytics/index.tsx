@@ -1,4 +1,4 @@
-import type { PageProps } from '../../routes.js';
+import type { PageProps } from '../../session.js';
 import { AnalyticsView } from './view.js';
 
 /** The workspace's analytics: every link, filterable by any breakdown row (analytics/view.tsx). */

@@ -11,6 +11,8 @@ import { TimeChart, type ChartSeries } from '../../ui/time-chart.js';
 import { FILTER_PARAMS, useViewState, type Filters, type ViewState } from './view-state.js';
 import './analytics.css';
 import { Empty, Loading, LoadFailure } from '../../ui/states.js';
+import { Table } from '../../ui/table.js';
+import { MetricCells, metricColumns } from './metrics.js';
 
 /**
  * A workspace's analytics, or one link's (linkId): date range and time zone, the active
@@ -161,30 +163,14 @@ function Series({ rows, interval, buckets, tz, filtered }: { rows: Group[]; inte
           <TimeChart times={chart.times} series={chart.series} interval={interval} label={label} timeLabel={s.time} lang={f.lang} formatNumber={f.number} />
           <details class="lt-details">
             <summary>{s.chartTable}</summary>
-            <div class="lt-scroll" role="region" tabIndex={0} aria-label={s.chartTableLabel}>
-              <table class="table">
-                <thead>
-                  <tr>
-                    <th scope="col">{s.time}</th>
-                    <th scope="col">{s.clicks}</th>
-                    <th scope="col">{s.leads}</th>
-                    <th scope="col">{s.sales}</th>
-                    <th scope="col">{s.revenue}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {chart.active.map(([b, g]) => (
-                    <tr key={b}>
-                      <td>{bucketName(b)}</td>
-                      <td>{f.number(g.clicks)}</td>
-                      <td>{f.number(g.leads)}</td>
-                      <td>{f.number(g.sales)}</td>
-                      <td>{f.amount(Number(g.saleAmount))}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table region={{ class: 'lt-scroll', label: s.chartTableLabel }} columns={[s.time, ...metricColumns(s)]}>
+              {chart.active.map(([b, g]) => (
+                <tr key={b}>
+                  <td>{bucketName(b)}</td>
+                  <MetricCells g={g} f={f} />
+                </tr>
+              ))}
+            </Table>
           </details>
         </>
       )}

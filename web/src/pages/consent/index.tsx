@@ -2,7 +2,7 @@ import { useContext, useEffect, useId, useState } from 'preact/hooks';
 import { api, errorText } from '../../api/client.js';
 import type { paths } from '../../api/schema.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
-import type { Me } from '../../shell.js';
+import type { Me } from '../../session.js';
 import { LangSwitch } from '../lang-switch.js';
 import { strings as settingsStrings } from '../settings/strings.js';
 import { strings } from './strings.js';

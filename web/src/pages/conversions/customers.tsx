@@ -7,7 +7,9 @@ import { EventsList, PAGE } from './events-list.js';
 import { Pages } from './pages.js';
 import { hrefOf, type ConversionsQuery } from './query.js';
 import { strings } from './strings.js';
+import { usePagedList } from '../../ui/paged-list.js';
 import { Empty, Loading, LoadFailure } from '../../ui/states.js';
+import { Table } from '../../ui/table.js';
 
 type Customer = components['schemas']['Customer'];
 type State<T> = { kind: 'loading' } | { kind: 'error'; error: unknown } | { kind: 'ready'; value: T };
@@ -45,72 +47,43 @@ function ViewLink({ to, go, children }: { to: ConversionsQuery; go: Props['go'];
 function CustomerList({ query, go }: Props) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
-  const [state, setState] = useState<State<{ rows: Customer[]; more: boolean }>>({ kind: 'loading' });
-  const [attempt, setAttempt] = useState(0);
   const page = query.cpage;
+  const { list, reload } = usePagedList<Customer>(({ take, skip }) => api.GET('/api/customers', { params: { query: { take, skip, sort: 'desc' } } }), { page: page - 1, size: PAGE });
   const dates = useMemo(() => new Intl.DateTimeFormat(lang, { dateStyle: 'medium' }), [lang]);
 
-  useEffect(() => {
-    let live = true;
-    setState({ kind: 'loading' });
-    api.GET('/api/customers', { params: { query: { take: PAGE + 1, skip: (page - 1) * PAGE, sort: 'desc' } } }).then(
-      ({ data, error }) => {
-        if (!live) return;
-        if (!data) setState({ kind: 'error', error });
-        else setState({ kind: 'ready', value: { rows: data.slice(0, PAGE), more: data.length > PAGE } });
-      },
-      (err: unknown) => live && setState({ kind: 'error', error: err }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [page, attempt]);
-
-  if (state.kind === 'loading') return <Loading />;
-  if (state.kind === 'error') return <LoadFailure error={state.error} retry={() => setAttempt((n) => n + 1)} class="load-failure" />;
-  const { rows, more } = state.value;
-  if (rows.length === 0)
+  if (list.kind === 'loading') return <Loading />;
+  if (list.kind === 'error') return <LoadFailure error={list.error} retry={reload} class="load-failure" />;
+  const pages = <Pages label={s.pagination(s.customers)} page={page} more={list.more} onPage={(n) => go({ ...query, cpage: n })} />;
+  if (list.rows.length === 0)
     return (
       <>
         <Empty>{s.emptyCustomers}</Empty>
-        <Pages label={s.pagination(s.customers)} page={page} more={false} onPage={(n) => go({ ...query, cpage: n })} />
+        {pages}
       </>
     );
   return (
     <>
-      <div class="conv-scroll" role="region" tabIndex={0} aria-label={s.tableLabel(s.customers)}>
-        <table class="table conv-table">
-          <thead>
-            <tr>
-              <th scope="col">{s.name}</th>
-              <th scope="col">{s.email}</th>
-              <th scope="col">{s.externalId}</th>
-              <th scope="col">{s.since}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((c) => (
-              <tr key={c.id}>
-                <td>
-                  <ViewLink to={{ ...query, customer: c.id, cpage: 1 }} go={go}>
-                    <bdi>{c.name ?? c.externalId}</bdi>
-                  </ViewLink>
-                </td>
-                <td>
-                  <bdi>{c.email ?? ''}</bdi>
-                </td>
-                <td>
-                  <bdi>{c.externalId}</bdi>
-                </td>
-                <td>
-                  <time dateTime={c.createdAt}>{dates.format(new Date(c.createdAt))}</time>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <Pages label={s.pagination(s.customers)} page={page} more={more} onPage={(n) => go({ ...query, cpage: n })} />
+      <Table class="conv-table" region={{ class: 'conv-scroll', label: s.tableLabel(s.customers) }} columns={[s.name, s.email, s.externalId, s.since]}>
+        {list.rows.map((c) => (
+          <tr key={c.id}>
+            <td>
+              <ViewLink to={{ ...query, customer: c.id, cpage: 1 }} go={go}>
+                <bdi>{c.name ?? c.externalId}</bdi>
+              </ViewLink>
+            </td>
+            <td>
+              <bdi>{c.email ?? ''}</bdi>
+            </td>
+            <td>
+              <bdi>{c.externalId}</bdi>
+            </td>
+            <td>
+              <time dateTime={c.createdAt}>{dates.format(new Date(c.createdAt))}</time>
+            </td>
+          </tr>
+        ))}
+      </Table>
+      {pages}
     </>
   );
 }

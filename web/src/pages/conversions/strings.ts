@@ -22,9 +22,6 @@ const en = {
   noAmount: '—',
   tableLabel: (what: string) => `${what} (scrolls sideways)`,
   customerEvents: (name: string) => `Events of ${name}`,
-  previous: 'Previous page',
-  next: 'Next page',
-  page: (n: number) => `Page ${n}`,
   pagination: (what: string) => `Pages of ${what}`,
   emptyEvents:
     'No leads or sales yet. Your server records them with POST /api/track/lead and POST /api/track/sale, sending the click id your site kept from the visitor’s short-link click.',
@@ -66,9 +63,6 @@ const ar: ConversionStrings = {
   noAmount: '—',
   tableLabel: (what: string) => `${what} (جدول يمكن تمريره أفقيًا)`,
   customerEvents: (name: string) => `أحداث ${name}`,
-  previous: 'الصفحة السابقة',
-  next: 'الصفحة التالية',
-  page: (n: number) => `الصفحة ${n}`,
   pagination: (what: string) => `صفحات ${what}`,
   emptyEvents:
     'لا يوجد عملاء محتملون أو مبيعات بعد. يسجّلها خادمك عبر POST /api/track/lead وPOST /api/track/sale، مع معرّف النقرة الذي احتفظ به موقعك من نقرة الزائر على الرابط المختصر.',

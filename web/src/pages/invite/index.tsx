@@ -1,7 +1,7 @@
 import { useContext, useState } from 'preact/hooks';
 import { api, errorText } from '../../api/client.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
-import type { Me } from '../../shell.js';
+import type { Me } from '../../session.js';
 import { LangSwitch } from '../lang-switch.js';
 import { strings } from './strings.js';
 import '../settings/settings.css';

@@ -1,6 +1,7 @@
-import { useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { useContext, useRef, useState } from 'preact/hooks';
 import { errorText } from '../../api/client.js';
 import { LangContext } from '../../i18n/index.js';
+import { Dialog } from '../../ui/dialog.js';
 import type { LibraryStrings } from './strings.js';
 
 interface Props {
@@ -13,24 +14,15 @@ interface Props {
 }
 
 /**
- * A modal confirmation (the native <dialog>: focus stays inside, Escape cancels). The
- * focus starts on Cancel, so Enter alone never deletes. An API error is shown inside.
+ * A modal confirmation (focus stays inside, Escape cancels). The focus starts on Cancel, so
+ * Enter alone never deletes. An API error is shown inside.
  */
 export function ConfirmDelete({ s, title, body, remove, onDone, onCancel }: Props) {
   const { lang } = useContext(LangContext);
-  const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const [busy, setBusy] = useState(false);
   // Kept as the API answered, so a change of language shows its other message.
   const [error, setError] = useState<unknown>();
-
-  useEffect(() => {
-    const d = dialog.current;
-    if (!d) return;
-    d.showModal();
-    cancel.current?.focus();
-    return () => d.open && d.close();
-  }, []);
 
   const confirm = async () => {
     setBusy(true);
@@ -47,18 +39,7 @@ export function ConfirmDelete({ s, title, body, remove, onDone, onCancel }: Prop
   };
 
   return (
-    <dialog
-      ref={dialog}
-      class="lib-dialog"
-      aria-labelledby="lib-dialog-title"
-      aria-describedby="lib-dialog-body"
-      onCancel={(e) => {
-        e.preventDefault();
-        if (!busy) onCancel();
-      }}
-    >
-      <h2 id="lib-dialog-title">{title}</h2>
-      <p id="lib-dialog-body">{body}</p>
+    <Dialog class="lib-dialog" title={title} description={body} busy={busy} initialFocus={cancel} onClose={onCancel}>
       {error !== undefined && (
         <p class="error" role="alert">
           {errorText(error, lang)}
@@ -72,6 +53,6 @@ export function ConfirmDelete({ s, title, body, remove, onDone, onCancel }: Prop
           {s.cancel}
         </button>
       </div>
-    </dialog>
+    </Dialog>
   );
 }

@@ -3,13 +3,14 @@ import { api, errorText } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { useStrings } from '../../i18n/index.js';
 import { onLinkClick } from '../../router.js';
-import type { PageProps } from '../../routes.js';
+import type { PageProps } from '../../session.js';
 import { useFormats } from '../analytics/format.js';
 import { AnalyticsView } from '../analytics/view.js';
 import { useViewState } from '../analytics/view-state.js';
 import { LinkEvents } from './events.js';
 import { strings } from './strings.js';
 import './link.css';
+import { useCopy } from '../../ui/copy.js';
 import { Empty, Loading, LoadFailure } from '../../ui/states.js';
 
 type Link = components['schemas']['Link'];
@@ -65,13 +66,7 @@ export function LinkPage({ params }: PageProps) {
 function LinkHeader({ link }: { link: Link }) {
   const s = useStrings(strings);
   const f = useFormats();
-  const [copied, setCopied] = useState<'' | 'ok' | 'failed'>('');
-  const copy = () => {
-    navigator.clipboard.writeText(link.shortUrl).then(
-      () => setCopied('ok'),
-      () => setCopied('failed'),
-    );
-  };
+  const { state: copied, copy } = useCopy();
   return (
     <header class="lk-header">
       <h2 class="lk-title">{link.title ?? <bdi dir="ltr">{link.shortUrl}</bdi>}</h2>
@@ -82,7 +77,7 @@ function LinkHeader({ link }: { link: Link }) {
             <a href={link.shortUrl} dir="ltr">
               {link.shortUrl}
             </a>
-            <button type="button" onClick={copy} aria-label={s.copyLabel}>
+            <button type="button" onClick={() => void copy(link.shortUrl)} aria-label={s.copyLabel}>
               {s.copy}
             </button>
           </dd>
@@ -103,7 +98,7 @@ function LinkHeader({ link }: { link: Link }) {
         </div>
       </dl>
       <p role="status" class={copied === 'failed' ? 'error' : 'muted'}>
-        {copied === 'ok' ? s.copied : copied === 'failed' ? s.copyFailed : ''}
+        {copied === 'copied' ? s.copied : copied === 'failed' ? s.copyFailed : ''}
       </p>
     </header>
   );

@@ -61,9 +61,3 @@ export async function fetchReferences(): Promise<{ collections: Named[]; tags: N
   const named = (rows: { id: string; name: string }[] | undefined): Named[] => (rows ?? []).map((r) => ({ id: r.id, name: r.name }));
   return { collections: named(c.data), tags: named(t.data), partners: named(p.data) };
 }
-
-/** The workspace's bulk maximum in force (it may differ from its plan's). */
-export async function fetchBulkMaximum(workspaceId: string, fallback: number): Promise<number> {
-  const { data } = await api.GET('/api/workspaces');
-  return data?.find((w) => w.id === workspaceId)?.maxBulkItems ?? fallback;
-}

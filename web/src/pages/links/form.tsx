@@ -5,20 +5,20 @@
 import { useContext, useRef, useState } from 'preact/hooks';
 import { api, errorText } from '../../api/client.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
-import type { Named } from './data.js';
-import { Modal } from './dialog.js';
-import { featuresOf } from './plan.js';
-import { withoutIndex, type Link, type LinkItem } from './rows.js';
+import type { Feature } from '../../session.js';
 import { errorField } from '../../ui/api-error.js';
+import { Dialog } from '../../ui/dialog.js';
+import type { Named } from './data.js';
+import { FieldError, fieldAttrs, NamedSelect, PlanFields, TagsField, TextField, type FormState } from './form-fields.js';
+import { buildItem, initialValues, UTM_KEYS, type Values } from './form-values.js';
+import { withoutIndex, type Link } from './rows.js';
 import { strings } from './strings.js';
-
-const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content', 'referral'] as const;
-const TEXT_FIELDS = ['url', 'title', 'description', 'image', 'externalId', 'tenantId', 'expiredUrl', 'password', 'ios', 'android'] as const;
-type Values = Record<(typeof TEXT_FIELDS)[number] | 'collectionId' | 'partnerId' | 'expiresAt' | 'geo' | `utm.${(typeof UTM_KEYS)[number]}`, string>;
 
 interface Props {
   link?: Link;
+  /** The workspace's plan, and the link features it allows (GET /api/me). */
   plan: string;
+  allowed: readonly Feature[];
   collections: Named[];
   tags: Named[];
   partners: Named[];
@@ -27,46 +27,10 @@ interface Props {
   onClose: () => void;
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-/** An ISO date-time as the value of a datetime-local input, in the browser's time zone. */
-function localInput(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-function initialValues(l: Link | undefined, defaultCollectionId: string): Values {
-  const utm = (l?.utm ?? {}) as Record<string, string>;
-  const v = {} as Values;
-  for (const f of TEXT_FIELDS) v[f] = (l?.[f] as string | null | undefined) ?? '';
-  for (const k of UTM_KEYS) v[`utm.${k}`] = utm[k] ?? '';
-  v.collectionId = l?.collectionId ?? defaultCollectionId;
-  v.partnerId = l?.partnerId ?? '';
-  v.expiresAt = localInput(l?.expiresAt as string | null | undefined);
-  v.geo = Object.entries((l?.geo ?? {}) as Record<string, string>)
-    .map(([c, u]) => `${c} ${u}`)
-    .join('\n');
-  return v;
-}
-
-/** "DE https://…" lines → { DE: url }, or the number of the first bad line. */
-function parseGeo(text: string): Record<string, string> | number {
-  const out: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (!line) continue;
-    const m = /^([A-Za-z]{2})\s+(\S+)$/.exec(line);
-    if (!m) return i + 1;
-    out[m[1]!.toUpperCase()] = m[2]!;
-  }
-  return out;
-}
-
-export function LinkForm({ link, plan, collections, tags, partners, defaultCollectionId, onDone, onClose }: Props) {
+export function LinkForm({ link, plan, allowed, collections, tags, partners, defaultCollectionId, onDone, onClose }: Props) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
-  const features = featuresOf(plan);
+  const features = new Set(allowed);
   const initial = useRef(initialValues(link, defaultCollectionId)).current;
   const [values, setValues] = useState<Values>(initial);
   const [tagIds, setTagIds] = useState<string[]>(link?.tagIds ?? []);
@@ -75,58 +39,17 @@ export function LinkForm({ link, plan, collections, tags, partners, defaultColle
   const [formError, setFormError] = useState('');
   const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
-  const set = (k: keyof Values) => (e: Event) => setValues((v) => ({ ...v, [k]: (e.currentTarget as HTMLInputElement).value }));
-
-  /** The fields of the request: all that are set (create), or those that changed, null clearing (edit). */
-  function buildItem(): LinkItem | string {
-    const item: LinkItem = {};
-    const changed = (k: keyof Values) => !link || values[k] !== initial[k];
-    for (const f of TEXT_FIELDS) {
-      if (!changed(f)) continue;
-      const v = values[f].trim();
-      if (v) item[f] = f === 'password' ? values[f] : v;
-      else if (link) item[f] = null;
-    }
-    if (changed('collectionId') && values.collectionId) item.collectionId = values.collectionId;
-    if (changed('partnerId')) item.partnerId = values.partnerId || (link ? null : undefined);
-    if (item.partnerId === undefined) delete item.partnerId;
-    if (!link ? tagIds.length > 0 : tagIds.join() !== link.tagIds.join()) item.tagIds = tagIds;
-    const utm: Record<string, string | null> = {};
-    for (const k of UTM_KEYS) {
-      if (!changed(`utm.${k}`)) continue;
-      const v = values[`utm.${k}`].trim();
-      if (v) utm[k] = v;
-      else if (link) utm[k] = null;
-    }
-    if (Object.keys(utm).length) item.utm = utm;
-    if (changed('expiresAt')) {
-      if (values.expiresAt) item.expiresAt = new Date(values.expiresAt).toISOString();
-      else if (link) item.expiresAt = null;
-    }
-    if (cloaked !== (link?.cloaked ?? false)) item.cloaked = cloaked;
-    if (changed('geo')) {
-      const geo = parseGeo(values.geo);
-      if (typeof geo === 'number') return s.geoLine(geo);
-      if (Object.keys(geo).length) item.geo = geo;
-      else if (link) item.geo = null;
-    }
-    // Fields the plan forbids are not shown, and never sent.
-    const gated: [string, boolean][] = [
-      ['expiresAt', features.has('expiration')], ['expiredUrl', features.has('expiration')], ['password', features.has('password')],
-      ['cloaked', features.has('cloaking')], ['ios', features.has('deviceTargeting')], ['android', features.has('deviceTargeting')], ['geo', features.has('geoTargeting')],
-    ];
-    for (const [f, allowed] of gated) if (!allowed) delete item[f];
-    return item;
-  }
+  const form: FormState = { values, errors, set: (k) => (e) => setValues((v) => ({ ...v, [k]: (e.currentTarget as HTMLInputElement).value })) };
+  const focusField = (name: string) => formRef.current?.querySelector<HTMLElement>(`[name="${name}"]`);
 
   async function submit(e: Event) {
     e.preventDefault();
     setErrors({});
     setFormError('');
-    const item = buildItem();
-    if (typeof item === 'string') {
-      setErrors({ geo: item });
-      formRef.current?.querySelector<HTMLElement>('[name="geo"]')?.focus();
+    const item = buildItem(link, initial, values, { tagIds, cloaked }, features);
+    if (typeof item === 'number') {
+      setErrors({ geo: s.geoLine(item) });
+      focusField('geo')?.focus();
       return;
     }
     if (link && Object.keys(item).length === 0) return onClose();
@@ -147,139 +70,39 @@ export function LinkForm({ link, plan, collections, tags, partners, defaultColle
     // The body sent is one item, so its field is `[0].…` (`[0].geo.DE` is the geo field's).
     const field = errorField(err, 0);
     const name = field && (field in values ? field : field.split(/[.[]/)[0]);
-    const input = name ? formRef.current?.querySelector<HTMLElement>(`[name="${name}"]`) : null;
+    const input = name ? focusField(name) : null;
     if (name && input) {
       setErrors({ [name]: message });
       input.focus();
     } else setFormError(message);
   }
 
-  const field = (name: keyof Values | 'tagIds' | 'cloaked') => ({
-    name,
-    id: `link-${name}`,
-    'aria-invalid': errors[name] ? ('true' as const) : undefined,
-    'aria-describedby': errors[name] ? `link-${name}-error` : undefined,
-  });
-  const errorOf = (name: string) =>
-    errors[name] ? (
-      <p id={`link-${name}-error`} class="error">
-        {errors[name]}
-      </p>
-    ) : null;
-  const text = (name: (typeof TEXT_FIELDS)[number] | `utm.${(typeof UTM_KEYS)[number]}`, label: string, type: 'text' | 'url' = 'text', extra: Record<string, unknown> = {}) => (
-    <div class="field">
-      <label for={`link-${name}`}>{label}</label>
-      <input {...field(name)} type={type as 'text'} value={values[name]} onInput={set(name)} {...extra} />
-      {errorOf(name)}
-    </div>
-  );
-  const anyFeature = features.size > 0;
-
   return (
-    <Modal title={link ? s.editTitle : s.newTitle} onClose={onClose}>
+    <Dialog class="links-dialog" title={link ? s.editTitle : s.newTitle} onClose={onClose}>
       <form ref={formRef} class="stack links-form" onSubmit={submit} noValidate>
-        {text('url', s.destinationUrl, 'url', { required: true, autoComplete: 'url', dir: 'ltr' })}
-        <div class="field">
-          <label for="link-collectionId">{s.collection}</label>
-          <select {...field('collectionId')} value={values.collectionId} onChange={set('collectionId')} required>
-            {!values.collectionId && <option value="">—</option>}
-            {collections.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
+        <TextField form={form} name="url" label={s.destinationUrl} type="url" extra={{ required: true, autoComplete: 'url', dir: 'ltr' }} />
+        <NamedSelect form={form} name="collectionId" label={s.collection} options={collections} blank={values.collectionId ? undefined : '—'} required>
           {collections.length === 0 && <p class="muted">{s.noCollections}</p>}
-          {errorOf('collectionId')}
-        </div>
-        {text('title', s.title)}
+        </NamedSelect>
+        <TextField form={form} name="title" label={s.title} />
         <div class="field">
           <label for="link-description">{s.description}</label>
-          <textarea {...field('description')} rows={2} value={values.description} onInput={set('description')} />
-          {errorOf('description')}
+          <textarea {...fieldAttrs(errors, 'description')} rows={2} value={values.description} onInput={form.set('description')} />
+          <FieldError errors={errors} name="description" />
         </div>
-        {text('image', s.image, 'url', { dir: 'ltr' })}
-        {tags.length > 0 && (
-          <fieldset class="links-tags" {...field('tagIds')} tabIndex={-1}>
-            <legend>{s.tags}</legend>
-            {tags.map((t) => (
-              <label key={t.id} class="field-inline">
-                <input
-                  type="checkbox"
-                  checked={tagIds.includes(t.id)}
-                  onChange={(e) => {
-                    const on = e.currentTarget.checked;
-                    setTagIds((ids) => (on ? [...ids, t.id] : ids.filter((i) => i !== t.id)));
-                  }}
-                />
-                <span>{t.name}</span>
-              </label>
-            ))}
-            {errorOf('tagIds')}
-          </fieldset>
-        )}
-        <div class="field">
-          <label for="link-partnerId">{s.partner}</label>
-          <select {...field('partnerId')} value={values.partnerId} onChange={set('partnerId')}>
-            <option value="">{s.none}</option>
-            {partners.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-          {errorOf('partnerId')}
-        </div>
-        {text('externalId', s.externalId)}
-        {text('tenantId', s.tenantId)}
-        <fieldset class="links-grid" {...field('utm' as keyof Values)} tabIndex={-1}>
+        <TextField form={form} name="image" label={s.image} type="url" extra={{ dir: 'ltr' }} />
+        <TagsField errors={errors} tags={tags} tagIds={tagIds} onChange={setTagIds} />
+        <NamedSelect form={form} name="partnerId" label={s.partner} options={partners} blank={s.none} />
+        <TextField form={form} name="externalId" label={s.externalId} />
+        <TextField form={form} name="tenantId" label={s.tenantId} />
+        <fieldset class="links-grid" {...fieldAttrs(errors, 'utm')} tabIndex={-1}>
           <legend>{s.utm}</legend>
-          {UTM_KEYS.map((k) => text(`utm.${k}`, s.utmKeys[k]))}
-          {errorOf('utm')}
+          {UTM_KEYS.map((k) => (
+            <TextField key={k} form={form} name={`utm.${k}`} label={s.utmKeys[k]} />
+          ))}
+          <FieldError errors={errors} name="utm" />
         </fieldset>
-        {anyFeature ? (
-          <fieldset class="stack">
-            <legend>{s.planFeatures}</legend>
-            {features.has('expiration') && (
-              <>
-                <div class="field">
-                  <label for="link-expiresAt">{s.expiresAt}</label>
-                  <input {...field('expiresAt')} type="datetime-local" value={values.expiresAt} onInput={set('expiresAt')} />
-                  {errorOf('expiresAt')}
-                </div>
-                {text('expiredUrl', s.expiredUrl, 'url', { dir: 'ltr' })}
-              </>
-            )}
-            {features.has('password') && text('password', s.password, 'text', { autoComplete: 'off' })}
-            {features.has('cloaking') && (
-              <div class="field">
-                <label class="field-inline">
-                  <input {...field('cloaked')} type="checkbox" checked={cloaked} onChange={(e) => setCloaked(e.currentTarget.checked)} />
-                  <span>{s.cloaked}</span>
-                </label>
-                {errorOf('cloaked')}
-              </div>
-            )}
-            {features.has('deviceTargeting') && (
-              <>
-                {text('ios', s.ios, 'url', { dir: 'ltr' })}
-                {text('android', s.android, 'url', { dir: 'ltr' })}
-              </>
-            )}
-            {features.has('geoTargeting') && (
-              <div class="field">
-                <label for="link-geo">{s.geo}</label>
-                <textarea {...field('geo')} rows={3} dir="ltr" value={values.geo} onInput={set('geo')} aria-describedby={errors.geo ? 'link-geo-error link-geo-hint' : 'link-geo-hint'} />
-                <p id="link-geo-hint" class="muted">
-                  {s.geoHint}
-                </p>
-                {errorOf('geo')}
-              </div>
-            )}
-          </fieldset>
-        ) : (
-          <p class="muted">{s.planNote(plan)}</p>
-        )}
+        <PlanFields form={form} plan={plan} features={features} cloaked={cloaked} onCloaked={setCloaked} />
         {formError && (
           <p role="alert" class="error">
             {s.formError}
@@ -295,6 +118,6 @@ export function LinkForm({ link, plan, collections, tags, partners, defaultColle
           </button>
         </div>
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -8,11 +8,12 @@ import { useContext, useMemo, useState } from 'preact/hooks';
 import { api, errorText } from '../../api/client.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
 import { parseCsv } from './csv.js';
-import { fetchBulkMaximum, type Named } from './data.js';
-import { planBulkMaximum } from './plan.js';
+import type { Feature } from '../../session.js';
+import type { Named } from './data.js';
 import { rowsToItems, withoutIndex, type LinkItem, type RowProblem } from './rows.js';
 import { strings } from './strings.js';
 import { errorTarget } from '../../ui/api-error.js';
+import { Table } from '../../ui/table.js';
 
 /** A batch refused more often than this is given up (a file of mostly bad rows would take a request per row). */
 const MAX_RETRIES_PER_BATCH = 100;
@@ -26,8 +27,9 @@ interface BatchReport {
 }
 
 interface Props {
-  workspaceId: string;
-  plan: string;
+  /** What the workspace's plan allows, and its bulk maximum in force (GET /api/me). */
+  features: readonly Feature[];
+  maxBulkItems: number;
   collections: Named[];
   defaultCollectionId: string;
   onImported: () => void;
@@ -35,7 +37,7 @@ interface Props {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function ImportPanel({ workspaceId, plan, collections, defaultCollectionId, onImported }: Props) {
+export function ImportPanel({ features, maxBulkItems, collections, defaultCollectionId, onImported }: Props) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
   const number = useMemo(() => new Intl.NumberFormat(lang), [lang]);
@@ -56,7 +58,7 @@ export function ImportPanel({ workspaceId, plan, collections, defaultCollectionI
     setBatches([]);
     try {
       const records = parseCsv(await file.text());
-      const { items, problems: found, missingUrlColumn } = rowsToItems(records, plan, collectionId || undefined);
+      const { items, problems: found, missingUrlColumn } = rowsToItems(records, features, collectionId || undefined);
       if (records.length < 2) return setSummary(s.noRows);
       if (missingUrlColumn) return setSummary(s.noUrlColumn);
       const rowsTotal = records.length - 1;
@@ -64,7 +66,7 @@ export function ImportPanel({ workspaceId, plan, collections, defaultCollectionI
       setProblems(bad);
       let done = bad.length > 0 ? new Set(bad.map((p) => p.row)).size : 0;
       setProgress({ done, total: rowsTotal });
-      const size = await fetchBulkMaximum(workspaceId, planBulkMaximum(plan));
+      const size = maxBulkItems;
       const reports: BatchReport[] = [];
       let written = 0;
       for (let start = 0, n = 1; start < items.length; start += size, n++) {
@@ -164,28 +166,17 @@ export function ImportPanel({ workspaceId, plan, collections, defaultCollectionI
         <>
           <h3 id="links-problems-title">{s.problems}</h3>
           <p class="muted">{s.problemsNote}</p>
-          <div class="links-scroll" tabIndex={0} role="region" aria-labelledby="links-problems-title">
-            <table class="table links-problems">
-              <thead>
-                <tr>
-                  <th scope="col">{s.row}</th>
-                  <th scope="col">{s.field}</th>
-                  <th scope="col">{s.message}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {problems.map((p, i) => (
-                  <tr key={i}>
-                    <td>{p.row}</td>
-                    <td>
-                      <bdi>{p.field}</bdi>
-                    </td>
-                    <td>{problemText(p)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table class="links-problems" region={{ class: 'links-scroll', labelledBy: 'links-problems-title' }} columns={[s.row, s.field, s.message]}>
+            {problems.map((p, i) => (
+              <tr key={i}>
+                <td>{p.row}</td>
+                <td>
+                  <bdi>{p.field}</bdi>
+                </td>
+                <td>{problemText(p)}</td>
+              </tr>
+            ))}
+          </Table>
         </>
       )}
     </section>

@@ -3,7 +3,7 @@
  * link-create item, or the problems found before sending it). Pure functions.
  */
 import type { components } from '../../api/schema.js';
-import { featuresOf, type Feature } from './plan.js';
+import type { Feature } from '../../session.js';
 
 export type Link = components['schemas']['Link'];
 export type LinkItem = Record<string, unknown>;
@@ -67,13 +67,14 @@ const isHttps = (v: string): boolean => {
 /**
  * The link-create items of a parsed CSV (first record: the header), checked as far as the
  * browser can: what is left for the API (unknown ids, plan limits of the server…) comes back
- * from it. `defaultCollectionId` serves rows without a collectionId.
+ * from it. `features`: those the workspace's plan allows (GET /api/me); `defaultCollectionId`
+ * serves rows without a collectionId.
  */
-export function rowsToItems(records: string[][], plan: string, defaultCollectionId: string | undefined): { items: { row: number; item: LinkItem }[]; problems: RowProblem[]; missingUrlColumn: boolean } {
+export function rowsToItems(records: string[][], allowed: readonly Feature[], defaultCollectionId: string | undefined): { items: { row: number; item: LinkItem }[]; problems: RowProblem[]; missingUrlColumn: boolean } {
   const [header = [], ...body] = records;
   const names = header.map((h) => h.trim());
   const col = (name: string) => names.findIndex((n) => n.toLowerCase() === name.toLowerCase());
-  const features = featuresOf(plan);
+  const features = new Set(allowed);
   const items: { row: number; item: LinkItem }[] = [];
   const problems: RowProblem[] = [];
   const at = (r: string[], name: string) => {

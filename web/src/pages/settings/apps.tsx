@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
-import type { PageProps } from '../../routes.js';
+import { allScopes, type Me, type PageProps } from '../../session.js';
 import { ConfirmButton, CopyButton, ErrorLine, Loaded, ScopeChecks, ScopeList, SecretOnce, useAction, useDate, useLoad, useSettingsStrings, type Scope } from './ui.js';
 import { Empty } from '../../ui/states.js';
 
@@ -9,7 +9,7 @@ type App = components['schemas']['OauthApp'];
 type Editing = { kind: 'new' } | { kind: 'edit'; app: App };
 
 /** OAuth apps this workspace registers (operations.md §9): create, edit, delete, new secret. */
-export function OAuthAppsSettings({ workspaceId }: PageProps) {
+export function OAuthAppsSettings({ workspaceId, me }: PageProps) {
   const s = useSettingsStrings();
   const [apps, reload] = useLoad(() => api.GET('/api/workspaces/{id}/oauth-apps', { params: { path: { id: workspaceId } } }));
   const [editing, setEditing] = useState<Editing>();
@@ -39,6 +39,7 @@ export function OAuthAppsSettings({ workspaceId }: PageProps) {
         <AppForm
           key={editing.kind === 'edit' ? editing.app.id : 'new'}
           workspaceId={workspaceId}
+          me={me}
           app={editing.kind === 'edit' ? editing.app : undefined}
           onCancel={closeForm}
           onSaved={(made) => {
@@ -71,7 +72,7 @@ export function OAuthAppsSettings({ workspaceId }: PageProps) {
   );
 }
 
-function AppForm({ workspaceId, app, onCancel, onSaved }: { workspaceId: string; app?: App; onCancel: () => void; onSaved: (made?: components['schemas']['CreatedOauthApp']) => void }) {
+function AppForm({ workspaceId, me, app, onCancel, onSaved }: { workspaceId: string; me: Me; app?: App; onCancel: () => void; onSaved: (made?: components['schemas']['CreatedOauthApp']) => void }) {
   const s = useSettingsStrings();
   const [name, setName] = useState(app?.name ?? '');
   const [uris, setUris] = useState(app?.redirectUris.join('\n') ?? '');
@@ -123,7 +124,7 @@ function AppForm({ workspaceId, app, onCancel, onSaved }: { workspaceId: string;
           </label>
         </fieldset>
       )}
-      <ScopeChecks name="scopes" selected={scopes} onChange={setScopes} help={s.appScopesHelp} />
+      <ScopeChecks name="scopes" selected={scopes} onChange={setScopes} allowed={allScopes(me)} endpoints={me.scopeEndpoints} help={s.appScopesHelp} />
       <ErrorLine error={error} />
       <div class="actions">
         <button type="submit" disabled={busy}>

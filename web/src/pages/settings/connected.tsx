@@ -1,5 +1,5 @@
 import { api } from '../../api/client.js';
-import type { PageProps } from '../../routes.js';
+import type { PageProps } from '../../session.js';
 import { ConfirmButton, ErrorLine, Loaded, ScopeList, useAction, useDate, useLoad, useSettingsStrings } from './ui.js';
 import { Empty } from '../../ui/states.js';
 

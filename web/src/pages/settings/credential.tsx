@@ -1,6 +1,6 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { ErrorLine, SCOPES, ScopeChecks, SecretOnce, SelectField, useAction, useSettingsStrings, type Scope } from './ui.js';
+import { ErrorLine, ScopeChecks, SecretOnce, SelectField, useAction, useSettingsStrings, type Scope, type ScopeEndpoints } from './ui.js';
 
 /**
  * A new credential (a workspace's API key, a person's token): a name, scopes as checkboxes with
@@ -68,7 +68,8 @@ export function CredentialForm({
   expiries,
   initialExpiry,
   submitLabel,
-  allowed = SCOPES,
+  allowed,
+  endpoints,
   scopesHelp,
   children,
   create,
@@ -83,7 +84,9 @@ export function CredentialForm({
   expiries: readonly (readonly [Expiry, string])[];
   initialExpiry: Expiry;
   submitLabel: string;
-  allowed?: readonly Scope[];
+  /** The scopes offered (what the role allows), and what each opens (GET /api/me). */
+  allowed: readonly Scope[];
+  endpoints: ScopeEndpoints;
   scopesHelp?: string;
   children?: ComponentChildren;
   create: (input: CreateInput) => Promise<Answer<Made>>;
@@ -118,7 +121,7 @@ export function CredentialForm({
         )}
       </label>
       {children}
-      <ScopeChecks name="scopes" selected={scopes} onChange={setScopes} allowed={allowed} help={scopesHelp} />
+      <ScopeChecks name="scopes" selected={scopes} onChange={setScopes} allowed={allowed} endpoints={endpoints} help={scopesHelp} />
       <SelectField label={expiryLabel} name="expiry" value={expiry} onChange={setExpiry} options={expiries} />
       <ErrorLine error={error} />
       <div class="actions">

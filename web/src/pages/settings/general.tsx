@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
-import type { PageProps } from '../../routes.js';
+import type { PageProps } from '../../session.js';
 import { ErrorLine, Loaded, meChanged, useAction, useLang, useLoad, useSettingsStrings } from './ui.js';
 
 /** The workspace's name (what an owner may change) and its plan and limits, read-only. */

@@ -1,5 +1,5 @@
 import { lazyPage } from '../../lazy.js';
-import type { PageProps } from '../../routes.js';
+import type { PageProps } from '../../session.js';
 
 /** The workspace settings (owners only, operations.md §7): each page its own chunk. */
 export const GeneralSettings = lazyPage<PageProps>(() => import('./general.js').then((m) => m.GeneralSettings));

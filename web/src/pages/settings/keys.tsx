@@ -1,6 +1,6 @@
 import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
-import type { PageProps } from '../../routes.js';
+import type { PageProps } from '../../session.js';
 import { asMade, CredentialForm, NewCredential } from './credential.js';
 import { ConfirmButton, ErrorLine, Loaded, ScopeList, useAction, useDate, useLoad, useSettingsStrings } from './ui.js';
 import { Empty } from '../../ui/states.js';
@@ -9,7 +9,7 @@ type Key = components['schemas']['Key'];
 const EXPIRIES = ['never', '30', '90', '365'] as const;
 
 /** API keys of api.md: create (the key shown once), list, revoke. */
-export function KeysSettings({ workspaceId }: PageProps) {
+export function KeysSettings({ workspaceId, workspace, me }: PageProps) {
   const s = useSettingsStrings();
   const [keys, reload] = useLoad(() => api.GET('/api/workspaces/{id}/keys', { params: { path: { id: workspaceId } } }));
   return (
@@ -30,6 +30,8 @@ export function KeysSettings({ workspaceId }: PageProps) {
             expiries={EXPIRIES.map((x) => [x, x === 'never' ? s.expiryNever : s[`expiry${x}`]] as const)}
             initialExpiry="never"
             submitLabel={s.createKey}
+            allowed={workspace.scopes}
+            endpoints={me.scopeEndpoints}
             create={(body) => api.POST('/api/workspaces/{id}/keys', { params: { path: { id: workspaceId } }, body }).then((r) => asMade(r, (k) => k.key))}
           />
         )}

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { paths } from '../../api/schema.js';
-import type { PageProps, Role } from '../../routes.js';
+import type { PageProps, Role } from '../../session.js';
 import { ConfirmButton, ErrorLine, Loaded, meChanged, SecretOnce, SelectField, useAction, useDate, useLoad, useSettingsStrings } from './ui.js';
 import { Empty } from '../../ui/states.js';
 

@@ -1,6 +1,4 @@
-import type { components } from '../../api/schema.js';
-
-type Scope = components['schemas']['Key']['scopes'][number];
+import type { Scope } from '../../session.js';
 
 /** Strings of the settings pages and the shared pieces (scopes, copy, confirm) the account page reuses. */
 const en = {

@@ -1,39 +1,19 @@
 import type { ComponentChildren } from 'preact';
 import { useContext, useEffect, useLayoutEffect, useId, useRef, useState } from 'preact/hooks';
+import { CopyButton as KitCopyButton } from '../../ui/copy.js';
 import { Loaded as SharedLoaded, type Load } from '../../ui/states.js';
 import { errorText } from '../../api/client.js';
-import type { components } from '../../api/schema.js';
+import type { Me, Scope } from '../../session.js';
 import { LangContext, useStrings, type Lang } from '../../i18n/index.js';
 import { strings } from './strings.js';
 import './settings.css';
 
 /** Small pieces the settings and account pages share: loading, copying, confirming, scopes. */
 
-/**
- * The scope ids, from the generated OpenAPI types (the server's own list, src/http/scopes.ts): the
- * dashboard keeps no list of its own. ENDPOINTS is a Record over that union, so a scope the
- * server adds (or drops) fails the typecheck here until it has its line, and its words in strings.ts.
- */
-export type Scope = components['schemas']['Key']['scopes'][number];
-/** What each scope opens (api.md Authentication 5), in the order of api.md's table. */
-const ENDPOINTS: Record<Scope, string> = {
-  linksRead: 'GET /api/links',
-  linksWrite: 'POST, PUT, DELETE /api/links',
-  collectionsRead: 'GET /api/collections',
-  collectionsWrite: 'POST, PUT, DELETE /api/collections',
-  tagsRead: 'GET /api/tags',
-  tagsWrite: 'POST, PUT, DELETE /api/tags',
-  analyticsRead: 'GET /api/analytics',
-  conversionsWrite: 'POST /api/track/lead, /api/track/sale',
-  customersRead: 'GET /api/customers',
-  customersWrite: 'PUT, DELETE /api/customers',
-  partnersRead: 'GET /api/partners',
-  partnersWrite: 'POST, PUT, DELETE /api/partners',
-};
-/** Every scope of the OpenAPI union, once each (ENDPOINTS' keys). */
-export const SCOPES = Object.keys(ENDPOINTS) as readonly Scope[];
-/** The scopes of a viewer (operations.md §7); owners and members have all twelve. */
-export const VIEWER_SCOPES: readonly Scope[] = ['linksRead', 'collectionsRead', 'tagsRead', 'analyticsRead', 'customersRead', 'partnersRead'];
+/** A scope of the API; which exist, what each opens and which a role allows all come from GET /api/me. */
+export type { Scope } from '../../session.js';
+/** What each scope opens (GET /api/me's scopeEndpoints: 'GET /api/links'). */
+export type ScopeEndpoints = Me['scopeEndpoints'];
 
 export const useSettingsStrings = () => useStrings(strings);
 export const useLang = (): Lang => useContext(LangContext).lang;
@@ -86,29 +66,10 @@ export function useDate() {
   return (value: string | Date | null | undefined) => (value ? format.format(new Date(value)) : '');
 }
 
-/** Copies text with navigator.clipboard and says so ("Copied"). */
+/** The kit's Copy button in the settings' words, saying beside it how it went ("Copy: Client ID"). */
 export function CopyButton({ text, label }: { text: string; label?: string }) {
   const s = useSettingsStrings();
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const word = state === 'copied' ? s.copied : s.copy;
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setState('copied');
-    } catch {
-      setState('failed');
-    }
-  };
-  return (
-    <span class="copy">
-      <button type="button" onClick={copy} aria-label={label ? `${word}: ${label}` : undefined}>
-        {word}
-      </button>
-      <span role="status" class={state === 'failed' ? 'error' : 'visually-hidden'}>
-        {state === 'copied' ? s.copied : state === 'failed' ? s.copyFailed : ''}
-      </span>
-    </span>
-  );
+  return <KitCopyButton text={text} words={{ copy: s.copy, copied: s.copied, failed: s.copyFailed }} label={label ? (word) => `${word}: ${label}` : undefined} announce />;
 }
 
 /** A secret shown once: the value (read-only, selectable), a Copy button and the warning. */
@@ -220,8 +181,22 @@ export function ConfirmButton({
   );
 }
 
-/** The twelve scopes as checkboxes, each with words saying what it allows (api.md's table). */
-export function ScopeChecks({ name, selected, onChange, allowed = SCOPES, help }: { name: string; selected: Scope[]; onChange: (next: Scope[]) => void; allowed?: readonly Scope[]; help?: string }) {
+/** The scopes `allowed` as checkboxes, each with words saying what it allows and the endpoints it opens (api.md's table). */
+export function ScopeChecks({
+  name,
+  selected,
+  onChange,
+  allowed,
+  endpoints,
+  help,
+}: {
+  name: string;
+  selected: Scope[];
+  onChange: (next: Scope[]) => void;
+  allowed: readonly Scope[];
+  endpoints: ScopeEndpoints;
+  help?: string;
+}) {
   const s = useSettingsStrings();
   return (
     <fieldset class="scopes">
@@ -239,7 +214,7 @@ export function ScopeChecks({ name, selected, onChange, allowed = SCOPES, help }
                 onChange={(e) => onChange(e.currentTarget.checked ? [...selected, scope] : selected.filter((x) => x !== scope))}
               />
               <span>
-                <code>{scope}</code> <span class="scope-words">{s.scopeWords[scope]}</span> <span class="endpoints"><code>{ENDPOINTS[scope]}</code></span>
+                <code>{scope}</code> <span class="scope-words">{s.scopeWords[scope]}</span> <span class="endpoints"><code>{endpoints[scope]}</code></span>
               </span>
             </label>
           </li>

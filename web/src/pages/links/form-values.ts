@@ -1,0 +1,99 @@
+/**
+ * The link form's values and the request item they make: pure functions (no DOM), so the form
+ * component keeps only its state and its fields.
+ */
+import type { Feature } from '../../session.js';
+import type { Link, LinkItem } from './rows.js';
+
+export const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content', 'referral'] as const;
+export const TEXT_FIELDS = ['url', 'title', 'description', 'image', 'externalId', 'tenantId', 'expiredUrl', 'password', 'ios', 'android'] as const;
+export type TextName = (typeof TEXT_FIELDS)[number] | `utm.${(typeof UTM_KEYS)[number]}`;
+export type Values = Record<TextName | 'collectionId' | 'partnerId' | 'expiresAt' | 'geo', string>;
+
+/** What the form holds besides its text values. */
+export interface Choices {
+  tagIds: string[];
+  cloaked: boolean;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** An ISO date-time as the value of a datetime-local input, in the browser's time zone. */
+function localInput(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+export function initialValues(l: Link | undefined, defaultCollectionId: string): Values {
+  const utm = (l?.utm ?? {}) as Record<string, string>;
+  const v = {} as Values;
+  for (const f of TEXT_FIELDS) v[f] = (l?.[f] as string | null | undefined) ?? '';
+  for (const k of UTM_KEYS) v[`utm.${k}`] = utm[k] ?? '';
+  v.collectionId = l?.collectionId ?? defaultCollectionId;
+  v.partnerId = l?.partnerId ?? '';
+  v.expiresAt = localInput(l?.expiresAt as string | null | undefined);
+  v.geo = Object.entries((l?.geo ?? {}) as Record<string, string>)
+    .map(([c, u]) => `${c} ${u}`)
+    .join('\n');
+  return v;
+}
+
+/** "DE https://…" lines → { DE: url }, or the number of the first bad line. */
+function parseGeo(text: string): Record<string, string> | number {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (!line) continue;
+    const m = /^([A-Za-z]{2})\s+(\S+)$/.exec(line);
+    if (!m) return i + 1;
+    out[m[1]!.toUpperCase()] = m[2]!;
+  }
+  return out;
+}
+
+/** The request fields a plan feature gates: a field the plan forbids is not shown, and never sent. */
+const GATED: [field: string, feature: Feature][] = [
+  ['expiresAt', 'expiration'], ['expiredUrl', 'expiration'], ['password', 'password'],
+  ['cloaked', 'cloaking'], ['ios', 'deviceTargeting'], ['android', 'deviceTargeting'], ['geo', 'geoTargeting'],
+];
+
+/**
+ * The fields of the request: all that are set (create, no `link`), or those that changed from
+ * `initial`, null clearing (edit). A bad geo line: its 1-based number instead.
+ */
+export function buildItem(link: Link | undefined, initial: Values, values: Values, { tagIds, cloaked }: Choices, features: ReadonlySet<Feature>): LinkItem | number {
+  const item: LinkItem = {};
+  const changed = (k: keyof Values) => !link || values[k] !== initial[k];
+  for (const f of TEXT_FIELDS) {
+    if (!changed(f)) continue;
+    const v = values[f].trim();
+    if (v) item[f] = f === 'password' ? values[f] : v;
+    else if (link) item[f] = null;
+  }
+  if (changed('collectionId') && values.collectionId) item.collectionId = values.collectionId;
+  if (changed('partnerId')) item.partnerId = values.partnerId || (link ? null : undefined);
+  if (item.partnerId === undefined) delete item.partnerId;
+  if (!link ? tagIds.length > 0 : tagIds.join() !== link.tagIds.join()) item.tagIds = tagIds;
+  const utm: Record<string, string | null> = {};
+  for (const k of UTM_KEYS) {
+    if (!changed(`utm.${k}`)) continue;
+    const v = values[`utm.${k}`].trim();
+    if (v) utm[k] = v;
+    else if (link) utm[k] = null;
+  }
+  if (Object.keys(utm).length) item.utm = utm;
+  if (changed('expiresAt')) {
+    if (values.expiresAt) item.expiresAt = new Date(values.expiresAt).toISOString();
+    else if (link) item.expiresAt = null;
+  }
+  if (cloaked !== (link?.cloaked ?? false)) item.cloaked = cloaked;
+  if (changed('geo')) {
+    const geo = parseGeo(values.geo);
+    if (typeof geo === 'number') return geo;
+    if (Object.keys(geo).length) item.geo = geo;
+    else if (link) item.geo = null;
+  }
+  for (const [f, feature] of GATED) if (!features.has(feature)) delete item[f];
+  return item;
+}

@@ -1,0 +1,67 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+export type CopyState = 'idle' | 'copied' | 'failed';
+
+/**
+ * Copies text with navigator.clipboard and remembers how it went; with `resetAfterMs`, "copied"
+ * goes back to idle after that long (a row's button that is pressed again and again).
+ */
+export function useCopy(resetAfterMs?: number): { state: CopyState; copy: (text: string) => Promise<boolean> } {
+  const [state, setState] = useState<CopyState>('idle');
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const copy = async (text: string) => {
+    clearTimeout(timer.current);
+    try {
+      await navigator.clipboard.writeText(text);
+      setState('copied');
+      if (resetAfterMs !== undefined) timer.current = setTimeout(() => setState('idle'), resetAfterMs);
+      return true;
+    } catch {
+      setState('failed');
+      return false;
+    }
+  };
+  return { state, copy };
+}
+
+interface Props {
+  text: string;
+  /** The button's words before and after copying, and what a failure says (the page's own). */
+  words: { copy: string; copied: string; failed: string };
+  /** The button's accessible name for its current word (when the word alone does not say what is copied). */
+  label?: (word: string) => string | undefined;
+  class?: string;
+  resetAfterMs?: number;
+  /**
+   * How it went is announced beside the button (a status line of its own); without it the page
+   * says so itself, through `onCopied`.
+   */
+  announce?: boolean;
+  onCopied?: (ok: boolean) => void;
+}
+
+/** A Copy button: its word turns to "Copied" once the text is on the clipboard. */
+export function CopyButton({ text, words, label, class: look, resetAfterMs, announce = false, onCopied }: Props) {
+  const { state, copy } = useCopy(resetAfterMs);
+  const word = state === 'copied' ? words.copied : words.copy;
+  const onClick = async () => {
+    // (Not `onCopied?.(await copy(text))`: without onCopied that would never copy.)
+    const ok = await copy(text);
+    onCopied?.(ok);
+  };
+  const button = (
+    <button type="button" class={look} onClick={onClick} aria-label={label?.(word)}>
+      {word}
+    </button>
+  );
+  if (!announce) return button;
+  return (
+    <span class="copy">
+      {button}
+      <span role="status" class={state === 'failed' ? 'error' : 'visually-hidden'}>
+        {state === 'copied' ? words.copied : state === 'failed' ? words.failed : ''}
+      </span>
+    </span>
+  );
+}
