@@ -18,16 +18,16 @@ import { issueSetupCode } from './modules/auth/service.js';
 import { frameChecker } from './modules/links/frame-check.js';
 import { PasswordBox } from './modules/links/password.js';
 import { findLinkForRedirect } from './modules/links/service.js';
-import { ClickPartitionKeeper } from './modules/redirect/click-partitions.js';
-import { ClickSpool } from './modules/redirect/click-spool.js';
-import { ClickQueue } from './modules/redirect/clicks.js';
-import { SpoolReplayer } from './modules/redirect/spool-replay.js';
+import { ClickPartitionKeeper } from './modules/clicks/partitions.js';
+import { ClickSpool } from './modules/clicks/spool.js';
+import { ClickQueue } from './modules/clicks/queue.js';
+import { SpoolReplayer } from './modules/clicks/replay.js';
 import { LocalBus, RedisBus, type AuthChangeBus, type ClickFlushBus, type InvalidationBus } from './infra/bus.js';
 import { LinkCache } from './modules/redirect/link-cache.js';
 import { PasswordGate } from './modules/redirect/password-gate.js';
-import { replayClicks, storeClicks } from './modules/redirect/store.js';
-import { openCountryLookup } from './modules/redirect/visitor.js';
-import type { RawClick } from './modules/redirect/click-record.js';
+import { replayClicks, storeClicks } from './modules/clicks/store.js';
+import { openCountryLookup } from './infra/country.js';
+import type { RawClick } from './modules/clicks/record.js';
 
 export interface Runtime {
   app: App;

@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { newId } from '../../db/ids.js';
-import type { RawClick } from './click-record.js';
+import type { RawClick } from '../clicks/record.js';
 import { QR_MARKER } from '../links/record.js';
 import { locationWith, tracking } from './destination.js';
 import type { PasswordGate } from './password-gate.js';
 import { osOf, resolveDestination, type RedirectLink } from './resolve.js';
-import { countryFromHeader, type CountryLookup } from './visitor.js';
+import { countryFromHeader, type CountryLookup } from '../../infra/country.js';
 
 // Slack, X, Facebook, LinkedIn, WhatsApp, Discord, Telegram and friends fetch links to unfurl them.
 const PREVIEW_BOT =

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Conn, Database } from '../../db/connect.js';
-import { CLICK_COPY_COLUMNS, clickCopyChunks, enrichClick, type ClickVariant, type RawClick } from './click-record.js';
-import type { CountryLookup } from './visitor.js';
+import { CLICK_COPY_COLUMNS, clickCopyChunks, enrichClick, type ClickVariant, type RawClick } from './record.js';
+import type { CountryLookup } from '../../infra/country.js';
 
 export interface ClickRow {
   id: string;
@@ -99,7 +99,7 @@ export type ClickGroupRow = Pick<ClickRow, (typeof GROUP_FIELDS)[number]> & { q:
 
 /**
  * A batch's human clicks grouped as `g` groups them (by quarter hour and everything the rollups
- * keep), counted as the batch is encoded: clicks of one variant (click-record.ts) share all of
+ * keep), counted as the batch is encoded: clicks of one variant (record.ts) share all of
  * that, so a count per variant and quarter is one map lookup per click.
  */
 export class ClickGroups {

@@ -1,7 +1,7 @@
 import { isbot } from 'isbot';
 import { UAParser } from 'ua-parser-js';
 import type { ClickRow } from './store.js';
-import type { CountryLookup } from './visitor.js';
+import type { CountryLookup } from '../../infra/country.js';
 
 /** The UTM values a visitor was sent to the destination with (the link's, or the visitor's own). */
 export interface Utm {
