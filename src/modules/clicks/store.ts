@@ -1,29 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Conn, Database } from '../../db/connect.js';
-import { CLICK_COPY_COLUMNS, clickCopyChunks, enrichClick, type ClickVariant, type RawClick } from './record.js';
+import { CLICK_COPY_COLUMNS, clickCopyChunks, enrichClick, type ClickRow, type ClickVariant, type RawClick } from './record.js';
 import type { CountryLookup } from '../../infra/country.js';
-
-export interface ClickRow {
-  id: string;
-  workspaceId: string;
-  linkId: string;
-  partnerId: string | null;
-  createdAt: string;
-  country: string | null;
-  device: 'desktop' | 'mobile' | 'tablet' | 'other';
-  browser: string | null;
-  os: string | null;
-  referrer: string;
-  referrerUrl: string | null;
-  bot: boolean;
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  utmTerm: string | null;
-  utmContent: string | null;
-  trigger: 'link' | 'qr';
-}
 
 /**
  * The rollup slot of this process's click writer. Batches of one process never overlap, so one
