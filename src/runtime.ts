@@ -18,7 +18,7 @@ import { issueSetupCode } from './modules/auth/service.js';
 import { frameChecker } from './modules/links/frame-check.js';
 import { PasswordBox } from './modules/links/password.js';
 import { findLinkForRedirect } from './modules/links/service.js';
-import { ClickPartitionKeeper } from './modules/clicks/partitions.js';
+import { ClickPartitionKeeper } from './modules/clicks/partition-keeper.js';
 import { ClickSpool } from './modules/clicks/spool.js';
 import { ClickQueue } from './modules/clicks/queue.js';
 import { SpoolReplayer } from './modules/clicks/replay.js';
