@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { newId } from '../../db/ids.js';
-import type { RawClick } from '../clicks/record.js';
+import type { RawClick } from '../clicks/service.js';
 import { QR_MARKER } from '../links/record.js';
 import { locationWith, tracking } from './destination.js';
 import type { PasswordGate } from './password-gate.js';
