@@ -4,7 +4,7 @@
  * traffic is. Seeded, so every run (and every N) draws the same kind of traffic.
  */
 import { v7 } from 'uuid';
-import type { RawClick, Utm } from '../src/modules/redirect/click-record.js';
+import type { RawClick, Utm } from '../src/modules/clicks/record.js';
 
 /** mulberry32: small, fast and good enough to draw traffic from. */
 export function prng(seed: number): () => number {

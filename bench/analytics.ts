@@ -12,8 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { openPostgres, type Database } from '../src/db/connect.js';
 import { SCOPES } from '../src/core/scopes.js';
-import { HOT_LINK_CLICKS_PER_DAY, storeClicks } from '../src/modules/redirect/store.js';
-import { openCountryLookup } from '../src/modules/redirect/visitor.js';
+import { HOT_LINK_CLICKS_PER_DAY, storeClicks } from '../src/modules/clicks/store.js';
+import { openCountryLookup } from '../src/infra/country.js';
 import { traffic, type TrafficLink } from './analytics-traffic.js';
 import { BENCH_ADMIN, startServer } from './server.js';
 

@@ -11,8 +11,8 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { openPostgres, type Database } from '../src/db/connect.js';
 import { loadMigrations, migrate } from '../src/db/migrate.js';
-import type { RawClick } from '../src/modules/redirect/click-record.js';
-import { storeClicks } from '../src/modules/redirect/store.js';
+import type { RawClick } from '../src/modules/clicks/record.js';
+import { storeClicks } from '../src/modules/clicks/store.js';
 
 type Row = { name: string; ms?: number; value?: string };
 

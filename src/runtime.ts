@@ -18,16 +18,11 @@ import { issueSetupCode } from './modules/auth/service.js';
 import { frameChecker } from './modules/links/frame-check.js';
 import { PasswordBox } from './modules/links/password.js';
 import { findLinkForRedirect } from './modules/links/service.js';
-import { ClickPartitionKeeper } from './modules/redirect/click-partitions.js';
-import { ClickSpool } from './modules/redirect/click-spool.js';
-import { ClickQueue } from './modules/redirect/clicks.js';
-import { SpoolReplayer } from './modules/redirect/spool-replay.js';
+import { startClickPipeline } from './modules/clicks/service.js';
 import { LocalBus, RedisBus, type AuthChangeBus, type ClickFlushBus, type InvalidationBus } from './infra/bus.js';
 import { LinkCache } from './modules/redirect/link-cache.js';
 import { PasswordGate } from './modules/redirect/password-gate.js';
-import { replayClicks, storeClicks } from './modules/redirect/store.js';
-import { openCountryLookup } from './modules/redirect/visitor.js';
-import type { RawClick } from './modules/redirect/click-record.js';
+import { openCountryLookup } from './infra/country.js';
 
 export interface Runtime {
   app: App;
@@ -106,12 +101,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const bus: InvalidationBus & ClickFlushBus & AuthChangeBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
   const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);
   const lookupCountry = await countryLookup;
-  const clicks = new ClickQueue((batch) => storeClicks(database, batch, lookupCountry), logger);
-  const durable = config.clickSpoolDir ? startSpool(config.clickSpoolDir, config.clickSpoolSyncMs, clicks, logger, (batch) => replayClicks(database, batch, lookupCountry)) : undefined;
-  bus.onClickFlushRequest(() => void clicks.flushSoon().catch(() => undefined));
-  // Monthly clicks partitions made ahead and old ones dropped (PostgreSQL), at start and every 6 h.
-  const partitions = new ClickPartitionKeeper({ database, clock, retentionMonths: config.clickRetentionMonths, log: logger });
-  partitions.start();
+  const clicks = startClickPipeline({ database, config, clock, logger, bus, lookupCountry });
   // Event-loop delay, for the operator's metrics (and the hostile-body bench): a native
   // histogram sampled every 10 ms, nothing on the request path.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -121,7 +111,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const memory = process.memoryUsage();
     const answer = {
       eventLoopDelay: { maxMs: ms(loopDelay.max), p99Ms: ms(loopDelay.percentile(99)), meanMs: ms(loopDelay.mean) },
-      clicks: { redirects: clicks.redirects, recorded: clicks.accepted, written: clicks.written, queued: clicks.size, spilled: clicks.spilled, spoolBytes: durable?.spool.bytes ?? 0, replayed: durable?.replayer.replayed ?? 0 },
+      clicks: clicks.metrics(),
       memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
     };
     if (reset) loopDelay.reset();
@@ -150,7 +140,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       clickIdParam: config.clickIdParam,
       countryHeader: config.countryHeader,
       cache,
-      clicks,
+      clicks: clicks.recorder,
       gate: new PasswordGate(config.secret, passwords),
       lookupCountry,
       limiter,
@@ -169,9 +159,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
     requestTimeoutMs: options.requestTimeoutMs,
     conversions: {
-      isClickPending: (id, workspaceId) => clicks.isPending(id, workspaceId),
-      flushClicks: () => clicks.flush(),
-      requestClickFlush: () => bus.requestClickFlush(),
+      isClickPending: clicks.isClickPending,
+      flushClicks: clicks.flush,
+      requestClickFlush: clicks.requestFlush,
     },
   });
   // operations.md §7: while nobody has an account, the way in is a one-time setup URL.
@@ -189,8 +179,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     async close() {
       await app.close();
       await clicks.close();
-      await durable?.replayer.close();
-      await partitions.close();
       loopDelay.disable();
       await lastUsed.close();
       await sessionSeen.close();
@@ -204,19 +192,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       logger.flush();
     },
   };
-}
-
-/**
- * The click spool of this process and the replay of spilled clicks and of files that dead
- * processes left in the same directory (searched now, in the background, and every 30 s).
- */
-function startSpool(dir: string, syncMs: number, clicks: ClickQueue, logger: Logger, store: (batch: RawClick[]) => Promise<void>) {
-  const late: { replayer?: SpoolReplayer } = {};
-  const spool = new ClickSpool({ dir, syncMs }, logger, (path) => late.replayer?.add(path), (taken) => clicks.takeBack(taken));
-  const replayer = (late.replayer = new SpoolReplayer({ dir, owner: spool.owner, store, log: logger }));
-  clicks.useSpool(spool);
-  void replayer.scan().catch((err: unknown) => logger.warn({ err }, 'spool scan failed'));
-  return { spool, replayer };
 }
 
 /** Resolves true once the client is connected, false after `ms`. */

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
-import type { ClickRow } from '../redirect/store.js';
+import type { ClickRow } from '../clicks/service.js';
 import { rawFilter, type DimensionFilter } from './filters.js';
 
 export interface ClickFilter {

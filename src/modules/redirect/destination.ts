@@ -1,4 +1,4 @@
-import type { Utm } from './click-record.js';
+import type { Utm } from '../clicks/service.js';
 
 const UTM_PARAMS: Record<string, string> = {
   source: 'utm_source',

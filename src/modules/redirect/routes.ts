@@ -4,7 +4,7 @@ import { routesPlugin } from '../../http/types.js';
 import type { RateLimiter } from '../../http/rate-limit.js';
 import { isShortId } from '../links/short-id.js';
 import { attributionScript } from './attribution-script.js';
-import type { ClickQueue } from './clicks.js';
+import type { ClickRecorder } from '../clicks/service.js';
 import type { LinkCache } from './link-cache.js';
 import { cloakedPage, expiredPage, notFoundPage, passwordPage, previewPage, serverErrorPage } from './pages.js';
 import { headerSafe } from './destination.js';
@@ -16,7 +16,7 @@ export interface RedirectDeps extends VisitDeps {
   log: { error(o: object, m: string): void };
   trustProxy: boolean;
   cache: LinkCache;
-  clicks: ClickQueue;
+  clicks: ClickRecorder;
   limiter: RateLimiter;
   clock: () => Date;
 }

@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { newId } from '../../db/ids.js';
-import type { RawClick } from './click-record.js';
+import type { RawClick } from '../clicks/service.js';
 import { QR_MARKER } from '../links/record.js';
 import { locationWith, tracking } from './destination.js';
 import type { PasswordGate } from './password-gate.js';
 import { osOf, resolveDestination, type RedirectLink } from './resolve.js';
-import { countryFromHeader, type CountryLookup } from './visitor.js';
+import type { CountryLookup } from '../../infra/country.js';
 
 // Slack, X, Facebook, LinkedIn, WhatsApp, Discord, Telegram and friends fetch links to unfurl them.
 const PREVIEW_BOT =
@@ -56,6 +56,15 @@ export type Outcome =
 export function isPrefetch(headers: IncomingHttpHeaders): boolean {
   const purpose = headers['sec-purpose'] ?? headers.purpose ?? headers['x-purpose'] ?? headers['x-moz'];
   return purpose !== undefined && /prefetch|prerender|preview/i.test(String(purpose));
+}
+
+/** The trusted edge header's country, when configured, present and well-formed. */
+export function countryFromHeader(headers: Record<string, string | string[] | undefined>, headerName: string | undefined): string | undefined {
+  if (!headerName) return undefined;
+  const v = headers[headerName];
+  const code = (Array.isArray(v) ? v[0] : v)?.trim().toUpperCase();
+  // XX (unknown) and T1 (Tor) are what edges send when they do not know.
+  return code && /^[A-Z]{2}$/.test(code) && code !== 'XX' && code !== 'T1' ? code : undefined;
 }
 
 /** The client's address: the socket's, or with TRUST_PROXY the first X-Forwarded-For entry. */

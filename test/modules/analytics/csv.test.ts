@@ -12,7 +12,8 @@ import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../../src/core/scopes.js';
-import { insertClicks, type ClickRow } from '../../../src/modules/redirect/store.js';
+import type { ClickRow } from '../../../src/modules/clicks/record.js';
+import { insertClicks } from '../../../src/modules/clicks/store.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { conversionClient, type Link } from '../conversions/helpers.js';
 

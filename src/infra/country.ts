@@ -33,12 +33,3 @@ export async function openCountryLookup(): Promise<CountryLookup> {
     return code ?? undefined;
   };
 }
-
-/** The trusted edge header's country, when configured, present and well-formed. */
-export function countryFromHeader(headers: Record<string, string | string[] | undefined>, headerName: string | undefined): string | undefined {
-  if (!headerName) return undefined;
-  const v = headers[headerName];
-  const code = (Array.isArray(v) ? v[0] : v)?.trim().toUpperCase();
-  // XX (unknown) and T1 (Tor) are what edges send when they do not know.
-  return code && /^[A-Z]{2}$/.test(code) && code !== 'XX' && code !== 'T1' ? code : undefined;
-}

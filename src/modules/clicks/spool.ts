@@ -2,7 +2,7 @@ import { close, closeSync, fdatasync, fdatasyncSync, mkdirSync, openSync, unlink
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { RawClick } from './click-record.js';
+import type { RawClick } from './record.js';
 import { SPOOL_HEADER, spoolLine } from './spool-format.js';
 
 export interface SpoolOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { RawClick } from '../../../src/modules/redirect/click-record.js';
-import { ClickQueue } from '../../../src/modules/redirect/clicks.js';
+import type { RawClick } from '../../../src/modules/clicks/record.js';
+import { ClickQueue } from '../../../src/modules/clicks/queue.js';
 
 const quiet = { warn: () => undefined, info: () => undefined };
 let seq = 0;

@@ -1,7 +1,6 @@
 import { isbot } from 'isbot';
 import { UAParser } from 'ua-parser-js';
-import type { ClickRow } from './store.js';
-import type { CountryLookup } from './visitor.js';
+import type { CountryLookup } from '../../infra/country.js';
 
 /** The UTM values a visitor was sent to the destination with (the link's, or the visitor's own). */
 export interface Utm {
@@ -27,6 +26,28 @@ export interface RawClick {
   utm?: Utm;
   /** 'qr' when the visitor came by the link's QR code (its marker parameter); absent: the link itself. */
   trigger?: 'qr';
+}
+
+/** A click as stored: the raw click enriched (see enrichClick). */
+export interface ClickRow {
+  id: string;
+  workspaceId: string;
+  linkId: string;
+  partnerId: string | null;
+  createdAt: string;
+  country: string | null;
+  device: 'desktop' | 'mobile' | 'tablet' | 'other';
+  browser: string | null;
+  os: string | null;
+  referrer: string;
+  referrerUrl: string | null;
+  bot: boolean;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  utmTerm: string | null;
+  utmContent: string | null;
+  trigger: 'link' | 'qr';
 }
 
 interface AgentFacts {

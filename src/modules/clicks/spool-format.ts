@@ -1,4 +1,4 @@
-import type { RawClick, Utm } from './click-record.js';
+import type { RawClick, Utm } from './record.js';
 
 /**
  * One raw click per line, tab-separated, in the spool files. Cheaper to write than JSON on the

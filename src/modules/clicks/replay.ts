@@ -2,8 +2,8 @@ import { kill } from 'node:process';
 import { readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Backoff } from '../../infra/backoff.js';
-import type { RawClick } from './click-record.js';
-import { parseSpoolName, segmentName, type SpoolOwner } from './click-spool.js';
+import type { RawClick } from './record.js';
+import { parseSpoolName, segmentName, type SpoolOwner } from './spool.js';
 import { parseSpool } from './spool-format.js';
 
 interface Log {

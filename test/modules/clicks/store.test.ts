@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
 import { newId } from '../../../src/db/ids.js';
-import { enrichClick, type RawClick } from '../../../src/modules/redirect/click-record.js';
-import { HOT_LINK_CLICKS_PER_DAY, storeClicks } from '../../../src/modules/redirect/store.js';
+import { enrichClick, type RawClick } from '../../../src/modules/clicks/record.js';
+import { HOT_LINK_CLICKS_PER_DAY, storeClicks } from '../../../src/modules/clicks/store.js';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
 
 let t: TestApp;

@@ -1,5 +1,5 @@
 import { Backoff } from '../../infra/backoff.js';
-import type { RawClick } from './click-record.js';
+import type { RawClick } from './record.js';
 
 export interface ClickQueueOptions {
   batchSize: number;
@@ -12,7 +12,7 @@ export interface ClickQueueOptions {
   closeMs?: number;
 }
 
-/** Where clicks become durable before their visitors are answered (click-spool.ts). */
+/** Where clicks become durable before their visitors are answered (spool.ts). */
 export interface ClickDurability {
   /** `endSeq`: the queue sequence just past the click when it is queued, 0 when it is spilled. */
   append(click: RawClick, endSeq: number, done: () => void): void;
@@ -33,7 +33,7 @@ const DEFAULTS: ClickQueueOptions = { batchSize: 20_000, flushIntervalMs: 1000, 
 
 /**
  * Clicks are recorded by the redirect and written in batches, one statement each. With a spool
- * (click-spool.ts) each click is on disk before its visitor is answered, so a crash loses
+ * (spool.ts) each click is on disk before its visitor is answered, so a crash loses
  * nothing; when the memory queue is full, clicks go to the spool only and are replayed from it.
  * A failed write keeps its batch and is retried with backoff; one log line per state change.
  */
@@ -57,7 +57,7 @@ export class ClickQueue {
   private last = { redirects: 0, accepted: 0, written: 0 };
 
   constructor(
-    /** Stores a batch in one statement, enriching each click on the way (see click-record.ts). */
+    /** Stores a batch in one statement, enriching each click on the way (see record.ts). */
     private readonly write: (clicks: RawClick[]) => Promise<void>,
     private readonly log: Log,
     // Few, large batches: each batch is a statement and a commit for the database. Measured

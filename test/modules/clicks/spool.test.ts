@@ -7,12 +7,12 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
 import { newId } from '../../../src/db/ids.js';
-import type { RawClick } from '../../../src/modules/redirect/click-record.js';
-import { ClickSpool, heartbeatName, parseSpoolName, segmentName, type SpoolOwner } from '../../../src/modules/redirect/click-spool.js';
-import { ClickQueue } from '../../../src/modules/redirect/clicks.js';
-import { parseSpool, parseSpoolLine, SPOOL_HEADER, spoolLine } from '../../../src/modules/redirect/spool-format.js';
-import { SpoolReplayer, writerAlive } from '../../../src/modules/redirect/spool-replay.js';
-import { replayClicks } from '../../../src/modules/redirect/store.js';
+import type { RawClick } from '../../../src/modules/clicks/record.js';
+import { ClickSpool, heartbeatName, parseSpoolName, segmentName, type SpoolOwner } from '../../../src/modules/clicks/spool.js';
+import { ClickQueue } from '../../../src/modules/clicks/queue.js';
+import { parseSpool, parseSpoolLine, SPOOL_HEADER, spoolLine } from '../../../src/modules/clicks/spool-format.js';
+import { SpoolReplayer, writerAlive } from '../../../src/modules/clicks/replay.js';
+import { replayClicks } from '../../../src/modules/clicks/store.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { within } from '../../helpers/wait.js';
 

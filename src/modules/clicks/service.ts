@@ -1,0 +1,115 @@
+import type { Logger } from 'pino';
+import type { Database } from '../../db/connect.js';
+import type { ClickFlushBus } from '../../infra/bus.js';
+import type { CountryLookup } from '../../infra/country.js';
+import { ClickPartitionKeeper } from './partition-keeper.js';
+import { ClickQueue } from './queue.js';
+import type { RawClick } from './record.js';
+import { SpoolReplayer } from './replay.js';
+import { ClickSpool } from './spool.js';
+import { replayClicks, storeClicks } from './store.js';
+
+export type { ClickRow, RawClick, Utm } from './record.js';
+
+/** What the pipeline reads of the configuration. */
+export interface ClickSettings {
+  /** Where each process spools its clicks before answering; none: no spool. */
+  clickSpoolDir: string | undefined;
+  clickSpoolSyncMs: number;
+  clickRetentionMonths: number | undefined;
+}
+
+export interface ClickPipelineOptions {
+  database: Database;
+  config: ClickSettings;
+  clock: () => Date;
+  logger: Logger;
+  bus: ClickFlushBus;
+  lookupCountry: CountryLookup;
+}
+
+/**
+ * What the redirect records clicks with. It is the queue itself, so the hot path calls its
+ * methods directly, as before: no wrapper, no closure per request.
+ */
+export interface ClickRecorder {
+  /** Redirects answered (including HEAD and prefetches, which are not clicks). */
+  redirects: number;
+  /** Records a click; `done` runs once it is durable: answer the visitor then, not before. */
+  record(click: RawClick, done: () => void): void;
+  /** `record` as a promise, for the framework route. */
+  enqueue(click: RawClick): Promise<void>;
+  /** Whether a click can be recorded without waiting. */
+  hasRoom(): boolean;
+}
+
+/** The clicks part of `GET /admin/metrics`. */
+export interface ClickMetrics {
+  redirects: number;
+  recorded: number;
+  written: number;
+  queued: number;
+  spilled: number;
+  spoolBytes: number;
+  replayed: number;
+}
+
+export interface ClickPipeline {
+  recorder: ClickRecorder;
+  /** Whether a click id of this workspace was handed out but is not yet in the database. */
+  isClickPending(clickId: string, workspaceId: string): boolean;
+  /** Writes every click this process has queued so far. */
+  flush(): Promise<void>;
+  /** Asks every instance to write its queued clicks soon (through the bus). */
+  requestFlush(): Promise<void>;
+  metrics(): ClickMetrics;
+  /** Writes what it can (the rest stays in the spool), stops the replay and the partition job. */
+  close(): Promise<void>;
+}
+
+/**
+ * The click pipeline of this process: the queue that batches clicks into the database, the
+ * spool and its replayer (when CLICK_SPOOL_DIR is set), the flush requests of other instances,
+ * and the monthly partitions and retention of `clicks`.
+ */
+export function startClickPipeline({ database, config, clock, logger, bus, lookupCountry }: ClickPipelineOptions): ClickPipeline {
+  const clicks = new ClickQueue((batch) => storeClicks(database, batch, lookupCountry), logger);
+  const durable = config.clickSpoolDir ? startSpool(config.clickSpoolDir, config.clickSpoolSyncMs, clicks, logger, (batch) => replayClicks(database, batch, lookupCountry)) : undefined;
+  bus.onClickFlushRequest(() => void clicks.flushSoon().catch(() => undefined));
+  // Monthly clicks partitions made ahead and old ones dropped (PostgreSQL), at start and every 6 h.
+  const partitions = new ClickPartitionKeeper({ database, clock, retentionMonths: config.clickRetentionMonths, log: logger });
+  partitions.start();
+  return {
+    recorder: clicks,
+    isClickPending: (id, workspaceId) => clicks.isPending(id, workspaceId),
+    flush: () => clicks.flush(),
+    requestFlush: () => bus.requestClickFlush(),
+    metrics: () => ({
+      redirects: clicks.redirects,
+      recorded: clicks.accepted,
+      written: clicks.written,
+      queued: clicks.size,
+      spilled: clicks.spilled,
+      spoolBytes: durable?.spool.bytes ?? 0,
+      replayed: durable?.replayer.replayed ?? 0,
+    }),
+    async close() {
+      await clicks.close();
+      await durable?.replayer.close();
+      await partitions.close();
+    },
+  };
+}
+
+/**
+ * The click spool of this process and the replay of spilled clicks and of files that dead
+ * processes left in the same directory (searched now, in the background, and every 30 s).
+ */
+function startSpool(dir: string, syncMs: number, clicks: ClickQueue, logger: Logger, store: (batch: RawClick[]) => Promise<void>) {
+  const late: { replayer?: SpoolReplayer } = {};
+  const spool = new ClickSpool({ dir, syncMs }, logger, (path) => late.replayer?.add(path), (taken) => clicks.takeBack(taken));
+  const replayer = (late.replayer = new SpoolReplayer({ dir, owner: spool.owner, store, log: logger }));
+  clicks.useSpool(spool);
+  void replayer.scan().catch((err: unknown) => logger.warn({ err }, 'spool scan failed'));
+  return { spool, replayer };
+}
