@@ -99,7 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     fastPath: fastRedirect(deps.redirect),
     notFoundPage,
     ping: () => deps.database.ping(),
-    roleOf: (userId, workspaceId) => roleIn({ db, userId, workspaceId }),
+    roleOf: (userId, workspaceId) => roleIn({ ctx: { db, now: clock() }, input: { userId, workspaceId } }),
     auth: {
       kinds: [
         apiKeyCredential(db, deps.keyCache),
@@ -141,16 +141,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(userRoutes, { db, clock, authChanged, throttle: deps.people.throttle });
   await app.register(sessionRoutes, { db, clock, authChanged, flushLastUsed });
   await app.register(tokenRoutes, { db, clock, authChanged, flushLastUsed });
-  await app.register(workspaceRoutes, { db, authChanged });
+  await app.register(workspaceRoutes, { db, clock, authChanged });
   await app.register(inviteRoutes, { db, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, clock, authChanged });
   await app.register(keyRoutes, { db, clock, authChanged, flushLastUsed });
   await app.register(oauthAppsRoutes, { db, clock, authChanged });
   await app.register(oauthRoutes, { db, baseUrl: config.baseUrl, clock, authChanged, signedIn: signedInPerson(sessionDeps) });
-  await app.register(oauthConsentRoutes, { db });
+  await app.register(oauthConsentRoutes, { db, clock });
   await app.register(dashboardRoutes, {
     baseUrl: config.baseUrl,
     shortLinkBaseUrl: config.shortLinkBaseUrl,
-    consentFormTarget: (clientId, redirectUri) => consentRedirectOrigin({ db, clientId, redirectUri }),
+    consentFormTarget: (clientId, redirectUri) => consentRedirectOrigin({ ctx: { db, now: clock() }, input: { clientId, redirectUri } }),
   });
   await app.register(redirectRoutes, deps.redirect);
   if (config.adminToken) {

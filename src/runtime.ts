@@ -165,7 +165,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
   });
   // operations.md §7: while nobody has an account, the way in is a one-time setup URL.
-  const setupCode = await issueSetupCode({ db: database.db });
+  const setupCode = await issueSetupCode({ ctx: { db: database.db, now: clock() } });
   if (setupCode) {
     // At warn, so LOG_LEVEL=warn still shows it; flushed at once (the log is buffered), since
     // the operator needs it now.

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { routesPlugin } from '../../http/types.js';
 import { adminGuard } from '../../http/auth.js';
@@ -31,6 +32,7 @@ export interface AdminDeps {
 /** Operator API (operations.md §2): workspaces, keys and people, behind ADMIN_TOKEN (isolated: its own guard). */
 export const adminRoutes = routesPlugin<AdminDeps>('admin', (app, deps) => {
   const { db } = deps;
+  const ctx = (): BaseCtx => ({ db, now: deps.clock() });
   addSchemaOnce(app, Workspace);
   addSchemaOnce(app, Key);
   addSchemaOnce(app, CreatedKey);
@@ -41,18 +43,18 @@ export const adminRoutes = routesPlugin<AdminDeps>('admin', (app, deps) => {
   app.post(
     '/workspaces',
     { schema: { tags, security, body: WorkspaceCreate, response: { 201: Type.Ref(Workspace), ...errors } } },
-    async (req, reply) => reply.status(201).send(await workspaces.createWorkspace({ db, input: req.body })),
+    async (req, reply) => reply.status(201).send(await workspaces.createWorkspace({ ctx: ctx(), input: req.body })),
   );
 
   app.get('/workspaces', { schema: { tags, security, response: { 200: Type.Array(Type.Ref(Workspace)), ...errors } } }, async () =>
-    workspaces.listWorkspaces({ db }),
+    workspaces.listWorkspaces({ ctx: ctx() }),
   );
 
   app.patch(
     '/workspaces/:id',
     { schema: { tags, security, params: IdParam, body: WorkspacePatch, response: { 200: Type.Ref(Workspace), ...errors } } },
     async (req) => {
-      const updated = await workspaces.updateWorkspace({ db, id: req.params.id, input: req.body });
+      const updated = await workspaces.updateWorkspace({ ctx: ctx(), input: { ...req.body, id: req.params.id } });
       // Cached principals carry the plan and limits: every instance drops them.
       await deps.authChanged();
       return updated;
@@ -64,7 +66,7 @@ export const adminRoutes = routesPlugin<AdminDeps>('admin', (app, deps) => {
     { schema: { tags, security, params: IdParam, body: KeyCreate, response: { 201: Type.Ref(CreatedKey), ...errors } } },
     async (req, reply) => {
       const expiresAt = keys.keyExpiry(req.body.expiresAt);
-      const created = await keys.createKey({ db, workspaceId: req.params.id, input: { ...req.body, expiresAt } });
+      const created = await keys.createKey({ ctx: ctx(), input: { ...req.body, expiresAt, workspaceId: req.params.id } });
       return reply.status(201).send(created);
     },
   );
@@ -82,7 +84,7 @@ export const adminRoutes = routesPlugin<AdminDeps>('admin', (app, deps) => {
     },
     async (req) => {
       await deps.flushLastUsed();
-      return keys.listKeys({ db, workspaceId: req.params.id });
+      return keys.listKeys({ ctx: ctx(), input: { workspaceId: req.params.id } });
     },
   );
 
@@ -90,16 +92,16 @@ export const adminRoutes = routesPlugin<AdminDeps>('admin', (app, deps) => {
   app.post(
     '/users',
     { schema: { tags, security, body: UserCreate, response: { 201: Type.Ref(User), ...errors } } },
-    async (req, reply) => reply.status(201).send(await users.createUser({ db, input: req.body })),
+    async (req, reply) => reply.status(201).send(await users.createUser({ ctx: ctx(), input: req.body })),
   );
 
-  app.get('/users', { schema: { tags, security, response: { 200: Type.Array(Type.Ref(User)), ...errors } } }, async () => users.listUsers({ db }));
+  app.get('/users', { schema: { tags, security, response: { 200: Type.Array(Type.Ref(User)), ...errors } } }, async () => users.listUsers({ ctx: ctx() }));
 
   app.post(
     '/workspaces/:id/members',
     { schema: { tags, security, params: IdParam, body: MemberCreate, response: { 201: Type.Ref(Member), ...errors } } },
     async (req, reply) => {
-      const member = await users.addMember({ db, workspaceId: req.params.id, userId: req.body.userId, role: req.body.role });
+      const member = await users.addMember({ ctx: ctx(), input: { workspaceId: req.params.id, userId: req.body.userId, role: req.body.role } });
       await deps.authChanged();
       return reply.status(201).send(member);
     },
@@ -124,7 +126,7 @@ export const adminRoutes = routesPlugin<AdminDeps>('admin', (app, deps) => {
     '/keys/:id',
     { schema: { tags, security, params: IdParam, response: { 200: DeletedIds, ...errors } } },
     async (req) => {
-      await keys.revokeKey({ db, id: req.params.id, now: deps.clock(), authChanged: deps.authChanged });
+      await keys.revokeKey({ ctx: ctx(), input: { id: req.params.id }, deps: { authChanged: deps.authChanged } });
       return { deletedIds: [req.params.id] };
     },
   );

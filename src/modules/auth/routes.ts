@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { AppError } from '../../core/errors.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
@@ -37,6 +38,7 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
     if (!isFirstParty(req, origin)) throw new AppError('cross_site_sign_in');
   };
   const userAgent = (req: FastifyRequest) => req.headers['user-agent'];
+  const ctx = (): BaseCtx => ({ db: deps.db, now: deps.clock() });
 
   app.post(
     '/api/auth/login',
@@ -54,7 +56,7 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
       },
     },
     async (req, reply) => {
-      const { user, token } = await logIn({ db: deps.db, throttle: deps.throttle, ...req.body, address: req.ip, now: deps.clock(), userAgent: userAgent(req) });
+      const { user, token } = await logIn({ ctx: ctx(), input: { ...req.body, address: req.ip, userAgent: userAgent(req) }, deps: { throttle: deps.throttle } });
       return setCookie(reply, token).send({ user });
     },
   );
@@ -66,7 +68,7 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
       schema: { tags, summary: 'Sign out', description: 'Ends this session at once, on every instance, and clears the cookie.', security: [{ sessionCookie: [] }], response: { 204: Type.Null() } },
     },
     async (req, reply) => {
-      await revokeSession({ db: deps.db, userId: req.person!.userId, id: req.person!.sessionId!, now: deps.clock() });
+      await revokeSession({ ctx: ctx(), input: { userId: req.person!.userId, id: req.person!.sessionId! } });
       await deps.authChanged();
       return reply.header('set-cookie', clearedSessionCookie(deps.baseUrl)).status(204).send(null);
     },
@@ -89,7 +91,7 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
     },
     async (req, reply) => {
       const { code, workspaceName, ...account } = req.body;
-      const { user, workspace, token } = await completeSetup({ db: deps.db, code, account, workspaceName, now: deps.clock(), userAgent: userAgent(req) });
+      const { user, workspace, token } = await completeSetup({ ctx: ctx(), input: { code, account, workspaceName, userAgent: userAgent(req) } });
       return setCookie(reply, token).status(201).send({ user, workspace });
     },
   );
@@ -111,7 +113,7 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
       },
       async (req, reply) => {
         const { workspaceName, ...account } = req.body;
-        const { user, workspace, token } = await signUp({ db: deps.db, account, workspaceName, now: deps.clock(), userAgent: userAgent(req) });
+        const { user, workspace, token } = await signUp({ ctx: ctx(), input: { account, workspaceName, userAgent: userAgent(req) } });
         return setCookie(reply, token).status(201).send({ user, workspace });
       },
     );

@@ -1,4 +1,4 @@
-import type { Conn } from '../../db/connect.js';
+import type { BaseCtx } from '../../core/context.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { sameHash, secretFormat, sha256 } from '../../core/secret.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
@@ -16,10 +16,10 @@ const hashCode = sha256;
  * While no user exists, a one-time setup code for the log line at start (operations.md §7);
  * undefined once someone has an account. Each instance that starts adds its own.
  */
-export async function issueSetupCode({ db }: { db: Conn }): Promise<string | undefined> {
-  if (await users.anyUser({ db })) return undefined;
+export async function issueSetupCode({ ctx }: { ctx: BaseCtx }): Promise<string | undefined> {
+  if (await users.anyUser({ ctx })) return undefined;
   const code = setupCodes.generate().value;
-  await store.insertSetupCode(db, hashCode(code));
+  await store.insertSetupCode(ctx.db, hashCode(code));
   return code;
 }
 
@@ -33,29 +33,37 @@ export interface NewAccount {
  * The first user, a workspace they own and a session, in one transaction. The setup codes are
  * locked first, so of two setups at once the second finds no code and is refused.
  */
-export async function completeSetup({ db, code, account, workspaceName, now, userAgent }: { db: Conn; code: string; account: NewAccount; workspaceName: string; now: Date; userAgent?: string }) {
-  return withTransaction(db, async (tx) => {
+export async function completeSetup({
+  ctx,
+  input: { code, account, workspaceName, userAgent },
+}: {
+  ctx: BaseCtx;
+  input: { code: string; account: NewAccount; workspaceName: string; userAgent?: string };
+}) {
+  return withTransaction(ctx.db, async (tx) => {
+    const txCtx = { db: tx, now: ctx.now };
     const given = hashCode(code);
     const codes = await store.lockSetupCodes(tx);
     const known = codes.some((h) => sameHash(h, given));
-    if (!known || (await users.anyUser({ db: tx }))) throw invalid('code', 'setup_code');
-    const user = await users.createUser({ db: tx, input: account });
+    if (!known || (await users.anyUser({ ctx: txCtx }))) throw invalid('code', 'setup_code');
+    const user = await users.createUser({ ctx: txCtx, input: account });
     // The first workspace belongs to whoever runs the server: every feature, no plan limits in the way.
-    const workspace = await workspaces.createWorkspace({ db: tx, input: { name: workspaceName, plan: 'enterprise' } });
-    await users.addMember({ db: tx, workspaceId: workspace.id, userId: user.id, role: 'owner' });
+    const workspace = await workspaces.createWorkspace({ ctx: txCtx, input: { name: workspaceName, plan: 'enterprise' } });
+    await users.addMember({ ctx: txCtx, input: { workspaceId: workspace.id, userId: user.id, role: 'owner' } });
     await store.clearSetupCodes(tx);
-    const { token } = await createSession({ db: tx, userId: user.id, userAgent, now });
+    const { token } = await createSession({ ctx: txCtx, input: { userId: user.id, userAgent } });
     return { user, workspace, token };
   });
 }
 
 /** Open sign-up (ALLOW_SIGNUP=true): an account, a free workspace it owns, and a session. */
-export async function signUp({ db, account, workspaceName, now, userAgent }: { db: Conn; account: NewAccount; workspaceName: string; now: Date; userAgent?: string }) {
-  return withTransaction(db, async (tx) => {
-    const user = await users.createUser({ db: tx, input: account });
-    const workspace = await workspaces.createWorkspace({ db: tx, input: { name: workspaceName } });
-    await users.addMember({ db: tx, workspaceId: workspace.id, userId: user.id, role: 'owner' });
-    const { token } = await createSession({ db: tx, userId: user.id, userAgent, now });
+export async function signUp({ ctx, input: { account, workspaceName, userAgent } }: { ctx: BaseCtx; input: { account: NewAccount; workspaceName: string; userAgent?: string } }) {
+  return withTransaction(ctx.db, async (tx) => {
+    const txCtx = { db: tx, now: ctx.now };
+    const user = await users.createUser({ ctx: txCtx, input: account });
+    const workspace = await workspaces.createWorkspace({ ctx: txCtx, input: { name: workspaceName } });
+    await users.addMember({ ctx: txCtx, input: { workspaceId: workspace.id, userId: user.id, role: 'owner' } });
+    const { token } = await createSession({ ctx: txCtx, input: { userId: user.id, userAgent } });
     return { user, workspace, token };
   });
 }
@@ -65,16 +73,25 @@ export async function signUp({ db, account, workspaceName, now, userAgent }: { d
  * a wrong password (against a decoy hash) and gets the same answer; failures are throttled per
  * account and address, never by locking the account.
  */
-export async function logIn({ db, throttle, email, password, address, now, userAgent }: { db: Conn; throttle: LoginThrottle; email: string; password: string; address: string; now: Date; userAgent?: string }) {
+export async function logIn({
+  ctx,
+  input: { email, password, address, userAgent },
+  deps: { throttle },
+}: {
+  ctx: BaseCtx;
+  input: { email: string; password: string; address: string; userAgent?: string };
+  deps: { throttle: LoginThrottle };
+}) {
+  const { now } = ctx;
   const account = email.toLowerCase();
   await throttle.before(account, address, now.getTime());
-  const found = await users.findCredentials({ db, email });
+  const found = await users.findCredentials({ ctx, input: { email } });
   const matches = await verifyPassword(found?.passwordHash ?? (await decoyHash()), password);
   if (!found || !matches) {
     await throttle.failed(account, address, now.getTime());
     throw new AppError('login_failed');
   }
   await throttle.succeeded(account, address);
-  const { token } = await createSession({ db, userId: found.user.id, userAgent, now });
+  const { token } = await createSession({ ctx, input: { userId: found.user.id, userAgent } });
   return { user: found.user, token };
 }

@@ -29,7 +29,7 @@ export const inviteRoutes = routesPlugin<InviteRoutesDeps>('invites', (app, deps
   app.get(
     '/api/workspaces/:id/invites',
     { config: owner, schema: { tags, summary: 'Pending invitations', description: 'Owner only; without their tokens.', params: WorkspaceParam, response: { 200: Type.Array(InviteView) } } },
-    async (req) => listInvites({ db, workspaceId: req.params.id, now: deps.clock() }),
+    async (req) => listInvites({ ctx: { db, now: deps.clock() }, input: { workspaceId: req.params.id } }),
   );
 
   app.post(
@@ -39,7 +39,11 @@ export const inviteRoutes = routesPlugin<InviteRoutesDeps>('invites', (app, deps
       schema: { tags, summary: 'Invite someone', description: 'Owner only. The `url` carries the token: shown only here, valid 7 days, usable once. A new invitation to the same address replaces the pending one.', params: WorkspaceParam, body: InviteCreate, response: { 201: CreatedInvite } },
     },
     async (req, reply) => {
-      const invite = await createInvite({ db, workspaceId: req.params.id, email: req.body.email, role: req.body.role, invitedBy: req.person!.userId, now: deps.clock(), baseUrl: deps.baseUrl });
+      const invite = await createInvite({
+        ctx: { db, now: deps.clock() },
+        input: { workspaceId: req.params.id, email: req.body.email, role: req.body.role, invitedBy: req.person!.userId },
+        deps: { baseUrl: deps.baseUrl },
+      });
       return reply.status(201).send(invite);
     },
   );
@@ -48,7 +52,7 @@ export const inviteRoutes = routesPlugin<InviteRoutesDeps>('invites', (app, deps
     '/api/workspaces/:id/invites/:inviteId',
     { config: owner, schema: { tags, summary: 'Withdraw an invitation', params: InviteParam, response: { 200: DeletedIds } } },
     async (req) => {
-      await revokeInvite({ db, workspaceId: req.params.id, id: req.params.inviteId, now: deps.clock() });
+      await revokeInvite({ ctx: { db, now: deps.clock() }, input: { workspaceId: req.params.id, id: req.params.inviteId } });
       return { deletedIds: [req.params.inviteId] };
     },
   );
@@ -67,18 +71,18 @@ export const inviteRoutes = routesPlugin<InviteRoutesDeps>('invites', (app, deps
       },
     },
     async (req, reply) => {
-      const now = deps.clock();
+      const ctx = { db, now: deps.clock() };
       const { token, name, password } = req.body;
       if (req.person) {
-        const { member } = await acceptInvite({ db, token, now, userId: req.person.userId });
+        const { member } = await acceptInvite({ ctx, input: { token, userId: req.person.userId } });
         await deps.authChanged();
         return reply.status(201).send(member);
       }
       if (name === undefined || password === undefined) throw invalid(name === undefined ? 'name' : 'password', 'required');
       // It signs the browser in: never for a page of another site (login CSRF).
       if (!isFirstParty(req, new URL(deps.baseUrl).origin)) throw new AppError('cross_site_sign_in');
-      const { member, user } = await acceptInvite({ db, token, now, newAccount: { name, password } });
-      const created = await createSession({ db, userId: user.id, userAgent: req.headers['user-agent'], now });
+      const { member, user } = await acceptInvite({ ctx, input: { token, newAccount: { name, password } } });
+      const created = await createSession({ ctx, input: { userId: user.id, userAgent: req.headers['user-agent'] } });
       return withCookie(reply, deps, created.token).status(201).send(member);
     },
   );

@@ -1,3 +1,4 @@
+import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { isUuid, newId } from '../../db/ids.js';
 import { AppError, invalid, notFound } from '../../core/errors.js';
@@ -37,24 +38,17 @@ const toInvite = (row: store.InviteRow): Invite => ({
 });
 
 export async function createInvite({
-  db,
-  workspaceId,
-  email,
-  role,
-  invitedBy,
-  now,
-  baseUrl,
+  ctx,
+  input: { workspaceId, email, role, invitedBy },
+  deps: { baseUrl },
 }: {
-  db: Conn;
-  workspaceId: string;
-  email: string;
-  role: Role;
-  invitedBy: string | null;
-  now: Date;
-  baseUrl: string;
+  ctx: BaseCtx;
+  input: { workspaceId: string; email: string; role: Role; invitedBy: string | null };
+  deps: { baseUrl: string };
 }): Promise<{ id: string; email: string; role: Role; url: string; expiresAt: Date; createdAt: Date }> {
+  const { db, now } = ctx;
   if (!ROLES.includes(role)) throw invalid('role', 'enum', { values: ROLES.join(', ') });
-  await requireWorkspace(db, workspaceId);
+  await requireWorkspace({ ctx, input: { id: workspaceId } });
   if (await store.isMemberByEmail(db, workspaceId, email)) throw invalid('email', 'already_member');
   const token = newInviteToken();
   const row = await withTransaction(db, async (tx) => {
@@ -78,12 +72,12 @@ export async function createInvite({
 }
 
 /** Pending invites of the workspace, oldest first. */
-export async function listInvites({ db, workspaceId, now }: { db: Conn; workspaceId: string; now: Date }): Promise<Invite[]> {
-  return (await store.listPending(db, workspaceId, now)).map(toInvite);
+export async function listInvites({ ctx, input: { workspaceId } }: { ctx: BaseCtx; input: { workspaceId: string } }): Promise<Invite[]> {
+  return (await store.listPending(ctx.db, workspaceId, ctx.now)).map(toInvite);
 }
 
-export async function revokeInvite({ db, workspaceId, id, now }: { db: Conn; workspaceId: string; id: string; now: Date }): Promise<void> {
-  if (!isUuid(id) || !(await store.revokeInvite(db, workspaceId, id, now))) throw notFound('invite', id);
+export async function revokeInvite({ ctx, input: { workspaceId, id } }: { ctx: BaseCtx; input: { workspaceId: string; id: string } }): Promise<void> {
+  if (!isUuid(id) || !(await store.revokeInvite(ctx.db, workspaceId, id, ctx.now))) throw notFound('invite', id);
 }
 
 export interface AcceptedInvite {
@@ -99,17 +93,11 @@ export interface AcceptedInvite {
  * refusal rolls the claim back and leaves the invite usable.
  */
 export async function acceptInvite({
-  db,
-  token,
-  now,
-  userId,
-  newAccount,
+  ctx: { db, now },
+  input: { token, userId, newAccount },
 }: {
-  db: Conn;
-  token: string;
-  now: Date;
-  userId?: string;
-  newAccount?: { name: string; password: string };
+  ctx: BaseCtx;
+  input: { token: string; userId?: string; newAccount?: { name: string; password: string } };
 }): Promise<AcceptedInvite> {
   if ((userId === undefined) === (newAccount === undefined)) throw new Error('acceptInvite needs exactly one of userId and newAccount');
   if (newAccount) checkNewAccount(newAccount);
@@ -120,7 +108,7 @@ export async function acceptInvite({
   return withTransaction(db, async (tx) => {
     const invite = await store.claimInvite(tx, tokenHash, now);
     if (!invite) throw invalid('token', 'invite_invalid');
-    const { user, created } = userId !== undefined ? await invitedUser(tx, userId, invite) : await newInvitedUser(tx, newAccount!, invite);
+    const { user, created } = userId !== undefined ? await invitedUser(tx, userId, invite) : await newInvitedUser({ db: tx, now }, newAccount!, invite);
     const row = await store.insertMembershipOnce(tx, { workspaceId: invite.workspaceId, userId: user.id, role: invite.role, createdAt: now });
     if (!row) throw invalid('token', 'already_member');
     return { member: { workspaceId: row.workspaceId, userId: row.userId, role: row.role as Role, createdAt: row.createdAt }, user, created };
@@ -141,11 +129,11 @@ async function invitedUser(tx: Conn, userId: string, invite: store.InviteRow): P
   return { user: toUser(row), created: false };
 }
 
-async function newInvitedUser(tx: Conn, account: { name: string; password: string }, invite: store.InviteRow): Promise<{ user: User; created: true }> {
+async function newInvitedUser(txCtx: BaseCtx, account: { name: string; password: string }, invite: store.InviteRow): Promise<{ user: User; created: true }> {
   // Someone who already has an account proves it by signing in, not by choosing a password.
-  if (await store.findUserByEmail(tx, invite.email)) throw invalid('token', 'sign_in_to_accept');
+  if (await store.findUserByEmail(txCtx.db, invite.email)) throw invalid('token', 'sign_in_to_accept');
   try {
-    return { user: await createUser({ db: tx, input: { email: invite.email, name: account.name, password: account.password } }), created: true };
+    return { user: await createUser({ ctx: txCtx, input: { email: invite.email, name: account.name, password: account.password } }), created: true };
   } catch (err) {
     // An account made with this address since the check above.
     if (err instanceof AppError && err.params.reasonCode === 'email_taken') throw invalid('token', 'sign_in_to_accept');

@@ -9,6 +9,6 @@ export function apiKeyCredential(db: Conn, cache?: KeyCache): CredentialKind {
     name: 'apiKey',
     // A token no kind recognises is reported as malformed by the resolver.
     recognises: (token) => token.startsWith(KEY_PREFIX),
-    resolve: (token, now) => authenticateKey({ db, key: token, now, cache }),
+    resolve: (token, now) => authenticateKey({ ctx: { db, now }, input: { key: token }, deps: { cache } }),
   };
 }

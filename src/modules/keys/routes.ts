@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { addSchemaOnce, DeletedIds } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
@@ -21,6 +22,7 @@ const owner = { account: 'session', workspaceRole: 'owner' } as const;
 /** A workspace's API keys, managed by its owners (operations.md §7). Session only. */
 export const keyRoutes = routesPlugin<KeyRoutesDeps>('keys', (app, deps) => {
   const { db } = deps;
+  const ctx = (): BaseCtx => ({ db, now: deps.clock() });
   addSchemaOnce(app, Key);
   addSchemaOnce(app, CreatedKey);
 
@@ -29,7 +31,7 @@ export const keyRoutes = routesPlugin<KeyRoutesDeps>('keys', (app, deps) => {
     { config: owner, schema: { tags, summary: 'API keys', description: 'Owner only; without secrets. Revoked keys stay listed with revokedAt.', params: WorkspaceParam, response: { 200: Type.Array(Type.Ref('Key')) } } },
     async (req) => {
       await deps.flushLastUsed();
-      return listKeys({ db, workspaceId: req.params.id });
+      return listKeys({ ctx: ctx(), input: { workspaceId: req.params.id } });
     },
   );
 
@@ -38,7 +40,7 @@ export const keyRoutes = routesPlugin<KeyRoutesDeps>('keys', (app, deps) => {
     { config: owner, schema: { tags, summary: 'Create an API key', description: 'Owner only. The `key` is shown only in this answer.', params: WorkspaceParam, body: KeyCreate, response: { 201: Type.Ref('CreatedKey') } } },
     async (req, reply) => {
       const expiresAt = keyExpiry(req.body.expiresAt);
-      return reply.status(201).send(await createKey({ db, workspaceId: req.params.id, input: { ...req.body, expiresAt } }));
+      return reply.status(201).send(await createKey({ ctx: ctx(), input: { ...req.body, expiresAt, workspaceId: req.params.id } }));
     },
   );
 
@@ -46,7 +48,7 @@ export const keyRoutes = routesPlugin<KeyRoutesDeps>('keys', (app, deps) => {
     '/api/workspaces/:id/keys/:keyId',
     { config: owner, schema: { tags, summary: 'Revoke an API key', description: 'Owner only. It stops working at once, for good, on every instance.', params: KeyParam, response: { 200: DeletedIds } } },
     async (req) => {
-      await revokeKey({ db, id: req.params.keyId, workspaceId: req.params.id, now: deps.clock(), authChanged: deps.authChanged });
+      await revokeKey({ ctx: ctx(), input: { id: req.params.keyId, workspaceId: req.params.id }, deps: { authChanged: deps.authChanged } });
       return { deletedIds: [req.params.keyId] };
     },
   );

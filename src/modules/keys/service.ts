@@ -1,4 +1,4 @@
-import type { Conn } from '../../db/connect.js';
+import type { BaseCtx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
 import { AppError, invalid, notFound } from '../../core/errors.js';
 import type { Resolved } from '../../http/auth.js';
@@ -45,19 +45,17 @@ export function keyExpiry(value: string | undefined): Date | undefined {
 }
 
 export async function createKey({
-  db,
-  workspaceId,
+  ctx,
   input,
 }: {
-  db: Conn;
-  workspaceId: string;
-  input: { name: string; scopes: Scope[]; expiresAt?: Date };
+  ctx: BaseCtx;
+  input: { workspaceId: string; name: string; scopes: Scope[]; expiresAt?: Date };
 }): Promise<ApiKey & { key: string }> {
-  await workspaces.requireWorkspace(db, workspaceId);
+  await workspaces.requireWorkspace({ ctx, input: { id: input.workspaceId } });
   const { key, hash, prefix } = generateKey();
-  const row = await store.insertKey(db, {
+  const row = await store.insertKey(ctx.db, {
     id: newId(),
-    workspaceId,
+    workspaceId: input.workspaceId,
     name: input.name,
     scopes: [...new Set(input.scopes)],
     prefix,
@@ -67,31 +65,36 @@ export async function createKey({
   return { ...toApiKey(row), key };
 }
 
-export async function listKeys({ db, workspaceId }: { db: Conn; workspaceId: string }): Promise<ApiKey[]> {
-  await workspaces.requireWorkspace(db, workspaceId);
-  return (await store.listKeys(db, workspaceId)).map(toApiKey);
+export async function listKeys({ ctx, input }: { ctx: BaseCtx; input: { workspaceId: string } }): Promise<ApiKey[]> {
+  await workspaces.requireWorkspace({ ctx, input: { id: input.workspaceId } });
+  return (await store.listKeys(ctx.db, input.workspaceId)).map(toApiKey);
 }
 
-export async function revokeKey({ db, id, now, authChanged, workspaceId }: { db: Conn; id: string; now: Date; authChanged: () => Promise<void>; workspaceId?: string }): Promise<void> {
-  if (!(await store.revokeKey(db, id, now, workspaceId))) throw notFound('key', id);
-  await authChanged();
+export async function revokeKey({
+  ctx,
+  input: { id, workspaceId },
+  deps,
+}: {
+  ctx: BaseCtx;
+  input: { id: string; workspaceId?: string };
+  deps: { authChanged: () => Promise<void> };
+}): Promise<void> {
+  if (!(await store.revokeKey(ctx.db, id, ctx.now, workspaceId))) throw notFound('key', id);
+  await deps.authChanged();
 }
-
 
 /**
  * Resolves a presented API key. Always read from the database (one indexed lookup), so a
  * revocation or expiry holds on the very next request on every instance.
  */
 export async function authenticateKey({
-  db,
-  key,
-  now,
-  cache,
+  ctx: { db, now },
+  input: { key },
+  deps: { cache } = {},
 }: {
-  db: Conn;
-  key: string;
-  now: Date;
-  cache?: KeyCache;
+  ctx: BaseCtx;
+  input: { key: string };
+  deps?: { cache?: KeyCache };
 }): Promise<Resolved> {
   if (!isWellFormedKey(key)) throw new AppError('credential_malformed');
   const hash = hashKey(key);

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { addSchemaOnce, DeletedIds } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
@@ -17,6 +18,7 @@ const tags = ['OAuth apps'];
 /** OAuth apps a workspace registers, and the apps connected to it (operations.md §7, §9). Session only, owners only. */
 export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (app, deps) => {
   const { db } = deps;
+  const ctx = (): BaseCtx => ({ db, now: deps.clock() });
   addSchemaOnce(app, s.OauthApp);
   addSchemaOnce(app, s.CreatedOauthApp);
   addSchemaOnce(app, s.Authorization);
@@ -29,7 +31,7 @@ export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (
       schema: { tags, summary: 'OAuth apps', description: 'Owner only. The apps this workspace registered, oldest first, without secrets.', params: s.WorkspaceParam, response: { 200: Type.Array(Type.Ref('OauthApp')) } },
     },
     async (req) => {
-      return listApps({ db, workspaceId: req.params.id });
+      return listApps({ ctx: ctx(), input: { workspaceId: req.params.id } });
     },
   );
 
@@ -48,7 +50,7 @@ export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (
       },
     },
     async (req, reply) => {
-      return reply.status(201).send(await createApp({ db, workspaceId: req.params.id, input: req.body, now: deps.clock() }));
+      return reply.status(201).send(await createApp({ ctx: ctx(), input: { ...req.body, workspaceId: req.params.id } }));
     },
   );
 
@@ -66,7 +68,7 @@ export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (
       },
     },
     async (req) => {
-      const updated = await updateApp({ db, workspaceId: req.params.id, id: req.params.appId, input: req.body });
+      const updated = await updateApp({ ctx: ctx(), input: { ...req.body, workspaceId: req.params.id, id: req.params.appId } });
       await deps.authChanged();
       return updated;
     },
@@ -79,7 +81,7 @@ export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (
       schema: { tags, summary: 'Delete an OAuth app', description: 'Owner only. Every consent given to it, in any workspace, is revoked: its tokens stop working at once.', params: s.AppParam, response: { 200: DeletedIds } },
     },
     async (req) => {
-      await deleteApp({ db, workspaceId: req.params.id, id: req.params.appId, now: deps.clock() });
+      await deleteApp({ ctx: ctx(), input: { workspaceId: req.params.id, id: req.params.appId } });
       await deps.authChanged();
       return { deletedIds: [req.params.appId] };
     },
@@ -98,7 +100,7 @@ export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (
       },
     },
     async (req) => {
-      const rotated = await rotateSecret({ db, workspaceId: req.params.id, id: req.params.appId });
+      const rotated = await rotateSecret({ ctx: ctx(), input: { workspaceId: req.params.id, id: req.params.appId } });
       await deps.authChanged();
       return rotated;
     },
@@ -117,7 +119,7 @@ export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (
       },
     },
     async (req) => {
-      return listAuthorizations({ db, workspaceId: req.params.id });
+      return listAuthorizations({ ctx: ctx(), input: { workspaceId: req.params.id } });
     },
   );
 
@@ -128,7 +130,7 @@ export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (
       schema: { tags, summary: 'Disconnect an app', description: 'Owner only. Revokes the consent: every token issued under it stops working at once.', params: s.GrantParam, response: { 200: DeletedIds } },
     },
     async (req) => {
-      await revokeAuthorization({ db, workspaceId: req.params.id, id: req.params.grantId, now: deps.clock() });
+      await revokeAuthorization({ ctx: ctx(), input: { workspaceId: req.params.id, id: req.params.grantId } });
       await deps.authChanged();
       return { deletedIds: [req.params.grantId] };
     },

@@ -1,4 +1,4 @@
-import type { Conn } from '../../db/connect.js';
+import type { BaseCtx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
 import { invalid, notFound } from '../../core/errors.js';
 import { SCOPES, type Scope } from '../../core/scopes.js';
@@ -101,22 +101,19 @@ function checkName(value: string): string {
 
 /** Registers an app of `workspaceId`; a confidential one gets its `clientSecret`, shown only in this answer. */
 export async function createApp({
-  db,
-  workspaceId,
+  ctx,
   input,
-  now,
 }: {
-  db: Conn;
-  workspaceId: string;
-  input: { name: string; redirectUris: string[]; confidential: boolean; scopes: string[] };
-  now: Date;
+  ctx: BaseCtx;
+  input: { workspaceId: string; name: string; redirectUris: string[]; confidential: boolean; scopes: string[] };
 }): Promise<OauthApp & { clientSecret?: string }> {
+  const { workspaceId } = input;
   const name = checkName(input.name);
   const redirectUris = checkRedirectUris(input.redirectUris);
   const scopes = checkScopes(input.scopes);
-  await requireWorkspace(db, workspaceId);
+  await requireWorkspace({ ctx, input: { id: workspaceId } });
   const secret = input.confidential ? clientSecretFormat.generate() : undefined;
-  const row = await store.insertApp(db, {
+  const row = await store.insertApp(ctx.db, {
     id: newId(),
     workspaceId,
     name,
@@ -125,15 +122,15 @@ export async function createApp({
     redirectUris,
     confidential: input.confidential,
     scopes,
-    createdAt: now,
+    createdAt: ctx.now,
   });
   const app = toOauthApp(row);
   return secret ? { ...app, clientSecret: secret.value } : app;
 }
 
 /** The workspace's apps that are not deleted, oldest first. */
-export async function listApps({ db, workspaceId }: { db: Conn; workspaceId: string }): Promise<OauthApp[]> {
-  return (await store.listApps(db, workspaceId)).map(toOauthApp);
+export async function listApps({ ctx, input: { workspaceId } }: { ctx: BaseCtx; input: { workspaceId: string } }): Promise<OauthApp[]> {
+  return (await store.listApps(ctx.db, workspaceId)).map(toOauthApp);
 }
 
 /**
@@ -141,29 +138,26 @@ export async function listApps({ db, workspaceId }: { db: Conn; workspaceId: str
  * (the token endpoint decides what they still allow); new authorizations see the new lists.
  */
 export async function updateApp({
-  db,
-  workspaceId,
-  id,
+  ctx,
   input,
 }: {
-  db: Conn;
-  workspaceId: string;
-  id: string;
-  input: { name?: string; redirectUris?: string[]; scopes?: string[] };
+  ctx: BaseCtx;
+  input: { workspaceId: string; id: string; name?: string; redirectUris?: string[]; scopes?: string[] };
 }): Promise<OauthApp> {
+  const { workspaceId, id } = input;
   const patch = {
     name: input.name === undefined ? undefined : checkName(input.name),
     redirectUris: input.redirectUris === undefined ? undefined : checkRedirectUris(input.redirectUris),
     scopes: input.scopes === undefined ? undefined : checkScopes(input.scopes),
   };
   if (Object.values(patch).every((v) => v === undefined)) throw invalid('body', 'nothing_to_update');
-  const row = await store.updateApp(db, workspaceId, id, patch);
+  const row = await store.updateApp(ctx.db, workspaceId, id, patch);
   if (!row) throw notFound('oauth app', id);
   return toOauthApp(row);
 }
 
 /** A new secret for a confidential app, shown only in this answer; the old one stops matching at once. */
-export async function rotateSecret({ db, workspaceId, id }: { db: Conn; workspaceId: string; id: string }): Promise<{ clientSecret: string }> {
+export async function rotateSecret({ ctx: { db }, input: { workspaceId, id } }: { ctx: BaseCtx; input: { workspaceId: string; id: string } }): Promise<{ clientSecret: string }> {
   const app = await store.findApp(db, workspaceId, id);
   if (!app) throw notFound('oauth app', id);
   if (!app.confidential) throw invalid('confidential', 'public_app');
@@ -173,7 +167,7 @@ export async function rotateSecret({ db, workspaceId, id }: { db: Conn; workspac
 }
 
 /** Deletes an app and revokes every consent given to it (in any workspace), so its tokens stop working. */
-export async function deleteApp({ db, workspaceId, id, now }: { db: Conn; workspaceId: string; id: string; now: Date }): Promise<void> {
+export async function deleteApp({ ctx: { db, now }, input: { workspaceId, id } }: { ctx: BaseCtx; input: { workspaceId: string; id: string } }): Promise<void> {
   await withTransaction(db, async (tx) => {
     if (!(await store.markAppDeleted(tx, workspaceId, id, now))) throw notFound('oauth app', id);
     await store.revokeGrantsOfApp(tx, id, now);
@@ -181,8 +175,8 @@ export async function deleteApp({ db, workspaceId, id, now }: { db: Conn; worksp
 }
 
 /** The live app with this `client_id`, for the OAuth endpoints; undefined when unknown or deleted. */
-export async function findClient({ db, clientId }: { db: Conn; clientId: string }): Promise<OauthClient | undefined> {
-  const row = await store.findAppByClientId(db, clientId);
+export async function findClient({ ctx, input: { clientId } }: { ctx: BaseCtx; input: { clientId: string } }): Promise<OauthClient | undefined> {
+  const row = await store.findAppByClientId(ctx.db, clientId);
   return row && { ...row, scopes: row.scopes as Scope[] };
 }
 
@@ -193,11 +187,11 @@ export function clientSecretMatches(app: { secretHash: Buffer | null }, secret: 
 }
 
 /** Apps connected to this workspace (live consents of apps not deleted), oldest first. */
-export async function listAuthorizations({ db, workspaceId }: { db: Conn; workspaceId: string }): Promise<Authorization[]> {
-  return (await store.listLiveGrants(db, workspaceId)).map((g) => ({ ...g, scopes: g.scopes as Scope[] }));
+export async function listAuthorizations({ ctx, input: { workspaceId } }: { ctx: BaseCtx; input: { workspaceId: string } }): Promise<Authorization[]> {
+  return (await store.listLiveGrants(ctx.db, workspaceId)).map((g) => ({ ...g, scopes: g.scopes as Scope[] }));
 }
 
 /** Ends one consent given in this workspace, and with it the tokens issued under it. */
-export async function revokeAuthorization({ db, workspaceId, id, now }: { db: Conn; workspaceId: string; id: string; now: Date }): Promise<void> {
-  if (!(await store.revokeGrant(db, workspaceId, id, now))) throw notFound('authorization', id);
+export async function revokeAuthorization({ ctx, input: { workspaceId, id } }: { ctx: BaseCtx; input: { workspaceId: string; id: string } }): Promise<void> {
+  if (!(await store.revokeGrant(ctx.db, workspaceId, id, ctx.now))) throw notFound('authorization', id);
 }

@@ -8,6 +8,7 @@ import { authorizeTarget, checkAuthorizeParams, eligibleWorkspaces, OAuthError }
 
 export interface OauthConsentRoutesDeps {
   db: Conn;
+  clock: () => Date;
 }
 
 /**
@@ -16,7 +17,7 @@ export interface OauthConsentRoutesDeps {
  * API's 400 (en/ar) instead of a page or a redirect; the consent itself is the page's form
  * POST to /oauth/authorize.
  */
-export const oauthConsentRoutes = routesPlugin<OauthConsentRoutesDeps>('oauth-consent', (app, { db }) => {
+export const oauthConsentRoutes = routesPlugin<OauthConsentRoutesDeps>('oauth-consent', (app, { db, clock }) => {
   addSchemaOnce(app, ConsentRequest);
   app.get(
     '/api/oauth/authorize',
@@ -33,7 +34,8 @@ export const oauthConsentRoutes = routesPlugin<OauthConsentRoutesDeps>('oauth-co
     },
     async (req) => {
       const q = req.query;
-      const target = await authorizeTarget({ db, clientId: q.client_id, redirectUri: q.redirect_uri });
+      const ctx = { db, now: clock() };
+      const target = await authorizeTarget({ ctx, input: { clientId: q.client_id, redirectUri: q.redirect_uri } });
       if ('refused' in target) throw target.refused === 'unknown_client' ? invalidQuery('client_id', 'oauth_unknown_client') : invalidQuery('redirect_uri', 'oauth_unregistered_redirect');
       let scopes;
       try {
@@ -42,7 +44,7 @@ export const oauthConsentRoutes = routesPlugin<OauthConsentRoutesDeps>('oauth-co
         if (e instanceof OAuthError && e.problem) throw invalidQuery(e.problem.field, e.problem.reason, e.problem.params);
         throw e;
       }
-      const workspaces = await eligibleWorkspaces({ db, userId: req.person!.userId, scopes });
+      const workspaces = await eligibleWorkspaces({ ctx, input: { userId: req.person!.userId, scopes } });
       return {
         app: { name: target.client.name, clientId: target.client.clientId },
         scopes,

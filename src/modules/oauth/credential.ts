@@ -9,7 +9,7 @@ export function oauthAccessCredential(db: Conn, cache: CredentialCache<AccessFou
     name: 'oauth',
     recognises: (token) => token.startsWith(ACCESS.prefix),
     async resolve(token, now) {
-      const t = await authenticateAccessToken({ db, token, now, lookup: (key, load) => cache.lookup(key, load, now.getTime()) });
+      const t = await authenticateAccessToken({ ctx: { db, now }, input: { token }, deps: { lookup: (key, load) => cache.lookup(key, load, now.getTime()) } });
       return {
         kind: 'oauth',
         actor: { type: 'app', appId: t.appId, userId: t.userId, tokenId: t.tokenId },

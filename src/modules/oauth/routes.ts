@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { SCOPES } from '../../core/scopes.js';
 import { routesPlugin } from '../../http/types.js';
@@ -58,6 +59,7 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
   'oauth',
   (app, deps) => {
     const { db } = deps;
+    const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
     const origin = new URL(deps.baseUrl).origin;
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
       const params = new URLSearchParams(body as string);
@@ -93,7 +95,7 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
 
     /** Parses an authorize request from a query or form: a page, a redirect with an error, or the checked request. */
     async function authorizeRequest(reply: FastifyReply, q: Params): Promise<AuthorizeRequest | undefined> {
-      const known = await authorizeTarget({ db, clientId: q.client_id, redirectUri: q.redirect_uri });
+      const known = await authorizeTarget({ ctx: ctx(), input: { clientId: q.client_id, redirectUri: q.redirect_uri } });
       if ('refused' in known) {
         await html(reply, 400, authorizeErrorPage(REFUSED[known.refused]));
         return undefined;
@@ -140,11 +142,11 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
       const person = await deps.signedIn(req, now);
       if (!person) return html(reply, 401, authorizeErrorPage('You are not signed in any more; start again from the app.'));
       if (q.decision !== 'allow') return redirectError(reply, request.redirectUri, new OAuthError('access_denied', 'the user denied the request'), request.state);
-      const allowed = await eligibleWorkspaces({ db, userId: person.userId, scopes: request.scopes });
+      const allowed = await eligibleWorkspaces({ ctx: ctx(now), input: { userId: person.userId, scopes: request.scopes } });
       if (!q.workspaceId || !allowed.some((w) => w.id === q.workspaceId)) {
         return redirectError(reply, request.redirectUri, new OAuthError('access_denied', 'no workspace of the user allows these scopes'), request.state);
       }
-      const code = await issueCode({ db, request, userId: person.userId, workspaceId: q.workspaceId, now });
+      const code = await issueCode({ ctx: ctx(now), input: { request, userId: person.userId, workspaceId: q.workspaceId } });
       const to = new URL(request.redirectUri);
       to.searchParams.set('code', code);
       if (request.state !== undefined) to.searchParams.set('state', request.state);
@@ -175,7 +177,7 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
         id = basicId;
         secret = form(decoded.slice(colon + 1));
       }
-      const client = id ? await findClient({ db, clientId: id }) : undefined;
+      const client = id ? await findClient({ ctx: ctx(), input: { clientId: id } }) : undefined;
       if (!client) throw new OAuthError('invalid_client', 'unknown client');
       if (client.confidential ? !(secret !== undefined && clientSecretMatches(client, secret)) : secret !== undefined) {
         throw new OAuthError('invalid_client', client.confidential ? 'wrong or missing client secret' : 'a public client has no secret');
@@ -194,17 +196,18 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
         throw e;
       }
       const now = deps.clock();
+      const tokenDeps = { authChanged: deps.authChanged };
       if (body.grant_type === 'authorization_code') {
-        return exchangeCode({ db, client, code: body.code, redirectUri: body.redirect_uri, verifier: body.code_verifier, now, authChanged: deps.authChanged });
+        return exchangeCode({ ctx: ctx(now), input: { client, code: body.code, redirectUri: body.redirect_uri, verifier: body.code_verifier }, deps: tokenDeps });
       }
-      if (body.grant_type === 'refresh_token') return refresh({ db, client, token: body.refresh_token, now, authChanged: deps.authChanged });
+      if (body.grant_type === 'refresh_token') return refresh({ ctx: ctx(now), input: { client, token: body.refresh_token }, deps: tokenDeps });
       throw new OAuthError(body.grant_type ? 'unsupported_grant_type' : 'invalid_request', body.grant_type ? `grant_type ${body.grant_type} is not supported` : 'grant_type is required');
     });
 
     app.post('/oauth/revoke', { schema: { hide: true } }, async (req, reply) => {
       const body = single(req.body);
       const client = await authenticateClient(req, body);
-      await revoke({ db, client, token: body.token, now: deps.clock(), authChanged: deps.authChanged });
+      await revoke({ ctx: ctx(), input: { client, token: body.token }, deps: { authChanged: deps.authChanged } });
       return reply.code(200).header('cache-control', 'no-store').send();
     });
   },

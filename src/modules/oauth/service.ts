@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 import { AppError } from '../../core/errors.js';
@@ -88,8 +89,14 @@ export function checkAuthorizeParams(client: Client, redirectUri: string, q: Rec
  * not be sent back there (an unknown client, an address it has not registered exactly): then
  * the answer is a page or a 400, never a redirect.
  */
-export async function authorizeTarget({ db, clientId, redirectUri }: { db: Conn; clientId?: string; redirectUri?: string }): Promise<{ client: Client; redirectUri: string } | { refused: 'unknown_client' | 'unregistered_redirect_uri' }> {
-  const client = clientId ? await findClient({ db, clientId }) : undefined;
+export async function authorizeTarget({
+  ctx,
+  input: { clientId, redirectUri },
+}: {
+  ctx: BaseCtx;
+  input: { clientId?: string; redirectUri?: string };
+}): Promise<{ client: Client; redirectUri: string } | { refused: 'unknown_client' | 'unregistered_redirect_uri' }> {
+  const client = clientId ? await findClient({ ctx, input: { clientId } }) : undefined;
   if (!client) return { refused: 'unknown_client' };
   if (!redirectUri || !client.redirectUris.includes(redirectUri)) return { refused: 'unregistered_redirect_uri' };
   return { client, redirectUri };
@@ -99,18 +106,24 @@ export async function authorizeTarget({ db, clientId, redirectUri }: { db: Conn;
 export const roleAllows = (role: Role, scopes: readonly Scope[]): boolean => scopes.every((s) => ROLE_SCOPES[role].has(s));
 
 /** The origin a consent goes back to (the consent form's CSP form-action): only for a known app and a redirect URI it registered. */
-export async function consentRedirectOrigin({ db, clientId, redirectUri }: { db: Conn; clientId: string; redirectUri: string }): Promise<string | undefined> {
-  const target = await authorizeTarget({ db, clientId, redirectUri });
+export async function consentRedirectOrigin({ ctx, input }: { ctx: BaseCtx; input: { clientId: string; redirectUri: string } }): Promise<string | undefined> {
+  const target = await authorizeTarget({ ctx, input });
   return 'refused' in target ? undefined : new URL(target.redirectUri).origin;
 }
 
 /** The user's workspaces where their role allows every scope asked: what a consent may choose from. */
-export async function eligibleWorkspaces({ db, userId, scopes }: { db: Conn; userId: string; scopes: readonly Scope[] }): Promise<(Workspace & { role: Role })[]> {
-  return (await workspacesOf({ db, userId })).filter((w) => roleAllows(w.role, scopes));
+export async function eligibleWorkspaces({ ctx, input: { userId, scopes } }: { ctx: BaseCtx; input: { userId: string; scopes: readonly Scope[] } }): Promise<(Workspace & { role: Role })[]> {
+  return (await workspacesOf({ ctx, input: { userId } })).filter((w) => roleAllows(w.role, scopes));
 }
 
 /** The user allowed: a grant for the chosen workspace and a single-use code valid 60 s. */
-export async function issueCode({ db, request, userId, workspaceId, now }: { db: Conn; request: AuthorizeRequest; userId: string; workspaceId: string; now: Date }): Promise<string> {
+export async function issueCode({
+  ctx: { db, now },
+  input: { request, userId, workspaceId },
+}: {
+  ctx: BaseCtx;
+  input: { request: AuthorizeRequest; userId: string; workspaceId: string };
+}): Promise<string> {
   const code = CODE.generate();
   await withTransaction(db, async (tx) => {
     const grant = await store.insertGrant(tx, { id: newId(), appId: request.client.id, userId, workspaceId, scopes: request.scopes, createdAt: now });
@@ -151,7 +164,15 @@ const s256 = (verifier: string) => createHash('sha256').update(verifier).digest(
  * `authorization_code`: the code is single use — a second presentation revokes everything it
  * issued (the grant) — valid 60 s, bound to its client, redirect URI and PKCE challenge.
  */
-export async function exchangeCode({ db, client, code, redirectUri, verifier, now, authChanged }: { db: Conn; client: Client; code?: string; redirectUri?: string; verifier?: string; now: Date; authChanged: () => Promise<void> }): Promise<TokenAnswer> {
+export async function exchangeCode({
+  ctx: { db, now },
+  input: { client, code, redirectUri, verifier },
+  deps: { authChanged },
+}: {
+  ctx: BaseCtx;
+  input: { client: Client; code?: string; redirectUri?: string; verifier?: string };
+  deps: { authChanged: () => Promise<void> };
+}): Promise<TokenAnswer> {
   if (!code || !CODE.isWellFormed(code)) throw new OAuthError('invalid_grant', 'unknown code');
   if (!verifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
   const found = await store.findCode(db, sha256(code));
@@ -169,7 +190,15 @@ export async function exchangeCode({ db, client, code, redirectUri, verifier, no
 }
 
 /** `refresh_token`: a new pair; the old refresh token is spent, and presenting a spent one again revokes the grant (reuse detection). */
-export async function refresh({ db, client, token, now, authChanged }: { db: Conn; client: Client; token?: string; now: Date; authChanged: () => Promise<void> }): Promise<TokenAnswer> {
+export async function refresh({
+  ctx: { db, now },
+  input: { client, token },
+  deps: { authChanged },
+}: {
+  ctx: BaseCtx;
+  input: { client: Client; token?: string };
+  deps: { authChanged: () => Promise<void> };
+}): Promise<TokenAnswer> {
   if (!token || !REFRESH.isWellFormed(token)) throw new OAuthError('invalid_grant', 'unknown refresh token');
   const found = await store.findToken(db, sha256(token));
   if (!found || found.token.kind !== 'refresh' || found.appClientId !== client.clientId) throw new OAuthError('invalid_grant', 'unknown refresh token');
@@ -190,7 +219,15 @@ export async function refresh({ db, client, token, now, authChanged }: { db: Con
 }
 
 /** RFC 7009: ends an access token, or a refresh token with its whole grant; unknown tokens are fine. */
-export async function revoke({ db, client, token, now, authChanged }: { db: Conn; client: Client; token?: string; now: Date; authChanged: () => Promise<void> }): Promise<void> {
+export async function revoke({
+  ctx: { db, now },
+  input: { client, token },
+  deps: { authChanged },
+}: {
+  ctx: BaseCtx;
+  input: { client: Client; token?: string };
+  deps: { authChanged: () => Promise<void> };
+}): Promise<void> {
   if (!token || !(ACCESS.isWellFormed(token) || REFRESH.isWellFormed(token))) return;
   const found = await store.findToken(db, sha256(token));
   if (!found || found.appClientId !== client.clientId) return;
@@ -206,15 +243,13 @@ export type AccessFound = NonNullable<Awaited<ReturnType<typeof store.findAccess
  * current scopes (an owner may narrow them) ∩ the user's current role.
  */
 export async function authenticateAccessToken({
-  db,
-  token,
-  now,
-  lookup = (_key, load) => load(),
+  ctx: { db, now },
+  input: { token },
+  deps: { lookup = (_key: string, load: () => Promise<AccessFound | undefined>) => load() } = {},
 }: {
-  db: Conn;
-  token: string;
-  now: Date;
-  lookup?: (hashHex: string, load: () => Promise<AccessFound | undefined>) => Promise<AccessFound | undefined>;
+  ctx: BaseCtx;
+  input: { token: string };
+  deps?: { lookup?: (hashHex: string, load: () => Promise<AccessFound | undefined>) => Promise<AccessFound | undefined> };
 }): Promise<{ tokenId: string; grantId: string; appId: string; userId: string; workspace: Workspace; scopes: ReadonlySet<Scope> }> {
   if (!ACCESS.isWellFormed(token)) throw new AppError('credential_malformed');
   const hash = sha256(token);
@@ -234,4 +269,4 @@ export async function authenticateAccessToken({
 }
 
 /** A user left a workspace (or was removed): the consents they gave there end with it. */
-export const endGrantsOf = ({ db, userId, workspaceId, now }: { db: Conn; userId: string; workspaceId: string; now: Date }) => store.revokeGrantsOf(db, userId, workspaceId, now);
+export const endGrantsOf = ({ ctx, input: { userId, workspaceId } }: { ctx: BaseCtx; input: { userId: string; workspaceId: string } }) => store.revokeGrantsOf(ctx.db, userId, workspaceId, ctx.now);

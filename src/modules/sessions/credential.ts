@@ -19,6 +19,14 @@ export interface SessionCredentialDeps {
   pendingSeen: (sessionId: string) => Date | undefined;
 }
 
+/** What resolving a session cookie is given: the limits, the session cache, the batched last-seen writes. */
+const resolveDeps = (deps: SessionCredentialDeps, now: Date) => ({
+  limits: deps.limits,
+  lookup: (key: string, load: () => Promise<SessionFound | undefined>) => deps.sessions.lookup(key, load, now.getTime()),
+  touch: deps.touch,
+  pendingSeen: deps.pendingSeen,
+});
+
 /**
  * Who is signed in on a top-level page navigation (the OAuth consent page, reached from another
  * site): the session cookie read without the first-party rule, only to know the person —
@@ -30,15 +38,7 @@ export function signedInPerson(deps: SessionCredentialDeps) {
     const values = cookieValues(request, name);
     if (values.length !== 1) return undefined;
     try {
-      const { session, user } = await resolveSession({
-        db: deps.db,
-        token: values[0]!,
-        now,
-        limits: deps.limits,
-        lookup: (key, load) => deps.sessions.lookup(key, load, now.getTime()),
-        touch: deps.touch,
-        pendingSeen: deps.pendingSeen,
-      });
+      const { session, user } = await resolveSession({ ctx: { db: deps.db, now }, input: { token: values[0]! }, deps: resolveDeps(deps, now) });
       return { userId: user.id, sessionId: session.id };
     } catch (err) {
       if (err instanceof AppError) return undefined;
@@ -59,20 +59,12 @@ export function sessionCredential(deps: SessionCredentialDeps): CredentialKind {
     name: 'session',
     extract: (request) => (isFirstParty(request, origin) ? cookieValues(request, name) : []),
     async resolve(token, now) {
-      const { session, user } = await resolveSession({
-        db: deps.db,
-        token,
-        now,
-        limits: deps.limits,
-        lookup: (key, load) => deps.sessions.lookup(key, load, now.getTime()),
-        touch: deps.touch,
-        pendingSeen: deps.pendingSeen,
-      });
+      const { session, user } = await resolveSession({ ctx: { db: deps.db, now }, input: { token }, deps: resolveDeps(deps, now) });
       return {
         kind: 'session',
         actor: { type: 'user', userId: user.id, sessionId: session.id },
         async inWorkspace(workspaceId) {
-          const m = await deps.memberships.lookup(`${user.id}:${workspaceId}`, () => membershipFor({ db: deps.db, userId: user.id, workspaceId }), now.getTime());
+          const m = await deps.memberships.lookup(`${user.id}:${workspaceId}`, () => membershipFor({ ctx: { db: deps.db, now }, input: { userId: user.id, workspaceId } }), now.getTime());
           if (!m) throw new AppError('not_a_member');
           return { workspace: m.workspace, scopes: ROLE_SCOPES[m.role] };
         },

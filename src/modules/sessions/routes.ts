@@ -25,7 +25,7 @@ export const sessionRoutes = routesPlugin<SessionRoutesDeps>('sessions', (app, d
     { config: { account: 'session' }, schema: { tags, summary: 'My sessions', description: 'Live sessions, oldest first.', response: { 200: Type.Array(SessionView) } } },
     async (req) => {
       await deps.flushLastUsed();
-      return (await listSessions({ db, userId: req.person!.userId })).map((s) => ({ ...s, current: s.id === req.person!.sessionId }));
+      return (await listSessions({ ctx: { db, now: deps.clock() }, input: { userId: req.person!.userId } })).map((s) => ({ ...s, current: s.id === req.person!.sessionId }));
     },
   );
 
@@ -33,7 +33,7 @@ export const sessionRoutes = routesPlugin<SessionRoutesDeps>('sessions', (app, d
     '/api/me/sessions/:id',
     { config: { account: 'session' }, schema: { tags, summary: 'End a session', description: 'It stops working at once, on every instance (ending the current one signs this browser out).', params: SessionParam, response: { 200: DeletedIds } } },
     async (req) => {
-      await revokeSession({ db, userId: req.person!.userId, id: req.params.id, now: deps.clock() });
+      await revokeSession({ ctx: { db, now: deps.clock() }, input: { userId: req.person!.userId, id: req.params.id } });
       await deps.authChanged();
       return { deletedIds: [req.params.id] };
     },

@@ -1,4 +1,4 @@
-import type { Conn } from '../../db/connect.js';
+import type { BaseCtx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { sameHash, secretFormat, sha256 } from '../../core/secret.js';
@@ -28,7 +28,13 @@ export interface Session {
 const toSession = (row: store.SessionRow): Session => ({ id: row.id, createdAt: row.createdAt, lastSeenAt: row.lastSeenAt, userAgent: row.userAgent });
 
 /** A new session (made at every login): the token for the cookie, shown to nobody else. */
-export async function createSession({ db, userId, userAgent, now }: { db: Conn; userId: string; userAgent: string | undefined; now: Date }): Promise<{ session: Session; token: string }> {
+export async function createSession({
+  ctx: { db, now },
+  input: { userId, userAgent },
+}: {
+  ctx: BaseCtx;
+  input: { userId: string; userAgent: string | undefined };
+}): Promise<{ session: Session; token: string }> {
   const token = newSessionToken();
   const row = await store.insertSession(db, {
     id: newId(),
@@ -49,22 +55,19 @@ export type SessionFound = { session: store.SessionRow; user: store.UserRow };
  * last use is recorded at most once a minute, through `touch` (batched writes) when given.
  */
 export async function resolveSession({
-  db,
-  token,
-  now,
-  limits,
-  lookup = (_key, load) => load(),
-  touch,
-  pendingSeen,
+  ctx: { db, now },
+  input: { token },
+  deps: { limits, lookup = (_key, load) => load(), touch, pendingSeen },
 }: {
-  db: Conn;
-  token: string;
-  now: Date;
-  limits: SessionLimits;
-  lookup?: (hashHex: string, load: () => Promise<SessionFound | undefined>) => Promise<SessionFound | undefined>;
-  touch?: (sessionId: string, at: Date) => void;
-  /** A use this instance recorded but has not written yet: newer than the row just loaded. */
-  pendingSeen?: (sessionId: string) => Date | undefined;
+  ctx: BaseCtx;
+  input: { token: string };
+  deps: {
+    limits: SessionLimits;
+    lookup?: (hashHex: string, load: () => Promise<SessionFound | undefined>) => Promise<SessionFound | undefined>;
+    touch?: (sessionId: string, at: Date) => void;
+    /** A use this instance recorded but has not written yet: newer than the row just loaded. */
+    pendingSeen?: (sessionId: string) => Date | undefined;
+  };
 }): Promise<{ session: Session; user: User }> {
   if (!format.isWellFormed(token)) throw new AppError('credential_invalid');
   const hash = hashSessionToken(token);
@@ -85,15 +88,15 @@ export async function resolveSession({
   return { session: toSession(session), user: toUser(user) };
 }
 
-export async function listSessions({ db, userId }: { db: Conn; userId: string }): Promise<Session[]> {
-  return (await store.sessionsOf(db, userId)).map(toSession);
+export async function listSessions({ ctx, input: { userId } }: { ctx: BaseCtx; input: { userId: string } }): Promise<Session[]> {
+  return (await store.sessionsOf(ctx.db, userId)).map(toSession);
 }
 
-export async function revokeSession({ db, userId, id, now }: { db: Conn; userId: string; id: string; now: Date }): Promise<void> {
-  if (!(await store.revokeSession(db, userId, id, now))) throw notFound('session', id);
+export async function revokeSession({ ctx, input: { userId, id } }: { ctx: BaseCtx; input: { userId: string; id: string } }): Promise<void> {
+  if (!(await store.revokeSession(ctx.db, userId, id, ctx.now))) throw notFound('session', id);
 }
 
 /** Ends every session of the user except `except` (a password change). */
-export function revokeOtherSessions({ db, userId, except, now }: { db: Conn; userId: string; except?: string; now: Date }): Promise<number> {
-  return store.revokeOtherSessions(db, userId, except, now);
+export function revokeOtherSessions({ ctx, input: { userId, except } }: { ctx: BaseCtx; input: { userId: string; except?: string } }): Promise<number> {
+  return store.revokeOtherSessions(ctx.db, userId, except, ctx.now);
 }

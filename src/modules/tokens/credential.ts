@@ -10,7 +10,7 @@ export function humanTokenCredential(db: Conn, cache: CredentialCache<TokenFound
     name: 'humanToken',
     recognises: (token) => token.startsWith(TOKEN_PREFIX),
     async resolve(token, now) {
-      const p = await authenticateToken({ db, token, now, lookup: (key, load) => cache.lookup(key, load, now.getTime()) });
+      const p = await authenticateToken({ ctx: { db, now }, input: { token }, deps: { lookup: (key, load) => cache.lookup(key, load, now.getTime()) } });
       return {
         kind: 'humanToken',
         actor: { type: 'user', userId: p.userId, tokenId: p.tokenId },

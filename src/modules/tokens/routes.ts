@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { addSchemaOnce, DeletedIds } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
@@ -19,6 +20,7 @@ const tags = ['Account'];
 /** A person's human tokens (operations.md §8). Session only, so no token can mint another. */
 export const tokenRoutes = routesPlugin<TokenRoutesDeps>('tokens', (app, deps) => {
   const { db } = deps;
+  const ctx = (): BaseCtx => ({ db, now: deps.clock() });
   addSchemaOnce(app, HumanToken);
   addSchemaOnce(app, CreatedHumanToken);
 
@@ -27,7 +29,7 @@ export const tokenRoutes = routesPlugin<TokenRoutesDeps>('tokens', (app, deps) =
     { config: { account: 'session' }, schema: { tags, summary: 'My human tokens', description: 'Without their secret.', response: { 200: Type.Array(Type.Ref('HumanToken')) } } },
     async (req) => {
       await deps.flushLastUsed();
-      return listTokens({ db, userId: req.person!.userId, now: deps.clock() });
+      return listTokens({ ctx: ctx(), input: { userId: req.person!.userId } });
     },
   );
 
@@ -46,7 +48,7 @@ export const tokenRoutes = routesPlugin<TokenRoutesDeps>('tokens', (app, deps) =
     },
     async (req, reply) => {
       const expiresAt = req.body.expiresAt === undefined ? undefined : new Date(req.body.expiresAt);
-      const created = await createToken({ db, userId: req.person!.userId, input: { ...req.body, expiresAt }, now: deps.clock() });
+      const created = await createToken({ ctx: ctx(), input: { ...req.body, expiresAt, userId: req.person!.userId } });
       return reply.status(201).send(created);
     },
   );
@@ -55,7 +57,7 @@ export const tokenRoutes = routesPlugin<TokenRoutesDeps>('tokens', (app, deps) =
     '/api/me/tokens/:id',
     { config: { account: 'session' }, schema: { tags, summary: 'Revoke a human token', description: 'It stops working at once, on every instance.', params: TokenParam, response: { 200: DeletedIds } } },
     async (req) => {
-      await revokeToken({ db, userId: req.person!.userId, id: req.params.id, now: deps.clock() });
+      await revokeToken({ ctx: ctx(), input: { userId: req.person!.userId, id: req.params.id } });
       await deps.authChanged();
       return { deletedIds: [req.params.id] };
     },

@@ -1,4 +1,4 @@
-import type { Conn } from '../../db/connect.js';
+import type { BaseCtx } from '../../core/context.js';
 import { isUuid, newId } from '../../db/ids.js';
 import { AppError, invalid, notFound } from '../../core/errors.js';
 import type { Scope } from '../../core/scopes.js';
@@ -40,16 +40,13 @@ const isRole = (value: string | null | undefined): value is Role => value != nul
 
 /** A new token of `userId` for one workspace they belong to, with scopes their role has; `token` is shown once. */
 export async function createToken({
-  db,
-  userId,
+  ctx: { db, now },
   input,
-  now,
 }: {
-  db: Conn;
-  userId: string;
-  input: { name: string; workspaceId: string; scopes: Scope[]; expiresAt?: Date };
-  now: Date;
+  ctx: BaseCtx;
+  input: { userId: string; name: string; workspaceId: string; scopes: Scope[]; expiresAt?: Date };
 }): Promise<HumanToken & { token: string }> {
+  const { userId } = input;
   const role = isUuid(input.workspaceId) ? await store.roleIn(db, input.workspaceId, userId) : undefined;
   if (!isRole(role)) throw invalid('workspaceId', 'not_member');
   const allowed = ROLE_SCOPES[role];
@@ -79,15 +76,15 @@ export async function createToken({
 /**
  * The user's tokens that are not revoked, oldest first. Expired ones stay listed with their
  * `expiresAt` (the dashboard marks them) so the user sees why a script stopped working and can
- * delete them. So `now` decides nothing here; it is taken to keep the signatures alike.
+ * delete them. So `ctx.now` decides nothing here.
  */
-export async function listTokens({ db, userId }: { db: Conn; userId: string; now: Date }): Promise<HumanToken[]> {
-  return (await store.listTokens(db, userId)).map(toHumanToken);
+export async function listTokens({ ctx, input: { userId } }: { ctx: BaseCtx; input: { userId: string } }): Promise<HumanToken[]> {
+  return (await store.listTokens(ctx.db, userId)).map(toHumanToken);
 }
 
 /** Revokes one of the user's tokens at once, for good; an expired one can be revoked (removed from the list) too. */
-export async function revokeToken({ db, userId, id, now }: { db: Conn; userId: string; id: string; now: Date }): Promise<void> {
-  if (!isUuid(id) || !(await store.revokeToken(db, userId, id, now))) throw notFound('token', id);
+export async function revokeToken({ ctx, input: { userId, id } }: { ctx: BaseCtx; input: { userId: string; id: string } }): Promise<void> {
+  if (!isUuid(id) || !(await store.revokeToken(ctx.db, userId, id, ctx.now))) throw notFound('token', id);
 }
 
 /**
@@ -95,8 +92,8 @@ export async function revokeToken({ db, userId, id, now }: { db: Conn; userId: s
  * refuses them once the membership is gone; revoking them too keeps them dead if the user is
  * later invited back. Returns how many ended.
  */
-export function revokeTokensOf({ db, userId, workspaceId, now }: { db: Conn; userId: string; workspaceId: string; now: Date }): Promise<number> {
-  return store.revokeTokensOf(db, userId, workspaceId, now);
+export function revokeTokensOf({ ctx, input: { userId, workspaceId } }: { ctx: BaseCtx; input: { userId: string; workspaceId: string } }): Promise<number> {
+  return store.revokeTokensOf(ctx.db, userId, workspaceId, ctx.now);
 }
 
 export type TokenFound = store.TokenForAuth;
@@ -117,15 +114,13 @@ export interface TokenPrincipal {
  * membership changes, since the role read here decides the scopes.
  */
 export async function authenticateToken({
-  db,
-  token,
-  now,
-  lookup = (_hashHex, load) => load(),
+  ctx: { db, now },
+  input: { token },
+  deps: { lookup = (_hashHex: string, load: () => Promise<TokenFound | undefined>) => load() } = {},
 }: {
-  db: Conn;
-  token: string;
-  now: Date;
-  lookup?: (hashHex: string, load: () => Promise<TokenFound | undefined>) => Promise<TokenFound | undefined>;
+  ctx: BaseCtx;
+  input: { token: string };
+  deps?: { lookup?: (hashHex: string, load: () => Promise<TokenFound | undefined>) => Promise<TokenFound | undefined> };
 }): Promise<TokenPrincipal> {
   if (!isWellFormedToken(token)) throw new AppError('credential_malformed');
   const hash = hashToken(token);

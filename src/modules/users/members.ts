@@ -1,3 +1,4 @@
+import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { AppError, invalid, notFound } from '../../core/errors.js';
 import { withTransaction } from '../../core/transaction.js';
@@ -14,42 +15,42 @@ export interface MemberView {
 }
 
 /** A person's role in a workspace, or undefined for a non-member (http/auth.ts enforces routes' `workspaceRole` with it). */
-export async function roleIn({ db, userId, workspaceId }: { db: Conn; userId: string; workspaceId: string }): Promise<Role | undefined> {
-  return (await membershipFor({ db, userId, workspaceId }))?.role;
+export async function roleIn({ ctx, input }: { ctx: BaseCtx; input: { userId: string; workspaceId: string } }): Promise<Role | undefined> {
+  return (await membershipFor({ ctx, input }))?.role;
 }
 
-export async function listMembers({ db, workspaceId }: { db: Conn; workspaceId: string }): Promise<MemberView[]> {
-  return (await store.membersOf(db, workspaceId)).map((m) => ({ ...m, role: m.role as Role }));
+export async function listMembers({ ctx, input: { workspaceId } }: { ctx: BaseCtx; input: { workspaceId: string } }): Promise<MemberView[]> {
+  return (await store.membersOf(ctx.db, workspaceId)).map((m) => ({ ...m, role: m.role as Role }));
 }
 
 /** A role change that would leave no owner is a 400; the owners are locked while it is decided. */
-export async function changeRole({ db, workspaceId, userId, role }: { db: Conn; workspaceId: string; userId: string; role: Role }): Promise<MemberView> {
-  await withTransaction(db, async (tx) => {
+export async function changeRole({ ctx, input: { workspaceId, userId, role } }: { ctx: BaseCtx; input: { workspaceId: string; userId: string; role: Role } }): Promise<MemberView> {
+  await withTransaction(ctx.db, async (tx) => {
     const owners = await store.lockOwners(tx, workspaceId);
     if (role !== 'owner' && owners.length === 1 && owners[0] === userId) throw invalid('role', 'last_owner');
     if (!(await store.setRole(tx, workspaceId, userId, role))) throw notFound('member', userId);
   });
-  const member = (await listMembers({ db, workspaceId })).find((m) => m.userId === userId);
+  const member = (await listMembers({ ctx, input: { workspaceId } })).find((m) => m.userId === userId);
   return member!;
 }
 
 /** Removes a member (never the last owner); `onRemoved` ends what the membership granted (their tokens) in the same transaction. */
 export async function removeMember({
-  db,
-  workspaceId,
-  userId,
-  by,
-  onRemoved,
+  ctx,
+  input: { workspaceId, userId, by },
+  deps: { onRemoved },
 }: {
-  db: Conn;
-  workspaceId: string;
-  userId: string;
-  /** Who removes: an owner removes anyone; anyone may remove themselves. */
-  by: { userId: string; role: Role };
-  onRemoved: (tx: Conn) => Promise<unknown>;
+  ctx: BaseCtx;
+  input: {
+    workspaceId: string;
+    userId: string;
+    /** Who removes: an owner removes anyone; anyone may remove themselves. */
+    by: { userId: string; role: Role };
+  };
+  deps: { onRemoved: (tx: Conn) => Promise<unknown> };
 }): Promise<void> {
   if (userId !== by.userId && by.role !== 'owner') throw new AppError('owner_required');
-  await withTransaction(db, async (tx) => {
+  await withTransaction(ctx.db, async (tx) => {
     const owners = await store.lockOwners(tx, workspaceId);
     if (owners.length === 1 && owners[0] === userId) throw invalid('userId', 'last_owner');
     if (!(await store.deleteMembership(tx, workspaceId, userId))) throw notFound('member', userId);

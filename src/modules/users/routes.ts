@@ -42,7 +42,8 @@ export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
     },
     async (req) => {
       const { userId } = req.person!;
-      const [found, workspaces] = await Promise.all([findUser({ db, id: userId }), workspacesOf({ db, userId })]);
+      const ctx = { db, now: deps.clock() };
+      const [found, workspaces] = await Promise.all([findUser({ ctx, input: { id: userId } }), workspacesOf({ ctx, input: { userId } })]);
       return {
         user: found,
         workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, role: w.role, scopes: [...ROLE_SCOPES[w.role]], features: [...PLAN_LIMITS[w.plan].features], maxBulkItems: w.maxBulkItems })),
@@ -66,19 +67,20 @@ export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
     async (req) => {
       const { userId, sessionId } = req.person!;
       const now = deps.clock();
+      const ctx = { db, now };
       if (req.body.name === undefined && req.body.password === undefined) throw invalid('body', 'nothing_to_update');
       return updateProfile({
-        db,
-        userId,
-        input: req.body,
-        now,
-        throttle: {
-          before: (email) => deps.throttle.before(email, req.ip, now.getTime()),
-          failed: (email) => deps.throttle.failed(email, req.ip, now.getTime()),
-        },
-        endOtherSessions: async () => {
-          await revokeOtherSessions({ db, userId, except: sessionId, now });
-          await deps.authChanged();
+        ctx,
+        input: { ...req.body, userId },
+        deps: {
+          throttle: {
+            before: (email) => deps.throttle.before(email, req.ip, now.getTime()),
+            failed: (email) => deps.throttle.failed(email, req.ip, now.getTime()),
+          },
+          endOtherSessions: async () => {
+            await revokeOtherSessions({ ctx, input: { userId, except: sessionId } });
+            await deps.authChanged();
+          },
         },
       });
     },
@@ -98,7 +100,7 @@ function memberRoutes(app: App, deps: UserRoutesDeps) {
       config: { account: 'session', workspaceRole: 'member' },
       schema: { tags, summary: 'Members', description: 'Any member may see who else is in.', params: WorkspaceParam, response: { 200: Type.Array(MemberView) } },
     },
-    async (req) => listMembers({ db, workspaceId: req.params.id }),
+    async (req) => listMembers({ ctx: { db, now: deps.clock() }, input: { workspaceId: req.params.id } }),
   );
 
   app.patch(
@@ -108,7 +110,7 @@ function memberRoutes(app: App, deps: UserRoutesDeps) {
       schema: { tags, summary: "Change a member's role", description: 'Owner only; never leaves the workspace without an owner (400). Takes effect on the next request of their sessions and tokens.', params: MemberParam, body: RoleChange, response: { 200: MemberView } },
     },
     async (req) => {
-      const member = await changeRole({ db, workspaceId: req.params.id, userId: req.params.userId, role: req.body.role });
+      const member = await changeRole({ ctx: { db, now: deps.clock() }, input: { workspaceId: req.params.id, userId: req.params.userId, role: req.body.role } });
       await deps.authChanged();
       return member;
     },
@@ -125,13 +127,14 @@ function memberRoutes(app: App, deps: UserRoutesDeps) {
       const now = deps.clock();
       // What the membership granted ends with it: their human tokens and the apps they connected here.
       await removeMember({
-        db,
-        workspaceId,
-        userId: target,
-        by: { userId: req.person!.userId, role: req.workspaceRole as Role },
-        onRemoved: async (tx) => {
-          await revokeTokensOf({ db: tx, userId: target, workspaceId, now });
-          await endGrantsOf({ db: tx, userId: target, workspaceId, now });
+        ctx: { db, now },
+        input: { workspaceId, userId: target, by: { userId: req.person!.userId, role: req.workspaceRole as Role } },
+        deps: {
+          onRemoved: async (tx) => {
+            const txCtx = { db: tx, now };
+            await revokeTokensOf({ ctx: txCtx, input: { userId: target, workspaceId } });
+            await endGrantsOf({ ctx: txCtx, input: { userId: target, workspaceId } });
+          },
         },
       });
       await deps.authChanged();

@@ -1,4 +1,4 @@
-import type { Conn } from '../../db/connect.js';
+import type { BaseCtx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
 import { invalid, notFound } from '../../core/errors.js';
 import { requireWorkspace, toWorkspace } from '../workspaces/service.js';
@@ -22,7 +22,7 @@ export const toUser = (row: store.UserRow): User => ({ id: row.id, email: row.em
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505';
 
-export async function createUser({ db, input }: { db: Conn; input: { email: string; name: string; password: string } }): Promise<User> {
+export async function createUser({ ctx: { db }, input }: { ctx: BaseCtx; input: { email: string; name: string; password: string } }): Promise<User> {
   checkNewPassword(input.password);
   if (await store.findUserByEmail(db, input.email)) throw invalid('email', 'email_taken');
   const passwordHash = await hashPassword(input.password);
@@ -35,11 +35,11 @@ export async function createUser({ db, input }: { db: Conn; input: { email: stri
   }
 }
 
-export async function listUsers({ db }: { db: Conn }): Promise<User[]> {
-  return (await store.listUsers(db)).map(toUser);
+export async function listUsers({ ctx }: { ctx: BaseCtx }): Promise<User[]> {
+  return (await store.listUsers(ctx.db)).map(toUser);
 }
 
-export const anyUser = ({ db }: { db: Conn }): Promise<boolean> => store.anyUser(db);
+export const anyUser = ({ ctx }: { ctx: BaseCtx }): Promise<boolean> => store.anyUser(ctx.db);
 
 export interface Member {
   workspaceId: string;
@@ -48,8 +48,9 @@ export interface Member {
   createdAt: Date;
 }
 
-export async function addMember({ db, workspaceId, userId, role }: { db: Conn; workspaceId: string; userId: string; role: Role }): Promise<Member> {
-  await requireWorkspace(db, workspaceId);
+export async function addMember({ ctx, input: { workspaceId, userId, role } }: { ctx: BaseCtx; input: { workspaceId: string; userId: string; role: Role } }): Promise<Member> {
+  const { db } = ctx;
+  await requireWorkspace({ ctx, input: { id: workspaceId } });
   if (!(await store.findUser(db, userId))) throw notFound('user', userId);
   if (await store.findMembership(db, workspaceId, userId)) throw invalid('userId', 'already_member');
   try {
@@ -61,19 +62,25 @@ export async function addMember({ db, workspaceId, userId, role }: { db: Conn; w
   }
 }
 
-export async function workspacesOf({ db, userId }: { db: Conn; userId: string }): Promise<(Workspace & { role: Role })[]> {
-  return (await store.workspacesOf(db, userId)).map((r) => ({ ...toWorkspace(r.workspace), role: r.role as Role }));
+export async function workspacesOf({ ctx, input: { userId } }: { ctx: BaseCtx; input: { userId: string } }): Promise<(Workspace & { role: Role })[]> {
+  return (await store.workspacesOf(ctx.db, userId)).map((r) => ({ ...toWorkspace(r.workspace), role: r.role as Role }));
 }
 
 /** The user's role in a workspace, with the workspace, or undefined for a non-member: one indexed query. */
-export async function membershipFor({ db, userId, workspaceId }: { db: Conn; userId: string; workspaceId: string }): Promise<{ role: Role; workspace: Workspace } | undefined> {
-  const row = await store.membershipWithWorkspace(db, workspaceId, userId);
+export async function membershipFor({
+  ctx,
+  input: { userId, workspaceId },
+}: {
+  ctx: BaseCtx;
+  input: { userId: string; workspaceId: string };
+}): Promise<{ role: Role; workspace: Workspace } | undefined> {
+  const row = await store.membershipWithWorkspace(ctx.db, workspaceId, userId);
   return row && { role: row.role as Role, workspace: toWorkspace(row.workspace) };
 }
 
 /** For sign-in only: the user and their password hash (never part of an answer). */
-export async function findCredentials({ db, email }: { db: Conn; email: string }): Promise<{ user: User; passwordHash: string } | undefined> {
-  const row = await store.findUserByEmail(db, email);
+export async function findCredentials({ ctx, input: { email } }: { ctx: BaseCtx; input: { email: string } }): Promise<{ user: User; passwordHash: string } | undefined> {
+  const row = await store.findUserByEmail(ctx.db, email);
   return row && { user: toUser(row), passwordHash: row.passwordHash };
 }
 
@@ -82,21 +89,19 @@ export async function findCredentials({ db, email }: { db: Conn; email: string }
  * cannot take the account over); a new password ends the user's other sessions (`endOtherSessions`).
  */
 export async function updateProfile({
-  db,
-  userId,
+  ctx: { db, now },
   input,
-  now,
-  endOtherSessions,
-  throttle,
+  deps: { endOtherSessions, throttle },
 }: {
-  db: Conn;
-  userId: string;
-  input: { name?: string; password?: string; currentPassword: string };
-  now: Date;
-  endOtherSessions: () => Promise<unknown>;
-  /** Wrong current passwords count like failed sign-ins (a stolen session cannot guess its way to the account). */
-  throttle?: { before(email: string): Promise<void>; failed(email: string): Promise<void> };
+  ctx: BaseCtx;
+  input: { userId: string; name?: string; password?: string; currentPassword: string };
+  deps: {
+    endOtherSessions: () => Promise<unknown>;
+    /** Wrong current passwords count like failed sign-ins (a stolen session cannot guess its way to the account). */
+    throttle?: { before(email: string): Promise<void>; failed(email: string): Promise<void> };
+  };
 }): Promise<User> {
+  const { userId } = input;
   const row = await store.findUser(db, userId);
   if (!row) throw notFound('user', userId);
   await throttle?.before(row.email.toLowerCase());
@@ -115,8 +120,8 @@ export async function updateProfile({
   return toUser(updated!);
 }
 
-export async function findUser({ db, id }: { db: Conn; id: string }): Promise<User> {
-  const row = await store.findUser(db, id);
+export async function findUser({ ctx, input: { id } }: { ctx: BaseCtx; input: { id: string } }): Promise<User> {
+  const row = await store.findUser(ctx.db, id);
   if (!row) throw notFound('user', id);
   return toUser(row);
 }

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { addSchemaOnce } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
@@ -8,6 +9,7 @@ import { createOwnedWorkspace, renameWorkspace } from './service.js';
 
 export interface WorkspaceRoutesDeps {
   db: Conn;
+  clock: () => Date;
   /** Every instance forgets cached credentials and memberships (they carry the workspace). */
   authChanged: () => Promise<void>;
 }
@@ -17,18 +19,19 @@ const tags = ['Workspace settings'];
 /** A person's workspaces (operations.md §7). Session only. */
 export const workspaceRoutes = routesPlugin<WorkspaceRoutesDeps>('workspaces', (app, deps) => {
   const { db } = deps;
+  const ctx = (): BaseCtx => ({ db, now: deps.clock() });
   addSchemaOnce(app, Workspace);
 
   app.get(
     '/api/workspaces',
     { config: { account: 'session' }, schema: { tags, summary: 'My workspaces', description: 'With my role in each, oldest membership first.', response: { 200: Type.Array(MyWorkspace) } } },
-    async (req) => workspacesOf({ db, userId: req.person!.userId }),
+    async (req) => workspacesOf({ ctx: ctx(), input: { userId: req.person!.userId } }),
   );
 
   app.post(
     '/api/workspaces',
     { config: { account: 'session' }, schema: { tags, summary: 'Create a workspace', description: 'On the free plan; the caller becomes its owner.', body: WorkspaceNew, response: { 201: Type.Ref('Workspace') } } },
-    async (req, reply) => reply.status(201).send(await createOwnedWorkspace({ db, userId: req.person!.userId, name: req.body.name })),
+    async (req, reply) => reply.status(201).send(await createOwnedWorkspace({ ctx: ctx(), input: { userId: req.person!.userId, name: req.body.name } })),
   );
 
   app.patch(
@@ -38,7 +41,7 @@ export const workspaceRoutes = routesPlugin<WorkspaceRoutesDeps>('workspaces', (
       schema: { tags, summary: 'Rename a workspace', description: 'Owner only.', params: WorkspaceParam, body: WorkspaceRename, response: { 200: Type.Ref('Workspace') } },
     },
     async (req) => {
-      const renamed = await renameWorkspace({ db, id: req.params.id, name: req.body.name });
+      const renamed = await renameWorkspace({ ctx: ctx(), input: { id: req.params.id, name: req.body.name } });
       await deps.authChanged();
       return renamed;
     },

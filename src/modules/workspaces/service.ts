@@ -1,4 +1,4 @@
-import type { Conn } from '../../db/connect.js';
+import type { BaseCtx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
 import { notFound } from '../../core/errors.js';
 import { withTransaction } from '../../core/transaction.js';
@@ -27,12 +27,12 @@ export function toWorkspace(row: store.WorkspaceRow): Workspace {
   };
 }
 
-export async function createWorkspace({ db, input }: { db: Conn; input: { name: string; plan?: Plan } }): Promise<Workspace> {
-  return toWorkspace(await store.insertWorkspace(db, { id: newId(), name: input.name, plan: input.plan ?? 'free' }));
+export async function createWorkspace({ ctx, input }: { ctx: BaseCtx; input: { name: string; plan?: Plan } }): Promise<Workspace> {
+  return toWorkspace(await store.insertWorkspace(ctx.db, { id: newId(), name: input.name, plan: input.plan ?? 'free' }));
 }
 
-export async function listWorkspaces({ db }: { db: Conn }): Promise<Workspace[]> {
-  return (await store.listWorkspaces(db)).map(toWorkspace);
+export async function listWorkspaces({ ctx }: { ctx: BaseCtx }): Promise<Workspace[]> {
+  return (await store.listWorkspaces(ctx.db)).map(toWorkspace);
 }
 
 export interface WorkspacePatch {
@@ -42,32 +42,33 @@ export interface WorkspacePatch {
   maxBulkItems?: number | null;
 }
 
-export async function updateWorkspace({ db, id, input }: { db: Conn; id: string; input: WorkspacePatch }): Promise<Workspace> {
+export async function updateWorkspace({ ctx, input }: { ctx: BaseCtx; input: WorkspacePatch & { id: string } }): Promise<Workspace> {
+  const { id } = input;
   const patch: Parameters<typeof store.updateWorkspace>[2] = {};
   if (input.name !== undefined) patch.name = input.name;
   if (input.plan !== undefined) patch.plan = input.plan;
   if (input.rateLimitPerMinute !== undefined) patch.rateLimitOverride = input.rateLimitPerMinute;
   if (input.maxBulkItems !== undefined) patch.maxBulkItemsOverride = input.maxBulkItems;
-  const row = await store.updateWorkspace(db, id, patch);
+  const row = await store.updateWorkspace(ctx.db, id, patch);
   if (!row) throw notFound('workspace', id);
   return toWorkspace(row);
 }
 
-export async function requireWorkspace(db: Conn, id: string): Promise<Workspace> {
-  const row = await store.findWorkspace(db, id);
+export async function requireWorkspace({ ctx, input: { id } }: { ctx: BaseCtx; input: { id: string } }): Promise<Workspace> {
+  const row = await store.findWorkspace(ctx.db, id);
   if (!row) throw notFound('workspace', id);
   return toWorkspace(row);
 }
 
 /** A workspace on the free plan with `userId` as its owner, in one transaction. */
-export async function createOwnedWorkspace({ db, userId, name }: { db: Conn; userId: string; name: string }): Promise<Workspace> {
-  return withTransaction(db, async (tx) => {
+export async function createOwnedWorkspace({ ctx, input: { userId, name } }: { ctx: BaseCtx; input: { userId: string; name: string } }): Promise<Workspace> {
+  return withTransaction(ctx.db, async (tx) => {
     const workspace = toWorkspace(await store.insertWorkspace(tx, { id: newId(), name, plan: 'free' }));
     await store.insertOwner(tx, workspace.id, userId);
     return workspace;
   });
 }
 
-export async function renameWorkspace({ db, id, name }: { db: Conn; id: string; name: string }): Promise<Workspace> {
-  return updateWorkspace({ db, id, input: { name } });
+export async function renameWorkspace({ ctx, input: { id, name } }: { ctx: BaseCtx; input: { id: string; name: string } }): Promise<Workspace> {
+  return updateWorkspace({ ctx, input: { id, name } });
 }
