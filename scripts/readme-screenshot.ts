@@ -103,7 +103,7 @@ async function call<T>(method: 'GET' | 'POST', url: string, headers: Record<stri
 
 try {
   // Four weeks ago: the first person, their workspace, a key for the shop's backend, the links.
-  const setup = await inject({ method: 'POST', url: '/api/setup', headers: { origin }, payload: { code: await issueSetupCode({ db: runtime.database.db }), ...OWNER } });
+  const setup = await inject({ method: 'POST', url: '/api/setup', headers: { origin }, payload: { code: await issueSetupCode({ ctx: { db: runtime.database.db, now: new Date() } }), ...OWNER } });
   if (setup.statusCode >= 300) throw new Error(`setup: ${setup.body}`);
   const cookie = setup.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
   const workspaceId = setup.json<{ workspace: { id: string } }>().workspace.id;

@@ -98,7 +98,7 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
       await page.setViewportSize(size);
     },
     async setUpOwner(page, person = OWNER) {
-      const code = await issueSetupCode({ db: t.database.db });
+      const code = await issueSetupCode({ ctx: { db: t.database.db, now: new Date() } });
       expect(code, 'a setup code (is there a user already?)').toBeTruthy();
       const res = await page.request.post(`${origin}/api/setup`, { headers: { origin }, data: { code, ...person } });
       expect(res.status(), await res.text()).toBeLessThan(300);

@@ -60,7 +60,7 @@ describe.skipIf(!browserRunnable || (onPostgres && process.env.BROWSER_ON_POSTGR
     };
 
     // 1. The first person, on the setup page (the URL the server logs while nobody has an account).
-    const code = await issueSetupCode({ db: d.t.database.db });
+    const code = await issueSetupCode({ ctx: { db: d.t.database.db, now: new Date() } });
     expect(code, 'a setup code: nobody has an account yet').toBeTruthy();
     await page.goto(`${origin}/app/setup?code=${code}`);
     await page.getByRole('heading', { name: 'Set up Linktrail' }).waitFor();

@@ -55,7 +55,8 @@ async function twoWorkspaces() {
   const a = await clientWithClick(t);
   const b = await clientWithClick(t);
   await b.api.okLead(leadBody(b.clickId));
-  const ctxA: Ctx = { db: t.database.db, workspace: await requireWorkspace(t.database.db, a.api.ws.id), now: new Date() };
+  const now = new Date();
+  const ctxA: Ctx = { db: t.database.db, workspace: await requireWorkspace({ ctx: { db: t.database.db, now }, input: { id: a.api.ws.id } }), now };
   return { a, b, ctxA };
 }
 

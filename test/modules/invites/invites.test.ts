@@ -27,6 +27,8 @@ const at = (ms: number) => new Date(T0.getTime() + ms);
 
 const email = () => `i${Math.random().toString(36).slice(2)}@example.com`;
 const db = () => t.database.db;
+/** What a service call is given: the database and the time (T0 unless the test moves it). */
+const ctx = (now = T0) => ({ db: db(), now });
 
 /** 'ok', or the refusal as `field:reason` (or the error code when it names no field). */
 async function outcome(p: Promise<unknown>): Promise<string> {
@@ -53,13 +55,9 @@ async function addMember(workspaceId: string, userId: string, role: Role = 'memb
 
 async function invite(workspaceId: string, address: string, opts: { role?: Role; now?: Date; invitedBy?: string | null } = {}) {
   const made = await invites.createInvite({
-    db: db(),
-    workspaceId,
-    email: address,
-    role: opts.role ?? 'member',
-    invitedBy: opts.invitedBy ?? null,
-    now: opts.now ?? T0,
-    baseUrl: BASE_URL,
+    ctx: ctx(opts.now),
+    input: { workspaceId, email: address, role: opts.role ?? 'member', invitedBy: opts.invitedBy ?? null },
+    deps: { baseUrl: BASE_URL },
   });
   return { ...made, token: new URL(made.url).searchParams.get('token')! };
 }
@@ -86,15 +84,15 @@ describe('creating and listing', () => {
   test('the list shows pending invites only, oldest first, without token or hash', async () => {
     const ws = await t.workspace();
     const accepted = await invite(ws.id, email(), { now: at(-2 * DAY) });
-    await invites.acceptInvite({ db: db(), token: accepted.token, now: at(-DAY), newAccount: { name: 'A', password: PASSWORD } });
+    await invites.acceptInvite({ ctx: ctx(at(-DAY)), input: { token: accepted.token, newAccount: { name: 'A', password: PASSWORD } } });
     const revoked = await invite(ws.id, email(), { now: at(-2 * DAY) });
-    await invites.revokeInvite({ db: db(), workspaceId: ws.id, id: revoked.id, now: at(-DAY) });
+    await invites.revokeInvite({ ctx: ctx(at(-DAY)), input: { workspaceId: ws.id, id: revoked.id } });
     await invite(ws.id, email(), { now: at(-8 * DAY) }); // expired by T0
     const older = await invite(ws.id, email(), { now: at(-3 * DAY), role: 'owner' });
     const newer = await invite(ws.id, email(), { now: at(-1000) });
     await invite((await t.workspace()).id, email()); // another workspace's
 
-    const list = await invites.listInvites({ db: db(), workspaceId: ws.id, now: T0 });
+    const list = await invites.listInvites({ ctx: ctx(), input: { workspaceId: ws.id } });
     expect(list.map((i) => i.id)).toEqual([older.id, newer.id]);
     expect(list[0]).toEqual({ id: older.id, email: older.email, role: 'owner', expiresAt: at(4 * DAY), createdAt: at(-3 * DAY), invitedBy: null });
     const json = JSON.stringify(list);
@@ -116,9 +114,9 @@ describe('creating and listing', () => {
     const address = email();
     const first = await invite(ws.id, address, { role: 'viewer' });
     const second = await invite(ws.id, address.toUpperCase(), { role: 'owner', now: at(1000) });
-    expect((await invites.listInvites({ db: db(), workspaceId: ws.id, now: at(2000) })).map((i) => i.id)).toEqual([second.id]);
-    expect(await outcome(invites.acceptInvite({ db: db(), token: first.token, now: at(2000), newAccount: { name: 'N', password: PASSWORD } }))).toBe('token:invite_invalid');
-    const done = await invites.acceptInvite({ db: db(), token: second.token, now: at(2000), newAccount: { name: 'N', password: PASSWORD } });
+    expect((await invites.listInvites({ ctx: ctx(at(2000)), input: { workspaceId: ws.id } })).map((i) => i.id)).toEqual([second.id]);
+    expect(await outcome(invites.acceptInvite({ ctx: ctx(at(2000)), input: { token: first.token, newAccount: { name: 'N', password: PASSWORD } } }))).toBe('token:invite_invalid');
+    const done = await invites.acceptInvite({ ctx: ctx(at(2000)), input: { token: second.token, newAccount: { name: 'N', password: PASSWORD } } });
     expect(done.member.role).toBe('owner');
   });
 
@@ -126,7 +124,7 @@ describe('creating and listing', () => {
     const ws = await t.workspace();
     const address = email();
     await Promise.all([invite(ws.id, address), invite(ws.id, address), invite(ws.id, address)]);
-    expect(await invites.listInvites({ db: db(), workspaceId: ws.id, now: T0 })).toHaveLength(1);
+    expect(await invites.listInvites({ ctx: ctx(), input: { workspaceId: ws.id } })).toHaveLength(1);
   });
 });
 
@@ -135,12 +133,12 @@ describe('revoking', () => {
     const ws = await t.workspace();
     const made = await invite(ws.id, email());
     const elsewhere = await t.workspace();
-    expect(await outcome(invites.revokeInvite({ db: db(), workspaceId: elsewhere.id, id: made.id, now: T0 }))).toBe('not_found');
-    await invites.revokeInvite({ db: db(), workspaceId: ws.id, id: made.id, now: T0 });
-    expect(await invites.listInvites({ db: db(), workspaceId: ws.id, now: T0 })).toEqual([]);
-    expect(await outcome(invites.acceptInvite({ db: db(), token: made.token, now: T0, newAccount: { name: 'R', password: PASSWORD } }))).toBe('token:invite_invalid');
-    expect(await outcome(invites.revokeInvite({ db: db(), workspaceId: ws.id, id: made.id, now: T0 }))).toBe('not_found');
-    expect(await outcome(invites.revokeInvite({ db: db(), workspaceId: ws.id, id: 'not-a-uuid', now: T0 }))).toBe('not_found');
+    expect(await outcome(invites.revokeInvite({ ctx: ctx(), input: { workspaceId: elsewhere.id, id: made.id } }))).toBe('not_found');
+    await invites.revokeInvite({ ctx: ctx(), input: { workspaceId: ws.id, id: made.id } });
+    expect(await invites.listInvites({ ctx: ctx(), input: { workspaceId: ws.id } })).toEqual([]);
+    expect(await outcome(invites.acceptInvite({ ctx: ctx(), input: { token: made.token, newAccount: { name: 'R', password: PASSWORD } } }))).toBe('token:invite_invalid');
+    expect(await outcome(invites.revokeInvite({ ctx: ctx(), input: { workspaceId: ws.id, id: made.id } }))).toBe('not_found');
+    expect(await outcome(invites.revokeInvite({ ctx: ctx(), input: { workspaceId: ws.id, id: 'not-a-uuid' } }))).toBe('not_found');
   });
 });
 
@@ -149,22 +147,22 @@ describe('accepting as a signed-in user', () => {
     const ws = await t.workspace();
     const user = await newUser();
     const made = await invite(ws.id, user.email.toUpperCase(), { role: 'viewer' });
-    const done = await invites.acceptInvite({ db: db(), token: made.token, now: at(DAY), userId: user.id });
+    const done = await invites.acceptInvite({ ctx: ctx(at(DAY)), input: { token: made.token, userId: user.id } });
     expect(done).toEqual({ member: { workspaceId: ws.id, userId: user.id, role: 'viewer', createdAt: at(DAY) }, user, created: false });
     expect(await membersOf(ws.id)).toEqual([{ user_id: user.id, role: 'viewer' }]);
     const [stored] = await rows<{ accepted_at: Date }>(db(), sql`select accepted_at from invites where id = ${made.id}`);
     expect(new Date(stored!.accepted_at)).toEqual(at(DAY));
-    expect(await outcome(invites.acceptInvite({ db: db(), token: made.token, now: at(DAY), userId: user.id }))).toBe('token:invite_invalid');
+    expect(await outcome(invites.acceptInvite({ ctx: ctx(at(DAY)), input: { token: made.token, userId: user.id } }))).toBe('token:invite_invalid');
   });
 
   test('another account is refused, and the invite stays usable by the right one', async () => {
     const ws = await t.workspace();
     const [right, wrong] = [await newUser(), await newUser()];
     const made = await invite(ws.id, right.email);
-    expect(await outcome(invites.acceptInvite({ db: db(), token: made.token, now: T0, userId: wrong.id }))).toBe('token:invite_other_email');
+    expect(await outcome(invites.acceptInvite({ ctx: ctx(), input: { token: made.token, userId: wrong.id } }))).toBe('token:invite_other_email');
     expect(await membersOf(ws.id)).toEqual([]);
-    expect(await invites.listInvites({ db: db(), workspaceId: ws.id, now: T0 })).toHaveLength(1);
-    expect(await outcome(invites.acceptInvite({ db: db(), token: made.token, now: T0, userId: right.id }))).toBe('ok');
+    expect(await invites.listInvites({ ctx: ctx(), input: { workspaceId: ws.id } })).toHaveLength(1);
+    expect(await outcome(invites.acceptInvite({ ctx: ctx(), input: { token: made.token, userId: right.id } }))).toBe('ok');
   });
 
   test('a user who became a member since the invite is refused, and the invite is left unused', async () => {
@@ -172,16 +170,16 @@ describe('accepting as a signed-in user', () => {
     const user = await newUser();
     const made = await invite(ws.id, user.email, { role: 'owner' });
     await addMember(ws.id, user.id, 'viewer');
-    expect(await outcome(invites.acceptInvite({ db: db(), token: made.token, now: T0, userId: user.id }))).toBe('token:already_member');
+    expect(await outcome(invites.acceptInvite({ ctx: ctx(), input: { token: made.token, userId: user.id } }))).toBe('token:already_member');
     expect(await membersOf(ws.id)).toEqual([{ user_id: user.id, role: 'viewer' }]);
-    expect((await invites.listInvites({ db: db(), workspaceId: ws.id, now: T0 })).map((i) => i.id)).toEqual([made.id]);
+    expect((await invites.listInvites({ ctx: ctx(), input: { workspaceId: ws.id } })).map((i) => i.id)).toEqual([made.id]);
   });
 
   test('an unknown token, and an expired one, are invite_invalid', async () => {
     const ws = await t.workspace();
     const user = await newUser();
     const made = await invite(ws.id, user.email);
-    const accept = (token: string, now: Date) => outcome(invites.acceptInvite({ db: db(), token, now, userId: user.id }));
+    const accept = (token: string, now: Date) => outcome(invites.acceptInvite({ ctx: ctx(now), input: { token, userId: user.id } }));
     expect(await accept('A'.repeat(43), T0)).toBe('token:invite_invalid');
     expect(await accept('short', T0)).toBe('token:invite_invalid');
     expect(await accept(made.token, made.expiresAt)).toBe('token:invite_invalid');
@@ -193,7 +191,7 @@ describe('accepting as a signed-in user', () => {
     const ws = await t.workspace();
     const user = await newUser();
     const made = await invite(ws.id, user.email);
-    const results = await Promise.all([0, 1, 2].map(() => outcome(invites.acceptInvite({ db: db(), token: made.token, now: T0, userId: user.id }))));
+    const results = await Promise.all([0, 1, 2].map(() => outcome(invites.acceptInvite({ ctx: ctx(), input: { token: made.token, userId: user.id } }))));
     expect(results.sort()).toEqual(['ok', 'token:invite_invalid', 'token:invite_invalid']);
     expect(await membersOf(ws.id)).toHaveLength(1);
   });
@@ -204,7 +202,7 @@ describe('accepting with a new account', () => {
     const ws = await t.workspace();
     const address = email();
     const made = await invite(ws.id, address, { role: 'member' });
-    const done = await invites.acceptInvite({ db: db(), token: made.token, now: T0, newAccount: { name: 'Nadia', password: PASSWORD } });
+    const done = await invites.acceptInvite({ ctx: ctx(), input: { token: made.token, newAccount: { name: 'Nadia', password: PASSWORD } } });
     expect(done.created).toBe(true);
     expect(done.user).toMatchObject({ email: address, name: 'Nadia' });
     expect(Object.keys(done.user).sort()).toEqual(['createdAt', 'email', 'id', 'name']);
@@ -212,13 +210,13 @@ describe('accepting with a new account', () => {
     const [stored] = await rows<{ password_hash: string }>(db(), sql`select password_hash from users where id = ${done.user.id}`);
     expect(stored!.password_hash).toMatch(/^\$argon2id\$/);
     expect(stored!.password_hash).not.toContain(PASSWORD);
-    expect((await users.workspacesOf({ db: db(), userId: done.user.id })).map((w) => [w.id, w.role])).toEqual([[ws.id, 'member']]);
+    expect((await users.workspacesOf({ ctx: ctx(), input: { userId: done.user.id } })).map((w) => [w.id, w.role])).toEqual([[ws.id, 'member']]);
   });
 
   test('bad names and passwords are refused by field, and the invite stays usable', async () => {
     const ws = await t.workspace();
     const made = await invite(ws.id, email());
-    const accept = (name: string, password: string) => outcome(invites.acceptInvite({ db: db(), token: made.token, now: T0, newAccount: { name, password } }));
+    const accept = (name: string, password: string) => outcome(invites.acceptInvite({ ctx: ctx(), input: { token: made.token, newAccount: { name, password } } }));
     expect(await accept('', PASSWORD)).toBe('name:min_length');
     expect(await accept('x'.repeat(101), PASSWORD)).toBe('name:max_length');
     expect(await accept('Ok', 'short')).toBe('password:min_length');
@@ -230,9 +228,9 @@ describe('accepting with a new account', () => {
     const ws = await t.workspace();
     const user = await newUser();
     const made = await invite(ws.id, user.email.toUpperCase());
-    expect(await outcome(invites.acceptInvite({ db: db(), token: made.token, now: T0, newAccount: { name: 'X', password: PASSWORD } }))).toBe('token:sign_in_to_accept');
+    expect(await outcome(invites.acceptInvite({ ctx: ctx(), input: { token: made.token, newAccount: { name: 'X', password: PASSWORD } } }))).toBe('token:sign_in_to_accept');
     expect(await membersOf(ws.id)).toEqual([]);
-    expect(await outcome(invites.acceptInvite({ db: db(), token: made.token, now: T0, userId: user.id }))).toBe('ok');
+    expect(await outcome(invites.acceptInvite({ ctx: ctx(), input: { token: made.token, userId: user.id } }))).toBe('ok');
   });
 
   test('two concurrent sign-ups with one invite: exactly one account is made', async () => {
@@ -240,7 +238,7 @@ describe('accepting with a new account', () => {
     const address = email();
     const made = await invite(ws.id, address);
     const results = await Promise.all(
-      [0, 1].map((i) => outcome(invites.acceptInvite({ db: db(), token: made.token, now: T0, newAccount: { name: `N${i}`, password: PASSWORD } }))),
+      [0, 1].map((i) => outcome(invites.acceptInvite({ ctx: ctx(), input: { token: made.token, newAccount: { name: `N${i}`, password: PASSWORD } } }))),
     );
     expect(results.sort()).toEqual(['ok', 'token:invite_invalid']);
     const [count] = await rows<{ n: number }>(db(), sql`select count(*)::int as n from users where lower(email) = lower(${address})`);
@@ -252,9 +250,9 @@ describe('accepting with a new account', () => {
     const ws = await t.workspace();
     const user = await newUser();
     const made = await invite(ws.id, user.email);
-    await expect(invites.acceptInvite({ db: db(), token: made.token, now: T0 })).rejects.toThrow(/exactly one/);
+    await expect(invites.acceptInvite({ ctx: ctx(), input: { token: made.token } })).rejects.toThrow(/exactly one/);
     await expect(
-      invites.acceptInvite({ db: db(), token: made.token, now: T0, userId: user.id, newAccount: { name: 'X', password: PASSWORD } }),
+      invites.acceptInvite({ ctx: ctx(), input: { token: made.token, userId: user.id, newAccount: { name: 'X', password: PASSWORD } } }),
     ).rejects.toThrow(/exactly one/);
   });
 });

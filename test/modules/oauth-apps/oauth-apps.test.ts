@@ -37,6 +37,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const db = () => t.database.db;
+/** What a service call is given: the database and the time (the test clock's unless given). */
+const ctx = (now = clock.now()) => ({ db: db(), now });
 const CLIENT_ID = /^ltc_[A-Za-z0-9_-]{43}$/;
 const CLIENT_SECRET = /^ltcs_[A-Za-z0-9_-]{43}$/;
 const input = (extra: Partial<{ name: string; redirectUris: string[]; confidential: boolean; scopes: string[] }> = {}) => ({
@@ -133,7 +135,7 @@ describe('checkRedirectUri', () => {
 describe('service', () => {
   test('a confidential app: ltc_ client id in clear, ltcs_ secret returned once and stored only as its SHA-256', async () => {
     const w = await t.workspace();
-    const app = await createApp({ db: db(), workspaceId: w.id, input: input({ scopes: ['linksRead', 'linksRead', 'tagsRead'] }), now: clock.now() });
+    const app = await createApp({ ctx: ctx(), input: { ...input({ scopes: ['linksRead', 'linksRead', 'tagsRead'] }), workspaceId: w.id } });
     expect(app).toMatchObject({ workspaceId: w.id, name: 'Zapier-like', redirectUris: ['https://app.example.com/oauth/callback'], confidential: true, scopes: ['linksRead', 'tagsRead'] });
     expect(app.createdAt.toISOString()).toBe(clock.now().toISOString());
     expect(app.clientId).toMatch(CLIENT_ID);
@@ -142,31 +144,31 @@ describe('service', () => {
     expect(row.clientId).toBe(app.clientId);
     expect(Buffer.from(row.secretHash!).equals(sha256(app.clientSecret!))).toBe(true);
     expect(JSON.stringify(row)).not.toContain(app.clientSecret!.slice(5));
-    expect(JSON.stringify(await listApps({ db: db(), workspaceId: w.id }))).not.toContain(app.clientSecret!.slice(5));
+    expect(JSON.stringify(await listApps({ ctx: ctx(), input: { workspaceId: w.id } }))).not.toContain(app.clientSecret!.slice(5));
   });
 
   test('a public app: no clientSecret key and no stored hash', async () => {
     const w = await t.workspace();
-    const app = await createApp({ db: db(), workspaceId: w.id, input: input({ confidential: false }), now: clock.now() });
+    const app = await createApp({ ctx: ctx(), input: { ...input({ confidential: false }), workspaceId: w.id } });
     expect(app.confidential).toBe(false);
     expect('clientSecret' in app).toBe(false);
     expect((await storedApp(app.id)).secretHash).toBeNull();
-    const client = (await findClient({ db: db(), clientId: app.clientId }))!;
+    const client = (await findClient({ ctx: ctx(), input: { clientId: app.clientId } }))!;
     expect(clientSecretMatches(client, '')).toBe(false);
     expect(clientSecretMatches(client, 'ltcs_' + 'A'.repeat(43))).toBe(false);
   });
 
   test('two apps never share a client id or a secret', async () => {
     const w = await t.workspace();
-    const a = await createApp({ db: db(), workspaceId: w.id, input: input(), now: clock.now() });
-    const b = await createApp({ db: db(), workspaceId: w.id, input: input(), now: clock.now() });
+    const a = await createApp({ ctx: ctx(), input: { ...input(), workspaceId: w.id } });
+    const b = await createApp({ ctx: ctx(), input: { ...input(), workspaceId: w.id } });
     expect(a.clientId).not.toBe(b.clientId);
     expect(a.clientSecret).not.toBe(b.clientSecret);
   });
 
   test('registration rules: URI count, duplicates, each URI, scopes and name', async () => {
     const w = await t.workspace();
-    const create = (extra: Parameters<typeof input>[0]) => createApp({ db: db(), workspaceId: w.id, input: input(extra), now: clock.now() });
+    const create = (extra: Parameters<typeof input>[0]) => createApp({ ctx: ctx(), input: { ...input(extra), workspaceId: w.id } });
     const eleven = Array.from({ length: 11 }, (_, i) => `https://app.example.com/cb${i}`);
     await expectInvalid(create({ redirectUris: eleven }), 'redirectUris', 'max_items');
     await expectInvalid(create({ redirectUris: [] }), 'redirectUris', 'min_items');
@@ -176,25 +178,25 @@ describe('service', () => {
     await expectInvalid(create({ scopes: ['linksRead', 'admin'] }), 'scopes[1]', 'enum');
     await expectInvalid(create({ name: '' }), 'name', 'min_length');
     await expectInvalid(create({ name: 'n'.repeat(101) }), 'name', 'max_length');
-    expect(await listApps({ db: db(), workspaceId: w.id })).toEqual([]);
+    expect(await listApps({ ctx: ctx(), input: { workspaceId: w.id } })).toEqual([]);
     const ten = await create({ redirectUris: eleven.slice(0, 10), name: 'n'.repeat(100) });
     expect(ten.redirectUris).toEqual(eleven.slice(0, 10));
   });
 
   test('an unknown workspace: 404, nothing stored', async () => {
     const ghost = randomUUID();
-    await expectNotFound(createApp({ db: db(), workspaceId: ghost, input: input(), now: clock.now() }), 'workspace', ghost);
+    await expectNotFound(createApp({ ctx: ctx(), input: { ...input(), workspaceId: ghost } }), 'workspace', ghost);
   });
 
   test('list: this workspace only, oldest first, not deleted, never a secret or hash', async () => {
     const w = await t.workspace();
     const other = await t.workspace();
-    const first = await createApp({ db: db(), workspaceId: w.id, input: input({ name: 'first' }), now: new Date('2030-01-01T00:00:00Z') });
-    const second = await createApp({ db: db(), workspaceId: w.id, input: input({ name: 'second', confidential: false }), now: new Date('2030-01-02T00:00:00Z') });
-    const gone = await createApp({ db: db(), workspaceId: w.id, input: input({ name: 'gone' }), now: new Date('2030-01-03T00:00:00Z') });
-    await createApp({ db: db(), workspaceId: other.id, input: input({ name: 'elsewhere' }), now: clock.now() });
-    await deleteApp({ db: db(), workspaceId: w.id, id: gone.id, now: clock.now() });
-    const listed = await listApps({ db: db(), workspaceId: w.id });
+    const first = await createApp({ ctx: ctx(new Date('2030-01-01T00:00:00Z')), input: { ...input({ name: 'first' }), workspaceId: w.id } });
+    const second = await createApp({ ctx: ctx(new Date('2030-01-02T00:00:00Z')), input: { ...input({ name: 'second', confidential: false }), workspaceId: w.id } });
+    const gone = await createApp({ ctx: ctx(new Date('2030-01-03T00:00:00Z')), input: { ...input({ name: 'gone' }), workspaceId: w.id } });
+    await createApp({ ctx: ctx(), input: { ...input({ name: 'elsewhere' }), workspaceId: other.id } });
+    await deleteApp({ ctx: ctx(), input: { workspaceId: w.id, id: gone.id } });
+    const listed = await listApps({ ctx: ctx(), input: { workspaceId: w.id } });
     expect(listed.map((a) => a.name)).toEqual(['first', 'second']);
     for (const a of listed) expect(Object.keys(a).sort()).toEqual(['clientId', 'confidential', 'createdAt', 'id', 'name', 'redirectUris', 'scopes', 'workspaceId']);
     const { clientSecret: _shownOnce, ...firstListed } = first;
@@ -204,86 +206,86 @@ describe('service', () => {
 
   test('update: name, redirect URIs and scopes, each alone; the same rules; nothing to update is a 400', async () => {
     const w = await t.workspace();
-    const app = await createApp({ db: db(), workspaceId: w.id, input: input(), now: clock.now() });
-    const renamed = await updateApp({ db: db(), workspaceId: w.id, id: app.id, input: { name: 'Renamed' } });
+    const app = await createApp({ ctx: ctx(), input: { ...input(), workspaceId: w.id } });
+    const renamed = await updateApp({ ctx: ctx(), input: { workspaceId: w.id, id: app.id, name: 'Renamed' } });
     expect(renamed).toMatchObject({ name: 'Renamed', redirectUris: app.redirectUris, scopes: app.scopes, clientId: app.clientId });
-    const moved = await updateApp({ db: db(), workspaceId: w.id, id: app.id, input: { redirectUris: ['http://127.0.0.1:9000/cb', 'https://new.example/cb'] } });
+    const moved = await updateApp({ ctx: ctx(), input: { workspaceId: w.id, id: app.id, redirectUris: ['http://127.0.0.1:9000/cb', 'https://new.example/cb'] } });
     expect(moved.redirectUris).toEqual(['http://127.0.0.1:9000/cb', 'https://new.example/cb']);
-    const narrowed = await updateApp({ db: db(), workspaceId: w.id, id: app.id, input: { scopes: ['analyticsRead', 'analyticsRead'] } });
+    const narrowed = await updateApp({ ctx: ctx(), input: { workspaceId: w.id, id: app.id, scopes: ['analyticsRead', 'analyticsRead'] } });
     expect(narrowed).toMatchObject({ name: 'Renamed', scopes: ['analyticsRead'] });
-    expect((await listApps({ db: db(), workspaceId: w.id }))[0]).toEqual(narrowed);
-    await expectInvalid(updateApp({ db: db(), workspaceId: w.id, id: app.id, input: { redirectUris: ['https://x.example/cb#f'] } }), 'redirectUris[0]', 'redirect_uri');
-    await expectInvalid(updateApp({ db: db(), workspaceId: w.id, id: app.id, input: {} }), 'body', 'nothing_to_update');
+    expect((await listApps({ ctx: ctx(), input: { workspaceId: w.id } }))[0]).toEqual(narrowed);
+    await expectInvalid(updateApp({ ctx: ctx(), input: { workspaceId: w.id, id: app.id, redirectUris: ['https://x.example/cb#f'] } }), 'redirectUris[0]', 'redirect_uri');
+    await expectInvalid(updateApp({ ctx: ctx(), input: { workspaceId: w.id, id: app.id } }), 'body', 'nothing_to_update');
     // The secret survives an update.
-    expect(clientSecretMatches((await findClient({ db: db(), clientId: app.clientId }))!, app.clientSecret!)).toBe(true);
+    expect(clientSecretMatches((await findClient({ ctx: ctx(), input: { clientId: app.clientId } }))!, app.clientSecret!)).toBe(true);
   });
 
   test('rotate: the old secret stops matching, the new one matches; a public app has none to rotate', async () => {
     const w = await t.workspace();
-    const app = await createApp({ db: db(), workspaceId: w.id, input: input(), now: clock.now() });
-    const before = (await findClient({ db: db(), clientId: app.clientId }))!;
+    const app = await createApp({ ctx: ctx(), input: { ...input(), workspaceId: w.id } });
+    const before = (await findClient({ ctx: ctx(), input: { clientId: app.clientId } }))!;
     expect(clientSecretMatches(before, app.clientSecret!)).toBe(true);
-    const { clientSecret } = await rotateSecret({ db: db(), workspaceId: w.id, id: app.id });
+    const { clientSecret } = await rotateSecret({ ctx: ctx(), input: { workspaceId: w.id, id: app.id } });
     expect(clientSecret).toMatch(CLIENT_SECRET);
     expect(clientSecret).not.toBe(app.clientSecret);
-    const after = (await findClient({ db: db(), clientId: app.clientId }))!;
+    const after = (await findClient({ ctx: ctx(), input: { clientId: app.clientId } }))!;
     expect(clientSecretMatches(after, app.clientSecret!)).toBe(false);
     expect(clientSecretMatches(after, clientSecret)).toBe(true);
     expect(clientSecretMatches(after, clientSecret.slice(0, -1))).toBe(false);
     expect(clientSecretMatches(after, sha256(clientSecret).toString('hex'))).toBe(false);
-    const pub = await createApp({ db: db(), workspaceId: w.id, input: input({ confidential: false }), now: clock.now() });
-    await expectInvalid(rotateSecret({ db: db(), workspaceId: w.id, id: pub.id }), 'confidential', 'public_app');
+    const pub = await createApp({ ctx: ctx(), input: { ...input({ confidential: false }), workspaceId: w.id } });
+    await expectInvalid(rotateSecret({ ctx: ctx(), input: { workspaceId: w.id, id: pub.id } }), 'confidential', 'public_app');
     expect((await storedApp(pub.id)).secretHash).toBeNull();
   });
 
   test("another workspace's app, an unknown id and a deleted app: 404 oauth app, and the app is untouched", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
-    const app = await createApp({ db: db(), workspaceId: w.id, input: input(), now: clock.now() });
+    const app = await createApp({ ctx: ctx(), input: { ...input(), workspaceId: w.id } });
     const ghost = randomUUID();
     for (const [workspaceId, id] of [
       [other.id, app.id],
       [w.id, ghost],
     ] as const) {
-      await expectNotFound(updateApp({ db: db(), workspaceId, id, input: { name: 'x' } }), 'oauth app', id);
-      await expectNotFound(rotateSecret({ db: db(), workspaceId, id }), 'oauth app', id);
-      await expectNotFound(deleteApp({ db: db(), workspaceId, id, now: clock.now() }), 'oauth app', id);
+      await expectNotFound(updateApp({ ctx: ctx(), input: { workspaceId, id, name: 'x' } }), 'oauth app', id);
+      await expectNotFound(rotateSecret({ ctx: ctx(), input: { workspaceId, id } }), 'oauth app', id);
+      await expectNotFound(deleteApp({ ctx: ctx(), input: { workspaceId, id } }), 'oauth app', id);
     }
     const row = await storedApp(app.id);
     expect(row.name).toBe('Zapier-like');
     expect(row.deletedAt).toBeNull();
     expect(clientSecretMatches(row, app.clientSecret!)).toBe(true);
-    await deleteApp({ db: db(), workspaceId: w.id, id: app.id, now: clock.now() });
-    await expectNotFound(deleteApp({ db: db(), workspaceId: w.id, id: app.id, now: clock.now() }), 'oauth app', app.id);
-    await expectNotFound(updateApp({ db: db(), workspaceId: w.id, id: app.id, input: { name: 'x' } }), 'oauth app', app.id);
-    await expectNotFound(rotateSecret({ db: db(), workspaceId: w.id, id: app.id }), 'oauth app', app.id);
+    await deleteApp({ ctx: ctx(), input: { workspaceId: w.id, id: app.id } });
+    await expectNotFound(deleteApp({ ctx: ctx(), input: { workspaceId: w.id, id: app.id } }), 'oauth app', app.id);
+    await expectNotFound(updateApp({ ctx: ctx(), input: { workspaceId: w.id, id: app.id, name: 'x' } }), 'oauth app', app.id);
+    await expectNotFound(rotateSecret({ ctx: ctx(), input: { workspaceId: w.id, id: app.id } }), 'oauth app', app.id);
   });
 
   test('findClient: the live app with its secret hash; unknown and deleted clients are undefined', async () => {
     const w = await t.workspace();
-    const app = await createApp({ db: db(), workspaceId: w.id, input: input(), now: clock.now() });
-    const client = (await findClient({ db: db(), clientId: app.clientId }))!;
+    const app = await createApp({ ctx: ctx(), input: { ...input(), workspaceId: w.id } });
+    const client = (await findClient({ ctx: ctx(), input: { clientId: app.clientId } }))!;
     expect(client).toMatchObject({ id: app.id, workspaceId: w.id, clientId: app.clientId, confidential: true, redirectUris: app.redirectUris, scopes: app.scopes, deletedAt: null });
     expect(Buffer.from(client.secretHash!).equals(sha256(app.clientSecret!))).toBe(true);
-    expect(await findClient({ db: db(), clientId: 'ltc_' + 'A'.repeat(43) })).toBeUndefined();
-    expect(await findClient({ db: db(), clientId: app.clientId.toUpperCase() })).toBeUndefined();
-    await deleteApp({ db: db(), workspaceId: w.id, id: app.id, now: clock.now() });
-    expect(await findClient({ db: db(), clientId: app.clientId })).toBeUndefined();
+    expect(await findClient({ ctx: ctx(), input: { clientId: 'ltc_' + 'A'.repeat(43) } })).toBeUndefined();
+    expect(await findClient({ ctx: ctx(), input: { clientId: app.clientId.toUpperCase() } })).toBeUndefined();
+    await deleteApp({ ctx: ctx(), input: { workspaceId: w.id, id: app.id } });
+    expect(await findClient({ ctx: ctx(), input: { clientId: app.clientId } })).toBeUndefined();
   });
 
   test('delete revokes every grant of the app, in every workspace, and no other grant', async () => {
     const w = await t.workspace();
     const elsewhere = await t.workspace();
     const user = await createUser(t);
-    const app = await createApp({ db: db(), workspaceId: w.id, input: input(), now: clock.now() });
-    const keep = await createApp({ db: db(), workspaceId: w.id, input: input({ name: 'kept' }), now: clock.now() });
+    const app = await createApp({ ctx: ctx(), input: { ...input(), workspaceId: w.id } });
+    const keep = await createApp({ ctx: ctx(), input: { ...input({ name: 'kept' }), workspaceId: w.id } });
     const here = await insertGrant(app.id, user, w.id);
     const there = await insertGrant(app.id, user, elsewhere.id);
     const earlier = new Date('2030-01-01T00:00:00Z');
     const alreadyRevoked = await insertGrant(app.id, user, w.id);
     await db().update(oauthGrants).set({ revokedAt: earlier }).where(eq(oauthGrants.id, alreadyRevoked));
     const unrelated = await insertGrant(keep.id, user, w.id);
-    await deleteApp({ db: db(), workspaceId: w.id, id: app.id, now: clock.now() });
+    await deleteApp({ ctx: ctx(), input: { workspaceId: w.id, id: app.id } });
     expect((await storedApp(app.id)).deletedAt?.toISOString()).toBe(clock.now().toISOString());
     expect((await storedGrant(here)).revokedAt?.toISOString()).toBe(clock.now().toISOString());
     expect((await storedGrant(there)).revokedAt?.toISOString()).toBe(clock.now().toISOString());
@@ -297,35 +299,35 @@ describe('service', () => {
     const ann = await createUser(t, { name: 'Ann' });
     const bob = await createUser(t, { name: 'Bob' });
     // An app registered by another workspace, connected to this one: listed here.
-    const foreign = await createApp({ db: db(), workspaceId: registrar.id, input: input({ name: 'Foreign' }), now: clock.now() });
-    const own = await createApp({ db: db(), workspaceId: w.id, input: input({ name: 'Own' }), now: clock.now() });
-    const doomed = await createApp({ db: db(), workspaceId: w.id, input: input({ name: 'Doomed' }), now: clock.now() });
+    const foreign = await createApp({ ctx: ctx(), input: { ...input({ name: 'Foreign' }), workspaceId: registrar.id } });
+    const own = await createApp({ ctx: ctx(), input: { ...input({ name: 'Own' }), workspaceId: w.id } });
+    const doomed = await createApp({ ctx: ctx(), input: { ...input({ name: 'Doomed' }), workspaceId: w.id } });
     const g2 = await insertGrant(own.id, bob, w.id, ['linksRead', 'tagsRead'], new Date('2030-02-02T00:00:00Z'));
     const g1 = await insertGrant(foreign.id, ann, w.id, ['linksRead'], new Date('2030-02-01T00:00:00Z'));
     const revoked = await insertGrant(own.id, ann, w.id, ['linksRead'], new Date('2030-02-03T00:00:00Z'));
-    await revokeAuthorization({ db: db(), workspaceId: w.id, id: revoked, now: clock.now() });
+    await revokeAuthorization({ ctx: ctx(), input: { workspaceId: w.id, id: revoked } });
     await insertGrant(doomed.id, ann, w.id);
-    await deleteApp({ db: db(), workspaceId: w.id, id: doomed.id, now: clock.now() });
+    await deleteApp({ ctx: ctx(), input: { workspaceId: w.id, id: doomed.id } });
     const inRegistrar = await insertGrant(foreign.id, ann, registrar.id);
 
-    const listed = await listAuthorizations({ db: db(), workspaceId: w.id });
+    const listed = await listAuthorizations({ ctx: ctx(), input: { workspaceId: w.id } });
     expect(listed).toEqual([
       { id: g1, app: { id: foreign.id, name: 'Foreign', clientId: foreign.clientId }, user: { id: ann.id, email: ann.email, name: 'Ann' }, scopes: ['linksRead'], createdAt: new Date('2030-02-01T00:00:00Z') },
       { id: g2, app: { id: own.id, name: 'Own', clientId: own.clientId }, user: { id: bob.id, email: bob.email, name: 'Bob' }, scopes: ['linksRead', 'tagsRead'], createdAt: new Date('2030-02-02T00:00:00Z') },
     ]);
-    expect((await listAuthorizations({ db: db(), workspaceId: registrar.id })).map((g) => g.id)).toEqual([inRegistrar]);
+    expect((await listAuthorizations({ ctx: ctx(), input: { workspaceId: registrar.id } })).map((g) => g.id)).toEqual([inRegistrar]);
 
     // Revoking: only a live grant of this workspace.
-    await expectNotFound(revokeAuthorization({ db: db(), workspaceId: registrar.id, id: g1, now: clock.now() }), 'authorization', g1);
-    await expectNotFound(revokeAuthorization({ db: db(), workspaceId: w.id, id: revoked, now: clock.now() }), 'authorization', revoked);
-    await expectNotFound(revokeAuthorization({ db: db(), workspaceId: w.id, id: inRegistrar, now: clock.now() }), 'authorization', inRegistrar);
+    await expectNotFound(revokeAuthorization({ ctx: ctx(), input: { workspaceId: registrar.id, id: g1 } }), 'authorization', g1);
+    await expectNotFound(revokeAuthorization({ ctx: ctx(), input: { workspaceId: w.id, id: revoked } }), 'authorization', revoked);
+    await expectNotFound(revokeAuthorization({ ctx: ctx(), input: { workspaceId: w.id, id: inRegistrar } }), 'authorization', inRegistrar);
     const ghost = randomUUID();
-    await expectNotFound(revokeAuthorization({ db: db(), workspaceId: w.id, id: ghost, now: clock.now() }), 'authorization', ghost);
+    await expectNotFound(revokeAuthorization({ ctx: ctx(), input: { workspaceId: w.id, id: ghost } }), 'authorization', ghost);
     expect((await storedGrant(g1)).revokedAt).toBeNull();
-    await revokeAuthorization({ db: db(), workspaceId: w.id, id: g1, now: clock.now() });
+    await revokeAuthorization({ ctx: ctx(), input: { workspaceId: w.id, id: g1 } });
     expect((await storedGrant(g1)).revokedAt?.toISOString()).toBe(clock.now().toISOString());
-    expect((await listAuthorizations({ db: db(), workspaceId: w.id })).map((g) => g.id)).toEqual([g2]);
-    await expectNotFound(revokeAuthorization({ db: db(), workspaceId: w.id, id: g1, now: clock.now() }), 'authorization', g1);
+    expect((await listAuthorizations({ ctx: ctx(), input: { workspaceId: w.id } })).map((g) => g.id)).toEqual([g2]);
+    await expectNotFound(revokeAuthorization({ ctx: ctx(), input: { workspaceId: w.id, id: g1 } }), 'authorization', g1);
   });
 });
 
@@ -396,7 +398,7 @@ describe('HTTP', () => {
     expect(rotated.statusCode, rotated.body).toBe(200);
     const { clientSecret } = rotated.json<{ clientSecret: string }>();
     expect(clientSecret).toMatch(CLIENT_SECRET);
-    const client = (await findClient({ db: db(), clientId: app.clientId }))!;
+    const client = (await findClient({ ctx: ctx(), input: { clientId: app.clientId } }))!;
     expect(clientSecretMatches(client, app.clientSecret!)).toBe(false);
     expect(clientSecretMatches(client, clientSecret)).toBe(true);
 
@@ -411,7 +413,7 @@ describe('HTTP', () => {
     const res = await asSession(t, owner.cookie, 'DELETE', `${appsUrl(w.id)}/${app.id}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ deletedIds: [app.id] });
-    expect(await findClient({ db: db(), clientId: app.clientId })).toBeUndefined();
+    expect(await findClient({ ctx: ctx(), input: { clientId: app.clientId } })).toBeUndefined();
     expect((await storedGrant(grant)).revokedAt).not.toBeNull();
     expect((await asSession(t, owner.cookie, 'GET', appsUrl(w.id))).json()).toEqual([]);
     expectError(await asSession(t, owner.cookie, 'DELETE', `${appsUrl(w.id)}/${app.id}`), 404, 'not_found');
@@ -462,7 +464,7 @@ describe('HTTP', () => {
       expect(row).toMatchObject({ name: 'Zapier-like', deletedAt: null });
       expect(clientSecretMatches(row, app.clientSecret!)).toBe(true);
       expect((await storedGrant(grant)).revokedAt).toBeNull();
-      expect((await listApps({ db: db(), workspaceId: w.id })).map((a) => a.id)).toEqual([app.id]);
+      expect((await listApps({ ctx: ctx(), input: { workspaceId: w.id } })).map((a) => a.id)).toEqual([app.id]);
     };
     return { w, owner, app, grant, unchanged };
   }

@@ -29,6 +29,8 @@ const DAY = 24 * 3600_000;
 const T0 = new Date('2031-03-10T09:00:00Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
 const db = () => t.database.db;
+/** What a service call is given: the database and the time (T0 unless the test moves it). */
+const ctx = (now = T0) => ({ db: db(), now });
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
 /** 'ok', or the refusal as `field:reason` (or the error code when it names no field). */
@@ -68,10 +70,10 @@ const removeMember = (workspaceId: string, userId: string) =>
   db().delete(memberships).where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)));
 
 function create(userId: string, workspaceId: string, input: { scopes?: Scope[]; expiresAt?: Date; name?: string } = {}, now = T0) {
-  return tokens.createToken({ db: db(), userId, input: { name: input.name ?? 'ci', workspaceId, scopes: input.scopes ?? ['linksRead'], expiresAt: input.expiresAt }, now });
+  return tokens.createToken({ ctx: ctx(now), input: { userId, name: input.name ?? 'ci', workspaceId, scopes: input.scopes ?? ['linksRead'], expiresAt: input.expiresAt } });
 }
 
-const authenticate = (token: string, now = at(DAY)) => tokens.authenticateToken({ db: db(), token, now });
+const authenticate = (token: string, now = at(DAY)) => tokens.authenticateToken({ ctx: ctx(now), input: { token } });
 
 describe('creating', () => {
   test('the token is ltp_ + 43 base64url characters (256 bits); the prefix is its first 12; the answer has the §8 fields', async () => {
@@ -172,7 +174,7 @@ describe('authenticating', () => {
   test('revoked: credential_revoked; expired: credential_expired from its expiresAt on', async () => {
     const { workspaceId, userId } = await member();
     const revoked = await create(userId, workspaceId);
-    await tokens.revokeToken({ db: db(), userId, id: revoked.id, now: at(DAY) });
+    await tokens.revokeToken({ ctx: ctx(at(DAY)), input: { userId, id: revoked.id } });
     expect(await outcome(authenticate(revoked.token, at(2 * DAY)))).toBe('credential_revoked');
 
     const shortLived = await create(userId, workspaceId, { expiresAt: at(DAY) });
@@ -206,13 +208,13 @@ describe('authenticating', () => {
       }
       return cache.get(hashHex);
     };
-    for (let i = 0; i < 3; i++) await tokens.authenticateToken({ db: db(), token: made.token, now: at(DAY), lookup });
+    for (let i = 0; i < 3; i++) await tokens.authenticateToken({ ctx: ctx(at(DAY)), input: { token: made.token }, deps: { lookup } });
     expect(loads).toBe(1);
     expect([...cache.keys()]).toEqual([sha256(made.token).toString('hex')]);
 
     const other = await create(userId, workspaceId);
     const wrongEntry = async () => cache.get(sha256(made.token).toString('hex'));
-    expect(await outcome(tokens.authenticateToken({ db: db(), token: other.token, now: at(DAY), lookup: wrongEntry }))).toBe('credential_invalid');
+    expect(await outcome(tokens.authenticateToken({ ctx: ctx(at(DAY)), input: { token: other.token }, deps: { lookup: wrongEntry } }))).toBe('credential_invalid');
   });
 });
 
@@ -225,9 +227,9 @@ describe('listing, revoking, last use', () => {
     const b = await create(userId, second.workspaceId, { name: 'b' }, at(1000));
     const gone = await create(userId, workspaceId, { name: 'gone' }, at(2000));
     await create(second.userId, second.workspaceId, { name: 'someone else' });
-    await tokens.revokeToken({ db: db(), userId, id: gone.id, now: at(3000) });
+    await tokens.revokeToken({ ctx: ctx(at(3000)), input: { userId, id: gone.id } });
 
-    const listed = await tokens.listTokens({ db: db(), userId, now: at(10 * DAY) });
+    const listed = await tokens.listTokens({ ctx: ctx(at(10 * DAY)), input: { userId } });
     expect(listed.map((x) => x.name)).toEqual(['a', 'b']);
     expect(listed[0]).toEqual({ id: a.id, name: 'a', workspaceId, scopes: ['linksRead'], prefix: a.prefix, expiresAt: at(DAY), createdAt: T0, lastUsedAt: null });
     expect(listed[1]!.workspaceId).toBe(second.workspaceId);
@@ -239,11 +241,11 @@ describe('listing, revoking, last use', () => {
     const { workspaceId, userId } = await member();
     const made = await create(userId, workspaceId);
     const stranger = await newUser();
-    expect(await outcome(tokens.revokeToken({ db: db(), userId: stranger, id: made.id, now: T0 }))).toBe('not_found');
+    expect(await outcome(tokens.revokeToken({ ctx: ctx(), input: { userId: stranger, id: made.id } }))).toBe('not_found');
     expect(await outcome(authenticate(made.token))).toBe('ok');
-    expect(await outcome(tokens.revokeToken({ db: db(), userId, id: made.id, now: T0 }))).toBe('ok');
-    expect(await outcome(tokens.revokeToken({ db: db(), userId, id: made.id, now: T0 }))).toBe('not_found');
-    expect(await outcome(tokens.revokeToken({ db: db(), userId, id: 'nope', now: T0 }))).toBe('not_found');
+    expect(await outcome(tokens.revokeToken({ ctx: ctx(), input: { userId, id: made.id } }))).toBe('ok');
+    expect(await outcome(tokens.revokeToken({ ctx: ctx(), input: { userId, id: made.id } }))).toBe('not_found');
+    expect(await outcome(tokens.revokeToken({ ctx: ctx(), input: { userId, id: 'nope' } }))).toBe('not_found');
     const [stored] = await rows<{ revoked_at: Date | string }>(db(), sql`select revoked_at from human_tokens where id = ${made.id}`);
     expect(new Date(stored!.revoked_at)).toEqual(T0);
   });
@@ -259,14 +261,14 @@ describe('listing, revoking, last use', () => {
     const there = await create(userId, other.id);
     const theirs = await create(colleague, workspaceId);
     const alreadyRevoked = await create(userId, workspaceId);
-    await tokens.revokeToken({ db: db(), userId, id: alreadyRevoked.id, now: T0 });
+    await tokens.revokeToken({ ctx: ctx(), input: { userId, id: alreadyRevoked.id } });
 
-    expect(await tokens.revokeTokensOf({ db: db(), userId, workspaceId, now: T0 })).toBe(2);
+    expect(await tokens.revokeTokensOf({ ctx: ctx(), input: { userId, workspaceId } })).toBe(2);
     for (const made of here) expect(await outcome(authenticate(made.token))).toBe('credential_revoked');
     expect(await outcome(authenticate(there.token))).toBe('ok');
     expect(await outcome(authenticate(theirs.token))).toBe('ok');
-    expect(await tokens.revokeTokensOf({ db: db(), userId, workspaceId, now: T0 })).toBe(0);
-    expect((await tokens.listTokens({ db: db(), userId, now: T0 })).map((x) => x.id)).toEqual([there.id]);
+    expect(await tokens.revokeTokensOf({ ctx: ctx(), input: { userId, workspaceId } })).toBe(0);
+    expect((await tokens.listTokens({ ctx: ctx(), input: { userId } })).map((x) => x.id)).toEqual([there.id]);
     // Leaving and being invited back does not bring them back.
     await removeMember(workspaceId, userId);
     await addMember(workspaceId, userId, 'member');
@@ -283,7 +285,7 @@ describe('listing, revoking, last use', () => {
       { id: b.id, at: at(2 * DAY) },
     ]);
     await touchTokens(db(), [{ id: a.id, at: at(3 * DAY) }]);
-    const listed = await tokens.listTokens({ db: db(), userId, now: T0 });
+    const listed = await tokens.listTokens({ ctx: ctx(), input: { userId } });
     expect(listed.map((x) => x.lastUsedAt)).toEqual([at(5 * DAY), at(2 * DAY)]);
   });
 });
@@ -315,7 +317,7 @@ describe('property', () => {
           const made = await create(userId, workspaceId, { name: name.replaceAll('\u0000', ''), scopes });
           await setRole(workspaceId, userId, laterRole);
           const principal = await authenticate(made.token);
-          const listed = await tokens.listTokens({ db: db(), userId, now: T0 });
+          const listed = await tokens.listTokens({ ctx: ctx(), input: { userId } });
           const hash = sha256(made.token);
           for (const text of strings({ principal, listed })) {
             expect(text).not.toBe('<bytes>');
@@ -325,7 +327,7 @@ describe('property', () => {
             expect(text).not.toContain(hash.toString('base64url'));
           }
           expect([...principal.scopes].sort()).toEqual(scopes.filter((s) => ROLE_SCOPES[laterRole].has(s)).sort());
-          await tokens.revokeToken({ db: db(), userId, id: made.id, now: T0 });
+          await tokens.revokeToken({ ctx: ctx(), input: { userId, id: made.id } });
         },
       ),
       { numRuns: 25 },
