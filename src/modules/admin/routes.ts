@@ -32,7 +32,7 @@ export interface AdminDeps {
 /** Operator API (operations.md §2): workspaces, keys and people, behind ADMIN_TOKEN (isolated: its own guard). */
 export const adminRoutes = routesPlugin<AdminDeps>('admin', (app, deps) => {
   const { db } = deps;
-  const ctx = (): BaseCtx => ({ db, now: deps.clock() });
+  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
   addSchemaOnce(app, Workspace);
   addSchemaOnce(app, Key);
   addSchemaOnce(app, CreatedKey);

@@ -38,7 +38,7 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
     if (!isFirstParty(req, origin)) throw new AppError('cross_site_sign_in');
   };
   const userAgent = (req: FastifyRequest) => req.headers['user-agent'];
-  const ctx = (): BaseCtx => ({ db: deps.db, now: deps.clock() });
+  const ctx = (now = deps.clock()): BaseCtx => ({ db: deps.db, now });
 
   app.post(
     '/api/auth/login',

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
+import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { DeletedIds } from '../../http/schemas.js';
@@ -25,11 +26,12 @@ const owner = { account: 'session', workspaceRole: 'owner' } as const;
 /** Invitations to a workspace (operations.md §7): owners send them, anyone with the link accepts. */
 export const inviteRoutes = routesPlugin<InviteRoutesDeps>('invites', (app, deps) => {
   const { db } = deps;
+  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
 
   app.get(
     '/api/workspaces/:id/invites',
     { config: owner, schema: { tags, summary: 'Pending invitations', description: 'Owner only; without their tokens.', params: WorkspaceParam, response: { 200: Type.Array(InviteView) } } },
-    async (req) => listInvites({ ctx: { db, now: deps.clock() }, input: { workspaceId: req.params.id } }),
+    async (req) => listInvites({ ctx: ctx(), input: { workspaceId: req.params.id } }),
   );
 
   app.post(
@@ -40,7 +42,7 @@ export const inviteRoutes = routesPlugin<InviteRoutesDeps>('invites', (app, deps
     },
     async (req, reply) => {
       const invite = await createInvite({
-        ctx: { db, now: deps.clock() },
+        ctx: ctx(),
         input: { workspaceId: req.params.id, email: req.body.email, role: req.body.role, invitedBy: req.person!.userId },
         deps: { baseUrl: deps.baseUrl },
       });
@@ -52,7 +54,7 @@ export const inviteRoutes = routesPlugin<InviteRoutesDeps>('invites', (app, deps
     '/api/workspaces/:id/invites/:inviteId',
     { config: owner, schema: { tags, summary: 'Withdraw an invitation', params: InviteParam, response: { 200: DeletedIds } } },
     async (req) => {
-      await revokeInvite({ ctx: { db, now: deps.clock() }, input: { workspaceId: req.params.id, id: req.params.inviteId } });
+      await revokeInvite({ ctx: ctx(), input: { workspaceId: req.params.id, id: req.params.inviteId } });
       return { deletedIds: [req.params.inviteId] };
     },
   );
@@ -71,18 +73,18 @@ export const inviteRoutes = routesPlugin<InviteRoutesDeps>('invites', (app, deps
       },
     },
     async (req, reply) => {
-      const ctx = { db, now: deps.clock() };
+      const now = deps.clock();
       const { token, name, password } = req.body;
       if (req.person) {
-        const { member } = await acceptInvite({ ctx, input: { token, userId: req.person.userId } });
+        const { member } = await acceptInvite({ ctx: ctx(now), input: { token, userId: req.person.userId } });
         await deps.authChanged();
         return reply.status(201).send(member);
       }
       if (name === undefined || password === undefined) throw invalid(name === undefined ? 'name' : 'password', 'required');
       // It signs the browser in: never for a page of another site (login CSRF).
       if (!isFirstParty(req, new URL(deps.baseUrl).origin)) throw new AppError('cross_site_sign_in');
-      const { member, user } = await acceptInvite({ ctx, input: { token, newAccount: { name, password } } });
-      const created = await createSession({ ctx, input: { userId: user.id, userAgent: req.headers['user-agent'] } });
+      const { member, user } = await acceptInvite({ ctx: ctx(now), input: { token, newAccount: { name, password } } });
+      const created = await createSession({ ctx: ctx(now), input: { userId: user.id, userAgent: req.headers['user-agent'] } });
       return withCookie(reply, deps, created.token).status(201).send(member);
     },
   );

@@ -22,7 +22,7 @@ const owner = { account: 'session', workspaceRole: 'owner' } as const;
 /** A workspace's API keys, managed by its owners (operations.md §7). Session only. */
 export const keyRoutes = routesPlugin<KeyRoutesDeps>('keys', (app, deps) => {
   const { db } = deps;
-  const ctx = (): BaseCtx => ({ db, now: deps.clock() });
+  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
   addSchemaOnce(app, Key);
   addSchemaOnce(app, CreatedKey);
 

@@ -18,7 +18,7 @@ const tags = ['OAuth apps'];
 /** OAuth apps a workspace registers, and the apps connected to it (operations.md §7, §9). Session only, owners only. */
 export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (app, deps) => {
   const { db } = deps;
-  const ctx = (): BaseCtx => ({ db, now: deps.clock() });
+  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
   addSchemaOnce(app, s.OauthApp);
   addSchemaOnce(app, s.CreatedOauthApp);
   addSchemaOnce(app, s.Authorization);

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { invalidQuery } from '../../core/errors.js';
 import { addSchemaOnce, errorResponses } from '../../http/schemas.js';
@@ -18,6 +19,7 @@ export interface OauthConsentRoutesDeps {
  * POST to /oauth/authorize.
  */
 export const oauthConsentRoutes = routesPlugin<OauthConsentRoutesDeps>('oauth-consent', (app, { db, clock }) => {
+  const ctx = (now = clock()): BaseCtx => ({ db, now });
   addSchemaOnce(app, ConsentRequest);
   app.get(
     '/api/oauth/authorize',
@@ -34,8 +36,7 @@ export const oauthConsentRoutes = routesPlugin<OauthConsentRoutesDeps>('oauth-co
     },
     async (req) => {
       const q = req.query;
-      const ctx = { db, now: clock() };
-      const target = await authorizeTarget({ ctx, input: { clientId: q.client_id, redirectUri: q.redirect_uri } });
+      const target = await authorizeTarget({ ctx: ctx(), input: { clientId: q.client_id, redirectUri: q.redirect_uri } });
       if ('refused' in target) throw target.refused === 'unknown_client' ? invalidQuery('client_id', 'oauth_unknown_client') : invalidQuery('redirect_uri', 'oauth_unregistered_redirect');
       let scopes;
       try {
@@ -44,7 +45,7 @@ export const oauthConsentRoutes = routesPlugin<OauthConsentRoutesDeps>('oauth-co
         if (e instanceof OAuthError && e.problem) throw invalidQuery(e.problem.field, e.problem.reason, e.problem.params);
         throw e;
       }
-      const workspaces = await eligibleWorkspaces({ ctx, input: { userId: req.person!.userId, scopes } });
+      const workspaces = await eligibleWorkspaces({ ctx: ctx(), input: { userId: req.person!.userId, scopes } });
       return {
         app: { name: target.client.name, clientId: target.client.clientId },
         scopes,

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { DeletedIds } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
@@ -19,13 +20,14 @@ const tags = ['Account'];
 /** A person's own sessions (operations.md §7). Session only. */
 export const sessionRoutes = routesPlugin<SessionRoutesDeps>('sessions', (app, deps) => {
   const { db } = deps;
+  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
 
   app.get(
     '/api/me/sessions',
     { config: { account: 'session' }, schema: { tags, summary: 'My sessions', description: 'Live sessions, oldest first.', response: { 200: Type.Array(SessionView) } } },
     async (req) => {
       await deps.flushLastUsed();
-      return (await listSessions({ ctx: { db, now: deps.clock() }, input: { userId: req.person!.userId } })).map((s) => ({ ...s, current: s.id === req.person!.sessionId }));
+      return (await listSessions({ ctx: ctx(), input: { userId: req.person!.userId } })).map((s) => ({ ...s, current: s.id === req.person!.sessionId }));
     },
   );
 
@@ -33,7 +35,7 @@ export const sessionRoutes = routesPlugin<SessionRoutesDeps>('sessions', (app, d
     '/api/me/sessions/:id',
     { config: { account: 'session' }, schema: { tags, summary: 'End a session', description: 'It stops working at once, on every instance (ending the current one signs this browser out).', params: SessionParam, response: { 200: DeletedIds } } },
     async (req) => {
-      await revokeSession({ ctx: { db, now: deps.clock() }, input: { userId: req.person!.userId, id: req.params.id } });
+      await revokeSession({ ctx: ctx(), input: { userId: req.person!.userId, id: req.params.id } });
       await deps.authChanged();
       return { deletedIds: [req.params.id] };
     },

@@ -20,7 +20,7 @@ const tags = ['Account'];
 /** A person's human tokens (operations.md §8). Session only, so no token can mint another. */
 export const tokenRoutes = routesPlugin<TokenRoutesDeps>('tokens', (app, deps) => {
   const { db } = deps;
-  const ctx = (): BaseCtx => ({ db, now: deps.clock() });
+  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
   addSchemaOnce(app, HumanToken);
   addSchemaOnce(app, CreatedHumanToken);
 

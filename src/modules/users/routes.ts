@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { invalid } from '../../core/errors.js';
 import { PLAN_LIMITS } from '../../core/plans.js';
@@ -26,6 +27,7 @@ export interface UserRoutesDeps {
 /** A person's own account (operations.md §7, §8) and the members of their workspaces. */
 export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
   const { db } = deps;
+  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
   addSchemaOnce(app, User);
   const tags = ['Account'];
 
@@ -42,8 +44,8 @@ export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
     },
     async (req) => {
       const { userId } = req.person!;
-      const ctx = { db, now: deps.clock() };
-      const [found, workspaces] = await Promise.all([findUser({ ctx, input: { id: userId } }), workspacesOf({ ctx, input: { userId } })]);
+      const now = deps.clock();
+      const [found, workspaces] = await Promise.all([findUser({ ctx: ctx(now), input: { id: userId } }), workspacesOf({ ctx: ctx(now), input: { userId } })]);
       return {
         user: found,
         workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, role: w.role, scopes: [...ROLE_SCOPES[w.role]], features: [...PLAN_LIMITS[w.plan].features], maxBulkItems: w.maxBulkItems })),
@@ -67,10 +69,9 @@ export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
     async (req) => {
       const { userId, sessionId } = req.person!;
       const now = deps.clock();
-      const ctx = { db, now };
       if (req.body.name === undefined && req.body.password === undefined) throw invalid('body', 'nothing_to_update');
       return updateProfile({
-        ctx,
+        ctx: ctx(now),
         input: { ...req.body, userId },
         deps: {
           throttle: {
@@ -78,7 +79,7 @@ export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
             failed: (email) => deps.throttle.failed(email, req.ip, now.getTime()),
           },
           endOtherSessions: async () => {
-            await revokeOtherSessions({ ctx, input: { userId, except: sessionId } });
+            await revokeOtherSessions({ ctx: ctx(now), input: { userId, except: sessionId } });
             await deps.authChanged();
           },
         },
@@ -92,6 +93,7 @@ export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
 /** The members of a workspace: any member sees them, owners change roles, anyone may leave. */
 function memberRoutes(app: App, deps: UserRoutesDeps) {
   const { db } = deps;
+  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
   const tags = ['Workspace settings'];
 
   app.get(
@@ -100,7 +102,7 @@ function memberRoutes(app: App, deps: UserRoutesDeps) {
       config: { account: 'session', workspaceRole: 'member' },
       schema: { tags, summary: 'Members', description: 'Any member may see who else is in.', params: WorkspaceParam, response: { 200: Type.Array(MemberView) } },
     },
-    async (req) => listMembers({ ctx: { db, now: deps.clock() }, input: { workspaceId: req.params.id } }),
+    async (req) => listMembers({ ctx: ctx(), input: { workspaceId: req.params.id } }),
   );
 
   app.patch(
@@ -110,7 +112,7 @@ function memberRoutes(app: App, deps: UserRoutesDeps) {
       schema: { tags, summary: "Change a member's role", description: 'Owner only; never leaves the workspace without an owner (400). Takes effect on the next request of their sessions and tokens.', params: MemberParam, body: RoleChange, response: { 200: MemberView } },
     },
     async (req) => {
-      const member = await changeRole({ ctx: { db, now: deps.clock() }, input: { workspaceId: req.params.id, userId: req.params.userId, role: req.body.role } });
+      const member = await changeRole({ ctx: ctx(), input: { workspaceId: req.params.id, userId: req.params.userId, role: req.body.role } });
       await deps.authChanged();
       return member;
     },
@@ -127,13 +129,13 @@ function memberRoutes(app: App, deps: UserRoutesDeps) {
       const now = deps.clock();
       // What the membership granted ends with it: their human tokens and the apps they connected here.
       await removeMember({
-        ctx: { db, now },
+        ctx: ctx(now),
         input: { workspaceId, userId: target, by: { userId: req.person!.userId, role: req.workspaceRole as Role } },
         deps: {
           onRemoved: async (tx) => {
-            const txCtx = { db: tx, now };
-            await revokeTokensOf({ ctx: txCtx, input: { userId: target, workspaceId } });
-            await endGrantsOf({ ctx: txCtx, input: { userId: target, workspaceId } });
+            const inTx = { db: tx, now };
+            await revokeTokensOf({ ctx: inTx, input: { userId: target, workspaceId } });
+            await endGrantsOf({ ctx: inTx, input: { userId: target, workspaceId } });
           },
         },
       });

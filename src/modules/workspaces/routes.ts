@@ -19,7 +19,7 @@ const tags = ['Workspace settings'];
 /** A person's workspaces (operations.md §7). Session only. */
 export const workspaceRoutes = routesPlugin<WorkspaceRoutesDeps>('workspaces', (app, deps) => {
   const { db } = deps;
-  const ctx = (): BaseCtx => ({ db, now: deps.clock() });
+  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
   addSchemaOnce(app, Workspace);
 
   app.get(
