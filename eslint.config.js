@@ -38,6 +38,12 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/*.ts', 'src/cli/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)modules/[^/]+/store(-[^/]*)?(\\.js)?$', message: 'The wiring uses modules through their services, never their stores.' }] }],
+    },
+  },
+  {
     files: ['src/modules/*/routes.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ regex: '/store(-[^/]*)?(\\.js)?$', message: 'Routes call their service; only services use a store.' }] }],

@@ -9,9 +9,9 @@ import { CredentialCache } from './infra/credential-cache.js';
 import type { App } from './http/types.js';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { LastUsedTracker } from './infra/last-used.js';
-import { touchKeys } from './modules/keys/store.js';
-import { touchSessions } from './modules/sessions/store.js';
-import { touchTokens } from './modules/tokens/store.js';
+import { recordKeyUses } from './modules/keys/service.js';
+import { recordSessionsSeen } from './modules/sessions/service.js';
+import { recordTokenUses } from './modules/tokens/service.js';
 import { MemoryFailureCounter, RedisFailureCounter } from './http/failure-counter.js';
 import { LoginThrottle } from './http/login-throttle.js';
 import { issueSetupCode } from './modules/auth/service.js';
@@ -92,11 +92,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   // worker could let a request past the shared limit): wait for it, bounded.
   if (redis && !(await ready(redis, 5000))) logger.warn('redis not connected after 5 s; starting with in-process limits until it is');
   const limiter: RateLimiter = redis ? new RedisRateLimiter(redis, logger) : new MemoryRateLimiter();
-  const lastUsed = new LastUsedTracker((batch) => touchKeys(database.db, batch), (err) => logger.warn({ err }, 'could not record key use'));
+  const lastUsed = new LastUsedTracker((batch) => recordKeyUses({ ctx: database, input: batch }), (err) => logger.warn({ err }, 'could not record key use'));
   const clock = options.clock ?? (() => new Date());
-  const tokenUsed = new LastUsedTracker((batch) => touchTokens(database.db, batch), (err) => logger.warn({ err }, 'could not record token use'));
+  const tokenUsed = new LastUsedTracker((batch) => recordTokenUses({ ctx: database, input: batch }), (err) => logger.warn({ err }, 'could not record token use'));
   const loginFailures = redis ? new RedisFailureCounter(redis, logger) : new MemoryFailureCounter();
-  const sessionSeen = new LastUsedTracker((batch) => touchSessions(database.db, batch), (err) => logger.warn({ err }, 'could not record session use'));
+  const sessionSeen = new LastUsedTracker((batch) => recordSessionsSeen({ ctx: database, input: batch }), (err) => logger.warn({ err }, 'could not record session use'));
   const passwords = new PasswordBox(config.secret);
   const bus: InvalidationBus & ClickFlushBus & AuthChangeBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
   const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);

@@ -109,3 +109,8 @@ export async function authenticateKey({
     bound: { workspace: toWorkspace(found.workspace), scopes: new Set(found.key.scopes as Scope[]) },
   };
 }
+
+/** Writes a batch of last uses (collected by infra/last-used.ts) in one statement. */
+export function recordKeyUses({ ctx, input }: { ctx: Pick<BaseCtx, 'db'>; input: { id: string; at: Date }[] }): Promise<void> {
+  return store.touchKeys(ctx.db, input);
+}

@@ -100,3 +100,8 @@ export async function revokeSession({ ctx, input: { userId, id } }: { ctx: BaseC
 export function revokeOtherSessions({ ctx, input: { userId, except } }: { ctx: BaseCtx; input: { userId: string; except?: string } }): Promise<number> {
   return store.revokeOtherSessions(ctx.db, userId, except, ctx.now);
 }
+
+/** Writes a batch of last uses (collected by infra/last-used.ts) in one statement. */
+export function recordSessionsSeen({ ctx, input }: { ctx: Pick<BaseCtx, 'db'>; input: { id: string; at: Date }[] }): Promise<void> {
+  return store.touchSessions(ctx.db, input);
+}

@@ -141,3 +141,8 @@ export async function authenticateToken({
     scopes: new Set((row.scopes as Scope[]).filter((s) => allowed.has(s))),
   };
 }
+
+/** Writes a batch of last uses (collected by infra/last-used.ts) in one statement. */
+export function recordTokenUses({ ctx, input }: { ctx: Pick<BaseCtx, 'db'>; input: { id: string; at: Date }[] }): Promise<void> {
+  return store.touchTokens(ctx.db, input);
+}
