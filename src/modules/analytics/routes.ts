@@ -4,7 +4,7 @@ import { serviceContext, type ResourceDeps } from '../../core/context.js';
 import { AnalyticsQuery, ClickRecord, GroupRecord } from './schemas.js';
 import { analytics, analyticsCsv, type AnalyticsEnv, type AnalyticsQuery as Query } from './service.js';
 import { csvWindow } from '../../core/csv.js';
-import type { GroupRecord as Group } from './grouping.js';
+import type { GroupRecord as Group } from './store-groups.js';
 import type { ClickRecord as Click } from './store.js';
 
 const hasHugeSum = (records: (Click | Group)[]): records is Group[] => records.some((r) => typeof (r as Group).saleAmount === 'bigint');

@@ -3,12 +3,12 @@ import { invalidQuery } from '../../core/errors.js';
 import { csvStream } from '../../core/csv.js';
 import type { ListParams } from '../../core/list-params.js';
 import { analyticsConn, type Ctx } from '../../core/context.js';
-import { dimensionFilters, type DimensionParam } from './filters.js';
-import { groupAnalytics, withNames, type GroupBy, type GroupRecord, type Interval } from './grouping.js';
+import { dimensionFilters, type DimensionParam, type GroupBy, type Interval } from './dimensions.js';
+import { groupAnalytics, withNames, type GroupRecord } from './store-groups.js';
 import { clickPage, listClicks, type ClickCursor, type ClickFilter, type ClickRecord } from './store.js';
 import { knownZone, zonedDayStart } from './zones.js';
 
-/** With one optional parameter per breakdown filter (filters.ts). */
+/** With one optional parameter per breakdown filter (dimensions.ts). */
 export interface AnalyticsQuery extends ListParams, Partial<Record<DimensionParam, string>> {
   linkId?: string;
   partnerId?: string;

@@ -1,9 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
-import type { ClickRow } from '../redirect/store.js';
-import { rawFilter, type DimensionFilter } from './filters.js';
+import type { DimensionFilter } from './dimensions.js';
+import { rawFilter } from './store-filters.js';
 
+/** Which clicks a read of GET /api/analytics covers (the clicks table is written by the redirect). */
 export interface ClickFilter {
   workspaceId: string;
   /** One click (and, when grouping, the events attributed to it). */
@@ -27,8 +28,25 @@ export interface Page {
 const UTM_TRIGGER =
   'c.utm_source AS "utmSource", c.utm_medium AS "utmMedium", c.utm_campaign AS "utmCampaign", c.utm_term AS "utmTerm", c.utm_content AS "utmContent", c.trigger';
 
-/** A stored click as the API lists it (the redirect writes them). */
-export type ClickRecord = Omit<ClickRow, 'workspaceId' | 'bot'>;
+/** A stored click as the API lists it (the redirect writes them, to its own table). */
+export interface ClickRecord {
+  id: string;
+  linkId: string;
+  partnerId: string | null;
+  createdAt: string;
+  country: string | null;
+  device: 'desktop' | 'mobile' | 'tablet' | 'other';
+  browser: string | null;
+  os: string | null;
+  referrer: string;
+  referrerUrl: string | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  utmTerm: string | null;
+  utmContent: string | null;
+  trigger: 'link' | 'qr';
+}
 
 /** Human clicks only: bot clicks are kept but never counted. */
 function clickWhere(f: ClickFilter, alias: string): SQL {
