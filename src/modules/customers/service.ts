@@ -7,6 +7,8 @@ import { type Item } from '../../core/items.js';
 import { assertHttps } from '../bulk/rules.js';
 import { customerStore, customersByExternalId, type CustomerRow } from './store.js';
 
+export type { CustomerRow } from './store.js';
+
 const customers = bulkResource({
   store: customerStore,
   fields: ['name', 'email', 'avatar'],
