@@ -9,21 +9,19 @@ import { customerStore, customersByExternalId, type CustomerRow } from './store.
 
 export type { CustomerRow } from './store.js';
 
+export interface CustomerListQuery extends ListParams {
+  externalId?: string;
+}
+
 const customers = bulkResource({
   store: customerStore,
   fields: ['name', 'email', 'avatar'],
   requiredOnInsert: [],
   checkItem: (item, i) => assertHttps(item.avatar, `[${i}].avatar`),
+  listFilters: (q: CustomerListQuery) => (q.externalId !== undefined ? [{ column: 'external_id', value: q.externalId, type: 'text' as const }] : []),
 });
 
-export interface CustomerListQuery extends ListParams {
-  externalId?: string;
-}
-
-export function listCustomers(ctx: Ctx, q: CustomerListQuery): Promise<CustomerRow[]> {
-  const anyOf = q.externalId !== undefined ? [{ column: 'external_id', value: q.externalId, type: 'text' as const }] : [];
-  return customers.list(ctx, q, anyOf);
-}
+export const listCustomers = customers.list;
 
 /** Soft delete by id; their events stay. */
 export const deleteCustomers = customers.remove;
@@ -32,7 +30,7 @@ export const deleteCustomers = customers.remove;
  * Updates existing customers, each found by id or else by externalId; never creates. An entry
  * matching no active customer fails the request. Results in input order.
  */
-export async function updateCustomers(ctx: Ctx, input: Item[]): Promise<CustomerRow[]> {
+export async function updateCustomers({ ctx, input }: { ctx: Ctx; input: Item[] }): Promise<CustomerRow[]> {
   assertBulkSize(ctx.workspace, input.length);
   input.forEach((item, i) => {
     if (item.id === undefined && item.externalId === undefined) throw invalid(`[${i}].id`, 'required');
