@@ -9,7 +9,9 @@ import { withOffset, zoneAlignment, type Alignment } from './zones.js';
 
 /*
  * Grouped totals of GET /api/analytics: rollups (analytics_rollups, written with each click and
- * event by the redirect and conversions stores) for whole periods, raw clicks and events for the edges.
+ * event by the redirect and conversions stores) for whole periods, raw clicks and events for the
+ * edges. The clicks, events, links and tags tables of other modules are read in the same
+ * statement, not through their services: one statement per answer.
  */
 
 export interface GroupRecord {
