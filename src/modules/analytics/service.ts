@@ -6,10 +6,10 @@ import { analyticsConn, type Ctx } from '../../core/context.js';
 import { dimensionFilters, type DimensionParam, type GroupBy, type Interval } from './dimensions.js';
 import { groupAnalytics, withNames, type GroupRecord } from './store-groups.js';
 import { clickPage, listClicks, type ClickCursor, type ClickFilter, type ClickRecord } from './store.js';
+import { knownZone, zonedDayStart } from './zones.js';
 
 export type { ClickRecord } from './store.js';
 export type { GroupRecord } from './store-groups.js';
-import { knownZone, zonedDayStart } from './zones.js';
 
 /** With one optional parameter per breakdown filter (dimensions.ts). */
 export interface AnalyticsQuery extends ListParams, Partial<Record<DimensionParam, string>> {
