@@ -28,8 +28,13 @@ export interface Page {
 const UTM_TRIGGER =
   'c.utm_source AS "utmSource", c.utm_medium AS "utmMedium", c.utm_campaign AS "utmCampaign", c.utm_term AS "utmTerm", c.utm_content AS "utmContent", c.trigger';
 
-/** A stored click as the API lists it (the redirect writes them, to its own table). */
-export interface ClickRecord {
+type ClickUtm = Record<'utmSource' | 'utmMedium' | 'utmCampaign' | 'utmTerm' | 'utmContent', string | null>;
+
+/**
+ * A stored click as the API lists it (schemas.ts `Click`). The redirect writes clicks to its own
+ * table; this is the record analytics answers, declared here rather than taken from its store.
+ */
+export interface ClickRecord extends ClickUtm {
   id: string;
   linkId: string;
   partnerId: string | null;
@@ -40,11 +45,6 @@ export interface ClickRecord {
   os: string | null;
   referrer: string;
   referrerUrl: string | null;
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  utmTerm: string | null;
-  utmContent: string | null;
   trigger: 'link' | 'qr';
 }
 
