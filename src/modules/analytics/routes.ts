@@ -2,10 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { routesPlugin } from '../../http/types.js';
 import { serviceContext, type ResourceDeps } from '../../core/context.js';
 import { AnalyticsQuery, ClickRecord, GroupRecord } from './schemas.js';
-import { analytics, analyticsCsv, type AnalyticsEnv, type AnalyticsQuery as Query } from './service.js';
+import { analytics, analyticsCsv, type AnalyticsDeps, type AnalyticsQuery as Query, type ClickRecord as Click, type GroupRecord as Group } from './service.js';
 import { csvWindow } from '../../core/csv.js';
-import type { GroupRecord as Group } from './grouping.js';
-import type { ClickRecord as Click } from './store.js';
 
 const hasHugeSum = (records: (Click | Group)[]): records is Group[] => records.some((r) => typeof (r as Group).saleAmount === 'bigint');
 
@@ -23,7 +21,7 @@ function groupsJson(groups: Group[]): string {
   return `[${groups.map(item).join(',')}]`;
 }
 
-export const analyticsRoutes = routesPlugin<ResourceDeps & AnalyticsEnv>('analytics', (app, deps) => {
+export const analyticsRoutes = routesPlugin<ResourceDeps & AnalyticsDeps>('analytics', (app, deps) => {
   app.addSchema(ClickRecord);
   app.addSchema(GroupRecord);
   app.get(
@@ -42,10 +40,10 @@ export const analyticsRoutes = routesPlugin<ResourceDeps & AnalyticsEnv>('analyt
     async (req, reply) => {
       const q = req.query as Query & { format?: 'json' | 'csv' };
       if (q.format === 'csv') {
-        const csv = analyticsCsv(serviceContext(deps, req), deps, q, csvWindow(req.url, q));
+        const csv = analyticsCsv({ ctx: serviceContext(deps, req), deps, input: { query: q, window: csvWindow(req.url, q) } });
         return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="analytics.csv"').send(csv as never); // a stream: piped as it is, not checked against the JSON schema
       }
-      const records = await analytics(serviceContext(deps, req), deps, req.query as Query);
+      const records = await analytics({ ctx: serviceContext(deps, req), deps, input: req.query as Query });
       if (hasHugeSum(records)) return reply.type('application/json; charset=utf-8').serializer(groupsJson).send(records);
       return records;
     },

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, listQueryProperties, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
-import { GROUP_BYS } from './grouping.js';
+import { GROUP_BYS } from './dimensions.js';
 
 /** One query parameter per breakdown (extension): a row's key filters the view. */
 function dimensionFilterProperties() {

@@ -3,12 +3,15 @@ import { invalidQuery } from '../../core/errors.js';
 import { csvStream } from '../../core/csv.js';
 import type { ListParams } from '../../core/list-params.js';
 import { analyticsConn, type Ctx } from '../../core/context.js';
-import { dimensionFilters, type DimensionParam } from './filters.js';
-import { groupAnalytics, withNames, type GroupBy, type GroupRecord, type Interval } from './grouping.js';
+import { dimensionFilters, type DimensionParam, type GroupBy, type Interval } from './dimensions.js';
+import { groupAnalytics, withNames, type GroupRecord } from './store-groups.js';
 import { clickPage, listClicks, type ClickCursor, type ClickFilter, type ClickRecord } from './store.js';
 import { knownZone, zonedDayStart } from './zones.js';
 
-/** With one optional parameter per breakdown filter (filters.ts). */
+export type { ClickRecord } from './store.js';
+export type { GroupRecord } from './store-groups.js';
+
+/** With one optional parameter per breakdown filter (dimensions.ts). */
 export interface AnalyticsQuery extends ListParams, Partial<Record<DimensionParam, string>> {
   linkId?: string;
   partnerId?: string;
@@ -109,12 +112,12 @@ function filterOf(ctx: Ctx, q: AnalyticsQuery): ClickFilter | 'empty' {
   return { workspaceId: ctx.workspace.id, clickId: q.id, linkId: q.linkId, partnerId: q.partnerId, filters: dimensionFilters(q), ...period };
 }
 
-/** Where the analytics read goes and what it needs beyond the workspace. */
-export interface AnalyticsEnv {
+/** What the analytics reads need beyond the workspace: the short links' origin, to name link rows. */
+export interface AnalyticsDeps {
   shortLinkBaseUrl: string;
 }
 
-function groups(ctx: Ctx, env: AnalyticsEnv, filter: ClickFilter, q: AnalyticsQuery, page: { take: number; skip: number; sort: 'asc' | 'desc' }): Promise<GroupRecord[]> {
+function groups(ctx: Ctx, deps: AnalyticsDeps, filter: ClickFilter, q: AnalyticsQuery, page: { take: number; skip: number; sort: 'asc' | 'desc' }): Promise<GroupRecord[]> {
   const zone = zoneOf(q);
   const conn = analyticsConn(ctx);
   const by = q.groupBy!;
@@ -130,16 +133,16 @@ function groups(ctx: Ctx, env: AnalyticsEnv, filter: ClickFilter, q: AnalyticsQu
     zone: zone ?? 'UTC',
     utc: zone === undefined || zone === 'UTC',
     ...page,
-  }).then((found) => withNames(conn, filter.workspaceId, by, found, env.shortLinkBaseUrl));
+  }).then((found) => withNames(conn, filter.workspaceId, by, found, deps.shortLinkBaseUrl));
 }
 
 /** Click records (operations.md §4), or per-group totals with groupBy. Bots are never counted. */
-export async function analytics(ctx: Ctx, env: AnalyticsEnv, q: AnalyticsQuery): Promise<ClickRecord[] | GroupRecord[]> {
+export async function analytics({ ctx, deps, input: q }: { ctx: Ctx; deps: AnalyticsDeps; input: AnalyticsQuery }): Promise<ClickRecord[] | GroupRecord[]> {
   const filter = filterOf(ctx, q);
   if (filter === 'empty') return [];
   const page = { take: q.take, skip: q.skip, sort: q.sort };
   if (!q.groupBy) return listClicks(analyticsConn(ctx), filter, page);
-  return groups(ctx, env, filter, q, page);
+  return groups(ctx, deps, filter, q, page);
 }
 
 /** Rows a CSV export reads from the database at a time. */
@@ -176,12 +179,12 @@ async function* clickPages(ctx: Ctx, filter: ClickFilter, sort: 'asc' | 'desc', 
  * the grouped statement again with its OFFSET (a keyset would not spare that work); what
  * stays bounded is the memory, one page of groups.
  */
-async function* groupPages(ctx: Ctx, env: AnalyticsEnv, filter: ClickFilter, q: AnalyticsQuery, w: CsvWindow): AsyncGenerator<GroupRecord[]> {
+async function* groupPages(ctx: Ctx, deps: AnalyticsDeps, filter: ClickFilter, q: AnalyticsQuery, w: CsvWindow): AsyncGenerator<GroupRecord[]> {
   let left = w.take ?? Number.POSITIVE_INFINITY;
   let skip = w.skip;
   while (left > 0) {
     const take = Math.min(CSV_PAGE, left);
-    const page = await groups(ctx, env, filter, q, { take, skip, sort: q.sort });
+    const page = await groups(ctx, deps, filter, q, { take, skip, sort: q.sort });
     yield page;
     if (page.length < take) return;
     left -= page.length;
@@ -193,11 +196,12 @@ async function* nothing<T>(): AsyncGenerator<T[]> {}
 
 /**
  * The answer of `analytics` as CSV, read from the database a page at a time as the stream is
- * consumed. Without `take`, every matching row. The query's 400s are thrown here, before
- * anything is streamed.
+ * consumed: the rows of `input.query` in `input.window` (without `take`, every matching row).
+ * The query's 400s are thrown here, before anything is streamed.
  */
-export function analyticsCsv(ctx: Ctx, env: AnalyticsEnv, q: AnalyticsQuery, w: CsvWindow): Readable {
+export function analyticsCsv({ ctx, deps, input }: { ctx: Ctx; deps: AnalyticsDeps; input: { query: AnalyticsQuery; window: CsvWindow } }): Readable {
+  const { query: q, window: w } = input;
   const filter = filterOf(ctx, q);
-  if (q.groupBy) return csvStream<GroupRecord>(GROUP_COLUMNS, filter === 'empty' ? nothing() : groupPages(ctx, env, filter, q, w));
+  if (q.groupBy) return csvStream<GroupRecord>(GROUP_COLUMNS, filter === 'empty' ? nothing() : groupPages(ctx, deps, filter, q, w));
   return csvStream<ClickRecord>(CLICK_COLUMNS, filter === 'empty' ? nothing() : clickPages(ctx, filter, q.sort, w));
 }

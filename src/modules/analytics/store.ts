@@ -2,8 +2,10 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 import type { ClickRow } from '../clicks/service.js';
-import { rawFilter, type DimensionFilter } from './filters.js';
+import type { DimensionFilter } from './dimensions.js';
+import { rawFilter } from './store-filters.js';
 
+/** Which clicks a read of GET /api/analytics covers (the clicks table is written by the redirect). */
 export interface ClickFilter {
   workspaceId: string;
   /** One click (and, when grouping, the events attributed to it). */
@@ -27,7 +29,7 @@ export interface Page {
 const UTM_TRIGGER =
   'c.utm_source AS "utmSource", c.utm_medium AS "utmMedium", c.utm_campaign AS "utmCampaign", c.utm_term AS "utmTerm", c.utm_content AS "utmContent", c.trigger';
 
-/** A stored click as the API lists it (the redirect writes them). */
+/** A stored click as the API lists it (schemas.ts `Click`): the clicks module's row without the workspace and bot flag. */
 export type ClickRecord = Omit<ClickRow, 'workspaceId' | 'bot'>;
 
 /** Human clicks only: bot clicks are kept but never counted. */

@@ -19,10 +19,10 @@ export interface BulkRouteSpec<Q extends ListParams = ListParams> {
   listQuery?: TSchema;
   deleteNote: string;
   service: {
-    list(ctx: Ctx, query: Q): Promise<unknown[]>;
-    create(ctx: Ctx, items: Item[]): Promise<unknown[]>;
-    upsert(ctx: Ctx, items: Item[]): Promise<unknown[]>;
-    remove(ctx: Ctx, ids: string[]): Promise<string[]>;
+    list(op: { ctx: Ctx; input: Q }): Promise<unknown[]>;
+    create(op: { ctx: Ctx; input: Item[] }): Promise<unknown[]>;
+    upsert(op: { ctx: Ctx; input: Item[] }): Promise<unknown[]>;
+    remove(op: { ctx: Ctx; input: string[] }): Promise<string[]>;
   };
 }
 
@@ -38,7 +38,7 @@ export function registerBulkRoutes<Q extends ListParams>(app: App, deps: Resourc
       config: { scope: spec.readScope },
       schema: { tags, summary: `List ${spec.tag.toLowerCase()}`, querystring: spec.listQuery ?? ListQuery, response: { 200: list } },
     },
-    async (req) => spec.service.list(serviceContext(deps, req), req.query as Q),
+    async (req) => spec.service.list({ ctx: serviceContext(deps, req), input: req.query as Q }),
   );
 
   app.post(
@@ -53,7 +53,7 @@ export function registerBulkRoutes<Q extends ListParams>(app: App, deps: Resourc
         response: { 201: list },
       },
     },
-    async (req, reply) => reply.status(201).send(await spec.service.create(serviceContext(deps, req), req.body as Item[])),
+    async (req, reply) => reply.status(201).send(await spec.service.create({ ctx: serviceContext(deps, req), input: req.body as Item[] })),
   );
 
   app.put(
@@ -69,7 +69,7 @@ export function registerBulkRoutes<Q extends ListParams>(app: App, deps: Resourc
         response: { 200: list },
       },
     },
-    async (req) => spec.service.upsert(serviceContext(deps, req), req.body as Item[]),
+    async (req) => spec.service.upsert({ ctx: serviceContext(deps, req), input: req.body as Item[] }),
   );
 
   app.delete(
@@ -84,6 +84,6 @@ export function registerBulkRoutes<Q extends ListParams>(app: App, deps: Resourc
         response: { 200: DeletedIds },
       },
     },
-    async (req) => ({ deletedIds: await spec.service.remove(serviceContext(deps, req), req.body as string[]) }),
+    async (req) => ({ deletedIds: await spec.service.remove({ ctx: serviceContext(deps, req), input: req.body as string[] }) }),
   );
 }

@@ -35,7 +35,7 @@ export function assertAllFound(ids: (string | undefined)[], found: Set<string>, 
   });
 }
 
-export interface BulkResourceDef<Row extends { id: string }> {
+export interface BulkResourceDef<Row extends { id: string }, Q extends ListParams = ListParams> {
   store: ReturnType<typeof resourceStore<Row>>;
   fields: readonly string[];
   requiredOnInsert: readonly string[];
@@ -50,6 +50,8 @@ export interface BulkResourceDef<Row extends { id: string }> {
    * be swapped or handed to another item of the same request.
    */
   releaseUnique?: (tx: Tx, workspaceId: string, ids: string[]) => Promise<void>;
+  /** What a list query narrows by beyond its `id`: a record matching any of them is listed. */
+  listFilters?: (q: Q) => ListOptions['anyOf'];
 }
 
 export interface Indexed {
@@ -62,7 +64,7 @@ export interface Indexed {
  * partners share: validate every item first, then write in one transaction with a fixed
  * number of statements, whatever the item count.
  */
-export function bulkResource<Row extends { id: string }>(def: BulkResourceDef<Row>) {
+export function bulkResource<Row extends { id: string }, Q extends ListParams = ListParams>(def: BulkResourceDef<Row, Q>) {
   const { store } = def;
 
   async function write(ctx: Ctx, inserts: Indexed[], updates: Indexed[], total: number): Promise<Row[]> {
@@ -98,18 +100,19 @@ export function bulkResource<Row extends { id: string }>(def: BulkResourceDef<Ro
   }
 
   return {
-    list(ctx: Ctx, q: ListParams, anyOf: ListOptions['anyOf'] = []): Promise<Row[]> {
-      const filters = q.id ? [...anyOf, { column: 'id', value: q.id, type: 'uuid' as const }] : anyOf;
-      return store.list(ctx.db, ctx.workspace.id, { take: q.take, skip: q.skip, sort: q.sort, anyOf: filters });
+    list({ ctx, input }: { ctx: Ctx; input: Q }): Promise<Row[]> {
+      const anyOf = def.listFilters?.(input) ?? [];
+      const filters = input.id ? [...anyOf, { column: 'id', value: input.id, type: 'uuid' as const }] : anyOf;
+      return store.list(ctx.db, ctx.workspace.id, { take: input.take, skip: input.skip, sort: input.sort, anyOf: filters });
     },
 
-    async create(ctx: Ctx, input: Item[]): Promise<Row[]> {
+    async create({ ctx, input }: { ctx: Ctx; input: Item[] }): Promise<Row[]> {
       assertBulkSize(ctx.workspace, input.length);
       const inserts = input.map(prepareInsert);
       return write(ctx, inserts, [], input.length);
     },
 
-    async upsert(ctx: Ctx, input: Item[]): Promise<Row[]> {
+    async upsert({ ctx, input }: { ctx: Ctx; input: Item[] }): Promise<Row[]> {
       assertBulkSize(ctx.workspace, input.length);
       const ids = input.map((i) => (typeof i.id === 'string' ? i.id.toLowerCase() : undefined));
       assertDistinct(ids, (i) => `[${i}].id`);
@@ -126,7 +129,7 @@ export function bulkResource<Row extends { id: string }>(def: BulkResourceDef<Ro
       return write(ctx, inserts, updates, input.length);
     },
 
-    async remove(ctx: Ctx, input: string[]): Promise<string[]> {
+    async remove({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<string[]> {
       assertBulkSize(ctx.workspace, input.length);
       const ids = input.map((id) => id.toLowerCase());
       assertDistinct(ids, (i) => `[${i}]`);
@@ -136,6 +139,11 @@ export function bulkResource<Row extends { id: string }>(def: BulkResourceDef<Ro
         assertAllFound(ids, deleted, (i) => `[${i}]`);
         return ids;
       });
+    },
+
+    /** The ids among `input` that are live records of the workspace (for another module's references). */
+    existing({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<Set<string>> {
+      return store.existing(ctx.db, ctx.workspace.id, input);
     },
   };
 }

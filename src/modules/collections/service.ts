@@ -11,4 +11,4 @@ export const collections = bulkResource({
 export const { list: listCollections, create: createCollections, upsert: upsertCollections, remove: deleteCollections } = collections;
 
 /** The ids among `ids` that are active collections of the workspace (for links). */
-export const existingCollections = collectionStore.existing;
+export const existingCollections = collections.existing;

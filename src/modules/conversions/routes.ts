@@ -15,7 +15,7 @@ export const conversionRoutes = routesPlugin<ResourceDeps & { conversions: Conve
       config: { scope: 'conversionsWrite' },
       schema: { tags, summary: 'Track a lead', body: LeadInput, response: { 200: Type.Ref(LeadEvent) } },
     },
-    async (req) => trackLead(serviceContext(deps, req), conversions, req.body),
+    async (req) => trackLead({ ctx: serviceContext(deps, req), deps: conversions, input: req.body }),
   );
 
   app.post(
@@ -24,6 +24,6 @@ export const conversionRoutes = routesPlugin<ResourceDeps & { conversions: Conve
       config: { scope: 'conversionsWrite' },
       schema: { tags, summary: 'Track a sale', body: SaleInput, response: { 200: Type.Ref(SaleEvent) } },
     },
-    async (req) => trackSale(serviceContext(deps, req), conversions, req.body),
+    async (req) => trackSale({ ctx: serviceContext(deps, req), deps: conversions, input: req.body }),
   );
 });

@@ -68,7 +68,7 @@ export interface LeadInput extends CustomerFields {
 }
 
 /** api.md POST /track/lead, including deferred tracking (clickId ""). */
-export async function trackLead(ctx: Ctx, deps: ConversionDeps, input: LeadInput): Promise<EventRow> {
+export async function trackLead({ ctx, deps, input }: { ctx: Ctx; deps: ConversionDeps; input: LeadInput }): Promise<EventRow> {
   checkMetadata(input.metadata);
   const customer = customerOf(input);
   const record = (clickId: string, from: EventOrigin) =>
@@ -107,7 +107,7 @@ export interface SaleInput extends CustomerFields {
 }
 
 /** api.md POST /track/sale: attributed by leadEventName, else clickId, else the latest lead. */
-export async function trackSale(ctx: Ctx, deps: ConversionDeps, input: SaleInput): Promise<SaleRow> {
+export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: ConversionDeps; input: SaleInput }): Promise<SaleRow> {
   checkMetadata(input.metadata);
   const customer = customerOf(input);
   const currency = input.currency ?? 'usd';

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
-import { CUSTOMER_COLUMNS, type CustomerRow } from '../customers/store.js';
+import type { CustomerRow } from '../customers/service.js';
 
 export interface ClickRef {
   linkId: string;
@@ -23,7 +23,7 @@ export interface LeadRef {
   linkId: string;
 }
 
-/** The most recent lead of the active customer with this external id (optionally of one event name). */
+/** The most recent lead of the active customer with this external id (optionally of one event name); customers joined in the same statement. */
 export async function latestLead(conn: Conn, workspaceId: string, customerExternalId: string, eventName?: string): Promise<LeadRef | undefined> {
   const byName = eventName === undefined ? sql`` : sql` AND l.event_name = ${eventName}`;
   const [row] = await rows<LeadRef>(
@@ -47,6 +47,10 @@ export interface CustomerInput {
 /**
  * Upserts the active customer (the partial unique index is the conflict target), but only
  * when the event's source is known (a `src` row): an unknown click writes nothing.
+ *
+ * `customers` is the customers module's table, written here and not through its service: the
+ * upsert is part of the one statement that records the event (one round trip per tracked event,
+ * and the customer and its event are written together or not at all).
  */
 function upsertCustomerSql(workspaceId: string, customerId: string, c: CustomerInput) {
   return sql`INSERT INTO customers AS c (id, workspace_id, external_id, name, email, avatar)
@@ -66,7 +70,7 @@ export type EventOrigin = { clickId: string } | { leadId: string };
 /** The dimensions an event copies from its click, so that grouping events never joins clicks. */
 const DIMENSIONS = 'partner_id, country, device, browser, os, referrer, referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content, trigger';
 
-/** The event's link and dimensions: from its click, or from the lead it follows (no row: unknown). */
+/** The event's link and dimensions: from its click (the redirect's table, read in the same statement), or from the lead it follows (no row: unknown). */
 function sourceSql(workspaceId: string, from: EventOrigin) {
   return 'leadId' in from
     ? sql`SELECT link_id, ${sql.raw(DIMENSIONS)} FROM lead_events WHERE id = ${from.leadId}::uuid AND workspace_id = ${workspaceId}::uuid`
@@ -74,7 +78,9 @@ function sourceSql(workspaceId: string, from: EventOrigin) {
 }
 
 /**
- * Adds the event to the rollups in the same statement that records it. A random slot of eight:
+ * Adds the event to the rollups in the same statement that records it. `analytics_rollups` is
+ * the analytics module's table, written here for the same reason as `customers` above: one
+ * statement per event, so the event and its counts never disagree. A random slot of eight:
  * concurrent events of one workspace rarely wait on the same rows, and rows are taken in key
  * order, so two statements never deadlock.
  */
@@ -88,6 +94,10 @@ function rollupEventSql(counts: SQL, conflict: SQL) {
       ORDER BY ev.workspace_id, k.scope_id, k.dim COLLATE "C", k.level, 5, k.value COLLATE "C", k.partner_id
       ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot) DO UPDATE SET ${conflict}`;
 }
+
+/** The customer as the API's Customer record (customers/schemas.ts), read from the upsert's `c`. */
+const CUSTOMER_COLUMNS = `c.id, c.external_id AS "externalId", c.name, c.email, c.avatar,
+  ${isoTimestamp('c.created_at')} AS "createdAt", ${isoTimestamp('c.updated_at')} AS "updatedAt"`;
 
 const prefixed = (alias: string, columns: string) => columns.split(', ').map((c) => `${alias}.${c}`).join(', ');
 

@@ -14,7 +14,7 @@ export const customerRoutes = routesPlugin<ResourceDeps>('customers', (app, deps
   app.get(
     '/api/customers',
     { config: { scope: 'customersRead' }, schema: { tags, summary: 'List customers', querystring: CustomerListQuery, response: { 200: list } } },
-    async (req) => listCustomers(serviceContext(deps, req), req.query as never),
+    async (req) => listCustomers({ ctx: serviceContext(deps, req), input: req.query as never }),
   );
 
   app.put(
@@ -29,7 +29,7 @@ export const customerRoutes = routesPlugin<ResourceDeps>('customers', (app, deps
         response: { 200: list },
       },
     },
-    async (req) => updateCustomers(serviceContext(deps, req), req.body as Item[]),
+    async (req) => updateCustomers({ ctx: serviceContext(deps, req), input: req.body as Item[] }),
   );
 
   app.delete(
@@ -38,6 +38,6 @@ export const customerRoutes = routesPlugin<ResourceDeps>('customers', (app, deps
       config: { scope: 'customersWrite' },
       schema: { tags, summary: 'Delete customers', description: 'Soft delete by id; events stay.', body: IdList, response: { 200: DeletedIds } },
     },
-    async (req) => ({ deletedIds: await deleteCustomers(serviceContext(deps, req), req.body as string[]) }),
+    async (req) => ({ deletedIds: await deleteCustomers({ ctx: serviceContext(deps, req), input: req.body as string[] }) }),
   );
 });

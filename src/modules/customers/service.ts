@@ -7,21 +7,21 @@ import { type Item } from '../../core/items.js';
 import { assertHttps } from '../bulk/rules.js';
 import { customerStore, customersByExternalId, type CustomerRow } from './store.js';
 
-const customers = bulkResource({
-  store: customerStore,
-  fields: ['name', 'email', 'avatar'],
-  requiredOnInsert: [],
-  checkItem: (item, i) => assertHttps(item.avatar, `[${i}].avatar`),
-});
+export type { CustomerRow } from './store.js';
 
 export interface CustomerListQuery extends ListParams {
   externalId?: string;
 }
 
-export function listCustomers(ctx: Ctx, q: CustomerListQuery): Promise<CustomerRow[]> {
-  const anyOf = q.externalId !== undefined ? [{ column: 'external_id', value: q.externalId, type: 'text' as const }] : [];
-  return customers.list(ctx, q, anyOf);
-}
+const customers = bulkResource({
+  store: customerStore,
+  fields: ['name', 'email', 'avatar'],
+  requiredOnInsert: [],
+  checkItem: (item, i) => assertHttps(item.avatar, `[${i}].avatar`),
+  listFilters: (q: CustomerListQuery) => (q.externalId !== undefined ? [{ column: 'external_id', value: q.externalId, type: 'text' as const }] : []),
+});
+
+export const listCustomers = customers.list;
 
 /** Soft delete by id; their events stay. */
 export const deleteCustomers = customers.remove;
@@ -30,7 +30,7 @@ export const deleteCustomers = customers.remove;
  * Updates existing customers, each found by id or else by externalId; never creates. An entry
  * matching no active customer fails the request. Results in input order.
  */
-export async function updateCustomers(ctx: Ctx, input: Item[]): Promise<CustomerRow[]> {
+export async function updateCustomers({ ctx, input }: { ctx: Ctx; input: Item[] }): Promise<CustomerRow[]> {
   assertBulkSize(ctx.workspace, input.length);
   input.forEach((item, i) => {
     if (item.id === undefined && item.externalId === undefined) throw invalid(`[${i}].id`, 'required');

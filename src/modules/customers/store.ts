@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { inList, rows, type Conn } from '../../db/connect.js';
-import { isoTimestamp, resourceStore } from '../../db/resource-table.js';
+import { resourceStore } from '../../db/resource-table.js';
 
 export interface CustomerRow {
   id: string;
@@ -22,9 +22,6 @@ export const customerStore = resourceStore<CustomerRow>({
     { field: 'avatar', column: 'avatar', type: 'text' },
   ],
 });
-
-export const CUSTOMER_COLUMNS = `c.id, c.external_id AS "externalId", c.name, c.email, c.avatar,
-  ${isoTimestamp('c.created_at')} AS "createdAt", ${isoTimestamp('c.updated_at')} AS "updatedAt"`;
 
 /** Active customers of the workspace with these external ids. */
 export function customersByExternalId(conn: Conn, workspaceId: string, externalIds: string[]): Promise<{ id: string; externalId: string }[]> {

@@ -3,9 +3,9 @@ import { routesPlugin } from '../../http/types.js';
 import { serviceContext, type ResourceDeps } from '../../core/context.js';
 import { Event, EventListQuery } from './schemas.js';
 import { csvWindow } from '../../core/csv.js';
-import { eventsCsv, listEvents, type EventListQuery as Query, type EventsEnv } from './service.js';
+import { eventsCsv, listEvents, type EventListQuery as Query, type EventsDeps } from './service.js';
 
-export const eventRoutes = routesPlugin<ResourceDeps & EventsEnv>('events', (app, deps) => {
+export const eventRoutes = routesPlugin<ResourceDeps & EventsDeps>('events', (app, deps) => {
   app.addSchema(Event);
   app.get(
     '/api/events',
@@ -22,8 +22,8 @@ export const eventRoutes = routesPlugin<ResourceDeps & EventsEnv>('events', (app
     },
     async (req, reply) => {
       const q = req.query as Query & { format?: 'json' | 'csv' };
-      if (q.format !== 'csv') return listEvents(serviceContext(deps, req), deps, q);
-      const csv = eventsCsv(serviceContext(deps, req), deps, q, csvWindow(req.url, q));
+      if (q.format !== 'csv') return listEvents({ ctx: serviceContext(deps, req), deps, input: q });
+      const csv = eventsCsv({ ctx: serviceContext(deps, req), deps, input: { query: q, window: csvWindow(req.url, q) } });
       return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="events.csv"').send(csv as never); // a stream: piped as it is, not checked against the JSON schema
     },
   );

@@ -21,13 +21,14 @@ export interface EventListQuery extends ListParams {
  * as there. Read from the analytics connection: with a replica, a just-tracked event shows
  * once it has replicated.
  */
-export async function listEvents(ctx: Ctx, env: EventsEnv, q: EventListQuery): Promise<Event[]> {
+export async function listEvents({ ctx, deps, input: q }: { ctx: Ctx; deps: EventsDeps; input: EventListQuery }): Promise<Event[]> {
   const filter = filterOf(ctx, q);
   if (filter === 'empty') return [];
-  return (await selectEvents(analyticsConn(ctx), filter, { take: q.take, skip: q.skip, sort: q.sort })).map(named(env));
+  return (await selectEvents(analyticsConn(ctx), filter, { take: q.take, skip: q.skip, sort: q.sort })).map(named(deps));
 }
 
-export interface EventsEnv {
+/** What the events list needs beyond the workspace: the short links' origin, to show shortUrl. */
+export interface EventsDeps {
   shortLinkBaseUrl: string;
 }
 
@@ -35,8 +36,8 @@ export interface EventsEnv {
 export type Event = Omit<EventRecord, 'linkShortId'> & { shortUrl: string | null };
 
 const named =
-  (env: EventsEnv) =>
-  ({ linkShortId, ...r }: EventRecord): Event => ({ ...r, shortUrl: linkShortId === null ? null : `${env.shortLinkBaseUrl}/${linkShortId}` });
+  (deps: EventsDeps) =>
+  ({ linkShortId, ...r }: EventRecord): Event => ({ ...r, shortUrl: linkShortId === null ? null : `${deps.shortLinkBaseUrl}/${linkShortId}` });
 
 /** The filter of a query, or 'empty' when its period leaves nothing; the query's 400s are thrown here. */
 function filterOf(ctx: Ctx, q: EventListQuery): EventFilter | 'empty' {
@@ -60,13 +61,13 @@ export const EVENT_COLUMNS = [
 ] as const;
 
 /** Keyset pages of events: each page starts after the last row of the one before. */
-async function* eventPages(ctx: Ctx, env: EventsEnv, filter: EventFilter, sort: 'asc' | 'desc', w: CsvWindow): AsyncGenerator<Event[]> {
+async function* eventPages(ctx: Ctx, deps: EventsDeps, filter: EventFilter, sort: 'asc' | 'desc', w: CsvWindow): AsyncGenerator<Event[]> {
   let left = w.take ?? Number.POSITIVE_INFINITY;
   let after: EventCursor | undefined;
   while (left > 0) {
     const take = Math.min(CSV_PAGE, left);
     const page = await eventPage(analyticsConn(ctx), filter, { take, skip: after ? 0 : w.skip, sort }, after);
-    yield page.records.map(named(env));
+    yield page.records.map(named(deps));
     if (page.records.length < take) return;
     left -= page.records.length;
     after = page.next;
@@ -75,11 +76,12 @@ async function* eventPages(ctx: Ctx, env: EventsEnv, filter: EventFilter, sort: 
 
 /**
  * The answer of `listEvents` as CSV, read from the database a page at a time as the stream is
- * consumed. Without `take`, every matching event. The query's 400s are thrown here, before
- * anything is streamed.
+ * consumed: the events of `input.query` in `input.window` (without `take`, every matching
+ * event). The query's 400s are thrown here, before anything is streamed.
  */
-export function eventsCsv(ctx: Ctx, env: EventsEnv, q: EventListQuery, w: CsvWindow): Readable {
+export function eventsCsv({ ctx, deps, input }: { ctx: Ctx; deps: EventsDeps; input: { query: EventListQuery; window: CsvWindow } }): Readable {
+  const { query: q, window: w } = input;
   const filter = filterOf(ctx, q);
-  const pages = filter === 'empty' ? (async function* () {})() : eventPages(ctx, env, filter, q.sort, w);
+  const pages = filter === 'empty' ? (async function* () {})() : eventPages(ctx, deps, filter, q.sort, w);
   return csvStream<Event>(EVENT_COLUMNS, pages);
 }

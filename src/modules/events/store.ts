@@ -78,7 +78,8 @@ export interface EventCursor {
  * instant), then insertion order (`seq`); desc is exactly asc reversed. Each table's branch is
  * cut to skip + take rows in that same order (its own top rows are all the merge can use), so
  * it walks the (workspace_id, created_at) index and stops early; customers are joined to the
- * final page only.
+ * final page only. customers and links are other modules' tables, joined here rather than read
+ * through their services so that a page stays one statement.
  */
 export async function listEvents(conn: Conn, f: EventFilter, p: EventPage): Promise<EventRecord[]> {
   return (await selectEvents(conn, f, p, undefined, false)).records;

@@ -1,7 +1,6 @@
 import { routesPlugin } from '../../http/types.js';
 import type { ResourceDeps } from '../../core/context.js';
 import { registerBulkRoutes } from '../bulk/routes.js';
-import type { Item } from '../../core/items.js';
 import { serviceContext } from '../../core/context.js';
 import { Link, LINK_LIST_DESCRIPTION, LinkCreate, LinkListQuery, LinkUpsert, TOTAL_COUNT_HEADER } from './schemas.js';
 import { createLinks, deleteLinks, listLinks, listLinksWithTotal, upsertLinks, type LinkDeps, type LinkListQuery as Query } from './service.js';
@@ -19,7 +18,7 @@ export const linkRoutes = routesPlugin<ResourceDeps & { links: LinkDeps }>('link
     const ok = schema.response?.[200] as object | undefined;
     if (ok) schema.response![200] = { ...ok, headers: TOTAL_COUNT_HEADER };
     route.handler = async (req, reply) => {
-      const { links: page, total } = await listLinksWithTotal(serviceContext(deps, req), links, req.query as Query);
+      const { links: page, total } = await listLinksWithTotal({ ctx: serviceContext(deps, req), deps: links, input: req.query as Query });
       if (total !== undefined) void reply.header('x-total-count', String(total));
       return page;
     };
@@ -35,10 +34,10 @@ export const linkRoutes = routesPlugin<ResourceDeps & { links: LinkDeps }>('link
     listQuery: LinkListQuery,
     deleteNote: 'Soft delete: the links disappear from GET and their short links stop resolving; clicks and conversions stay.',
     service: {
-      list: (ctx, q) => listLinks(ctx, links, q),
-      create: (ctx, items: Item[]) => createLinks(ctx, links, items),
-      upsert: (ctx, items: Item[]) => upsertLinks(ctx, links, items),
-      remove: (ctx, ids) => deleteLinks(ctx, links, ids),
+      list: ({ ctx, input }) => listLinks({ ctx, deps: links, input }),
+      create: ({ ctx, input }) => createLinks({ ctx, deps: links, input }),
+      upsert: ({ ctx, input }) => upsertLinks({ ctx, deps: links, input }),
+      remove: ({ ctx, input }) => deleteLinks({ ctx, deps: links, input }),
     },
   });
 });

@@ -63,13 +63,13 @@ function filtersOf(q: LinkListQuery): LinkFilters {
   return { anyOf, collectionId: q.collectionId, tagId: q.tagId, search: q.search || undefined };
 }
 
-export async function listLinks(ctx: Ctx, deps: LinkDeps, q: LinkListQuery): Promise<Link[]> {
+export async function listLinks({ ctx, deps, input: q }: { ctx: Ctx; deps: LinkDeps; input: LinkListQuery }): Promise<Link[]> {
   const found = await listLinkRows(ctx.db, ctx.workspace.id, filtersOf(q), q);
   return found.map((row) => toLink(row, deps));
 }
 
 /** A page of links and how many match the filters in all (for X-Total-Count), unless count is false. */
-export async function listLinksWithTotal(ctx: Ctx, deps: LinkDeps, q: LinkListQuery): Promise<{ links: Link[]; total?: number }> {
+export async function listLinksWithTotal({ ctx, deps, input: q }: { ctx: Ctx; deps: LinkDeps; input: LinkListQuery }): Promise<{ links: Link[]; total?: number }> {
   const filters = filtersOf(q);
   const links = (await listLinkRows(ctx.db, ctx.workspace.id, filters, q)).map((row) => toLink(row, deps));
   if (q.count === false) return { links };
@@ -78,13 +78,13 @@ export async function listLinksWithTotal(ctx: Ctx, deps: LinkDeps, q: LinkListQu
   return { links, total };
 }
 
-export async function createLinks(ctx: Ctx, deps: LinkDeps, input: LinkInput[]): Promise<Link[]> {
+export async function createLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDeps; input: LinkInput[] }): Promise<Link[]> {
   assertBulkSize(ctx.workspace, input.length);
   const entries = input.map((raw, index) => ({ index, fields: checkLinkInput(raw, index, 'create', ctx.workspace.plan).fields }));
   return writeLinks(ctx, deps, entries, input.length);
 }
 
-export async function upsertLinks(ctx: Ctx, deps: LinkDeps, input: (LinkInput & { id?: unknown })[]): Promise<Link[]> {
+export async function upsertLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDeps; input: (LinkInput & { id?: unknown })[] }): Promise<Link[]> {
   assertBulkSize(ctx.workspace, input.length);
   const ids = input.map((raw) => (typeof raw.id === 'string' ? raw.id.toLowerCase() : undefined));
   assertDistinct(ids, (i) => `[${i}].id`);
@@ -96,7 +96,7 @@ export async function upsertLinks(ctx: Ctx, deps: LinkDeps, input: (LinkInput & 
   return writeLinks(ctx, deps, entries, input.length);
 }
 
-export async function deleteLinks(ctx: Ctx, deps: LinkDeps, input: string[]): Promise<string[]> {
+export async function deleteLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDeps; input: string[] }): Promise<string[]> {
   assertBulkSize(ctx.workspace, input.length);
   const ids = input.map((id) => id.toLowerCase());
   assertDistinct(ids, (i) => `[${i}]`);
@@ -161,14 +161,14 @@ async function checkCloaking(deps: LinkDeps, entries: Entry[], current: Map<stri
 }
 
 /** Every referenced collection, tag and partner must be live in the workspace: three statements. */
-async function checkReferences(tx: Ctx['db'], workspaceId: string, entries: Entry[]): Promise<void> {
+async function checkReferences(ctx: Ctx, entries: Entry[]): Promise<void> {
   const collectionIds = [...new Set(entries.map((e) => e.fields.collectionId as string | undefined).filter((v) => v !== undefined))];
   const tagIds = [...new Set(entries.flatMap((e) => (e.fields.tagIds as string[] | undefined) ?? []))];
   const partnerIds = [...new Set(entries.map((e) => e.fields.partnerId as string | null | undefined).filter((v) => typeof v === 'string'))];
   const [collections, tags, partners] = [
-    await existingCollections(tx, workspaceId, collectionIds),
-    await existingTags(tx, workspaceId, tagIds),
-    await existingPartners(tx, workspaceId, partnerIds),
+    await existingCollections({ ctx, input: collectionIds }),
+    await existingTags({ ctx, input: tagIds }),
+    await existingPartners({ ctx, input: partnerIds }),
   ];
   for (const e of entries) {
     const f = e.fields;
@@ -222,7 +222,7 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
   const inserts = entries.filter((e) => !e.id).map((e) => ({ ...e, id: newId() }));
   try {
     const rows = await withTransaction(ctx.db, async (tx) => {
-      await checkReferences(tx, ctx.workspace.id, entries);
+      await checkReferences({ ...ctx, db: tx }, entries);
       await checkExternalIds(tx, ctx.workspace.id, entries);
       await releaseExternalIds(tx, ctx.workspace.id, updates.filter((e) => e.fields.externalId !== undefined).map((e) => e.id!));
       await insertWithShortIds(tx, ctx.workspace.id, inserts.map((e) => ({ ...toStored(e.fields, deps), id: e.id })));

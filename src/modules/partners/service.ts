@@ -15,4 +15,4 @@ export const partners = bulkResource({
 export const { list: listPartners, create: createPartners, upsert: upsertPartners, remove: deletePartners } = partners;
 
 /** The ids among `ids` that are active partners of the workspace (for links). */
-export const existingPartners = partnerStore.existing;
+export const existingPartners = partners.existing;

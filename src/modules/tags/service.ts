@@ -41,4 +41,4 @@ export const tags = bulkResource({
 export const { list: listTags, create: createTags, upsert: upsertTags, remove: deleteTags } = tags;
 
 /** The ids among `ids` that are tags of the workspace (for links). */
-export const existingTags = tagStore.existing;
+export const existingTags = tags.existing;

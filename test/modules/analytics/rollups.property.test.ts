@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
 import { CONTINENT_OF } from '../../../src/modules/analytics/continents.js';
-import { GROUP_BYS } from '../../../src/modules/analytics/grouping.js';
+import { GROUP_BYS } from '../../../src/modules/analytics/dimensions.js';
 import type { RawClick } from '../../../src/modules/clicks/record.js';
 import { storeClicks } from '../../../src/modules/clicks/store.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';

@@ -82,8 +82,8 @@ describe('a click id of another workspace is treated exactly as an unknown one',
       const { b, ctxA } = await twoWorkspaces();
       const foreign = countingDeps();
       const unknown = countingDeps();
-      const foreignError = await refusal(() => track(ctxA, foreign.deps, body(b.clickId) as never));
-      const unknownError = await refusal(() => track(ctxA, unknown.deps, body(randomUUID()) as never));
+      const foreignError = await refusal(() => track({ ctx: ctxA, deps: foreign.deps, input: body(b.clickId) as never }));
+      const unknownError = await refusal(() => track({ ctx: ctxA, deps: unknown.deps, input: body(randomUUID()) as never }));
       expect(foreignError).toEqual(unknownError);
       expect(foreignError.error.code).toBe('invalid_field');
       // The unknown id waited for the other instances; the foreign one must have done the same.

@@ -1,48 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { CONTINENT_OF } from './continents.js';
+import { countriesOf, KNOWN_COUNTRIES, type ColumnDim, type DimensionFilter } from './dimensions.js';
 
-/**
- * Dimension filters of GET /api/analytics (extension): the key of a breakdown row, as that
- * groupBy writes it, so a client filters a view by clicking a row. '(unknown)' and '(none)'
- * select the clicks without a value, as the rows name them.
- */
-export const DIMENSION_FILTERS = {
-  country: 'country',
-  continent: 'continent',
-  device: 'device',
-  browser: 'browser',
-  os: 'os',
-  referrer: 'referrer',
-  referrerUrl: 'referrer_url',
-  utmSource: 'utm_source',
-  utmMedium: 'utm_medium',
-  utmCampaign: 'utm_campaign',
-  utmTerm: 'utm_term',
-  utmContent: 'utm_content',
-  trigger: 'trigger',
-  collectionId: 'collection',
-  tagId: 'tag',
-} as const;
-export type DimensionParam = keyof typeof DIMENSION_FILTERS;
-export type DimensionBy = (typeof DIMENSION_FILTERS)[DimensionParam];
-
-/** A column kept on clicks, leads and sales (and a rollup dimension of the same name). */
-export type ColumnDim = Exclude<DimensionBy, 'continent' | 'collection' | 'tag'>;
-
-export interface DimensionFilter {
-  by: DimensionBy;
-  value: string;
-}
-
-/** The filters a query names, in a fixed order. */
-export function dimensionFilters(q: Partial<Record<DimensionParam, string>>): DimensionFilter[] {
-  const found: DimensionFilter[] = [];
-  for (const [param, by] of Object.entries(DIMENSION_FILTERS) as [DimensionParam, DimensionBy][]) {
-    const value = q[param];
-    if (value !== undefined) found.push({ by, value });
-  }
-  return found;
-}
+/** The SQL conditions of the dimension filters (dimensions.ts), shared by the click and group stores. */
 
 const UNKNOWN_IF_MISSING: ReadonlySet<string> = new Set(['country', 'device', 'browser', 'os', 'referrer']);
 
@@ -54,20 +13,13 @@ export function columnValue(dim: ColumnDim | 'link' | 'partner', a: string): SQL
   return sql.raw(`COALESCE(${a}.${dim}, '${UNKNOWN_IF_MISSING.has(dim) ? '(unknown)' : '(none)'}')`);
 }
 
-const KNOWN_COUNTRIES = Object.keys(CONTINENT_OF);
-
-/** The countries of a continent (undefined for '(unknown)': the countries of none). */
-export function countriesOf(continent: string): string[] | undefined {
-  if (continent === '(unknown)') return undefined;
-  return KNOWN_COUNTRIES.filter((c) => CONTINENT_OF[c] === continent);
-}
-
 const jsonList = (values: string[]) => sql`(SELECT value FROM jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
 
 /** The condition a raw click, lead or sale row `a` of the workspace meets under a filter. */
 export function rawFilter(f: DimensionFilter, a: string, workspaceId: string): SQL {
   const link = sql.raw(`${a}.link_id`);
   switch (f.by) {
+    // links and link_tags are the links module's tables: read in the same statement, not through its service, so a filtered read stays one query.
     case 'collection':
       return sql`${link} IN (SELECT id FROM links WHERE workspace_id = ${workspaceId}::uuid AND collection_id = ${f.value}::uuid)`;
     case 'tag':

@@ -2,32 +2,17 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
 import { withTransaction } from '../../core/transaction.js';
 import { CONTINENT_OF } from './continents.js';
-import { columnValue, rawFilter, rollupFilter, type DimensionFilter } from './filters.js';
+import type { DimensionFilter, GroupBy, Interval } from './dimensions.js';
+import { columnValue, rawFilter, rollupFilter } from './store-filters.js';
 import { splitSpan, type Level, type RollupSpan, type Span } from './periods.js';
 import { withOffset, zoneAlignment, type Alignment } from './zones.js';
 
-export const GROUP_BYS = [
-  'timeseries',
-  'country',
-  'continent',
-  'device',
-  'browser',
-  'os',
-  'referrer',
-  'referrer_url',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'trigger',
-  'link',
-  'collection',
-  'tag',
-  'partner',
-] as const;
-export type GroupBy = (typeof GROUP_BYS)[number];
-export type Interval = 'hour' | 'day' | 'month';
+/*
+ * Grouped totals of GET /api/analytics: rollups (analytics_rollups, written with each click and
+ * event by the redirect and conversions stores) for whole periods, raw clicks and events for the
+ * edges. The clicks, events, links and tags tables of other modules are read in the same
+ * statement, not through their services: one statement per answer.
+ */
 
 export interface GroupRecord {
   key: string;
@@ -360,7 +345,8 @@ function byContinent(countries: Row[]): Row[] {
 
 /**
  * Names for rows keyed by an id, so a client can show them without a second call: a link's
- * short URL and title, a collection's, tag's or partner's name. One query for the page.
+ * short URL and title, a collection's, tag's or partner's name. One query for the page: it
+ * reads the links, collections, tags or partners table directly rather than through their services.
  */
 export async function withNames(conn: Conn, workspaceId: string, by: GroupBy, groups: GroupRecord[], shortLinkBaseUrl: string): Promise<GroupRecord[]> {
   const table = { link: 'links', collection: 'collections', tag: 'tags', partner: 'partners' }[by as string];
