@@ -8,16 +8,16 @@ import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
 import full from './vitest.config.js';
 
-/** Slow by nature, run by `npm run test:all` only (minutes measured on PGlite, 2 cores). */
+/** Slow by nature, run by `npm run test:all` only. */
 const LEFT_OUT = [
   // Chromium journeys, services killed or stopped under load (node dist/main.js), WORKERS=2,
-  // the streaming replica: ~4 min.
+  // the streaming replica.
   'test/e2e/',
   // Huge bodies and slow clients, PostgreSQL restarts, SIGKILL mid-write, Redis cuts.
   'test/faults/',
-  // The hostile-input fuzz over every route: ~2.5 min at full scale.
+  // The hostile-input fuzz over every route.
   'test/fuzz/',
-  // The README walkthrough, pasted into bash with `npm start` (~1.5 min).
+  // The README walkthrough, pasted into bash with `npm start`.
   'test/docs/',
 ];
 
@@ -29,7 +29,7 @@ const fast = files.filter((f) => !LEFT_OUT.some((dir) => f.startsWith(dir)));
 if (process.env.VITEST_FAST_QUIET !== '1') {
   console.log(
     [
-      `npm test: the fast suite — ${fast.length} of ${files.length} test files (unit + HTTP of every module, on the embedded database), ~3 min on 2 idle cores.`,
+      `npm test: the fast suite — ${fast.length} of ${files.length} test files (unit + HTTP of every module, on the embedded database), ~3½ min on 2 idle cores.`,
       `Not run here: browser journeys, the hostile-input fuzz, fault injection and killed processes, the README walkthrough`,
       `(${LEFT_OUT.join(', ')}) → npm run test:all (what CI runs, PGlite then PostgreSQL + Redis, ~25 min).`,
     ].join('\n'),
