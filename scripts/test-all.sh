@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# npm run test:all — what CI runs (.ci/run calls it): every test file (browser journeys, the
+# hostile-input fuzz, fault injection, killed and restarted processes, the README walkthrough)
+# with the full vitest.config.ts, first on PGlite, then on PostgreSQL + Redis in a database
+# made for this run and dropped at the end. `npm run test:all -- pglite` or `-- postgres` runs
+# one of the two passes; files or vitest options after it go to vitest
+# (`npm run test:all -- postgres test/faults`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+engines="${1:-both}"
+[ $# -gt 0 ] && shift
+case "$engines" in
+  both | pglite | postgres) ;;
+  *) echo "usage: npm run test:all [-- both|pglite|postgres [vitest files/options]]" >&2; exit 2 ;;
+esac
+
+if [ "$engines" != postgres ]; then
+  echo "== test:all: every test file on PGlite (in-process limits)"
+  # The hostile-input fuzz runs in full on PostgreSQL + Redis below; here a third of its seeded
+  # runs (the same routes and families), which on PGlite took 200 s of a 26-minute CI.
+  env -u DATABASE_URL -u REDIS_URL FUZZ_SCALE=0.3 npx vitest run "$@"
+fi
+
+if [ "$engines" != pglite ]; then
+  echo "== test:all: every test file on PostgreSQL + Redis"
+  db="linktrail_ci_$(date +%s)_$$"
+  psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $db"
+  trap 'psql -h 127.0.0.1 -U postgres -d postgres -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true' EXIT
+  DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db" REDIS_URL="redis://127.0.0.1:6379" npx vitest run "$@"
+fi
