@@ -2,6 +2,10 @@ import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/connect.js';
 import { invites, memberships, users } from '../../db/schema.js';
 
+// This store also reads `users` and writes `memberships` (the users module's tables): accepting
+// an invite claims it, makes the account and grants the membership in one transaction, and a
+// membership is inserted with ON CONFLICT in the same statement (a caught 23505 would abort it).
+
 export type InviteRow = typeof invites.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export type MembershipRow = typeof memberships.$inferSelect;
