@@ -40,3 +40,21 @@ export function serviceContext(deps: ResourceDeps, request: { principal?: { work
   if (!request.principal) throw new Error('a scoped route ran without a principal');
   return { db: deps.db, analyticsDb: deps.analyticsDb ?? deps.db, workspace: request.principal.workspace, now: deps.clock() };
 }
+
+/** What the routes of a person's or the operator's settings are given. */
+export interface PeopleDeps {
+  db: Conn;
+  clock: () => Date;
+  /** Every instance forgets cached credentials and memberships: a change holds on the next request everywhere. */
+  authChanged: () => Promise<void>;
+}
+
+/** …and for routes whose lists show last uses: writes the batched ones first. */
+export interface PeopleListDeps extends PeopleDeps {
+  flushLastUsed: () => Promise<void>;
+}
+
+/** A routes plugin's context maker: `ctx()` at the time of the call, `ctx(now)` when one time must serve several calls. */
+export const baseContext =
+  (deps: { db: Conn; clock: () => Date }) =>
+  (now = deps.clock()): BaseCtx => ({ db: deps.db, now });

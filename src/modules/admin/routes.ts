@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { BaseCtx } from '../../core/context.js';
+import { baseContext } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { routesPlugin } from '../../http/types.js';
 import { adminGuard } from '../../http/auth.js';
@@ -31,8 +31,7 @@ export interface AdminDeps {
 
 /** Operator API (operations.md §2): workspaces, keys and people, behind ADMIN_TOKEN (isolated: its own guard). */
 export const adminRoutes = routesPlugin<AdminDeps>('admin', (app, deps) => {
-  const { db } = deps;
-  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
+  const ctx = baseContext(deps);
   addSchemaOnce(app, Workspace);
   addSchemaOnce(app, Key);
   addSchemaOnce(app, CreatedKey);

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { BaseCtx } from '../../core/context.js';
+import { baseContext } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { AppError } from '../../core/errors.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
@@ -38,7 +38,7 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
     if (!isFirstParty(req, origin)) throw new AppError('cross_site_sign_in');
   };
   const userAgent = (req: FastifyRequest) => req.headers['user-agent'];
-  const ctx = (now = deps.clock()): BaseCtx => ({ db: deps.db, now });
+  const ctx = baseContext(deps);
 
   app.post(
     '/api/auth/login',

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import type { BaseCtx } from '../../core/context.js';
-import type { Conn } from '../../db/connect.js';
+import { baseContext, type PeopleDeps } from '../../core/context.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { DeletedIds } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
@@ -11,13 +10,9 @@ import { WorkspaceParam } from '../workspaces/schemas.js';
 import { AcceptedInvite, CreatedInvite, InviteAccept, InviteCreate, InviteParam, InviteView } from './schemas.js';
 import { acceptInvite, createInvite, listInvites, revokeInvite } from './service.js';
 
-export interface InviteRoutesDeps {
-  db: Conn;
+export interface InviteRoutesDeps extends PeopleDeps {
   baseUrl: string;
   sessionMaxMs: number;
-  clock: () => Date;
-  /** Every instance forgets cached memberships: the new member's role holds at once everywhere. */
-  authChanged: () => Promise<void>;
 }
 
 const tags = ['Workspace settings'];
@@ -25,8 +20,7 @@ const owner = { account: 'session', workspaceRole: 'owner' } as const;
 
 /** Invitations to a workspace (operations.md §7): owners send them, anyone with the link accepts. */
 export const inviteRoutes = routesPlugin<InviteRoutesDeps>('invites', (app, deps) => {
-  const { db } = deps;
-  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
+  const ctx = baseContext(deps);
 
   app.get(
     '/api/workspaces/:id/invites',

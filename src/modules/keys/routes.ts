@@ -1,28 +1,19 @@
 import { Type } from '@sinclair/typebox';
-import type { BaseCtx } from '../../core/context.js';
-import type { Conn } from '../../db/connect.js';
+import { baseContext, type PeopleListDeps } from '../../core/context.js';
 import { addSchemaOnce, DeletedIds } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { WorkspaceParam } from '../workspaces/schemas.js';
 import { CreatedKey, Key, KeyCreate, KeyParam } from './schemas.js';
 import { createKey, keyExpiry, listKeys, revokeKey } from './service.js';
 
-export interface KeyRoutesDeps {
-  db: Conn;
-  clock: () => Date;
-  /** Every instance forgets cached credentials: a revoked key fails on the next request everywhere. */
-  authChanged: () => Promise<void>;
-  /** Writes the batched last uses, so the list shows them. */
-  flushLastUsed: () => Promise<void>;
-}
+export type KeyRoutesDeps = PeopleListDeps;
 
 const tags = ['Workspace settings'];
 const owner = { account: 'session', workspaceRole: 'owner' } as const;
 
 /** A workspace's API keys, managed by its owners (operations.md §7). Session only. */
 export const keyRoutes = routesPlugin<KeyRoutesDeps>('keys', (app, deps) => {
-  const { db } = deps;
-  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
+  const ctx = baseContext(deps);
   addSchemaOnce(app, Key);
   addSchemaOnce(app, CreatedKey);
 

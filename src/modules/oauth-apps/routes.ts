@@ -1,24 +1,17 @@
 import { Type } from '@sinclair/typebox';
-import type { BaseCtx } from '../../core/context.js';
-import type { Conn } from '../../db/connect.js';
+import { baseContext, type PeopleDeps } from '../../core/context.js';
 import { addSchemaOnce, DeletedIds } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import * as s from './schemas.js';
 import { createApp, deleteApp, listApps, listAuthorizations, revokeAuthorization, rotateSecret, updateApp } from './service.js';
 
-export interface OauthAppsRoutesDeps {
-  db: Conn;
-  clock: () => Date;
-  /** Every instance forgets cached credentials: a deleted app or revoked consent fails on the next request everywhere. */
-  authChanged: () => Promise<void>;
-}
+export type OauthAppsRoutesDeps = PeopleDeps;
 
 const tags = ['OAuth apps'];
 
 /** OAuth apps a workspace registers, and the apps connected to it (operations.md §7, §9). Session only, owners only. */
 export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (app, deps) => {
-  const { db } = deps;
-  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
+  const ctx = baseContext(deps);
   addSchemaOnce(app, s.OauthApp);
   addSchemaOnce(app, s.CreatedOauthApp);
   addSchemaOnce(app, s.Authorization);

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { BaseCtx } from '../../core/context.js';
+import { baseContext } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { SCOPES } from '../../core/scopes.js';
 import { routesPlugin } from '../../http/types.js';
@@ -58,8 +58,7 @@ const AUTHORIZE_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'scope',
 export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
   'oauth',
   (app, deps) => {
-    const { db } = deps;
-    const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
+    const ctx = baseContext(deps);
     const origin = new URL(deps.baseUrl).origin;
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
       const params = new URLSearchParams(body as string);

@@ -1,26 +1,17 @@
 import { Type } from '@sinclair/typebox';
-import type { BaseCtx } from '../../core/context.js';
-import type { Conn } from '../../db/connect.js';
+import { baseContext, type PeopleListDeps } from '../../core/context.js';
 import { DeletedIds } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { SessionParam, SessionView } from './schemas.js';
 import { listSessions, revokeSession } from './service.js';
 
-export interface SessionRoutesDeps {
-  db: Conn;
-  clock: () => Date;
-  /** Every instance forgets cached sessions: an ended one fails on the next request everywhere. */
-  authChanged: () => Promise<void>;
-  /** Writes the batched last-seen times, so the list shows them. */
-  flushLastUsed: () => Promise<void>;
-}
+export type SessionRoutesDeps = PeopleListDeps;
 
 const tags = ['Account'];
 
 /** A person's own sessions (operations.md §7). Session only. */
 export const sessionRoutes = routesPlugin<SessionRoutesDeps>('sessions', (app, deps) => {
-  const { db } = deps;
-  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
+  const ctx = baseContext(deps);
 
   app.get(
     '/api/me/sessions',

@@ -1,26 +1,17 @@
 import { Type } from '@sinclair/typebox';
-import type { BaseCtx } from '../../core/context.js';
-import type { Conn } from '../../db/connect.js';
+import { baseContext, type PeopleListDeps } from '../../core/context.js';
 import { addSchemaOnce, DeletedIds } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { CreatedHumanToken, HumanToken, TokenCreate, TokenParam } from './schemas.js';
 import { createToken, listTokens, revokeToken } from './service.js';
 
-export interface TokenRoutesDeps {
-  db: Conn;
-  clock: () => Date;
-  /** Every instance forgets cached credentials: a revoked token fails on the next request everywhere. */
-  authChanged: () => Promise<void>;
-  /** Writes the batched last uses, so the list shows them. */
-  flushLastUsed: () => Promise<void>;
-}
+export type TokenRoutesDeps = PeopleListDeps;
 
 const tags = ['Account'];
 
 /** A person's human tokens (operations.md §8). Session only, so no token can mint another. */
 export const tokenRoutes = routesPlugin<TokenRoutesDeps>('tokens', (app, deps) => {
-  const { db } = deps;
-  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
+  const ctx = baseContext(deps);
   addSchemaOnce(app, HumanToken);
   addSchemaOnce(app, CreatedHumanToken);
 

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { BaseCtx } from '../../core/context.js';
-import type { Conn } from '../../db/connect.js';
+import { baseContext, type PeopleDeps } from '../../core/context.js';
 import { invalid } from '../../core/errors.js';
 import { PLAN_LIMITS } from '../../core/plans.js';
 import { SCOPE_ENDPOINTS } from '../../core/scope-guide.js';
@@ -16,18 +15,13 @@ import { ROLE_SCOPES, type Role } from './roles.js';
 import { Me, MemberParam, MemberView, MePatch, RoleChange, User } from './schemas.js';
 import { findUser, updateProfile, workspacesOf } from './service.js';
 
-export interface UserRoutesDeps {
-  db: Conn;
-  clock: () => Date;
-  /** Every instance forgets cached credentials and memberships: changes hold on the next request everywhere. */
-  authChanged: () => Promise<void>;
+export interface UserRoutesDeps extends PeopleDeps {
   throttle: LoginThrottle;
 }
 
 /** A person's own account (operations.md §7, §8) and the members of their workspaces. */
 export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
-  const { db } = deps;
-  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
+  const ctx = baseContext(deps);
   addSchemaOnce(app, User);
   const tags = ['Account'];
 
@@ -92,8 +86,7 @@ export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
 
 /** The members of a workspace: any member sees them, owners change roles, anyone may leave. */
 function memberRoutes(app: App, deps: UserRoutesDeps) {
-  const { db } = deps;
-  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
+  const ctx = baseContext(deps);
   const tags = ['Workspace settings'];
 
   app.get(

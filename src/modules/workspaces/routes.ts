@@ -1,25 +1,18 @@
 import { Type } from '@sinclair/typebox';
-import type { BaseCtx } from '../../core/context.js';
-import type { Conn } from '../../db/connect.js';
+import { baseContext, type PeopleDeps } from '../../core/context.js';
 import { addSchemaOnce } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { workspacesOf } from '../users/service.js';
 import { MyWorkspace, Workspace, WorkspaceNew, WorkspaceParam, WorkspaceRename } from './schemas.js';
 import { createOwnedWorkspace, renameWorkspace } from './service.js';
 
-export interface WorkspaceRoutesDeps {
-  db: Conn;
-  clock: () => Date;
-  /** Every instance forgets cached credentials and memberships (they carry the workspace). */
-  authChanged: () => Promise<void>;
-}
+export type WorkspaceRoutesDeps = PeopleDeps;
 
 const tags = ['Workspace settings'];
 
 /** A person's workspaces (operations.md §7). Session only. */
 export const workspaceRoutes = routesPlugin<WorkspaceRoutesDeps>('workspaces', (app, deps) => {
-  const { db } = deps;
-  const ctx = (now = deps.clock()): BaseCtx => ({ db, now });
+  const ctx = baseContext(deps);
   addSchemaOnce(app, Workspace);
 
   app.get(
