@@ -29,9 +29,9 @@ const fast = files.filter((f) => !LEFT_OUT.some((dir) => f.startsWith(dir)));
 if (process.env.VITEST_FAST_QUIET !== '1') {
   console.log(
     [
-      `npm test: the fast suite — ${fast.length} of ${files.length} test files (unit + HTTP of every module, on the embedded database), ~3½ min on 2 idle cores.`,
+      `npm test: the fast suite — ${fast.length} of ${files.length} test files (unit + HTTP of every module, on the embedded database), ~3 min on 2 idle cores.`,
       `Not run here: browser journeys, the hostile-input fuzz, fault injection and killed processes, the README walkthrough`,
-      `(${LEFT_OUT.join(', ')}) → npm run test:all (what CI runs, PGlite then PostgreSQL + Redis, ~25 min).`,
+      `(${LEFT_OUT.join(', ')}) → npm run test:all (what CI runs, PGlite then PostgreSQL + Redis, ~19 min).`,
     ].join('\n'),
   );
 }
