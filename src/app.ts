@@ -43,6 +43,7 @@ import { roleIn } from './modules/users/members.js';
 import type { Role } from './modules/users/roles.js';
 import { userRoutes } from './modules/users/routes.js';
 import { workspaceRoutes } from './modules/workspaces/routes.js';
+import { baseContext } from './core/context.js';
 import type { Workspace } from './core/workspace.js';
 
 export interface AppDeps {
@@ -79,6 +80,7 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, clock } = deps;
   const { db } = deps.database;
+  const ctxNow = baseContext({ db, clock });
   const sessionLimits = { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs };
   // Every credential cache listens to the same bus: one call empties them all, on every instance.
   const authChanged = () => deps.keyCache.changed();
@@ -99,7 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     fastPath: fastRedirect(deps.redirect),
     notFoundPage,
     ping: () => deps.database.ping(),
-    roleOf: (userId, workspaceId) => roleIn({ ctx: { db, now: clock() }, input: { userId, workspaceId } }),
+    roleOf: (userId, workspaceId) => roleIn({ ctx: ctxNow(), input: { userId, workspaceId } }),
     auth: {
       kinds: [
         apiKeyCredential(db, deps.keyCache),
@@ -150,7 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(dashboardRoutes, {
     baseUrl: config.baseUrl,
     shortLinkBaseUrl: config.shortLinkBaseUrl,
-    consentFormTarget: (clientId, redirectUri) => consentRedirectOrigin({ ctx: { db, now: clock() }, input: { clientId, redirectUri } }),
+    consentFormTarget: (clientId, redirectUri) => consentRedirectOrigin({ ctx: ctxNow(), input: { clientId, redirectUri } }),
   });
   await app.register(redirectRoutes, deps.redirect);
   if (config.adminToken) {

@@ -6,13 +6,11 @@ import { WorkspaceParam } from '../workspaces/schemas.js';
 import { CreatedKey, Key, KeyCreate, KeyParam } from './schemas.js';
 import { createKey, keyExpiry, listKeys, revokeKey } from './service.js';
 
-export type KeyRoutesDeps = PeopleListDeps;
-
 const tags = ['Workspace settings'];
 const owner = { account: 'session', workspaceRole: 'owner' } as const;
 
 /** A workspace's API keys, managed by its owners (operations.md §7). Session only. */
-export const keyRoutes = routesPlugin<KeyRoutesDeps>('keys', (app, deps) => {
+export const keyRoutes = routesPlugin<PeopleListDeps>('keys', (app, deps) => {
   const ctx = baseContext(deps);
   addSchemaOnce(app, Key);
   addSchemaOnce(app, CreatedKey);

@@ -5,12 +5,10 @@ import { routesPlugin } from '../../http/types.js';
 import * as s from './schemas.js';
 import { createApp, deleteApp, listApps, listAuthorizations, revokeAuthorization, rotateSecret, updateApp } from './service.js';
 
-export type OauthAppsRoutesDeps = PeopleDeps;
-
 const tags = ['OAuth apps'];
 
 /** OAuth apps a workspace registers, and the apps connected to it (operations.md §7, §9). Session only, owners only. */
-export const oauthAppsRoutes = routesPlugin<OauthAppsRoutesDeps>('oauth-apps', (app, deps) => {
+export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps) => {
   const ctx = baseContext(deps);
   addSchemaOnce(app, s.OauthApp);
   addSchemaOnce(app, s.CreatedOauthApp);

@@ -5,12 +5,10 @@ import { routesPlugin } from '../../http/types.js';
 import { SessionParam, SessionView } from './schemas.js';
 import { listSessions, revokeSession } from './service.js';
 
-export type SessionRoutesDeps = PeopleListDeps;
-
 const tags = ['Account'];
 
 /** A person's own sessions (operations.md §7). Session only. */
-export const sessionRoutes = routesPlugin<SessionRoutesDeps>('sessions', (app, deps) => {
+export const sessionRoutes = routesPlugin<PeopleListDeps>('sessions', (app, deps) => {
   const ctx = baseContext(deps);
 
   app.get(

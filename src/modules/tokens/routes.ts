@@ -5,12 +5,10 @@ import { routesPlugin } from '../../http/types.js';
 import { CreatedHumanToken, HumanToken, TokenCreate, TokenParam } from './schemas.js';
 import { createToken, listTokens, revokeToken } from './service.js';
 
-export type TokenRoutesDeps = PeopleListDeps;
-
 const tags = ['Account'];
 
 /** A person's human tokens (operations.md §8). Session only, so no token can mint another. */
-export const tokenRoutes = routesPlugin<TokenRoutesDeps>('tokens', (app, deps) => {
+export const tokenRoutes = routesPlugin<PeopleListDeps>('tokens', (app, deps) => {
   const ctx = baseContext(deps);
   addSchemaOnce(app, HumanToken);
   addSchemaOnce(app, CreatedHumanToken);

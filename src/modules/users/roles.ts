@@ -11,6 +11,3 @@ export const ROLE_SCOPES: Readonly<Record<Role, ReadonlySet<Scope>>> = {
   member: new Set(SCOPES),
   viewer: new Set(VIEWER_SCOPES),
 };
-
-/** Only owners reach the workspace settings (keys, members, invites, OAuth apps). */
-export const canManageSettings = (role: Role): boolean => role === 'owner';

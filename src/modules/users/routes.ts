@@ -38,8 +38,8 @@ export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
     },
     async (req) => {
       const { userId } = req.person!;
-      const now = deps.clock();
-      const [found, workspaces] = await Promise.all([findUser({ ctx: ctx(now), input: { id: userId } }), workspacesOf({ ctx: ctx(now), input: { userId } })]);
+      const c = ctx();
+      const [found, workspaces] = await Promise.all([findUser({ ctx: c, input: { id: userId } }), workspacesOf({ ctx: c, input: { userId } })]);
       return {
         user: found,
         workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, role: w.role, scopes: [...ROLE_SCOPES[w.role]], features: [...PLAN_LIMITS[w.plan].features], maxBulkItems: w.maxBulkItems })),

@@ -6,12 +6,10 @@ import { workspacesOf } from '../users/service.js';
 import { MyWorkspace, Workspace, WorkspaceNew, WorkspaceParam, WorkspaceRename } from './schemas.js';
 import { createOwnedWorkspace, renameWorkspace } from './service.js';
 
-export type WorkspaceRoutesDeps = PeopleDeps;
-
 const tags = ['Workspace settings'];
 
 /** A person's workspaces (operations.md §7). Session only. */
-export const workspaceRoutes = routesPlugin<WorkspaceRoutesDeps>('workspaces', (app, deps) => {
+export const workspaceRoutes = routesPlugin<PeopleDeps>('workspaces', (app, deps) => {
   const ctx = baseContext(deps);
   addSchemaOnce(app, Workspace);
 
