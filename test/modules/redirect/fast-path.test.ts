@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
+import { warmFastPath } from '../../helpers/fast-path.js';
 
 // Over a real socket, cached links that simply forward are answered before Fastify. These
 // tests check that path behaves exactly like the full route (which `inject` exercises).
@@ -48,6 +49,7 @@ describe('the redirect fast path', () => {
     const first = await get(l.path); // loads the link through the full route
     expect(first.status).toBe(302);
     expect(first.headers.get('x-request-id')).toBeTruthy();
+    await warmFastPath(base, l.path);
     const second = await get(l.path, { headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' } });
     expect(second.status).toBe(302);
     expect(second.headers.get('x-request-id')).toBeNull(); // answered before Fastify
@@ -74,7 +76,7 @@ describe('the redirect fast path', () => {
 
   test('country targeting uses X-Forwarded-For under TRUST_PROXY, like the full route', async () => {
     const l = await link({ geo: { GB: 'https://gb.example/' } });
-    await get(l.path);
+    await warmFastPath(base, l.path);
     const fromGb = await get(l.path, { headers: { 'x-forwarded-for': '81.2.69.160, 10.0.0.1' } });
     expect(fromGb.headers.get('x-request-id')).toBeNull();
     expect(fromGb.headers.get('location')).toMatch(/^https:\/\/gb\.example\/\?ltid=/);

@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
+import { warmFastPath } from '../../helpers/fast-path.js';
 import { DESKTOP } from '../../helpers/visitors.js';
 
 let t: TestApp;
@@ -55,7 +56,7 @@ const routes = {
     return { location, clickId: location.searchParams.get('ltid')! };
   },
   async fast(path: string, headers: Record<string, string> = {}): Promise<Sent> {
-    await fetch(base + path.split('?')[0], { redirect: 'manual', method: 'HEAD' }); // caches the link, records nothing
+    await warmFastPath(base, path.split('?')[0]);
     const res = await fetch(base + path, { redirect: 'manual', headers: { 'user-agent': DESKTOP, ...headers } });
     expect(res.status).toBe(302);
     expect(res.headers.get('x-request-id')).toBeNull(); // answered before Fastify
