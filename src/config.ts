@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -16,6 +17,8 @@ export interface Config {
   redisUrl: string | undefined;
   adminToken: string | undefined;
   secret: string;
+  /** The secret before a rotation (SECRET_PREVIOUS): values sealed under it still open. */
+  secretPrevious: string | undefined;
   trustProxy: boolean;
   countryHeader: string | undefined;
   clickIdParam: string;
@@ -37,6 +40,14 @@ export interface Config {
   allowSignup: boolean;
   /** Raw clicks are kept this many whole months (rollups for good); undefined: forever. */
   clickRetentionMonths: number | undefined;
+  /** Whether this instance sends webhook deliveries (WEBHOOK_DELIVERY, default true). */
+  webhookDelivery: boolean;
+  /** Webhook attempts in flight per instance (WEBHOOK_CONCURRENCY, default 50). */
+  webhookConcurrency: number;
+  /** The operator's in-house ranges webhooks may reach (WEBHOOK_ALLOWED_CIDRS; http allowed there). */
+  webhookAllowedCidrs: string[];
+  /** Waits before each retry of a failed delivery (WEBHOOK_RETRY_DELAYS; §11's schedule by default). */
+  webhookRetryDelaysMs: number[];
 }
 
 /** Thrown for a bad configuration value; main prints its one-line message and exits. */
@@ -93,6 +104,28 @@ function parseDuration(name: string, raw: string): number {
   const ms = m ? Number(m[1]) * UNIT_MS[m[2] || 's']! : NaN;
   if (!(ms >= 60_000 && ms <= 366 * 86_400_000)) bad(name, `must be a duration from 1m to 366d such as 30m, 24h or 7d (got "${raw}")`);
   return ms;
+}
+
+/** §11's retry schedule: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const WEBHOOK_RETRY_DELAYS = '5s,5m,30m,2h,5h,10h,10h';
+
+/** A comma-separated list of 1 to 20 waits such as `5s,5m,2h` (`ms` too, for tests), each at most a day. */
+function parseDelays(name: string, raw: string): number[] {
+  const units: Record<string, number> = { ms: 1, ...UNIT_MS };
+  const delays = raw.split(',').map((part) => {
+    const m = /^(\d{1,9})(ms|[smhd])$/.exec(part.trim());
+    const ms = m ? Number(m[1]) * units[m[2]!]! : NaN;
+    return ms <= 86_400_000 ? ms : NaN;
+  });
+  if (delays.length > 20 || delays.some((d) => Number.isNaN(d))) bad(name, `must be 1 to 20 waits of at most 1d separated by commas, such as ${WEBHOOK_RETRY_DELAYS} (got "${raw}")`);
+  return delays;
+}
+
+/** Comma-separated CIDR ranges (`10.0.0.0/8,fd00::/8`). */
+function parseCidrs(name: string, raw: string): string[] {
+  const ranges = raw.split(',').map((r) => r.trim()).filter((r) => r !== '');
+  for (const r of ranges) if (!ipaddr.isValidCIDR(r)) bad(name, `must be CIDR ranges separated by commas, such as 10.0.0.0/8,fd00::/8 (got "${r}")`);
+  return ranges;
 }
 
 /** Reads the secret kept in DATA_DIR, creating it on first start. */
@@ -159,6 +192,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bad('CLICK_RETENTION_MONTHS', `must be a whole number of months from 1 to 1200, or unset to keep clicks forever (got "${retentionRaw}")`);
   }
   secret ??= loadOrCreateSecret(dataDir);
+  const secretPrevious = get('SECRET_PREVIOUS');
+  if (secretPrevious !== undefined && secretPrevious.length < 32) bad('SECRET_PREVIOUS', 'must be at least 32 characters');
+  if (secretPrevious !== undefined && secretPrevious === secret) bad('SECRET_PREVIOUS', 'must differ from SECRET (it is the secret before a rotation)');
+  const webhookConcurrencyRaw = get('WEBHOOK_CONCURRENCY') ?? '50';
+  if (!/^\d{1,4}$/.test(webhookConcurrencyRaw) || Number(webhookConcurrencyRaw) < 1 || Number(webhookConcurrencyRaw) > 1000) {
+    bad('WEBHOOK_CONCURRENCY', `must be an integer from 1 to 1000 (got "${webhookConcurrencyRaw}")`);
+  }
   return {
     port,
     host,
@@ -170,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl,
     adminToken,
     secret,
+    secretPrevious,
     trustProxy,
     countryHeader: countryHeaderRaw?.toLowerCase(),
     clickIdParam,
@@ -183,5 +224,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxMs,
     allowSignup,
     clickRetentionMonths: retentionRaw === undefined ? undefined : Number(retentionRaw),
+    webhookDelivery: parseBool('WEBHOOK_DELIVERY', get('WEBHOOK_DELIVERY') ?? 'true'),
+    webhookConcurrency: Number(webhookConcurrencyRaw),
+    webhookAllowedCidrs: parseCidrs('WEBHOOK_ALLOWED_CIDRS', get('WEBHOOK_ALLOWED_CIDRS') ?? ''),
+    webhookRetryDelaysMs: parseDelays('WEBHOOK_RETRY_DELAYS', get('WEBHOOK_RETRY_DELAYS') ?? WEBHOOK_RETRY_DELAYS),
   };
 }

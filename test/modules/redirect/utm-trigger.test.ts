@@ -56,7 +56,7 @@ const routes = {
     return { location, clickId: location.searchParams.get('ltid')! };
   },
   async fast(path: string, headers: Record<string, string> = {}): Promise<Sent> {
-    await warmFastPath(base, path.split('?')[0]);
+    await warmFastPath(base, path.split('?')[0]!);
     const res = await fetch(base + path, { redirect: 'manual', headers: { 'user-agent': DESKTOP, ...headers } });
     expect(res.status).toBe(302);
     expect(res.headers.get('x-request-id')).toBeNull(); // answered before Fastify

@@ -1,0 +1,29 @@
+import type { Scope } from '../../core/scopes.js';
+
+/** The events an endpoint subscribes to (operations.md §11); webhook.test is sent on request only. */
+export const EVENT_TYPES = ['link.created', 'link.updated', 'link.deleted', 'link.clicked', 'lead.created', 'sale.created'] as const;
+export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';
+
+/** Subscribing to a type also needs the read scope of its data. */
+export const SCOPES_TO_SUBSCRIBE: Record<(typeof EVENT_TYPES)[number], readonly Scope[]> = {
+  'link.created': ['linksRead'],
+  'link.updated': ['linksRead'],
+  'link.deleted': ['linksRead'],
+  'link.clicked': ['analyticsRead'],
+  'lead.created': ['analyticsRead', 'customersRead'],
+  'sale.created': ['analyticsRead', 'customersRead'],
+};
+
+/** One event as the outbox stores it: `body` is the exact JSON sent, `{ type, timestamp, data }`. */
+export interface OutboxEvent {
+  /** The webhook-id (for link.clicked, the click id). */
+  id: string;
+  workspaceId: string;
+  type: EventType;
+  body: string;
+}
+
+/** The body every attempt of an event sends. */
+export function eventBody(type: EventType, timestamp: Date | string, data: unknown): string {
+  return JSON.stringify({ type, timestamp: typeof timestamp === 'string' ? timestamp : timestamp.toISOString(), data });
+}
