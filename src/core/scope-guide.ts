@@ -14,6 +14,8 @@ export const SCOPE_ENDPOINTS: Record<Scope, string> = {
   customersWrite: 'PUT, DELETE /api/customers',
   partnersRead: 'GET /api/partners',
   partnersWrite: 'POST, PUT, DELETE /api/partners',
+  webhooksRead: 'GET /api/webhooks, GET /api/webhooks/{id}/deliveries',
+  webhooksWrite: 'POST, PATCH, DELETE /api/webhooks and its secret, test, recover and retry actions',
 };
 
 const WORDS: Record<Scope, string> = {
@@ -29,6 +31,8 @@ const WORDS: Record<Scope, string> = {
   customersWrite: 'update and delete customers',
   partnersRead: 'list partners',
   partnersWrite: 'create, update and delete partners',
+  webhooksRead: 'list webhook endpoints and their deliveries',
+  webhooksWrite: 'register, change and remove webhook endpoints, roll their secrets, send tests and retries',
 };
 
 /** What each scope allows, in words for /docs and `linktrail --help`. */

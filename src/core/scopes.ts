@@ -1,4 +1,4 @@
-/** The twelve scopes of api.md, each independent of the others. */
+/** The twelve scopes of api.md and the two of operations.md §11 (webhooks), each independent of the others. */
 export const SCOPES = [
   'linksRead',
   'linksWrite',
@@ -12,6 +12,8 @@ export const SCOPES = [
   'customersWrite',
   'partnersRead',
   'partnersWrite',
+  'webhooksRead',
+  'webhooksWrite',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

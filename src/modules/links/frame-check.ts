@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { BlockedAddressError, safeHead, type SafeFetchOptions } from './safe-fetch.js';
+import { BlockedAddressError, safeHead, type SafeFetchOptions } from '../../infra/safe-fetch.js';
 
 export type FrameVerdict = { ok: true } | { ok: false; reason: 'frame_blocked' | 'unreachable' | 'private_address' };
 

@@ -6,7 +6,7 @@
  * judged by the IPv4 address they carry, since the system connects to exactly that address.
  */
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress } from '../../../src/modules/links/safe-fetch.js';
+import { isPublicAddress } from '../../../src/infra/safe-fetch.js';
 
 describe('isPublicAddress', () => {
   const refused: [string, string][] = [

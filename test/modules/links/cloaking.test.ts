@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { frameChecker } from '../../../src/modules/links/frame-check.js';
-import { BlockedAddressError, safeHead } from '../../../src/modules/links/safe-fetch.js';
+import { BlockedAddressError, safeHead } from '../../../src/infra/safe-fetch.js';
 import type { Plan } from '../../../src/core/plans.js';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
 

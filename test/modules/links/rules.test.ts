@@ -9,7 +9,7 @@ import { AppError } from '../../../src/core/errors.js';
 import { allowsFraming } from '../../../src/modules/links/frame-check.js';
 import { PasswordBox } from '../../../src/modules/links/password.js';
 import { checkLinkInput, type LinkInput } from '../../../src/modules/links/rules.js';
-import { isPublicAddress } from '../../../src/modules/links/safe-fetch.js';
+import { isPublicAddress } from '../../../src/infra/safe-fetch.js';
 import { newShortId } from '../../../src/modules/links/short-id.js';
 import type { Plan } from '../../../src/core/plans.js';
 

@@ -263,6 +263,9 @@ describe('each role against each of the twelve scopes (session + X-Workspace-Id)
     customersWrite: { method: 'DELETE', url: '/api/customers', payload: () => [randomUUID()], allowed: (r) => expectError(r, 400, 'invalid_field') },
     partnersRead: { method: 'GET', url: '/api/partners', allowed: (r) => expect(r.statusCode, r.body).toBe(200) },
     partnersWrite: { method: 'POST', url: '/api/partners', payload: () => [{ name: uniq('p') }], allowed: (r) => expect(r.statusCode, r.body).toBe(201) },
+    webhooksRead: { method: 'GET', url: '/api/webhooks', allowed: (r) => expect(r.statusCode, r.body).toBe(200) },
+    // Past the scope check, a webhook.test to an unknown endpoint is a 404 (not a 401/403).
+    webhooksWrite: { method: 'POST', url: `/api/webhooks/${randomUUID()}/test`, allowed: (r) => expect(r.statusCode, r.body).toBe(404) },
   };
 
   const cases = (['owner', 'member', 'viewer'] as Role[]).flatMap((role) => ALL_SCOPES.map((scope) => [role, scope, ROLE_TABLE[role].includes(scope)] as const));
