@@ -45,9 +45,12 @@ import { userRoutes } from './modules/users/routes.js';
 import { workspaceRoutes } from './modules/workspaces/routes.js';
 import { baseContext } from './core/context.js';
 import type { Workspace } from './core/workspace.js';
+import type { Sealer } from './core/sealed.js';
 
 export interface AppDeps {
   config: Config;
+  /** Seals and opens reversible secrets under SECRET (and SECRET_PREVIOUS): core/sealed.ts. */
+  sealer: Sealer;
   database: Database;
   /** The read replica that analytics reads go to (DATABASE_READ_URL); absent: `database`. */
   analyticsDatabase?: Database;
@@ -164,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       authChanged,
       flushLastUsed,
       metrics: deps.metrics,
+      reseal: { sealer: deps.sealer, changed: (table, ids) => (table === 'links' ? deps.links.onChanged?.(ids) : undefined) },
     });
   }
   return app;
