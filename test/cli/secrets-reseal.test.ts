@@ -124,7 +124,7 @@ beforeAll(async () => {
   f = { key: ws.key, links, unknownLinkId: lost!.id, endpointId };
   for (const link of links) await expectUnlocks(t, link);
   await expectApiShowsPasswords(t);
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await server?.t.close();

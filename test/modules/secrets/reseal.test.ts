@@ -35,7 +35,7 @@ beforeAll(async () => {
   });
   expect(made.statusCode, made.body).toBe(201);
   linkIds = made.json<{ id: string; password: string | null }[]>().filter((l) => l.password).map((l) => l.id);
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await t?.close();
