@@ -111,7 +111,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const lookupCountry = await countryLookup;
   const clicks = startClickPipeline({ database, config, clock, logger, bus, lookupCountry });
   const sealer = new Sealer(config.secret, config.secretPrevious);
-  const webhooks = config.webhookDelivery ? startWebhookDelivery(config, { database, sealer, logger, clock }) : undefined;
+  // Started once the app is built; emitters given wakeWebhooks before that poke nothing yet.
+  let webhooks: WebhookDelivery | undefined;
   const wakeWebhooks = () => webhooks?.wake();
   // Event-loop delay, for the operator's metrics (and the hostile-body bench): a native
   // histogram sampled every 10 ms, nothing on the request path.
@@ -183,6 +184,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     logger.warn({ setupUrl: `${config.baseUrl}/app/setup?code=${setupCode}` }, 'no user yet: open the setup URL to create the first account');
     logger.flush();
   }
+  if (config.webhookDelivery) webhooks = startWebhookDelivery(config, { database, sealer, logger, clock });
   return {
     app,
     database,
