@@ -73,7 +73,7 @@ describe('an endpoint registered by an OAuth app', () => {
     await expectEndedWith(hook.id);
   });
 
-  it('is disabled when the person who connected the app leaves the workspace (a second owner: members hold no webhook scopes)', async () => {
+  it('is disabled when the person who connected the app leaves the workspace (here a second owner, who holds the webhook scopes by role)', async () => {
     const member = await signedInMember(t, workspace.id, 'owner');
     const { hook } = await endpointByApp(member);
     expect(hook.createdBy).toMatchObject({ type: 'app', userId: member.user.id });
