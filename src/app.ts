@@ -42,6 +42,8 @@ import type { TokenFound } from './modules/tokens/service.js';
 import { roleIn } from './modules/users/members.js';
 import type { Role } from './modules/users/roles.js';
 import { userRoutes } from './modules/users/routes.js';
+import { webhooksDocument } from './modules/webhooks/openapi.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
 import { workspaceRoutes } from './modules/workspaces/routes.js';
 import { baseContext } from './core/context.js';
 import type { Workspace } from './core/workspace.js';
@@ -104,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     fastPath: fastRedirect(deps.redirect),
     notFoundPage,
     ping: () => deps.database.ping(),
+    openApiWebhooks: webhooksDocument,
     roleOf: (userId, workspaceId) => roleIn({ ctx: ctxNow(), input: { userId, workspaceId } }),
     auth: {
       kinds: [
@@ -131,6 +134,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(conversionRoutes, { ...resource, conversions: deps.conversions });
   await app.register(analyticsRoutes, { ...resource, shortLinkBaseUrl: config.shortLinkBaseUrl });
   await app.register(eventRoutes, { ...resource, shortLinkBaseUrl: config.shortLinkBaseUrl });
+  await app.register(webhookRoutes, {
+    ...resource,
+    sealer: deps.sealer,
+    destinations: { allowedCidrs: config.webhookAllowedCidrs, allowPrivate: config.allowPrivateDestinations },
+  });
   await app.register(authRoutes, {
     db,
     baseUrl: config.baseUrl,
