@@ -1,6 +1,6 @@
 import type { ComponentType } from 'preact';
 import { lazyPage } from './lazy.js';
-import type { Me, PageProps } from './session.js';
+import type { Me, PageProps, Workspace } from './session.js';
 
 type Page = ComponentType<PageProps> & { preload(): void };
 const page = (load: () => Promise<ComponentType<PageProps>>): Page => lazyPage(load);
@@ -20,6 +20,9 @@ const ROUTES: [pattern: string, page: Page][] = [
   ['/settings/keys', page(() => import('./pages/settings/index.js').then((m) => m.KeysSettings))],
   ['/settings/apps', page(() => import('./pages/settings/index.js').then((m) => m.OAuthAppsSettings))],
   ['/settings/connected', page(() => import('./pages/settings/index.js').then((m) => m.ConnectedAppsSettings))],
+  ['/settings/webhooks', page(() => import('./pages/webhooks/index.js').then((m) => m.WebhooksPage))],
+  ['/settings/webhooks/:id', page(() => import('./pages/webhooks/index.js').then((m) => m.WebhookPage))],
+  ['/settings/integrations', page(() => import('./pages/integrations/index.js').then((m) => m.IntegrationsPage))],
   ['/account', page(() => import('./pages/account/index.js').then((m) => m.AccountPage))],
 ];
 
@@ -57,5 +60,17 @@ export const SECTIONS = [
     ['/settings/keys', 'apiKeys'],
     ['/settings/apps', 'oauthApps'],
     ['/settings/connected', 'connectedApps'],
+    ['/settings/webhooks', 'webhooks'],
+    ['/settings/integrations', 'integrations'],
   ],
 ] as const;
+
+/**
+ * Whether the chosen workspace's person may open a page: the settings are the owner's, except
+ * Webhooks, which is for whoever holds webhooksRead there (operations.md §11); the rest is everyone's.
+ */
+export function mayOpen(pattern: string, workspace: Workspace): boolean {
+  if (pattern === '/settings/webhooks' || pattern.startsWith('/settings/webhooks/')) return workspace.scopes.includes('webhooksRead');
+  if (pattern === '/settings' || pattern.startsWith('/settings/')) return workspace.role === 'owner';
+  return true;
+}
