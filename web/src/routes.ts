@@ -1,6 +1,6 @@
 import type { ComponentType } from 'preact';
 import { lazyPage } from './lazy.js';
-import type { Me, PageProps, Workspace } from './session.js';
+import type { Me, PageProps } from './session.js';
 
 type Page = ComponentType<PageProps> & { preload(): void };
 const page = (load: () => Promise<ComponentType<PageProps>>): Page => lazyPage(load);
@@ -64,13 +64,3 @@ export const SECTIONS = [
     ['/settings/integrations', 'integrations'],
   ],
 ] as const;
-
-/**
- * Whether the chosen workspace's person may open a page: the settings are the owner's, except
- * Webhooks, which is for whoever holds webhooksRead there (operations.md §11); the rest is everyone's.
- */
-export function mayOpen(pattern: string, workspace: Workspace): boolean {
-  if (pattern === '/settings/webhooks' || pattern.startsWith('/settings/webhooks/')) return workspace.scopes.includes('webhooksRead');
-  if (pattern === '/settings' || pattern.startsWith('/settings/')) return workspace.role === 'owner';
-  return true;
-}

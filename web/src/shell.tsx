@@ -1,6 +1,7 @@
 import { useT, LangContext, type Lang } from './i18n/index.js';
 import { onLinkClick } from './router.js';
-import { matchRoute, mayOpen, SECTIONS } from './routes.js';
+import { mayOpen } from './access.js';
+import { matchRoute, SECTIONS } from './routes.js';
 import type { Me } from './session.js';
 import { useContext } from 'preact/hooks';
 

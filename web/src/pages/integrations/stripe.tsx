@@ -11,9 +11,6 @@ import '../webhooks/webhooks.css';
 type Connection = paths['/api/integrations/stripe']['get']['responses'][200]['content']['application/json'];
 type StripeEvent = paths['/api/integrations/stripe/events']['get']['responses'][200]['content']['application/json'][number];
 
-/** The Stripe events the connection needs (operations.md §12), to be chosen in Stripe. */
-const STRIPE_EVENTS = ['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'invoice.paid', 'charge.refunded'];
-
 /** GET /api/integrations/stripe, with "not connected" (404) as an answer rather than a failure. */
 async function loadConnection(): Promise<{ data?: Connection | null; error?: unknown }> {
   const { data, error, response } = await api.GET('/api/integrations/stripe');
@@ -91,7 +88,7 @@ function Connected({ connection: c, onChanged }: { connection: Connection; onCha
         <li class="stack-tight">
           <span>{p.step2}</span>
           <ul class="chips">
-            {STRIPE_EVENTS.map((e) => (
+            {c.events.map((e) => (
               <li key={e}>
                 <code>{e}</code>
               </li>
@@ -180,10 +177,10 @@ function Events() {
                   </td>
                   <td>{p.outcomes[e.outcome] ?? e.outcome}</td>
                   <td>
-                    <code>{e.stripeEventId}</code>
+                    <code>{e.stripeId}</code>
                   </td>
                   <td>{e.saleId ? <code>{e.saleId}</code> : p.none}</td>
-                  <td>{date(e.receivedAt)}</td>
+                  <td>{date(e.createdAt)}</td>
                 </tr>
               ))}
             </Table>
