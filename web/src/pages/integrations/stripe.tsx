@@ -81,7 +81,7 @@ function Connected({ connection: c, onChanged }: { connection: Connection; onCha
         <li class="stack-tight">
           <span>{p.step1}</span>
           <span class="stripe-url">
-            <code aria-label={p.webhookUrl}>{c.webhookUrl}</code>
+            <code>{c.webhookUrl}</code>
             <CopyButton text={c.webhookUrl} label={p.webhookUrl} />
           </span>
         </li>

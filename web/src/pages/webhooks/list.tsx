@@ -26,7 +26,18 @@ export function WebhooksPage({ workspace }: PageProps) {
     <div class="settings stack">
       <p>{w.intro}</p>
       {!writable && <p class="hint">{w.readOnly}</p>}
-      {secret && <SecretOnce title={w.secretTitle} intro={w.secretCreated} label={w.secretTitle} value={secret} onDone={() => (setSecret(undefined), newRef.current?.focus())} />}
+      {secret && (
+        <SecretOnce
+          title={w.secretTitle}
+          intro={w.secretCreated}
+          label={w.secretTitle}
+          value={secret}
+          onDone={() => {
+            setSecret(undefined);
+            newRef.current?.focus();
+          }}
+        />
+      )}
       {writable &&
         (open ? (
           <EndpointForm
