@@ -12,7 +12,7 @@ import type { Delivery } from './types.js';
 const PAGE = 20;
 
 /** The endpoint's deliveries, newest first, a page at a time; each with its latest attempt and a Retry. */
-export function DeliveryLog({ endpointId, writable, version }: { endpointId: string; writable: boolean; version: number }) {
+export function DeliveryLog({ endpointId, canRetry, version }: { endpointId: string; canRetry: boolean; version: number }) {
   const w = useStrings(strings);
   const [page, setPage] = useState(0);
   // A new delivery was asked for: the first page shows it.
@@ -49,9 +49,9 @@ export function DeliveryLog({ endpointId, writable, version }: { endpointId: str
           <Empty>{w.noDeliveries}</Empty>
         ) : (
           <>
-            <Table class="wh-log" region={{ class: 'wh-scroll', label: w.logLabel, busy: loading }} columns={[w.event, w.result, w.attempt, w.duration, w.when, w.next, writable ? <span class="visually-hidden">{w.retry}</span> : null].filter((c) => c !== null)}>
+            <Table class="wh-log" region={{ class: 'wh-scroll', label: w.logLabel, busy: loading }} columns={[w.event, w.result, w.attempt, w.duration, w.when, w.next, canRetry ? <span class="visually-hidden">{w.retry}</span> : null].filter((c) => c !== null)}>
               {list.rows.map((d) => (
-                <DeliveryRow key={d.id} delivery={d} writable={writable} onRetry={() => retry(d)} />
+                <DeliveryRow key={d.id} delivery={d} canRetry={canRetry} onRetry={() => retry(d)} />
               ))}
             </Table>
             <Paginator class="wh-pages" label={w.logPages} page={page + 1} hasPrevious={page > 0} hasNext={list.more} onPrevious={() => setPage(page - 1)} onNext={() => setPage(page + 1)} />
@@ -61,14 +61,14 @@ export function DeliveryLog({ endpointId, writable, version }: { endpointId: str
   );
 }
 
-function DeliveryRow({ delivery: d, writable, onRetry }: { delivery: Delivery; writable: boolean; onRetry: () => void }) {
+function DeliveryRow({ delivery: d, canRetry, onRetry }: { delivery: Delivery; canRetry: boolean; onRetry: () => void }) {
   const w = useStrings(strings);
   const date = useDate();
   const outcome = [d.statusCode ?? null, d.error ?? null].filter((x) => x !== null).join(' · ');
   return (
     <tr>
       <td>
-        <code>{d.type}</code>
+        <code>{d.eventType}</code>
         <span class="hint wh-id">
           <code>{d.eventId}</code>
         </span>
@@ -87,9 +87,9 @@ function DeliveryRow({ delivery: d, writable, onRetry }: { delivery: Delivery; w
       <td>{d.durationMs === null || d.durationMs === undefined ? w.none : w.ms(d.durationMs)}</td>
       <td>{d.lastAttemptAt ? date(d.lastAttemptAt) : w.none}</td>
       <td>{d.nextAttemptAt ? date(d.nextAttemptAt) : w.none}</td>
-      {writable && (
+      {canRetry && (
         <td>
-          <button type="button" onClick={onRetry} aria-label={w.retryFor(d.type, d.eventId)}>
+          <button type="button" onClick={onRetry} aria-label={w.retryFor(d.eventType, d.eventId)}>
             {w.retry}
           </button>
         </td>

@@ -29,7 +29,7 @@ export function WebhookPage({ params, workspace }: PageProps) {
         {(endpoint) => (
           <>
             <Details endpoint={endpoint} writable={writable} scopes={workspace.scopes} onChanged={reload} onDelivery={() => setLogVersion((n) => n + 1)} />
-            <DeliveryLog endpointId={endpoint.id} writable={writable} version={logVersion} />
+            <DeliveryLog endpointId={endpoint.id} canRetry={writable && !endpoint.disabled} version={logVersion} />
           </>
         )}
       </Loaded>
@@ -97,7 +97,7 @@ function Details({ endpoint: e, writable, scopes, onChanged, onDelivery }: Detai
         <section aria-labelledby="wh-actions" class="stack-tight">
           <h2 id="wh-actions">{w.actionsTitle}</h2>
           <div class="actions">
-            <button type="button" disabled={busy} onClick={() => act(() => api.POST('/api/webhooks/{id}/test', path), w.testSent, onDelivery)}>
+            <button type="button" disabled={busy || e.disabled} aria-describedby={e.disabled ? 'wh-enable-first' : undefined} onClick={() => act(() => api.POST('/api/webhooks/{id}/test', path), w.testSent, onDelivery)}>
               {w.sendTest}
             </button>
             <button type="button" onClick={() => setEditing(true)}>
@@ -129,11 +129,16 @@ function Details({ endpoint: e, writable, scopes, onChanged, onDelivery }: Detai
               }}
             />
           </div>
+          {e.disabled && (
+            <p class="hint" id="wh-enable-first">
+              {w.enableFirst}
+            </p>
+          )}
           <p role="status" class="status">
             {done}
           </p>
           <ErrorLine error={error} />
-          <Recover endpointId={e.id} onRecovered={onDelivery} />
+          {!e.disabled && <Recover endpointId={e.id} onRecovered={onDelivery} />}
         </section>
       )}
     </>
@@ -141,6 +146,8 @@ function Details({ endpoint: e, writable, scopes, onChanged, onDelivery }: Detai
 }
 
 const DAY_MS = 86_400_000;
+/** How far back a recovery may reach (the server's limit: attempts are kept 30 days). */
+const MAX_RECOVER_DAYS = 30;
 /** A datetime-local value (the person's own clock) for a moment. */
 const localInput = (at: Date) => new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 
@@ -149,24 +156,26 @@ function Recover({ endpointId, onRecovered }: { endpointId: string; onRecovered:
   const w = useStrings(strings);
   const id = useId();
   const [since, setSince] = useState(() => localInput(new Date(Date.now() - DAY_MS)));
-  const [done, setDone] = useState(false);
+  const [requeued, setRequeued] = useState<number>();
   const { busy, error, run } = useAction();
   const submit = async (e: Event) => {
     e.preventDefault();
-    setDone(false);
+    setRequeued(undefined);
     const body = { since: new Date(since).toISOString() };
-    if ((await run(() => api.POST('/api/webhooks/{id}/recover', { params: { path: { id: endpointId } }, body }))) !== undefined) {
-      setDone(true);
+    const answer = await run(() => api.POST('/api/webhooks/{id}/recover', { params: { path: { id: endpointId } }, body }));
+    if (answer) {
+      setRequeued(answer.requeued);
       onRecovered();
     }
   };
+  const now = Date.now();
   return (
     <form class="stack-tight card-inline" onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{w.recoverTitle}</h3>
       <p class="hint">{w.recoverHelp}</p>
       <label class="field">
         <span>{w.since}</span>
-        <input type="datetime-local" name="since" required value={since} max={localInput(new Date())} onInput={(e) => setSince(e.currentTarget.value)} />
+        <input type="datetime-local" name="since" required value={since} min={localInput(new Date(now - MAX_RECOVER_DAYS * DAY_MS))} max={localInput(new Date(now))} onInput={(e) => setSince(e.currentTarget.value)} />
       </label>
       <ErrorLine error={error} />
       <div class="actions">
@@ -174,7 +183,7 @@ function Recover({ endpointId, onRecovered }: { endpointId: string; onRecovered:
           {w.recover}
         </button>
         <span role="status" class="status">
-          {done ? w.recovered : ''}
+          {requeued === undefined ? '' : w.recovered(requeued)}
         </span>
       </div>
     </form>

@@ -35,7 +35,7 @@ export function EndpointForm({ endpoint, scopes, onCancel, onSaved }: Props) {
     if (events.length === 0) return setOwn(w.pickEvent);
     const body = { url: url.trim(), events, description: description.trim() || undefined };
     if (endpoint) {
-      const saved = await run(() => api.PATCH('/api/webhooks/{id}', { params: { path: { id: endpoint.id } }, body: { ...body, description: description.trim() } }));
+      const saved = await run(() => api.PATCH('/api/webhooks/{id}', { params: { path: { id: endpoint.id } }, body: { ...body, description: description.trim() || null } }));
       if (saved) onSaved({ endpoint: saved });
     } else {
       const made = await run(() => api.POST('/api/webhooks', { body }));
