@@ -42,8 +42,10 @@ import type { TokenFound } from './modules/tokens/service.js';
 import { roleIn } from './modules/users/members.js';
 import type { Role } from './modules/users/roles.js';
 import { userRoutes } from './modules/users/routes.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
 import { workspaceRoutes } from './modules/workspaces/routes.js';
 import { baseContext } from './core/context.js';
+import type { Sealer } from './core/sealed.js';
 import type { Workspace } from './core/workspace.js';
 
 export interface AppDeps {
@@ -59,6 +61,8 @@ export interface AppDeps {
   redirect: RedirectDeps;
   conversions: ConversionDeps;
   keyCache: KeyCache;
+  /** Opens and seals reversible secrets (webhook signing secrets…). */
+  sealer: Sealer;
   /** Whether the shared credential epoch moved (see AuthChangeBus.observeAuthEpoch); absent in process. */
   authEpochMoved?: (epoch: string) => boolean;
   /** People: cached sessions and memberships, batched last-seen writes, login throttling. */
@@ -128,6 +132,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(conversionRoutes, { ...resource, conversions: deps.conversions });
   await app.register(analyticsRoutes, { ...resource, shortLinkBaseUrl: config.shortLinkBaseUrl });
   await app.register(eventRoutes, { ...resource, shortLinkBaseUrl: config.shortLinkBaseUrl });
+  await app.register(webhookRoutes, {
+    ...resource,
+    sealer: deps.sealer,
+    destinations: { allowedCidrs: config.webhookAllowedCidrs, allowPrivate: config.allowPrivateDestinations },
+  });
   await app.register(authRoutes, {
     db,
     baseUrl: config.baseUrl,

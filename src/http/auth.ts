@@ -17,7 +17,7 @@ export interface ActingWorkspace {
 export type Actor =
   | { type: 'key'; keyId: string }
   | { type: 'user'; userId: string; sessionId?: string; tokenId?: string }
-  | { type: 'app'; appId: string; userId: string; tokenId: string };
+  | { type: 'app'; appId: string; userId: string; tokenId: string; grantId: string };
 
 /** Who is calling, in which workspace, with which scopes: resolved once per request from its one credential. */
 export interface Principal {

@@ -82,6 +82,14 @@ export const messages = {
     ar: 'عدد العناصر كبير جدًا: تقبل مساحة العمل هذه {limit} عنصرًا على الأكثر في الطلب الواحد (وصل {count}).',
   },
   bad_request: { en: 'Bad request: {detail}.', ar: 'طلب غير صالح: {detail}.' },
+  webhook_limit: {
+    en: 'This workspace already has {limit} webhook endpoints, the most it may have: delete one before adding another.',
+    ar: 'لدى مساحة العمل هذه {limit} نقطة استقبال للويب هوك، وهو الحد الأقصى: احذف واحدة قبل إضافة أخرى.',
+  },
+  webhook_disabled: {
+    en: 'This webhook endpoint is disabled: enable it (PATCH with "disabled": false) before sending to it.',
+    ar: 'نقطة استقبال الويب هوك هذه معطّلة: فعّلها (PATCH مع "disabled": false) قبل الإرسال إليها.',
+  },
   internal_error: {
     en: 'An unexpected error occurred. Please try again later.',
     ar: 'حدث خطأ غير متوقع. يرجى المحاولة لاحقًا.',
@@ -221,6 +229,21 @@ export const reasons = {
   redirect_uri: {
     en: 'must be an absolute https URL (http only on localhost, 127.0.0.1 or [::1]) without user info or fragment',
     ar: 'يجب أن يكون رابط https مطلقًا (أو http على localhost أو 127.0.0.1 أو [::1] فقط) دون بيانات مستخدم ودون معرّف جزئي (#)',
+  },
+  webhook_url: {
+    en: 'must be an absolute https URL (http only inside WEBHOOK_ALLOWED_CIDRS) without user info or fragment',
+    ar: 'يجب أن يكون رابط https مطلقًا (http فقط داخل نطاقات WEBHOOK_ALLOWED_CIDRS) دون بيانات مستخدم ودون معرّف جزئي (#)',
+  },
+  unresolvable: { en: 'names a host that does not resolve to any address', ar: 'يشير إلى مضيف لا يُترجَم إلى أي عنوان' },
+  grant_ended: {
+    en: 'cannot be false: the OAuth app that registered this endpoint lost its authorization',
+    ar: 'لا يمكن أن تكون false: التطبيق (OAuth) الذي سجّل نقطة الاستقبال هذه فقد تفويضه',
+  },
+  not_in_future: { en: 'must not be in the future', ar: 'يجب ألا يكون في المستقبل' },
+  within_days: { en: 'must be within the last {limit} days', ar: 'يجب أن يكون خلال آخر {limit} يومًا' },
+  not_subscribable: {
+    en: 'is {value}, which is sent on request only (by the test action of an endpoint) and cannot be subscribed to',
+    ar: 'هو {value}، ويُرسل عند الطلب فقط (بإجراء الاختبار لنقطة الاستقبال) ولا يمكن الاشتراك فيه',
   },
   public_app: { en: 'is false: a public app has no client secret', ar: 'قيمته false: التطبيق العام لا يملك سرّ عميل' },
   oauth_unknown_client: { en: 'is not the client_id of an app registered here', ar: 'ليس معرّف عميل (client_id) لتطبيق مسجّل هنا' },

@@ -6,6 +6,7 @@ import { sameHash, secretFormat, sha256 } from '../../core/secret.js';
 import { assertDistinct } from '../bulk/service.js';
 import { withTransaction } from '../../core/transaction.js';
 import { requireWorkspace } from '../workspaces/service.js';
+import { disableWebhooksOfGrants } from '../webhooks/service.js';
 import { APP_NAME_MAX_LENGTH, MAX_REDIRECT_URIS, REDIRECT_URI_MAX_LENGTH } from './schemas.js';
 import * as store from './store.js';
 
@@ -170,7 +171,8 @@ export async function rotateSecret({ ctx: { db }, input: { workspaceId, id } }: 
 export async function deleteApp({ ctx: { db, now }, input: { workspaceId, id } }: { ctx: BaseCtx; input: { workspaceId: string; id: string } }): Promise<void> {
   await withTransaction(db, async (tx) => {
     if (!(await store.markAppDeleted(tx, workspaceId, id, now))) throw notFound('oauth app', id);
-    await store.revokeGrantsOfApp(tx, id, now);
+    const ended = await store.revokeGrantsOfApp(tx, id, now);
+    await disableWebhooksOfGrants({ ctx: { db: tx, now }, input: { grantIds: ended } });
   });
 }
 
@@ -194,4 +196,5 @@ export async function listAuthorizations({ ctx, input: { workspaceId } }: { ctx:
 /** Ends one consent given in this workspace, and with it the tokens issued under it. */
 export async function revokeAuthorization({ ctx, input: { workspaceId, id } }: { ctx: BaseCtx; input: { workspaceId: string; id: string } }): Promise<void> {
   if (!(await store.revokeGrant(ctx.db, workspaceId, id, ctx.now))) throw notFound('authorization', id);
+  await disableWebhooksOfGrants({ ctx, input: { grantIds: [id] } });
 }

@@ -57,11 +57,13 @@ export async function markAppDeleted(conn: Conn, workspaceId: string, id: string
 }
 
 /** Every live grant of the app, in whichever workspace a user connected it. */
-export async function revokeGrantsOfApp(conn: Conn, appId: string, at: Date): Promise<void> {
-  await conn
+export async function revokeGrantsOfApp(conn: Conn, appId: string, at: Date): Promise<string[]> {
+  const ended = await conn
     .update(oauthGrants)
     .set({ revokedAt: at })
-    .where(and(eq(oauthGrants.appId, appId), isNull(oauthGrants.revokedAt)));
+    .where(and(eq(oauthGrants.appId, appId), isNull(oauthGrants.revokedAt)))
+    .returning({ id: oauthGrants.id });
+  return ended.map((g) => g.id);
 }
 
 export interface GrantView {

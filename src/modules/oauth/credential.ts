@@ -12,7 +12,7 @@ export function oauthAccessCredential(db: Conn, cache: CredentialCache<AccessFou
       const t = await authenticateAccessToken({ ctx: { db, now }, input: { token }, deps: { lookup: (key, load) => cache.lookup(key, load, now.getTime()) } });
       return {
         kind: 'oauth',
-        actor: { type: 'app', appId: t.appId, userId: t.userId, tokenId: t.tokenId },
+        actor: { type: 'app', appId: t.appId, userId: t.userId, tokenId: t.tokenId, grantId: t.grantId },
         bound: { workspace: t.workspace, scopes: t.scopes },
       };
     },

@@ -11,6 +11,7 @@ import { findClient } from '../oauth-apps/service.js';
 import { workspacesOf } from '../users/service.js';
 import { ROLE_SCOPES, type Role } from '../users/roles.js';
 import { toWorkspace } from '../workspaces/service.js';
+import { disableWebhooksOfGrants } from '../webhooks/service.js';
 import { type Workspace } from '../../core/workspace.js';
 import * as store from './store.js';
 
@@ -178,7 +179,7 @@ export async function exchangeCode({
   const found = await store.findCode(db, sha256(code));
   if (!found || found.appClientId !== client.clientId) throw new OAuthError('invalid_grant', 'unknown code');
   if (found.code.usedAt || !(await store.useCode(db, found.code.codeHash, now))) {
-    await store.revokeGrant(db, found.grant.id, now);
+    await endGrant(db, found.grant.id, now);
     await authChanged();
     throw new OAuthError('invalid_grant', 'the code was already used; what it issued is revoked');
   }
@@ -203,7 +204,7 @@ export async function refresh({
   const found = await store.findToken(db, sha256(token));
   if (!found || found.token.kind !== 'refresh' || found.appClientId !== client.clientId) throw new OAuthError('invalid_grant', 'unknown refresh token');
   if (found.token.spentAt) {
-    await store.revokeGrant(db, found.grant.id, now);
+    await endGrant(db, found.grant.id, now);
     await authChanged();
     throw new OAuthError('invalid_grant', 'the refresh token was already used; the authorization is revoked');
   }
@@ -213,7 +214,7 @@ export async function refresh({
   const scopes = effectiveScopes(found.grant, found.appScopes, found.role);
   const issued = await withTransaction(db, async (tx) => ((await store.spendRefreshToken(tx, found.token.id, now)) ? issueTokens(tx, found.grant, now, scopes) : undefined));
   if (issued) return issued;
-  await store.revokeGrant(db, found.grant.id, now);
+  await endGrant(db, found.grant.id, now);
   await authChanged();
   throw new OAuthError('invalid_grant', 'the refresh token was already used; the authorization is revoked');
 }
@@ -231,7 +232,7 @@ export async function revoke({
   if (!token || !(ACCESS.isWellFormed(token) || REFRESH.isWellFormed(token))) return;
   const found = await store.findToken(db, sha256(token));
   if (!found || found.appClientId !== client.clientId) return;
-  if (found.token.kind === 'refresh') await store.revokeGrant(db, found.grant.id, now);
+  if (found.token.kind === 'refresh') await endGrant(db, found.grant.id, now);
   else await store.revokeToken(db, found.token.id, now);
   await authChanged();
 }
@@ -269,4 +270,13 @@ export async function authenticateAccessToken({
 }
 
 /** A user left a workspace (or was removed): the consents they gave there end with it. */
-export const endGrantsOf = ({ ctx, input: { userId, workspaceId } }: { ctx: BaseCtx; input: { userId: string; workspaceId: string } }) => store.revokeGrantsOf(ctx.db, userId, workspaceId, ctx.now);
+export async function endGrantsOf({ ctx, input: { userId, workspaceId } }: { ctx: BaseCtx; input: { userId: string; workspaceId: string } }): Promise<void> {
+  const ended = await store.revokeGrantsOf(ctx.db, userId, workspaceId, ctx.now);
+  await disableWebhooksOfGrants({ ctx, input: { grantIds: ended } });
+}
+
+/** Ends one consent: the grant, its tokens, and the webhook endpoints its app registered (operations.md §11). */
+async function endGrant(db: Conn, grantId: string, now: Date): Promise<void> {
+  await store.revokeGrant(db, grantId, now);
+  await disableWebhooksOfGrants({ ctx: { db, now }, input: { grantIds: [grantId] } });
+}

@@ -99,14 +99,15 @@ export async function findAccessToken(conn: Conn, tokenHash: Buffer) {
   return row;
 }
 
-/** Ends every live consent a user gave in a workspace, and their tokens: two statements however many there are. */
-export async function revokeGrantsOf(conn: Conn, userId: string, workspaceId: string, at: Date): Promise<void> {
+/** Ends every live consent a user gave in a workspace, and their tokens: two statements however many there are. The grants ended. */
+export async function revokeGrantsOf(conn: Conn, userId: string, workspaceId: string, at: Date): Promise<string[]> {
   const ended = await conn
     .update(oauthGrants)
     .set({ revokedAt: at })
     .where(and(eq(oauthGrants.userId, userId), eq(oauthGrants.workspaceId, workspaceId), isNull(oauthGrants.revokedAt)))
     .returning({ id: oauthGrants.id });
-  if (ended.length === 0) return;
+  if (ended.length === 0) return [];
   await conn.update(oauthTokens).set({ revokedAt: at }).where(and(inArray(oauthTokens.grantId, ended.map((g) => g.id)), isNull(oauthTokens.revokedAt)));
+  return ended.map((g) => g.id);
 }
 
