@@ -35,6 +35,7 @@ import { consentRedirectOrigin, type AccessFound } from './modules/oauth/service
 import { sessionCredential, signedInPerson } from './modules/sessions/credential.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
 import type { SessionFound } from './modules/sessions/service.js';
+import { stripeRoutes } from './modules/stripe/routes.js';
 import { tagRoutes } from './modules/tags/routes.js';
 import { humanTokenCredential } from './modules/tokens/credential.js';
 import { tokenRoutes } from './modules/tokens/routes.js';
@@ -45,6 +46,7 @@ import { userRoutes } from './modules/users/routes.js';
 import { workspaceRoutes } from './modules/workspaces/routes.js';
 import { baseContext } from './core/context.js';
 import type { Workspace } from './core/workspace.js';
+import type { Sealer } from './core/sealed.js';
 
 export interface AppDeps {
   config: Config;
@@ -59,6 +61,8 @@ export interface AppDeps {
   redirect: RedirectDeps;
   conversions: ConversionDeps;
   keyCache: KeyCache;
+  /** Reversible secrets (core/sealed.ts): one Sealer for every module that keeps one. */
+  sealer: Sealer;
   /** Whether the shared credential epoch moved (see AuthChangeBus.observeAuthEpoch); absent in process. */
   authEpochMoved?: (epoch: string) => boolean;
   /** People: cached sessions and memberships, batched last-seen writes, login throttling. */
@@ -128,6 +132,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(conversionRoutes, { ...resource, conversions: deps.conversions });
   await app.register(analyticsRoutes, { ...resource, shortLinkBaseUrl: config.shortLinkBaseUrl });
   await app.register(eventRoutes, { ...resource, shortLinkBaseUrl: config.shortLinkBaseUrl });
+  await app.register(stripeRoutes, {
+    ...resource,
+    baseUrl: config.baseUrl,
+    sealer: deps.sealer,
+    clickIdParam: config.clickIdParam,
+    conversions: deps.conversions,
+    roleOf: (userId, workspaceId) => roleIn({ ctx: ctxNow(), input: { userId, workspaceId } }),
+  });
   await app.register(authRoutes, {
     db,
     baseUrl: config.baseUrl,

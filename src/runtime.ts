@@ -23,6 +23,7 @@ import { LocalBus, RedisBus, type AuthChangeBus, type ClickFlushBus, type Invali
 import { LinkCache } from './modules/redirect/link-cache.js';
 import { PasswordGate } from './modules/redirect/password-gate.js';
 import { openCountryLookup } from './infra/country.js';
+import { Sealer } from './core/sealed.js';
 
 export interface Runtime {
   app: App;
@@ -98,6 +99,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const loginFailures = redis ? new RedisFailureCounter(redis, logger) : new MemoryFailureCounter();
   const sessionSeen = new LastUsedTracker((batch) => recordSessionsSeen({ ctx: database, input: batch }), (err) => logger.warn({ err }, 'could not record session use'));
   const passwords = new PasswordBox(config.secret);
+  const sealer = new Sealer(config.secret, config.secretPrevious);
   const bus: InvalidationBus & ClickFlushBus & AuthChangeBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
   const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);
   const lookupCountry = await countryLookup;
@@ -147,6 +149,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       clock,
     },
     keyCache: new CredentialCache(bus),
+    sealer,
     authEpochMoved: (epoch) => bus.observeAuthEpoch?.(epoch) ?? false,
     people: {
       sessions: new CredentialCache(bus),
