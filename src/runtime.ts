@@ -121,7 +121,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   };
   const app = await buildApp({
     metrics,
-    sealer,
     config,
     database,
     analyticsDatabase,
@@ -150,6 +149,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       clock,
     },
     keyCache: new CredentialCache(bus),
+    sealer,
     authEpochMoved: (epoch) => bus.observeAuthEpoch?.(epoch) ?? false,
     people: {
       sessions: new CredentialCache(bus),
