@@ -7,40 +7,21 @@
  * entry. axe at desktop and 375 px, English and Arabic (right-to-left). Screenshots:
  * test/e2e/__screenshots__/dashboard-stripe-*.png.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { signature, stripeEvent, stripeId } from '../modules/stripe/helpers.js';
 import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
 
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 const MEMBER = { name: 'Milo Member', email: 'milo@example.com', password: 'copper-valley-58-harbour' };
 const SIGNING_SECRET = 'whsec_' + randomBytes(24).toString('hex');
 
-/** The Stripe-Signature header Stripe sends: `t=<unix>,v1=<hex HMAC-SHA256 keyed with the secret string over "t.body">`. */
-function stripeSignature(body: string, secret: string, at = Math.floor(Date.now() / 1000)): string {
-  return `t=${at},v1=${createHmac('sha256', secret).update(`${at}.${body}`).digest('hex')}`;
-}
-
-/** A Stripe event of API version 2024-06-20 with `object` as its data. */
-function stripeEvent(type: string, object: Record<string, unknown>, livemode = true) {
-  return { id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', api_version: '2024-06-20', created: Math.floor(Date.now() / 1000), livemode, type, data: { object } };
-}
-
-function checkoutSession(extra: Record<string, unknown> = {}) {
-  return {
-    id: `cs_test_${randomBytes(12).toString('hex')}`,
-    object: 'checkout.session',
-    amount_total: 4900,
-    currency: 'usd',
-    payment_status: 'paid',
-    customer: `cus_${randomBytes(7).toString('hex')}`,
-    customer_details: { email: 'omar@example.com', name: 'Omar Haddad' },
-    invoice: null,
-    payment_intent: `pi_${randomBytes(12).toString('hex')}`,
-    metadata: {},
-    ...extra,
-  };
-}
+/** A paid checkout session (the fixture of API 2024-06-20) with fresh ids, without a click id unless given. */
+const checkout = (extra: Record<string, unknown> = {}, livemode = true) =>
+  stripeEvent('checkout.session.completed', { id: stripeId('cs'), payment_intent: stripeId('pi'), invoice: null, customer: stripeId('cus'), client_reference_id: null, metadata: {}, ...extra }, { livemode });
+/** An event type the connection does not use. */
+const other = () => ({ ...stripeEvent('checkout.session.completed', {}), type: 'customer.created', data: { object: { id: stripeId('cus'), object: 'customer' } } });
 
 describe.skipIf(!dashboardRunnable)('Settings → Integrations → Stripe in Chromium', () => {
   let d: Dashboard;
@@ -64,13 +45,16 @@ describe.skipIf(!dashboardRunnable)('Settings → Integrations → Stripe in Chr
     await page.getByRole('heading', { level: 1, name: heading }).waitFor();
     await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
   };
+  /** Posts an event to the webhook URL as Stripe does, signed with `secret` by the official `stripe` package. */
   const post = (url: string, event: object, secret = SIGNING_SECRET) => {
     const body = JSON.stringify(event);
-    return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': stripeSignature(body, secret) }, body });
+    return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature(body, secret) }, body });
   };
   /** A click of this workspace (a link, visited), for a checkout to be attributed to. */
   const aClick = async (page: Page): Promise<string> => {
-    const [collection] = await (await page.request.get(`${origin}/api/collections`, { headers })).json();
+    const madeCollection = await page.request.post(`${origin}/api/collections`, { headers, data: [{ name: 'Pricing page' }] });
+    expect(madeCollection.status(), await madeCollection.text()).toBe(201);
+    const [collection] = await madeCollection.json();
     const made = await page.request.post(`${origin}/api/links`, { headers, data: [{ collectionId: collection.id, url: 'https://example.com/pricing', title: 'Pricing' }] });
     expect(made.status(), await made.text()).toBe(201);
     const { id: linkId, shortUrl } = (await made.json())[0];
@@ -100,26 +84,27 @@ describe.skipIf(!dashboardRunnable)('Settings → Integrations → Stripe in Chr
     for (const type of ['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'invoice.paid', 'charge.refunded']) await page.getByText(type, { exact: true }).waitFor();
     await d.checkAccessibility(page, 'stripe-pending-en');
     // Until the secret is pasted, the URL answers 400 to every event.
-    expect((await post(url, stripeEvent('checkout.session.completed', checkoutSession()))).status).toBe(400);
+    expect((await post(url, checkout())).status).toBe(400);
 
-    await page.getByLabel('Signing secret').fill(SIGNING_SECRET);
+    await page.getByLabel('Signing secret', { exact: true }).fill(SIGNING_SECRET);
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await page.getByText('Connected', { exact: true }).first().waitFor();
     await page.getByText('Live payments only').waitFor();
     // The secret is never shown again.
-    expect(await page.getByLabel('Signing secret').inputValue()).toBe('');
+    expect(await page.getByLabel('Signing secret', { exact: true }).inputValue()).toBe('');
     expect(await page.content()).not.toContain(SIGNING_SECRET);
     await page.getByText('No event received yet').waitFor();
 
     // Events as Stripe sends them: a wrong signature records nothing.
-    expect((await post(url, stripeEvent('checkout.session.completed', checkoutSession()), 'whsec_wrong')).status).toBe(400);
+    expect((await post(url, checkout(), 'whsec_wrong')).status).toBe(400);
     const clickId = await aClick(page);
-    const sale = stripeEvent('checkout.session.completed', checkoutSession({ client_reference_id: clickId }));
-    const outcomes: [object, string][] = [
+    const sale = checkout({ client_reference_id: clickId });
+    const outcomes: [{ id: string }, string][] = [
       [sale, 'Sale recorded'],
-      [stripeEvent('checkout.session.completed', checkoutSession({ client_reference_id: 'user_8812' })), 'Nothing to attribute'],
-      [stripeEvent('checkout.session.completed', checkoutSession(), false), 'Test mode: no sale'],
-      [stripeEvent('customer.created', { id: 'cus_x', object: 'customer' }), 'Ignored'],
+      // Another app's own id in client_reference_id, no customer known: nothing to attribute.
+      [checkout({ client_reference_id: 'user_8812', customer_details: { email: 'nobody@example.com', name: 'Nobody' } }), 'Nothing to attribute'],
+      [checkout({}, false), 'Test mode: no sale'],
+      [other(), 'Ignored'],
     ];
     for (const [event] of outcomes) {
       const res = await post(url, event);
@@ -128,7 +113,7 @@ describe.skipIf(!dashboardRunnable)('Settings → Integrations → Stripe in Chr
     await page.getByRole('button', { name: 'Refresh' }).click();
     const table = page.getByRole('region', { name: 'Events Stripe sent' });
     for (const [event, outcome] of outcomes) {
-      const row = table.getByRole('row').filter({ hasText: (event as { id: string }).id });
+      const row = table.getByRole('row').filter({ hasText: event.id });
       await row.getByText(outcome, { exact: true }).waitFor();
     }
     // The sale's row names the sale made, and the sale is there.
@@ -142,7 +127,7 @@ describe.skipIf(!dashboardRunnable)('Settings → Integrations → Stripe in Chr
     await page.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('button', { name: 'Yes, disconnect' }).click();
     await page.getByText('Not connected.').waitFor();
-    expect((await post(url, stripeEvent('checkout.session.completed', checkoutSession()))).status).toBe(404);
+    expect((await post(url, checkout())).status).toBe(404);
     expect(d.cspViolations).toEqual([]);
   });
 
@@ -154,13 +139,14 @@ describe.skipIf(!dashboardRunnable)('Settings → Integrations → Stripe in Chr
     expect(await page.evaluate<string>('document.documentElement.dir')).toBe('rtl');
     await page.getByRole('button', { name: 'إنشاء عنوان خطاف الويب' }).click();
     await page.getByText('بانتظار سرّ التوقيع').waitFor();
-    await page.getByLabel('سرّ التوقيع').fill(SIGNING_SECRET);
+    await page.getByLabel('سرّ التوقيع', { exact: true }).fill(SIGNING_SECRET);
     await page.getByRole('button', { name: 'ربط', exact: true }).click();
     await page.getByText('مربوط', { exact: true }).first().waitFor();
     const url = (await page.locator('.stripe-url code').textContent()) ?? '';
-    expect((await post(url, stripeEvent('customer.created', { id: 'cus_y', object: 'customer' }))).status).toBe(200);
+    const ignored = other();
+    expect((await post(url, ignored)).status).toBe(200);
     await page.getByRole('button', { name: 'تحديث' }).click();
-    await page.getByText('تم تجاهله', { exact: true }).waitFor();
+    await page.getByRole('region', { name: 'الأحداث التي أرسلها Stripe' }).getByRole('row').filter({ hasText: ignored.id }).getByText('تم تجاهله', { exact: true }).waitFor();
     await d.checkAccessibility(page, 'stripe-connected-ar');
   });
 

@@ -130,13 +130,14 @@ function SecretForm({ connected, testMode: wasTest, onSaved }: { connected: bool
   return (
     <form class="stack-tight" onSubmit={submit} aria-labelledby={`${id}-title`}>
       <span id={`${id}-title`}>{connected ? p.replaceSecret : p.step3}</span>
-      <label class="field">
-        <span>{p.signingSecret}</span>
-        <input name="signingSecret" type="password" autocomplete="off" spellcheck={false} dir="ltr" required placeholder="whsec_…" aria-describedby={`${id}-help`} value={secret} onInput={(e) => setSecret(e.currentTarget.value)} />
+      {/* for/id, the hint outside the label: the field's name is its label alone, the hint its description. */}
+      <div class="field">
+        <label for={`${id}-secret`}>{p.signingSecret}</label>
+        <input id={`${id}-secret`} name="signingSecret" type="password" autocomplete="off" spellcheck={false} dir="ltr" required placeholder="whsec_…" aria-describedby={`${id}-help`} value={secret} onInput={(e) => setSecret(e.currentTarget.value)} />
         <span id={`${id}-help`} class="hint">
           {p.signingSecretHelp}
         </span>
-      </label>
+      </div>
       <label class="check">
         <input type="checkbox" name="testMode" checked={testMode} onChange={(e) => setTestMode(e.currentTarget.checked)} />
         <span>{p.testMode}</span>

@@ -46,20 +46,21 @@ export function EndpointForm({ endpoint, scopes, onCancel, onSaved }: Props) {
   return (
     <form class="stack-tight card-inline" onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{title}</h2>
-      <label class="field">
-        <span>{w.url}</span>
-        <input ref={urlRef} name="url" type="url" required maxLength={2000} dir="ltr" placeholder="https://" aria-describedby={`${id}-url-help`} value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+      {/* for/id, the hint outside the label: a field's name is its label alone, the hint its description. */}
+      <div class="field">
+        <label for={`${id}-url`}>{w.url}</label>
+        <input id={`${id}-url`} ref={urlRef} name="url" type="url" required maxLength={2048} dir="ltr" placeholder="https://" aria-describedby={`${id}-url-help`} value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
         <span id={`${id}-url-help`} class="hint">
           {w.urlHelp}
         </span>
-      </label>
-      <label class="field">
-        <span>{w.description}</span>
-        <input name="description" maxLength={500} aria-describedby={`${id}-description-help`} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+      </div>
+      <div class="field">
+        <label for={`${id}-description`}>{w.description}</label>
+        <input id={`${id}-description`} name="description" maxLength={500} aria-describedby={`${id}-description-help`} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
         <span id={`${id}-description-help`} class="hint">
           {w.descriptionHelp}
         </span>
-      </label>
+      </div>
       <fieldset class="scopes wh-events">
         <legend>{w.events}</legend>
         <p class="muted">{w.eventsHelp}</p>
