@@ -13,6 +13,7 @@ const en = {
   testMode: 'Test mode: record events of Stripe’s test mode as sales too',
   connect: 'Connect',
   replaceSecret: 'Replace the signing secret',
+  replaceIntro: 'Rolled the endpoint’s signing secret in Stripe? Paste the new one here:',
   status: 'Status',
   statuses: { pending: 'Waiting for the signing secret', connected: 'Connected' } as Record<string, string>,
   connectedAt: 'Connected on',
@@ -27,7 +28,6 @@ const en = {
   noEvents: 'No event received yet. In Stripe, “Send test webhook” or a test checkout shows one here.',
   received: 'Received',
   type: 'Type',
-  stripeId: 'Stripe ID',
   outcome: 'Outcome',
   sale: 'Sale',
   outcomes: {
@@ -59,6 +59,7 @@ const ar: StripeStrings = {
   testMode: 'وضع الاختبار: سجّل أحداث وضع الاختبار في Stripe مبيعاتٍ أيضًا',
   connect: 'ربط',
   replaceSecret: 'استبدال سرّ التوقيع',
+  replaceIntro: 'جدّدت سرّ التوقيع لنقطة الاستقبال في Stripe؟ الصق السرّ الجديد هنا:',
   status: 'الحالة',
   statuses: { pending: 'بانتظار سرّ التوقيع', connected: 'مربوط' },
   connectedAt: 'تاريخ الربط',
@@ -73,7 +74,6 @@ const ar: StripeStrings = {
   noEvents: 'لم يصل أي حدث بعد. يُظهر «Send test webhook» في Stripe أو عملية دفع تجريبية حدثًا هنا.',
   received: 'وصل',
   type: 'النوع',
-  stripeId: 'مُعرّف Stripe',
   outcome: 'النتيجة',
   sale: 'عملية البيع',
   outcomes: {

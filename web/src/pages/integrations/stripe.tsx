@@ -78,15 +78,15 @@ function Connected({ connection: c, onChanged }: { connection: Connection; onCha
         )}
       </dl>
       <ol class="stripe-steps card-inline">
-        <li class="stack-tight">
-          <span>{p.step1}</span>
-          <span class="stripe-url">
+        <li>
+          <p>{p.step1}</p>
+          <p class="stripe-url">
             <code>{c.webhookUrl}</code>
             <CopyButton text={c.webhookUrl} label={p.webhookUrl} />
-          </span>
+          </p>
         </li>
-        <li class="stack-tight">
-          <span>{p.step2}</span>
+        <li>
+          <p>{p.step2}</p>
           <ul class="chips">
             {c.events.map((e) => (
               <li key={e}>
@@ -129,7 +129,7 @@ function SecretForm({ connected, testMode: wasTest, onSaved }: { connected: bool
   };
   return (
     <form class="stack-tight" onSubmit={submit} aria-labelledby={`${id}-title`}>
-      <span id={`${id}-title`}>{connected ? p.replaceSecret : p.step3}</span>
+      <p id={`${id}-title`}>{connected ? p.replaceIntro : p.step3}</p>
       {/* for/id, the hint outside the label: the field's name is its label alone, the hint its description. */}
       <div class="field">
         <label for={`${id}-secret`}>{p.signingSecret}</label>
@@ -170,17 +170,17 @@ function Events() {
           events.length === 0 ? (
             <Empty>{p.noEvents}</Empty>
           ) : (
-            <Table class="stripe-events" region={{ class: 'wh-scroll', label: p.eventsLabel }} columns={[p.type, p.outcome, p.stripeId, p.sale, p.received]}>
+            <Table class="stripe-events" region={{ class: 'wh-scroll', label: p.eventsLabel }} columns={[p.type, p.outcome, p.sale, p.received]}>
               {events.map((e) => (
                 <tr key={e.id}>
                   <td>
                     <code>{e.type}</code>
+                    <span class="hint wh-id">
+                      <code>{e.stripeId}</code>
+                    </span>
                   </td>
                   <td>{p.outcomes[e.outcome] ?? e.outcome}</td>
-                  <td>
-                    <code>{e.stripeId}</code>
-                  </td>
-                  <td>{e.saleId ? <code>{e.saleId}</code> : p.none}</td>
+                  <td>{e.saleId ? <code class="wh-id">{e.saleId}</code> : p.none}</td>
                   <td>{date(e.createdAt)}</td>
                 </tr>
               ))}
