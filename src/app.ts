@@ -43,6 +43,7 @@ import type { TokenFound } from './modules/tokens/service.js';
 import { roleIn } from './modules/users/members.js';
 import type { Role } from './modules/users/roles.js';
 import { userRoutes } from './modules/users/routes.js';
+import { webhooksDocument } from './modules/webhooks/openapi.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 import { workspaceRoutes } from './modules/workspaces/routes.js';
 import { baseContext } from './core/context.js';
@@ -106,6 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     fastPath: fastRedirect(deps.redirect),
     notFoundPage,
     ping: () => deps.database.ping(),
+    openApiWebhooks: webhooksDocument,
     roleOf: (userId, workspaceId) => roleIn({ ctx: ctxNow(), input: { userId, workspaceId } }),
     auth: {
       kinds: [

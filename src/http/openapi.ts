@@ -103,12 +103,13 @@ function docsCsp(baseUrl: string): string {
   ].join('; ');
 }
 
-export async function registerOpenApi(app: FastifyInstance, baseUrl: string): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, baseUrl: string, webhooks?: Record<string, unknown>): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Linktrail API', version: API_VERSION, description: DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
       servers: [{ url: baseUrl }],
+      ...(webhooks ? { webhooks } : {}),
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key (`lt_…`) as a Bearer token (the bare key is also accepted)' },

@@ -28,6 +28,8 @@ export interface ServerOptions {
   roleOf: RoleLookup;
   /** Throws while the database cannot be reached (`/readyz`). */
   ping: () => Promise<unknown>;
+  /** The OpenAPI document's top-level `webhooks` (the requests the service sends out). */
+  openApiWebhooks?: Record<string, unknown>;
 }
 
 const routeTables = new WeakMap<object, RouteOptions[]>();
@@ -118,7 +120,7 @@ export async function createServer(deps: ServerOptions): Promise<App> {
       'request completed',
     );
   });
-  await registerOpenApi(app, deps.baseUrl);
+  await registerOpenApi(app, deps.baseUrl, deps.openApiWebhooks);
 
   app.addHook('preValidation', rejectUnstorableText);
 

@@ -99,6 +99,7 @@ describe('README walkthrough, from nothing to the first sale', () => {
   const walkthrough = shBlocks(section('From nothing to the first sale'));
   const plans = shBlocks(section('Plans'));
   const connect = shBlocks(section('Connect an app'));
+  const webhooks = shBlocks(section('Webhooks'));
   let dataDir: string;
   let port: number;
   let run: Run;
@@ -108,11 +109,13 @@ describe('README walkthrough, from nothing to the first sale', () => {
     ensureBuilt();
     dataDir = mkdtempSync(join(tmpdir(), 'lt-readme-'));
     port = await freePort();
-    // The one change to the text: the port of block 1.
+    // The changes to the text: the port of block 1, and its data directory.
     const start = walkthrough[0]!;
     expect(start).toMatch(/^npm start\b.*&$/m);
     expect(start.match(/\bPORT=3000\b/g)).toHaveLength(1);
-    const blocks = [start.replace(/\bPORT=3000\b/, `PORT=${port}`), ...walkthrough.slice(1), ...plans, ...connect];
+    // Block 1 exports DATA_DIR=./data-api: the temporary directory instead, so a second run starts afresh too.
+    expect(start.match(/\bDATA_DIR=\.\/data-api\b/g)).toHaveLength(1);
+    const blocks = [start.replace(/\bPORT=3000\b/, `PORT=${port}`).replace(/\bDATA_DIR=\.\/data-api\b/, `DATA_DIR=${dataDir}`), ...walkthrough.slice(1), ...plans, ...connect, ...webhooks];
     // Only what a fresh shell has, plus the engine under test (DATABASE_URL needs a SECRET). The
     // walkthrough starts from the setup URL, which exists only while nobody has an account: on
     // PostgreSQL it gets a database of its own.
@@ -132,7 +135,7 @@ describe('README walkthrough, from nothing to the first sale', () => {
     expect(plans.length).toBeGreaterThanOrEqual(1);
     expect(run.all).not.toMatch(/"error":\{/);
     expect({ code: run.code, output: run.code === 0 ? '' : run.all }).toEqual({ code: 0, output: '' });
-    expect(run.steps).toHaveLength(walkthrough.length + plans.length + connect.length + 1);
+    expect(run.steps).toHaveLength(walkthrough.length + plans.length + connect.length + webhooks.length + 1);
   });
 
   it('creates the first person from the logged setup URL, who makes a key in the workspace settings; the key is accepted with its rate limit', () => {
@@ -168,6 +171,23 @@ describe('README walkthrough, from nothing to the first sale', () => {
     expect(String(tokens.access_token)).toMatch(/^lto_/);
     const links = JSON.parse(run.steps[at + 2]!.split('\n').find((l) => l.startsWith('['))!) as { url: string }[];
     expect(links.map((l) => l.url)).toContain('https://example.com/pricing');
+  });
+
+  it('manages a webhook endpoint: register (secret once), list, roll, test, deliveries, retry, recover', () => {
+    const at = walkthrough.length + plans.length + connect.length;
+    const jsonLines = (step: string) => step.split('\n').filter((l) => /^[[{]/.test(l)).map((l) => JSON.parse(l) as unknown);
+    const [created, listed] = jsonLines(run.steps[at]!) as [Record<string, unknown>, Record<string, unknown>[]];
+    expect(created).toMatchObject({ url: 'http://127.0.0.1:8080/webhooks', events: ['link.created', 'sale.created'], disabled: false, createdBy: { type: 'key' } });
+    expect(String(created.secret)).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(listed).toEqual([expect.objectContaining({ id: created.id })]);
+    expect(listed[0]).not.toHaveProperty('secret');
+    const [rolled, test, deliveries] = jsonLines(run.steps[at + 1]!) as [Record<string, unknown>, Record<string, unknown>, Record<string, unknown>[]];
+    expect(String(rolled.secret)).toMatch(/^whsec_/);
+    expect(rolled.secret).not.toBe(created.secret);
+    expect(deliveries).toEqual([expect.objectContaining({ eventId: test.eventId, eventType: 'webhook.test' })]);
+    const [retried, recovered] = jsonLines(run.steps[at + 2]!) as [Record<string, unknown>, Record<string, unknown>];
+    expect(retried).toMatchObject({ id: deliveries[0]!.id, status: 'pending' });
+    expect(recovered).toEqual({ requeued: expect.any(Number) });
   });
 
   it('changes the plan and the limits with the CLI', () => {

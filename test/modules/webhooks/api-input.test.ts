@@ -1,0 +1,231 @@
+/**
+ * What the webhooks API refuses (operations.md §11): missing scopes (the route's, and the read
+ * scope of the data subscribed to), more than 20 endpoints, and bad input of every kind — each
+ * a clear 4xx in api.md's form, never a 500, and nothing written.
+ */
+import fc from 'fast-check';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows } from '../../../src/db/connect.js';
+import { startTestApp, type TestApp, type WorkspaceFixture } from '../../helpers/app.js';
+import { expectError } from '../people/helpers.js';
+import { call, PUBLIC_URL, register, type WebhookAnswer } from './helpers.js';
+
+let t: TestApp;
+let ws: WorkspaceFixture;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  ws = await t.workspace();
+});
+afterAll(() => t?.close());
+
+const countOf = async (workspaceId: string) =>
+  (await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM webhook_endpoints WHERE workspace_id = ${workspaceId}::uuid`))[0]!.n;
+
+const missingScopes = (res: { json<T>(): T }) => res.json<{ missingScopes?: string[] }>().missingScopes;
+
+describe('scopes', () => {
+  it('GET needs webhooksRead, the rest webhooksWrite', async () => {
+    const w = await register(t, ws.key);
+    const { key: readOnly } = await ws.newKey(['webhooksRead', 'linksRead']);
+    const { key: none } = await ws.newKey(['linksRead']);
+    expect((await call(t, readOnly, 'GET', '/api/webhooks')).statusCode).toBe(200);
+    expect((await call(t, readOnly, 'GET', `/api/webhooks/${w.id}/deliveries`)).statusCode).toBe(200);
+    const denied = await call(t, none, 'GET', '/api/webhooks');
+    expectError(denied, 403, 'missing_scopes');
+    expect(missingScopes(denied)).toEqual(['webhooksRead']);
+    for (const [method, url] of [
+      ['POST', '/api/webhooks'],
+      ['PATCH', `/api/webhooks/${w.id}`],
+      ['DELETE', `/api/webhooks/${w.id}`],
+      ['POST', `/api/webhooks/${w.id}/secret`],
+      ['POST', `/api/webhooks/${w.id}/test`],
+      ['POST', `/api/webhooks/${w.id}/recover`],
+    ] as const) {
+      const res = await call(t, readOnly, method, url, { url: PUBLIC_URL, events: ['link.created'], since: new Date().toISOString() });
+      expectError(res, 403, 'missing_scopes');
+      expect(missingScopes(res)).toEqual(['webhooksWrite']);
+    }
+  });
+
+  it('subscribing needs the read scope of the data: 403 naming the ones missing, nothing written', async () => {
+    const w = await t.workspace();
+    const { key } = await w.newKey(['webhooksWrite', 'webhooksRead']);
+    const cases: [string[], string[]][] = [
+      [['link.created'], ['linksRead']],
+      [['link.deleted', 'link.updated'], ['linksRead']],
+      [['link.clicked'], ['analyticsRead']],
+      [['lead.created'], ['analyticsRead', 'customersRead']],
+      [['sale.created', 'link.created'], ['analyticsRead', 'customersRead', 'linksRead']],
+    ];
+    for (const [events, missing] of cases) {
+      const res = await call(t, key, 'POST', '/api/webhooks', { url: PUBLIC_URL, events });
+      expectError(res, 403, 'missing_scopes');
+      expect(missingScopes(res)?.sort()).toEqual([...missing].sort());
+    }
+    const { key: analytics } = await w.newKey(['webhooksWrite', 'analyticsRead']);
+    const partly = await call(t, analytics, 'POST', '/api/webhooks', { url: PUBLIC_URL, events: ['lead.created'] });
+    expect(missingScopes(partly)).toEqual(['customersRead']);
+    expect(await countOf(w.id)).toBe(0);
+    expect((await call(t, analytics, 'POST', '/api/webhooks', { url: PUBLIC_URL, events: ['link.clicked'] })).statusCode).toBe(201);
+  });
+
+  it('a PATCH that adds types needs their scopes; keeping types already there does not', async () => {
+    const w = await register(t, ws.key, { events: ['link.created', 'link.clicked'] });
+    const { key } = await ws.newKey(['webhooksWrite', 'analyticsRead']);
+    const add = await call(t, key, 'PATCH', `/api/webhooks/${w.id}`, { events: ['link.created', 'link.clicked', 'sale.created'] });
+    expectError(add, 403, 'missing_scopes');
+    expect(missingScopes(add)).toEqual(['customersRead']);
+    // link.created stays (subscribed already, by a key that could see links); link.clicked goes.
+    const keep = await call(t, key, 'PATCH', `/api/webhooks/${w.id}`, { events: ['link.created'], description: 'narrowed' });
+    expect(keep.statusCode, keep.body).toBe(200);
+    expect(keep.json<WebhookAnswer>().events).toEqual(['link.created']);
+    const readd = await call(t, key, 'PATCH', `/api/webhooks/${w.id}`, { events: ['link.created', 'link.clicked'] });
+    expect(readd.statusCode, readd.body).toBe(200);
+  });
+});
+
+describe('the limit', () => {
+  it('at most 20 endpoints per workspace (deleted ones do not count): the 21st is a 400 webhook_limit', async () => {
+    const w = await t.workspace();
+    const made: string[] = [];
+    for (let i = 0; i < 20; i++) made.push((await register(t, w.key)).id);
+    const over = await call(t, w.key, 'POST', '/api/webhooks', { url: PUBLIC_URL, events: ['link.created'] });
+    expectError(over, 400, 'webhook_limit');
+    expect(over.json<{ error: { en: string } }>().error.en).toContain('20');
+    expect(await countOf(w.id)).toBe(20);
+    // Another workspace is not affected.
+    expect((await call(t, ws.key, 'POST', '/api/webhooks', { url: PUBLIC_URL, events: ['link.created'] })).statusCode).toBe(201);
+    await call(t, w.key, 'DELETE', `/api/webhooks/${made[0]}`);
+    expect((await call(t, w.key, 'POST', '/api/webhooks', { url: PUBLIC_URL, events: ['link.created'] })).statusCode).toBe(201);
+    expectError(await call(t, w.key, 'POST', '/api/webhooks', { url: PUBLIC_URL, events: ['link.created'] }), 400, 'webhook_limit');
+  });
+
+  it('ten creations at once, five places left: exactly five pass', async () => {
+    const w = await t.workspace();
+    for (let i = 0; i < 15; i++) await register(t, w.key);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => call(t, w.key, 'POST', '/api/webhooks', { url: PUBLIC_URL, events: ['link.created'] })));
+    expect(answers.filter((r) => r.statusCode === 201)).toHaveLength(5);
+    expect(answers.filter((r) => r.statusCode === 400)).toHaveLength(5);
+    expect(await countOf(w.id)).toBe(20);
+  });
+});
+
+describe('bad input', () => {
+  const base = { url: PUBLIC_URL, events: ['link.created'] };
+  const bad: [string, unknown, string][] = [
+    ['no body fields', {}, 'url'],
+    ['url missing', { events: ['link.created'] }, 'url'],
+    ['url a number', { ...base, url: 5 }, 'url'],
+    ['url not a URL', { ...base, url: 'not a url' }, 'url'],
+    ['url empty', { ...base, url: '' }, 'url'],
+    ['url http', { ...base, url: 'http://93.184.215.14/hook' }, 'url'],
+    ['url ftp', { ...base, url: 'ftp://93.184.215.14/hook' }, 'url'],
+    ['url javascript', { ...base, url: 'javascript:alert(1)' }, 'url'],
+    ['url with user info', { ...base, url: 'https://user:pw@93.184.215.14/hook' }, 'url'],
+    ['url with fragment', { ...base, url: 'https://93.184.215.14/hook#x' }, 'url'],
+    ['url with a line break', { ...base, url: 'https://93.184.215.14/ho\nok' }, 'url'],
+    ['url too long', { ...base, url: `https://93.184.215.14/${'a'.repeat(2100)}` }, 'url'],
+    ['localhost', { ...base, url: 'https://localhost/hook' }, 'url'],
+    ['loopback', { ...base, url: 'https://127.0.0.1:8443/hook' }, 'url'],
+    ['IPv6 loopback', { ...base, url: 'https://[::1]/hook' }, 'url'],
+    ['private 10/8', { ...base, url: 'https://10.1.2.3/hook' }, 'url'],
+    ['private 192.168', { ...base, url: 'https://192.168.1.1/hook' }, 'url'],
+    ['link-local metadata', { ...base, url: 'https://169.254.169.254/latest/meta-data' }, 'url'],
+    ['IPv4-mapped loopback', { ...base, url: 'https://[::ffff:127.0.0.1]/hook' }, 'url'],
+    ['decimal loopback', { ...base, url: 'https://2130706433/hook' }, 'url'],
+    ['unresolvable name', { ...base, url: 'https://hooks.nonexistent.invalid/hook' }, 'url'],
+    ['events missing', { url: PUBLIC_URL }, 'events'],
+    ['events a string', { ...base, events: 'link.created' }, 'events'],
+    ['events empty', { ...base, events: [] }, 'events'],
+    ['events unknown', { ...base, events: ['link.created', 'link.exploded'] }, 'events[1]'],
+    ['events duplicate', { ...base, events: ['link.created', 'link.updated', 'link.created'] }, 'events[2]'],
+    ['events webhook.test', { ...base, events: ['webhook.test'] }, 'events[0]'],
+    ['events numbers', { ...base, events: [1, 2] }, 'events[0]'],
+    ['events too many', { ...base, events: [...'abcdefgh'].map(() => 'link.created') }, 'events'],
+    ['description too long', { ...base, description: 'x'.repeat(501) }, 'description'],
+    ['description huge (the server-wide string guard)', { ...base, description: 'x'.repeat(200_000) }, 'body'],
+    ['description an object', { ...base, description: { a: 1 } }, 'description'],
+  ];
+  it.each(bad)('%s → 400 naming the field, nothing written', async (_name, body, field) => {
+    const before = await countOf(ws.id);
+    const res = await call(t, ws.key, 'POST', '/api/webhooks', body);
+    expectError(res, 400, res.json<{ error: { code: string } }>().error.code, field);
+    expect(res.json<{ field?: string }>().field ?? field).toBe(field);
+    expect(await countOf(ws.id)).toBe(before);
+  });
+
+  it('a PATCH of url is checked the same way, and a bad PATCH changes nothing', async () => {
+    const w = await register(t, ws.key);
+    for (const url of ['https://localhost/x', 'http://93.184.215.14/x', 'https://10.0.0.1/x', 'nope']) {
+      expectError(await call(t, ws.key, 'PATCH', `/api/webhooks/${w.id}`, { url }), 400, 'invalid_field', 'url');
+    }
+    expectError(await call(t, ws.key, 'PATCH', `/api/webhooks/${w.id}`, { events: [] }), 400, 'invalid_field', 'events');
+    expectError(await call(t, ws.key, 'PATCH', `/api/webhooks/${w.id}`, { disabled: 'yes' }), 400, 'invalid_field', 'disabled');
+    expect((await call(t, ws.key, 'GET', `/api/webhooks/${w.id}`)).json()).toMatchObject({ url: PUBLIC_URL, events: ['link.created'] });
+  });
+
+  it('malformed ids are a 400, unknown ones a 404', async () => {
+    expectError(await call(t, ws.key, 'GET', '/api/webhooks/not-a-uuid'), 400, 'invalid_path');
+    expectError(await call(t, ws.key, 'POST', '/api/webhooks/00000000-0000-4000-8000-000000000000/test'), 404, 'not_found');
+    expectError(await call(t, ws.key, 'GET', '/api/webhooks/00000000-0000-4000-8000-000000000000/deliveries'), 404, 'not_found');
+  });
+
+  it('any JSON body is answered with 201 or a 4xx in api.md form, never a 500', async () => {
+    const w = await t.workspace();
+    const value = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }));
+    const body = fc.record(
+      {
+        url: fc.oneof(value, fc.constantFrom(PUBLIC_URL, 'https://localhost/', 'http://93.184.215.14/', 'https://[fe80::1]/')),
+        events: fc.oneof(value, fc.array(fc.constantFrom('link.created', 'link.clicked', 'sale.created', 'webhook.test', 'x', ''), { maxLength: 8 })),
+        description: value,
+        disabled: value,
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(body, async (b) => {
+        const res = await call(t, w.key, 'POST', '/api/webhooks', b);
+        if (res.statusCode === 201) {
+          await call(t, w.key, 'DELETE', `/api/webhooks/${res.json<{ id: string }>().id}`);
+          return;
+        }
+        expect([400, 403], res.body).toContain(res.statusCode);
+        const e = res.json<{ error: { en: string; ar: string; code: string } }>().error;
+        expect(e.code.length).toBeGreaterThan(0);
+        expect(e.ar).toMatch(/[\u0600-\u06ff]/);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('WEBHOOK_ALLOWED_CIDRS', () => {
+  it('lets the operator name in-house ranges, where http is allowed too; elsewhere the rules hold', async () => {
+    const inHouse = await startTestApp({ env: { WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8,10.20.0.0/16' } });
+    try {
+      const w = await inHouse.workspace();
+      const post = (url: string) => call(inHouse, w.key, 'POST', '/api/webhooks', { url, events: ['link.created'] });
+      expect((await post('http://127.0.0.1:9911/hook')).statusCode).toBe(201);
+      expect((await post('https://10.20.3.4/hook')).statusCode).toBe(201);
+      expect((await post('http://localhost:9911/hook')).statusCode).toBe(201);
+      expectError(await post('https://10.21.0.1/hook'), 400, 'invalid_field', 'url');
+      expectError(await post('http://93.184.215.14/hook'), 400, 'invalid_field', 'url');
+    } finally {
+      await inHouse.close();
+    }
+  });
+
+  it('ALLOW_PRIVATE_DESTINATIONS (tests) allows loopback over https, still not http', async () => {
+    const open = await startTestApp({ env: { ALLOW_PRIVATE_DESTINATIONS: 'true' } });
+    try {
+      const w = await open.workspace();
+      const post = (url: string) => call(open, w.key, 'POST', '/api/webhooks', { url, events: ['link.created'] });
+      expect((await post('https://127.0.0.1:8443/hook')).statusCode).toBe(201);
+      expectError(await post('http://127.0.0.1:8443/hook'), 400, 'invalid_field', 'url');
+    } finally {
+      await open.close();
+    }
+  });
+});
