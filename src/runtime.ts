@@ -24,11 +24,18 @@ import { LinkCache } from './modules/redirect/link-cache.js';
 import { PasswordGate } from './modules/redirect/password-gate.js';
 import { openCountryLookup } from './infra/country.js';
 import { Sealer } from './core/sealed.js';
+import { WebhookDelivery } from './modules/webhooks/delivery.js';
 
 export interface Runtime {
   app: App;
   database: Database;
   logger: Logger;
+  /**
+   * Pokes this instance's webhook delivery worker (operations.md §11): an emitter calls it after
+   * committing events, so they leave at once instead of at the next poll (within 1 s). A no-op
+   * when WEBHOOK_DELIVERY=false.
+   */
+  wakeWebhooks(): void;
   /** Stops accepting, finishes in-flight requests, flushes pending writes, closes pools. */
   close(): Promise<void>;
 }
@@ -104,6 +111,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);
   const lookupCountry = await countryLookup;
   const clicks = startClickPipeline({ database, config, clock, logger, bus, lookupCountry });
+  const webhooks = config.webhookDelivery ? startWebhookDelivery(config, { database, sealer, logger, clock }) : undefined;
+  const wakeWebhooks = () => webhooks?.wake();
   // Event-loop delay, for the operator's metrics (and the hostile-body bench): a native
   // histogram sampled every 10 ms, nothing on the request path.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -179,8 +188,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     app,
     database,
     logger,
+    wakeWebhooks,
     async close() {
       await app.close();
+      await webhooks?.close();
       await clicks.close();
       loopDelay.disable();
       await lastUsed.close();
@@ -195,6 +206,22 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       logger.flush();
     },
   };
+}
+
+/** The webhook delivery worker of this instance; an endpoint it disables is logged (§15's mail goes there too). */
+function startWebhookDelivery(config: Config, o: { database: Database; sealer: Sealer; logger: Logger; clock: () => Date }): WebhookDelivery {
+  const worker = new WebhookDelivery({
+    database: o.database,
+    sealer: o.sealer,
+    log: o.logger,
+    clock: o.clock,
+    concurrency: config.webhookConcurrency,
+    retryDelaysMs: config.webhookRetryDelaysMs,
+    destinations: { allowPrivate: config.allowPrivateDestinations, allowedCidrs: config.webhookAllowedCidrs },
+    onEndpointDisabled: (endpoint) => o.logger.warn({ endpointId: endpoint.id, workspaceId: endpoint.workspaceId, reason: endpoint.reason }, 'webhook endpoint disabled'),
+  });
+  worker.start();
+  return worker;
 }
 
 /** Resolves true once the client is connected, false after `ms`. */

@@ -54,6 +54,18 @@ export function isPublicAddress(address: string): boolean {
   return parsed.range() === 'unicast';
 }
 
+/** Whether an address lies inside one of the CIDR ranges (an operator's allowed list). */
+export function inRanges(ranges: readonly string[]): (address: string) => boolean {
+  const parsed = ranges.map((r) => ipaddr.parseCIDR(r));
+  if (parsed.length === 0) return () => false;
+  return (address) => {
+    if (!ipaddr.isValid(address)) return false;
+    let ip = ipaddr.parse(address);
+    if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+    return parsed.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range, bits));
+  };
+}
+
 export interface HeadResult {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -72,8 +84,13 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
 
 const allowedBy = (o: SafeFetchOptions) => o.isAllowedAddress ?? (o.allowPrivate ? () => true : isPublicAddress);
 
-/** DNS lookup that refuses the whole name if any of its addresses is not allowed. */
-function guardedLookup(allowed: (address: string) => boolean) {
+/**
+ * DNS lookup that refuses the whole name if any of its addresses is not allowed: given to
+ * http(s).request as `lookup`, it judges the addresses of every connection, so a name that
+ * re-resolves elsewhere between a check and the connection is refused too. (An IP literal
+ * host is not looked up: judge it before connecting.)
+ */
+export function guardedLookup(allowed: (address: string) => boolean) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
     dnsLookup(hostname, { all: true }, (err, addresses) => {
       if (err) return callback(err, []);

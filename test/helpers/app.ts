@@ -21,6 +21,10 @@ export function testConfig(env: Record<string, string | undefined> = {}): Config
     DATABASE_URL: process.env.DATABASE_URL,
     REDIS_URL: process.env.REDIS_URL,
     BASE_URL: 'https://lt.test',
+    // The webhook delivery worker claims due deliveries of the whole database: off in tests,
+    // so apps sharing the PostgreSQL test database do not send each other's events (the
+    // delivery tests turn it on, on a database of their own).
+    WEBHOOK_DELIVERY: 'false',
     ...env,
   });
 }

@@ -1,0 +1,238 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { rows, type Conn } from '../../db/connect.js';
+
+/*
+ * The SQL of webhook delivery (operations.md §11). The states of a webhook_deliveries row, as
+ * the delivery worker (delivery.ts) and the endpoints API (retry, recover) both read them:
+ *
+ *   pending, next_attempt_at <= now(), locked_until null or past  → due: any instance may claim it
+ *   pending, next_attempt_at in the future                          → waiting for its next attempt
+ *   pending, locked_until in the future                             → an attempt is under way (a
+ *       lease: one instance holds it; if that instance dies, the lease runs out and the attempt
+ *       is taken again, with the same attempt number — `attempts` counts finished attempts)
+ *   succeeded                                                       → a 2xx came back; final
+ *   failed                                                          → every retry was used, the
+ *       receiver answered 410, or the endpoint was disabled or deleted while it waited
+ *       (last_error says which); final until the API sends it again
+ *
+ * To send a delivery again (retry, recover), the API sets status = 'pending' and
+ * next_attempt_at = now(), and leaves attempts and locked_until alone: a retried delivery
+ * whose attempt is under way is not taken twice, and its retries continue the schedule after
+ * `attempts` (a delivery that had used all its retries gets one more attempt, then fails).
+ * Deliveries of a disabled or deleted endpoint are never attempted: the housekeeping marks the
+ * pending ones failed ('endpoint disabled' / 'endpoint deleted'), so recovering them after the
+ * endpoint is enabled again sends them.
+ *
+ * Times here are the database's (now()), one clock for every instance: the due time, leases,
+ * failing_since and the 30 days kept.
+ */
+
+/** One claimed attempt: what to send, where, and with which secrets. */
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  workspaceId: string;
+  eventId: string;
+  /** Attempts finished before this one. */
+  attempts: number;
+  body: string;
+  url: string;
+  secretSealed: string;
+  /** The secret before a roll, while it still signs beside the new one. */
+  previousSecretSealed: string | null;
+}
+
+export interface ClaimLimits {
+  /** At most this many deliveries (the instance's free slots). */
+  limit: number;
+  /** At most this many leases live per endpoint, across instances. */
+  perEndpoint: number;
+  /** The lease: the attempt's timeout plus a margin. */
+  leaseMs: number;
+}
+
+const DUE = sql`d.status = 'pending' AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until <= now())`;
+
+/**
+ * Claims due deliveries in one short transaction, and commits before any is sent. First the
+ * endpoints with due deliveries are locked (FOR NO KEY UPDATE SKIP LOCKED: an endpoint another
+ * instance is claiming for is left to it this round, and the outbox's inserts, which only
+ * take KEY SHARE, are not blocked); then, in a second statement whose snapshot follows the
+ * locks, each endpoint's live leases are counted and at most `perEndpoint` minus those are
+ * leased. So two instances never exceed the per-endpoint cap together.
+ */
+export function claimDueDeliveries(conn: Conn, o: ClaimLimits): Promise<ClaimedDelivery[]> {
+  return conn.transaction(async (tx) => {
+    const endpoints = await rows<{ id: string }>(
+      tx,
+      sql`SELECT e.id FROM webhook_endpoints e
+          WHERE NOT e.disabled AND e.deleted_at IS NULL
+            AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND ${DUE})
+          ORDER BY random() LIMIT ${Math.max(o.limit, 1)}
+          FOR NO KEY UPDATE OF e SKIP LOCKED`,
+    );
+    if (endpoints.length === 0) return [];
+    return rows<ClaimedDelivery>(
+      tx,
+      sql`WITH ep AS (SELECT value::uuid AS id FROM jsonb_array_elements_text(${JSON.stringify(endpoints.map((e) => e.id))}::jsonb)),
+          chosen AS (
+            SELECT c.id FROM ep
+            CROSS JOIN LATERAL (
+              SELECT count(*)::int AS n FROM webhook_deliveries l
+              WHERE l.endpoint_id = ep.id AND l.status = 'pending' AND l.locked_until > now()) live
+            CROSS JOIN LATERAL (
+              SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+              WHERE d.endpoint_id = ep.id AND ${DUE}
+              ORDER BY d.next_attempt_at LIMIT greatest(0, ${o.perEndpoint}::int - live.n)) c
+            ORDER BY c.next_attempt_at LIMIT ${o.limit}::int)
+          UPDATE webhook_deliveries d SET locked_until = now() + ${o.leaseMs}::int * interval '1 millisecond'
+          FROM chosen, webhook_events ev, webhook_endpoints e
+          WHERE d.id = chosen.id AND ev.id = d.event_id AND e.id = d.endpoint_id
+          RETURNING d.id, d.endpoint_id AS "endpointId", d.workspace_id AS "workspaceId", d.event_id AS "eventId",
+            d.attempts, ev.body, e.url, e.secret_sealed AS "secretSealed",
+            CASE WHEN e.previous_secret_until > now() THEN e.previous_secret_sealed END AS "previousSecretSealed"`,
+    );
+  });
+}
+
+/** What one attempt brought back (see post.ts). */
+export interface AttemptRecord {
+  id: string;
+  /** `attempts` as claimed: an outcome recorded by another instance since is not overwritten. */
+  claimedAttempts: number;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  response: string | null;
+}
+
+const lastFields = (a: AttemptRecord) => sql`
+  attempts = d.attempts + 1, locked_until = NULL,
+  last_attempt_at = now() - ${a.durationMs}::int * interval '1 millisecond', last_status_code = ${a.statusCode}::int,
+  last_error = ${a.error}::text, last_duration_ms = ${a.durationMs}::int, last_response = ${a.response}::text`;
+
+const mine = (a: AttemptRecord) => sql`d.id = ${a.id}::uuid AND d.status = 'pending' AND d.attempts = ${a.claimedAttempts}::int`;
+
+/** A 2xx: the delivery succeeded, and its endpoint is no longer failing. */
+export async function recordSuccess(conn: Conn, a: AttemptRecord): Promise<void> {
+  await conn.execute(sql`WITH done AS (
+      UPDATE webhook_deliveries d SET status = 'succeeded', next_attempt_at = NULL, ${lastFields(a)}
+      WHERE ${mine(a)} RETURNING d.endpoint_id)
+    UPDATE webhook_endpoints e SET failing_since = NULL FROM done WHERE e.id = done.endpoint_id AND e.failing_since IS NOT NULL`);
+}
+
+/** An attempt abandoned by an instance shutting down: due again at once, not counted. */
+export async function releaseLease(conn: Conn, id: string, claimedAttempts: number): Promise<void> {
+  await conn.execute(sql`UPDATE webhook_deliveries d SET locked_until = NULL
+    WHERE ${mine({ id, claimedAttempts } as AttemptRecord)}`);
+}
+
+/** An endpoint this failure disabled, and why. */
+export interface DisabledEndpoint {
+  id: string;
+  workspaceId: string;
+  reason: 'gone' | 'failing';
+}
+
+/**
+ * A failure: the delivery waits `retryInMs` for its next attempt, or is failed (null). The
+ * endpoint is failing since its first failure; it is disabled at once on a 410 (`gone`), or
+ * when it has been failing for 5 days. Answers the endpoint if this disabled it.
+ */
+export async function recordFailure(conn: Conn, a: AttemptRecord, o: { retryInMs: number | null; gone: boolean }): Promise<DisabledEndpoint | undefined> {
+  const [disabled] = await rows<{ id: string; workspaceId: string; reason: DisabledEndpoint['reason'] | null }>(
+    conn,
+    sql`WITH done AS (
+        UPDATE webhook_deliveries d SET
+          status = ${o.retryInMs === null ? 'failed' : 'pending'},
+          next_attempt_at = ${o.retryInMs === null ? sql`NULL` : sql`now() + ${o.retryInMs}::bigint * interval '1 millisecond'`},
+          ${lastFields(a)}
+        WHERE ${mine(a)} RETURNING d.endpoint_id),
+      verdict AS (
+        SELECT e.id, CASE WHEN e.disabled THEN NULL WHEN ${o.gone}::boolean THEN 'gone'
+          WHEN e.failing_since <= now() - interval '5 days' THEN 'failing' END AS reason
+        FROM webhook_endpoints e JOIN done ON done.endpoint_id = e.id)
+      UPDATE webhook_endpoints e SET
+        failing_since = coalesce(e.failing_since, now()),
+        disabled = e.disabled OR v.reason IS NOT NULL,
+        disabled_reason = coalesce(v.reason, e.disabled_reason),
+        disabled_at = CASE WHEN v.reason IS NULL THEN e.disabled_at ELSE now() END,
+        updated_at = CASE WHEN v.reason IS NULL THEN e.updated_at ELSE now() END
+      FROM verdict v WHERE e.id = v.id
+      RETURNING e.id, e.workspace_id AS "workspaceId", v.reason`,
+  );
+  return disabled?.reason ? (disabled as DisabledEndpoint) : undefined;
+}
+
+/** Taken by one instance at a time (pg_try_advisory_xact_lock); beside migrations' and clicks'. */
+const HOUSEKEEPING_LOCK_ID = 7_130_024;
+const KEPT = sql`interval '30 days'`;
+
+export interface HousekeepingReport {
+  /** False when another instance was at it. */
+  ran: boolean;
+  failedForDisabledEndpoints: number;
+  deletedDeliveries: number;
+  deletedEvents: number;
+}
+
+/**
+ * One bounded run: the pending deliveries of disabled or deleted endpoints are failed, then the
+ * deliveries and events older than 30 days that are not pending are deleted, `batch` rows a
+ * statement and at most `maxBatches` statements each (the next run takes the rest).
+ */
+export function keepDeliveries(conn: Conn, o: { batch: number; maxBatches: number }): Promise<HousekeepingReport> {
+  return conn.transaction(async (tx) => {
+    const report: HousekeepingReport = { ran: false, failedForDisabledEndpoints: 0, deletedDeliveries: 0, deletedEvents: 0 };
+    const [lock] = await rows<{ got: boolean }>(tx, sql`SELECT pg_try_advisory_xact_lock(${HOUSEKEEPING_LOCK_ID}) AS got`);
+    if (!lock?.got) return report;
+    report.ran = true;
+    report.failedForDisabledEndpoints = await batches(o, () =>
+      count(
+        tx,
+        sql`WITH stale AS (
+            SELECT d.id, CASE WHEN e.deleted_at IS NOT NULL THEN 'endpoint deleted' ELSE 'endpoint disabled' END AS why
+            FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+            WHERE d.status = 'pending' AND (e.disabled OR e.deleted_at IS NOT NULL) AND (d.locked_until IS NULL OR d.locked_until <= now())
+            LIMIT ${o.batch}::int)
+          UPDATE webhook_deliveries d SET status = 'failed', next_attempt_at = NULL, last_error = stale.why
+          FROM stale WHERE d.id = stale.id RETURNING 1`,
+      ),
+    );
+    report.deletedDeliveries = await batches(o, () =>
+      count(
+        tx,
+        sql`DELETE FROM webhook_deliveries WHERE id IN (
+            SELECT id FROM webhook_deliveries WHERE created_at < now() - ${KEPT} AND status <> 'pending'
+              AND (last_attempt_at IS NULL OR last_attempt_at < now() - ${KEPT})
+            LIMIT ${o.batch}::int) RETURNING 1`,
+      ),
+    );
+    report.deletedEvents = await batches(o, () =>
+      count(
+        tx,
+        sql`DELETE FROM webhook_events WHERE id IN (
+            SELECT ev.id FROM webhook_events ev WHERE ev.created_at < now() - ${KEPT}
+              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = ev.id AND (d.status = 'pending' OR d.last_attempt_at >= now() - ${KEPT}))
+            LIMIT ${o.batch}::int) RETURNING 1`,
+      ),
+    );
+    return report;
+  });
+}
+
+async function count(conn: Conn, statement: SQL): Promise<number> {
+  const [row] = await rows<{ n: number }>(conn, sql`WITH touched AS (${statement}) SELECT count(*)::int AS n FROM touched`);
+  return row?.n ?? 0;
+}
+
+/** Repeats a batch statement until it touches fewer than a batch, at most maxBatches times. */
+async function batches(o: { batch: number; maxBatches: number }, run: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < o.maxBatches; i++) {
+    const n = await run();
+    total += n;
+    if (n < o.batch) break;
+  }
+  return total;
+}
