@@ -65,8 +65,9 @@ describe.skipIf(!dashboardRunnable)('Settings → Webhooks in Chromium', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   beforeAll(async () => {
     receiver = await startReceiver();
-    // Loopback is allowed in tests; a failed attempt waits an hour, so only Retry sends it again.
-    d = await startDashboard({ ALLOW_PRIVATE_DESTINATIONS: 'true', WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8', WEBHOOK_RETRY_DELAYS: '1h' });
+    // Loopback is allowed in tests; a failed attempt waits an hour, so only Retry sends it again;
+    // the delivery worker (off in test apps by default) sends from this app's own database.
+    d = await startDashboard({ ALLOW_PRIVATE_DESTINATIONS: 'true', WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8', WEBHOOK_RETRY_DELAYS: '1h', WEBHOOK_DELIVERY: 'true' });
     origin = d.origin;
   });
   afterEach(async () => d.closeContexts());

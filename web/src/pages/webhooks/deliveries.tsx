@@ -23,6 +23,8 @@ export function DeliveryLog({ endpointId, canRetry, version }: { endpointId: str
   );
   const { error, run } = useAction();
   const [done, setDone] = useState<string>();
+  // A retry said before the endpoint was disabled no longer holds.
+  useEffect(() => setDone(undefined), [canRetry]);
   const retry = async (d: Delivery) => {
     setDone(undefined);
     if ((await run(() => api.POST('/api/webhooks/{id}/deliveries/{deliveryId}/retry', { params: { path: { id: endpointId, deliveryId: d.id } } }))) !== undefined) {
