@@ -47,11 +47,13 @@ import { webhooksDocument } from './modules/webhooks/openapi.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 import { workspaceRoutes } from './modules/workspaces/routes.js';
 import { baseContext } from './core/context.js';
-import type { Sealer } from './core/sealed.js';
 import type { Workspace } from './core/workspace.js';
+import type { Sealer } from './core/sealed.js';
 
 export interface AppDeps {
   config: Config;
+  /** Seals and opens reversible secrets under SECRET (and SECRET_PREVIOUS): core/sealed.ts. */
+  sealer: Sealer;
   database: Database;
   /** The read replica that analytics reads go to (DATABASE_READ_URL); absent: `database`. */
   analyticsDatabase?: Database;
@@ -63,8 +65,6 @@ export interface AppDeps {
   redirect: RedirectDeps;
   conversions: ConversionDeps;
   keyCache: KeyCache;
-  /** Reversible secrets (core/sealed.ts): one Sealer for every module that keeps one. */
-  sealer: Sealer;
   /** Whether the shared credential epoch moved (see AuthChangeBus.observeAuthEpoch); absent in process. */
   authEpochMoved?: (epoch: string) => boolean;
   /** People: cached sessions and memberships, batched last-seen writes, login throttling. */
@@ -184,6 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       authChanged,
       flushLastUsed,
       metrics: deps.metrics,
+      reseal: { sealer: deps.sealer, changed: (table, ids) => (table === 'links' ? deps.links.onChanged?.(ids) : undefined) },
     });
   }
   return app;

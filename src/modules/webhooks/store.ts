@@ -131,14 +131,10 @@ export async function updateEndpoint(conn: Conn, workspaceId: string, id: string
   return row && endpointOf(row);
 }
 
-/** Soft delete: its deliveries stay for the log until they age out; none is sent any more. */
+/** Soft delete: its deliveries stay until they age out; the delivery worker attempts none of a deleted endpoint. */
 export async function deleteEndpoint(conn: Conn, workspaceId: string, id: string, now: Date): Promise<boolean> {
   const done = await rows<{ id: string }>(conn, sql`UPDATE webhook_endpoints e SET deleted_at = ${now}::timestamptz, updated_at = ${now}::timestamptz WHERE ${live(workspaceId, id)} RETURNING e.id`);
-  if (done.length === 0) return false;
-  // Pending deliveries of a deleted endpoint would never be claimed usefully: end them now.
-  await conn.execute(sql`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = COALESCE(last_error, 'endpoint deleted')
-                         WHERE endpoint_id = ${id}::uuid AND status = 'pending'`);
-  return true;
+  return done.length > 0;
 }
 
 /** A new signing secret; the current one keeps signing beside it until `previousUntil`. */

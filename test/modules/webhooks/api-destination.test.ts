@@ -6,9 +6,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/core/errors.js';
-import { checkWebhookUrl, insideCidrs, webhookAddressAllowed } from '../../../src/modules/webhooks/destination.js';
+import { checkWebhookUrl, insideCidrs, webhookAddressAllowed, type DestinationRules } from '../../../src/modules/webhooks/destination.js';
 
-const strict = { allowedCidrs: [], allowPrivate: false };
+const strict: DestinationRules = { allowedCidrs: [], allowPrivate: false };
 const octet = fc.integer({ min: 0, max: 255 });
 const ipv4 = (first: fc.Arbitrary<number>) => fc.tuple(first, octet, octet, octet).map((p) => p.join('.'));
 const privateV4 = fc.oneof(ipv4(fc.constant(10)), ipv4(fc.constant(127)), fc.tuple(octet, octet).map(([c, d]) => `192.168.${c}.${d}`), fc.tuple(octet, octet).map(([c, d]) => `169.254.${c}.${d}`));

@@ -9,13 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
 import { startTestApp, type TestApp, type WorkspaceFixture } from '../../helpers/app.js';
 import { expectError } from '../people/helpers.js';
-import { call, PUBLIC_URL, register, type WebhookAnswer } from './helpers.js';
+import { call, NO_DELIVERY, PUBLIC_URL, register, type WebhookAnswer } from './helpers.js';
 
 let t: TestApp;
 let ws: WorkspaceFixture;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: NO_DELIVERY });
   ws = await t.workspace();
 });
 afterAll(() => t?.close());
@@ -203,7 +203,7 @@ describe('bad input', () => {
 
 describe('WEBHOOK_ALLOWED_CIDRS', () => {
   it('lets the operator name in-house ranges, where http is allowed too; elsewhere the rules hold', async () => {
-    const inHouse = await startTestApp({ env: { WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8,10.20.0.0/16' } });
+    const inHouse = await startTestApp({ env: { ...NO_DELIVERY, WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8,10.20.0.0/16' } });
     try {
       const w = await inHouse.workspace();
       const post = (url: string) => call(inHouse, w.key, 'POST', '/api/webhooks', { url, events: ['link.created'] });
@@ -218,7 +218,7 @@ describe('WEBHOOK_ALLOWED_CIDRS', () => {
   });
 
   it('ALLOW_PRIVATE_DESTINATIONS (tests) allows loopback over https, still not http', async () => {
-    const open = await startTestApp({ env: { ALLOW_PRIVATE_DESTINATIONS: 'true' } });
+    const open = await startTestApp({ env: { ...NO_DELIVERY, ALLOW_PRIVATE_DESTINATIONS: 'true' } });
     try {
       const w = await open.workspace();
       const post = (url: string) => call(open, w.key, 'POST', '/api/webhooks', { url, events: ['link.created'] });

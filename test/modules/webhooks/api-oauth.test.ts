@@ -8,7 +8,7 @@ import type { Scope } from '../../../src/core/scopes.js';
 import { startTestApp, type TestApp, type WorkspaceFixture } from '../../helpers/app.js';
 import { asSession, expectError, ownedWorkspace, signedInMember, type SignedIn } from '../people/helpers.js';
 import { connect, grantIdOf, refreshRequest, registerApp, revokeRequest, type RegisteredApp, type TokenAnswer } from '../oauth/helpers.js';
-import { call, endpointRow, register, type WebhookAnswer } from './helpers.js';
+import { call, endpointRow, NO_DELIVERY, register, type WebhookAnswer } from './helpers.js';
 
 const APP_SCOPES: Scope[] = ['linksRead', 'webhooksRead', 'webhooksWrite'];
 let t: TestApp;
@@ -16,7 +16,7 @@ let workspace: WorkspaceFixture;
 let owner: SignedIn;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: NO_DELIVERY });
   ({ workspace, owner } = await ownedWorkspace(t));
 });
 afterAll(() => t?.close());

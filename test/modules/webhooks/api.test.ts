@@ -9,7 +9,7 @@ import { Sealer } from '../../../src/core/sealed.js';
 import { rows } from '../../../src/db/connect.js';
 import { SECRET, startTestApp, type TestApp, type WorkspaceFixture } from '../../helpers/app.js';
 import { expectError, mutableClock, ownedWorkspace, asSession, signedInMember } from '../people/helpers.js';
-import { call, deliveryRow, endpointRow, PUBLIC_URL, register, seedDelivery, type WebhookAnswer } from './helpers.js';
+import { call, deliveryRow, endpointRow, NO_DELIVERY, PUBLIC_URL, register, seedDelivery, type WebhookAnswer } from './helpers.js';
 
 const clock = mutableClock(new Date('2026-11-24T12:00:00Z'));
 const sealer = new Sealer(SECRET);
@@ -18,7 +18,7 @@ let t: TestApp;
 let ws: WorkspaceFixture;
 
 beforeAll(async () => {
-  t = await startTestApp({ clock: clock.now });
+  t = await startTestApp({ clock: clock.now, env: NO_DELIVERY });
   ws = await t.workspace();
 });
 afterAll(() => t?.close());

@@ -6,6 +6,12 @@ import { rows } from '../../../src/db/connect.js';
 import { isoTimestamp } from '../../../src/db/resource-table.js';
 import { bearer, type TestApp } from '../../helpers/app.js';
 
+/**
+ * These tests read and write the rows the API leaves; no delivery worker takes them meanwhile
+ * (nor connects to the addresses below).
+ */
+export const NO_DELIVERY = { WEBHOOK_DELIVERY: 'false' };
+
 /** A public address literal: registration resolves nothing and the address guard accepts it. */
 export const PUBLIC_URL = 'https://93.184.215.14/hooks/linktrail';
 
