@@ -110,7 +110,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);
   const lookupCountry = await countryLookup;
   const clicks = startClickPipeline({ database, config, clock, logger, bus, lookupCountry });
-  const webhooks = config.webhookDelivery ? startWebhookDelivery(config, { database, sealer, logger, clock }) : undefined;
+  // Started once the app is built; emitters given wakeWebhooks before that poke nothing yet.
+  let webhooks: WebhookDelivery | undefined;
   const wakeWebhooks = () => webhooks?.wake();
   // Event-loop delay, for the operator's metrics (and the hostile-body bench): a native
   // histogram sampled every 10 ms, nothing on the request path.
@@ -184,6 +185,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     logger.warn({ setupUrl: `${config.baseUrl}/app/setup?code=${setupCode}` }, 'no user yet: open the setup URL to create the first account');
     logger.flush();
   }
+  if (config.webhookDelivery) webhooks = startWebhookDelivery(config, { database, sealer, logger, clock });
   return {
     app,
     database,

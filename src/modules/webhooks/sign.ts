@@ -26,8 +26,17 @@ export function signatureHeader(secrets: readonly string[], id: string, timestam
   return secrets.map((secret) => signature(secret, id, timestamp, body)).join(' ');
 }
 
+export interface WebhookHeaders {
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
+  'content-type': 'application/json';
+  'user-agent': string;
+  [name: string]: string;
+}
+
 /** The headers of one attempt; `timestamp` is this attempt's Unix seconds (a retry is signed anew). */
-export function webhookHeaders(secrets: readonly string[], id: string, timestamp: number, body: string): Record<string, string> {
+export function webhookHeaders(secrets: readonly string[], id: string, timestamp: number, body: string): WebhookHeaders {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dropFreshDatabases, freshDatabase } from '../../helpers/fresh-database.js';
 import { within } from '../../helpers/wait.js';
-import { deliveriesOf, emit, seedEndpoint, startReceiver, type Receiver } from './receiver.js';
+import { deliveriesOf, emit, seedEndpoint, startReceiver, type Receiver, START_MS } from './receiver.js';
 
 let guarded: TestApp;
 let inHouse: TestApp;
@@ -22,7 +22,7 @@ beforeAll(async () => {
     freshDatabase().then((database) => startTestApp({ database, env: { ...env, WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8' } })),
   ]);
   [receiver, tlsReceiver] = await Promise.all([startReceiver(), startReceiver({ tls: true })]);
-});
+}, START_MS);
 afterAll(async () => {
   await Promise.all([guarded?.close(), inHouse?.close()]);
   await Promise.all([receiver?.close(), tlsReceiver?.close()]);

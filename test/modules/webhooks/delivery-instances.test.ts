@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres, onRedis, startTestApp, type TestApp } from '../../helpers/app.js';
 import { dropFreshDatabases, freshPostgresUrl, openAgain } from '../../helpers/fresh-database.js';
 import { within } from '../../helpers/wait.js';
-import { deliveriesOf, emit, seedEndpoint, startReceiver, type Receiver } from './receiver.js';
+import { deliveriesOf, emit, seedEndpoint, startReceiver, type Receiver, START_MS } from './receiver.js';
 
 const EVENTS_PER_ENDPOINT = 150;
 
@@ -35,7 +35,7 @@ describe.skipIf(!onPostgres || !onRedis)('two instances deliver together', () =>
       })(r.answer);
       receivers.push(r);
     }
-  });
+  }, START_MS);
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);
     await Promise.all(receivers.map((r) => r.close()));

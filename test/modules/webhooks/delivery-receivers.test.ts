@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dropFreshDatabases, freshDatabase } from '../../helpers/fresh-database.js';
 import { freePort } from '../../helpers/process.js';
 import { within } from '../../helpers/wait.js';
-import { deliveriesOf, emit, seedEndpoint, startReceiver, type Receiver } from './receiver.js';
+import { deliveriesOf, emit, seedEndpoint, startReceiver, type Receiver, START_MS } from './receiver.js';
 
 let t: TestApp;
 let ws: string;
@@ -20,7 +20,7 @@ beforeAll(async () => {
     database: await freshDatabase(),
     env: { WEBHOOK_DELIVERY: 'true', ALLOW_PRIVATE_DESTINATIONS: 'true', WEBHOOK_RETRY_DELAYS: '100ms,200ms,300ms,500ms,1s,2s,3s,5s,10s,10s' },
   });
-});
+}, START_MS);
 beforeEach(async () => {
   ws = (await t.workspace()).id;
 });

@@ -12,7 +12,7 @@ import { keepWebhookDeliveries } from '../../../src/modules/webhooks/delivery.js
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dropFreshDatabases, freshDatabase } from '../../helpers/fresh-database.js';
 import { within } from '../../helpers/wait.js';
-import { deliveriesOf, emit, endpointRow, newSecret, seedEndpoint, startReceiver, type Receiver } from './receiver.js';
+import { deliveriesOf, emit, endpointRow, newSecret, seedEndpoint, startReceiver, type Receiver, START_MS } from './receiver.js';
 
 let t: TestApp;
 let ws: string;
@@ -23,7 +23,7 @@ beforeAll(async () => {
     database: await freshDatabase(),
     env: { WEBHOOK_DELIVERY: 'true', ALLOW_PRIVATE_DESTINATIONS: 'true', WEBHOOK_RETRY_DELAYS: '100ms,100ms,100ms,5s' },
   });
-});
+}, START_MS);
 // A workspace per test: an event goes to every endpoint of its workspace subscribed to its type.
 beforeEach(async () => {
   ws = (await t.workspace()).id;

@@ -147,3 +147,6 @@ export async function endpointRow(db: Conn, id: string) {
   );
   return row!;
 }
+
+/** For a beforeAll that starts apps on fresh databases: on two shared cores that took over a minute. */
+export const START_MS = 180_000;
