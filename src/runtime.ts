@@ -159,7 +159,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       clock,
     },
     keyCache: new CredentialCache(bus),
-    sealer,
     authEpochMoved: (epoch) => bus.observeAuthEpoch?.(epoch) ?? false,
     people: {
       sessions: new CredentialCache(bus),
