@@ -35,6 +35,7 @@ import { consentRedirectOrigin, type AccessFound } from './modules/oauth/service
 import { sessionCredential, signedInPerson } from './modules/sessions/credential.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
 import type { SessionFound } from './modules/sessions/service.js';
+import { stripeRoutes } from './modules/stripe/routes.js';
 import { tagRoutes } from './modules/tags/routes.js';
 import { humanTokenCredential } from './modules/tokens/credential.js';
 import { tokenRoutes } from './modules/tokens/routes.js';
@@ -138,6 +139,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...resource,
     sealer: deps.sealer,
     destinations: { allowedCidrs: config.webhookAllowedCidrs, allowPrivate: config.allowPrivateDestinations },
+  });
+  await app.register(stripeRoutes, {
+    ...resource,
+    baseUrl: config.baseUrl,
+    sealer: deps.sealer,
+    clickIdParam: config.clickIdParam,
+    conversions: deps.conversions,
+    roleOf: (userId, workspaceId) => roleIn({ ctx: ctxNow(), input: { userId, workspaceId } }),
   });
   await app.register(authRoutes, {
     db,

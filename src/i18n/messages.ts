@@ -98,6 +98,26 @@ export const messages = {
     en: 'The service is temporarily unavailable (its database cannot be reached). Please retry shortly.',
     ar: 'الخدمة غير متاحة مؤقتًا (تعذّر الوصول إلى قاعدة البيانات). يرجى إعادة المحاولة بعد قليل.',
   },
+  stripe_connection_exists: {
+    en: 'This workspace already has a Stripe connection; delete it (DELETE /api/integrations/stripe) to make a new one.',
+    ar: 'لمساحة العمل هذه اتصال Stripe قائم بالفعل؛ احذفه (DELETE /api/integrations/stripe) لإنشاء اتصال جديد.',
+  },
+  stripe_no_connection: {
+    en: 'This workspace has no Stripe connection; create one with POST /api/integrations/stripe.',
+    ar: 'ليس لمساحة العمل هذه اتصال Stripe؛ أنشئه عبر POST /api/integrations/stripe.',
+  },
+  stripe_not_connected: {
+    en: 'This Stripe connection is not finished: its signing secret has not been given yet (PUT /api/integrations/stripe).',
+    ar: 'اتصال Stripe هذا غير مكتمل: لم يُقدَّم سرّ التوقيع الخاص به بعد (PUT /api/integrations/stripe).',
+  },
+  stripe_signature: {
+    en: 'The Stripe-Signature header does not prove this body came from Stripe ({problem}): it must be recent (5 minutes) and signed with this connection\'s signing secret.',
+    ar: 'ترويسة Stripe-Signature لا تثبت أن هذا الجسم مرسَل من Stripe ({problem}): يجب أن تكون حديثة (خلال 5 دقائق) وموقَّعة بسرّ التوقيع الخاص بهذا الاتصال.',
+  },
+  stripe_event_invalid: {
+    en: 'The request body is not a Stripe event object.',
+    ar: 'جسم الطلب ليس كائن حدث من Stripe.',
+  },
 } as const satisfies Record<string, { en: string; ar: string }>;
 
 export type MessageCode = keyof typeof messages;

@@ -20,6 +20,9 @@ const ROUTES: [pattern: string, page: Page][] = [
   ['/settings/keys', page(() => import('./pages/settings/index.js').then((m) => m.KeysSettings))],
   ['/settings/apps', page(() => import('./pages/settings/index.js').then((m) => m.OAuthAppsSettings))],
   ['/settings/connected', page(() => import('./pages/settings/index.js').then((m) => m.ConnectedAppsSettings))],
+  ['/settings/webhooks', page(() => import('./pages/webhooks/index.js').then((m) => m.WebhooksPage))],
+  ['/settings/webhooks/:id', page(() => import('./pages/webhooks/index.js').then((m) => m.WebhookPage))],
+  ['/settings/integrations', page(() => import('./pages/integrations/index.js').then((m) => m.IntegrationsPage))],
   ['/account', page(() => import('./pages/account/index.js').then((m) => m.AccountPage))],
 ];
 
@@ -57,5 +60,7 @@ export const SECTIONS = [
     ['/settings/keys', 'apiKeys'],
     ['/settings/apps', 'oauthApps'],
     ['/settings/connected', 'connectedApps'],
+    ['/settings/webhooks', 'webhooks'],
+    ['/settings/integrations', 'integrations'],
   ],
 ] as const;

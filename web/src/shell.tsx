@@ -1,5 +1,6 @@
 import { useT, LangContext, type Lang } from './i18n/index.js';
 import { onLinkClick } from './router.js';
+import { mayOpen } from './access.js';
 import { matchRoute, SECTIONS } from './routes.js';
 import type { Me } from './session.js';
 import { useContext } from 'preact/hooks';
@@ -27,14 +28,17 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
   const workspace = me.workspaces.find((w) => w.id === workspaceId);
   const role = workspace?.role;
   const route = matchRoute(path);
-  // Settings are the owner's (a member or a viewer sees none).
-  const nav = NAV.filter(([href]) => href !== '/settings' || role === 'owner');
-  const section = SECTIONS.find((items) => items.some(([p]) => route?.pattern === p || (p === '/links' && route?.pattern === '/links/:id')));
+  // Settings are the owner's, except Webhooks (webhooksRead): a section shows the pages one may open.
+  const allowed = (href: string) => workspace !== undefined && mayOpen(href, workspace);
+  const settings = SECTIONS[1].filter(([href]) => allowed(href));
+  const nav = NAV.filter(([href]) => href !== '/settings' || settings.length > 0).map(([href, key]) => [href === '/settings' ? settings[0]![0] : href, key] as const);
+  const inSection = SECTIONS.find((items) => items.some(([p]) => route?.pattern === p || route?.pattern.startsWith(p + '/')))?.filter(([href]) => allowed(href));
+  const section = inSection?.length ? inSection : undefined;
   let page;
   if (!workspaceId || !workspace || !role) page = <p>{t.noWorkspace}</p>;
-  else if (!route || (route.pattern.startsWith('/settings') && role !== 'owner')) page = <p>{t.notFound}</p>;
+  else if (!route || !mayOpen(route.pattern, workspace)) page = <p>{t.notFound}</p>;
   else page = <route.page key={workspaceId} me={me} workspaceId={workspaceId} workspace={workspace} role={role} params={route.params} />;
-  const title = [...NAV, ...SECTIONS.flat(), ['/links/:id', 'links'] as const, ['/account', 'account'] as const].find(([p]) => p === route?.pattern);
+  const title = [...NAV, ...SECTIONS.flat(), ['/links/:id', 'links'] as const, ['/settings/webhooks/:id', 'webhooks'] as const, ['/account', 'account'] as const].find(([p]) => p === route?.pattern);
   return (
     <div class="shell">
       <header class="topbar">
@@ -68,7 +72,7 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
         <ul>
           {nav.map(([href, key]) => (
             <li key={href}>
-              <a href={'/app' + (href === '/' ? '' : href)} onClick={onLinkClick} aria-current={path === href ? 'page' : section?.[0][0] === href ? 'true' : undefined}>
+              <a href={'/app' + (href === '/' ? '' : href)} onClick={onLinkClick} aria-current={path === href ? 'page' : section?.[0]?.[0] === href ? 'true' : undefined}>
                 {t[key]}
               </a>
             </li>
@@ -81,7 +85,7 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
             <ul>
               {section.map(([href, key]) => (
                 <li key={href}>
-                  <a href={'/app' + href} onClick={onLinkClick} aria-current={path === href ? 'page' : undefined}>
+                  <a href={'/app' + href} onClick={onLinkClick} aria-current={path === href ? 'page' : href !== section[0]![0] && route?.pattern.startsWith(href + '/') ? 'true' : undefined}>
                     {t[key]}
                   </a>
                 </li>

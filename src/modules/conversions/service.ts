@@ -3,7 +3,8 @@ import { invalid } from '../../core/errors.js';
 import type { Ctx } from '../../core/context.js';
 import { assertHttps } from '../bulk/rules.js';
 import { CURRENCIES } from './currencies.js';
-import { findClick, latestLead, recordLead, recordSale, type ClickRef, type CustomerInput, type EventOrigin, type EventRow, type SaleRow } from './store.js';
+import { MAX_SALE_AMOUNT } from './schemas.js';
+import { findClick, latestLead, recordLead, recordSale, setRefundedAmount, stripeSale, type ClickRef, type StripeSaleRef, type CustomerInput, type EventOrigin, type EventRow, type SaleRow } from './store.js';
 
 export interface ConversionDeps {
   /** Whether a click id was handed out here but its click is still queued. */
@@ -146,4 +147,66 @@ export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
   const click = await clickOf(ctx, deps, attribution.clickId);
   if (!click) throw invalid('clickId', 'unknown_click');
   return (await record())!;
+}
+
+export interface StripeSaleInput {
+  amount: number;
+  currency: string;
+  eventName: string;
+  /** A click id the payment carried (checked: only a click of this workspace counts). */
+  clickId?: string | null;
+  customer: { externalId: string; name: string; email?: string | null };
+  metadata?: Record<string, unknown> | null;
+  stripe: { invoiceId: string | null; paymentIntentId: string | null; refundedAmount: number };
+}
+
+/**
+ * A sale paid through Stripe (operations.md §12), attributed in api.md's sale order: the click
+ * id when it is a click of this workspace, else the customer's latest lead, else `fallbackClickId`
+ * (the click a subscription's checkout carried). Undefined when nothing attributes it: no error,
+ * since Stripe only needs to hear that the event arrived.
+ */
+export async function recordStripeSale({
+  ctx,
+  deps,
+  input,
+}: {
+  ctx: Ctx;
+  deps: ConversionDeps;
+  input: StripeSaleInput & { fallbackClickId?: string | null };
+}): Promise<SaleRow | undefined> {
+  if (!CURRENCIES.has(input.currency) || input.amount < 0 || input.amount > MAX_SALE_AMOUNT) return undefined;
+  const base = {
+    id: newId(),
+    workspaceId: ctx.workspace.id,
+    customerId: newId(),
+    eventName: input.eventName,
+    amount: input.amount,
+    currency: input.currency,
+    metadata: input.metadata,
+    customer: input.customer,
+    stripe: input.stripe,
+  };
+  const byClick = async (clickId: string) => {
+    if (!(await clickOf(ctx, deps, clickId))) return undefined;
+    return recordSale(ctx.db, { ...base, clickId, leadId: null, from: { clickId } });
+  };
+  if (input.clickId && isUuid(input.clickId)) {
+    const sale = await byClick(input.clickId);
+    if (sale) return sale;
+  }
+  const lead = await latestLead(ctx.db, ctx.workspace.id, input.customer.externalId);
+  if (lead) return recordSale(ctx.db, { ...base, clickId: lead.clickId, leadId: lead.id, from: { leadId: lead.id } });
+  if (input.fallbackClickId && isUuid(input.fallbackClickId)) return byClick(input.fallbackClickId);
+  return undefined;
+}
+
+/** The sale a Stripe invoice or payment intent paid, if one was recorded; locked for the caller's transaction. */
+export async function findStripeSale({ ctx, input }: { ctx: Ctx; input: { invoiceId: string } | { paymentIntentId: string } }): Promise<StripeSaleRef | undefined> {
+  return stripeSale(ctx.db, ctx.workspace.id, input);
+}
+
+/** A sale's refunded total (cumulative, at most its amount); analytics then count it net, in the sale's period. */
+export async function applyRefund({ ctx, input }: { ctx: Ctx; input: { saleId: string; refundedAmount: number } }): Promise<void> {
+  await setRefundedAmount(ctx.db, { workspaceId: ctx.workspace.id, ...input });
 }

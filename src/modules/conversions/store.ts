@@ -160,23 +160,63 @@ export async function recordSale(
     from: EventOrigin;
     metadata: unknown;
     customer: CustomerInput;
+    /** Stripe (operations.md §12): the invoice and payment intent that paid it, and a refund that arrived first. */
+    stripe?: { invoiceId: string | null; paymentIntentId: string | null; refundedAmount: number };
   },
 ): Promise<SaleRow | undefined> {
+  const stripe = e.stripe ?? { invoiceId: null, paymentIntentId: null, refundedAmount: 0 };
   const [row] = await rows<SaleRow>(
     conn,
     sql`WITH src AS (${sourceSql(e.workspaceId, e.from)}),
       c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer)}),
       ev AS (
-        INSERT INTO sale_events (id, workspace_id, event_name, amount, currency, click_id, link_id, lead_id, customer_id, metadata, ${sql.raw(DIMENSIONS)})
+        INSERT INTO sale_events (id, workspace_id, event_name, amount, currency, click_id, link_id, lead_id, customer_id, metadata,
+          refunded_amount, stripe_invoice_id, stripe_payment_intent_id, ${sql.raw(DIMENSIONS)})
         SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.amount}::bigint, ${e.currency}::text, ${e.clickId}::uuid,
-          src.link_id, ${e.leadId}::uuid, c.id, ${json(e.metadata)}::jsonb, ${sql.raw(prefixed('src', DIMENSIONS))}
+          src.link_id, ${e.leadId}::uuid, c.id, ${json(e.metadata)}::jsonb,
+          LEAST(${stripe.refundedAmount}::bigint, ${e.amount}::bigint), ${stripe.invoiceId}::text, ${stripe.paymentIntentId}::text,
+          ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
-      ru AS (${rollupEventSql(sql`0, 0, 1, ev.amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)})
+      ru AS (${rollupEventSql(sql`0, 0, 1, ev.amount - ev.refunded_amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)})
       SELECT ev.id, ev.event_name AS "eventName", ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId",
         ev.link_id AS "linkId", ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
       FROM ev`,
   );
   return row;
+}
+
+export interface StripeSaleRef {
+  id: string;
+  amount: number;
+  refundedAmount: number;
+}
+
+/** The workspace's sale paid by this Stripe invoice or payment intent (§12), locked until the transaction ends. */
+export async function stripeSale(conn: Conn, workspaceId: string, by: { invoiceId: string } | { paymentIntentId: string }): Promise<StripeSaleRef | undefined> {
+  const match = 'invoiceId' in by ? sql`stripe_invoice_id = ${by.invoiceId}` : sql`stripe_payment_intent_id = ${by.paymentIntentId}`;
+  const [row] = await rows<StripeSaleRef>(
+    conn,
+    sql`SELECT id, amount::float8 AS amount, refunded_amount::float8 AS "refundedAmount" FROM sale_events
+        WHERE workspace_id = ${workspaceId}::uuid AND ${match} ORDER BY seq LIMIT 1 FOR UPDATE`,
+  );
+  return row;
+}
+
+/**
+ * Sets a sale's refunded amount and takes the difference off its rollups, in the sale's own
+ * period and dimensions (revenue is net of refunds where the sale counts), in one statement.
+ */
+export async function setRefundedAmount(conn: Conn, r: { workspaceId: string; saleId: string; refundedAmount: number }): Promise<void> {
+  await conn.execute(
+    sql`WITH before AS (
+        SELECT refunded_amount FROM sale_events WHERE id = ${r.saleId}::uuid AND workspace_id = ${r.workspaceId}::uuid FOR UPDATE),
+      ev AS (
+        UPDATE sale_events s SET refunded_amount = LEAST(${r.refundedAmount}::bigint, s.amount)
+        FROM before WHERE s.id = ${r.saleId}::uuid AND s.workspace_id = ${r.workspaceId}::uuid AND LEAST(${r.refundedAmount}::bigint, s.amount) <> before.refunded_amount
+        RETURNING s.*, s.refunded_amount - before.refunded_amount AS delta),
+      ru AS (${rollupEventSql(sql`0, 0, 0, -ev.delta`, sql`amount = r.amount + EXCLUDED.amount`)})
+      SELECT 1`,
+  );
 }

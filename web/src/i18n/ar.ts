@@ -18,6 +18,8 @@ export const ar: Dictionary = {
   apiKeys: 'مفاتيح الواجهة البرمجية',
   oauthApps: 'تطبيقات OAuth',
   connectedApps: 'التطبيقات المتصلة',
+  webhooks: 'خطافات الويب',
+  integrations: 'التكاملات',
   sectionLabel: 'القسم',
   workspace: 'مساحة العمل',
   language: 'اللغة',

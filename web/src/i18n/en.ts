@@ -16,6 +16,8 @@ export const en = {
   apiKeys: 'API keys',
   oauthApps: 'OAuth apps',
   connectedApps: 'Connected apps',
+  webhooks: 'Webhooks',
+  integrations: 'Integrations',
   sectionLabel: 'Section',
   workspace: 'Workspace',
   language: 'Language',

@@ -1,0 +1,140 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { baseContext, serviceContext, type ResourceDeps } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import type { RoleLookup } from '../../http/auth.js';
+import { DeletedIds, ListQuery } from '../../http/schemas.js';
+import { routesPlugin, type App } from '../../http/types.js';
+import { Received, StripeConnect, StripeConnection, StripeEventRecord, WebhookParams } from './schemas.js';
+import { connectStripe, createConnection, deleteConnection, getConnection, listStripeEvents, receiveStripeEvent, type ReceiveDeps } from './service.js';
+
+/** Stripe posts events of at most a few KB; anything past 1 MB is refused before it is read (413). */
+export const MAX_STRIPE_BODY = 1024 * 1024;
+
+export type StripeRouteDeps = ResourceDeps & ReceiveDeps & { roleOf: RoleLookup };
+
+const OWNER_NOTE =
+  'Owner: with a session, only an owner of the workspace (X-Workspace-Id) may call it (403 owner_required for members and viewers). ' +
+  'With an API key, human token or OAuth token, the scope below: connecting Stripe makes sales, as conversionsWrite does; the connection and its events are read with analyticsRead.';
+
+export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) => {
+  app.addSchema(StripeConnection);
+  app.addSchema(StripeEventRecord);
+  const tags = ['Stripe'];
+  // "Owner" (operations.md, rules before §11): a session must be an owner's; keys and tokens act by their scope.
+  const ownerBySession = async (req: FastifyRequest) => {
+    const p = req.principal;
+    if (p?.kind !== 'session' || p.actor.type !== 'user') return;
+    if ((await deps.roleOf(p.actor.userId, p.workspace.id)) !== 'owner') throw new AppError('owner_required');
+  };
+  const ctx = (req: FastifyRequest) => serviceContext(deps, req);
+  const connection = Type.Ref(StripeConnection);
+
+  app.post(
+    '/api/integrations/stripe',
+    {
+      config: { scope: 'conversionsWrite' },
+      preHandler: ownerBySession,
+      schema: {
+        tags,
+        summary: 'Connect Stripe, step one: the webhook URL',
+        description: `Extension (operations.md §12). Makes the workspace's connection (one at a time) and its webhook URL, status pending; add the URL in Stripe for \`events\`, then give its signing secret with PUT. ${OWNER_NOTE}`,
+        response: { 201: connection },
+      },
+    },
+    async (req, reply) => reply.status(201).send(await createConnection({ ctx: ctx(req), deps })),
+  );
+
+  app.put(
+    '/api/integrations/stripe',
+    {
+      config: { scope: 'conversionsWrite' },
+      preHandler: ownerBySession,
+      schema: {
+        tags,
+        summary: 'Connect Stripe, step two: the signing secret',
+        description: `Stores the endpoint's signing secret (sealed) and connects: events are received from now on. Again later: replaces the secret. ${OWNER_NOTE}`,
+        body: StripeConnect,
+        response: { 200: connection },
+      },
+    },
+    async (req) => connectStripe({ ctx: ctx(req), deps, input: req.body }),
+  );
+
+  app.get(
+    '/api/integrations/stripe',
+    {
+      config: { scope: 'analyticsRead' },
+      preHandler: ownerBySession,
+      schema: { tags, summary: 'The Stripe connection', description: `Without the secret; 404 when there is none. ${OWNER_NOTE}`, response: { 200: connection } },
+    },
+    async (req) => getConnection({ ctx: ctx(req), deps }),
+  );
+
+  app.delete(
+    '/api/integrations/stripe',
+    {
+      config: { scope: 'conversionsWrite' },
+      preHandler: ownerBySession,
+      schema: {
+        tags,
+        summary: 'Disconnect Stripe',
+        description: `The webhook URL answers 404 from now on; a new connection gets a new id. Sales already made stay. ${OWNER_NOTE}`,
+        response: { 200: DeletedIds },
+      },
+    },
+    async (req) => deleteConnection({ ctx: ctx(req) }),
+  );
+
+  app.get(
+    '/api/integrations/stripe/events',
+    {
+      config: { scope: 'analyticsRead' },
+      preHandler: ownerBySession,
+      schema: {
+        tags,
+        summary: 'Stripe events received',
+        description: `Every event received with a valid signature (also under earlier connections), newest first, with its outcome and the sale it made. ${OWNER_NOTE}`,
+        querystring: ListQuery,
+        response: { 200: Type.Array(Type.Ref(StripeEventRecord)) },
+      },
+    },
+    async (req) => listStripeEvents({ ctx: ctx(req), input: req.query as never }),
+  );
+
+  void app.register(async (raw) => registerWebhook(raw as App, deps));
+});
+
+/**
+ * POST /webhooks/stripe/{id}, in its own context: the body is kept as bytes (the signature is
+ * over them), not given to the JSON parser every other route uses.
+ */
+function registerWebhook(app: App, deps: StripeRouteDeps) {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_STRIPE_BODY }, (_req, body, done) => done(null, body));
+  const now = baseContext(deps);
+  app.post(
+    '/webhooks/stripe/:id',
+    {
+      bodyLimit: MAX_STRIPE_BODY,
+      config: { public: true },
+      schema: {
+        tags: ['Stripe'],
+        summary: 'Receive a Stripe event',
+        description:
+          'Called by Stripe, not by clients: no credential; the `Stripe-Signature` header (t=…,v1=…: HMAC-SHA256 with the signing secret over `t.body`, at most 5 minutes old) is checked over the raw body (at most 1 MB) before it is read. 400 for a missing or wrong signature, a pending connection or a body that is not an event; 404 for an unknown or deleted connection; 200 `{ received: true }` for every event accepted, also one already seen (within 30 days) or of a type that makes no sale.',
+        params: WebhookParams,
+        response: { 200: Received },
+      },
+    },
+    async (req) => {
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const header = req.headers['stripe-signature'];
+      return receiveStripeEvent({
+        ctx: now(),
+        deps,
+        input: { connectionId: req.params.id, signature: Array.isArray(header) ? header.join(',') : header, body },
+      });
+    },
+  );
+}

@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import type { BaseCtx, Ctx } from '../../core/context.js';
+import { AppError, notFound } from '../../core/errors.js';
+import type { ListParams } from '../../core/list-params.js';
+import type { Sealer } from '../../core/sealed.js';
+import { withTransaction } from '../../core/transaction.js';
+import { isUuid, newId } from '../../db/ids.js';
+import { applyRefund, findStripeSale, recordStripeSale, type ConversionDeps } from '../conversions/service.js';
+import { requireWorkspace } from '../workspaces/service.js';
+import { meaningOf, readEvent, STRIPE_EVENT_TYPES, type Meaning, type StripeEvent } from './mapping.js';
+import { checkSignature } from './signature.js';
+import * as store from './store.js';
+
+export interface StripeDeps {
+  /** BASE_URL: where Stripe posts (`BASE_URL/webhooks/stripe/{id}`). */
+  baseUrl: string;
+  sealer: Sealer;
+}
+
+export interface ReceiveDeps extends StripeDeps {
+  /** CLICK_ID_PARAM: the metadata key a checkout may carry the click id in. */
+  clickIdParam: string;
+  conversions: ConversionDeps;
+}
+
+export interface ConnectionView {
+  id: string;
+  webhookUrl: string;
+  status: 'pending' | 'connected';
+  connectedAt: string | null;
+  events: (typeof STRIPE_EVENT_TYPES)[number][];
+  testMode: boolean;
+  apiVersion: string;
+  createdAt: string;
+}
+
+const view = (deps: StripeDeps, c: store.ConnectionRow): ConnectionView => ({
+  id: c.id,
+  webhookUrl: `${deps.baseUrl.replace(/\/+$/, '')}/webhooks/stripe/${c.id}`,
+  status: c.status,
+  connectedAt: c.connectedAt,
+  events: [...STRIPE_EVENT_TYPES],
+  testMode: c.testMode,
+  apiVersion: c.apiVersion,
+  createdAt: c.createdAt,
+});
+
+/** Step one: the webhook URL to add in Stripe, under a new random id. One connection per workspace. */
+export async function createConnection({ ctx, deps }: { ctx: Ctx; deps: StripeDeps }): Promise<ConnectionView> {
+  const created = await store.insertConnection(ctx.db, { id: randomUUID(), workspaceId: ctx.workspace.id });
+  if (!created) throw new AppError('stripe_connection_exists');
+  return view(deps, created);
+}
+
+/** Step two: the endpoint's signing secret, sealed; the connection accepts events from now on. Again later: a new secret. */
+export async function connectStripe({ ctx, deps, input }: { ctx: Ctx; deps: StripeDeps; input: { signingSecret: string; testMode?: boolean } }): Promise<ConnectionView> {
+  const connected = await store.connect(ctx.db, {
+    workspaceId: ctx.workspace.id,
+    secretSealed: deps.sealer.seal('stripe-secret', input.signingSecret),
+    testMode: input.testMode ?? false,
+    now: ctx.now,
+  });
+  if (!connected) throw new AppError('stripe_no_connection');
+  return view(deps, connected);
+}
+
+export async function getConnection({ ctx, deps }: { ctx: Ctx; deps: StripeDeps }): Promise<ConnectionView> {
+  const found = await store.connectionOf(ctx.db, ctx.workspace.id);
+  if (!found) throw new AppError('stripe_no_connection');
+  return view(deps, found);
+}
+
+export async function deleteConnection({ ctx }: { ctx: Ctx }): Promise<{ deletedIds: string[] }> {
+  const id = await store.deleteConnection(ctx.db, ctx.workspace.id, ctx.now);
+  if (!id) throw new AppError('stripe_no_connection');
+  return { deletedIds: [id] };
+}
+
+export async function listStripeEvents({ ctx, input }: { ctx: Ctx; input: ListParams }): Promise<store.EventRow[]> {
+  return store.listEvents(ctx.db, ctx.workspace.id, input);
+}
+
+/**
+ * POST /webhooks/stripe/{id}: the signature is checked over the raw bytes before the body is
+ * parsed; then, in one transaction holding the connection (its events are handled one at a
+ * time, on any instance), the event id is claimed, the event mapped, and what it made listed.
+ */
+export async function receiveStripeEvent({
+  ctx,
+  deps,
+  input,
+}: {
+  ctx: BaseCtx;
+  deps: ReceiveDeps;
+  input: { connectionId: string; signature: string | undefined; body: Buffer };
+}): Promise<{ received: true }> {
+  const found = isUuid(input.connectionId) ? await store.connectionById(ctx.db, input.connectionId) : undefined;
+  if (!found) throw notFound('Stripe connection', input.connectionId.slice(0, 100));
+  if (found.status !== 'connected' || !found.secretSealed) throw new AppError('stripe_not_connected');
+  const secret = deps.sealer.open('stripe-secret', found.secretSealed);
+  const problem = checkSignature({ header: input.signature, body: input.body, secret, nowSeconds: Math.floor(ctx.now.getTime() / 1000) });
+  if (problem) throw new AppError('stripe_signature', { problem });
+  const event = readEvent(parseJson(input.body));
+  if (!event) throw new AppError('stripe_event_invalid');
+  await withTransaction(ctx.db, async (tx) => {
+    const connection = await store.connectionById(tx, input.connectionId, { lock: true });
+    // Disconnected, or given a new secret, while this request ran: answer as the new state would.
+    if (!connection) throw notFound('Stripe connection', input.connectionId);
+    if (connection.secretSealed !== found.secretSealed) throw new AppError('stripe_signature', { problem: 'mismatch' });
+    const workspace = await requireWorkspace({ ctx: { db: tx, now: ctx.now }, input: { id: connection.workspaceId } });
+    const wctx: Ctx = { db: tx, analyticsDb: tx, workspace, now: ctx.now };
+    const fresh = await store.claimEventId(tx, connection.id, event.id, ctx.now);
+    const result: Result = !fresh
+      ? { outcome: 'duplicate', saleId: null }
+      : !event.livemode && !connection.testMode
+        ? { outcome: 'test_mode', saleId: null }
+        : await handle(wctx, deps, meaningOf(event, deps.clickIdParam));
+    await store.insertEvent(tx, { id: newId(), workspaceId: workspace.id, connectionId: connection.id, ...eventFields(event), ...result });
+  });
+  return { received: true };
+}
+
+const eventFields = (e: StripeEvent) => ({ stripeId: e.id, type: e.type, livemode: e.livemode });
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new AppError('malformed_json');
+  }
+}
+
+type Result = { outcome: store.Outcome; saleId: string | null };
+
+function handle(ctx: Ctx, deps: ReceiveDeps, meaning: Meaning): Promise<Result> {
+  switch (meaning.kind) {
+    case 'checkout':
+      return checkoutCompleted(ctx, deps, meaning);
+    case 'invoice':
+      return invoicePaid(ctx, deps, meaning);
+    case 'refund':
+      return chargeRefunded(ctx, meaning);
+    default:
+      return Promise.resolve({ outcome: 'ignored', saleId: null });
+  }
+}
+
+/** A refund that came before its sale, taken by the sale now made (and forgotten then). */
+async function waitingRefund(ctx: Ctx, paymentIntentId: string | undefined): Promise<number> {
+  return paymentIntentId ? store.pendingRefund(ctx.db, ctx.workspace.id, paymentIntentId) : 0;
+}
+
+async function checkoutCompleted(ctx: Ctx, deps: ReceiveDeps, m: Extract<Meaning, { kind: 'checkout' }>): Promise<Result> {
+  // Paid or not (a trial, a delayed payment): later invoices of this Stripe customer are this customer's.
+  if (m.stripeCustomerId) {
+    await store.rememberCustomer(ctx.db, { workspaceId: ctx.workspace.id, stripeCustomerId: m.stripeCustomerId, customerExternalId: m.buyer.externalId, clickId: m.clickId ?? null });
+  }
+  if (!m.paid || m.amount === undefined || m.currency === undefined) return { outcome: 'ignored', saleId: null };
+  // The first invoice of a subscription checkout is the same payment: counted once, whichever event came first.
+  const already = m.invoiceId ? await findStripeSale({ ctx, input: { invoiceId: m.invoiceId } }) : undefined;
+  if (already) return { outcome: 'duplicate', saleId: already.id };
+  return madeSale(ctx, deps, 'sale', m.paymentIntentId, {
+    amount: m.amount,
+    currency: m.currency,
+    eventName: 'Purchase',
+    clickId: m.clickId,
+    customer: m.buyer,
+    metadata: { stripeCheckoutSessionId: m.sessionId },
+    invoiceId: m.invoiceId,
+  });
+}
+
+async function invoicePaid(ctx: Ctx, deps: ReceiveDeps, m: Extract<Meaning, { kind: 'invoice' }>): Promise<Result> {
+  const already = await findStripeSale({ ctx, input: { invoiceId: m.invoiceId } });
+  if (already) return { outcome: 'duplicate', saleId: already.id };
+  // A trial's first invoice is paid with nothing: no revenue, no sale.
+  if (m.amount === undefined || m.amount === 0 || m.currency === undefined) return { outcome: 'ignored', saleId: null };
+  const known = m.stripeCustomerId ? await store.customerOf(ctx.db, ctx.workspace.id, m.stripeCustomerId) : undefined;
+  if (!known) return { outcome: 'unattributed', saleId: null };
+  return madeSale(ctx, deps, 'renewal', m.paymentIntentId, {
+    amount: m.amount,
+    currency: m.currency,
+    eventName: 'Subscription',
+    fallbackClickId: known.clickId,
+    customer: { externalId: known.customerExternalId, name: m.name ?? m.email ?? 'Stripe customer', ...(m.email ? { email: m.email } : {}) },
+    metadata: { stripeInvoiceId: m.invoiceId },
+    invoiceId: m.invoiceId,
+  });
+}
+
+async function madeSale(
+  ctx: Ctx,
+  deps: ReceiveDeps,
+  outcome: 'sale' | 'renewal',
+  paymentIntentId: string | undefined,
+  s: {
+    amount: number;
+    currency: string;
+    eventName: string;
+    clickId?: string;
+    fallbackClickId?: string | null;
+    customer: { externalId: string; name: string; email?: string };
+    metadata: Record<string, unknown>;
+    invoiceId: string | undefined;
+  },
+): Promise<Result> {
+  const refundedAmount = await waitingRefund(ctx, paymentIntentId);
+  const sale = await recordStripeSale({
+    ctx,
+    deps: deps.conversions,
+    input: { ...s, stripe: { invoiceId: s.invoiceId ?? null, paymentIntentId: paymentIntentId ?? null, refundedAmount } },
+  });
+  if (!sale) return { outcome: 'unattributed', saleId: null };
+  if (paymentIntentId && refundedAmount > 0) await store.dropPendingRefund(ctx.db, ctx.workspace.id, paymentIntentId);
+  return { outcome, saleId: sale.id };
+}
+
+async function chargeRefunded(ctx: Ctx, m: Extract<Meaning, { kind: 'refund' }>): Promise<Result> {
+  if (!m.paymentIntentId || m.amountRefunded === undefined) return { outcome: 'unattributed', saleId: null };
+  const sale = await findStripeSale({ ctx, input: { paymentIntentId: m.paymentIntentId } });
+  if (!sale) {
+    await store.keepPendingRefund(ctx.db, { workspaceId: ctx.workspace.id, paymentIntentId: m.paymentIntentId, amountRefunded: m.amountRefunded });
+    return { outcome: 'refund', saleId: null };
+  }
+  // amount_refunded is the charge's total so far: a late, smaller total never undoes a larger one.
+  if (m.amountRefunded > sale.refundedAmount) await applyRefund({ ctx, input: { saleId: sale.id, refundedAmount: m.amountRefunded } });
+  return { outcome: 'refund', saleId: sale.id };
+}
+
+/** Every live connection's sealed secret and a way to replace it (for `linktrail secrets reseal`). */
+export const stripeSealedSecrets = {
+  purpose: 'stripe-secret' as const,
+  list: ({ ctx }: { ctx: BaseCtx }) => store.sealedSecrets(ctx.db),
+  replace: ({ ctx, input }: { ctx: BaseCtx; input: { id: string; from: string; to: string } }) => store.resealSecret(ctx.db, input.id, input.from, input.to),
+};
