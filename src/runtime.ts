@@ -19,6 +19,7 @@ import { frameChecker } from './modules/links/frame-check.js';
 import { PasswordBox } from './modules/links/password.js';
 import { findLinkForRedirect } from './modules/links/service.js';
 import { startClickPipeline } from './modules/clicks/service.js';
+import { outboxCtes, workspacesWanting } from './modules/webhooks/outbox.js';
 import { LocalBus, RedisBus, type AuthChangeBus, type ClickFlushBus, type InvalidationBus } from './infra/bus.js';
 import { LinkCache } from './modules/redirect/link-cache.js';
 import { PasswordGate } from './modules/redirect/password-gate.js';
@@ -101,7 +102,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const bus: InvalidationBus & ClickFlushBus & AuthChangeBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
   const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);
   const lookupCountry = await countryLookup;
-  const clicks = startClickPipeline({ database, config, clock, logger, bus, lookupCountry });
+  const clicks = startClickPipeline({
+    database,
+    config,
+    clock,
+    logger,
+    bus,
+    lookupCountry,
+    clickEvents: { subscribedWorkspaces: () => workspacesWanting(database.db, 'link.clicked'), outboxCtes },
+  });
   // Event-loop delay, for the operator's metrics (and the hostile-body bench): a native
   // histogram sampled every 10 ms, nothing on the request path.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -159,6 +168,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
     requestTimeoutMs: options.requestTimeoutMs,
     conversions: {
+      shortLinkBaseUrl: config.shortLinkBaseUrl,
       isClickPending: clicks.isClickPending,
       flushClicks: clicks.flush,
       requestClickFlush: clicks.requestFlush,
