@@ -82,7 +82,7 @@ export function startClickPipeline({ database, config, clock, logger, bus, looku
   const writeBatch = (store: typeof storeClicks) => async (batch: RawClick[]) => {
     const outbox = await webhooks?.outboxOf(batch);
     await store(database, batch, lookupCountry, outbox);
-    if (outbox) webhooks!.written();
+    if (outbox) webhooks?.written();
   };
   const clicks = new ClickQueue(writeBatch(storeClicks), logger);
   const durable = config.clickSpoolDir ? startSpool(config.clickSpoolDir, config.clickSpoolSyncMs, clicks, logger, writeBatch(replayClicks)) : undefined;

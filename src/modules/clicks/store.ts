@@ -28,6 +28,8 @@ const CLICK_COLUMNS_SQL = CLICK_COPY_COLUMNS.join(', ');
 /**
  * The start of a batch's statement: `WITH`, then the outbox CTEs of its link.clicked events
  * (click-events.ts) when it has any, so that they are written with its clicks or not at all.
+ * They write the webhooks module's tables (webhook_events, webhook_deliveries) in this module's
+ * statement: the CTEs are that module's own SQL, handed over by the wiring (runtime.ts).
  */
 const withOutbox = (outbox: SQL | undefined): SQL => (outbox ? sql`WITH ${outbox},` : sql`WITH`);
 
