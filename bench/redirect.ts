@@ -1,10 +1,15 @@
 /**
  * Redirect throughput: a bare node:http server answering a fixed 302 versus Linktrail's short
  * link (cache, decision, click queue), both under `wrk` on 127.0.0.1, one server process each.
- * Then the server is stopped with SIGTERM and the clicks in the database are counted: they
- * must equal the 302s wrk received.
+ * Then the same rounds again once the link's workspace has an endpoint subscribed to
+ * link.clicked (operations.md §11: the batch writer stores an event and a delivery per click),
+ * pointing at a local receiver answering 204. Then the server is stopped with SIGTERM and the
+ * clicks in the database are counted: they must equal the 302s wrk received.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { freePort, seed, startServer } from './server.js';
@@ -45,6 +50,38 @@ const median = (xs: number[]): number => {
  * machine), so the two servers are measured alternately, `rounds` times each, and the ratio is
  * the median of the rounds' ratios (each round's pair ran back to back).
  */
+/**
+ * A receiver answering 204, and an endpoint of the workspace subscribed to link.clicked pointing
+ * at it: through POST /api/webhooks when the server has it, else written into the database.
+ */
+async function subscribeClicks(base: string, headers: Record<string, string>, workspaceId: string) {
+  let received = 0;
+  const receiver = createServer((req, res) => {
+    received++;
+    req.resume();
+    res.writeHead(204).end();
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const made = await fetch(`${base}/api/webhooks`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ url, events: ['link.clicked'] }),
+  });
+  let via = 'POST /api/webhooks';
+  if (made.status !== 201) {
+    via = `SQL (POST /api/webhooks answered ${made.status})`;
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    await client.query(
+      `INSERT INTO webhook_endpoints (id, workspace_id, url, events, created_by, secret_sealed) VALUES ($1, $2, $3, '{link.clicked}', '{"type":"key","id":"bench"}', 'bench')`,
+      [randomUUID(), workspaceId, url],
+    );
+    await client.end();
+  }
+  return { via, received: () => received, close: () => new Promise<void>((resolve) => receiver.close(() => resolve())) };
+}
+
 export async function benchRedirect(seconds = 8, rounds = Number(process.env.REDIRECT_ROUNDS ?? 3)): Promise<{ name: string; value: string }[]> {
   ensureWrk();
   // The ceiling: a bare node:http server answering a fixed 302, in its own process like Linktrail.
@@ -55,30 +92,46 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
     { stdio: 'ignore' },
   );
   // Linktrail, built, on PostgreSQL when DATABASE_URL is set (else PGlite on disk).
-  const server = await startServer();
-  const { link } = await seed(server.base);
+  const server = await startServer({ ALLOW_PRIVATE_DESTINATIONS: 'true' });
+  const { link, headers, workspaceId } = await seed(server.base);
   const bareUrl = `http://127.0.0.1:${barePort}/`;
   const shortUrl = `${server.base}${new URL(link.shortUrl).pathname}`;
 
-  const bare: WrkResult[] = [];
-  const ours: WrkResult[] = [];
   let served = 0;
-  for (let round = 0; round < rounds; round++) {
-    wrk(bareUrl, 2);
-    bare.push(wrk(bareUrl, seconds));
-    const warm = wrk(shortUrl, 2);
-    const run = wrk(shortUrl, seconds);
-    ours.push(run);
-    served += warm.requests - warm.non3xx + run.requests - run.non3xx;
+  const measure = () => {
+    const bare: WrkResult[] = [];
+    const ours: WrkResult[] = [];
+    for (let round = 0; round < rounds; round++) {
+      wrk(bareUrl, 2);
+      bare.push(wrk(bareUrl, seconds));
+      const warm = wrk(shortUrl, 2);
+      const run = wrk(shortUrl, seconds);
+      ours.push(run);
+      served += warm.requests - warm.non3xx + run.requests - run.non3xx;
+    }
+    return { bare, ours };
+  };
+  const { bare, ours } = measure();
+  // Every instance reads the subscriptions again within 5 s: wait that out before measuring.
+  const hook = process.env.DATABASE_URL ? await subscribeClicks(server.base, headers, workspaceId) : undefined;
+  let subscribed: ReturnType<typeof measure> | undefined;
+  if (hook) {
+    await new Promise((r) => setTimeout(r, 6000));
+    subscribed = measure();
   }
   bareChild.kill('SIGTERM');
   await server.stop();
+  await hook?.close();
 
   let clicks = NaN;
+  let events = NaN;
+  let deliveries = NaN;
   if (process.env.DATABASE_URL) {
     const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await client.connect();
     clicks = Number((await client.query('SELECT count(*) FROM clicks WHERE link_id = $1', [link.id])).rows[0].count);
+    events = Number((await client.query(`SELECT count(*) FROM webhook_events WHERE type = 'link.clicked'`)).rows[0].count);
+    deliveries = Number((await client.query('SELECT count(*) FROM webhook_deliveries')).rows[0].count);
     await client.end();
   }
   // wrk stops counting at its deadline with requests still in flight, so the server's own
@@ -86,6 +139,23 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
   const closed = /"clicksAccepted":(\d+),"clicksWritten":(\d+)/.exec(server.log());
   const ratios = ours.map((r, i) => r.rps / bare[i]!.rps);
   const list = (xs: number[], digits = 0) => xs.map((x) => x.toFixed(digits)).join(' / ');
+  const withHook = subscribed
+    ? (() => {
+        const r = subscribed.ours.map((o, i) => o.rps / subscribed.bare[i]!.rps);
+        // The subscribed phase's load on the server: its warm-ups and runs (its clicks were written meanwhile, the last at shutdown).
+        const loadedSeconds = rounds * (2 + seconds);
+        return [
+          { name: 'with a link.clicked endpoint: bare 302, req/s', value: list(subscribed.bare.map((b) => b.rps)) },
+          { name: 'with a link.clicked endpoint: Linktrail, req/s', value: list(subscribed.ours.map((o) => o.rps)) },
+          { name: 'with a link.clicked endpoint: p99 ms', value: list(subscribed.ours.map((o) => o.p99ms), 2) },
+          { name: 'with a link.clicked endpoint: ratio, median of rounds', value: median(r).toFixed(2) },
+          { name: 'endpoint made through', value: hook!.via },
+          { name: 'link.clicked events stored', value: String(events) },
+          { name: 'outbox rows (events + deliveries) per second loaded', value: ((events + deliveries) / loadedSeconds).toFixed(0) },
+          { name: 'deliveries received by the 204 receiver', value: String(hook!.received()) },
+        ];
+      })()
+    : [];
   return [
     { name: `bare node:http 302, req/s (${rounds} rounds)`, value: list(bare.map((r) => r.rps)) },
     { name: 'Linktrail redirect, req/s (same rounds)', value: list(ours.map((r) => r.rps)) },
@@ -96,6 +166,7 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
     { name: '302s answered by the server', value: closed?.[1] ?? '?' },
     { name: 'clicks written by the server', value: closed?.[2] ?? '?' },
     { name: 'clicks in database for the link', value: String(clicks) },
+    ...withHook,
   ];
 }
 

@@ -43,7 +43,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   let log = '';
   child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
+  // Up to a minute: on a busy shared machine a start (migrations, the country database) took over 10 s.
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) break;
     } catch {

@@ -18,6 +18,7 @@ import { issueSetupCode } from './modules/auth/service.js';
 import { frameChecker } from './modules/links/frame-check.js';
 import { findLinkForRedirect } from './modules/links/service.js';
 import { startClickPipeline } from './modules/clicks/service.js';
+import { outboxCtes, workspacesWanting } from './modules/webhooks/outbox.js';
 import { LocalBus, RedisBus, type AuthChangeBus, type ClickFlushBus, type InvalidationBus } from './infra/bus.js';
 import { LinkCache } from './modules/redirect/link-cache.js';
 import { PasswordGate } from './modules/redirect/password-gate.js';
@@ -109,10 +110,18 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const bus: InvalidationBus & ClickFlushBus & AuthChangeBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
   const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);
   const lookupCountry = await countryLookup;
-  const clicks = startClickPipeline({ database, config, clock, logger, bus, lookupCountry });
   // Started once the app is built; emitters given wakeWebhooks before that poke nothing yet.
   let webhooks: WebhookDelivery | undefined;
   const wakeWebhooks = () => webhooks?.wake();
+  const clicks = startClickPipeline({
+    database,
+    config,
+    clock,
+    logger,
+    bus,
+    lookupCountry,
+    clickEvents: { subscribedWorkspaces: () => workspacesWanting(database.db, 'link.clicked'), outboxCtes, onEventsWritten: wakeWebhooks },
+  });
   // Event-loop delay, for the operator's metrics (and the hostile-body bench): a native
   // histogram sampled every 10 ms, nothing on the request path.
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -144,6 +153,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       sealer,
       checkFrame: frameChecker(config.shortLinkBaseUrl, { allowPrivate: config.allowPrivateDestinations }),
       onChanged: (linkIds) => cache.changed(linkIds),
+      onEventsWritten: wakeWebhooks,
     },
     redirect: {
       shortLinkBaseUrl: config.shortLinkBaseUrl,
@@ -171,6 +181,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
     requestTimeoutMs: options.requestTimeoutMs,
     conversions: {
+      shortLinkBaseUrl: config.shortLinkBaseUrl,
+      onEventsWritten: wakeWebhooks,
       isClickPending: clicks.isClickPending,
       flushClicks: clicks.flush,
       requestClickFlush: clicks.requestFlush,

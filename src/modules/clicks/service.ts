@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/connect.js';
 import type { ClickFlushBus } from '../../infra/bus.js';
 import type { CountryLookup } from '../../infra/country.js';
+import { ClickWebhooks, type ClickEventDeps } from './click-events.js';
 import { ClickPartitionKeeper } from './partition-keeper.js';
 import { ClickQueue } from './queue.js';
 import type { RawClick } from './record.js';
@@ -10,6 +11,7 @@ import { ClickSpool } from './spool.js';
 import { replayClicks, storeClicks } from './store.js';
 
 export type { ClickRow, RawClick, Utm } from './record.js';
+export type { ClickEvent, ClickEventDeps } from './click-events.js';
 
 /** What the pipeline reads of the configuration. */
 export interface ClickSettings {
@@ -26,6 +28,8 @@ export interface ClickPipelineOptions {
   logger: Logger;
   bus: ClickFlushBus;
   lookupCountry: CountryLookup;
+  /** link.clicked webhooks, written by the batch writer; absent: none. */
+  clickEvents?: ClickEventDeps;
 }
 
 /**
@@ -72,9 +76,16 @@ export interface ClickPipeline {
  * spool and its replayer (when CLICK_SPOOL_DIR is set), the flush requests of other instances,
  * and the monthly partitions and retention of `clicks`.
  */
-export function startClickPipeline({ database, config, clock, logger, bus, lookupCountry }: ClickPipelineOptions): ClickPipeline {
-  const clicks = new ClickQueue((batch) => storeClicks(database, batch, lookupCountry), logger);
-  const durable = config.clickSpoolDir ? startSpool(config.clickSpoolDir, config.clickSpoolSyncMs, clicks, logger, (batch) => replayClicks(database, batch, lookupCountry)) : undefined;
+export function startClickPipeline({ database, config, clock, logger, bus, lookupCountry, clickEvents }: ClickPipelineOptions): ClickPipeline {
+  const webhooks = clickEvents && new ClickWebhooks(clickEvents, lookupCountry);
+  /** A batch with its link.clicked events, in one transaction (queued and replayed clicks alike). */
+  const writeBatch = (store: typeof storeClicks) => async (batch: RawClick[]) => {
+    const outbox = await webhooks?.outboxOf(batch);
+    await store(database, batch, lookupCountry, outbox);
+    if (outbox) webhooks?.written();
+  };
+  const clicks = new ClickQueue(writeBatch(storeClicks), logger);
+  const durable = config.clickSpoolDir ? startSpool(config.clickSpoolDir, config.clickSpoolSyncMs, clicks, logger, writeBatch(replayClicks)) : undefined;
   bus.onClickFlushRequest(() => void clicks.flushSoon().catch(() => undefined));
   // Monthly clicks partitions made ahead and old ones dropped (PostgreSQL), at start and every 6 h.
   const partitions = new ClickPartitionKeeper({ database, clock, retentionMonths: config.clickRetentionMonths, log: logger });

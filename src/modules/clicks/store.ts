@@ -26,14 +26,23 @@ const ROLLUP_KEY_ORDER = sql.raw('workspace_id, scope_id, dim COLLATE "C", level
 const CLICK_COLUMNS_SQL = CLICK_COPY_COLUMNS.join(', ');
 
 /**
+ * The start of a batch's statement: `WITH`, then the outbox CTEs of its link.clicked events
+ * (click-events.ts) when it has any, so that they are written with its clicks or not at all.
+ * They write the webhooks module's tables (webhook_events, webhook_deliveries) in this module's
+ * statement: the CTEs are that module's own SQL, handed over by the wiring (runtime.ts).
+ */
+const withOutbox = (outbox: SQL | undefined): SQL => (outbox ? sql`WITH ${outbox},` : sql`WITH`);
+
+/**
  * Inserts the clicks of `source` (a row source with the columns of CLICK_COPY_COLUMNS) and adds
  * the ones it inserted to the rollups, in one statement: a retried or replayed batch finds its
  * clicks there already and adds nothing. Clicks are first grouped by everything the rollups
  * keep (most of a batch shares its link, quarter hour, agent and referrer), then fanned out to
- * their rollup rows; the rows are written in key order so that writers never deadlock.
+ * their rollup rows; the rows are written in key order so that writers never deadlock. Its
+ * events (`outbox`), keyed by click id, are skipped the same way when stored already.
  */
-function insertClicksCounted(source: SQL): SQL {
-  return sql`WITH ins AS (
+function insertClicksCounted(source: SQL, outbox?: SQL): SQL {
+  return sql`${withOutbox(outbox)} ins AS (
       INSERT INTO clicks (${sql.raw(CLICK_COLUMNS_SQL)}) SELECT ${sql.raw(CLICK_COLUMNS_SQL)} FROM ${source}
       ON CONFLICT (id, created_at) DO NOTHING
       RETURNING workspace_id, link_id, partner_id, created_at, country, device, browser, os, referrer, referrer_url,
@@ -107,9 +116,9 @@ export class ClickGroups {
     return rows;
   }
 
-  /** The statement that adds these groups to the rollups (after their clicks were written). */
-  rollups(): SQL {
-    return sql`WITH g AS (
+  /** The statement that adds these groups to the rollups (after their clicks were written), and writes `outbox`. */
+  rollups(outbox?: SQL): SQL {
+    return sql`${withOutbox(outbox)} g AS (
         SELECT x."workspaceId" AS workspace_id, x."linkId" AS link_id, x."partnerId" AS partner_id, analytics_bucket('q', x.q) AS q,
           x.country, x.device, x.browser, x.os, x.referrer, x."referrerUrl" AS referrer_url, x."utmSource" AS utm_source,
           x."utmMedium" AS utm_medium, x."utmCampaign" AS utm_campaign, x."utmTerm" AS utm_term, x."utmContent" AS utm_content, x.trigger, x.n
@@ -132,10 +141,10 @@ function jsonSource(clicks: ClickRow[]): SQL {
       "utmCampaign" text, "utmTerm" text, "utmContent" text, trigger text)) AS src`;
 }
 
-/** One statement for a whole batch of clicks and their rollups; clicks already stored are skipped. */
-export async function insertClicks(conn: Conn, clicks: ClickRow[]): Promise<void> {
+/** One statement for a whole batch of clicks, their rollups and their events; clicks already stored are skipped. */
+export async function insertClicks(conn: Conn, clicks: ClickRow[], outbox?: SQL): Promise<void> {
   if (clicks.length === 0) return;
-  await conn.execute(insertClicksCounted(jsonSource(clicks)));
+  await conn.execute(insertClicksCounted(jsonSource(clicks), outbox));
 }
 
 /** Where COPY puts a batch before the statement above moves it: one per connection, emptied by each commit. */
@@ -151,29 +160,30 @@ const STAGING = {
 };
 
 /**
- * Writes a batch of clicks and their rollups in one transaction, enriching them on the way:
- * COPY into a staging table and one statement from there on PostgreSQL, JSON on the embedded
- * engine. Exactly once either way: a batch written again (a retry after a commit whose answer
- * was lost, a spool replay) adds nothing.
+ * Writes a batch of clicks, their rollups and their link.clicked events (`outbox`: the outbox
+ * CTEs, see click-events.ts) in one transaction, enriching them on the way: COPY into a staging
+ * table and one statement from there on PostgreSQL, JSON on the embedded engine. Exactly once
+ * either way: a batch written again (a retry after a commit whose answer was lost, a spool
+ * replay) adds nothing, no event either (an event's id is its click's).
  */
-export async function storeClicks(database: Database, clicks: RawClick[], lookup: CountryLookup): Promise<void> {
+export async function storeClicks(database: Database, clicks: RawClick[], lookup: CountryLookup, outbox?: SQL): Promise<void> {
   if (clicks.length === 0) return;
-  if (!database.copyThen) return insertClicks(database.db, clicks.map((c) => enrichClick(c, lookup)));
+  if (!database.copyThen) return insertClicks(database.db, clicks.map((c) => enrichClick(c, lookup)), outbox);
   if (database.copyInto) {
     // The usual batch is all new: COPY straight into clicks and add its groups, counted while it
     // was encoded, to the rollups (half the database time of going through staging: measured
     // 86 + ~10 ms against 43 + 126 ms per 20,000 clicks). A batch with a click stored already (a
     // retry, a replay) fails on that key, is rolled back whole, and goes through staging below.
     const groups = new ClickGroups();
-    const done = await database.copyInto('clicks', CLICK_COPY_COLUMNS, clickCopyChunks(clicks, lookup, groups.add), () => groups.rollups());
+    const done = await database.copyInto('clicks', CLICK_COPY_COLUMNS, clickCopyChunks(clicks, lookup, groups.add), () => groups.rollups(outbox));
     if (done === 'written') return;
   }
-  await database.copyThen(STAGING, clickCopyChunks(clicks, lookup), insertClicksCounted(sql`click_staging`));
+  await database.copyThen(STAGING, clickCopyChunks(clicks, lookup), insertClicksCounted(sql`click_staging`, outbox));
 }
 
-/** Clicks replayed from a spool: some may be in the database already, and are skipped. */
-export async function replayClicks(database: Database, clicks: RawClick[], lookup: CountryLookup): Promise<void> {
-  await storeClicks(database, clicks, lookup);
+/** Clicks replayed from a spool: some may be in the database already, and are skipped (their events too). */
+export async function replayClicks(database: Database, clicks: RawClick[], lookup: CountryLookup, outbox?: SQL): Promise<void> {
+  await storeClicks(database, clicks, lookup, outbox);
 }
 
 // The monthly partitions of clicks and retention: the rules are in partitions.ts, the schedule

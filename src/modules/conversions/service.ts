@@ -4,10 +4,11 @@ import type { Ctx } from '../../core/context.js';
 import { assertHttps } from '../bulk/rules.js';
 import { CURRENCIES } from './currencies.js';
 import { MAX_SALE_AMOUNT } from './schemas.js';
+import { conversionWriter, type ConversionEventDeps } from './webhook-events.js';
 import { findClick, latestLead, recordLead, recordSale, setRefundedAmount, stripeSale, type ClickRef, type StripeSaleRef, type CustomerInput, type EventOrigin, type EventRow, type SaleRow } from './store.js';
 
-export interface ConversionDeps {
-  /** Whether a click id was handed out here but its click is still queued. */
+/** The click queue's hooks, and what the lead.created / sale.created webhooks need (webhook-events.ts). */
+export interface ConversionDeps extends ConversionEventDeps {
   /** Whether this workspace's click is still queued on this instance. */
   isClickPending(clickId: string, workspaceId: string): boolean;
   flushClicks(): Promise<void>;
@@ -72,17 +73,20 @@ export interface LeadInput extends CustomerFields {
 export async function trackLead({ ctx, deps, input }: { ctx: Ctx; deps: ConversionDeps; input: LeadInput }): Promise<EventRow> {
   checkMetadata(input.metadata);
   const customer = customerOf(input);
+  const inOutbox = await conversionWriter(ctx, deps, 'lead');
   const record = (clickId: string, from: EventOrigin) =>
-    recordLead(ctx.db, {
-      id: newId(),
-      workspaceId: ctx.workspace.id,
-      customerId: newId(),
-      eventName: input.eventName,
-      clickId,
-      from,
-      metadata: input.metadata,
-      customer,
-    });
+    inOutbox((db) =>
+      recordLead(db, {
+        id: newId(),
+        workspaceId: ctx.workspace.id,
+        customerId: newId(),
+        eventName: input.eventName,
+        clickId,
+        from,
+        metadata: input.metadata,
+        customer,
+      }),
+    );
   if (input.clickId === '') {
     const previous = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId);
     if (!previous) throw invalid('clickId', 'no_previous_lead');
@@ -128,19 +132,22 @@ export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
   }
   // A sale that follows a lead takes the lead's dimensions (its click may be past retention).
   const from: EventOrigin = attribution.leadId ? { leadId: attribution.leadId } : { clickId: attribution.clickId };
+  const inOutbox = await conversionWriter(ctx, deps, 'sale');
   const record = () =>
-    recordSale(ctx.db, {
-      id: newId(),
-      workspaceId: ctx.workspace.id,
-      customerId: newId(),
-      eventName: input.eventName ?? 'Purchase',
-      amount: input.amount,
-      currency,
-      ...attribution,
-      from,
-      metadata: input.metadata,
-      customer,
-    });
+    inOutbox((db) =>
+      recordSale(db, {
+        id: newId(),
+        workspaceId: ctx.workspace.id,
+        customerId: newId(),
+        eventName: input.eventName ?? 'Purchase',
+        amount: input.amount,
+        currency,
+        ...attribution,
+        from,
+        metadata: input.metadata,
+        customer,
+      }),
+    );
   const recorded = await record();
   if (recorded) return recorded;
   // A click id whose click is not stored yet (still queued here or on another instance).

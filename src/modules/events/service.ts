@@ -27,6 +27,15 @@ export async function listEvents({ ctx, deps, input: q }: { ctx: Ctx; deps: Even
   return (await selectEvents(analyticsConn(ctx), filter, { take: q.take, skip: q.skip, sort: q.sort })).map(named(deps));
 }
 
+/**
+ * One lead or sale as GET /api/events shows it, read on `ctx.db` (the primary, or the open
+ * transaction that just wrote it: the webhook of a tracked event carries this record).
+ */
+export async function eventById({ ctx, deps, input }: { ctx: Ctx; deps: EventsDeps; input: { id: string; type: EventType } }): Promise<Event | undefined> {
+  const [found] = await selectEvents(ctx.db, { workspaceId: ctx.workspace.id, id: input.id, type: input.type }, { take: 1, skip: 0, sort: 'desc' });
+  return found && named(deps)(found);
+}
+
 /** What the events list needs beyond the workspace: the short links' origin, to show shortUrl. */
 export interface EventsDeps {
   shortLinkBaseUrl: string;

@@ -11,18 +11,19 @@ import type { FrameChecker } from './frame-check.js';
 import { toLink, type Link, type LinkSettings } from './record.js';
 import { checkLinkInput, type LinkInput } from './rules.js';
 import { newShortId } from './short-id.js';
+import { linkEventsWanted, recordLinkEvents } from './webhook-events.js';
 import { checkHttpsUrl } from '../../core/url-rule.js';
 import {
   countLinkRows,
   externalIdHolders,
   listLinkRows,
+  linkRowsLocked,
   linkStore,
   linksForUpdate,
   redirectFieldsByShortId,
   releaseExternalIds,
   replaceLinkTags,
   type LinkFilters,
-  type LinkRow,
   type RedirectRow,
   type StoredDestinations,
 } from './store.js';
@@ -33,6 +34,8 @@ export interface LinkDeps extends LinkSettings {
   frameCheckConcurrency?: number;
   /** Told after commit which links changed or went, so every redirect cache drops them. */
   onChanged?: (linkIds: string[]) => Promise<void> | void;
+  /** Told after a commit that queued webhook deliveries (wakes the delivery worker). */
+  onEventsWritten?: () => void;
 }
 
 interface Entry {
@@ -100,13 +103,18 @@ export async function deleteLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDe
   assertBulkSize(ctx.workspace, input.length);
   const ids = input.map((id) => id.toLowerCase());
   assertDistinct(ids, (i) => `[${i}]`);
-  await withTransaction(ctx.db, async (tx) => {
+  const queued = await withTransaction(ctx.db, async (tx) => {
+    const wanted = await linkEventsWanted(tx, ctx);
+    // link.deleted carries the link as it was: read (and locked) before it goes.
+    const before = wanted.has('link.deleted') ? await linkRowsLocked(tx, ctx.workspace.id, ids) : [];
     const deleted = new Set(await linkStore.deleteMany(tx, ctx.workspace.id, ids));
     ids.forEach((id, i) => {
       if (!deleted.has(id)) throw invalid(`[${i}]`, 'not_found');
     });
+    return recordLinkEvents(tx, ctx, wanted, { 'link.deleted': () => before.map((row) => toLink(row, deps)) });
   });
   await deps.onChanged?.(ids);
+  if (queued > 0) deps.onEventsWritten?.();
   return ids;
 }
 
@@ -221,7 +229,7 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
 
   const inserts = entries.filter((e) => !e.id).map((e) => ({ ...e, id: newId() }));
   try {
-    const rows = await withTransaction(ctx.db, async (tx) => {
+    const { written, queued } = await withTransaction(ctx.db, async (tx) => {
       await checkReferences({ ...ctx, db: tx }, entries);
       await checkExternalIds(tx, ctx.workspace.id, entries);
       await releaseExternalIds(tx, ctx.workspace.id, updates.filter((e) => e.fields.externalId !== undefined).map((e) => e.id!));
@@ -238,12 +246,17 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
         updates.filter((e) => e.fields.tagIds !== undefined).map((e) => e.id!),
         retagged.map((e) => ({ linkId: e.id!, tagIds: e.fields.tagIds as string[] })),
       );
-      return linkStore.byIds(tx, ctx.workspace.id, [...inserts, ...updates].map((e) => e.id!));
+      const written = new Map((await linkStore.byIds(tx, ctx.workspace.id, [...inserts, ...updates].map((e) => e.id!))).map((r) => [r.id, toLink(r, deps)]));
+      const queued = await recordLinkEvents(tx, ctx, await linkEventsWanted(tx, ctx), {
+        'link.created': () => inserts.map((e) => written.get(e.id)!),
+        'link.updated': () => updates.map((e) => written.get(e.id!)!),
+      });
+      return { written, queued };
     });
     if (updates.length) await deps.onChanged?.(updates.map((e) => e.id!));
-    const byId = new Map<string, LinkRow>(rows.map((r) => [r.id, r]));
+    if (queued > 0) deps.onEventsWritten?.();
     const out = new Array<Link>(total);
-    for (const e of [...inserts, ...updates]) out[e.index] = toLink(byId.get(e.id!)!, deps);
+    for (const e of [...inserts, ...updates]) out[e.index] = written.get(e.id!)!;
     return out;
   } catch (err) {
     // Another request took the external id after our check: still the client's 400.

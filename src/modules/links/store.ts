@@ -110,6 +110,19 @@ export async function countLinkRows(conn: Conn, workspaceId: string, f: LinkFilt
   return Number(row?.n ?? 0);
 }
 
+/**
+ * Live links of the workspace by id, as the list reads them, locked until the transaction
+ * ends: what a delete's link.deleted event shows is what the delete removed.
+ */
+export function linkRowsLocked(conn: Conn, workspaceId: string, ids: string[]): Promise<LinkRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return rows<LinkRow>(
+    conn,
+    sql`SELECT ${SELECTION} FROM links AS t WHERE t.workspace_id = ${workspaceId} AND t.deleted_at IS NULL AND t.id ${inList(ids, 'uuid')}
+        FOR UPDATE OF t`,
+  );
+}
+
 /** Current url and cloaking of links about to be updated (also proves they exist). */
 /** What an update merges with: the destinations a cloaked visitor can land on, and cloaked. */
 export interface StoredDestinations {

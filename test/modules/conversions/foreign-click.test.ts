@@ -33,6 +33,7 @@ afterAll(async () => {
 function countingDeps() {
   const calls = { pendingChecks: 0, flushes: 0, flushRequests: 0, sleeps: [] as number[] };
   const deps: ConversionDeps = {
+    shortLinkBaseUrl: 'https://lt.test',
     isClickPending: () => {
       calls.pendingChecks++;
       return false;

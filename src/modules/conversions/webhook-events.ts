@@ -1,0 +1,42 @@
+import type { Ctx } from '../../core/context.js';
+import { withTransaction } from '../../core/transaction.js';
+import type { Conn } from '../../db/connect.js';
+import { newId } from '../../db/ids.js';
+import { eventById } from '../events/service.js';
+import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/outbox.js';
+
+/** What a tracked event's webhook needs: the short links' origin (the Event record's shortUrl), and whom to wake. */
+export interface ConversionEventDeps {
+  shortLinkBaseUrl: string;
+  /** Told after a commit that queued webhook deliveries (wakes the delivery worker). */
+  onEventsWritten?: () => void;
+}
+
+/** Runs the write of one lead or sale (undefined: nothing written), with its webhook if one is wanted. */
+export type ConversionWriter = <R extends { id: string }>(write: (db: Conn) => Promise<R | undefined>) => Promise<R | undefined>;
+
+/**
+ * How this request writes a lead or a sale (operations.md §11): when some endpoint of the
+ * workspace wants lead.created / sale.created, the event and its webhook (data: the Event record
+ * of GET /api/events, timestamp: its createdAt) in one transaction; otherwise the one statement
+ * of the write, as before. One indexed read decides, before the write.
+ */
+export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind: 'lead' | 'sale'): Promise<ConversionWriter> {
+  const type = kind === 'lead' ? 'lead.created' : 'sale.created';
+  const wanted = await eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } });
+  if (!wanted.has(type)) return (write) => write(ctx.db);
+  return async (write) => {
+    let queued = 0;
+    const recorded = await withTransaction(ctx.db, async (tx) => {
+      const row = await write(tx);
+      if (!row) return undefined;
+      const event = await eventById({ ctx: { ...ctx, db: tx }, deps, input: { id: row.id, type: kind } });
+      if (!event) throw new Error(`the ${kind} just recorded cannot be read back`);
+      const body = eventBody(type, event.createdAt, event);
+      queued = await recordEvents({ ctx: { db: tx }, input: { events: [{ id: newId(), workspaceId: ctx.workspace.id, type, body }] } });
+      return row;
+    });
+    if (queued > 0) deps.onEventsWritten?.();
+    return recorded;
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Shared by the emit*.test.ts files: endpoints seeded by SQL (the endpoints API is built
+ * beside this work), and what the outbox holds for a workspace, bodies parsed.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { rows } from '../../../src/db/connect.js';
+import type { TestApp } from '../../helpers/app.js';
+
+/** An endpoint of the workspace subscribed to `events`; its id. */
+export async function endpoint(t: TestApp, workspaceId: string, events: string[], o: { disabled?: boolean; url?: string } = {}): Promise<string> {
+  const id = randomUUID();
+  await t.database.db.execute(sql`INSERT INTO webhook_endpoints (id, workspace_id, url, events, disabled, created_by, secret_sealed)
+    VALUES (${id}, ${workspaceId}, ${o.url ?? 'https://hooks.example/in'}, ${`{${events.join(',')}}`}::text[], ${o.disabled ?? false}, '{"type":"key","id":"k"}', 'x')`);
+  return id;
+}
+
+export async function deleteEndpoint(t: TestApp, id: string): Promise<void> {
+  await t.database.db.execute(sql`UPDATE webhook_endpoints SET deleted_at = now() WHERE id = ${id}::uuid`);
+}
+
+export interface StoredEvent {
+  id: string;
+  type: string;
+  body: { type: string; timestamp: string; data: Record<string, unknown> & { id: string } };
+  /** The endpoints it is queued for. */
+  endpoints: string[];
+}
+
+/** Every event of the workspace (of `type` if given), with the endpoints it was queued for. */
+export async function eventsOf(t: TestApp, workspaceId: string, type?: string): Promise<StoredEvent[]> {
+  const found = await rows<{ id: string; type: string; body: string; endpoints: string[] | null }>(
+    t.database.db,
+    sql`SELECT e.id, e.type, e.body, (SELECT array_agg(d.endpoint_id::text ORDER BY d.endpoint_id) FROM webhook_deliveries d WHERE d.event_id = e.id) AS endpoints
+        FROM webhook_events e WHERE e.workspace_id = ${workspaceId}::uuid ${type ? sql`AND e.type = ${type}` : sql``} ORDER BY e.created_at, e.id`,
+  );
+  return found.map((e) => ({ id: e.id, type: e.type, body: JSON.parse(e.body), endpoints: e.endpoints ?? [] }));
+}
+
+/** The events of one type by the id of the record in their data. */
+export async function eventsByDataId(t: TestApp, workspaceId: string, type: string): Promise<Map<string, StoredEvent>> {
+  return new Map((await eventsOf(t, workspaceId, type)).map((e) => [e.body.data.id, e]));
+}
+
+/**
+ * A trigger that fails the insert of any webhook event whose body contains `marker`: the
+ * transaction of the change that made it fails at its last step. Returns the trigger's remover.
+ */
+export async function failEventsContaining(t: TestApp, marker: string): Promise<() => Promise<void>> {
+  const name = `fail_events_${marker.replace(/[^a-z0-9]/gi, '').toLowerCase()}`;
+  const run = (statement: string) => t.database.db.execute(sql.raw(statement));
+  await run(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'outbox write refused for a test'; END $$`);
+  await run(`CREATE TRIGGER ${name} BEFORE INSERT ON webhook_events FOR EACH ROW WHEN (strpos(NEW.body, '${marker}') > 0) EXECUTE FUNCTION ${name}()`);
+  return async () => {
+    await run(`DROP TRIGGER ${name} ON webhook_events`);
+    await run(`DROP FUNCTION ${name}()`);
+  };
+}
