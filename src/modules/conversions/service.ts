@@ -161,20 +161,21 @@ export interface StripeSaleInput {
 }
 
 /**
- * A sale paid through Stripe (operations.md §12), attributed in api.md's sale order: the click
- * id when it is a click of this workspace, else the customer's latest lead, else `fallbackClickId`
- * (the click a subscription's checkout carried). Undefined when nothing attributes it: no error,
- * since Stripe only needs to hear that the event arrived.
+ * Whether a click id is a click of this workspace, waiting (about a second at most) for a click
+ * still queued here or on another instance. Called before a transaction that records with it:
+ * the wait flushes the click queues, which write through the database themselves.
  */
-export async function recordStripeSale({
-  ctx,
-  deps,
-  input,
-}: {
-  ctx: Ctx;
-  deps: ConversionDeps;
-  input: StripeSaleInput & { fallbackClickId?: string | null };
-}): Promise<SaleRow | undefined> {
+export async function isWorkspaceClick({ ctx, deps, input }: { ctx: Ctx; deps: ConversionDeps; input: { clickId: string } }): Promise<boolean> {
+  return (await clickOf(ctx, deps, input.clickId)) !== undefined;
+}
+
+/**
+ * A sale paid through Stripe (operations.md §12), attributed in api.md's sale order: the click
+ * id when it is a stored click of this workspace (see isWorkspaceClick), else the customer's
+ * latest lead, else `fallbackClickId` (the click a subscription's checkout carried). Undefined
+ * when nothing attributes it: no error, since Stripe only needs to hear that the event arrived.
+ */
+export async function recordStripeSale({ ctx, input }: { ctx: Ctx; input: StripeSaleInput & { fallbackClickId?: string | null } }): Promise<SaleRow | undefined> {
   if (!CURRENCIES.has(input.currency) || input.amount < 0 || input.amount > MAX_SALE_AMOUNT) return undefined;
   const base = {
     id: newId(),
@@ -187,10 +188,8 @@ export async function recordStripeSale({
     customer: input.customer,
     stripe: input.stripe,
   };
-  const byClick = async (clickId: string) => {
-    if (!(await clickOf(ctx, deps, clickId))) return undefined;
-    return recordSale(ctx.db, { ...base, clickId, leadId: null, from: { clickId } });
-  };
+  // No click of this workspace with that id: nothing written, undefined.
+  const byClick = (clickId: string) => recordSale(ctx.db, { ...base, clickId, leadId: null, from: { clickId } });
   if (input.clickId && isUuid(input.clickId)) {
     const sale = await byClick(input.clickId);
     if (sale) return sale;
