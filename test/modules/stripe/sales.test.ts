@@ -81,7 +81,7 @@ async function shop(o: { testMode?: boolean } = {}) {
 
 type Shop = Awaited<ReturnType<typeof shop>>;
 
-const checkout = (o: Record<string, unknown> = {}) => ({ customer: stripeId('cus'), payment_intent: stripeId('pi'), ...o });
+const checkout = (o: Record<string, unknown> = {}): Record<string, unknown> => ({ customer: stripeId('cus'), payment_intent: stripeId('pi'), ...o });
 
 describe('checkout.session.completed', () => {
   it('a click, then a paid checkout with client_reference_id = the click id: a sale on that link with amount, currency and customer', async () => {
