@@ -50,6 +50,8 @@ import type { Sealer } from './core/sealed.js';
 
 export interface AppDeps {
   config: Config;
+  /** Seals and opens reversible secrets under SECRET (and SECRET_PREVIOUS): core/sealed.ts. */
+  sealer: Sealer;
   database: Database;
   /** The read replica that analytics reads go to (DATABASE_READ_URL); absent: `database`. */
   analyticsDatabase?: Database;
@@ -61,8 +63,6 @@ export interface AppDeps {
   redirect: RedirectDeps;
   conversions: ConversionDeps;
   keyCache: KeyCache;
-  /** Reversible secrets (core/sealed.ts): one Sealer for every module that keeps one. */
-  sealer: Sealer;
   /** Whether the shared credential epoch moved (see AuthChangeBus.observeAuthEpoch); absent in process. */
   authEpochMoved?: (epoch: string) => boolean;
   /** People: cached sessions and memberships, batched last-seen writes, login throttling. */
@@ -176,6 +176,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       authChanged,
       flushLastUsed,
       metrics: deps.metrics,
+      reseal: { sealer: deps.sealer, changed: (table, ids) => (table === 'links' ? deps.links.onChanged?.(ids) : undefined) },
     });
   }
   return app;

@@ -16,7 +16,6 @@ import { MemoryFailureCounter, RedisFailureCounter } from './http/failure-counte
 import { LoginThrottle } from './http/login-throttle.js';
 import { issueSetupCode } from './modules/auth/service.js';
 import { frameChecker } from './modules/links/frame-check.js';
-import { PasswordBox } from './modules/links/password.js';
 import { findLinkForRedirect } from './modules/links/service.js';
 import { startClickPipeline } from './modules/clicks/service.js';
 import { LocalBus, RedisBus, type AuthChangeBus, type ClickFlushBus, type InvalidationBus } from './infra/bus.js';
@@ -98,7 +97,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const tokenUsed = new LastUsedTracker((batch) => recordTokenUses({ ctx: database, input: batch }), (err) => logger.warn({ err }, 'could not record token use'));
   const loginFailures = redis ? new RedisFailureCounter(redis, logger) : new MemoryFailureCounter();
   const sessionSeen = new LastUsedTracker((batch) => recordSessionsSeen({ ctx: database, input: batch }), (err) => logger.warn({ err }, 'could not record session use'));
-  const passwords = new PasswordBox(config.secret);
+  // One sealer for every reversible secret (link passwords, webhook and Stripe secrets…).
   const sealer = new Sealer(config.secret, config.secretPrevious);
   const bus: InvalidationBus & ClickFlushBus & AuthChangeBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
   const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);
@@ -122,6 +121,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const app = await buildApp({
     metrics,
     config,
+    sealer,
     database,
     analyticsDatabase,
     limiter,
@@ -131,7 +131,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     links: {
       shortLinkBaseUrl: config.shortLinkBaseUrl,
       baseUrl: config.baseUrl,
-      passwords,
+      sealer,
       checkFrame: frameChecker(config.shortLinkBaseUrl, { allowPrivate: config.allowPrivateDestinations }),
       onChanged: (linkIds) => cache.changed(linkIds),
     },
@@ -143,13 +143,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       countryHeader: config.countryHeader,
       cache,
       clicks: clicks.recorder,
-      gate: new PasswordGate(config.secret, passwords),
+      gate: new PasswordGate(config.secret, sealer),
       lookupCountry,
       limiter,
       clock,
     },
     keyCache: new CredentialCache(bus),
-    sealer,
     authEpochMoved: (epoch) => bus.observeAuthEpoch?.(epoch) ?? false,
     people: {
       sessions: new CredentialCache(bus),

@@ -170,6 +170,8 @@ describe('bad values stop the start with a one-line message naming the variable'
     ['LOG_LEVEL unknown', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     ['SECRET too short', { SECRET: 'short' }, 'SECRET'],
     ['DATABASE_URL set without SECRET', { DATABASE_URL: 'postgres://db.internal/lt' }, 'SECRET'],
+    ['SECRET_PREVIOUS too short', { SECRET: GOOD_SECRET, SECRET_PREVIOUS: 'short' }, 'SECRET_PREVIOUS'],
+    ['SECRET_PREVIOUS equal to SECRET', { SECRET: GOOD_SECRET, SECRET_PREVIOUS: GOOD_SECRET }, 'SECRET_PREVIOUS'],
     ['CLICK_ID_PARAM with spaces', { CLICK_ID_PARAM: 'click id' }, 'CLICK_ID_PARAM'],
     ['ADMIN_TOKEN too short', { ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
     ['COUNTRY_HEADER not a header name', { COUNTRY_HEADER: 'cf ipcountry' }, 'COUNTRY_HEADER'],
@@ -202,6 +204,20 @@ describe('bad values stop the start with a one-line message naming the variable'
     } catch (err) {
       expect((err as Error).message).not.toContain('hunter2');
     }
+    for (const previous of ['hunter2-short', GOOD_SECRET]) {
+      expect(() => load({ SECRET: GOOD_SECRET, SECRET_PREVIOUS: previous })).toThrow(/^Invalid configuration: SECRET_PREVIOUS /);
+      try {
+        load({ SECRET: GOOD_SECRET, SECRET_PREVIOUS: previous });
+      } catch (err) {
+        expect((err as Error).message).not.toContain(previous);
+      }
+    }
+  });
+
+  test('SECRET_PREVIOUS: unset by default, taken as is when valid', () => {
+    expect(load({ SECRET: GOOD_SECRET }).secretPrevious).toBeUndefined();
+    const previous = 'the-secret-before-the-rotation-0123456789';
+    expect(load({ SECRET: GOOD_SECRET, SECRET_PREVIOUS: previous }).secretPrevious).toBe(previous);
   });
 });
 
@@ -229,6 +245,20 @@ describe('node dist/main.js', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('PORT');
     expect(lines[0]).not.toMatch(/^\s+at /); // a message, not a stack trace
+  });
+
+  test('SECRET_PREVIOUS equal to SECRET: exits non-zero with one stderr line naming it, and not the secret', async () => {
+    const cwd = await tempDir();
+    const result = spawnSync(process.execPath, [MAIN], {
+      cwd,
+      env: processEnv({ SECRET: GOOD_SECRET, SECRET_PREVIOUS: GOOD_SECRET, DATA_DIR: join(cwd, 'data') }),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).not.toBe(0);
+    const lines = result.stderr.split('\n').filter((l) => l.length > 0);
+    expect(lines).toEqual([expect.stringContaining('SECRET_PREVIOUS')]);
+    expect(result.stderr).not.toContain(GOOD_SECRET);
   });
 
   test('starts on PGlite in DATA_DIR, answers /healthz, and exits 0 on SIGTERM', async () => {

@@ -28,6 +28,10 @@ const COMMANDS: Record<string, [usage: string, does: string]> = {
   ],
   'user list': ['user list', 'list every user'],
   'member add': ['member add <workspaceId> --user <userId> --role owner|member|viewer', 'make a user a member of a workspace with a role'],
+  'secrets reseal': [
+    'secrets reseal',
+    'after a SECRET rotation (the server started with the new SECRET and the old one in SECRET_PREVIOUS): move every sealed value (link passwords, webhook secrets…) to the new SECRET, and print a count per table and column. Safe to run again. Exit code 1 when some value opens under neither secret (they are listed and left as they are)',
+  ],
 };
 
 const ROLES = ['owner', 'member', 'viewer'];
@@ -238,6 +242,9 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: strin
       request = { method: 'POST', path: `/admin/workspaces/${id}/members`, body: { userId, role }, notFound: `no workspace ${id} or no user ${userId}` };
       break;
     }
+    case 'secrets reseal':
+      request = { method: 'POST', path: '/admin/secrets/reseal' };
+      break;
   }
 
   const base = values.url ?? env.LINKTRAIL_URL ?? env.BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`;
@@ -265,9 +272,27 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: strin
       return print(() => table(data as Json[], ['id', 'email', 'name', 'createdAt']));
     case 'member add':
       return print(() => table([data as Json], ['workspaceId', 'userId', 'role', 'createdAt']));
+    case 'secrets reseal':
+      return reportReseal(data as { columns: ResealCount[] }, print);
     default:
       return print(() => `revoked ${target}`);
   }
+}
+
+interface ResealCount extends Json {
+  table: string;
+  column: string;
+  unopenable: number;
+  unopenableIds: string[];
+}
+
+/** The count per table and column; values no secret opens make the command fail, naming them. */
+function reportReseal(data: { columns: ResealCount[] }, print: (render: () => string) => void): void {
+  print(() => table(data.columns, ['table', 'column', 'sealed', 'resealed', 'unopenable']));
+  const lost = data.columns.filter((c) => c.unopenable > 0);
+  if (lost.length === 0) return;
+  const which = lost.map((c) => `${c.table}.${c.column}: ${c.unopenable} (ids ${c.unopenableIds.join(', ')}${c.unopenable > c.unopenableIds.length ? ', …' : ''})`);
+  throw new CliError(`some sealed values open under neither SECRET nor SECRET_PREVIOUS and were left as they are — ${which.join('; ')}`);
 }
 
 async function readAll(): Promise<string> {

@@ -35,8 +35,8 @@ key in both headers counts as one). A missing, malformed, unknown, revoked or ex
 Account and settings operations (tagged Account and Workspace settings) take the session only — no key or token
 can mint another — except \`GET /api/me\`, which also takes a human token.
 
-Roles: \`owner\` (all twelve scopes and the settings), \`member\` (all twelve scopes), \`viewer\` (the six read
-scopes). An owner-only operation answers anyone else 403 \`owner_required\`.
+Roles: \`owner\` (all fourteen scopes and the settings), \`member\` (the twelve scopes of api.md, not the two
+webhook scopes), \`viewer\` (the six read scopes). An owner-only operation answers anyone else 403 \`owner_required\`.
 
 The operator API under \`/admin\` takes the server's \`ADMIN_TOKEN\` instead, as
 \`Authorization: Bearer <token>\`; it answers 404 when no token is configured.

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SEAL_PURPOSES, Sealer, type SealPurpose } from '../../src/core/sealed.js';
-import { PasswordBox } from '../../src/modules/links/password.js';
+import { sealV1 } from '../helpers/legacy-seal.js';
 
 const SECRET = 'a-secret-of-at-least-thirty-two-characters';
 const OTHER = 'another-secret-of-at-least-thirty-two-chars';
@@ -78,8 +78,8 @@ describe('Sealer: rotating SECRET', () => {
   });
 
   it('opens link passwords sealed by the first box (v1, no key id), under SECRET or SECRET_PREVIOUS, and marks them for a reseal', () => {
-    const legacyNow = new PasswordBox(SECRET).seal('hunter2');
-    const legacyOld = new PasswordBox(OTHER).seal('correct horse');
+    const legacyNow = sealV1(SECRET, 'hunter2');
+    const legacyOld = sealV1(OTHER, 'correct horse');
     expect(after.open('link-password', legacyNow)).toBe('hunter2');
     expect(after.open('link-password', legacyOld)).toBe('correct horse');
     expect(after.needsReseal('link-password', legacyNow)).toBe(true);

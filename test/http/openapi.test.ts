@@ -146,7 +146,7 @@ describe('GET /api/openapi.json', () => {
     expect(problems).toEqual([]);
   });
 
-  it('offers the oauth2 scheme (authorization code with PKCE endpoints, the twelve scopes) on each /api operation, asking for its own scope', async () => {
+  it('offers the oauth2 scheme (authorization code with PKCE endpoints, the fourteen scopes) on each /api operation, asking for its own scope', async () => {
     const doc = await fetchDoc();
     const scheme = doc.components.securitySchemes.oauth2 as unknown as { type: string; flows: { authorizationCode: { authorizationUrl: string; tokenUrl: string; scopes: Record<string, string> } } };
     expect(scheme.type).toBe('oauth2');

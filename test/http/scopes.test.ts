@@ -18,7 +18,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** The twelve scope names of api.md, in its order. */
+/** The twelve scope names of api.md, in its order, then the two of operations.md §11 (webhooks). */
 const SPEC_SCOPES = [
   'linksRead',
   'linksWrite',
@@ -32,6 +32,8 @@ const SPEC_SCOPES = [
   'customersWrite',
   'partnersRead',
   'partnersWrite',
+  'webhooksRead',
+  'webhooksWrite',
 ];
 
 /** api.md's scope of each endpoint (HEAD follows GET). */
@@ -109,7 +111,7 @@ describe('the route table', () => {
     expect(scopedEndpoints().map((e) => `${e.method} ${e.url}`)).toContain('GET /api/tags');
   });
 
-  it('gives every /api route a scope of the twelve, an account rule (session, person), or marks it public', () => {
+  it('gives every /api route a scope of the fourteen, an account rule (session, person), or marks it public', () => {
     const offenders = apiEndpoints()
       .filter(
         (e) =>
@@ -133,7 +135,7 @@ describe('the route table', () => {
     expect(publicOnes.map((e) => e.url).filter((u) => !PUBLIC_API_PATHS.has(u))).toEqual([]);
   });
 
-  it('uses only the twelve scope names of api.md', () => {
+  it('uses only the fourteen scope names (the twelve of api.md, the two of §11)', () => {
     expect([...SCOPES]).toEqual(SPEC_SCOPES);
     const used = new Set(scopedEndpoints().map((e) => e.config.scope));
     for (const s of used) expect(SPEC_SCOPES, `scope ${s}`).toContain(s);

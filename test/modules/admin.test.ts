@@ -308,8 +308,9 @@ describe('keys', () => {
     expect(new Date(listed.expiresAt!).toISOString()).toBe(expiresAt);
   });
 
-  it('accepts every one of the twelve scopes', async () => {
+  it('accepts every one of the fourteen scopes', async () => {
     const ws = await createWorkspace({ name: uniqueName('all-scopes') });
+    expect(SCOPES).toHaveLength(14);
     const created = await createKey(ws.id, { name: 'all', scopes: [...SCOPES] });
     expect([...created.scopes].sort()).toEqual([...SCOPES].sort());
   });

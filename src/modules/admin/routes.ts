@@ -5,9 +5,10 @@ import { routesPlugin } from '../../http/types.js';
 import { adminGuard } from '../../http/auth.js';
 import { addSchemaOnce, DeletedIds, ErrorBody } from '../../http/schemas.js';
 import * as keys from '../keys/service.js';
+import { resealAll, type ResealDeps } from '../secrets/service.js';
 import * as users from '../users/service.js';
 import * as workspaces from '../workspaces/service.js';
-import { CreatedKey, IdParam, Key, KeyCreate, Member, MemberCreate, User, UserCreate, Workspace, WorkspaceCreate, WorkspacePatch } from './schemas.js';
+import { CreatedKey, IdParam, Key, KeyCreate, Member, MemberCreate, ResealAnswer, User, UserCreate, Workspace, WorkspaceCreate, WorkspacePatch } from './schemas.js';
 
 const errors = {
   400: Type.Ref(ErrorBody),
@@ -27,6 +28,8 @@ export interface AdminDeps {
   flushLastUsed: () => Promise<void>;
   /** What the process is doing now; `reset` starts a new measuring window. */
   metrics?: (reset: boolean) => Record<string, unknown>;
+  /** The sealer and the caches `POST /admin/secrets/reseal` tells. */
+  reseal: ResealDeps;
 }
 
 /** Operator API (operations.md §2): workspaces, keys and people, behind ADMIN_TOKEN (isolated: its own guard). */
@@ -119,6 +122,20 @@ export const adminRoutes = routesPlugin<AdminDeps>('admin', (app, deps) => {
       },
     },
     async (req) => deps.metrics?.(req.query.reset === true) ?? {},
+  );
+
+  app.post(
+    '/secrets/reseal',
+    {
+      schema: {
+        tags,
+        security,
+        description:
+          'After a SECRET rotation (the new SECRET, the old one in SECRET_PREVIOUS): opens every sealed value (link passwords, webhook signing secrets…) and writes back under the current SECRET those sealed under SECRET_PREVIOUS or in an older form, in batches. Idempotent: a second call moves nothing. Answers a count per table and column; a value no key opens is counted in `unopenable` and left as it is. `linktrail secrets reseal` calls it.',
+        response: { 200: ResealAnswer, ...errors },
+      },
+    },
+    async () => ({ columns: await resealAll({ ctx: ctx(), deps: deps.reseal }) }),
   );
 
   app.delete(

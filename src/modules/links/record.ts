@@ -1,4 +1,4 @@
-import type { PasswordBox } from './password.js';
+import type { Sealer } from '../../core/sealed.js';
 import type { LinkRow } from './store.js';
 
 export interface LinkSettings {
@@ -6,7 +6,8 @@ export interface LinkSettings {
   shortLinkBaseUrl: string;
   /** Origin of the API, where /api/qr renders QR codes. */
   baseUrl: string;
-  passwords: PasswordBox;
+  /** Seals link passwords (purpose 'link-password'): the API shows them, so they cannot be hashed. */
+  sealer: Sealer;
 }
 
 /** QR defaults; every parameter is in the URL so the image can be re-rendered anywhere. */
@@ -49,7 +50,7 @@ export function toLink(row: LinkRow, s: LinkSettings) {
     utm: row.utm,
     expiresAt: row.expiresAt,
     expiredUrl: row.expiredUrl,
-    password: row.passwordSealed ? s.passwords.open(row.passwordSealed) : null,
+    password: row.passwordSealed ? s.sealer.open('link-password', row.passwordSealed) : null,
     cloaked: row.cloaked,
     ios: row.ios,
     android: row.android,

@@ -198,7 +198,7 @@ async function checkExternalIds(tx: Ctx['db'], workspaceId: string, entries: Ent
 function toStored(fields: LinkInput, deps: LinkDeps): Record<string, unknown> {
   const { tagIds: _tags, password, ...rest } = fields;
   const stored: Record<string, unknown> = { ...rest };
-  if (password !== undefined) stored.passwordSealed = password === null ? null : deps.passwords.seal(password as string);
+  if (password !== undefined) stored.passwordSealed = password === null ? null : deps.sealer.seal('link-password', password as string);
   return stored;
 }
 

@@ -50,7 +50,7 @@ export interface Client {
   scopes: string[];
 }
 
-/** Space-separated scopes to a list of the twelve; unknown names or duplicates are `invalid_scope`. */
+/** Space-separated scopes to a list of the fourteen; unknown names or duplicates are `invalid_scope`. */
 export function parseScope(raw: string | undefined, allowed: readonly string[]): Scope[] {
   if (raw === undefined || raw.trim() === '') return allowed.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
   const asked = raw.split(' ').filter(Boolean);

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { PasswordBox } from '../links/password.js';
+import type { Sealer } from '../../core/sealed.js';
 import type { RedirectLink } from './resolve.js';
 
 export const PASSWORD_COOKIE = 'lt_pass';
@@ -13,7 +13,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 export class PasswordGate {
   constructor(
     private readonly secret: string,
-    private readonly passwords: PasswordBox,
+    private readonly sealer: Sealer,
   ) {}
 
   token(link: RedirectLink): string {
@@ -35,7 +35,7 @@ export class PasswordGate {
   /** Constant-time comparison of the attempt with the link's password. */
   matches(link: RedirectLink, attempt: string): boolean {
     if (!link.passwordSealed) return true;
-    return timingSafeEqual(digest(attempt), digest(this.passwords.open(link.passwordSealed)));
+    return timingSafeEqual(digest(attempt), digest(this.sealer.open('link-password', link.passwordSealed)));
   }
 
   cookie(link: RedirectLink, path: string): string {

@@ -230,10 +230,3 @@ async function chargeRefunded(ctx: Ctx, m: Extract<Meaning, { kind: 'refund' }>)
   if (m.amountRefunded > sale.refundedAmount) await applyRefund({ ctx, input: { saleId: sale.id, refundedAmount: m.amountRefunded } });
   return { outcome: 'refund', saleId: sale.id };
 }
-
-/** Every live connection's sealed secret and a way to replace it (for `linktrail secrets reseal`). */
-export const stripeSealedSecrets = {
-  purpose: 'stripe-secret' as const,
-  list: ({ ctx }: { ctx: BaseCtx }) => store.sealedSecrets(ctx.db),
-  replace: ({ ctx, input }: { ctx: BaseCtx; input: { id: string; from: string; to: string } }) => store.resealSecret(ctx.db, input.id, input.from, input.to),
-};

@@ -15,7 +15,7 @@ export const UserCreate = Type.Object({
   password: Type.String({ minLength: 8, maxLength: 1024, description: '8–256 characters, compared as given, not one of the most common passwords' }),
 });
 
-export const Role = StringEnum(ROLES, { description: 'owner: all scopes and settings; member: all scopes; viewer: the six read scopes' });
+export const Role = StringEnum(ROLES, { description: 'owner: all fourteen scopes and the settings; member: the twelve scopes of api.md (not webhooksRead, webhooksWrite); viewer: the six read scopes' });
 
 export const Member = Type.Object({ workspaceId: Uuid, userId: Uuid, role: Role, createdAt: DateTime }, { $id: 'Member' });
 

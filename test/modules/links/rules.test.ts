@@ -7,7 +7,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/core/errors.js';
 import { allowsFraming } from '../../../src/modules/links/frame-check.js';
-import { PasswordBox } from '../../../src/modules/links/password.js';
 import { checkLinkInput, type LinkInput } from '../../../src/modules/links/rules.js';
 import { isPublicAddress } from '../../../src/infra/safe-fetch.js';
 import { newShortId } from '../../../src/modules/links/short-id.js';
@@ -228,43 +227,6 @@ describe('isPublicAddress', () => {
 
   it.each(['8.8.8.8', '1.1.1.1', '2606:4700::1', '::ffff:8.8.8.8'])('%s is public', (address) => {
     expect(isPublicAddress(address)).toBe(true);
-  });
-});
-
-describe('PasswordBox', () => {
-  const box = new PasswordBox('a-secret-of-at-least-thirty-two-characters');
-
-  it('opens what it sealed, for any text', () => {
-    for (const plain of ['hunter2', 'p', 'with spaces and ümlauts ✓ 🔐', 'x'.repeat(128)]) {
-      const sealed = box.seal(plain);
-      if (plain.length > 3) expect(sealed).not.toContain(plain);
-      expect(box.open(sealed)).toBe(plain);
-    }
-  });
-
-  it('gives a different ciphertext each time for the same input', () => {
-    const sealed = new Set(Array.from({ length: 20 }, () => box.seal('same password')));
-    expect(sealed.size).toBe(20);
-    for (const s of sealed) expect(box.open(s)).toBe('same password');
-  });
-
-  it('refuses a tampered ciphertext', () => {
-    const sealed = box.seal('hunter2');
-    const [version, iv, body, tag] = sealed.split('.') as [string, string, string, string];
-    const flip = (s: string) => {
-      const b = Buffer.from(s, 'base64url');
-      b[0] = b[0]! ^ 1;
-      return b.toString('base64url');
-    };
-    expect(() => box.open([version, iv, flip(body), tag].join('.'))).toThrow();
-    expect(() => box.open([version, flip(iv), body, tag].join('.'))).toThrow();
-    expect(() => box.open([version, iv, body, flip(tag)].join('.'))).toThrow();
-    expect(() => box.open('hunter2')).toThrow();
-  });
-
-  it('cannot be opened under another secret', () => {
-    const other = new PasswordBox('another-secret-of-at-least-thirty-two-chars');
-    expect(() => other.open(box.seal('hunter2'))).toThrow();
   });
 });
 

@@ -2,7 +2,7 @@
  * The account and workspace-settings routes of operations.md §7 and the human tokens of §8,
  * through HTTP the way the dashboard and a client call them: the session cookie and its
  * flags, the first-party rule, X-Workspace-Id, one credential per request, each role against
- * each of the twelve scopes, owners-only settings, the last owner, human tokens, invitations
+ * each of the fourteen scopes, owners-only settings, the last owner, human tokens, invitations
  * and the workspace's keys. Runs on PGlite, and on PostgreSQL + Redis with DATABASE_URL/REDIS_URL.
  */
 import { randomUUID } from 'node:crypto';
@@ -39,8 +39,8 @@ afterAll(() => t.close());
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** operations.md §7's role table, written out here (not read from the code). */
-const ALL_SCOPES: Scope[] = [
+/** operations.md §7's role table with §11's two scopes, written out here (not read from the code). */
+const API_MD_SCOPES: Scope[] = [
   'linksRead',
   'linksWrite',
   'collectionsRead',
@@ -54,9 +54,11 @@ const ALL_SCOPES: Scope[] = [
   'partnersRead',
   'partnersWrite',
 ];
+const ALL_SCOPES: Scope[] = [...API_MD_SCOPES, 'webhooksRead', 'webhooksWrite'];
 const ROLE_TABLE: Record<Role, Scope[]> = {
   owner: ALL_SCOPES,
-  member: ALL_SCOPES,
+  // "member and viewer unchanged" (operations.md, rules before §11): no webhooks scopes.
+  member: API_MD_SCOPES,
   viewer: ['linksRead', 'collectionsRead', 'tagsRead', 'analyticsRead', 'customersRead', 'partnersRead'],
 };
 
@@ -227,7 +229,7 @@ describe('first-party rule, X-Workspace-Id, one credential', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-describe('each role against each of the twelve scopes (session + X-Workspace-Id)', () => {
+describe('each role against each of the fourteen scopes (session + X-Workspace-Id)', () => {
   let w: WorkspaceFixture;
   let collectionId: string;
   const people = {} as Record<Role, SignedIn>;
@@ -280,10 +282,12 @@ describe('each role against each of the twelve scopes (session + X-Workspace-Id)
     }
   });
 
-  test('the table itself: viewer has exactly the six reads, owner and member all twelve', () => {
+  test('the table itself: viewer has exactly the six reads, member the twelve of api.md, owner all fourteen', () => {
     expect(ROLE_TABLE.viewer.every((s) => s.endsWith('Read'))).toBe(true);
     expect(ROLE_TABLE.viewer).toHaveLength(6);
-    expect(new Set(cases.map((c) => c[1])).size).toBe(12);
+    expect(ROLE_TABLE.member).toHaveLength(12);
+    expect(ROLE_TABLE.member).not.toContain('webhooksRead');
+    expect(new Set(cases.map((c) => c[1])).size).toBe(14);
   });
 });
 

@@ -17,7 +17,7 @@ const en = {
   // Roles
   role: 'Role',
   roles: { owner: 'Owner', member: 'Member', viewer: 'Viewer' },
-  roleHelp: 'Owners manage settings; members read and write everything else; viewers only read.',
+  roleHelp: 'Owners manage settings and webhooks; members read and write everything else; viewers only read.',
   // Scopes (api.md Authentication 5)
   scopes: 'Scopes',
   scopesHelp: 'Choose at least one. Each scope is independent of the others.',
@@ -34,6 +34,8 @@ const en = {
     customersWrite: 'Change and delete customers',
     partnersRead: 'Read partners',
     partnersWrite: 'Create, change and delete partners',
+    webhooksRead: 'Read webhook endpoints and their deliveries',
+    webhooksWrite: 'Add, change and delete webhook endpoints; roll their secrets, send tests and retries',
   } satisfies Record<Scope, string>,
   // General
   generalIntro: 'The workspace name is what its members see in the workspace menu.',
@@ -142,7 +144,7 @@ const ar: SettingsStrings = {
   you: '(أنت)',
   role: 'الدور',
   roles: { owner: 'مالك', member: 'عضو', viewer: 'مُطّلع' },
-  roleHelp: 'المالكون يديرون الإعدادات، والأعضاء يقرؤون ويكتبون كل ما عداها، والمطّلعون يقرؤون فقط.',
+  roleHelp: 'المالكون يديرون الإعدادات وخطافات الويب، والأعضاء يقرؤون ويكتبون كل ما عداها، والمطّلعون يقرؤون فقط.',
   scopes: 'الصلاحيات',
   scopesHelp: 'اختر صلاحية واحدة على الأقل. كل صلاحية مستقلة عن غيرها.',
   scopeWords: {
@@ -158,6 +160,8 @@ const ar: SettingsStrings = {
     customersWrite: 'تعديل العملاء وحذفهم',
     partnersRead: 'قراءة الشركاء',
     partnersWrite: 'إنشاء الشركاء وتعديلهم وحذفهم',
+    webhooksRead: 'قراءة نقاط استقبال خطافات الويب وعمليات تسليمها',
+    webhooksWrite: 'إضافة نقاط استقبال خطافات الويب وتعديلها وحذفها، وتجديد أسرارها، وإرسال الاختبارات وإعادة المحاولات',
   },
   generalIntro: 'اسم مساحة العمل هو ما يراه أعضاؤها في قائمة مساحات العمل.',
   workspaceName: 'اسم مساحة العمل',

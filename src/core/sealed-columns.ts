@@ -1,0 +1,22 @@
+import type { SealPurpose } from './sealed.js';
+
+/** A column that holds values sealed by core/sealed.ts, and the purpose they were sealed for. */
+export interface SealedColumn {
+  table: string;
+  /** The table's uuid primary key. */
+  id: string;
+  column: string;
+  purpose: SealPurpose;
+}
+
+/**
+ * Every sealed column, one line each: what `linktrail secrets reseal` walks after a SECRET
+ * rotation. A migration that adds a sealed column adds its line here (a test compares this
+ * list with the database's columns named `*_sealed`).
+ */
+export const SEALED_COLUMNS: readonly SealedColumn[] = [
+  { table: 'links', id: 'id', column: 'password_sealed', purpose: 'link-password' },
+  { table: 'webhook_endpoints', id: 'id', column: 'secret_sealed', purpose: 'webhook-secret' },
+  { table: 'webhook_endpoints', id: 'id', column: 'previous_secret_sealed', purpose: 'webhook-secret' },
+  { table: 'stripe_connections', id: 'id', column: 'secret_sealed', purpose: 'stripe-secret' },
+];
