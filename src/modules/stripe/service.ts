@@ -113,7 +113,9 @@ export async function receiveStripeEvent({
     const connection = await store.connectionById(tx, input.connectionId, { lock: true });
     // Disconnected, or given a new secret, while this request ran: answer as the new state would.
     if (!connection) throw notFound('Stripe connection', input.connectionId);
-    if (connection.secretSealed !== found.secretSealed) throw new AppError('stripe_signature', { problem: 'mismatch' });
+    // (A reseal may have sealed the same secret anew meanwhile: the secrets are compared, not their sealed forms.)
+    const sameSecret = connection.secretSealed === found.secretSealed || (connection.secretSealed !== null && deps.sealer.open('stripe-secret', connection.secretSealed) === secret);
+    if (!sameSecret) throw new AppError('stripe_signature', { problem: 'mismatch' });
     const wctx: Ctx = { db: tx, analyticsDb: tx, workspace, now: ctx.now };
     const fresh = await store.claimEventId(tx, connection.id, event.id, ctx.now);
     const result: Result = !fresh
