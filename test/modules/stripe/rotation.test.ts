@@ -4,7 +4,10 @@
  * `POST /admin/secrets/reseal` (what `linktrail secrets reseal` calls) moves it to the new key,
  * after which SECRET_PREVIOUS is no longer needed. Two instances on one database, as in production.
  */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Sealer } from '../../../src/core/sealed.js';
+import { rows } from '../../../src/db/connect.js';
 import { ADMIN_TOKEN, SECRET, startTestApp, type TestApp } from '../../helpers/app.js';
 import { clientWithClick } from '../conversions/helpers.js';
 import { SIGNING_SECRET, connectStripe, postEvent, receivedEvents, stripeEvent, stripeId } from './helpers.js';
@@ -34,8 +37,12 @@ it('events verify after a SECRET rotation, and the reseal moves the Stripe secre
 
   const reseal = await rotated.inject({ method: 'POST', url: '/admin/secrets/reseal', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   expect(reseal.statusCode, reseal.body).toBe(200);
-  const stripeColumn = reseal.json<{ columns: { table: string; column: string; sealed: number; resealed: number; unopenable: number }[] }>().columns.find((c) => c.table === 'stripe_connections');
-  expect(stripeColumn).toMatchObject({ column: 'secret_sealed', resealed: 1, unopenable: 0 });
+  const stripeColumn = reseal.json<{ columns: { table: string; column: string; resealed: number }[] }>().columns.find((c) => c.table === 'stripe_connections');
+  // (On PostgreSQL the database is shared with other test files: their connections count too.)
+  expect(stripeColumn?.column).toBe('secret_sealed');
+  expect(stripeColumn!.resealed).toBeGreaterThanOrEqual(1);
+  const [row] = await rows<{ sealed: string }>(before.database.db, sql`SELECT secret_sealed AS sealed FROM stripe_connections WHERE id = ${connection.id}::uuid`);
+  expect(new Sealer(NEW_SECRET).open('stripe-secret', row!.sealed)).toBe(SIGNING_SECRET);
 
   // Only the new SECRET now: the resealed secret opens, events still verify.
   const after = await startTestApp({ database: before.database, env: { SECRET: NEW_SECRET } });
