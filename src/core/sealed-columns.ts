@@ -18,4 +18,5 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'links', id: 'id', column: 'password_sealed', purpose: 'link-password' },
   { table: 'webhook_endpoints', id: 'id', column: 'secret_sealed', purpose: 'webhook-secret' },
   { table: 'webhook_endpoints', id: 'id', column: 'previous_secret_sealed', purpose: 'webhook-secret' },
+  { table: 'stripe_connections', id: 'id', column: 'secret_sealed', purpose: 'stripe-secret' },
 ];

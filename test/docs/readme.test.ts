@@ -30,6 +30,22 @@ const shBlocks = (text: string): string[] => [...text.matchAll(/^```sh\n([\s\S]*
 
 const MARK = '@@readme-step-done@@';
 
+/**
+ * What Stripe would post after a paid checkout carrying the walkthrough's click id: the fixture
+ * event, signed by the official stripe package with the secret the README pasted.
+ */
+const STRIPE_CHECKOUT = `node -e '
+const Stripe = require("stripe");
+const event = JSON.parse(require("fs").readFileSync("test/fixtures/stripe/checkout.session.completed.json", "utf8"));
+event.data.object.client_reference_id = process.argv[2];
+const payload = JSON.stringify(event);
+const header = new Stripe("sk_test_readme").webhooks.generateTestHeaderString({ payload, secret: process.argv[1] });
+process.stdout.write(JSON.stringify({ payload, header }));
+' "$STRIPE_SECRET" "$CLICK" > stripe-event.json
+curl -s -w '\\n' -X POST "$WEBHOOK_URL" -H 'content-type: application/json' \\
+  -H "stripe-signature: $(json .header < stripe-event.json)" --data-binary "$(json .payload < stripe-event.json)"
+rm stripe-event.json`;
+
 /** A new empty database on the server of `url`, and how to drop it. */
 async function createDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `lt_readme_${Date.now()}_${process.pid}`;
@@ -100,6 +116,7 @@ describe('README walkthrough, from nothing to the first sale', () => {
   const plans = shBlocks(section('Plans'));
   const connect = shBlocks(section('Connect an app'));
   const webhooks = shBlocks(section('Webhooks'));
+  const stripe = shBlocks(section('Stripe'));
   let dataDir: string;
   let port: number;
   let run: Run;
@@ -115,7 +132,20 @@ describe('README walkthrough, from nothing to the first sale', () => {
     expect(start.match(/\bPORT=3000\b/g)).toHaveLength(1);
     // Block 1 exports DATA_DIR=./data-api: the temporary directory instead, so a second run starts afresh too.
     expect(start.match(/\bDATA_DIR=\.\/data-api\b/g)).toHaveLength(1);
-    const blocks = [start.replace(/\bPORT=3000\b/, `PORT=${port}`).replace(/\bDATA_DIR=\.\/data-api\b/, `DATA_DIR=${dataDir}`), ...walkthrough.slice(1), ...plans, ...connect, ...webhooks];
+    // Stripe's part needs an event Stripe signed: made here (the stripe package, the README's
+    // secret, the walkthrough's click id) and posted between pasting the secret and listing.
+    expect(stripe).toHaveLength(3);
+    const blocks = [
+      start.replace(/\bPORT=3000\b/, `PORT=${port}`).replace(/\bDATA_DIR=\.\/data-api\b/, `DATA_DIR=${dataDir}`),
+      ...walkthrough.slice(1),
+      ...plans,
+      ...connect,
+      ...webhooks,
+      stripe[0]!,
+      stripe[1]!,
+      STRIPE_CHECKOUT,
+      stripe[2]!,
+    ];
     // Only what a fresh shell has, plus the engine under test (DATABASE_URL needs a SECRET). The
     // walkthrough starts from the setup URL, which exists only while nobody has an account: on
     // PostgreSQL it gets a database of its own.
@@ -135,7 +165,7 @@ describe('README walkthrough, from nothing to the first sale', () => {
     expect(plans.length).toBeGreaterThanOrEqual(1);
     expect(run.all).not.toMatch(/"error":\{/);
     expect({ code: run.code, output: run.code === 0 ? '' : run.all }).toEqual({ code: 0, output: '' });
-    expect(run.steps).toHaveLength(walkthrough.length + plans.length + connect.length + webhooks.length + 1);
+    expect(run.steps).toHaveLength(walkthrough.length + plans.length + connect.length + webhooks.length + stripe.length + 2);
   });
 
   it('creates the first person from the logged setup URL, who makes a key in the workspace settings; the key is accepted with its rate limit', () => {
@@ -188,6 +218,18 @@ describe('README walkthrough, from nothing to the first sale', () => {
     const [retried, recovered] = jsonLines(run.steps[at + 2]!) as [Record<string, unknown>, Record<string, unknown>];
     expect(retried).toMatchObject({ id: deliveries[0]!.id, status: 'pending' });
     expect(recovered).toEqual({ requeued: expect.any(Number) });
+  });
+
+  it('connects Stripe in two steps, and a checkout Stripe signed with the click id is listed as a sale', () => {
+    const at = walkthrough.length + plans.length + connect.length + webhooks.length;
+    const pending = JSON.parse(run.steps[at]!.split('\n').find((l) => l.startsWith('{'))!) as Record<string, unknown>;
+    expect(pending).toMatchObject({ status: 'pending', webhookUrl: expect.stringMatching(new RegExp(`^http://localhost:${port}/webhooks/stripe/[0-9a-f-]{36}$`)) });
+    const connected = JSON.parse(run.steps[at + 1]!.split('\n').find((l) => l.startsWith('{'))!) as Record<string, unknown>;
+    expect(connected).toMatchObject({ id: pending.id, status: 'connected', testMode: false });
+    expect(run.steps[at + 1]).not.toContain('whsec_');
+    expect(run.steps[at + 2]).toMatch(/^\{"received":true\}$/m);
+    const events = JSON.parse(run.steps[at + 3]!.split('\n').find((l) => l.startsWith('['))!) as Record<string, unknown>[];
+    expect(events).toEqual([expect.objectContaining({ type: 'checkout.session.completed', outcome: 'sale', saleId: expect.stringMatching(/^[0-9a-f-]{36}$/) })]);
   });
 
   it('changes the plan and the limits with the CLI', () => {

@@ -254,7 +254,7 @@ function partsFor(q: GroupQuery, plan: Plan, span: Span, levels: Level[], hotGat
     };
     parts.push(sql`SELECT ${key('c')} AS key, count(*) AS clicks, 0 AS leads, 0 AS sales, 0 AS amount FROM ${from('clicks', 'c')} WHERE ${where('c', 'id')} AND NOT c.bot GROUP BY 1`);
     parts.push(sql`SELECT ${key('l')}, 0, count(*), 0, 0 FROM ${from('lead_events', 'l')} WHERE ${where('l', 'click_id')} GROUP BY 1`);
-    parts.push(sql`SELECT ${key('s')}, 0, 0, count(*), sum(s.amount) FROM ${from('sale_events', 's')} WHERE ${where('s', 'click_id')} GROUP BY 1`);
+    parts.push(sql`SELECT ${key('s')}, 0, 0, count(*), sum(s.amount - s.refunded_amount) FROM ${from('sale_events', 's')} WHERE ${where('s', 'click_id')} GROUP BY 1`);
   }
   return parts.length ? sql.join(parts, sql` UNION ALL `) : undefined;
 }

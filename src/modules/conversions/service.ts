@@ -4,7 +4,7 @@ import type { Ctx } from '../../core/context.js';
 import { assertHttps } from '../bulk/rules.js';
 import { CURRENCIES } from './currencies.js';
 import { MAX_SALE_AMOUNT } from './schemas.js';
-import { conversionWriter, type ConversionEventDeps } from './webhook-events.js';
+import { conversionWriter, queueConversionEvent, type ConversionEventDeps } from './webhook-events.js';
 import { findClick, latestLead, recordLead, recordSale, setRefundedAmount, stripeSale, type ClickRef, type StripeSaleRef, type CustomerInput, type EventOrigin, type EventRow, type SaleRow } from './store.js';
 
 /** The click queue's hooks, and what the lead.created / sale.created webhooks need (webhook-events.ts). */
@@ -168,20 +168,21 @@ export interface StripeSaleInput {
 }
 
 /**
- * A sale paid through Stripe (operations.md §12), attributed in api.md's sale order: the click
- * id when it is a click of this workspace, else the customer's latest lead, else `fallbackClickId`
- * (the click a subscription's checkout carried). Undefined when nothing attributes it: no error,
- * since Stripe only needs to hear that the event arrived.
+ * Whether a click id is a click of this workspace, waiting (about a second at most) for a click
+ * still queued here or on another instance. Called before a transaction that records with it:
+ * the wait flushes the click queues, which write through the database themselves.
  */
-export async function recordStripeSale({
-  ctx,
-  deps,
-  input,
-}: {
-  ctx: Ctx;
-  deps: ConversionDeps;
-  input: StripeSaleInput & { fallbackClickId?: string | null };
-}): Promise<SaleRow | undefined> {
+export async function isWorkspaceClick({ ctx, deps, input }: { ctx: Ctx; deps: ConversionDeps; input: { clickId: string } }): Promise<boolean> {
+  return (await clickOf(ctx, deps, input.clickId)) !== undefined;
+}
+
+/**
+ * A sale paid through Stripe (operations.md §12), attributed in api.md's sale order: the click
+ * id when it is a stored click of this workspace (see isWorkspaceClick), else the customer's
+ * latest lead, else `fallbackClickId` (the click a subscription's checkout carried). Undefined
+ * when nothing attributes it: no error, since Stripe only needs to hear that the event arrived.
+ */
+export async function recordStripeSale({ ctx, input }: { ctx: Ctx; input: StripeSaleInput & { fallbackClickId?: string | null } }): Promise<SaleRow | undefined> {
   if (!CURRENCIES.has(input.currency) || input.amount < 0 || input.amount > MAX_SALE_AMOUNT) return undefined;
   const base = {
     id: newId(),
@@ -194,10 +195,8 @@ export async function recordStripeSale({
     customer: input.customer,
     stripe: input.stripe,
   };
-  const byClick = async (clickId: string) => {
-    if (!(await clickOf(ctx, deps, clickId))) return undefined;
-    return recordSale(ctx.db, { ...base, clickId, leadId: null, from: { clickId } });
-  };
+  // No click of this workspace with that id: nothing written, undefined.
+  const byClick = (clickId: string) => recordSale(ctx.db, { ...base, clickId, leadId: null, from: { clickId } });
   if (input.clickId && isUuid(input.clickId)) {
     const sale = await byClick(input.clickId);
     if (sale) return sale;
@@ -206,6 +205,11 @@ export async function recordStripeSale({
   if (lead) return recordSale(ctx.db, { ...base, clickId: lead.clickId, leadId: lead.id, from: { leadId: lead.id } });
   if (input.fallbackClickId && isUuid(input.fallbackClickId)) return byClick(input.fallbackClickId);
   return undefined;
+}
+
+/** Queues the sale.created webhook of a sale recorded in the caller's transaction (`ctx.db`), if wanted: how many deliveries. */
+export function queueSaleWebhook({ ctx, deps, input }: { ctx: Ctx; deps: ConversionEventDeps; input: { saleId: string } }): Promise<number> {
+  return queueConversionEvent(ctx, deps, 'sale', input.saleId);
 }
 
 /** The sale a Stripe invoice or payment intent paid, if one was recorded; locked for the caller's transaction. */

@@ -40,3 +40,17 @@ export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind
     return recorded;
   };
 }
+
+/**
+ * The sale.created (or lead.created) webhook of a conversion another module recorded in its own
+ * transaction (`ctx.db`), when some endpoint wants it: a Stripe payment's sale. How many
+ * deliveries it queued (the caller wakes the worker after its commit).
+ */
+export async function queueConversionEvent(ctx: Ctx, deps: ConversionEventDeps, kind: 'lead' | 'sale', id: string): Promise<number> {
+  const type = kind === 'lead' ? 'lead.created' : 'sale.created';
+  const wanted = await eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } });
+  if (!wanted.has(type)) return 0;
+  const event = await eventById({ ctx, deps, input: { id, type: kind } });
+  if (!event) throw new Error(`the ${kind} just recorded cannot be read back`);
+  return recordEvents({ ctx, input: { events: [{ id: newId(), workspaceId: ctx.workspace.id, type, body: eventBody(type, event.createdAt, event) }] } });
+}

@@ -30,6 +30,9 @@ export const Event = Type.Object(
     leadId: Nullable({ ...Uuid, description: 'Sales: the lead the sale was attributed to, if any; leads: null' }),
     amount: Nullable(Type.Integer({ description: 'Sales: minor units; leads: null' })),
     currency: Nullable(Type.String({ description: 'Sales: lowercase ISO 4217; leads: null' })),
+    refundedAmount: Nullable(
+      Type.Integer({ description: 'Extension (operations.md §12): sales: the part of amount refunded (Stripe refunds), 0 when none; analytics count amount − refundedAmount; leads: null' }),
+    ),
     metadata: Nullable(Type.Object({}, { additionalProperties: true })),
     createdAt: DateTime,
     shortUrl: Nullable(Type.String({ description: "The link's short URL (as the link record shows it; kept for a deleted link)" })),

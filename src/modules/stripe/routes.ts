@@ -15,7 +15,7 @@ export type StripeRouteDeps = ResourceDeps & ReceiveDeps & { roleOf: RoleLookup 
 
 const OWNER_NOTE =
   'Owner: with a session, only an owner of the workspace (X-Workspace-Id) may call it (403 owner_required for members and viewers). ' +
-  'With an API key, human token or OAuth token, the scope below: connecting Stripe makes sales, as conversionsWrite does; the connection and its events are read with analyticsRead.';
+  'With an API key, human token or OAuth token, the scope named below: changing the connection needs the scope that records sales (a connection makes them), reading it or its events the analytics read scope.';
 
 export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) => {
   app.addSchema(StripeConnection);

@@ -5,7 +5,7 @@ import type { ListParams } from '../../core/list-params.js';
 import type { Sealer } from '../../core/sealed.js';
 import { withTransaction } from '../../core/transaction.js';
 import { isUuid, newId } from '../../db/ids.js';
-import { applyRefund, findStripeSale, recordStripeSale, type ConversionDeps } from '../conversions/service.js';
+import { applyRefund, findStripeSale, isWorkspaceClick, queueSaleWebhook, recordStripeSale, type ConversionDeps } from '../conversions/service.js';
 import { requireWorkspace } from '../workspaces/service.js';
 import { meaningOf, readEvent, STRIPE_EVENT_TYPES, type Meaning, type StripeEvent } from './mapping.js';
 import { checkSignature } from './signature.js';
@@ -102,21 +102,33 @@ export async function receiveStripeEvent({
   if (problem) throw new AppError('stripe_signature', { problem });
   const event = readEvent(parseJson(input.body));
   if (!event) throw new AppError('stripe_event_invalid');
+  const workspace = await requireWorkspace({ ctx, input: { id: found.workspaceId } });
+  const meaning = meaningOf(event, deps.clickIdParam);
+  // A click handed out a moment ago may still be queued: it is waited for before the transaction
+  // (the wait flushes the click queues, which need the database themselves); unknown, it is no click.
+  if (meaning.kind === 'checkout' && meaning.clickId && !(await isWorkspaceClick({ ctx: { ...ctx, workspace }, deps: deps.conversions, input: { clickId: meaning.clickId } }))) {
+    meaning.clickId = undefined;
+  }
+  let queued = 0;
   await withTransaction(ctx.db, async (tx) => {
     const connection = await store.connectionById(tx, input.connectionId, { lock: true });
     // Disconnected, or given a new secret, while this request ran: answer as the new state would.
     if (!connection) throw notFound('Stripe connection', input.connectionId);
-    if (connection.secretSealed !== found.secretSealed) throw new AppError('stripe_signature', { problem: 'mismatch' });
-    const workspace = await requireWorkspace({ ctx: { db: tx, now: ctx.now }, input: { id: connection.workspaceId } });
+    // (A reseal may have sealed the same secret anew meanwhile: the secrets are compared, not their sealed forms.)
+    const sameSecret = connection.secretSealed === found.secretSealed || (connection.secretSealed !== null && deps.sealer.open('stripe-secret', connection.secretSealed) === secret);
+    if (!sameSecret) throw new AppError('stripe_signature', { problem: 'mismatch' });
     const wctx: Ctx = { db: tx, analyticsDb: tx, workspace, now: ctx.now };
     const fresh = await store.claimEventId(tx, connection.id, event.id, ctx.now);
     const result: Result = !fresh
       ? { outcome: 'duplicate', saleId: null }
       : !event.livemode && !connection.testMode
         ? { outcome: 'test_mode', saleId: null }
-        : await handle(wctx, deps, meaningOf(event, deps.clickIdParam));
+        : await handle(wctx, meaning);
     await store.insertEvent(tx, { id: newId(), workspaceId: workspace.id, connectionId: connection.id, ...eventFields(event), ...result });
+    // A sale made here is a sale like any other: its sale.created webhook, in the same transaction.
+    if (result.saleId && result.outcome !== 'refund') queued = await queueSaleWebhook({ ctx: wctx, deps: deps.conversions, input: { saleId: result.saleId } });
   });
+  if (queued > 0) deps.conversions.onEventsWritten?.();
   return { received: true };
 }
 
@@ -132,12 +144,12 @@ function parseJson(body: Buffer): unknown {
 
 type Result = { outcome: store.Outcome; saleId: string | null };
 
-function handle(ctx: Ctx, deps: ReceiveDeps, meaning: Meaning): Promise<Result> {
+function handle(ctx: Ctx, meaning: Meaning): Promise<Result> {
   switch (meaning.kind) {
     case 'checkout':
-      return checkoutCompleted(ctx, deps, meaning);
+      return checkoutCompleted(ctx, meaning);
     case 'invoice':
-      return invoicePaid(ctx, deps, meaning);
+      return invoicePaid(ctx, meaning);
     case 'refund':
       return chargeRefunded(ctx, meaning);
     default:
@@ -150,7 +162,7 @@ async function waitingRefund(ctx: Ctx, paymentIntentId: string | undefined): Pro
   return paymentIntentId ? store.pendingRefund(ctx.db, ctx.workspace.id, paymentIntentId) : 0;
 }
 
-async function checkoutCompleted(ctx: Ctx, deps: ReceiveDeps, m: Extract<Meaning, { kind: 'checkout' }>): Promise<Result> {
+async function checkoutCompleted(ctx: Ctx, m: Extract<Meaning, { kind: 'checkout' }>): Promise<Result> {
   // Paid or not (a trial, a delayed payment): later invoices of this Stripe customer are this customer's.
   if (m.stripeCustomerId) {
     await store.rememberCustomer(ctx.db, { workspaceId: ctx.workspace.id, stripeCustomerId: m.stripeCustomerId, customerExternalId: m.buyer.externalId, clickId: m.clickId ?? null });
@@ -159,7 +171,7 @@ async function checkoutCompleted(ctx: Ctx, deps: ReceiveDeps, m: Extract<Meaning
   // The first invoice of a subscription checkout is the same payment: counted once, whichever event came first.
   const already = m.invoiceId ? await findStripeSale({ ctx, input: { invoiceId: m.invoiceId } }) : undefined;
   if (already) return { outcome: 'duplicate', saleId: already.id };
-  return madeSale(ctx, deps, 'sale', m.paymentIntentId, {
+  return madeSale(ctx, 'sale', m.paymentIntentId, {
     amount: m.amount,
     currency: m.currency,
     eventName: 'Purchase',
@@ -170,14 +182,14 @@ async function checkoutCompleted(ctx: Ctx, deps: ReceiveDeps, m: Extract<Meaning
   });
 }
 
-async function invoicePaid(ctx: Ctx, deps: ReceiveDeps, m: Extract<Meaning, { kind: 'invoice' }>): Promise<Result> {
+async function invoicePaid(ctx: Ctx, m: Extract<Meaning, { kind: 'invoice' }>): Promise<Result> {
   const already = await findStripeSale({ ctx, input: { invoiceId: m.invoiceId } });
   if (already) return { outcome: 'duplicate', saleId: already.id };
   // A trial's first invoice is paid with nothing: no revenue, no sale.
   if (m.amount === undefined || m.amount === 0 || m.currency === undefined) return { outcome: 'ignored', saleId: null };
   const known = m.stripeCustomerId ? await store.customerOf(ctx.db, ctx.workspace.id, m.stripeCustomerId) : undefined;
   if (!known) return { outcome: 'unattributed', saleId: null };
-  return madeSale(ctx, deps, 'renewal', m.paymentIntentId, {
+  return madeSale(ctx, 'renewal', m.paymentIntentId, {
     amount: m.amount,
     currency: m.currency,
     eventName: 'Subscription',
@@ -190,7 +202,6 @@ async function invoicePaid(ctx: Ctx, deps: ReceiveDeps, m: Extract<Meaning, { ki
 
 async function madeSale(
   ctx: Ctx,
-  deps: ReceiveDeps,
   outcome: 'sale' | 'renewal',
   paymentIntentId: string | undefined,
   s: {
@@ -207,7 +218,6 @@ async function madeSale(
   const refundedAmount = await waitingRefund(ctx, paymentIntentId);
   const sale = await recordStripeSale({
     ctx,
-    deps: deps.conversions,
     input: { ...s, stripe: { invoiceId: s.invoiceId ?? null, paymentIntentId: paymentIntentId ?? null, refundedAmount } },
   });
   if (!sale) return { outcome: 'unattributed', saleId: null };
@@ -226,10 +236,3 @@ async function chargeRefunded(ctx: Ctx, m: Extract<Meaning, { kind: 'refund' }>)
   if (m.amountRefunded > sale.refundedAmount) await applyRefund({ ctx, input: { saleId: sale.id, refundedAmount: m.amountRefunded } });
   return { outcome: 'refund', saleId: sale.id };
 }
-
-/** Every live connection's sealed secret and a way to replace it (for `linktrail secrets reseal`). */
-export const stripeSealedSecrets = {
-  purpose: 'stripe-secret' as const,
-  list: ({ ctx }: { ctx: BaseCtx }) => store.sealedSecrets(ctx.db),
-  replace: ({ ctx, input }: { ctx: BaseCtx; input: { id: string; from: string; to: string } }) => store.resealSecret(ctx.db, input.id, input.from, input.to),
-};

@@ -65,16 +65,6 @@ export async function deleteConnection(conn: Conn, workspaceId: string, now: Dat
   return row?.id;
 }
 
-/** Every live connection's sealed secret (for `linktrail secrets reseal`). */
-export function sealedSecrets(conn: Conn): Promise<{ id: string; sealed: string }[]> {
-  return rows(conn, sql`SELECT id, secret_sealed AS sealed FROM stripe_connections WHERE secret_sealed IS NOT NULL`);
-}
-
-export async function resealSecret(conn: Conn, id: string, from: string, to: string): Promise<boolean> {
-  const r = await rows(conn, sql`UPDATE stripe_connections SET secret_sealed = ${to} WHERE id = ${id}::uuid AND secret_sealed = ${from} RETURNING id`);
-  return r.length === 1;
-}
-
 /**
  * Claims a Stripe event id for this connection: true the first time, or when the last claim is
  * more than 30 days old; false for an event id seen within 30 days (a retry or a replay).

@@ -51,7 +51,7 @@ function cell(v: unknown): string {
   return /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
 }
 
-const HEADER = ['type', 'id', 'eventName', 'linkId', 'clickId', 'customerId', 'customerExternalId', 'leadId', 'amount', 'currency', 'metadata', 'createdAt', 'shortUrl', 'linkTitle', 'customerName', 'customerEmail'];
+const HEADER = ['type', 'id', 'eventName', 'linkId', 'clickId', 'customerId', 'customerExternalId', 'leadId', 'amount', 'currency', 'metadata', 'createdAt', 'shortUrl', 'linkTitle', 'customerName', 'customerEmail', 'refundedAmount'];
 
 async function seed() {
   const c = await conversionClient(t);

@@ -38,6 +38,7 @@ interface Event {
   customerExternalId: string;
   leadId: string | null;
   amount: number | null;
+  refundedAmount: number | null;
   currency: string | null;
   metadata: Record<string, unknown> | null;
   createdAt: string;
@@ -63,6 +64,7 @@ const asEvent = (e: LeadEvent | SaleEvent, type: 'lead' | 'sale', link: Link): E
   customerExternalId: e.customer.externalId,
   leadId: type === 'sale' ? (e as SaleEvent).leadId : null,
   amount: type === 'sale' ? (e as SaleEvent).amount : null,
+  refundedAmount: type === 'sale' ? 0 : null,
   currency: type === 'sale' ? (e as SaleEvent).currency : null,
   metadata: e.metadata,
   createdAt: e.createdAt,
@@ -152,7 +154,7 @@ describe('GET /api/events: the record', () => {
     expect(list).toEqual(ordered(c.tracked));
     for (const e of list) {
       expect(Object.keys(e).sort()).toEqual(
-        ['amount', 'clickId', 'createdAt', 'currency', 'customerEmail', 'customerExternalId', 'customerId', 'customerName', 'eventName', 'id', 'leadId', 'linkId', 'linkTitle', 'metadata', 'shortUrl', 'type'],
+        ['amount', 'clickId', 'createdAt', 'currency', 'customerEmail', 'customerExternalId', 'customerId', 'customerName', 'eventName', 'id', 'leadId', 'linkId', 'linkTitle', 'metadata', 'refundedAmount', 'shortUrl', 'type'],
       );
     }
     const byId = new Map(list.map((e) => [e.id, e]));
