@@ -92,7 +92,8 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
 
 /** Paths whose callers are programs (and the API reference): their errors are JSON. Anywhere else a visitor gets a page. */
 export function isApiPath(path: string): boolean {
-  return /^\/(?:api|admin|oauth|docs)(?:[/?]|$)/.test(path) || path.startsWith('/.well-known/');
+  // /webhooks/… are the inbound events of other services (Stripe): JSON too, never a visitor's page.
+  return /^\/(?:api|admin|oauth|docs)(?:[/?]|$)/.test(path) || path.startsWith('/.well-known/') || path.startsWith('/webhooks/');
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {

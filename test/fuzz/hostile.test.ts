@@ -31,6 +31,7 @@ import {
   containsMarker,
   contentType,
   encode,
+  headerSafe,
   hostileString,
   nestedText,
   otherHeaders,
@@ -62,7 +63,7 @@ afterAll(async () => {
 // The route table, in families
 // ---------------------------------------------------------------------------------------------
 
-type Family = 'scoped' | 'public' | 'people' | 'oauth' | 'redirect' | 'admin' | 'service';
+type Family = 'scoped' | 'public' | 'people' | 'oauth' | 'redirect' | 'admin' | 'service' | 'inbound';
 
 interface Route {
   method: string;
@@ -86,6 +87,8 @@ function familyOf(r: RouteOptions): Family | undefined {
   if (config.account || PEOPLE_PUBLIC.has(url)) return 'people';
   if (url.startsWith('/oauth/') || url === '/.well-known/oauth-authorization-server') return 'oauth';
   if (url.startsWith('/admin/')) return 'admin';
+  // Events other services post to us, signed by them (operations.md §12: Stripe).
+  if (url.startsWith('/webhooks/')) return 'inbound';
   if (url.endsWith('/:shortId')) return 'redirect';
   if (config.public === true && url.startsWith('/api/')) return 'public';
   if (SERVICE_PATHS.has(url) || url === '/docs' || url.startsWith('/docs/')) return 'service';
@@ -129,6 +132,8 @@ const DOCUMENTED: Record<Family, readonly number[]> = {
   admin: [200, 201, 400, 401, 404],
   // /docs/static/index.html redirects to /docs/ (302).
   service: [200, 302, 304, 404],
+  // operations.md §12: { received: true }, a bad signature or body, an unknown connection, over 1 MB.
+  inbound: [200, 400, 404, 413],
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -598,7 +603,7 @@ describe('the route table', () => {
   it('puts every registered route in a family this fuzz knows (a new route must be added to one)', () => {
     const routes = allRoutes();
     expect(routes.filter((r) => r.family === 'scoped').length).toBeGreaterThan(10);
-    for (const f of ['public', 'people', 'oauth', 'redirect', 'admin', 'service'] as const) expect(routes.some((r) => r.family === f), f).toBe(true);
+    for (const f of ['public', 'people', 'oauth', 'redirect', 'admin', 'service', 'inbound'] as const) expect(routes.some((r) => r.family === f), f).toBe(true);
     expect(routes.filter((r) => r.family === undefined).map((r) => `${r.method} ${r.url}`)).toEqual([]);
   });
 });
@@ -907,6 +912,52 @@ describe('hostile input on the operator API', () => {
         const failure = await fuzz(ctx, route, 250, arbitrary);
         if (failure) failures.push(failure);
       }
+      return failures;
+    });
+  }, 240_000);
+});
+
+describe('hostile input on the inbound Stripe webhook', () => {
+  it('answers 200/400/404/413 only, with the standard error body; nothing signed wrongly is recorded', async () => {
+    const routes = routesOf('inbound');
+    await withWorld(async (ctx) => {
+      const failures: string[] = [];
+      // A pending and a connected connection of C (the scratch workspace), beside unknown and garbage ids.
+      const cKey = await t.workspace({ plan: 'free' }).then((c) => c.key);
+      const pending = (await t.inject({ method: 'POST', url: '/api/integrations/stripe', headers: bearer(cKey) })).json<{ id: string }>().id;
+      const dKey = await t.workspace({ plan: 'free' }).then((d) => d.key);
+      const connected = (await t.inject({ method: 'POST', url: '/api/integrations/stripe', headers: bearer(dKey) })).json<{ id: string }>().id;
+      const put = await t.inject({ method: 'PUT', url: '/api/integrations/stripe', headers: bearer(dKey), payload: { signingSecret: 'whsec_fuzz0123456789abcdef' } });
+      expectStatus(put, 200, 'connect');
+      // (No dot segments: /webhooks/stripe/.. is another path, the visitors' pages' 404.)
+      const ids = fc.oneof(
+        fc.constantFrom(pending, connected, connected),
+        fc.uuid(),
+        hostileString().map(encode).filter((id) => !/^(\.|%2e){1,2}$/i.test(id)),
+        fc.constantFrom('%zz', 'x'.repeat(150)),
+      );
+      const signature = fc.option(
+        fc.oneof(hostileString().map(headerSafe), fc.tuple(fc.integer({ min: 0, max: 2 ** 32 }), fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), maxLength: 64 })).map(([ts, v1]) => `t=${ts},v1=${v1}`)),
+        { freq: 5 },
+      );
+      for (const route of routes) {
+        const arbitrary = fc
+          .record({ id: ids, signature, other: otherHeaders([]), payload: fc.option(payloadFor(undefined, ctx.w.pools), { freq: 6 }) })
+          .map(({ id, signature: sig, other, payload }) => ({
+            req: {
+              method: route.method,
+              url: concretePath(route.url, { id }),
+              headers: { ...other, ...(sig === null ? {} : { 'stripe-signature': sig }) } as Record<string, string>,
+              payload: payload ?? undefined,
+            },
+            expect: { family: 'inbound' as const, only: [400, 404, 413] },
+          }));
+        const failure = await fuzz(ctx, route, 150, arbitrary);
+        if (failure) failures.push(failure);
+      }
+      const listed = await t.inject({ method: 'GET', url: '/api/integrations/stripe/events', headers: bearer(dKey) });
+      expectStatus(listed, 200, 'events');
+      if (listed.json<unknown[]>().length !== 0) failures.push(`events recorded from unsigned posts: ${cut(listed.body)}`);
       return failures;
     });
   }, 240_000);
