@@ -12,6 +12,8 @@ export interface ConversionEventDeps {
   onEventsWritten?: () => void;
 }
 
+const EVENT_TYPE = { lead: 'lead.created', sale: 'sale.created' } as const;
+
 /** Runs the write of one lead or sale (undefined: nothing written), with its webhook if one is wanted. */
 export type ConversionWriter = <R extends { id: string }>(write: (db: Conn) => Promise<R | undefined>) => Promise<R | undefined>;
 
@@ -22,18 +24,14 @@ export type ConversionWriter = <R extends { id: string }>(write: (db: Conn) => P
  * of the write, as before. One indexed read decides, before the write.
  */
 export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind: 'lead' | 'sale'): Promise<ConversionWriter> {
-  const type = kind === 'lead' ? 'lead.created' : 'sale.created';
   const wanted = await eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } });
-  if (!wanted.has(type)) return (write) => write(ctx.db);
+  if (!wanted.has(EVENT_TYPE[kind])) return (write) => write(ctx.db);
   return async (write) => {
     let queued = 0;
     const recorded = await withTransaction(ctx.db, async (tx) => {
       const row = await write(tx);
       if (!row) return undefined;
-      const event = await eventById({ ctx: { ...ctx, db: tx }, deps, input: { id: row.id, type: kind } });
-      if (!event) throw new Error(`the ${kind} just recorded cannot be read back`);
-      const body = eventBody(type, event.createdAt, event);
-      queued = await recordEvents({ ctx: { db: tx }, input: { events: [{ id: newId(), workspaceId: ctx.workspace.id, type, body }] } });
+      queued = await recordConversionEvent({ ...ctx, db: tx }, deps, kind, row.id);
       return row;
     });
     if (queued > 0) deps.onEventsWritten?.();
@@ -47,9 +45,13 @@ export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind
  * deliveries it queued (the caller wakes the worker after its commit).
  */
 export async function queueConversionEvent(ctx: Ctx, deps: ConversionEventDeps, kind: 'lead' | 'sale', id: string): Promise<number> {
-  const type = kind === 'lead' ? 'lead.created' : 'sale.created';
   const wanted = await eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } });
-  if (!wanted.has(type)) return 0;
+  return wanted.has(EVENT_TYPE[kind]) ? recordConversionEvent(ctx, deps, kind, id) : 0;
+}
+
+/** Writes the webhook event of the lead or sale `id`, read back as GET /api/events shows it, on `ctx.db` (the write's transaction). */
+async function recordConversionEvent(ctx: Ctx, deps: ConversionEventDeps, kind: 'lead' | 'sale', id: string): Promise<number> {
+  const type = EVENT_TYPE[kind];
   const event = await eventById({ ctx, deps, input: { id, type: kind } });
   if (!event) throw new Error(`the ${kind} just recorded cannot be read back`);
   return recordEvents({ ctx, input: { events: [{ id: newId(), workspaceId: ctx.workspace.id, type, body: eventBody(type, event.createdAt, event) }] } });
