@@ -55,7 +55,7 @@ async function databaseAt(last: string): Promise<Database> {
 }
 
 /** Live-like traffic of one workspace: 500 links, the last hour, a few agents and referrers. */
-function traffic(workspaceId: string, links: string[], n: number): RawClick[] {
+export function traffic(workspaceId: string, links: string[], n: number): RawClick[] {
   const now = Date.now();
   return Array.from({ length: n }, (_, i) => ({
     id: randomUUID(),

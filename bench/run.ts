@@ -5,6 +5,7 @@
  */
 import pg from 'pg';
 import { benchAnalytics } from './analytics.js';
+import { benchClickEvents } from './click-events.js';
 import { benchClickPartitions } from './click-partitions.js';
 import { benchConversions } from './conversions.js';
 import { benchDashboard } from './dashboard.js';
@@ -44,6 +45,7 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['hostile', () => benchHostile()],
   ['people', () => benchPeople()],
   ['partitions', () => benchClickPartitions()],
+  ['click-events', () => benchClickEvents()],
   ['analytics', () => benchAnalytics()],
   ['dashboard', () => benchDashboard()],
 ];

@@ -18,7 +18,7 @@ import { issueSetupCode } from './modules/auth/service.js';
 import { frameChecker } from './modules/links/frame-check.js';
 import { findLinkForRedirect } from './modules/links/service.js';
 import { startClickPipeline } from './modules/clicks/service.js';
-import { outboxCtes, workspacesWanting } from './modules/webhooks/outbox.js';
+import { clickOutboxCtes, workspacesWanting } from './modules/webhooks/outbox.js';
 import { LocalBus, RedisBus, type AuthChangeBus, type ClickFlushBus, type InvalidationBus } from './infra/bus.js';
 import { LinkCache } from './modules/redirect/link-cache.js';
 import { PasswordGate } from './modules/redirect/password-gate.js';
@@ -120,7 +120,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     logger,
     bus,
     lookupCountry,
-    clickEvents: { subscribedWorkspaces: () => workspacesWanting(database.db, 'link.clicked'), outboxCtes, onEventsWritten: wakeWebhooks },
+    clickEvents: { subscribedWorkspaces: () => workspacesWanting(database.db, 'link.clicked'), outboxCtes: clickOutboxCtes, onEventsWritten: wakeWebhooks },
   });
   // Event-loop delay, for the operator's metrics (and the hostile-body bench): a native
   // histogram sampled every 10 ms, nothing on the request path.

@@ -1,14 +1,16 @@
 import type { SQL } from 'drizzle-orm';
 import type { CountryLookup } from '../../infra/country.js';
-import { eventBody } from '../webhooks/event-types.js';
-import { isoTime, variantOf, type ClickRow, type RawClick } from './record.js';
+import { isoTime, variantOf, type RawClick } from './record.js';
 
-/** A link.clicked event as the outbox takes it: its id is the click id (the webhook-id). */
+/**
+ * A link.clicked event as the outbox takes it: its id is the click id (the webhook-id), its
+ * time the click's. No body: the outbox composes it from the stored click when it is sent.
+ */
 export interface ClickEvent {
   id: string;
   workspaceId: string;
-  type: 'link.clicked';
-  body: string;
+  /** ISO 8601, the click's createdAt. */
+  createdAt: string;
 }
 
 /**
@@ -59,31 +61,9 @@ export class ClickSubscriptions {
   }
 }
 
-/** The Click record of the API (analytics' ClickRecord: no workspaceId, no bot flag). */
-export function clickRecord(id: string, createdAt: string, row: ClickRow) {
-  return {
-    id,
-    linkId: row.linkId,
-    partnerId: row.partnerId,
-    createdAt,
-    country: row.country,
-    device: row.device,
-    browser: row.browser,
-    os: row.os,
-    referrer: row.referrer,
-    referrerUrl: row.referrerUrl,
-    utmSource: row.utmSource,
-    utmMedium: row.utmMedium,
-    utmCampaign: row.utmCampaign,
-    utmTerm: row.utmTerm,
-    utmContent: row.utmContent,
-    trigger: row.trigger,
-  };
-}
-
 /**
  * The link.clicked events of a batch: one per human click of a subscribed workspace, its id the
- * click id (so a batch written again adds none), timestamped with the click. A workspace not
+ * click id (so a batch written again adds none), timed as the click. A workspace not
  * subscribed costs one Set lookup per click, and nothing at all while nobody is subscribed.
  */
 export function clickEvents(clicks: readonly RawClick[], subscribed: ReadonlySet<string>, lookup: CountryLookup): ClickEvent[] {
@@ -93,8 +73,7 @@ export function clickEvents(clicks: readonly RawClick[], subscribed: ReadonlySet
     if (!subscribed.has(raw.workspaceId)) continue;
     const { row } = variantOf(raw, lookup);
     if (row.bot) continue;
-    const createdAt = isoTime(raw.at);
-    events.push({ id: raw.id, workspaceId: raw.workspaceId, type: 'link.clicked', body: eventBody('link.clicked', createdAt, clickRecord(raw.id, createdAt, row)) });
+    events.push({ id: raw.id, workspaceId: raw.workspaceId, createdAt: isoTime(raw.at) });
   }
   return events;
 }

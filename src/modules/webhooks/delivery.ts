@@ -153,8 +153,15 @@ export class WebhookDelivery {
 
   /** One attempt: signed anew with this attempt's timestamp, sent, and its outcome recorded. */
   private async attempt(d: ClaimedDelivery): Promise<void> {
-    const result = await this.send(d);
     const db = this.o.database.db;
+    if (d.body === null) {
+      // Its click was removed by retention before it could be sent: nothing is left to send.
+      const gone = { statusCode: null, error: 'the clicked event\'s click is no longer stored', durationMs: 0, response: null };
+      await recordFailure(db, { id: d.id, claimedAttempts: d.attempts, ...gone }, { retryInMs: null, gone: false });
+      return;
+    }
+    const result = await this.send({ ...d, body: d.body });
+    
     if (this.aborts.signal.aborted && result.error === 'aborted') return releaseLease(db, d.id, d.attempts);
     const record: AttemptRecord = { id: d.id, claimedAttempts: d.attempts, ...result };
     const next = verdict(result, d.attempts + 1, this.o.retryDelaysMs, this.o.clock());
@@ -163,7 +170,7 @@ export class WebhookDelivery {
     if (disabled) this.o.onEndpointDisabled?.(disabled);
   }
 
-  private send(d: ClaimedDelivery): Promise<AttemptResult> {
+  private send(d: ClaimedDelivery & { body: string }): Promise<AttemptResult> {
     let secrets: string[];
     try {
       secrets = [d.secretSealed, ...(d.previousSecretSealed ? [d.previousSecretSealed] : [])].map((s) => this.o.sealer.open('webhook-secret', s));

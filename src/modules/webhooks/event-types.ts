@@ -23,6 +23,17 @@ export interface OutboxEvent {
   body: string;
 }
 
+/**
+ * A link.clicked event as the click writer hands it to the outbox: the click's id (the
+ * webhook-id), workspace and time. Its body is composed from the stored click when sent.
+ */
+export interface ClickEventRef {
+  id: string;
+  workspaceId: string;
+  /** ISO 8601, the click's createdAt. */
+  createdAt: string;
+}
+
 /** The body every attempt of an event sends. */
 export function eventBody(type: EventType, timestamp: Date | string, data: unknown): string {
   return JSON.stringify({ type, timestamp: typeof timestamp === 'string' ? timestamp : timestamp.toISOString(), data });

@@ -1,10 +1,10 @@
 import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import type { EventType, OutboxEvent } from './event-types.js';
-import { insertOutboxEvents, outboxCtes, outboxInsertSql, subscribedTypes, workspacesSubscribedTo } from './store-outbox.js';
+import { clickOutboxCtes, insertOutboxEvents, outboxInsertSql, subscribedTypes, workspacesSubscribedTo } from './store-outbox.js';
 
-export { eventBody, type EventType, type OutboxEvent } from './event-types.js';
-export { outboxCtes, outboxInsertSql };
+export { eventBody, type ClickEventRef, type EventType, type OutboxEvent } from './event-types.js';
+export { clickOutboxCtes, outboxInsertSql };
 
 /**
  * Writes events into the outbox, with one delivery per subscribed endpoint, on `ctx.db`: pass

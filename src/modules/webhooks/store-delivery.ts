@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
+import { storedEventBody, storedEventClick } from './store-outbox.js';
 
 /*
  * The SQL of webhook delivery (operations.md §11). The states of a webhook_deliveries row, as
@@ -35,7 +36,8 @@ export interface ClaimedDelivery {
   eventId: string;
   /** Attempts finished before this one. */
   attempts: number;
-  body: string;
+  /** The exact JSON to send; null for a link.clicked event whose click is no longer stored. */
+  body: string | null;
   url: string;
   secretSealed: string;
   /** The secret before a roll, while it still signs beside the new one. */
@@ -86,10 +88,10 @@ export function claimDueDeliveries(conn: Conn, o: ClaimLimits): Promise<ClaimedD
               ORDER BY d.next_attempt_at LIMIT greatest(0, ${o.perEndpoint}::int - live.n)) c
             ORDER BY c.next_attempt_at LIMIT ${o.limit}::int)
           UPDATE webhook_deliveries d SET locked_until = now() + ${o.leaseMs}::int * interval '1 millisecond'
-          FROM chosen, webhook_events ev, webhook_endpoints e
+          FROM chosen, webhook_events ev ${storedEventClick}, webhook_endpoints e
           WHERE d.id = chosen.id AND ev.id = d.event_id AND e.id = d.endpoint_id
           RETURNING d.id, d.endpoint_id AS "endpointId", d.workspace_id AS "workspaceId", d.event_id AS "eventId",
-            d.attempts, ev.body, e.url, e.secret_sealed AS "secretSealed",
+            d.attempts, ${storedEventBody} AS body, e.url, e.secret_sealed AS "secretSealed",
             CASE WHEN e.previous_secret_until > now() THEN e.previous_secret_sealed END AS "previousSecretSealed"`,
     );
   });

@@ -1,30 +1,30 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
-import type { EventType, OutboxEvent } from './event-types.js';
+import { isoTimestamp } from '../../db/resource-table.js';
+import type { ClickEventRef, EventType, OutboxEvent } from './event-types.js';
 
 /**
- * The CTEs (`x`, `ev`, `queued`) that write events and, for each, one delivery per enabled
- * endpoint of its workspace subscribed to its type (or only to `endpointId`, for webhook.test):
- * an event no endpoint wants is not written. An event id already stored (a replayed click
- * batch) adds nothing. For a statement that writes other rows too (the click batch), put
- * them after its own CTEs; alone, use outboxInsertSql. Run inside the change's transaction:
- * that is the outbox.
+ * The CTEs (`x`, `ev`, `queued`) that write the events of `source` (a row source with id,
+ * workspace_id, type, body, created_at) and, for each, one delivery per enabled endpoint of its
+ * workspace subscribed to its type (or only to `endpointId`, for webhook.test): an event no
+ * endpoint wants is not written. An event id already stored (a replayed click batch) adds
+ * nothing. For a statement that writes other rows too (the click batch), put them after its
+ * own CTEs; alone, use outboxInsertSql. Run inside the change's transaction: that is the outbox.
  *
  * Each event finds its endpoints through the workspace index (no join between the batch's own
  * rows, whose size the planner cannot estimate: a nested loop over them made a click batch of
  * 20,000 events run past the 60 s statement timeout on PostgreSQL; now it is linear).
  */
-export function outboxCtes(events: OutboxEvent[], endpointId?: string): SQL {
+function outboxFrom(source: SQL, endpointId?: string): SQL {
   const wants = (alias: string) => {
     const type = sql.raw(`${alias}.type`);
     return endpointId ? sql`e.id = ${endpointId}::uuid` : sql`${type} = ANY (e.events) AND NOT e.disabled`;
   };
-  return sql`x AS (
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb) AS x(id uuid, "workspaceId" uuid, type text, body text)),
+  return sql`x AS (${source}),
     ev AS (
-      INSERT INTO webhook_events (id, workspace_id, type, body)
-      SELECT x.id, x."workspaceId", x.type, x.body FROM x
-      WHERE EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.workspace_id = x."workspaceId" AND e.deleted_at IS NULL AND ${wants('x')})
+      INSERT INTO webhook_events (id, workspace_id, type, body, created_at)
+      SELECT x.id, x.workspace_id, x.type, x.body, x.created_at FROM x
+      WHERE EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.workspace_id = x.workspace_id AND e.deleted_at IS NULL AND ${wants('x')})
       ON CONFLICT (id) DO NOTHING
       RETURNING id, workspace_id, type),
     queued AS (
@@ -33,6 +33,50 @@ export function outboxCtes(events: OutboxEvent[], endpointId?: string): SQL {
       FROM ev JOIN webhook_endpoints e ON e.workspace_id = ev.workspace_id AND e.deleted_at IS NULL AND ${wants('ev')}
       RETURNING 1)`;
 }
+
+/** The outbox CTEs of events with their bodies (see outboxFrom). */
+export function outboxCtes(events: OutboxEvent[], endpointId?: string): SQL {
+  return outboxFrom(
+    sql`SELECT x.id, x."workspaceId" AS workspace_id, x.type, x.body, now() AS created_at
+        FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb) AS x(id uuid, "workspaceId" uuid, type text, body text)`,
+    endpointId,
+  );
+}
+
+/** A Postgres array literal of values that need no quoting (ids, ISO times). */
+const arrayLiteral = (values: readonly string[]): string => `{${values.join(',')}}`;
+
+/**
+ * The outbox CTEs of a click batch's link.clicked events. They keep no body: a click is stored
+ * in the same transaction, and its body is composed from it when sent (storedEventBody), so a
+ * batch passes three arrays instead of a body per click, and the outbox is not a second copy
+ * of every click. The event's created_at is the click's, which finds its monthly partition.
+ */
+export function clickOutboxCtes(clicks: readonly ClickEventRef[]): SQL {
+  return outboxFrom(sql`SELECT x.id, x.workspace_id, 'link.clicked'::text AS type, NULL::text AS body, x.created_at
+    FROM unnest(${arrayLiteral(clicks.map((c) => c.id))}::uuid[], ${arrayLiteral(clicks.map((c) => c.workspaceId))}::uuid[],
+      ${arrayLiteral(clicks.map((c) => c.createdAt))}::timestamptz[]) AS x(id, workspace_id, created_at)`);
+}
+
+/**
+ * What a statement reading `webhook_events ev` joins to send an event as it is: a link.clicked
+ * event's click (clicks is the clicks module's table, read here in the delivery's own statement
+ * so that a claim stays one round trip). Use with storedEventBody.
+ */
+export const storedEventClick = sql`LEFT JOIN LATERAL (
+    SELECT c.* FROM clicks c WHERE ev.body IS NULL AND c.id = ev.id AND c.created_at = ev.created_at AND c.workspace_id = ev.workspace_id LIMIT 1) c ON true`;
+
+/**
+ * The exact JSON sent for `ev` (joined with storedEventClick): its stored body, or for a
+ * link.clicked event `{ type, timestamp, data }` with the Click record of GET /api/analytics
+ * built from the click. NULL when that click is no longer stored (retention dropped it).
+ */
+export const storedEventBody = sql`coalesce(ev.body, CASE WHEN c.id IS NOT NULL THEN json_build_object(
+    'type', ev.type, 'timestamp', ${sql.raw(isoTimestamp('c.created_at'))},
+    'data', json_build_object('id', c.id, 'linkId', c.link_id, 'partnerId', c.partner_id, 'createdAt', ${sql.raw(isoTimestamp('c.created_at'))},
+      'country', c.country, 'device', c.device, 'browser', c.browser, 'os', c.os, 'referrer', c.referrer, 'referrerUrl', c.referrer_url,
+      'utmSource', c.utm_source, 'utmMedium', c.utm_medium, 'utmCampaign', c.utm_campaign, 'utmTerm', c.utm_term,
+      'utmContent', c.utm_content, 'trigger', c.trigger))::text END)`;
 
 /** The whole statement: writes the events and answers how many deliveries it queued (`n`). */
 export function outboxInsertSql(events: OutboxEvent[], endpointId?: string): SQL {

@@ -8,7 +8,9 @@ import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
+import { newId } from '../../../src/db/ids.js';
 import { keepWebhookDeliveries } from '../../../src/modules/webhooks/delivery.js';
+import { clickOutboxCtes } from '../../../src/modules/webhooks/store-outbox.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dropFreshDatabases, freshDatabase } from '../../helpers/fresh-database.js';
 import { within } from '../../helpers/wait.js';
@@ -68,6 +70,39 @@ describe('webhook delivery', () => {
     await until('recorded', async () => (await deliveriesOf(db(), id))[0]?.status === 'succeeded');
     const [row] = await deliveriesOf(db(), id);
     expect(row).toMatchObject({ status: 'succeeded', attempts: 1, lastStatusCode: 200, lastError: null, lastResponse: 'ok', nextAttemptAt: null });
+  });
+
+  it('sends a link.clicked event, stored without a body, as its click\'s record; one whose click is gone fails without an attempt', async () => {
+    const r = await receiver();
+    const { id, secret } = await seedEndpoint(db(), ws, r.url, { events: ['link.clicked'] });
+    r.secrets = [secret];
+    const click = { id: newId(), linkId: newId(), createdAt: new Date(Date.now() - 60_000).toISOString() };
+    await db().execute(sql`INSERT INTO clicks (id, workspace_id, link_id, created_at, country, device, browser, os, referrer, referrer_url, bot, utm_source, trigger)
+      VALUES (${click.id}::uuid, ${ws}::uuid, ${click.linkId}::uuid, ${click.createdAt}::timestamptz, 'GB', 'mobile', 'Safari', 'iOS',
+        'news.example', 'https://news.example/a', false, 'newsletter', 'qr')`);
+    const gone = { id: newId(), workspaceId: ws, createdAt: click.createdAt };
+    await db().execute(sql`WITH ${clickOutboxCtes([{ id: click.id, workspaceId: ws, createdAt: click.createdAt }, gone])} SELECT count(*) FROM queued`);
+    const [stored] = await rows<{ body: string | null }>(db(), sql`SELECT body FROM webhook_events WHERE id = ${click.id}::uuid`);
+    expect(stored!.body).toBeNull();
+    t.runtime.wakeWebhooks();
+    await until('delivered', () => r.received.length === 1);
+    const got = r.received[0]!;
+    expect(got.verified).toEqual([secret]);
+    expect(got.headers['webhook-id']).toBe(click.id);
+    expect(new Webhook(secret).verify(got.body, got.headers as Record<string, string>)).toEqual({
+      type: 'link.clicked',
+      timestamp: click.createdAt,
+      data: {
+        id: click.id, linkId: click.linkId, partnerId: null, createdAt: click.createdAt, country: 'GB', device: 'mobile', browser: 'Safari',
+        os: 'iOS', referrer: 'news.example', referrerUrl: 'https://news.example/a', utmSource: 'newsletter', utmMedium: null,
+        utmCampaign: null, utmTerm: null, utmContent: null, trigger: 'qr',
+      },
+    });
+    await until('both recorded', async () => (await deliveriesOf(db(), id)).every((d) => d.status !== 'pending'));
+    const byEvent = new Map((await deliveriesOf(db(), id)).map((d) => [d.eventId, d]));
+    expect(byEvent.get(click.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(byEvent.get(gone.id)).toMatchObject({ status: 'failed', lastStatusCode: null, lastError: expect.stringMatching(/no longer stored/) });
+    expect(r.received).toHaveLength(1);
   });
 
   it('rejects a replay once its timestamp is stale (the library\'s 5 minutes)', async () => {

@@ -27,17 +27,17 @@ const rawClick: fc.Arbitrary<RawClick> = fc.record({
 });
 
 describe('the link.clicked events of a batch', () => {
-  it('are exactly its human clicks of subscribed workspaces: id the click id, data the stored click without workspaceId and bot', () => {
+  it('are exactly its human clicks of subscribed workspaces: id the click id, its workspace and time (the body is composed from the stored click)', () => {
     fc.assert(
       fc.property(fc.array(rawClick, { maxLength: 40 }), fc.subarray(WORKSPACES), (batch, subscribed) => {
         const events = clickEvents(batch, new Set(subscribed), lookup);
         const expected = batch.filter((c) => subscribed.includes(c.workspaceId) && !enrichClick(c, lookup).bot);
-        expect(events.map((e) => e.id)).toEqual(expected.map((c) => c.id));
-        events.forEach((e, i) => {
-          const { workspaceId, bot: _bot, ...record } = enrichClick(expected[i]!, lookup);
-          expect(e).toMatchObject({ workspaceId, type: 'link.clicked' });
-          expect(JSON.parse(e.body)).toEqual({ type: 'link.clicked', timestamp: record.createdAt, data: record });
-        });
+        expect(events).toEqual(
+          expected.map((c) => {
+            const { id, workspaceId, createdAt } = enrichClick(c, lookup);
+            return { id, workspaceId, createdAt };
+          }),
+        );
       }),
     );
   });

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../../src/db/connect.js';
+import { storedEventBody, storedEventClick } from '../../../src/modules/webhooks/store-outbox.js';
 import type { TestApp } from '../../helpers/app.js';
 
 /** An endpoint of the workspace subscribed to `events`; its id. */
@@ -27,12 +28,14 @@ export interface StoredEvent {
   endpoints: string[];
 }
 
-/** Every event of the workspace (of `type` if given), with the endpoints it was queued for. */
+/** Every event of the workspace (of `type` if given) with the body its deliveries send, and the endpoints it was queued for. */
 export async function eventsOf(t: TestApp, workspaceId: string, type?: string): Promise<StoredEvent[]> {
   const found = await rows<{ id: string; type: string; body: string; endpoints: string[] | null }>(
     t.database.db,
-    sql`SELECT e.id, e.type, e.body, (SELECT array_agg(d.endpoint_id::text ORDER BY d.endpoint_id) FROM webhook_deliveries d WHERE d.event_id = e.id) AS endpoints
-        FROM webhook_events e WHERE e.workspace_id = ${workspaceId}::uuid ${type ? sql`AND e.type = ${type}` : sql``} ORDER BY e.created_at, e.id`,
+    sql`SELECT ev.id, ev.type, ${storedEventBody} AS body,
+          (SELECT array_agg(d.endpoint_id::text ORDER BY d.endpoint_id) FROM webhook_deliveries d WHERE d.event_id = ev.id) AS endpoints
+        FROM webhook_events ev ${storedEventClick}
+        WHERE ev.workspace_id = ${workspaceId}::uuid ${type ? sql`AND ev.type = ${type}` : sql``} ORDER BY ev.created_at, ev.id`,
   );
   return found.map((e) => ({ id: e.id, type: e.type, body: JSON.parse(e.body), endpoints: e.endpoints ?? [] }));
 }
@@ -46,11 +49,18 @@ export async function eventsByDataId(t: TestApp, workspaceId: string, type: stri
  * A trigger that fails the insert of any webhook event whose body contains `marker`: the
  * transaction of the change that made it fails at its last step. Returns the trigger's remover.
  */
-export async function failEventsContaining(t: TestApp, marker: string): Promise<() => Promise<void>> {
-  const name = `fail_events_${marker.replace(/[^a-z0-9]/gi, '').toLowerCase()}`;
+export function failEventsContaining(t: TestApp, marker: string): Promise<() => Promise<void>> {
+  return failEventsWhere(t, `fail_events_${marker.replace(/[^a-z0-9]/gi, '').toLowerCase()}`, `strpos(NEW.body, '${marker}') > 0`);
+}
+
+/**
+ * A trigger that fails the insert of any webhook event matching `condition` (SQL over NEW, the
+ * event row); link.clicked events have no body, so they are matched by workspace or type.
+ */
+export async function failEventsWhere(t: TestApp, name: string, condition: string): Promise<() => Promise<void>> {
   const run = (statement: string) => t.database.db.execute(sql.raw(statement));
   await run(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'outbox write refused for a test'; END $$`);
-  await run(`CREATE TRIGGER ${name} BEFORE INSERT ON webhook_events FOR EACH ROW WHEN (strpos(NEW.body, '${marker}') > 0) EXECUTE FUNCTION ${name}()`);
+  await run(`CREATE TRIGGER ${name} BEFORE INSERT ON webhook_events FOR EACH ROW WHEN (${condition}) EXECUTE FUNCTION ${name}()`);
   return async () => {
     await run(`DROP TRIGGER ${name} ON webhook_events`);
     await run(`DROP FUNCTION ${name}()`);
