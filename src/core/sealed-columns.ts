@@ -19,4 +19,5 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'webhook_endpoints', id: 'id', column: 'secret_sealed', purpose: 'webhook-secret' },
   { table: 'webhook_endpoints', id: 'id', column: 'previous_secret_sealed', purpose: 'webhook-secret' },
   { table: 'stripe_connections', id: 'id', column: 'secret_sealed', purpose: 'stripe-secret' },
+  { table: 'webhook_events', id: 'id', column: 'body_sealed', purpose: 'webhook-body' },
 ];

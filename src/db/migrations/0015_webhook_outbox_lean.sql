@@ -7,13 +7,16 @@
 --   and the body is composed from it when the event is sent (webhooks/store-outbox.ts,
 --   storedEventBody). Their created_at is the click's, which finds the click's partition.
 --   Events written before this migration keep the body they have.
+-- * An event whose record holds a secret (a link's password: the Link record shows it) keeps its
+--   body sealed in body_sealed (core/sealed.ts, purpose 'webhook-body'; `linktrail secrets
+--   reseal` moves it to a new SECRET), body NULL: the outbox is no copy of sealed values in clear.
 -- * The foreign keys of webhook_events and webhook_deliveries go. Their rows are written only by
 --   the outbox statement, which takes workspace and endpoints from webhook_endpoints in that
 --   statement, and deliveries point at events written beside them; workspaces and endpoints
 --   are never deleted (an endpoint's deletion is deleted_at). An event's deliveries were
 --   deleted by cascade: housekeeping deletes deliveries before events, and the delivery log
 --   joins events, so a delivery outliving its event is never shown and is deleted in turn.
-ALTER TABLE webhook_events ALTER COLUMN body DROP NOT NULL;
+ALTER TABLE webhook_events ALTER COLUMN body DROP NOT NULL, ADD COLUMN body_sealed text;
 ALTER TABLE webhook_events DROP CONSTRAINT webhook_events_workspace_id_fkey;
 ALTER TABLE webhook_deliveries
   DROP CONSTRAINT webhook_deliveries_workspace_id_fkey,

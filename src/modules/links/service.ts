@@ -111,7 +111,7 @@ export async function deleteLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDe
     ids.forEach((id, i) => {
       if (!deleted.has(id)) throw invalid(`[${i}]`, 'not_found');
     });
-    return recordLinkEvents(tx, ctx, wanted, { 'link.deleted': () => before.map((row) => toLink(row, deps)) });
+    return recordLinkEvents(tx, ctx, deps.sealer, wanted, { 'link.deleted': () => before.map((row) => toLink(row, deps)) });
   });
   await deps.onChanged?.(ids);
   if (queued > 0) deps.onEventsWritten?.();
@@ -247,7 +247,7 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
         retagged.map((e) => ({ linkId: e.id!, tagIds: e.fields.tagIds as string[] })),
       );
       const written = new Map((await linkStore.byIds(tx, ctx.workspace.id, [...inserts, ...updates].map((e) => e.id!))).map((r) => [r.id, toLink(r, deps)]));
-      const queued = await recordLinkEvents(tx, ctx, await linkEventsWanted(tx, ctx), {
+      const queued = await recordLinkEvents(tx, ctx, deps.sealer, await linkEventsWanted(tx, ctx), {
         'link.created': () => inserts.map((e) => written.get(e.id)!),
         'link.updated': () => updates.map((e) => written.get(e.id!)!),
       });

@@ -1,4 +1,5 @@
 import type { Ctx } from '../../core/context.js';
+import type { Sealer } from '../../core/sealed.js';
 import type { Tx } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 import { eventBody, eventTypesWanted, recordEvents, type EventType, type OutboxEvent } from '../webhooks/outbox.js';
@@ -18,13 +19,19 @@ export async function linkEventsWanted(tx: Tx, ctx: Ctx): Promise<Set<EventType>
  * Writes one event per link (operations.md §11: a bulk write sends one event per record) in
  * one statement, in the write's transaction, for the types some endpoint wants. The timestamp
  * is the request's time (`ctx.now`), the same for every event of one write: a deleted link's
- * record has no time of its deletion to take it from. Returns how many deliveries it queued.
+ * record has no time of its deletion to take it from. A link with a password has its event's
+ * body sealed. Returns how many deliveries it queued.
  */
-export async function recordLinkEvents(tx: Tx, ctx: Ctx, wanted: Set<EventType>, events: LinkEvents): Promise<number> {
+export async function recordLinkEvents(tx: Tx, ctx: Ctx, sealer: Sealer, wanted: Set<EventType>, events: LinkEvents): Promise<number> {
   const out: OutboxEvent[] = [];
   for (const [type, links] of Object.entries(events) as [LinkEventType, () => Link[]][]) {
     if (!wanted.has(type)) continue;
-    for (const link of links()) out.push({ id: newId(), workspaceId: ctx.workspace.id, type, body: eventBody(type, ctx.now, link) });
+    for (const link of links()) {
+      const body = eventBody(type, ctx.now, link);
+      const event = { id: newId(), workspaceId: ctx.workspace.id, type };
+      // The Link record shows its password: the outbox keeps that body sealed, as links keep the password.
+      out.push(link.password === null ? { ...event, body } : { ...event, bodySealed: sealer.seal('webhook-body', body) });
+    }
   }
   return recordEvents({ ctx: { db: tx }, input: { events: out } });
 }

@@ -154,14 +154,13 @@ export class WebhookDelivery {
   /** One attempt: signed anew with this attempt's timestamp, sent, and its outcome recorded. */
   private async attempt(d: ClaimedDelivery): Promise<void> {
     const db = this.o.database.db;
-    if (d.body === null) {
+    if (d.body === null && d.bodySealed === null) {
       // Its click was removed by retention before it could be sent: nothing is left to send.
       const gone = { statusCode: null, error: 'the clicked event\'s click is no longer stored', durationMs: 0, response: null };
       await recordFailure(db, { id: d.id, claimedAttempts: d.attempts, ...gone }, { retryInMs: null, gone: false });
       return;
     }
-    const result = await this.send({ ...d, body: d.body });
-    
+    const result = await this.send(d);
     if (this.aborts.signal.aborted && result.error === 'aborted') return releaseLease(db, d.id, d.attempts);
     const record: AttemptRecord = { id: d.id, claimedAttempts: d.attempts, ...result };
     const next = verdict(result, d.attempts + 1, this.o.retryDelaysMs, this.o.clock());
@@ -170,16 +169,18 @@ export class WebhookDelivery {
     if (disabled) this.o.onEndpointDisabled?.(disabled);
   }
 
-  private send(d: ClaimedDelivery & { body: string }): Promise<AttemptResult> {
+  private send(d: ClaimedDelivery): Promise<AttemptResult> {
     let secrets: string[];
+    let body: string;
     try {
       secrets = [d.secretSealed, ...(d.previousSecretSealed ? [d.previousSecretSealed] : [])].map((s) => this.o.sealer.open('webhook-secret', s));
+      body = d.body ?? this.o.sealer.open('webhook-body', d.bodySealed!);
     } catch {
       // SECRET changed without SECRET_PREVIOUS: nothing can be signed until the operator fixes it.
-      return Promise.resolve({ statusCode: null, error: 'the signing secret cannot be opened (SECRET changed?)', durationMs: 0, response: null, retryAfter: null });
+      return Promise.resolve({ statusCode: null, error: 'the signing secret or the sealed event cannot be opened (SECRET changed?)', durationMs: 0, response: null, retryAfter: null });
     }
     const timestamp = Math.floor(this.o.clock().getTime() / 1000);
-    return postWebhook(d.url, webhookHeaders(secrets, d.eventId, timestamp, d.body), d.body, {
+    return postWebhook(d.url, webhookHeaders(secrets, d.eventId, timestamp, body), body, {
       allowed: this.allowed,
       timeoutMs: ATTEMPT_TIMEOUT_MS,
       maxResponseBytes: RESPONSE_BYTES,

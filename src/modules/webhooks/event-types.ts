@@ -14,14 +14,16 @@ export const SCOPES_TO_SUBSCRIBE: Record<(typeof EVENT_TYPES)[number], readonly 
   'sale.created': ['analyticsRead', 'customersRead'],
 };
 
-/** One event as the outbox stores it: `body` is the exact JSON sent, `{ type, timestamp, data }`. */
-export interface OutboxEvent {
+/**
+ * One event as the outbox stores it: `body` is the exact JSON sent, `{ type, timestamp, data }`;
+ * or, when its record holds a secret, `bodySealed` is that JSON sealed ('webhook-body').
+ */
+export type OutboxEvent = {
   /** The webhook-id (for link.clicked, the click id). */
   id: string;
   workspaceId: string;
   type: EventType;
-  body: string;
-}
+} & ({ body: string; bodySealed?: undefined } | { body?: undefined; bodySealed: string });
 
 /**
  * A link.clicked event as the click writer hands it to the outbox: the click's id (the

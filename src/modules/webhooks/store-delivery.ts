@@ -36,8 +36,10 @@ export interface ClaimedDelivery {
   eventId: string;
   /** Attempts finished before this one. */
   attempts: number;
-  /** The exact JSON to send; null for a link.clicked event whose click is no longer stored. */
+  /** The exact JSON to send; null when sealed (below), or for a link.clicked event whose click is no longer stored. */
   body: string | null;
+  /** The JSON to send, sealed ('webhook-body'): the event's record holds a secret. */
+  bodySealed: string | null;
   url: string;
   secretSealed: string;
   /** The secret before a roll, while it still signs beside the new one. */
@@ -91,7 +93,7 @@ export function claimDueDeliveries(conn: Conn, o: ClaimLimits): Promise<ClaimedD
           FROM chosen, webhook_events ev ${storedEventClick}, webhook_endpoints e
           WHERE d.id = chosen.id AND ev.id = d.event_id AND e.id = d.endpoint_id
           RETURNING d.id, d.endpoint_id AS "endpointId", d.workspace_id AS "workspaceId", d.event_id AS "eventId",
-            d.attempts, ${storedEventBody} AS body, e.url, e.secret_sealed AS "secretSealed",
+            d.attempts, ${storedEventBody} AS body, ev.body_sealed AS "bodySealed", e.url, e.secret_sealed AS "secretSealed",
             CASE WHEN e.previous_secret_until > now() THEN e.previous_secret_sealed END AS "previousSecretSealed"`,
     );
   });

@@ -5,7 +5,7 @@ import type { ClickEventRef, EventType, OutboxEvent } from './event-types.js';
 
 /**
  * The CTEs (`x`, `ev`, `queued`) that write the events of `source` (a row source with id,
- * workspace_id, type, body, created_at) and, for each, one delivery per enabled endpoint of its
+ * workspace_id, type, body, body_sealed, created_at) and, for each, one delivery per enabled endpoint of its
  * workspace subscribed to its type (or only to `endpointId`, for webhook.test): an event no
  * endpoint wants is not written. An event id already stored (a replayed click batch) adds
  * nothing. For a statement that writes other rows too (the click batch), put them after its
@@ -22,8 +22,8 @@ function outboxFrom(source: SQL, endpointId?: string): SQL {
   };
   return sql`x AS (${source}),
     ev AS (
-      INSERT INTO webhook_events (id, workspace_id, type, body, created_at)
-      SELECT x.id, x.workspace_id, x.type, x.body, x.created_at FROM x
+      INSERT INTO webhook_events (id, workspace_id, type, body, body_sealed, created_at)
+      SELECT x.id, x.workspace_id, x.type, x.body, x.body_sealed, x.created_at FROM x
       WHERE EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.workspace_id = x.workspace_id AND e.deleted_at IS NULL AND ${wants('x')})
       ON CONFLICT (id) DO NOTHING
       RETURNING id, workspace_id, type),
@@ -37,8 +37,8 @@ function outboxFrom(source: SQL, endpointId?: string): SQL {
 /** The outbox CTEs of events with their bodies (see outboxFrom). */
 export function outboxCtes(events: OutboxEvent[], endpointId?: string): SQL {
   return outboxFrom(
-    sql`SELECT x.id, x."workspaceId" AS workspace_id, x.type, x.body, now() AS created_at
-        FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb) AS x(id uuid, "workspaceId" uuid, type text, body text)`,
+    sql`SELECT x.id, x."workspaceId" AS workspace_id, x.type, x.body, x."bodySealed" AS body_sealed, now() AS created_at
+        FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb) AS x(id uuid, "workspaceId" uuid, type text, body text, "bodySealed" text)`,
     endpointId,
   );
 }
@@ -53,7 +53,7 @@ const arrayLiteral = (values: readonly string[]): string => `{${values.join(',')
  * of every click. The event's created_at is the click's, which finds its monthly partition.
  */
 export function clickOutboxCtes(clicks: readonly ClickEventRef[]): SQL {
-  return outboxFrom(sql`SELECT x.id, x.workspace_id, 'link.clicked'::text AS type, NULL::text AS body, x.created_at
+  return outboxFrom(sql`SELECT x.id, x.workspace_id, 'link.clicked'::text AS type, NULL::text AS body, NULL::text AS body_sealed, x.created_at
     FROM unnest(${arrayLiteral(clicks.map((c) => c.id))}::uuid[], ${arrayLiteral(clicks.map((c) => c.workspaceId))}::uuid[],
       ${arrayLiteral(clicks.map((c) => c.createdAt))}::timestamptz[]) AS x(id, workspace_id, created_at)`);
 }
@@ -64,12 +64,13 @@ export function clickOutboxCtes(clicks: readonly ClickEventRef[]): SQL {
  * so that a claim stays one round trip). Use with storedEventBody.
  */
 export const storedEventClick = sql`LEFT JOIN LATERAL (
-    SELECT c.* FROM clicks c WHERE ev.body IS NULL AND c.id = ev.id AND c.created_at = ev.created_at AND c.workspace_id = ev.workspace_id LIMIT 1) c ON true`;
+    SELECT c.* FROM clicks c WHERE ev.type = 'link.clicked' AND ev.body IS NULL AND c.id = ev.id AND c.created_at = ev.created_at AND c.workspace_id = ev.workspace_id LIMIT 1) c ON true`;
 
 /**
  * The exact JSON sent for `ev` (joined with storedEventClick): its stored body, or for a
  * link.clicked event `{ type, timestamp, data }` with the Click record of GET /api/analytics
- * built from the click. NULL when that click is no longer stored (retention dropped it).
+ * built from the click. NULL when that click is no longer stored (retention dropped it), and
+ * for a sealed body (`ev.body_sealed`, opened by the caller).
  */
 export const storedEventBody = sql`coalesce(ev.body, CASE WHEN c.id IS NOT NULL THEN json_build_object(
     'type', ev.type, 'timestamp', ${sql.raw(isoTimestamp('c.created_at'))},

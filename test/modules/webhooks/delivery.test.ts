@@ -10,8 +10,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { rows } from '../../../src/db/connect.js';
 import { newId } from '../../../src/db/ids.js';
 import { keepWebhookDeliveries } from '../../../src/modules/webhooks/delivery.js';
+import { eventBody, recordEvents } from '../../../src/modules/webhooks/outbox.js';
 import { clickOutboxCtes } from '../../../src/modules/webhooks/store-outbox.js';
-import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { Sealer } from '../../../src/core/sealed.js';
+import { SECRET, startTestApp, type TestApp } from '../../helpers/app.js';
 import { dropFreshDatabases, freshDatabase } from '../../helpers/fresh-database.js';
 import { within } from '../../helpers/wait.js';
 import { deliveriesOf, emit, endpointRow, newSecret, seedEndpoint, startReceiver, type Receiver, START_MS } from './receiver.js';
@@ -103,6 +105,20 @@ describe('webhook delivery', () => {
     expect(byEvent.get(click.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
     expect(byEvent.get(gone.id)).toMatchObject({ status: 'failed', lastStatusCode: null, lastError: expect.stringMatching(/no longer stored/) });
     expect(r.received).toHaveLength(1);
+  });
+
+  it('sends a sealed event body (a link with a password) opened, exactly as it was sealed', async () => {
+    const r = await receiver();
+    const { secret } = await seedEndpoint(db(), ws, r.url);
+    r.secrets = [secret];
+    const body = eventBody('link.created', new Date(), { id: 'lnk_sealed', password: 'open sesame 7f3a' });
+    const id = newId();
+    await recordEvents({ ctx: { db: db() }, input: { events: [{ id, workspaceId: ws, type: 'link.created', bodySealed: new Sealer(SECRET).seal('webhook-body', body) }] } });
+    t.runtime.wakeWebhooks();
+    await until('delivered', () => r.received.length === 1);
+    expect(r.received[0]!.body).toBe(body);
+    expect(r.received[0]!.verified).toEqual([secret]);
+    expect(r.received[0]!.headers['webhook-id']).toBe(id);
   });
 
   it('rejects a replay once its timestamp is stale (the library\'s 5 minutes)', async () => {

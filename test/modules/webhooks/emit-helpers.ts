@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../../src/db/connect.js';
 import { storedEventBody, storedEventClick } from '../../../src/modules/webhooks/store-outbox.js';
-import type { TestApp } from '../../helpers/app.js';
+import { Sealer } from '../../../src/core/sealed.js';
+import { SECRET, type TestApp } from '../../helpers/app.js';
 
 /** An endpoint of the workspace subscribed to `events`; its id. */
 export async function endpoint(t: TestApp, workspaceId: string, events: string[], o: { disabled?: boolean; url?: string } = {}): Promise<string> {
@@ -23,21 +24,31 @@ export async function deleteEndpoint(t: TestApp, id: string): Promise<void> {
 export interface StoredEvent {
   id: string;
   type: string;
+  /** As sent (a sealed one opened). */
   body: { type: string; timestamp: string; data: Record<string, unknown> & { id: string } };
+  /** Stored sealed (its record holds a secret). */
+  sealed: boolean;
   /** The endpoints it is queued for. */
   endpoints: string[];
 }
 
 /** Every event of the workspace (of `type` if given) with the body its deliveries send, and the endpoints it was queued for. */
 export async function eventsOf(t: TestApp, workspaceId: string, type?: string): Promise<StoredEvent[]> {
-  const found = await rows<{ id: string; type: string; body: string; endpoints: string[] | null }>(
+  const found = await rows<{ id: string; type: string; body: string | null; bodySealed: string | null; endpoints: string[] | null }>(
     t.database.db,
-    sql`SELECT ev.id, ev.type, ${storedEventBody} AS body,
+    sql`SELECT ev.id, ev.type, ${storedEventBody} AS body, ev.body_sealed AS "bodySealed",
           (SELECT array_agg(d.endpoint_id::text ORDER BY d.endpoint_id) FROM webhook_deliveries d WHERE d.event_id = ev.id) AS endpoints
         FROM webhook_events ev ${storedEventClick}
         WHERE ev.workspace_id = ${workspaceId}::uuid ${type ? sql`AND ev.type = ${type}` : sql``} ORDER BY ev.created_at, ev.id`,
   );
-  return found.map((e) => ({ id: e.id, type: e.type, body: JSON.parse(e.body), endpoints: e.endpoints ?? [] }));
+  const sealer = new Sealer(SECRET);
+  return found.map((e) => ({
+    id: e.id,
+    type: e.type,
+    body: JSON.parse(e.body ?? sealer.open('webhook-body', e.bodySealed!)),
+    sealed: e.bodySealed !== null,
+    endpoints: e.endpoints ?? [],
+  }));
 }
 
 /** The events of one type by the id of the record in their data. */

@@ -4,7 +4,9 @@
  * the API answers (the link as it was, for a delete), only for the subscribed types of the
  * subscribing workspace's enabled endpoints.
  */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows } from '../../../src/db/connect.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { workspaceWithCollection } from '../../helpers/client.js';
 import { deleteEndpoint, endpoint, eventsByDataId, eventsOf, failEventsContaining } from './emit-helpers.js';
@@ -95,6 +97,25 @@ describe('link events', () => {
     expect(deleted.size).toBe(BULK);
     for (const link of before) expect(deleted.get(link.id)!.body.data).toEqual(link);
     expect(deleted.get(links[3]!.id)!.body.data).toMatchObject({ title: 'last words', tagIds: [tag.id] });
+  });
+
+  it('a link with a password has its events\' bodies stored sealed, never the password in clear; sent, they carry the Link as answered', async () => {
+    const c = await client();
+    await endpoint(t, c.ws.id, LINK_EVENTS);
+    const res = await c.send('POST', '/api/links', c.items(2, (i) => (i === 0 ? { password: 'open sesame 7f3a' } : {})));
+    expect(res.statusCode, res.body).toBe(201);
+    const [locked, open] = res.json<Link[]>();
+    expect(locked!.password).toBe('open sesame 7f3a');
+    const events = await eventsByDataId(t, c.ws.id, 'link.created');
+    expect(events.get(locked!.id)).toMatchObject({ sealed: true, body: { type: 'link.created', data: locked } });
+    expect(events.get(open!.id)).toMatchObject({ sealed: false, body: { type: 'link.created', data: open } });
+    const stored = await rows<{ body: string | null; bodySealed: string | null }>(
+      t.database.db,
+      sql`SELECT body, body_sealed AS "bodySealed" FROM webhook_events WHERE id = ${events.get(locked!.id)!.id}::uuid`,
+    );
+    expect(stored).toEqual([{ body: null, bodySealed: expect.any(String) }]);
+    expect(stored[0]!.bodySealed).not.toContain('sesame');
+    expect(Buffer.from(stored[0]!.bodySealed!, 'base64').toString('latin1')).not.toContain('sesame');
   });
 
   it('only the subscribing workspace gets events: another workspace, and one without endpoints, get none', async () => {
