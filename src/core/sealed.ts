@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { AppError } from './errors.js';
 
 /**
  * Reversible secrets (operations.md, the common rules before §11): values the service must use
@@ -44,8 +45,19 @@ export class Sealer {
     return ['s2', key.id, iv.toString('base64url'), body.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
   }
 
-  /** The plain value; throws for a value altered, sealed for another purpose, or under a SECRET no longer known. */
+  /**
+   * The plain value; throws AppError('secret_unopenable', a 503: the operator's to fix, not the
+   * caller's) for a value altered, sealed for another purpose, or under a SECRET no longer known.
+   */
   open(purpose: SealPurpose, sealed: string): string {
+    try {
+      return this.openOrThrow(purpose, sealed);
+    } catch {
+      throw new AppError('secret_unopenable');
+    }
+  }
+
+  private openOrThrow(purpose: SealPurpose, sealed: string): string {
     const parts = sealed.split('.');
     if (parts[0] === 'v1' && parts.length === 4 && purpose === 'link-password') return this.openLegacy(parts as [string, string, string, string]);
     if (parts[0] !== 's2' || parts.length !== 5) throw new Error('unrecognised sealed value');

@@ -27,6 +27,7 @@ const STATUS: Partial<Record<MessageCode, number>> = {
   body_too_large: 413,
   internal_error: 500,
   unavailable: 503,
+  secret_unopenable: 503,
 };
 
 export function statusOf(code: MessageCode): number {

@@ -98,6 +98,10 @@ export const messages = {
     en: 'The service is temporarily unavailable (its database cannot be reached). Please retry shortly.',
     ar: 'الخدمة غير متاحة مؤقتًا (تعذّر الوصول إلى قاعدة البيانات). يرجى إعادة المحاولة بعد قليل.',
   },
+  secret_unopenable: {
+    en: "A stored secret cannot be opened: the server's SECRET was changed without SECRET_PREVIOUS. The operator must set it back (or set SECRET_PREVIOUS); retry later.",
+    ar: 'تعذّر فتح سرٍّ مخزَّن: تغيّر SECRET في الخادم دون ضبط SECRET_PREVIOUS. على مشغّل الخدمة إعادته (أو ضبط SECRET_PREVIOUS)؛ أعد المحاولة لاحقًا.',
+  },
   stripe_connection_exists: {
     en: 'This workspace already has a Stripe connection; delete it (DELETE /api/integrations/stripe) to make a new one.',
     ar: 'لمساحة العمل هذه اتصال Stripe قائم بالفعل؛ احذفه (DELETE /api/integrations/stripe) لإنشاء اتصال جديد.',

@@ -50,3 +50,14 @@ it('events verify after a SECRET rotation, and the reseal moves the Stripe secre
   expect((await postEvent(after, connection.webhookUrl, purchase(), SIGNING_SECRET)).statusCode).toBe(200);
   expect((await receivedEvents(after, api.ws.key)).map((e) => e.outcome)).toEqual(['sale', 'sale']);
 });
+
+it('a SECRET that opens nothing (changed without SECRET_PREVIOUS) answers Stripe 503 secret_unopenable, so Stripe retries, and records nothing', { timeout: 180_000 }, async () => {
+  const { api } = await clientWithClick(before);
+  const connection = await connectStripe(before, api.ws.key);
+  const lost = await startTestApp({ database: before.database, env: { SECRET: 'another-secret-0000000000-0000000000-00000' } });
+  others.push(lost);
+  const res = await postEvent(lost, connection.webhookUrl, stripeEvent('checkout.session.completed', { customer: stripeId('cus') }), SIGNING_SECRET);
+  expect(res.statusCode, res.body).toBe(503);
+  expect(res.json()).toMatchObject({ error: { code: 'secret_unopenable', en: expect.stringContaining('SECRET_PREVIOUS'), ar: expect.stringContaining('SECRET_PREVIOUS') } });
+  expect(await receivedEvents(before, api.ws.key)).toEqual([]);
+});
