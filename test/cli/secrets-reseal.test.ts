@@ -171,6 +171,7 @@ describe('rotating SECRET with SECRET_PREVIOUS and `linktrail secrets reseal`', 
       ['webhook_endpoints', 'secret_sealed', 1, 0, 0],
       ['webhook_endpoints', 'previous_secret_sealed', 1, 0, 0],
       ['stripe_connections', 'secret_sealed', 0, 0, 0],
+      ['webhook_events', 'body_sealed', 0, 0, 0],
     ]);
     expect(report.columns[0]!.unopenableIds).toEqual([f.unknownLinkId]);
   });
