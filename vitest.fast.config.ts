@@ -41,9 +41,6 @@ export default mergeConfig(
   defineConfig({
     test: {
       exclude: [...configDefaults.exclude, ...LEFT_OUT.map((dir) => `${dir}**`)],
-      // One module graph per worker instead of per file: the files share no global state (no
-      // mocks, no process.env writes), and each one still starts its own app and PGlite.
-      isolate: false,
     },
   }),
 );
