@@ -21,7 +21,7 @@ process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
 const only = process.argv[2];
 
 async function onFreshDatabase<T>(name: string, fn: () => Promise<T>): Promise<T> {
-  const dbName = `linktrail_bench_${name}_${Date.now()}`;
+  const dbName = `linktrail_bench_${name.replace(/[^a-z0-9]/g, '_')}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: server });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${dbName}`);
