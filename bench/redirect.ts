@@ -92,7 +92,8 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
     { stdio: 'ignore' },
   );
   // Linktrail, built, on PostgreSQL when DATABASE_URL is set (else PGlite on disk).
-  const server = await startServer({ ALLOW_PRIVATE_DESTINATIONS: 'true' });
+  // The 204 receiver is on 127.0.0.1 over http: the operator's allowed range for in-house receivers.
+  const server = await startServer({ ALLOW_PRIVATE_DESTINATIONS: 'true', WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8' });
   const { link, headers, workspaceId } = await seed(server.base);
   const bareUrl = `http://127.0.0.1:${barePort}/`;
   const shortUrl = `${server.base}${new URL(link.shortUrl).pathname}`;
@@ -122,12 +123,12 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
     subscribed = measure();
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     // Then the deliveries still queued, sent with no redirect load: until the receiver's count
-    // stops growing for 5 s (bounded at 10 minutes).
+    // stops growing for 5 s, or for 60 s at most.
     const duringLoad = hook.received();
     const drainStarted = performance.now();
     let last = duringLoad;
     let still = performance.now();
-    while (performance.now() - drainStarted < 600_000 && performance.now() - still < 5000) {
+    while (performance.now() - drainStarted < 60_000 && performance.now() - still < 5000) {
       await new Promise((r) => setTimeout(r, 500));
       if (hook.received() !== last) [last, still] = [hook.received(), performance.now()];
     }

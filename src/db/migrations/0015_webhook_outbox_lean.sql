@@ -22,3 +22,10 @@ ALTER TABLE webhook_deliveries
   DROP CONSTRAINT webhook_deliveries_workspace_id_fkey,
   DROP CONSTRAINT webhook_deliveries_endpoint_id_fkey,
   DROP CONSTRAINT webhook_deliveries_event_id_fkey;
+
+-- A claim reads, per endpoint, its live leases and its earliest due deliveries. Through
+-- webhook_deliveries_endpoint_idx both read every pending row of the endpoint: with a backlog
+-- (a million link.clicked deliveries queued under load) each claim took about half a second
+-- and delivery fell to ~20 a second. These two stay as small as what they find.
+CREATE INDEX webhook_deliveries_leased_idx ON webhook_deliveries (endpoint_id) WHERE status = 'pending' AND locked_until IS NOT NULL;
+CREATE INDEX webhook_deliveries_endpoint_due_idx ON webhook_deliveries (endpoint_id, next_attempt_at) WHERE status = 'pending';
