@@ -4,45 +4,21 @@
  * hanging, slow, 50 MB and redirecting receivers stall no other endpoint and are recorded as
  * failures.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../helpers/app.js';
-import { dropFreshDatabases, freshDatabase } from '../../helpers/fresh-database.js';
+import { describe, expect, it } from 'vitest';
 import { freePort } from '../../helpers/process.js';
 import { within } from '../../helpers/wait.js';
-import { deliveriesOf, emit, seedEndpoint, startReceiver, type Receiver, START_MS } from './receiver.js';
+import { useDeliveryApp } from './delivery-app.js';
+import { deliveriesOf, emit, seedEndpoint } from './receiver.js';
 
-let t: TestApp;
-let ws: string;
-const receivers: Receiver[] = [];
-
-beforeAll(async () => {
-  t = await startTestApp({
-    database: await freshDatabase(),
-    env: { WEBHOOK_DELIVERY: 'true', ALLOW_PRIVATE_DESTINATIONS: 'true', WEBHOOK_RETRY_DELAYS: '100ms,200ms,300ms,500ms,1s,2s,3s,5s,10s,10s' },
-  });
-}, START_MS);
-beforeEach(async () => {
-  ws = (await t.workspace()).id;
-});
-afterAll(async () => {
-  await t?.close();
-  await Promise.all(receivers.map((r) => r.close()));
-  await dropFreshDatabases();
-});
-
-async function receiver(o: Parameters<typeof startReceiver>[0] = {}): Promise<Receiver> {
-  const r = await startReceiver(o);
-  receivers.push(r);
-  return r;
-}
-const db = () => t.database.db;
+const app = useDeliveryApp('100ms,200ms,300ms,500ms,1s,2s,3s,5s,10s,10s');
+const { db, receiver } = app;
 
 describe('misbehaving receivers', () => {
   it('a receiver down for a while (refused, 500, hanging) gets every event when it comes back', { timeout: 90_000 }, async () => {
     const port = await freePort();
-    const { id, secret } = await seedEndpoint(db(), ws, `http://127.0.0.1:${port}/hooks`);
-    const ids = await emit(db(), ws, 8);
-    t.runtime.wakeWebhooks();
+    const { id, secret } = await seedEndpoint(db(), app.ws, `http://127.0.0.1:${port}/hooks`);
+    const ids = await emit(db(), app.ws, 8);
+    app.t.runtime.wakeWebhooks();
     // Down: nothing listens on the port.
     expect(await within(10_000, async () => (await deliveriesOf(db(), id)).every((d) => d.attempts >= 2))).toBe(true);
     expect((await deliveriesOf(db(), id)).every((d) => d.status === 'pending' && d.lastError === 'connection refused')).toBe(true);
@@ -98,16 +74,16 @@ describe('misbehaving receivers', () => {
     const bad = { hanging, slow, huge, redirecting };
     const endpoints: Record<string, string> = {};
     for (const [name, r] of Object.entries(bad)) {
-      const other = (await t.workspace()).id;
+      const other = (await app.t.workspace()).id;
       endpoints[name] = (await seedEndpoint(db(), other, r.url)).id;
       await emit(db(), other, 10);
     }
-    t.runtime.wakeWebhooks();
+    app.t.runtime.wakeWebhooks();
     expect(await within(5000, async () => hanging.received.length === 10 && slow.received.length === 10)).toBe(true);
     // While the hanging and slow ones hold their 10 attempts each, a healthy endpoint gets all of its events.
-    const { id: healthyId } = await seedEndpoint(db(), ws, healthy.url);
-    const ids = await emit(db(), ws, 20);
-    t.runtime.wakeWebhooks();
+    const { id: healthyId } = await seedEndpoint(db(), app.ws, healthy.url);
+    const ids = await emit(db(), app.ws, 20);
+    app.t.runtime.wakeWebhooks();
     expect(await within(8000, async () => ids.every((e) => healthy.ids().has(e)))).toBe(true);
     expect(hanging.open, 'the hanging requests are still open').toBe(10);
     expect(slow.open, 'the slow requests are still open').toBe(10);

@@ -6,45 +6,20 @@
  */
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
 import { newId } from '../../../src/db/ids.js';
 import { keepWebhookDeliveries } from '../../../src/modules/webhooks/delivery.js';
 import { eventBody, recordEvents } from '../../../src/modules/webhooks/outbox.js';
 import { clickOutboxCtes } from '../../../src/modules/webhooks/store-outbox.js';
 import { Sealer } from '../../../src/core/sealed.js';
-import { SECRET, startTestApp, type TestApp } from '../../helpers/app.js';
-import { dropFreshDatabases, freshDatabase } from '../../helpers/fresh-database.js';
+import { SECRET } from '../../helpers/app.js';
 import { within } from '../../helpers/wait.js';
-import { deliveriesOf, emit, endpointRow, newSecret, seedEndpoint, startReceiver, type Receiver, START_MS } from './receiver.js';
+import { useDeliveryApp } from './delivery-app.js';
+import { deliveriesOf, emit, endpointRow, newSecret, seedEndpoint } from './receiver.js';
 
-let t: TestApp;
-let ws: string;
-const receivers: Receiver[] = [];
-
-beforeAll(async () => {
-  t = await startTestApp({
-    database: await freshDatabase(),
-    env: { WEBHOOK_DELIVERY: 'true', ALLOW_PRIVATE_DESTINATIONS: 'true', WEBHOOK_RETRY_DELAYS: '100ms,100ms,100ms,5s' },
-  });
-}, START_MS);
-// A workspace per test: an event goes to every endpoint of its workspace subscribed to its type.
-beforeEach(async () => {
-  ws = (await t.workspace()).id;
-});
-afterAll(async () => {
-  await t?.close();
-  await Promise.all(receivers.map((r) => r.close()));
-  await dropFreshDatabases();
-});
-
-async function receiver(o: Parameters<typeof startReceiver>[0] = {}): Promise<Receiver> {
-  const r = await startReceiver(o);
-  receivers.push(r);
-  return r;
-}
-
-const db = () => t.database.db;
+const app = useDeliveryApp('100ms,100ms,100ms,5s');
+const { db, receiver } = app;
 
 async function until(what: string, check: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> {
   expect(await within(ms, async () => check()), what).toBe(true);
@@ -53,10 +28,10 @@ async function until(what: string, check: () => Promise<boolean> | boolean, ms =
 describe('webhook delivery', () => {
   it('sends the event body exactly, with the Standard Webhooks headers, verified by the library', async () => {
     const r = await receiver({ tls: true });
-    const { id, secret } = await seedEndpoint(db(), ws, r.url);
+    const { id, secret } = await seedEndpoint(db(), app.ws, r.url);
     r.secrets = [secret];
-    const [eventId] = await emit(db(), ws);
-    t.runtime.wakeWebhooks();
+    const [eventId] = await emit(db(), app.ws);
+    app.t.runtime.wakeWebhooks();
     await until('delivered', () => r.received.length === 1);
     const got = r.received[0]!;
     const [stored] = await rows<{ body: string }>(db(), sql`SELECT body FROM webhook_events WHERE id = ${eventId}::uuid`);
@@ -76,17 +51,17 @@ describe('webhook delivery', () => {
 
   it('sends a link.clicked event, stored without a body, as its click\'s record; one whose click is gone fails without an attempt', async () => {
     const r = await receiver();
-    const { id, secret } = await seedEndpoint(db(), ws, r.url, { events: ['link.clicked'] });
+    const { id, secret } = await seedEndpoint(db(), app.ws, r.url, { events: ['link.clicked'] });
     r.secrets = [secret];
     const click = { id: newId(), linkId: newId(), createdAt: new Date(Date.now() - 60_000).toISOString() };
     await db().execute(sql`INSERT INTO clicks (id, workspace_id, link_id, created_at, country, device, browser, os, referrer, referrer_url, bot, utm_source, trigger)
-      VALUES (${click.id}::uuid, ${ws}::uuid, ${click.linkId}::uuid, ${click.createdAt}::timestamptz, 'GB', 'mobile', 'Safari', 'iOS',
+      VALUES (${click.id}::uuid, ${app.ws}::uuid, ${click.linkId}::uuid, ${click.createdAt}::timestamptz, 'GB', 'mobile', 'Safari', 'iOS',
         'news.example', 'https://news.example/a', false, 'newsletter', 'qr')`);
-    const gone = { id: newId(), workspaceId: ws, createdAt: click.createdAt };
-    await db().execute(sql`WITH ${clickOutboxCtes([{ id: click.id, workspaceId: ws, createdAt: click.createdAt }, gone])} SELECT count(*) FROM queued`);
+    const gone = { id: newId(), workspaceId: app.ws, createdAt: click.createdAt };
+    await db().execute(sql`WITH ${clickOutboxCtes([{ id: click.id, workspaceId: app.ws, createdAt: click.createdAt }, gone])} SELECT count(*) FROM queued`);
     const [stored] = await rows<{ body: string | null }>(db(), sql`SELECT body FROM webhook_events WHERE id = ${click.id}::uuid`);
     expect(stored!.body).toBeNull();
-    t.runtime.wakeWebhooks();
+    app.t.runtime.wakeWebhooks();
     await until('delivered', () => r.received.length === 1);
     const got = r.received[0]!;
     expect(got.verified).toEqual([secret]);
@@ -109,12 +84,12 @@ describe('webhook delivery', () => {
 
   it('sends a sealed event body (a link with a password) opened, exactly as it was sealed', async () => {
     const r = await receiver();
-    const { secret } = await seedEndpoint(db(), ws, r.url);
+    const { secret } = await seedEndpoint(db(), app.ws, r.url);
     r.secrets = [secret];
     const body = eventBody('link.created', new Date(), { id: 'lnk_sealed', password: 'open sesame 7f3a' });
     const id = newId();
-    await recordEvents({ ctx: { db: db() }, input: { events: [{ id, workspaceId: ws, type: 'link.created', bodySealed: new Sealer(SECRET).seal('webhook-body', body) }] } });
-    t.runtime.wakeWebhooks();
+    await recordEvents({ ctx: { db: db() }, input: { events: [{ id, workspaceId: app.ws, type: 'link.created', bodySealed: new Sealer(SECRET).seal('webhook-body', body) }] } });
+    app.t.runtime.wakeWebhooks();
     await until('delivered', () => r.received.length === 1);
     expect(r.received[0]!.body).toBe(body);
     expect(r.received[0]!.verified).toEqual([secret]);
@@ -123,9 +98,9 @@ describe('webhook delivery', () => {
 
   it('rejects a replay once its timestamp is stale (the library\'s 5 minutes)', async () => {
     const r = await receiver();
-    const { secret } = await seedEndpoint(db(), ws, r.url);
-    await emit(db(), ws);
-    t.runtime.wakeWebhooks();
+    const { secret } = await seedEndpoint(db(), app.ws, r.url);
+    await emit(db(), app.ws);
+    app.t.runtime.wakeWebhooks();
     await until('delivered', () => r.received.length === 1);
     const { body, headers } = r.received[0]!;
     expect(() => new Webhook(secret).verify(body, headers as Record<string, string>)).not.toThrow();
@@ -142,18 +117,18 @@ describe('webhook delivery', () => {
     const r = await receiver();
     const [fresh, old] = [newSecret(), newSecret()];
     r.secrets = [fresh, old];
-    await seedEndpoint(db(), ws, r.url, { secret: fresh, previousSecret: old, previousUntil: new Date(Date.now() + 3_600_000) });
-    await emit(db(), ws);
-    t.runtime.wakeWebhooks();
+    await seedEndpoint(db(), app.ws, r.url, { secret: fresh, previousSecret: old, previousUntil: new Date(Date.now() + 3_600_000) });
+    await emit(db(), app.ws);
+    app.t.runtime.wakeWebhooks();
     await until('delivered during the roll', () => r.received.length === 1);
     expect(r.received[0]!.verified).toEqual([fresh, old]);
     expect(String(r.received[0]!.headers['webhook-signature']).split(' ')).toHaveLength(2);
 
     const after = await receiver();
     after.secrets = [fresh, old];
-    await seedEndpoint(db(), ws, after.url, { secret: fresh, previousSecret: old, previousUntil: new Date(Date.now() - 1000) });
-    await emit(db(), ws);
-    t.runtime.wakeWebhooks();
+    await seedEndpoint(db(), app.ws, after.url, { secret: fresh, previousSecret: old, previousUntil: new Date(Date.now() - 1000) });
+    await emit(db(), app.ws);
+    app.t.runtime.wakeWebhooks();
     await until('delivered after the roll', () => after.received.length === 1);
     expect(after.received[0]!.verified).toEqual([fresh]);
   });
@@ -168,10 +143,10 @@ describe('webhook delivery', () => {
         else res.end('ok');
       },
     });
-    const { id, secret } = await seedEndpoint(db(), ws, r.url);
+    const { id, secret } = await seedEndpoint(db(), app.ws, r.url);
     r.secrets = [secret];
-    const [eventId] = await emit(db(), ws);
-    t.runtime.wakeWebhooks();
+    const [eventId] = await emit(db(), app.ws);
+    app.t.runtime.wakeWebhooks();
     await until('delivered on the third attempt', () => r.received.length === 3);
     expect(r.received.map((x) => x.id)).toEqual([eventId, eventId, eventId]);
     expect(r.received.every((x) => x.verified.length === 1)).toBe(true);
@@ -186,9 +161,9 @@ describe('webhook delivery', () => {
   it('fails a delivery once the schedule is used up, and records the last answer (3xx included, never followed)', async () => {
     const target = await receiver();
     const r = await receiver({ answer: (_req, res) => res.writeHead(302, { location: target.url }).end('moved') });
-    const { id } = await seedEndpoint(db(), ws, r.url);
-    await emit(db(), ws);
-    t.runtime.wakeWebhooks();
+    const { id } = await seedEndpoint(db(), app.ws, r.url);
+    await emit(db(), app.ws);
+    app.t.runtime.wakeWebhooks();
     // 1 attempt + 4 retries (100ms, 100ms, 100ms, 5s).
     await until('failed', async () => (await deliveriesOf(db(), id))[0]?.status === 'failed', 20_000);
     expect((await deliveriesOf(db(), id))[0]).toMatchObject({ attempts: 5, lastStatusCode: 302, lastResponse: 'moved', nextAttemptAt: null });
@@ -201,19 +176,19 @@ describe('webhook delivery', () => {
 
   it('disables the endpoint at once on 410 Gone; its waiting deliveries are failed, never attempted', async () => {
     const r = await receiver({ answer: (_req, res) => res.writeHead(410).end('gone') });
-    const { id } = await seedEndpoint(db(), ws, r.url);
-    await emit(db(), ws);
-    t.runtime.wakeWebhooks();
+    const { id } = await seedEndpoint(db(), app.ws, r.url);
+    await emit(db(), app.ws);
+    app.t.runtime.wakeWebhooks();
     await until('disabled', async () => (await endpointRow(db(), id)).disabled);
     const ep = await endpointRow(db(), id);
     expect(ep).toMatchObject({ disabled: true, disabledReason: 'gone' });
     expect(ep.disabledAt).not.toBeNull();
     expect((await deliveriesOf(db(), id))[0]).toMatchObject({ status: 'failed', attempts: 1, lastStatusCode: 410 });
     // A delivery queued before it was disabled (written straight, as the outbox did then).
-    await db().execute(sql`INSERT INTO webhook_events (id, workspace_id, type, body) VALUES (gen_random_uuid(), ${ws}::uuid, 'link.created', '{}')`);
+    await db().execute(sql`INSERT INTO webhook_events (id, workspace_id, type, body) VALUES (gen_random_uuid(), ${app.ws}::uuid, 'link.created', '{}')`);
     await db().execute(sql`INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, next_attempt_at)
-      SELECT gen_random_uuid(), ${ws}::uuid, ${id}::uuid, id, now() FROM webhook_events WHERE body = '{}' AND workspace_id = ${ws}::uuid`);
-    t.runtime.wakeWebhooks();
+      SELECT gen_random_uuid(), ${app.ws}::uuid, ${id}::uuid, id, now() FROM webhook_events WHERE body = '{}' AND workspace_id = ${app.ws}::uuid`);
+    app.t.runtime.wakeWebhooks();
     const report = await keepWebhookDeliveries({ ctx: { db: db() } });
     expect(report.failedForDisabledEndpoints).toBe(1);
     const after = await deliveriesOf(db(), id);
@@ -224,30 +199,30 @@ describe('webhook delivery', () => {
 
   it('disables an endpoint whose deliveries have all failed for 5 days; a success clears the count', async () => {
     const failing = await receiver({ answer: (_req, res) => res.writeHead(500).end('down') });
-    const old = await seedEndpoint(db(), ws, failing.url);
-    const recent = await seedEndpoint(db(), ws, failing.url);
+    const old = await seedEndpoint(db(), app.ws, failing.url);
+    const recent = await seedEndpoint(db(), app.ws, failing.url);
     await db().execute(sql`UPDATE webhook_endpoints SET failing_since = now() - interval '5 days 1 minute' WHERE id = ${old.id}::uuid`);
     await db().execute(sql`UPDATE webhook_endpoints SET failing_since = now() - interval '4 days' WHERE id = ${recent.id}::uuid`);
-    await emit(db(), ws);
-    t.runtime.wakeWebhooks();
+    await emit(db(), app.ws);
+    app.t.runtime.wakeWebhooks();
     await until('disabled', async () => (await endpointRow(db(), old.id)).disabled);
     expect(await endpointRow(db(), old.id)).toMatchObject({ disabled: true, disabledReason: 'failing' });
     await until('the recent one attempted', async () => (await deliveriesOf(db(), recent.id)).some((d) => d.attempts > 0));
     expect((await endpointRow(db(), recent.id)).disabled).toBe(false);
 
     const healthy = await receiver();
-    const back = await seedEndpoint(db(), ws, healthy.url);
+    const back = await seedEndpoint(db(), app.ws, healthy.url);
     await db().execute(sql`UPDATE webhook_endpoints SET failing_since = now() - interval '4 days' WHERE id = ${back.id}::uuid`);
-    await emit(db(), ws);
-    t.runtime.wakeWebhooks();
+    await emit(db(), app.ws);
+    app.t.runtime.wakeWebhooks();
     await until('cleared', async () => (await endpointRow(db(), back.id)).failingSince === null);
   });
 
   it('keeps deliveries and events 30 days, and never deletes a pending one', async () => {
     const r = await receiver();
-    const { id } = await seedEndpoint(db(), ws, r.url);
-    await emit(db(), ws, 3);
-    t.runtime.wakeWebhooks();
+    const { id } = await seedEndpoint(db(), app.ws, r.url);
+    await emit(db(), app.ws, 3);
+    app.t.runtime.wakeWebhooks();
     await until('delivered', async () => (await deliveriesOf(db(), id)).filter((d) => d.status === 'succeeded').length === 3);
     const [a, b] = (await deliveriesOf(db(), id)).map((d) => d.eventId);
     // a: old and done; b: old but pending (a recovered delivery waiting for its attempt).
