@@ -16,7 +16,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SCOPES } from '../../src/core/scopes.js';
 import { ADMIN_TOKEN, SECRET, onPostgres } from '../helpers/app.js';
-import { ensureBuilt, freePort, processEnv, spawnService, waitHealthy, type Service } from '../helpers/process.js';
+import { ensureBuilt, startBuiltService, type Service } from '../helpers/process.js';
 import { sleep } from '../helpers/wait.js';
 
 const ITEMS = 10_000;
@@ -33,23 +33,8 @@ describe.runIf(onPostgres)('SIGKILL in the middle of a bulk write', () => {
   const services: Service[] = [];
 
   async function startService(): Promise<Service> {
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    const env = processEnv({
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: origin,
-      ADMIN_TOKEN,
-      SECRET,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: dbUrl.href,
-      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-    });
-    // cwd: a temporary directory, so a developer's .env in the repository is not read.
-    const service = spawnService(origin, { cwd: dir, env });
+    const service = await startBuiltService(dir, { ADMIN_TOKEN, SECRET, DATABASE_URL: dbUrl.href });
     services.push(service);
-    // Ready when /healthz answers (bounded).
-    await waitHealthy(service);
     return service;
   }
 

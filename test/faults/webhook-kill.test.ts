@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openPglite, openPostgres, type Database } from '../../src/db/connect.js';
 import { ADMIN_TOKEN, SECRET, onPostgres } from '../helpers/app.js';
 import { dropFreshDatabases, freshPostgresUrl } from '../helpers/fresh-database.js';
-import { ensureBuilt, freePort, processEnv, spawnService, type Service } from '../helpers/process.js';
-import { sleep, within } from '../helpers/wait.js';
+import { ensureBuilt, startBuiltService, type Service } from '../helpers/process.js';
+import { within } from '../helpers/wait.js';
 import { deliveriesOf, emit, seedEndpoint, startReceiver, type Receiver } from '../modules/webhooks/receiver.js';
 
 const EVENTS = 300;
@@ -29,38 +29,21 @@ describe('SIGKILL in the middle of webhook deliveries', () => {
 
   const openDatabase = (): Promise<Database> => (dbUrl ? openPostgres(dbUrl, 2) : openPglite(join(dir, 'data')));
 
+  // A PGlite start on a busy 2-core machine took 25 s: ready within 120 s.
   async function startService(): Promise<Service> {
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    const env = processEnv({
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: origin,
-      ADMIN_TOKEN,
-      SECRET,
-      LOG_LEVEL: 'warn',
-      ALLOW_PRIVATE_DESTINATIONS: 'true',
-      WEBHOOK_RETRY_DELAYS: '100ms,200ms,500ms,1s,2s,5s',
-      ...(dbUrl ? { DATABASE_URL: dbUrl } : { DATA_DIR: join(dir, 'data') }),
-      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-    });
-    // cwd: a temporary directory, so a developer's .env in the repository is not read.
-    const service = spawnService(origin, { cwd: dir, env });
+    const service = await startBuiltService(
+      dir,
+      {
+        ADMIN_TOKEN,
+        SECRET,
+        ALLOW_PRIVATE_DESTINATIONS: 'true',
+        WEBHOOK_RETRY_DELAYS: '100ms,200ms,500ms,1s,2s,5s',
+        ...(dbUrl ? { DATABASE_URL: dbUrl } : { DATA_DIR: join(dir, 'data') }),
+      },
+      120_000,
+    );
     services.push(service);
-    await waitUp(service);
     return service;
-  }
-
-  /** Until /healthz answers 200 (bounded at 120 s: a PGlite start on a busy 2-core machine took 25 s). */
-  async function waitUp(service: Service): Promise<void> {
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      if (service.hasExited()) throw new Error(`service exited during start:\n${service.output()}`);
-      if (Date.now() > deadline) throw new Error(`service not ready after 120 s:\n${service.output()}`);
-      const status = await fetch(`${service.origin}/healthz`).then((r) => r.status, () => 0);
-      if (status === 200) return;
-      await sleep(200);
-    }
   }
 
   async function stop(service: Service, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
