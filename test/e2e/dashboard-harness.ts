@@ -39,6 +39,10 @@ export interface Dashboard {
   cspViolations: string[];
   /** A page in a fresh browser context (its own cookies). */
   newPage(locale?: string, viewport?: { width: number; height: number }): Promise<Page>;
+  /** newPage, allowed to read and write the clipboard. */
+  clipboardPage(locale?: string, viewport?: { width: number; height: number }): Promise<Page>;
+  /** Navigates inside the app to `path` and waits for its heading and until nothing is loading. */
+  open(page: Page, path: string, heading: string): Promise<void>;
   /** axe-core at the page's width (desktop when it is the phone's) and at 375 px, no serious or critical violations; a screenshot of each. */
   checkAccessibility(page: Page, name: string): Promise<void>;
   /** The first user and workspace, made through the setup API; the page is signed in as them. */
@@ -78,6 +82,16 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
         if (/content security policy/i.test(m.text())) cspViolations.push(m.text());
       });
       return page;
+    },
+    async clipboardPage(locale, viewport) {
+      const page = await dashboard.newPage(locale, viewport);
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+      return page;
+    },
+    async open(page, path, heading) {
+      await page.goto(`${origin}/app${path}`);
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
     },
     async checkAccessibility(page, name) {
       const size = page.viewportSize() ?? DESKTOP;

@@ -29,12 +29,7 @@ describe.skipIf(!dashboardRunnable)('collections, tags, partners and conversions
   afterEach(async () => d.closeContexts());
   afterAll(async () => d?.close());
 
-  /** Navigates inside the app and waits until nothing is loading. */
-  const open = async (page: Page, path: string, heading: string) => {
-    await page.goto(`${origin}/app${path}`);
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-    await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
-  };
+  const open = (page: Page, path: string, heading: string) => d.open(page, path, heading);
   const status = (page: Page) => page.getByRole('status');
   /** The focused element's accessible text. */
   const focused = (page: Page) =>

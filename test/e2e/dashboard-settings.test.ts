@@ -27,23 +27,13 @@ describe.skipIf(!dashboardRunnable)('settings, account and invitation pages in C
   afterEach(async () => d.closeContexts());
   afterAll(async () => d?.close());
 
-  /** A page in its own context that may read and write the clipboard. */
-  const newPage = async (locale = 'en-US', viewport?: { width: number; height: number }) => {
-    const page = await d.newPage(locale, viewport);
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-    return page;
-  };
+  const newPage = (locale?: string, viewport?: { width: number; height: number }) => d.clipboardPage(locale, viewport);
   const ownerPage = async (locale = 'en-US', viewport?: { width: number; height: number }) => {
     const page = await newPage(locale, viewport);
     await d.signIn(page, { ...OWNER, password: ownerPassword });
     return page;
   };
-  /** Navigates inside the app and waits until nothing is loading. */
-  const open = async (page: Page, path: string, heading: string) => {
-    await page.goto(`${origin}/app${path}`);
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-    await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
-  };
+  const open = (page: Page, path: string, heading: string) => d.open(page, path, heading);
   const clipboard = (page: Page) => page.evaluate<string>('navigator.clipboard.readText()');
   const withKey = (path: string, key: string) => fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
   /** Presses Tab until the focused element's text or label is `name` (the keyboard alone). */

@@ -35,16 +35,8 @@ describe.skipIf(!dashboardRunnable)('Settings → Integrations → Stripe in Chr
   afterEach(async () => d.closeContexts());
   afterAll(async () => d?.close());
 
-  const newPage = async (locale = 'en-US', viewport?: { width: number; height: number }) => {
-    const page = await d.newPage(locale, viewport);
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-    return page;
-  };
-  const open = async (page: Page, path: string, heading: string) => {
-    await page.goto(`${origin}/app${path}`);
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-    await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
-  };
+  const newPage = (locale?: string, viewport?: { width: number; height: number }) => d.clipboardPage(locale, viewport);
+  const open = (page: Page, path: string, heading: string) => d.open(page, path, heading);
   /** Posts an event to the webhook URL as Stripe does, signed with `secret` by the official `stripe` package. */
   const post = (url: string, event: object, secret = SIGNING_SECRET) => {
     const body = JSON.stringify(event);

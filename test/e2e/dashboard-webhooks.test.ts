@@ -76,16 +76,8 @@ describe.skipIf(!dashboardRunnable)('Settings → Webhooks in Chromium', () => {
     await receiver?.close();
   });
 
-  const newPage = async (locale = 'en-US', viewport?: { width: number; height: number }) => {
-    const page = await d.newPage(locale, viewport);
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-    return page;
-  };
-  const open = async (page: Page, path: string, heading: string) => {
-    await page.goto(`${origin}/app${path}`);
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-    await expect.poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
-  };
+  const newPage = (locale?: string, viewport?: { width: number; height: number }) => d.clipboardPage(locale, viewport);
+  const open = (page: Page, path: string, heading: string) => d.open(page, path, heading);
   /** Presses Tab until the focused element's label or text is `name` (the keyboard alone). */
   const tabTo = async (page: Page, name: string) => {
     const seen: string[] = [];
