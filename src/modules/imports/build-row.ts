@@ -38,11 +38,19 @@ function fieldOfColumn(ctx: RowContext, at: number): string {
   return entry ? entry[0] : (ctx.columns[at] ?? `column ${at + 1}`);
 }
 
+/**
+ * A cell's UTF-8 size, exact only where it matters: a UTF-16 unit is 1 to 3 bytes, so a short
+ * cell is under the limit and a cell longer than the limit in units is over it, uncounted.
+ */
+function byteSize(cell: string): number {
+  if (cell.length * 3 <= MAX_CELL_BYTES || cell.length > MAX_ROW_BYTES) return cell.length;
+  return Buffer.byteLength(cell);
+}
+
 function oversized(ctx: RowContext, line: number, cells: readonly string[]): Failure | undefined {
   let total = 0;
   for (const [at, cell] of cells.entries()) {
-    // Three bytes per UTF-16 unit at most: only a long cell needs its exact byte length.
-    const bytes = cell.length * 3 <= MAX_CELL_BYTES ? cell.length : Buffer.byteLength(cell);
+    const bytes = byteSize(cell);
     if (bytes > MAX_CELL_BYTES) return failure(line, fieldOfColumn(ctx, at), 'cell_too_big', { limit: MAX_CELL_BYTES });
     total += bytes;
   }

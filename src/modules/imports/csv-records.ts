@@ -5,13 +5,12 @@ import type { Delimiter } from './csv-file.js';
 
 /**
  * The records of a CSV file, streamed: the file goes to the parser in 64 KB slices and the event
- * loop gets a turn every megabyte, so even one huge cell never holds it. Each record carries its
+ * loop gets a turn every 64 KB, so even one huge cell never holds it. Each record carries its
  * number as a spreadsheet shows it (the header is 1; a cell spanning lines counts once; blank
  * lines count, as a spreadsheet shows them as empty rows).
  */
 
 const SLICE_BYTES = 64 * 1024;
-const SLICES_PER_TURN = 16;
 
 export type CsvRecord = { line: number; cells: string[] } | { line: number; unclosedQuote: true };
 
@@ -25,9 +24,9 @@ export function unguardFormula(cell: string): string {
 }
 
 async function* slices(body: Buffer): AsyncGenerator<Buffer> {
-  for (let at = 0, n = 1; at < body.length; at += SLICE_BYTES, n++) {
+  for (let at = 0; at < body.length; at += SLICE_BYTES) {
     yield body.subarray(at, at + SLICE_BYTES);
-    if (n % SLICES_PER_TURN === 0) await nextTurn();
+    await nextTurn();
   }
 }
 

@@ -13,18 +13,20 @@ export { detectSource } from './sources.js';
 /** Rows an import takes, the header not counted (operations.md §13). */
 export const MAX_ROWS = 100_000;
 const BATCH_ROWS = 500;
+/** Rows checked between two turns of the event loop. */
+const TURN_ROWS = 100;
 
-/** Line breaks in the file: the records are at most one more, so most files need no counting pass. */
-function lineBreaks(body: Buffer): number {
+/** The most records the file can hold: one a line break, plus a last line without one. */
+function recordsAtMost(body: Buffer): number {
   const byte = body.includes(0x0a) ? 0x0a : 0x0d;
   let count = 0;
   for (let at = body.indexOf(byte); at >= 0; at = body.indexOf(byte, at + 1)) count++;
-  return count;
+  return body.at(-1) === byte ? count : count + 1;
 }
 
 /** Refuses a file of more than MAX_ROWS rows before any is read (quoted line breaks make a cheap count too high). */
 async function checkRowCount(body: Buffer, delimiter: Delimiter): Promise<void> {
-  if (lineBreaks(body) + 1 <= MAX_ROWS + 1) return;
+  if (recordsAtMost(body) <= MAX_ROWS + 1) return;
   let records = 0;
   for await (const record of csvRecords(body, delimiter)) {
     records = record.line;
@@ -42,8 +44,8 @@ async function* batches(body: Buffer, delimiter: Delimiter, ctx: RowContext): As
     if (batch.length >= BATCH_ROWS) {
       yield batch;
       batch = [];
-      await nextTurn();
     }
+    if (record.line % TURN_ROWS === 0) await nextTurn();
   }
   if (batch.length > 0) yield batch;
 }
