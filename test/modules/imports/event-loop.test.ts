@@ -1,29 +1,36 @@
 /**
- * A 50 MB file is read without holding the event loop: a 10 ms interval keeps ticking, its
- * longest gap measured over the whole read. The bound is generous (the machine is shared); a
- * reader that parsed the file in one synchronous call would stall for seconds. Two shapes: many
- * ordinary rows, and one huge cell that yields no record for megabytes.
+ * A 50 MB file is read without holding the event loop: a 10 ms interval keeps ticking through the
+ * read. Two measures: the interval ticks between most batches (a reader that parsed the file in one
+ * synchronous call would tick at neither end only), and the longest gap between ticks stays under
+ * a generous bound. The reader itself works 64 KB or 100 rows between turns (a few ms; under
+ * 100 ms with cold JIT on an idle machine); the bound is looser because this machine is shared
+ * (two cores, other test files and their garbage collection in the same worker), where the process
+ * is at times not scheduled at all. Two shapes: many ordinary rows, and one huge cell that yields
+ * no record for 50 MB.
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '../../../src/modules/imports/csv-file.js';
 import { readImport } from '../../../src/modules/imports/read-csv.js';
 
-const GAP_BOUND_MS = 100;
+const GAP_BOUND_MS = 500;
 
-async function longestGapWhile(work: () => Promise<void>): Promise<number> {
+/** The longest gap between ticks of a 10 ms interval while `work` runs, and the progress values seen at the ticks. */
+async function ticksWhile(progress: () => number, work: () => Promise<void>): Promise<{ longest: number; seen: Set<number> }> {
   let last = performance.now();
   let longest = 0;
+  const seen = new Set<number>();
   const timer = setInterval(() => {
     const now = performance.now();
     longest = Math.max(longest, now - last);
     last = now;
+    seen.add(progress());
   }, 10);
   try {
     await work();
   } finally {
     clearInterval(timer);
   }
-  return Math.max(longest, performance.now() - last);
+  return { longest: Math.max(longest, performance.now() - last), seen };
 }
 
 /** Up to 50 MB: the header, then rows while they fit, written straight into one buffer (no 50 MB string to collect later). */
@@ -44,11 +51,19 @@ describe('a 50 MB file', () => {
     const file = fiftyMegabytes('url,title,description,tags,short_url\r\n', (n) => (n < 100_000 ? row(n) : ''));
     expect(file.length).toBeGreaterThan(45 * 1024 * 1024);
     let rows = 0;
-    const gap = await longestGapWhile(async () => {
-      for await (const batch of readImport(file, { source: 'csv' })) rows += batch.filter((r) => r.ok).length;
-    });
+    let batches = 0;
+    const { longest, seen } = await ticksWhile(
+      () => batches,
+      async () => {
+        for await (const batch of readImport(file, { source: 'csv' })) {
+          rows += batch.filter((r) => r.ok).length;
+          batches++;
+        }
+      },
+    );
     expect(rows).toBeGreaterThan(90_000);
-    expect(gap).toBeLessThan(GAP_BOUND_MS);
+    expect(seen.size).toBeGreaterThan(batches / 2);
+    expect(longest).toBeLessThan(GAP_BOUND_MS);
   });
 
   it('of one huge quoted cell keeps it ticking too, and fails that row', async () => {
@@ -57,10 +72,16 @@ describe('a 50 MB file', () => {
     file.write(header);
     file.write('"\r\n', MAX_FILE_BYTES - 3);
     const results: unknown[] = [];
-    const gap = await longestGapWhile(async () => {
-      for await (const batch of readImport(file, { source: 'csv' })) results.push(...batch);
-    });
+    let ticks = 0;
+    const { longest } = await ticksWhile(
+      () => ticks++,
+      async () => {
+        for await (const batch of readImport(file, { source: 'csv' })) results.push(...batch);
+      },
+    );
     expect(results).toMatchObject([{ ok: false, line: 2, field: 'title', reason: 'cell_too_big' }]);
-    expect(gap).toBeLessThan(GAP_BOUND_MS);
+    // 800 slices of 64 KB, a turn after each: the interval ticks throughout, not once at the end.
+    expect(ticks).toBeGreaterThan(20);
+    expect(longest).toBeLessThan(GAP_BOUND_MS);
   });
 });
