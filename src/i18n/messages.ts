@@ -122,6 +122,34 @@ export const messages = {
     en: 'The request body is not a Stripe event object.',
     ar: 'جسم الطلب ليس كائن حدث من Stripe.',
   },
+  import_not_csv: {
+    en: 'The file is not a CSV text file in UTF-8 ({detail}): save it as "CSV UTF-8" and send it again.',
+    ar: 'الملف ليس ملف CSV نصيًا بترميز UTF-8 ({detailAr}): احفظه بصيغة "CSV UTF-8" وأرسله مرة أخرى.',
+  },
+  import_empty: {
+    en: 'The file is empty: send a CSV whose first line names its columns, followed by one link a line.',
+    ar: 'الملف فارغ: أرسل ملف CSV يسمّي سطره الأول أعمدته، يليه رابط واحد في كل سطر.',
+  },
+  import_too_large: {
+    en: 'The file is {size} bytes; an import takes at most {limit} bytes (50 MB): split it into several files.',
+    ar: 'حجم الملف {size} بايت؛ يقبل الاستيراد {limit} بايت على الأكثر (50 ميغابايت): قسّمه إلى عدة ملفات.',
+  },
+  import_too_many_rows: {
+    en: 'The file holds more than {limit} rows; an import takes at most {limit}: split it into several files.',
+    ar: 'يحتوي الملف على أكثر من {limit} صف؛ يقبل الاستيراد {limit} صف على الأكثر: قسّمه إلى عدة ملفات.',
+  },
+  import_no_destination: {
+    en: 'The file has no destination column for source {source}: name one {expected}, or map yours with mapping={"url":"<column>"}. Columns found: {columns}.',
+    ar: 'لا يحتوي الملف على عمود للوجهة في المصدر {source}: سمِّ أحدها {expected}، أو اربط عمودك عبر mapping={"url":"<column>"}. الأعمدة الموجودة: {columns}.',
+  },
+  import_unknown_column: {
+    en: 'mapping gives {field} the column "{column}", which the file\'s first line does not name. Columns found: {columns}.',
+    ar: 'يربط mapping الحقل {field} بالعمود "{column}"، وهو عمود لا يذكره السطر الأول من الملف. الأعمدة الموجودة: {columns}.',
+  },
+  import_unknown_field: {
+    en: 'mapping names "{field}", which is not a field an import reads; use {fields}.',
+    ar: 'يذكر mapping الحقل "{field}"، وهو ليس حقلًا يقرؤه الاستيراد؛ استخدم {fields}.',
+  },
 } as const satisfies Record<string, { en: string; ar: string }>;
 
 export type MessageCode = keyof typeof messages;
@@ -281,6 +309,28 @@ export const reasons = {
   },
   unknown_scope: { en: 'names {scope}, which is not a scope', ar: 'يذكر {scope}، وهي ليست صلاحية معروفة' },
   scope_beyond_app: { en: 'asks for {scope}, which this app may not ask for', ar: 'يطلب {scope}، وهي صلاحية لا يحق لهذا التطبيق طلبها' },
+  http_not_upgraded: {
+    en: 'is an http URL: import with upgradeHttp=true to make it https, or correct it in the file',
+    ar: 'رابط http: استورد مع upgradeHttp=true لتحويله إلى https، أو صحّحه في الملف',
+  },
+  cell_too_big: { en: 'holds more than {limit} bytes', ar: 'يحتوي على أكثر من {limit} بايت' },
+  row_too_big: { en: 'the row holds more than {limit} bytes', ar: 'يحتوي الصف على أكثر من {limit} بايت' },
+  short_url: {
+    en: 'is not an old short URL: it must be a URL with a host and a path, such as https://sho.rt/spring',
+    ar: 'ليس رابطًا مختصرًا قديمًا: يجب أن يكون رابطًا بمضيف ومسار، مثل https://sho.rt/spring',
+  },
+  duplicate_in_file: {
+    en: 'repeats the old short URL of line {other} of this file',
+    ar: 'يكرر الرابط المختصر القديم الوارد في السطر {other} من هذا الملف',
+  },
+  import_date: {
+    en: 'is not a date this import reads (ISO 8601 such as 2024-05-01T10:20:30Z, 2024-05-01 10:20:30, 5/1/2024, or Unix seconds)',
+    ar: 'ليس تاريخًا يقرؤه الاستيراد (ISO 8601 مثل 2024-05-01T10:20:30Z، أو 2024-05-01 10:20:30، أو 5/1/2024، أو ثوانٍ بتوقيت يونكس)',
+  },
+  unclosed_quote: {
+    en: 'opens a quoted cell (") that is never closed, so the rest of the file cannot be read',
+    ar: 'يفتح خلية بين علامتي اقتباس (") لا تُغلق أبدًا، فلا يمكن قراءة بقية الملف',
+  },
 } as const satisfies Record<string, { en: string; ar: string }>;
 
 export type ReasonCode = keyof typeof reasons;

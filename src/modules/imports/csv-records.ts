@@ -1,0 +1,60 @@
+import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Parser } from 'csv-parse';
+import type { Delimiter } from './csv-file.js';
+
+/**
+ * The records of a CSV file, streamed: the file goes to the parser in 64 KB slices and the event
+ * loop gets a turn every 64 KB, so even one huge cell never holds it. Each record carries its
+ * number as a spreadsheet shows it (the header is 1; a cell spanning lines counts once; blank
+ * lines count, as a spreadsheet shows them as empty rows).
+ */
+
+const SLICE_BYTES = 64 * 1024;
+
+export type CsvRecord = { line: number; cells: string[] } | { line: number; unclosedQuote: true };
+
+/**
+ * Spreadsheets run a cell beginning with =, +, -, @, TAB or CR as a formula, so exports (ours,
+ * `core/csv.ts`, and Dub's) write such text with a guard quote in front: `'-1`. The guard is not
+ * part of the value.
+ */
+export function unguardFormula(cell: string): string {
+  return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+}
+
+async function* slices(body: Buffer): AsyncGenerator<Buffer> {
+  for (let at = 0; at < body.length; at += SLICE_BYTES) {
+    yield body.subarray(at, at + SLICE_BYTES);
+    await nextTurn();
+  }
+}
+
+/** Every record of `body` (BOM already removed or not), the header included as line 1. */
+export async function* csvRecords(body: Buffer, delimiter: Delimiter): AsyncGenerator<CsvRecord> {
+  // Skipping (rather than failing on) a broken record keeps the records read before it: a stream
+  // that errors drops what it still buffers. With quotes and column counts relaxed, the one error
+  // left is a quote still open at the end of the file.
+  const parser = new Parser({
+    delimiter,
+    bom: true,
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_empty_lines: false,
+    skip_records_with_error: true,
+  });
+  let broken = false;
+  parser.on('skip', () => (broken = true));
+  const input = Readable.from(slices(body), { objectMode: false });
+  input.pipe(parser);
+  let line = 0;
+  try {
+    for await (const cells of parser as AsyncIterable<string[]>) {
+      line++;
+      yield { line, cells: cells.map(unguardFormula) };
+    }
+    if (broken) yield { line: line + 1, unclosedQuote: true };
+  } finally {
+    input.destroy();
+  }
+}

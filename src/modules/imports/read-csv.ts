@@ -1,0 +1,63 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { AppError } from '../../core/errors.js';
+import { buildRow, failure, type RowContext } from './build-row.js';
+import { headerOf, withoutBom, type Delimiter } from './csv-file.js';
+import { csvRecords } from './csv-records.js';
+import type { ReadOptions, ReadResult } from './row.js';
+import { planColumns } from './sources.js';
+
+export type { ImportRow, ImportSource, ReadOptions, ReadResult } from './row.js';
+export { headerOf } from './csv-file.js';
+export { detectSource } from './sources.js';
+
+/** Rows an import takes, the header not counted (operations.md §13). */
+export const MAX_ROWS = 100_000;
+const BATCH_ROWS = 500;
+/** Rows checked between two turns of the event loop. */
+const TURN_ROWS = 100;
+
+/** The most records the file can hold: one a line break, plus a last line without one. */
+function recordsAtMost(body: Buffer): number {
+  const byte = body.includes(0x0a) ? 0x0a : 0x0d;
+  let count = 0;
+  for (let at = body.indexOf(byte); at >= 0; at = body.indexOf(byte, at + 1)) count++;
+  return body.at(-1) === byte ? count : count + 1;
+}
+
+/** Refuses a file of more than MAX_ROWS rows before any is read (quoted line breaks make a cheap count too high). */
+async function checkRowCount(body: Buffer, delimiter: Delimiter): Promise<void> {
+  if (recordsAtMost(body) <= MAX_ROWS + 1) return;
+  let records = 0;
+  for await (const record of csvRecords(body, delimiter)) {
+    records = record.line;
+    if (records > MAX_ROWS + 1) throw new AppError('import_too_many_rows', { limit: MAX_ROWS });
+  }
+}
+
+async function* batches(body: Buffer, delimiter: Delimiter, ctx: RowContext): AsyncGenerator<ReadResult[]> {
+  await checkRowCount(body, delimiter);
+  let batch: ReadResult[] = [];
+  for await (const record of csvRecords(body, delimiter)) {
+    if (record.line === 1) continue;
+    const result = 'unclosedQuote' in record ? failure(record.line, 'row', 'unclosed_quote') : buildRow(ctx, record.line, record.cells);
+    if (result) batch.push(result);
+    if (batch.length >= BATCH_ROWS) {
+      yield batch;
+      batch = [];
+    }
+    if (record.line % TURN_ROWS === 0) await nextTurn();
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/**
+ * The rows of an uploaded CSV, in batches, the event loop free between them. Problems of the file
+ * as a whole (too large, not UTF-8 text, empty, no destination column, a mapping naming an unknown
+ * field or column) throw AppError here, before anything is read; more than MAX_ROWS rows throws on
+ * the first batch, before any row. A row that cannot be imported is a failure in its batch.
+ */
+export function readImport(file: Buffer, o: ReadOptions): AsyncIterable<ReadResult[]> {
+  const { delimiter, columns } = headerOf(file);
+  const ctx: RowContext = { plan: planColumns(columns, o.source, o.mapping), columns, upgradeHttp: o.upgradeHttp === true, seenShortUrls: new Map() };
+  return batches(withoutBom(file), delimiter, ctx);
+}

@@ -1,0 +1,57 @@
+/**
+ * What the import reader hands the import job (operations.md §13): one row per line of the file,
+ * already checked and normalised, or the reason that line cannot be imported.
+ */
+
+export type ImportSource = 'bitly' | 'dub' | 'shlink' | 'rebrandly' | 'csv';
+
+export interface ImportRow {
+  /** The row's number as a spreadsheet shows it (the header is 1), multi-line cells counting once. */
+  line: number;
+  /** The destination: an https URL in its normalised form (http rewritten when upgradeHttp). */
+  url: string;
+  title?: string;
+  description?: string;
+  /** Names, trimmed, de-duplicated ignoring case (the first spelling kept), empty ones dropped. */
+  tags: string[];
+  /** A collection's name (or id) as the file writes it. */
+  collection?: string;
+  utm: { source?: string; medium?: string; campaign?: string; term?: string; content?: string };
+  externalId?: string;
+  /** The old short URL, `https://<host>/<path>`: host lower-case punycode, path exact, one trailing slash dropped. */
+  shortUrl?: string;
+  /** ISO 8601 (UTC) when the file gives a creation date. */
+  createdAt?: string;
+}
+
+export type ReadResult =
+  | { ok: true; row: ImportRow }
+  | { ok: false; line: number; field: string; reason: string; message: { en: string; ar: string } };
+
+export interface ReadOptions {
+  source: ImportSource;
+  /** `{ ourField: theirColumn }`, overriding what the source would guess. */
+  mapping?: Record<string, string>;
+  upgradeHttp?: boolean;
+}
+
+/** The fields a file's columns can feed; `keyword` + `domain` build the old short URL when there is none. */
+export const IMPORT_FIELDS = [
+  'url',
+  'title',
+  'description',
+  'tags',
+  'collection',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'externalId',
+  'shortUrl',
+  'keyword',
+  'domain',
+  'createdAt',
+] as const;
+
+export type ImportField = (typeof IMPORT_FIELDS)[number];
