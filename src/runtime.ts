@@ -180,7 +180,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     domains: {
       reservedHosts: new Set(config.reservedHosts),
       dnsServers: config.dnsServers,
-      onChanged: () => bus.publishDomainsChanged(),
+      // This instance's table is fresh when the change's answer goes out; others follow by the bus.
+      onChanged: async () => {
+        await bus.publishDomainsChanged();
+        await hosts.refresh();
+      },
     },
     keyCache: new CredentialCache(bus),
     authEpochMoved: (epoch) => bus.observeAuthEpoch?.(epoch) ?? false,

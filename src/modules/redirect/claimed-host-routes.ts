@@ -39,15 +39,19 @@ export function registerClaimedHostRoutes(app: App, d: RedirectDeps): void {
     return { done: to ? forward(reply, to) : html(reply, 404, notFoundPage()) };
   };
 
-  app.get(`${CLAIMED_PREFIX}/*`, { schema: { hide: true }, logLevel: 'warn' }, async (req, reply) => {
+  const onGet = async (req: FastifyRequest, reply: FastifyReply) => {
     const found = await lookup(req, reply);
     if ('done' in found) return found.done;
     return answerVisit(d, req, reply, found.link, { self: found.path, query: found.query, shown: found.shown });
-  });
-
-  app.post<{ Body: { password?: unknown } }>(`${CLAIMED_PREFIX}/*`, { schema: { hide: true }, logLevel: 'warn' }, async (req, reply) => {
+  };
+  const onPost = async (req: FastifyRequest<{ Body: { password?: unknown } }>, reply: FastifyReply) => {
     const found = await lookup(req, reply);
     if ('done' in found) return found.done;
     return answerPassword(d, req, reply, found.link, selfWithQuery(found.path, found.query));
-  });
+  };
+  // `/` arrives as the bare prefix (the router ignores its trailing slash); every other path under it.
+  for (const url of [CLAIMED_PREFIX, `${CLAIMED_PREFIX}/*`]) {
+    app.get(url, { schema: { hide: true }, logLevel: 'warn' }, onGet);
+    app.post<{ Body: { password?: unknown } }>(url, { schema: { hide: true }, logLevel: 'warn' }, onPost);
+  }
 }
