@@ -29,14 +29,14 @@ describe.skipIf(!onPostgres || !onRedis)('two instances agree on claimed hosts a
   it('verification on A makes B route the host; a PATCH and the removal on A reach B', async () => {
     const ws = await a.workspace();
     const host = freshHost();
-    const claimed = await api(a, ws).claim({ host, rootUrl: 'https://shop.example/one' });
-    expectStatus(await on(b, host, '/'), 404); // pending on both: served as before
+    const claimed = await api(a, ws).claim({ host, notFoundUrl: 'https://shop.example/one' });
+    expectStatus(await on(b, host, '/old'), 404); // pending on both: served as before
     expectStatus(await a.admin('POST', `/domains/${claimed.id}/verify`), 200);
-    expect(await bAgrees(host, '/', 302, 'https://shop.example/one')).toBe(true);
-    expectStatus(await api(a, ws).send('PATCH', `/api/domains/${claimed.id}`, { rootUrl: 'https://shop.example/two' }), 200);
-    expect(await bAgrees(host, '/', 302, 'https://shop.example/two')).toBe(true);
+    expect(await bAgrees(host, '/old', 302, 'https://shop.example/one')).toBe(true);
+    expectStatus(await api(a, ws).send('PATCH', `/api/domains/${claimed.id}`, { notFoundUrl: 'https://shop.example/two' }), 200);
+    expect(await bAgrees(host, '/old', 302, 'https://shop.example/two')).toBe(true);
     expectStatus(await api(a, ws).send('DELETE', `/api/domains/${claimed.id}`), 200);
-    expect(await bAgrees(host, '/', 404)).toBe(true);
+    expect(await bAgrees(host, '/old', 404)).toBe(true);
   });
 
   it('an alias cached on B is dropped when A removes it, and a new one is found', async () => {
