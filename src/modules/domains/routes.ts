@@ -26,7 +26,7 @@ const write = { scope: 'linksWrite' } as const;
 // "Owner" (operations.md, rules before §11) and §13's "an owner claims a host".
 const OWNER_NOTE =
   'Extension (operations.md §13). Owner: with a session, only an owner of the workspace (X-Workspace-Id) may call it (403 owner_required for members and viewers). ' +
-  'API keys, human tokens and OAuth tokens act by scope: a claim routes visitors to the workspace\'s links, so changing claims needs `linksWrite` and reading them `linksRead` (no new scope: §11\'s rules add none).';
+  'API keys, human tokens and OAuth tokens act by the scope named below: a claim routes visitors to the workspace\'s links, so changing claims needs the links write scope and reading them the links read scope (no new scope: §11\'s rules add none).';
 
 export type DomainRouteDeps = ResourceDeps & { domains: DomainDeps; roleOf: RoleLookup; isActiveHost: (host: string) => boolean };
 
