@@ -25,6 +25,9 @@ import type { LinkDeps } from './modules/links/service.js';
 import { partnerRoutes } from './modules/partners/routes.js';
 import { qrRoutes } from './modules/qr/routes.js';
 import { fastRedirect } from './modules/redirect/fast-path.js';
+import { claimedHostRewrite } from './modules/redirect/claimed-host-routes.js';
+import { domainAdminRoutes, domainRoutes } from './modules/domains/routes.js';
+import type { DomainDeps } from './modules/domains/service.js';
 import { notFoundPage } from './modules/redirect/pages.js';
 import { redirectRoutes, type RedirectDeps } from './modules/redirect/routes.js';
 import { oauthAppsRoutes } from './modules/oauth-apps/routes.js';
@@ -64,6 +67,8 @@ export interface AppDeps {
   links: LinkDeps;
   redirect: RedirectDeps;
   conversions: ConversionDeps;
+  /** Claimed hosts (operations.md §13): reserved hosts, the TXT resolvers, the change announcement. */
+  domains: DomainDeps;
   keyCache: KeyCache;
   /** Whether the shared credential epoch moved (see AuthChangeBus.observeAuthEpoch); absent in process. */
   authEpochMoved?: (epoch: string) => boolean;
@@ -105,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logger: deps.logger,
     requestTimeoutMs: deps.requestTimeoutMs,
     fastPath: fastRedirect(deps.redirect),
+    rewriteUrl: claimedHostRewrite(deps.redirect),
     notFoundPage,
     ping: () => deps.database.ping(),
     openApiWebhooks: webhooksDocument,
@@ -148,6 +154,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     conversions: deps.conversions,
     roleOf: (userId, workspaceId) => roleIn({ ctx: ctxNow(), input: { userId, workspaceId } }),
   });
+  await app.register(domainRoutes, {
+    ...resource,
+    domains: deps.domains,
+    roleOf: (userId, workspaceId) => roleIn({ ctx: ctxNow(), input: { userId, workspaceId } }),
+    isActiveHost: (host) => deps.redirect.hosts.get(host) !== undefined,
+  });
   await app.register(authRoutes, {
     db,
     baseUrl: config.baseUrl,
@@ -186,6 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       metrics: deps.metrics,
       reseal: { sealer: deps.sealer, changed: (table, ids) => (table === 'links' ? deps.links.onChanged?.(ids) : undefined) },
     });
+    await app.register(domainAdminRoutes, { prefix: '/admin', db, clock, adminToken: config.adminToken, domains: deps.domains });
   }
   return app;
 }

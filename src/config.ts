@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { isIP } from 'node:net';
+import { domainToASCII } from 'node:url';
 import ipaddr from 'ipaddr.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -48,6 +50,10 @@ export interface Config {
   webhookAllowedCidrs: string[];
   /** Waits before each retry of a failed delivery (WEBHOOK_RETRY_DELAYS; §11's schedule by default). */
   webhookRetryDelaysMs: number[];
+  /** Hosts no workspace may claim (RESERVED_HOSTS, plus always those of BASE_URL and SHORT_LINK_BASE_URL). */
+  reservedHosts: string[];
+  /** Resolvers the TXT check of a claimed host asks (DNS_SERVERS, `ip` or `ip:port`); empty: the system's. */
+  dnsServers: string[];
 }
 
 /** Thrown for a bad configuration value; main prints its one-line message and exits. */
@@ -126,6 +132,26 @@ function parseCidrs(name: string, raw: string): string[] {
   const ranges = raw.split(',').map((r) => r.trim()).filter((r) => r !== '');
   for (const r of ranges) if (!ipaddr.isValidCIDR(r)) bad(name, `must be CIDR ranges separated by commas, such as 10.0.0.0/8,fd00::/8 (got "${r}")`);
   return ranges;
+}
+
+/** Comma-separated host names, stored as a claim is (lower-case punycode, no trailing dot). */
+function parseHosts(name: string, raw: string): string[] {
+  return raw.split(',').map((h) => h.trim()).filter((h) => h !== '').map((h) => {
+    const ascii = domainToASCII(h.replace(/\.$/, ''));
+    if (!ascii) bad(name, `must be host names separated by commas, such as brand.example,go.example (got "${h}")`);
+    return ascii;
+  });
+}
+
+/** Comma-separated resolver addresses, `ip` or `ip:port` (`[v6]:port`), as node:dns's setServers takes them. */
+function parseDnsServers(name: string, raw: string): string[] {
+  const servers = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  for (const s of servers) {
+    const m = /^(?:\[([0-9a-fA-F:.]+)\]|([0-9.]+)|([0-9a-fA-F:]+))(?::(\d{1,5}))?$/.exec(s);
+    const ip = m?.[1] ?? m?.[2] ?? (m?.[4] === undefined ? m?.[3] : undefined);
+    if (!ip || isIP(ip) === 0 || Number(m?.[4] ?? 53) > 65535) bad(name, `must be resolver addresses ip or ip:port separated by commas, such as 127.0.0.1:5353,[::1]:53 (got "${s}")`);
+  }
+  return servers;
 }
 
 /** Reads the secret kept in DATA_DIR, creating it on first start. */
@@ -228,5 +254,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookConcurrency: Number(webhookConcurrencyRaw),
     webhookAllowedCidrs: parseCidrs('WEBHOOK_ALLOWED_CIDRS', get('WEBHOOK_ALLOWED_CIDRS') ?? ''),
     webhookRetryDelaysMs: parseDelays('WEBHOOK_RETRY_DELAYS', get('WEBHOOK_RETRY_DELAYS') ?? WEBHOOK_RETRY_DELAYS),
+    // The service's own hosts are never claimable (a claim would take its API and short links).
+    reservedHosts: [...new Set([new URL(baseUrl).hostname, new URL(shortLinkBaseUrl).hostname, ...parseHosts('RESERVED_HOSTS', get('RESERVED_HOSTS') ?? '')])],
+    dnsServers: parseDnsServers('DNS_SERVERS', get('DNS_SERVERS') ?? ''),
   };
 }

@@ -16,10 +16,12 @@ import { MemoryFailureCounter, RedisFailureCounter } from './http/failure-counte
 import { LoginThrottle } from './http/login-throttle.js';
 import { issueSetupCode } from './modules/auth/service.js';
 import { frameChecker } from './modules/links/frame-check.js';
-import { findLinkForRedirect } from './modules/links/service.js';
+import { findLinkByAlias, findLinkForRedirect } from './modules/links/service.js';
+import { ActiveHosts, loadActiveHosts } from './modules/domains/service.js';
+import { AliasCache } from './modules/redirect/alias-cache.js';
 import { startClickPipeline } from './modules/clicks/service.js';
 import { clickOutboxCtes, workspacesWanting } from './modules/webhooks/outbox.js';
-import { LocalBus, RedisBus, type AuthChangeBus, type ClickFlushBus, type InvalidationBus } from './infra/bus.js';
+import { LocalBus, RedisBus, type AuthChangeBus, type ClickFlushBus, type DomainChangeBus, type InvalidationBus } from './infra/bus.js';
 import { LinkCache } from './modules/redirect/link-cache.js';
 import { PasswordGate } from './modules/redirect/password-gate.js';
 import { openCountryLookup } from './infra/country.js';
@@ -107,8 +109,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const sessionSeen = new LastUsedTracker((batch) => recordSessionsSeen({ ctx: database, input: batch }), (err) => logger.warn({ err }, 'could not record session use'));
   // One sealer for every reversible secret (link passwords, webhook and Stripe secrets…).
   const sealer = new Sealer(config.secret, config.secretPrevious);
-  const bus: InvalidationBus & ClickFlushBus & AuthChangeBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
+  const bus: InvalidationBus & ClickFlushBus & AuthChangeBus & DomainChangeBus = redis ? new RedisBus(redis, connectRedis(config.redisUrl!, logger, { subscriber: true }), logger) : new LocalBus();
   const cache = new LinkCache(async (shortId) => (await findLinkForRedirect(database.db, shortId)) ?? null, bus);
+  // Claimed hosts (operations.md §13): the active ones in memory, their aliases in a cache of their own.
+  const hosts = new ActiveHosts(() => loadActiveHosts(database.db), bus, logger);
+  await hosts.start();
+  const aliases = new AliasCache(async (host, path) => (await findLinkByAlias(database.db, host, path)) ?? null, bus);
+  hosts.onChange(() => aliases.clear());
   const lookupCountry = await countryLookup;
   // Started once the app is built; emitters given wakeWebhooks before that poke nothing yet.
   let webhooks: WebhookDelivery | undefined;
@@ -162,11 +169,22 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       clickIdParam: config.clickIdParam,
       countryHeader: config.countryHeader,
       cache,
+      hosts,
+      aliases,
       clicks: clicks.recorder,
       gate: new PasswordGate(config.secret, sealer),
       lookupCountry,
       limiter,
       clock,
+    },
+    domains: {
+      reservedHosts: new Set(config.reservedHosts),
+      dnsServers: config.dnsServers,
+      // This instance's table is fresh when the change's answer goes out; others follow by the bus.
+      onChanged: async () => {
+        await bus.publishDomainsChanged();
+        await hosts.refresh();
+      },
     },
     keyCache: new CredentialCache(bus),
     authEpochMoved: (epoch) => bus.observeAuthEpoch?.(epoch) ?? false,
@@ -206,6 +224,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await app.close();
       await webhooks?.close();
       await clicks.close();
+      hosts.close();
       loopDelay.disable();
       await lastUsed.close();
       await sessionSeen.close();

@@ -21,6 +21,8 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** Answers what it can before Fastify (the redirect hot path); false hands the request on. */
   fastPath?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** A module's own rewrite, tried before the un-prefixed API forms (claimed hosts); undefined: none. */
+  rewriteUrl?: (req: IncomingMessage) => string | undefined;
   /** The HTML page visitors get for paths that are neither API nor short link. */
   notFoundPage: () => string;
   auth: AuthDeps;
@@ -87,7 +89,7 @@ export async function createServer(deps: ServerOptions): Promise<App> {
       void (reply as unknown as FastifyReply).status(400).send(errorBody(new AppError('bad_request', { detail: 'the request path is malformed' })));
     },
     // api.md General rule 1: `/links`, `/track/lead`… are the `/api/…` operations themselves.
-    rewriteUrl: (req) => withApiPrefix(req.url ?? '/'),
+    rewriteUrl: (req) => deps.rewriteUrl?.(req) ?? withApiPrefix(req.url ?? '/'),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON only: any other content type is a 400 rather than a body parsed as text.

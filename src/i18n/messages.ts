@@ -150,6 +150,34 @@ export const messages = {
     en: 'mapping names "{field}", which is not a field an import reads; use {fields}.',
     ar: 'يذكر mapping الحقل "{field}"، وهو ليس حقلًا يقرؤه الاستيراد؛ استخدم {fields}.',
   },
+  host_invalid: {
+    en: 'Invalid host "{host}": give a domain name such as brand.example (letters, digits and hyphens, at least two labels; no scheme, path or port).',
+    ar: 'المضيف "{host}" غير صالح: أدخل اسم نطاق مثل brand.example (أحرف وأرقام وشرطات، ومقطعان على الأقل؛ دون بروتوكول أو مسار أو منفذ).',
+  },
+  host_ip_literal: {
+    en: 'Invalid host "{host}": an IP address cannot be claimed; claim a domain name.',
+    ar: 'المضيف "{host}" غير صالح: لا يمكن المطالبة بعنوان IP؛ طالب باسم نطاق.',
+  },
+  host_reserved: {
+    en: 'The host "{host}" is reserved by this server and cannot be claimed.',
+    ar: 'المضيف "{host}" محجوز لهذا الخادم ولا يمكن المطالبة به.',
+  },
+  host_taken: {
+    en: 'The host {host} is already held by another workspace (verified first).',
+    ar: 'المضيف {host} تملكه مساحة عمل أخرى بالفعل (تحققت منه أولًا).',
+  },
+  domain_txt_missing: {
+    en: 'No TXT record was found at {txtName}. Add one with the value {txtValue}, wait for it to propagate, then verify again; the claim stays pending.',
+    ar: 'لم يُعثر على سجل TXT في {txtName}. أضف سجلًا بالقيمة {txtValue}، وانتظر انتشاره، ثم أعد التحقق؛ تبقى المطالبة معلّقة.',
+  },
+  domain_txt_mismatch: {
+    en: 'The TXT records at {txtName} ({found}) do not include {txtValue}. Add that value, then verify again; the claim stays pending.',
+    ar: 'سجلات TXT في {txtName} ({found}) لا تتضمن القيمة {txtValue}. أضف هذه القيمة ثم أعد التحقق؛ تبقى المطالبة معلّقة.',
+  },
+  domain_dns_failed: {
+    en: 'The DNS lookup of {txtName} failed ({problem}); the claim stays pending. Retry later.',
+    ar: 'فشل استعلام DNS عن {txtName} ({problem})؛ تبقى المطالبة معلّقة. أعد المحاولة لاحقًا.',
+  },
 } as const satisfies Record<string, { en: string; ar: string }>;
 
 export type MessageCode = keyof typeof messages;
@@ -157,6 +185,16 @@ export type MessageCode = keyof typeof messages;
 /** Reasons a field can be invalid; `{x}` placeholders come from the same params. */
 export const reasons = {
   required: { en: 'is required', ar: 'حقل مطلوب' },
+  already_claimed: { en: 'is already claimed by this workspace ({host})', ar: 'طالبت به مساحة العمل هذه مسبقًا ({host})' },
+  alias_invalid: {
+    en: 'must be an absolute http(s) URL with a host and a path, without query or fragment (an old short URL such as https://brand.example/spring)',
+    ar: 'يجب أن يكون رابط http(s) مطلقًا بمضيف ومسار، دون استعلام أو جزء (رابط مختصر قديم مثل https://brand.example/spring)',
+  },
+  alias_host_not_claimed: {
+    en: 'is on {host}, a host this workspace has not claimed (POST /api/domains)',
+    ar: 'على المضيف {host}، وهو مضيف لم تطالب به مساحة العمل هذه (POST /api/domains)',
+  },
+  alias_taken: { en: 'is already an alias of another link', ar: 'اسم بديل لرابط آخر بالفعل' },
   type: { en: 'must be of type {type}', ar: 'يجب أن يكون من النوع {type}' },
   not_null: { en: 'must not be null', ar: 'لا يجوز أن يكون null' },
   format: { en: 'must be a valid {format}', ar: 'يجب أن يكون {format} صالحًا' },

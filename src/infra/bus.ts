@@ -26,6 +26,12 @@ export interface ClickFlushBus {
   onClickFlushRequest(listener: () => void): void;
 }
 
+/** Tells every instance that claimed hosts changed (claimed, verified, edited or removed). */
+export interface DomainChangeBus {
+  publishDomainsChanged(): Promise<void>;
+  onDomainsChanged(listener: () => void): void;
+}
+
 /** Tells every instance which links changed. */
 export interface InvalidationBus {
   publish(linkIds: string[]): Promise<void>;
@@ -38,8 +44,15 @@ export interface InvalidationBus {
 }
 
 /** One process: changes are seen at once. */
-export class LocalBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
+export class LocalBus implements InvalidationBus, ClickFlushBus, AuthChangeBus, DomainChangeBus {
   private listeners: ((ids: string[]) => void)[] = [];
+  private domainListeners: (() => void)[] = [];
+  async publishDomainsChanged() {
+    for (const l of this.domainListeners) l();
+  }
+  onDomainsChanged(listener: () => void) {
+    this.domainListeners.push(listener);
+  }
   private flushListeners: (() => void)[] = [];
   private authListeners: (() => void)[] = [];
   async publishAuthChanged() {
@@ -69,9 +82,10 @@ export class LocalBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
 const CHANNEL = 'lt:links:changed';
 const FLUSH_CHANNEL = 'lt:clicks:flush';
 const AUTH_CHANNEL = 'lt:auth:changed';
+const DOMAINS_CHANNEL = 'lt:domains:changed';
 
 /** Redis pub/sub between instances; the publisher also applies its own changes locally. */
-export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
+export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus, DomainChangeBus {
   private readonly local = new LocalBus();
   private ready = false;
   private everReady = false;
@@ -79,6 +93,7 @@ export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
   /** Changes that could not be announced while Redis was away, sent again when it is back. */
   private unsentLinks = new Set<string>();
   private unsentAuth = false;
+  private unsentDomains = false;
   private authEpoch: string | undefined;
 
   constructor(
@@ -87,7 +102,7 @@ export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
     private readonly log: { warn: (o: object, m: string) => void },
   ) {
     sub.on('ready', () => {
-      sub.subscribe(CHANNEL, FLUSH_CHANNEL, AUTH_CHANNEL).then(
+      sub.subscribe(CHANNEL, FLUSH_CHANNEL, AUTH_CHANNEL, DOMAINS_CHANNEL).then(
         () => {
           this.ready = true;
           if (this.everReady) for (const l of this.reconnectListeners) l();
@@ -106,6 +121,7 @@ export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
     sub.on('message', (channel: string, message: string) => {
       if (channel === FLUSH_CHANNEL) return void this.local.requestClickFlush();
       if (channel === AUTH_CHANNEL) return void this.local.publishAuthChanged();
+      if (channel === DOMAINS_CHANNEL) return void this.local.publishDomainsChanged();
       try {
         void this.local.publish(JSON.parse(message) as string[]);
       } catch {
@@ -130,6 +146,10 @@ export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
       const ids = [...this.unsentLinks];
       this.unsentLinks.clear();
       await this.publish(ids);
+    }
+    if (this.unsentDomains) {
+      this.unsentDomains = false;
+      await this.publishDomainsChanged();
     }
     if (this.unsentAuth) {
       this.unsentAuth = false;
@@ -164,6 +184,18 @@ export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus {
   }
   onAuthChanged(listener: () => void) {
     this.local.onAuthChanged(listener);
+  }
+  async publishDomainsChanged() {
+    await this.local.publishDomainsChanged();
+    try {
+      await this.pub.publish(DOMAINS_CHANNEL, '1');
+    } catch (err) {
+      this.unsentDomains = true;
+      this.log.warn({ err }, 'could not tell other instances that claimed hosts changed; will resend');
+    }
+  }
+  onDomainsChanged(listener: () => void) {
+    this.local.onDomainsChanged(listener);
   }
   observeAuthEpoch(epoch: string): boolean {
     if (epoch === this.authEpoch) return false;

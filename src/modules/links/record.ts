@@ -60,6 +60,7 @@ export function toLink(row: LinkRow, s: LinkSettings) {
     externalId: row.externalId,
     tenantId: row.tenantId,
     partnerId: row.partnerId,
+    aliases: row.aliases,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -1,12 +1,13 @@
 import { invalid } from '../../core/errors.js';
 import { httpsUrl } from '../../core/url-rule.js';
 import { planAllows, type Feature, type Plan } from '../../core/plans.js';
+import { parseAliases } from './aliases.js';
 import { isCountryCode } from './countries.js';
 
 /** The fields a link write may carry, as the API names them. */
 export const LINK_FIELDS = [
   'url', 'collectionId', 'tagIds', 'title', 'description', 'image', 'utm', 'expiresAt', 'expiredUrl',
-  'password', 'cloaked', 'ios', 'android', 'geo', 'externalId', 'tenantId', 'partnerId',
+  'password', 'cloaked', 'ios', 'android', 'geo', 'externalId', 'tenantId', 'partnerId', 'aliases',
 ] as const;
 export type LinkField = (typeof LINK_FIELDS)[number];
 
@@ -101,6 +102,8 @@ export function checkLinkInput(raw: LinkInput, index: number, mode: 'create' | '
     });
     fields.tagIds = [...seen.keys()];
   }
+  // Parsed here (pure); whether the workspace claims their hosts and they are free is the service's check.
+  if (fields.aliases !== undefined && fields.aliases !== null) fields.aliases = parseAliases(fields.aliases, at('aliases'));
   for (const f of ['collectionId', 'partnerId'] as const) if (typeof fields[f] === 'string') fields[f] = (fields[f] as string).toLowerCase();
   if (fields.cloaked === null) fields.cloaked = false;
   if (typeof fields.expiresAt === 'string') {

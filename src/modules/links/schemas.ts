@@ -5,6 +5,8 @@ import { DateTime, DateTimeInput, listQueryProperties, Nullable, Uuid } from '..
 // of src/core/url-rule.ts decides, and names the field in its 400.
 const URL_RULE =
   'https URL: absolute, with a host; stored and returned in its normalised form (WHATWG URL `href`: e.g. `https:example.com` becomes `https://example.com/`, an internationalised host is stored in punycode, non-ASCII in path and query percent-encoded); control characters or whitespace at either end are refused; at most 4096 characters once normalised';
+const ALIASES_RULE =
+  'Extension (operations.md §13): old short URLs of this link (absolute http(s) URLs, no query, fragment or port; returned as `https://host/path`), on hosts the workspace has claimed (POST /api/domains). An alias may be stored while its host is pending; it redirects only once the host is active for this workspace, exactly as shortUrl does (same click, click id, pages). Unique server-wide by host and path: the path compares exactly (case matters), one trailing slash ignored; an alias another link holds is a 400 naming the item and field (e.g. `[2].aliases[0]`). On update omitted keeps, a list replaces, [] clears. Deleting the link, or the claim of its host, frees its aliases.';
 const HttpsUrl = Type.String({ maxLength: 4096, description: URL_RULE });
 const utmValue = Nullable(Type.String({ maxLength: 500 }));
 const Utm = Type.Object(
@@ -45,6 +47,7 @@ const fields = {
   externalId: Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'Unique among the workspace’s active links' })),
   tenantId: Nullable(Type.String({ maxLength: 255 })),
   partnerId: Nullable({ ...Uuid, description: 'An active partner of the workspace' }),
+  aliases: Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 100, description: ALIASES_RULE }),
 };
 
 // Handlers pass items to the service as plain records, so a loose static type is enough here.
@@ -88,6 +91,7 @@ export const Link = Type.Object(
     externalId: Nullable(Type.String()),
     tenantId: Nullable(Type.String()),
     partnerId: Nullable(Uuid),
+    aliases: Type.Array(Type.String(), { description: 'Extension: the old short URLs that lead to this link (see the write schema)' }),
     createdAt: DateTime,
     updatedAt: DateTime,
   },

@@ -12,6 +12,7 @@ import { toLink, type Link, type LinkSettings } from './record.js';
 import { checkLinkInput, type LinkInput } from './rules.js';
 import { newShortId } from './short-id.js';
 import { linkEventsWanted, recordLinkEvents } from './webhook-events.js';
+import { checkAliases, freeAliases, isAliasConflict, writeAliases } from './alias-writes.js';
 import { checkHttpsUrl } from '../../core/url-rule.js';
 import {
   countLinkRows,
@@ -20,6 +21,7 @@ import {
   linkRowsLocked,
   linkStore,
   linksForUpdate,
+  redirectFieldsByAlias,
   redirectFieldsByShortId,
   releaseExternalIds,
   replaceLinkTags,
@@ -111,6 +113,7 @@ export async function deleteLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDe
     ids.forEach((id, i) => {
       if (!deleted.has(id)) throw invalid(`[${i}]`, 'not_found');
     });
+    await freeAliases(tx, ctx.workspace.id, ids);
     return recordLinkEvents(tx, ctx, deps.sealer, wanted, { 'link.deleted': () => before.map((row) => toLink(row, deps)) });
   });
   await deps.onChanged?.(ids);
@@ -204,7 +207,7 @@ async function checkExternalIds(tx: Ctx['db'], workspaceId: string, entries: Ent
 }
 
 function toStored(fields: LinkInput, deps: LinkDeps): Record<string, unknown> {
-  const { tagIds: _tags, password, ...rest } = fields;
+  const { tagIds: _tags, aliases: _aliases, password, ...rest } = fields;
   const stored: Record<string, unknown> = { ...rest };
   if (password !== undefined) stored.passwordSealed = password === null ? null : deps.sealer.seal('link-password', password as string);
   return stored;
@@ -232,6 +235,7 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
     const { written, queued } = await withTransaction(ctx.db, async (tx) => {
       await checkReferences({ ...ctx, db: tx }, entries);
       await checkExternalIds(tx, ctx.workspace.id, entries);
+      await checkAliases(tx, ctx, [...inserts, ...updates]);
       await releaseExternalIds(tx, ctx.workspace.id, updates.filter((e) => e.fields.externalId !== undefined).map((e) => e.id!));
       await insertWithShortIds(tx, ctx.workspace.id, inserts.map((e) => ({ ...toStored(e.fields, deps), id: e.id })));
       const updated = await linkStore.updateMany(tx, ctx.workspace.id, updates.map((e) => ({ ...toStored(e.fields, deps), id: e.id })));
@@ -246,6 +250,7 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
         updates.filter((e) => e.fields.tagIds !== undefined).map((e) => e.id!),
         retagged.map((e) => ({ linkId: e.id!, tagIds: e.fields.tagIds as string[] })),
       );
+      await writeAliases(tx, ctx.workspace.id, [...inserts, ...updates]);
       const written = new Map((await linkStore.byIds(tx, ctx.workspace.id, [...inserts, ...updates].map((e) => e.id!))).map((r) => [r.id, toLink(r, deps)]));
       const queued = await recordLinkEvents(tx, ctx, deps.sealer, await linkEventsWanted(tx, ctx), {
         'link.created': () => inserts.map((e) => written.get(e.id)!),
@@ -259,17 +264,27 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
     for (const e of [...inserts, ...updates]) out[e.index] = written.get(e.id!)!;
     return out;
   } catch (err) {
-    // Another request took the external id after our check: still the client's 400.
+    // Another request took the alias or external id after our check: still the client's 400.
+    if (isUniqueViolation(err) && isAliasConflict(err)) throw invalid('aliases', 'alias_taken');
     if (isUniqueViolation(err)) throw invalid('externalId', 'already_exists');
     throw err;
   }
 }
 
 export type { RedirectRow as RedirectLink } from './store.js';
+export { aliasPath } from './aliases.js';
 
 /** A live link by its short id, for the redirect (expiry is decided by the caller, per request). */
 export async function findLinkForRedirect(db: Ctx['db'], shortId: string): Promise<RedirectRow | undefined> {
-  const row = await redirectFieldsByShortId(db, shortId);
+  return forRedirect(await redirectFieldsByShortId(db, shortId));
+}
+
+/** A live link by one of its aliases, while its workspace holds the alias's host active. */
+export async function findLinkByAlias(db: Ctx['db'], host: string, path: string): Promise<RedirectRow | undefined> {
+  return forRedirect(await redirectFieldsByAlias(db, host, path));
+}
+
+function forRedirect(row: RedirectRow | undefined): RedirectRow | undefined {
   if (!row) return undefined;
   return {
     ...row,

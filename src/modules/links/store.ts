@@ -23,6 +23,8 @@ export interface LinkRow {
   externalId: string | null;
   tenantId: string | null;
   partnerId: string | null;
+  /** Absolute URLs (`https://host/path`), in the order given. */
+  aliases: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -48,12 +50,14 @@ const LINK_COLUMNS: Column[] = [
 ];
 const TAG_IDS = `COALESCE((SELECT json_agg(lt.tag_id ORDER BY lt.position) FROM link_tags lt WHERE lt.link_id = t.id), '[]'::json) AS "tagIds"`;
 
+const ALIASES = `COALESCE((SELECT json_agg('https://' || la.host || la.path ORDER BY la.position) FROM link_aliases la WHERE la.link_id = t.id), '[]'::json) AS "aliases"`;
+
 export const linkStore = resourceStore<LinkRow>({
   table: 'links',
   softDelete: true,
   skipConflictsOn: 'short_id',
   columns: LINK_COLUMNS,
-  extraSelect: [TAG_IDS],
+  extraSelect: [TAG_IDS, ALIASES],
 });
 
 /** The list's selection: the same fields as linkStore's reads. */
@@ -64,6 +68,7 @@ const SELECTION = sql.raw(
     `${isoTimestamp('t.created_at')} AS "createdAt"`,
     `${isoTimestamp('t.updated_at')} AS "updatedAt"`,
     TAG_IDS,
+    ALIASES,
   ].join(', '),
 );
 
@@ -171,17 +176,58 @@ export async function replaceLinkTags(conn: Conn, linkIds: string[], assignments
     SELECT (e.j->>'l')::uuid, (e.j->>'t')::uuid, (e.j->>'p')::int FROM jsonb_array_elements(${JSON.stringify(flat)}::jsonb) AS e(j)`);
 }
 
+const REDIRECT_FIELDS = sql.raw(`l.id, l.workspace_id AS "workspaceId", l.short_id AS "shortId", l.url, l.utm,
+  (extract(epoch from l.expires_at) * 1000)::float8 AS "expiresAt", l.expired_url AS "expiredUrl",
+  l.password_sealed AS "passwordSealed", l.cloaked, l.ios, l.android, l.geo, l.partner_id AS "partnerId",
+  l.title, l.description, l.image`);
+
 /** The fields the redirect needs, by short id, across workspaces (short ids are global). */
 export async function redirectFieldsByShortId(conn: Conn, shortId: string): Promise<RedirectRow | undefined> {
+  const [row] = await rows<RedirectRow>(conn, sql`SELECT ${REDIRECT_FIELDS} FROM links l WHERE l.short_id = ${shortId} AND l.deleted_at IS NULL`);
+  return row;
+}
+
+/**
+ * The fields the redirect needs, by alias, when the alias's workspace holds its host active.
+ * Reads domains (the domains module's table) in the same statement: a host that changed hands
+ * never leads to the former holder's links, whatever a cache still believes about the host.
+ */
+export async function redirectFieldsByAlias(conn: Conn, host: string, path: string): Promise<RedirectRow | undefined> {
   const [row] = await rows<RedirectRow>(
     conn,
-    sql`SELECT id, workspace_id AS "workspaceId", short_id AS "shortId", url, utm,
-          (extract(epoch from expires_at) * 1000)::float8 AS "expiresAt", expired_url AS "expiredUrl",
-          password_sealed AS "passwordSealed", cloaked, ios, android, geo, partner_id AS "partnerId",
-          title, description, image
-        FROM links WHERE short_id = ${shortId} AND deleted_at IS NULL`,
+    sql`SELECT ${REDIRECT_FIELDS} FROM link_aliases a
+        JOIN links l ON l.id = a.link_id AND l.deleted_at IS NULL
+        JOIN domains d ON d.host = a.host AND d.workspace_id = a.workspace_id AND d.status = 'active' AND d.deleted_at IS NULL
+        WHERE a.host = ${host} AND a.path = ${path}`,
   );
   return row;
+}
+
+/** Which links hold any of these aliases now (server-wide): one statement. */
+export function aliasHolders(conn: Conn, aliases: { host: string; path: string }[]): Promise<{ host: string; path: string; linkId: string }[]> {
+  if (aliases.length === 0) return Promise.resolve([]);
+  return rows(
+    conn,
+    sql`SELECT a.host, a.path, a.link_id AS "linkId" FROM link_aliases a
+        JOIN jsonb_array_elements(${JSON.stringify(aliases.map((x) => ({ h: x.host, p: x.path })))}::jsonb) AS e(j)
+          ON a.host = e.j->>'h' AND a.path = e.j->>'p'`,
+  );
+}
+
+/** Replaces the alias lists of `linkIds` with `assignments`, in two statements whatever the count. */
+export async function replaceLinkAliases(
+  conn: Conn,
+  workspaceId: string,
+  linkIds: string[],
+  assignments: { linkId: string; aliases: { host: string; path: string }[] }[],
+): Promise<void> {
+  if (linkIds.length) await conn.execute(sql`DELETE FROM link_aliases WHERE link_id ${inList(linkIds, 'uuid')}`);
+  const flat = assignments.flatMap((a) => a.aliases.map((x, position) => ({ l: a.linkId, h: x.host, p: x.path, n: position })));
+  if (flat.length === 0) return;
+  await conn.execute(sql`
+    INSERT INTO link_aliases (host, path, link_id, workspace_id, position)
+    SELECT e.j->>'h', e.j->>'p', (e.j->>'l')::uuid, ${workspaceId}::uuid, (e.j->>'n')::int
+    FROM jsonb_array_elements(${JSON.stringify(flat)}::jsonb) AS e(j)`);
 }
 
 /** What the redirect needs to know about a link (expiresAt in epoch milliseconds). */

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isShortId } from '../links/short-id.js';
 import { serverErrorPage } from './pages.js';
-import type { RedirectDeps } from './routes.js';
+import type { RedirectDeps } from './answer.js';
+import type { RedirectLink } from './resolve.js';
+import { aliasPath } from '../links/service.js';
 import { clientIp, visitLink } from './visit.js';
 
 /**
@@ -24,35 +26,50 @@ export function fastRedirect(d: RedirectDeps): (req: IncomingMessage, res: Serve
       res.destroy();
     }
   };
+  /** Forwards to the link when the visit simply forwards and the click fits the queue; else false. */
+  const serve = (req: IncomingMessage, res: ServerResponse, link: RedirectLink, url: string, end: number): boolean => {
+    if (!d.clicks.hasRoom()) return false;
+    const visit = { method: req.method!, headers: req.headers, ip: clientIp(req.headers, req.socket.remoteAddress, d.trustProxy), query: end === -1 ? '' : url.slice(end + 1) };
+    const outcome = visitLink(d, link, visit, d.clock().getTime());
+    if (outcome.kind !== 'forward' || outcome.cloaked) return false;
+    const answer = () => {
+      try {
+        res.writeHead(302, { location: outcome.to, 'cache-control': 'private, no-store', 'content-length': '0' });
+        res.end();
+      } catch (err) {
+        fail(res, err, link.id);
+      }
+    };
+    d.clicks.redirects++;
+    // The answer goes out once the click is in the spool (end of this event-loop turn): a
+    // visitor who got a 302 has a click that survives a crash.
+    if (outcome.click) d.clicks.record(outcome.click, answer);
+    else answer();
+    return true;
+  };
   return (req, res) => {
     let linkId: string | undefined;
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
       const url = req.url ?? '';
+      // An active claimed host (operations.md §13) is served by alias; any other Host as before,
+      // at the cost of one Map lookup (none while no host is active).
+      const claimed = d.hosts.size === 0 ? undefined : d.hosts.get(req.headers.host);
+      if (claimed) {
+        const end = url.indexOf('?');
+        const aliased = d.aliases.peek(claimed.host, aliasPath(end === -1 ? url : url.slice(0, end)));
+        if (!aliased) return false;
+        linkId = aliased.id;
+        return serve(req, res, aliased, url, end);
+      }
       if (!url.startsWith(prefix + '/')) return false;
       const end = url.indexOf('?');
       const shortId = url.slice(prefix.length + 1, end === -1 ? undefined : end);
       if (!isShortId(shortId)) return false;
       const link = d.cache.peek(shortId);
-      if (!link || !d.clicks.hasRoom()) return false;
+      if (!link) return false;
       linkId = link.id;
-      const visit = { method: req.method, headers: req.headers, ip: clientIp(req.headers, req.socket.remoteAddress, d.trustProxy), query: end === -1 ? '' : url.slice(end + 1) };
-      const outcome = visitLink(d, link, visit, d.clock().getTime());
-      if (outcome.kind !== 'forward' || outcome.cloaked) return false;
-      const answer = () => {
-        try {
-          res.writeHead(302, { location: outcome.to, 'cache-control': 'private, no-store', 'content-length': '0' });
-          res.end();
-        } catch (err) {
-          fail(res, err, link.id);
-        }
-      };
-      d.clicks.redirects++;
-      // The answer goes out once the click is in the spool (end of this event-loop turn): a
-      // visitor who got a 302 has a click that survives a crash.
-      if (outcome.click) d.clicks.record(outcome.click, answer);
-      else answer();
-      return true;
+      return serve(req, res, link, url, end);
     } catch (err) {
       fail(res, err, linkId);
       return true;

@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import type { BaseCtx, Ctx } from '../../core/context.js';
+import { AppError, invalid, notFound } from '../../core/errors.js';
+import type { ListParams } from '../../core/list-params.js';
+import { isUniqueViolation, withTransaction } from '../../core/transaction.js';
+import { httpsUrl } from '../../core/url-rule.js';
+import { newId } from '../../db/ids.js';
+import { normalizeHost, txtNameOf } from './host.js';
+import { lookupTxt } from './txt-lookup.js';
+import * as store from './store.js';
+
+export { ActiveHosts, type ClaimedHost } from './active-hosts.js';
+export { normalizeHost } from './host.js';
+
+/** What the domains routes give the service besides the context. */
+export interface DomainDeps {
+  /** Hosts no workspace may claim (RESERVED_HOSTS and the service's own). */
+  reservedHosts: ReadonlySet<string>;
+  /** Resolvers for the TXT check (DNS_SERVERS); empty: the system's. */
+  dnsServers: readonly string[];
+  /** Told after a commit that changed which hosts are active or where they send visitors. */
+  onChanged: () => Promise<void> | void;
+}
+
+/** The API's Domain record. */
+export function toDomain(row: store.DomainRow) {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    host: row.host,
+    status: row.status,
+    rootUrl: row.rootUrl,
+    notFoundUrl: row.notFoundUrl,
+    verification: { txtName: txtNameOf(row.host), txtValue: row.txtValue },
+    verifiedAt: row.verifiedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+export type Domain = ReturnType<typeof toDomain>;
+
+export interface DomainInput {
+  host: string;
+  rootUrl?: string | null;
+  notFoundUrl?: string | null;
+}
+
+/** A host as stored, or the 400 that says why it cannot be claimed (error.code names the rule). */
+function claimableHost(raw: string, reserved: ReadonlySet<string>): string {
+  const verdict = normalizeHost(raw, reserved);
+  if (!verdict.ok) throw new AppError(verdict.problem, { field: 'host', host: raw.slice(0, 300) });
+  return verdict.host;
+}
+
+const urlOrNull = (value: string | null | undefined, field: string) => (value === undefined || value === null ? value : httpsUrl(value, field));
+
+export async function claimDomain({ ctx, deps, input }: { ctx: Ctx; deps: DomainDeps; input: DomainInput }): Promise<Domain> {
+  const host = claimableHost(input.host, deps.reservedHosts);
+  const rootUrl = urlOrNull(input.rootUrl, 'rootUrl') ?? null;
+  const notFoundUrl = urlOrNull(input.notFoundUrl, 'notFoundUrl') ?? null;
+  const holder = await store.activeHolderOf(ctx.db, host);
+  if (holder !== undefined && holder !== ctx.workspace.id) throw new AppError('host_taken', { field: 'host', host });
+  try {
+    const txtValue = `linktrail-verify=${randomBytes(24).toString('base64url')}`;
+    return toDomain(await store.insertDomain(ctx.db, { id: newId(), workspaceId: ctx.workspace.id, host, txtValue, rootUrl, notFoundUrl }));
+  } catch (err) {
+    if (isUniqueViolation(err)) throw invalid('host', 'already_claimed', { host });
+    throw err;
+  }
+}
+
+export async function listDomains({ ctx, input }: { ctx: Ctx; input: ListParams }): Promise<Domain[]> {
+  return (await store.listDomainRows(ctx.db, ctx.workspace.id, input)).map(toDomain);
+}
+
+export async function getDomain({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<Domain> {
+  const row = await store.findDomainRow(ctx.db, ctx.workspace.id, input.id);
+  if (!row) throw notFound('domain', input.id);
+  return toDomain(row);
+}
+
+export async function updateDomain({ ctx, deps, input }: { ctx: Ctx; deps: DomainDeps; input: { id: string; rootUrl?: string | null; notFoundUrl?: string | null } }): Promise<Domain> {
+  if (input.rootUrl === undefined && input.notFoundUrl === undefined) throw invalid('body', 'nothing_to_update');
+  const row = await store.updateDomainRow(ctx.db, ctx.workspace.id, input.id, { rootUrl: urlOrNull(input.rootUrl, 'rootUrl'), notFoundUrl: urlOrNull(input.notFoundUrl, 'notFoundUrl') });
+  if (!row) throw notFound('domain', input.id);
+  if (row.status === 'active') await deps.onChanged();
+  return toDomain(row);
+}
+
+/** Removes a claim (the workspace's own, or any for the operator) and its aliases on that host. */
+export async function deleteDomain({ ctx, deps, input }: { ctx: BaseCtx; deps: DomainDeps; input: { id: string; workspaceId: string | null } }): Promise<string> {
+  const row = await withTransaction(ctx.db, (tx) => store.deleteDomainRow(tx, input.workspaceId, input.id));
+  if (!row) throw notFound('domain', input.id);
+  if (row.status === 'active') await deps.onChanged();
+  return row.id;
+}
+
+/** Makes a claim active unless another workspace holds the host (first verified wins). */
+async function activate(ctx: BaseCtx, deps: DomainDeps, workspaceId: string | null, row: store.DomainRow): Promise<Domain> {
+  if (row.status === 'active') return toDomain(row);
+  const holder = await store.activeHolderOf(ctx.db, row.host);
+  if (holder !== undefined && holder !== row.workspaceId) throw new AppError('host_taken', { field: 'host', host: row.host });
+  let activated: store.DomainRow | undefined;
+  try {
+    activated = await withTransaction(ctx.db, (tx) => store.activateDomainRow(tx, workspaceId, row.id));
+  } catch (err) {
+    // Another workspace's verification committed between the check and this write.
+    if (isUniqueViolation(err)) throw new AppError('host_taken', { field: 'host', host: row.host });
+    throw err;
+  }
+  if (!activated) throw notFound('domain', row.id);
+  await deps.onChanged();
+  return toDomain(activated);
+}
+
+/** Checks the TXT record `_linktrail.<host>`; the claim stays pending with a 400 saying what was found. */
+export async function verifyDomain({ ctx, deps, input }: { ctx: Ctx; deps: DomainDeps; input: { id: string } }): Promise<Domain> {
+  const row = await store.findDomainRow(ctx.db, ctx.workspace.id, input.id);
+  if (!row) throw notFound('domain', input.id);
+  if (row.status === 'active') return toDomain(row);
+  const txtName = txtNameOf(row.host);
+  const answer = await lookupTxt(txtName, deps.dnsServers);
+  const expected = { txtName, txtValue: row.txtValue };
+  if (answer.kind === 'failed') throw new AppError('domain_dns_failed', { ...expected, problem: answer.code });
+  if (answer.kind === 'none') throw new AppError('domain_txt_missing', expected);
+  if (!answer.values.includes(row.txtValue)) {
+    const found = answer.values.slice(0, 5).map((v) => JSON.stringify(v.slice(0, 100))).join(', ');
+    throw new AppError('domain_txt_mismatch', { ...expected, found });
+  }
+  return activate(ctx, deps, ctx.workspace.id, row);
+}
+
+/** The operator's list: every live claim of every workspace, newest first. */
+export async function listAllDomains({ ctx, input }: { ctx: BaseCtx; input: ListParams }): Promise<Domain[]> {
+  return (await store.listDomainRows(ctx.db, null, input)).map(toDomain);
+}
+
+/** The operator vouches for a claim without the TXT record. */
+export async function forceVerifyDomain({ ctx, deps, input }: { ctx: BaseCtx; deps: DomainDeps; input: { id: string } }): Promise<Domain> {
+  const row = await store.findDomainRow(ctx.db, null, input.id);
+  if (!row) throw notFound('domain', input.id);
+  return activate(ctx, deps, null, row);
+}
+
+/** Of these hosts, those the workspace claims, with their status (for aliases on links). */
+export async function claimedHosts({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<Map<string, 'pending' | 'active'>> {
+  return new Map((await store.claimedHostRows(ctx.db, ctx.workspace.id, input)).map((r) => [r.host, r.status]));
+}
+
+/** Every active host of the server, for the redirect's in-memory table. */
+export function loadActiveHosts(db: BaseCtx['db']): Promise<store.ActiveHostRow[]> {
+  return store.activeHostRows(db);
+}
