@@ -94,6 +94,9 @@ function familyOf(r: RouteOptions): Family | undefined {
   if (SERVICE_PATHS.has(url) || url === '/docs' || url.startsWith('/docs/')) return 'service';
   // The dashboard (operations.md §10): `/` sends to it, `/app/*` are its pages and files.
   if (url === '/' || url === '/app' || url.startsWith('/app/')) return 'service';
+  // Claimed hosts (operations.md §13): the proxy's certificate question, and the route a request
+  // on an active claimed host is rewritten to (reached directly on any other host, a 404 page).
+  if (url === '/internal/domains/allowed' || url === '/__claimed-host' || url.startsWith('/__claimed-host/')) return 'service';
   return undefined;
 }
 
@@ -978,7 +981,10 @@ describe('hostile input on the service routes (health, readiness, docs, attribut
             payload: fc.option(payloadFor(undefined, ctx.w.pools), { freq: 4 }),
           })
           .map(({ rest, auth, other, query, payload }) => {
-            const extra = route.url === '/readyz' ? [503] : [];
+            // Readiness may be 503; the certificate question without a usable ?domain= is a 400.
+            const extra = route.url === '/readyz' ? [503] : route.url === '/internal/domains/allowed' ? [400] : [];
+            // An alias's password form (POST), as a short link's: a body that is no form is 400, over 4 KB 413.
+            if (route.url.startsWith('/__claimed-host') && route.method === 'POST') extra.push(400, 413);
             let malformed = false;
             try {
               decodeURIComponent(rest);

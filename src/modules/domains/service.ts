@@ -48,7 +48,7 @@ export interface DomainInput {
 /** A host as stored, or the 400 that says why it cannot be claimed (error.code names the rule). */
 function claimableHost(raw: string, reserved: ReadonlySet<string>): string {
   const verdict = normalizeHost(raw, reserved);
-  if (!verdict.ok) throw new AppError(verdict.problem, { field: 'host', host: raw.slice(0, 300) });
+  if (!verdict.ok) throw new AppError(verdict.problem, { field: 'host', reasonCode: verdict.problem, host: raw.slice(0, 300) });
   return verdict.host;
 }
 
