@@ -62,9 +62,13 @@ export class ActiveHosts {
     return this.byHost.size;
   }
 
-  /** The active host a Host header names, as sent (lower-case, with or without :80 / :443). */
+  /**
+   * The active host a Host header names, with or without :80 / :443, in any case (host names are
+   * case-insensitive): as sent first (browsers send lower-case), lower-cased on a miss.
+   */
   get(hostHeader: string | undefined): ClaimedHost | undefined {
-    return hostHeader === undefined ? undefined : this.byHost.get(hostHeader);
+    if (hostHeader === undefined) return undefined;
+    return this.byHost.get(hostHeader) ?? this.byHost.get(hostHeader.toLowerCase());
   }
 
   /** Called after every reload that may have changed something (the alias cache empties itself). */
