@@ -15,6 +15,7 @@ import type { ConversionDeps } from './modules/conversions/service.js';
 import { customerRoutes } from './modules/customers/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
+import { exportRoutes } from './modules/export/routes.js';
 import { apiKeyCredential } from './modules/keys/credential.js';
 import { keyRoutes } from './modules/keys/routes.js';
 import { inviteRoutes } from './modules/invites/routes.js';
@@ -141,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(conversionRoutes, { ...resource, conversions: deps.conversions });
   await app.register(analyticsRoutes, { ...resource, shortLinkBaseUrl: config.shortLinkBaseUrl });
   await app.register(eventRoutes, { ...resource, shortLinkBaseUrl: config.shortLinkBaseUrl });
+  await app.register(exportRoutes, { ...resource, shortLinkBaseUrl: config.shortLinkBaseUrl, links: deps.links });
   await app.register(webhookRoutes, {
     ...resource,
     sealer: deps.sealer,

@@ -205,3 +205,8 @@ export function analyticsCsv({ ctx, deps, input }: { ctx: Ctx; deps: AnalyticsDe
   if (q.groupBy) return csvStream<GroupRecord>(GROUP_COLUMNS, filter === 'empty' ? nothing() : groupPages(ctx, deps, filter, q, w));
   return csvStream<ClickRecord>(CLICK_COLUMNS, filter === 'empty' ? nothing() : clickPages(ctx, filter, q.sort, w));
 }
+
+/** Every click of the workspace, oldest first, in keyset pages (the NDJSON export reads these). */
+export function workspaceClickPages({ ctx }: { ctx: Ctx }): AsyncGenerator<ClickRecord[]> {
+  return clickPages(ctx, { workspaceId: ctx.workspace.id }, 'asc', { skip: 0 });
+}

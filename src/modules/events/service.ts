@@ -94,3 +94,8 @@ export function eventsCsv({ ctx, deps, input }: { ctx: Ctx; deps: EventsDeps; in
   const pages = filter === 'empty' ? (async function* () {})() : eventPages(ctx, deps, filter, q.sort, w);
   return csvStream<Event>(EVENT_COLUMNS, pages);
 }
+
+/** Every lead or every sale of the workspace, oldest first, in keyset pages (the NDJSON export reads these). */
+export function workspaceEventPages({ ctx, deps, input }: { ctx: Ctx; deps: EventsDeps; input: { type: EventType } }): AsyncGenerator<Event[]> {
+  return eventPages(ctx, deps, { workspaceId: ctx.workspace.id, type: input.type }, 'asc', { skip: 0 });
+}
