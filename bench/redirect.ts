@@ -1,7 +1,8 @@
 /**
  * Redirect throughput: a bare node:http server answering a fixed 302 versus Linktrail's short
  * link (cache, decision, click queue), both under `wrk` on 127.0.0.1, one server process each.
- * Then the same rounds again once the link's workspace has an endpoint subscribed to
+ * Then the link by an alias on a claimed host (operations.md §13) against its short URL, rounds
+ * alternating. Then the same rounds again once the link's workspace has an endpoint subscribed to
  * link.clicked (operations.md §11: the batch writer stores an event and a delivery per click),
  * pointing at a local receiver answering 204. Then the server is stopped with SIGTERM and the
  * clicks in the database are counted: they must equal the 302s wrk received.
@@ -12,7 +13,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { freePort, seed, startServer } from './server.js';
+import { BENCH_ADMIN, freePort, seed, startServer } from './server.js';
 
 export interface WrkResult {
   requests: number;
@@ -27,8 +28,8 @@ function ensureWrk(): void {
   execFileSync('apt-get', ['install', '-y', '-q', 'wrk'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
 }
 
-function wrk(url: string, seconds: number, connections = 32): WrkResult {
-  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', url], { encoding: 'utf8' });
+function wrk(url: string, seconds: number, host?: string, connections = 32): WrkResult {
+  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...(host ? ['-H', `Host: ${host}`] : []), url], { encoding: 'utf8' });
   const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
   const unit = (v: string, u: string) => Number(v) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[u]!;
   const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out);
@@ -82,6 +83,25 @@ async function subscribeClicks(base: string, headers: Record<string, string>, wo
   return { via, received: () => received, close: () => new Promise<void>((resolve) => receiver.close(() => resolve())) };
 }
 
+/**
+ * An old short URL of the link on a claimed host (operations.md §13): the host claimed by the
+ * workspace and verified by the operator, the link given the alias `https://<host>/spring`.
+ */
+async function aliasLink(base: string, headers: Record<string, string>, linkId: string): Promise<{ host: string; path: string }> {
+  const host = 'brand.example';
+  const json = { ...headers, 'content-type': 'application/json' };
+  const claim = await fetch(`${base}/api/domains`, { method: 'POST', headers: json, body: JSON.stringify({ host }) });
+  if (claim.status !== 201) throw new Error(`POST /api/domains answered ${claim.status}: ${await claim.text()}`);
+  const { id } = (await claim.json()) as { id: string };
+  const verified = await fetch(`${base}/admin/domains/${id}/verify`, { method: 'POST', headers: { authorization: `Bearer ${BENCH_ADMIN}` } });
+  if (verified.status !== 200) throw new Error(`verify answered ${verified.status}: ${await verified.text()}`);
+  const put = await fetch(`${base}/api/links`, { method: 'PUT', headers: json, body: JSON.stringify([{ id: linkId, aliases: [`https://${host}/spring`] }]) });
+  if (put.status !== 200) throw new Error(`PUT /api/links answered ${put.status}: ${await put.text()}`);
+  // Every instance learns an active host through the bus; give it a moment.
+  await new Promise((r) => setTimeout(r, 1000));
+  return { host, path: '/spring' };
+}
+
 export async function benchRedirect(seconds = 8, rounds = Number(process.env.REDIRECT_ROUNDS ?? 3)): Promise<{ name: string; value: string }[]> {
   ensureWrk();
   // The ceiling: a bare node:http server answering a fixed 302, in its own process like Linktrail.
@@ -113,6 +133,22 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
     return { bare, ours };
   };
   const { bare, ours } = measure();
+
+  // The same link by its alias on a claimed host, rounds alternating with its short URL (both now
+  // with a host active, so the short URL pays the one Host lookup too).
+  const alias = await aliasLink(server.base, headers, link.id);
+  const aliasUrl = `${server.base}${alias.path}`;
+  const claimed = { bare: [] as WrkResult[], short: [] as WrkResult[], alias: [] as WrkResult[] };
+  for (let round = 0; round < rounds; round++) {
+    wrk(bareUrl, 2);
+    claimed.bare.push(wrk(bareUrl, seconds));
+    for (const [into, url, host] of [[claimed.short, shortUrl, undefined], [claimed.alias, aliasUrl, alias.host]] as const) {
+      const warm = wrk(url, 2, host);
+      const run = wrk(url, seconds, host);
+      into.push(run);
+      served += warm.requests - warm.non3xx + run.requests - run.non3xx;
+    }
+  }
   // Every instance reads the subscriptions again within 5 s: wait that out before measuring.
   const hook = process.env.DATABASE_URL ? await subscribeClicks(server.base, headers, workspaceId) : undefined;
   let subscribed: ReturnType<typeof measure> | undefined;
@@ -175,6 +211,14 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
         ];
       })()
     : [];
+  const claimedRatio = (xs: WrkResult[]) => median(xs.map((r, i) => r.rps / claimed.bare[i]!.rps)).toFixed(2);
+  const aliasRows = [
+    { name: 'host claimed: bare 302, req/s', value: list(claimed.bare.map((r) => r.rps)) },
+    { name: 'host claimed: short URL, req/s (ratio)', value: `${list(claimed.short.map((r) => r.rps))} (${claimedRatio(claimed.short)})` },
+    { name: `host claimed: alias on ${alias.host}, req/s (ratio)`, value: `${list(claimed.alias.map((r) => r.rps))} (${claimedRatio(claimed.alias)})` },
+    { name: 'host claimed: alias p99 ms', value: list(claimed.alias.map((r) => r.p99ms), 2) },
+    { name: 'host claimed: alias answers not 3xx', value: String(claimed.alias.reduce((n, r) => n + r.non3xx, 0)) },
+  ];
   return [
     { name: `bare node:http 302, req/s (${rounds} rounds)`, value: list(bare.map((r) => r.rps)) },
     { name: 'Linktrail redirect, req/s (same rounds)', value: list(ours.map((r) => r.rps)) },
@@ -185,6 +229,7 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
     { name: '302s answered by the server', value: closed?.[1] ?? '?' },
     { name: 'clicks written by the server', value: closed?.[2] ?? '?' },
     { name: 'clicks in database for the link', value: String(clicks) },
+    ...aliasRows,
     ...withHook,
   ];
 }

@@ -619,7 +619,8 @@ describe('hostile input on the scoped /api routes', () => {
     const who = tokens.size !== 1 ? 'none' : token === w.creds.a ? 'a' : token === w.creds.aLimited ? 'limited' : token === w.creds.b ? 'b' : 'none';
     if (who === 'b') throw new Error(`the generator authenticated as B: ${JSON.stringify(auth)}`);
     if (who === 'none') return { family: 'scoped', only: [401] };
-    if (who === 'limited' && !LIMITED_SCOPES.includes(route.scope!)) return { family: 'scoped', only: [403], asA: true };
+    // The export (operations.md §13) needs every read scope, more than the limited key holds.
+    if (who === 'limited' && (!LIMITED_SCOPES.includes(route.scope!) || route.url === '/api/export')) return { family: 'scoped', only: [403], asA: true };
     return { family: 'scoped', only: DOCUMENTED.scoped.filter((s) => s !== 401 && s !== 403), asA: true };
   }
 

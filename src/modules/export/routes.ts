@@ -10,8 +10,8 @@ const DESCRIPTION = [
   'Types, in this order (so an importer resolves every reference in one pass): `collection` (GET /api/collections), `tag` (GET /api/tags),',
   '`partner` (GET /api/partners), `link` (GET /api/links, with `aliases`), `customer` (GET /api/customers), `click` (the click record of GET /api/analytics),',
   '`lead` and `sale` (GET /api/events). Within a type, oldest first. Read a page at a time as the client reads, so any size streams.',
-  'Needs the six read scopes: linksRead, collectionsRead, tagsRead, partnersRead, customersRead, analyticsRead (403 `missing_scopes` lists those absent).',
-  '`POST /api/imports?source=linktrail` reads this format back.',
+  'Needs all six read scopes: the one below and collectionsRead, tagsRead, partnersRead, customersRead, analyticsRead (403 `missing_scopes` lists those absent).',
+  'It is the format `POST /api/imports?source=linktrail` (operations.md §13) is to read back; that import is not built yet.',
 ].join(' ');
 
 export const exportRoutes = routesPlugin<ResourceDeps & ExportDeps>('export', (app, deps) => {
