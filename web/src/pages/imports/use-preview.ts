@@ -1,0 +1,43 @@
+import { useEffect, useState } from 'preact/hooks';
+import { isNdjson, previewImport } from './calls.js';
+import { headerColumns } from './header.js';
+import { FIELDS, type ImportChoices, type Preview } from './types.js';
+
+export interface PreviewState {
+  /** The last preview the server gave for this file (kept, greyed, while the next is asked). */
+  preview?: Preview;
+  /** The columns and fields the mapping offers: the preview's, else the header read here. */
+  columns: string[];
+  fields: string[];
+  loading: boolean;
+  /** The server refused the file as now read (an API error body), worded at render. */
+  error?: unknown;
+}
+
+const IDLE: PreviewState = { columns: [], fields: [], loading: false };
+
+/**
+ * The server's preview of `file` read with the person's choices (source, mapping, upgradeHttp),
+ * asked again whenever one changes; a later answer wins. The collection is not part of it: the
+ * page shows the chosen one where a row names none.
+ */
+export function usePreview(file: File | null, choices: Omit<ImportChoices, 'collection'>): PreviewState {
+  const [state, setState] = useState<PreviewState>(IDLE);
+  const key = JSON.stringify(choices);
+  useEffect(() => {
+    if (!file) return setState(IDLE);
+    const controller = new AbortController();
+    setState((s) => ({ ...s, loading: true }));
+    previewImport(file, { ...choices, collection: '' }, controller.signal).then(
+      (preview) => !controller.signal.aborted && setState({ preview, columns: preview.columns, fields: preview.fields, loading: false }),
+      async (error: unknown) => {
+        if (controller.signal.aborted) return;
+        // Without a preview yet, the mapping still offers the file's own columns, so a missing destination can be chosen.
+        const columns = isNdjson(file) ? [] : headerColumns(await file.slice(0, 64 * 1024).text());
+        setState((s) => ({ ...s, columns: s.preview ? s.columns : columns, fields: s.preview ? s.fields : [...FIELDS], loading: false, error }));
+      },
+    );
+    return () => controller.abort();
+  }, [file, key]);
+  return state;
+}
