@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
@@ -58,15 +59,8 @@ export function DomainItem({ domain: d, onChanged }: Props) {
             <dd>{d.notFoundUrl ? <code>{d.notFoundUrl}</code> : w.notSet}</dd>
           </dl>
         )}
-        {pending && <TxtRecord domain={d} />}
-        <ErrorLine error={verifying.error ?? removing.error} />
       </div>
       <div class="item-actions">
-        {pending && (
-          <button type="button" class="dom-verify" disabled={verifying.busy} onClick={verify} aria-label={w.verifyFor(d.host)}>
-            {verifying.busy ? w.verifying : w.verify}
-          </button>
-        )}
         {!editing && (
           <button type="button" onClick={() => setEditing(true)} aria-label={w.editFor(d.host)}>
             {w.edit}
@@ -74,12 +68,25 @@ export function DomainItem({ domain: d, onChanged }: Props) {
         )}
         <ConfirmButton label={w.remove} accessibleName={w.removeFor(d.host)} question={w.removeQuestion(d.host)} confirm={w.confirmRemove} onConfirm={remove} />
       </div>
+      {/* The record, its Verify and what the DNS answered take the item's whole width (the value is long). */}
+      {(pending || removing.error) && (
+        <div class="dom-detail">
+          {pending && (
+            <TxtRecord domain={d}>
+              <button type="button" class="dom-verify" disabled={verifying.busy} onClick={verify} aria-label={w.verifyFor(d.host)}>
+                {verifying.busy ? w.verifying : w.verify}
+              </button>
+            </TxtRecord>
+          )}
+          <ErrorLine error={verifying.error ?? removing.error} />
+        </div>
+      )}
     </li>
   );
 }
 
-/** The DNS record that proves the claim, each part with a Copy button. */
-function TxtRecord({ domain: d }: { domain: Domain }) {
+/** The DNS record that proves the claim, each part with a Copy button; then `children` (Verify). */
+function TxtRecord({ domain: d, children }: { domain: Domain; children: ComponentChildren }) {
   const w = useStrings(strings);
   return (
     <div class="dom-record">
@@ -100,6 +107,7 @@ function TxtRecord({ domain: d }: { domain: Domain }) {
           <CopyButton text={d.verification.txtValue} label={w.copyValue(d.host)} />
         </dd>
       </dl>
+      {children}
     </div>
   );
 }

@@ -1,3 +1,6 @@
+/** A host inside Arabic text, isolated so its dots and hyphens stay in their order (Unicode FSI … PDI); not in accessible names, which are read, not laid out. */
+const bidi = (text: string) => `\u2068${text}\u2069`;
+
 /** Words of Settings → Domains (operations.md §13: claimed hosts for old short URLs), in English and Arabic. */
 const en = {
   intro: 'Claim the host of your old short links (for example brand.link) and they keep working here: each imported link answers on its old short URL. A host routes once its DNS proves it is yours.',
@@ -50,7 +53,7 @@ const ar: typeof en = {
   notFoundUrl: 'عنوان الصفحة غير الموجودة',
   notFoundUrlHelp: 'اختياري: الوجهة لأي مسار آخر غير معروف. إن تُرك فارغًا: صفحة 404.',
   claim: 'طالِب بالمضيف',
-  claimed: (host: string) => `تمت المطالبة بـ ${host}. أضف سجل TXT الخاص به ثم تحقّق منه.`,
+  claimed: (host: string) => `تمت المطالبة بـ ${bidi(host)}. أضف سجل TXT الخاص به ثم تحقّق منه.`,
   listTitle: 'المضيفون المطالَب بهم',
   empty: 'لا مضيفين بعد. طالِب أعلاه بمضيف روابطك القصيرة القديمة لتستمر في العمل.',
   pending: 'بانتظار التحقق',
@@ -67,18 +70,18 @@ const ar: typeof en = {
   verify: 'تحقّق',
   verifyFor: (host: string) => `تحقّق من ${host}`,
   verifying: 'جارٍ فحص DNS…',
-  verified: (host: string) => `أصبح ${host} نشطًا: عناوينه القصيرة القديمة تعمل الآن.`,
+  verified: (host: string) => `أصبح ${bidi(host)} نشطًا: عناوينه القصيرة القديمة تعمل الآن.`,
   edit: 'تعديل',
   editFor: (host: string) => `تعديل ${host}`,
-  editTitle: (host: string) => `إلى أين يرسل ${host} الزوار`,
+  editTitle: (host: string) => `إلى أين يرسل ${bidi(host)} الزوار`,
   save: 'حفظ',
-  saved: (host: string) => `تم حفظ ${host}.`,
+  saved: (host: string) => `تم حفظ ${bidi(host)}.`,
   cancel: 'إلغاء',
   remove: 'إزالة',
   removeFor: (host: string) => `إزالة ${host}`,
-  removeQuestion: (host: string) => `إزالة ${host}؟ يتوقف توجيهه فورًا، وتُحذف الأسماء البديلة التي تحملها روابطك عليه.`,
+  removeQuestion: (host: string) => `إزالة ${bidi(host)}؟ يتوقف توجيهه فورًا، وتُحذف الأسماء البديلة التي تحملها روابطك عليه.`,
   confirmRemove: 'نعم، أزِله',
-  removed: (host: string) => `تمت إزالة ${host}.`,
+  removed: (host: string) => `تمت إزالة ${bidi(host)}.`,
 };
 
 export const strings = { en, ar };
