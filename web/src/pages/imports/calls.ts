@@ -1,42 +1,39 @@
 /**
- * The Import page's calls (operations.md §13): each answers its data or throws the API's error
- * body (worded by errorText). The file is the request's body, as its own type.
+ * The Import page's calls (operations.md §13) through the typed client: each answers its data
+ * or throws the API's error body (worded by errorText). The file is the request's body, as CSV.
  */
-import type { ImportChoices, ImportJob, Preview } from './types.js';
+import { api } from '../../api/client.js';
+import type { ImportChoices, ImportJob, ImportQuery, Preview } from './types.js';
 
-/** A Linktrail export (NDJSON) goes as such; anything else as CSV. */
-export const isNdjson = (file: File) => /\.(nd)?jsonl?$/i.test(file.name) || file.type === 'application/x-ndjson';
-
-function query(file: File, c: ImportChoices): Record<string, string> {
-  const q: Record<string, string> = {};
-  const source = isNdjson(file) ? 'linktrail' : c.source;
-  if (source) q.source = source;
-  if (Object.keys(c.mapping).length > 0) q.mapping = JSON.stringify(c.mapping);
-  if (c.collection.trim()) q.collection = c.collection.trim();
-  if (c.upgradeHttp) q.upgradeHttp = 'true';
-  return q;
+function query(c: ImportChoices): ImportQuery {
+  return {
+    ...(c.source ? { source: c.source } : {}),
+    ...(Object.keys(c.mapping).length > 0 ? { mapping: JSON.stringify(c.mapping) } : {}),
+    ...(c.collection.trim() ? { collection: c.collection.trim() } : {}),
+    ...(c.upgradeHttp ? { upgradeHttp: true } : {}),
+  };
 }
 
-let workspaceId: string | undefined;
-/** The workspace the page is for (the typed client adds it itself; this untyped path is told). */
-export function setImportWorkspace(id: string): void {
-  workspaceId = id;
+/**
+ * The file as the body, sent as it is (the browser streams it from disk). The OpenAPI document
+ * declares no request body for these routes, so the client is told to pass it through.
+ */
+const fileBody = (file: File) => ({ body: file as never, bodySerializer: (body: unknown) => body as BodyInit, headers: { 'content-type': 'text/csv' } });
+
+function dataOf<T>({ data, error }: { data?: T; error?: unknown }): T {
+  if (error !== undefined || data === undefined) throw error;
+  return data;
 }
 
-/** An untyped call with the session cookie and the workspace header (the routes are not in the generated types yet). */
-async function call<T>(method: 'GET' | 'POST', path: string, init: { query?: Record<string, string>; file?: File; text?: boolean; signal?: AbortSignal } = {}): Promise<T> {
-  const url = new URL(path, location.origin);
-  for (const [k, v] of Object.entries(init.query ?? {})) url.searchParams.set(k, v);
-  const headers: Record<string, string> = {};
-  if (workspaceId) headers['x-workspace-id'] = workspaceId;
-  if (init.file) headers['content-type'] = isNdjson(init.file) ? 'application/x-ndjson' : 'text/csv';
-  const response = await fetch(url, { method, headers, body: init.file, credentials: 'same-origin', signal: init.signal });
-  if (!response.ok) throw (await response.json().catch(() => undefined)) ?? new Error(`HTTP ${response.status}`);
-  return (init.text ? await response.text() : await response.json()) as T;
-}
+export const previewImport = async (file: File, c: ImportChoices, signal?: AbortSignal): Promise<Preview> =>
+  dataOf(await api.POST('/api/imports/preview', { params: { query: query(c) }, ...fileBody(file), signal }));
 
-export const previewImport = (file: File, c: ImportChoices, signal?: AbortSignal) => call<Preview>('POST', '/api/imports/preview', { query: query(file, c), file, signal });
-export const startImport = (file: File, c: ImportChoices) => call<ImportJob>('POST', '/api/imports', { query: query(file, c), file });
-export const getImport = (id: string) => call<ImportJob>('GET', `/api/imports/${encodeURIComponent(id)}`);
-export const listImports = (take: number, skip: number, signal?: AbortSignal) => call<ImportJob[]>('GET', '/api/imports', { query: { take: String(take), skip: String(skip) }, signal });
-export const importErrors = (id: string) => call<string>('GET', `/api/imports/${encodeURIComponent(id)}/errors`, { text: true });
+export const startImport = async (file: File, c: ImportChoices): Promise<ImportJob> => dataOf(await api.POST('/api/imports', { params: { query: query(c) }, ...fileBody(file) }));
+
+export const getImport = async (id: string): Promise<ImportJob> => dataOf(await api.GET('/api/imports/{id}', { params: { path: { id } } }));
+
+export const listImports = async (take: number, skip: number, signal?: AbortSignal): Promise<ImportJob[]> =>
+  dataOf(await api.GET('/api/imports', { params: { query: { take, skip } }, signal }));
+
+/** The rejected rows as the server writes them (CSV text). */
+export const importErrors = async (id: string): Promise<string> => dataOf(await api.GET('/api/imports/{id}/errors', { params: { path: { id } }, parseAs: 'text' }));

@@ -7,7 +7,7 @@ import { Table } from '../../ui/table.js';
 import { listImports } from './calls.js';
 import { ErrorsDownload } from './errors-download.js';
 import { strings } from './strings.js';
-import type { ImportJob } from './types.js';
+import type { ImportJob, ImportSource } from './types.js';
 
 const PAGE_SIZE = 10;
 
@@ -35,7 +35,7 @@ export function ImportHistory({ version, onRunning }: Props) {
   }, [list]);
   const count = (n: number) => number.format(n);
   return (
-    <section class="stack-tight" aria-labelledby="imp-history-title">
+    <section class="stack-tight">
       <h2 id="imp-history-title">{s.historyTitle}</h2>
       {list.kind === 'loading' && <Loading text={s.loadingHistory} />}
       {list.kind === 'error' && <LoadFailure lead={s.historyFailed} error={list.error} retry={reload} />}
@@ -53,7 +53,7 @@ export function ImportHistory({ version, onRunning }: Props) {
                 <tr key={job.id}>
                   <td>
                     <span class="imp-when">{started}</span>
-                    <span class="hint">{s.sources[job.source] ?? job.source}</span>
+                    <span class="hint">{s.sources[job.source as ImportSource] ?? job.source}</span>
                   </td>
                   <td>
                     <span class={`badge imp-${job.status}`}>{s.statuses[job.status] ?? job.status}</span>

@@ -2,7 +2,7 @@ import { useContext, useRef, useState } from 'preact/hooks';
 import { api, errorText } from '../../api/client.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
 import { ErrorLine, useLoad } from '../../ui/states.js';
-import { isNdjson, startImport } from './calls.js';
+import { startImport } from './calls.js';
 import { MappingEditor } from './mapping.js';
 import { ImportOptions } from './options.js';
 import { PreviewTable } from './preview-table.js';
@@ -27,7 +27,7 @@ export function ImportForm({ onStarted }: { onStarted: (job: ImportJob) => void 
   const state = usePreview(file, { source, mapping: overrides, upgradeHttp });
   const [collections] = useLoad(() => api.GET('/api/collections', { params: { query: { take: 5000, sort: 'asc' } } }));
   const mapping = { ...state.preview?.mapping, ...overrides };
-  const needsCollection = !mapping.collection;
+  const needsCollection = state.preview ? !state.preview.collectionColumn : !mapping.collection;
 
   const choose = (picked: File | null) => {
     setFile(picked);
@@ -49,7 +49,7 @@ export function ImportForm({ onStarted }: { onStarted: (job: ImportJob) => void 
     setStarting(true);
     setStartError(undefined);
     try {
-      onStarted(await startImport(file, { source: state.preview?.source ?? source, mapping: overrides, collection, upgradeHttp }));
+      onStarted(await startImport(file, { source: (state.preview?.source as ImportSource | undefined) ?? source, mapping: overrides, collection, upgradeHttp }));
     } catch (err) {
       setStartError(err);
     } finally {
@@ -63,13 +63,13 @@ export function ImportForm({ onStarted }: { onStarted: (job: ImportJob) => void 
         <h2 id="imp-file-title">{s.fileTitle}</h2>
         <div class="field">
           <label for="imp-file">{s.file}</label>
-          <input id="imp-file" type="file" accept=".csv,.tsv,.txt,.ndjson,.jsonl,text/csv" aria-describedby="imp-file-help" onChange={(e) => choose(e.currentTarget.files?.[0] ?? null)} />
+          <input id="imp-file" type="file" accept=".csv,.tsv,.txt,text/csv" aria-describedby="imp-file-help" onChange={(e) => choose(e.currentTarget.files?.[0] ?? null)} />
           <span id="imp-file-help" class="hint">
             {s.fileHelp}
           </span>
         </div>
         {file && state.loading && !state.preview && <p aria-busy="true">{s.reading}</p>}
-        {state.preview && <SourceChoice preview={state.preview} ndjson={!!file && isNdjson(file)} chosen={source} onChoose={setSource} />}
+        {state.preview && <SourceChoice preview={state.preview} chosen={source} onChoose={setSource} />}
         {state.error !== undefined && (
           <p role="alert" class="error">
             {s.previewFailed}

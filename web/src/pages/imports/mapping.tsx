@@ -21,8 +21,8 @@ export function MappingEditor({ fields, columns, mapping, onChange }: Props) {
       <div class="imp-mapping">
         {fields.map((field) => (
           <div class="field" key={field}>
-            <label for={`${id}-${field}`}>{s.fields[field] ?? field}</label>
-            <select id={`${id}-${field}`} name={`mapping.${field}`} value={mapping[field] ?? ''} onChange={(e) => onChange(field, e.currentTarget.value)}>
+            <label for={`${id}-field-${field}`}>{s.fields[field] ?? field}</label>
+            <select id={`${id}-field-${field}`} name={`mapping.${field}`} value={mapping[field] ?? ''} onChange={(e) => onChange(field, e.currentTarget.value)}>
               <option value="">{s.notRead}</option>
               {columns.map((c) => (
                 <option key={c} value={c}>

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useStrings } from '../../i18n/index.js';
 import type { PageProps } from '../../session.js';
-import { setImportWorkspace } from './calls.js';
 import { ImportHistory } from './history.js';
 import { ImportForm } from './import-form.js';
 import { JobPanel } from './job-panel.js';
@@ -11,8 +10,7 @@ import '../settings/settings.css';
 import './imports.css';
 
 /** Links → Import: a file previewed and imported on the server (operations.md §13), then its result; the past imports below. */
-export function ImportPage({ workspaceId }: PageProps) {
-  setImportWorkspace(workspaceId);
+export function ImportPage(_props: PageProps) {
   const s = useStrings(strings);
   const [job, setJob] = useState<ImportJob>();
   // Goes up when an import ends here: the history is read again.

@@ -17,10 +17,10 @@ export function PreviewTable({ preview, collection, busy }: Props) {
   const { lang } = useContext(LangContext);
   const number = useMemo(() => new Intl.NumberFormat(lang), [lang]);
   return (
-    <section class="stack-tight" aria-labelledby="imp-preview-title">
+    <section class="stack-tight">
       <h2 id="imp-preview-title">{s.previewTitle}</h2>
       <p class="hint">{s.previewSummary(number.format(preview.rows.length), number.format(preview.total))}</p>
-      <Table class="imp-preview" region={{ class: 'imp-scroll', labelledBy: 'imp-preview-title', busy }} columns={[s.line, s.destination, s.tags, s.collection, s.oldShortUrl, s.outcome]}>
+      <Table class="imp-preview" region={{ class: 'imp-scroll', labelledBy: 'imp-preview-title', busy }} columns={[s.line, s.destination, s.tags, s.collection, s.oldShortUrl, s.more, s.outcome]}>
         {preview.rows.map((row) => (
           <PreviewLine key={row.line} row={row} collection={collection} lang={lang} />
         ))}
@@ -35,7 +35,7 @@ function PreviewLine({ row, collection, lang }: { row: PreviewRow; collection: s
     return (
       <tr class="imp-bad">
         <td>{row.line}</td>
-        <td colSpan={4}>
+        <td colSpan={5}>
           <span class="error">{lang === 'ar' ? row.message.ar : row.message.en}</span>
         </td>
         <td>
@@ -64,8 +64,36 @@ function PreviewLine({ row, collection, lang }: { row: PreviewRow; collection: s
       <td>{row.collection ? <bdi>{row.collection}</bdi> : collection.trim() && <bdi class="muted">{collection.trim()}</bdi>}</td>
       <td>{row.shortUrl && <code>{row.shortUrl}</code>}</td>
       <td>
+        <OtherFields row={row} />
+      </td>
+      <td>
         <span class="badge current">{s.willImport}</span>
       </td>
     </tr>
+  );
+}
+
+/** The row's other values (description, external id, UTM, creation date), each under its field's name. */
+function OtherFields({ row }: { row: Extract<PreviewRow, { ok: true }> }) {
+  const s = useStrings(strings);
+  const values: [string, string | undefined][] = [
+    ['description', row.description],
+    ['externalId', row.externalId],
+    ...Object.entries(row.utm).map(([k, v]) => [`utm_${k}`, v] as [string, string]),
+    ['createdAt', row.createdAt],
+  ];
+  const shown = values.filter((v): v is [string, string] => !!v[1]);
+  if (shown.length === 0) return null;
+  return (
+    <dl class="imp-other">
+      {shown.map(([field, value]) => (
+        <div key={field}>
+          <dt>{s.fields[field] ?? field}</dt>
+          <dd>
+            <bdi>{value}</bdi>
+          </dd>
+        </div>
+      ))}
+    </dl>
   );
 }

@@ -5,30 +5,20 @@ import { SOURCES, type ImportSource, type Preview } from './types.js';
 
 interface Props {
   preview: Preview;
-  /** A Linktrail export: its format is its own, nothing to choose. */
-  ndjson: boolean;
   chosen: ImportSource | undefined;
   onChoose: (source: ImportSource) => void;
 }
 
 /** Which service's export the file was recognised as, and a choice to read it as another. */
-export function SourceChoice({ preview, ndjson, chosen, onChoose }: Props) {
+export function SourceChoice({ preview, chosen, onChoose }: Props) {
   const s = useStrings(strings);
-  const name = s.sources[preview.source];
+  const name = s.sources[preview.source as ImportSource] ?? preview.source;
   return (
     <div class="stack-tight imp-source">
       <p role="status">
         <strong>{preview.detected ? s.detected(name) : s.chosen(name)}</strong>
       </p>
-      {!ndjson && (
-        <SelectField
-          label={s.source}
-          name="source"
-          value={chosen ?? preview.source}
-          options={SOURCES.filter((x) => x !== 'linktrail').map((x) => [x, s.sources[x]] as const)}
-          onChange={onChoose}
-        />
-      )}
+      <SelectField label={s.source} name="source" value={chosen ?? (preview.source as ImportSource)} options={SOURCES.map((x) => [x, s.sources[x]] as const)} onChange={onChoose} />
     </div>
   );
 }

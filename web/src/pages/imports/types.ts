@@ -1,50 +1,14 @@
-/**
- * The import routes' records (operations.md §13, /work/helpers/imports-contract.md). Written from
- * the contract while the routes are being built; to be read from the OpenAPI document once they are.
- */
-export type ImportSource = 'bitly' | 'dub' | 'shlink' | 'rebrandly' | 'csv' | 'linktrail';
-export const SOURCES: readonly ImportSource[] = ['bitly', 'dub', 'shlink', 'rebrandly', 'csv', 'linktrail'];
+import type { paths } from '../../api/schema.js';
 
-export type PreviewRow =
-  | {
-      line: number;
-      ok: true;
-      url: string;
-      title?: string;
-      description?: string;
-      tags: string[];
-      collection?: string;
-      utm: Record<string, string | undefined>;
-      externalId?: string;
-      shortUrl?: string;
-      createdAt?: string;
-    }
-  | { line: number; ok: false; field: string; reason: string; message: { en: string; ar: string } };
+/** The import routes' records (operations.md §13), as the OpenAPI document types them. */
+export type Preview = paths['/api/imports/preview']['post']['responses'][200]['content']['application/json'];
+export type PreviewRow = Preview['rows'][number];
+export type ImportJob = paths['/api/imports/{id}']['get']['responses'][200]['content']['application/json'];
+export type ImportQuery = NonNullable<paths['/api/imports']['post']['parameters']['query']>;
+export type ImportSource = NonNullable<ImportQuery['source']>;
 
-export interface Preview {
-  source: ImportSource;
-  detected: boolean;
-  columns: string[];
-  mapping: Record<string, string>;
-  fields: string[];
-  total: number;
-  rows: PreviewRow[];
-}
-
-export interface ImportJob {
-  id: string;
-  status: 'running' | 'done' | 'failed';
-  source: ImportSource;
-  total: number;
-  done: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  failed: number;
-  createdAt: string;
-  finishedAt: string | null;
-  error: { code: string; en: string; ar: string } | null;
-}
+/** The sources a person may choose (the server's list), in the order offered. */
+export const SOURCES: readonly ImportSource[] = ['bitly', 'dub', 'shlink', 'rebrandly', 'csv'];
 
 /** What the person chose about a file: read as `source` (none: detected), their column choices, the collection, http upgraded. */
 export interface ImportChoices {
@@ -55,5 +19,5 @@ export interface ImportChoices {
   upgradeHttp: boolean;
 }
 
-/** Every field a mapping may name (the contract's listing; the preview's `fields` is used once there is one). */
+/** Every field a mapping may name (the API's listing; the preview's `fields` is used once there is one). */
 export const FIELDS = ['url', 'title', 'description', 'tags', 'collection', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'externalId', 'shortUrl', 'keyword', 'domain', 'createdAt'] as const;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { isNdjson, previewImport } from './calls.js';
+import { previewImport } from './calls.js';
 import { headerColumns } from './header.js';
 import { FIELDS, type ImportChoices, type Preview } from './types.js';
 
@@ -33,7 +33,7 @@ export function usePreview(file: File | null, choices: Omit<ImportChoices, 'coll
       async (error: unknown) => {
         if (controller.signal.aborted) return;
         // Without a preview yet, the mapping still offers the file's own columns, so a missing destination can be chosen.
-        const columns = isNdjson(file) ? [] : headerColumns(await file.slice(0, 64 * 1024).text());
+        const columns = headerColumns(await file.slice(0, 64 * 1024).text());
         setState((s) => ({ ...s, columns: s.preview ? s.columns : columns, fields: s.preview ? s.fields : [...FIELDS], loading: false, error }));
       },
     );
