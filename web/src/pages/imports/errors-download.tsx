@@ -7,7 +7,7 @@ import { strings } from './strings.js';
 import type { ImportJob } from './types.js';
 
 /** Downloads an import's rejected rows (GET /api/imports/{id}/errors) as a CSV file; a failure is said beside it. */
-export function ErrorsDownload({ job, label, text }: { job: ImportJob; label?: string; text: string }) {
+export function ErrorsDownload({ job, label, text, small = false }: { job: ImportJob; label?: string; text: string; small?: boolean }) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
   const [busy, setBusy] = useState(false);
@@ -27,7 +27,7 @@ export function ErrorsDownload({ job, label, text }: { job: ImportJob; label?: s
   };
   return (
     <span class="imp-download">
-      <button type="button" class="imp-small" disabled={busy} onClick={save} aria-label={label}>
+      <button type="button" class={small ? 'imp-small' : undefined} disabled={busy} onClick={save} aria-label={label}>
         {text}
       </button>
       {failure !== undefined && (

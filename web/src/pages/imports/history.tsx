@@ -63,7 +63,7 @@ export function ImportHistory({ version, onRunning }: Props) {
                   <td>{count(job.updated)}</td>
                   <td>{count(job.unchanged)}</td>
                   <td>{count(job.failed)}</td>
-                  <td>{job.failed > 0 && job.status !== 'running' && <ErrorsDownload job={job} text="CSV" label={s.downloadErrorsOf(started)} />}</td>
+                  <td>{job.failed > 0 && job.status !== 'running' && <ErrorsDownload job={job} text="CSV" label={s.downloadErrorsOf(started)} small />}</td>
                 </tr>
               );
             })}

@@ -76,11 +76,13 @@ function PreviewLine({ row, collection, lang }: { row: PreviewRow; collection: s
 /** The row's other values (description, external id, UTM, creation date), each under its field's name. */
 function OtherFields({ row }: { row: Extract<PreviewRow, { ok: true }> }) {
   const s = useStrings(strings);
+  const { lang } = useContext(LangContext);
+  const date = useMemo(() => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }), [lang]);
   const values: [string, string | undefined][] = [
     ['description', row.description],
     ['externalId', row.externalId],
     ...Object.entries(row.utm).map(([k, v]) => [`utm_${k}`, v] as [string, string]),
-    ['createdAt', row.createdAt],
+    ['createdAt', row.createdAt && `${date.format(new Date(row.createdAt))} UTC`],
   ];
   const shown = values.filter((v): v is [string, string] => !!v[1]);
   if (shown.length === 0) return null;
