@@ -107,6 +107,7 @@ describe.skipIf(!dashboardRunnable)('Links → Import in Chromium', () => {
     expect(await total(page, 'Updated').textContent()).toBe('0');
     expect(await total(page, 'Unchanged').textContent()).toBe('0');
     expect(await total(page, 'Not imported').textContent()).toBe('1');
+    expect(await page.getByRole('link', { name: 'Settings → Domains' }).getAttribute('href')).toBe('/app/settings/domains');
 
     // The rejected rows, downloaded: line 6 repeats line 2's old short URL.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the rows not imported (CSV)' }).click()]);
@@ -138,6 +139,13 @@ describe.skipIf(!dashboardRunnable)('Links → Import in Chromium', () => {
     // Import another file: the form again, empty.
     await page.getByRole('button', { name: 'Import another file' }).click();
     expect(await page.getByLabel('File to import').inputValue()).toBe('');
+
+    // The hosts of the other old short URLs were claimed by the import, pending, on Settings → Domains (the result links there).
+    await page.getByRole('button', { name: 'CSV: rows not imported by the import of', exact: false }).waitFor();
+    await d.open(page, '/settings/domains', 'Domains');
+    const hosts = page.getByRole('listitem');
+    await hosts.filter({ hasText: 'bit.ly' }).getByText('Pending').waitFor();
+    await hosts.filter({ hasText: 'brand.link' }).getByText('Active').waitFor();
     expect(d.cspViolations).toEqual([]);
   });
 

@@ -77,7 +77,7 @@ export function ImportForm({ onStarted }: { onStarted: (job: ImportJob) => void 
           </p>
         )}
       </section>
-      {file && state.columns.length > 0 && <MappingEditor fields={state.fields} columns={state.columns} mapping={mapping} onChange={remap} />}
+      {file && state.columns.length > 0 && <MappingEditor fields={state.fields} columns={state.columns} mapping={mapping} changed={overrides} onChange={remap} />}
       {ready && <PreviewTable preview={state.preview!} collection={collection} busy={state.loading} />}
       {ready && (
         <>

@@ -12,10 +12,12 @@ interface Props {
   /** The job ended (done or failed): the history is read again. */
   onEnded: () => void;
   onAnother: () => void;
+  /** The person may open Settings → Domains (an owner), where the hosts of old short URLs are verified. */
+  showDomains: boolean;
 }
 
 /** A running import's progress bar, then its result: created, updated, unchanged, not imported (with the rows to download). */
-export function JobPanel({ started, onEnded, onAnother }: Props) {
+export function JobPanel({ started, onEnded, onAnother, showDomains }: Props) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
   const number = useMemo(() => new Intl.NumberFormat(lang), [lang]);
@@ -63,6 +65,15 @@ export function JobPanel({ started, onEnded, onAnother }: Props) {
               </div>
             ))}
           </dl>
+          {showDomains && job.created + job.updated + job.unchanged > 0 && (
+            <p class="hint">
+              {s.aliasesHint}{' '}
+              <a href="/app/settings/domains" onClick={onLinkClick}>
+                {s.domainsPage}
+              </a>
+              .
+            </p>
+          )}
           <div class="actions">
             {job.failed > 0 && <ErrorsDownload job={job} text={s.downloadErrors} />}
             <a href="/app/links" onClick={onLinkClick}>

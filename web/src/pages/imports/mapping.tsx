@@ -7,11 +7,13 @@ interface Props {
   columns: string[];
   /** What each field reads now (the preview's mapping with the person's changes). */
   mapping: Record<string, string>;
+  /** The fields the person changed (the others read what the source guessed). */
+  changed: Record<string, string>;
   onChange: (field: string, column: string) => void;
 }
 
 /** One select per field of ours, listing the file's columns. */
-export function MappingEditor({ fields, columns, mapping, onChange }: Props) {
+export function MappingEditor({ fields, columns, mapping, changed, onChange }: Props) {
   const s = useStrings(strings);
   const id = useId();
   return (
@@ -23,7 +25,10 @@ export function MappingEditor({ fields, columns, mapping, onChange }: Props) {
           <div class="field" key={field}>
             <label for={`${id}-field-${field}`}>{s.fields[field] ?? field}</label>
             <select id={`${id}-field-${field}`} name={`mapping.${field}`} value={mapping[field] ?? ''} onChange={(e) => onChange(field, e.currentTarget.value)}>
-              <option value="">{s.notRead}</option>
+              {/* A column the source found cannot be turned off (the API's mapping only names columns); a changed one goes back to the guess. */}
+              <option value="" disabled={!!mapping[field] && !(field in changed)}>
+                {s.notRead}
+              </option>
               {columns.map((c) => (
                 <option key={c} value={c}>
                   {c}

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useStrings } from '../../i18n/index.js';
 import type { PageProps } from '../../session.js';
+import { mayOpen } from '../../access.js';
 import { ImportHistory } from './history.js';
 import { ImportForm } from './import-form.js';
 import { JobPanel } from './job-panel.js';
@@ -10,7 +11,7 @@ import '../settings/settings.css';
 import './imports.css';
 
 /** Links → Import: a file previewed and imported on the server (operations.md §13), then its result; the past imports below. */
-export function ImportPage(_props: PageProps) {
+export function ImportPage({ workspace }: PageProps) {
   const s = useStrings(strings);
   const [job, setJob] = useState<ImportJob>();
   // Goes up when an import ends here: the history is read again.
@@ -24,6 +25,7 @@ export function ImportPage(_props: PageProps) {
         <JobPanel
           key={job.id}
           started={job}
+          showDomains={mayOpen('/settings/domains', workspace)}
           onEnded={() => setVersion((n) => n + 1)}
           onAnother={() => {
             setJob(undefined);
