@@ -168,6 +168,28 @@ describe.skipIf(!dashboardRunnable)('Links → Import in Chromium', () => {
     await previewRow(page, 3).getByText('Team').waitFor();
   });
 
+  it('a large file: a changed column is previewed from the file\'s head, the row count stays the whole file\'s', async () => {
+    const page = await d.newPage();
+    await d.signIn(page, OWNER);
+    await d.open(page, '/links/import', 'Import');
+    const rows = Array.from({ length: 12_000 }, (_, i) => `bit.ly/r${i},https://bit.ly/r${i},,https://example.com/page/${i}?ref=campaign,"Row ${i}, a title",false,2024-03-01T09:15:00+0000,"a,b"`);
+    const buffer = Buffer.from(['id,link,custom_bitlinks,long_url,title,archived,created_at,tags', ...rows].join('\n'));
+    expect(buffer.length).toBeGreaterThan(1024 * 1024);
+    // The body's size as sent (a file body is not captured; its Content-Length is).
+    const sizes: Promise<number>[] = [];
+    page.on('request', (r) => r.url().includes('/api/imports/preview') && sizes.push(r.allHeaders().then((h) => Number(h['content-length']))));
+    await page.getByLabel('File to import').setInputFiles({ name: 'big.csv', mimeType: 'text/csv', buffer });
+    await page.getByText('The first 10 of 12,000 rows, as they will be imported:').waitFor();
+    await page.getByLabel('Description').selectOption('title');
+    await previewRow(page, 2).locator('.imp-other').getByText('Row 0, a title').waitFor();
+    await page.getByText('The first 10 of 12,000 rows, as they will be imported:').waitFor();
+    // The whole file once, then its head (at least 512 KB, whole records).
+    const sent = await Promise.all(sizes);
+    expect(sent[0]).toBe(buffer.length);
+    expect(sent[1]).toBeGreaterThanOrEqual(512 * 1024);
+    expect(sent[1]).toBeLessThan(buffer.length);
+  });
+
   it('Arabic at 375 px: right-to-left, the same file again changes nothing', async () => {
     const page = await d.newPage('ar-EG', PHONE);
     const login = await page.request.post(`${d.origin}/api/auth/login`, { headers: { origin: d.origin }, data: { email: OWNER.email, password: OWNER.password } });

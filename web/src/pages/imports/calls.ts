@@ -18,14 +18,14 @@ function query(c: ImportChoices): ImportQuery {
  * The file as the body, sent as it is (the browser streams it from disk). The OpenAPI document
  * declares no request body for these routes, so the client is told to pass it through.
  */
-const fileBody = (file: File) => ({ body: file as never, bodySerializer: (body: unknown) => body as BodyInit, headers: { 'content-type': 'text/csv' } });
+const fileBody = (file: Blob) => ({ body: file as never, bodySerializer: (body: unknown) => body as BodyInit, headers: { 'content-type': 'text/csv' } });
 
 function dataOf<T>({ data, error }: { data?: T; error?: unknown }): T {
   if (error !== undefined || data === undefined) throw error;
   return data;
 }
 
-export const previewImport = async (file: File, c: ImportChoices, signal?: AbortSignal): Promise<Preview> =>
+export const previewImport = async (file: Blob, c: ImportChoices, signal?: AbortSignal): Promise<Preview> =>
   dataOf(await api.POST('/api/imports/preview', { params: { query: query(c) }, ...fileBody(file), signal }));
 
 export const startImport = async (file: File, c: ImportChoices): Promise<ImportJob> => dataOf(await api.POST('/api/imports', { params: { query: query(c) }, ...fileBody(file) }));
