@@ -37,7 +37,7 @@ function fileOf(body: unknown): Buffer {
 }
 
 /** The query as the service takes it: mapping parsed from its JSON. */
-function requestOf(q: { source?: string; collection?: string; mapping?: string; upgradeHttp?: boolean }): ImportRequest {
+function requestOf(q: { source?: string; collection?: string; mapping?: string; upgradeHttp?: boolean; domain?: string }): ImportRequest {
   let mapping: Record<string, string> | undefined;
   if (q.mapping !== undefined) {
     let parsed: unknown;
@@ -51,7 +51,7 @@ function requestOf(q: { source?: string; collection?: string; mapping?: string; 
     }
     mapping = parsed as Record<string, string>;
   }
-  return { source: q.source as ImportSource | undefined, collection: q.collection, mapping, upgradeHttp: q.upgradeHttp };
+  return { source: q.source as ImportSource | undefined, collection: q.collection, mapping, upgradeHttp: q.upgradeHttp, domain: q.domain };
 }
 
 function sendCsv(reply: FastifyReply, id: string, chunks: AsyncGenerator<string>) {

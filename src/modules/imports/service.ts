@@ -23,6 +23,7 @@ export interface ImportRequest {
   collection?: string;
   mapping?: Record<string, string>;
   upgradeHttp?: boolean;
+  domain?: string;
 }
 
 /** The API's Import record. */
@@ -60,7 +61,7 @@ function sourceOf(file: Buffer, asked: ImportSource | undefined): { source: Impo
  */
 export async function startImport({ ctx, input }: { ctx: Ctx; input: ImportRequest & { file: Buffer; scopes: ReadonlySet<Scope> } }): Promise<Import> {
   const { source } = sourceOf(input.file, input.source);
-  const options: store.ImportOptions = { collection: input.collection, mapping: input.mapping, upgradeHttp: input.upgradeHttp };
+  const options: store.ImportOptions = { collection: input.collection, mapping: input.mapping, upgradeHttp: input.upgradeHttp, domain: input.domain };
   const checked = await jobSource(source).check(ctx, input.file, options, input.scopes);
   const row = await store.insertImport(ctx.db, {
     id: newId(),

@@ -25,6 +25,7 @@ export interface ImportOptions {
   collection?: string;
   mapping?: Record<string, string>;
   upgradeHttp?: boolean;
+  domain?: string;
   /** The file's column names, for the errors CSV. */
   columns?: string[];
 }
