@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Ctx } from '../../core/context.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { csvLine } from '../../core/csv.js';
@@ -68,7 +69,7 @@ export async function startImport({ ctx, input }: { ctx: Ctx; input: ImportReque
     workspaceId: ctx.workspace.id,
     source,
     options: { ...options, columns: checked.columns },
-    file: input.file,
+    file: storedText(input.file),
     total: checked.total,
   });
   if (!row) {
@@ -76,6 +77,12 @@ export async function startImport({ ctx, input }: { ctx: Ctx; input: ImportReque
     throw new AppError('import_running', { id: running?.id ?? '' });
   }
   return toImport(row);
+}
+
+/** The file as the job stores it: text, which every source has checked it is (UTF-8, no NUL). */
+function storedText(file: Buffer): string {
+  if (!isUtf8(file) || file.includes(0)) throw new AppError('import_not_csv', { detail: 'it is not valid UTF-8 text', detailAr: 'ليس نصًا صالحًا بترميز UTF-8' });
+  return file.toString('utf8');
 }
 
 export async function getImport({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<Import> {
