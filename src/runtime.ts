@@ -163,7 +163,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
   };
   // Imports (operations.md §13) run on every instance (started once the app is built); one started here is taken at once.
-  const importer = new ImportWorker({ db: database.db, clock, logger, links: linkDeps, domains: domainDeps });
+  const importer = new ImportWorker({ db: database.db, clock, logger, links: linkDeps, domains: domainDeps, leaseMs: config.importLeaseMs });
   const app = await buildApp({
     metrics,
     config,

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Ctx } from '../../core/context.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { csvLine } from '../../core/csv.js';
@@ -7,7 +8,7 @@ import { newId } from '../../db/ids.js';
 import { translate, type MessageCode, type Params } from '../../i18n/messages.js';
 import { headerOf } from './csv-file.js';
 import { readImportBatches } from './read-csv.js';
-import { missingNames } from './resolve-names.js';
+import { jobSource } from './job-sources.js';
 import type { ImportSource, ReadResult } from './row.js';
 import { IMPORT_FIELDS } from './row.js';
 import { planColumns, sourceOfColumns } from './sources.js';
@@ -23,6 +24,7 @@ export interface ImportRequest {
   collection?: string;
   mapping?: Record<string, string>;
   upgradeHttp?: boolean;
+  domain?: string;
 }
 
 /** The API's Import record. */
@@ -46,43 +48,11 @@ export function toImport(row: store.ImportRowRecord) {
 
 export type Import = ReturnType<typeof toImport>;
 
-/** What a whole read of the file finds: its rows, and the names it refers to. */
-interface Scan {
-  total: number;
-  collections: string[];
-  tags: string[];
-}
-
-async function scan(file: Buffer, o: ImportRequest & { source: ImportSource }): Promise<Scan> {
-  const collections = new Set<string>();
-  const tags = new Map<string, string>();
-  let total = 0;
-  for await (const batch of readImportBatches(file, o)) {
-    total += batch.results.length;
-    for (const r of batch.results) {
-      if (!r.ok) continue;
-      if (r.row.collection !== undefined) collections.add(r.row.collection);
-      for (const t of r.row.tags) if (!tags.has(t.toLowerCase())) tags.set(t.toLowerCase(), t);
-    }
-  }
-  if (o.collection !== undefined) collections.add(o.collection);
-  return { total, collections: [...collections], tags: [...tags.values()] };
-}
-
 /** The source asked for, or the one the header looks like. */
 function sourceOf(file: Buffer, asked: ImportSource | undefined): { source: ImportSource; detected: boolean } {
   if (asked) return { source: asked, detected: false };
   const { columns } = headerOf(file);
   return { source: sourceOfColumns(columns), detected: true };
-}
-
-/** 403 naming the write scopes a file needs beyond linksWrite: it names collections or tags that do not exist yet. */
-async function checkScopes(ctx: Ctx, found: Scan, scopes: ReadonlySet<Scope>): Promise<void> {
-  const missing = await missingNames(ctx, found);
-  const needed: Scope[] = [];
-  if (missing.collections && !scopes.has('collectionsWrite')) needed.push('collectionsWrite');
-  if (missing.tags && !scopes.has('tagsWrite')) needed.push('tagsWrite');
-  if (needed.length) throw new AppError('missing_scopes', { scopes: needed.join(', ') }, { missingScopes: needed });
 }
 
 /**
@@ -92,18 +62,27 @@ async function checkScopes(ctx: Ctx, found: Scan, scopes: ReadonlySet<Scope>): P
  */
 export async function startImport({ ctx, input }: { ctx: Ctx; input: ImportRequest & { file: Buffer; scopes: ReadonlySet<Scope> } }): Promise<Import> {
   const { source } = sourceOf(input.file, input.source);
-  const { columns } = headerOf(input.file);
-  const plan = planColumns(columns, source, input.mapping);
-  if (!plan.collection && input.collection === undefined) throw new AppError('import_collection_required', { field: 'collection' });
-  const found = await scan(input.file, { ...input, source });
-  await checkScopes(ctx, found, input.scopes);
-  const options: store.ImportOptions = { collection: input.collection, mapping: input.mapping, upgradeHttp: input.upgradeHttp, columns };
-  const row = await store.insertImport(ctx.db, { id: newId(), workspaceId: ctx.workspace.id, source, options, file: input.file, total: found.total });
+  const options: store.ImportOptions = { collection: input.collection, mapping: input.mapping, upgradeHttp: input.upgradeHttp, domain: input.domain };
+  const checked = await jobSource(source).check(ctx, input.file, options, input.scopes);
+  const row = await store.insertImport(ctx.db, {
+    id: newId(),
+    workspaceId: ctx.workspace.id,
+    source,
+    options: { ...options, columns: checked.columns },
+    file: storedText(input.file),
+    total: checked.total,
+  });
   if (!row) {
     const [running] = await store.listImportRows(ctx.db, ctx.workspace.id, { take: 1, skip: 0, sort: 'desc' });
     throw new AppError('import_running', { id: running?.id ?? '' });
   }
   return toImport(row);
+}
+
+/** The file as the job stores it: text, which every source has checked it is (UTF-8, no NUL). */
+function storedText(file: Buffer): string {
+  if (!isUtf8(file) || file.includes(0)) throw new AppError('import_not_csv', { detail: 'it is not valid UTF-8 text', detailAr: 'ليس نصًا صالحًا بترميز UTF-8' });
+  return file.toString('utf8');
 }
 
 export async function getImport({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<Import> {

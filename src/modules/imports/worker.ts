@@ -2,9 +2,10 @@ import type { Ctx } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/connect.js';
 import { requireWorkspace } from '../workspaces/service.js';
-import { applyBatch, type BatchDeps, type RowFailure } from './apply-batch.js';
-import { readImportBatches, type ReadBatch } from './read-csv.js';
-import type { ImportSource, ReadResult } from './row.js';
+import type { BatchDeps } from './apply-batch.js';
+import type { JobBatch } from './job-source.js';
+import { jobSource } from './job-sources.js';
+import type { ImportSource } from './row.js';
 import * as store from './store.js';
 
 export interface ImportWorkerDeps extends BatchDeps {
@@ -17,15 +18,10 @@ export interface ImportWorkerDeps extends BatchDeps {
   leaseMs?: number;
 }
 
-const lineOf = (r: ReadResult): number => (r.ok ? r.row.line : r.line);
-
 /** Thrown inside a batch's transaction to undo it: another worker holds the job now. */
 class LeaseLost extends Error {}
 
 type Job = NonNullable<Awaited<ReturnType<typeof store.leaseImport>>>;
-
-/** The job's file as a Buffer, whichever driver read it. */
-const bufferOf = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
 /**
  * Runs imports in the background (operations.md §13), on every instance: takes a running job
@@ -89,15 +85,12 @@ export class ImportWorker {
   private async run(job: Job): Promise<void> {
     const workspace = await requireWorkspace({ ctx: { db: this.deps.db, now: this.deps.clock() }, input: { id: job.workspaceId } });
     try {
-      const batches = readImportBatches(bufferOf(job.file), { source: job.source as ImportSource, ...job.options });
       let at = job.lastLine;
-      for await (const batch of batches) {
-        const last = lineOf(batch.results.at(-1)!);
-        if (last <= at) continue;
+      for await (const batch of jobSource(job.source as ImportSource).batches(Buffer.from(job.file, 'utf8'), job.options)) {
+        if (batch.lastLine <= at) continue;
         if (this.stopped) return await store.releaseImport(this.deps.db, job.id);
-        const fresh = { ...batch, results: batch.results.filter((r) => lineOf(r) > at) };
-        if (!(await this.write(job, { db: this.deps.db, workspace, now: this.deps.clock() }, fresh, { from: at, to: last }))) return;
-        at = last;
+        if (!(await this.write(job, { db: this.deps.db, workspace, now: this.deps.clock() }, batch, at))) return;
+        at = batch.lastLine;
       }
       await store.finishImport(this.deps.db, job.id, null);
     } catch (err) {
@@ -108,7 +101,7 @@ export class ImportWorker {
   }
 
   /** One batch and its progress in one transaction; false when the job is no longer this worker's. */
-  private async write(job: Job, ctx: Ctx, batch: ReadBatch, lines: { from: number; to: number }): Promise<boolean> {
+  private async write(job: Job, ctx: Ctx, batch: JobBatch, afterLine: number): Promise<boolean> {
     const changed: string[][] = [];
     let eventsWritten = false;
     const links = {
@@ -118,16 +111,17 @@ export class ImportWorker {
     };
     try {
       await this.deps.db.transaction(async (tx) => {
-        if (!(await store.lockImportAt(tx, job.id, lines.from))) throw new LeaseLost();
-        const outcome = await applyBatch({ ...ctx, db: tx }, { ...this.deps, links }, batch.results, job.options.collection);
+        if (!(await store.lockImportAt(tx, job.id, afterLine))) throw new LeaseLost();
+        const outcome = await batch.apply({ ...ctx, db: tx }, { ...this.deps, links }, afterLine);
         const recorded = await store.recordBatch(tx, {
           id: job.id,
-          lastLine: lines.to,
-          done: batch.results.length,
+          lastLine: batch.lastLine,
+          // A resumed batch counts only the rows after where the job stood.
+          done: outcome.created + outcome.updated + outcome.unchanged + outcome.failures.length,
           created: outcome.created,
           updated: outcome.updated,
           unchanged: outcome.unchanged,
-          errors: outcome.failures.map((f: RowFailure) => ({ line: f.line, field: f.field, reason: f.reason, message: f.message.en, cells: batch.cells.get(f.line) ?? null })),
+          errors: outcome.failures.map((f) => ({ line: f.line, field: f.field, reason: f.reason, message: f.message.en, cells: f.cells ?? null })),
           leaseMs: this.leaseMs,
         });
         if (!recorded) throw new LeaseLost();
