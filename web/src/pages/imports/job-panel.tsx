@@ -68,7 +68,7 @@ export function JobPanel({ started, onEnded, onAnother, showDomains }: Props) {
           {showDomains && job.created + job.updated + job.unchanged > 0 && (
             <p class="hint">
               {s.aliasesHint}{' '}
-              <a href="/app/settings/domains" onClick={onLinkClick}>
+              <a href="/app/settings/domains" class="imp-nowrap" onClick={onLinkClick}>
                 {s.domainsPage}
               </a>
               .
