@@ -236,6 +236,8 @@ export const reasons = {
   invalid: { en: 'is not valid', ar: 'قيمة غير صالحة' },
   start_after_end: { en: 'must not be later than endDate', ar: 'يجب ألا يكون بعد endDate' },
   interval_needs_timeseries: { en: 'applies only with groupBy=timeseries', ar: 'لا يُستخدم إلا مع groupBy=timeseries' },
+  compare_needs_group_by: { en: 'applies only with groupBy (totals per group)', ar: 'لا يُستخدم إلا مع groupBy (مجاميع لكل مجموعة)' },
+  compare_needs_start: { en: 'is required with compare: the earlier period is measured from it', ar: 'مطلوب مع compare: فمنه تُحسب الفترة السابقة' },
   time_zone: { en: 'must be an IANA time zone name such as Europe/Paris or Asia/Kolkata', ar: 'يجب أن يكون اسم منطقة زمنية من IANA مثل Europe/Paris أو Asia/Kolkata' },
   unknown_click: {
     en: 'is not a click of a link in this workspace',

@@ -4,22 +4,14 @@ import { serviceContext, type ResourceDeps } from '../../core/context.js';
 import { AnalyticsQuery, ClickRecord, GroupRecord } from './schemas.js';
 import { analytics, analyticsCsv, type AnalyticsDeps, type AnalyticsQuery as Query, type ClickRecord as Click, type GroupRecord as Group } from './service.js';
 import { csvWindow } from '../../core/csv.js';
-
-const hasHugeSum = (records: (Click | Group)[]): records is Group[] => records.some((r) => typeof (r as Group).saleAmount === 'bigint');
+import { exactJson, hasBigint } from '../../core/exact-json.js';
 
 /**
- * Groups written by hand when a saleAmount passed 2^53 (a bigint): the schema serializer
- * cannot match a bigint against the response union, and JSON.stringify refuses it. The digits
- * go out exact; the key is a JSON string like any other.
+ * Groups with a sum past 2^53 (a bigint) are written by hand: the schema serializer cannot
+ * match a bigint against the response union, and JSON.stringify refuses it. The digits go out
+ * exact.
  */
-function groupsJson(groups: Group[]): string {
-  const names = (g: Group) =>
-    (g.name !== undefined ? `,"name":${JSON.stringify(g.name)}` : '') +
-    (g.shortUrl !== undefined ? `,"shortUrl":${JSON.stringify(g.shortUrl)},"title":${JSON.stringify(g.title ?? null)}` : '');
-  const item = (g: Group) =>
-    `{"key":${JSON.stringify(g.key)},"clicks":${g.clicks},"leads":${g.leads},"sales":${g.sales},"saleAmount":${g.saleAmount.toString()}${names(g)}}`;
-  return `[${groups.map(item).join(',')}]`;
-}
+const hasHugeSum = (records: (Click | Group)[]): records is Group[] => records.length > 0 && 'saleAmount' in records[0]! && hasBigint(records);
 
 export const analyticsRoutes = routesPlugin<ResourceDeps & AnalyticsDeps>('analytics', (app, deps) => {
   app.addSchema(ClickRecord);
@@ -44,7 +36,7 @@ export const analyticsRoutes = routesPlugin<ResourceDeps & AnalyticsDeps>('analy
         return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="analytics.csv"').send(csv as never); // a stream: piped as it is, not checked against the JSON schema
       }
       const records = await analytics({ ctx: serviceContext(deps, req), deps, input: req.query as Query });
-      if (hasHugeSum(records)) return reply.type('application/json; charset=utf-8').serializer(groupsJson).send(records);
+      if (hasHugeSum(records)) return reply.type('application/json; charset=utf-8').serializer(exactJson).send(records);
       return records;
     },
   );

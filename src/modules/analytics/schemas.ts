@@ -42,10 +42,16 @@ export const AnalyticsQuery = Type.Object({
   groupBy: Type.Optional(
     StringEnum(GROUP_BYS, {
       description:
-        'Totals per group instead of click records: [{ key, clicks, leads, sales, saleAmount }]. Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link\'s, or the visitor\'s own), trigger (qr: opened from the link\'s QR code; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link\'s current collection and tags) and partner (the click\'s partner). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name.',
+        'Totals per group instead of click records: [{ key, clicks, leads, sales, saleAmount, revenue, refunded }] (revenue and refunded per currency, an extension). Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link\'s, or the visitor\'s own), trigger (qr: opened from the link\'s QR code; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link\'s current collection and tags) and partner (the click\'s partner). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name.',
     }),
   ),
   interval: Type.Optional(StringEnum(['hour', 'day', 'month'] as const, { description: 'With groupBy=timeseries; default day' })),
+  compare: Type.Optional(
+    StringEnum(['previous', 'year'] as const, {
+      description:
+        "With groupBy and startDate (extension): each row gains previous, the same group's clicks, leads, sales and revenue in an earlier period of the same length. previous: the period just before (as many whole days when both bounds are whole days of the time zone, else as many milliseconds); year: the same dates and times one year before (29 February becomes 28). Without endDate the period ends now. A breakdown compares its own rows (a group seen only in the earlier period is not listed). A timeseries puts the i-th bucket of the earlier period beside the i-th of the current one, and lists every bucket where either period has data, so the rows' previous figures add up to the earlier period's totals; when the earlier period has more buckets (a month interval over months of unequal length, a leap day), its last ones sit beside buckets after the current period's end.",
+    }),
+  ),
   timezone: Type.Optional(
     Type.String({
       maxLength: 64,
@@ -56,10 +62,22 @@ export const AnalyticsQuery = Type.Object({
   format: Type.Optional(
     StringEnum(['json', 'csv'] as const, {
       description:
-        "json (default) or csv: the same query as text/csv (RFC 4180, a header row, CRLF), streamed. Without take, csv means every matching row (after skip), read a page at a time; with take, the same rows as json. A text value beginning with =, +, -, @, TAB or CR gets a leading ' so that spreadsheets do not run it as a formula.",
+        "json (default) or csv: the same query as text/csv (RFC 4180, a header row, CRLF), streamed; with groupBy, revenue, refunded and previous are cells of JSON text (their currencies vary row by row). Without take, csv means every matching row (after skip), read a page at a time; with take, the same rows as json. A text value beginning with =, +, -, @, TAB or CR gets a leading ' so that spreadsheets do not run it as a formula.",
     }),
   ),
 });
+
+const EXACT =
+  'Exact at any size: a single sale is at most 10^12, so any total of up to 9,007 sales is at most 2^53 and reads exactly as a JavaScript number; a larger total is still written as its exact integer digits, which a client reads exactly with a big-integer JSON parser (JSON.parse rounds it).';
+
+/** Amounts by currency code; a value past 2^53 is a bigint until it is written (see routes.ts). */
+const Money = (description: string) =>
+  Type.Unsafe<Record<string, number | bigint>>({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    propertyNames: { pattern: '^[a-z]{3}$' },
+    description: `${description} ${EXACT}`,
+  });
 
 export const ClickRecord = Type.Object(
   {
@@ -93,8 +111,20 @@ export const GroupRecord = Type.Object(
     saleAmount: Type.Unsafe<number | bigint>({
       type: 'integer',
       description:
-        'Sum of sale amounts, minor units (currencies are not converted). Exact at any size: a single sale is at most 10^12, so any total of up to 9,007 sales is at most 2^53 and reads exactly as a JavaScript number; a larger total is still written as its exact integer digits, which a client reads exactly with a big-integer JSON parser (JSON.parse rounds it).',
+        'Sum of sale amounts net of refunds, minor units, all currencies added as they are (no conversion): meaningful for a workspace that sells in one currency; revenue gives each currency apart. ' +
+        EXACT,
     }),
+    revenue: Money('Per currency (lower-case ISO 4217 code → amount): sale amounts net of refunds, in minor units; a currency of the group\'s sales is present even when refunds bring it to 0. Currencies are never added together. Extension.'),
+    refunded: Money('Per currency, the same keys as revenue: the part of those sales refunded (revenue + refunded is what was sold), minor units. Extension.'),
+    previous: Type.Optional(
+      Type.Object(
+        { clicks: Type.Integer(), leads: Type.Integer(), sales: Type.Integer(), revenue: Money('Per currency, as revenue') },
+        {
+          description:
+            "With compare: the same group's figures in the earlier period (0 and {} when it had none). A timeseries bucket is beside the earlier period's bucket at the same place (the i-th bucket of each period). Extension.",
+        },
+      ),
+    ),
     name: Type.Optional(Nullable(Type.String({ description: 'collection, tag and partner rows: its name (null if it no longer exists)' }))),
     shortUrl: Type.Optional(Type.String({ description: 'link rows: the short URL' })),
     title: Type.Optional(Nullable(Type.String({ description: 'link rows: the title' }))),

@@ -1,10 +1,12 @@
 import type { Readable } from 'node:stream';
 import { invalidQuery } from '../../core/errors.js';
 import { csvStream } from '../../core/csv.js';
+import { exactJson } from '../../core/exact-json.js';
 import type { ListParams } from '../../core/list-params.js';
 import { analyticsConn, type Ctx } from '../../core/context.js';
 import { dimensionFilters, type DimensionParam, type GroupBy, type Interval } from './dimensions.js';
-import { groupAnalytics, withNames, type GroupRecord } from './store-groups.js';
+import { besideByKey, besideByPlace, earlierPeriod, type Compare } from './compare.js';
+import { groupAnalytics, withNames, type GroupQuery, type GroupRecord } from './store-groups.js';
 import { clickPage, listClicks, type ClickCursor, type ClickFilter, type ClickRecord } from './store.js';
 import { knownZone, zonedDayStart } from './zones.js';
 
@@ -20,6 +22,7 @@ export interface AnalyticsQuery extends ListParams, Partial<Record<DimensionPara
   groupBy?: GroupBy;
   interval?: Interval;
   timezone?: string;
+  compare?: Compare;
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -108,6 +111,8 @@ function zoneOf(q: AnalyticsQuery): string | undefined {
 function filterOf(ctx: Ctx, q: AnalyticsQuery): ClickFilter | 'empty' {
   const period = periodOf(q, zoneOf(q));
   if (q.interval && q.groupBy !== 'timeseries') throw invalidQuery('interval', 'interval_needs_timeseries');
+  if (q.compare && !q.groupBy) throw invalidQuery('compare', 'compare_needs_group_by');
+  if (q.compare && q.startDate === undefined) throw invalidQuery('startDate', 'compare_needs_start');
   if (period === 'empty') return 'empty';
   return { workspaceId: ctx.workspace.id, clickId: q.id, linkId: q.linkId, partnerId: q.partnerId, filters: dimensionFilters(q), ...period };
 }
@@ -117,23 +122,44 @@ export interface AnalyticsDeps {
   shortLinkBaseUrl: string;
 }
 
-function groups(ctx: Ctx, deps: AnalyticsDeps, filter: ClickFilter, q: AnalyticsQuery, page: { take: number; skip: number; sort: 'asc' | 'desc' }): Promise<GroupRecord[]> {
-  const zone = zoneOf(q);
-  const conn = analyticsConn(ctx);
-  const by = q.groupBy!;
-  return groupAnalytics(conn, {
+type Page = { take: number; skip: number; sort: 'asc' | 'desc' };
+
+function groupQueryOf(filter: ClickFilter, q: AnalyticsQuery, zone: string | undefined): Omit<GroupQuery, keyof Page> {
+  return {
     workspaceId: filter.workspaceId,
     clickId: filter.clickId,
     linkId: filter.linkId,
     partnerId: filter.partnerId,
     filters: filter.filters,
     span: { from: filter.start?.getTime(), to: filter.end?.getTime(), toInclusive: filter.end ? !filter.endExclusive : undefined },
-    by,
+    by: q.groupBy!,
     interval: q.interval ?? 'day',
     zone: zone ?? 'UTC',
     utc: zone === undefined || zone === 'UTC',
-    ...page,
-  }).then((found) => withNames(conn, filter.workspaceId, by, found, deps.shortLinkBaseUrl));
+  };
+}
+
+async function groups(ctx: Ctx, deps: AnalyticsDeps, filter: ClickFilter, q: AnalyticsQuery, page: Page): Promise<GroupRecord[]> {
+  const conn = analyticsConn(ctx);
+  const base = groupQueryOf(filter, q, zoneOf(q));
+  const named = (found: GroupRecord[]) => withNames(conn, filter.workspaceId, base.by, found, deps.shortLinkBaseUrl);
+  if (!q.compare) return named(await groupAnalytics(conn, { ...base, ...page }));
+  // The current period as asked (the start is required; no end: up to now), then the earlier one.
+  const period = { from: base.span.from ?? FIRST_INSTANT, to: base.span.to ?? ctx.now.getTime(), toInclusive: base.span.to === undefined || base.span.toInclusive === true };
+  const earlier = earlierPeriod(period, q.compare, base.zone);
+  const before = { ...base, span: earlier };
+  if (base.by !== 'timeseries') {
+    const current = await named(await groupAnalytics(conn, { ...base, ...page }));
+    const keys = current.map((g) => g.key);
+    const found = keys.length ? await groupAnalytics(conn, { ...before, keys, take: keys.length, skip: 0, sort: page.sort }) : [];
+    return besideByKey(current, found);
+  }
+  // A series is merged whole (rows with data only: as many as its buckets at most), then paged.
+  const whole: Page = { take: Number.MAX_SAFE_INTEGER, skip: 0, sort: 'asc' };
+  const current = await groupAnalytics(conn, { ...base, ...whole });
+  const found = await groupAnalytics(conn, { ...before, ...whole });
+  const merged = besideByPlace(current, found, { zone: base.zone, utc: base.utc, interval: base.interval, from: period.from, earlierFrom: earlier.from });
+  return (page.sort === 'asc' ? merged : merged.reverse()).slice(page.skip, page.skip + page.take);
 }
 
 /** Click records (operations.md §4), or per-group totals with groupBy. Bots are never counted. */
@@ -158,7 +184,18 @@ export const CLICK_COLUMNS = [
   'id', 'linkId', 'partnerId', 'createdAt', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl',
   'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'trigger',
 ] as const;
-export const GROUP_COLUMNS = ['key', 'clicks', 'leads', 'sales', 'saleAmount'] as const;
+/** A group's columns; the per-currency maps (and previous, with compare) as JSON text: their currencies vary row by row. */
+export const GROUP_COLUMNS = ['key', 'clicks', 'leads', 'sales', 'saleAmount', 'revenue', 'refunded'] as const;
+const COMPARED_COLUMNS = [...GROUP_COLUMNS, 'previous'] as const;
+
+type GroupCsvRow = Record<(typeof COMPARED_COLUMNS)[number], unknown>;
+
+const csvRow = (g: GroupRecord): GroupCsvRow => ({
+  ...g,
+  revenue: exactJson(g.revenue),
+  refunded: exactJson(g.refunded),
+  previous: g.previous && exactJson(g.previous),
+});
 
 /** Keyset pages of clicks: each page starts after the last row of the one before. */
 async function* clickPages(ctx: Ctx, filter: ClickFilter, sort: 'asc' | 'desc', w: CsvWindow): AsyncGenerator<ClickRecord[]> {
@@ -179,13 +216,13 @@ async function* clickPages(ctx: Ctx, filter: ClickFilter, sort: 'asc' | 'desc', 
  * the grouped statement again with its OFFSET (a keyset would not spare that work); what
  * stays bounded is the memory, one page of groups.
  */
-async function* groupPages(ctx: Ctx, deps: AnalyticsDeps, filter: ClickFilter, q: AnalyticsQuery, w: CsvWindow): AsyncGenerator<GroupRecord[]> {
+async function* groupPages(ctx: Ctx, deps: AnalyticsDeps, filter: ClickFilter, q: AnalyticsQuery, w: CsvWindow): AsyncGenerator<GroupCsvRow[]> {
   let left = w.take ?? Number.POSITIVE_INFINITY;
   let skip = w.skip;
   while (left > 0) {
     const take = Math.min(CSV_PAGE, left);
     const page = await groups(ctx, deps, filter, q, { take, skip, sort: q.sort });
-    yield page;
+    yield page.map(csvRow);
     if (page.length < take) return;
     left -= page.length;
     skip += page.length;
@@ -202,7 +239,7 @@ async function* nothing<T>(): AsyncGenerator<T[]> {}
 export function analyticsCsv({ ctx, deps, input }: { ctx: Ctx; deps: AnalyticsDeps; input: { query: AnalyticsQuery; window: CsvWindow } }): Readable {
   const { query: q, window: w } = input;
   const filter = filterOf(ctx, q);
-  if (q.groupBy) return csvStream<GroupRecord>(GROUP_COLUMNS, filter === 'empty' ? nothing() : groupPages(ctx, deps, filter, q, w));
+  if (q.groupBy) return csvStream<GroupCsvRow>(q.compare ? COMPARED_COLUMNS : GROUP_COLUMNS, filter === 'empty' ? nothing() : groupPages(ctx, deps, filter, q, w));
   return csvStream<ClickRecord>(CLICK_COLUMNS, filter === 'empty' ? nothing() : clickPages(ctx, filter, q.sort, w));
 }
 

@@ -77,6 +77,13 @@ function sourceSql(workspaceId: string, from: EventOrigin) {
     : sql`SELECT link_id, ${sql.raw(DIMENSIONS)} FROM clicks WHERE id = ${from.clickId}::uuid AND workspace_id = ${workspaceId}::uuid LIMIT 1`;
 }
 
+/** The rollup keys of the event `ev` (analytics_keys() of migrations 0010 and 0012), as its click's would be. */
+const EVENT_KEYS = sql`FROM ev LEFT JOIN analytics_hot_links h ON h.link_id = ev.link_id
+      CROSS JOIN LATERAL analytics_keys(ev.workspace_id, ev.link_id, ev.partner_id, ev.country, ev.device, ev.browser, ev.os,
+        ev.referrer, ev.referrer_url, ev.utm_source, ev.utm_medium, ev.utm_campaign, ev.utm_term, ev.utm_content, ev.trigger,
+        (ev.created_at >= h.dims_from) IS TRUE, (ev.created_at >= h.urls_from) IS TRUE) k
+      ORDER BY ev.workspace_id, k.scope_id, k.dim COLLATE "C", k.level, 5, k.value COLLATE "C", k.partner_id`;
+
 /**
  * Adds the event to the rollups in the same statement that records it. `analytics_rollups` is
  * the analytics module's table, written here for the same reason as `customers` above: one
@@ -87,12 +94,21 @@ function sourceSql(workspaceId: string, from: EventOrigin) {
 function rollupEventSql(counts: SQL, conflict: SQL) {
   return sql`INSERT INTO analytics_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot, clicks, leads, sales, amount)
       SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at), k.value, k.partner_id, ${randomInt(8)}::smallint, ${counts}
-      FROM ev LEFT JOIN analytics_hot_links h ON h.link_id = ev.link_id
-      CROSS JOIN LATERAL analytics_keys(ev.workspace_id, ev.link_id, ev.partner_id, ev.country, ev.device, ev.browser, ev.os,
-        ev.referrer, ev.referrer_url, ev.utm_source, ev.utm_medium, ev.utm_campaign, ev.utm_term, ev.utm_content, ev.trigger,
-        (ev.created_at >= h.dims_from) IS TRUE, (ev.created_at >= h.urls_from) IS TRUE) k
-      ORDER BY ev.workspace_id, k.scope_id, k.dim COLLATE "C", k.level, 5, k.value COLLATE "C", k.partner_id
+      ${EVENT_KEYS}
       ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot) DO UPDATE SET ${conflict}`;
+}
+
+/**
+ * A sale's money in its currency (`analytics_revenue_rollups`, migration 0018, the analytics
+ * module's table too): `counts` are its sales, net amount and refunded amount, under the keys
+ * of its analytics_rollups rows, in the same statement and key order.
+ */
+function revenueEventSql(counts: SQL) {
+  return sql`INSERT INTO analytics_revenue_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, currency, slot, sales, amount, refunded)
+      SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at), k.value, k.partner_id, ev.currency, ${randomInt(8)}::smallint, ${counts}
+      ${EVENT_KEYS}
+      ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, currency, slot)
+      DO UPDATE SET sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount, refunded = r.refunded + EXCLUDED.refunded`;
 }
 
 /** The customer as the API's Customer record (customers/schemas.ts), read from the upsert's `c`. */
@@ -178,7 +194,8 @@ export async function recordSale(
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
-      ru AS (${rollupEventSql(sql`0, 0, 1, ev.amount - ev.refunded_amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)})
+      ru AS (${rollupEventSql(sql`0, 0, 1, ev.amount - ev.refunded_amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)}),
+      rm AS (${revenueEventSql(sql`1, ev.amount - ev.refunded_amount, ev.refunded_amount`)})
       SELECT ev.id, ev.event_name AS "eventName", ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId",
         ev.link_id AS "linkId", ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
@@ -206,7 +223,8 @@ export async function stripeSale(conn: Conn, workspaceId: string, by: { invoiceI
 
 /**
  * Sets a sale's refunded amount and takes the difference off its rollups, in the sale's own
- * period and dimensions (revenue is net of refunds where the sale counts), in one statement.
+ * period and dimensions (revenue is net of refunds where the sale counts), and adds it to the
+ * refunded amount of its currency, in one statement.
  */
 export async function setRefundedAmount(conn: Conn, r: { workspaceId: string; saleId: string; refundedAmount: number }): Promise<void> {
   await conn.execute(
@@ -216,7 +234,8 @@ export async function setRefundedAmount(conn: Conn, r: { workspaceId: string; sa
         UPDATE sale_events s SET refunded_amount = LEAST(${r.refundedAmount}::bigint, s.amount)
         FROM before WHERE s.id = ${r.saleId}::uuid AND s.workspace_id = ${r.workspaceId}::uuid AND LEAST(${r.refundedAmount}::bigint, s.amount) <> before.refunded_amount
         RETURNING s.*, s.refunded_amount - before.refunded_amount AS delta),
-      ru AS (${rollupEventSql(sql`0, 0, 0, -ev.delta`, sql`amount = r.amount + EXCLUDED.amount`)})
+      ru AS (${rollupEventSql(sql`0, 0, 0, -ev.delta`, sql`amount = r.amount + EXCLUDED.amount`)}),
+      rm AS (${revenueEventSql(sql`0, -ev.delta, ev.delta`)})
       SELECT 1`,
   );
 }

@@ -71,7 +71,14 @@ interface Group {
   leads: number;
   sales: number;
   saleAmount: number;
+  /** Per currency: these sales are all in usd (the default). */
+  revenue: Record<string, number>;
+  refunded: Record<string, number>;
 }
+
+const NO_MONEY = { revenue: {}, refunded: {} };
+/** A group's money when all its sales are in usd and none refunded. */
+const usd = (amount: number) => ({ revenue: { usd: amount }, refunded: { usd: 0 } });
 
 interface Event {
   id: string;
@@ -181,7 +188,7 @@ function expectedGroups(
   const keyOfEvent = eventKey ?? ((e: Event) => clickKey(byId.get(e.clickId)!));
   const out = new Map<string, Group>();
   const group = (key: string) => {
-    if (!out.has(key)) out.set(key, { key, clicks: 0, leads: 0, sales: 0, saleAmount: 0 });
+    if (!out.has(key)) out.set(key, { key, clicks: 0, leads: 0, sales: 0, saleAmount: 0, ...NO_MONEY });
     return out.get(key)!;
   };
   for (const c of clicks) group(clickKey(c)).clicks++;
@@ -190,6 +197,7 @@ function expectedGroups(
     const g = group(keyOfEvent(e));
     g.sales++;
     g.saleAmount += e.amount!;
+    Object.assign(g, usd(g.saleAmount));
   }
   return byKey([...out.values()]);
 }
@@ -450,10 +458,10 @@ describe('GET /api/analytics: click records', () => {
     expect(ids(await b.clicks())).toEqual([clickB]);
     expect(await b.clicks(`&linkId=${link.id}`)).toEqual([]);
     expect(await b.clicks(`&partnerId=${partner}`)).toEqual([]);
-    expect(await b.groups('&groupBy=link')).toEqual([{ key: linkB.id, clicks: 1, leads: 0, sales: 0, saleAmount: 0 }]);
+    expect(await b.groups('&groupBy=link')).toEqual([{ key: linkB.id, clicks: 1, leads: 0, sales: 0, saleAmount: 0, ...NO_MONEY }]);
     expect(await b.groups(`&groupBy=link&linkId=${link.id}`)).toEqual([]);
     expect(await b.groups(`&groupBy=country&partnerId=${partner}`)).toEqual([]);
-    expect(await a.groups('&groupBy=link')).toEqual([{ key: link.id, clicks: 1, leads: 1, sales: 1, saleAmount: 700 }]);
+    expect(await a.groups('&groupBy=link')).toEqual([{ key: link.id, clicks: 1, leads: 1, sales: 1, saleAmount: 700, ...usd(700) }]);
   });
 });
 
@@ -498,19 +506,19 @@ describe('GET /api/analytics: groupBy', () => {
     };
     for (const [groupBy, keyOf] of Object.entries(dimensions)) {
       const groups = await api.groups(`&groupBy=${groupBy}`);
-      expect(groups.map((g) => Object.keys(g).sort()), groupBy).toEqual(groups.map(() => ['clicks', 'key', 'leads', 'saleAmount', 'sales']));
+      expect(groups.map((g) => Object.keys(g).sort()), groupBy).toEqual(groups.map(() => ['clicks', 'key', 'leads', 'refunded', 'revenue', 'saleAmount', 'sales']));
       expect(byKey(groups), groupBy).toEqual(expectedGroups(clicks, events, keyOf));
     }
     // A few values spelled out, so the expectation above cannot agree with a wrong click list.
     expect(byKey(await api.groups('&groupBy=country'))).toEqual([
-      { key: 'DE', clicks: 2, leads: 1, sales: 0, saleAmount: 0 },
-      { key: 'GB', clicks: 3, leads: 2, sales: 3, saleAmount: 1751 },
-      { key: 'US', clicks: 1, leads: 1, sales: 1, saleAmount: 99 },
+      { key: 'DE', clicks: 2, leads: 1, sales: 0, saleAmount: 0, ...NO_MONEY },
+      { key: 'GB', clicks: 3, leads: 2, sales: 3, saleAmount: 1751, ...usd(1751) },
+      { key: 'US', clicks: 1, leads: 1, sales: 1, saleAmount: 99, ...usd(99) },
     ]);
     expect(byKey(await api.groups('&groupBy=referrer'))).toEqual([
-      { key: '(direct)', clicks: 2, leads: 0, sales: 1, saleAmount: 250 },
-      { key: 'news.example.com', clicks: 3, leads: 3, sales: 2, saleAmount: 1501 },
-      { key: 'social.example', clicks: 1, leads: 1, sales: 1, saleAmount: 99 },
+      { key: '(direct)', clicks: 2, leads: 0, sales: 1, saleAmount: 250, ...usd(250) },
+      { key: 'news.example.com', clicks: 3, leads: 3, sales: 2, saleAmount: 1501, ...usd(1501) },
+      { key: 'social.example', clicks: 1, leads: 1, sales: 1, saleAmount: 99, ...usd(99) },
     ]);
   });
 
