@@ -7,7 +7,8 @@
  *
  * Clicks are written by the service's own click writer (storeClicks) at chosen instants over
  * the 30 days before now, some batches twice (a retry must add nothing); leads and sales go
- * through the tracking endpoints (stamped by the database at "now").
+ * through the tracking endpoints (stamped by the database at "now"), sales in three currencies,
+ * whose revenue per currency is compared too.
  */
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -51,6 +52,7 @@ interface RawRow {
   linkId: string;
   partnerId: string | null;
   amount: number;
+  currency: string | null;
   dims: Record<string, string>;
 }
 
@@ -116,7 +118,7 @@ async function fixture() {
     const lead = await send('POST', '/api/track/lead', { clickId: c.id, eventName: 'Sign up', customerExternalId: `u${i}`, customerName: 'U' });
     expect(lead.statusCode, lead.body).toBe(200);
     if (i % 2 === 0) {
-      const sale = await send('POST', '/api/track/sale', { clickId: c.id, customerExternalId: `u${i}`, customerName: 'U', amount: 1000 + i });
+      const sale = await send('POST', '/api/track/sale', { clickId: c.id, customerExternalId: `u${i}`, customerName: 'U', amount: 1000 + i, currency: ['usd', 'eur', 'jpy'][i % 3] });
       expect(sale.statusCode, sale.body).toBe(200);
     }
   }
@@ -124,9 +126,9 @@ async function fixture() {
   const us = `(extract(epoch FROM created_at) * 1000000)::bigint::text AS us`;
   const stored = await rows<Record<string, string | null>>(
     t.database.db,
-    sql.raw(`SELECT 'click' AS kind, ${us}, 0 AS amount, ${dimCols} FROM clicks WHERE workspace_id = '${ws.id}' AND NOT bot
-      UNION ALL SELECT 'lead', ${us}, 0, ${dimCols} FROM lead_events WHERE workspace_id = '${ws.id}'
-      UNION ALL SELECT 'sale', ${us}, amount, ${dimCols} FROM sale_events WHERE workspace_id = '${ws.id}'`),
+    sql.raw(`SELECT 'click' AS kind, ${us}, 0 AS amount, NULL AS currency, ${dimCols} FROM clicks WHERE workspace_id = '${ws.id}' AND NOT bot
+      UNION ALL SELECT 'lead', ${us}, 0, NULL, ${dimCols} FROM lead_events WHERE workspace_id = '${ws.id}'
+      UNION ALL SELECT 'sale', ${us}, amount, currency, ${dimCols} FROM sale_events WHERE workspace_id = '${ws.id}'`),
   );
   const dflt = (k: string, v: string | null) => v ?? (['country', 'device', 'browser', 'os', 'referrer'].includes(k) ? '(unknown)' : k === 'trigger' ? 'link' : '(none)');
   const data: RawRow[] = stored.map((r) => ({
@@ -135,6 +137,7 @@ async function fixture() {
     linkId: r.link_id!,
     partnerId: r.partner_id ?? null,
     amount: Number(r.amount),
+    currency: r.currency ?? null,
     dims: Object.fromEntries(
       ['country', 'device', 'browser', 'os', 'referrer', 'referrer_url', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'trigger'].map((k) => [k, dflt(k, r[k] ?? null)]),
     ),
@@ -176,9 +179,11 @@ function dimValues(by: string, r: RawRow): string[] {
   return [r.dims[by]!];
 }
 
-function expected(q: Query): Map<string, { clicks: number; leads: number; sales: number; saleAmount: number }> {
+type Figures = { clicks: number; leads: number; sales: number; saleAmount: number; revenue: Record<string, number> };
+
+function expected(q: Query): Map<string, Figures> {
   const zone = q.zone ?? 'UTC';
-  const out = new Map<string, { clicks: number; leads: number; sales: number; saleAmount: number }>();
+  const out = new Map<string, Figures>();
   for (const r of f.data) {
     if (q.linkId && r.linkId !== q.linkId) continue;
     if (q.partnerId && r.partnerId !== q.partnerId) continue;
@@ -191,12 +196,13 @@ function expected(q: Query): Map<string, { clicks: number; leads: number; sales:
     if (q.end?.date !== undefined && local > q.end.date) continue;
     const keys = keysOf(q, r, zone, ms);
     for (const key of keys) {
-      const g = out.get(key) ?? { clicks: 0, leads: 0, sales: 0, saleAmount: 0 };
+      const g = out.get(key) ?? { clicks: 0, leads: 0, sales: 0, saleAmount: 0, revenue: {} };
       if (r.kind === 'click') g.clicks++;
       else if (r.kind === 'lead') g.leads++;
       else {
         g.sales++;
         g.saleAmount += r.amount;
+        g.revenue[r.currency!] = (g.revenue[r.currency!] ?? 0) + r.amount;
       }
       out.set(key, g);
     }
@@ -383,8 +389,8 @@ describe('groupBy answers from rollups and raw edges equal the raw answer', () =
         const q: Query = { by: 'referrer_url', ...scope, ...b };
         const res = await f.send('GET', url(q));
         expect(res.statusCode, res.body).toBe(200);
-        const got = res.json<{ key: string; clicks: number; leads: number; sales: number; saleAmount: number }[]>();
-        const actual = Object.fromEntries(got.map((g) => [g.key, { clicks: g.clicks, leads: g.leads, sales: g.sales, saleAmount: g.saleAmount }]));
+        const got = res.json<({ key: string } & Figures)[]>();
+        const actual = Object.fromEntries(got.map((g) => [g.key, { clicks: g.clicks, leads: g.leads, sales: g.sales, saleAmount: g.saleAmount, revenue: g.revenue }]));
         expect(actual, url(q)).toEqual(Object.fromEntries(expected(q)));
       }
   });
@@ -395,9 +401,11 @@ describe('groupBy answers from rollups and raw edges equal the raw answer', () =
         const res = await f.send('GET', url(q));
         if (reversed(q) && res.statusCode === 400) return;
         expect(res.statusCode, `${url(q)} ${res.body}`).toBe(200);
-        const got = res.json<{ key: string; clicks: number; leads: number; sales: number; saleAmount: number; name?: string | null; shortUrl?: string }[]>();
+        const got = res.json<({ key: string; name?: string | null; shortUrl?: string } & Figures)[]>();
         const zone = q.zone ?? 'UTC';
-        const actual = new Map(got.map((g) => [q.by === 'timeseries' ? wallKey(g.key, zone, q.interval) : g.key, { clicks: g.clicks, leads: g.leads, sales: g.sales, saleAmount: g.saleAmount }]));
+        const actual = new Map(
+          got.map((g) => [q.by === 'timeseries' ? wallKey(g.key, zone, q.interval) : g.key, { clicks: g.clicks, leads: g.leads, sales: g.sales, saleAmount: g.saleAmount, revenue: g.revenue }]),
+        );
         expect(actual.size, 'one row per key').toBe(got.length);
         expect(Object.fromEntries(actual), url(q)).toEqual(Object.fromEntries(expected(q)));
         if (q.by === 'timeseries') {
@@ -433,6 +441,25 @@ describe('groupBy answers from rollups and raw edges equal the raw answer', () =
     const kept = (await summed('analytics_rollups')).filter((r) => !(r.dim !== '' && r.scope_id !== f.ws.id));
     expect(kept.length).toBeGreaterThan(1000);
     const rebuilt = (await summed(again)).filter((r) => !(r.dim !== '' && r.scope_id !== f.ws.id));
+    await t.database.db.execute(sql.raw(`DROP TABLE ${again}`));
+    expect(rebuilt).toEqual(kept);
+  });
+
+  it('revenue rows kept sale by sale equal the migration 0018 backfill of the same sales, hot links included', async () => {
+    const migration = readFileSync(new URL('../../../src/db/migrations/0018_revenue_by_currency.sql', import.meta.url), 'utf8');
+    const backfill = migration.slice(migration.indexOf('INSERT INTO analytics_revenue_rollups'));
+    const again = `revenue_again_${randomUUID().slice(0, 8)}`;
+    await t.database.db.execute(sql.raw(`CREATE TABLE ${again} (LIKE analytics_revenue_rollups)`));
+    await t.database.db.execute(sql.raw(backfill.replace('INSERT INTO analytics_revenue_rollups', `INSERT INTO ${again}`).replace(/;\s*$/, '')));
+    const summed = (table: string) =>
+      rows<Record<string, string>>(
+        t.database.db,
+        sql.raw(`SELECT scope_id::text, dim, level::text, bucket::text, value, partner_id::text, currency, sum(sales)::text AS s, sum(amount)::text AS a,
+          sum(refunded)::text AS r FROM ${table} WHERE workspace_id = '${f.ws.id}' GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7`),
+      );
+    const kept = await summed('analytics_revenue_rollups');
+    expect(kept.length).toBeGreaterThan(100);
+    const rebuilt = await summed(again);
     await t.database.db.execute(sql.raw(`DROP TABLE ${again}`));
     expect(rebuilt).toEqual(kept);
   });
