@@ -42,7 +42,7 @@ export const AnalyticsQuery = Type.Object({
   groupBy: Type.Optional(
     StringEnum(GROUP_BYS, {
       description:
-        'Totals per group instead of click records: [{ key, clicks, leads, sales, saleAmount, revenue, refunded }] (revenue and refunded per currency, an extension). Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link\'s, or the visitor\'s own), trigger (qr: opened from the link\'s QR code; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link\'s current collection and tags) and partner (the click\'s partner). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name.',
+        'Totals per group instead of click records: [{ key, clicks, leads, sales, saleAmount, revenue, refunded }] (revenue and refunded per currency, an extension; as CSV they are cells of JSON text, as is previous with compare). Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link\'s, or the visitor\'s own), trigger (qr: opened from the link\'s QR code; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link\'s current collection and tags) and partner (the click\'s partner). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name.',
     }),
   ),
   interval: Type.Optional(StringEnum(['hour', 'day', 'month'] as const, { description: 'With groupBy=timeseries; default day' })),
@@ -62,7 +62,7 @@ export const AnalyticsQuery = Type.Object({
   format: Type.Optional(
     StringEnum(['json', 'csv'] as const, {
       description:
-        "json (default) or csv: the same query as text/csv (RFC 4180, a header row, CRLF), streamed; with groupBy, revenue, refunded and previous are cells of JSON text (their currencies vary row by row). Without take, csv means every matching row (after skip), read a page at a time; with take, the same rows as json. A text value beginning with =, +, -, @, TAB or CR gets a leading ' so that spreadsheets do not run it as a formula.",
+        "json (default) or csv: the same query as text/csv (RFC 4180, a header row, CRLF), streamed. Without take, csv means every matching row (after skip), read a page at a time; with take, the same rows as json. A text value beginning with =, +, -, @, TAB or CR gets a leading ' so that spreadsheets do not run it as a formula.",
     }),
   ),
 });

@@ -69,7 +69,7 @@ const CLICK_HEADER = [
   'id', 'linkId', 'partnerId', 'createdAt', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl',
   'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'trigger',
 ];
-const GROUP_HEADER = ['key', 'clicks', 'leads', 'sales', 'saleAmount'];
+const GROUP_HEADER = ['key', 'clicks', 'leads', 'sales', 'saleAmount', 'revenue', 'refunded'];
 
 type Shop = Awaited<ReturnType<typeof seed>>;
 let shop: Shop;
@@ -173,7 +173,7 @@ describe('GET /api/analytics?format=csv', () => {
     expect(skipped.rows.slice(1)).toEqual(asRows((await jsonAll('')).slice(11_990), CLICK_HEADER));
   });
 
-  it('answers every groupBy as CSV: key, clicks, leads, sales, saleAmount', { timeout: 120_000 }, async () => {
+  it('answers every groupBy as CSV: key, clicks, leads, sales, saleAmount, revenue and refunded (JSON text)', { timeout: 120_000 }, async () => {
     for (const query of [
       '&groupBy=country',
       '&groupBy=device',
@@ -193,7 +193,13 @@ describe('GET /api/analytics?format=csv', () => {
     }
     // The real click's lead and sale are counted.
     const { rows } = await csv(`&groupBy=link&linkId=${shop.a.id}`);
-    expect(rows[1]!.slice(2)).toEqual(['1', '1', '1234']);
+    expect(rows[1]!.slice(2)).toEqual(['1', '1', '1234', '{"usd":1234}', '{"usd":0}']);
+    // With compare, previous too.
+    const compared = `&groupBy=link&startDate=2026-03-02&compare=previous`;
+    const withPrevious = await csv(compared);
+    expect(withPrevious.rows[0]).toEqual([...GROUP_HEADER, 'previous']);
+    expect(withPrevious.rows.slice(1)).toEqual(asRows(await jsonAll(compared), [...GROUP_HEADER, 'previous']));
+    expect(withPrevious.rows.length).toBeGreaterThan(1);
     // Hourly buckets over ~8 days of clicks: more groups than one page of 5,000 would need is not reached, but many.
     expect((await csv('&groupBy=timeseries&interval=hour')).rows.length).toBeGreaterThan(100);
   });

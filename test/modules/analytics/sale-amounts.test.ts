@@ -33,6 +33,14 @@ function saleAmounts(body: string): Map<string, bigint> {
   return out;
 }
 
+/** Each group's revenue in usd (its only currency here), exact, read from the response text. */
+function usdRevenues(body: string): Map<string, bigint> {
+  const out = new Map<string, bigint>();
+  for (const m of body.matchAll(/"key":"([^"]*)"[^}]*?"revenue":\{"usd":(-?\d+)\}/g)) out.set(m[1]!, BigInt(m[2]!));
+  expect(out.size, body).toBe((JSON.parse(body) as unknown[]).length);
+  return out;
+}
+
 const total = (amounts: Map<string, bigint>) => [...amounts.values()].reduce((a, b) => a + b, 0n);
 
 describe('sale amounts', () => {
@@ -68,6 +76,7 @@ describe('sale amounts', () => {
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       const sums = saleAmounts(res.body);
       expect(total(sums), query).toBe(expected);
+      expect(usdRevenues(res.body), query).toEqual(sums);
       if (query === 'groupBy=link') expect([...sums.keys()]).toEqual([link.id]);
     }
     // A total within 2^53 is an ordinary JSON number.
