@@ -9,6 +9,7 @@ import { benchClickEvents } from './click-events.js';
 import { benchClickPartitions } from './click-partitions.js';
 import { benchConversions } from './conversions.js';
 import { benchDashboard } from './dashboard.js';
+import { benchExport } from './export.js';
 import { benchHostile } from './hostile.js';
 import { benchLinks } from './links.js';
 import { benchPeople } from './people.js';
@@ -48,6 +49,7 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['click-events', () => benchClickEvents()],
   ['analytics', () => benchAnalytics()],
   ['dashboard', () => benchDashboard()],
+  ['export', () => benchExport()],
 ];
 
 console.log(`Linktrail bench, ${new Date().toISOString()}, node ${process.version}`);
