@@ -16,6 +16,7 @@ import { customerRoutes } from './modules/customers/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { exportRoutes } from './modules/export/routes.js';
+import { importAdminRoutes, importRoutes } from './modules/imports/routes.js';
 import { apiKeyCredential } from './modules/keys/credential.js';
 import { keyRoutes } from './modules/keys/routes.js';
 import { inviteRoutes } from './modules/invites/routes.js';
@@ -70,6 +71,8 @@ export interface AppDeps {
   conversions: ConversionDeps;
   /** Claimed hosts (operations.md §13): reserved hosts, the TXT resolvers, the change announcement. */
   domains: DomainDeps;
+  /** Imports (operations.md §13): pokes this instance's import worker. */
+  imports: { wakeWorker: () => void };
   keyCache: KeyCache;
   /** Whether the shared credential epoch moved (see AuthChangeBus.observeAuthEpoch); absent in process. */
   authEpochMoved?: (epoch: string) => boolean;
@@ -156,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     conversions: deps.conversions,
     roleOf: (userId, workspaceId) => roleIn({ ctx: ctxNow(), input: { userId, workspaceId } }),
   });
+  await app.register(importRoutes, { ...resource, wakeWorker: deps.imports.wakeWorker });
   await app.register(domainRoutes, {
     ...resource,
     domains: deps.domains,
@@ -201,6 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       reseal: { sealer: deps.sealer, changed: (table, ids) => (table === 'links' ? deps.links.onChanged?.(ids) : undefined) },
     });
     await app.register(domainAdminRoutes, { prefix: '/admin', db, clock, adminToken: config.adminToken, domains: deps.domains });
+    await app.register(importAdminRoutes, { prefix: '/admin', db, clock, adminToken: config.adminToken, wakeWorker: deps.imports.wakeWorker });
   }
   return app;
 }

@@ -50,6 +50,8 @@ export interface Config {
   webhookAllowedCidrs: string[];
   /** Waits before each retry of a failed delivery (WEBHOOK_RETRY_DELAYS; §11's schedule by default). */
   webhookRetryDelaysMs: number[];
+  /** How long an import stays one instance's without progress before another takes it over (IMPORT_LEASE_SECONDS, default 30). */
+  importLeaseMs: number;
   /** Hosts no workspace may claim (RESERVED_HOSTS, plus always those of BASE_URL and SHORT_LINK_BASE_URL). */
   reservedHosts: string[];
   /** Resolvers the TXT check of a claimed host asks (DNS_SERVERS, `ip` or `ip:port`); empty: the system's. */
@@ -221,6 +223,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const secretPrevious = get('SECRET_PREVIOUS');
   if (secretPrevious !== undefined && secretPrevious.length < 32) bad('SECRET_PREVIOUS', 'must be at least 32 characters');
   if (secretPrevious !== undefined && secretPrevious === secret) bad('SECRET_PREVIOUS', 'must differ from SECRET (it is the secret before a rotation)');
+  const importLeaseRaw = get('IMPORT_LEASE_SECONDS') ?? '30';
+  if (!/^\d{1,4}$/.test(importLeaseRaw) || Number(importLeaseRaw) < 1 || Number(importLeaseRaw) > 3600) {
+    bad('IMPORT_LEASE_SECONDS', `must be an integer from 1 to 3600 (got "${importLeaseRaw}")`);
+  }
   const webhookConcurrencyRaw = get('WEBHOOK_CONCURRENCY') ?? '50';
   if (!/^\d{1,4}$/.test(webhookConcurrencyRaw) || Number(webhookConcurrencyRaw) < 1 || Number(webhookConcurrencyRaw) > 1000) {
     bad('WEBHOOK_CONCURRENCY', `must be an integer from 1 to 1000 (got "${webhookConcurrencyRaw}")`);
@@ -252,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clickRetentionMonths: retentionRaw === undefined ? undefined : Number(retentionRaw),
     webhookDelivery: parseBool('WEBHOOK_DELIVERY', get('WEBHOOK_DELIVERY') ?? 'true'),
     webhookConcurrency: Number(webhookConcurrencyRaw),
+    importLeaseMs: Number(importLeaseRaw) * 1000,
     webhookAllowedCidrs: parseCidrs('WEBHOOK_ALLOWED_CIDRS', get('WEBHOOK_ALLOWED_CIDRS') ?? ''),
     webhookRetryDelaysMs: parseDelays('WEBHOOK_RETRY_DELAYS', get('WEBHOOK_RETRY_DELAYS') ?? WEBHOOK_RETRY_DELAYS),
     // The service's own hosts are never claimable (a claim would take its API and short links).

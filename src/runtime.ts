@@ -16,8 +16,9 @@ import { MemoryFailureCounter, RedisFailureCounter } from './http/failure-counte
 import { LoginThrottle } from './http/login-throttle.js';
 import { issueSetupCode } from './modules/auth/service.js';
 import { frameChecker } from './modules/links/frame-check.js';
-import { findLinkByAlias, findLinkForRedirect } from './modules/links/service.js';
-import { ActiveHosts, loadActiveHosts } from './modules/domains/service.js';
+import { findLinkByAlias, findLinkForRedirect, type LinkDeps } from './modules/links/service.js';
+import { ActiveHosts, loadActiveHosts, type DomainDeps } from './modules/domains/service.js';
+import { ImportWorker } from './modules/imports/service.js';
 import { AliasCache } from './modules/redirect/alias-cache.js';
 import { startClickPipeline } from './modules/clicks/service.js';
 import { clickOutboxCtes, workspacesWanting } from './modules/webhooks/outbox.js';
@@ -144,6 +145,25 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     if (reset) loopDelay.reset();
     return answer;
   };
+  const linkDeps: LinkDeps = {
+    shortLinkBaseUrl: config.shortLinkBaseUrl,
+    baseUrl: config.baseUrl,
+    sealer,
+    checkFrame: frameChecker(config.shortLinkBaseUrl, { allowPrivate: config.allowPrivateDestinations }),
+    onChanged: (linkIds) => cache.changed(linkIds),
+    onEventsWritten: wakeWebhooks,
+  };
+  const domainDeps: DomainDeps = {
+    reservedHosts: new Set(config.reservedHosts),
+    dnsServers: config.dnsServers,
+    // This instance's table is fresh when the change's answer goes out; others follow by the bus.
+    onChanged: async () => {
+      await bus.publishDomainsChanged();
+      await hosts.refresh();
+    },
+  };
+  // Imports (operations.md §13) run on every instance (started once the app is built); one started here is taken at once.
+  const importer = new ImportWorker({ db: database.db, clock, logger, links: linkDeps, domains: domainDeps, leaseMs: config.importLeaseMs });
   const app = await buildApp({
     metrics,
     config,
@@ -154,14 +174,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     lastUsed,
     clock,
     logger,
-    links: {
-      shortLinkBaseUrl: config.shortLinkBaseUrl,
-      baseUrl: config.baseUrl,
-      sealer,
-      checkFrame: frameChecker(config.shortLinkBaseUrl, { allowPrivate: config.allowPrivateDestinations }),
-      onChanged: (linkIds) => cache.changed(linkIds),
-      onEventsWritten: wakeWebhooks,
-    },
+    links: linkDeps,
+    imports: { wakeWorker: () => importer.wake() },
     redirect: {
       shortLinkBaseUrl: config.shortLinkBaseUrl,
       log: logger,
@@ -177,15 +191,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       limiter,
       clock,
     },
-    domains: {
-      reservedHosts: new Set(config.reservedHosts),
-      dnsServers: config.dnsServers,
-      // This instance's table is fresh when the change's answer goes out; others follow by the bus.
-      onChanged: async () => {
-        await bus.publishDomainsChanged();
-        await hosts.refresh();
-      },
-    },
+    domains: domainDeps,
     keyCache: new CredentialCache(bus),
     authEpochMoved: (epoch) => bus.observeAuthEpoch?.(epoch) ?? false,
     people: {
@@ -215,6 +221,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     logger.flush();
   }
   if (config.webhookDelivery) webhooks = startWebhookDelivery(config, { database, sealer, logger, clock });
+  importer.start();
   return {
     app,
     database,
@@ -222,6 +229,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     wakeWebhooks,
     async close() {
       await app.close();
+      await importer.close();
       await webhooks?.close();
       await clicks.close();
       hosts.close();

@@ -146,6 +146,18 @@ export const messages = {
     en: 'mapping gives {field} the column "{column}", which the file\'s first line does not name. Columns found: {columns}.',
     ar: 'يربط mapping الحقل {field} بالعمود "{column}"، وهو عمود لا يذكره السطر الأول من الملف. الأعمدة الموجودة: {columns}.',
   },
+  import_running: {
+    en: 'An import is running in this workspace already ({id}): wait until it is done (GET /api/imports/{id}), then send the next file.',
+    ar: 'يجري استيراد في مساحة العمل هذه بالفعل ({id}): انتظر حتى ينتهي (GET /api/imports/{id})، ثم أرسل الملف التالي.',
+  },
+  import_collection_required: {
+    en: 'The file has no collection column: say which collection its links go to with collection=<name or id> (a new name creates it).',
+    ar: 'لا يحتوي الملف على عمود للمجموعة: حدّد المجموعة التي تذهب إليها روابطه عبر collection=<الاسم أو المعرّف> (الاسم الجديد يُنشئها).',
+  },
+  import_mapping_invalid: {
+    en: 'mapping must be a URL-encoded JSON object of our field names to the file\'s column names, such as {"url":"Long URL"}.',
+    ar: 'يجب أن يكون mapping كائن JSON مرمّزًا للرابط يربط أسماء حقولنا بأسماء أعمدة الملف، مثل {"url":"Long URL"}.',
+  },
   import_unknown_field: {
     en: 'mapping names "{field}", which is not a field an import reads; use {fields}.',
     ar: 'يذكر mapping الحقل "{field}"، وهو ليس حقلًا يقرؤه الاستيراد؛ استخدم {fields}.',
@@ -364,6 +376,22 @@ export const reasons = {
   import_date: {
     en: 'is not a date this import reads (ISO 8601 such as 2024-05-01T10:20:30Z, 2024-05-01 10:20:30, 5/1/2024, or Unix seconds)',
     ar: 'ليس تاريخًا يقرؤه الاستيراد (ISO 8601 مثل 2024-05-01T10:20:30Z، أو 2024-05-01 10:20:30، أو 5/1/2024، أو ثوانٍ بتوقيت يونكس)',
+  },
+  duplicate_row_in_file: {
+    en: 'is the same link as line {other} of this file (same old short URL, external id, or destination and title)',
+    ar: 'هو الرابط نفسه الوارد في السطر {other} من هذا الملف (الرابط المختصر القديم نفسه، أو المعرّف الخارجي نفسه، أو الوجهة والعنوان نفسيهما)',
+  },
+  alias_host_taken: {
+    en: 'is on {host}, a host another workspace holds: its old short URLs belong to that workspace',
+    ar: 'على المضيف {host}، وهو مضيف تملكه مساحة عمل أخرى: روابطه المختصرة القديمة تعود إليها',
+  },
+  alias_host_unclaimable: {
+    en: 'is on {host}, which cannot be claimed ({why})',
+    ar: 'على المضيف {host}، ولا يمكن المطالبة به ({whyAr})',
+  },
+  collection_unknown: {
+    en: 'names the collection id {id}, which is not a collection of this workspace',
+    ar: 'يذكر معرّف المجموعة {id}، وهو ليس مجموعة في مساحة العمل هذه',
   },
   unclosed_quote: {
     en: 'opens a quoted cell (") that is never closed, so the rest of the file cannot be read',

@@ -151,3 +151,43 @@ export async function claimedHosts({ ctx, input }: { ctx: Ctx; input: string[] }
 export function loadActiveHosts(db: BaseCtx['db']): Promise<store.ActiveHostRow[]> {
   return store.activeHostRows(db);
 }
+
+/** Whether an import may put old short URLs on a host; the reason a row fails when not. */
+export type HostForImport = { ok: true } | { ok: false; reason: 'alias_host_taken' | 'alias_host_unclaimable'; params: Record<string, string> };
+
+const UNCLAIMABLE: Record<string, { en: string; ar: string }> = {
+  host_invalid: { en: 'not a domain name', ar: 'ليس اسم نطاق' },
+  host_ip_literal: { en: 'an IP address', ar: 'عنوان IP' },
+  host_reserved: { en: "this server's own host", ar: 'مضيف هذا الخادم نفسه' },
+};
+
+/**
+ * The hosts of an import's old short URLs: each the workspace does not claim yet is claimed
+ * (pending: the Domains page then shows the TXT record to add), unless another workspace holds
+ * it active or it cannot be claimed at all. A statement per host the workspace had not claimed.
+ */
+export async function claimHostsForImport({ ctx, deps, input }: { ctx: Ctx; deps: DomainDeps; input: string[] }): Promise<Map<string, HostForImport>> {
+  const out = new Map<string, HostForImport>();
+  const held = await claimedHosts({ ctx, input });
+  for (const host of input) {
+    if (held.has(host)) {
+      out.set(host, { ok: true });
+      continue;
+    }
+    const verdict = normalizeHost(host, deps.reservedHosts);
+    if (!verdict.ok) {
+      const why = UNCLAIMABLE[verdict.problem]!;
+      out.set(host, { ok: false, reason: 'alias_host_unclaimable', params: { host, why: why.en, whyAr: why.ar } });
+      continue;
+    }
+    const holder = await store.activeHolderOf(ctx.db, host);
+    if (holder !== undefined && holder !== ctx.workspace.id) {
+      out.set(host, { ok: false, reason: 'alias_host_taken', params: { host } });
+      continue;
+    }
+    const txtValue = `linktrail-verify=${randomBytes(24).toString('base64url')}`;
+    await store.insertDomain(ctx.db, { id: newId(), workspaceId: ctx.workspace.id, host, txtValue, rootUrl: null, notFoundUrl: null });
+    out.set(host, { ok: true });
+  }
+  return out;
+}

@@ -34,20 +34,30 @@ async function checkRowCount(body: Buffer, delimiter: Delimiter): Promise<void> 
   }
 }
 
-async function* batches(body: Buffer, delimiter: Delimiter, ctx: RowContext): AsyncGenerator<ReadResult[]> {
+/** A batch of results, with each record's own cells by line (for the errors CSV). */
+export interface ReadBatch {
+  results: ReadResult[];
+  cells: Map<number, string[]>;
+}
+
+/** Cells kept for the errors CSV; a row larger than this comes back without them. */
+const KEPT_ROW_CHARS = 64 * 1024;
+
+async function* batches(body: Buffer, delimiter: Delimiter, ctx: RowContext): AsyncGenerator<ReadBatch> {
   await checkRowCount(body, delimiter);
-  let batch: ReadResult[] = [];
+  let batch: ReadBatch = { results: [], cells: new Map() };
   for await (const record of csvRecords(body, delimiter)) {
     if (record.line === 1) continue;
     const result = 'unclosedQuote' in record ? failure(record.line, 'row', 'unclosed_quote') : buildRow(ctx, record.line, record.cells);
-    if (result) batch.push(result);
-    if (batch.length >= BATCH_ROWS) {
+    if (result) batch.results.push(result);
+    if (result && 'cells' in record && record.cells.reduce((n, c) => n + c.length, 0) <= KEPT_ROW_CHARS) batch.cells.set(record.line, record.cells);
+    if (batch.results.length >= BATCH_ROWS) {
       yield batch;
-      batch = [];
+      batch = { results: [], cells: new Map() };
     }
     if (record.line % TURN_ROWS === 0) await nextTurn();
   }
-  if (batch.length > 0) yield batch;
+  if (batch.results.length > 0) yield batch;
 }
 
 /**
@@ -56,8 +66,16 @@ async function* batches(body: Buffer, delimiter: Delimiter, ctx: RowContext): As
  * field or column) throw AppError here, before anything is read; more than MAX_ROWS rows throws on
  * the first batch, before any row. A row that cannot be imported is a failure in its batch.
  */
-export function readImport(file: Buffer, o: ReadOptions): AsyncIterable<ReadResult[]> {
+export function readImportBatches(file: Buffer, o: ReadOptions): AsyncIterable<ReadBatch> {
   const { delimiter, columns } = headerOf(file);
   const ctx: RowContext = { plan: planColumns(columns, o.source, o.mapping), columns, upgradeHttp: o.upgradeHttp === true, seenShortUrls: new Map() };
   return batches(withoutBom(file), delimiter, ctx);
+}
+
+/** readImportBatches without the cells (file problems still throw at once). */
+export function readImport(file: Buffer, o: ReadOptions): AsyncIterable<ReadResult[]> {
+  const read = readImportBatches(file, o);
+  return (async function* () {
+    for await (const batch of read) yield batch.results;
+  })();
 }

@@ -110,7 +110,12 @@ const SIGNATURES: readonly [ImportSource, readonly (readonly string[])[]][] = [
 /** The source a header line looks like, `csv` when none. */
 export function detectSource(headerLine: string): ImportSource {
   const line = headerLine.replace(/^\uFEFF/, '').split(/\r?\n|\r/, 1)[0] ?? '';
-  const keys = new Set(columnsOf(line, detectDelimiter(line)).map(columnKey));
+  return sourceOfColumns(columnsOf(line, detectDelimiter(line)));
+}
+
+/** The source whose export has these columns, `csv` when none. */
+export function sourceOfColumns(columns: readonly string[]): ImportSource {
+  const keys = new Set(columns.map(columnKey));
   for (const [source, alternatives] of SIGNATURES) {
     if (alternatives.some((names) => names.every((n) => keys.has(columnKey(n))))) return source;
   }

@@ -279,7 +279,7 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
 }
 
 export type { RedirectRow as RedirectLink } from './store.js';
-export { aliasPath } from './aliases.js';
+export { aliasPath, parseAlias } from './aliases.js';
 
 /** A live link by its short id, for the redirect (expiry is decided by the caller, per request). */
 export async function findLinkForRedirect(db: Ctx['db'], shortId: string): Promise<RedirectRow | undefined> {
@@ -313,3 +313,5 @@ function asStoredNow(url: string): string {
   const verdict = checkHttpsUrl(url);
   return verdict.ok ? verdict.href : url;
 }
+export { importMatches, destinationKey, type ImportMatches } from './import-matches.js';
+export type { Link } from './record.js';

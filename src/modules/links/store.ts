@@ -260,3 +260,27 @@ export interface RedirectRow {
   description: string | null;
   image: string | null;
 }
+
+/** The links of the workspace whose destination and title are one of `pairs` (title null as ''). */
+export function linksByDestination(conn: Conn, workspaceId: string, pairs: { url: string; title: string }[]): Promise<{ id: string; url: string; title: string }[]> {
+  if (pairs.length === 0) return Promise.resolve([]);
+  // A nested loop over the pairs reaches the hash index on url; the title narrows what it found.
+  return rows(
+    conn,
+    sql`SELECT l.id, l.url, COALESCE(l.title, '') AS title FROM links l
+        JOIN jsonb_array_elements(${JSON.stringify(pairs.map((p) => ({ u: p.url, t: p.title })))}::jsonb) AS e(j)
+          ON l.url = e.j->>'u' AND COALESCE(l.title, '') = e.j->>'t'
+        WHERE l.workspace_id = ${workspaceId} AND l.deleted_at IS NULL`,
+  );
+}
+
+/** Which workspace's link holds each of these aliases now (server-wide): one statement. */
+export function aliasOwners(conn: Conn, aliases: { host: string; path: string }[]): Promise<{ host: string; path: string; linkId: string; workspaceId: string }[]> {
+  if (aliases.length === 0) return Promise.resolve([]);
+  return rows(
+    conn,
+    sql`SELECT a.host, a.path, a.link_id AS "linkId", a.workspace_id AS "workspaceId" FROM link_aliases a
+        JOIN jsonb_array_elements(${JSON.stringify(aliases.map((x) => ({ h: x.host, p: x.path })))}::jsonb) AS e(j)
+          ON a.host = e.j->>'h' AND a.path = e.j->>'p'`,
+  );
+}

@@ -1,3 +1,4 @@
+import type { Ctx } from '../../core/context.js';
 import { invalid } from '../../core/errors.js';
 import { assertDistinct, bulkResource, type Indexed } from '../bulk/service.js';
 import { releaseTagNames, tagStore, tagsNamed } from './store.js';
@@ -45,3 +46,9 @@ export const workspaceTagPages = tags.pages;
 
 /** The ids among `ids` that are tags of the workspace (for links). */
 export const existingTags = tags.existing;
+
+/** The workspace's tags by name ignoring case: lower-cased name → id. */
+export async function tagIdsByName({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<Map<string, string>> {
+  const found = await tagsNamed(ctx.db, ctx.workspace.id, [...new Set(input.map(lower))]);
+  return new Map(found.map((t) => [t.key, t.id]));
+}

@@ -1,0 +1,221 @@
+import type { Ctx } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import type { Tx } from '../../db/connect.js';
+import { translate, translateReason, type ReasonCode } from '../../i18n/messages.js';
+import { claimHostsForImport, type DomainDeps } from '../domains/service.js';
+import { destinationKey, importMatches, parseAlias, upsertLinks, type ImportMatches, type LinkDeps } from '../links/service.js';
+import { actionFor, type Action, type Resolved } from './plan-rows.js';
+import { collectionIds, tagIds } from './resolve-names.js';
+import type { ImportRow, ReadResult } from './row.js';
+
+/**
+ * One batch of an import, written in the caller's transaction: names resolved (and created),
+ * old short URLs' hosts claimed, rows matched to the links they already are, then the creates and
+ * updates through the links service in chunks of the plan's bulk size. Per row, not atomic
+ * (operations.md §13): a row the links service refuses is reported and the chunk retried
+ * without it, inside a savepoint, so the good rows are written whatever the bad ones hold.
+ */
+
+export interface BatchDeps {
+  links: LinkDeps;
+  domains: DomainDeps;
+}
+
+export interface RowFailure {
+  line: number;
+  field: string;
+  reason: string;
+  message: { en: string; ar: string };
+}
+
+export interface BatchOutcome {
+  created: number;
+  updated: number;
+  unchanged: number;
+  failures: RowFailure[];
+}
+
+/** Limits of the API's link schema (links/schemas.ts), which an import's rows do not pass through. */
+const LIMITS = { title: 500, description: 2000, externalId: 255, utm: 500, tag: 50, tags: 100, collection: 190 };
+
+function fail(line: number, field: string, reason: ReasonCode, params: Record<string, string | number> = {}): RowFailure {
+  const r = translateReason(reason, params);
+  return { line, field, reason, message: translate('invalid_field', { ...params, field, reason: r.en, reasonAr: r.ar }) };
+}
+
+/** The first field of a row longer than the API allows. */
+function tooLong(row: ImportRow): RowFailure | undefined {
+  const over = (field: string, value: string | undefined, limit: number) =>
+    value !== undefined && value.length > limit ? fail(row.line, field, 'max_length', { limit }) : undefined;
+  return (
+    over('title', row.title, LIMITS.title) ??
+    over('description', row.description, LIMITS.description) ??
+    over('externalId', row.externalId, LIMITS.externalId) ??
+    over('collection', row.collection, LIMITS.collection) ??
+    Object.entries(row.utm).map(([k, v]) => over(`utm_${k}`, v, LIMITS.utm)).find(Boolean) ??
+    (row.tags.length > LIMITS.tags ? fail(row.line, 'tags', 'max_items', { limit: LIMITS.tags }) : undefined) ??
+    row.tags.map((t) => over('tags', t, LIMITS.tag)).find(Boolean)
+  );
+}
+
+interface Pending {
+  row: ImportRow;
+  alias?: { host: string; path: string; url: string };
+}
+
+/** Rows whose fields fit, with their old short URL parsed; the others fail. */
+function checkRows(rows: ImportRow[], failures: RowFailure[], defaultCollection?: string): Pending[] {
+  const out: Pending[] = [];
+  for (const row of rows) {
+    const long = tooLong(row);
+    if (long) {
+      failures.push(long);
+      continue;
+    }
+    if ((row.collection ?? defaultCollection) === undefined) {
+      failures.push(fail(row.line, 'collection', 'required'));
+      continue;
+    }
+    if (!row.shortUrl) {
+      out.push({ row });
+      continue;
+    }
+    try {
+      const a = parseAlias(row.shortUrl, 'shortUrl');
+      out.push({ row, alias: { ...a, url: `https://${a.host}${a.path}` } });
+    } catch {
+      failures.push(fail(row.line, 'shortUrl', 'short_url'));
+    }
+  }
+  return out;
+}
+
+/** Drops rows whose host cannot carry this workspace's aliases. */
+async function claimHosts(ctx: Ctx, deps: BatchDeps, pending: Pending[], failures: RowFailure[]): Promise<Pending[]> {
+  const hosts = [...new Set(pending.flatMap((p) => (p.alias ? [p.alias.host] : [])))];
+  if (hosts.length === 0) return pending;
+  const verdicts = await claimHostsForImport({ ctx, deps: deps.domains, input: hosts });
+  return pending.filter((p) => {
+    const v = p.alias ? verdicts.get(p.alias.host) : undefined;
+    if (!v || v.ok) return true;
+    failures.push(fail(p.row.line, 'shortUrl', v.reason, v.params));
+    return false;
+  });
+}
+
+/** The link a row already is: its alias here, else its external id, else (with neither) its destination and title. */
+function matchOf(ctx: Ctx, m: ImportMatches, p: Pending): { linkId?: string; taken?: boolean } {
+  if (p.alias) {
+    const owner = m.aliasOwners.get(`${p.alias.host}${p.alias.path}`);
+    if (owner) return owner.workspaceId === ctx.workspace.id ? { linkId: owner.linkId } : { taken: true };
+  }
+  if (p.row.externalId !== undefined) {
+    const id = m.byExternalId.get(p.row.externalId);
+    if (id) return { linkId: id };
+  }
+  if (!p.alias && p.row.externalId === undefined) return { linkId: m.byDestination.get(destinationKey(p.row.url, p.row.title)) };
+  return {};
+}
+
+/** The key that makes two rows of one batch the same link. */
+function sameLinkKey(p: Pending): string {
+  if (p.alias) return `a:${p.alias.url}`;
+  if (p.row.externalId !== undefined) return `e:${p.row.externalId}`;
+  return `d:${destinationKey(p.row.url, p.row.title)}`;
+}
+
+interface Planned {
+  line: number;
+  action: Action;
+}
+
+async function planActions(ctx: Ctx, deps: BatchDeps, pending: Pending[], failures: RowFailure[], defaultCollection?: string): Promise<Planned[]> {
+  const collections = await collectionIds(ctx, pending.map((p) => p.row.collection ?? defaultCollection!));
+  const tags = await tagIds(ctx, pending.flatMap((p) => p.row.tags));
+  const matches = await importMatches({
+    ctx,
+    deps: deps.links,
+    input: {
+      aliases: pending.flatMap((p) => (p.alias ? [{ host: p.alias.host, path: p.alias.path }] : [])),
+      externalIds: pending.flatMap((p) => (p.row.externalId !== undefined ? [p.row.externalId] : [])),
+      destinations: pending.filter((p) => !p.alias && p.row.externalId === undefined).map((p) => ({ url: p.row.url, title: p.row.title ?? '' })),
+    },
+  });
+  const firstLine = new Map<string, number>();
+  const planned: Planned[] = [];
+  for (const p of pending) {
+    const ref = p.row.collection ?? defaultCollection!;
+    const collectionId = collections.get(ref);
+    if (!collectionId) {
+      failures.push(fail(p.row.line, 'collection', 'collection_unknown', { id: ref }));
+      continue;
+    }
+    const match = matchOf(ctx, matches, p);
+    if (match.taken) {
+      failures.push(fail(p.row.line, 'shortUrl', 'alias_taken'));
+      continue;
+    }
+    const key = match.linkId ? `l:${match.linkId}` : sameLinkKey(p);
+    const first = firstLine.get(key);
+    if (first !== undefined) {
+      failures.push(fail(p.row.line, 'row', 'duplicate_row_in_file', { other: first }));
+      continue;
+    }
+    firstLine.set(key, p.row.line);
+    const resolved: Resolved = { row: p.row, collectionId, tagIds: p.row.tags.map((t) => tags.get(t.toLowerCase())!), alias: p.alias?.url };
+    planned.push({ line: p.row.line, action: actionFor(resolved, match.linkId ? matches.links.get(match.linkId) : undefined) });
+  }
+  return planned;
+}
+
+/** The item index a links-service 400 names (`[3].url` → 3, and `url`), if it names one. */
+function namedItem(err: unknown): { index: number; field: string; reason: string } | undefined {
+  if (!(err instanceof AppError) || err.code !== 'invalid_field') return undefined;
+  const m = /^\[(\d+)\]\.?(.*)$/.exec(String(err.params.field ?? ''));
+  if (!m) return undefined;
+  return { index: Number(m[1]), field: m[2] || 'row', reason: String(err.params.reasonCode ?? 'invalid') };
+}
+
+/**
+ * Writes one chunk; a 400 naming an item fails that row and the rest is tried again (each try in
+ * a savepoint, so a refused try leaves nothing behind). A 400 naming no item fails every row.
+ */
+async function writeChunk(ctx: Ctx, deps: BatchDeps, chunk: Planned[], failures: RowFailure[]): Promise<Planned[]> {
+  let left = chunk;
+  while (left.length > 0) {
+    try {
+      const input = left.map((p) => (p.action.kind === 'unchanged' ? {} : p.action.input));
+      await (ctx.db as Tx).transaction((sp) => upsertLinks({ ctx: { ...ctx, db: sp }, deps: deps.links, input }));
+      return left;
+    } catch (err) {
+      const named = namedItem(err);
+      if (!(err instanceof AppError)) throw err;
+      if (!named || !left[named.index]) {
+        for (const p of left) failures.push({ line: p.line, field: 'row', reason: err.code, message: translate(err.code, err.params) });
+        return [];
+      }
+      const bad = left[named.index]!;
+      failures.push({ line: bad.line, field: named.field, reason: named.reason, message: translate(err.code, { ...err.params, field: named.field }) });
+      left = left.filter((p) => p !== bad);
+    }
+  }
+  return left;
+}
+
+export async function applyBatch(ctx: Ctx, deps: BatchDeps, results: ReadResult[], defaultCollection?: string): Promise<BatchOutcome> {
+  const failures: RowFailure[] = [];
+  for (const r of results) if (!r.ok) failures.push({ line: r.line, field: r.field, reason: r.reason, message: r.message });
+  const rows = results.flatMap((r) => (r.ok ? [r.row] : []));
+  const pending = await claimHosts(ctx, deps, checkRows(rows, failures, defaultCollection), failures);
+  const planned = await planActions(ctx, deps, pending, failures, defaultCollection);
+  const outcome: BatchOutcome = { created: 0, updated: 0, unchanged: 0, failures };
+  const writes = planned.filter((p) => p.action.kind !== 'unchanged');
+  outcome.unchanged = planned.length - writes.length;
+  for (let at = 0; at < writes.length; at += ctx.workspace.maxBulkItems) {
+    for (const p of await writeChunk(ctx, deps, writes.slice(at, at + ctx.workspace.maxBulkItems), failures)) {
+      if (p.action.kind === 'create') outcome.created++;
+      else outcome.updated++;
+    }
+  }
+  return outcome;
+}

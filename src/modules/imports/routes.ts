@@ -1,0 +1,174 @@
+import { Readable } from 'node:stream';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import { baseContext, serviceContext, type Ctx, type ResourceDeps } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import { SCOPES } from '../../core/scopes.js';
+import { adminGuard } from '../../http/auth.js';
+import { addSchemaOnce, ErrorBody } from '../../http/schemas.js';
+import { routesPlugin, type App } from '../../http/types.js';
+import { requireWorkspace } from '../workspaces/service.js';
+import { MAX_FILE_BYTES } from './csv-file.js';
+import { Import, ImportListQuery, ImportParam, ImportPreview, ImportQuery } from './schemas.js';
+import { getImport, importErrorsCsv, listImports, previewImport, startImport, type ImportRequest } from './service.js';
+import type { ImportSource } from './row.js';
+
+const tags = ['Imports'];
+const write = { scope: 'linksWrite' } as const;
+const read = { scope: 'linksRead' } as const;
+
+const START =
+  'Extension (operations.md §13). The file is the body (`text/csv`, UTF-8, a BOM ignored; delimiter `,` `;` or tab found from the header; at most 50 MB (413 above) and 100,000 rows). ' +
+  'It is read through once before the answer: a file-level problem is a 400 (`import_not_csv`, `import_empty`, `import_no_destination`, `import_too_many_rows`, `import_collection_required`…) and nothing is stored; ' +
+  'a file naming collections or tags that do not exist yet needs collectionsWrite / tagsWrite besides linksWrite (403 `missing_scopes`). Then 202: the job runs in the background on any instance (after a restart too); poll GET /api/imports/{id}. ' +
+  'One import runs at a time per workspace (409 `import_running`). Per row, not atomic: good rows are written, bad ones reported (GET /api/imports/{id}/errors). ' +
+  'A row whose old short URL (an alias: aliases on the Link record) or externalId was imported before updates that link; a row with neither is matched by destination and title; importing the same file twice ends with created 0, updated 0. ' +
+  'Each old short URL becomes an alias of its link; a host the workspace has not claimed is claimed (pending) for it — the alias answers once the claim is verified (POST /api/domains/{id}/verify). A host another workspace holds active fails its rows (`alias_host_taken`). ' +
+  'Creation dates in the file are read (and checked) but links are created now: the Link record\'s createdAt is when it came here.';
+
+/** The body of an import: the file's bytes, whatever its content type says. */
+function fileParser(app: App): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_FILE_BYTES }, (_req, body, done) => done(null, body));
+}
+
+function fileOf(body: unknown): Buffer {
+  return Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+}
+
+/** The query as the service takes it: mapping parsed from its JSON. */
+function requestOf(q: { source?: string; collection?: string; mapping?: string; upgradeHttp?: boolean }): ImportRequest {
+  let mapping: Record<string, string> | undefined;
+  if (q.mapping !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(q.mapping);
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !Object.values(parsed).every((v) => typeof v === 'string')) {
+      throw new AppError('import_mapping_invalid', { field: 'mapping' });
+    }
+    mapping = parsed as Record<string, string>;
+  }
+  return { source: q.source as ImportSource | undefined, collection: q.collection, mapping, upgradeHttp: q.upgradeHttp };
+}
+
+function sendCsv(reply: FastifyReply, id: string, chunks: AsyncGenerator<string>) {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="import-${id}-errors.csv"`)
+    .send(Readable.from(chunks, { objectMode: false }) as never);
+}
+
+export interface ImportRouteDeps extends ResourceDeps {
+  /** Tells this instance's worker a job is waiting. */
+  wakeWorker: () => void;
+}
+
+/** Imports of a workspace (operations.md §13). */
+export const importRoutes = routesPlugin<ImportRouteDeps>('imports', (app, deps) => {
+  addSchemaOnce(app, Import);
+  const ctx = (req: Parameters<typeof serviceContext>[1]) => serviceContext(deps, req);
+
+  void app.register(async (files) => {
+    fileParser(files as App);
+    const f = files as App;
+    f.post(
+      '/api/imports',
+      { config: write, bodyLimit: MAX_FILE_BYTES, schema: { tags, summary: 'Import links from a file', description: START, querystring: ImportQuery, response: { 202: Type.Ref(Import) } } },
+      async (req, reply) => {
+        const started = await startImport({ ctx: ctx(req), input: { ...requestOf(req.query), file: fileOf(req.body), scopes: req.principal!.scopes } });
+        deps.wakeWorker();
+        return reply.status(202).send(started);
+      },
+    );
+    f.post(
+      '/api/imports/preview',
+      {
+        config: write,
+        bodyLimit: MAX_FILE_BYTES,
+        schema: { tags, summary: 'Preview an import', description: 'What POST /api/imports would read from this file and query, without importing: the source, the columns, which column feeds each field, the row count and the first 10 rows as they would be imported. The same 400s.', querystring: ImportQuery, response: { 200: ImportPreview } },
+      },
+      async (req) => previewImport({ input: { ...requestOf(req.query), file: fileOf(req.body) } }),
+    );
+  });
+
+  app.get(
+    '/api/imports',
+    { config: read, schema: { tags, summary: 'Imports', description: 'Newest first.', querystring: ImportListQuery, response: { 200: Type.Array(Type.Ref(Import)) } } },
+    async (req) => listImports({ ctx: ctx(req), input: req.query as never }),
+  );
+
+  app.get(
+    '/api/imports/:id',
+    { config: read, schema: { tags, summary: 'An import', description: 'Its progress until `status` is `done` or `failed`.', params: ImportParam, response: { 200: Type.Ref(Import) } } },
+    async (req) => getImport({ ctx: ctx(req), input: { id: req.params.id } }),
+  );
+
+  app.get(
+    '/api/imports/:id/errors',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'The rows an import rejected',
+        description: 'CSV: `line` (as a spreadsheet numbers it, the header being 1), `field`, `reason` (a code), `error` (in English), then the file\'s own columns with the row as it was, to fix and import again. Text that a spreadsheet would run as a formula gets a leading `\'`.',
+        params: ImportParam,
+        response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } } },
+      },
+    },
+    async (req, reply) => sendCsv(reply, req.params.id, await importErrorsCsv({ ctx: ctx(req), input: { id: req.params.id } })),
+  );
+});
+
+const AdminWorkspaceParam = Type.Object({ workspaceId: Type.String({ format: 'uuid' }) });
+const AdminImportParam = Type.Object({ workspaceId: Type.String({ format: 'uuid' }), id: Type.String({ format: 'uuid' }) });
+const adminErrors = { 400: Type.Ref(ErrorBody), 401: Type.Ref(ErrorBody), 404: Type.Ref(ErrorBody) };
+const security = [{ adminToken: [] }];
+const opTags = ['Operator'];
+
+/** The operator's imports into any workspace (`linktrail import`); register with prefix `/admin`. */
+export const importAdminRoutes = routesPlugin<ImportRouteDeps & { adminToken: string }>('imports-admin', (app, deps) => {
+  app.addHook('onRequest', adminGuard(deps.adminToken));
+  const ctxOf = async (workspaceId: string): Promise<Ctx> => {
+    const base = baseContext(deps)();
+    return { ...base, analyticsDb: deps.analyticsDb ?? deps.db, workspace: await requireWorkspace({ ctx: base, input: { id: workspaceId } }) };
+  };
+
+  void app.register(async (files) => {
+    fileParser(files as App);
+    (files as App).post(
+      '/workspaces/:workspaceId/imports',
+      {
+        bodyLimit: MAX_FILE_BYTES,
+        schema: { tags: opTags, security, summary: 'Import links into a workspace', description: 'As POST /api/imports, for the operator (every scope).', params: AdminWorkspaceParam, querystring: ImportQuery, response: { 202: Type.Ref(Import), ...adminErrors } },
+      },
+      async (req, reply) => {
+        const started = await startImport({ ctx: await ctxOf(req.params.workspaceId), input: { ...requestOf(req.query), file: fileOf(req.body), scopes: new Set(SCOPES) } });
+        deps.wakeWorker();
+        return reply.status(202).send(started);
+      },
+    );
+  });
+
+  app.get(
+    '/workspaces/:workspaceId/imports/:id',
+    { schema: { tags: opTags, security, summary: 'An import of a workspace', params: AdminImportParam, response: { 200: Type.Ref(Import), ...adminErrors } } },
+    async (req) => getImport({ ctx: await ctxOf(req.params.workspaceId), input: { id: req.params.id } }),
+  );
+
+  app.get(
+    '/workspaces/:workspaceId/imports/:id/errors',
+    {
+      schema: {
+        tags: opTags,
+        security,
+        summary: 'The rows an import of a workspace rejected',
+        params: AdminImportParam,
+        response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...adminErrors },
+      },
+    },
+    async (req, reply) => sendCsv(reply, req.params.id, await importErrorsCsv({ ctx: await ctxOf(req.params.workspaceId), input: { id: req.params.id } })),
+  );
+}, { isolated: true });

@@ -1,0 +1,79 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, listQueryProperties, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { IMPORT_FIELDS } from './row.js';
+
+export const ImportParam = Type.Object({ id: Uuid });
+export const ImportListQuery = Type.Object(listQueryProperties);
+
+const SOURCES = ['bitly', 'dub', 'shlink', 'rebrandly', 'csv'] as const;
+
+export const ImportQuery = Type.Object({
+  source: Type.Optional(
+    StringEnum(SOURCES, {
+      description:
+        'Whose export the file is: each named source reads that service\'s own export columns; `csv` finds columns by name (url / long_url / destination / target, title, description, tags, collection, utm_*, externalId, short_url / shortUrl / link, or keyword / slug with domain). Omitted: recognised from the columns, else `csv`. (`linktrail`, reading GET /api/export back, is not built yet.)',
+    }),
+  ),
+  collection: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 190, description: 'A collection name (found ignoring case, or created) or id, for the rows that name none. Required when the file has no collection column (400 `import_collection_required`).' }),
+  ),
+  mapping: Type.Optional(
+    Type.String({
+      maxLength: 8192,
+      description: `A JSON object \`{ ourField: theirColumn }\` overriding which column feeds a field (400 \`import_unknown_field\` / \`import_unknown_column\`). Fields: ${IMPORT_FIELDS.join(', ')}.`,
+    }),
+  ),
+  upgradeHttp: Type.Optional(Type.Boolean({ description: 'Rewrite `http://` destinations to https; without it such rows fail (the API takes https only).' })),
+});
+
+export const Import = Type.Object(
+  {
+    id: Uuid,
+    status: StringEnum(['running', 'done', 'failed'] as const, { description: '`failed`: the job ended early, `error` says why (rows already written stay)' }),
+    source: Type.String(),
+    total: Type.Integer({ description: 'Rows in the file (blank rows not counted)' }),
+    done: Type.Integer({ description: 'Rows processed so far: progress is done / total' }),
+    created: Type.Integer(),
+    updated: Type.Integer(),
+    unchanged: Type.Integer(),
+    failed: Type.Integer({ description: 'Rows rejected: GET /api/imports/{id}/errors lists them with the reason' }),
+    createdAt: DateTime,
+    finishedAt: Nullable(DateTime),
+    error: Nullable(Type.Object({ code: Type.String(), en: Type.String(), ar: Type.String() })),
+  },
+  { $id: 'Import' },
+);
+
+const PreviewRow = Type.Union([
+  Type.Object(
+    {
+      ok: Type.Literal(true),
+      line: Type.Integer(),
+      url: Type.String(),
+      title: Type.Optional(Type.String()),
+      description: Type.Optional(Type.String()),
+      tags: Type.Array(Type.String()),
+      collection: Type.Optional(Type.String()),
+      utm: Type.Record(Type.String(), Type.String()),
+      externalId: Type.Optional(Type.String()),
+      shortUrl: Type.Optional(Type.String()),
+      createdAt: Type.Optional(Type.String()),
+    },
+    { description: 'A row as it will be imported' },
+  ),
+  Type.Object(
+    { ok: Type.Literal(false), line: Type.Integer(), field: Type.String(), reason: Type.String(), message: Type.Object({ en: Type.String(), ar: Type.String() }) },
+    { description: 'A row that will be rejected, and why' },
+  ),
+]);
+
+export const ImportPreview = Type.Object({
+  source: Type.String({ description: 'As asked, or as recognised from the columns' }),
+  detected: Type.Boolean({ description: 'true when `source` was recognised rather than asked for' }),
+  columns: Type.Array(Type.String(), { description: 'The file\'s column names, as its first line writes them' }),
+  mapping: Type.Record(Type.String(), Type.String(), { description: 'Which column each field reads (the source\'s guesses, overridden by `mapping`)' }),
+  fields: Type.Array(Type.String(), { description: 'Every field a mapping may name' }),
+  total: Type.Integer({ description: 'Rows in the file' }),
+  collectionColumn: Type.Boolean({ description: 'Whether a column names each row\'s collection (else `collection` is required)' }),
+  rows: Type.Array(PreviewRow, { description: 'The first 10 rows' }),
+});

@@ -1,0 +1,136 @@
+import type { Ctx } from '../../core/context.js';
+import { AppError, notFound } from '../../core/errors.js';
+import { csvLine } from '../../core/csv.js';
+import type { ListParams } from '../../core/list-params.js';
+import type { Scope } from '../../core/scopes.js';
+import { newId } from '../../db/ids.js';
+import { translate, type MessageCode, type Params } from '../../i18n/messages.js';
+import { headerOf } from './csv-file.js';
+import { readImportBatches } from './read-csv.js';
+import { jobSource } from './job-sources.js';
+import type { ImportSource, ReadResult } from './row.js';
+import { IMPORT_FIELDS } from './row.js';
+import { planColumns, sourceOfColumns } from './sources.js';
+import * as store from './store.js';
+
+export { ImportWorker, type ImportWorkerDeps } from './worker.js';
+
+export const IMPORT_SOURCES = ['bitly', 'dub', 'shlink', 'rebrandly', 'csv'] as const;
+
+/** What POST /api/imports is asked, besides the file. */
+export interface ImportRequest {
+  source?: ImportSource;
+  collection?: string;
+  mapping?: Record<string, string>;
+  upgradeHttp?: boolean;
+}
+
+/** The API's Import record. */
+export function toImport(row: store.ImportRowRecord) {
+  const error = row.error ? { code: row.error.code, ...translate(row.error.code as MessageCode, row.error.params as Params) } : null;
+  return {
+    id: row.id,
+    status: row.status,
+    source: row.source,
+    total: row.total,
+    done: row.done,
+    created: row.created,
+    updated: row.updated,
+    unchanged: row.unchanged,
+    failed: row.failed,
+    createdAt: row.createdAt,
+    finishedAt: row.finishedAt,
+    error,
+  };
+}
+
+export type Import = ReturnType<typeof toImport>;
+
+/** The source asked for, or the one the header looks like. */
+function sourceOf(file: Buffer, asked: ImportSource | undefined): { source: ImportSource; detected: boolean } {
+  if (asked) return { source: asked, detected: false };
+  const { columns } = headerOf(file);
+  return { source: sourceOfColumns(columns), detected: true };
+}
+
+/**
+ * Starts an import (operations.md §13): the file is read through once here (its rows counted,
+ * the names it uses checked against the caller's scopes, a file-level problem refused before
+ * anything is stored), then kept with the job for a worker of any instance to write.
+ */
+export async function startImport({ ctx, input }: { ctx: Ctx; input: ImportRequest & { file: Buffer; scopes: ReadonlySet<Scope> } }): Promise<Import> {
+  const { source } = sourceOf(input.file, input.source);
+  const options: store.ImportOptions = { collection: input.collection, mapping: input.mapping, upgradeHttp: input.upgradeHttp };
+  const checked = await jobSource(source).check(ctx, input.file, options, input.scopes);
+  const row = await store.insertImport(ctx.db, {
+    id: newId(),
+    workspaceId: ctx.workspace.id,
+    source,
+    options: { ...options, columns: checked.columns },
+    file: input.file,
+    total: checked.total,
+  });
+  if (!row) {
+    const [running] = await store.listImportRows(ctx.db, ctx.workspace.id, { take: 1, skip: 0, sort: 'desc' });
+    throw new AppError('import_running', { id: running?.id ?? '' });
+  }
+  return toImport(row);
+}
+
+export async function getImport({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<Import> {
+  const row = await store.findImport(ctx.db, ctx.workspace.id, input.id);
+  if (!row) throw notFound('import', input.id);
+  return toImport(row);
+}
+
+export async function listImports({ ctx, input }: { ctx: Ctx; input: ListParams }): Promise<Import[]> {
+  return (await store.listImportRows(ctx.db, ctx.workspace.id, input)).map(toImport);
+}
+
+const ERROR_PAGE = 1000;
+
+/**
+ * The rejected rows as CSV: `line`, `field`, `reason`, `error` (in English), then the file's own
+ * columns with the row's cells, so the rows can be fixed and imported again. Formula-guarded
+ * (core/csv.ts); read a page at a time as the client reads.
+ */
+export async function importErrorsCsv({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<AsyncGenerator<string>> {
+  const row = await store.findImport(ctx.db, ctx.workspace.id, input.id);
+  if (!row) throw notFound('import', input.id);
+  const columns = row.options.columns ?? [];
+  return (async function* () {
+    yield csvLine(['line', 'field', 'reason', 'error', ...columns]);
+    for (let after = 0; ; ) {
+      const page = await store.importErrorRows(ctx.db, row.id, after, ERROR_PAGE);
+      if (page.length > 0) yield page.map((e) => csvLine([e.line, e.field, e.reason, e.message, ...(e.cells ?? [])])).join('');
+      if (page.length < ERROR_PAGE) return;
+      after = page.at(-1)!.line;
+    }
+  })();
+}
+
+const PREVIEW_ROWS = 10;
+
+/** A row of the preview as the dashboard shows it. */
+function previewRow(r: ReadResult) {
+  return r.ok ? { ok: true as const, ...r.row } : { ok: false as const, line: r.line, field: r.field, reason: r.reason, message: r.message };
+}
+
+/**
+ * What an import of this file would read, before it starts: the source (given, or recognised
+ * from the columns), the columns, which column each field reads, the number of rows, and the
+ * first rows as they would be imported.
+ */
+export async function previewImport({ input }: { input: ImportRequest & { file: Buffer } }) {
+  const { source, detected } = sourceOf(input.file, input.source);
+  const { columns } = headerOf(input.file);
+  const plan = planColumns(columns, source, input.mapping);
+  const mapping = Object.fromEntries(Object.entries(plan).map(([field, at]) => [field, columns[at[0]!]!]));
+  const rows: ReadResult[] = [];
+  let total = 0;
+  for await (const batch of readImportBatches(input.file, { ...input, source })) {
+    total += batch.results.length;
+    for (const r of batch.results) if (rows.length < PREVIEW_ROWS) rows.push(r);
+  }
+  return { source, detected, columns, mapping, fields: [...IMPORT_FIELDS], total, collectionColumn: plan.collection !== undefined, rows: rows.map(previewRow) };
+}

@@ -1,0 +1,98 @@
+/**
+ * POST /api/imports over HTTP (issue 25, operations.md §13): a Bitly export imported end to end
+ * (names not ids, aliases, rejected rows as CSV), the same file again changing nothing, a changed
+ * row updated, old short URLs answering once their host is verified.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { fixtureWithFreshHosts, importClient } from './job-helpers.js';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('importing a Bitly export', () => {
+  it('creates each good row as a link with its names and alias, and lists each bad row with its reason and cells', async () => {
+    const ws = await t.workspace();
+    const c = importClient(t, ws);
+    const { file, hosts } = fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']);
+    const job = await c.run('source=bitly&collection=From%20Bitly', file);
+    expect(job).toMatchObject({ status: 'done', source: 'bitly', total: 5, done: 5, created: 3, updated: 0, unchanged: 0, failed: 2, error: null });
+
+    const collections = await c.named('/api/collections');
+    expect([...collections.keys()]).toEqual(['From Bitly']);
+    const tags = await c.named('/api/tags');
+    expect([...tags.keys()].sort()).toEqual(['+new', '-draft', 'sale', 'spring', 'رمضان'].sort());
+
+    const links = await c.links();
+    expect(links.map((l) => ({ url: l.url, title: l.title, aliases: l.aliases, tags: l.tagIds.length, collection: l.collectionId }))).toEqual([
+      { url: 'https://shop.example.com/spring?ref=a', title: 'Spring sale, 50% off', aliases: [`https://${hosts['brand.link']}/Spring`], tags: 2, collection: collections.get('From Bitly') },
+      { url: 'https://example.com/ar/%D8%B1%D9%85%D8%B6%D8%A7%D9%86', title: 'عرض رمضان 🌙\r\nالجزء الثاني', aliases: [`https://${hosts['bit.ly']}/4Abc`], tags: 1, collection: collections.get('From Bitly') },
+      { url: 'https://example.com/formula', title: '=HYPERLINK("https://evil.example")', aliases: [`https://${hosts['brand.link']}/spring`], tags: 2, collection: collections.get('From Bitly') },
+    ]);
+    expect(links[0]!.tagIds).toEqual([tags.get('sale'), tags.get('spring')]);
+
+    const errors = parse(await c.errors(job.id), { relax_column_count: true }) as string[][];
+    expect(errors[0]).toEqual(['line', 'field', 'reason', 'error', 'id', 'link', 'custom_bitlinks', 'long_url', 'title', 'archived', 'created_at', 'tags']);
+    expect(errors.slice(1).map((r) => r.slice(0, 3))).toEqual([
+      ['4', 'url', 'http_not_upgraded'],
+      ['6', 'shortUrl', 'duplicate_in_file'],
+    ]);
+    expect(errors[1]![3]).toContain('upgradeHttp=true');
+    // The row as it was, to fix and send again.
+    expect(errors[1]!.slice(4, 9)).toEqual([`${hosts['bit.ly']}/5Qq`, `https://${hosts['bit.ly']}/5Qq`, '', 'http://old.example.com/page', 'He said "hi"']);
+
+    // Every host the file's old short URLs are on is claimed, pending, for the TXT record.
+    const domains = (await c.send('GET', '/api/domains')).json<{ host: string; status: string }[]>();
+    expect(domains.map((d) => `${d.host} ${d.status}`).sort()).toEqual([`${hosts['bit.ly']} pending`, `${hosts['brand.link']} pending`].sort());
+  });
+
+  it('the same file twice changes nothing; a row changed in the second file is updated', async () => {
+    const ws = await t.workspace();
+    const c = importClient(t, ws);
+    const { file } = fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']);
+    const first = await c.run('source=bitly&collection=From%20Bitly&upgradeHttp=true', file);
+    expect(first).toMatchObject({ created: 4, updated: 0, unchanged: 0, failed: 1 });
+    const before = await c.links();
+
+    const again = await c.run('source=bitly&collection=From%20Bitly&upgradeHttp=true', file);
+    expect(again).toMatchObject({ status: 'done', total: 5, created: 0, updated: 0, unchanged: 4, failed: 1 });
+    expect(await c.links()).toEqual(before);
+
+    const changed = Buffer.from(file.toString('utf8').replace('Spring sale, 50% off', 'Spring sale, 60% off'));
+    const third = await c.run('source=bitly&collection=From%20Bitly&upgradeHttp=true', changed);
+    expect(third).toMatchObject({ created: 0, updated: 1, unchanged: 3, failed: 1 });
+    const after = await c.links();
+    expect(after.map((l) => l.id)).toEqual(before.map((l) => l.id));
+    expect(after[0]!.title).toBe('Spring sale, 60% off');
+    expect(after[0]!.shortUrl).toBe(before[0]!.shortUrl);
+  });
+
+  it('an imported link answers on its old short URL once the host is verified, and on its short URL as before', async () => {
+    const ws = await t.workspace();
+    const c = importClient(t, ws);
+    const { file, hosts } = fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']);
+    await c.run('source=bitly&collection=Spring', file);
+    const brand = hosts['brand.link']!;
+    const aliasRequest = () => t.inject({ method: 'GET', url: '/Spring', headers: { host: brand } });
+    // Pending: the host is not served as a claimed host yet.
+    expect((await aliasRequest()).headers.location).toBeUndefined();
+    const domain = (await c.send('GET', '/api/domains')).json<{ id: string; host: string }[]>().find((d) => d.host === brand)!;
+    expect((await t.admin('POST', `/domains/${domain.id}/verify`)).statusCode).toBe(200);
+    const viaAlias = await aliasRequest();
+    expect(viaAlias.statusCode, viaAlias.body).toBe(302);
+    // The link's own answer: destination and the click id of a recorded click.
+    expect(viaAlias.headers.location).toMatch(/^https:\/\/shop\.example\.com\/spring\?ref=a&ltid=[0-9a-f-]{36}$/);
+    const link = (await c.links())[0]!;
+    const viaShort = await t.inject({ method: 'GET', url: new URL(link.shortUrl).pathname });
+    expect(viaShort.statusCode).toBe(302);
+    expect(viaShort.headers.location).toMatch(/^https:\/\/shop\.example\.com\/spring\?ref=a&ltid=/);
+  });
+});
