@@ -10,9 +10,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { openPglite, openPostgres, type Database } from '../src/db/connect.js';
-import { seed, startServer, type BenchServer } from './server.js';
+import { onOwnDatabase, seed, startServer, type BenchServer } from './server.js';
 
 type Row = { name: string; ms?: number; value?: string };
 
@@ -128,22 +127,6 @@ function perType(marks: Record<string, number>): string {
     .filter(([, ms]) => ms >= 100)
     .map(([type, ms]) => `${type} ${(ms / 1000).toFixed(1)} s`)
     .join(', ');
-}
-
-/** A PostgreSQL database of its own beside DATABASE_URL's for `fn`, dropped after. */
-async function onOwnDatabase<T>(suffix: string, fn: (url: string) => Promise<T>): Promise<T> {
-  const url = new URL(process.env.DATABASE_URL!);
-  const name = `${url.pathname.slice(1)}_${suffix}`;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-    url.pathname = `/${name}`;
-    return await fn(url.href);
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
 }
 
 /** A server on `databaseUrl` (PGlite when empty) holding one workspace of `sizes`, exported once. */
