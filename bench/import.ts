@@ -3,7 +3,8 @@
  * on PGlite and on PostgreSQL: the built server as its own process, a CSV of the `csv` source
  * (url, title, tags, collection, short_url) whose old short URLs are on a host the workspace
  * claimed and the operator verified. Timed from the POST to `status: done` (polled every 200 ms),
- * then the same file again (every row unchanged), with the server's RSS sampled meanwhile; last,
+ * then the same file again (every row unchanged), with the server's RSS sampled and GET /healthz
+ * asked every 100 ms meanwhile (its slowest answer: the longest the server stopped answering); last,
  * one old short URL is asked for on its host, to see the aliases answer.
  */
 import { mkdtempSync } from 'node:fs';
@@ -44,12 +45,36 @@ interface Timed {
   /** Until the 202 (the file read through and kept). */
   acceptedMs: number;
   rssPeak: number;
+  /** The slowest GET /healthz sent every 100 ms meanwhile: how long the server stopped answering. */
+  healthMaxMs: number;
+}
+
+/** GET /healthz every 100 ms until stopped; the slowest answer. */
+function healthProbe(base: string): { stop(): Promise<number> } {
+  let worst = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const t0 = performance.now();
+      await fetch(`${base}/healthz`).then((r) => r.arrayBuffer());
+      worst = Math.max(worst, performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return worst;
+    },
+  };
 }
 
 async function timeImport(server: BenchServer, headers: Record<string, string>, file: Buffer): Promise<Timed> {
   const pid = server.child.pid!;
   let rssPeak = rssMiB(pid);
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMiB(pid))), 50);
+  const probe = healthProbe(server.base);
   const started = performance.now();
   try {
     const res = await fetch(`${server.base}/api/imports?source=csv`, { method: 'POST', headers: { ...headers, 'content-type': 'text/csv' }, body: file });
@@ -60,9 +85,11 @@ async function timeImport(server: BenchServer, headers: Record<string, string>, 
       await new Promise((r) => setTimeout(r, 200));
       job = (await (await fetch(`${server.base}/api/imports/${job.id}`, { headers })).json()) as Job;
     }
-    return { job, ms: performance.now() - started, acceptedMs, rssPeak };
+    const ms = performance.now() - started;
+    return { job, ms, acceptedMs, rssPeak, healthMaxMs: await probe.stop() };
   } finally {
     clearInterval(sampler);
+    await probe.stop();
   }
 }
 
@@ -97,7 +124,7 @@ async function onEngine(databaseUrl: string, file: Buffer, label: string): Promi
     const rate = (t: Timed) => `${Math.round(t.job.total / (t.ms / 1000)).toLocaleString('en')} rows/s`;
     const outcome = (t: Timed) =>
       `${t.job.status}: ${t.job.created.toLocaleString('en')} created, ${t.job.updated} updated, ${t.job.unchanged.toLocaleString('en')} unchanged, ${t.job.failed} failed; ` +
-      `202 after ${Math.round(t.acceptedMs)} ms; ${rate(t)}; server RSS peak ${Math.round(t.rssPeak)} MiB`;
+      `202 after ${Math.round(t.acceptedMs)} ms; ${rate(t)}; server RSS peak ${Math.round(t.rssPeak)} MiB; slowest /healthz meanwhile ${Math.round(t.healthMaxMs)} ms`;
     const first = await timeImport(server, headers, file);
     const again = await timeImport(server, headers, file);
     const last = ROWS - 1;
