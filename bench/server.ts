@@ -58,6 +58,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     log: () => log,
     stop: () =>
       new Promise<void>((resolve) => {
+        // Already gone (it crashed, or ran out of memory): nothing to wait for.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
