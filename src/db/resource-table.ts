@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { inList, rows, type Conn } from './connect.js';
+import { afterCursor, cursorColumns, keysetPage, type RowCursor } from './keyset.js';
 
 /** A column of a bulk resource: its JSON field name, SQL name and SQL type. */
 export interface Column {
@@ -85,6 +86,19 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
         sql`SELECT ${selection} FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId}${alive}${filters}
             ORDER BY t.created_at ${dir}, t.seq ${dir} LIMIT ${o.take} OFFSET ${o.skip}`,
       );
+    },
+
+    /**
+     * Up to `limit` rows after `after`, oldest first (keyset, not OFFSET: each page walks the
+     * list index on from where the last stopped), as a list shows them, and the last row's cursor.
+     */
+    async page(conn: Conn, workspaceId: string, after: RowCursor | undefined, limit: number): Promise<{ records: Row[]; next?: RowCursor }> {
+      const found = await rows<Row & { cursorAt: string; cursorSeq: string | number }>(
+        conn,
+        sql`SELECT ${selection}${cursorColumns('t')} FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId}${alive}${afterCursor('t', after)}
+            ORDER BY t.created_at, t.seq LIMIT ${limit}`,
+      );
+      return keysetPage<Row>(found);
     },
 
     /** The rows with these ids (any order), as a list would show them. */

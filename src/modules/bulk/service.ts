@@ -6,6 +6,7 @@ import { isUniqueViolation, withTransaction } from '../../core/transaction.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { Tx } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
+import { keysetPages } from '../../db/keyset.js';
 import type { ListOptions, resourceStore } from '../../db/resource-table.js';
 
 export function assertBulkSize(workspace: Workspace, count: number): void {
@@ -104,6 +105,11 @@ export function bulkResource<Row extends { id: string }, Q extends ListParams = 
       const anyOf = def.listFilters?.(input) ?? [];
       const filters = input.id ? [...anyOf, { column: 'id', value: input.id, type: 'uuid' as const }] : anyOf;
       return store.list(ctx.db, ctx.workspace.id, { take: input.take, skip: input.skip, sort: input.sort, anyOf: filters });
+    },
+
+    /** Every record of the workspace, oldest first, in keyset pages read as the consumer pulls (the export). */
+    pages({ ctx }: { ctx: Ctx }): AsyncGenerator<Row[]> {
+      return keysetPages((after, limit) => store.page(ctx.db, ctx.workspace.id, after, limit));
     },
 
     async create({ ctx, input }: { ctx: Ctx; input: Item[] }): Promise<Row[]> {

@@ -23,6 +23,9 @@ const customers = bulkResource({
 
 export const listCustomers = customers.list;
 
+/** Every customer of the workspace, oldest first, in keyset pages (the NDJSON export reads these). */
+export const workspaceCustomerPages = customers.pages;
+
 /** Soft delete by id; their events stay. */
 export const deleteCustomers = customers.remove;
 

@@ -1,4 +1,5 @@
 import { newId } from '../../db/ids.js';
+import { keysetPages } from '../../db/keyset.js';
 import { invalid } from '../../core/errors.js';
 import type { ListParams } from '../../core/list-params.js';
 import { assertBulkSize, assertDistinct } from '../bulk/service.js';
@@ -17,6 +18,7 @@ import { checkHttpsUrl } from '../../core/url-rule.js';
 import {
   countLinkRows,
   externalIdHolders,
+  linkPage,
   listLinkRows,
   linkRowsLocked,
   linkStore,
@@ -71,6 +73,11 @@ function filtersOf(q: LinkListQuery): LinkFilters {
 export async function listLinks({ ctx, deps, input: q }: { ctx: Ctx; deps: LinkDeps; input: LinkListQuery }): Promise<Link[]> {
   const found = await listLinkRows(ctx.db, ctx.workspace.id, filtersOf(q), q);
   return found.map((row) => toLink(row, deps));
+}
+
+/** Every live link of the workspace, oldest first, in keyset pages as the list shows them (the NDJSON export reads these). */
+export async function* workspaceLinkPages({ ctx, deps }: { ctx: Ctx; deps: LinkDeps }): AsyncGenerator<Link[]> {
+  for await (const rows of keysetPages((after, limit) => linkPage(ctx.db, ctx.workspace.id, after, limit))) yield rows.map((row) => toLink(row, deps));
 }
 
 /** A page of links and how many match the filters in all (for X-Total-Count), unless count is false. */

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { inList, rows, type Conn } from '../../db/connect.js';
+import { afterCursor, cursorColumns, keysetPage, type RowCursor } from '../../db/keyset.js';
 import { isoTimestamp, resourceStore, type Column } from '../../db/resource-table.js';
 
 /** A link as stored; the service turns it into the API's Link record. */
@@ -107,6 +108,16 @@ export function listLinkRows(conn: Conn, workspaceId: string, f: LinkFilters, pa
     sql`SELECT ${SELECTION} FROM links AS t WHERE ${filterSql(workspaceId, f)}
         ORDER BY t.created_at ${dir}, t.seq ${dir} LIMIT ${page.take} OFFSET ${page.skip}`,
   );
+}
+
+/** Up to `limit` live links after `after`, oldest first (keyset: the export), and the last one's cursor. */
+export async function linkPage(conn: Conn, workspaceId: string, after: RowCursor | undefined, limit: number): Promise<{ records: LinkRow[]; next?: RowCursor }> {
+  const found = await rows<LinkRow & { cursorAt: string; cursorSeq: string | number }>(
+    conn,
+    sql`SELECT ${SELECTION}${cursorColumns('t')} FROM links AS t WHERE t.workspace_id = ${workspaceId} AND t.deleted_at IS NULL${afterCursor('t', after)}
+        ORDER BY t.created_at, t.seq LIMIT ${limit}`,
+  );
+  return keysetPage<LinkRow>(found);
 }
 
 /** How many links the same filters match (X-Total-Count). */
