@@ -35,6 +35,12 @@ export interface BatchOutcome {
   failures: RowFailure[];
 }
 
+/**
+ * Links written per call of the links service (within the plan's bulk limit): on PGlite each
+ * statement runs on the event loop, and one of 500 links took 50–230 ms (idle to loaded).
+ */
+const WRITE_CHUNK = 250;
+
 /** Limits of the API's link schema (links/schemas.ts), which an import's rows do not pass through. */
 const LIMITS = { title: 500, description: 2000, externalId: 255, utm: 500, tag: 50, tags: 100, collection: 190 };
 
@@ -211,8 +217,9 @@ export async function applyBatch(ctx: Ctx, deps: BatchDeps, results: ReadResult[
   const outcome: BatchOutcome = { created: 0, updated: 0, unchanged: 0, failures };
   const writes = planned.filter((p) => p.action.kind !== 'unchanged');
   outcome.unchanged = planned.length - writes.length;
-  for (let at = 0; at < writes.length; at += ctx.workspace.maxBulkItems) {
-    for (const p of await writeChunk(ctx, deps, writes.slice(at, at + ctx.workspace.maxBulkItems), failures)) {
+  const size = Math.min(WRITE_CHUNK, ctx.workspace.maxBulkItems);
+  for (let at = 0; at < writes.length; at += size) {
+    for (const p of await writeChunk(ctx, deps, writes.slice(at, at + size), failures)) {
       if (p.action.kind === 'create') outcome.created++;
       else outcome.updated++;
     }

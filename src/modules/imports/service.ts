@@ -5,6 +5,7 @@ import { csvLine } from '../../core/csv.js';
 import type { ListParams } from '../../core/list-params.js';
 import type { Scope } from '../../core/scopes.js';
 import { newId } from '../../db/ids.js';
+import { withTransaction } from '../../core/transaction.js';
 import { translate, type MessageCode, type Params } from '../../i18n/messages.js';
 import { headerOf } from './csv-file.js';
 import { readImportBatches } from './read-csv.js';
@@ -64,14 +65,14 @@ export async function startImport({ ctx, input }: { ctx: Ctx; input: ImportReque
   const { source } = sourceOf(input.file, input.source);
   const options: store.ImportOptions = { collection: input.collection, mapping: input.mapping, upgradeHttp: input.upgradeHttp, domain: input.domain };
   const checked = await jobSource(source).check(ctx, input.file, options, input.scopes);
-  const row = await store.insertImport(ctx.db, {
+  const row = await withTransaction(ctx.db, (tx) => store.insertImport(tx, {
     id: newId(),
     workspaceId: ctx.workspace.id,
     source,
     options: { ...options, columns: checked.columns },
     file: storedText(input.file),
     total: checked.total,
-  });
+  }));
   if (!row) {
     const [running] = await store.listImportRows(ctx.db, ctx.workspace.id, { take: 1, skip: 0, sort: 'desc' });
     throw new AppError('import_running', { id: running?.id ?? '' });

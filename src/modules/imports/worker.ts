@@ -86,7 +86,7 @@ export class ImportWorker {
     const workspace = await requireWorkspace({ ctx: { db: this.deps.db, now: this.deps.clock() }, input: { id: job.workspaceId } });
     try {
       let at = job.lastLine;
-      for await (const batch of jobSource(job.source as ImportSource).batches(Buffer.from(job.file, 'utf8'), job.options)) {
+      for await (const batch of jobSource(job.source as ImportSource).batches(Buffer.from(await store.importFile(this.deps.db, job.id), 'utf8'), job.options)) {
         if (batch.lastLine <= at) continue;
         if (this.stopped) return await store.releaseImport(this.deps.db, job.id);
         if (!(await this.write(job, { db: this.deps.db, workspace, now: this.deps.clock() }, batch, at))) return;
