@@ -46,6 +46,12 @@ describe.skipIf(!dashboardRunnable)('the Links page in Chromium', () => {
     await page.getByText('No links yet — create one with New link or import a CSV').waitFor();
     expect(await page.locator('.empty').getByRole('link', { name: 'import a CSV' }).getAttribute('href')).toBe('/app/links/import');
     await d.checkAccessibility(page, 'links-empty-en');
+    const emptyAr = await d.newPage('ar-EG', PHONE);
+    const signedIn = await emptyAr.request.post(`${origin}/api/auth/login`, { headers: { origin }, data: { email: OWNER.email, password: OWNER.password } });
+    expect(signedIn.status(), await signedIn.text()).toBe(200);
+    await emptyAr.goto(`${origin}/app/links`);
+    expect(await emptyAr.locator('.empty').getByRole('link', { name: 'استورد ملف CSV' }).getAttribute('href')).toBe('/app/links/import');
+    await d.checkAccessibility(emptyAr, 'links-empty-ar');
     await expect.poll(() => page.locator('#links-filter-collectionId option').count()).toBe(3);
 
     // The keyboard alone: Tab to New link, Enter, type, Tab, type, Enter.
