@@ -6,7 +6,7 @@ import { CURRENCIES } from './currencies.js';
 import { MAX_SALE_AMOUNT } from './schemas.js';
 import { conversionWriter, queueConversionEvent, type ConversionEventDeps } from './webhook-events.js';
 import type { IdHolder } from '../../db/resource-table.js';
-import { eventHolders, insertImportedLeads as insertLeads, insertImportedSales as insertSales, type ImportedLeadRow, type ImportedSaleRow } from './store-imports.js';
+import { eventHolders, saleRefunds, insertImportedLeads as insertLeads, insertImportedSales as insertSales, type ImportedLeadRow, type ImportedSaleRow } from './store-imports.js';
 import { findClick, latestLead, recordLead, recordSale, setRefundedAmount, stripeSale, type ClickRef, type StripeSaleRef, type CustomerInput, type EventOrigin, type EventRow, type SaleRow } from './store.js';
 
 /** The click queue's hooks, and what the lead.created / sale.created webhooks need (webhook-events.ts). */
@@ -244,4 +244,9 @@ export function insertImportedLeads({ ctx, input }: { ctx: Ctx; input: ImportedL
 /** Sales an import brings, as insertImportedLeads; a sale's lead is imported before it. */
 export function insertImportedSales({ ctx, input }: { ctx: Ctx; input: ImportedSaleRow[] }): Promise<number> {
   return insertSales(ctx.db, ctx.workspace.id, input);
+}
+
+/** The refunded amounts of the workspace's sales with these ids (an import compares them with its file's). */
+export function saleRefundedAmounts({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<Map<string, number>> {
+  return saleRefunds(ctx.db, ctx.workspace.id, input);
 }

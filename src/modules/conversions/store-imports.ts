@@ -102,3 +102,13 @@ export async function insertImportedSales(conn: Conn, workspaceId: string, sales
   );
   return Number(row?.n ?? 0);
 }
+
+/** The refunded amounts of this workspace's sales with these ids. */
+export async function saleRefunds(conn: Conn, workspaceId: string, ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const found = await rows<{ id: string; refunded: number }>(
+    conn,
+    sql`SELECT id, refunded_amount::float8 AS refunded FROM sale_events WHERE workspace_id = ${workspaceId}::uuid AND id ${inList(ids, 'uuid')}`,
+  );
+  return new Map(found.map((r) => [r.id, Number(r.refunded)]));
+}

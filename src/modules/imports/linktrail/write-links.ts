@@ -138,7 +138,10 @@ export async function writeLinkRecords(ctx: Ctx, deps: BatchDeps, all: Line<Link
     }
   }
   const done = await writeRows(ctx, writes, (cx, left) => importLinks({ ctx: cx, deps: deps.links, input: left }), w.failures);
-  for (const d of done) d.update ? w.updated++ : w.created++;
+  for (const d of done) {
+    if (d.update) w.updated++;
+    else w.created++;
+  }
   w.unchanged += unchanged.length;
   for (const line of [...done.map((d) => d.line), ...unchanged]) if (notes.has(line)) w.failures.push(notes.get(line)!);
   return w;

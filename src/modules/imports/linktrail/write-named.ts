@@ -66,6 +66,9 @@ export async function writeNamed(ctx: Ctx, kind: NamedKind, all: Line<NamedRecor
     else writes.push({ line, id: t.id, update: false, fields: wanted, createdAt: record.createdAt, updatedAt: record.updatedAt });
   }
   const done = await writeRows(ctx, writes, (c, left) => resource.importRecords({ ctx: c, input: left }), w.failures);
-  for (const d of done) d.update ? w.updated++ : w.created++;
+  for (const d of done) {
+    if (d.update) w.updated++;
+    else w.created++;
+  }
   return w;
 }
