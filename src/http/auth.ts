@@ -128,7 +128,7 @@ export interface AuthDeps {
 
 /**
  * onRequest hook: authenticate (401), count against the window (headers on every later
- * answer, 429), then check the scope (403). Routes with a `scope` act in a workspace; routes
+ * answer, 429), then check the scopes (403 naming every one missing). Routes with a `scope` act in a workspace; routes
  * with `account` act for a person: `session` accepts only the session cookie (so no token can
  * mint another), `person` a session or a human token. It runs before the body is parsed, so
  * even a malformed body answers with rate-limit headers.
@@ -164,8 +164,15 @@ export function authenticate(deps: AuthDeps) {
     const d = await count(deps, reply, request.principal!.workspace.id, request.principal!.workspace.rateLimitPerMinute, now);
     if (d.authEpoch !== undefined && deps.authEpochMoved?.(d.authEpoch)) resolved = await inWorkspace();
     deps.onAuthenticated?.(resolved, now);
-    if (!request.principal!.scopes.has(scope!)) throw new AppError('missing_scopes', { scopes: scope! }, { missingScopes: [scope!] });
+    const missing = requiredScopes(scope).filter((s) => !request.principal!.scopes.has(s));
+    if (missing.length) throw new AppError('missing_scopes', { scopes: missing.join(', ') }, { missingScopes: missing });
   };
+}
+
+/** The scopes a route's `scope` config requires, all of them: none, one, or a list. */
+export function requiredScopes(scope: Scope | readonly Scope[] | undefined): readonly Scope[] {
+  if (scope === undefined) return [];
+  return typeof scope === 'string' ? [scope] : scope;
 }
 
 async function count(deps: AuthDeps, reply: FastifyReply, key: string, limit: number, now: Date): Promise<RateDecision> {
@@ -215,8 +222,8 @@ export function adminGuard(adminToken: string) {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The scope an /api route needs in the request's workspace. */
-    scope?: Scope;
+    /** The scope an /api route needs in the request's workspace, or a list of scopes it needs all of. */
+    scope?: Scope | readonly Scope[];
     /** A person's own route: `session` (the cookie only), `person` (session or human token), `optional` (a session if one is sent). */
     account?: 'session' | 'person' | 'optional';
     /** Routes without scope or account must be marked public (or are unauthenticated by design). */

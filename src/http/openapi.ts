@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { requiredScopes } from './auth.js';
 import { errorResponses } from './schemas.js';
 import { SCOPE_GUIDE } from '../core/scope-guide.js';
 import { SCOPES } from '../core/scopes.js';
@@ -44,8 +45,9 @@ The operator API under \`/admin\` takes the server's \`ADMIN_TOKEN\` instead, as
 ## Scopes
 
 A key or token holds a set of scopes, each independent of the others (a write scope does not grant the
-matching read). A valid key without the scope an operation needs gets a 403 whose
-\`missingScopes\` names it; each operation below says its scope.
+matching read). A valid key without a scope an operation needs gets a 403 whose
+\`missingScopes\` names every one it lacks; each operation below says its scope (or, for the few
+that need several, all of them).
 
 | Scope | Allows |
 |---|---|
@@ -159,7 +161,7 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string, web
   });
 }
 
-/** Gives every scoped route its security requirement, scope note and standard error answers. */
+/** Gives every scoped route its security requirement, scope note (each scope it needs) and standard error answers. */
 export function describeScopedRoute(route: RouteOptions): void {
   const { scope, account } = route.config ?? {};
   if (account) {
@@ -168,10 +170,12 @@ export function describeScopedRoute(route: RouteOptions): void {
     schema.response = { 401: errorResponses[401], 429: errorResponses[429], 500: errorResponses[500], ...(schema.response as object | undefined) };
     return;
   }
-  if (!scope) return;
+  const scopes = requiredScopes(scope);
+  if (!scopes.length) return;
   const schema = (route.schema ??= {}) as Record<string, unknown>;
-  schema.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { humanToken: [] }, { oauth2: [scope] }, { sessionCookie: [] }];
-  const note = `Scope: \`${scope}\`.`;
+  schema.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { humanToken: [] }, { oauth2: [...scopes] }, { sessionCookie: [] }];
+  const named = scopes.map((s) => `\`${s}\``).join(', ');
+  const note = scopes.length === 1 ? `Scope: ${named}.` : `Scopes (all required): ${named}.`;
   // The automatic HEAD route shares its GET's schema object: add the note once.
   if (!String(schema.description ?? '').includes(note)) schema.description = [schema.description, note].filter(Boolean).join('\n\n');
   schema.response = { ...errorResponses, ...(schema.response as object | undefined) };

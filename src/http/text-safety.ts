@@ -92,9 +92,12 @@ export async function rejectUnstorableText(request: FastifyRequest): Promise<voi
     const inQuery = findUnstorable(used);
     if (inQuery) throw invalidQuery(fieldPath(inQuery.path), inQuery.reason);
   }
-  // JSON bodies were checked while they were parsed (json-body.ts), item by item.
-  if (request.body === undefined || request.body === null || typeof request.body !== 'object' || checkedBodies.has(request.body)) return;
-  const inBody = findUnstorable(request.body);
+  // JSON bodies were checked while they were parsed (json-body.ts), item by item; raw bodies
+  // (a file, a signed webhook) are bytes, not text fields: their route reads them (walking a
+  // 50 MB Buffer key by key here held the event loop for seconds).
+  const body = request.body;
+  if (body === undefined || body === null || typeof body !== 'object' || ArrayBuffer.isView(body) || checkedBodies.has(body)) return;
+  const inBody = findUnstorable(body);
   if (inBody) throw invalid(fieldPath(inBody.path), inBody.reason);
 }
 

@@ -23,8 +23,8 @@ export const messages = {
     ar: 'رمز المشغّل مفقود أو غير صحيح.',
   },
   missing_scopes: {
-    en: 'The credential lacks the required scope: {scopes}.',
-    ar: 'بيانات الاعتماد لا تملك الصلاحية المطلوبة: {scopes}.',
+    en: 'The credential lacks the scopes this operation needs: {scopes}.',
+    ar: 'بيانات الاعتماد لا تملك الصلاحيات التي تحتاجها هذه العملية: {scopes}.',
   },
   rate_limited: {
     en: 'Rate limit exceeded for this workspace. Retry in {retryAfter} seconds.',

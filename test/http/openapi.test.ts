@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requiredScopes } from '../../src/http/auth.js';
 import { routeTable } from '../../src/http/server.js';
 import { SCOPE_GUIDE } from '../../src/core/scope-guide.js';
 import { SCOPES } from '../../src/core/scopes.js';
@@ -42,23 +43,23 @@ async function fetchDoc(): Promise<OpenApiDoc> {
 }
 
 /** The /api operations of the document that need a key (public routes of the app excluded). */
-async function scopedOperations(): Promise<{ path: string; method: string; op: Operation; scope: string }[]> {
+async function scopedOperations(): Promise<{ path: string; method: string; op: Operation; scopes: readonly string[] }[]> {
   const doc = await fetchDoc();
-  const scopeOf = new Map<string, string>();
+  const scopesOf = new Map<string, readonly string[]>();
   for (const r of routeTable(t.runtime.app)) {
-    const scope = r.config?.scope;
-    if (!scope) continue;
+    const scopes = requiredScopes(r.config?.scope);
+    if (!scopes.length) continue;
     const path = (r.url ?? '').replace(/:([A-Za-z_]\w*)/g, '{$1}');
-    for (const m of Array.isArray(r.method) ? r.method : [r.method]) scopeOf.set(`${String(m).toLowerCase()} ${path}`, scope);
+    for (const m of Array.isArray(r.method) ? r.method : [r.method]) scopesOf.set(`${String(m).toLowerCase()} ${path}`, scopes);
   }
-  const out: { path: string; method: string; op: Operation; scope: string }[] = [];
+  const out: { path: string; method: string; op: Operation; scopes: readonly string[] }[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     if (!path.startsWith('/api/')) continue;
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
-      const scope = scopeOf.get(`${method} ${path}`);
-      if (scope) out.push({ path, method, op, scope });
+      const scopes = scopesOf.get(`${method} ${path}`);
+      if (scopes) out.push({ path, method, op, scopes });
     }
   }
   return out;
@@ -109,7 +110,7 @@ describe('GET /api/openapi.json', () => {
     const doc = await fetchDoc();
     const missing: string[] = [];
     for (const r of routeTable(t.runtime.app)) {
-      if (!r.config?.scope) continue;
+      if (!requiredScopes(r.config?.scope).length) continue;
       const path = (r.url ?? '').replace(/:([A-Za-z_]\w*)/g, '{$1}');
       for (const m of Array.isArray(r.method) ? r.method : [r.method]) {
         const method = String(m).toLowerCase();
@@ -146,15 +147,15 @@ describe('GET /api/openapi.json', () => {
     expect(problems).toEqual([]);
   });
 
-  it('offers the oauth2 scheme (authorization code with PKCE endpoints, the fourteen scopes) on each /api operation, asking for its own scope', async () => {
+  it('offers the oauth2 scheme (authorization code with PKCE endpoints, the fourteen scopes) on each /api operation, asking for the scopes it needs', async () => {
     const doc = await fetchDoc();
     const scheme = doc.components.securitySchemes.oauth2 as unknown as { type: string; flows: { authorizationCode: { authorizationUrl: string; tokenUrl: string; scopes: Record<string, string> } } };
     expect(scheme.type).toBe('oauth2');
     expect(scheme.flows.authorizationCode.authorizationUrl).toBe('https://lt.test/oauth/authorize');
     expect(scheme.flows.authorizationCode.tokenUrl).toBe('https://lt.test/oauth/token');
     expect(Object.keys(scheme.flows.authorizationCode.scopes).sort()).toEqual([...SCOPES].sort());
-    for (const { path, method, op, scope } of await scopedOperations()) {
-      expect(op.security, `${method} ${path}`).toContainEqual({ oauth2: [scope] });
+    for (const { path, method, op, scopes } of await scopedOperations()) {
+      expect(op.security, `${method} ${path}`).toContainEqual({ oauth2: scopes });
     }
   });
 
@@ -173,11 +174,13 @@ describe('GET /api/openapi.json', () => {
     }
   });
 
-  it('names the scope of each /api operation, once', async () => {
-    for (const { path, method, op, scope } of await scopedOperations()) {
-      expect((SCOPES as readonly string[]).includes(scope)).toBe(true);
-      const mentions = (op.description ?? '').split(scope).length - 1;
-      expect(mentions, `${method.toUpperCase()} ${path}: ${JSON.stringify(op.description)}`).toBe(1);
+  it('names each scope an /api operation needs, once', async () => {
+    for (const { path, method, op, scopes } of await scopedOperations()) {
+      for (const scope of scopes) {
+        expect((SCOPES as readonly string[]).includes(scope)).toBe(true);
+        const mentions = (op.description ?? '').split(scope).length - 1;
+        expect(mentions, `${method.toUpperCase()} ${path} ${scope}: ${JSON.stringify(op.description)}`).toBe(1);
+      }
     }
   });
 

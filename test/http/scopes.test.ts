@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requiredScopes } from '../../src/http/auth.js';
 import { routeTable } from '../../src/http/server.js';
 import { SCOPES, type Scope } from '../../src/core/scopes.js';
 import { bearer, startTestApp, type TestApp, type WorkspaceFixture } from '../helpers/app.js';
@@ -55,21 +56,23 @@ const PUBLIC_API_PATHS = new Set(['/api/openapi.json', '/api/qr', '/api/auth/log
 interface Endpoint {
   method: string;
   url: string;
-  config: { scope?: string; public?: boolean; account?: string };
+  config: { scope?: Scope | readonly Scope[]; public?: boolean; account?: string };
+  /** Every scope the route needs (its `scope` config, one or a list). */
+  scopes: readonly Scope[];
 }
 
 function endpoints(): Endpoint[] {
   return routeTable(t.runtime.app).flatMap((r: RouteOptions) =>
-    (Array.isArray(r.method) ? r.method : [r.method]).map((method) => ({
-      method: String(method).toUpperCase(),
-      url: r.url ?? '',
-      config: (r.config ?? {}) as Endpoint['config'],
-    })),
+    (Array.isArray(r.method) ? r.method : [r.method]).map((method) => {
+      const config = (r.config ?? {}) as Endpoint['config'];
+      return { method: String(method).toUpperCase(), url: r.url ?? '', config, scopes: requiredScopes(config.scope) };
+    }),
   );
 }
 
 const apiEndpoints = () => endpoints().filter((e) => e.url.startsWith('/api/') || e.url === '/api');
-const scopedEndpoints = () => apiEndpoints().filter((e) => e.config.scope !== undefined) as (Endpoint & { config: { scope: Scope } })[];
+const scopedEndpoints = () => apiEndpoints().filter((e) => e.config.scope !== undefined);
+const named = (scopes: readonly Scope[]) => scopes.join('+');
 
 /** A concrete URL for a route pattern: path parameters become a fresh UUID. */
 const concrete = (url: string) => url.replace(/:[A-Za-z_]\w*/g, '0b6c3c4e-2f2a-4c55-9a0e-5c7d2b1e9f10').replace(/\*$/, 'x');
@@ -90,14 +93,15 @@ function expectRateLimitHeaders(res: LightMyRequestResponse, what: string): void
   }
 }
 
-/** Keys of one workspace: all scopes but one, or only one, made on demand. */
+/** Keys of one workspace: all scopes but one, or only the given ones, made on demand. */
 function keyMaker(w: WorkspaceFixture) {
   const cache = new Map<string, string>();
-  return async (kind: 'allBut' | 'only', scope: Scope): Promise<string> => {
-    const id = `${kind}:${scope}`;
+  return async (kind: 'allBut' | 'only', scope: Scope | readonly Scope[]): Promise<string> => {
+    const given = requiredScopes(scope);
+    const id = `${kind}:${named(given)}`;
     let key = cache.get(id);
     if (!key) {
-      const scopes = kind === 'only' ? [scope] : SCOPES.filter((s) => s !== scope);
+      const scopes = kind === 'only' ? given : SCOPES.filter((s) => !given.includes(s));
       key = (await w.newKey(scopes, { name: id })).key;
       cache.set(id, key);
     }
@@ -111,13 +115,13 @@ describe('the route table', () => {
     expect(scopedEndpoints().map((e) => `${e.method} ${e.url}`)).toContain('GET /api/tags');
   });
 
-  it('gives every /api route a scope of the fourteen, an account rule (session, person), or marks it public', () => {
+  it('gives every /api route one or more scopes of the fourteen, an account rule (session, person), or marks it public', () => {
     const offenders = apiEndpoints()
       .filter(
         (e) =>
           !(
             e.config.public === true ||
-            (typeof e.config.scope === 'string' && (SCOPES as readonly string[]).includes(e.config.scope)) ||
+            (e.scopes.length > 0 && e.scopes.every((s) => (SCOPES as readonly string[]).includes(s))) ||
             (e.config.scope === undefined && ['session', 'person', 'optional'].includes(e.config.account ?? ''))
           ),
       )
@@ -137,7 +141,7 @@ describe('the route table', () => {
 
   it('uses only the fourteen scope names (the twelve of api.md, the two of §11)', () => {
     expect([...SCOPES]).toEqual(SPEC_SCOPES);
-    const used = new Set(scopedEndpoints().map((e) => e.config.scope));
+    const used = new Set(scopedEndpoints().flatMap((e) => e.scopes));
     for (const s of used) expect(SPEC_SCOPES, `scope ${s}`).toContain(s);
   });
 
@@ -145,7 +149,7 @@ describe('the route table', () => {
     const wrong: string[] = [];
     for (const e of scopedEndpoints()) {
       const expected = SPEC_ROUTE_SCOPES[e.url]?.[e.method];
-      if (expected !== undefined && e.config.scope !== expected) wrong.push(`${e.method} ${e.url}: ${e.config.scope}, api.md says ${expected}`);
+      if (expected !== undefined && named(e.scopes) !== expected) wrong.push(`${e.method} ${e.url}: ${named(e.scopes)}, api.md says ${expected}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -158,37 +162,41 @@ describe('the route table', () => {
 });
 
 describe('scope enforcement on every scoped route', () => {
-  it('answers 403 with missingScopes [scope] and rate-limit headers to a key holding every other scope', async () => {
+  it('answers 403 with missingScopes [scope] and rate-limit headers to a key holding every scope but one the route needs', async () => {
     const w = await t.workspace();
     const keyFor = keyMaker(w);
     for (const e of scopedEndpoints()) {
-      const what = `${e.method} ${e.url}`;
-      const res = await call(e, await keyFor('allBut', e.config.scope));
-      expect(res.statusCode, `${what}: ${res.body}`).toBe(403);
-      expectRateLimitHeaders(res, what);
-      if (e.method === 'HEAD') continue; // no body on HEAD
-      const body = res.json<{ error: { en: string; ar: string; code: string }; missingScopes?: string[] }>();
-      expect(body.missingScopes, what).toEqual([e.config.scope]);
-      expect(body.error.code, what).toBe('missing_scopes');
-      expect(body.error.en, what).toContain(e.config.scope);
-      expect(body.error.ar, what).toMatch(/[\u0600-\u06FF]/);
+      for (const scope of e.scopes) {
+        const what = `${e.method} ${e.url} without ${scope}`;
+        const res = await call(e, await keyFor('allBut', scope));
+        expect(res.statusCode, `${what}: ${res.body}`).toBe(403);
+        expectRateLimitHeaders(res, what);
+        if (e.method === 'HEAD') continue; // no body on HEAD
+        const body = res.json<{ error: { en: string; ar: string; code: string }; missingScopes?: string[] }>();
+        expect(body.missingScopes, what).toEqual([scope]);
+        expect(body.error.code, what).toBe('missing_scopes');
+        expect(body.error.en, what).toContain(scope);
+        expect(body.error.ar, what).toMatch(/[\u0600-\u06FF]/);
+      }
     }
   });
 
-  it('lets a key holding only that scope past authentication and the scope check', async () => {
+  it('names every scope the route needs in missingScopes to a key holding none of them', async () => {
+    const w = await t.workspace();
+    const keyFor = keyMaker(w);
+    for (const e of scopedEndpoints().filter((x) => x.method !== 'HEAD')) {
+      const res = await call(e, await keyFor('allBut', e.scopes));
+      expect(res.statusCode, `${e.method} ${e.url}: ${res.body}`).toBe(403);
+      expect(res.json<{ missingScopes: string[] }>().missingScopes, `${e.method} ${e.url}`).toEqual(e.scopes);
+    }
+  });
+
+  it('lets a key holding only the scopes the route needs past authentication and the scope check', async () => {
     const w = await t.workspace();
     const keyFor = keyMaker(w);
     for (const e of scopedEndpoints()) {
       const what = `${e.method} ${e.url}`;
-      const res = await call(e, await keyFor('only', e.config.scope));
-      if (e.url === '/api/export') {
-        // The export needs all six read scopes: past its declared one, the 403 names the other five.
-        expect(res.statusCode, `${what}: ${res.body}`).toBe(403);
-        if (e.method === 'HEAD') continue;
-        expect(res.json<{ missingScopes: string[] }>().missingScopes).toHaveLength(5);
-        expect(res.json<{ missingScopes: string[] }>().missingScopes).not.toContain(e.config.scope);
-        continue;
-      }
+      const res = await call(e, await keyFor('only', e.scopes));
       expect([401, 403], `${what}: ${res.statusCode} ${res.body}`).not.toContain(res.statusCode);
       expect(res.statusCode, `${what}: ${res.body}`).toBeLessThan(500);
       expectRateLimitHeaders(res, what);
@@ -202,7 +210,7 @@ describe('scope enforcement on every scoped route', () => {
       const res = await t.inject({
         method: e.method as 'POST',
         url: concrete(e.url),
-        headers: { ...bearer(await keyFor('allBut', e.config.scope)), 'content-type': 'application/json' },
+        headers: { ...bearer(await keyFor('allBut', e.scopes)), 'content-type': 'application/json' },
         payload: '{not json',
       });
       expect(res.statusCode, `${e.method} ${e.url}: ${res.body}`).toBe(403);
@@ -212,23 +220,23 @@ describe('scope enforcement on every scoped route', () => {
   it('treats scopes as independent: a write scope does not grant reading, nor a read scope writing', async () => {
     const w = await t.workspace();
     const keyFor = keyMaker(w);
-    const byUrl = new Map<string, Map<string, Scope>>();
+    const byUrl = new Map<string, Map<string, readonly Scope[]>>();
     for (const e of scopedEndpoints()) {
       if (!byUrl.has(e.url)) byUrl.set(e.url, new Map());
-      byUrl.get(e.url)!.set(e.method, e.config.scope);
+      byUrl.get(e.url)!.set(e.method, e.scopes);
     }
     let checked = 0;
     for (const [url, methods] of byUrl) {
       const read = methods.get('GET');
       const write = methods.get('POST') ?? methods.get('PUT') ?? methods.get('DELETE');
-      if (!read || !write || read === write) continue;
+      if (!read || !write || read.some((s) => write.includes(s))) continue;
       const get = await t.inject({ method: 'GET', url: concrete(url), headers: bearer(await keyFor('only', write)) });
-      expect(get.statusCode, `GET ${url} with only ${write}`).toBe(403);
-      expect(get.json<{ missingScopes: string[] }>().missingScopes).toEqual([read]);
+      expect(get.statusCode, `GET ${url} with only ${named(write)}`).toBe(403);
+      expect(get.json<{ missingScopes: string[] }>().missingScopes).toEqual(read);
       const writeMethod = methods.has('POST') ? 'POST' : methods.has('PUT') ? 'PUT' : 'DELETE';
       const post = await t.inject({ method: writeMethod, url: concrete(url), headers: bearer(await keyFor('only', read)), payload: [] });
-      expect(post.statusCode, `${writeMethod} ${url} with only ${read}`).toBe(403);
-      expect(post.json<{ missingScopes: string[] }>().missingScopes).toEqual([write]);
+      expect(post.statusCode, `${writeMethod} ${url} with only ${named(read)}`).toBe(403);
+      expect(post.json<{ missingScopes: string[] }>().missingScopes).toEqual(write);
       checked++;
     }
     expect(checked).toBeGreaterThan(0);

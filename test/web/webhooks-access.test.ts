@@ -1,5 +1,5 @@
 /**
- * Who sees Settings → Webhooks and the rest of the settings (web/src/access.ts), and the
+ * Who sees Settings → Webhooks, Links → Import and the rest of the settings (web/src/access.ts), and the
  * dashboard's table of the read scopes each event needs, which must say what the server
  * enforces (src/modules/webhooks/event-types.ts) — the form offers an event by it.
  */
@@ -28,6 +28,12 @@ describe('mayOpen', () => {
     ['/settings', 'viewer', withoutWebhooks, false],
     ['/settingsx', 'viewer', [], true],
     ['/links', 'viewer', [], true],
+    // Settings → Domains is the owner's (the API answers owner_required to others by session).
+    ['/settings/domains', 'owner', ALL, true],
+    ['/settings/domains', 'member', withoutWebhooks, false],
+    // Links → Import goes by linksWrite (POST /api/imports), whatever the role.
+    ['/links/import', 'member', withoutWebhooks, true],
+    ['/links/import', 'viewer', ALL.filter((s) => s.endsWith('Read')), false],
   ];
   it.each(cases)('%s for a %s', (pattern, role, scopes, expected) => {
     expect(mayOpen(pattern, { role, scopes })).toBe(expected);

@@ -5,10 +5,11 @@ import type { Me, PageProps } from './session.js';
 type Page = ComponentType<PageProps> & { preload(): void };
 const page = (load: () => Promise<ComponentType<PageProps>>): Page => lazyPage(load);
 
-/** Each page is its own chunk. A pattern's `:name` segments become params. */
+/** Each page is its own chunk. A pattern's `:name` segments become params; the first pattern that matches wins (/links/import before /links/:id). */
 const ROUTES: [pattern: string, page: Page][] = [
   ['/', page(() => import('./pages/overview.js').then((m) => m.Overview))],
   ['/links', page(() => import('./pages/links/index.js').then((m) => m.LinksPage))],
+  ['/links/import', page(() => import('./pages/imports/index.js').then((m) => m.ImportPage))],
   ['/links/:id', page(() => import('./pages/link/index.js').then((m) => m.LinkPage))],
   ['/collections', page(() => import('./pages/library/index.js').then((m) => m.CollectionsPage))],
   ['/tags', page(() => import('./pages/library/index.js').then((m) => m.TagsPage))],
@@ -23,6 +24,7 @@ const ROUTES: [pattern: string, page: Page][] = [
   ['/settings/webhooks', page(() => import('./pages/webhooks/index.js').then((m) => m.WebhooksPage))],
   ['/settings/webhooks/:id', page(() => import('./pages/webhooks/index.js').then((m) => m.WebhookPage))],
   ['/settings/integrations', page(() => import('./pages/integrations/index.js').then((m) => m.IntegrationsPage))],
+  ['/settings/domains', page(() => import('./pages/domains/index.js').then((m) => m.DomainsPage))],
   ['/account', page(() => import('./pages/account/index.js').then((m) => m.AccountPage))],
 ];
 
@@ -53,6 +55,7 @@ export const SECTIONS = [
     ['/collections', 'collections'],
     ['/tags', 'tags'],
     ['/partners', 'partners'],
+    ['/links/import', 'import'],
   ],
   [
     ['/settings', 'general'],
@@ -62,5 +65,6 @@ export const SECTIONS = [
     ['/settings/connected', 'connectedApps'],
     ['/settings/webhooks', 'webhooks'],
     ['/settings/integrations', 'integrations'],
+    ['/settings/domains', 'domains'],
   ],
 ] as const;

@@ -8,8 +8,10 @@ CREATE TABLE imports (
   status text NOT NULL CHECK (status IN ('running', 'done', 'failed')),
   -- What the job was asked: collection, mapping, upgradeHttp. Read again on every resume.
   options jsonb NOT NULL DEFAULT '{}'::jsonb,
-  -- The uploaded bytes; null once the job has ended (the errors stay in import_errors).
-  file bytea,
+  -- The uploaded file, null once the job has ended (the errors stay in import_errors). Text:
+  -- a file is taken only as UTF-8 without NUL bytes, and text moves ~25x faster than bytea
+  -- through PGlite, whose queries run on the event loop (5.8 MB: 67 ms against 1.7 s).
+  file text,
   total integer NOT NULL,
   -- Rows processed, and the file line the next batch starts after: both move in the
   -- transaction that writes the batch, so a resumed job neither skips nor repeats a row.

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
-import { AppError } from '../../core/errors.js';
 import { serviceContext, type ResourceDeps } from '../../core/context.js';
 import { routesPlugin } from '../../http/types.js';
 import { EXPORT_SCOPES, exportWorkspace, type ExportDeps } from './service.js';
@@ -10,7 +9,7 @@ const DESCRIPTION = [
   'Types, in this order (so an importer resolves every reference in one pass): `collection` (GET /api/collections), `tag` (GET /api/tags),',
   '`partner` (GET /api/partners), `link` (GET /api/links, with `aliases`), `customer` (GET /api/customers), `click` (the click record of GET /api/analytics),',
   '`lead` and `sale` (GET /api/events). Within a type, oldest first. Read a page at a time as the client reads, so any size streams.',
-  'Needs all six read scopes: the one below and collectionsRead, tagsRead, partnersRead, customersRead, analyticsRead (403 `missing_scopes` lists those absent).',
+  'Needs all six read scopes, listed below (403 `missing_scopes` lists those absent).',
   'It is the format `POST /api/imports?source=linktrail` (operations.md §13) reads back.',
 ].join(' ');
 
@@ -18,8 +17,7 @@ export const exportRoutes = routesPlugin<ResourceDeps & ExportDeps>('export', (a
   app.get(
     '/api/export',
     {
-      // The route config carries one scope; the other five are checked in the handler.
-      config: { scope: 'linksRead' },
+      config: { scope: EXPORT_SCOPES },
       schema: {
         tags: ['Export'],
         summary: 'Export the workspace as NDJSON',
@@ -28,8 +26,6 @@ export const exportRoutes = routesPlugin<ResourceDeps & ExportDeps>('export', (a
       },
     },
     async (req, reply) => {
-      const missing = EXPORT_SCOPES.filter((s) => !req.principal!.scopes.has(s));
-      if (missing.length) throw new AppError('missing_scopes', { scopes: missing.join(', ') }, { missingScopes: missing });
       const body = Readable.from(exportWorkspace({ ctx: serviceContext(deps, req), deps }), { objectMode: false });
       return reply.type('application/x-ndjson; charset=utf-8').header('content-disposition', 'attachment; filename="export.ndjson"').send(body as never);
     },

@@ -14,6 +14,8 @@ export interface RowContext {
   upgradeHttp: boolean;
   /** Old short URLs of the rows read so far, with their line: a second one fails naming the first. */
   seenShortUrls: Map<string, number>;
+  /** The host for a keyword whose row names no domain. */
+  defaultDomain?: string;
 }
 
 type Failure = Extract<ReadResult, { ok: false }>;
@@ -61,7 +63,7 @@ function oldShortUrl(ctx: RowContext, cells: readonly string[]): Verdict<string>
   const cell = cellOf(ctx, cells, 'shortUrl');
   if (cell !== undefined) return cleanShortUrl(cell);
   const keyword = cellOf(ctx, cells, 'keyword');
-  const domain = cellOf(ctx, cells, 'domain');
+  const domain = cellOf(ctx, cells, 'domain') ?? ctx.defaultDomain;
   const built = keyword && domain ? shortUrlFrom(keyword, domain) : undefined;
   return built === undefined ? undefined : cleanShortUrl(built);
 }

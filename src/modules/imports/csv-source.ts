@@ -44,7 +44,7 @@ export function csvSource(source: ImportSource): JobSource {
     async check(ctx, file, o, scopes) {
       const { columns } = headerOf(file);
       const plan = planColumns(columns, source, o.mapping);
-      if (!plan.collection && o.collection === undefined) throw new AppError('import_collection_required', { field: 'collection' });
+      if (!plan.collection && o.collection === undefined) throw new AppError('import_collection_required', { field: 'collection', reasonCode: 'required' });
       const names = await namesIn(file, source, o);
       await checkScopes(ctx, names, scopes);
       return { total: names.total, columns };

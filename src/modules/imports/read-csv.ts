@@ -68,7 +68,7 @@ async function* batches(body: Buffer, delimiter: Delimiter, ctx: RowContext): As
  */
 export function readImportBatches(file: Buffer, o: ReadOptions): AsyncIterable<ReadBatch> {
   const { delimiter, columns } = headerOf(file);
-  const ctx: RowContext = { plan: planColumns(columns, o.source, o.mapping), columns, upgradeHttp: o.upgradeHttp === true, seenShortUrls: new Map() };
+  const ctx: RowContext = { plan: planColumns(columns, o.source, o.mapping), columns, upgradeHttp: o.upgradeHttp === true, seenShortUrls: new Map(), defaultDomain: o.domain };
   return batches(withoutBom(file), delimiter, ctx);
 }
 

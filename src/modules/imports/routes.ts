@@ -20,7 +20,7 @@ const read = { scope: 'linksRead' } as const;
 const START =
   'Extension (operations.md §13). The file is the body (`text/csv`, UTF-8, a BOM ignored; delimiter `,` `;` or tab found from the header; at most 50 MB (413 above) and 100,000 rows). ' +
   'It is read through once before the answer: a file-level problem is a 400 (`import_not_csv`, `import_empty`, `import_no_destination`, `import_too_many_rows`, `import_collection_required`…) and nothing is stored; ' +
-  'a file naming collections or tags that do not exist yet needs collectionsWrite / tagsWrite besides linksWrite (403 `missing_scopes`). Then 202: the job runs in the background on any instance (after a restart too); poll GET /api/imports/{id}. ' +
+  'a file naming collections or tags that do not exist yet needs collectionsWrite / tagsWrite as well (403 `missing_scopes`, before the job starts). Then 202: the job runs in the background on any instance (after a restart too); poll GET /api/imports/{id}. ' +
   'One import runs at a time per workspace (409 `import_running`). Per row, not atomic: good rows are written, bad ones reported (GET /api/imports/{id}/errors). ' +
   'A row whose old short URL (an alias: aliases on the Link record) or externalId was imported before updates that link; a row with neither is matched by destination and title; importing the same file twice ends with created 0, updated 0. ' +
   'Each old short URL becomes an alias of its link; a host the workspace has not claimed is claimed (pending) for it — the alias answers once the claim is verified (POST /api/domains/{id}/verify). A host another workspace holds active fails its rows (`alias_host_taken`). ' +
@@ -45,7 +45,7 @@ function fileOf(body: unknown): Buffer {
 }
 
 /** The query as the service takes it: mapping parsed from its JSON. */
-function requestOf(q: { source?: string; collection?: string; mapping?: string; upgradeHttp?: boolean }): ImportRequest {
+function requestOf(q: { source?: string; collection?: string; mapping?: string; upgradeHttp?: boolean; domain?: string }): ImportRequest {
   let mapping: Record<string, string> | undefined;
   if (q.mapping !== undefined) {
     let parsed: unknown;
@@ -55,11 +55,11 @@ function requestOf(q: { source?: string; collection?: string; mapping?: string; 
       parsed = undefined;
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !Object.values(parsed).every((v) => typeof v === 'string')) {
-      throw new AppError('import_mapping_invalid', { field: 'mapping' });
+      throw new AppError('import_mapping_invalid', { field: 'mapping', reasonCode: 'format' });
     }
     mapping = parsed as Record<string, string>;
   }
-  return { source: q.source as ImportSource | undefined, collection: q.collection, mapping, upgradeHttp: q.upgradeHttp };
+  return { source: q.source as ImportSource | undefined, collection: q.collection, mapping, upgradeHttp: q.upgradeHttp, domain: q.domain };
 }
 
 function sendCsv(reply: FastifyReply, id: string, chunks: AsyncGenerator<string>) {

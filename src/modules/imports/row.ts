@@ -36,6 +36,8 @@ export interface ReadOptions {
   /** `{ ourField: theirColumn }`, overriding what the source would guess. */
   mapping?: Record<string, string>;
   upgradeHttp?: boolean;
+  /** The host of old short URLs given as a bare keyword (YOURLS, Kutt…): rows with no domain of their own. */
+  domain?: string;
 }
 
 /** The fields a file's columns can feed; `keyword` + `domain` build the old short URL when there is none. */

@@ -23,6 +23,14 @@ export const ImportQuery = Type.Object({
       description: `A JSON object \`{ ourField: theirColumn }\` overriding which column feeds a field (400 \`import_unknown_field\` / \`import_unknown_column\`). Fields: ${IMPORT_FIELDS.join(', ')}.`,
     }),
   ),
+  domain: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 300,
+      description:
+        'Extension: the host of the old short URLs when the file gives only their keyword (YOURLS\'s `keyword`, a `slug` column) and no `domain` column (or an empty one): `domain=sho.rt` makes keyword `spring` the alias `https://sho.rt/spring`.',
+    }),
+  ),
   upgradeHttp: Type.Optional(Type.Boolean({ description: 'Rewrite `http://` destinations to https; without it such rows fail (the API takes https only).' })),
 });
 

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Ctx } from '../../core/context.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { csvLine } from '../../core/csv.js';
@@ -24,6 +25,7 @@ export interface ImportRequest {
   collection?: string;
   mapping?: Record<string, string>;
   upgradeHttp?: boolean;
+  domain?: string;
 }
 
 /** The API's Import record. */
@@ -67,14 +69,14 @@ function sourceOf(file: Buffer, asked: ImportSource | undefined): { source: Impo
  */
 export async function startImport({ ctx, input }: { ctx: Ctx; input: ImportRequest & { file: Buffer; scopes: ReadonlySet<Scope> } }): Promise<Import> {
   const { source } = sourceOf(input.file, input.source);
-  const options: store.ImportOptions = { collection: input.collection, mapping: input.mapping, upgradeHttp: input.upgradeHttp };
+  const options: store.ImportOptions = { collection: input.collection, mapping: input.mapping, upgradeHttp: input.upgradeHttp, domain: input.domain };
   const checked = await jobSource(source).check(ctx, input.file, options, input.scopes);
   const row = await store.insertImport(ctx.db, {
     id: newId(),
     workspaceId: ctx.workspace.id,
     source,
     options: { ...options, columns: checked.columns },
-    file: input.file,
+    file: storedText(input.file),
     total: checked.total,
   });
   if (!row) {
@@ -82,6 +84,12 @@ export async function startImport({ ctx, input }: { ctx: Ctx; input: ImportReque
     throw new AppError('import_running', { id: running?.id ?? '' });
   }
   return toImport(row);
+}
+
+/** The file as the job stores it: text, which every source has checked it is (UTF-8, no NUL). */
+function storedText(file: Buffer): string {
+  if (!isUtf8(file) || file.includes(0)) throw new AppError('import_not_csv', { detail: 'it is not valid UTF-8 text', detailAr: 'ليس نصًا صالحًا بترميز UTF-8' });
+  return file.toString('utf8');
 }
 
 export async function getImport({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<Import> {

@@ -139,14 +139,14 @@ const FIELD_BY_KEY = new Map<string, ImportField>(IMPORT_FIELDS.map((f) => [colu
 
 function mappedField(ourField: string): ImportField {
   const field = FIELD_BY_KEY.get(columnKey(ourField));
-  if (!field) throw new AppError('import_unknown_field', { field: `mapping.${ourField}`, fields: IMPORT_FIELDS.join(', ') });
+  if (!field) throw new AppError('import_unknown_field', { field: `mapping.${ourField}`, reasonCode: 'enum', fields: IMPORT_FIELDS.join(', ') });
   return field;
 }
 
 function mappedColumn(columns: readonly string[], field: string, column: string): number {
   const exact = columns.indexOf(column);
   const at = exact >= 0 ? exact : columns.map(columnKey).indexOf(columnKey(column));
-  if (at < 0) throw new AppError('import_unknown_column', { field: `mapping.${field}`, column, columns: columns.join(', ') });
+  if (at < 0) throw new AppError('import_unknown_column', { field: `mapping.${field}`, reasonCode: 'enum', column, columns: columns.join(', ') });
   return at;
 }
 

@@ -25,6 +25,7 @@ export interface ImportOptions {
   collection?: string;
   mapping?: Record<string, string>;
   upgradeHttp?: boolean;
+  domain?: string;
   /** The file's column names, for the errors CSV. */
   columns?: string[];
 }
@@ -60,7 +61,7 @@ const SELECTION = sql.raw(
 /** Stores a new running job with its file; undefined when the workspace already runs one. */
 export async function insertImport(
   conn: Conn,
-  o: { id: string; workspaceId: string; source: string; options: ImportOptions; file: Buffer; total: number },
+  o: { id: string; workspaceId: string; source: string; options: ImportOptions; file: string; total: number },
 ): Promise<ImportRowRecord | undefined> {
   const [row] = await rows<ImportRowRecord>(
     conn,
@@ -90,8 +91,8 @@ export function listImportRows(conn: Conn, workspaceId: string, page: { take: nu
  * Takes one running job nobody holds (never leased, or its holder's lease lapsed) and leases it
  * for `leaseMs`; SKIP LOCKED keeps two instances from taking the same one.
  */
-export async function leaseImport(conn: Conn, leaseMs: number): Promise<(ImportRowRecord & { file: Uint8Array }) | undefined> {
-  const [row] = await rows<ImportRowRecord & { file: Uint8Array }>(
+export async function leaseImport(conn: Conn, leaseMs: number): Promise<(ImportRowRecord & { file: string }) | undefined> {
+  const [row] = await rows<ImportRowRecord & { file: string }>(
     conn,
     sql`WITH next AS (SELECT id FROM imports WHERE status = 'running' AND (leased_until IS NULL OR leased_until < now())
           ORDER BY leased_until NULLS FIRST LIMIT 1 FOR UPDATE SKIP LOCKED),

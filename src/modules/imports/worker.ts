@@ -23,9 +23,6 @@ class LeaseLost extends Error {}
 
 type Job = NonNullable<Awaited<ReturnType<typeof store.leaseImport>>>;
 
-/** The job's file as a Buffer, whichever driver read it. */
-const bufferOf = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-
 /**
  * Runs imports in the background (operations.md §13), on every instance: takes a running job
  * nobody holds, reads its file from the start (the reader's checks span the whole file), skips
@@ -89,7 +86,7 @@ export class ImportWorker {
     const workspace = await requireWorkspace({ ctx: { db: this.deps.db, now: this.deps.clock() }, input: { id: job.workspaceId } });
     try {
       let at = job.lastLine;
-      for await (const batch of jobSource(job.source as ImportSource).batches(bufferOf(job.file), job.options)) {
+      for await (const batch of jobSource(job.source as ImportSource).batches(Buffer.from(job.file, 'utf8'), job.options)) {
         if (batch.lastLine <= at) continue;
         if (this.stopped) return await store.releaseImport(this.deps.db, job.id);
         if (!(await this.write(job, { db: this.deps.db, workspace, now: this.deps.clock() }, batch, at))) return;

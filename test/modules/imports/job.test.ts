@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { freshHost } from '../domains/helpers.js';
 import { fixtureWithFreshHosts, importClient } from './job-helpers.js';
 
 let t: TestApp;
@@ -94,5 +95,15 @@ describe('importing a Bitly export', () => {
     const viaShort = await t.inject({ method: 'GET', url: new URL(link.shortUrl).pathname });
     expect(viaShort.statusCode).toBe(302);
     expect(viaShort.headers.location).toMatch(/^https:\/\/shop\.example\.com\/spring\?ref=a&ltid=/);
+  });
+
+  it('a YOURLS table (keywords without a host) with domain=: each keyword becomes an alias on that host, and re-importing changes nothing', async () => {
+    const c = importClient(t, await t.workspace());
+    const { file } = fixtureWithFreshHosts('yourls.csv', []);
+    const host = freshHost('yourls');
+    const query = `source=csv&collection=YOURLS&upgradeHttp=true&domain=${host}&mapping=${encodeURIComponent('{"createdAt":"timestamp"}')}`;
+    expect(await c.run(query, file)).toMatchObject({ status: 'done', total: 3, created: 3, failed: 0 });
+    expect((await c.links()).map((l) => l.aliases)).toEqual([[`https://${host}/spring`], [`https://${host}/ar`], [`https://${host}/old`]]);
+    expect(await c.run(query, file)).toMatchObject({ created: 0, updated: 0, unchanged: 3 });
   });
 });

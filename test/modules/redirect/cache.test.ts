@@ -105,7 +105,7 @@ describe.runIf(onRedis)('two instances sharing Redis', () => {
 });
 
 describe('LinkCache (unit)', () => {
-  const OPTIONS = { ttlMs: 60_000, shortTtlMs: 1_000, maxEntries: 100 };
+  const OPTIONS = { ttlMs: 60_000, shortTtlMs: 1_000, maxHits: 100, maxMisses: 100 };
 
   function redirectLink(shortId: string, url: string, id = `id-${shortId}`): RedirectLink {
     return {
@@ -323,15 +323,26 @@ describe('LinkCache (unit)', () => {
     expect(loads).toEqual(['Abcd1234', 'Abcd1234']);
   });
 
-  it('holds at most maxEntries: the least recently loaded goes first', async () => {
+  it('holds at most maxHits links: the least recently loaded goes first', async () => {
     const db = store();
     for (const id of ['Aaaa0001', 'Bbbb0002', 'Cccc0003']) db.table.set(id, redirectLink(id, `https://${id}.example/`));
-    const cache = new LinkCache(db.load, new LocalBus(), { ...OPTIONS, maxEntries: 2 });
+    const cache = new LinkCache(db.load, new LocalBus(), { ...OPTIONS, maxHits: 2 });
     await cache.get('Aaaa0001');
     await cache.get('Bbbb0002');
     await cache.get('Cccc0003');
     expect(cache.get('Bbbb0002')).not.toBeInstanceOf(Promise);
     expect(cache.get('Cccc0003')).not.toBeInstanceOf(Promise);
     expect(cache.get('Aaaa0001')).toBeInstanceOf(Promise);
+  });
+
+  it('a scan of unknown short ids fills only the misses: the links found stay cached', async () => {
+    const db = store();
+    db.table.set('Aaaa0001', redirectLink('Aaaa0001', 'https://a.example/'));
+    const cache = new LinkCache(db.load, new LocalBus(), { ...OPTIONS, maxHits: 2, maxMisses: 5 });
+    await cache.get('Aaaa0001');
+    for (let i = 0; i < 100; i++) await cache.get(`Scan${String(i).padStart(4, '0')}`);
+    expect(cache.get('Aaaa0001')).not.toBeInstanceOf(Promise);
+    expect(cache.get('Scan0099')).toBeNull();
+    expect(cache.get('Scan0000')).toBeInstanceOf(Promise); // bounded: the oldest misses went
   });
 });

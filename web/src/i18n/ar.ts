@@ -20,6 +20,8 @@ export const ar: Dictionary = {
   connectedApps: 'التطبيقات المتصلة',
   webhooks: 'خطافات الويب',
   integrations: 'التكاملات',
+  domains: 'النطاقات',
+  import: 'الاستيراد',
   sectionLabel: 'القسم',
   workspace: 'مساحة العمل',
   language: 'اللغة',

@@ -18,6 +18,8 @@ export const en = {
   connectedApps: 'Connected apps',
   webhooks: 'Webhooks',
   integrations: 'Integrations',
+  domains: 'Domains',
+  import: 'Import',
   sectionLabel: 'Section',
   workspace: 'Workspace',
   language: 'Language',

@@ -5,18 +5,7 @@ import { toCsv } from './csv.js';
 import { fetchAllLinks, type ListFilters } from './data.js';
 import { COLUMNS, linkToRow } from './rows.js';
 import { strings } from './strings.js';
-
-/** Saves a text as a file through a temporary link (the blob's address is kept a while for the download to start). */
-function download(text: string, type: string, name: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+import { download } from '../../ui/download.js';
 
 /** Export CSV: every link the filters match, its progress and its end told through `say`. */
 export function useCsvExport(filters: ListFilters, number: Intl.NumberFormat, say: (notice: string) => void) {
