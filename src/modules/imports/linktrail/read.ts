@@ -7,7 +7,8 @@ import { parseLine, rejected, type ParsedLine, type RecordType } from './records
 /**
  * The lines of a Linktrail export (NDJSON, UTF-8, at most 50 MB like any import): the file as a
  * whole is checked first (a file-level problem is a 400), then each line is read on its own, a
- * bad one rejected with its number and reason. The event loop gets a turn every 256 KB.
+ * bad one rejected with its number and reason. The event loop gets a turn every 256 KB and
+ * before each batch.
  */
 
 /** A line longer than this is refused unread: no record comes near (a link with a full geo table is about 1 MB). */
@@ -96,6 +97,8 @@ export async function* exportBatches(file: Buffer): AsyncGenerator<ReadBatch> {
     const parsed = lineOf(raw);
     const switches = parsed.ok && batch.type !== undefined && parsed.type !== batch.type;
     if (batch.lines.length >= BATCH_RECORDS || switches) {
+      // A turn between batches too: on the embedded engine a batch's writes hold the loop while they run.
+      await nextTurn();
       yield batch;
       batch = { lines: [], lastLine: 0 };
     }
