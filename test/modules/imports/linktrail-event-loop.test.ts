@@ -43,7 +43,10 @@ async function readAll(file: Buffer): Promise<{ ok: number; rejected: number; ba
   const out = { ok: 0, rejected: 0, batches: 0 };
   for await (const batch of exportBatches(file)) {
     out.batches++;
-    for (const l of batch.lines) l.ok ? out.ok++ : out.rejected++;
+    for (const l of batch.lines) {
+      if (l.ok) out.ok++;
+      else out.rejected++;
+    }
   }
   return out;
 }

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { startTestApp, type TestApp, type WorkspaceFixture } from '../../helpers/app.js';
+import { conversionClient } from '../conversions/helpers.js';
 import { analyticsBy, errorsOf, exportOf, expectSameRecords, filledWorkspace, importInto, type Rec } from './linktrail-helpers.js';
 
 let t: TestApp;
@@ -90,5 +91,28 @@ describe('an export imported into a fresh workspace of the same server', () => {
     expect(now.find((r) => r.id === ids.get(source.find((s) => s.name === 'Second')!.id))!.name).toBe('Second (renamed)');
     // Free on this server: the tag keeps its id and dates.
     expect(now.find((r) => r.type === 'tag' && r.name === 'gamma')).toEqual(newTag);
+  });
+});
+
+describe('an export imported into a workspace that has some of its names already', () => {
+  it('takes the workspace’s tag of the same name and its customer of the same externalId', async () => {
+    const api = await conversionClient(t);
+    const tag = await api.send('POST', '/api/tags', [{ name: 'ALPHA' }]);
+    expect(tag.statusCode, tag.body).toBe(201);
+    const alphaHere = tag.json<{ id: string }[]>()[0]!.id;
+    const clickId = await api.click(await api.link());
+    const lead = await api.okLead({ clickId, eventName: 'Visit', customerExternalId: 'user-1', customerName: 'Someone' });
+    const job = await importInto(t, api.ws, file(source));
+    expect(job).toMatchObject({ status: 'done', created: source.length - 2, updated: 1, unchanged: 1, failed: 0 });
+    const now = await exportOf(t, api.ws.key);
+    // beta keeps its own (earlier) createdAt, so lists before ALPHA.
+    expect(now.filter((r) => r.type === 'tag').map((r) => r.name)).toEqual(['beta', 'ALPHA']);
+    const tagged = now.find((r) => r.type === 'link' && r.title === 'Spring')!;
+    expect(tagged.tagIds).toHaveLength(2);
+    expect(tagged.tagIds).toContain(alphaHere);
+    const customers = now.filter((r) => r.type === 'customer');
+    expect(customers.find((c) => c.externalId === 'user-1')).toMatchObject({ id: lead.customer.id, name: 'Ada', email: 'ada@example.com' });
+    const leadsOfAda = now.filter((r) => r.type === 'lead' && r.customerExternalId === 'user-1');
+    expect(leadsOfAda.map((r) => r.customerId)).toEqual([lead.customer.id, lead.customer.id]);
   });
 });
