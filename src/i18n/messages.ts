@@ -172,31 +172,31 @@ export const messages = {
   },
   host_invalid: {
     en: 'Invalid host "{host}": give a domain name such as brand.example (letters, digits and hyphens, at least two labels; no scheme, path or port).',
-    ar: 'المضيف "{host}" غير صالح: أدخل اسم نطاق مثل brand.example (أحرف وأرقام وشرطات، ومقطعان على الأقل؛ دون بروتوكول أو مسار أو منفذ).',
+    ar: 'المضيف "{~host}" غير صالح: أدخل اسم نطاق مثل brand.example (أحرف وأرقام وشرطات، ومقطعان على الأقل؛ دون بروتوكول أو مسار أو منفذ).',
   },
   host_ip_literal: {
     en: 'Invalid host "{host}": an IP address cannot be claimed; claim a domain name.',
-    ar: 'المضيف "{host}" غير صالح: لا يمكن المطالبة بعنوان IP؛ طالب باسم نطاق.',
+    ar: 'المضيف "{~host}" غير صالح: لا يمكن المطالبة بعنوان IP؛ طالب باسم نطاق.',
   },
   host_reserved: {
     en: 'The host "{host}" is reserved by this server and cannot be claimed.',
-    ar: 'المضيف "{host}" محجوز لهذا الخادم ولا يمكن المطالبة به.',
+    ar: 'المضيف "{~host}" محجوز لهذا الخادم ولا يمكن المطالبة به.',
   },
   host_taken: {
     en: 'The host {host} is already held by another workspace (verified first).',
-    ar: 'المضيف {host} تملكه مساحة عمل أخرى بالفعل (تحققت منه أولًا).',
+    ar: 'المضيف {~host} تملكه مساحة عمل أخرى بالفعل (تحققت منه أولًا).',
   },
   domain_txt_missing: {
     en: 'No TXT record was found at {txtName}. Add one with the value {txtValue}, wait for it to propagate, then verify again; the claim stays pending.',
-    ar: 'لم يُعثر على سجل TXT في {txtName}. أضف سجلًا بالقيمة {txtValue}، وانتظر انتشاره، ثم أعد التحقق؛ تبقى المطالبة معلّقة.',
+    ar: 'لم يُعثر على سجل TXT في {~txtName}. أضف سجلًا بالقيمة {~txtValue}، وانتظر انتشاره، ثم أعد التحقق؛ تبقى المطالبة معلّقة.',
   },
   domain_txt_mismatch: {
     en: 'The TXT records at {txtName} ({found}) do not include {txtValue}. Add that value, then verify again; the claim stays pending.',
-    ar: 'سجلات TXT في {txtName} ({found}) لا تتضمن القيمة {txtValue}. أضف هذه القيمة ثم أعد التحقق؛ تبقى المطالبة معلّقة.',
+    ar: 'سجلات TXT في {~txtName} ({~found}) لا تتضمن القيمة {~txtValue}. أضف هذه القيمة ثم أعد التحقق؛ تبقى المطالبة معلّقة.',
   },
   domain_dns_failed: {
     en: 'The DNS lookup of {txtName} failed ({problem}); the claim stays pending. Retry later.',
-    ar: 'فشل استعلام DNS عن {txtName} ({problem})؛ تبقى المطالبة معلّقة. أعد المحاولة لاحقًا.',
+    ar: 'فشل استعلام DNS عن {~txtName} ({problem})؛ تبقى المطالبة معلّقة. أعد المحاولة لاحقًا.',
   },
 } as const satisfies Record<string, { en: string; ar: string }>;
 
@@ -391,11 +391,11 @@ export const reasons = {
   },
   alias_host_taken: {
     en: 'is on {host}, a host another workspace holds: its old short URLs belong to that workspace',
-    ar: 'على المضيف {host}، وهو مضيف تملكه مساحة عمل أخرى: روابطه المختصرة القديمة تعود إليها',
+    ar: 'على المضيف {~host}، وهو مضيف تملكه مساحة عمل أخرى: روابطه المختصرة القديمة تعود إليها',
   },
   alias_host_unclaimable: {
     en: 'is on {host}, which cannot be claimed ({why})',
-    ar: 'على المضيف {host}، ولا يمكن المطالبة به ({whyAr})',
+    ar: 'على المضيف {~host}، ولا يمكن المطالبة به ({whyAr})',
   },
   collection_unknown: {
     en: 'names the collection id {id}, which is not a collection of this workspace',
@@ -439,8 +439,15 @@ export type ReasonCode = keyof typeof reasons;
 
 export type Params = Record<string, string | number>;
 
+/**
+ * `{x}` is the parameter; `{~x}` the same inside Unicode isolates (FSI … PDI), for a host or a
+ * DNS value inside Arabic text, whose dots, hyphens and underscores would otherwise take the
+ * sentence's direction and come out scrambled.
+ */
 function fill(template: string, params: Params): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
+  return template.replace(/\{(~?)(\w+)\}/g, (whole, isolate: string, key: string) =>
+    key in params ? (isolate ? `\u2068${String(params[key])}\u2069` : String(params[key])) : whole,
+  );
 }
 
 export function translate(code: MessageCode, params: Params = {}): { en: string; ar: string } {

@@ -124,7 +124,7 @@ describe.skipIf(!dashboardRunnable)('Settings → Domains in Chromium', () => {
     const claimed = item(page, host);
     await claimed.getByText('بانتظار التحقق').waitFor();
     await claimed.getByRole('button', { name: `تحقّق من ${host}` }).click();
-    await claimed.getByRole('alert').getByText(`لم يُعثر على سجل TXT في _linktrail.${host}`, { exact: false }).waitFor();
+    await claimed.getByRole('alert').getByText(`لم يُعثر على سجل TXT في \u2068_linktrail.${host}\u2069`, { exact: false }).waitFor();
     await d.checkAccessibility(page, 'domains-pending-ar');
     const [domain] = await domainsOf(page);
     await operatorVerifies(page, domain.id);

@@ -40,6 +40,19 @@ function fileParser(app: App): void {
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_FILE_BYTES }, (_req, body, done) => done(null, body));
 }
 
+/**
+ * The file as the OpenAPI document shows it. No type to validate: the parser hands the route the
+ * raw bytes, which the reader checks itself (UTF-8, the header, the rows).
+ */
+const FILE_BODY = {
+  description: 'The file, as it is',
+  required: true,
+  content: {
+    'text/csv': { schema: { description: 'A CSV file, UTF-8 (a BOM ignored), delimiter `,` `;` or tab' } },
+    'application/x-ndjson': { schema: { description: 'A Linktrail export (GET /api/export), source=linktrail' } },
+  },
+};
+
 function fileOf(body: unknown): Buffer {
   return Buffer.isBuffer(body) ? body : Buffer.alloc(0);
 }
@@ -84,7 +97,7 @@ export const importRoutes = routesPlugin<ImportRouteDeps>('imports', (app, deps)
     const f = files as App;
     f.post(
       '/api/imports',
-      { config: write, bodyLimit: MAX_FILE_BYTES, schema: { tags, summary: 'Import links from a file', description: START, querystring: ImportQuery, response: { 202: Type.Ref(Import) } } },
+      { config: write, bodyLimit: MAX_FILE_BYTES, schema: { tags, summary: 'Import links from a file', description: START, querystring: ImportQuery, body: FILE_BODY, response: { 202: Type.Ref(Import) } } },
       async (req, reply) => {
         const started = await startImport({ ctx: ctx(req), input: { ...requestOf(req.query), file: fileOf(req.body), scopes: req.principal!.scopes } });
         deps.wakeWorker();
@@ -96,7 +109,7 @@ export const importRoutes = routesPlugin<ImportRouteDeps>('imports', (app, deps)
       {
         config: write,
         bodyLimit: MAX_FILE_BYTES,
-        schema: { tags, summary: 'Preview an import', description: 'What POST /api/imports would read from this file and query, without importing: the source, the columns, which column feeds each field, the row count and the first 10 rows as they would be imported. The same 400s. A Linktrail export (source linktrail) has no columns: only its record count.', querystring: ImportQuery, response: { 200: ImportPreview } },
+        schema: { tags, summary: 'Preview an import', description: 'What POST /api/imports would read from this file and query, without importing: the source, the columns, which column feeds each field, the row count and the first 10 rows as they would be imported. The same 400s. A Linktrail export (source linktrail) has no columns: only its record count.', querystring: ImportQuery, body: FILE_BODY, response: { 200: ImportPreview } },
       },
       async (req) => previewImport({ input: { ...requestOf(req.query), file: fileOf(req.body) } }),
     );
@@ -150,7 +163,7 @@ export const importAdminRoutes = routesPlugin<ImportRouteDeps & { adminToken: st
       '/workspaces/:workspaceId/imports',
       {
         bodyLimit: MAX_FILE_BYTES,
-        schema: { tags: opTags, security, summary: 'Import links into a workspace', description: 'As POST /api/imports, for the operator (every scope).', params: AdminWorkspaceParam, querystring: ImportQuery, response: { 202: Type.Ref(Import), ...adminErrors } },
+        schema: { tags: opTags, security, summary: 'Import links into a workspace', description: 'As POST /api/imports, for the operator (every scope).', params: AdminWorkspaceParam, querystring: ImportQuery, body: FILE_BODY, response: { 202: Type.Ref(Import), ...adminErrors } },
       },
       async (req, reply) => {
         const started = await startImport({ ctx: await ctxOf(req.params.workspaceId), input: { ...requestOf(req.query), file: fileOf(req.body), scopes: new Set(SCOPES) } });

@@ -20,7 +20,7 @@ export const ImportQuery = Type.Object({
   mapping: Type.Optional(
     Type.String({
       maxLength: 8192,
-      description: `A JSON object \`{ ourField: theirColumn }\` overriding which column feeds a field (400 \`import_unknown_field\` / \`import_unknown_column\`). Fields: ${IMPORT_FIELDS.join(', ')}.`,
+      description: `A JSON object \`{ ourField: theirColumn }\` overriding which column feeds a field; an empty column name (\`""\`) reads the field from no column (400 \`import_unknown_field\` / \`import_unknown_column\`). Fields: ${IMPORT_FIELDS.join(', ')}.`,
     }),
   ),
   domain: Type.Optional(

@@ -150,7 +150,7 @@ function mappedColumn(columns: readonly string[], field: string, column: string)
   return at;
 }
 
-/** Which columns feed which field: the source's guesses, overridden by `mapping`. Throws header errors. */
+/** Which columns feed which field: the source's guesses, overridden by `mapping` (`""`: none). Throws header errors. */
 export function planColumns(columns: readonly string[], source: ImportSource, mapping: Record<string, string> = {}): ColumnPlan {
   const plan: ColumnPlan = {};
   for (const [field, names] of Object.entries(SOURCE_COLUMNS[source]) as [ImportField, readonly string[]][]) {
@@ -159,7 +159,9 @@ export function planColumns(columns: readonly string[], source: ImportSource, ma
   }
   for (const [ourField, column] of Object.entries(mapping)) {
     const field = mappedField(ourField);
-    plan[field] = [mappedColumn(columns, ourField, column)];
+    // An empty column name switches a guessed field off (the file's `id` is not our externalId…).
+    if (column === '') delete plan[field];
+    else plan[field] = [mappedColumn(columns, ourField, column)];
   }
   if (!plan.url) {
     const expected = (SOURCE_COLUMNS[source].url ?? []).map((n) => `"${n}"`).join(', ');

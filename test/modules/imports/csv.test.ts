@@ -76,6 +76,14 @@ describe('a mapping', () => {
     ]);
   });
 
+  it('an empty column name switches a guessed field off; the destination cannot be', async () => {
+    const dub = 'Short link,Destination URL,Tags\nhttps://dub.sh/a,https://example.com/a,x\n';
+    expect(await readAll(dub, { source: 'dub', mapping: { shortUrl: '', tags: '' } })).toEqual([
+      { ok: true, row: { line: 2, url: 'https://example.com/a', tags: [], utm: {} } },
+    ]);
+    await expect(readAll(dub, { source: 'dub', mapping: { url: '' } })).rejects.toMatchObject({ code: 'import_no_destination' });
+  });
+
   it("overrides a named source's columns", async () => {
     const dub = 'Short link,Destination URL,Note\nhttps://dub.sh/a,https://example.com/a,Hello\n';
     expect(await readAll(dub, { source: 'dub', mapping: { title: 'Note', shortUrl: 'Note' } })).toEqual([failed(2, 'shortUrl', 'short_url')]);
