@@ -14,7 +14,7 @@ const DESCRIPTION = [
   '`partner` (GET /api/partners), `link` (GET /api/links, with `aliases`), `customer` (GET /api/customers), `click` (the click record of GET /api/analytics),',
   '`lead` and `sale` (GET /api/events). Within a type, oldest first. Read a page at a time as the client reads, so any size streams.',
   'Needs all six read scopes, listed below (403 `missing_scopes` lists those absent).',
-  'It is the format `POST /api/imports?source=linktrail` (operations.md §13) is to read back; that import is not built yet.',
+  'It is the format `POST /api/imports?source=linktrail` (operations.md §13) reads back.',
 ].join(' ');
 
 export const exportRoutes = routesPlugin<ResourceDeps & ExportDeps>('export', (app, deps) => {

@@ -124,17 +124,17 @@ export async function leaseImport(conn: Conn, leaseMs: number): Promise<ImportRo
 }
 
 /**
- * Records a written batch: counters, the line to resume after, the rejected rows, a renewed
- * lease. Called in the batch's own transaction; false when the job is no longer ours to write.
+ * Records a written batch: counters, the line to resume after, the rejected rows (and the parts
+ * of written rows left out), a renewed lease. Called in the batch's own transaction; false when the job is no longer ours to write.
  */
 export async function recordBatch(
   conn: Conn,
-  o: { id: string; lastLine: number; done: number; created: number; updated: number; unchanged: number; errors: RowError[]; leaseMs: number },
+  o: { id: string; lastLine: number; done: number; created: number; updated: number; unchanged: number; failed: number; errors: RowError[]; leaseMs: number },
 ): Promise<boolean> {
   const updated = await rows<{ id: string }>(
     conn,
     sql`UPDATE imports SET done = done + ${o.done}, last_line = ${o.lastLine}, created = created + ${o.created},
-          updated = updated + ${o.updated}, unchanged = unchanged + ${o.unchanged}, failed = failed + ${o.errors.length},
+          updated = updated + ${o.updated}, unchanged = unchanged + ${o.unchanged}, failed = failed + ${o.failed},
           leased_until = now() + make_interval(secs => ${o.leaseMs / 1000})
         WHERE id = ${o.id}::uuid AND status = 'running' AND last_line < ${o.lastLine} RETURNING id`,
   );

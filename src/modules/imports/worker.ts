@@ -113,11 +113,13 @@ export class ImportWorker {
       await this.deps.db.transaction(async (tx) => {
         if (!(await store.lockImportAt(tx, job.id, afterLine))) throw new LeaseLost();
         const outcome = await batch.apply({ ...ctx, db: tx }, { ...this.deps, links }, afterLine);
+        const failed = outcome.failures.filter((f) => !f.leftOut).length;
         const recorded = await store.recordBatch(tx, {
           id: job.id,
           lastLine: batch.lastLine,
           // A resumed batch counts only the rows after where the job stood.
-          done: outcome.created + outcome.updated + outcome.unchanged + outcome.failures.length,
+          done: outcome.created + outcome.updated + outcome.unchanged + failed,
+          failed,
           created: outcome.created,
           updated: outcome.updated,
           unchanged: outcome.unchanged,

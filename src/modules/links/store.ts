@@ -164,8 +164,11 @@ export function externalIdHolders(conn: Conn, workspaceId: string, externalIds: 
   if (externalIds.length === 0) return Promise.resolve([]);
   return rows(
     conn,
-    sql`SELECT id, external_id AS "externalId" FROM links WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL
-        AND external_id ${inList(externalIds, 'text')}`,
+    // A join, not `IN (subquery)`: never analyzed (PGlite), the table looked one row big and the
+    // planner compared every link with every id (4.9 s for 500 ids at 10,000 links, 9 ms so).
+    sql`SELECT l.id, l.external_id AS "externalId" FROM links l
+        JOIN jsonb_array_elements_text(${JSON.stringify(externalIds)}::jsonb) AS e(v) ON l.external_id = e.v
+        WHERE l.workspace_id = ${workspaceId} AND l.deleted_at IS NULL AND l.external_id IS NOT NULL`,
   );
 }
 
