@@ -6,9 +6,10 @@ import type { IdHolder } from '../../db/resource-table.js';
 /**
  * Leads and sales an import brings (operations.md §13), a whole batch per statement: each event
  * takes its dimensions as tracking does (a sale its lead's, else its click's; a lead its click's)
- * from what is stored here already, and is added to `analytics_rollups` (the analytics module's
- * table, written here as tracking writes it: the events and their counts together or not at
- * all). An event whose id is stored already is skipped and counted once.
+ * from what is stored here already, and is added to `analytics_rollups` and a sale to
+ * `analytics_revenue_rollups` too (the analytics module's tables, written here as tracking writes
+ * them: the events and their counts together or not at all). An event whose id is stored
+ * already is skipped and counted once.
  */
 
 export interface ImportedLeadRow {
@@ -47,19 +48,35 @@ function dimensionsOf(workspaceId: string, withLead: boolean): SQL {
       WHERE id = x."clickId" AND workspace_id = ${workspaceId}::uuid LIMIT 1)) u ORDER BY pri LIMIT 1) d ON true`;
 }
 
+/** The rollup keys of the inserted events `ev` (analytics_keys(), migrations 0010 and 0012), as tracking writes them. */
+const EVENT_KEYS = sql`FROM ev LEFT JOIN analytics_hot_links h ON h.link_id = ev.link_id
+      CROSS JOIN LATERAL analytics_keys(ev.workspace_id, ev.link_id, ev.partner_id, ev.country, ev.device, ev.browser, ev.os,
+        ev.referrer, ev.referrer_url, ev.utm_source, ev.utm_medium, ev.utm_campaign, ev.utm_term, ev.utm_content, ev.trigger,
+        (ev.created_at >= h.dims_from) IS TRUE, (ev.created_at >= h.urls_from) IS TRUE) k`;
+
 /** The rollup rows of the inserted events `ev`, grouped first (one statement may add to a row only once), in key order. */
 function rollupsOf(counts: SQL, conflict: SQL): SQL {
   return sql`INSERT INTO analytics_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot, clicks, leads, sales, amount)
     SELECT s.* FROM (
       SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at) AS bucket, k.value, k.partner_id,
         ${randomInt(8)}::smallint AS slot, ${counts}
-      FROM ev LEFT JOIN analytics_hot_links h ON h.link_id = ev.link_id
-      CROSS JOIN LATERAL analytics_keys(ev.workspace_id, ev.link_id, ev.partner_id, ev.country, ev.device, ev.browser, ev.os,
-        ev.referrer, ev.referrer_url, ev.utm_source, ev.utm_medium, ev.utm_campaign, ev.utm_term, ev.utm_content, ev.trigger,
-        (ev.created_at >= h.dims_from) IS TRUE, (ev.created_at >= h.urls_from) IS TRUE) k
+      ${EVENT_KEYS}
       GROUP BY 1, 2, 3, 4, 5, 6, 7) s
     ORDER BY s.workspace_id, s.scope_id, s.dim COLLATE "C", s.level, s.bucket, s.value COLLATE "C", s.partner_id
     ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot) DO UPDATE SET ${conflict}`;
+}
+
+/** The inserted sales `ev` in their currencies (analytics_revenue_rollups, migration 0018), grouped and in key order as above. */
+function revenueOf(): SQL {
+  return sql`INSERT INTO analytics_revenue_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, currency, slot, sales, amount, refunded)
+    SELECT s.* FROM (
+      SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at) AS bucket, k.value, k.partner_id, ev.currency,
+        ${randomInt(8)}::smallint AS slot, count(*) AS sales, sum(ev.amount - ev.refunded_amount) AS amount, sum(ev.refunded_amount) AS refunded
+      ${EVENT_KEYS}
+      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8) s
+    ORDER BY s.workspace_id, s.scope_id, s.dim COLLATE "C", s.level, s.bucket, s.value COLLATE "C", s.partner_id, s.currency
+    ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, currency, slot)
+    DO UPDATE SET sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount, refunded = r.refunded + EXCLUDED.refunded`;
 }
 
 const asJson = <T extends { metadata: unknown }>(events: T[]) => JSON.stringify(events.map((e, ord) => ({ ...e, ord })));
@@ -97,7 +114,8 @@ export async function insertImportedSales(conn: Conn, workspaceId: string, sales
           NULLIF(x.metadata, 'null'::jsonb), LEAST(x."refundedAmount", x.amount), x."createdAt", ${D_DIMENSIONS}
         FROM x ${dimensionsOf(workspaceId, true)} ORDER BY x.ord
         ON CONFLICT (id) DO NOTHING RETURNING *),
-      ru AS (${rollupsOf(sql`0 AS clicks, 0 AS leads, count(*) AS sales, sum(ev.amount - ev.refunded_amount) AS amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)})
+      ru AS (${rollupsOf(sql`0 AS clicks, 0 AS leads, count(*) AS sales, sum(ev.amount - ev.refunded_amount) AS amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)}),
+      rm AS (${revenueOf()})
       SELECT count(*)::int AS n FROM ev`,
   );
   return Number(row?.n ?? 0);

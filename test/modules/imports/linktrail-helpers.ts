@@ -129,7 +129,7 @@ export async function analyticsBy(t: TestApp, key: string, groupBy: string, ids 
   const res = await t.inject({ method: 'GET', url: `/api/analytics?groupBy=${groupBy}&take=100`, headers: bearer(key) });
   expect(res.statusCode, res.body).toBe(200);
   return res
-    .json<{ key: string; clicks: number; leads: number; sales: number; saleAmount: number }[]>()
-    .map((g) => ({ key: ids.get(g.key) ?? g.key, clicks: g.clicks, leads: g.leads, sales: g.sales, saleAmount: g.saleAmount }))
+    .json<{ key: string; clicks: number; leads: number; sales: number; saleAmount: number; revenue: object; refunded: object }[]>()
+    .map((g) => ({ key: ids.get(g.key) ?? g.key, clicks: g.clicks, leads: g.leads, sales: g.sales, saleAmount: g.saleAmount, revenue: g.revenue, refunded: g.refunded }))
     .sort((x, y) => x.key.localeCompare(y.key));
 }

@@ -69,8 +69,8 @@ describe('a linktrail import whose instance stops', () => {
     expect(records.filter((r) => r.type === 'click')).toHaveLength(CLICKS);
     expect(records.filter((r) => r.type === 'lead')).toHaveLength(100);
     expect(await analyticsBy(second, ws.key, 'country')).toEqual([
-      { key: 'FR', clicks: 5000, leads: 50, sales: 0, saleAmount: 0 },
-      { key: 'GB', clicks: 5000, leads: 50, sales: 0, saleAmount: 0 },
+      { key: 'FR', clicks: 5000, leads: 50, sales: 0, saleAmount: 0, revenue: {}, refunded: {} },
+      { key: 'GB', clicks: 5000, leads: 50, sales: 0, saleAmount: 0, revenue: {}, refunded: {} },
     ]);
   });
 });
