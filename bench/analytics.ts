@@ -247,6 +247,8 @@ async function measure(base: string, url: string, clicks: number, loaded: Loaded
     [`linkId=busiest (${byLink[0].clicks} clicks)`, `&linkId=${busiest}`],
     ['last 30 days', `&startDate=${monthAgo}&endDate=${today}`],
   ];
+  // Each row beside the 30 days before (operations.md §14), where the service offers compare.
+  if (queryEnum(doc, 'compare').includes('previous')) variants.push(['last 30 days, compare=previous', `&startDate=${monthAgo}&endDate=${today}&compare=previous`]);
   for (const [variant, filter] of variants) {
     for (const by of groupBys) {
       const queries = by === 'timeseries' ? intervals.map((i) => [`timeseries&interval=${i}`, `timeseries (${i})`]) : [[by, by]];

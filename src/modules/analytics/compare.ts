@@ -72,11 +72,19 @@ export function earlierPeriod(p: Period, mode: Compare, zone: string): Period {
   return { ...earlier, from: Math.max(earlier.from, FIRST_INSTANT), to: Math.max(earlier.to, FIRST_INSTANT) };
 }
 
-/** Where the bucket starting at `at` sits among the buckets of a period starting at `from` (0: the bucket holding `from`). */
-export function bucketIndex(zone: string, interval: Interval, from: number, at: number): number {
-  if (interval === 'hour') return Math.floor((at - hourStart(zone, from)) / HOUR);
-  if (interval === 'day') return dayOf(zone, at) - dayOf(zone, from);
-  return monthOf(zone, at) - monthOf(zone, from);
+/** The first bucket of a period starting at `from`, as hour start, local day and local month numbers. */
+function firstBucket(zone: string, from: number): { hour: number; day: number; month: number } {
+  return { hour: hourStart(zone, from), day: dayOf(zone, from), month: monthOf(zone, from) };
+}
+
+/**
+ * Where a bucket sits among the buckets of a period (0: the first), from its key as the
+ * timeseries writes it: the local wall time and its offset, so no zone lookup per row.
+ */
+function placeOf(key: string, interval: Interval, first: ReturnType<typeof firstBucket>): number {
+  if (interval === 'hour') return Math.floor((Date.parse(key) - first.hour) / HOUR);
+  if (interval === 'day') return Date.parse(`${key.slice(0, 10)}T00:00:00Z`) / DAY - first.day;
+  return Number(key.slice(0, 4)) * 12 + Number(key.slice(5, 7)) - 1 - first.month;
 }
 
 /** The start of the `index`-th bucket of a period starting at `from`. */
@@ -115,7 +123,10 @@ export interface SeriesPlaces {
  * at gets a current row of zeros, so that no earlier figure is left out.
  */
 export function besideByPlace(current: GroupRecord[], earlier: GroupRecord[], s: SeriesPlaces): GroupRecord[] {
-  const placed = (rows: GroupRecord[], from: number) => new Map(rows.map((g) => [bucketIndex(s.zone, s.interval, from, Date.parse(g.key)), g]));
+  const placed = (rows: GroupRecord[], from: number) => {
+    const first = firstBucket(s.zone, from);
+    return new Map(rows.map((g) => [placeOf(g.key, s.interval, first), g]));
+  };
   const now = placed(current, s.from);
   const before = placed(earlier, s.earlierFrom);
   const places = [...new Set([...now.keys(), ...before.keys()])].sort((a, b) => a - b);

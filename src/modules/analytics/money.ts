@@ -6,8 +6,6 @@
 
 export type Amount = number | bigint;
 export type Money = Record<string, Amount>;
-/** A map as the database writes it: each amount as the text of an exact numeric. */
-export type TextMoney = Record<string, string>;
 
 export function exactBig(sum: bigint): Amount {
   return sum <= BigInt(Number.MAX_SAFE_INTEGER) && sum >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(sum) : sum;
@@ -18,11 +16,21 @@ export function exactSum(text: string): Amount {
   return exactBig(BigInt(text));
 }
 
-/** A map of the database (null: no currency at all) with its amounts kept exact. */
-export function exactMoney(text: TextMoney | null): Money {
-  const out: Money = {};
-  for (const [currency, amount] of Object.entries(text ?? {})) out[currency] = exactSum(amount);
-  return out;
+/** One source row's money as the database writes it: [currency, net amount, refunded amount], amounts as exact numeric text. */
+export type MoneyEntry = [currency: string, net: string, refunded: string];
+
+/** Entries added up per currency, exactly; currencies in code order. */
+export function moneyOf(entries: MoneyEntry[]): { revenue: Money; refunded: Money } {
+  const sums = new Map<string, [bigint, bigint]>();
+  for (const [currency, net, refunded] of entries) {
+    const s = sums.get(currency) ?? [0n, 0n];
+    sums.set(currency, [s[0] + BigInt(net), s[1] + BigInt(refunded)]);
+  }
+  const codes = [...sums.keys()].sort();
+  return {
+    revenue: Object.fromEntries(codes.map((c) => [c, exactBig(sums.get(c)![0])])),
+    refunded: Object.fromEntries(codes.map((c) => [c, exactBig(sums.get(c)![1])])),
+  };
 }
 
 /** Two maps added currency by currency. */

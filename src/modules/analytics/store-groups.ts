@@ -1,9 +1,9 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
 import { withTransaction } from '../../core/transaction.js';
 import { CONTINENT_OF } from './continents.js';
 import type { GroupBy } from './dimensions.js';
-import { addMoney, exactBig, exactMoney, exactSum, type Amount, type Money, type TextMoney } from './money.js';
+import { addMoney, exactBig, exactSum, moneyOf, type Amount, type Money, type MoneyEntry } from './money.js';
 import { hotColumn, sources, type GroupQuery, type HotColumn } from './store-sources.js';
 import { withOffset } from './zones.js';
 
@@ -43,23 +43,23 @@ export interface PreviousFigures {
   revenue: Money;
 }
 
-/** The sums of an answer's row over `k`, the sources summed per group and currency (`perCurrency`). */
-const SUMS = sql.raw(`sum(k.clicks)::float8 AS clicks, sum(k.leads)::float8 AS leads, sum(k.sales)::float8 AS sales,
-  sum(k.amount)::numeric::text AS "saleAmount",
-  jsonb_object_agg(k.currency, k.revenue::numeric::text) FILTER (WHERE k.currency IS NOT NULL) AS revenue,
-  jsonb_object_agg(k.currency, k.refunded::numeric::text) FILTER (WHERE k.currency IS NOT NULL) AS refunded`);
-
-/** The sources `u` summed per group (`key`, through `join`) and currency, as `k`: one currency is one entry of a row's maps. */
-function perCurrency(u: SQL, key: SQL = sql`u.key`, join: SQL = sql``): SQL {
-  return sql`(SELECT ${key} AS key, u.currency, sum(u.clicks) AS clicks, sum(u.leads) AS leads, sum(u.sales) AS sales,
-      sum(u.amount) AS amount, sum(u.revenue) AS revenue, sum(u.refunded) AS refunded
-    FROM (${u}) u ${join} GROUP BY 1, 2) k`;
-}
+/**
+ * The sums of an answer's row over the sources `u`. The money of each source row with a currency
+ * goes out as [currency, net, refunded] entries, added up per currency by `recordOf`: a second
+ * grouping by key and currency in SQL cost a few ms more on breakdowns of thousands of values
+ * (referrer_url: 25 → 33 ms at 1 M clicks), where these entries are a handful per group.
+ */
+const SUMS = sql.raw(`sum(u.clicks)::float8 AS clicks, sum(u.leads)::float8 AS leads, sum(u.sales)::float8 AS sales,
+  sum(u.amount)::numeric::text AS "saleAmount",
+  jsonb_agg(jsonb_build_array(u.currency, u.revenue::numeric::text, u.refunded::numeric::text)) FILTER (WHERE u.currency IS NOT NULL) AS money`);
 
 /** A row as the database answers it: sums as exact text. */
-type Row = Omit<GroupRecord, 'saleAmount' | 'revenue' | 'refunded'> & { saleAmount: string; revenue: TextMoney | null; refunded: TextMoney | null };
+type Row = Omit<GroupRecord, 'saleAmount' | 'revenue' | 'refunded'> & { saleAmount: string; money: MoneyEntry[] | null };
 
-const recordOf = (g: Row): GroupRecord => ({ ...g, saleAmount: exactSum(g.saleAmount), revenue: exactMoney(g.revenue), refunded: exactMoney(g.refunded) });
+function recordOf({ money, ...g }: Row): GroupRecord {
+  const { revenue, refunded } = moneyOf(money ?? []);
+  return { ...g, saleAmount: exactSum(g.saleAmount), revenue, refunded };
+}
 
 /**
  * Clicks, leads, sales and sale amounts per group, in one statement: whole periods from the
@@ -95,29 +95,31 @@ async function groupIn(conn: Conn, q: GroupQuery): Promise<GroupRecord[]> {
   if (!u) return [];
   const page = sql`LIMIT ${q.take} OFFSET ${q.skip}`;
   const byCount = sql.raw('clicks DESC, sales DESC, leads DESC, key ASC');
-  const only = q.keys ? sql`WHERE k.key IN (SELECT value FROM jsonb_array_elements_text(${JSON.stringify(q.keys)}::jsonb))` : sql``;
+  const keys = q.keys && sql`(SELECT value FROM jsonb_array_elements_text(${JSON.stringify(q.keys)}::jsonb))`;
   if (q.by === 'timeseries') {
     const dir = sql.raw(q.sort === 'asc' ? 'ASC' : 'DESC');
     const buckets = await rows<Row & { offset: number }>(
       conn,
-      sql`SELECT to_char(k.key AT TIME ZONE ${zone}, 'YYYY-MM-DD"T"HH24:MI:SS') AS key,
-            extract(epoch FROM (k.key AT TIME ZONE ${zone}) - (k.key AT TIME ZONE 'UTC'))::int AS "offset", ${SUMS}
-          FROM ${perCurrency(u)} GROUP BY k.key ORDER BY k.key ${dir} ${page}`,
+      sql`SELECT to_char(u.key AT TIME ZONE ${zone}, 'YYYY-MM-DD"T"HH24:MI:SS') AS key,
+            extract(epoch FROM (u.key AT TIME ZONE ${zone}) - (u.key AT TIME ZONE 'UTC'))::int AS "offset", ${SUMS}
+          FROM (${u}) u GROUP BY u.key ORDER BY u.key ${dir} ${page}`,
     );
     return buckets.map(({ offset, ...b }) => recordOf({ ...b, key: withOffset(b.key, offset, q.utc) }));
   }
   if (q.by === 'collection' || q.by === 'tag') {
     const join = q.by === 'collection' ? sql`JOIN links l ON l.id = u.key::uuid` : sql`JOIN link_tags l ON l.link_id = u.key::uuid`;
     const col = sql.raw(q.by === 'collection' ? 'l.collection_id::text' : 'l.tag_id::text');
-    return (await rows<Row>(conn, sql`SELECT k.key, ${SUMS} FROM ${perCurrency(u, col, join)} ${only} GROUP BY 1 ORDER BY ${byCount} ${page}`)).map(recordOf);
+    const only = keys ? sql`WHERE ${col} IN ${keys}` : sql``;
+    return (await rows<Row>(conn, sql`SELECT ${col} AS key, ${SUMS} FROM (${u}) u ${join} ${only} GROUP BY 1 ORDER BY ${byCount} ${page}`)).map(recordOf);
   }
   if (q.by === 'continent') {
-    const countries = (await rows<Row>(conn, sql`SELECT k.key, ${SUMS} FROM ${perCurrency(u)} GROUP BY 1`)).map(recordOf);
+    const countries = (await rows<Row>(conn, sql`SELECT u.key, ${SUMS} FROM (${u}) u GROUP BY 1`)).map(recordOf);
     return byContinent(countries)
       .filter((g) => !q.keys || q.keys.includes(g.key))
       .slice(q.skip, q.skip + q.take);
   }
-  return (await rows<Row>(conn, sql`SELECT k.key, ${SUMS} FROM ${perCurrency(u)} ${only} GROUP BY 1 ORDER BY ${byCount} ${page}`)).map(recordOf);
+  const only = keys ? sql`WHERE u.key IN ${keys}` : sql``;
+  return (await rows<Row>(conn, sql`SELECT u.key, ${SUMS} FROM (${u}) u ${only} GROUP BY 1 ORDER BY ${byCount} ${page}`)).map(recordOf);
 }
 
 /** Country totals summed by continent (unknown countries under '(unknown)'), ordered as the others. */
