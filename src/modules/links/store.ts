@@ -287,3 +287,13 @@ export function aliasOwners(conn: Conn, aliases: { host: string; path: string }[
           ON a.host = e.j->>'h' AND a.path = e.j->>'p'`,
   );
 }
+
+/** The workspace's live links holding any of these short ids. */
+export function linksByShortId(conn: Conn, workspaceId: string, shortIds: string[]): Promise<{ id: string; shortId: string }[]> {
+  if (shortIds.length === 0) return Promise.resolve([]);
+  return rows(
+    conn,
+    sql`SELECT l.id, l.short_id AS "shortId" FROM links l JOIN jsonb_array_elements_text(${JSON.stringify(shortIds)}::jsonb) AS e(v) ON l.short_id = e.v
+        WHERE l.workspace_id = ${workspaceId} AND l.deleted_at IS NULL`,
+  );
+}
