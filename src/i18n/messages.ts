@@ -206,6 +206,10 @@ export const messages = {
     en: 'The logo draws nothing: it is fully transparent once drawn. Text, scripts and links to other files in an SVG are not drawn: convert text to outlines and embed images in the file.',
     ar: 'الشعار لا يرسم شيئًا: يصبح شفافًا تمامًا بعد رسمه. لا تُرسم في ملف SVG النصوصُ ولا السكربتات ولا الروابط إلى ملفات أخرى: حوّل النص إلى مسارات (outlines) وضمّن الصور داخل الملف.',
   },
+  qr_logo_png_blank: {
+    en: 'The PNG draws nothing: it is fully transparent, or its image data is damaged. Export it again and upload that file.',
+    ar: 'صورة PNG لا ترسم شيئًا: إما أنها شفافة تمامًا وإما أن بيانات الصورة فيها تالفة. صدّرها مرة أخرى وارفع ذلك الملف.',
+  },
   qr_logo_too_slow: {
     en: 'The logo is too complex to draw (it took more than {seconds} seconds): simplify it, or upload it as a PNG.',
     ar: 'الشعار معقّد إلى حدّ يتعذّر معه رسمه (استغرق أكثر من {seconds} ثوانٍ): بسّطه أو ارفعه بصيغة PNG.',

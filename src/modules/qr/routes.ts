@@ -5,7 +5,8 @@ import { baseContext, serviceContext, type ResourceDeps } from '../../core/conte
 import { routesPlugin, type App } from '../../http/types.js';
 import { addSchemaOnce, DeletedIds, ErrorBody } from '../../http/schemas.js';
 import { CONTRAST_RULE, LOGO_RULE, QrLogo, QrLogoParam, QrQuery } from './schemas.js';
-import { codeImage, listLogos, logoPng, LOGO_BOX, MAX_LOGO_BYTES, MAX_LOGOS, removeLogo, uploadLogo } from './service.js';
+import { LOGO_BOX, MAX_ASPECT } from './logo-drawing.js';
+import { codeImage, listLogos, logoPng, MAX_LOGO_BYTES, MAX_LOGOS, MAX_PNG_SIDE, removeLogo, uploadLogo } from './service.js';
 
 const tags = ['QR codes'];
 
@@ -21,8 +22,8 @@ function sandboxed(_req: FastifyRequest, reply: FastifyReply, done: () => void):
 
 const UPLOAD =
   `Extension (operations.md §14). The body is the image: \`image/png\` or \`image/svg+xml\`, at most ${MAX_LOGO_BYTES / 1024} KB (413 above). ` +
-  `It is drawn into a PNG whose longest side is ${LOGO_BOX} px (an SVG is drawn at that size; a PNG is re-encoded, made smaller if larger, never larger, and may be at most 4096 px on a side). ` +
-  'The SVG itself is not kept and never served back. In an SVG, scripts, text (convert it to outlines) and references to other files are not drawn; an image that draws nothing, one more than 4 times as wide as high (or high as wide), or one too complex to draw in 5 s is a 400. ' +
+  `It is drawn into a PNG whose longest side is ${LOGO_BOX} px (an SVG is drawn at that size; a PNG is re-encoded, made smaller if larger, never larger, and may be at most ${MAX_PNG_SIDE} px on a side). ` +
+  `The SVG itself is not kept and never served back. In an SVG, scripts, text (convert it to outlines) and references to other files are not drawn; an image that draws nothing, one more than ${MAX_ASPECT} times as wide as high (or high as wide), or one too complex to draw in 5 s is a 400. ` +
   `A workspace keeps at most ${MAX_LOGOS} logos. The answer's id goes into a link's \`qrDesign.logoId\`.`;
 
 const IMAGE_BODY = {

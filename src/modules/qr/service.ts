@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BaseCtx, Ctx } from '../../core/context.js';
 import { AppError, invalidQuery, notFound } from '../../core/errors.js';
 import { colourProblem, LOGO_ERROR_CORRECTION, QR_DEFAULTS, type ErrorCorrection } from './design.js';
-import { drawLogo, LOGO_BOX, MAX_ASPECT, type Drawing } from './logo-drawing.js';
+import { drawLogo, MAX_ASPECT, type Drawing } from './logo-drawing.js';
 import { renderCode } from './render.js';
 import { countLogos, deleteLogo, existingLogoIds, insertLogo, listLogoRows, logoForCode, logoImage, type LogoRow } from './store.js';
 
@@ -13,7 +13,7 @@ export const MAX_LOGO_BYTES = 100 * 1024;
 /** How many logos a workspace keeps at most. */
 export const MAX_LOGOS = 100;
 /** A PNG larger than this on a side is refused before it is decoded (100 KB of PNG can hold gigapixels). */
-const MAX_PNG_SIDE = 4096;
+export const MAX_PNG_SIDE = 4096;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** The PNG's size from its header (IHDR, the first chunk), or undefined when it is no PNG. */
@@ -47,7 +47,8 @@ function drawnOrThrow(d: Drawing, format: 'png' | 'svg'): Extract<Drawing, { kin
     case 'shape':
       throw shapeError(d.width, d.height);
     case 'blank':
-      throw new AppError('qr_logo_blank');
+      // resvg skips an image it cannot decode: a damaged PNG draws nothing too.
+      throw new AppError(format === 'png' ? 'qr_logo_png_blank' : 'qr_logo_blank');
     case 'too_slow':
       throw new AppError('qr_logo_too_slow', { seconds: 5 });
     case 'unreadable':
@@ -118,5 +119,3 @@ export async function codeImage({ ctx, input: q }: { ctx: BaseCtx; input: CodeQu
   if (logo && errorCorrection !== LOGO_ERROR_CORRECTION) throw invalidQuery('errorCorrection', 'qr_logo_needs_h');
   return renderCode({ ...q, foreground: q.foreground.toLowerCase(), background: q.background.toLowerCase(), errorCorrection, logo });
 }
-
-export { LOGO_BOX };

@@ -4,10 +4,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
+import type { LightMyRequestResponse } from 'fastify';
 import { PNG } from 'pngjs';
 import { initWasm, Resvg } from '@resvg/resvg-wasm';
 import type { TestApp, WorkspaceFixture } from '../../helpers/app.js';
+
+// jsqr is CommonJS with a default export: under NodeNext it arrives as the module object.
+const jsQR = ((jsQRModule as unknown as { default?: typeof jsQRModule }).default ?? jsQRModule) as unknown as typeof jsQRModule.default;
 
 export const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 export const ARABIC = /[\u0600-\u06FF]/;
@@ -67,11 +71,11 @@ export interface QrFixture {
   headers: Record<string, string>;
   collectionId: string;
   /** Uploads a logo as the client would. */
-  upload(body: Buffer | string, type: string): ReturnType<TestApp['inject']>;
+  upload(body: Buffer | string, type: string): Promise<LightMyRequestResponse>;
   /** Creates links; the answer as it came. */
-  createLinks(items: object[]): ReturnType<TestApp['inject']>;
+  createLinks(items: object[]): Promise<LightMyRequestResponse>;
   /** GET of an absolute /api URL (a qrCode), as the app answers it. */
-  get(url: string): ReturnType<TestApp['inject']>;
+  get(url: string): Promise<LightMyRequestResponse>;
 }
 
 export async function qrFixture(t: TestApp): Promise<QrFixture> {
