@@ -8,6 +8,7 @@ import { useFormats } from '../analytics/format.js';
 import { AnalyticsView } from '../analytics/view.js';
 import { useViewState } from '../analytics/view-state.js';
 import { LinkEvents } from './events.js';
+import { QrDesigner } from './qr-designer.js';
 import { strings } from './strings.js';
 import './link.css';
 import { useCopy } from '../../ui/copy.js';
@@ -57,6 +58,7 @@ export function LinkPage({ params }: PageProps) {
             <AnalyticsView linkId={state.link.id} />
           </section>
           <LinkEvents linkId={state.link.id} tz={view.tz} s={s} f={f} />
+          <QrDesigner link={state.link} onSaved={(link) => setState({ kind: 'ready', link })} />
         </>
       )}
     </div>
