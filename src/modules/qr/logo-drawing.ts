@@ -12,6 +12,23 @@ export const LOGO_BOX = 512;
 /** A logo at most this many times as wide as high, or high as wide (else it is a sliver in the code). */
 export const MAX_ASPECT = 4;
 const DRAW_TIMEOUT_MS = 5_000;
+/** Drawings at once in this process; more wait their turn (each may take a core for DRAW_TIMEOUT_MS). */
+const MAX_DRAWING = 2;
+let drawing = 0;
+const waiting: (() => void)[] = [];
+
+/** Runs `work` when a slot is free; a finished drawing hands its slot to the next in line. */
+async function turn<T>(work: () => Promise<T>): Promise<T> {
+  if (drawing < MAX_DRAWING) drawing++;
+  else await new Promise<void>((go) => waiting.push(go));
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else drawing--;
+  }
+}
 
 export type Drawing =
   | { kind: 'drawn'; png: Buffer; width: number; height: number }
@@ -44,7 +61,11 @@ initWasm(d.wasm).then(() => {
  * Draws `svg` with its longest side LOGO_BOX pixels (`upscale`), or at most that (a PNG is not
  * enlarged). Never throws for what the SVG holds: the answer says what became of it.
  */
-export async function drawLogo(svg: string, upscale: boolean): Promise<Drawing> {
+export function drawLogo(svg: string, upscale: boolean): Promise<Drawing> {
+  return turn(() => drawInWorker(svg, upscale));
+}
+
+async function drawInWorker(svg: string, upscale: boolean): Promise<Drawing> {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: { library: RESVG_LIBRARY, wasm: await resvgModule(), svg, upscale, box: LOGO_BOX, maxAspect: MAX_ASPECT },

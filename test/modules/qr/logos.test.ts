@@ -163,6 +163,22 @@ describe('hostile SVGs are refused or drawn harmlessly, and the server lives on'
   });
 });
 
+describe('how many logos', () => {
+  test('a workspace keeps at most 100 (uploads sent 20 at a time all land); the 101st is a 400; deleting one makes room', async () => {
+    const own = await qrFixture(t);
+    const tiny = pngImage(8, 8, () => [0, 0, 0, 255]);
+    for (let batch = 0; batch < 5; batch++) {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => own.upload(tiny, 'image/png')));
+      expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(201));
+    }
+    const list = (await t.inject({ method: 'GET', url: '/api/qr-logos', headers: own.headers })).json();
+    expect(list).toHaveLength(100);
+    expect(expectError(await own.upload(tiny, 'image/png'), 400, 'qr_logo_limit').error.en).toContain('100');
+    await t.inject({ method: 'DELETE', url: `/api/qr-logos/${list[0].id}`, headers: own.headers });
+    expect((await own.upload(tiny, 'image/png')).statusCode).toBe(201);
+  });
+});
+
 describe('who may use logos', () => {
   test('uploading and deleting need linksWrite, reading linksRead', async () => {
     const readOnly = (await f.w.newKey(['linksRead'])).key;
