@@ -4,14 +4,16 @@
  * Then the link by an alias on a claimed host (operations.md §13) against its short URL, rounds
  * alternating. Then the same rounds again once the link's workspace has an endpoint subscribed to
  * link.clicked (operations.md §11: the batch writer stores an event and a delivery per click),
- * pointing at a local receiver answering 204. Then the server is stopped with SIGTERM and the
- * clicks in the database are counted: they must equal the 302s wrk received.
+ * pointing at a local receiver answering 204. Then the server is stopped with SIGTERM (its exit
+ * timed, the deliveries left queued counted) and the clicks in the database are counted: they
+ * must equal the 302s wrk received.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { BENCH_ADMIN, freePort, seed, startServer } from './server.js';
 
@@ -28,8 +30,13 @@ function ensureWrk(): void {
   execFileSync('apt-get', ['install', '-y', '-q', 'wrk'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
 }
 
-function wrk(url: string, seconds: number, host?: string, connections = 32): WrkResult {
-  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...(host ? ['-H', `Host: ${host}`] : []), url], { encoding: 'utf8' });
+/**
+ * One wrk run. Asynchronous: a synchronous run froze this process, so the 204 receiver below
+ * answered nothing under load, and keep-alive sockets the server had closed meanwhile were
+ * reused afterwards ("other side closed").
+ */
+async function wrk(url: string, seconds: number, host?: string, connections = 32): Promise<WrkResult> {
+  const { stdout: out } = await promisify(execFile)('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...(host ? ['-H', `Host: ${host}`] : []), url], { encoding: 'utf8' });
   const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
   const unit = (v: string, u: string) => Number(v) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[u]!;
   const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out);
@@ -114,25 +121,32 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
   // Linktrail, built, on PostgreSQL when DATABASE_URL is set (else PGlite on disk).
   // The 204 receiver is on 127.0.0.1 over http: the operator's allowed range for in-house receivers.
   const server = await startServer({ ALLOW_PRIVATE_DESTINATIONS: 'true', WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8' });
+  // Should anything below throw, neither server may outlive this process: an orphaned server
+  // held the inherited stderr open, so a piped run never ended.
+  const killServers = () => {
+    bareChild.kill('SIGKILL');
+    server.child.kill('SIGKILL');
+  };
+  process.once('exit', killServers);
   const { link, headers, workspaceId } = await seed(server.base);
   const bareUrl = `http://127.0.0.1:${barePort}/`;
   const shortUrl = `${server.base}${new URL(link.shortUrl).pathname}`;
 
   let served = 0;
-  const measure = () => {
+  const measure = async () => {
     const bare: WrkResult[] = [];
     const ours: WrkResult[] = [];
     for (let round = 0; round < rounds; round++) {
-      wrk(bareUrl, 2);
-      bare.push(wrk(bareUrl, seconds));
-      const warm = wrk(shortUrl, 2);
-      const run = wrk(shortUrl, seconds);
+      await wrk(bareUrl, 2);
+      bare.push(await wrk(bareUrl, seconds));
+      const warm = await wrk(shortUrl, 2);
+      const run = await wrk(shortUrl, seconds);
       ours.push(run);
       served += warm.requests - warm.non3xx + run.requests - run.non3xx;
     }
     return { bare, ours };
   };
-  const { bare, ours } = measure();
+  const { bare, ours } = await measure();
 
   // The same link by its alias on a claimed host, rounds alternating with its short URL (both now
   // with a host active, so the short URL pays the one Host lookup too).
@@ -140,23 +154,23 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
   const aliasUrl = `${server.base}${alias.path}`;
   const claimed = { bare: [] as WrkResult[], short: [] as WrkResult[], alias: [] as WrkResult[] };
   for (let round = 0; round < rounds; round++) {
-    wrk(bareUrl, 2);
-    claimed.bare.push(wrk(bareUrl, seconds));
+    await wrk(bareUrl, 2);
+    claimed.bare.push(await wrk(bareUrl, seconds));
     for (const [into, url, host] of [[claimed.short, shortUrl, undefined], [claimed.alias, aliasUrl, alias.host]] as const) {
-      const warm = wrk(url, 2, host);
-      const run = wrk(url, seconds, host);
+      const warm = await wrk(url, 2, host);
+      const run = await wrk(url, seconds, host);
       into.push(run);
       served += warm.requests - warm.non3xx + run.requests - run.non3xx;
     }
   }
   // Every instance reads the subscriptions again within 5 s: wait that out before measuring.
   const hook = process.env.DATABASE_URL ? await subscribeClicks(server.base, headers, workspaceId) : undefined;
-  let subscribed: ReturnType<typeof measure> | undefined;
+  let subscribed: Awaited<ReturnType<typeof measure>> | undefined;
   let delivery: { duringLoad: number; drainedSeconds: number; total: number; loadSeconds: number } | undefined;
   if (hook) {
     await new Promise((r) => setTimeout(r, 6000));
     const loadStarted = performance.now();
-    subscribed = measure();
+    subscribed = await measure();
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     // Then the deliveries still queued, sent with no redirect load: until the receiver's count
     // stops growing for 5 s, or for 60 s at most.
@@ -171,18 +185,25 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
     delivery = { duringLoad, drainedSeconds: (still - drainStarted) / 1000, total: last, loadSeconds };
   }
   bareChild.kill('SIGTERM');
+  // The stop with the deliveries still queued (the receiver still answering): operations.md §1's prompt shutdown.
+  const stopStarted = performance.now();
   await server.stop();
+  const exit = { seconds: (performance.now() - stopStarted) / 1000, code: server.child.exitCode };
+  process.off('exit', killServers);
   await hook?.close();
 
   let clicks = NaN;
   let events = NaN;
   let deliveries = NaN;
+  let left = { pending: NaN, leased: NaN };
   if (process.env.DATABASE_URL) {
     const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await client.connect();
     clicks = Number((await client.query('SELECT count(*) FROM clicks WHERE link_id = $1', [link.id])).rows[0].count);
     events = Number((await client.query(`SELECT count(*) FROM webhook_events WHERE type = 'link.clicked'`)).rows[0].count);
     deliveries = Number((await client.query('SELECT count(*) FROM webhook_deliveries')).rows[0].count);
+    const pending = (await client.query(`SELECT count(*) AS pending, count(*) FILTER (WHERE locked_until > now()) AS leased FROM webhook_deliveries WHERE status = 'pending'`)).rows[0];
+    left = { pending: Number(pending.pending), leased: Number(pending.leased) };
     await client.end();
   }
   // wrk stops counting at its deadline with requests still in flight, so the server's own
@@ -204,6 +225,7 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
           { name: 'link.clicked events stored', value: String(events) },
           { name: 'outbox rows (events + deliveries) per second loaded', value: ((events + deliveries) / loadedSeconds).toFixed(0) },
           { name: 'deliveries received by the 204 receiver, in all', value: String(hook!.received()) },
+          { name: 'deliveries still pending after the stop (of them leased)', value: `${left.pending} (${left.leased})` },
           {
             name: 'deliveries/s while loaded; then the rest drained, deliveries/s',
             value: `${(delivery!.duringLoad / delivery!.loadSeconds).toFixed(0)} (${delivery!.duringLoad} in ${delivery!.loadSeconds.toFixed(0)} s); ${((delivery!.total - delivery!.duringLoad) / Math.max(delivery!.drainedSeconds, 0.001)).toFixed(0)} (${delivery!.total - delivery!.duringLoad} in ${delivery!.drainedSeconds.toFixed(1)} s)`,
@@ -229,6 +251,7 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
     { name: '302s answered by the server', value: closed?.[1] ?? '?' },
     { name: 'clicks written by the server', value: closed?.[2] ?? '?' },
     { name: 'clicks in database for the link', value: String(clicks) },
+    { name: 'exit after SIGTERM, s (exit code)', value: `${exit.seconds.toFixed(1)} (${exit.code})` },
     ...aliasRows,
     ...withHook,
   ];

@@ -9,6 +9,8 @@ import { benchClickEvents } from './click-events.js';
 import { benchClickPartitions } from './click-partitions.js';
 import { benchConversions } from './conversions.js';
 import { benchDashboard } from './dashboard.js';
+import { benchExport } from './export.js';
+import { benchImport } from './import.js';
 import { benchHostile } from './hostile.js';
 import { benchLinks } from './links.js';
 import { benchPeople } from './people.js';
@@ -48,6 +50,8 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['click-events', () => benchClickEvents()],
   ['analytics', () => benchAnalytics()],
   ['dashboard', () => benchDashboard()],
+  ['export', () => benchExport()],
+  ['import', () => benchImport()],
 ];
 
 console.log(`Linktrail bench, ${new Date().toISOString()}, node ${process.version}`);

@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { SCOPES } from '../src/core/scopes.js';
 
 export const BENCH_ADMIN = 'bench-admin-token-0123456789';
@@ -57,10 +58,28 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     log: () => log,
     stop: () =>
       new Promise<void>((resolve) => {
+        // Already gone (it crashed, or ran out of memory): nothing to wait for.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** A PostgreSQL database of its own beside DATABASE_URL's (named after it and `suffix`) for `fn`, dropped after. */
+export async function onOwnDatabase<T>(suffix: string, fn: (url: string) => Promise<T>): Promise<T> {
+  const url = new URL(process.env.DATABASE_URL!);
+  const name = `${url.pathname.slice(1) || 'postgres'}_${suffix}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+    url.pathname = `/${name}`;
+    return await fn(url.href);
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

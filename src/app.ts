@@ -15,7 +15,7 @@ import type { ConversionDeps } from './modules/conversions/service.js';
 import { customerRoutes } from './modules/customers/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
-import { exportRoutes } from './modules/export/routes.js';
+import { exportAdminRoutes, exportRoutes } from './modules/export/routes.js';
 import { importAdminRoutes, importRoutes } from './modules/imports/routes.js';
 import { apiKeyCredential } from './modules/keys/credential.js';
 import { keyRoutes } from './modules/keys/routes.js';
@@ -206,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     });
     await app.register(domainAdminRoutes, { prefix: '/admin', db, clock, adminToken: config.adminToken, domains: deps.domains });
     await app.register(importAdminRoutes, { prefix: '/admin', db, clock, adminToken: config.adminToken, wakeWorker: deps.imports.wakeWorker });
+    await app.register(exportAdminRoutes, { prefix: '/admin', ...resource, adminToken: config.adminToken, shortLinkBaseUrl: config.shortLinkBaseUrl, links: deps.links });
   }
   return app;
 }

@@ -230,9 +230,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     async close() {
       await app.close();
       await importer.close();
-      await webhooks?.close();
-      await clicks.close();
-      hosts.close();
+      // No request or import reads the claimed hosts any more.
+      await hosts.close();
+      // Side by side, so the attempts' grace does not delay the click flush; the events that
+      // flush writes stay queued for any instance (this one no longer claims).
+      await Promise.all([webhooks?.close(), clicks.close()]);
       loopDelay.disable();
       await lastUsed.close();
       await sessionSeen.close();

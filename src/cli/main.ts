@@ -7,6 +7,8 @@ import { parseArgs } from 'node:util';
 import { SCOPE_GUIDE } from '../core/scope-guide.js';
 import { SCOPES, type Scope } from '../core/scopes.js';
 import { PLANS } from '../core/plans.js';
+import { call, CliError, usageError, type Call } from './http.js';
+import { checkImportArgs, runExport, runImport, SOURCES, type Terminal } from './transfer.js';
 
 /** Each command's usage line, and what it does. */
 const COMMANDS: Record<string, [usage: string, does: string]> = {
@@ -28,6 +30,11 @@ const COMMANDS: Record<string, [usage: string, does: string]> = {
   ],
   'user list': ['user list', 'list every user'],
   'member add': ['member add <workspaceId> --user <userId> --role owner|member|viewer', 'make a user a member of a workspace with a role'],
+  import: [
+    `import <file> --workspace <workspaceId> [--source ${SOURCES.join('|')}] [--collection <name or id>] [--mapping <json>] [--upgrade-http] [--errors <file.csv>]`,
+    "import links from another service's export (operations.md §13): a background job on the server, followed with a progress bar until it ends. Exit code 1 when rows were rejected (--errors saves their reasons as CSV) or the job failed",
+  ],
+  export: ['export --workspace <workspaceId> > file.ndjson', 'the whole workspace as NDJSON on stdout, one record a line (links, collections, tags, partners, customers, clicks, leads, sales)'],
   'secrets reseal': [
     'secrets reseal',
     'after a SECRET rotation (the server started with the new SECRET and the old one in SECRET_PREVIOUS): move every sealed value (link passwords, webhook secrets…) to the new SECRET, and print a count per table and column. Safe to run again. Exit code 1 when some value opens under neither secret (they are listed and left as they are)',
@@ -53,17 +60,6 @@ function usage(command?: string): string {
 }
 
 type Json = Record<string, unknown>;
-
-/** A failure the CLI explains in words; exit code 2 for a wrong command line, 1 for the rest. */
-class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2 = 1,
-  ) {
-    super(message);
-  }
-}
-const usageError = (message: string) => new CliError(message, 2);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Same reading as the server's date-time format (RFC 3339, offset required). */
@@ -103,40 +99,6 @@ function expiresValue(raw: string | undefined): string | undefined {
   return raw;
 }
 
-/** What a 404 of a known resource means for the command that asked. */
-interface Call {
-  method: string;
-  path: string;
-  body?: unknown;
-  notFound?: string;
-}
-
-async function call(base: string, token: string, { method, path, body, notFound }: Call): Promise<unknown> {
-  let res: Response;
-  try {
-    res = await fetch(base.replace(/\/+$/, '') + path, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (err) {
-    throw new CliError(`cannot reach ${base}: ${String((err as Error).cause ?? (err as Error).message)}`);
-  }
-  const text = await res.text();
-  let data: unknown;
-  try {
-    data = text ? (JSON.parse(text) as unknown) : undefined;
-  } catch {
-    throw new CliError(`${base} answered HTTP ${res.status} with something that is not JSON: is it a Linktrail server?`);
-  }
-  if (res.ok) return data;
-  const error = (data as { error?: { en?: string; code?: string } } | undefined)?.error;
-  if (res.status === 404 && error?.code === 'not_found' && notFound) throw new CliError(notFound);
-  // The operator API answers 404 to everything when the server has no ADMIN_TOKEN.
-  if (res.status === 404) throw new CliError(`${error?.en ?? 'HTTP 404'} (is ADMIN_TOKEN set on the server?)`);
-  throw new CliError(error?.en ?? `HTTP ${res.status}`);
-}
-
 function table(rows: Json[], columns: string[]): string {
   const cells = rows.map((r) => columns.map((c) => (Array.isArray(r[c]) ? (r[c] as unknown[]).join(',') : String(r[c] ?? '-'))));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
@@ -144,7 +106,14 @@ function table(rows: Json[], columns: string[]): string {
   return [line(columns), ...cells.map(line)].join('\n');
 }
 
-export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: string) => void, readStdin: () => Promise<string> = readAll): Promise<void> {
+export async function run(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  out: (s: string) => void,
+  readStdin: () => Promise<string> = readAll,
+  // import and export write as they go: progress on stderr, the export's stream on stdout.
+  terminal: Terminal = { stdout: process.stdout, stderr: process.stderr },
+): Promise<void> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -166,6 +135,12 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: strin
         user: { type: 'string' },
         role: { type: 'string' },
         'password-stdin': { type: 'boolean', default: false },
+        workspace: { type: 'string' },
+        source: { type: 'string' },
+        collection: { type: 'string' },
+        mapping: { type: 'string' },
+        'upgrade-http': { type: 'boolean', default: false },
+        errors: { type: 'string' },
       },
     });
   } catch (err) {
@@ -174,7 +149,9 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: strin
   }
   const { values, positionals } = parsed;
   const [noun, verb, target] = positionals;
-  const command = `${noun ?? ''} ${verb ?? ''}`.trim();
+  // import and export are one word, the rest noun and verb.
+  const transfer = noun === 'import' || noun === 'export';
+  const command = transfer ? noun : `${noun ?? ''} ${verb ?? ''}`.trim();
   if (values.help || !noun) return out(usage(command));
   if (!(command in COMMANDS)) throw usageError(`unknown command "${positionals.join(' ')}"\n\n${usage()}`);
   const need = (v: string | undefined, what: string): string => {
@@ -182,6 +159,17 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: strin
     return v;
   };
   const workspaceId = () => uuidArg(target, 'workspace id', '<workspaceId>', command);
+  const base = values.url ?? env.LINKTRAIL_URL ?? env.BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`;
+  const token = values.token ?? env.ADMIN_TOKEN;
+  if (transfer) {
+    const ws = uuidArg(values.workspace, 'workspace id (--workspace)', '--workspace <workspaceId>', command);
+    if (!token) throw usageError('no operator token: pass --token or set ADMIN_TOKEN');
+    if (noun === 'export') return runExport({ base, token }, ws, terminal);
+    const file = need(verb, '<file>');
+    const args = { file, workspaceId: ws, source: values.source, collection: values.collection, mapping: values.mapping, upgradeHttp: values['upgrade-http'], errors: values.errors, json: values.json, pollMs: 500 };
+    checkImportArgs(args);
+    return runImport({ base, token }, args, terminal);
+  }
 
   // Every argument is checked before the first request.
   let request: Call | undefined;
@@ -247,10 +235,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out: (s: strin
       break;
   }
 
-  const base = values.url ?? env.LINKTRAIL_URL ?? env.BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`;
-  const token = values.token ?? env.ADMIN_TOKEN;
   if (!token) throw usageError('no operator token: pass --token or set ADMIN_TOKEN');
-  const data = await call(base, token, request!);
+  const data = await call({ base, token }, request!);
   const print = (render: () => string) => out(values.json ? JSON.stringify(data, null, 2) : render());
   const wsColumns = ['id', 'name', 'plan', 'rateLimitPerMinute', 'maxBulkItems', 'createdAt'];
   const keyColumns = ['id', 'name', 'prefix', 'scopes', 'expiresAt', 'lastUsedAt', 'revokedAt'];

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { inList, rows, type Conn } from './connect.js';
+import { afterCursor, cursorColumns, keysetPage, type RowCursor } from './keyset.js';
 
 /** A column of a bulk resource: its JSON field name, SQL name and SQL type. */
 export interface Column {
@@ -21,6 +22,13 @@ export interface ResourceTable {
   skipConflictsOn?: string;
   /** Extra computed columns of reads (`expr AS "field"`), e.g. aggregated children. */
   extraSelect?: string[];
+}
+
+/** An id found in a table: this workspace's (live, or soft-deleted) or another workspace's. */
+export interface IdHolder {
+  id: string;
+  mine: boolean;
+  live: boolean;
 }
 
 export interface ListOptions {
@@ -87,6 +95,19 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
       );
     },
 
+    /**
+     * Up to `limit` rows after `after`, oldest first (keyset, not OFFSET: each page walks the
+     * list index on from where the last stopped), as a list shows them, and the last row's cursor.
+     */
+    async page(conn: Conn, workspaceId: string, after: RowCursor | undefined, limit: number): Promise<{ records: Row[]; next?: RowCursor }> {
+      const found = await rows<Row & { cursorAt: string; cursorSeq: string | number }>(
+        conn,
+        sql`SELECT ${selection}${cursorColumns('t')} FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId}${alive}${afterCursor('t', after)}
+            ORDER BY t.created_at, t.seq LIMIT ${limit}`,
+      );
+      return keysetPage<Row>(found);
+    },
+
     /** The rows with these ids (any order), as a list would show them. */
     byIds(conn: Conn, workspaceId: string, ids: string[]): Promise<Row[]> {
       if (ids.length === 0) return Promise.resolve([]);
@@ -106,12 +127,30 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
       return new Set(found.map((r) => r.id));
     },
 
-    /** Inserts items (each with its id) in input order, so insertion order breaks createdAt ties. */
+    /**
+     * Which of `ids` exist in the table in any workspace (ids are keys server-wide), each told
+     * only as this workspace's (live or deleted) or another's: an import keeps an id where it is
+     * free and maps it anew where another workspace holds it.
+     */
+    holders(conn: Conn, workspaceId: string, ids: string[]): Promise<IdHolder[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      const live = def.softDelete ? raw('t.deleted_at IS NULL') : raw('true');
+      return rows<IdHolder>(
+        conn,
+        sql`SELECT t.id, t.workspace_id = ${workspaceId}::uuid AS mine, ${live} AS live FROM ${raw(t)} AS t WHERE t.id ${inList(ids, 'uuid')}`,
+      );
+    },
+
+    /**
+     * Inserts items (each with its id) in input order, so insertion order breaks createdAt ties.
+     * An item may carry `createdAt` / `updatedAt` (an import keeps the record's own); else now.
+     */
     async insertMany(conn: Conn, workspaceId: string, items: Record<string, unknown>[]): Promise<Row[]> {
       if (items.length === 0) return [];
-      const cols = raw(['id', 'workspace_id', ...def.columns.map((c) => c.column)].join(', '));
+      const cols = raw(['id', 'workspace_id', ...def.columns.map((c) => c.column), 'created_at', 'updated_at'].join(', '));
       const valueOf = (c: Column) => (c.insertDefault ? sql`COALESCE(${fromJson(c)}, ${raw(c.insertDefault)})` : fromJson(c));
-      const values = sql.join([sql`(e.j->>'id')::uuid`, sql`${workspaceId}::uuid`, ...def.columns.map(valueOf)], sql`, `);
+      const stamps = [sql`COALESCE((e.j->>'createdAt')::timestamptz, now())`, sql`COALESCE((e.j->>'updatedAt')::timestamptz, (e.j->>'createdAt')::timestamptz, now())`];
+      const values = sql.join([sql`(e.j->>'id')::uuid`, sql`${workspaceId}::uuid`, ...def.columns.map(valueOf), ...stamps], sql`, `);
       const inserted = await rows<Row>(
         conn,
         sql`INSERT INTO ${raw(t)} AS t (${cols})

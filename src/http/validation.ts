@@ -83,3 +83,13 @@ export function validationToAppError(errors: ErrorObject[], context: string): Ap
   if (context === 'params') return invalidQuery(fieldPath(parts), reason, params, 'invalid_path');
   return invalid(parts.length ? fieldPath(parts) : 'body', reason, params);
 }
+
+/**
+ * A body schema as a plain check, for JSON that arrives other than as a request body (the lines of
+ * an import file): the first violation as the 400 the API would give (`invalid_field` naming the
+ * field), or undefined when the value fits. Not coerced, like bodies.
+ */
+export function schemaCheck(schema: object): (value: unknown) => AppError | undefined {
+  const validate = bodyAjv.compile(schema);
+  return (value) => (validate(value) ? undefined : validationToAppError(validate.errors ?? [], 'body'));
+}

@@ -162,6 +162,14 @@ export const messages = {
     en: 'mapping names "{field}", which is not a field an import reads; use {fields}.',
     ar: 'يذكر mapping الحقل "{field}"، وهو ليس حقلًا يقرؤه الاستيراد؛ استخدم {fields}.',
   },
+  import_not_ndjson: {
+    en: 'The file is not a Linktrail export (NDJSON from GET /api/export: one JSON object a line, in UTF-8): {detail}.',
+    ar: 'الملف ليس ملف تصدير من Linktrail (‏NDJSON من GET /api/export: كائن JSON واحد في كل سطر، بترميز UTF-8): {detailAr}.',
+  },
+  import_left_out: {
+    en: 'Imported without {what}: {reason}.',
+    ar: 'استُورد دون {what}: {reasonAr}.',
+  },
   host_invalid: {
     en: 'Invalid host "{host}": give a domain name such as brand.example (letters, digits and hyphens, at least two labels; no scheme, path or port).',
     ar: 'المضيف "{~host}" غير صالح: أدخل اسم نطاق مثل brand.example (أحرف وأرقام وشرطات، ومقطعان على الأقل؛ دون بروتوكول أو مسار أو منفذ).',
@@ -420,6 +428,34 @@ export const reasons = {
   collection_unknown: {
     en: 'names the collection id {id}, which is not a collection of this workspace',
     ar: 'يذكر معرّف المجموعة {id}، وهو ليس مجموعة في مساحة العمل هذه',
+  },
+  not_json_object: {
+    en: 'is not a JSON object ({detail})',
+    ar: 'ليس كائن JSON ({detailAr})',
+  },
+  unknown_record_type: {
+    en: 'is "{value}", which is not a record type of a Linktrail export ({types})',
+    ar: 'قيمته "{value}"، وهو ليس نوع سجل في ملف تصدير Linktrail ({types})',
+  },
+  reference_missing: {
+    en: 'names the {kind} {id}, which is neither in this workspace nor imported from an earlier line of this file',
+    ar: 'يذكر {kindAr} {id}، وهو غير موجود في مساحة العمل هذه ولم يُستورد من سطر سابق في هذا الملف',
+  },
+  deleted_here: {
+    en: 'is a record this workspace imported before and has deleted since: it is not brought back',
+    ar: 'سجل استوردته مساحة العمل هذه من قبل ثم حذفته: لن يُعاد',
+  },
+  id_taken: {
+    en: 'cannot be kept or mapped: both it and its mapped id are taken on this server',
+    ar: 'لا يمكن الإبقاء عليه ولا تحويله: هو ومعرّفه البديل مستخدمان كلاهما على هذا الخادم',
+  },
+  duplicate_record_in_file: {
+    en: 'repeats the {kind} of line {other} of this file',
+    ar: 'يكرر {kindAr} الوارد في السطر {other} من هذا الملف',
+  },
+  amount_below_refund: {
+    en: 'is more than the amount',
+    ar: 'أكبر من المبلغ',
   },
   unclosed_quote: {
     en: 'opens a quoted cell (") that is never closed, so the rest of the file cannot be read',

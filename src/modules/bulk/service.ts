@@ -6,7 +6,23 @@ import { isUniqueViolation, withTransaction } from '../../core/transaction.js';
 import type { Workspace } from '../../core/workspace.js';
 import type { Tx } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
-import type { ListOptions, resourceStore } from '../../db/resource-table.js';
+import { keysetPages } from '../../db/keyset.js';
+import type { IdHolder, ListOptions, resourceStore } from '../../db/resource-table.js';
+
+export type { IdHolder } from '../../db/resource-table.js';
+
+/**
+ * A record an import writes with its own id (operations.md §13: ids are kept where free):
+ * `update` when that id is already this workspace's record, else an insert keeping the record's
+ * createdAt / updatedAt.
+ */
+export interface ImportedRecord {
+  id: string;
+  update: boolean;
+  fields: Item;
+  createdAt?: string;
+  updatedAt?: string;
+}
 
 export function assertBulkSize(workspace: Workspace, count: number): void {
   if (count > workspace.maxBulkItems) throw tooManyItems(workspace.maxBulkItems, count);
@@ -52,6 +68,8 @@ export interface BulkResourceDef<Row extends { id: string }, Q extends ListParam
   releaseUnique?: (tx: Tx, workspaceId: string, ids: string[]) => Promise<void>;
   /** What a list query narrows by beyond its `id`: a record matching any of them is listed. */
   listFilters?: (q: Q) => ListOptions['anyOf'];
+  /** Fields an import writes on insert besides `fields` (a customer's externalId, which no API write sets). */
+  importOnlyFields?: readonly string[];
 }
 
 export interface Indexed {
@@ -99,11 +117,24 @@ export function bulkResource<Row extends { id: string }, Q extends ListParams = 
     return { index, item: { ...item, id: newId() } };
   }
 
+  function checkedUpdate(raw: Item, index: number): Item {
+    const item = pick(raw, def.fields);
+    if (Object.keys(item).length === 0) throw invalid(`[${index}]`, 'nothing_to_update');
+    for (const f of def.requiredOnInsert) if (item[f] === null) throw invalid(`[${index}].${f}`, 'not_null');
+    def.checkItem?.(item, index);
+    return item;
+  }
+
   return {
     list({ ctx, input }: { ctx: Ctx; input: Q }): Promise<Row[]> {
       const anyOf = def.listFilters?.(input) ?? [];
       const filters = input.id ? [...anyOf, { column: 'id', value: input.id, type: 'uuid' as const }] : anyOf;
       return store.list(ctx.db, ctx.workspace.id, { take: input.take, skip: input.skip, sort: input.sort, anyOf: filters });
+    },
+
+    /** Every record of the workspace, oldest first, in keyset pages read as the consumer pulls (the export). */
+    pages({ ctx }: { ctx: Ctx }): AsyncGenerator<Row[]> {
+      return keysetPages((after, limit) => store.page(ctx.db, ctx.workspace.id, after, limit));
     },
 
     async create({ ctx, input }: { ctx: Ctx; input: Item[] }): Promise<Row[]> {
@@ -120,11 +151,7 @@ export function bulkResource<Row extends { id: string }, Q extends ListParams = 
       const updates: Indexed[] = [];
       input.forEach((raw, index) => {
         if (raw.id === undefined) return void inserts.push(prepareInsert(raw, index));
-        const item = pick(raw, def.fields);
-        if (Object.keys(item).length === 0) throw invalid(`[${index}]`, 'nothing_to_update');
-        for (const f of def.requiredOnInsert) if (item[f] === null) throw invalid(`[${index}].${f}`, 'not_null');
-        def.checkItem?.(item, index);
-        updates.push({ index, item: { ...item, id: ids[index] } });
+        updates.push({ index, item: { ...checkedUpdate(raw, index), id: ids[index] } });
       });
       return write(ctx, inserts, updates, input.length);
     },
@@ -139,6 +166,34 @@ export function bulkResource<Row extends { id: string }, Q extends ListParams = 
         assertAllFound(ids, deleted, (i) => `[${i}]`);
         return ids;
       });
+    },
+
+    /** Which of `input` exist, in this workspace or another (an import keeps free ids, maps taken ones). */
+    holders({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<IdHolder[]> {
+      return store.holders(ctx.db, ctx.workspace.id, input);
+    },
+
+    /** The live records of the workspace with these ids, as a list shows them (any order). */
+    byIds({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<Row[]> {
+      return store.byIds(ctx.db, ctx.workspace.id, input);
+    },
+
+    /**
+     * An import's writes (operations.md §13): inserts keep their ids and timestamps, updates
+     * change the fields given; checked as create and upsert check them (a 400 names the item as
+     * `[i].field`), in the caller's transaction, a fixed number of statements whatever the count.
+     * Not bounded by the plan's items per request: an import is not a bulk request.
+     */
+    async importRecords({ ctx, input }: { ctx: Ctx; input: ImportedRecord[] }): Promise<Row[]> {
+      const inserts: Indexed[] = [];
+      const updates: Indexed[] = [];
+      input.forEach((r, index) => {
+        if (r.update) return void updates.push({ index, item: { ...checkedUpdate(r.fields, index), id: r.id } });
+        const extra = pick(r.fields, def.importOnlyFields ?? []);
+        const { item } = prepareInsert(r.fields, index);
+        inserts.push({ index, item: { ...item, ...extra, id: r.id, createdAt: r.createdAt, updatedAt: r.updatedAt } });
+      });
+      return write(ctx, inserts, updates, input.length);
     },
 
     /** The ids among `input` that are live records of the workspace (for another module's references). */

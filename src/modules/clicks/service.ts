@@ -8,9 +8,28 @@ import { ClickQueue } from './queue.js';
 import type { RawClick } from './record.js';
 import { SpoolReplayer } from './replay.js';
 import { ClickSpool } from './spool.js';
-import { replayClicks, storeClicks } from './store.js';
+import { clickHolders, insertClicks, replayClicks, storeClicks } from './store.js';
+import type { ClickRow } from './record.js';
+import type { Ctx } from '../../core/context.js';
+import type { IdHolder } from '../../db/resource-table.js';
 
 export type { ClickRow, RawClick, Utm } from './record.js';
+
+/** Which of these click ids are stored, here or in another workspace (an import keeps free ids, so visitors' click ids keep working). */
+export function importedClickHolders({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<IdHolder[]> {
+  return clickHolders(ctx.db, ctx.workspace.id, input);
+}
+
+/**
+ * Clicks an import brings (operations.md §13), as stored records of this workspace: written with
+ * their rollups in one statement, in the caller's transaction, exactly as the click writer
+ * writes a batch (a click already stored is skipped and counted once), so GET /api/analytics
+ * counts them as it counted them where they came from. No link.clicked webhooks: they happened
+ * long ago.
+ */
+export async function insertImportedClicks({ ctx, input }: { ctx: Ctx; input: Omit<ClickRow, 'workspaceId' | 'bot'>[] }): Promise<void> {
+  await insertClicks(ctx.db, input.map((c) => ({ ...c, workspaceId: ctx.workspace.id, bot: false })));
+}
 export type { ClickEvent, ClickEventDeps } from './click-events.js';
 
 /** What the pipeline reads of the configuration. */

@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Conn, Database, RawSession } from '../../db/connect.js';
+import { inList, rows, type Conn, type Database, type RawSession } from '../../db/connect.js';
+import type { IdHolder } from '../../db/resource-table.js';
 import { CLICK_COPY_COLUMNS, clickCopyChunks, enrichClick, type ClickRow, type ClickVariant, type RawClick } from './record.js';
 import type { CountryLookup } from '../../infra/country.js';
 import { MONTHS_AHEAD, monthOfPartition, monthStart, partitionName, retentionCutoff, type PartitionReport } from './partitions.js';
@@ -145,6 +146,16 @@ function jsonSource(clicks: ClickRow[]): SQL {
 export async function insertClicks(conn: Conn, clicks: ClickRow[], outbox?: SQL): Promise<void> {
   if (clicks.length === 0) return;
   await conn.execute(insertClicksCounted(jsonSource(clicks), outbox));
+}
+
+/** Which of these click ids are stored, this workspace's or another's (clicks are never soft-deleted). */
+export function clickHolders(conn: Conn, workspaceId: string, ids: string[]): Promise<IdHolder[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return rows<IdHolder>(
+    conn,
+    sql`SELECT DISTINCT ON (c.id) c.id, c.workspace_id = ${workspaceId}::uuid AS mine, true AS live FROM clicks c
+        WHERE c.id ${inList(ids, 'uuid')} ORDER BY c.id, (c.workspace_id = ${workspaceId}::uuid) DESC`,
+  );
 }
 
 /** Where COPY puts a batch before the statement above moves it: one per connection, emptied by each commit. */

@@ -11,6 +11,9 @@ export const collections = bulkResource({
 
 export const { list: listCollections, create: createCollections, upsert: upsertCollections, remove: deleteCollections } = collections;
 
+/** Every collection of the workspace, oldest first, in keyset pages (the NDJSON export reads these). */
+export const workspaceCollectionPages = collections.pages;
+
 /** The ids among `ids` that are active collections of the workspace (for links). */
 export const existingCollections = collections.existing;
 

@@ -5,6 +5,8 @@ import { assertHttps } from '../bulk/rules.js';
 import { CURRENCIES } from './currencies.js';
 import { MAX_SALE_AMOUNT } from './schemas.js';
 import { conversionWriter, queueConversionEvent, type ConversionEventDeps } from './webhook-events.js';
+import type { IdHolder } from '../../db/resource-table.js';
+import { eventHolders, saleRefunds, insertImportedLeads as insertLeads, insertImportedSales as insertSales, type ImportedLeadRow, type ImportedSaleRow } from './store-imports.js';
 import { findClick, latestLead, recordLead, recordSale, setRefundedAmount, stripeSale, type ClickRef, type StripeSaleRef, type CustomerInput, type EventOrigin, type EventRow, type SaleRow } from './store.js';
 
 /** The click queue's hooks, and what the lead.created / sale.created webhooks need (webhook-events.ts). */
@@ -220,4 +222,31 @@ export async function findStripeSale({ ctx, input }: { ctx: Ctx; input: { invoic
 /** A sale's refunded total (cumulative, at most its amount); analytics then count it net, in the sale's period. */
 export async function applyRefund({ ctx, input }: { ctx: Ctx; input: { saleId: string; refundedAmount: number } }): Promise<void> {
   await setRefundedAmount(ctx.db, { workspaceId: ctx.workspace.id, ...input });
+}
+
+export type { ImportedLeadRow, ImportedSaleRow } from './store-imports.js';
+export { CURRENCIES } from './currencies.js';
+
+/** Which of these lead or sale ids are stored, here or in another workspace (an import keeps free ids). */
+export function importedEventHolders({ ctx, input }: { ctx: Ctx; input: { kind: 'lead' | 'sale'; ids: string[] } }): Promise<IdHolder[]> {
+  return eventHolders(ctx.db, ctx.workspace.id, input.kind, input.ids);
+}
+
+/**
+ * Leads an import brings (operations.md §13), their link, customer and click already this
+ * workspace's: one statement for the batch, rollups included, so GET /api/analytics and GET
+ * /api/events show them as they were. No webhooks (they happened long ago). How many were new.
+ */
+export function insertImportedLeads({ ctx, input }: { ctx: Ctx; input: ImportedLeadRow[] }): Promise<number> {
+  return insertLeads(ctx.db, ctx.workspace.id, input);
+}
+
+/** Sales an import brings, as insertImportedLeads; a sale's lead is imported before it. */
+export function insertImportedSales({ ctx, input }: { ctx: Ctx; input: ImportedSaleRow[] }): Promise<number> {
+  return insertSales(ctx.db, ctx.workspace.id, input);
+}
+
+/** The refunded amounts of the workspace's sales with these ids (an import compares them with its file's). */
+export function saleRefundedAmounts({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<Map<string, number>> {
+  return saleRefunds(ctx.db, ctx.workspace.id, input);
 }

@@ -19,9 +19,21 @@ const customers = bulkResource({
   requiredOnInsert: [],
   checkItem: (item, i) => assertHttps(item.avatar, `[${i}].avatar`),
   listFilters: (q: CustomerListQuery) => (q.externalId !== undefined ? [{ column: 'external_id', value: q.externalId, type: 'text' as const }] : []),
+  importOnlyFields: ['externalId'],
 });
 
+/** For imports (operations.md §13): which ids exist here or elsewhere, the live ones as listed, and writes keeping ids. */
+export const { holders: customerHolders, byIds: customersByIds, importRecords: importCustomers } = customers;
+
+/** The workspace's active customers with these external ids: externalId → id (an import merges a customer into the one it already is). */
+export async function customerIdsByExternalId({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<Map<string, string>> {
+  return new Map((await customersByExternalId(ctx.db, ctx.workspace.id, input)).map((c) => [c.externalId, c.id]));
+}
+
 export const listCustomers = customers.list;
+
+/** Every customer of the workspace, oldest first, in keyset pages (the NDJSON export reads these). */
+export const workspaceCustomerPages = customers.pages;
 
 /** Soft delete by id; their events stay. */
 export const deleteCustomers = customers.remove;

@@ -31,6 +31,7 @@ export class ActiveHosts {
   private reloading: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(
     private readonly load: () => Promise<ClaimedHost[]>,
@@ -53,8 +54,11 @@ export class ActiveHosts {
     this.timer.unref();
   }
 
-  close(): void {
+  /** Stops reloading (announcements still arriving through the bus included), and waits for a reload under way: the database may close next. */
+  async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.timer);
+    await this.reloading;
   }
 
   /** Whether any host is active at all: with none, the redirect skips the lookup. */
@@ -78,6 +82,7 @@ export class ActiveHosts {
 
   /** Reloads now; a change announced during a reload triggers one more after it. */
   refresh(): Promise<void> {
+    if (this.closed) return Promise.resolve();
     if (this.reloading) {
       this.again = true;
       return this.reloading;
@@ -91,7 +96,7 @@ export class ActiveHosts {
           // Keep serving the last table; the timer tries again.
           this.log.warn({ err }, 'claimed hosts: reload failed');
         }
-      } while (this.again);
+      } while (this.again && !this.closed);
       this.reloading = undefined;
     })();
     return this.reloading;

@@ -1,19 +1,18 @@
 import type { Ctx } from '../../core/context.js';
-import { AppError } from '../../core/errors.js';
-import type { Tx } from '../../db/connect.js';
 import { translate, translateReason, type ReasonCode } from '../../i18n/messages.js';
 import { claimHostsForImport, type DomainDeps } from '../domains/service.js';
 import { destinationKey, importMatches, parseAlias, upsertLinks, type ImportMatches, type LinkDeps } from '../links/service.js';
 import { actionFor, type Action, type Resolved } from './plan-rows.js';
 import { collectionIds, tagIds } from './resolve-names.js';
 import type { ImportRow, ReadResult } from './row.js';
+import { writeRows, type RowFailure } from './write-rows.js';
 
 /**
  * One batch of an import, written in the caller's transaction: names resolved (and created),
  * old short URLs' hosts claimed, rows matched to the links they already are, then the creates and
  * updates through the links service in chunks of the plan's bulk size. Per row, not atomic
  * (operations.md §13): a row the links service refuses is reported and the chunk retried
- * without it, inside a savepoint, so the good rows are written whatever the bad ones hold.
+ * without it (write-rows.ts), so the good rows are written whatever the bad ones hold.
  */
 
 export interface BatchDeps {
@@ -21,12 +20,7 @@ export interface BatchDeps {
   domains: DomainDeps;
 }
 
-export interface RowFailure {
-  line: number;
-  field: string;
-  reason: string;
-  message: { en: string; ar: string };
-}
+export type { RowFailure };
 
 export interface BatchOutcome {
   created: number;
@@ -34,6 +28,12 @@ export interface BatchOutcome {
   unchanged: number;
   failures: RowFailure[];
 }
+
+/**
+ * Links written per call of the links service (within the plan's bulk limit): on PGlite each
+ * statement runs on the event loop, and one of 500 links took 50–230 ms (idle to loaded).
+ */
+const WRITE_CHUNK = 250;
 
 /** Limits of the API's link schema (links/schemas.ts), which an import's rows do not pass through. */
 const LIMITS = { title: 500, description: 2000, externalId: 255, utm: 500, tag: 50, tags: 100, collection: 190 };
@@ -168,38 +168,10 @@ async function planActions(ctx: Ctx, deps: BatchDeps, pending: Pending[], failur
   return planned;
 }
 
-/** The item index a links-service 400 names (`[3].url` → 3, and `url`), if it names one. */
-function namedItem(err: unknown): { index: number; field: string; reason: string } | undefined {
-  if (!(err instanceof AppError) || err.code !== 'invalid_field') return undefined;
-  const m = /^\[(\d+)\]\.?(.*)$/.exec(String(err.params.field ?? ''));
-  if (!m) return undefined;
-  return { index: Number(m[1]), field: m[2] || 'row', reason: String(err.params.reasonCode ?? 'invalid') };
-}
-
-/**
- * Writes one chunk; a 400 naming an item fails that row and the rest is tried again (each try in
- * a savepoint, so a refused try leaves nothing behind). A 400 naming no item fails every row.
- */
-async function writeChunk(ctx: Ctx, deps: BatchDeps, chunk: Planned[], failures: RowFailure[]): Promise<Planned[]> {
-  let left = chunk;
-  while (left.length > 0) {
-    try {
-      const input = left.map((p) => (p.action.kind === 'unchanged' ? {} : p.action.input));
-      await (ctx.db as Tx).transaction((sp) => upsertLinks({ ctx: { ...ctx, db: sp }, deps: deps.links, input }));
-      return left;
-    } catch (err) {
-      const named = namedItem(err);
-      if (!(err instanceof AppError)) throw err;
-      if (!named || !left[named.index]) {
-        for (const p of left) failures.push({ line: p.line, field: 'row', reason: err.code, message: translate(err.code, err.params) });
-        return [];
-      }
-      const bad = left[named.index]!;
-      failures.push({ line: bad.line, field: named.field, reason: named.reason, message: translate(err.code, { ...err.params, field: named.field }) });
-      left = left.filter((p) => p !== bad);
-    }
-  }
-  return left;
+/** Writes one chunk through the links service, a row failing alone (write-rows.ts). */
+function writeChunk(ctx: Ctx, deps: BatchDeps, chunk: Planned[], failures: RowFailure[]): Promise<Planned[]> {
+  const input = (left: Planned[]) => left.map((p) => (p.action.kind === 'unchanged' ? {} : p.action.input));
+  return writeRows(ctx, chunk, (c, left) => upsertLinks({ ctx: c, deps: deps.links, input: input(left) }), failures);
 }
 
 export async function applyBatch(ctx: Ctx, deps: BatchDeps, results: ReadResult[], defaultCollection?: string): Promise<BatchOutcome> {
@@ -211,8 +183,9 @@ export async function applyBatch(ctx: Ctx, deps: BatchDeps, results: ReadResult[
   const outcome: BatchOutcome = { created: 0, updated: 0, unchanged: 0, failures };
   const writes = planned.filter((p) => p.action.kind !== 'unchanged');
   outcome.unchanged = planned.length - writes.length;
-  for (let at = 0; at < writes.length; at += ctx.workspace.maxBulkItems) {
-    for (const p of await writeChunk(ctx, deps, writes.slice(at, at + ctx.workspace.maxBulkItems), failures)) {
+  const size = Math.min(WRITE_CHUNK, ctx.workspace.maxBulkItems);
+  for (let at = 0; at < writes.length; at += size) {
+    for (const p of await writeChunk(ctx, deps, writes.slice(at, at + size), failures)) {
       if (p.action.kind === 'create') outcome.created++;
       else outcome.updated++;
     }

@@ -6,7 +6,7 @@ import { headerOf } from './csv-file.js';
 import type { JobBatch, JobSource } from './job-source.js';
 import { readImportBatches } from './read-csv.js';
 import { missingNames } from './resolve-names.js';
-import type { ImportSource, ReadResult } from './row.js';
+import type { CsvSource as ImportSource, ReadResult } from './row.js';
 import { planColumns } from './sources.js';
 import type { ImportOptions } from './store.js';
 

@@ -17,6 +17,11 @@ export interface RejectedRow {
   message: { en: string; ar: string };
   /** The row's own cells (for a CSV), when small enough to give back. */
   cells?: string[] | null;
+  /**
+   * The record was written all the same, without this field (a linktrail link's alias another
+   * workspace holds): listed with the rejected rows, counted as written rather than failed.
+   */
+  leftOut?: boolean;
 }
 
 export interface JobBatch {
@@ -24,7 +29,10 @@ export interface JobBatch {
   lastLine: number;
   /** Rows (records) in the batch, rejected ones included: the job's `done` moves by this. */
   count: number;
-  /** Writes the batch's rows at or after `afterLine` (a resumed job skips the rest). */
+  /**
+   * Writes the batch's rows after `afterLine` (a resumed job skips the rest). Each row is counted
+   * once: created, updated, unchanged, or a failure (a `leftOut` failure is also counted above).
+   */
   apply(ctx: Ctx, deps: BatchDeps, afterLine: number): Promise<Omit<BatchOutcome, 'failures'> & { failures: RejectedRow[] }>;
 }
 

@@ -24,7 +24,15 @@ const START =
   'One import runs at a time per workspace (409 `import_running`). Per row, not atomic: good rows are written, bad ones reported (GET /api/imports/{id}/errors). ' +
   'A row whose old short URL (an alias: aliases on the Link record) or externalId was imported before updates that link; a row with neither is matched by destination and title; importing the same file twice ends with created 0, updated 0. ' +
   'Each old short URL becomes an alias of its link; a host the workspace has not claimed is claimed (pending) for it — the alias answers once the claim is verified (POST /api/domains/{id}/verify). A host another workspace holds active fails its rows (`alias_host_taken`). ' +
-  'Creation dates in the file are read (and checked) but links are created now: the Link record\'s createdAt is when it came here.';
+  'Creation dates in the file are read (and checked) but links are created now: the Link record\'s createdAt is when it came here. ' +
+  '`source=linktrail` reads a workspace\'s export back (GET /api/export: NDJSON, one record a line; recognised when the file\'s first line is a JSON object; collection, mapping and upgradeHttp do not apply). ' +
+  'Besides the route\'s own scope it needs the write scope of each record type the file holds: collectionsWrite, tagsWrite, partnersWrite, customersWrite, and conversionsWrite for clicks, leads and sales (403 `missing_scopes` before the job starts). ' +
+  'A line that is not a JSON object, names an unknown type or breaks a field\'s rule is a rejected row (its line, field and reason). ' +
+  'Each record keeps its id where that id is free on this server (so click ids in visitors\' cookies keep working) and gets an id derived from this workspace\'s and its own where another workspace holds it; references (a link\'s collection, tags and partner; an event\'s link, customer, click and lead) follow the same rule, and a tag or customer this workspace already has under the same name or externalId is that one. ' +
+  'A record whose id is already this workspace\'s is the same record: updated when a field differs, else unchanged (clicks, leads and sales never change, but a sale\'s refundedAmount), so the same export imported twice ends with created 0, updated 0. A record deleted here since an earlier import is not brought back. ' +
+  'Records keep their createdAt and updatedAt. A link keeps its short id when free on this server, else gets a new one (its shortUrl differs: on the same server the link it was exported from holds it). ' +
+  'A link keeps its aliases, their hosts claimed pending for this workspace; an alias this workspace cannot hold (its host is another workspace\'s, or another link holds it) is left out, the link imported without it and the line listed in the errors CSV (counted as written, not failed). ' +
+  'Clicks, leads and sales are written with their analytics rollups, so GET /api/analytics and GET /api/events show them as the source workspace did (an event takes its dimensions from its imported click, a sale from its lead); they send no webhooks.';
 
 /** The body of an import: the file's bytes, whatever its content type says. */
 function fileParser(app: App): void {
@@ -41,6 +49,7 @@ const FILE_BODY = {
   required: true,
   content: {
     'text/csv': { schema: { description: 'A CSV file, UTF-8 (a BOM ignored), delimiter `,` `;` or tab' } },
+    'application/x-ndjson': { schema: { description: 'A Linktrail export (GET /api/export), source=linktrail' } },
   },
 };
 
@@ -100,7 +109,7 @@ export const importRoutes = routesPlugin<ImportRouteDeps>('imports', (app, deps)
       {
         config: write,
         bodyLimit: MAX_FILE_BYTES,
-        schema: { tags, summary: 'Preview an import', description: 'What POST /api/imports would read from this file and query, without importing: the source, the columns, which column feeds each field, the row count and the first 10 rows as they would be imported. The same 400s.', querystring: ImportQuery, body: FILE_BODY, response: { 200: ImportPreview } },
+        schema: { tags, summary: 'Preview an import', description: 'What POST /api/imports would read from this file and query, without importing: the source, the columns, which column feeds each field, the row count and the first 10 rows as they would be imported. The same 400s. A Linktrail export (source linktrail) has no columns: only its record count.', querystring: ImportQuery, body: FILE_BODY, response: { 200: ImportPreview } },
       },
       async (req) => previewImport({ input: { ...requestOf(req.query), file: fileOf(req.body) } }),
     );
@@ -125,7 +134,7 @@ export const importRoutes = routesPlugin<ImportRouteDeps>('imports', (app, deps)
       schema: {
         tags,
         summary: 'The rows an import rejected',
-        description: 'CSV: `line` (as a spreadsheet numbers it, the header being 1), `field`, `reason` (a code), `error` (in English), then the file\'s own columns with the row as it was, to fix and import again. Text that a spreadsheet would run as a formula gets a leading `\'`.',
+        description: 'CSV: `line` (as a spreadsheet numbers it, the header being 1), `field`, `reason` (a code), `error` (in English), then the file\'s own columns with the row as it was, to fix and import again. Text that a spreadsheet would run as a formula gets a leading `\'`. A linktrail import lists its rejected lines (no columns), and links written without an alias they could not keep (`error` begins "Imported without").',
         params: ImportParam,
         response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } } },
       },

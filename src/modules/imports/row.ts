@@ -3,7 +3,10 @@
  * already checked and normalised, or the reason that line cannot be imported.
  */
 
-export type ImportSource = 'bitly' | 'dub' | 'shlink' | 'rebrandly' | 'csv';
+/** The CSV sources. */
+export type CsvSource = 'bitly' | 'dub' | 'shlink' | 'rebrandly' | 'csv';
+/** Every source an import reads: the CSV ones, and `linktrail`, our own export (NDJSON). */
+export type ImportSource = CsvSource | 'linktrail';
 
 export interface ImportRow {
   /** The row's number as a spreadsheet shows it (the header is 1), multi-line cells counting once. */
@@ -29,7 +32,7 @@ export type ReadResult =
   | { ok: false; line: number; field: string; reason: string; message: { en: string; ar: string } };
 
 export interface ReadOptions {
-  source: ImportSource;
+  source: CsvSource;
   /** `{ ourField: theirColumn }`, overriding what the source would guess. */
   mapping?: Record<string, string>;
   upgradeHttp?: boolean;

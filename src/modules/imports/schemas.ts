@@ -5,13 +5,13 @@ import { IMPORT_FIELDS } from './row.js';
 export const ImportParam = Type.Object({ id: Uuid });
 export const ImportListQuery = Type.Object(listQueryProperties);
 
-const SOURCES = ['bitly', 'dub', 'shlink', 'rebrandly', 'csv'] as const;
+const SOURCES = ['bitly', 'dub', 'shlink', 'rebrandly', 'csv', 'linktrail'] as const;
 
 export const ImportQuery = Type.Object({
   source: Type.Optional(
     StringEnum(SOURCES, {
       description:
-        'Whose export the file is: each named source reads that service\'s own export columns; `csv` finds columns by name (url / long_url / destination / target, title, description, tags, collection, utm_*, externalId, short_url / shortUrl / link, or keyword / slug with domain). Omitted: recognised from the columns, else `csv`. (`linktrail`, reading GET /api/export back, is not built yet.)',
+        'Whose export the file is: each named source reads that service\'s own export columns; `csv` finds columns by name (url / long_url / destination / target, title, description, tags, collection, utm_*, externalId, short_url / shortUrl / link, or keyword / slug with domain). `linktrail` reads GET /api/export back (NDJSON). Omitted: `linktrail` when the file\'s first line is a JSON object, else recognised from the columns, else `csv`.',
     }),
   ),
   collection: Type.Optional(

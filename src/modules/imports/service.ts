@@ -5,10 +5,12 @@ import { csvLine } from '../../core/csv.js';
 import type { ListParams } from '../../core/list-params.js';
 import type { Scope } from '../../core/scopes.js';
 import { newId } from '../../db/ids.js';
+import { withTransaction } from '../../core/transaction.js';
 import { translate, type MessageCode, type Params } from '../../i18n/messages.js';
 import { headerOf } from './csv-file.js';
 import { readImportBatches } from './read-csv.js';
 import { jobSource } from './job-sources.js';
+import { exportRecordCount } from './linktrail/source.js';
 import type { ImportSource, ReadResult } from './row.js';
 import { IMPORT_FIELDS } from './row.js';
 import { planColumns, sourceOfColumns } from './sources.js';
@@ -16,7 +18,7 @@ import * as store from './store.js';
 
 export { ImportWorker, type ImportWorkerDeps } from './worker.js';
 
-export const IMPORT_SOURCES = ['bitly', 'dub', 'shlink', 'rebrandly', 'csv'] as const;
+export const IMPORT_SOURCES = ['bitly', 'dub', 'shlink', 'rebrandly', 'csv', 'linktrail'] as const;
 
 /** What POST /api/imports is asked, besides the file. */
 export interface ImportRequest {
@@ -48,9 +50,15 @@ export function toImport(row: store.ImportRowRecord) {
 
 export type Import = ReturnType<typeof toImport>;
 
-/** The source asked for, or the one the header looks like. */
+/** A file whose first character (after a BOM and blanks) opens a JSON object: a Linktrail export. */
+function looksLikeExport(file: Buffer): boolean {
+  return /^\uFEFF?\s*\{/.test(file.toString('utf8', 0, 256));
+}
+
+/** The source asked for, or the one the file looks like: a Linktrail export (NDJSON), else by the CSV header. */
 function sourceOf(file: Buffer, asked: ImportSource | undefined): { source: ImportSource; detected: boolean } {
   if (asked) return { source: asked, detected: false };
+  if (looksLikeExport(file)) return { source: 'linktrail', detected: true };
   const { columns } = headerOf(file);
   return { source: sourceOfColumns(columns), detected: true };
 }
@@ -64,14 +72,14 @@ export async function startImport({ ctx, input }: { ctx: Ctx; input: ImportReque
   const { source } = sourceOf(input.file, input.source);
   const options: store.ImportOptions = { collection: input.collection, mapping: input.mapping, upgradeHttp: input.upgradeHttp, domain: input.domain };
   const checked = await jobSource(source).check(ctx, input.file, options, input.scopes);
-  const row = await store.insertImport(ctx.db, {
+  const row = await withTransaction(ctx.db, (tx) => store.insertImport(tx, {
     id: newId(),
     workspaceId: ctx.workspace.id,
     source,
     options: { ...options, columns: checked.columns },
     file: storedText(input.file),
     total: checked.total,
-  });
+  }));
   if (!row) {
     const [running] = await store.listImportRows(ctx.db, ctx.workspace.id, { take: 1, skip: 0, sort: 'desc' });
     throw new AppError('import_running', { id: running?.id ?? '' });
@@ -131,6 +139,8 @@ function previewRow(r: ReadResult) {
  */
 export async function previewImport({ input }: { input: ImportRequest & { file: Buffer } }) {
   const { source, detected } = sourceOf(input.file, input.source);
+  // A Linktrail export has no columns to map: its record count, the file's problems as a 400.
+  if (source === 'linktrail') return { source, detected, columns: [], mapping: {}, fields: [], total: await exportRecordCount(input.file), collectionColumn: true, rows: [] };
   const { columns } = headerOf(input.file);
   const plan = planColumns(columns, source, input.mapping);
   const mapping = Object.fromEntries(Object.entries(plan).map(([field, at]) => [field, columns[at[0]!]!]));

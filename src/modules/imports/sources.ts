@@ -1,6 +1,6 @@
 import { AppError } from '../../core/errors.js';
 import { columnsOf, detectDelimiter } from './csv-file.js';
-import { IMPORT_FIELDS, type ImportField, type ImportSource } from './row.js';
+import { IMPORT_FIELDS, type CsvSource as ImportSource, type ImportField } from './row.js';
 
 /**
  * Which columns feed which field, per source. Column names compare by `columnKey` (case, spaces,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
+import { withTransaction } from '../../core/transaction.js';
 
 /** An import as stored, without its file. */
 export interface ImportRowRecord {
@@ -58,19 +59,39 @@ const SELECTION = sql.raw(
   ].join(', '),
 );
 
-/** Stores a new running job with its file; undefined when the workspace already runs one. */
+/** Characters of the file per stored part (about 256 KB of mostly ASCII text). */
+const PART_CHARS = 256 * 1024;
+
+/**
+ * Stores a new running job and its file, in parts, in one transaction (the caller's); undefined
+ * when the workspace already runs one.
+ */
 export async function insertImport(
   conn: Conn,
   o: { id: string; workspaceId: string; source: string; options: ImportOptions; file: string; total: number },
 ): Promise<ImportRowRecord | undefined> {
   const [row] = await rows<ImportRowRecord>(
     conn,
-    sql`WITH i AS (INSERT INTO imports (id, workspace_id, source, status, options, file, total)
-        VALUES (${o.id}::uuid, ${o.workspaceId}::uuid, ${o.source}, 'running', ${JSON.stringify(o.options)}::jsonb, ${o.file}, ${o.total})
+    sql`WITH i AS (INSERT INTO imports (id, workspace_id, source, status, options, total)
+        VALUES (${o.id}::uuid, ${o.workspaceId}::uuid, ${o.source}, 'running', ${JSON.stringify(o.options)}::jsonb, ${o.total})
         ON CONFLICT (workspace_id) WHERE status = 'running' DO NOTHING RETURNING *)
         SELECT ${SELECTION} FROM i`,
   );
+  if (!row) return undefined;
+  for (let part = 0, at = 0; at < o.file.length; part++, at += PART_CHARS) {
+    await conn.execute(sql`INSERT INTO import_file_parts (import_id, part, text) VALUES (${o.id}::uuid, ${part}, ${o.file.slice(at, at + PART_CHARS)})`);
+  }
   return row;
+}
+
+/** A job's file, read back part by part (each read a short statement). */
+export async function importFile(conn: Conn, id: string): Promise<string> {
+  const parts: string[] = [];
+  for (;;) {
+    const [row] = await rows<{ text: string }>(conn, sql`SELECT text FROM import_file_parts WHERE import_id = ${id}::uuid AND part = ${parts.length}`);
+    if (!row) return parts.join('');
+    parts.push(row.text);
+  }
 }
 
 export async function findImport(conn: Conn, workspaceId: string, id: string): Promise<ImportRowRecord | undefined> {
@@ -91,29 +112,29 @@ export function listImportRows(conn: Conn, workspaceId: string, page: { take: nu
  * Takes one running job nobody holds (never leased, or its holder's lease lapsed) and leases it
  * for `leaseMs`; SKIP LOCKED keeps two instances from taking the same one.
  */
-export async function leaseImport(conn: Conn, leaseMs: number): Promise<(ImportRowRecord & { file: string }) | undefined> {
-  const [row] = await rows<ImportRowRecord & { file: string }>(
+export async function leaseImport(conn: Conn, leaseMs: number): Promise<ImportRowRecord | undefined> {
+  const [row] = await rows<ImportRowRecord>(
     conn,
     sql`WITH next AS (SELECT id FROM imports WHERE status = 'running' AND (leased_until IS NULL OR leased_until < now())
           ORDER BY leased_until NULLS FIRST LIMIT 1 FOR UPDATE SKIP LOCKED),
         i AS (UPDATE imports SET leased_until = now() + make_interval(secs => ${leaseMs / 1000}) FROM next WHERE imports.id = next.id RETURNING imports.*)
-        SELECT ${SELECTION}, i.file FROM i`,
+        SELECT ${SELECTION} FROM i`,
   );
   return row;
 }
 
 /**
- * Records a written batch: counters, the line to resume after, the rejected rows, a renewed
- * lease. Called in the batch's own transaction; false when the job is no longer ours to write.
+ * Records a written batch: counters, the line to resume after, the rejected rows (and the parts
+ * of written rows left out), a renewed lease. Called in the batch's own transaction; false when the job is no longer ours to write.
  */
 export async function recordBatch(
   conn: Conn,
-  o: { id: string; lastLine: number; done: number; created: number; updated: number; unchanged: number; errors: RowError[]; leaseMs: number },
+  o: { id: string; lastLine: number; done: number; created: number; updated: number; unchanged: number; failed: number; errors: RowError[]; leaseMs: number },
 ): Promise<boolean> {
   const updated = await rows<{ id: string }>(
     conn,
     sql`UPDATE imports SET done = done + ${o.done}, last_line = ${o.lastLine}, created = created + ${o.created},
-          updated = updated + ${o.updated}, unchanged = unchanged + ${o.unchanged}, failed = failed + ${o.errors.length},
+          updated = updated + ${o.updated}, unchanged = unchanged + ${o.unchanged}, failed = failed + ${o.failed},
           leased_until = now() + make_interval(secs => ${o.leaseMs / 1000})
         WHERE id = ${o.id}::uuid AND status = 'running' AND last_line < ${o.lastLine} RETURNING id`,
   );
@@ -129,13 +150,18 @@ export async function recordBatch(
   return true;
 }
 
-/** Ends a job: done, or failed with its error; the file is dropped either way. */
+/** Ends a job: done, or failed with its error; its file is dropped either way. */
 export async function finishImport(conn: Conn, id: string, error: ImportRowRecord['error']): Promise<void> {
+  await withTransaction(conn, (tx) => finishIn(tx, id, error));
+}
+
+async function finishIn(conn: Conn, id: string, error: ImportRowRecord['error']): Promise<void> {
   await conn.execute(
     sql`UPDATE imports SET status = ${error ? 'failed' : 'done'}, error = ${error ? JSON.stringify(error) : null}::jsonb,
-          file = NULL, leased_until = NULL, finished_at = now()
+          leased_until = NULL, finished_at = now()
         WHERE id = ${id}::uuid AND status = 'running'`,
   );
+  await conn.execute(sql`DELETE FROM import_file_parts WHERE import_id = ${id}::uuid`);
 }
 
 /** Gives a job back (this instance is stopping): another instance may take it at once. */

@@ -86,7 +86,7 @@ export class ImportWorker {
     const workspace = await requireWorkspace({ ctx: { db: this.deps.db, now: this.deps.clock() }, input: { id: job.workspaceId } });
     try {
       let at = job.lastLine;
-      for await (const batch of jobSource(job.source as ImportSource).batches(Buffer.from(job.file, 'utf8'), job.options)) {
+      for await (const batch of jobSource(job.source as ImportSource).batches(Buffer.from(await store.importFile(this.deps.db, job.id), 'utf8'), job.options)) {
         if (batch.lastLine <= at) continue;
         if (this.stopped) return await store.releaseImport(this.deps.db, job.id);
         if (!(await this.write(job, { db: this.deps.db, workspace, now: this.deps.clock() }, batch, at))) return;
@@ -113,11 +113,13 @@ export class ImportWorker {
       await this.deps.db.transaction(async (tx) => {
         if (!(await store.lockImportAt(tx, job.id, afterLine))) throw new LeaseLost();
         const outcome = await batch.apply({ ...ctx, db: tx }, { ...this.deps, links }, afterLine);
+        const failed = outcome.failures.filter((f) => !f.leftOut).length;
         const recorded = await store.recordBatch(tx, {
           id: job.id,
           lastLine: batch.lastLine,
           // A resumed batch counts only the rows after where the job stood.
-          done: outcome.created + outcome.updated + outcome.unchanged + outcome.failures.length,
+          done: outcome.created + outcome.updated + outcome.unchanged + failed,
+          failed,
           created: outcome.created,
           updated: outcome.updated,
           unchanged: outcome.unchanged,

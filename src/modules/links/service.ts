@@ -1,4 +1,6 @@
 import { newId } from '../../db/ids.js';
+import { keysetPages } from '../../db/keyset.js';
+import type { IdHolder } from '../../db/resource-table.js';
 import { invalid } from '../../core/errors.js';
 import type { ListParams } from '../../core/list-params.js';
 import { assertBulkSize, assertDistinct } from '../bulk/service.js';
@@ -12,13 +14,14 @@ import type { QrDesign } from '../qr/design.js';
 import type { FrameChecker } from './frame-check.js';
 import { toLink, type Link, type LinkSettings } from './record.js';
 import { checkLinkInput, type LinkInput } from './rules.js';
-import { newShortId } from './short-id.js';
+import { isReservedShortId, isShortId, newShortId } from './short-id.js';
 import { linkEventsWanted, recordLinkEvents } from './webhook-events.js';
 import { checkAliases, freeAliases, isAliasConflict, writeAliases } from './alias-writes.js';
 import { checkHttpsUrl } from '../../core/url-rule.js';
 import {
   countLinkRows,
   externalIdHolders,
+  linkPage,
   listLinkRows,
   linkRowsLocked,
   linkStore,
@@ -47,6 +50,8 @@ interface Entry {
   /** Set for updates; inserts get theirs when written. */
   id?: string;
   fields: LinkInput;
+  /** An import's insert: the link's own id, its short id (tried first, a new one if taken) and timestamps. */
+  keep?: { id: string; shortId?: string; createdAt?: string; updatedAt?: string };
 }
 
 export interface LinkListQuery extends ListParams {
@@ -73,6 +78,11 @@ function filtersOf(q: LinkListQuery): LinkFilters {
 export async function listLinks({ ctx, deps, input: q }: { ctx: Ctx; deps: LinkDeps; input: LinkListQuery }): Promise<Link[]> {
   const found = await listLinkRows(ctx.db, ctx.workspace.id, filtersOf(q), q);
   return found.map((row) => toLink(row, deps));
+}
+
+/** Every live link of the workspace, oldest first, in keyset pages as the list shows them (the NDJSON export reads these). */
+export async function* workspaceLinkPages({ ctx, deps }: { ctx: Ctx; deps: LinkDeps }): AsyncGenerator<Link[]> {
+  for await (const rows of keysetPages((after, limit) => linkPage(ctx.db, ctx.workspace.id, after, limit))) yield rows.map((row) => toLink(row, deps));
 }
 
 /** A page of links and how many match the filters in all (for X-Total-Count), unless count is false. */
@@ -227,12 +237,12 @@ function toStored(fields: LinkInput, deps: LinkDeps): Record<string, unknown> {
   return stored;
 }
 
-/** Inserts with fresh short ids; the rare colliding ones are retried with new ids. */
+/** Inserts with fresh short ids (or the ones items bring, first); the rare colliding ones are retried with new ids. */
 async function insertWithShortIds(tx: Ctx['db'], workspaceId: string, items: Record<string, unknown>[]): Promise<void> {
   let pending = items;
   for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt === 5) throw new Error('could not allocate unique short ids');
-    for (const item of pending) item.shortId = newShortId();
+    if (attempt === 6) throw new Error('could not allocate unique short ids');
+    for (const item of pending) if (attempt > 0 || item.shortId === undefined) item.shortId = newShortId();
     const inserted = new Set((await linkStore.insertMany(tx, workspaceId, pending)).map((r) => r.id));
     pending = pending.filter((item) => !inserted.has(item.id as string));
   }
@@ -244,14 +254,14 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
   for (const e of updates) if (!current.has(e.id!)) throw invalid(`[${e.index}].id`, 'not_found');
   await checkCloaking(deps, entries, current);
 
-  const inserts = entries.filter((e) => !e.id).map((e) => ({ ...e, id: newId() }));
+  const inserts = entries.filter((e) => !e.id).map((e) => ({ ...e, id: e.keep?.id ?? newId() }));
   try {
     const { written, queued } = await withTransaction(ctx.db, async (tx) => {
       await checkReferences({ ...ctx, db: tx }, entries);
       await checkExternalIds(tx, ctx.workspace.id, entries);
       await checkAliases(tx, ctx, [...inserts, ...updates]);
       await releaseExternalIds(tx, ctx.workspace.id, updates.filter((e) => e.fields.externalId !== undefined).map((e) => e.id!));
-      await insertWithShortIds(tx, ctx.workspace.id, inserts.map((e) => ({ ...toStored(e.fields, deps), id: e.id })));
+      await insertWithShortIds(tx, ctx.workspace.id, inserts.map((e) => ({ ...toStored(e.fields, deps), ...e.keep, id: e.id })));
       const updated = await linkStore.updateMany(tx, ctx.workspace.id, updates.map((e) => ({ ...toStored(e.fields, deps), id: e.id })));
       if (updated.length !== updates.length) {
         const done = new Set(updated.map((r) => r.id));
@@ -290,6 +300,42 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
 function isLogoGone(err: unknown): boolean {
   const e = err as { constraint?: string; cause?: { constraint?: string } };
   return [e?.constraint, e?.cause?.constraint].includes('links_qr_logo_id_fkey');
+}
+
+/** A link an import writes (operations.md §13): `update` when `id` is already this workspace's link. */
+export interface ImportedLink {
+  id: string;
+  update: boolean;
+  fields: LinkInput;
+  /** The short id it had where it came from: kept when free on this server, else a new one. */
+  shortId?: string;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+/**
+ * An import's links: inserts keep their id, timestamps and (when free) short id; updates go as
+ * PUT's do. Checked as POST and PUT check (a 400 names the item, `[3].url`), in the caller's
+ * transaction; not bounded by the plan's items per request (an import is not a bulk request).
+ */
+export async function importLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDeps; input: ImportedLink[] }): Promise<Link[]> {
+  const entries: Entry[] = input.map((r, index) => {
+    const { fields } = checkLinkInput(r.fields, index, r.update ? 'update' : 'create', ctx.workspace.plan);
+    if (r.update) return { index, id: r.id.toLowerCase(), fields };
+    const shortId = r.shortId !== undefined && isShortId(r.shortId) && !isReservedShortId(r.shortId) ? r.shortId : undefined;
+    return { index, fields, keep: { id: r.id.toLowerCase(), shortId, createdAt: r.createdAt, updatedAt: r.updatedAt } };
+  });
+  return writeLinks(ctx, deps, entries, input.length);
+}
+
+/** Which of these link ids exist, here or in another workspace (an import keeps free ids). */
+export function linkHolders({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<IdHolder[]> {
+  return linkStore.holders(ctx.db, ctx.workspace.id, input);
+}
+
+/** The workspace's live links with these ids, as the API shows them (any order). */
+export async function linksByIds({ ctx, deps, input }: { ctx: Ctx; deps: LinkSettings; input: string[] }): Promise<Link[]> {
+  return (await linkStore.byIds(ctx.db, ctx.workspace.id, input)).map((row) => toLink(row, deps));
 }
 
 export type { RedirectRow as RedirectLink } from './store.js';

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { inList, rows, type Conn } from '../../db/connect.js';
+import { afterCursor, cursorColumns, keysetPage, type RowCursor } from '../../db/keyset.js';
 import { isoTimestamp, resourceStore, type Column } from '../../db/resource-table.js';
 import type { QrDesign } from '../qr/design.js';
 
@@ -115,6 +116,16 @@ export function listLinkRows(conn: Conn, workspaceId: string, f: LinkFilters, pa
   );
 }
 
+/** Up to `limit` live links after `after`, oldest first (keyset: the export), and the last one's cursor. */
+export async function linkPage(conn: Conn, workspaceId: string, after: RowCursor | undefined, limit: number): Promise<{ records: LinkRow[]; next?: RowCursor }> {
+  const found = await rows<LinkRow & { cursorAt: string; cursorSeq: string | number }>(
+    conn,
+    sql`SELECT ${SELECTION}${cursorColumns('t')} FROM links AS t WHERE t.workspace_id = ${workspaceId} AND t.deleted_at IS NULL${afterCursor('t', after)}
+        ORDER BY t.created_at, t.seq LIMIT ${limit}`,
+  );
+  return keysetPage<LinkRow>(found);
+}
+
 /** How many links the same filters match (X-Total-Count). */
 export async function countLinkRows(conn: Conn, workspaceId: string, f: LinkFilters): Promise<number> {
   const [row] = await rows<{ n: number }>(conn, sql`SELECT count(*)::int AS n FROM links AS t WHERE ${filterSql(workspaceId, f)}`);
@@ -159,8 +170,11 @@ export function externalIdHolders(conn: Conn, workspaceId: string, externalIds: 
   if (externalIds.length === 0) return Promise.resolve([]);
   return rows(
     conn,
-    sql`SELECT id, external_id AS "externalId" FROM links WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL
-        AND external_id ${inList(externalIds, 'text')}`,
+    // A join, not `IN (subquery)`: never analyzed (PGlite), the table looked one row big and the
+    // planner compared every link with every id (4.9 s for 500 ids at 10,000 links, 9 ms so).
+    sql`SELECT l.id, l.external_id AS "externalId" FROM links l
+        JOIN jsonb_array_elements_text(${JSON.stringify(externalIds)}::jsonb) AS e(v) ON l.external_id = e.v
+        WHERE l.workspace_id = ${workspaceId} AND l.deleted_at IS NULL AND l.external_id IS NOT NULL`,
   );
 }
 

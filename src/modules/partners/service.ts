@@ -14,5 +14,8 @@ export const partners = bulkResource({
 
 export const { list: listPartners, create: createPartners, upsert: upsertPartners, remove: deletePartners } = partners;
 
+/** Every partner of the workspace, oldest first, in keyset pages (the NDJSON export reads these). */
+export const workspacePartnerPages = partners.pages;
+
 /** The ids among `ids` that are active partners of the workspace (for links). */
 export const existingPartners = partners.existing;

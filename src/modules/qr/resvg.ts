@@ -22,14 +22,15 @@ const require = createRequire(import.meta.url);
 /** The CommonJS entry of the library, for worker threads (they `require` it). */
 export const RESVG_LIBRARY = require.resolve('@resvg/resvg-wasm');
 
-// Node has WebAssembly as a global; the TypeScript libraries of this project declare only its types.
-const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }).WebAssembly;
+/** A compiled WebAssembly.Module: Node has the global, the TypeScript libraries of the build do not declare it. */
+type CompiledModule = object;
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledModule> } }).WebAssembly;
 
-let compiled: Promise<WebAssembly.Module> | undefined;
+let compiled: Promise<CompiledModule> | undefined;
 let initialised: Promise<void> | undefined;
 
 /** resvg's WebAssembly, compiled once per process and shared with the workers. */
-export function resvgModule(): Promise<WebAssembly.Module> {
+export function resvgModule(): Promise<CompiledModule> {
   compiled ??= readFile(require.resolve('@resvg/resvg-wasm/index_bg.wasm')).then((bytes) => wasm.compile(bytes));
   return compiled;
 }
@@ -41,7 +42,7 @@ function alreadyInitialised(err: unknown): void {
 
 /** Draws an SVG of ours at `width` pixels (height in proportion) as a PNG. */
 export async function svgToPng(svg: string, width: number): Promise<Buffer> {
-  initialised ??= resvgModule().then((m) => initWasm(m).catch(alreadyInitialised));
+  initialised ??= resvgModule().then((m) => initWasm(m as Parameters<typeof initWasm>[0]).catch(alreadyInitialised));
   await initialised;
   // WebAssembly memory is not garbage-collected: each object is freed by hand.
   const drawing = new Resvg(svg, { fitTo: { mode: 'width', value: width }, font: { loadSystemFonts: false } });

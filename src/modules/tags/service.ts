@@ -41,6 +41,9 @@ export const tags = bulkResource({
 
 export const { list: listTags, create: createTags, upsert: upsertTags, remove: deleteTags } = tags;
 
+/** Every tag of the workspace, oldest first, in keyset pages (the NDJSON export reads these). */
+export const workspaceTagPages = tags.pages;
+
 /** The ids among `ids` that are tags of the workspace (for links). */
 export const existingTags = tags.existing;
 

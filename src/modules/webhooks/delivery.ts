@@ -11,7 +11,7 @@ import {
   keepDeliveries,
   recordFailure,
   recordSuccess,
-  releaseLease,
+  releaseLeases,
   type AttemptRecord,
   type ClaimedDelivery,
   type DisabledEndpoint,
@@ -88,7 +88,11 @@ export class WebhookDelivery {
     this.pump();
   }
 
-  /** Stops claiming, lets attempts under way finish for a moment, then abandons the rest (their leases are released: due again at once, on any instance). */
+  /**
+   * Stops claiming (a claim under way hands its leases back unsent), lets attempts under way
+   * finish for a moment, then abandons the rest: their leases are released, so they are due again
+   * at once, on any instance. Nothing is lost: an undelivered event stays queued.
+   */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.pollTimer);
@@ -137,6 +141,12 @@ export class WebhookDelivery {
     const free = this.o.concurrency - this.inFlight.size;
     if (free <= 0) return false; // an attempt that ends pumps again
     const claimed = await claimDueDeliveries(this.o.database.db, { limit: free, perEndpoint: PER_ENDPOINT, leaseMs: ATTEMPT_TIMEOUT_MS + LEASE_MARGIN_MS });
+    if (this.closed) {
+      // close() began during this claim: no attempt starts during a shutdown; the leases go
+      // back at once, so another instance sends them now rather than when they run out.
+      await releaseLeases(this.o.database.db, claimed);
+      return false;
+    }
     for (const delivery of claimed) {
       const attempt = this.attempt(delivery).catch((err: unknown) =>
         // Not recorded: the lease runs out and the attempt is made again (at least once).
@@ -161,7 +171,7 @@ export class WebhookDelivery {
       return;
     }
     const result = await this.send(d);
-    if (this.aborts.signal.aborted && result.error === 'aborted') return releaseLease(db, d.id, d.attempts);
+    if (this.aborts.signal.aborted && result.error === 'aborted') return releaseLeases(db, [d]);
     const record: AttemptRecord = { id: d.id, claimedAttempts: d.attempts, ...result };
     const next = verdict(result, d.attempts + 1, this.o.retryDelaysMs, this.o.clock());
     if (next.kind === 'succeeded') return recordSuccess(db, record);

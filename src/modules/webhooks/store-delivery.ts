@@ -131,10 +131,13 @@ export async function recordSuccess(conn: Conn, a: AttemptRecord): Promise<void>
     UPDATE webhook_endpoints e SET failing_since = NULL FROM done WHERE e.id = done.endpoint_id AND e.failing_since IS NOT NULL`);
 }
 
-/** An attempt abandoned by an instance shutting down: due again at once, not counted. */
-export async function releaseLease(conn: Conn, id: string, claimedAttempts: number): Promise<void> {
+/** Attempts abandoned (or never started) by an instance shutting down: due again at once, not counted. */
+export async function releaseLeases(conn: Conn, claimed: readonly Pick<ClaimedDelivery, 'id' | 'attempts'>[]): Promise<void> {
+  if (claimed.length === 0) return;
+  const list = JSON.stringify(claimed.map((c) => ({ id: c.id, attempts: c.attempts })));
   await conn.execute(sql`UPDATE webhook_deliveries d SET locked_until = NULL
-    WHERE ${mine({ id, claimedAttempts } as AttemptRecord)}`);
+    FROM jsonb_to_recordset(${list}::jsonb) AS c(id uuid, attempts int)
+    WHERE d.id = c.id AND d.status = 'pending' AND d.attempts = c.attempts`);
 }
 
 /** An endpoint this failure disabled, and why. */

@@ -2,7 +2,9 @@
  * GET /api/export over HTTP (issue 25, operations.md §13 "Export"): the workspace as NDJSON,
  * each line a record with its `type` first, in the order collections, tags, partners, links,
  * customers, clicks, leads, sales; each record exactly as the API's own list shows it; nothing
- * of another workspace; the six read scopes (403 with missingScopes); paging past one page.
+ * of another workspace; the six read scopes (403 with missingScopes); paging past one page, where
+ * the export reads by keyset (after the last row's created_at and seq) and every record of one
+ * bulk request shares one created_at, so each page boundary falls inside a tie.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../../src/core/scopes.js';
@@ -146,5 +148,27 @@ describe('GET /api/export of a workspace larger than one page', () => {
     const shown = await list<Record<string, unknown>>(api, '/api/links?sort=asc&take=5000');
     expect(links).toEqual(shown.map((l) => ({ type: 'link', ...l })));
     expect(new Set(links.map((l) => l.id)).size).toBe(2500);
+  });
+
+  it('pages past a boundary inside records created in the same millisecond: each once, in the list’s order', async () => {
+    const api = await conversionClient(t);
+    const patched = await t.admin('PATCH', `/workspaces/${api.ws.id}`, { maxBulkItems: 5000 });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const kinds = [
+      ['collection', '/api/collections', (i: number) => ({ name: `Collection ${i}` })],
+      ['tag', '/api/tags', (i: number) => ({ name: `tag-${i}` })],
+      ['partner', '/api/partners', (i: number) => ({ name: `Partner ${i}` })],
+    ] as const;
+    // One request each: one transaction, so one created_at for all 2,100 (more than two pages).
+    for (const [, url, item] of kinds) await ids(api, url, Array.from({ length: 2100 }, (_, i) => item(i)));
+    const records = await exported(api);
+    for (const [type, url] of kinds) {
+      const shown = await list<Record<string, unknown>>(api, `${url}?sort=asc&take=5000`);
+      const made = shown.slice(-2100);
+      expect(new Set(made.map((r) => r.createdAt)).size, `${type}: one createdAt`).toBe(1);
+      const got = records.filter((r) => r.type === type);
+      expect(new Set(got.map((r) => r.id)).size).toBe(got.length);
+      expect(got).toEqual(shown.map((r) => ({ type, ...r })));
+    }
   });
 });

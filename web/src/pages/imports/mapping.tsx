@@ -29,8 +29,9 @@ export function MappingEditor({ fields, columns, mapping, changed, onChange }: P
               <option value="" disabled={!!mapping[field] && !(field in changed)}>
                 {s.notRead}
               </option>
+              {/* A column name in its own direction: in Arabic a long Latin name keeps its start and loses its end to the ellipsis. */}
               {columns.map((c) => (
-                <option key={c} value={c}>
+                <option key={c} value={c} dir="auto">
                   {c}
                 </option>
               ))}

@@ -1,24 +1,25 @@
 /**
  * The links of the workspace: a page of the table at a time (take/skip, the total from
  * X-Total-Count), search and filters by collection, tag and partner, the short URL with a
- * Copy button, QR codes, create/edit/delete (for those whose role may write links), CSV import
- * and export.
+ * Copy button, QR codes, create/edit/delete (for those whose role may write links), a link to
+ * Links → Import, and CSV export.
  */
 import { useContext, useMemo, useState } from 'preact/hooks';
 import { api, errorText } from '../../api/client.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
 import type { PageProps } from '../../session.js';
+import { mayOpen } from '../../access.js';
+import { onLinkClick } from '../../router.js';
 import { Paginator } from '../../ui/paginator.js';
 import { Loading, LoadFailure } from '../../ui/states.js';
 import { useCsvExport } from './export.js';
 import { FiltersForm } from './filters.js';
 import { LinkForm } from './form.js';
-import { ImportPanel } from './import.js';
 import { QrDialog } from './qr-dialog.js';
 import type { Link } from './rows.js';
 import { strings } from './strings.js';
 import { LinksTable, nameOf } from './table.js';
-import { LinksToolbar } from './toolbar.js';
+import { IMPORT_PAGE, LinksToolbar } from './toolbar.js';
 import { PAGE_SIZE, useLinkFilters, useLinkRows, useReferences } from './use-link-list.js';
 import './links.css';
 
@@ -36,10 +37,10 @@ export function LinksPage({ workspace }: PageProps) {
   const { lang } = useContext(LangContext);
   const number = useMemo(() => new Intl.NumberFormat(lang), [lang]);
   const canWrite = workspace.scopes.includes('linksWrite');
+  const canImport = mayOpen('/links/import', workspace);
   const [notice, setNotice] = useState('');
   const [editing, setEditing] = useState<Link | 'new' | null>(null);
   const [qrOf, setQrOf] = useState<Link | null>(null);
-  const [importing, setImporting] = useState(false);
   const { exporting, exportCsv } = useCsvExport(view.filters, number, setNotice);
 
   async function remove(l: Link) {
@@ -55,21 +56,7 @@ export function LinksPage({ workspace }: PageProps) {
   const skip = view.page * PAGE_SIZE;
   return (
     <section class="stack links-page">
-      <LinksToolbar canWrite={canWrite} importing={importing} exporting={exporting} onNew={() => setEditing('new')} onToggleImport={() => setImporting((v) => !v)} onExport={exportCsv} />
-      {importing && canWrite && (
-        <div id="links-import">
-          <ImportPanel
-            features={workspace.features}
-            maxBulkItems={workspace.maxBulkItems}
-            collections={refs.collections}
-            defaultCollectionId={defaultCollectionId}
-            onImported={() => {
-              view.setPage(0);
-              changed();
-            }}
-          />
-        </div>
-      )}
+      <LinksToolbar canWrite={canWrite} canImport={canImport} exporting={exporting} onNew={() => setEditing('new')} onExport={exportCsv} />
       <FiltersForm view={view} refs={refs} />
       {refsError && <p class="error">{refsError}</p>}
       <p role="status" class="links-notice">
@@ -79,7 +66,7 @@ export function LinksPage({ workspace }: PageProps) {
       {list.kind === 'error' && <LoadFailure lead={s.failed} error={list.error} retry={changed} />}
       {list.kind === 'ready' && list.rows.length === 0 && (
         <div class="empty">
-          <p>{view.filtered ? s.noMatch : canWrite ? s.empty : s.emptyViewer}</p>
+          <p>{view.filtered ? s.noMatch : canWrite ? <EmptyInvite /> : s.emptyViewer}</p>
         </div>
       )}
       {list.kind === 'ready' && list.rows.length > 0 && (
@@ -115,5 +102,18 @@ export function LinksPage({ workspace }: PageProps) {
       )}
       {qrOf && <QrDialog link={qrOf} onClose={() => setQrOf(null)} />}
     </section>
+  );
+}
+
+/** The empty list's invitation for those who may write links: New link, or the Import page. */
+function EmptyInvite() {
+  const s = useStrings(strings);
+  return (
+    <>
+      {s.empty}{' '}
+      <a href={IMPORT_PAGE} onClick={onLinkClick}>
+        {s.emptyImport}
+      </a>
+    </>
   );
 }

@@ -1,18 +1,22 @@
 import { useStrings } from '../../i18n/index.js';
+import { onLinkClick } from '../../router.js';
 import { strings } from './strings.js';
 
+/** Links → Import (operations.md §13): the page that imports a file on the server. */
+export const IMPORT_PAGE = '/app/links/import';
+
 interface Props {
-  /** New link and Import CSV are for those who may write links. */
+  /** New link is for those who may write links. */
   canWrite: boolean;
-  importing: boolean;
+  /** Import CSV is for those who may open the Import page (who may write links). */
+  canImport: boolean;
   exporting: boolean;
   onNew: () => void;
-  onToggleImport: () => void;
   onExport: () => void;
 }
 
-/** The page's actions: New link, Import CSV (opens the import panel), Export CSV. */
-export function LinksToolbar({ canWrite, importing, exporting, onNew, onToggleImport, onExport }: Props) {
+/** The page's actions: New link, Import CSV (a link to the Import page), Export CSV. */
+export function LinksToolbar({ canWrite, canImport, exporting, onNew, onExport }: Props) {
   const s = useStrings(strings);
   return (
     <div class="links-toolbar">
@@ -21,10 +25,10 @@ export function LinksToolbar({ canWrite, importing, exporting, onNew, onToggleIm
           {s.newLink}
         </button>
       )}
-      {canWrite && (
-        <button type="button" aria-expanded={importing} aria-controls="links-import" onClick={onToggleImport}>
+      {canImport && (
+        <a href={IMPORT_PAGE} class="links-button" onClick={onLinkClick}>
           {s.importCsv}
-        </button>
+        </a>
       )}
       <button type="button" onClick={onExport} disabled={exporting}>
         {s.exportCsv}
