@@ -5,6 +5,7 @@
  * logo (a file over 100 KB, and one that draws nothing, are refused with their reasons), sees
  * error correction become H, changes size and margin, saves, and downloads a PNG that reads
  * back and an SVG. In Arabic at 375 px: right-to-left, the logo taken off, the defaults back.
+ * A viewer designs for the downloads only (no Save, no upload).
  * axe and screenshots at 1280 and 375 px in both languages. Page code runs as strings (this
  * file is type-checked without the DOM library).
  */
@@ -16,6 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodePng } from '../modules/qr/helpers.js';
 import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
 
+const VIEWER = { name: 'Vera Viewer', email: 'vera@example.com', password: 'amber-quarry-58-lighthouse' };
 const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 60"><rect width="100" height="60" rx="8" fill="#dc2626"/><path d="M20 45 L50 10 L80 45 Z" fill="#ffffff"/></svg>`;
 
 describe.skipIf(!dashboardRunnable)('the QR designer in Chromium', () => {
@@ -142,5 +144,24 @@ describe.skipIf(!dashboardRunnable)('the QR designer in Chromium', () => {
     await d.checkAccessibility(page, 'qr-designer-defaults-ar');
     expect((await linkNow(page)).qrDesign).toEqual({ foreground: '000000', background: 'ffffff', size: 600, margin: 2, errorCorrection: 'M', logoId: null });
     expect(d.cspViolations).toEqual([]);
+  });
+
+  it('a viewer tries designs and downloads them, but neither saves nor uploads', async () => {
+    const user = await d.t.admin('POST', '/users', VIEWER);
+    expect(user.statusCode, user.body).toBe(201);
+    const member = await d.t.admin('POST', `/workspaces/${headers['x-workspace-id']}/members`, { userId: user.json<{ id: string }>().id, role: 'viewer' });
+    expect(member.statusCode, member.body).toBe(201);
+    const page = await d.newPage('en-US');
+    await d.signIn(page, VIEWER);
+    await page.goto(`${d.origin}/app/links/${link.id}`);
+    await page.getByRole('heading', { name: 'QR code', level: 2 }).waitFor();
+    await page.getByText('You may try designs and download them; saving a design or uploading a logo needs permission to edit links.').waitFor();
+    expect(await page.getByRole('button', { name: 'Save design' }).count()).toBe(0);
+    expect(await page.getByLabel(/^Upload a logo/).count()).toBe(0);
+    // The workspace's logo is there to pick, and the download carries it.
+    await page.getByRole('radio', { name: 'Logo 1 (from SVG)' }).check();
+    const href = await page.getByRole('link', { name: 'Download PNG' }).getAttribute('href');
+    expect(new URL(href!, d.origin).searchParams.get('errorCorrection')).toBe('H');
+    expect(decodePng(await fetchPng(page, new URL(href!, d.origin)))).toBe(`${link.shortUrl}?ltqr=1`);
   });
 });

@@ -68,6 +68,7 @@ function formatOf(contentType: string | undefined): 'png' | 'svg' {
 export async function uploadLogo({ ctx, input }: { ctx: Ctx; input: { contentType: string | undefined; body: Buffer } }): Promise<QrLogo> {
   const format = formatOf(input.contentType);
   if (input.body.length === 0) throw new AppError('empty_body');
+  // A bound on storage, not an exact quota: uploads at the same moment may pass it by a few.
   if ((await countLogos(ctx.db, ctx.workspace.id)) >= MAX_LOGOS) throw new AppError('qr_logo_limit', { limit: MAX_LOGOS });
   // An SVG is drawn with its longest side LOGO_BOX px; a PNG is only ever made smaller.
   const drawn = drawnOrThrow(await drawLogo(asSvg(format, input.body), format === 'svg'), format);

@@ -78,7 +78,8 @@ function ColourField({ name, label, value, error, onChange }: { name: 'foregroun
   );
 }
 
-export function QrDesigner({ link, onSaved }: { link: Link; onSaved: (link: Link) => void }) {
+/** `canWrite`: the person may save a design and upload logos (linksWrite); else they design for the downloads only. */
+export function QrDesigner({ link, canWrite, onSaved }: { link: Link; canWrite: boolean; onSaved: (link: Link) => void }) {
   const s = useStrings(qrStrings);
   const { lang } = useContext(LangContext);
   const [design, setDesign] = useState<Design>(link.qrDesign);
@@ -168,18 +169,20 @@ export function QrDesigner({ link, onSaved }: { link: Link; onSaved: (link: Link
             )}
             {errors.errorCorrection && <span class="error">{errors.errorCorrection}</span>}
           </label>
-          <LogoPicker value={design.logoId} onChange={(id) => set('logoId', id)} />
+          <LogoPicker value={design.logoId} canUpload={canWrite} onChange={(id) => set('logoId', id)} />
           {errors.logoId && <p class="error">{errors.logoId}</p>}
           <div class="qr-actions">
-            <button type="submit" disabled={busy || !dirty}>
-              {busy ? s.saving : s.save}
-            </button>
+            {canWrite && (
+              <button type="submit" disabled={busy || !dirty}>
+                {busy ? s.saving : s.save}
+              </button>
+            )}
             <button type="button" disabled={sameDesign(design, DEFAULT_DESIGN)} onClick={reset}>
               {s.reset}
             </button>
           </div>
           <p role="status" class="muted">
-            {note?.kind === 'saved' ? note.text : dirty ? s.unsaved : ''}
+            {note?.kind === 'saved' ? note.text : !canWrite ? s.viewerNote : dirty ? s.unsaved : ''}
           </p>
           {note?.kind === 'failed' && (
             <p role="alert" class="error">

@@ -7,8 +7,8 @@ import { qrStrings } from './qr-strings.js';
 
 type Note = { kind: 'status' | 'alert'; text: string } | undefined;
 
-/** The workspace's logos as radio buttons (none first), with an upload that adds one and picks it. */
-export function LogoPicker({ value, onChange }: { value: string | null; onChange: (id: string | null) => void }) {
+/** The workspace's logos as radio buttons (none first), with an upload (`canUpload`) that adds one and picks it. */
+export function LogoPicker({ value, canUpload, onChange }: { value: string | null; canUpload: boolean; onChange: (id: string | null) => void }) {
   const s = useStrings(qrStrings);
   const { lang } = useContext(LangContext);
   const [logos, setLogos] = useState<Logo[]>([]);
@@ -66,10 +66,12 @@ export function LogoPicker({ value, onChange }: { value: string | null; onChange
           </label>
         ))}
       </div>
-      <label class="field">
-        <span>{s.upload}</span>
-        <input type="file" name="logoFile" accept="image/png,image/svg+xml,.png,.svg" disabled={busy} onChange={upload} />
-      </label>
+      {canUpload && (
+        <label class="field">
+          <span>{s.upload}</span>
+          <input type="file" name="logoFile" accept="image/png,image/svg+xml,.png,.svg" disabled={busy} onChange={upload} />
+        </label>
+      )}
       <p role="status" class="muted">
         {note?.kind === 'status' ? note.text : ''}
       </p>

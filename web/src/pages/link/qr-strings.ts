@@ -31,6 +31,7 @@ const en = {
   unsaved: 'Not saved yet: downloads already use these settings.',
   downloadPng: 'Download PNG',
   downloadSvg: 'Download SVG',
+  viewerNote: 'You may try designs and download them; saving a design or uploading a logo needs permission to edit links.',
 };
 
 const ar: typeof en = {
@@ -65,6 +66,7 @@ const ar: typeof en = {
   unsaved: 'لم يُحفظ بعد: التنزيلات تستخدم هذه الإعدادات من الآن.',
   downloadPng: 'نزّل PNG',
   downloadSvg: 'نزّل SVG',
+  viewerNote: 'يمكنك تجربة التصاميم وتنزيلها؛ أما حفظ التصميم أو رفع شعار فيتطلبان صلاحية تعديل الروابط.',
 };
 
 export const qrStrings = { en, ar };
