@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { inList, rows, type Conn } from '../../db/connect.js';
 import { afterCursor, cursorColumns, keysetPage, type RowCursor } from '../../db/keyset.js';
 import { isoTimestamp, resourceStore, type Column } from '../../db/resource-table.js';
+import type { QrDesign } from '../qr/design.js';
 
 /** A link as stored; the service turns it into the API's Link record. */
 export interface LinkRow {
@@ -26,6 +27,9 @@ export interface LinkRow {
   partnerId: string | null;
   /** Absolute URLs (`https://host/path`), in the order given. */
   aliases: string[];
+  /** The QR design without its logo (null: the defaults); the logo is a column of its own. */
+  qrDesign: Omit<QrDesign, 'logoId'> | null;
+  qrLogoId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -48,6 +52,8 @@ const LINK_COLUMNS: Column[] = [
   { field: 'externalId', column: 'external_id', type: 'text' },
   { field: 'tenantId', column: 'tenant_id', type: 'text' },
   { field: 'partnerId', column: 'partner_id', type: 'uuid' },
+  { field: 'qrDesign', column: 'qr_design', type: 'jsonb' },
+  { field: 'qrLogoId', column: 'qr_logo_id', type: 'uuid' },
 ];
 const TAG_IDS = `COALESCE((SELECT json_agg(lt.tag_id ORDER BY lt.position) FROM link_tags lt WHERE lt.link_id = t.id), '[]'::json) AS "tagIds"`;
 
