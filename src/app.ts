@@ -136,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
   });
   const resource = { db, analyticsDb: deps.analyticsDatabase?.db ?? db, clock };
-  await app.register(qrRoutes);
+  await app.register(qrRoutes, resource);
   await app.register(collectionRoutes, resource);
   await app.register(tagRoutes, resource);
   await app.register(partnerRoutes, resource);

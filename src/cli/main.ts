@@ -31,7 +31,7 @@ const COMMANDS: Record<string, [usage: string, does: string]> = {
   'user list': ['user list', 'list every user'],
   'member add': ['member add <workspaceId> --user <userId> --role owner|member|viewer', 'make a user a member of a workspace with a role'],
   import: [
-    `import <file> --workspace <workspaceId> [--source ${SOURCES.join('|')}] [--collection <name or id>] [--mapping <json>] [--upgrade-http] [--errors <file.csv>]`,
+    `import <file> --workspace <workspaceId> [--source ${SOURCES.join('|')}] [--collection <name or id>] [--mapping <json>] [--domain <host>] [--upgrade-http] [--errors <file.csv>]`,
     "import links from another service's export (operations.md §13): a background job on the server, followed with a progress bar until it ends. Exit code 1 when rows were rejected (--errors saves their reasons as CSV) or the job failed",
   ],
   export: ['export --workspace <workspaceId> > file.ndjson', 'the whole workspace as NDJSON on stdout, one record a line (links, collections, tags, partners, customers, clicks, leads, sales)'],
@@ -139,6 +139,7 @@ export async function run(
         source: { type: 'string' },
         collection: { type: 'string' },
         mapping: { type: 'string' },
+        domain: { type: 'string' },
         'upgrade-http': { type: 'boolean', default: false },
         errors: { type: 'string' },
       },
@@ -166,7 +167,7 @@ export async function run(
     if (!token) throw usageError('no operator token: pass --token or set ADMIN_TOKEN');
     if (noun === 'export') return runExport({ base, token }, ws, terminal);
     const file = need(verb, '<file>');
-    const args = { file, workspaceId: ws, source: values.source, collection: values.collection, mapping: values.mapping, upgradeHttp: values['upgrade-http'], errors: values.errors, json: values.json, pollMs: 500 };
+    const args = { file, workspaceId: ws, source: values.source, collection: values.collection, mapping: values.mapping, domain: values.domain, upgradeHttp: values['upgrade-http'], errors: values.errors, json: values.json, pollMs: 500 };
     checkImportArgs(args);
     return runImport({ base, token }, args, terminal);
   }

@@ -22,6 +22,8 @@ export interface ImportArgs {
   source?: string;
   collection?: string;
   mapping?: string;
+  /** The host of old short URLs given as bare keywords (YOURLS). */
+  domain?: string;
   upgradeHttp: boolean;
   /** Where to save the rejected rows' CSV. */
   errors?: string;
@@ -59,6 +61,7 @@ function importQuery(a: ImportArgs): string {
   if (a.source) q.set('source', a.source);
   if (a.collection) q.set('collection', a.collection);
   if (a.mapping) q.set('mapping', a.mapping);
+  if (a.domain) q.set('domain', a.domain);
   if (a.upgradeHttp) q.set('upgradeHttp', 'true');
   const text = q.toString();
   return text ? `?${text}` : '';

@@ -198,6 +198,34 @@ export const messages = {
     en: 'The DNS lookup of {txtName} failed ({problem}); the claim stays pending. Retry later.',
     ar: 'فشل استعلام DNS عن {~txtName} ({problem})؛ تبقى المطالبة معلّقة. أعد المحاولة لاحقًا.',
   },
+  qr_logo_type: {
+    en: 'A logo is the request body, a PNG (Content-Type: image/png) or an SVG (image/svg+xml); this request is {type}.',
+    ar: 'الشعار هو جسم الطلب، صورة PNG (Content-Type: image/png) أو SVG (image/svg+xml)؛ نوع هذا الطلب {~type}.',
+  },
+  qr_logo_unreadable: {
+    en: 'The logo cannot be read as {format} ({detail}): export it again from your design tool and upload that file.',
+    ar: 'تعذّرت قراءة الشعار بصيغة {format} ({~detail}): صدّره مرة أخرى من أداة التصميم وارفع ذلك الملف.',
+  },
+  qr_logo_shape: {
+    en: 'The logo is {width} × {height} px: a logo may be at most {ratio} times as wide as it is high (or as high as it is wide), and a PNG at most {side} px on a side.',
+    ar: 'أبعاد الشعار {~size} بكسل: يجب ألا يزيد عرض الشعار على {ratio} أضعاف ارتفاعه (ولا ارتفاعه على {ratio} أضعاف عرضه)، وألا يتجاوز ضلع صورة PNG ‏{side} بكسل.',
+  },
+  qr_logo_blank: {
+    en: 'The logo draws nothing: it is fully transparent once drawn. Text, scripts and links to other files in an SVG are not drawn: convert text to outlines and embed images in the file.',
+    ar: 'الشعار لا يرسم شيئًا: يصبح شفافًا تمامًا بعد رسمه. لا تُرسم في ملف SVG النصوصُ ولا السكربتات ولا الروابط إلى ملفات أخرى: حوّل النص إلى مسارات (outlines) وضمّن الصور داخل الملف.',
+  },
+  qr_logo_png_blank: {
+    en: 'The PNG draws nothing: it is fully transparent, or its image data is damaged. Export it again and upload that file.',
+    ar: 'صورة PNG لا ترسم شيئًا: إما أنها شفافة تمامًا وإما أن بيانات الصورة فيها تالفة. صدّرها مرة أخرى وارفع ذلك الملف.',
+  },
+  qr_logo_too_slow: {
+    en: 'The logo is too complex to draw (it took more than {seconds} seconds): simplify it, or upload it as a PNG.',
+    ar: 'الشعار معقّد إلى حدّ يتعذّر معه رسمه (استغرق أكثر من {seconds} ثوانٍ): بسّطه أو ارفعه بصيغة PNG.',
+  },
+  qr_logo_limit: {
+    en: 'This workspace already has {limit} logos, the most it may have: delete one before uploading another.',
+    ar: 'لدى مساحة العمل هذه {limit} شعار، وهو الحد الأقصى: احذف واحدًا قبل رفع شعار آخر.',
+  },
 } as const satisfies Record<string, { en: string; ar: string }>;
 
 export type MessageCode = keyof typeof messages;
@@ -435,6 +463,19 @@ export const reasons = {
     en: 'opens a quoted cell (") that is never closed, so the rest of the file cannot be read',
     ar: 'يفتح خلية بين علامتي اقتباس (") لا تُغلق أبدًا، فلا يمكن قراءة بقية الملف',
   },
+  qr_contrast: {
+    en: 'gives a contrast of {ratio} with the other colour; a scanner needs at least {min} (dark modules on a light background)',
+    ar: 'يعطي تباينًا قدره {~ratio} مع اللون الآخر؛ يحتاج الماسح الضوئي إلى {~min} على الأقل (وحدات داكنة على خلفية فاتحة)',
+  },
+  qr_inverted: {
+    en: 'must be darker than the background: many scanners cannot read light modules on a dark background',
+    ar: 'يجب أن يكون أغمق من الخلفية: كثير من الماسحات الضوئية لا تقرأ وحدات فاتحة على خلفية داكنة',
+  },
+  qr_logo_needs_h: {
+    en: 'must be H when the code carries a logo: the logo hides part of the code, and only H (30 % recoverable) reads past it',
+    ar: 'يجب أن يكون H عندما يحمل الرمز شعارًا: يخفي الشعار جزءًا من الرمز، ولا يتجاوزه إلا المستوى H (يمكن استعادة 30٪ منه)',
+  },
+  qr_logo_unknown: { en: 'names no logo (it may have been deleted)', ar: 'لا يشير إلى أي شعار (ربما حُذف)' },
 } as const satisfies Record<string, { en: string; ar: string }>;
 
 export type ReasonCode = keyof typeof reasons;

@@ -21,13 +21,13 @@ describe('GET /api/qr', () => {
   test('honours size, colours, margin and svg format', async () => {
     const res = await t.inject({
       method: 'GET',
-      url: '/api/qr?text=hello&size=128&foreground=ff0000&background=00ff00&margin=0&errorCorrection=H&format=svg',
+      url: '/api/qr?text=hello&size=128&foreground=1d4ed8&background=fef3c7&margin=0&errorCorrection=H&format=svg',
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(res.body).toContain('<svg');
-    expect(res.body.toLowerCase()).toContain('#ff0000');
-    expect(res.body.toLowerCase()).toContain('#00ff00');
+    expect(res.body.toLowerCase()).toContain('#1d4ed8');
+    expect(res.body.toLowerCase()).toContain('#fef3c7');
     const png = await t.inject({ method: 'GET', url: '/api/qr?text=hello&size=128' });
     expect(png.rawPayload.readUInt32BE(16)).toBe(128);
   });

@@ -61,10 +61,12 @@ function tooLong(row: ImportRow): RowFailure | undefined {
 interface Pending {
   row: ImportRow;
   alias?: { host: string; path: string; url: string };
+  /** The row's old short URL is one of this server's own (a file exported here): the link's short id. */
+  ownShortId?: string;
 }
 
 /** Rows whose fields fit, with their old short URL parsed; the others fail. */
-function checkRows(rows: ImportRow[], failures: RowFailure[], defaultCollection?: string): Pending[] {
+function checkRows(rows: ImportRow[], failures: RowFailure[], ownHost: string, defaultCollection?: string): Pending[] {
   const out: Pending[] = [];
   for (const row of rows) {
     const long = tooLong(row);
@@ -82,7 +84,9 @@ function checkRows(rows: ImportRow[], failures: RowFailure[], defaultCollection?
     }
     try {
       const a = parseAlias(row.shortUrl, 'shortUrl');
-      out.push({ row, alias: { ...a, url: `https://${a.host}${a.path}` } });
+      // This server's short URL is the link itself, not an alias: the row updates the link it names.
+      if (a.host === ownHost) out.push({ row, ownShortId: a.path.slice(1) });
+      else out.push({ row, alias: { ...a, url: `https://${a.host}${a.path}` } });
     } catch {
       failures.push(fail(row.line, 'shortUrl', 'short_url'));
     }
@@ -109,6 +113,8 @@ function matchOf(ctx: Ctx, m: ImportMatches, p: Pending): { linkId?: string; tak
     const owner = m.aliasOwners.get(`${p.alias.host}${p.alias.path}`);
     if (owner) return owner.workspaceId === ctx.workspace.id ? { linkId: owner.linkId } : { taken: true };
   }
+  const own = p.ownShortId === undefined ? undefined : m.byShortId.get(p.ownShortId);
+  if (own) return { linkId: own };
   if (p.row.externalId !== undefined) {
     const id = m.byExternalId.get(p.row.externalId);
     if (id) return { linkId: id };
@@ -139,6 +145,7 @@ async function planActions(ctx: Ctx, deps: BatchDeps, pending: Pending[], failur
       aliases: pending.flatMap((p) => (p.alias ? [{ host: p.alias.host, path: p.alias.path }] : [])),
       externalIds: pending.flatMap((p) => (p.row.externalId !== undefined ? [p.row.externalId] : [])),
       destinations: pending.filter((p) => !p.alias && p.row.externalId === undefined).map((p) => ({ url: p.row.url, title: p.row.title ?? '' })),
+      shortIds: pending.flatMap((p) => (p.ownShortId !== undefined ? [p.ownShortId] : [])),
     },
   });
   const firstLine = new Map<string, number>();
@@ -178,7 +185,8 @@ export async function applyBatch(ctx: Ctx, deps: BatchDeps, results: ReadResult[
   const failures: RowFailure[] = [];
   for (const r of results) if (!r.ok) failures.push({ line: r.line, field: r.field, reason: r.reason, message: r.message });
   const rows = results.flatMap((r) => (r.ok ? [r.row] : []));
-  const pending = await claimHosts(ctx, deps, checkRows(rows, failures, defaultCollection), failures);
+  const ownHost = new URL(deps.links.shortLinkBaseUrl).hostname;
+  const pending = await claimHosts(ctx, deps, checkRows(rows, failures, ownHost, defaultCollection), failures);
   const planned = await planActions(ctx, deps, pending, failures, defaultCollection);
   const outcome: BatchOutcome = { created: 0, updated: 0, unchanged: 0, failures };
   const writes = planned.filter((p) => p.action.kind !== 'unchanged');

@@ -62,11 +62,16 @@ function domainName(cell: string): string {
   }
 }
 
-/** Tag names separated by `,`, `;` or `|`: trimmed, empty dropped, duplicates (ignoring case) once. */
+const TAG_ID_RUN = /^\s*[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}(?:\s+[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})+\s*$/i;
+
+/**
+ * Tag names separated by `,`, `;` or `|`: trimmed, empty dropped, duplicates (ignoring case) once.
+ * Tag ids separated by spaces (the dashboard's links export) are several tags too.
+ */
 export function splitTags(cell: string): string[] {
   const seen = new Set<string>();
   const tags: string[] = [];
-  for (const part of cell.split(/[,;|]/)) {
+  for (const part of cell.split(/[,;|]/).flatMap((p) => (TAG_ID_RUN.test(p) ? p.trim().split(/\s+/) : [p]))) {
     const name = part.trim();
     const key = name.toLowerCase();
     if (name !== '' && !seen.has(key)) {

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../core/context.js';
 import { collectionIdsByReference, createCollections } from '../collections/service.js';
-import { createTags, tagIdsByName } from '../tags/service.js';
+import { createTags, existingTags, tagIdsByName } from '../tags/service.js';
 
 /**
  * Names, not ids (operations.md §13): collections and tags are found by name ignoring case, or
@@ -38,9 +38,15 @@ export async function collectionIds(ctx: Ctx, refs: string[]): Promise<Map<strin
   return new Map(refs.map((r) => [r, found.get(r) ?? byLower.get(r.toLowerCase())]).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
-/** Tag names → ids (by lower-cased name); the missing ones are created. */
+/** Tags named by one of the workspace's tag ids (a file exported here names them so): lower-cased id → id. */
+async function tagsById(ctx: Ctx, names: string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(names.filter((n) => UUID.test(n)).map((n) => n.toLowerCase()))];
+  return new Map([...(await existingTags({ ctx, input: ids }))].map((id) => [id, id]));
+}
+
+/** Tag names → ids (by lower-cased name, or a tag's own id); the missing ones are created. */
 export async function tagIds(ctx: Ctx, names: string[]): Promise<Map<string, string>> {
-  const found = await tagIdsByName({ ctx, input: names });
+  const found = new Map([...(await tagIdsByName({ ctx, input: names })), ...(await tagsById(ctx, names))]);
   const missing = distinctNames(names.filter((n) => !found.has(n.toLowerCase())));
   for (const chunk of chunks(missing, ctx.workspace.maxBulkItems)) {
     const created = await createTags({ ctx, input: chunk.map((name) => ({ name })) });
@@ -52,7 +58,7 @@ export async function tagIds(ctx: Ctx, names: string[]): Promise<Map<string, str
 /** Whether the workspace lacks any of these collections or tags (so creating them needs its scope). */
 export async function missingNames(ctx: Ctx, o: { collections: string[]; tags: string[] }): Promise<{ collections: boolean; tags: boolean }> {
   const collections = await collectionIdsByReference({ ctx, input: [...new Set(o.collections)] });
-  const tags = await tagIdsByName({ ctx, input: o.tags });
+  const tags = new Map([...(await tagIdsByName({ ctx, input: o.tags })), ...(await tagsById(ctx, o.tags))]);
   return {
     collections: o.collections.some((c) => !collections.has(c) && !UUID.test(c)),
     tags: o.tags.some((t) => !tags.has(t.toLowerCase())),

@@ -23,8 +23,9 @@ const CSV: Guesses = {
   url: ['url', 'long_url', 'destination', 'target'],
   title: ['title'],
   description: ['description'],
-  tags: ['tags'],
-  collection: ['collection'],
+  // tagIds, collectionId: the dashboard's links export (ids are names too: resolve-names.ts).
+  tags: ['tags', 'tagIds'],
+  collection: ['collection', 'collectionId'],
   ...UTM,
   externalId: ['externalId'],
   shortUrl: ['short_url', 'link'],

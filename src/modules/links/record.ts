@@ -1,4 +1,5 @@
 import type { Sealer } from '../../core/sealed.js';
+import { DEFAULT_DESIGN, qrImageUrl, type QrDesign } from '../qr/design.js';
 import type { LinkRow } from './store.js';
 
 export interface LinkSettings {
@@ -10,9 +11,6 @@ export interface LinkSettings {
   sealer: Sealer;
 }
 
-/** QR defaults; every parameter is in the URL so the image can be re-rendered anywhere. */
-export const QR_DEFAULTS = { size: 600, errorCorrection: 'M', foreground: '000000', background: 'ffffff', margin: 2, format: 'png' } as const;
-
 /**
  * The query parameter that marks a visit by QR code: a link's QR image encodes
  * `{shortUrl}?ltqr=1`. The redirect records such a click with trigger 'qr' and removes the
@@ -23,17 +21,9 @@ export const QR_MARKER = 'ltqr';
 /** What a link's QR code encodes: its short URL with the QR marker. */
 export const qrText = (shortUrl: string): string => `${shortUrl}?${QR_MARKER}=1`;
 
-export function qrCodeUrl(baseUrl: string, text: string): string {
-  const q = new URLSearchParams({
-    text,
-    size: String(QR_DEFAULTS.size),
-    errorCorrection: QR_DEFAULTS.errorCorrection,
-    foreground: QR_DEFAULTS.foreground,
-    background: QR_DEFAULTS.background,
-    margin: String(QR_DEFAULTS.margin),
-    format: QR_DEFAULTS.format,
-  });
-  return `${baseUrl}/api/qr?${q.toString()}`;
+/** A link's QR design as the Link record shows it: complete, its logo when it still has one. */
+export function designOf(row: Pick<LinkRow, 'qrDesign' | 'qrLogoId'>): QrDesign {
+  return { ...DEFAULT_DESIGN, ...row.qrDesign, logoId: row.qrLogoId };
 }
 
 /** The API's Link record: rows never leave the service as they are stored. */
@@ -43,7 +33,7 @@ export function toLink(row: LinkRow, s: LinkSettings) {
     id: row.id,
     url: row.url,
     shortUrl,
-    qrCode: qrCodeUrl(s.baseUrl, qrText(shortUrl)),
+    qrCode: qrImageUrl(s.baseUrl, qrText(shortUrl), designOf(row)),
     title: row.title,
     description: row.description,
     image: row.image,
@@ -61,6 +51,7 @@ export function toLink(row: LinkRow, s: LinkSettings) {
     tenantId: row.tenantId,
     partnerId: row.partnerId,
     aliases: row.aliases,
+    qrDesign: designOf(row),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -1,13 +1,14 @@
 import { invalid } from '../../core/errors.js';
 import { httpsUrl } from '../../core/url-rule.js';
 import { planAllows, type Feature, type Plan } from '../../core/plans.js';
+import { checkDesign, type DesignInput } from '../qr/design.js';
 import { parseAliases } from './aliases.js';
 import { isCountryCode } from './countries.js';
 
 /** The fields a link write may carry, as the API names them. */
 export const LINK_FIELDS = [
   'url', 'collectionId', 'tagIds', 'title', 'description', 'image', 'utm', 'expiresAt', 'expiredUrl',
-  'password', 'cloaked', 'ios', 'android', 'geo', 'externalId', 'tenantId', 'partnerId', 'aliases',
+  'password', 'cloaked', 'ios', 'android', 'geo', 'externalId', 'tenantId', 'partnerId', 'aliases', 'qrDesign',
 ] as const;
 export type LinkField = (typeof LINK_FIELDS)[number];
 
@@ -34,7 +35,7 @@ const FEATURE_NAMES: Record<Feature, { en: string; ar: string }> = {
 /** Fields an update may clear with null (url, collectionId and tagIds may not be null). */
 const CLEARABLE = new Set<LinkField>([
   'title', 'description', 'image', 'utm', 'expiresAt', 'expiredUrl', 'password', 'cloaked', 'ios', 'android', 'geo',
-  'externalId', 'tenantId', 'partnerId',
+  'externalId', 'tenantId', 'partnerId', 'qrDesign',
 ]);
 
 const URL_FIELDS: LinkField[] = ['url', 'image', 'expiredUrl', 'ios', 'android'];
@@ -104,6 +105,8 @@ export function checkLinkInput(raw: LinkInput, index: number, mode: 'create' | '
   }
   // Parsed here (pure); whether the workspace claims their hosts and they are free is the service's check.
   if (fields.aliases !== undefined && fields.aliases !== null) fields.aliases = parseAliases(fields.aliases, at('aliases'));
+  // Complete and checked (contrast, H with a logo); whether the logo is the workspace's is the service's check.
+  if (fields.qrDesign !== undefined && fields.qrDesign !== null) fields.qrDesign = checkDesign(fields.qrDesign as DesignInput, (f) => at(`qrDesign.${f}`));
   for (const f of ['collectionId', 'partnerId'] as const) if (typeof fields[f] === 'string') fields[f] = (fields[f] as string).toLowerCase();
   if (fields.cloaked === null) fields.cloaked = false;
   if (typeof fields.expiresAt === 'string') {

@@ -1,5 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { DateTime, DateTimeInput, listQueryProperties, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, DateTimeInput, listQueryProperties, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { ERROR_CORRECTIONS, QR_DEFAULTS } from '../qr/design.js';
+import { CONTRAST_RULE, LOGO_RULE } from '../qr/schemas.js';
 
 // No `format: 'uri'`: that is ASCII-only (it would refuse internationalised hosts); the URL rule
 // of src/core/url-rule.ts decides, and names the field in its 400.
@@ -23,6 +25,20 @@ const Utm = Type.Object(
 const Geo = Type.Record(Type.String(), Type.String({ maxLength: 4096, description: URL_RULE }), {
   description: 'Uppercase ISO 3166-1 alpha-2 country code → https URL (same rule as url)',
 });
+
+const HexColour = Type.String({ pattern: '^[0-9A-Fa-f]{6}$', description: 'RRGGBB, no # (stored in lower case)' });
+const QR_DESIGN_RULE = `Extension (operations.md §14): the design of the link's QR code, which its qrCode URL carries. A field left out takes its default (foreground ${QR_DEFAULTS.foreground}, background ${QR_DEFAULTS.background}, size ${QR_DEFAULTS.size}, margin ${QR_DEFAULTS.margin}, errorCorrection ${QR_DEFAULTS.errorCorrection}, no logo). ${CONTRAST_RULE} ${LOGO_RULE} On update an object replaces the whole design; null goes back to the defaults.`;
+const QrDesignInput = Type.Object(
+  {
+    foreground: Type.Optional(HexColour),
+    background: Type.Optional(HexColour),
+    size: Type.Optional(Type.Integer({ minimum: 64, maximum: 2048, description: 'Width in pixels' })),
+    margin: Type.Optional(Type.Integer({ minimum: 0, maximum: 16, description: 'Quiet zone, in modules' })),
+    errorCorrection: Type.Optional(StringEnum(ERROR_CORRECTIONS)),
+    logoId: Type.Optional(Nullable({ ...Uuid, description: 'A logo of the workspace (POST /api/qr-logos)' })),
+  },
+  { description: QR_DESIGN_RULE },
+);
 
 const fields = {
   url: HttpsUrl,
@@ -48,6 +64,7 @@ const fields = {
   tenantId: Nullable(Type.String({ maxLength: 255 })),
   partnerId: Nullable({ ...Uuid, description: 'An active partner of the workspace' }),
   aliases: Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 100, description: ALIASES_RULE }),
+  qrDesign: Nullable(QrDesignInput),
 };
 
 // Handlers pass items to the service as plain records, so a loose static type is enough here.
@@ -62,7 +79,7 @@ export const LinkUpsert = Type.Object(
   { id: Type.Optional(Uuid), ...optional },
   {
     description:
-      'With id: update (omitted fields stay; null clears title, description, image, utm, expiresAt, expiredUrl, password, ios, android, geo, externalId, tenantId, partnerId; cloaked null = false; setting a plan-gated field without the plan is ignored, but clearing one - null, cloaked false, geo {} - always applies, so a link can be freed after a downgrade). Without id: insert, validated like POST.',
+      'With id: update (omitted fields stay; null clears title, description, image, utm, expiresAt, expiredUrl, password, ios, android, geo, externalId, tenantId, partnerId, qrDesign; cloaked null = false; setting a plan-gated field without the plan is ignored, but clearing one - null, cloaked false, geo {} - always applies, so a link can be freed after a downgrade). Without id: insert, validated like POST.',
   },
 );
 
@@ -92,6 +109,17 @@ export const Link = Type.Object(
     tenantId: Nullable(Type.String()),
     partnerId: Nullable(Uuid),
     aliases: Type.Array(Type.String(), { description: 'Extension: the old short URLs that lead to this link (see the write schema)' }),
+    qrDesign: Type.Object(
+      {
+        foreground: Type.String(),
+        background: Type.String(),
+        size: Type.Integer(),
+        margin: Type.Integer(),
+        errorCorrection: StringEnum(ERROR_CORRECTIONS),
+        logoId: Nullable(Uuid),
+      },
+      { description: 'Extension: the QR design, complete (defaults filled in); logoId null once its logo is deleted' },
+    ),
     createdAt: DateTime,
     updatedAt: DateTime,
   },

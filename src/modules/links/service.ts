@@ -9,6 +9,8 @@ import { type Ctx } from '../../core/context.js';
 import { existingCollections } from '../collections/service.js';
 import { existingPartners } from '../partners/service.js';
 import { existingTags } from '../tags/service.js';
+import { existingLogos } from '../qr/service.js';
+import type { QrDesign } from '../qr/design.js';
 import type { FrameChecker } from './frame-check.js';
 import { toLink, type Link, type LinkSettings } from './record.js';
 import { checkLinkInput, type LinkInput } from './rules.js';
@@ -181,15 +183,19 @@ async function checkCloaking(deps: LinkDeps, entries: Entry[], current: Map<stri
   }
 }
 
-/** Every referenced collection, tag and partner must be live in the workspace: three statements. */
+const logoOf = (e: Entry): string | null | undefined => (e.fields.qrDesign as QrDesign | null | undefined)?.logoId;
+
+/** Every referenced collection, tag, partner and QR logo must be live in the workspace: four statements at most. */
 async function checkReferences(ctx: Ctx, entries: Entry[]): Promise<void> {
   const collectionIds = [...new Set(entries.map((e) => e.fields.collectionId as string | undefined).filter((v) => v !== undefined))];
   const tagIds = [...new Set(entries.flatMap((e) => (e.fields.tagIds as string[] | undefined) ?? []))];
   const partnerIds = [...new Set(entries.map((e) => e.fields.partnerId as string | null | undefined).filter((v) => typeof v === 'string'))];
-  const [collections, tags, partners] = [
+  const logoIds = [...new Set(entries.map(logoOf).filter((v) => typeof v === 'string'))];
+  const [collections, tags, partners, logos] = [
     await existingCollections({ ctx, input: collectionIds }),
     await existingTags({ ctx, input: tagIds }),
     await existingPartners({ ctx, input: partnerIds }),
+    await existingLogos({ ctx, input: logoIds }),
   ];
   for (const e of entries) {
     const f = e.fields;
@@ -198,6 +204,8 @@ async function checkReferences(ctx: Ctx, entries: Entry[]): Promise<void> {
       if (!tags.has(t)) throw invalid(`[${e.index}].tagIds[${j}]`, 'not_found');
     });
     if (typeof f.partnerId === 'string' && !partners.has(f.partnerId)) throw invalid(`[${e.index}].partnerId`, 'not_found');
+    const logoId = logoOf(e);
+    if (typeof logoId === 'string' && !logos.has(logoId)) throw invalid(`[${e.index}].qrDesign.logoId`, 'not_found');
   }
 }
 
@@ -217,9 +225,15 @@ async function checkExternalIds(tx: Ctx['db'], workspaceId: string, entries: Ent
 }
 
 function toStored(fields: LinkInput, deps: LinkDeps): Record<string, unknown> {
-  const { tagIds: _tags, aliases: _aliases, password, ...rest } = fields;
+  const { tagIds: _tags, aliases: _aliases, password, qrDesign, ...rest } = fields;
   const stored: Record<string, unknown> = { ...rest };
   if (password !== undefined) stored.passwordSealed = password === null ? null : deps.sealer.seal('link-password', password as string);
+  // The logo is a column of its own (deleting the logo clears it); the rest of the design is one value.
+  if (qrDesign !== undefined) {
+    const { logoId, ...design } = (qrDesign as QrDesign | null) ?? { logoId: null };
+    stored.qrDesign = qrDesign === null ? null : design;
+    stored.qrLogoId = logoId;
+  }
   return stored;
 }
 
@@ -277,8 +291,15 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
     // Another request took the alias or external id after our check: still the client's 400.
     if (isUniqueViolation(err) && isAliasConflict(err)) throw invalid('aliases', 'alias_taken');
     if (isUniqueViolation(err)) throw invalid('externalId', 'already_exists');
+    // The logo was deleted after our check.
+    if (isLogoGone(err)) throw invalid('qrDesign.logoId', 'not_found');
     throw err;
   }
+}
+
+function isLogoGone(err: unknown): boolean {
+  const e = err as { constraint?: string; cause?: { constraint?: string } };
+  return [e?.constraint, e?.cause?.constraint].includes('links_qr_logo_id_fkey');
 }
 
 /** A link an import writes (operations.md §13): `update` when `id` is already this workspace's link. */

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { inList, rows, type Conn } from '../../db/connect.js';
 import { afterCursor, cursorColumns, keysetPage, type RowCursor } from '../../db/keyset.js';
 import { isoTimestamp, resourceStore, type Column } from '../../db/resource-table.js';
+import type { QrDesign } from '../qr/design.js';
 
 /** A link as stored; the service turns it into the API's Link record. */
 export interface LinkRow {
@@ -26,6 +27,9 @@ export interface LinkRow {
   partnerId: string | null;
   /** Absolute URLs (`https://host/path`), in the order given. */
   aliases: string[];
+  /** The QR design without its logo (null: the defaults); the logo is a column of its own. */
+  qrDesign: Omit<QrDesign, 'logoId'> | null;
+  qrLogoId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -48,6 +52,8 @@ const LINK_COLUMNS: Column[] = [
   { field: 'externalId', column: 'external_id', type: 'text' },
   { field: 'tenantId', column: 'tenant_id', type: 'text' },
   { field: 'partnerId', column: 'partner_id', type: 'uuid' },
+  { field: 'qrDesign', column: 'qr_design', type: 'jsonb' },
+  { field: 'qrLogoId', column: 'qr_logo_id', type: 'uuid' },
 ];
 const TAG_IDS = `COALESCE((SELECT json_agg(lt.tag_id ORDER BY lt.position) FROM link_tags lt WHERE lt.link_id = t.id), '[]'::json) AS "tagIds"`;
 
@@ -285,5 +291,15 @@ export function aliasOwners(conn: Conn, aliases: { host: string; path: string }[
     sql`SELECT a.host, a.path, a.link_id AS "linkId", a.workspace_id AS "workspaceId" FROM link_aliases a
         JOIN jsonb_array_elements(${JSON.stringify(aliases.map((x) => ({ h: x.host, p: x.path })))}::jsonb) AS e(j)
           ON a.host = e.j->>'h' AND a.path = e.j->>'p'`,
+  );
+}
+
+/** The workspace's live links holding any of these short ids. */
+export function linksByShortId(conn: Conn, workspaceId: string, shortIds: string[]): Promise<{ id: string; shortId: string }[]> {
+  if (shortIds.length === 0) return Promise.resolve([]);
+  return rows(
+    conn,
+    sql`SELECT l.id, l.short_id AS "shortId" FROM links l JOIN jsonb_array_elements_text(${JSON.stringify(shortIds)}::jsonb) AS e(v) ON l.short_id = e.v
+        WHERE l.workspace_id = ${workspaceId} AND l.deleted_at IS NULL`,
   );
 }

@@ -207,8 +207,8 @@ describe('the Link record', () => {
     const [link] = await f.api.create([{ ...item, id: randomUUID(), shortUrl: 'https://evil.test/x', qrCode: 'https://evil.test/q', unknown: 1 }]);
 
     for (const field of LINK_FIELDS) expect(link).toHaveProperty(field);
-    // Nothing internal (short id, sealed password, workspace, deletion) leaks into the record (aliases: the §13 extension).
-    for (const key of Object.keys(link!)) expect([...LINK_FIELDS, 'updatedAt', 'aliases']).toContain(key);
+    // Nothing internal (short id, sealed password, workspace, deletion) leaks into the record (aliases: the §13 extension; qrDesign: §14's).
+    for (const key of Object.keys(link!)) expect([...LINK_FIELDS, 'updatedAt', 'aliases', 'qrDesign']).toContain(key);
     const { expiresAt, ...rest } = item;
     expect(link).toMatchObject(rest);
     expect(link!.expiresAt).toMatch(ISO);

@@ -8,6 +8,7 @@ import { useFormats } from '../analytics/format.js';
 import { AnalyticsView } from '../analytics/view.js';
 import { useViewState } from '../analytics/view-state.js';
 import { LinkEvents } from './events.js';
+import { QrDesigner } from './qr-designer.js';
 import { strings } from './strings.js';
 import './link.css';
 import { useCopy } from '../../ui/copy.js';
@@ -17,7 +18,7 @@ type Link = components['schemas']['Link'];
 type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'missing' } | { kind: 'ready'; link: Link };
 
 /** One link: its short URL (with a copy button), destination and title, its analytics, its leads and sales. */
-export function LinkPage({ params }: PageProps) {
+export function LinkPage({ params, workspace }: PageProps) {
   const s = useStrings(strings);
   const f = useFormats();
   const id = params.id ?? '';
@@ -57,6 +58,7 @@ export function LinkPage({ params }: PageProps) {
             <AnalyticsView linkId={state.link.id} />
           </section>
           <LinkEvents linkId={state.link.id} tz={view.tz} s={s} f={f} />
+          <QrDesigner link={state.link} canWrite={workspace.scopes.includes('linksWrite')} onSaved={(link) => setState({ kind: 'ready', link })} />
         </>
       )}
     </div>
