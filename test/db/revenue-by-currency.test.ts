@@ -127,7 +127,7 @@ beforeAll(async () => {
   }
   expect(new Set(sales.map((s) => s.currency))).toEqual(new Set(currencies));
   rollupsBefore = await snapshotRollups();
-  expect(await migrate(database)).toEqual(['0018_revenue_by_currency.sql']);
+  expect(await migrate(database, all.filter((m) => m.name <= '0018_revenue_by_currency.sql'))).toEqual(['0018_revenue_by_currency.sql']);
 }, 120_000);
 
 afterAll(async () => {
