@@ -27,7 +27,7 @@ export const en = {
   signIn: 'Sign in',
   signInTitle: 'Sign in to Linktrail',
   signInForApp: 'An app asks to connect to one of your workspaces. Sign in to continue.',
-  signInFirstRun: 'Nobody has an account yet. The server printed a one-time setup link where it was started (its terminal or log, a line with /app/setup?code=…): open it to create the first account.',
+  signInFirstRun: 'Nobody has an account yet. To create the first one, open the one-time setup link the server printed where it was started (its terminal or log), the line with',
   email: 'Email',
   password: 'Password',
   name: 'Your name',

@@ -12,7 +12,11 @@ export function SignIn({ onDone }: { onDone: () => void }) {
   return (
     <Card title={t.signInTitle}>
       {/* Sent here by the authorization server: after signing in, back to the app's request. */}
-      {firstRun && <p role="status">{t.signInFirstRun}</p>}
+      {firstRun && (
+        <p role="status">
+          {t.signInFirstRun} <code dir="ltr">/app/setup?code=…</code>
+        </p>
+      )}
       {returnPath()?.startsWith('/oauth/authorize?') && <p>{t.signInForApp}</p>}
       <form onSubmit={submit} class="stack">
         <InputField label={t.email} name="email" type="email" autocomplete="username" required />
