@@ -24,6 +24,9 @@ function configOrExit(): Config {
 async function runInstance(config: Config): Promise<void> {
   const runtime = await createRuntime(config);
   await runtime.app.listen({ port: config.port, host: config.host });
+  // A plain line for the person at the terminal (operations.md §14), on stderr so stdout stays
+  // JSON lines only; the JSON log has the same URL.
+  if (runtime.setupUrl) process.stderr.write(`No account yet. Create the first one at: ${runtime.setupUrl}\n`);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

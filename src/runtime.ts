@@ -33,6 +33,8 @@ export interface Runtime {
   app: App;
   database: Database;
   logger: Logger;
+  /** The one-time setup URL while nobody has an account (main.ts prints it for a person too). */
+  setupUrl?: string;
   /**
    * Pokes this instance's webhook delivery worker (operations.md §11): an emitter calls it after
    * committing events, so they leave at once instead of at the next poll (within 1 s). A no-op
@@ -214,10 +216,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
   // operations.md §7: while nobody has an account, the way in is a one-time setup URL.
   const setupCode = await issueSetupCode({ ctx: { db: database.db, now: clock() } });
-  if (setupCode) {
+  const setupUrl = setupCode && `${config.baseUrl}/app/setup?code=${setupCode}`;
+  if (setupUrl) {
     // At warn, so LOG_LEVEL=warn still shows it; flushed at once (the log is buffered), since
     // the operator needs it now.
-    logger.warn({ setupUrl: `${config.baseUrl}/app/setup?code=${setupCode}` }, 'no user yet: open the setup URL to create the first account');
+    logger.warn({ setupUrl }, 'no user yet: open the setup URL to create the first account');
     logger.flush();
   }
   if (config.webhookDelivery) webhooks = startWebhookDelivery(config, { database, sealer, logger, clock });
@@ -226,6 +229,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     app,
     database,
     logger,
+    setupUrl,
     wakeWebhooks,
     async close() {
       await app.close();

@@ -10,8 +10,8 @@ import { clearedSessionCookie, isFirstParty, sessionCookie } from '../sessions/c
 import { revokeSession } from '../sessions/service.js';
 import { User } from '../users/schemas.js';
 import { Workspace } from '../workspaces/schemas.js';
-import { AccountCreated, LoginBody, SetupBody, SignedIn, SignupBody } from './schemas.js';
-import { completeSetup, logIn, signUp } from './service.js';
+import { AccountCreated, LoginBody, SetupBody, SetupStatus, SignedIn, SignupBody } from './schemas.js';
+import { completeSetup, logIn, setupNeeded, signUp } from './service.js';
 
 export interface AuthRoutesDeps {
   db: Conn;
@@ -72,6 +72,22 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
       await deps.authChanged();
       return reply.header('set-cookie', clearedSessionCookie(deps.baseUrl)).status(204).send(null);
     },
+  );
+
+  app.get(
+    '/api/setup',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Whether the first user is still to be created',
+        description:
+          'Public, so the sign-in page can say where the setup URL is (the log or terminal of the server) while nobody has an account. Tells nothing else: never the code.',
+        security: [],
+        response: { 200: SetupStatus },
+      },
+    },
+    async () => ({ needed: await setupNeeded({ ctx: ctx() }) }),
   );
 
   app.post(

@@ -17,3 +17,7 @@ export const SignupBody = Type.Object({ email: Email, name: PersonName, password
 
 export const SignedIn = Type.Object({ user: Type.Ref('User') });
 export const AccountCreated = Type.Object({ user: Type.Ref('User'), workspace: Type.Ref('Workspace') });
+
+export const SetupStatus = Type.Object({
+  needed: Type.Boolean({ description: 'True while nobody has an account: the way in is the setup URL the server printed at start' }),
+});

@@ -23,6 +23,11 @@ export async function issueSetupCode({ ctx }: { ctx: BaseCtx }): Promise<string 
   return code;
 }
 
+/** True while nobody has an account: the dashboard then says where the setup URL is (operations.md §14). */
+export async function setupNeeded({ ctx }: { ctx: BaseCtx }): Promise<boolean> {
+  return !(await users.anyUser({ ctx }));
+}
+
 export interface NewAccount {
   email: string;
   name: string;

@@ -95,6 +95,12 @@ describe('first-user setup', () => {
     expect(code.length).toBeGreaterThanOrEqual(20);
   });
 
+  test('GET /api/setup, public, answers only that setup is needed while nobody has an account', async () => {
+    const res = await first.app.inject({ method: 'GET', url: '/api/setup' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ needed: true });
+  });
+
   test('a wrong code is refused (400 naming `code`) while no user exists, and makes nobody', async () => {
     const res = await setup({ ...owner, workspaceName: 'Mine', code: randomBytes(24).toString('base64url') });
     expectError(res, 400, 'invalid_field');
@@ -120,6 +126,12 @@ describe('first-user setup', () => {
       workspaces: [{ id: body.workspace.id, name: 'First workspace', plan: 'enterprise', role: 'owner', scopes: ['linksRead', 'linksWrite', 'collectionsRead', 'collectionsWrite', 'tagsRead', 'tagsWrite', 'analyticsRead', 'conversionsWrite', 'customersRead', 'customersWrite', 'partnersRead', 'partnersWrite', 'webhooksRead', 'webhooksWrite'], features: ['expiration', 'password', 'cloaking', 'deviceTargeting', 'geoTargeting'], maxBulkItems: 10_000 }],
       scopeEndpoints: expect.objectContaining({ linksRead: 'GET /api/links', conversionsWrite: 'POST /api/track/lead, POST /api/track/sale' }),
     });
+  });
+
+  test('once the first user exists, GET /api/setup answers needed: false', async () => {
+    const res = await first.app.inject({ method: 'GET', url: '/api/setup' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ needed: false });
   });
 
   test('the same code a second time: 400 naming `code`, and no second user', async () => {

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api/client.js';
 import { useT } from '../i18n/index.js';
 import { returnPath } from '../router.js';
@@ -6,10 +7,16 @@ import { Card, useFormSubmit } from './card-form.js';
 
 export function SignIn({ onDone }: { onDone: () => void }) {
   const t = useT();
+  const firstRun = useFirstRun();
   const { error, busy, submit } = useFormSubmit((form) => api.POST('/api/auth/login', { body: { email: String(form.get('email')), password: String(form.get('password')) } }), onDone);
   return (
     <Card title={t.signInTitle}>
       {/* Sent here by the authorization server: after signing in, back to the app's request. */}
+      {firstRun && (
+        <p role="status">
+          {t.signInFirstRun} <code dir="ltr">/app/setup?code=…</code>
+        </p>
+      )}
       {returnPath()?.startsWith('/oauth/authorize?') && <p>{t.signInForApp}</p>}
       <form onSubmit={submit} class="stack">
         <InputField label={t.email} name="email" type="email" autocomplete="username" required />
@@ -21,4 +28,14 @@ export function SignIn({ onDone }: { onDone: () => void }) {
       </form>
     </Card>
   );
+}
+
+/** True while nobody has an account (operations.md §14): the page then says where the setup link is. */
+function useFirstRun(): boolean {
+  const [needed, setNeeded] = useState(false);
+  useEffect(() => {
+    // Only a hint: if the question fails, the page is the plain sign-in.
+    void api.GET('/api/setup').then(({ data }) => setNeeded(data?.needed === true), () => undefined);
+  }, []);
+  return needed;
 }
