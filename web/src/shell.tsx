@@ -4,6 +4,7 @@ import { mayOpen } from './access.js';
 import { matchRoute, SECTIONS } from './routes.js';
 import type { Me } from './session.js';
 import { useContext } from 'preact/hooks';
+import { useDocumentTitle } from './ui/document-title.js';
 
 const NAV = [
   ['/', 'overview'],
@@ -35,10 +36,17 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
   const inSection = SECTIONS.find((items) => items.some(([p]) => route?.pattern === p || route?.pattern.startsWith(p + '/')))?.filter(([href]) => allowed(href));
   const section = inSection?.length ? inSection : undefined;
   let page;
+  let pageOwnsHeading = false;
   if (!workspaceId || !workspace || !role) page = <p>{t.noWorkspace}</p>;
   else if (!route || !mayOpen(route.pattern, workspace)) page = <p>{t.notFound}</p>;
-  else page = <route.page key={workspaceId} me={me} workspaceId={workspaceId} workspace={workspace} role={role} params={route.params} />;
-  const title = [...NAV, ...SECTIONS.flat(), ['/links/:id', 'links'] as const, ['/settings/webhooks/:id', 'webhooks'] as const, ['/account', 'account'] as const].find(([p]) => p === route?.pattern);
+  else {
+    // A link's page names itself (h1 and tab) after the link, so the frame leaves both to it.
+    pageOwnsHeading = route.pattern === '/links/:id';
+    page = <route.page key={workspaceId} me={me} workspaceId={workspaceId} workspace={workspace} role={role} params={route.params} />;
+  }
+  const title = [...NAV, ...SECTIONS.flat(), ['/settings/webhooks/:id', 'webhooks'] as const, ['/account', 'account'] as const].find(([p]) => p === route?.pattern);
+  const heading = title ? t[title[1]] : t.appName;
+  useDocumentTitle(pageOwnsHeading ? null : heading, t.appName);
   return (
     <div class="shell">
       <header class="topbar">
@@ -93,7 +101,7 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
             </ul>
           </nav>
         )}
-        <h1>{title ? t[title[1]] : t.appName}</h1>
+        {!pageOwnsHeading && <h1>{heading}</h1>}
         {page}
       </main>
     </div>

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
-import { useStrings } from '../../i18n/index.js';
+import { useStrings, useT } from '../../i18n/index.js';
+import { useDocumentTitle } from '../../ui/document-title.js';
 import { onLinkClick } from '../../router.js';
 import type { PageProps } from '../../session.js';
 import { useFormats } from '../analytics/format.js';
@@ -25,6 +26,10 @@ export function LinkPage({ params, workspace }: PageProps) {
   const [view] = useViewState();
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  const t = useT();
+  // Named after the link (its short URL when untitled); "Links" until it has loaded.
+  const heading = state.kind === 'ready' ? (state.link.title ?? state.link.shortUrl) : t.links;
+  useDocumentTitle(heading, t.appName);
 
   useEffect(() => {
     let live = true;
@@ -47,6 +52,7 @@ export function LinkPage({ params, workspace }: PageProps) {
       <a href="/app/links" onClick={onLinkClick} class="lk-back">
         {s.back}
       </a>
+      {state.kind !== 'ready' && <h1>{heading}</h1>}
       {state.kind === 'loading' && <Loading />}
       {state.kind === 'error' && <LoadFailure lead={s.failed} message={state.message} retry={() => setAttempt((n) => n + 1)} />}
       {state.kind === 'missing' && <Empty>{s.missing}</Empty>}
@@ -71,7 +77,7 @@ function LinkHeader({ link }: { link: Link }) {
   const { state: copied, copy } = useCopy();
   return (
     <header class="lk-header">
-      <h2 class="lk-title">{link.title ?? <bdi dir="ltr">{link.shortUrl}</bdi>}</h2>
+      <h1 class="lk-title">{link.title ?? <bdi dir="ltr">{link.shortUrl}</bdi>}</h1>
       <dl class="lk-facts">
         <div>
           <dt>{s.shortUrl}</dt>

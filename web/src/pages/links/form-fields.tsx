@@ -1,5 +1,6 @@
 /** The link form's fields: each labelled, with the API's message under the field it names. */
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import { useStrings } from '../../i18n/index.js';
 import type { Feature } from '../../session.js';
 import type { Named } from './data.js';
@@ -86,10 +87,12 @@ export function TagsField({ errors, tags, tagIds, onChange }: { errors: Record<s
 }
 
 /** The fields of the plan's features (expiration, password, cloaking, device and geo targeting); a plan with none says so instead. */
-export function PlanFields({ form, plan, features, cloaked, onCloaked }: { form: FormState; plan: string; features: ReadonlySet<Feature>; cloaked: boolean; onCloaked: (on: boolean) => void }) {
+/** Cloaking is a plan feature but rarely used, so it sits under Advanced rather than here. */
+export function PlanFields({ form, plan, features }: { form: FormState; plan: string; features: ReadonlySet<Feature> }) {
   const s = useStrings(strings);
   const { errors, values, set } = form;
   if (features.size === 0) return <p class="muted">{s.planNote(plan)}</p>;
+  if (![...features].some((f) => f !== 'cloaking')) return null;
   return (
     <fieldset class="stack">
       <legend>{s.planFeatures}</legend>
@@ -104,15 +107,6 @@ export function PlanFields({ form, plan, features, cloaked, onCloaked }: { form:
         </>
       )}
       {features.has('password') && <TextField form={form} name="password" label={s.password} extra={{ autoComplete: 'off' }} />}
-      {features.has('cloaking') && (
-        <div class="field">
-          <label class="field-inline">
-            <input {...fieldAttrs(errors, 'cloaked')} type="checkbox" checked={cloaked} onChange={(e) => onCloaked(e.currentTarget.checked)} />
-            <span>{s.cloaked}</span>
-          </label>
-          <FieldError errors={errors} name="cloaked" />
-        </div>
-      )}
       {features.has('deviceTargeting') && (
         <>
           <TextField form={form} name="ios" label={s.ios} type="url" extra={{ dir: 'ltr' }} />
@@ -130,5 +124,32 @@ export function PlanFields({ form, plan, features, cloaked, onCloaked }: { form:
         </div>
       )}
     </fieldset>
+  );
+}
+
+/** The link form's rarely used fields, in a disclosure that is open when one of them holds a value. */
+export function AdvancedFields({ form, partners, cloaking, cloaked, onCloaked }: { form: FormState; partners: Named[]; cloaking: boolean; cloaked: boolean; onCloaked: (on: boolean) => void }) {
+  const s = useStrings(strings);
+  const { errors, values } = form;
+  // Only the first render decides: a field the user fills or empties afterwards does not fold it.
+  const [open] = useState(() => Boolean(values.partnerId || values.externalId || values.tenantId || cloaked));
+  return (
+    <details class="links-advanced" open={open}>
+      <summary>{s.advanced}</summary>
+      <div class="stack">
+        <NamedSelect form={form} name="partnerId" label={s.partner} options={partners} blank={s.none} />
+        <TextField form={form} name="externalId" label={s.externalId} />
+        <TextField form={form} name="tenantId" label={s.tenantId} />
+        {cloaking && (
+          <div class="field">
+            <label class="field-inline">
+              <input {...fieldAttrs(errors, 'cloaked')} type="checkbox" checked={cloaked} onChange={(e) => onCloaked(e.currentTarget.checked)} />
+              <span>{s.cloaked}</span>
+            </label>
+            <FieldError errors={errors} name="cloaked" />
+          </div>
+        )}
+      </div>
+    </details>
   );
 }

@@ -9,7 +9,7 @@ import type { Feature } from '../../session.js';
 import { errorField } from '../../ui/api-error.js';
 import { Dialog } from '../../ui/dialog.js';
 import type { Named } from './data.js';
-import { FieldError, fieldAttrs, NamedSelect, PlanFields, TagsField, TextField, type FormState } from './form-fields.js';
+import { AdvancedFields, FieldError, fieldAttrs, NamedSelect, PlanFields, TagsField, TextField, type FormState } from './form-fields.js';
 import { buildItem, initialValues, UTM_KEYS, type Values } from './form-values.js';
 import { withoutIndex, type Link } from './rows.js';
 import { strings } from './strings.js';
@@ -73,6 +73,9 @@ export function LinkForm({ link, plan, allowed, collections, tags, partners, def
     const input = name ? focusField(name) : null;
     if (name && input) {
       setErrors({ [name]: message });
+      // A field under a closed Advanced disclosure cannot take focus nor show its error: open it.
+      const disclosure = input.closest('details');
+      if (disclosure) disclosure.open = true;
       input.focus();
     } else setFormError(message);
   }
@@ -92,9 +95,6 @@ export function LinkForm({ link, plan, allowed, collections, tags, partners, def
         </div>
         <TextField form={form} name="image" label={s.image} type="url" extra={{ dir: 'ltr' }} />
         <TagsField errors={errors} tags={tags} tagIds={tagIds} onChange={setTagIds} />
-        <NamedSelect form={form} name="partnerId" label={s.partner} options={partners} blank={s.none} />
-        <TextField form={form} name="externalId" label={s.externalId} />
-        <TextField form={form} name="tenantId" label={s.tenantId} />
         <fieldset class="links-grid" {...fieldAttrs(errors, 'utm')} tabIndex={-1}>
           <legend>{s.utm}</legend>
           {UTM_KEYS.map((k) => (
@@ -102,7 +102,8 @@ export function LinkForm({ link, plan, allowed, collections, tags, partners, def
           ))}
           <FieldError errors={errors} name="utm" />
         </fieldset>
-        <PlanFields form={form} plan={plan} features={features} cloaked={cloaked} onCloaked={setCloaked} />
+        <PlanFields form={form} plan={plan} features={features} />
+        <AdvancedFields form={form} partners={partners} cloaking={features.has('cloaking')} cloaked={cloaked} onCloaked={setCloaked} />
         {formError && (
           <p role="alert" class="error">
             {s.formError}
