@@ -61,6 +61,7 @@ describe.skipIf(!dashboardRunnable)('daily use of the dashboard in Chromium', ()
     const isOpen = () => advanced.evaluate((el) => (el as unknown as { open: boolean }).open);
     expect(await isOpen()).toBe(false);
     expect(await dialog.getByLabel('External ID').isVisible()).toBe(false);
+    await advanced.scrollIntoViewIfNeeded();
     await d.checkAccessibility(page, 'daily-link-form-closed-en');
     await dialog.getByText('Advanced', { exact: true }).click();
     await dialog.getByLabel('External ID').waitFor();
@@ -85,6 +86,7 @@ describe.skipIf(!dashboardRunnable)('daily use of the dashboard in Chromium', ()
     const edit = page.getByRole('dialog', { name: 'Edit link' });
     await edit.getByLabel('External ID').waitFor();
     expect(await edit.getByLabel('External ID').inputValue()).toBe('crm-42');
+    await edit.getByLabel('External ID').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SCREENSHOTS}/daily-link-form-open-en-1280.png` });
     expect(d.cspViolations).toEqual([]);
   });
