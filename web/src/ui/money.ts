@@ -19,10 +19,7 @@ function moneyFormat(lang: string, code: string): Intl.NumberFormat | null {
   return money.get(key)!;
 }
 
-/**
- * Minor units summed over currencies (the analytics totals: currencies are not converted), or
- * of a currency this browser does not know: a plain amount with two decimals.
- */
+/** Minor units of a currency this browser does not know: a plain amount with two decimals. */
 export function formatMinor(lang: string, minor: number): string {
   let f = plain.get(lang);
   if (!f) plain.set(lang, (f = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 })));
@@ -40,4 +37,24 @@ export function formatMoney(lang: string, minor: number, currency: string): stri
   if (!f) return `${formatMinor(lang, minor)} ${code}`;
   const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
   return f.format(minor / 10 ** digits);
+}
+
+/** Amounts per currency (lower-case ISO 4217 code → minor units), as the analytics API gives them. */
+export type ByCurrency = Record<string, number>;
+
+/** Several per-currency amounts added currency by currency (never one currency into another). */
+export function addByCurrency(...parts: ByCurrency[]): ByCurrency {
+  const sum: ByCurrency = {};
+  for (const part of parts) for (const [code, minor] of Object.entries(part)) sum[code] = (sum[code] ?? 0) + Number(minor);
+  return sum;
+}
+
+/**
+ * Amounts in several currencies as a list of totals, one per currency in code order:
+ * "$49.00 · €20.00". No currency at all (no sales): a dash.
+ */
+export function formatByCurrency(lang: string, amounts: ByCurrency): string {
+  const codes = Object.keys(amounts).sort();
+  if (codes.length === 0) return '—';
+  return codes.map((code) => formatMoney(lang, Number(amounts[code]), code)).join(' · ');
 }
