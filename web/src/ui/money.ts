@@ -36,8 +36,17 @@ export function formatMoney(lang: string, minor: number, currency: string): stri
   const f = moneyFormat(lang, code);
   if (!f) return `${formatMinor(lang, minor)} ${code}`;
   const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
-  return f.format(minor / 10 ** digits);
+  const amount = minor / 10 ** digits;
+  if (!RTL.has(lang.split('-')[0]!)) return f.format(amount);
+  // Right to left, a Latin symbol's trailing sign would be moved before its letters ("$US"): isolated left to right, it stays "US$".
+  return f
+    .formatToParts(amount)
+    .map((p) => (p.type === 'currency' && /[A-Za-z]/.test(p.value) ? `\u2066${p.value}\u2069` : p.value))
+    .join('');
 }
+
+/** Languages written right to left (of those the dashboard may be shown in). */
+const RTL = new Set(['ar', 'he', 'fa', 'ur']);
 
 /** Amounts per currency (lower-case ISO 4217 code → minor units), as the analytics API gives them. */
 export type ByCurrency = Record<string, number>;
