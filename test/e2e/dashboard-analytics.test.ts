@@ -108,7 +108,7 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
     expect(await rows.nth(2).textContent()).toMatch(/Lead.*Sign up.*Rana Haddad/);
     await expect.poll(() => total(page, 'Leads')).toBe('1');
     expect(await total(page, 'Sales')).toBe('1');
-    expect(await total(page, 'Revenue')).toBe('49.00');
+    expect(await total(page, 'Revenue')).toBe('$49.00');
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
     await page.getByRole('button', { name: 'Copy the short URL' }).click();
     await page.getByRole('status').filter({ hasText: 'Copied to the clipboard.' }).waitFor();
@@ -120,19 +120,20 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
     await page.goto(`${origin}/app`);
     await page.getByRole('heading', { name: 'Top links' }).waitFor();
     expect([await total(page, 'Clicks'), await total(page, 'Leads'), await total(page, 'Sales')]).toEqual(['1', '1', '1']);
-    // Revenue is money when the range's sales are in one currency…
+    // Revenue is money with its currency's symbol…
     await expect.poll(() => total(page, 'Revenue')).toBe('$49.00');
-    expect(await page.getByText('currencies are not converted').count()).toBe(0);
-    // … and a plain amount, said to be unconverted, once they are in two.
+    // … and, once the sales are in two currencies, one total per currency: never one sum.
     const euros = await page.request.post(`${origin}/api/track/sale`, { headers, data: { eventName: 'Refill', amount: 1000, currency: 'eur', ...customer } });
     expect(euros.status(), await euros.text()).toBeLessThan(300);
     await page.reload();
     await page.getByRole('heading', { name: 'Top links' }).waitFor();
-    expect(await total(page, 'Revenue')).toBe('59.00');
-    await page.getByText('Sale amounts added up as they were sent (currencies are not converted).').waitFor();
+    expect(await total(page, 'Revenue')).toBe('€10.00 · $49.00');
+    expect(await page.getByText('currencies are not converted').count()).toBe(0);
+    await d.checkAccessibility(page, 'overview-en');
 
-    // Analytics: a link row filters the whole view; the chip removes the filter.
+    // Analytics: the same totals per currency; a link row filters the whole view; the chip removes the filter.
     await page.goto(`${origin}/app/analytics`);
+    await expect.poll(() => total(page, 'Revenue')).toBe('€10.00 · $49.00');
     const linkRow = page.getByRole('button', { name: 'Filter by Spring sale' });
     await linkRow.click();
     await expect.poll(() => new URL(page.url()).searchParams.get('linkId')).toBe(link.id);
@@ -258,6 +259,13 @@ describe.skipIf(!dashboardRunnable)('analytics pages in Chromium', () => {
     await ar.getByLabel('كلمة المرور').fill(OWNER.password);
     await ar.getByRole('button', { name: 'تسجيل الدخول' }).click();
     await ar.getByRole('navigation').first().waitFor();
+    // The overview's revenue in Arabic: one total per currency, each written by Intl with its symbol.
+    const arRevenue = await ar.evaluate<string>("[['eur', 10], ['usd', 49]].map(([c, n]) => new Intl.NumberFormat('ar', { style: 'currency', currency: c }).format(n)).join(' · ')");
+    expect(arRevenue).toMatch(/€.* · .*US\$/);
+    // The symbol with Latin letters (US$) is isolated left to right so that it reads as written.
+    await expect.poll(async () => (await total(ar, 'الإيرادات')).replace(/[\u2066\u2069]/g, '')).toBe(arRevenue);
+    expect(await total(ar, 'الإيرادات')).toContain('\u2066US$\u2069');
+    await d.checkAccessibility(ar, 'overview-ar');
     await ar.goto(`${origin}/app/analytics?linkId=${link.id}&country=DE&device=mobile`);
     await ar.getByRole('button', { name: 'إزالة عامل التصفية الرابط: Spring sale' }).waitFor();
     // The country named by Intl in Arabic, the device in the page's words.

@@ -49,7 +49,6 @@ export const ar: Dictionary = {
   leads: 'العملاء المحتملون',
   sales: 'المبيعات',
   revenue: 'الإيرادات',
-  revenueNote: 'مبالغ المبيعات مجموعة كما أُرسلت (دون تحويل العملات).',
   topLinks: 'أكثر الروابط نقرًا',
   date: 'التاريخ',
   link: 'الرابط',

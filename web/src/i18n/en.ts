@@ -47,7 +47,6 @@ export const en = {
   leads: 'Leads',
   sales: 'Sales',
   revenue: 'Revenue',
-  revenueNote: 'Sale amounts added up as they were sent (currencies are not converted).',
   topLinks: 'Top links',
   date: 'Date',
   link: 'Link',

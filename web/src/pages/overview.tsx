@@ -3,22 +3,15 @@ import { api, errorText } from '../api/client.js';
 import type { components } from '../api/schema.js';
 import { TimeChart } from '../ui/time-chart.js';
 import { LangContext, useT } from '../i18n/index.js';
-import { formatMinor, formatMoney } from '../ui/money.js';
+import { addByCurrency, formatByCurrency } from '../ui/money.js';
 import { Empty, Loading, LoadFailure } from '../ui/states.js';
 import { Table } from '../ui/table.js';
 
 type Group = components['schemas']['AnalyticsGroup'];
-/** The one currency of the range's sales; null when there are several or they were too many to look at. */
-type Currency = string | null;
-type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; series: Group[]; links: Group[]; days: string[]; currency: Currency };
+type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; series: Group[]; links: Group[]; days: string[] };
 
 const RANGES = [7, 30, 90] as const;
 const DAY_MS = 86_400_000;
-/**
- * Analytics sums sale amounts over currencies and does not say which. Up to this many sales in
- * the range, their records tell (one request); above it the total is shown as a plain amount.
- */
-const CURRENCY_CHECK_MAX = 500;
 
 /** Clicks, leads, sales and revenue over a chosen range, and the links with the most clicks. */
 export function Overview() {
@@ -39,12 +32,10 @@ export function Overview() {
       api.GET('/api/analytics', { params: { query: { ...query, groupBy: 'timeseries', interval: 'day' } } }),
       api.GET('/api/analytics', { params: { query: { ...query, groupBy: 'link', take: 10 } } }),
     ])
-      .then(async ([series, links]) => {
+      .then(([series, links]) => {
         const failed = series.error ?? links.error;
         if (failed) return { kind: 'error', message: errorText(failed, lang) } as const;
-        const groups = series.data as Group[];
-        const currency = await currencyOf(groups.reduce((n, g) => n + g.sales, 0), startDate);
-        return { kind: 'ready', series: groups, links: links.data as Group[], days: dates, currency } as const;
+        return { kind: 'ready', series: series.data as Group[], links: links.data as Group[], days: dates } as const;
       })
       .then(
         (next) => live && setState(next),
@@ -73,24 +64,9 @@ export function Overview() {
       </label>
       {state.kind === 'loading' && <Loading />}
       {state.kind === 'error' && <LoadFailure lead={t.failed} message={state.message} retry={() => setAttempt((n) => n + 1)} />}
-      {state.kind === 'ready' && <Ready series={state.series} links={state.links} days={state.days} currency={state.currency} lang={lang} format={format} />}
+      {state.kind === 'ready' && <Ready series={state.series} links={state.links} days={state.days} lang={lang} format={format} />}
     </section>
   );
-}
-
-/**
- * The currency of the sales since a local date (the analytics range), read from their records
- * when there are few enough; null when they are several currencies, too many sales, or the
- * request failed (the total is then a plain amount).
- */
-async function currencyOf(sales: number, startDate: string): Promise<Currency> {
-  if (sales === 0 || sales > CURRENCY_CHECK_MAX) return null;
-  const start = new Date(`${startDate}T00:00:00`).toISOString();
-  const { data } = await api.GET('/api/events', { params: { query: { type: 'sale', startDate: start, take: CURRENCY_CHECK_MAX + 1 } } }).catch(() => ({ data: undefined }));
-  if (!data || data.length > CURRENCY_CHECK_MAX) return null;
-  const codes = new Set(data.map((e) => e.currency));
-  const [only] = codes;
-  return codes.size === 1 && only ? only : null;
 }
 
 /** The last n local dates (YYYY-MM-DD), oldest first, today last. */
@@ -102,9 +78,9 @@ function lastDays(n: number): string[] {
   });
 }
 
-function Ready({ series, links, days, currency, lang, format }: { series: Group[]; links: Group[]; days: string[]; currency: Currency; lang: string; format: (n: number) => string }) {
+function Ready({ series, links, days, lang, format }: { series: Group[]; links: Group[]; days: string[]; lang: string; format: (n: number) => string }) {
   const t = useT();
-  const sum = (k: 'clicks' | 'leads' | 'sales' | 'saleAmount') => series.reduce((n, g) => n + Number(g[k]), 0);
+  const sum = (k: 'clicks' | 'leads' | 'sales') => series.reduce((n, g) => n + Number(g[k]), 0);
   // The API answers only days with activity; the chart shows every day of the range.
   const chart = useMemo(() => {
     const byDay = new Map(series.map((g) => [g.key.slice(0, 10), g]));
@@ -119,13 +95,12 @@ function Ready({ series, links, days, currency, lang, format }: { series: Group[
       ],
     };
   }, [series, days, t]);
-  const revenue = sum('saleAmount');
   const totals = [
     [t.clicks, format(sum('clicks'))],
     [t.leads, format(sum('leads'))],
     [t.sales, format(sum('sales'))],
-    // Minor units: money in the sales' one currency, else a plain amount (currencies are not converted).
-    [t.revenue, currency ? formatMoney(lang, revenue, currency) : formatMinor(lang, revenue)],
+    // One total per currency: currencies are never added together.
+    [t.revenue, formatByCurrency(lang, addByCurrency(...series.map((g) => g.revenue)))],
   ] as const;
   return (
     <>
@@ -137,7 +112,6 @@ function Ready({ series, links, days, currency, lang, format }: { series: Group[
           </div>
         ))}
       </dl>
-      {!currency && revenue > 0 && <p class="muted">{t.revenueNote}</p>}
       {sum('clicks') === 0 && links.length === 0 ? (
         <Empty>{t.noData}</Empty>
       ) : (

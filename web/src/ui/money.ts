@@ -19,10 +19,7 @@ function moneyFormat(lang: string, code: string): Intl.NumberFormat | null {
   return money.get(key)!;
 }
 
-/**
- * Minor units summed over currencies (the analytics totals: currencies are not converted), or
- * of a currency this browser does not know: a plain amount with two decimals.
- */
+/** Minor units of a currency this browser does not know: a plain amount with two decimals. */
 export function formatMinor(lang: string, minor: number): string {
   let f = plain.get(lang);
   if (!f) plain.set(lang, (f = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 })));
@@ -39,5 +36,34 @@ export function formatMoney(lang: string, minor: number, currency: string): stri
   const f = moneyFormat(lang, code);
   if (!f) return `${formatMinor(lang, minor)} ${code}`;
   const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
-  return f.format(minor / 10 ** digits);
+  const amount = minor / 10 ** digits;
+  if (!RTL.has(lang.split('-')[0]!)) return f.format(amount);
+  // Right to left, a Latin symbol's trailing sign would be moved before its letters ("$US"): isolated left to right, it stays "US$".
+  return f
+    .formatToParts(amount)
+    .map((p) => (p.type === 'currency' && /[A-Za-z]/.test(p.value) ? `\u2066${p.value}\u2069` : p.value))
+    .join('');
+}
+
+/** Languages written right to left (of those the dashboard may be shown in). */
+const RTL = new Set(['ar', 'he', 'fa', 'ur']);
+
+/** Amounts per currency (lower-case ISO 4217 code → minor units), as the analytics API gives them. */
+export type ByCurrency = Record<string, number>;
+
+/** Several per-currency amounts added currency by currency (never one currency into another). */
+export function addByCurrency(...parts: ByCurrency[]): ByCurrency {
+  const sum: ByCurrency = {};
+  for (const part of parts) for (const [code, minor] of Object.entries(part)) sum[code] = (sum[code] ?? 0) + Number(minor);
+  return sum;
+}
+
+/**
+ * Amounts in several currencies as a list of totals, one per currency in code order:
+ * "$49.00 · €20.00". No currency at all (no sales): a dash.
+ */
+export function formatByCurrency(lang: string, amounts: ByCurrency): string {
+  const codes = Object.keys(amounts).sort();
+  if (codes.length === 0) return '—';
+  return codes.map((code) => formatMoney(lang, Number(amounts[code]), code)).join(' · ');
 }

@@ -1,14 +1,14 @@
 import { useContext, useMemo } from 'preact/hooks';
 import { LangContext, type Lang } from '../../i18n/index.js';
-import { formatMinor, formatMoney } from '../../ui/money.js';
+import { formatByCurrency, formatMoney, type ByCurrency } from '../../ui/money.js';
 
 export interface Formats {
   lang: Lang;
   number: (n: number) => string;
   /** Minor units of a currency (ISO 4217, any case) as money; a plain number when the currency is unknown. */
   money: (minor: number, currency: string) => string;
-  /** Minor units summed over currencies: a plain amount with two decimals. */
-  amount: (minor: number) => string;
+  /** Amounts per currency as a list of totals, one per currency ("$49.00 · €20.00"). */
+  revenue: (amounts: ByCurrency) => string;
   /** An instant in a zone: date and time. */
   dateTime: (at: string | number | Date, zone?: string) => string;
   /** A date (YYYY-MM-DD) as the language writes it. */
@@ -28,7 +28,7 @@ export function formats(lang: Lang): Formats {
   return {
     lang,
     number: (n) => number.format(n),
-    amount: (minor) => formatMinor(lang, minor),
+    revenue: (amounts) => formatByCurrency(lang, amounts),
     money: (minor, currency) => formatMoney(lang, minor, currency),
     dateTime(at, zone) {
       const key = zone ?? '';

@@ -12,6 +12,7 @@ import { FILTER_PARAMS, useViewState, type Filters, type ViewState } from './vie
 import './analytics.css';
 import { Empty, Loading, LoadFailure } from '../../ui/states.js';
 import { Table } from '../../ui/table.js';
+import { addByCurrency } from '../../ui/money.js';
 import { MetricCells, metricColumns } from './metrics.js';
 
 /**
@@ -111,14 +112,14 @@ function byWith(view: ViewState, card: string, dim: string | undefined): Record<
 function Series({ rows, interval, buckets, tz, filtered }: { rows: Group[]; interval: Interval; buckets?: string[]; tz: string; filtered: boolean }) {
   const s = useStrings(strings);
   const f = useFormats();
-  const sum = (k: 'clicks' | 'leads' | 'sales' | 'saleAmount') => rows.reduce((n, g) => n + Number(g[k]), 0);
+  const sum = (k: 'clicks' | 'leads' | 'sales') => rows.reduce((n, g) => n + Number(g[k]), 0);
   const chart = useMemo(() => {
     const byBucket = new Map<string, Group>();
     for (const g of rows) {
       const b = bucketOf(g.key, interval);
       const had = byBucket.get(b);
       // A repeated wall-clock hour (the end of summer time) adds up.
-      byBucket.set(b, had ? { ...had, clicks: had.clicks + g.clicks, leads: had.leads + g.leads, sales: had.sales + g.sales, saleAmount: Number(had.saleAmount) + Number(g.saleAmount) } : g);
+      byBucket.set(b, had ? { ...had, clicks: had.clicks + g.clicks, leads: had.leads + g.leads, sales: had.sales + g.sales, revenue: addByCurrency(had.revenue, g.revenue) } : g);
     }
     const all = buckets ?? (rows.length ? monthRange(bucketOf(rows[0]!.key, 'month'), wallHour(Date.now(), tz).slice(0, 7)) : []);
     const pick = (k: 'clicks' | 'leads' | 'sales') => all.map((b) => byBucket.get(b)?.[k] ?? 0);
@@ -140,7 +141,7 @@ function Series({ rows, interval, buckets, tz, filtered }: { rows: Group[]; inte
     [s.clicks, f.number(sum('clicks'))],
     [s.leads, f.number(sum('leads'))],
     [s.sales, f.number(sum('sales'))],
-    [s.revenue, f.amount(sum('saleAmount'))],
+    [s.revenue, f.revenue(addByCurrency(...rows.map((g) => g.revenue)))],
   ] as const;
   const label = interval === 'hour' ? s.chartHour : interval === 'day' ? s.chartDay : s.chartMonth;
   return (
@@ -154,7 +155,6 @@ function Series({ rows, interval, buckets, tz, filtered }: { rows: Group[]; inte
             </div>
           ))}
         </dl>
-        <p class="muted lt-note">{s.revenueNote}</p>
       </section>
       {rows.length === 0 ? (
         <Empty>{filtered ? s.emptyFiltered : s.empty}</Empty>
