@@ -135,7 +135,7 @@ describe.skipIf(!browserRunnable || (onPostgres && process.env.BROWSER_ON_POSTGR
 
     // 5. The link's page (from its row): the click shows once its batch is written.
     await title.click();
-    await page.getByRole('heading', { level: 2, name: 'Spring sale' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Spring sale' }).waitFor();
     expect(await page.getByRole('link', { name: shortUrl }).count()).toBe(1);
     await reloadUntilTotal(page, 'Clicks', '1');
     await page.getByRole('region', { name: 'Devices: Device' }).getByRole('cell', { name: /Desktop/ }).waitFor();
