@@ -54,6 +54,9 @@ function claimableHost(raw: string, reserved: ReadonlySet<string>): string {
 
 const urlOrNull = (value: string | null | undefined, field: string) => (value === undefined || value === null ? value : httpsUrl(value, field));
 
+/** The value a claim's TXT record must hold: random per claim. */
+const newTxtValue = (): string => `linktrail-verify=${randomBytes(24).toString('base64url')}`;
+
 export async function claimDomain({ ctx, deps, input }: { ctx: Ctx; deps: DomainDeps; input: DomainInput }): Promise<Domain> {
   const host = claimableHost(input.host, deps.reservedHosts);
   const rootUrl = urlOrNull(input.rootUrl, 'rootUrl') ?? null;
@@ -61,7 +64,7 @@ export async function claimDomain({ ctx, deps, input }: { ctx: Ctx; deps: Domain
   const holder = await store.activeHolderOf(ctx.db, host);
   if (holder !== undefined && holder !== ctx.workspace.id) throw new AppError('host_taken', { field: 'host', host });
   try {
-    const txtValue = `linktrail-verify=${randomBytes(24).toString('base64url')}`;
+    const txtValue = newTxtValue();
     return toDomain(await store.insertDomain(ctx.db, { id: newId(), workspaceId: ctx.workspace.id, host, txtValue, rootUrl, notFoundUrl }));
   } catch (err) {
     if (isUniqueViolation(err)) throw invalid('host', 'already_claimed', { host });
@@ -185,7 +188,7 @@ export async function claimHostsForImport({ ctx, deps, input }: { ctx: Ctx; deps
       out.set(host, { ok: false, reason: 'alias_host_taken', params: { host } });
       continue;
     }
-    const txtValue = `linktrail-verify=${randomBytes(24).toString('base64url')}`;
+    const txtValue = newTxtValue();
     await store.insertDomain(ctx.db, { id: newId(), workspaceId: ctx.workspace.id, host, txtValue, rootUrl: null, notFoundUrl: null });
     out.set(host, { ok: true });
   }

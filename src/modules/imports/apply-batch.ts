@@ -1,7 +1,8 @@
 import type { Ctx } from '../../core/context.js';
-import { translate, translateReason, type ReasonCode } from '../../i18n/messages.js';
+import type { ReasonCode } from '../../i18n/messages.js';
 import { claimHostsForImport, type DomainDeps } from '../domains/service.js';
 import { destinationKey, importMatches, parseAlias, upsertLinks, type ImportMatches, type LinkDeps } from '../links/service.js';
+import { failure } from './build-row.js';
 import { actionFor, type Action, type Resolved } from './plan-rows.js';
 import { collectionIds, tagIds } from './resolve-names.js';
 import type { ImportRow, ReadResult } from './row.js';
@@ -38,9 +39,10 @@ const WRITE_CHUNK = 250;
 /** Limits of the API's link schema (links/schemas.ts), which an import's rows do not pass through. */
 const LIMITS = { title: 500, description: 2000, externalId: 255, utm: 500, tag: 50, tags: 100, collection: 190 };
 
+/** A rejected row, worded as the reader words its own (build-row.ts). */
 function fail(line: number, field: string, reason: ReasonCode, params: Record<string, string | number> = {}): RowFailure {
-  const r = translateReason(reason, params);
-  return { line, field, reason, message: translate('invalid_field', { ...params, field, reason: r.en, reasonAr: r.ar }) };
+  const { ok: _ok, ...rejected } = failure(line, field, reason, params);
+  return rejected;
 }
 
 /** The first field of a row longer than the API allows. */
