@@ -54,6 +54,7 @@ import { workspaceRoutes } from './modules/workspaces/routes.js';
 import { baseContext } from './core/context.js';
 import type { Workspace } from './core/workspace.js';
 import type { Sealer } from './core/sealed.js';
+import type { Mailer } from './modules/mail/service.js';
 
 export interface AppDeps {
   config: Config;
@@ -73,6 +74,8 @@ export interface AppDeps {
   domains: DomainDeps;
   /** Imports (operations.md §13): pokes this instance's import worker. */
   imports: { wakeWorker: () => void };
+  /** Outgoing mail (operations.md §15); absent without SMTP_URL. */
+  mailer?: Mailer;
   keyCache: KeyCache;
   /** Whether the shared credential epoch moved (see AuthChangeBus.observeAuthEpoch); absent in process. */
   authEpochMoved?: (epoch: string) => boolean;
@@ -182,7 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(sessionRoutes, { db, clock, authChanged, flushLastUsed });
   await app.register(tokenRoutes, { db, clock, authChanged, flushLastUsed });
   await app.register(workspaceRoutes, { db, clock, authChanged });
-  await app.register(inviteRoutes, { db, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, clock, authChanged });
+  await app.register(inviteRoutes, { db, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, clock, authChanged, mailer: deps.mailer });
   await app.register(keyRoutes, { db, clock, authChanged, flushLastUsed });
   await app.register(oauthAppsRoutes, { db, clock, authChanged });
   await app.register(oauthRoutes, { db, baseUrl: config.baseUrl, clock, authChanged, signedIn: signedInPerson(sessionDeps) });

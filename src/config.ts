@@ -56,6 +56,8 @@ export interface Config {
   reservedHosts: string[];
   /** Resolvers the TXT check of a claimed host asks (DNS_SERVERS, `ip` or `ip:port`); empty: the system's. */
   dnsServers: string[];
+  /** Outgoing mail (SMTP_URL and MAIL_FROM, operations.md §15); undefined: the service sends none. */
+  mail: { url: string; from: string; retryDelaysMs: number[] } | undefined;
 }
 
 /** Thrown for a bad configuration value; main prints its one-line message and exits. */
@@ -116,6 +118,8 @@ function parseDuration(name: string, raw: string): number {
 
 /** §11's retry schedule: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const WEBHOOK_RETRY_DELAYS = '5s,5m,30m,2h,5h,10h,10h';
+/** Waits before each retry of a mail the server did not take; after the last the mail is dropped (and logged). */
+export const MAIL_RETRY_DELAYS = '30s,2m,10m,30m,1h,2h,4h,8h';
 
 /** A comma-separated list of 1 to 20 waits such as `5s,5m,2h` (`ms` too, for tests), each at most a day. */
 function parseDelays(name: string, raw: string): number[] {
@@ -231,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^\d{1,4}$/.test(webhookConcurrencyRaw) || Number(webhookConcurrencyRaw) < 1 || Number(webhookConcurrencyRaw) > 1000) {
     bad('WEBHOOK_CONCURRENCY', `must be an integer from 1 to 1000 (got "${webhookConcurrencyRaw}")`);
   }
+  const mail = parseMail(get('SMTP_URL'), get('MAIL_FROM'), get('MAIL_RETRY_DELAYS'));
   return {
     port,
     host,
@@ -264,5 +269,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The service's own hosts are never claimable (a claim would take its API and short links).
     reservedHosts: [...new Set([new URL(baseUrl).hostname, new URL(shortLinkBaseUrl).hostname, ...parseHosts('RESERVED_HOSTS', get('RESERVED_HOSTS') ?? '')])],
     dnsServers: parseDnsServers('DNS_SERVERS', get('DNS_SERVERS') ?? ''),
+    mail,
   };
+}
+
+/** SMTP_URL (smtp:// or smtps://, user and password in it) needs MAIL_FROM, an address or `Name <address>`. */
+function parseMail(url: string | undefined, from: string | undefined, delays: string | undefined): Config['mail'] {
+  if (url === undefined) {
+    if (from !== undefined) bad('MAIL_FROM', 'needs SMTP_URL (the server that sends the mail)');
+    return undefined;
+  }
+  // The URL may hold a password: the message names the variable, never echoes its value.
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    bad('SMTP_URL', 'must be a URL such as smtp://user:password@mail.example:587 or smtps://…:465');
+  }
+  if (!['smtp:', 'smtps:'].includes(parsed.protocol) || !parsed.hostname) bad('SMTP_URL', 'must be a URL such as smtp://user:password@mail.example:587 or smtps://…:465');
+  if (from === undefined) bad('MAIL_FROM', 'is required with SMTP_URL (for example "Linktrail <links@example.com>")');
+  if (!/^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(from.trim())) bad('MAIL_FROM', `must be an address or "Name <address>" (got "${from}")`);
+  return { url, from: from.trim(), retryDelaysMs: parseDelays('MAIL_RETRY_DELAYS', delays ?? MAIL_RETRY_DELAYS) };
 }

@@ -19,6 +19,7 @@ import { frameChecker } from './modules/links/frame-check.js';
 import { findLinkByAlias, findLinkForRedirect, type LinkDeps } from './modules/links/service.js';
 import { ActiveHosts, loadActiveHosts, type DomainDeps } from './modules/domains/service.js';
 import { ImportWorker } from './modules/imports/service.js';
+import { MailWorker, smtpTransport } from './modules/mail/service.js';
 import { AliasCache } from './modules/redirect/alias-cache.js';
 import { startClickPipeline } from './modules/clicks/service.js';
 import { clickOutboxCtes, workspacesWanting } from './modules/webhooks/outbox.js';
@@ -165,6 +166,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     },
   };
   // Imports (operations.md §13) run on every instance (started once the app is built); one started here is taken at once.
+  // Mail (operations.md §15) is sent by a worker on every instance from the shared outbox.
+  const mailWorker = config.mail && new MailWorker({ db: database.db, sealer, transport: smtpTransport(config.mail.url, config.mail.from), retryDelaysMs: config.mail.retryDelaysMs, logger });
+  const mailer = mailWorker && { sealer, wake: () => mailWorker.wake() };
   const importer = new ImportWorker({ db: database.db, clock, logger, links: linkDeps, domains: domainDeps, leaseMs: config.importLeaseMs });
   const app = await buildApp({
     metrics,
@@ -178,6 +182,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     logger,
     links: linkDeps,
     imports: { wakeWorker: () => importer.wake() },
+    mailer,
     redirect: {
       shortLinkBaseUrl: config.shortLinkBaseUrl,
       log: logger,
@@ -225,6 +230,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   }
   if (config.webhookDelivery) webhooks = startWebhookDelivery(config, { database, sealer, logger, clock });
   importer.start();
+  mailWorker?.start();
   return {
     app,
     database,
@@ -234,6 +240,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     async close() {
       await app.close();
       await importer.close();
+      await mailWorker?.close();
       // No request or import reads the claimed hosts any more.
       await hosts.close();
       // Side by side, so the attempts' grace does not delay the click flush; the events that

@@ -181,6 +181,12 @@ describe('bad values stop the start with a one-line message naming the variable'
     ['CLICK_RETENTION_MONTHS not whole', { CLICK_RETENTION_MONTHS: '1.5' }, 'CLICK_RETENTION_MONTHS'],
     ['CLICK_RETENTION_MONTHS a duration', { CLICK_RETENTION_MONTHS: '6m' }, 'CLICK_RETENTION_MONTHS'],
     ['CLICK_RETENTION_MONTHS too large', { CLICK_RETENTION_MONTHS: '1201' }, 'CLICK_RETENTION_MONTHS'],
+    ['SMTP_URL not smtp', { SMTP_URL: 'http://mail.example', MAIL_FROM: 'a@example.com' }, 'SMTP_URL'],
+    ['SMTP_URL not a URL', { SMTP_URL: 'mail.example:25', MAIL_FROM: 'a@example.com' }, 'SMTP_URL'],
+    ['SMTP_URL without MAIL_FROM', { SMTP_URL: 'smtp://mail.example:587' }, 'MAIL_FROM'],
+    ['MAIL_FROM without SMTP_URL', { MAIL_FROM: 'a@example.com' }, 'MAIL_FROM'],
+    ['MAIL_FROM not an address', { SMTP_URL: 'smtp://mail.example', MAIL_FROM: 'Linktrail' }, 'MAIL_FROM'],
+    ['MAIL_RETRY_DELAYS not waits', { SMTP_URL: 'smtp://mail.example', MAIL_FROM: 'a@example.com', MAIL_RETRY_DELAYS: 'soon' }, 'MAIL_RETRY_DELAYS'],
   ];
 
   test.each(cases)('%s', (_label, env, variable) => {
@@ -195,6 +201,18 @@ describe('bad values stop the start with a one-line message naming the variable'
     expect(message).toContain(variable);
     expect(message).not.toMatch(/[\r\n]/);
     expect(message.trim().length).toBeGreaterThan(variable.length);
+  });
+
+  test('mail: SMTP_URL with MAIL_FROM (an address or "Name <address>"); the password in the URL never echoed', () => {
+    expect(load({}).mail).toBeUndefined();
+    expect(load({ SMTP_URL: 'smtps://u:pw@mail.example:465', MAIL_FROM: 'Linktrail <links@example.com>' }).mail).toMatchObject({ url: 'smtps://u:pw@mail.example:465', from: 'Linktrail <links@example.com>' });
+    expect(() => load({ SMTP_URL: 'smtp://u:hunter2@mail.example', MAIL_FROM: 'nobody' })).toThrow(ConfigError);
+    try {
+      load({ SMTP_URL: 'ftp://u:hunter2@mail.example', MAIL_FROM: 'a@example.com' });
+    } catch (err) {
+      expect((err as Error).message).toMatch(/^Invalid configuration: SMTP_URL /);
+      expect((err as Error).message).not.toContain('hunter2');
+    }
   });
 
   test('the secret is never echoed in the message', () => {

@@ -7,12 +7,15 @@ import { routesPlugin } from '../../http/types.js';
 import { isFirstParty, sessionCookie } from '../sessions/cookie.js';
 import { createSession } from '../sessions/service.js';
 import { WorkspaceParam } from '../workspaces/schemas.js';
-import { AcceptedInvite, CreatedInvite, InviteAccept, InviteCreate, InviteParam, InviteView } from './schemas.js';
-import { acceptInvite, createInvite, listInvites, revokeInvite } from './service.js';
+import { AcceptedInvite, CreatedInvite, InviteAccept, InviteCreate, InviteDescription, InviteLookup, InviteParam, InviteView } from './schemas.js';
+import type { Mailer } from '../mail/service.js';
+import { acceptInvite, createInvite, describeInvite, listInvites, revokeInvite } from './service.js';
 
 export interface InviteRoutesDeps extends PeopleDeps {
   baseUrl: string;
   sessionMaxMs: number;
+  /** Present when the server sends mail (SMTP_URL). */
+  mailer?: Mailer;
 }
 
 const tags = ['Workspace settings'];
@@ -38,7 +41,7 @@ export const inviteRoutes = routesPlugin<InviteRoutesDeps>('invites', (app, deps
       const invite = await createInvite({
         ctx: ctx(),
         input: { workspaceId: req.params.id, email: req.body.email, role: req.body.role, invitedBy: req.person!.userId },
-        deps: { baseUrl: deps.baseUrl },
+        deps: { baseUrl: deps.baseUrl, mailer: deps.mailer },
       });
       return reply.status(201).send(invite);
     },
@@ -51,6 +54,21 @@ export const inviteRoutes = routesPlugin<InviteRoutesDeps>('invites', (app, deps
       await revokeInvite({ ctx: ctx(), input: { workspaceId: req.params.id, id: req.params.inviteId } });
       return { deletedIds: [req.params.inviteId] };
     },
+  );
+
+  app.post(
+    '/api/invites/lookup',
+    {
+      config: { account: 'optional' },
+      schema: {
+        tags,
+        summary: 'What an invitation is for',
+        description: 'For the accept page: the workspace, the inviter and the role of a pending invitation (400 `invite_invalid` for a used, withdrawn, expired or unknown token). The token in the body, not the URL, so it stays out of access logs. Extension.',
+        body: InviteLookup,
+        response: { 200: InviteDescription },
+      },
+    },
+    async (req) => describeInvite({ ctx: ctx(), input: { token: req.body.token } }),
   );
 
   app.post(

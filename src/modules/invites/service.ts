@@ -5,8 +5,10 @@ import { AppError, invalid, notFound } from '../../core/errors.js';
 import { secretFormat, sha256 } from '../../core/secret.js';
 import { withTransaction } from '../../core/transaction.js';
 import { checkNewPassword } from '../users/password.js';
-import { createUser, toUser, ROLES, type Member, type Role, type User } from '../users/service.js';
+import { queueMail, type Mailer } from '../mail/service.js';
+import { createUser, findUser, toUser, ROLES, type Member, type Role, type User } from '../users/service.js';
 import { requireWorkspace } from '../workspaces/service.js';
+import { invitationMail } from './mail.js';
 import * as store from './store.js';
 
 /** operations.md §7: an invitation link is valid 7 days, once. */
@@ -40,23 +42,26 @@ const toInvite = (row: store.InviteRow): Invite => ({
 export async function createInvite({
   ctx,
   input: { workspaceId, email, role, invitedBy },
-  deps: { baseUrl },
+  deps: { baseUrl, mailer },
 }: {
   ctx: BaseCtx;
   input: { workspaceId: string; email: string; role: Role; invitedBy: string | null };
-  deps: { baseUrl: string };
-}): Promise<{ id: string; email: string; role: Role; url: string; expiresAt: Date; createdAt: Date }> {
+  /** With a mailer (SMTP_URL set) the invitation is also mailed, after the answer. */
+  deps: { baseUrl: string; mailer?: Mailer };
+}): Promise<{ id: string; email: string; role: Role; url: string; mailed: boolean; expiresAt: Date; createdAt: Date }> {
   const { db, now } = ctx;
   if (!ROLES.includes(role)) throw invalid('role', 'enum', { values: ROLES.join(', ') });
-  await requireWorkspace({ ctx, input: { id: workspaceId } });
+  const workspace = await requireWorkspace({ ctx, input: { id: workspaceId } });
   if (await store.isMemberByEmail(db, workspaceId, email)) throw invalid('email', 'already_member');
   const token = newInviteToken();
+  const url = `${baseUrl.replace(/\/+$/, '')}/app/invite?token=${token}`;
+  const inviterName = invitedBy ? (await findUser({ ctx, input: { id: invitedBy } })).name : 'Linktrail';
   const row = await withTransaction(db, async (tx) => {
     await store.lockInviteEmail(tx, workspaceId, email);
     // One pending invite per address and workspace: a new one replaces (revokes) the older,
     // so only the latest link works and the list shows the address once.
     await store.revokePendingFor(tx, workspaceId, email, now);
-    return store.insertInvite(tx, {
+    const invite = await store.insertInvite(tx, {
       id: newId(),
       workspaceId,
       email,
@@ -66,9 +71,20 @@ export async function createInvite({
       expiresAt: new Date(now.getTime() + INVITE_TTL_MS),
       createdAt: now,
     });
+    // In the invitation's transaction: no invitation without its mail, no mail without it.
+    if (mailer) await queueMail(tx, mailer, 'invitation', invitationMail({ to: email, workspaceName: workspace.name, inviterName, role, url, expiresAt: invite.expiresAt }));
+    return invite;
   });
-  const url = `${baseUrl.replace(/\/+$/, '')}/app/invite?token=${token}`;
-  return { id: row.id, email: row.email, role: row.role as Role, url, expiresAt: row.expiresAt, createdAt: row.createdAt };
+  mailer?.wake();
+  return { id: row.id, email: row.email, role: row.role as Role, url, mailed: mailer !== undefined, expiresAt: row.expiresAt, createdAt: row.createdAt };
+}
+
+/** What the accept page shows of a pending invite (operations.md §15): who invites, to what, as what. */
+export async function describeInvite({ ctx, input: { token } }: { ctx: BaseCtx; input: { token: string } }) {
+  if (!format.isWellFormed(token)) throw invalid('token', 'invite_invalid');
+  const row = await store.findPendingWithNames(ctx.db, hashInviteToken(token), ctx.now);
+  if (!row) throw invalid('token', 'invite_invalid');
+  return { email: row.email, role: row.role as Role, workspaceName: row.workspaceName, inviterName: row.inviterName, expiresAt: row.expiresAt };
 }
 
 /** Pending invites of the workspace, oldest first. */

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Conn } from '../../db/connect.js';
-import { invites, memberships, users } from '../../db/schema.js';
+import { invites, memberships, users, workspaces } from '../../db/schema.js';
 
 // This store also reads `users` and writes `memberships` (the users module's tables): accepting
 // an invite claims it, makes the account and grants the membership in one transaction, and a
@@ -64,6 +64,17 @@ export async function claimInvite(conn: Conn, tokenHash: Buffer, now: Date): Pro
     .set({ acceptedAt: now })
     .where(and(eq(invites.tokenHash, tokenHash), pending(now)))
     .returning();
+  return row;
+}
+
+/** A pending invite by its token's hash, with its workspace's and inviter's names, for the accept page. */
+export async function findPendingWithNames(conn: Conn, tokenHash: Buffer, now: Date) {
+  const [row] = await conn
+    .select({ email: invites.email, role: invites.role, expiresAt: invites.expiresAt, workspaceName: workspaces.name, inviterName: users.name })
+    .from(invites)
+    .innerJoin(workspaces, eq(workspaces.id, invites.workspaceId))
+    .leftJoin(users, eq(users.id, invites.invitedBy))
+    .where(and(eq(invites.tokenHash, tokenHash), pending(now)));
   return row;
 }
 

@@ -1,4 +1,4 @@
-import { useContext, useState } from 'preact/hooks';
+import { useContext, useEffect, useState } from 'preact/hooks';
 import { api, errorText } from '../../api/client.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
 import type { Me } from '../../session.js';
@@ -31,6 +31,7 @@ export function InvitePage({ me, onAccepted, onSignedIn, onSignOut }: Props) {
   // Kept as answered, worded at render (a language change rewords it).
   const [failure, setError] = useState<{ answer: unknown }>();
   const error = failure && errorText(failure.answer, lang);
+  const about = useInviteDescription(token, (answer) => setError({ answer }));
 
   const attempt = async (steps: () => Promise<string | undefined>) => {
     setBusy(true);
@@ -74,6 +75,14 @@ export function InvitePage({ me, onAccepted, onSignedIn, onSignOut }: Props) {
   };
 
   const errorLine = <ErrorLine error={error} />;
+  const intro = about ? (
+    <>
+      <p>{i.invitedBy(about.inviterName, about.workspaceName, about.role)}</p>
+      <p class="hint">{i.invitedAddress(about.email)}</p>
+    </>
+  ) : (
+    <p>{i.intro}</p>
+  );
   return (
     <main id="main" class="card invite">
       <LangSwitch />
@@ -82,7 +91,7 @@ export function InvitePage({ me, onAccepted, onSignedIn, onSignOut }: Props) {
         <p role="alert">{i.noToken}</p>
       ) : me ? (
         <div class="stack">
-          <p>{i.intro}</p>
+          {intro}
           <p>{i.signedInAs(me.user.name, me.user.email)}</p>
           <p class="hint">{i.otherEmail}</p>
           {errorLine}
@@ -103,7 +112,7 @@ export function InvitePage({ me, onAccepted, onSignedIn, onSignOut }: Props) {
         </div>
       ) : (
         <div class="stack">
-          <p>{i.intro}</p>
+          {intro}
           <div class="choose" role="group" aria-label={i.chooseLabel}>
             <button type="button" aria-pressed={mode === 'new'} onClick={() => setMode('new')}>
               {i.newAccount}
@@ -152,4 +161,16 @@ export function InvitePage({ me, onAccepted, onSignedIn, onSignOut }: Props) {
       )}
     </main>
   );
+}
+
+type InviteDescription = { email: string; role: 'owner' | 'member' | 'viewer'; workspaceName: string; inviterName: string | null };
+
+/** Who invites, to which workspace, as what (POST /api/invites/lookup); a dead link is said at once. */
+function useInviteDescription(token: string | null, onRefused: (answer: unknown) => void): InviteDescription | undefined {
+  const [about, setAbout] = useState<InviteDescription>();
+  useEffect(() => {
+    if (!token) return;
+    void api.POST('/api/invites/lookup', { body: { token } }).then(({ data, error }) => (data ? setAbout(data) : onRefused(error)));
+  }, [token]);
+  return about;
 }

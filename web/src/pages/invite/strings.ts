@@ -20,6 +20,10 @@ const en = {
   signInAndJoin: 'Sign in and join',
   signInIntro: 'Sign in with the account the invitation was sent to.',
   working: 'Joining…',
+  /** What the invitation is for (POST /api/invites/lookup); names isolated (they may be in either script). */
+  invitedBy: (inviter: string | null, workspace: string, role: 'owner' | 'member' | 'viewer') =>
+    `${inviter ? `\u2068${inviter}\u2069 invited you` : 'You were invited'} to join the workspace “\u2068${workspace}\u2069” as ${{ owner: 'an owner', member: 'a member', viewer: 'a viewer' }[role]}.`,
+  invitedAddress: (email: string) => `The invitation is for ${email}.`,
 };
 
 export type InviteStrings = typeof en;
@@ -45,6 +49,9 @@ const ar: InviteStrings = {
   signInAndJoin: 'تسجيل الدخول والانضمام',
   signInIntro: 'سجّل الدخول بالحساب الذي أُرسلت إليه الدعوة.',
   working: 'جارٍ الانضمام…',
+  invitedBy: (inviter, workspace, role) =>
+    `${inviter ? `دعاك \u2068${inviter}\u2069` : 'دُعيت'} للانضمام إلى مساحة العمل «\u2068${workspace}\u2069» ${{ owner: 'مالكًا', member: 'عضوًا', viewer: 'مشاهدًا' }[role]}.`,
+  invitedAddress: (email) => `الدعوة للعنوان \u2068${email}\u2069.`,
 };
 
 export const strings = { en, ar };

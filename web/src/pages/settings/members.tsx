@@ -100,13 +100,13 @@ function InviteForm({ workspaceId, onCreated }: { workspaceId: string; onCreated
   const s = useSettingsStrings();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
-  const [created, setCreated] = useState<{ email: string; url: string }>();
+  const [created, setCreated] = useState<{ email: string; url: string; mailed: boolean }>();
   const { busy, error, run } = useAction();
   const submit = async (e: Event) => {
     e.preventDefault();
     const invite = await run(() => api.POST('/api/workspaces/{id}/invites', { params: { path: { id: workspaceId } }, body: { email: email.trim(), role } }));
     if (invite) {
-      setCreated({ email: invite.email, url: invite.url });
+      setCreated({ email: invite.email, url: invite.url, mailed: invite.mailed });
       setEmail('');
       onCreated();
     }
@@ -126,7 +126,7 @@ function InviteForm({ workspaceId, onCreated }: { workspaceId: string; onCreated
           </button>
         </div>
       </form>
-      {created && <SecretOnce title={s.inviteLink} intro={s.inviteCreated(created.email)} label={s.inviteLink} value={created.url} onDone={() => setCreated(undefined)} />}
+      {created && <SecretOnce title={s.inviteLink} intro={created.mailed ? s.inviteMailed(created.email) : s.inviteCreated(created.email)} label={s.inviteLink} value={created.url} onDone={() => setCreated(undefined)} />}
     </>
   );
 }
