@@ -9,6 +9,7 @@ import type { App } from './http/types.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { analyticsRoutes } from './modules/analytics/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { passwordResetAdminRoutes, passwordResetRoutes } from './modules/password-reset/routes.js';
 import { collectionRoutes } from './modules/collections/routes.js';
 import { conversionRoutes } from './modules/conversions/routes.js';
 import type { ConversionDeps } from './modules/conversions/service.js';
@@ -178,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock,
     authChanged,
   });
+  await app.register(passwordResetRoutes, { db, clock, baseUrl: config.baseUrl, mailer: deps.mailer, authChanged });
   const flushLastUsed = async () => {
     await Promise.all([deps.lastUsed.flush(), deps.people.sessionSeen.flush(), deps.people.tokenUsed.flush()]);
   };
@@ -210,6 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await app.register(domainAdminRoutes, { prefix: '/admin', db, clock, adminToken: config.adminToken, domains: deps.domains });
     await app.register(importAdminRoutes, { prefix: '/admin', db, clock, adminToken: config.adminToken, wakeWorker: deps.imports.wakeWorker });
     await app.register(exportAdminRoutes, { prefix: '/admin', ...resource, adminToken: config.adminToken, shortLinkBaseUrl: config.shortLinkBaseUrl, links: deps.links });
+    await app.register(passwordResetAdminRoutes, { prefix: '/admin', db, clock, baseUrl: config.baseUrl, authChanged, adminToken: config.adminToken });
   }
   return app;
 }

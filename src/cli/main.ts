@@ -29,6 +29,10 @@ const COMMANDS: Record<string, [usage: string, does: string]> = {
     'create a user who can sign in (never put a password in the command line: it shows in ps)',
   ],
   'user list': ['user list', 'list every user'],
+  'users reset-link': [
+    'users reset-link <email>',
+    'make a password reset link for a user (single use, valid one hour) to hand over by other means: the way to reset a password on a server without mail (no SMTP_URL)',
+  ],
   'member add': ['member add <workspaceId> --user <userId> --role owner|member|viewer', 'make a user a member of a workspace with a role'],
   import: [
     `import <file> --workspace <workspaceId> [--source ${SOURCES.join('|')}] [--collection <name or id>] [--mapping <json>] [--domain <host>] [--upgrade-http] [--errors <file.csv>]`,
@@ -223,6 +227,11 @@ export async function run(
     case 'user list':
       request = { method: 'GET', path: '/admin/users' };
       break;
+    case 'users reset-link': {
+      if (!target) throw usageError(`missing <email>\n\n${usage(command)}`);
+      request = { method: 'POST', path: '/admin/users/reset-link', body: { email: target }, notFound: `no user with the email ${target}` };
+      break;
+    }
     case 'member add': {
       const id = workspaceId();
       const userId = uuidArg(values.user, 'user id (--user)', '--user <userId>', command);
@@ -259,6 +268,10 @@ export async function run(
       return print(() => table(data as Json[], ['id', 'email', 'name', 'createdAt']));
     case 'member add':
       return print(() => table([data as Json], ['workspaceId', 'userId', 'role', 'createdAt']));
+    case 'users reset-link': {
+      const link = data as Json;
+      return print(() => `Password reset link for ${target} (single use, valid until ${String(link.expiresAt)}):\n${String(link.url)}`);
+    }
     case 'secrets reseal':
       return reportReseal(data as { columns: ResealCount[] }, print);
     default:

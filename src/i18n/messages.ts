@@ -50,6 +50,10 @@ export const messages = {
     en: "Signing in is possible only from this site's own pages.",
     ar: 'لا يمكن تسجيل الدخول إلا من صفحات هذا الموقع نفسه.',
   },
+  password_reset_unavailable: {
+    en: 'This server sends no mail, so it cannot mail a reset link. Ask the operator for one (linktrail users reset-link).',
+    ar: 'لا يرسل هذا الخادم بريدًا، فلا يمكنه إرسال رابط إعادة التعيين. اطلب رابطًا من مشغّل الخدمة (linktrail users reset-link).',
+  },
   login_failed: { en: 'Wrong email or password.', ar: 'البريد الإلكتروني أو كلمة المرور غير صحيحة.' },
   login_throttled: {
     en: 'Too many failed sign-in attempts. Retry in {retryAfter} seconds.',
@@ -326,6 +330,10 @@ export const reasons = {
   last_owner: {
     en: 'would leave the workspace without an owner',
     ar: 'سيترك مساحة العمل دون مالك',
+  },
+  reset_token_invalid: {
+    en: 'is not a valid reset link (unknown, already used or older than one hour)',
+    ar: 'ليس رابط إعادة تعيين صالحًا (غير معروف أو مستخدم أو أقدم من ساعة)',
   },
   invite_invalid: {
     en: 'is not a valid invitation (unknown, already used, revoked or expired)',

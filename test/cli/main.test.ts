@@ -117,6 +117,18 @@ describe('people from the CLI (operations.md §7)', () => {
     await expect(cli('member', 'add', ws.id, '--user', user.id, '--role', 'boss')).rejects.toThrow(/--role must be one of owner, member, viewer/);
     await expect(cli('member', 'add', ws.id, '--user', 'nope', '--role', 'owner')).rejects.toThrow(/must be a UUID: nope/);
   });
+
+  test('users reset-link prints a single-use link that sets a new password (operations.md §15, a server without mail)', async () => {
+    const email = `reset-${randomUUID().slice(0, 8)}@example.com`;
+    await run(['user', 'create', '--email', email, '--name', 'Forgetful', '--url', url], { ADMIN_TOKEN, LINKTRAIL_PASSWORD: 'a long enough secret phrase' }, () => undefined);
+    const out = await cli('users', 'reset-link', email);
+    expect(out).toMatch(new RegExp(`^Password reset link for ${email} \\(single use, valid until .+\\):\\n`));
+    const token = new URL(/\S+reset-password\?token=\S+/.exec(out)![0]).searchParams.get('token')!;
+    const set = await t.inject({ method: 'POST', url: '/api/auth/password-reset/confirm', payload: { token, password: 'brand-new-passphrase-19' } });
+    expect(set.statusCode, set.body).toBe(204);
+    await expect(cli('users', 'reset-link', 'nobody-here@example.com')).rejects.toThrow(/no user with the email nobody-here@example.com/);
+    await expect(cli('users', 'reset-link')).rejects.toThrow(/missing <email>/);
+  });
 });
 
 describe('linktrail as a child process', () => {

@@ -80,7 +80,7 @@ interface Route {
 const SERVICE_PATHS = new Set(['/healthz', '/readyz', '/attribution.js']);
 
 /** Sign-in and setup: public, but people's routes (operations.md §7). */
-const PEOPLE_PUBLIC = new Set(['/api/auth/login', '/api/setup', '/api/auth/signup']);
+const PEOPLE_PUBLIC = new Set(['/api/auth/login', '/api/setup', '/api/auth/signup', '/api/auth/password-reset', '/api/auth/password-reset/confirm']);
 
 function familyOf(r: RouteOptions): Family | undefined {
   const config = (r.config ?? {}) as { scope?: string; public?: boolean; account?: string };
@@ -136,7 +136,8 @@ const DOCUMENTED: Record<Family, readonly number[]> = {
   scoped: [200, 201, 400, 401, 403, 404, 413, 429, 503],
   public: [200, 304, 400],
   // operations.md §7: 204 is logout; 403 owner_required; 404 a workspace, member, invite, key, session or token not yours.
-  people: [200, 201, 204, 400, 401, 403, 404, 429],
+  // §15: 202 is a password reset asked for (whatever the address).
+  people: [200, 201, 202, 204, 400, 401, 403, 404, 429],
   // operations.md §9: metadata (200), 302 to the dashboard's sign-in or consent or back to the app, 400/401/403 pages, and RFC 6749 §5.2 answers.
   oauth: [200, 302, 303, 400, 401, 403, 413, 429],
   redirect: [200, 302, 303, 401, 404, 410, 429],

@@ -9,6 +9,8 @@ import { CONSENT_PATH, ConsentPage, matchRoute } from './routes.js';
 
 const SignIn = lazyPage(() => import('./pages/sign-in.js').then((m) => m.SignIn));
 const Setup = lazyPage(() => import('./pages/setup.js').then((m) => m.Setup));
+const ForgotPassword = lazyPage(() => import('./pages/password-reset.js').then((m) => m.ForgotPassword));
+const ResetPassword = lazyPage(() => import('./pages/password-reset.js').then((m) => m.ResetPassword));
 const Invite = lazyPage(() => import('./pages/invite/index.js').then((m) => m.InvitePage));
 
 const WORKSPACE_KEY = 'linktrail.workspace';
@@ -78,6 +80,8 @@ export function App() {
 
   let body;
   if (path === '/setup') body = <Setup onDone={signedIn} />;
+  else if (path === '/forgot-password') body = <ForgotPassword />;
+  else if (path === '/reset-password') body = <ResetPassword />;
   else if (path === '/invite' && me !== undefined) body = <Invite me={me} onAccepted={joined} onSignedIn={loadMe} onSignOut={() => void signOut(true)} />;
   else if (me === undefined) body = <main id="main"><p aria-busy="true">…</p></main>;
   else if (me === null) body = <SignIn onDone={signedIn} />;

@@ -120,6 +120,18 @@ export async function updateProfile({
   return toUser(updated!);
 }
 
+/** The user with this email (ignoring case), if any. */
+export async function findUserByEmail({ ctx, input: { email } }: { ctx: BaseCtx; input: { email: string } }): Promise<User | undefined> {
+  const row = await store.findUserByEmail(ctx.db, email);
+  return row && toUser(row);
+}
+
+/** Sets a new password without the current one: a reset link proved the mailbox (operations.md §15). */
+export async function setPassword({ ctx: { db, now }, input: { userId, password } }: { ctx: BaseCtx; input: { userId: string; password: string } }): Promise<void> {
+  checkNewPassword(password);
+  await store.updateUser(db, userId, { passwordHash: await hashPassword(password), updatedAt: now });
+}
+
 export async function findUser({ ctx, input: { id } }: { ctx: BaseCtx; input: { id: string } }): Promise<User> {
   const row = await store.findUser(ctx.db, id);
   if (!row) throw notFound('user', id);

@@ -25,6 +25,7 @@ export const en = {
   language: 'Language',
   signOut: 'Sign out',
   signIn: 'Sign in',
+  forgotPassword: 'Forgot your password?',
   signInTitle: 'Sign in to Linktrail',
   signInForApp: 'An app asks to connect to one of your workspaces. Sign in to continue.',
   signInFirstRun: 'Nobody has an account yet. To create the first one, open the one-time setup link the server printed where it was started (its terminal or log), the line with',

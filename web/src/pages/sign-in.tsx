@@ -26,6 +26,9 @@ export function SignIn({ onDone }: { onDone: () => void }) {
           {t.signIn}
         </button>
       </form>
+      <p>
+        <a href="/app/forgot-password">{t.forgotPassword}</a>
+      </p>
     </Card>
   );
 }
