@@ -211,6 +211,8 @@ describe.skipIf(!dashboardRunnable)('daily-use tools in Chromium', () => {
     const setting = page.getByRole('checkbox', { name: 'Use keyboard shortcuts' });
     expect(await setting.isChecked()).toBe(true);
     await setting.uncheck();
+    await page.getByRole('heading', { name: 'Keyboard shortcuts' }).scrollIntoViewIfNeeded();
+    await d.checkAccessibility(page, 'daily-account-shortcuts-en');
     await page.reload();
     expect(await page.getByRole('checkbox', { name: 'Use keyboard shortcuts' }).isChecked()).toBe(false);
     await d.open(page, '/links', 'Links');

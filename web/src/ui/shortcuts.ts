@@ -43,20 +43,21 @@ function openNewLink(): void {
 
 /** Listens for the shortcuts on the whole document; returns the function that stops it. */
 export function installShortcuts(showHelp: () => void): () => void {
-  const actions: Record<string, () => void> = {
+  // Each says whether it did something: a `/` on a page without a search box stays the browser's.
+  const actions: Record<string, () => boolean> = {
     '/': () => {
       const box = marked('search') as HTMLInputElement | null;
       box?.focus();
       box?.select?.();
+      return box !== null;
     },
-    n: openNewLink,
-    '?': showHelp,
+    n: () => (openNewLink(), true),
+    '?': () => (showHelp(), true),
   };
   const onKey = (e: KeyboardEvent) => {
     const act = actions[e.key];
     if (!act || notOurs(e) || !shortcutsOn()) return;
-    e.preventDefault();
-    act();
+    if (act()) e.preventDefault();
   };
   document.addEventListener('keydown', onKey);
   return () => document.removeEventListener('keydown', onKey);

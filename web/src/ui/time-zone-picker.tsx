@@ -57,11 +57,12 @@ export function TimeZonePicker({ label, value, onChange, class: look = 'field' }
       Escape: () => (open ? setOpen(false) : setText(value)),
     };
     const act = keys[e.key];
-    // Home/End move the caret while the list is closed; Enter submits the form then.
+    // Home/End move the caret while the list is closed, Enter submits the form, and Escape
+    // with nothing to undo is left to what is around (a dialog closes).
     if (!act || (!open && ['Home', 'End', 'Enter'].includes(e.key))) return;
+    if (e.key === 'Escape' && !open && text === value) return;
     e.preventDefault();
-    // Escape closes the list, not the dialog around it.
-    if (e.key === 'Escape' && (open || text !== value)) e.stopPropagation();
+    e.stopPropagation();
     act();
   }
 
