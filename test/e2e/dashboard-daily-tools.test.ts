@@ -129,6 +129,10 @@ describe.skipIf(!dashboardRunnable)('daily-use tools in Chromium', () => {
     await dialog.getByText('A UTM template named "newsletter" already exists').waitFor();
     expect(await name.getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('dialog', { name: 'New link' }).isVisible()).toBe(true);
+    // While the name is open, typing in another field keeps the focus there.
+    await dialog.getByLabel('Term', { exact: true }).fill('boots');
+    expect(await activeId(page)).toBe('link-utm.term');
+    await dialog.getByLabel('Term', { exact: true }).fill('');
     await name.fill('Autumn newsletter');
     await dialog.getByRole('button', { name: 'Save template' }).click();
     await dialog.getByRole('status').getByText('Template “Autumn newsletter” saved.').waitFor();
@@ -157,6 +161,18 @@ describe.skipIf(!dashboardRunnable)('daily-use tools in Chromium', () => {
     await again.getByLabel('Destination URL', { exact: true }).press('Tab');
     expect(await again.getByLabel('Source', { exact: true }).inputValue()).toBe('fb');
     expect(await again.getByLabel('Medium', { exact: true }).inputValue()).toBe('social');
+    // Deleting a template asks first, naming it; the link made with it keeps its values.
+    await again.getByLabel('UTM template').selectOption({ label: 'Autumn newsletter' });
+    await again.getByRole('button', { name: 'Delete template' }).click();
+    await again.getByText('Delete the template “Autumn newsletter”? Links keep their values.').waitFor();
+    await page.screenshot({ path: `${SCREENSHOTS}/daily-utm-delete-en-1280.png` });
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Cancel');
+    await again.getByRole('button', { name: 'Yes, delete it' }).click();
+    await expect.poll(() => again.getByLabel('UTM template').locator('option').allTextContents()).toEqual(['None: fill in the fields', 'Newsletter']);
+    const left = await (await page.request.get(`${d.origin}/api/utm-templates`, { headers })).json();
+    expect(left.map((x: { name: string }) => x.name)).toEqual(['Newsletter']);
+    const kept = await (await page.request.get(`${d.origin}/api/links?id=${link.id}`, { headers })).json();
+    expect(kept[0].utm).toMatchObject({ campaign: 'autumn' });
 
     // Arabic on a phone.
     const ar = await signedIn('ar-EG', PHONE);

@@ -3,7 +3,7 @@
  * to fill them at once, "Save as template", and where a visitor lands with them. The workspace's
  * templates are GET/POST /api/utm-templates.
  */
-import { useContext, useEffect, useState } from 'preact/hooks';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
@@ -51,6 +51,15 @@ export function UtmBuilder({ form, setValues }: Props) {
               </option>
             ))}
           </select>
+          {chosen && (
+            <DeleteTemplate
+              template={templates.find((t) => t.id === chosen)!}
+              onDeleted={(id) => {
+                setTemplates((all) => all.filter((t) => t.id !== id));
+                setChosen('');
+              }}
+            />
+          )}
         </div>
       )}
       <div class="links-grid">
@@ -69,6 +78,52 @@ export function UtmBuilder({ form, setValues }: Props) {
   );
 }
 
+/** Deletes the chosen template, after a second click that names it; links made with it keep their values. */
+function DeleteTemplate({ template, onDeleted }: { template: Template; onDeleted: (id: string) => void }) {
+  const s = useStrings(strings);
+  const { lang } = useContext(LangContext);
+  const [asking, setAsking] = useState(false);
+  const [error, setError] = useState('');
+  const keep = useRef<HTMLButtonElement>(null);
+  useEffect(() => setAsking(false), [template.id]);
+  // The button clicked is gone: the focus goes to the safe answer.
+  useEffect(() => {
+    if (asking) keep.current?.focus();
+  }, [asking]);
+
+  async function remove() {
+    setError('');
+    try {
+      const res = await api.DELETE('/api/utm-templates/{id}', { params: { path: { id: template.id } } });
+      if (res.error) return setError(errorText(res.error, lang));
+      onDeleted(template.id);
+    } catch (err) {
+      setError(errorText(err, lang));
+    }
+  }
+
+  return (
+    <div class="field-inline">
+      {asking ? (
+        <>
+          <span>{s.utmTemplateDeleteQuestion(template.name)}</span>
+          <button type="button" class="links-danger" onClick={remove}>
+            {s.utmTemplateDeleteYes}
+          </button>
+          <button type="button" ref={keep} onClick={() => setAsking(false)}>
+            {s.cancel}
+          </button>
+        </>
+      ) : (
+        <button type="button" onClick={() => setAsking(true)}>
+          {s.utmTemplateDelete}
+        </button>
+      )}
+      {error && <p class="error">{error}</p>}
+    </div>
+  );
+}
+
 /** "Save as template": a name, then POST /api/utm-templates; the API's 409 or 400 shown at the name. */
 function SaveTemplate({ utm, onSaved }: { utm: Template['utm']; onSaved: (t: Template) => void }) {
   const s = useStrings(strings);
@@ -78,6 +133,10 @@ function SaveTemplate({ utm, onSaved }: { utm: Template['utm']; onSaved: (t: Tem
   const [error, setError] = useState('');
   const [saved, setSaved] = useState('');
   const [busy, setBusy] = useState(false);
+  const nameRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (naming) nameRef.current?.focus();
+  }, [naming]);
 
   async function save() {
     setError('');
@@ -111,7 +170,7 @@ function SaveTemplate({ utm, onSaved }: { utm: Template['utm']; onSaved: (t: Tem
               onInput={(e) => setName(e.currentTarget.value)}
               // Enter saves the template, not the link around it.
               onKeyDown={(e) => e.key === 'Enter' && (e.preventDefault(), void save())}
-              ref={(el) => el?.focus()}
+              ref={nameRef}
             />
             <button type="button" disabled={busy || !name.trim()} onClick={save}>
               {s.utmTemplateSave}
