@@ -49,6 +49,7 @@ import type { TokenFound } from './modules/tokens/service.js';
 import { roleIn } from './modules/users/members.js';
 import type { Role } from './modules/users/roles.js';
 import { userRoutes } from './modules/users/routes.js';
+import { utmTemplateRoutes } from './modules/utm-templates/routes.js';
 import { webhooksDocument } from './modules/webhooks/openapi.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 import { workspaceRoutes } from './modules/workspaces/routes.js';
@@ -143,6 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(qrRoutes, resource);
   await app.register(collectionRoutes, resource);
   await app.register(tagRoutes, resource);
+  await app.register(utmTemplateRoutes, resource);
   await app.register(partnerRoutes, resource);
   await app.register(linkRoutes, { ...resource, links: deps.links });
   await app.register(customerRoutes, resource);

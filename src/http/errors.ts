@@ -22,6 +22,7 @@ const STATUS: Partial<Record<MessageCode, number>> = {
   login_throttled: 429,
   route_not_found: 404,
   import_running: 409,
+  utm_template_name_taken: 409,
   not_found: 404,
   stripe_no_connection: 404,
   rate_limited: 429,

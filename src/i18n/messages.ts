@@ -230,6 +230,14 @@ export const messages = {
     en: 'This workspace already has {limit} logos, the most it may have: delete one before uploading another.',
     ar: 'لدى مساحة العمل هذه {limit} شعار، وهو الحد الأقصى: احذف واحدًا قبل رفع شعار آخر.',
   },
+  utm_template_name_taken: {
+    en: 'A UTM template named "{name}" already exists in this workspace: choose another name, or change that template.',
+    ar: 'يوجد في مساحة العمل هذه قالب UTM باسم "{name}": اختر اسمًا آخر أو عدّل ذلك القالب.',
+  },
+  utm_template_limit: {
+    en: 'This workspace already has {limit} UTM templates, the most it may have: delete one before saving another.',
+    ar: 'لدى مساحة العمل هذه {limit} قالب UTM، وهو الحد الأقصى: احذف واحدًا قبل حفظ قالب آخر.',
+  },
 } as const satisfies Record<string, { en: string; ar: string }>;
 
 export type MessageCode = keyof typeof messages;
@@ -267,6 +275,7 @@ export const reasons = {
     en: 'duplicates item [{other}] of this request',
     ar: 'مكرر مع العنصر [{other}] في هذا الطلب',
   },
+  utm_empty: { en: 'needs at least one value (source, medium, campaign, term, content or referral)', ar: 'يحتاج إلى قيمة واحدة على الأقل (المصدر أو الوسيط أو الحملة أو الكلمة أو المحتوى أو الإحالة)' },
   already_exists: { en: 'already exists in this workspace', ar: 'موجود مسبقًا في مساحة العمل هذه' },
   not_found: { en: 'no such record in this workspace', ar: 'لا يوجد سجل بهذا المعرّف في مساحة العمل هذه' },
   nothing_to_update: {

@@ -3,8 +3,10 @@ import { onLinkClick } from './router.js';
 import { mayOpen } from './access.js';
 import { matchRoute, SECTIONS } from './routes.js';
 import type { Me } from './session.js';
-import { useContext } from 'preact/hooks';
+import { useContext, useEffect, useState } from 'preact/hooks';
 import { useDocumentTitle } from './ui/document-title.js';
+import { installShortcuts } from './ui/shortcuts.js';
+import { ShortcutsHelp } from './ui/shortcuts-help.js';
 
 const NAV = [
   ['/', 'overview'],
@@ -47,6 +49,8 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
   const title = [...NAV, ...SECTIONS.flat(), ['/settings/webhooks/:id', 'webhooks'] as const, ['/account', 'account'] as const].find(([p]) => p === route?.pattern);
   const heading = title ? t[title[1]] : t.appName;
   useDocumentTitle(pageOwnsHeading ? null : heading, t.appName);
+  const [shortcutsShown, setShortcutsShown] = useState(false);
+  useEffect(() => installShortcuts(() => setShortcutsShown(true)), []);
   return (
     <div class="shell">
       <header class="topbar">
@@ -104,6 +108,7 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
         {!pageOwnsHeading && <h1>{heading}</h1>}
         {page}
       </main>
+      {shortcutsShown && <ShortcutsHelp onClose={() => setShortcutsShown(false)} />}
     </div>
   );
 }

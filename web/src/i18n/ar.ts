@@ -58,4 +58,11 @@ export const ar: Dictionary = {
   noWorkspace: 'لست عضوًا في أي مساحة عمل بعد. اطلب دعوة من أحد المالكين.',
   soon: 'هذه الصفحة قادمة قريبًا.',
   notFound: 'لا توجد صفحة هنا.',
+  shortcutsTitle: 'اختصارات لوحة المفاتيح',
+  shortcutSearch: 'البحث في هذه الصفحة',
+  shortcutNewLink: 'رابط جديد',
+  shortcutHelp: 'عرض هذه القائمة',
+  shortcutsOff: 'لإيقافها افتح',
+  shortcutsOffLink: 'صفحة الحساب',
+  close: 'إغلاق',
 };

@@ -56,5 +56,12 @@ export const en = {
   noWorkspace: 'You are not a member of any workspace yet. Ask an owner for an invitation.',
   soon: 'This page is coming soon.',
   notFound: 'There is no page here.',
+  shortcutsTitle: 'Keyboard shortcuts',
+  shortcutSearch: 'Search this page',
+  shortcutNewLink: 'New link',
+  shortcutHelp: 'Show this list',
+  shortcutsOff: 'To turn them off, open your',
+  shortcutsOffLink: 'Account page',
+  close: 'Close',
 };
 export type Dictionary = typeof en;

@@ -6,6 +6,8 @@ const en = {
   previousPage: 'Previous page',
   nextPage: 'Next page',
   page: (n: number) => `Page ${n}`,
+  noZone: 'No time zone matches',
+  yourZone: 'this device',
 };
 
 const ar: typeof en = {
@@ -15,6 +17,8 @@ const ar: typeof en = {
   previousPage: 'الصفحة السابقة',
   nextPage: 'الصفحة التالية',
   page: (n: number) => `الصفحة ${n}`,
+  noZone: 'لا توجد منطقة زمنية مطابقة',
+  yourZone: 'هذا الجهاز',
 };
 
 export const strings = { en, ar };

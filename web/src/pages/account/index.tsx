@@ -17,6 +17,7 @@ import {
   useSettingsStrings,
 } from '../settings/ui.js';
 import { asMade, CredentialForm, NewCredential, type Made } from '../settings/credential.js';
+import { ShortcutsSetting } from './shortcuts.js';
 import { strings } from './strings.js';
 
 type Token = components['schemas']['HumanToken'];
@@ -30,6 +31,7 @@ export function AccountPage({ me, workspaceId }: PageProps) {
       <Password />
       <Sessions />
       <Tokens me={me} workspaceId={workspaceId} />
+      <ShortcutsSetting />
     </div>
   );
 }

@@ -1,5 +1,8 @@
 /** Strings of the account page (profile, password, sessions, human tokens); a token's shared words (expiry, prefix, last used) are the settings'. */
 const en = {
+  shortcutsTitle: 'Keyboard shortcuts',
+  shortcutsOn: 'Use keyboard shortcuts',
+  shortcutsHelp: '/ search, n new link, ? the list. Kept in this browser only.',
   profileTitle: 'Profile',
   name: 'Your name',
   email: 'Email',
@@ -40,6 +43,9 @@ const en = {
 export type AccountStrings = typeof en;
 
 const ar: AccountStrings = {
+  shortcutsTitle: 'اختصارات لوحة المفاتيح',
+  shortcutsOn: 'استخدام اختصارات لوحة المفاتيح',
+  shortcutsHelp: '/ للبحث، n لرابط جديد، ? للقائمة. يُحفظ هذا الإعداد في هذا المتصفح فقط.',
   profileTitle: 'الملف الشخصي',
   name: 'اسمك',
   email: 'البريد الإلكتروني',

@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { Lang } from '../../i18n/index.js';
+import { TimeZonePicker } from '../../ui/time-zone-picker.js';
 import { rowLabel, type Group } from './breakdown.js';
 import { addDays, isDate, PRESETS, resolveRange, wallHour, type Preset } from './range.js';
 import type { Strings } from './strings.js';
@@ -15,13 +16,6 @@ const PRESET_LABEL: Record<Preset, keyof Strings> = {
   all: 'all',
 };
 
-function zones(current: string): string[] {
-  const all = new Set(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []);
-  all.add('UTC');
-  all.add(current);
-  return [...all].sort();
-}
-
 interface Props {
   view: ViewState;
   update: (patch: Partial<ViewState>) => void;
@@ -30,7 +24,6 @@ interface Props {
 
 /** Date range (presets or custom dates) and time zone. */
 export function Controls({ view, update, s }: Props) {
-  const zoneList = useMemo(() => zones(view.tz), [view.tz]);
   const [start, setStart] = useState(view.start ?? '');
   const [end, setEnd] = useState(view.end ?? '');
   useEffect(() => {
@@ -79,16 +72,7 @@ export function Controls({ view, update, s }: Props) {
           </label>
         </>
       )}
-      <label class="field">
-        <span>{s.timeZone}</span>
-        <select value={view.tz} onChange={(e) => update({ tz: e.currentTarget.value })}>
-          {zoneList.map((z) => (
-            <option key={z} value={z}>
-              {z}
-            </option>
-          ))}
-        </select>
-      </label>
+      <TimeZonePicker label={s.timeZone} value={view.tz} onChange={(tz) => update({ tz })} />
       {bad && (
         <p class="error lt-wide" role="alert">
           {s.badDates}

@@ -97,3 +97,59 @@ export function buildItem(link: Link | undefined, initial: Values, values: Value
   for (const [f, feature] of GATED) if (!features.has(feature)) delete item[f];
   return item;
 }
+
+/** The query parameter each UTM value becomes at the redirect (src/modules/redirect/destination.ts). */
+export const UTM_PARAMS: Record<(typeof UTM_KEYS)[number], string> = {
+  source: 'utm_source', medium: 'utm_medium', campaign: 'utm_campaign', term: 'utm_term', content: 'utm_content', referral: 'ref',
+};
+
+const parsed = (url: string): URL | undefined => {
+  try {
+    return new URL(url.trim());
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Where a visitor lands: the destination with the UTM values as parameters, each replacing the
+ * destination's own of that name, as the redirect does; undefined while the URL is not one.
+ */
+export function landingUrl(values: Values): string | undefined {
+  const url = parsed(values.url);
+  if (!url) return undefined;
+  for (const k of UTM_KEYS) {
+    const v = values[`utm.${k}`].trim();
+    if (v) url.searchParams.set(UTM_PARAMS[k], v);
+  }
+  return url.href;
+}
+
+/** The UTM parameters already in the destination, read into the UTM fields still empty (the URL stays as typed). */
+export function utmFromUrl(values: Values): Values {
+  const url = parsed(values.url);
+  if (!url) return values;
+  const next = { ...values };
+  for (const k of UTM_KEYS) {
+    const found = url.searchParams.get(UTM_PARAMS[k]);
+    if (found && !next[`utm.${k}`].trim()) next[`utm.${k}`] = found;
+  }
+  return UTM_KEYS.some((k) => next[`utm.${k}`] !== values[`utm.${k}`]) ? next : values;
+}
+
+/** A saved template's values as the form's UTM fields: every key, those it lacks emptied. */
+export function withTemplate(values: Values, utm: Partial<Record<(typeof UTM_KEYS)[number], string>>): Values {
+  const next = { ...values };
+  for (const k of UTM_KEYS) next[`utm.${k}`] = utm[k] ?? '';
+  return next;
+}
+
+/** The form's UTM values as a template's `utm` (the empty ones left out). */
+export function utmOf(values: Values): Partial<Record<(typeof UTM_KEYS)[number], string>> {
+  const out: Partial<Record<(typeof UTM_KEYS)[number], string>> = {};
+  for (const k of UTM_KEYS) {
+    const v = values[`utm.${k}`].trim();
+    if (v) out[k] = v;
+  }
+  return out;
+}

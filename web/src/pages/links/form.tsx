@@ -10,9 +10,10 @@ import { errorField } from '../../ui/api-error.js';
 import { Dialog } from '../../ui/dialog.js';
 import type { Named } from './data.js';
 import { AdvancedFields, FieldError, fieldAttrs, NamedSelect, PlanFields, TagsField, TextField, type FormState } from './form-fields.js';
-import { buildItem, initialValues, UTM_KEYS, type Values } from './form-values.js';
+import { buildItem, initialValues, utmFromUrl, type Values } from './form-values.js';
 import { withoutIndex, type Link } from './rows.js';
 import { strings } from './strings.js';
+import { UtmBuilder } from './utm-builder.js';
 
 interface Props {
   link?: Link;
@@ -83,7 +84,7 @@ export function LinkForm({ link, plan, allowed, collections, tags, partners, def
   return (
     <Dialog class="links-dialog" title={link ? s.editTitle : s.newTitle} onClose={onClose}>
       <form ref={formRef} class="stack links-form" onSubmit={submit} noValidate>
-        <TextField form={form} name="url" label={s.destinationUrl} type="url" extra={{ required: true, autoComplete: 'url', dir: 'ltr' }} />
+        <TextField form={form} name="url" label={s.destinationUrl} type="url" extra={{ required: true, autoComplete: 'url', dir: 'ltr', onBlur: () => setValues(utmFromUrl) }} />
         <NamedSelect form={form} name="collectionId" label={s.collection} options={collections} blank={values.collectionId ? undefined : '—'} required>
           {collections.length === 0 && <p class="muted">{s.noCollections}</p>}
         </NamedSelect>
@@ -95,13 +96,7 @@ export function LinkForm({ link, plan, allowed, collections, tags, partners, def
         </div>
         <TextField form={form} name="image" label={s.image} type="url" extra={{ dir: 'ltr' }} />
         <TagsField errors={errors} tags={tags} tagIds={tagIds} onChange={setTagIds} />
-        <fieldset class="links-grid" {...fieldAttrs(errors, 'utm')} tabIndex={-1}>
-          <legend>{s.utm}</legend>
-          {UTM_KEYS.map((k) => (
-            <TextField key={k} form={form} name={`utm.${k}`} label={s.utmKeys[k]} />
-          ))}
-          <FieldError errors={errors} name="utm" />
-        </fieldset>
+        <UtmBuilder form={form} setValues={setValues} />
         <PlanFields form={form} plan={plan} features={features} />
         <AdvancedFields form={form} partners={partners} cloaking={features.has('cloaking')} cloaked={cloaked} onCloaked={setCloaked} />
         {formError && (

@@ -21,7 +21,7 @@ export function LinksToolbar({ canWrite, canImport, exporting, onNew, onExport }
   return (
     <div class="links-toolbar">
       {canWrite && (
-        <button type="button" class="links-primary" onClick={onNew}>
+        <button type="button" class="links-primary" data-shortcut="new-link" onClick={onNew}>
           {s.newLink}
         </button>
       )}
