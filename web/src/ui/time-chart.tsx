@@ -8,6 +8,8 @@ export interface ChartSeries {
   values: number[];
   /** A CSS custom property holding the colour, so the theme decides. */
   colorVar: string;
+  /** A dashed line (segment and gap lengths in px): an earlier period's series beside the current one. */
+  dash?: number[];
 }
 
 interface Props {
@@ -55,7 +57,8 @@ export function TimeChart({ times, series, interval, label, timeLabel, lang, for
           ...series.map((s) => ({
             label: s.label,
             stroke: color(s.colorVar),
-            width: 2,
+            width: s.dash ? 1.5 : 2,
+            ...(s.dash ? { dash: s.dash } : {}),
             value: (_u: uPlot, v: number | null) => (v == null ? '–' : formatNumber(v)),
           })),
         ],

@@ -1,20 +1,58 @@
 import type { components } from '../../api/schema.js';
+import { CountDelta, RevenueDelta } from './delta.js';
+import { funnelRates } from './figures.js';
 import type { Formats } from './format.js';
 import type { Strings } from './strings.js';
 
-type Group = components['schemas']['AnalyticsGroup'];
+/** A group of GET /api/analytics; visitors once the API counts them (operations.md §14, Funnel). */
+export type Group = components['schemas']['AnalyticsGroup'] & { visitors?: number };
 
-/** The headings of the four numbers every analytics table ends with. */
-export const metricColumns = (s: Strings) => [s.clicks, s.leads, s.sales, s.revenue];
+/** Whether these rows carry visitors (then the tables show them beside clicks). */
+export const hasVisitors = (rows: readonly Group[]) => rows.length > 0 && rows.every((g) => typeof g.visitors === 'number');
 
-/** A row's clicks, leads, sales and revenue (revenue per currency, never added across currencies). */
-export function MetricCells({ g, f }: { g: Group; f: Formats }) {
+/** The headings of the numbers every analytics table ends with: the figures, then the funnel's rates. */
+export const metricColumns = (s: Strings, visitors = false) => [
+  ...(visitors ? [s.visitors] : []),
+  s.clicks,
+  s.leads,
+  s.sales,
+  s.revenue,
+  s.leadsPerClick,
+  s.salesPerClick,
+];
+
+interface Props {
+  g: Group;
+  f: Formats;
+  s: Strings;
+  visitors?: boolean;
+  /** Show each figure's change against g.previous. */
+  compare?: boolean;
+}
+
+/** A row's figures (revenue per currency, never added across currencies), each with its change when compared, and its conversion rates. */
+export function MetricCells({ g, f, s, visitors, compare }: Props) {
+  const before = compare ? g.previous : undefined;
+  const r = funnelRates(g);
+  const pct = (p: number | undefined) => (p === undefined ? '—' : f.percent(p));
+  const count = (k: 'clicks' | 'leads' | 'sales') => (
+    <td>
+      <span class="lt-now">{f.number(g[k])}</span>
+      {before && <CountDelta now={g[k]} before={before[k]} f={f} s={s} />}
+    </td>
+  );
   return (
     <>
-      <td>{f.number(g.clicks)}</td>
-      <td>{f.number(g.leads)}</td>
-      <td>{f.number(g.sales)}</td>
-      <td>{f.revenue(g.revenue)}</td>
+      {visitors && <td>{f.number(g.visitors ?? 0)}</td>}
+      {count('clicks')}
+      {count('leads')}
+      {count('sales')}
+      <td>
+        <span class="lt-now">{f.revenue(g.revenue)}</span>
+        {before && <RevenueDelta now={g.revenue} before={before.revenue} f={f} s={s} />}
+      </td>
+      <td>{pct(r.leadsPerClick)}</td>
+      <td>{pct(r.salesPerClick)}</td>
     </>
   );
 }
