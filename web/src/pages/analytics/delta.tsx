@@ -10,14 +10,14 @@ type Said = Pick<Strings, 'up' | 'down' | 'same' | 'noBase' | 'was'>;
  * colour is never the only signal), the signed percentage, and the earlier figure. Nothing in
  * the earlier period: "—", there is no percentage of nothing.
  */
-export function Delta({ now, before, earlier, f, s, code }: { now: number; before: number; earlier: string; f: Formats; s: Said; code?: string }) {
+export function Delta({ now, before, earlier, f, s, code, compact }: { now: number; before: number; earlier: string; f: Formats; s: Said; code?: string; compact?: boolean }) {
   const p = changePercent(now, before);
   const trend = p === undefined ? 'none' : p > 0 ? 'up' : p < 0 ? 'down' : 'same';
   return (
     <span class="lt-delta" data-trend={trend}>
       {p === undefined ? (
         <>
-          <span aria-hidden="true">—</span>
+          <span aria-hidden="true">— </span>
           <span class="lt-sr">{s.noBase}</span>
         </>
       ) : (
@@ -28,7 +28,8 @@ export function Delta({ now, before, earlier, f, s, code }: { now: number; befor
         </>
       )}
       {code && <span class="lt-code"> {code.toUpperCase()}</span>}
-      <span class="lt-was">
+      {/* In a table's cell the earlier figure is read, not shown (the cell stays narrow). */}
+      <span class={compact ? 'lt-sr' : 'lt-was'}>
         {' '}
         ({s.was} <bdi>{earlier}</bdi>)
       </span>
@@ -36,19 +37,27 @@ export function Delta({ now, before, earlier, f, s, code }: { now: number; befor
   );
 }
 
+interface Change<T> {
+  now: T;
+  before: T;
+  f: Formats;
+  s: Said;
+  compact?: boolean;
+}
+
 /** A count's change. */
-export function CountDelta({ now, before, f, s }: { now: number; before: number; f: Formats; s: Said }) {
-  return <Delta now={now} before={before} earlier={f.number(before)} f={f} s={s} />;
+export function CountDelta({ now, before, f, s, compact }: Change<number>) {
+  return <Delta now={now} before={before} earlier={f.number(before)} f={f} s={s} compact={compact} />;
 }
 
 /** Revenue's change currency by currency (one line each; currencies are never added together). */
-export function RevenueDelta({ now, before, f, s }: { now: ByCurrency; before: ByCurrency; f: Formats; s: Said }) {
+export function RevenueDelta({ now, before, f, s, compact }: Change<ByCurrency>) {
   const codes = currenciesOf(now, before);
-  if (codes.length === 0) return <CountDelta now={0} before={0} f={f} s={s} />;
+  if (codes.length === 0) return <CountDelta now={0} before={0} f={f} s={s} compact={compact} />;
   return (
     <>
       {codes.map((c) => (
-        <Delta key={c} now={now[c] ?? 0} before={before[c] ?? 0} earlier={f.money(before[c] ?? 0, c)} f={f} s={s} code={codes.length > 1 ? c : undefined} />
+        <Delta key={c} now={now[c] ?? 0} before={before[c] ?? 0} earlier={f.money(before[c] ?? 0, c)} f={f} s={s} code={codes.length > 1 ? c : undefined} compact={compact} />
       ))}
     </>
   );

@@ -38,7 +38,7 @@ export function MetricCells({ g, f, s, visitors, compare }: Props) {
   const count = (k: 'clicks' | 'leads' | 'sales') => (
     <td>
       <span class="lt-now">{f.number(g[k])}</span>
-      {before && <CountDelta now={g[k]} before={before[k]} f={f} s={s} />}
+      {before && <CountDelta now={g[k]} before={before[k]} f={f} s={s} compact />}
     </td>
   );
   return (
@@ -49,7 +49,7 @@ export function MetricCells({ g, f, s, visitors, compare }: Props) {
       {count('sales')}
       <td>
         <span class="lt-now">{f.revenue(g.revenue)}</span>
-        {before && <RevenueDelta now={g.revenue} before={before.revenue} f={f} s={s} />}
+        {before && <RevenueDelta now={g.revenue} before={before.revenue} f={f} s={s} compact />}
       </td>
       <td>{pct(r.leadsPerClick)}</td>
       <td>{pct(r.salesPerClick)}</td>
