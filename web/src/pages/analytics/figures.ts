@@ -48,3 +48,6 @@ export function sumFigures(groups: readonly Figures[]): Figures {
 export function currenciesOf(now: ByCurrency, before: ByCurrency = {}): string[] {
   return [...new Set([...Object.keys(now), ...Object.keys(before)])].sort();
 }
+
+/** Whether these rows carry visitors (then the pages show them beside clicks). */
+export const hasVisitors = (rows: readonly { visitors?: number }[]) => rows.length > 0 && rows.every((g) => typeof g.visitors === 'number');

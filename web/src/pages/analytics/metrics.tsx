@@ -1,14 +1,14 @@
 import type { components } from '../../api/schema.js';
 import { CountDelta, RevenueDelta } from './delta.js';
-import { funnelRates } from './figures.js';
+import { funnelRates, hasVisitors } from './figures.js';
+
+export { hasVisitors };
 import type { Formats } from './format.js';
 import type { Strings } from './strings.js';
 
 /** A group of GET /api/analytics; visitors once the API counts them (operations.md §14, Funnel). */
 export type Group = components['schemas']['AnalyticsGroup'] & { visitors?: number };
 
-/** Whether these rows carry visitors (then the tables show them beside clicks). */
-export const hasVisitors = (rows: readonly Group[]) => rows.length > 0 && rows.every((g) => typeof g.visitors === 'number');
 
 /** The headings of the numbers every analytics table ends with: the figures, then the funnel's rates. */
 export const metricColumns = (s: Strings, visitors = false) => [

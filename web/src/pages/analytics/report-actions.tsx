@@ -6,7 +6,7 @@ import { compareName } from './compare-select.js';
 import { filterText, PRESET_LABEL } from './controls.js';
 import { bucketNamer, type Formats } from './format.js';
 import { wallHour, type Resolved } from './range.js';
-import type { ReportHeader } from './report.js';
+import type { ReportHeader } from './report-csv.js';
 import type { Strings } from './strings.js';
 import { FILTER_PARAMS, type FilterParam, type ViewState } from './view-state.js';
 
