@@ -113,7 +113,10 @@ describe.skipIf(!dashboardRunnable)('comparison, funnel and reports in Chromium'
     expect(await totalParts(page, 'Leads')).toEqual({ now: '1', delta: '— No change to show (nothing in the earlier period) (was 0)' });
     expect((await totalParts(page, 'Revenue')).now).toBe('€10.00 · $49.00');
     // The chart draws the earlier series too (uPlot's legend names them).
-    await page.locator('.u-legend').getByText('Clicks (earlier)').waitFor();
+    // Off the chart, its legend gives each series' total for the period.
+    const legend = (name: string) => page.locator('.u-legend tr', { hasText: name }).locator('.u-value').textContent();
+    expect(await legend('Clicks (earlier)')).toBe('2');
+    expect(await legend('Leads (earlier)')).toBe('0');
     // A breakdown row shows its change: the UK 2 then 2, Germany new.
     const country = page.getByRole('region', { name: 'Locations: Country' });
     const gb = country.getByRole('row').filter({ hasText: 'United Kingdom' });
@@ -182,6 +185,13 @@ describe.skipIf(!dashboardRunnable)('comparison, funnel and reports in Chromium'
     await d.open(page, `/links/${spring!.id}?range=7d&compare=year`, 'Spring sale');
     await expect.poll(() => totalParts(page, 'Clicks')).toEqual({ now: '4', delta: '— No change to show (nothing in the earlier period) (was 0)' });
     await page.getByRole('list', { name: 'Clicks to leads to sales, with the conversion rates' }).waitFor();
+    await d.checkAccessibility(page, 'link-compare-en');
+    await page.setViewportSize({ width: 794, height: 1123 });
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.getByRole('button', { name: 'Copy the short URL' }).isVisible()).toBe(false);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${SCREENSHOTS}/dashboard-link-print-en.png`, fullPage: true });
+    await page.emulateMedia({ media: 'screen' });
 
     // Arabic at 375 px: the comparison, long values and revenue columns unclipped; print right to left.
     const ar = await d.newPage('ar-EG', PHONE);

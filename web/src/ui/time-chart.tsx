@@ -46,6 +46,7 @@ export function TimeChart({ times, series, interval, label, timeLabel, lang, for
     const color = (v: string) => style.getPropertyValue(v).trim() || 'currentColor';
     const timeFormat = new Intl.DateTimeFormat(lang, { ...TIME_FORMAT[interval], timeZone: 'UTC' });
     const writeTime = (s: number) => timeFormat.format(new Date(s * 1000));
+    const period = times.length ? `${writeTime(times[0]!)} – ${writeTime(times[times.length - 1]!)}` : '';
     const axis = { stroke: color('--muted'), grid: { stroke: color('--border'), width: 1 }, ticks: { stroke: color('--border'), width: 1 } };
     const plot = new uPlot(
       {
@@ -53,13 +54,14 @@ export function TimeChart({ times, series, interval, label, timeLabel, lang, for
         height: 240,
         tzDate: (s) => uPlot.tzDate(new Date(s * 1000), 'UTC'),
         series: [
-          { label: timeLabel, value: (_u, v) => (v == null ? '–' : writeTime(v)) },
+          // Off the chart, the legend shows the period and each series' total (never a dash).
+          { label: timeLabel, value: (_u, v) => (v == null ? period : writeTime(v)) },
           ...series.map((s) => ({
             label: s.label,
             stroke: color(s.colorVar),
             width: s.dash ? 1.5 : 2,
             ...(s.dash ? { dash: s.dash } : {}),
-            value: (_u: uPlot, v: number | null) => (v == null ? '–' : formatNumber(v)),
+            value: (_u: uPlot, v: number | null) => formatNumber(v ?? s.values.reduce((a, b) => a + b, 0)),
           })),
         ],
         scales: { y: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil(max * 1.1))] } },
