@@ -69,7 +69,7 @@ const CLICK_HEADER = [
   'id', 'linkId', 'partnerId', 'createdAt', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl',
   'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'trigger',
 ];
-const GROUP_HEADER = ['key', 'clicks', 'leads', 'sales', 'saleAmount', 'revenue', 'refunded'];
+const GROUP_HEADER = ['key', 'clicks', 'leads', 'sales', 'saleAmount', 'revenue', 'refunded', 'visitors'];
 
 type Shop = Awaited<ReturnType<typeof seed>>;
 let shop: Shop;
