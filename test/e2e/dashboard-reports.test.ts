@@ -22,6 +22,7 @@ let pinned: number | undefined;
 interface Group {
   key: string;
   clicks: number;
+  visitors: number;
   leads: number;
   sales: number;
   revenue: Record<string, number>;
@@ -48,7 +49,8 @@ function clippedCells(page: Page): Promise<string[]> {
 describe.skipIf(!dashboardRunnable)('comparison, funnel and reports in Chromium', () => {
   let d: Dashboard;
   beforeAll(async () => {
-    d = await startDashboard({}, { clock: () => new Date(pinned ?? Date.now()) });
+    // Region and city from trusted edge headers (as Cloudflare's cf-region and cf-ipcity).
+    d = await startDashboard({ REGION_HEADER: 'x-edge-region', CITY_HEADER: 'x-edge-city' }, { clock: () => new Date(pinned ?? Date.now()) });
   });
   afterEach(async () => d.closeContexts());
   afterAll(async () => d?.close());
@@ -58,6 +60,7 @@ describe.skipIf(!dashboardRunnable)('comparison, funnel and reports in Chromium'
     const page = await d.newPage('en-US');
     const { headers } = await d.setUpOwner(page);
     const longCampaign = 'spring-launch-with-an-unusually-long-campaign-name-that-must-wrap-inside-its-card-2026';
+    const longCity = 'Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch';
     const collection = await page.request.post(`${origin}/api/collections`, { headers, data: [{ name: 'Spring' }] });
     expect(collection.status(), await collection.text()).toBe(201);
     const collectionId = (await collection.json())[0].id as string;
@@ -72,10 +75,12 @@ describe.skipIf(!dashboardRunnable)('comparison, funnel and reports in Chromium'
     const [spring, launch] = (await made.json()) as { id: string; shortUrl: string }[];
 
     // The week before: 2 clicks from the UK. This week: 1 from the UK, 3 from Germany (one on a phone), 1 from the UK on the long campaign.
-    const click = async (link: { shortUrl: string }, ip: string, ua: string, at?: number) => {
+    const PLACES: Record<string, [string, string]> = { [IP_GB]: ['England', 'London'], [IP_DE]: ['Bavaria', 'Munich'] };
+    const click = async (link: { shortUrl: string }, ip: string, ua: string, at?: number, city = PLACES[ip]![1]) => {
       pinned = at;
       try {
-        const res = await d.t.inject({ method: 'GET', url: new URL(link.shortUrl).pathname, remoteAddress: ip, headers: { 'user-agent': ua } });
+        const place = { 'x-edge-region': PLACES[ip]![0], 'x-edge-city': city };
+        const res = await d.t.inject({ method: 'GET', url: new URL(link.shortUrl).pathname, remoteAddress: ip, headers: { 'user-agent': ua, ...place } });
         expect(res.statusCode, res.body).toBe(302);
         return new URL(res.headers.location as string).searchParams.get('ltid')!;
       } finally {
@@ -89,7 +94,7 @@ describe.skipIf(!dashboardRunnable)('comparison, funnel and reports in Chromium'
     await click(spring!, IP_DE, DESKTOP_UA);
     await click(spring!, IP_DE, DESKTOP_UA);
     await click(spring!, IP_DE, IPHONE);
-    await click(launch!, IP_GB, DESKTOP_UA);
+    await click(launch!, IP_GB, DESKTOP_UA, undefined, longCity);
     const customer = { customerExternalId: 'cus_rana', customerName: 'Rana Haddad' };
     for (const [kind, data] of [
       ['lead', { clickId, eventName: 'Sign up', ...customer }],
@@ -112,6 +117,11 @@ describe.skipIf(!dashboardRunnable)('comparison, funnel and reports in Chromium'
     // Nothing in the earlier week: a dash, no percentage of nothing.
     expect(await totalParts(page, 'Leads')).toEqual({ now: '1', delta: '— No change to show (nothing in the earlier period) (was 0)' });
     expect((await totalParts(page, 'Revenue')).now).toBe('€10.00 · $49.00');
+    // Visitors beside clicks: the API's visitor-days of the week.
+    const week = await api(`groupBy=timeseries&startDate=${new Date(Date.now() - 6 * DAY).toISOString().slice(0, 10)}&timezone=UTC&compare=previous`);
+    const visitors = week.reduce((n, g) => n + g.visitors, 0);
+    expect(visitors).toBeGreaterThan(0);
+    expect((await totalParts(page, 'Visitors')).now).toBe(String(visitors));
     // The chart draws the earlier series too (uPlot's legend names them).
     // Off the chart, its legend gives each series' total for the period.
     const legend = (name: string) => page.locator('.u-legend tr', { hasText: name }).locator('.u-value').textContent();
@@ -131,6 +141,19 @@ describe.skipIf(!dashboardRunnable)('comparison, funnel and reports in Chromium'
     expect(await page.getByLabel('Compare with').inputValue()).toBe('previous');
     await d.checkAccessibility(page, 'analytics-compare-en');
 
+    // Places: region and city tabs of the locations card; a city row filters the view.
+    await page.getByRole('group', { name: 'Locations: Break down by' }).getByRole('button', { name: 'City' }).click();
+    const cities = page.getByRole('region', { name: 'Locations: City' });
+    await cities.getByRole('button', { name: 'Filter by Munich, DE' }).waitFor();
+    expect(new URL(page.url()).searchParams.getAll('by')).toEqual(['location:city']);
+    await cities.getByRole('button', { name: 'Filter by London, GB' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('city')).toBe('London, GB');
+    await expect.poll(() => totalParts(page, 'Clicks')).toEqual({ now: '1', delta: '▼ Down -50% (was 2)' });
+    await page.getByRole('button', { name: 'Remove filter City: London, GB' }).click();
+    await page.getByRole('group', { name: 'Locations: Break down by' }).getByRole('button', { name: 'Region' }).click();
+    await page.getByRole('region', { name: 'Locations: Region' }).getByRole('button', { name: 'Filter by Bavaria, DE' }).waitFor();
+    await page.getByRole('group', { name: 'Locations: Break down by' }).getByRole('button', { name: 'Country' }).click();
+
     // A filter, then the CSV: its first records name the view, its rows are the API's groups.
     await country.getByRole('button', { name: 'Filter by United Kingdom' }).click();
     await page.getByRole('button', { name: 'Remove filter Country: United Kingdom' }).waitFor();
@@ -146,7 +169,7 @@ describe.skipIf(!dashboardRunnable)('comparison, funnel and reports in Chromium'
     expect(records[3]!.slice(0, 2)).toEqual(['Active filters', 'Country: United Kingdom']);
     expect(records[4]!.slice(0, 2)).toEqual(['Compare with', 'Previous period']);
     const heading = records[6]!;
-    expect(heading.slice(0, 8)).toEqual(['Breakdown', 'groupBy', 'Key', 'Label', 'Clicks', 'Leads', 'Sales', 'Revenue (EUR)']);
+    expect(heading.slice(0, 9)).toEqual(['Breakdown', 'groupBy', 'Key', 'Label', 'Clicks', 'Visitors', 'Leads', 'Sales', 'Revenue (EUR)']);
     const col = (name: string) => heading.indexOf(name);
     const rows = records.slice(7);
     const tz = new URL(page.url()).searchParams.get('tz') ?? (await page.evaluate<string>('Intl.DateTimeFormat().resolvedOptions().timeZone'));
@@ -155,9 +178,9 @@ describe.skipIf(!dashboardRunnable)('comparison, funnel and reports in Chromium'
       const want = await api(`${q}&groupBy=${groupBy}${groupBy === 'timeseries' ? '&interval=day&sort=asc&take=5000' : '&take=100'}`);
       const got = rows.filter((r) => r[col('groupBy')] === groupBy);
       expect(
-        got.map((r) => [r[col('Key')], r[col('Clicks')], r[col('Leads')], r[col('Sales')], r[col('Earlier: Clicks')], r[col('Revenue (USD)')]]),
+        got.map((r) => [r[col('Key')], r[col('Clicks')], r[col('Visitors')], r[col('Leads')], r[col('Sales')], r[col('Earlier: Clicks')], r[col('Revenue (USD)')]]),
         groupBy,
-      ).toEqual(want.map((g) => [g.key, String(g.clicks), String(g.leads), String(g.sales), String(g.previous?.clicks), ((g.revenue.usd ?? 0) / 100).toFixed(2)]));
+      ).toEqual(want.map((g) => [g.key, String(g.clicks), String(g.visitors), String(g.leads), String(g.sales), String(g.previous?.clicks), ((g.revenue.usd ?? 0) / 100).toFixed(2)]));
     }
     expect(rows.filter((r) => r[col('groupBy')] === 'country').map((r) => r[col('Label')])).toEqual(['United Kingdom']);
     // A value that a spreadsheet would run as a formula is written with a leading quote.
@@ -200,7 +223,8 @@ describe.skipIf(!dashboardRunnable)('comparison, funnel and reports in Chromium'
     await ar.getByLabel('كلمة المرور').fill(OWNER.password);
     await ar.getByRole('button', { name: 'تسجيل الدخول' }).click();
     await ar.getByRole('navigation').first().waitFor();
-    await ar.goto(`${origin}/app/analytics?range=7d&compare=previous&by=utm:utm_campaign`);
+    await ar.goto(`${origin}/app/analytics?range=7d&compare=previous&by=utm:utm_campaign&by=location:city`);
+    await ar.getByRole('region', { name: 'المواقع: المدينة' }).getByText(`${longCity}, GB`).waitFor();
     await ar.getByRole('region', { name: 'الحملات (UTM): الحملة' }).getByText(longCampaign).waitFor();
     await expect.poll(() => ar.locator('[aria-busy="true"]').count()).toBe(0);
     expect(await ar.getByLabel('قارن مع').inputValue()).toBe('previous');

@@ -80,6 +80,13 @@ describe('the CSV report', () => {
       ['Country', 'country', 'DE', 'DE', '3', '0', '0', '0.00', '0.00', '0', '0', '0', '10.00', '0.00'],
     ]);
     expect(new Set(records.map((r) => r.length)).size).toBe(1);
+    // Visitors beside clicks, in both periods, once every group counts them.
+    const counted = rows.map((g) => ({ ...g, visitors: 1, previous: { ...g.previous!, visitors: 2 } }));
+    const withVisitors = parse(toCsv(reportRecords([{ name: 'Country', groupBy: 'country', rows: counted, label: (g) => g.key }], header, true, s, ''))) as string[][];
+    expect(withVisitors[6]!.slice(4, 6)).toEqual(['Clicks', 'Visitors']);
+    expect(withVisitors[6]!.slice(10, 12)).toEqual(['Earlier: Clicks', 'Earlier: Visitors']);
+    expect(withVisitors[7]!.slice(4, 6)).toEqual(['2', '1']);
+    expect(withVisitors[7]!.slice(10, 12)).toEqual(['2', '2']);
   });
 
   it('reads back as written (csv-parse), any text and numbers', () => {

@@ -30,7 +30,7 @@ export interface Card {
 
 /** The breakdown cards; each shows one of its dimensions at a time (one request per card). */
 export const CARDS: Card[] = [
-  { id: 'location', title: 'locations', dims: ['country', 'continent'] },
+  { id: 'location', title: 'locations', dims: ['country', 'continent', 'region', 'city'] },
   { id: 'device', title: 'devices', dims: ['device', 'browser', 'os'] },
   { id: 'source', title: 'sources', dims: ['referrer', 'referrer_url', 'trigger'] },
   { id: 'utm', title: 'campaigns', dims: ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] },
@@ -183,6 +183,10 @@ export function rowLabel(dim: Dimension, g: Group, s: Strings, lang: string): { 
       return { text: k === 'desktop' || k === 'mobile' || k === 'tablet' || k === 'other' ? s[k] : k };
     case 'trigger':
       return { text: k === 'qr' ? s.qr : k === 'link' ? s.linkTrigger : k };
+    case 'region':
+    case 'city':
+      // "<name>, <country code>" as the edge or the city database names it, in its own script.
+      return { text: k };
     case 'link':
       return g.title ? { text: g.title } : { text: g.shortUrl ?? k, ltr: true };
     case 'collection':

@@ -6,14 +6,14 @@ export { hasVisitors };
 import type { Formats } from './format.js';
 import type { Strings } from './strings.js';
 
-/** A group of GET /api/analytics; visitors once the API counts them (operations.md §14, Funnel). */
-export type Group = components['schemas']['AnalyticsGroup'] & { visitors?: number };
+/** A group of GET /api/analytics. */
+export type Group = components['schemas']['AnalyticsGroup'];
 
 
-/** The headings of the numbers every analytics table ends with: the figures, then the funnel's rates. */
+/** The headings of the numbers every analytics table ends with: the figures (visitors beside clicks), then the funnel's rates. */
 export const metricColumns = (s: Strings, visitors = false) => [
-  ...(visitors ? [s.visitors] : []),
   s.clicks,
+  ...(visitors ? [s.visitors] : []),
   s.leads,
   s.sales,
   s.revenue,
@@ -43,8 +43,8 @@ export function MetricCells({ g, f, s, visitors, compare }: Props) {
   );
   return (
     <>
-      {visitors && <td>{f.number(g.visitors ?? 0)}</td>}
       {count('clicks')}
+      {visitors && <td>{f.number(g.visitors ?? 0)}</td>}
       {count('leads')}
       {count('sales')}
       <td>

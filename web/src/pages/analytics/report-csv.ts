@@ -67,12 +67,12 @@ export function reportRecords(sections: Section[], header: ReportHeader, compare
     'groupBy',
     s.key,
     s.label,
-    ...(visitors ? [s.visitors] : []),
     s.clicks,
+    ...(visitors ? [s.visitors] : []),
     s.leads,
     s.sales,
     ...money(''),
-    ...(compare ? [`${s.earlier}: ${s.clicks}`, `${s.earlier}: ${s.leads}`, `${s.earlier}: ${s.sales}`, ...money(`${s.earlier}: `)] : []),
+    ...(compare ? [`${s.earlier}: ${s.clicks}`, ...(visitors ? [`${s.earlier}: ${s.visitors}`] : []), `${s.earlier}: ${s.leads}`, `${s.earlier}: ${s.sales}`, ...money(`${s.earlier}: `)] : []),
   ];
   const records: Cell[][] = [
     [s.report],
@@ -91,12 +91,12 @@ export function reportRecords(sections: Section[], header: ReportHeader, compare
         x.groupBy,
         g.key,
         x.label(g),
-        ...(visitors ? [g.visitors ?? 0] : []),
         g.clicks,
+        ...(visitors ? [g.visitors ?? 0] : []),
         g.leads,
         g.sales,
         ...codes.map((c) => majorUnits(Number(g.revenue[c] ?? 0), c)),
-        ...(compare ? [p?.clicks ?? 0, p?.leads ?? 0, p?.sales ?? 0, ...codes.map((c) => majorUnits(Number(p?.revenue[c] ?? 0), c))] : []),
+        ...(compare ? [p?.clicks ?? 0, ...(visitors ? [p?.visitors ?? 0] : []), p?.leads ?? 0, p?.sales ?? 0, ...codes.map((c) => majorUnits(Number(p?.revenue[c] ?? 0), c))] : []),
       ]);
     }
   }

@@ -19,7 +19,7 @@ type Count = 'visitors' | 'clicks' | 'leads' | 'sales';
  * thing of its <dd>, so it reads alone when nothing is compared.
  */
 export function Totals({ now, before, s, f }: Props) {
-  const counts: Count[] = now.visitors === undefined ? ['clicks', 'leads', 'sales'] : ['visitors', 'clicks', 'leads', 'sales'];
+  const counts: Count[] = now.visitors === undefined ? ['clicks', 'leads', 'sales'] : ['clicks', 'visitors', 'leads', 'sales'];
   return (
     <section aria-label={s.totals}>
       <dl class="totals">

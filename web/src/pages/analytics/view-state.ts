@@ -12,6 +12,8 @@ export const FILTERS = {
   tagId: 'tag',
   country: 'country',
   continent: 'continent',
+  region: 'region',
+  city: 'city',
   device: 'device',
   browser: 'browser',
   os: 'os',

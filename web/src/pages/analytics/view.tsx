@@ -194,5 +194,6 @@ function Series({ rows, interval, buckets, tz, filtered, compare }: SeriesProps)
 /** Two rows of one bucket added up (figures, earlier figures, visitors). */
 function mergeGroups(a: Group, b: Group): Group {
   const sum = sumFigures([a, b]);
-  return { ...a, ...sum, ...(a.previous || b.previous ? { previous: { ...sumFigures([previousOf(a), previousOf(b)]) } } : {}) };
+  const previous = a.previous || b.previous ? { previous: sumFigures([previousOf(a), previousOf(b)]) } : {};
+  return { ...a, ...sum, ...previous } as Group;
 }
