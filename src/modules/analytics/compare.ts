@@ -100,7 +100,7 @@ function bucketKey(zone: string, utc: boolean, start: number): string {
   return withOffset(new Date(wallOf(zone, start)).toISOString().slice(0, 19), offsetAt(zone, start), utc);
 }
 
-const figuresOf = (g: GroupRecord | undefined): PreviousFigures => ({ clicks: g?.clicks ?? 0, visitors: g?.visitors ?? 0, leads: g?.leads ?? 0, sales: g?.sales ?? 0, revenue: g?.revenue ?? {} });
+const figuresOf = (g: GroupRecord | undefined): PreviousFigures => ({ clicks: g?.clicks ?? 0, leads: g?.leads ?? 0, sales: g?.sales ?? 0, revenue: g?.revenue ?? {} });
 
 /** A breakdown's rows, each with the same key's figures of the earlier period. */
 export function besideByKey(current: GroupRecord[], earlier: GroupRecord[]): GroupRecord[] {

@@ -124,7 +124,7 @@ export const GroupRecord = Type.Object(
     refunded: Money('Per currency, the same keys as revenue: the part of those sales refunded (revenue + refunded is what was sold), minor units. Extension.'),
     previous: Type.Optional(
       Type.Object(
-        { clicks: Type.Integer(), visitors: Type.Integer(), leads: Type.Integer(), sales: Type.Integer(), revenue: Money('Per currency, as revenue') },
+        { clicks: Type.Integer(), leads: Type.Integer(), sales: Type.Integer(), revenue: Money('Per currency, as revenue') },
         {
           description:
             "With compare: the same group's figures in the earlier period (0 and {} when it had none). A timeseries bucket is beside the earlier period's bucket at the same place (the i-th bucket of each period). Extension.",

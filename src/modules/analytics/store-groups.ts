@@ -40,7 +40,6 @@ export interface GroupRecord {
 
 export interface PreviousFigures {
   clicks: number;
-  visitors: number;
   leads: number;
   sales: number;
   revenue: Money;

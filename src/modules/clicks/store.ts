@@ -5,7 +5,7 @@ import { inList, rows, type Conn, type Database, type RawSession } from '../../d
 import type { IdHolder } from '../../db/resource-table.js';
 import { CLICK_COPY_COLUMNS, clickCopyChunks, enrichClick, type ClickRow, type ClickVariant, type RawClick } from './record.js';
 import type { CountryLookup } from '../../infra/country.js';
-import { claimCtes, claimStatement, FIRST_IN_WORKSPACE, FIRST_ON_LINK, forgetPastVisitors, saltsOf, visitorClaims, type VisitorClaim } from './visitors.js';
+import { claimCtes, claimStatement, FIRST_IN_WORKSPACE, FIRST_ON_LINK, saltsOf, visitorClaims, type VisitorClaim } from './visitors.js';
 import { MONTHS_AHEAD, monthOfPartition, monthStart, partitionName, retentionCutoff, type PartitionReport } from './partitions.js';
 
 /**
