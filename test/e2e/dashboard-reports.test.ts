@@ -39,10 +39,10 @@ async function totalParts(page: Page, name: string): Promise<{ now: string; delt
   };
 }
 
-/** Cells whose content is wider than the cell (a clipped or overflowing column), as text. */
+/** Cells whose content is wider than the cell (a clipped or overflowing column), as text; a heading row kept for screen readers only (a table collapsed to cards) aside. */
 function clippedCells(page: Page): Promise<string[]> {
   return page.evaluate<string[]>(`[...document.querySelectorAll('.lt-breakdown th, .lt-breakdown td, dl.totals dd, .lt-funnel li')]
-    .filter((el) => el.scrollWidth > el.clientWidth + 1)
+    .filter((el) => el.scrollWidth > el.clientWidth + 1 && !(el.closest('thead') && el.closest('thead').clientWidth <= 1))
     .map((el) => el.textContent.slice(0, 60))`);
 }
 
@@ -141,17 +141,17 @@ describe.skipIf(!dashboardRunnable)('comparison, funnel and reports in Chromium'
     expect(await page.getByLabel('Compare with').inputValue()).toBe('previous');
     await d.checkAccessibility(page, 'analytics-compare-en');
 
-    // Places: region and city tabs of the locations card; a city row filters the view.
+    // Places: region and city tabs of the locations card (named as the edge names them); a city row filters the view.
     await page.getByRole('group', { name: 'Locations: Break down by' }).getByRole('button', { name: 'City' }).click();
     const cities = page.getByRole('region', { name: 'Locations: City' });
-    await cities.getByRole('button', { name: 'Filter by Munich, DE' }).waitFor();
+    await cities.getByRole('button', { name: 'Filter by Munich' }).waitFor();
     expect(new URL(page.url()).searchParams.getAll('by')).toEqual(['location:city']);
-    await cities.getByRole('button', { name: 'Filter by London, GB' }).click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('city')).toBe('London, GB');
+    await cities.getByRole('button', { name: 'Filter by London' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('city')).toBe('London');
     await expect.poll(() => totalParts(page, 'Clicks')).toEqual({ now: '1', delta: '▼ Down -50% (was 2)' });
-    await page.getByRole('button', { name: 'Remove filter City: London, GB' }).click();
+    await page.getByRole('button', { name: 'Remove filter City: London' }).click();
     await page.getByRole('group', { name: 'Locations: Break down by' }).getByRole('button', { name: 'Region' }).click();
-    await page.getByRole('region', { name: 'Locations: Region' }).getByRole('button', { name: 'Filter by Bavaria, DE' }).waitFor();
+    await page.getByRole('region', { name: 'Locations: Region' }).getByRole('button', { name: 'Filter by Bavaria' }).waitFor();
     await page.getByRole('group', { name: 'Locations: Break down by' }).getByRole('button', { name: 'Country' }).click();
 
     // A filter, then the CSV: its first records name the view, its rows are the API's groups.
@@ -224,7 +224,7 @@ describe.skipIf(!dashboardRunnable)('comparison, funnel and reports in Chromium'
     await ar.getByRole('button', { name: 'تسجيل الدخول' }).click();
     await ar.getByRole('navigation').first().waitFor();
     await ar.goto(`${origin}/app/analytics?range=7d&compare=previous&by=utm:utm_campaign&by=location:city`);
-    await ar.getByRole('region', { name: 'المواقع: المدينة' }).getByText(`${longCity}, GB`).waitFor();
+    await ar.getByRole('region', { name: 'المواقع: المدينة' }).getByText(longCity).waitFor();
     await ar.getByRole('region', { name: 'الحملات (UTM): الحملة' }).getByText(longCampaign).waitFor();
     await expect.poll(() => ar.locator('[aria-busy="true"]').count()).toBe(0);
     expect(await ar.getByLabel('قارن مع').inputValue()).toBe('previous');

@@ -117,7 +117,7 @@ function Ready({ series, links, days, compare }: { series: Group[]; links: Group
           <Funnel now={now} s={s} f={f} />
           <TimeChart times={chart.times} series={chart.series} interval="day" label={t.chartLabel} timeLabel={t.date} lang={f.lang} formatNumber={f.number} />
           <h2 id="top-links">{t.topLinks}</h2>
-          <Table class="lt-breakdown" region={{ class: 'lt-scroll', labelledBy: 'top-links' }} columns={[t.link, ...metricColumns(s, visitors)]}>
+          <Table class="lt-breakdown lt-collapse" region={{ class: 'lt-scroll', labelledBy: 'top-links' }} columns={[t.link, ...metricColumns(s, visitors)]}>
             {links.map((g) => (
               <tr key={g.key}>
                 <td>

@@ -46,7 +46,8 @@ export function TimeChart({ times, series, interval, label, timeLabel, lang, for
     const color = (v: string) => style.getPropertyValue(v).trim() || 'currentColor';
     const timeFormat = new Intl.DateTimeFormat(lang, { ...TIME_FORMAT[interval], timeZone: 'UTC' });
     const writeTime = (s: number) => timeFormat.format(new Date(s * 1000));
-    const period = times.length ? `${writeTime(times[0]!)} – ${writeTime(times[times.length - 1]!)}` : '';
+    // Isolated, so an Arabic range reads right to left inside the left-to-right chart.
+    const period = times.length ? `\u2068${writeTime(times[0]!)} – ${writeTime(times[times.length - 1]!)}\u2069` : '';
     const axis = { stroke: color('--muted'), grid: { stroke: color('--border'), width: 1 }, ticks: { stroke: color('--border'), width: 1 } };
     const plot = new uPlot(
       {

@@ -91,7 +91,7 @@ export function Breakdown({ card, dim, onDim, query, onFilter, filters, carry, f
       {rows && rows.length === 0 && <Empty>{s.emptyGroup}</Empty>}
       {rows && rows.length > 0 && (
         <div class="lt-result" aria-busy={groups.loading}>
-          <Table class="lt-breakdown" region={{ class: 'lt-scroll', label: `${s[card.title]}: ${s[shown]}` }} columns={[s[shown], ...metricColumns(s, visitors)]}>
+          <Table class="lt-breakdown lt-collapse" region={{ class: 'lt-scroll', label: `${s[card.title]}: ${s[shown]}` }} columns={[s[shown], ...metricColumns(s, visitors)]}>
             {rows.map((g) => {
               const label = rowLabel(shown, g, s, f.lang);
               const most = Math.max(1, ...rows.map((r) => r.clicks));

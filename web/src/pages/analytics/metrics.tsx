@@ -35,8 +35,9 @@ export function MetricCells({ g, f, s, visitors, compare }: Props) {
   const before = compare ? g.previous : undefined;
   const r = funnelRates(g);
   const pct = (p: number | undefined) => (p === undefined ? '—' : f.percent(p));
+  // Each cell names its column (data-label): below 600 px a row becomes a small card (analytics.css).
   const count = (k: 'clicks' | 'leads' | 'sales') => (
-    <td>
+    <td data-label={s[k]}>
       <span class="lt-now">{f.number(g[k])}</span>
       {before && <CountDelta now={g[k]} before={before[k]} f={f} s={s} compact />}
     </td>
@@ -44,15 +45,15 @@ export function MetricCells({ g, f, s, visitors, compare }: Props) {
   return (
     <>
       {count('clicks')}
-      {visitors && <td>{f.number(g.visitors ?? 0)}</td>}
+      {visitors && <td data-label={s.visitors}>{f.number(g.visitors ?? 0)}</td>}
       {count('leads')}
       {count('sales')}
-      <td>
+      <td data-label={s.revenue}>
         <span class="lt-now">{f.revenue(g.revenue)}</span>
         {before && <RevenueDelta now={g.revenue} before={before.revenue} f={f} s={s} compact />}
       </td>
-      <td>{pct(r.leadsPerClick)}</td>
-      <td>{pct(r.salesPerClick)}</td>
+      <td data-label={s.leadsPerClick}>{pct(r.leadsPerClick)}</td>
+      <td data-label={s.salesPerClick}>{pct(r.salesPerClick)}</td>
     </>
   );
 }

@@ -57,6 +57,8 @@ export interface Section {
 export function reportRecords(sections: Section[], header: ReportHeader, compare: boolean, s: Strings, generated: string): Cell[][] {
   const all = sections.flatMap((x) => x.rows);
   const visitors = hasVisitors(all);
+  // The earlier period's visitors, when the API gives them with the comparison.
+  const earlierVisitors = compare && hasVisitors(all.map((g) => g.previous ?? {}));
   const codes = currenciesOf(
     Object.assign({}, ...all.map((g) => g.revenue)),
     compare ? Object.assign({}, ...all.map((g) => g.previous?.revenue ?? {})) : {},
@@ -72,7 +74,7 @@ export function reportRecords(sections: Section[], header: ReportHeader, compare
     s.leads,
     s.sales,
     ...money(''),
-    ...(compare ? [`${s.earlier}: ${s.clicks}`, ...(visitors ? [`${s.earlier}: ${s.visitors}`] : []), `${s.earlier}: ${s.leads}`, `${s.earlier}: ${s.sales}`, ...money(`${s.earlier}: `)] : []),
+    ...(compare ? [`${s.earlier}: ${s.clicks}`, ...(earlierVisitors ? [`${s.earlier}: ${s.visitors}`] : []), `${s.earlier}: ${s.leads}`, `${s.earlier}: ${s.sales}`, ...money(`${s.earlier}: `)] : []),
   ];
   const records: Cell[][] = [
     [s.report],
@@ -96,7 +98,7 @@ export function reportRecords(sections: Section[], header: ReportHeader, compare
         g.leads,
         g.sales,
         ...codes.map((c) => majorUnits(Number(g.revenue[c] ?? 0), c)),
-        ...(compare ? [p?.clicks ?? 0, ...(visitors ? [p?.visitors ?? 0] : []), p?.leads ?? 0, p?.sales ?? 0, ...codes.map((c) => majorUnits(Number(p?.revenue[c] ?? 0), c))] : []),
+        ...(compare ? [p?.clicks ?? 0, ...(earlierVisitors ? [(p as { visitors?: number }).visitors ?? 0] : []), p?.leads ?? 0, p?.sales ?? 0, ...codes.map((c) => majorUnits(Number(p?.revenue[c] ?? 0), c))] : []),
       ]);
     }
   }

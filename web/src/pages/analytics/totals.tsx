@@ -28,7 +28,7 @@ export function Totals({ now, before, s, f }: Props) {
             <dt>{s[k]}</dt>
             <dd>
               <span class="lt-now">{f.number(now[k] ?? 0)}</span>
-              {before && <CountDelta now={now[k] ?? 0} before={before[k] ?? 0} f={f} s={s} />}
+              {before?.[k] !== undefined && <CountDelta now={now[k] ?? 0} before={before[k]} f={f} s={s} />}
             </dd>
           </div>
         ))}

@@ -175,7 +175,7 @@ function Series({ rows, interval, buckets, tz, filtered, compare }: SeriesProps)
           <TimeChart times={chart.times} series={chart.series} interval={interval} label={label} timeLabel={s.time} lang={f.lang} formatNumber={f.number} />
           <details class="lt-details">
             <summary>{s.chartTable}</summary>
-            <Table region={{ class: 'lt-scroll', label: s.chartTableLabel }} columns={[s.time, ...metricColumns(s, visitors)]}>
+            <Table class="lt-collapse" region={{ class: 'lt-scroll', label: s.chartTableLabel }} columns={[s.time, ...metricColumns(s, visitors)]}>
               {chart.active.map(([b, g]) => (
                 <tr key={b}>
                   <td>{bucketName(b)}</td>
