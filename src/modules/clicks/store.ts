@@ -200,7 +200,13 @@ const STAGING = {
  */
 export async function storeClicks(database: Database, clicks: RawClick[], lookup: CountryLookup, outbox?: SQL): Promise<void> {
   if (clicks.length === 0) return;
-  const claims = await visitorClaims(clicks, saltsOf(database));
+  const salts = saltsOf(database);
+  const claims = await visitorClaims(clicks, salts);
+  await writeClicks(database, clicks, lookup, claims, outbox);
+  salts.remember(claims);
+}
+
+async function writeClicks(database: Database, clicks: RawClick[], lookup: CountryLookup, claims: VisitorClaim[], outbox?: SQL): Promise<void> {
   if (!database.copyThen) return insertClicks(database.db, clicks.map((c) => enrichClick(c, lookup)), outbox, claims);
   // On PostgreSQL the claims go first, in the batch's transaction: the COPY text carries the flags they give.
   const before = claims.length ? claimStatement(claims) : undefined;

@@ -28,6 +28,23 @@ export const utcDay = (ms: number): string => new Date(Math.floor(ms / DAY_MS) *
  */
 export class VisitorSalts {
   private readonly known = new Map<string, Buffer>();
+  /**
+   * Claims in batches this process wrote (won or lost): the visitor is in visitor_days for that
+   * day, so a later click of theirs is no first and its claim need not be sent again (most
+   * clicks of a returning visitor cost no visitor_days row then). Bounded; forgetting only costs
+   * a claim sent again.
+   */
+  private readonly claimed = new Set<string>();
+
+  isClaimed(key: string): boolean {
+    return this.claimed.has(key);
+  }
+
+  /** Called once a batch's transaction committed. */
+  remember(claims: readonly VisitorClaim[]): void {
+    if (this.claimed.size + claims.length > 200_000) this.claimed.clear();
+    for (const c of claims) this.claimed.add(claimKey(c.s, c.d, c.h));
+  }
 
   constructor(private readonly conn: Conn) {}
 
@@ -62,6 +79,8 @@ export function visitorHash(salt: Buffer, ip: string, userAgent: string): string
   return createHmac('sha256', salt).update(ip).update('\n').update(userAgent).digest().readBigInt64BE(0).toString();
 }
 
+const claimKey = (scope: string, day: string, hash: string) => `${scope}|${day}|${hash}`;
+
 /** One claim of a click: its visitor in a scope (the workspace or the link) on a day. */
 export interface VisitorClaim {
   id: string;
@@ -85,7 +104,8 @@ export async function visitorClaims(clicks: readonly RawClick[], salts: VisitorS
     if (!salt) saltOf.set(d, (salt = await salts.of(d)));
     const h = visitorHash(salt, c.ip, c.userAgent);
     for (const s of [c.workspaceId, c.linkId]) {
-      const key = `${s}|${d}|${h}`;
+      const key = claimKey(s, d, h);
+      if (salts.isClaimed(key)) continue;
       const held = first.get(key);
       if (!held || c.at < held.at) first.set(key, { claim: { id: c.id, w: c.workspaceId, d, s, h }, at: c.at });
     }
