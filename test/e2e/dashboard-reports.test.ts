@@ -9,10 +9,14 @@
  * Arabic; page.pdf() makes a PDF. Arabic at 375 px: long values and revenue columns are not
  * clipped. axe-core at desktop and 375 px.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildMmdb } from '../helpers/mmdb.js';
 import { DESKTOP as DESKTOP_UA, IP_DE, IP_GB, IPHONE } from '../helpers/visitors.js';
 import { dashboardRunnable, DESKTOP, OWNER, PHONE, SCREENSHOTS, startDashboard, type Dashboard } from './dashboard-harness.js';
 
@@ -48,12 +52,19 @@ function clippedCells(page: Page): Promise<string[]> {
 
 describe.skipIf(!dashboardRunnable)('comparison, funnel and reports in Chromium', () => {
   let d: Dashboard;
+  let dir: string;
   beforeAll(async () => {
-    // Region and city from trusted edge headers (as Cloudflare's cf-region and cf-ipcity).
-    d = await startDashboard({ REGION_HEADER: 'x-edge-region', CITY_HEADER: 'x-edge-city' }, { clock: () => new Date(pinned ?? Date.now()) });
+    // Region and city from trusted edge headers (as Cloudflare's cf-region and cf-ipcity), and a city database whose licence asks for a credit.
+    dir = mkdtempSync(join(tmpdir(), 'lt-city-'));
+    const cityDb = join(dir, 'city.mmdb');
+    writeFileSync(cityDb, buildMmdb([{ cidr: '81.2.69.0/24', record: { country: { iso_code: 'GB' }, city: { names: { en: 'London' } } } }], { databaseType: 'DBIP-City-Lite', description: 'dbip.com IP to City Lite' }));
+    d = await startDashboard({ REGION_HEADER: 'x-edge-region', CITY_HEADER: 'x-edge-city', GEOIP_CITY_DB: cityDb }, { clock: () => new Date(pinned ?? Date.now()) });
   });
   afterEach(async () => d.closeContexts());
-  afterAll(async () => d?.close());
+  afterAll(async () => {
+    await d?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('compares with the previous week, shows the funnel, exports the view as CSV and prints it', async () => {
     const { origin } = d;
@@ -152,6 +163,8 @@ describe.skipIf(!dashboardRunnable)('comparison, funnel and reports in Chromium'
     await page.getByRole('button', { name: 'Remove filter City: London' }).click();
     await page.getByRole('group', { name: 'Locations: Break down by' }).getByRole('button', { name: 'Region' }).click();
     await page.getByRole('region', { name: 'Locations: Region' }).getByRole('button', { name: 'Filter by Bavaria' }).waitFor();
+    // The city database's credit, under the places card.
+    await page.locator('.lt-card', { has: page.getByRole('heading', { name: 'Locations' }) }).getByRole('link', { name: 'IP Geolocation by DB-IP' }).waitFor();
     await page.getByRole('group', { name: 'Locations: Break down by' }).getByRole('button', { name: 'Country' }).click();
 
     // A filter, then the CSV: its first records name the view, its rows are the API's groups.

@@ -99,8 +99,6 @@ const en = {
   key: 'Key',
   label: 'Label',
   earlier: 'Earlier',
-  region: 'Region',
-  city: 'City',
   // Values.
   unknown: 'Unknown',
   none: 'None',
@@ -218,8 +216,6 @@ const ar: typeof en = {
   key: 'المفتاح',
   label: 'الاسم',
   earlier: 'السابق',
-  region: 'المنطقة',
-  city: 'المدينة',
   unknown: 'غير معروف',
   none: 'لا يوجد',
   direct: 'مباشر (دون مُحيل)',

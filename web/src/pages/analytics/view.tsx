@@ -8,6 +8,7 @@ import { bucketOf, bucketSeconds, isDate, monthRange, resolveRange, wallHour, ty
 import { useLoad } from './load.js';
 import { strings } from './strings.js';
 import { TimeChart, type ChartSeries } from '../../ui/time-chart.js';
+import { GeoCredit } from '../../ui/geo-credit.js';
 import { FILTER_PARAMS, useViewState, type Filters, type ViewState } from './view-state.js';
 import './analytics.css';
 import { Empty, Loading, LoadFailure } from '../../ui/states.js';
@@ -107,6 +108,7 @@ export function AnalyticsView({ linkId }: { linkId?: string }) {
                 onFilter={onFilter}
                 filters={query as Filters}
                 carry={carry}
+                footer={card.id === 'location' ? <GeoCredit /> : undefined}
                 s={s}
                 f={f}
               />
