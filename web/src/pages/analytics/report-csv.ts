@@ -7,8 +7,10 @@
  */
 import { guardFormula } from '../links/csv.js';
 import { currenciesOf, hasVisitors } from './figures.js';
-import type { Group } from './metrics.js';
+import type { components } from '../../api/schema.js';
 import type { Strings } from './strings.js';
+
+type Group = components['schemas']['AnalyticsGroup'];
 
 export type Cell = string | number;
 
