@@ -50,7 +50,7 @@ export function Funnel({ now, s, f }: Props) {
   const pct = (p: number | undefined) => (p === undefined ? '—' : f.percent(p));
   const width = (n: number) => (now.clicks > 0 ? Math.min(100, (100 * n) / now.clicks) : 0);
   const steps = [
-    { key: 'clicks', n: now.clicks, note: now.visitors === undefined ? '' : `${f.number(now.visitors)} ${s.visitors}` },
+    { key: 'clicks', n: now.clicks, note: now.visitors === undefined ? '' : `${s.visitors}: ${f.number(now.visitors)}` },
     { key: 'leads', n: now.leads, note: `${pct(r.leadsPerClick)} ${s.ofClicks}` },
     { key: 'sales', n: now.sales, note: `${pct(r.salesPerLead)} ${s.ofLeads} · ${pct(r.salesPerClick)} ${s.ofClicks}` },
   ] as const;
