@@ -97,12 +97,16 @@ export interface VisitorClaim {
 export async function visitorClaims(clicks: readonly RawClick[], salts: VisitorSalts): Promise<VisitorClaim[]> {
   const first = new Map<string, { claim: VisitorClaim; at: number }>();
   const saltOf = new Map<string, Buffer>();
+  // A batch holds many clicks of one visitor (and of one day): each hash worked out once.
+  const hashes = new Map<string, string>();
   for (const c of clicks) {
     if (agentFacts(c.userAgent).bot) continue;
     const d = utcDay(c.at);
     let salt = saltOf.get(d);
     if (!salt) saltOf.set(d, (salt = await salts.of(d)));
-    const h = visitorHash(salt, c.ip, c.userAgent);
+    const visitor = `${d}\n${c.ip}\n${c.userAgent}`;
+    let h = hashes.get(visitor);
+    if (h === undefined) hashes.set(visitor, (h = visitorHash(salt, c.ip, c.userAgent)));
     for (const s of [c.workspaceId, c.linkId]) {
       const key = claimKey(s, d, h);
       if (salts.isClaimed(key)) continue;

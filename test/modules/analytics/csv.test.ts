@@ -193,7 +193,7 @@ describe('GET /api/analytics?format=csv', () => {
     }
     // The real click's lead and sale are counted.
     const { rows } = await csv(`&groupBy=link&linkId=${shop.a.id}`);
-    expect(rows[1]!.slice(2)).toEqual(['1', '1', '1234', '{"usd":1234}', '{"usd":0}']);
+    expect(rows[1]!.slice(2)).toEqual(['1', '1', '1234', '{"usd":1234}', '{"usd":0}', '1']);
     // With compare, previous too.
     const compared = `&groupBy=link&startDate=2026-03-02&compare=previous`;
     const withPrevious = await csv(compared);
