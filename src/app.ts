@@ -57,6 +57,7 @@ import { baseContext } from './core/context.js';
 import type { Workspace } from './core/workspace.js';
 import type { Sealer } from './core/sealed.js';
 import type { Mailer } from './modules/mail/service.js';
+import type { CitySource } from './infra/city.js';
 
 export interface AppDeps {
   config: Config;
@@ -65,6 +66,8 @@ export interface AppDeps {
   database: Database;
   /** The read replica that analytics reads go to (DATABASE_READ_URL); absent: `database`. */
   analyticsDatabase?: Database;
+  /** The operator's city database (GEOIP_CITY_DB), to credit as its licence asks; absent: none. */
+  citySource?: CitySource;
   limiter: RateLimiter;
   lastUsed: LastUsedTracker;
   clock: () => Date;
@@ -149,7 +152,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(linkRoutes, { ...resource, links: deps.links });
   await app.register(customerRoutes, resource);
   await app.register(conversionRoutes, { ...resource, conversions: deps.conversions });
-  await app.register(analyticsRoutes, { ...resource, shortLinkBaseUrl: config.shortLinkBaseUrl });
+  await app.register(analyticsRoutes, {
+    ...resource,
+    shortLinkBaseUrl: config.shortLinkBaseUrl,
+    places: { cityDatabase: deps.citySource ?? null, regionHeader: config.regionHeader !== undefined, cityHeader: config.cityHeader !== undefined },
+  });
   await app.register(eventRoutes, { ...resource, shortLinkBaseUrl: config.shortLinkBaseUrl });
   await app.register(exportRoutes, { ...resource, shortLinkBaseUrl: config.shortLinkBaseUrl, links: deps.links });
   await app.register(webhookRoutes, {

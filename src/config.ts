@@ -23,6 +23,11 @@ export interface Config {
   secretPrevious: string | undefined;
   trustProxy: boolean;
   countryHeader: string | undefined;
+  /** Trusted edge headers carrying the visitor's region and city names (e.g. Cloudflare's cf-region, cf-ipcity). */
+  regionHeader: string | undefined;
+  cityHeader: string | undefined;
+  /** A DB-IP Lite or GeoLite2 city .mmdb the operator provides (GEOIP_CITY_DB): region and city by address. */
+  geoipCityDb: string | undefined;
   clickIdParam: string;
   logLevel: LogLevel;
   allowPrivateDestinations: boolean;
@@ -198,6 +203,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const trustProxy = parseBool('TRUST_PROXY', get('TRUST_PROXY') ?? 'false');
   const countryHeaderRaw = get('COUNTRY_HEADER');
   if (countryHeaderRaw !== undefined && !/^[A-Za-z0-9-]+$/.test(countryHeaderRaw)) bad('COUNTRY_HEADER', 'must be an HTTP header name');
+  const [regionHeader, cityHeader] = (['REGION_HEADER', 'CITY_HEADER'] as const).map((name) => {
+    const raw = get(name);
+    if (raw !== undefined && !/^[A-Za-z0-9-]+$/.test(raw)) bad(name, 'must be an HTTP header name');
+    return raw?.toLowerCase();
+  });
   const clickIdParam = get('CLICK_ID_PARAM') ?? 'ltid';
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(clickIdParam)) bad('CLICK_ID_PARAM', 'must be 1-64 letters, digits, "_" or "-"');
   const logLevelRaw = get('LOG_LEVEL') ?? 'info';
@@ -250,6 +260,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretPrevious,
     trustProxy,
     countryHeader: countryHeaderRaw?.toLowerCase(),
+    regionHeader,
+    cityHeader,
+    geoipCityDb: get('GEOIP_CITY_DB'),
     clickIdParam,
     logLevel: logLevelRaw as LogLevel,
     allowPrivateDestinations,

@@ -27,6 +27,7 @@ import { LocalBus, RedisBus, type AuthChangeBus, type ClickFlushBus, type Domain
 import { LinkCache } from './modules/redirect/link-cache.js';
 import { PasswordGate } from './modules/redirect/password-gate.js';
 import { openCountryLookup } from './infra/country.js';
+import { openPlaceLookup } from './infra/city.js';
 import { Sealer } from './core/sealed.js';
 import { WebhookDelivery } from './modules/webhooks/delivery.js';
 
@@ -121,6 +122,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const aliases = new AliasCache(async (host, path) => (await findLinkByAlias(database.db, host, path)) ?? null, bus);
   hosts.onChange(() => aliases.clear());
   const lookupCountry = await countryLookup;
+  // The operator's city database (GEOIP_CITY_DB): a path that cannot be read stops the start, as a bad setting does.
+  const cities = config.geoipCityDb ? await openPlaceLookup(config.geoipCityDb) : undefined;
   // Started once the app is built; emitters given wakeWebhooks before that poke nothing yet.
   let webhooks: WebhookDelivery | undefined;
   const wakeWebhooks = () => webhooks?.wake();
@@ -131,6 +134,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     logger,
     bus,
     lookupCountry,
+    lookupPlace: cities?.lookup,
     clickEvents: { subscribedWorkspaces: () => workspacesWanting(database.db, 'link.clicked'), outboxCtes: clickOutboxCtes, onEventsWritten: wakeWebhooks },
   });
   // Event-loop delay, for the operator's metrics (and the hostile-body bench): a native
@@ -176,6 +180,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     sealer,
     database,
     analyticsDatabase,
+    citySource: cities?.source,
     limiter,
     lastUsed,
     clock,
@@ -189,6 +194,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       trustProxy: config.trustProxy,
       clickIdParam: config.clickIdParam,
       countryHeader: config.countryHeader,
+      regionHeader: config.regionHeader,
+      cityHeader: config.cityHeader,
       cache,
       hosts,
       aliases,

@@ -35,16 +35,22 @@ export interface Database {
    * table) receives `chunks` (COPY text, one line per row, sent as they come) and `then` moves
    * the rows on; both commit or neither does.
    */
-  copyThen?(staging: { ddl: string; table: string; columns: readonly string[] }, chunks: AsyncIterable<string>, then: SQL): Promise<void>;
+  copyThen?(staging: { ddl: string; table: string; columns: readonly string[] }, chunks: CopyChunks, then: SQL, before?: SQL): Promise<void>;
   /**
    * COPY straight into `table`, then `then()` (built once the rows are sent), in one transaction;
    * 'conflict', with nothing written, when a row's unique key is taken already.
    */
-  copyInto?(table: string, columns: readonly string[], chunks: AsyncIterable<string>, then: () => SQL): Promise<'written' | 'conflict'>;
+  copyInto?(table: string, columns: readonly string[], chunks: CopyChunks, then: () => SQL, before?: SQL): Promise<'written' | 'conflict'>;
   withSession<T>(fn: (session: RawSession) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * The text a COPY sends, or a function of the rows of the statement run `before` it in the same
+ * transaction (the click writer's visitor claims, whose answer the rows carry).
+ */
+export type CopyChunks = AsyncIterable<string> | ((before: Record<string, unknown>[]) => AsyncIterable<string>);
 
 /** Runs a raw SQL fragment and returns its rows, whichever driver is underneath. */
 export async function rows<T>(conn: Conn, query: SQL): Promise<T[]> {
@@ -99,18 +105,18 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     async ping() {
       await pool.query('select 1');
     },
-    async copyThen(staging, chunks, then) {
+    async copyThen(staging, chunks, then, before) {
       await inTransaction(async (client) => {
         await client.query(staging.ddl);
-        await copyRows(client, staging.table, staging.columns, chunks);
+        await copyRows(client, staging.table, staging.columns, await chunksAfter(client, chunks, before));
         await runSql(client, then);
       });
     },
-    async copyInto(table, columns, chunks, then) {
+    async copyInto(table, columns, chunks, then, before) {
       let copied = false;
       try {
         await inTransaction(async (client) => {
-          await copyRows(client, table, columns, chunks);
+          await copyRows(client, table, columns, await chunksAfter(client, chunks, before));
           copied = true;
           await runSql(client, then());
         });
@@ -122,6 +128,17 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     },
     close: () => pool.end(),
   };
+}
+
+/** Runs `before` (when given) and hands its rows to `chunks` (when a function of them). */
+async function chunksAfter(client: pg.PoolClient, chunks: CopyChunks, before: SQL | undefined): Promise<AsyncIterable<string>> {
+  if (typeof chunks !== 'function') {
+    if (before) await runSql(client, before);
+    return chunks;
+  }
+  if (!before) return chunks([]);
+  const q = new PgDialect().sqlToQuery(before);
+  return chunks((await client.query<Record<string, unknown>>(q.sql, q.params)).rows);
 }
 
 function copyRows(client: pg.PoolClient, table: string, columns: readonly string[], chunks: AsyncIterable<string>): Promise<void> {

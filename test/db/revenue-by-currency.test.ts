@@ -10,7 +10,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Database } from '../../src/db/connect.js';
 import { loadMigrations, migrate } from '../../src/db/migrate.js';
-import { storeClicks } from '../../src/modules/clicks/store.js';
+import { enrichClick } from '../../src/modules/clicks/record.js';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.js';
 import { dropFreshDatabases, freshDatabase } from '../helpers/fresh-database.js';
 import { DESKTOP, IPHONE } from '../helpers/visitors.js';
@@ -108,7 +108,17 @@ beforeAll(async () => {
     referer: `https://r${n % 4}.example/p${n % 5}`,
     country: countries[n % 3 === 0 ? (n / 3) % 3 : n % 3],
   }));
-  await storeClicks(database, clicks, () => undefined);
+  // Stored as that version's click writer stored them (today's writer needs the tables of later
+  // migrations); their rollups do not matter here: only sales are backfilled.
+  for (const c of clicks) {
+    const r = enrichClick(c, () => undefined);
+    await query(
+      database,
+      `INSERT INTO clicks (id, workspace_id, link_id, partner_id, created_at, country, device, browser, os, referrer, referrer_url, bot, trigger)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      [r.id, r.workspaceId, r.linkId, r.partnerId, r.createdAt, r.country, r.device, r.browser, r.os, r.referrer, r.referrerUrl, r.bot, r.trigger],
+    );
+  }
   for (const [n, c] of clicks.entries()) {
     if (n % 3 === 2) continue;
     const id = randomUUID();

@@ -173,7 +173,8 @@ describe.skipIf(!browserRunnable || (onPostgres && process.env.BROWSER_ON_POSTGR
     await page.getByRole('img', { name: 'Clicks, leads and sales per day' }).waitFor();
     expect([await total(page, 'Clicks'), await total(page, 'Leads'), await total(page, 'Sales'), await total(page, 'Revenue')]).toEqual(['1', '1', '1', '$49.00']);
     const row = page.getByRole('row').filter({ hasText: 'Spring sale' });
-    expect((await row.getByRole('cell').allTextContents()).slice(1)).toEqual(['1', '1', '1']);
+    // Clicks, visitors, leads, sales, revenue, leads per click, sales per click.
+    expect((await row.getByRole('cell').allTextContents()).slice(1)).toEqual(['1', '1', '1', '1', '$49.00', '100%', '100%']);
     await d.checkAccessibility(page, 'journey-overview');
     expect(d.cspViolations).toEqual([]);
   }, 90_000);

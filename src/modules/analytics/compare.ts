@@ -131,7 +131,7 @@ export function besideByPlace(current: GroupRecord[], earlier: GroupRecord[], s:
   const before = placed(earlier, s.earlierFrom);
   const places = [...new Set([...now.keys(), ...before.keys()])].sort((a, b) => a - b);
   return places.map((i) => {
-    const g = now.get(i) ?? { key: bucketKey(s.zone, s.utc, bucketStart(s.zone, s.interval, s.from, i)), clicks: 0, leads: 0, sales: 0, saleAmount: 0, revenue: {}, refunded: {} };
+    const g = now.get(i) ?? { key: bucketKey(s.zone, s.utc, bucketStart(s.zone, s.interval, s.from, i)), clicks: 0, visitors: 0, leads: 0, sales: 0, saleAmount: 0, revenue: {}, refunded: {} };
     return { ...g, previous: figuresOf(before.get(i)) };
   });
 }

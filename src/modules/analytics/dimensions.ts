@@ -5,6 +5,8 @@ export const GROUP_BYS = [
   'timeseries',
   'country',
   'continent',
+  'region',
+  'city',
   'device',
   'browser',
   'os',
@@ -32,6 +34,8 @@ export type Interval = 'hour' | 'day' | 'month';
 export const DIMENSION_FILTERS = {
   country: 'country',
   continent: 'continent',
+  region: 'region',
+  city: 'city',
   device: 'device',
   browser: 'browser',
   os: 'os',

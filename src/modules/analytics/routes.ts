@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { routesPlugin } from '../../http/types.js';
 import { serviceContext, type ResourceDeps } from '../../core/context.js';
-import { AnalyticsQuery, ClickRecord, GroupRecord } from './schemas.js';
+import { AnalyticsQuery, ClickRecord, GroupRecord, PlaceSources } from './schemas.js';
 import { analytics, analyticsCsv, type AnalyticsDeps, type AnalyticsQuery as Query, type ClickRecord as Click, type GroupRecord as Group } from './service.js';
 import { csvWindow } from '../../core/csv.js';
 import { exactJson, hasBigint } from '../../core/exact-json.js';
@@ -39,5 +39,19 @@ export const analyticsRoutes = routesPlugin<ResourceDeps & AnalyticsDeps>('analy
       if (hasHugeSum(records)) return reply.type('application/json; charset=utf-8').serializer(exactJson).send(records);
       return records;
     },
+  );
+  app.get(
+    '/api/analytics/places',
+    {
+      config: { scope: 'analyticsRead' },
+      schema: {
+        tags: ['Analytics'],
+        summary: 'Where places come from (extension)',
+        description:
+          "Where groupBy=region and groupBy=city get their values: the operator's city database (GEOIP_CITY_DB), with the credit its licence asks a page showing its data to carry, and whether trusted edge headers (REGION_HEADER, CITY_HEADER) are configured. Without either, every click's region and city are (unknown).",
+        response: { 200: PlaceSources },
+      },
+    },
+    async () => deps.places ?? { cityDatabase: null, regionHeader: false, cityHeader: false },
   );
 });

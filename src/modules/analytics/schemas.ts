@@ -11,6 +11,8 @@ function dimensionFilterProperties() {
   return {
     country: text('country'),
     continent: Type.Optional(StringEnum(['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA', '(unknown)'] as const, { description: `Filter (extension): only clicks from countries of this continent. ${how}` })),
+    region: text('region'),
+    city: text('city'),
     device: text('device'),
     browser: text('browser'),
     os: text('os'),
@@ -42,7 +44,7 @@ export const AnalyticsQuery = Type.Object({
   groupBy: Type.Optional(
     StringEnum(GROUP_BYS, {
       description:
-        'Totals per group instead of click records: [{ key, clicks, leads, sales, saleAmount, revenue, refunded }] (revenue and refunded per currency, an extension; as CSV they are cells of JSON text, as is previous with compare). Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link\'s, or the visitor\'s own), trigger (qr: opened from the link\'s QR code; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link\'s current collection and tags) and partner (the click\'s partner). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name.',
+        'Totals per group instead of click records: [{ key, clicks, visitors, leads, sales, saleAmount, revenue, refunded }] (visitors, revenue and refunded are extensions; revenue and refunded per currency, as CSV cells of JSON text, as is previous with compare). Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), region and city ("<name>, <country code>", from trusted edge headers REGION_HEADER and CITY_HEADER, else the operator\'s city database GEOIP_CITY_DB; (unknown) without either), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link\'s, or the visitor\'s own), trigger (qr: opened from the link\'s QR code; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link\'s current collection and tags) and partner (the click\'s partner). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name.',
     }),
   ),
   interval: Type.Optional(StringEnum(['hour', 'day', 'month'] as const, { description: 'With groupBy=timeseries; default day' })),
@@ -105,6 +107,10 @@ export const GroupRecord = Type.Object(
   {
     key: Type.String({ description: 'Group: bucket start (timeseries), the value, or an id (link, collection, tag, partner)' }),
     clicks: Type.Integer(),
+    visitors: Type.Integer({
+      description:
+        "Visitor-days (extension): a visitor is a hash of the address and user agent under a salt kept for one UTC day (then deleted; no address is stored), counted once per day in the group of their first click that day — in the workspace for a workspace's reads, on the link for reads with linkId or partnerId. Over a range, the sum of daily visitors. Bots are not counted.",
+    }),
     leads: Type.Integer({ description: 'Lead events in the period whose click falls in this group' }),
     sales: Type.Integer(),
     // number | bigint: a total beyond 2^53 is a bigint until it is written (see routes.ts).
@@ -130,4 +136,20 @@ export const GroupRecord = Type.Object(
     title: Type.Optional(Nullable(Type.String({ description: 'link rows: the title' }))),
   },
   { $id: 'AnalyticsGroup' },
+);
+
+export const PlaceSources = Type.Object(
+  {
+    cityDatabase: Nullable(
+      Type.Object({
+        databaseType: Type.String({ description: "The database's own type (its metadata), e.g. GeoLite2-City or DBIP-City-Lite" }),
+        description: Nullable(Type.String({ description: "The database's own description (its metadata, in English)" })),
+        attribution: Type.String({ description: 'The credit line its licence asks for, to show under places (DB-IP Lite: "IP Geolocation by DB-IP"; GeoLite2: MaxMind\'s notice)' }),
+        attributionUrl: Nullable(Type.String({ description: 'Where the credit links to' })),
+      }),
+    ),
+    regionHeader: Type.Boolean({ description: 'A trusted edge header gives the region (REGION_HEADER)' }),
+    cityHeader: Type.Boolean({ description: 'A trusted edge header gives the city (CITY_HEADER)' }),
+  },
+  { $id: 'AnalyticsPlaceSources' },
 );

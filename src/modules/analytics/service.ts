@@ -120,6 +120,15 @@ function filterOf(ctx: Ctx, q: AnalyticsQuery): ClickFilter | 'empty' {
 /** What the analytics reads need beyond the workspace: the short links' origin, to name link rows. */
 export interface AnalyticsDeps {
   shortLinkBaseUrl: string;
+  /** Where places come from (GET /api/analytics/places). */
+  places?: PlaceSources;
+}
+
+/** Where region and city come from: the operator's city database (credited as its licence asks) and trusted edge headers. */
+export interface PlaceSources {
+  cityDatabase: { databaseType: string; description: string | null; attribution: string; attributionUrl: string | null } | null;
+  regionHeader: boolean;
+  cityHeader: boolean;
 }
 
 type Page = { take: number; skip: number; sort: 'asc' | 'desc' };
@@ -185,7 +194,7 @@ export const CLICK_COLUMNS = [
   'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'trigger',
 ] as const;
 /** A group's columns; the per-currency maps (and previous, with compare) as JSON text: their currencies vary row by row. */
-export const GROUP_COLUMNS = ['key', 'clicks', 'leads', 'sales', 'saleAmount', 'revenue', 'refunded'] as const;
+export const GROUP_COLUMNS = ['key', 'clicks', 'leads', 'sales', 'saleAmount', 'revenue', 'refunded', 'visitors'] as const;
 const COMPARED_COLUMNS = [...GROUP_COLUMNS, 'previous'] as const;
 
 type GroupCsvRow = Record<(typeof COMPARED_COLUMNS)[number], unknown>;

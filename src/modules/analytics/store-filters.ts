@@ -3,7 +3,7 @@ import { countriesOf, KNOWN_COUNTRIES, type ColumnDim, type DimensionFilter } fr
 
 /** The SQL conditions of the dimension filters (dimensions.ts), shared by the click and group stores. */
 
-const UNKNOWN_IF_MISSING: ReadonlySet<string> = new Set(['country', 'device', 'browser', 'os', 'referrer']);
+const UNKNOWN_IF_MISSING: ReadonlySet<string> = new Set(['country', 'region', 'city', 'device', 'browser', 'os', 'referrer']);
 
 /** A raw row's value of a column dimension, as analytics_keys() stores it (migration 0010). */
 export function columnValue(dim: ColumnDim | 'link' | 'partner', a: string): SQL {

@@ -3,6 +3,7 @@ import type { DimensionFilter, GroupBy, Interval } from './dimensions.js';
 import { columnValue, rawFilter, rollupFilter } from './store-filters.js';
 import { splitSpan, type Level, type RollupSpan, type Span } from './periods.js';
 import { zoneAlignment, type Alignment } from './zones.js';
+import { FIRST_IN_WORKSPACE, FIRST_ON_LINK } from '../clicks/service.js';
 
 /*
  * The sources of a grouped answer of GET /api/analytics as one SQL union: the rollup rows of the
@@ -35,6 +36,8 @@ export interface GroupQuery {
 
 type Stored =
   | 'country'
+  | 'region'
+  | 'city'
   | 'device'
   | 'browser'
   | 'os'
@@ -53,6 +56,8 @@ type Stored =
 const STORED: Record<Exclude<GroupBy, 'timeseries'>, Stored> = {
   country: 'country',
   continent: 'country',
+  region: 'region',
+  city: 'city',
   device: 'device',
   browser: 'browser',
   os: 'os',
@@ -124,6 +129,8 @@ function planOf(q: GroupQuery, bucket: (col: string) => SQL): Plan {
   }
   const stored = STORED[q.by];
   if (whole) return { scope, dim: stored, rollupKey: sql`r.value`, levels: levels(stored, ['m', 'd', 'h']) };
+  // Region and city are kept for the workspace as a whole only: a link's or a partner's are read raw.
+  if (stored === 'region' || stored === 'city') return { scope, dim: stored, rollupKey: sql`r.value`, levels: [] };
   // Link rows: links and partners from the totals of each link row.
   if (stored === 'link') return { scope, dim: '', rollupKey: sql`r.scope_id::text`, levels: levels('', ['d', 'h']) };
   if (stored === 'partner')
@@ -187,8 +194,11 @@ function clip(span: Span, lo: number | undefined, hi: number | undefined): Span 
   return { from, to, toInclusive };
 }
 
+/** The visitor_flags bit a scope counts: the workspace's first clicks of the day, or (a link's or a partner's reads, from link rows) the link's. */
+const visitorBit = (q: GroupQuery): number => (q.linkId || q.partnerId ? FIRST_ON_LINK : FIRST_IN_WORKSPACE);
+
 /**
- * Every source of the answer as (key, currency, clicks, leads, sales, amount, revenue, refunded)
+ * Every source of the answer as (key, currency, clicks, leads, sales, amount, revenue, refunded, visitors)
  * rows: rollups, then raw edges; undefined: nothing to read. `amount` is saleAmount's part (all
  * currencies); `currency` is null but in the rows of revenue and refunded, which carry nothing else
  * when read from rollups. One link's dimensions are in rollups from its hot day on
@@ -219,8 +229,8 @@ function partsFor(q: GroupQuery, plan: Plan, span: Span, levels: Level[], hotGat
     const rowsOf = (table: string) => sql`FROM ${sql.raw(table)} r ${gated ? sql`JOIN analytics_hot_links h ON h.link_id = r.scope_id` : sql``}
       WHERE ${plan.scope} AND r.dim = ${plan.dim}${plan.match ? sql` AND ${plan.match}` : sql``} AND (${rollupSpans(rollups)})${gated ? sql` AND r.bucket >= ${gate}` : sql``}`;
     parts.push(sql`SELECT ${plan.rollupKey} AS key, NULL::text AS currency, sum(r.clicks) AS clicks, sum(r.leads) AS leads, sum(r.sales) AS sales,
-      sum(r.amount) AS amount, 0 AS revenue, 0 AS refunded ${rowsOf('analytics_rollups')} GROUP BY 1`);
-    parts.push(sql`SELECT ${plan.rollupKey}, r.currency, 0, 0, 0, 0, sum(r.amount), sum(r.refunded) ${rowsOf('analytics_revenue_rollups')} GROUP BY 1, 2`);
+      sum(r.amount) AS amount, 0 AS revenue, 0 AS refunded, sum(r.visitors) AS visitors ${rowsOf('analytics_rollups')} GROUP BY 1`);
+    parts.push(sql`SELECT ${plan.rollupKey}, r.currency, 0, 0, 0, 0, sum(r.amount), sum(r.refunded), 0 ${rowsOf('analytics_revenue_rollups')} GROUP BY 1, 2`);
   }
   if (whole.raw.length || gated) {
     const key = (a: string) => (q.by === 'timeseries' ? bucket(`${a}.created_at`) : columnValue(STORED[q.by], a));
@@ -241,10 +251,11 @@ function partsFor(q: GroupQuery, plan: Plan, span: Span, levels: Level[], hotGat
       p.push(sql`(${when(a)})`);
       return sql.join(p, sql` AND `);
     };
-    parts.push(sql`SELECT ${key('c')} AS key, NULL::text AS currency, count(*) AS clicks, 0 AS leads, 0 AS sales, 0 AS amount, 0 AS revenue, 0 AS refunded
+    parts.push(sql`SELECT ${key('c')} AS key, NULL::text AS currency, count(*) AS clicks, 0 AS leads, 0 AS sales, 0 AS amount, 0 AS revenue, 0 AS refunded,
+      count(*) FILTER (WHERE c.visitor_flags & ${sql.raw(String(visitorBit(q)))} <> 0) AS visitors
       FROM ${from('clicks', 'c')} WHERE ${where('c', 'id')} AND NOT c.bot GROUP BY 1`);
-    parts.push(sql`SELECT ${key('l')}, NULL, 0, count(*), 0, 0, 0, 0 FROM ${from('lead_events', 'l')} WHERE ${where('l', 'click_id')} GROUP BY 1`);
-    parts.push(sql`SELECT ${key('s')}, s.currency, 0, 0, count(*), sum(s.amount - s.refunded_amount), sum(s.amount - s.refunded_amount), sum(s.refunded_amount)
+    parts.push(sql`SELECT ${key('l')}, NULL, 0, count(*), 0, 0, 0, 0, 0 FROM ${from('lead_events', 'l')} WHERE ${where('l', 'click_id')} GROUP BY 1`);
+    parts.push(sql`SELECT ${key('s')}, s.currency, 0, 0, count(*), sum(s.amount - s.refunded_amount), sum(s.amount - s.refunded_amount), sum(s.refunded_amount), 0
       FROM ${from('sale_events', 's')} WHERE ${where('s', 'click_id')} GROUP BY 1, 2`);
   }
   return parts.length ? sql.join(parts, sql` UNION ALL `) : undefined;

@@ -26,6 +26,9 @@ export interface RawClick {
   utm?: Utm;
   /** 'qr' when the visitor came by the link's QR code (its marker parameter); absent: the link itself. */
   trigger?: 'qr';
+  /** Region and city ("<name>, <country code>"): from trusted edge headers, else the writer's city database. */
+  region?: string;
+  city?: string;
 }
 
 /** A click as stored: the raw click enriched (see enrichClick). */
@@ -48,6 +51,9 @@ export interface ClickRow {
   utmTerm: string | null;
   utmContent: string | null;
   trigger: 'link' | 'qr';
+  /** Absent in imported clicks (their source kept no place). */
+  region?: string | null;
+  city?: string | null;
 }
 
 interface AgentFacts {
@@ -144,8 +150,13 @@ export function enrichClick(raw: RawClick, lookup: CountryLookup): ClickRow {
     utmTerm: utmValue(raw.utm?.term),
     utmContent: utmValue(raw.utm?.content),
     trigger: raw.trigger ?? 'link',
+    region: placeValue(raw.region),
+    city: placeValue(raw.city),
   };
 }
+
+/** A region or city as stored: at most 255 characters, no NUL, none when empty (as UTM values). */
+const placeValue = (value: string | undefined): string | null => utmValue(value);
 
 /**
  * A UTM value as stored: at most 255 characters and no NUL (a visitor can send anything; text
@@ -160,7 +171,7 @@ function utmValue(value: string | undefined): string | null {
 /** The columns of `clickCopyText`'s lines, in order. */
 export const CLICK_COPY_COLUMNS = [
   'id', 'workspace_id', 'link_id', 'partner_id', 'created_at', 'country', 'device', 'browser', 'os', 'referrer', 'referrer_url', 'bot',
-  'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'trigger',
+  'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'trigger', 'region', 'city', 'visitor_flags',
 ];
 
 const COPY_SPECIAL = /[\\\t\n\r]/;
@@ -176,7 +187,7 @@ export function copyField(value: string | null): string {
 export interface ClickVariant {
   /** workspace_id, link_id and partner_id as COPY fields, each followed by a tab. */
   readonly head: string;
-  /** country … trigger as COPY fields, each after a tab, then the newline. */
+  /** country … city as COPY fields, each after a tab (visitor_flags and the newline follow per click). */
   readonly tail: string;
   /** The stored record (its id and time those of the click that first had this variant). */
   readonly row: ClickRow;
@@ -214,7 +225,7 @@ export function variantOf(raw: RawClick, lookup: CountryLookup): ClickVariant {
   const country = raw.country ?? lookup(raw.ip) ?? null;
   let node = child(child(child(variants, raw.workspaceId), raw.linkId), raw.partnerId);
   node = child(child(child(node, agentFacts(raw.userAgent)), referrerOf(raw.referer)), country);
-  node = child(node, utmKey(raw.utm));
+  node = child(child(child(node, utmKey(raw.utm)), raw.region), raw.city);
   const trigger = raw.trigger ?? 'link';
   const known = node.get(trigger) as ClickVariant | undefined;
   if (known) return known;
@@ -229,7 +240,7 @@ export function variantOf(raw: RawClick, lookup: CountryLookup): ClickVariant {
     tail:
       `\t${copyField(c.country)}\t${c.device}\t${copyField(c.browser)}\t${copyField(c.os)}\t${copyField(c.referrer)}\t` +
       `${copyField(c.referrerUrl)}\t${c.bot ? 't' : 'f'}\t${copyField(c.utmSource)}\t${copyField(c.utmMedium)}\t` +
-      `${copyField(c.utmCampaign)}\t${copyField(c.utmTerm)}\t${copyField(c.utmContent)}\t${c.trigger}\n`,
+      `${copyField(c.utmCampaign)}\t${copyField(c.utmTerm)}\t${copyField(c.utmContent)}\t${c.trigger}\t${copyField(c.region ?? null)}\t${copyField(c.city ?? null)}`,
     row: c,
   };
   node.set(trigger, variant);
@@ -242,15 +253,17 @@ export function clickCopyText(
   lookup: CountryLookup,
   from = 0,
   to = clicks.length,
-  seen?: (variant: ClickVariant, at: number) => void,
+  seen?: (variant: ClickVariant, at: number, flags: number) => void,
+  flags?: ReadonlyMap<string, number>,
 ): string {
   let out = '';
   for (let i = from; i < to; i++) {
     const raw = clicks[i]!;
     const v = variantOf(raw, lookup);
-    seen?.(v, raw.at);
+    const f = flags?.get(raw.id) ?? 0;
+    seen?.(v, raw.at, f);
     // Ids are UUIDs we made and the time ISO: neither needs escaping.
-    out += `${raw.id}\t${v.head}${isoTime(raw.at)}${v.tail}`;
+    out += `${raw.id}\t${v.head}${isoTime(raw.at)}${v.tail}\t${f}\n`;
   }
   return out;
 }
@@ -261,9 +274,14 @@ const CHUNK = 500;
  * A batch's COPY text in chunks of 500 clicks, yielding to the event loop between chunks so
  * that encoding 10,000 clicks never holds up the requests being answered meanwhile.
  */
-export async function* clickCopyChunks(clicks: readonly RawClick[], lookup: CountryLookup, seen?: (variant: ClickVariant, at: number) => void): AsyncGenerator<string> {
+export async function* clickCopyChunks(
+  clicks: readonly RawClick[],
+  lookup: CountryLookup,
+  seen?: (variant: ClickVariant, at: number, flags: number) => void,
+  flags?: ReadonlyMap<string, number>,
+): AsyncGenerator<string> {
   for (let from = 0; from < clicks.length; from += CHUNK) {
     if (from > 0) await new Promise((resolve) => setImmediate(resolve));
-    yield clickCopyText(clicks, lookup, from, Math.min(from + CHUNK, clicks.length), seen);
+    yield clickCopyText(clicks, lookup, from, Math.min(from + CHUNK, clicks.length), seen, flags);
   }
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/connect.js';
 import type { ClickFlushBus } from '../../infra/bus.js';
 import type { CountryLookup } from '../../infra/country.js';
+import type { PlaceLookup } from '../../infra/city.js';
 import { ClickWebhooks, type ClickEventDeps } from './click-events.js';
 import { ClickPartitionKeeper } from './partition-keeper.js';
 import { ClickQueue } from './queue.js';
@@ -14,6 +15,7 @@ import type { Ctx } from '../../core/context.js';
 import type { IdHolder } from '../../db/resource-table.js';
 
 export type { ClickRow, RawClick, Utm } from './record.js';
+export { FIRST_IN_WORKSPACE, FIRST_ON_LINK } from './visitors.js';
 
 /** Which of these click ids are stored, here or in another workspace (an import keeps free ids, so visitors' click ids keep working). */
 export function importedClickHolders({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<IdHolder[]> {
@@ -47,6 +49,8 @@ export interface ClickPipelineOptions {
   logger: Logger;
   bus: ClickFlushBus;
   lookupCountry: CountryLookup;
+  /** The operator's city database (GEOIP_CITY_DB); absent: places come from edge headers only. */
+  lookupPlace?: PlaceLookup;
   /** link.clicked webhooks, written by the batch writer; absent: none. */
   clickEvents?: ClickEventDeps;
 }
@@ -95,11 +99,12 @@ export interface ClickPipeline {
  * spool and its replayer (when CLICK_SPOOL_DIR is set), the flush requests of other instances,
  * and the monthly partitions and retention of `clicks`.
  */
-export function startClickPipeline({ database, config, clock, logger, bus, lookupCountry, clickEvents }: ClickPipelineOptions): ClickPipeline {
+export function startClickPipeline({ database, config, clock, logger, bus, lookupCountry, lookupPlace, clickEvents }: ClickPipelineOptions): ClickPipeline {
   const webhooks = clickEvents && new ClickWebhooks(clickEvents, lookupCountry);
   /** A batch with its link.clicked events, in one transaction (queued and replayed clicks alike). */
   const writeBatch = (store: typeof storeClicks) => async (batch: RawClick[]) => {
     const outbox = await webhooks?.outboxOf(batch);
+    if (lookupPlace) withPlaces(batch, lookupPlace);
     await store(database, batch, lookupCountry, outbox);
     if (outbox) webhooks?.written();
   };
@@ -129,6 +134,19 @@ export function startClickPipeline({ database, config, clock, logger, bus, looku
       await partitions.close();
     },
   };
+}
+
+/**
+ * Region and city from the city database, in the writer (never on the redirect): for clicks
+ * whose edge sent neither (a trusted header wins over the address, as for the country).
+ */
+function withPlaces(batch: RawClick[], lookup: PlaceLookup): void {
+  for (const c of batch) {
+    if (c.region !== undefined || c.city !== undefined) continue;
+    const place = lookup(c.ip);
+    if (place?.region) c.region = place.region;
+    if (place?.city) c.city = place.city;
+  }
 }
 
 /**

@@ -4,10 +4,12 @@ import type { RawClick, Utm } from './record.js';
  * One raw click per line, tab-separated, in the spool files. Cheaper to write than JSON on the
  * hot path (only the strings a visitor or a header can set need escaping) and readable by `cut`.
  * Versioned by the file's first line, so the format can grow. v2 (issue 15) appends the five
- * UTM values and the trigger to v1's nine fields; v1 files, left by an older instance that
- * died, are still read (their clicks have neither).
+ * UTM values and the trigger to v1's nine fields; v3 (places) appends the region and city of
+ * trusted edge headers. Files of earlier versions, left by an older instance that died, are
+ * still read (their clicks lack what came later).
  */
-export const SPOOL_HEADER = 'linktrail-clicks v2\n';
+export const SPOOL_HEADER = 'linktrail-clicks v3\n';
+const SPOOL_HEADER_V2 = 'linktrail-clicks v2\n';
 const SPOOL_HEADER_V1 = 'linktrail-clicks v1\n';
 
 const SPECIAL = /[\\\t\n\r]/;
@@ -34,19 +36,22 @@ function utmFields(u: Utm | undefined): string {
   return u === undefined ? NO_UTM : `${optional(u.source)}\t${optional(u.medium)}\t${optional(u.campaign)}\t${optional(u.term)}\t${optional(u.content)}`;
 }
 
-/** The spool line of a click (with its newline), in the current format (v2). */
+/** The spool line of a click (with its newline), in the current format (v3). */
 export function spoolLine(c: RawClick): string {
   // Ids are UUIDs we made, `at` a number and the trigger a word: none needs escaping. The IP and
   // country come from the socket or a trusted header but are escaped anyway: nothing a visitor
   // sends may break a line.
   return (
     `${c.id}\t${c.workspaceId}\t${c.linkId}\t${c.partnerId ?? NONE}\t${c.at}\t${escapeField(c.ip)}\t` +
-    `${optional(c.country)}\t${escapeField(c.userAgent)}\t${optional(c.referer)}\t${utmFields(c.utm)}\t${c.trigger ?? NONE}\n`
+    `${optional(c.country)}\t${escapeField(c.userAgent)}\t${optional(c.referer)}\t${utmFields(c.utm)}\t${c.trigger ?? NONE}\t` +
+    `${optional(c.region)}\t${optional(c.city)}\n`
   );
 }
 
 const V1_FIELDS = 9;
 const V2_FIELDS = 15;
+const V3_FIELDS = 17;
+const FIELDS = { 1: V1_FIELDS, 2: V2_FIELDS, 3: V3_FIELDS } as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const read = (field: string): string | undefined => (field === NONE ? undefined : unescapeField(field));
@@ -64,12 +69,12 @@ function readUtm(f: string[]): Utm | undefined {
 }
 
 /**
- * Parses one line (without its newline) of a file of the given version (2, the current, unless
+ * Parses one line (without its newline) of a file of the given version (3, the current, unless
  * told); undefined for a line that is not a whole click.
  */
-export function parseSpoolLine(line: string, version: 1 | 2 = 2): RawClick | undefined {
+export function parseSpoolLine(line: string, version: 1 | 2 | 3 = 3): RawClick | undefined {
   const f = line.split('\t');
-  if (f.length !== (version === 1 ? V1_FIELDS : V2_FIELDS)) return undefined;
+  if (f.length !== FIELDS[version]) return undefined;
   const [id, workspaceId, linkId, partnerId, at, ip, country, userAgent, referer] = f as [string, string, string, string, string, string, string, string, string];
   if (!UUID.test(id) || !UUID.test(workspaceId) || !UUID.test(linkId) || (partnerId !== NONE && !UUID.test(partnerId))) return undefined;
   const ms = Number(at);
@@ -91,6 +96,11 @@ export function parseSpoolLine(line: string, version: 1 | 2 = 2): RawClick | und
   const utm = readUtm(f);
   if (utm) click.utm = utm;
   if (trigger === 'qr') click.trigger = 'qr';
+  if (version === 2) return click;
+  const region = read(f[15]!);
+  const city = read(f[16]!);
+  if (region !== undefined) click.region = region;
+  if (city !== undefined) click.city = city;
   return click;
 }
 
@@ -101,9 +111,9 @@ export function parseSpoolLine(line: string, version: 1 | 2 = 2): RawClick | und
 export function parseSpool(text: string): { clicks: RawClick[]; skipped: number } {
   const clicks: RawClick[] = [];
   let skipped = 0;
-  const version = text.startsWith(SPOOL_HEADER) ? 2 : text.startsWith(SPOOL_HEADER_V1) ? 1 : undefined;
+  const version = text.startsWith(SPOOL_HEADER) ? 3 : text.startsWith(SPOOL_HEADER_V2) ? 2 : text.startsWith(SPOOL_HEADER_V1) ? 1 : undefined;
   if (version === undefined) return { clicks, skipped: text.length ? 1 : 0 };
-  let from = (version === 2 ? SPOOL_HEADER : SPOOL_HEADER_V1).length;
+  let from = { 1: SPOOL_HEADER_V1, 2: SPOOL_HEADER_V2, 3: SPOOL_HEADER }[version].length;
   for (;;) {
     const end = text.indexOf('\n', from);
     if (end === -1) {

@@ -29,7 +29,7 @@ export interface ImportedSaleRow extends ImportedLeadRow {
   refundedAmount: number;
 }
 
-const DIMENSIONS = ['partner_id', 'country', 'device', 'browser', 'os', 'referrer', 'referrer_url', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'trigger'];
+const DIMENSIONS = ['partner_id', 'country', 'device', 'browser', 'os', 'referrer', 'referrer_url', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'trigger', 'region', 'city'];
 const DIMENSION_LIST = sql.raw(DIMENSIONS.join(', '));
 const D_DIMENSIONS = sql.raw(DIMENSIONS.map((d) => `d.${d}`).join(', '));
 
@@ -52,7 +52,7 @@ function dimensionsOf(workspaceId: string, withLead: boolean): SQL {
 const EVENT_KEYS = sql`FROM ev LEFT JOIN analytics_hot_links h ON h.link_id = ev.link_id
       CROSS JOIN LATERAL analytics_keys(ev.workspace_id, ev.link_id, ev.partner_id, ev.country, ev.device, ev.browser, ev.os,
         ev.referrer, ev.referrer_url, ev.utm_source, ev.utm_medium, ev.utm_campaign, ev.utm_term, ev.utm_content, ev.trigger,
-        (ev.created_at >= h.dims_from) IS TRUE, (ev.created_at >= h.urls_from) IS TRUE) k`;
+        (ev.created_at >= h.dims_from) IS TRUE, (ev.created_at >= h.urls_from) IS TRUE, ev.region, ev.city) k`;
 
 /** The rollup rows of the inserted events `ev`, grouped first (one statement may add to a row only once), in key order. */
 function rollupsOf(counts: SQL, conflict: SQL): SQL {

@@ -68,7 +68,7 @@ function upsertCustomerSql(workspaceId: string, customerId: string, c: CustomerI
 export type EventOrigin = { clickId: string } | { leadId: string };
 
 /** The dimensions an event copies from its click, so that grouping events never joins clicks. */
-const DIMENSIONS = 'partner_id, country, device, browser, os, referrer, referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content, trigger';
+const DIMENSIONS = 'partner_id, country, device, browser, os, referrer, referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content, trigger, region, city';
 
 /** The event's link and dimensions: from its click (the redirect's table, read in the same statement), or from the lead it follows (no row: unknown). */
 function sourceSql(workspaceId: string, from: EventOrigin) {
@@ -81,7 +81,7 @@ function sourceSql(workspaceId: string, from: EventOrigin) {
 const EVENT_KEYS = sql`FROM ev LEFT JOIN analytics_hot_links h ON h.link_id = ev.link_id
       CROSS JOIN LATERAL analytics_keys(ev.workspace_id, ev.link_id, ev.partner_id, ev.country, ev.device, ev.browser, ev.os,
         ev.referrer, ev.referrer_url, ev.utm_source, ev.utm_medium, ev.utm_campaign, ev.utm_term, ev.utm_content, ev.trigger,
-        (ev.created_at >= h.dims_from) IS TRUE, (ev.created_at >= h.urls_from) IS TRUE) k
+        (ev.created_at >= h.dims_from) IS TRUE, (ev.created_at >= h.urls_from) IS TRUE, ev.region, ev.city) k
       ORDER BY ev.workspace_id, k.scope_id, k.dim COLLATE "C", k.level, 5, k.value COLLATE "C", k.partner_id`;
 
 /**

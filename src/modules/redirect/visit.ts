@@ -14,6 +14,9 @@ const PREVIEW_BOT =
 export interface VisitDeps {
   clickIdParam: string;
   countryHeader: string | undefined;
+  /** Trusted edge headers of the visitor's region and city (REGION_HEADER, CITY_HEADER); unset: not read. */
+  regionHeader?: string;
+  cityHeader?: string;
   gate: PasswordGate;
   lookupCountry: CountryLookup;
 }
@@ -65,6 +68,22 @@ export function countryFromHeader(headers: Record<string, string | string[] | un
   const code = (Array.isArray(v) ? v[0] : v)?.trim().toUpperCase();
   // XX (unknown) and T1 (Tor) are what edges send when they do not know.
   return code && /^[A-Z]{2}$/.test(code) && code !== 'XX' && code !== 'T1' ? code : undefined;
+}
+
+/**
+ * A trusted edge header's place name as "<name>, <country code>" (country when known), when
+ * configured and present. Edges send UTF-8, which Node reads as Latin-1: decoded back when valid.
+ */
+export function placeFromHeader(headers: IncomingHttpHeaders, headerName: string | undefined, country: string | undefined): string | undefined {
+  if (!headerName) return undefined;
+  const v = headers[headerName];
+  let name = (Array.isArray(v) ? v[0] : v)?.trim();
+  if (!name) return undefined;
+  if (/[\x80-\xff]/.test(name)) {
+    const utf8 = Buffer.from(name, 'latin1').toString('utf8');
+    if (!utf8.includes('\ufffd')) name = utf8;
+  }
+  return country ? `${name}, ${country}` : name;
 }
 
 /** The client's address: the socket's, or with TRUST_PROXY the first X-Forwarded-For entry. */
@@ -119,6 +138,8 @@ export function visitLink(d: VisitDeps, link: RedirectLink, v: Visit, nowMs: num
           country: visitor.country,
           utm: parts.utm,
           trigger: query === sent ? undefined : 'qr',
+          region: placeFromHeader(v.headers, d.regionHeader, visitor.country),
+          city: placeFromHeader(v.headers, d.cityHeader, visitor.country),
         };
   return { kind: 'forward', to, cloaked: decision.cloaked, click };
 }

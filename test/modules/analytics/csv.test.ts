@@ -69,7 +69,7 @@ const CLICK_HEADER = [
   'id', 'linkId', 'partnerId', 'createdAt', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl',
   'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'trigger',
 ];
-const GROUP_HEADER = ['key', 'clicks', 'leads', 'sales', 'saleAmount', 'revenue', 'refunded'];
+const GROUP_HEADER = ['key', 'clicks', 'leads', 'sales', 'saleAmount', 'revenue', 'refunded', 'visitors'];
 
 type Shop = Awaited<ReturnType<typeof seed>>;
 let shop: Shop;
@@ -193,7 +193,7 @@ describe('GET /api/analytics?format=csv', () => {
     }
     // The real click's lead and sale are counted.
     const { rows } = await csv(`&groupBy=link&linkId=${shop.a.id}`);
-    expect(rows[1]!.slice(2)).toEqual(['1', '1', '1234', '{"usd":1234}', '{"usd":0}']);
+    expect(rows[1]!.slice(2)).toEqual(['1', '1', '1234', '{"usd":1234}', '{"usd":0}', '1']);
     // With compare, previous too.
     const compared = `&groupBy=link&startDate=2026-03-02&compare=previous`;
     const withPrevious = await csv(compared);

@@ -232,7 +232,7 @@ describe('GET /api/analytics?id=…: one click', () => {
     expect(list.statusCode, list.body).toBe(200);
     expect(list.json<{ id: string }[]>().map((c) => c.id)).toEqual([one]);
     const groups = await api.analytics(`&id=${one}&groupBy=link`);
-    expect(groups.json<Group[]>()).toEqual([{ key: api.link.id, clicks: 1, leads: 1, sales: 1, saleAmount: 700, revenue: { usd: 700 }, refunded: { usd: 0 }, shortUrl: api.link.shortUrl, title: null }]);
+    expect(groups.json<Group[]>()).toEqual([{ key: api.link.id, clicks: 1, visitors: 1, leads: 1, sales: 1, saleAmount: 700, revenue: { usd: 700 }, refunded: { usd: 0 }, shortUrl: api.link.shortUrl, title: null }]);
     // Combined with the other filters, all must match.
     expect((await api.analytics(`&id=${one}&linkId=${api.link.id}`)).json<unknown[]>()).toHaveLength(1);
     expect((await api.analytics(`&id=${one}&linkId=${randomUUID()}`)).json<unknown[]>()).toEqual([]);

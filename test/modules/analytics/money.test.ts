@@ -128,9 +128,9 @@ describe('revenue and refunded per currency', () => {
     const csv = await s.api.send('GET', '/api/analytics?format=csv&groupBy=link');
     expect(csv.statusCode, csv.body).toBe(200);
     expect(parse(csv.body) as string[][]).toEqual([
-      ['key', 'clicks', 'leads', 'sales', 'saleAmount', 'revenue', 'refunded'],
-      [a.id, '2', '0', '3', '8000', '{"eur":3000,"usd":5000}', '{"eur":4900,"usd":0}'],
-      [b.id, '1', '0', '2', '2100', '{"eur":2000,"usd":100}', '{"eur":0,"usd":0}'],
+      ['key', 'clicks', 'leads', 'sales', 'saleAmount', 'revenue', 'refunded', 'visitors'],
+      [a.id, '2', '0', '3', '8000', '{"eur":3000,"usd":5000}', '{"eur":4900,"usd":0}', '1'],
+      [b.id, '1', '0', '2', '2100', '{"eur":2000,"usd":100}', '{"eur":0,"usd":0}', '1'],
     ]);
   });
 

@@ -103,6 +103,8 @@ async function fixture() {
       country: ['DE', 'IN', 'US', 'BR', undefined][r % 5],
       utm: r % 3 === 0 ? undefined : { source: ['news', 'ads'][r % 2], campaign: r % 5 === 0 ? undefined : 'spring', term: r % 7 === 0 ? 'x' : undefined },
       trigger: r % 6 === 0 ? 'qr' : undefined,
+      region: ['Bavaria, DE', undefined, 'Maharashtra, IN'][r % 3],
+      city: ['Nürnberg, DE', 'Pune, IN', undefined, 'Mumbai, IN'][r % 4],
     };
   });
   // Clicks in both New York hours named 01:00 when clocks went back (1 November 2026), when that is in range.
@@ -122,7 +124,7 @@ async function fixture() {
       expect(sale.statusCode, sale.body).toBe(200);
     }
   }
-  const dimCols = `country, device, browser, os, referrer, referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content, trigger, link_id::text AS link_id, partner_id::text AS partner_id`;
+  const dimCols = `country, region, city, device, browser, os, referrer, referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content, trigger, link_id::text AS link_id, partner_id::text AS partner_id`;
   const us = `(extract(epoch FROM created_at) * 1000000)::bigint::text AS us`;
   const stored = await rows<Record<string, string | null>>(
     t.database.db,
@@ -130,7 +132,7 @@ async function fixture() {
       UNION ALL SELECT 'lead', ${us}, 0, NULL, ${dimCols} FROM lead_events WHERE workspace_id = '${ws.id}'
       UNION ALL SELECT 'sale', ${us}, amount, currency, ${dimCols} FROM sale_events WHERE workspace_id = '${ws.id}'`),
   );
-  const dflt = (k: string, v: string | null) => v ?? (['country', 'device', 'browser', 'os', 'referrer'].includes(k) ? '(unknown)' : k === 'trigger' ? 'link' : '(none)');
+  const dflt = (k: string, v: string | null) => v ?? (['country', 'region', 'city', 'device', 'browser', 'os', 'referrer'].includes(k) ? '(unknown)' : k === 'trigger' ? 'link' : '(none)');
   const data: RawRow[] = stored.map((r) => ({
     kind: r.kind as RawRow['kind'],
     us: BigInt(r.us!),
@@ -139,7 +141,7 @@ async function fixture() {
     amount: Number(r.amount),
     currency: r.currency ?? null,
     dims: Object.fromEntries(
-      ['country', 'device', 'browser', 'os', 'referrer', 'referrer_url', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'trigger'].map((k) => [k, dflt(k, r[k] ?? null)]),
+      ['country', 'region', 'city', 'device', 'browser', 'os', 'referrer', 'referrer_url', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'trigger'].map((k) => [k, dflt(k, r[k] ?? null)]),
     ),
   }));
   return { ws, send, links, partners, tags, collections: [collectionId, second!.id], linkMeta, data, now, eventInstants: data.filter((d) => d.kind !== 'click').map((d) => d.us) };
@@ -280,7 +282,7 @@ function boundArb(side: 'start' | 'end') {
 }
 
 const FILTER_PARAMS: [param: string, by: string][] = [
-  ['country', 'country'], ['continent', 'continent'], ['device', 'device'], ['browser', 'browser'], ['os', 'os'],
+  ['country', 'country'], ['continent', 'continent'], ['region', 'region'], ['city', 'city'], ['device', 'device'], ['browser', 'browser'], ['os', 'os'],
   ['referrer', 'referrer'], ['referrerUrl', 'referrer_url'], ['utmSource', 'utm_source'], ['utmMedium', 'utm_medium'],
   ['utmCampaign', 'utm_campaign'], ['utmTerm', 'utm_term'], ['utmContent', 'utm_content'], ['trigger', 'trigger'],
   ['collectionId', 'collection'], ['tagId', 'tag'],
@@ -428,7 +430,7 @@ describe('groupBy answers from rollups and raw edges equal the raw answer', () =
     const migration = readFileSync(new URL('../../../src/db/migrations/0010_analytics_rollups.sql', import.meta.url), 'utf8');
     const backfill = migration.slice(migration.indexOf('INSERT INTO analytics_rollups', migration.indexOf('-- Everything recorded before')));
     const again = `rollups_again_${randomUUID().slice(0, 8)}`;
-    await t.database.db.execute(sql.raw(`CREATE TABLE ${again} (LIKE analytics_rollups)`));
+    await t.database.db.execute(sql.raw(`CREATE TABLE ${again} (LIKE analytics_rollups INCLUDING DEFAULTS)`));
     await t.database.db.execute(sql.raw(backfill.replace('INSERT INTO analytics_rollups', `INSERT INTO ${again}`).replace(/;\s*$/, '')));
     const summed = (table: string) =>
       rows<Record<string, string>>(
@@ -437,8 +439,9 @@ describe('groupBy answers from rollups and raw edges equal the raw answer', () =
           sum(sales)::text AS s, sum(amount)::text AS a FROM ${table} WHERE workspace_id = '${f.ws.id}'
           GROUP BY 1, 2, 3, 4, 5, 6 HAVING sum(clicks) + sum(leads) + sum(sales) > 0 ORDER BY 1, 2, 3, 4, 5, 6`),
       );
-    // The backfill knows no hot links: compare what both keep, the link dimension rows aside.
-    const kept = (await summed('analytics_rollups')).filter((r) => !(r.dim !== '' && r.scope_id !== f.ws.id));
+    // The backfill knows no hot links: compare what both keep, the link dimension rows aside; nor
+    // places (migration 0021): the workspace's region and city rows aside too.
+    const kept = (await summed('analytics_rollups')).filter((r) => !(r.dim !== '' && r.scope_id !== f.ws.id) && r.dim !== 'region' && r.dim !== 'city');
     expect(kept.length).toBeGreaterThan(1000);
     const rebuilt = (await summed(again)).filter((r) => !(r.dim !== '' && r.scope_id !== f.ws.id));
     await t.database.db.execute(sql.raw(`DROP TABLE ${again}`));
@@ -457,9 +460,11 @@ describe('groupBy answers from rollups and raw edges equal the raw answer', () =
         sql.raw(`SELECT scope_id::text, dim, level::text, bucket::text, value, partner_id::text, currency, sum(sales)::text AS s, sum(amount)::text AS a,
           sum(refunded)::text AS r FROM ${table} WHERE workspace_id = '${f.ws.id}' GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7`),
       );
-    const kept = await summed('analytics_revenue_rollups');
+    // The backfill of 0018 knows no places (migration 0021): the workspace's region and city rows aside.
+    const noPlaces = (r: Record<string, string>) => r.dim !== 'region' && r.dim !== 'city';
+    const kept = (await summed('analytics_revenue_rollups')).filter(noPlaces);
     expect(kept.length).toBeGreaterThan(100);
-    const rebuilt = await summed(again);
+    const rebuilt = (await summed(again)).filter(noPlaces);
     await t.database.db.execute(sql.raw(`DROP TABLE ${again}`));
     expect(rebuilt).toEqual(kept);
   });

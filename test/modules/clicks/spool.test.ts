@@ -53,6 +53,8 @@ const rawClick = fc.record({
     { nil: undefined },
   ),
   trigger: fc.option(fc.constant('qr' as const), { nil: undefined }),
+  region: fc.option(fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\\N', 'Île-de-France, FR')), { nil: undefined }),
+  city: fc.option(fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\\N', 'Zürich, CH')), { nil: undefined }),
 });
 
 /** The line an instance of the v1 format wrote: the first nine fields of today's. */
@@ -97,19 +99,32 @@ describe('spool format', () => {
       fc.property(fc.array(rawClick, { maxLength: 10 }), (clicks) => {
         const { clicks: read, skipped } = parseSpool(`linktrail-clicks v1\n${clicks.map(v1Line).join('')}`);
         expect(skipped).toBe(0);
-        expect(read).toEqual(clicks.map(({ utm: _utm, trigger: _trigger, ...v1 }) => v1));
+        expect(read).toEqual(clicks.map(({ utm: _utm, trigger: _trigger, region: _r, city: _c, ...v1 }) => v1));
       }),
       { numRuns: 200 },
     );
   });
 
+  test('v2 files, left by an older instance, are still read: their clicks have no region nor city', () => {
+    fc.assert(
+      fc.property(fc.array(rawClick, { maxLength: 10 }), (clicks) => {
+        const v2 = clicks.map((c) => `${spoolLine(c).slice(0, -1).split('\t').slice(0, 15).join('\t')}\n`).join('');
+        const { clicks: read, skipped } = parseSpool(`linktrail-clicks v2\n${v2}`);
+        expect(skipped).toBe(0);
+        expect(read).toEqual(clicks.map(({ region: _r, city: _c, ...v2click }) => v2click));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   test('a line of the other version, an unknown trigger or an unknown header is skipped, not misread', () => {
     const c = aClick({ utm: { source: 'news' }, trigger: 'qr' });
-    expect(SPOOL_HEADER).toBe('linktrail-clicks v2\n');
+    expect(SPOOL_HEADER).toBe('linktrail-clicks v3\n');
     expect(parseSpool(`linktrail-clicks v1\n${spoolLine(c)}`)).toEqual({ clicks: [], skipped: 1 });
     expect(parseSpool(`${SPOOL_HEADER}${v1Line(c)}`)).toEqual({ clicks: [], skipped: 1 });
-    expect(parseSpool(`${SPOOL_HEADER}${spoolLine(c).replace(/\tqr\n$/, '\tlink\n')}`)).toEqual({ clicks: [], skipped: 1 });
-    expect(parseSpool(`linktrail-clicks v3\n${spoolLine(c)}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`${SPOOL_HEADER}${spoolLine(c).replace(/\tqr\t/, '\tlink\t')}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`linktrail-clicks v4\n${spoolLine(c)}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`linktrail-clicks v2\n${spoolLine(c)}`)).toEqual({ clicks: [], skipped: 1 });
     expect(parseSpool(`${SPOOL_HEADER}${spoolLine(c)}`).clicks).toEqual([c]);
   });
 

@@ -49,7 +49,7 @@ describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () =
       t.database.db,
       sql`SELECT id, workspace_id AS "workspaceId", link_id AS "linkId", partner_id AS "partnerId", created_at AS "createdAt",
                  country, device, browser, os, referrer, referrer_url AS "referrerUrl", bot, utm_source AS "utmSource",
-                 utm_medium AS "utmMedium", utm_campaign AS "utmCampaign", utm_term AS "utmTerm", utm_content AS "utmContent", trigger
+                 utm_medium AS "utmMedium", utm_campaign AS "utmCampaign", utm_term AS "utmTerm", utm_content AS "utmContent", trigger, region, city
           FROM clicks WHERE link_id = ${linkId}`,
     );
     expect(stored).toHaveLength(batch.length);

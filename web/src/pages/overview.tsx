@@ -1,13 +1,18 @@
 import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { api, errorText } from '../api/client.js';
-import type { components } from '../api/schema.js';
-import { TimeChart } from '../ui/time-chart.js';
-import { LangContext, useT } from '../i18n/index.js';
-import { addByCurrency, formatByCurrency } from '../ui/money.js';
+import { TimeChart, type ChartSeries } from '../ui/time-chart.js';
+import { LangContext, useStrings, useT } from '../i18n/index.js';
 import { Empty, Loading, LoadFailure } from '../ui/states.js';
 import { Table } from '../ui/table.js';
-
-type Group = components['schemas']['AnalyticsGroup'];
+import { CompareSelect } from './analytics/compare-select.js';
+import { sumFigures } from './analytics/figures.js';
+import { useFormats } from './analytics/format.js';
+import { hasVisitors, MetricCells, metricColumns, type Group } from './analytics/metrics.js';
+import { strings } from './analytics/strings.js';
+import { Funnel, Totals } from './analytics/totals.js';
+import { useViewState, type Compare } from './analytics/view-state.js';
+import { previousOf } from './analytics/previous.js';
+import './analytics/analytics.css';
 type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; series: Group[]; links: Group[]; days: string[] };
 
 const RANGES = [7, 30, 90] as const;
@@ -20,6 +25,10 @@ export function Overview() {
   const [days, setDays] = useState<(typeof RANGES)[number]>(30);
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  // The comparison is kept in the URL (?compare=previous|year), as on the analytics page.
+  const [view, update] = useViewState();
+  const compare = view.compare;
+  const s = useStrings(strings);
   const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
   useEffect(() => {
@@ -27,7 +36,7 @@ export function Overview() {
     setState({ kind: 'loading' });
     const dates = lastDays(days);
     const startDate = dates[0]!;
-    const query = { startDate, timezone };
+    const query = { startDate, timezone, ...(compare ? { compare } : {}) };
     Promise.all([
       api.GET('/api/analytics', { params: { query: { ...query, groupBy: 'timeseries', interval: 'day' } } }),
       api.GET('/api/analytics', { params: { query: { ...query, groupBy: 'link', take: 10 } } }),
@@ -44,15 +53,12 @@ export function Overview() {
     return () => {
       live = false;
     };
-  }, [days, attempt]);
+  }, [days, attempt, compare]);
 
-  const format = useMemo(() => {
-    const number = new Intl.NumberFormat(lang === 'ar' ? 'ar' : 'en');
-    return (n: number) => number.format(n);
-  }, [lang]);
   return (
     <section class="stack">
-      <label class="field-inline">
+      <div class="lt-controls">
+      <label class="field">
         <span>{t.range}</span>
         <select value={days} onChange={(e) => setDays(Number(e.currentTarget.value) as (typeof RANGES)[number])}>
           {RANGES.map((d) => (
@@ -62,9 +68,11 @@ export function Overview() {
           ))}
         </select>
       </label>
+      <CompareSelect value={compare} onChange={(c) => update({ compare: c })} s={s} />
+      </div>
       {state.kind === 'loading' && <Loading />}
       {state.kind === 'error' && <LoadFailure lead={t.failed} message={state.message} retry={() => setAttempt((n) => n + 1)} />}
-      {state.kind === 'ready' && <Ready series={state.series} links={state.links} days={state.days} lang={lang} format={format} />}
+      {state.kind === 'ready' && <Ready series={state.series} links={state.links} days={state.days} compare={compare} />}
     </section>
   );
 }
@@ -78,56 +86,45 @@ function lastDays(n: number): string[] {
   });
 }
 
-function Ready({ series, links, days, lang, format }: { series: Group[]; links: Group[]; days: string[]; lang: string; format: (n: number) => string }) {
+function Ready({ series, links, days, compare }: { series: Group[]; links: Group[]; days: string[]; compare?: Compare }) {
   const t = useT();
-  const sum = (k: 'clicks' | 'leads' | 'sales') => series.reduce((n, g) => n + Number(g[k]), 0);
+  const s = useStrings(strings);
+  const f = useFormats();
   // The API answers only days with activity; the chart shows every day of the range.
   const chart = useMemo(() => {
     const byDay = new Map(series.map((g) => [g.key.slice(0, 10), g]));
     const pick = (k: 'clicks' | 'leads' | 'sales') => days.map((d) => byDay.get(d)?.[k] ?? 0);
-    return {
-      // Each day's wall clock, read in UTC (as the chart writes it).
-      times: days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000),
-      series: [
-        { label: t.clicks, values: pick('clicks'), colorVar: '--c-clicks' },
-        { label: t.leads, values: pick('leads'), colorVar: '--c-leads' },
-        { label: t.sales, values: pick('sales'), colorVar: '--c-sales' },
-      ],
-    };
-  }, [series, days, t]);
-  const totals = [
-    [t.clicks, format(sum('clicks'))],
-    [t.leads, format(sum('leads'))],
-    [t.sales, format(sum('sales'))],
-    // One total per currency: currencies are never added together.
-    [t.revenue, formatByCurrency(lang, addByCurrency(...series.map((g) => g.revenue)))],
-  ] as const;
+    const earlier = (k: 'clicks' | 'leads' | 'sales') => days.map((d) => byDay.get(d)?.previous?.[k] ?? 0);
+    const lines: ChartSeries[] = [
+      { label: t.clicks, values: pick('clicks'), colorVar: '--c-clicks' },
+      { label: t.leads, values: pick('leads'), colorVar: '--c-leads' },
+      { label: t.sales, values: pick('sales'), colorVar: '--c-sales' },
+      ...(compare ? (['clicks', 'leads', 'sales'] as const).map((k) => ({ label: `${t[k]} (${s.earlierSeries})`, values: earlier(k), colorVar: `--c-${k}`, dash: [6, 4] })) : []),
+    ];
+    // Each day's wall clock, read in UTC (as the chart writes it).
+    return { times: days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000), series: lines };
+  }, [series, days, t, s, compare]);
+  const now = useMemo(() => sumFigures(series), [series]);
+  const before = useMemo(() => (compare ? sumFigures(series.map(previousOf)) : undefined), [series, compare]);
+  const visitors = hasVisitors(links);
   return (
     <>
-      <dl class="totals">
-        {totals.map(([label, value]) => (
-          <div key={label} class="total">
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
-      {sum('clicks') === 0 && links.length === 0 ? (
+      <Totals now={now} before={before} s={s} f={f} />
+      {now.clicks === 0 && links.length === 0 ? (
         <Empty>{t.noData}</Empty>
       ) : (
         <>
-          <TimeChart times={chart.times} series={chart.series} interval="day" label={t.chartLabel} timeLabel={t.date} lang={lang} formatNumber={format} />
-          <h2>{t.topLinks}</h2>
-          <Table columns={[t.link, t.clicks, t.leads, t.sales]}>
+          <Funnel now={now} s={s} f={f} />
+          <TimeChart times={chart.times} series={chart.series} interval="day" label={t.chartLabel} timeLabel={t.date} lang={f.lang} formatNumber={f.number} />
+          <h2 id="top-links">{t.topLinks}</h2>
+          <Table class="lt-breakdown lt-collapse" region={{ class: 'lt-scroll', labelledBy: 'top-links' }} columns={[t.link, ...metricColumns(s, visitors)]}>
             {links.map((g) => (
               <tr key={g.key}>
                 <td>
                   <span class="title cell-name">{g.title ?? g.shortUrl}</span>
                   <bdi class="muted cell-name">{g.shortUrl}</bdi>
                 </td>
-                <td>{format(g.clicks)}</td>
-                <td>{format(g.leads)}</td>
-                <td>{format(g.sales)}</td>
+                <MetricCells g={g} f={f} s={s} visitors={visitors} compare={compare !== undefined} />
               </tr>
             ))}
           </Table>

@@ -8,6 +8,8 @@ export interface ChartSeries {
   values: number[];
   /** A CSS custom property holding the colour, so the theme decides. */
   colorVar: string;
+  /** A dashed line (segment and gap lengths in px): an earlier period's series beside the current one. */
+  dash?: number[];
 }
 
 interface Props {
@@ -44,6 +46,8 @@ export function TimeChart({ times, series, interval, label, timeLabel, lang, for
     const color = (v: string) => style.getPropertyValue(v).trim() || 'currentColor';
     const timeFormat = new Intl.DateTimeFormat(lang, { ...TIME_FORMAT[interval], timeZone: 'UTC' });
     const writeTime = (s: number) => timeFormat.format(new Date(s * 1000));
+    // Isolated, so an Arabic range reads right to left inside the left-to-right chart.
+    const period = times.length ? `\u2068${writeTime(times[0]!)} – ${writeTime(times[times.length - 1]!)}\u2069` : '';
     const axis = { stroke: color('--muted'), grid: { stroke: color('--border'), width: 1 }, ticks: { stroke: color('--border'), width: 1 } };
     const plot = new uPlot(
       {
@@ -51,12 +55,14 @@ export function TimeChart({ times, series, interval, label, timeLabel, lang, for
         height: 240,
         tzDate: (s) => uPlot.tzDate(new Date(s * 1000), 'UTC'),
         series: [
-          { label: timeLabel, value: (_u, v) => (v == null ? '–' : writeTime(v)) },
+          // Off the chart, the legend shows the period and each series' total (never a dash).
+          { label: timeLabel, value: (_u, v) => (v == null ? period : writeTime(v)) },
           ...series.map((s) => ({
             label: s.label,
             stroke: color(s.colorVar),
-            width: 2,
-            value: (_u: uPlot, v: number | null) => (v == null ? '–' : formatNumber(v)),
+            width: s.dash ? 1.5 : 2,
+            ...(s.dash ? { dash: s.dash } : {}),
+            value: (_u: uPlot, v: number | null) => formatNumber(v ?? s.values.reduce((a, b) => a + b, 0)),
           })),
         ],
         scales: { y: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil(max * 1.1))] } },

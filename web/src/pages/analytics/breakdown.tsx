@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
 import { api } from '../../api/client.js';
-import type { components, paths } from '../../api/schema.js';
+import type { paths } from '../../api/schema.js';
 import { navigate } from '../../router.js';
 import type { Formats } from './format.js';
 import { useLoad } from './load.js';
@@ -8,10 +9,10 @@ import type { Strings } from './strings.js';
 import { filterParamOf, filterValueOk, type FilterParam, type Filters } from './view-state.js';
 import { Empty, Loading, LoadFailure } from '../../ui/states.js';
 import { Table } from '../../ui/table.js';
-import { MetricCells, metricColumns } from './metrics.js';
+import { hasVisitors, MetricCells, metricColumns, type Group } from './metrics.js';
 
-export type Group = components['schemas']['AnalyticsGroup'];
-type Dimension = Exclude<NonNullable<AnalyticsQuery['groupBy']>, 'timeseries'>;
+export type { Group };
+export type Dimension = Exclude<NonNullable<AnalyticsQuery['groupBy']>, 'timeseries'>;
 export type AnalyticsQuery = NonNullable<paths['/api/analytics']['get']['parameters']['query']>;
 
 /** A row's filter of the whole view: its key as the value of the breakdown's filter parameter. */
@@ -29,7 +30,7 @@ export interface Card {
 
 /** The breakdown cards; each shows one of its dimensions at a time (one request per card). */
 export const CARDS: Card[] = [
-  { id: 'location', title: 'locations', dims: ['country', 'continent'] },
+  { id: 'location', title: 'locations', dims: ['country', 'continent', 'region', 'city'] },
   { id: 'device', title: 'devices', dims: ['device', 'browser', 'os'] },
   { id: 'source', title: 'sources', dims: ['referrer', 'referrer_url', 'trigger'] },
   { id: 'utm', title: 'campaigns', dims: ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] },
@@ -50,12 +51,14 @@ interface Props {
   filters: Filters;
   /** Query kept when a link row opens the link's page (range, zone). */
   carry: string;
+  /** Something shown under the table (the places card's credit for its city database). */
+  footer?: ComponentChildren;
   s: Strings;
   f: Formats;
 }
 
 /** One breakdown as a table with a bar per row; each row is a button that filters the view by it. */
-export function Breakdown({ card, dim, onDim, query, onFilter, filters, carry, s, f }: Props) {
+export function Breakdown({ card, dim, onDim, query, onFilter, filters, carry, footer, s, f }: Props) {
   const key = JSON.stringify(query);
   // "Show more" holds for this view and dimension only.
   const [expanded, setExpanded] = useState('');
@@ -71,6 +74,8 @@ export function Breakdown({ card, dim, onDim, query, onFilter, filters, carry, s
 
   const headingId = `card-${card.id}`;
   const param = filterParamOf(shown);
+  const visitors = rows ? hasVisitors(rows) : false;
+  const compare = query.compare !== undefined;
   return (
     <section class="lt-card" aria-labelledby={headingId}>
       <h2 id={headingId}>{s[card.title]}</h2>
@@ -86,7 +91,7 @@ export function Breakdown({ card, dim, onDim, query, onFilter, filters, carry, s
       {rows && rows.length === 0 && <Empty>{s.emptyGroup}</Empty>}
       {rows && rows.length > 0 && (
         <div class="lt-result" aria-busy={groups.loading}>
-          <Table class="lt-breakdown" region={{ class: 'lt-scroll', label: `${s[card.title]}: ${s[shown]}` }} columns={[s[shown], ...metricColumns(s)]}>
+          <Table class="lt-breakdown lt-collapse" region={{ class: 'lt-scroll', label: `${s[card.title]}: ${s[shown]}` }} columns={[s[shown], ...metricColumns(s, visitors)]}>
             {rows.map((g) => {
               const label = rowLabel(shown, g, s, f.lang);
               const most = Math.max(1, ...rows.map((r) => r.clicks));
@@ -117,7 +122,7 @@ export function Breakdown({ card, dim, onDim, query, onFilter, filters, carry, s
                       <rect width={(100 * g.clicks) / most} height="4" />
                     </svg>
                   </td>
-                  <MetricCells g={g} f={f} />
+                  <MetricCells g={g} f={f} s={s} visitors={visitors} compare={compare} />
                 </tr>
               );
             })}
@@ -129,6 +134,7 @@ export function Breakdown({ card, dim, onDim, query, onFilter, filters, carry, s
           )}
         </div>
       )}
+      {footer}
     </section>
   );
 }
@@ -177,6 +183,10 @@ export function rowLabel(dim: Dimension, g: Group, s: Strings, lang: string): { 
       return { text: k === 'desktop' || k === 'mobile' || k === 'tablet' || k === 'other' ? s[k] : k };
     case 'trigger':
       return { text: k === 'qr' ? s.qr : k === 'link' ? s.linkTrigger : k };
+    case 'region':
+    case 'city':
+      // "<name>, <country code>" as the edge or the city database names it, in its own script.
+      return { text: k };
     case 'link':
       return g.title ? { text: g.title } : { text: g.shortUrl ?? k, ltr: true };
     case 'collection':

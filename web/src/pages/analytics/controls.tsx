@@ -5,9 +5,10 @@ import { TimeZonePicker } from '../../ui/time-zone-picker.js';
 import { rowLabel, type Group } from './breakdown.js';
 import { addDays, isDate, PRESETS, resolveRange, wallHour, type Preset } from './range.js';
 import type { Strings } from './strings.js';
+import { CompareSelect } from './compare-select.js';
 import { FILTER_PARAMS, FILTERS, type FilterParam, type ViewState } from './view-state.js';
 
-const PRESET_LABEL: Record<Preset, keyof Strings> = {
+export const PRESET_LABEL: Record<Preset, keyof Strings> = {
   '24h': 'last24h',
   '7d': 'last7d',
   '30d': 'last30d',
@@ -72,6 +73,7 @@ export function Controls({ view, update, s }: Props) {
           </label>
         </>
       )}
+      <CompareSelect value={view.compare} onChange={(compare) => update({ compare })} unavailable={view.range === 'all'} s={s} />
       <TimeZonePicker label={s.timeZone} value={view.tz} onChange={(tz) => update({ tz })} />
       {bad && (
         <p class="error lt-wide" role="alert">
@@ -146,6 +148,13 @@ export function focusChip(param?: FilterParam): void {
     const chip = document.querySelector<HTMLElement>(param ? `.lt-chip[data-filter="${param}"]` : '.lt-chip');
     chip?.focus();
   }, 50);
+}
+
+/** A filter in words for the report: its dimension and the name known for its value (else the value). */
+export function filterText(param: FilterParam, value: string, s: Strings, lang: Lang): string {
+  const known = filterNames.get(`${param}:${value}`);
+  const named = ID_PARAMS.has(param) ? known : rowLabel(FILTERS[param], { key: value } as Group, s, lang);
+  return `${dimensionName(param, s)}: ${named?.text ?? value}`;
 }
 
 /** The name of a filter's dimension on its chip. */

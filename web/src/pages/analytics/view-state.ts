@@ -12,6 +12,8 @@ export const FILTERS = {
   tagId: 'tag',
   country: 'country',
   continent: 'continent',
+  region: 'region',
+  city: 'city',
   device: 'device',
   browser: 'browser',
   os: 'os',
@@ -57,8 +59,8 @@ export function filterValueOk(param: FilterParam, value: string): boolean {
 /**
  * What an analytics view shows, kept in the page's URL query so a view can be shared and
  * reloaded: ?range=7d (or range=custom&start=…&end=…), tz=Asia/Kolkata, the filters (named
- * as GET /api/analytics names them: linkId, country, utmSource…), and each card's chosen
- * breakdown (by=device:browser,…). Defaults stay out of the URL.
+ * as GET /api/analytics names them: linkId, country, utmSource…), each card's chosen
+ * breakdown (by=device:browser,…) and the comparison (compare=previous|year). Defaults stay out of the URL.
  */
 export interface ViewState {
   range: Preset | 'custom';
@@ -68,7 +70,12 @@ export interface ViewState {
   filters: Filters;
   /** Card → chosen dimension. */
   by: Record<string, string>;
+  /** The earlier period each figure is compared with (GET /api/analytics compare=), or none. */
+  compare?: Compare;
 }
+
+export const COMPARES = ['previous', 'year'] as const;
+export type Compare = (typeof COMPARES)[number];
 
 export function readView(search: string): ViewState {
   const q = new URLSearchParams(search);
@@ -88,9 +95,11 @@ export function readView(search: string): ViewState {
     const [card, dim] = pair.split(':');
     if (card && dim) by[card] = dim;
   }
+  const compare = COMPARES.find((c) => c === q.get('compare'));
   return {
     range,
     ...(range === 'custom' ? { start, end } : {}),
+    ...(compare ? { compare } : {}),
     tz: tz && isZone(tz) ? tz : browserZone(),
     filters,
     by,
@@ -110,6 +119,7 @@ export function writeView(v: ViewState): string {
     if (value !== undefined) q.set(p, value);
   }
   for (const [card, dim] of Object.entries(v.by)) q.append('by', `${card}:${dim}`);
+  if (v.compare) q.set('compare', v.compare);
   const s = q.toString();
   return s ? `?${s}` : '';
 }

@@ -3,17 +3,21 @@ import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
 import { Breakdown, CARDS, type AnalyticsQuery, type Group, type RowFilter } from './breakdown.js';
 import { Controls, FilterChips, focusChip, rememberFilterName } from './controls.js';
-import { useFormats } from './format.js';
+import { bucketNamer, useFormats } from './format.js';
 import { bucketOf, bucketSeconds, isDate, monthRange, resolveRange, wallHour, type Interval } from './range.js';
 import { useLoad } from './load.js';
 import { strings } from './strings.js';
 import { TimeChart, type ChartSeries } from '../../ui/time-chart.js';
+import { GeoCredit } from '../../ui/geo-credit.js';
 import { FILTER_PARAMS, useViewState, type Filters, type ViewState } from './view-state.js';
 import './analytics.css';
 import { Empty, Loading, LoadFailure } from '../../ui/states.js';
 import { Table } from '../../ui/table.js';
-import { addByCurrency } from '../../ui/money.js';
-import { MetricCells, metricColumns } from './metrics.js';
+import { hasVisitors, MetricCells, metricColumns } from './metrics.js';
+import { sumFigures } from './figures.js';
+import { previousOf } from './previous.js';
+import { Funnel, Totals } from './totals.js';
+import { ReportActions, ReportSummary } from './report-actions.js';
 
 /**
  * A workspace's analytics, or one link's (linkId): date range and time zone, the active
@@ -35,8 +39,10 @@ export function AnalyticsView({ linkId }: { linkId?: string }) {
       // Every filter of the URL (values readView checked against the API's rules); a link's page fixes linkId.
       ...(view.filters as Partial<AnalyticsQuery>),
       ...(linkId ? { linkId } : {}),
+      // All time has no earlier period to compare with.
+      ...(view.compare && resolved.startDate ? { compare: view.compare } : {}),
     }),
-    [resolved, view.tz, view.filters, linkId],
+    [resolved, view.tz, view.filters, linkId, view.compare],
   );
   const key = JSON.stringify(query);
 
@@ -63,23 +69,35 @@ export function AnalyticsView({ linkId }: { linkId?: string }) {
     return text ? `?${text}` : '';
   }, [view]);
   const cards = linkId ? CARDS.filter((c) => c.id !== 'links') : CARDS;
+  const shownDim = (card: (typeof CARDS)[number]) => card.dims.find((d) => d === view.by[card.id]) ?? card.dims[0]!;
   const filtered = FILTER_PARAMS.some((p) => view.filters[p] !== undefined && !(linkId && p === 'linkId'));
 
   return (
     <div class="stack lt-analytics">
       <Controls view={view} update={update} s={s} />
       <FilterChips view={view} update={update} s={s} lang={f.lang} fixed={linkId ? 'linkId' : undefined} />
+      <ReportSummary view={view} resolved={resolved} query={query} fixed={linkId ? 'linkId' : undefined} s={s} f={f} />
+      <ReportActions
+        view={view}
+        resolved={resolved}
+        query={query}
+        fixed={linkId ? 'linkId' : undefined}
+        breakdowns={cards.map((c) => ({ title: s[c.title], dim: shownDim(c) }))}
+        name={linkId ? `link-${linkId.slice(0, 8)}` : 'workspace'}
+        s={s}
+        f={f}
+      />
       {!series.data && series.loading && <Loading />}
       {series.error && <LoadFailure lead={s.failed} message={series.error} retry={series.retry} />}
       {series.data && !series.error && (
         <div class="stack lt-result" aria-busy={series.loading}>
-          <Series {...series.data} tz={view.tz} filtered={filtered} />
+          <Series {...series.data} tz={view.tz} filtered={filtered} compare={query.compare !== undefined} />
         </div>
       )}
       {series.data && !series.error && series.data.rows.length > 0 && (
         <div class="lt-cards">
           {cards.map((card) => {
-            const chosen = card.dims.find((d) => d === view.by[card.id]) ?? card.dims[0]!;
+            const chosen = shownDim(card);
             return (
               <Breakdown
                 key={card.id}
@@ -90,6 +108,7 @@ export function AnalyticsView({ linkId }: { linkId?: string }) {
                 onFilter={onFilter}
                 filters={query as Filters}
                 carry={carry}
+                footer={card.id === 'location' ? <GeoCredit /> : undefined}
                 s={s}
                 f={f}
               />
@@ -108,66 +127,61 @@ function byWith(view: ViewState, card: string, dim: string | undefined): Record<
   return by;
 }
 
-/** Totals, the chart over every bucket of the range, and the same numbers as a table. */
-function Series({ rows, interval, buckets, tz, filtered }: { rows: Group[]; interval: Interval; buckets?: string[]; tz: string; filtered: boolean }) {
+interface SeriesProps {
+  rows: Group[];
+  interval: Interval;
+  buckets?: string[];
+  tz: string;
+  filtered: boolean;
+  compare: boolean;
+}
+
+/** Totals and the funnel, the chart over every bucket of the range (the earlier period dashed), and the same numbers as a table. */
+function Series({ rows, interval, buckets, tz, filtered, compare }: SeriesProps) {
   const s = useStrings(strings);
   const f = useFormats();
-  const sum = (k: 'clicks' | 'leads' | 'sales') => rows.reduce((n, g) => n + Number(g[k]), 0);
   const chart = useMemo(() => {
     const byBucket = new Map<string, Group>();
     for (const g of rows) {
       const b = bucketOf(g.key, interval);
       const had = byBucket.get(b);
       // A repeated wall-clock hour (the end of summer time) adds up.
-      byBucket.set(b, had ? { ...had, clicks: had.clicks + g.clicks, leads: had.leads + g.leads, sales: had.sales + g.sales, revenue: addByCurrency(had.revenue, g.revenue) } : g);
+      byBucket.set(b, had ? mergeGroups(had, g) : g);
     }
     const all = buckets ?? (rows.length ? monthRange(bucketOf(rows[0]!.key, 'month'), wallHour(Date.now(), tz).slice(0, 7)) : []);
     const pick = (k: 'clicks' | 'leads' | 'sales') => all.map((b) => byBucket.get(b)?.[k] ?? 0);
+    const earlier = (k: 'clicks' | 'leads' | 'sales') => all.map((b) => byBucket.get(b)?.previous?.[k] ?? 0);
     const series: ChartSeries[] = [
       { label: s.clicks, values: pick('clicks'), colorVar: '--c-clicks' },
       { label: s.leads, values: pick('leads'), colorVar: '--c-leads' },
       { label: s.sales, values: pick('sales'), colorVar: '--c-sales' },
+      ...(compare
+        ? (['clicks', 'leads', 'sales'] as const).map((k) => ({ label: `${s[k]} (${s.earlierSeries})`, values: earlier(k), colorVar: `--c-${k}`, dash: [6, 4] }))
+        : []),
     ];
-    return { buckets: all, times: all.map(bucketSeconds), series, active: all.filter((b) => byBucket.has(b)).map((b) => [b, byBucket.get(b)!] as const) };
-  }, [rows, interval, buckets, tz, s]);
-  const bucketName = useMemo(() => {
-    const opts: Intl.DateTimeFormatOptions =
-      interval === 'hour' ? { dateStyle: 'medium', timeStyle: 'short' } : interval === 'day' ? { dateStyle: 'medium' } : { month: 'long', year: 'numeric' };
-    const fmt = new Intl.DateTimeFormat(f.lang, { ...opts, timeZone: 'UTC' });
-    return (b: string) => fmt.format(new Date(bucketSeconds(b) * 1000));
-  }, [interval, f.lang]);
-
-  const totals = [
-    [s.clicks, f.number(sum('clicks'))],
-    [s.leads, f.number(sum('leads'))],
-    [s.sales, f.number(sum('sales'))],
-    [s.revenue, f.revenue(addByCurrency(...rows.map((g) => g.revenue)))],
-  ] as const;
+    return { times: all.map(bucketSeconds), series, active: all.filter((b) => byBucket.has(b)).map((b) => [b, byBucket.get(b)!] as const) };
+  }, [rows, interval, buckets, tz, s, compare]);
+  const bucketName = useMemo(() => bucketNamer(interval, f.lang), [interval, f.lang]);
+  const now = useMemo(() => sumFigures(rows), [rows]);
+  const before = useMemo(() => (compare ? sumFigures(rows.map(previousOf)) : undefined), [rows, compare]);
+  const visitors = hasVisitors(rows);
   const label = interval === 'hour' ? s.chartHour : interval === 'day' ? s.chartDay : s.chartMonth;
   return (
     <>
-      <section aria-label={s.totals}>
-        <dl class="totals">
-          {totals.map(([name, value]) => (
-            <div key={name} class="total">
-              <dt>{name}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-        </dl>
-      </section>
+      <Totals now={now} before={before} s={s} f={f} />
       {rows.length === 0 ? (
         <Empty>{filtered ? s.emptyFiltered : s.empty}</Empty>
       ) : (
         <>
+          <Funnel now={now} s={s} f={f} />
           <TimeChart times={chart.times} series={chart.series} interval={interval} label={label} timeLabel={s.time} lang={f.lang} formatNumber={f.number} />
           <details class="lt-details">
             <summary>{s.chartTable}</summary>
-            <Table region={{ class: 'lt-scroll', label: s.chartTableLabel }} columns={[s.time, ...metricColumns(s)]}>
+            <Table class="lt-collapse" region={{ class: 'lt-scroll', label: s.chartTableLabel }} columns={[s.time, ...metricColumns(s, visitors)]}>
               {chart.active.map(([b, g]) => (
                 <tr key={b}>
                   <td>{bucketName(b)}</td>
-                  <MetricCells g={g} f={f} />
+                  <MetricCells g={g} f={f} s={s} visitors={visitors} compare={compare} />
                 </tr>
               ))}
             </Table>
@@ -176,4 +190,12 @@ function Series({ rows, interval, buckets, tz, filtered }: { rows: Group[]; inte
       )}
     </>
   );
+}
+
+
+/** Two rows of one bucket added up (figures, earlier figures, visitors). */
+function mergeGroups(a: Group, b: Group): Group {
+  const sum = sumFigures([a, b]);
+  const previous = a.previous || b.previous ? { previous: sumFigures([previousOf(a), previousOf(b)]) } : {};
+  return { ...a, ...sum, ...previous } as Group;
 }

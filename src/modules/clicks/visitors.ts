@@ -1,0 +1,150 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
+import { rows, type Conn, type Database } from '../../db/connect.js';
+import { agentFacts, type RawClick } from './record.js';
+
+/*
+ * Visitors (operations.md §14 "Funnel"): a visitor is HMAC-SHA-256 of the address and user agent
+ * under the UTC day's salt (visitor_salts, migration 0021), truncated to 64 bits. The click
+ * writer works it out, where the country lookup happens: the address is in the raw click anyway
+ * and the redirect pays nothing. A batch claims its visitors' first clicks of the day in
+ * visitor_days (insert … ON CONFLICT DO NOTHING, in the batch's transaction); a click that won
+ * a claim carries visitor_flags (1: first in its workspace that day, 2: first on its link), and
+ * its rollup rows count it in `visitors`. Bots are stored but never counted, as for clicks.
+ */
+
+const DAY_MS = 86_400_000;
+/** Bit of visitor_flags: the click is its visitor's first of the UTC day in the workspace. */
+export const FIRST_IN_WORKSPACE = 1;
+/** Bit of visitor_flags: the click is its visitor's first of the UTC day on its link. */
+export const FIRST_ON_LINK = 2;
+
+/** The UTC date (YYYY-MM-DD) of a timestamp in ms. */
+export const utcDay = (ms: number): string => new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The salts of the days a process writes clicks for, read once per day from visitor_salts (the
+ * first instance to need a day's salt inserts it; the others read that one).
+ */
+export class VisitorSalts {
+  private readonly known = new Map<string, Buffer>();
+  /**
+   * Claims in batches this process wrote (won or lost): the visitor is in visitor_days for that
+   * day, so a later click of theirs is no first and its claim need not be sent again (most
+   * clicks of a returning visitor cost no visitor_days row then). Bounded; forgetting only costs
+   * a claim sent again.
+   */
+  private readonly claimed = new Set<string>();
+
+  isClaimed(key: string): boolean {
+    return this.claimed.has(key);
+  }
+
+  /** Called once a batch's transaction committed. */
+  remember(claims: readonly VisitorClaim[]): void {
+    if (this.claimed.size + claims.length > 200_000) this.claimed.clear();
+    for (const c of claims) this.claimed.add(claimKey(c.s, c.d, c.h));
+  }
+
+  constructor(private readonly conn: Conn) {}
+
+  async of(day: string): Promise<Buffer> {
+    const held = this.known.get(day);
+    if (held) return held;
+    const [row] = await rows<{ salt: string }>(
+      this.conn,
+      sql`WITH ins AS (INSERT INTO visitor_salts (day, salt) VALUES (${day}::date, decode(${randomBytes(32).toString('hex')}, 'hex'))
+            ON CONFLICT (day) DO NOTHING RETURNING salt)
+          SELECT encode(salt, 'hex') AS salt FROM ins UNION ALL SELECT encode(salt, 'hex') FROM visitor_salts WHERE day = ${day}::date LIMIT 1`,
+    );
+    const salt = Buffer.from(row!.salt, 'hex');
+    // A process writes today's clicks (and, around midnight or from a spool, yesterday's).
+    if (this.known.size >= 4) this.known.clear();
+    this.known.set(day, salt);
+    return salt;
+  }
+}
+
+const byDatabase = new WeakMap<Database, VisitorSalts>();
+
+/** The salts of a database, one holder per database in a process. */
+export function saltsOf(database: Database): VisitorSalts {
+  let salts = byDatabase.get(database);
+  if (!salts) byDatabase.set(database, (salts = new VisitorSalts(database.db)));
+  return salts;
+}
+
+/** The 64-bit visitor hash, as the signed bigint PostgreSQL keeps. */
+export function visitorHash(salt: Buffer, ip: string, userAgent: string): string {
+  return createHmac('sha256', salt).update(ip).update('\n').update(userAgent).digest().readBigInt64BE(0).toString();
+}
+
+const claimKey = (scope: string, day: string, hash: string) => `${scope}|${day}|${hash}`;
+
+/** One claim of a click: its visitor in a scope (the workspace or the link) on a day. */
+export interface VisitorClaim {
+  id: string;
+  w: string;
+  d: string;
+  s: string;
+  h: string;
+}
+
+/**
+ * The claims of a batch: for each visitor, scope and day, the batch's earliest human click.
+ * Whether a claim is won (the visitor's first that day there) is for visitor_days to tell.
+ */
+export async function visitorClaims(clicks: readonly RawClick[], salts: VisitorSalts): Promise<VisitorClaim[]> {
+  const first = new Map<string, { claim: VisitorClaim; at: number }>();
+  const saltOf = new Map<string, Buffer>();
+  // A batch holds many clicks of one visitor (and of one day): each hash worked out once.
+  const hashes = new Map<string, string>();
+  for (const c of clicks) {
+    if (agentFacts(c.userAgent).bot) continue;
+    const d = utcDay(c.at);
+    let salt = saltOf.get(d);
+    if (!salt) saltOf.set(d, (salt = await salts.of(d)));
+    const visitor = `${d}\n${c.ip}\n${c.userAgent}`;
+    let h = hashes.get(visitor);
+    if (h === undefined) hashes.set(visitor, (h = visitorHash(salt, c.ip, c.userAgent)));
+    for (const s of [c.workspaceId, c.linkId]) {
+      const key = claimKey(s, d, h);
+      if (salts.isClaimed(key)) continue;
+      const held = first.get(key);
+      if (!held || c.at < held.at) first.set(key, { claim: { id: c.id, w: c.workspaceId, d, s, h }, at: c.at });
+    }
+  }
+  return [...first.values()].map((f) => f.claim);
+}
+
+/**
+ * CTEs `vd` (the claims won, inserted into visitor_days in key order so that writers never
+ * deadlock) and `vf` (id, flags: the visitor_flags of each click that won a claim).
+ */
+export function claimCtes(claims: readonly VisitorClaim[]): SQL {
+  return sql`cand AS (
+      SELECT x.id, x.w, x.d, x.s, x.h FROM jsonb_to_recordset(${JSON.stringify(claims)}::jsonb) AS x(id uuid, w uuid, d date, s uuid, h bigint)),
+    vd AS (
+      INSERT INTO visitor_days (workspace_id, day, scope_id, hash) SELECT w, d, s, h FROM cand ORDER BY 1, 2, 3, 4
+      ON CONFLICT DO NOTHING RETURNING workspace_id, day, scope_id, hash),
+    vf AS (
+      SELECT c.id, sum(CASE WHEN c.s = c.w THEN ${sql.raw(String(FIRST_IN_WORKSPACE))} ELSE ${sql.raw(String(FIRST_ON_LINK))} END)::smallint AS flags
+      FROM cand c JOIN vd ON vd.workspace_id = c.w AND vd.day = c.d AND vd.scope_id = c.s AND vd.hash = c.h GROUP BY c.id)`;
+}
+
+/** The claims as a statement of their own (before a COPY): the flags of the clicks that won. */
+export function claimStatement(claims: readonly VisitorClaim[]): SQL {
+  return sql`WITH ${claimCtes(claims)} SELECT id::text AS id, flags FROM vf`;
+}
+
+/** Deletes the salts and visitor_days of the days before `now`'s UTC day: their hashes can no longer be tied to anyone. */
+export async function forgetPastVisitors(conn: Conn, now: Date): Promise<{ salts: number; visitorDays: number }> {
+  const today = utcDay(now.getTime());
+  const [gone] = await rows<{ salts: number; visitorDays: number }>(
+    conn,
+    sql`WITH s AS (DELETE FROM visitor_salts WHERE day < ${today}::date RETURNING 1),
+             v AS (DELETE FROM visitor_days WHERE day < ${today}::date RETURNING 1)
+        SELECT (SELECT count(*) FROM s)::int AS salts, (SELECT count(*) FROM v)::int AS "visitorDays"`,
+  );
+  return gone ?? { salts: 0, visitorDays: 0 };
+}
