@@ -9,6 +9,7 @@ import type { App } from './http/types.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { analyticsRoutes } from './modules/analytics/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { mfaRoutes } from './modules/mfa/routes.js';
 import { passwordResetAdminRoutes, passwordResetRoutes } from './modules/password-reset/routes.js';
 import { collectionRoutes } from './modules/collections/routes.js';
 import { conversionRoutes } from './modules/conversions/routes.js';
@@ -188,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock,
     authChanged,
   });
+  await app.register(mfaRoutes, { db, clock, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, sealer: deps.sealer, throttle: deps.people.throttle });
   await app.register(passwordResetRoutes, { db, clock, baseUrl: config.baseUrl, mailer: deps.mailer, authChanged });
   const flushLastUsed = async () => {
     await Promise.all([deps.lastUsed.flush(), deps.people.sessionSeen.flush(), deps.people.tokenUsed.flush()]);

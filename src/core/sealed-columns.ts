@@ -20,4 +20,6 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'webhook_endpoints', id: 'id', column: 'previous_secret_sealed', purpose: 'webhook-secret' },
   { table: 'stripe_connections', id: 'id', column: 'secret_sealed', purpose: 'stripe-secret' },
   { table: 'webhook_events', id: 'id', column: 'body_sealed', purpose: 'webhook-body' },
+  { table: 'mail_outbox', id: 'id', column: 'message_sealed', purpose: 'mail-message' },
+  { table: 'user_totp', id: 'user_id', column: 'seed_sealed', purpose: 'totp-seed' },
 ];

@@ -50,6 +50,18 @@ export const messages = {
     en: "Signing in is possible only from this site's own pages.",
     ar: 'لا يمكن تسجيل الدخول إلا من صفحات هذا الموقع نفسه.',
   },
+  mfa_failed: {
+    en: 'Wrong code. {attemptsLeft} attempts left before you must enter your password again.',
+    ar: 'الرمز غير صحيح. بقيت {attemptsLeft} محاولات قبل أن يلزمك إدخال كلمة المرور من جديد.',
+  },
+  mfa_restart: {
+    en: 'This sign-in has expired or took too many wrong codes. Sign in with your password again.',
+    ar: 'انتهت صلاحية تسجيل الدخول هذا أو أُدخلت فيه رموز خاطئة كثيرة. سجّل الدخول بكلمة المرور من جديد.',
+  },
+  mfa_throttled: {
+    en: 'Too many wrong codes for this account in the last hour. Try again later.',
+    ar: 'أُدخلت رموز خاطئة كثيرة لهذا الحساب خلال الساعة الماضية. حاول لاحقًا.',
+  },
   password_reset_unavailable: {
     en: 'This server sends no mail, so it cannot mail a reset link. Ask the operator for one (linktrail users reset-link).',
     ar: 'لا يرسل هذا الخادم بريدًا، فلا يمكنه إرسال رابط إعادة التعيين. اطلب رابطًا من مشغّل الخدمة (linktrail users reset-link).',
@@ -340,6 +352,10 @@ export const reasons = {
     en: 'would leave the workspace without an owner',
     ar: 'سيترك مساحة العمل دون مالك',
   },
+  totp_already_enabled: { en: 'two-factor sign-in is already on for this account', ar: 'تسجيل الدخول بخطوتين مفعّل لهذا الحساب مسبقًا' },
+  totp_not_started: { en: 'ask for a new secret first (POST /api/me/mfa/totp)', ar: 'اطلب سرًّا جديدًا أولًا (POST /api/me/mfa/totp)' },
+  totp_not_enabled: { en: 'two-factor sign-in is not on for this account', ar: 'تسجيل الدخول بخطوتين غير مفعّل لهذا الحساب' },
+  mfa_code_wrong: { en: 'is not a current code of your authenticator app, nor an unused recovery code', ar: 'ليس رمزًا حاليًا من تطبيق المصادقة ولا رمز استرداد غير مستخدم' },
   reset_token_invalid: {
     en: 'is not a valid reset link (unknown, already used or older than one hour)',
     ar: 'ليس رابط إعادة تعيين صالحًا (غير معروف أو مستخدم أو أقدم من ساعة)',

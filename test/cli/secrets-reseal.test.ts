@@ -172,6 +172,8 @@ describe('rotating SECRET with SECRET_PREVIOUS and `linktrail secrets reseal`', 
       ['webhook_endpoints', 'previous_secret_sealed', 1, 0, 0],
       ['stripe_connections', 'secret_sealed', 0, 0, 0],
       ['webhook_events', 'body_sealed', 0, 0, 0],
+      ['mail_outbox', 'message_sealed', 0, 0, 0],
+      ['user_totp', 'seed_sealed', 0, 0, 0],
     ]);
     expect(report.columns[0]!.unopenableIds).toEqual([f.unknownLinkId]);
   });

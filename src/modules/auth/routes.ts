@@ -12,6 +12,9 @@ import { User } from '../users/schemas.js';
 import { Workspace } from '../workspaces/schemas.js';
 import { AccountCreated, LoginBody, SetupBody, SetupStatus, SignedIn, SignupBody } from './schemas.js';
 import { completeSetup, logIn, setupNeeded, signUp } from './service.js';
+import { mfaCookie } from '../mfa/cookie.js';
+import { MfaRequired } from '../mfa/schemas.js';
+import { PENDING_TTL_MS } from '../mfa/service.js';
 
 export interface AuthRoutesDeps {
   db: Conn;
@@ -49,15 +52,16 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
         tags,
         summary: 'Sign in',
         description:
-          'Email and password to a new session: the answer sets the session cookie (`__Host-lt_session` on https, else `lt_session`; HttpOnly, SameSite=Lax, Path=/). A wrong email or password is the same 401 either way. Repeated failures are slowed down and then refused for a while (429 with retryAfter) per account and address; the account itself is never locked.',
+          'Email and password to a new session (with two-factor on, to the second step: `{ mfaRequired: true, methods }`, no session cookie, and an HttpOnly `lt_mfa` cookie for POST /api/auth/mfa, 5 minutes, one sign-in): the answer sets the session cookie (`__Host-lt_session` on https, else `lt_session`; HttpOnly, SameSite=Lax, Path=/). A wrong email or password is the same 401 either way. Repeated failures are slowed down and then refused for a while (429 with retryAfter) per account and address; the account itself is never locked.',
         body: LoginBody,
         security: [],
-        response: { 200: SignedIn, 401: err('Wrong email or password'), 403: err('Sent by a page of another site'), 429: err('Too many failed attempts (retryAfter)') },
+        response: { 200: Type.Union([SignedIn, MfaRequired]), 401: err('Wrong email or password'), 403: err('Sent by a page of another site'), 429: err('Too many failed attempts (retryAfter)') },
       },
     },
     async (req, reply) => {
-      const { user, token } = await logIn({ ctx: ctx(), input: { ...req.body, address: req.ip, userAgent: userAgent(req) }, deps: { throttle: deps.throttle } });
-      return setCookie(reply, token).send({ user });
+      const signedIn = await logIn({ ctx: ctx(), input: { ...req.body, address: req.ip, userAgent: userAgent(req) }, deps: { throttle: deps.throttle } });
+      if ('pending' in signedIn) return reply.header('set-cookie', mfaCookie(deps.baseUrl, signedIn.pending!, PENDING_TTL_MS)).send({ mfaRequired: true, methods: signedIn.methods! });
+      return setCookie(reply, signedIn.token).send({ user: signedIn.user });
     },
   );
 

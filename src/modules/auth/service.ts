@@ -3,6 +3,7 @@ import { AppError, invalid } from '../../core/errors.js';
 import { sameHash, secretFormat, sha256 } from '../../core/secret.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
 import { withTransaction } from '../../core/transaction.js';
+import { beginSecondStep, hasSecondFactor } from '../mfa/service.js';
 import { createSession } from '../sessions/service.js';
 import { decoyHash, verifyPassword } from '../users/password.js';
 import * as users from '../users/service.js';
@@ -97,6 +98,11 @@ export async function logIn({
     throw new AppError('login_failed');
   }
   await throttle.succeeded(account, address);
+  // operations.md §15: with a second factor the password only opens the second step.
+  if (await hasSecondFactor({ ctx, input: { userId: found.user.id } })) {
+    const { token: pending, methods } = await beginSecondStep({ ctx, input: { userId: found.user.id } });
+    return { user: found.user, pending, methods: [...methods] };
+  }
   const { token } = await createSession({ ctx, input: { userId: found.user.id, userAgent } });
   return { user: found.user, token };
 }

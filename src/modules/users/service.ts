@@ -102,13 +102,7 @@ export async function updateProfile({
   };
 }): Promise<User> {
   const { userId } = input;
-  const row = await store.findUser(db, userId);
-  if (!row) throw notFound('user', userId);
-  await throttle?.before(row.email.toLowerCase());
-  if (!(await verifyPassword(row.passwordHash, input.currentPassword))) {
-    await throttle?.failed(row.email.toLowerCase());
-    throw invalid('currentPassword', 'wrong_password');
-  }
+  await verifyCurrentPassword({ ctx: { db, now }, input: { userId, password: input.currentPassword }, deps: { throttle } });
   const patch: { name?: string; passwordHash?: string; updatedAt: Date } = { updatedAt: now };
   if (input.name !== undefined) patch.name = input.name;
   if (input.password !== undefined) {
@@ -130,6 +124,29 @@ export async function findUserByEmail({ ctx, input: { email } }: { ctx: BaseCtx;
 export async function setPassword({ ctx: { db, now }, input: { userId, password } }: { ctx: BaseCtx; input: { userId: string; password: string } }): Promise<void> {
   checkNewPassword(password);
   await store.updateUser(db, userId, { passwordHash: await hashPassword(password), updatedAt: now });
+}
+
+/**
+ * Checks a signed-in person's password before a change that needs it (`field` names it in the
+ * 400); wrong ones count like failed sign-ins, so a stolen session cannot guess its way on.
+ */
+export async function verifyCurrentPassword({
+  ctx,
+  input: { userId, password, field = 'currentPassword' },
+  deps: { throttle },
+}: {
+  ctx: BaseCtx;
+  input: { userId: string; password: string; field?: string };
+  deps: { throttle?: { before(email: string): Promise<void>; failed(email: string): Promise<void> } };
+}): Promise<User> {
+  const row = await store.findUser(ctx.db, userId);
+  if (!row) throw notFound('user', userId);
+  await throttle?.before(row.email.toLowerCase());
+  if (!(await verifyPassword(row.passwordHash, password))) {
+    await throttle?.failed(row.email.toLowerCase());
+    throw invalid(field, 'wrong_password');
+  }
+  return toUser(row);
 }
 
 export async function findUser({ ctx, input: { id } }: { ctx: BaseCtx; input: { id: string } }): Promise<User> {

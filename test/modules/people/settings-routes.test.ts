@@ -765,7 +765,7 @@ describe('invitations over HTTP', () => {
     const { workspace: w, owner } = await ownedWorkspace(t);
     const email = uniqueEmail('newcomer');
     const made = await invite(owner, w.id, email, 'viewer');
-    expect(Object.keys(made).sort()).toEqual(['email', 'expiresAt', 'id', 'role', 'token', 'url']);
+    expect(Object.keys(made).sort()).toEqual(['email', 'expiresAt', 'id', 'mailed', 'role', 'token', 'url']);
     expect(made).toMatchObject({ email, role: 'viewer' });
     expect(made.url.startsWith(`${ORIGIN}/app/invite?token=`)).toBe(true);
     expect(made.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
