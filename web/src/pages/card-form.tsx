@@ -8,7 +8,7 @@ import { LangSwitch } from './lang-switch.js';
  * Sends a form's fields with one API call: busy meanwhile, the API's message in the page's
  * language when it refuses (or the network fails), `onDone` when it accepts.
  */
-export function useFormSubmit(send: (form: FormData) => Promise<{ error?: unknown }>, onDone: () => void) {
+export function useFormSubmit<D = unknown>(send: (form: FormData) => Promise<{ data?: D; error?: unknown }>, onDone: (data?: D) => void) {
   const { lang } = useContext(LangContext);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -18,9 +18,9 @@ export function useFormSubmit(send: (form: FormData) => Promise<{ error?: unknow
     setBusy(true);
     setError(undefined);
     try {
-      const { error: failed } = await send(form);
+      const { data, error: failed } = await send(form);
       if (failed) setError(errorText(failed, lang));
-      else onDone();
+      else onDone(data);
     } catch (err) {
       setError(errorText(err, lang));
     } finally {

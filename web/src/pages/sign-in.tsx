@@ -8,7 +8,13 @@ import { Card, useFormSubmit } from './card-form.js';
 export function SignIn({ onDone }: { onDone: () => void }) {
   const t = useT();
   const firstRun = useFirstRun();
-  const { error, busy, submit } = useFormSubmit((form) => api.POST('/api/auth/login', { body: { email: String(form.get('email')), password: String(form.get('password')) } }), onDone);
+  // With two-factor on, the password opens a second step (operations.md §15).
+  const [secondStep, setSecondStep] = useState(false);
+  const { error, busy, submit } = useFormSubmit(
+    (form) => api.POST('/api/auth/login', { body: { email: String(form.get('email')), password: String(form.get('password')) } }),
+    (answer) => (answer && typeof answer === 'object' && 'mfaRequired' in answer ? setSecondStep(true) : onDone()),
+  );
+  if (secondStep) return <SecondStep onDone={onDone} onRestart={() => setSecondStep(false)} />;
   return (
     <Card title={t.signInTitle}>
       {/* Sent here by the authorization server: after signing in, back to the app's request. */}
@@ -41,4 +47,25 @@ function useFirstRun(): boolean {
     void api.GET('/api/setup').then(({ data }) => setNeeded(data?.needed === true), () => undefined);
   }, []);
   return needed;
+}
+
+/** The second step: a code of the authenticator app or a recovery code (POST /api/auth/mfa). */
+function SecondStep({ onDone, onRestart }: { onDone: () => void; onRestart: () => void }) {
+  const t = useT();
+  const { error, busy, submit } = useFormSubmit((form) => api.POST('/api/auth/mfa', { body: { code: String(form.get('code')) } }), onDone);
+  return (
+    <Card title={t.signInTitle}>
+      <form onSubmit={submit} class="stack">
+        <p>{t.mfaIntro}</p>
+        <InputField label={t.mfaCode} name="code" autocomplete="one-time-code" required maxLength={64} />
+        {error && <p role="alert" class="error">{error}</p>}
+        <button type="submit" disabled={busy}>
+          {t.mfaVerify}
+        </button>
+        <button type="button" onClick={onRestart}>
+          {t.mfaRestart}
+        </button>
+      </form>
+    </Card>
+  );
 }
