@@ -95,26 +95,46 @@ export interface VisitorClaim {
  * Whether a claim is won (the visitor's first that day there) is for visitor_days to tell.
  */
 export async function visitorClaims(clicks: readonly RawClick[], salts: VisitorSalts): Promise<VisitorClaim[]> {
-  const first = new Map<string, { claim: VisitorClaim; at: number }>();
-  const saltOf = new Map<string, Buffer>();
-  // A batch holds many clicks of one visitor (and of one day): each hash worked out once.
-  const hashes = new Map<string, string>();
+  // Per day, address and agent (nested maps: no key string built per click, this runs for every
+  // click in the process that answers redirects): the visitor's hash and earliest claim per scope.
+  const byDay = new Map<string, Map<string, Map<string, Visitor>>>();
+  const found: Visitor[] = [];
+  let lastAt = Number.NaN;
+  let d = '';
   for (const c of clicks) {
     if (agentFacts(c.userAgent).bot) continue;
-    const d = utcDay(c.at);
-    let salt = saltOf.get(d);
-    if (!salt) saltOf.set(d, (salt = await salts.of(d)));
-    const visitor = `${d}\n${c.ip}\n${c.userAgent}`;
-    let h = hashes.get(visitor);
-    if (h === undefined) hashes.set(visitor, (h = visitorHash(salt, c.ip, c.userAgent)));
-    for (const s of [c.workspaceId, c.linkId]) {
-      const key = claimKey(s, d, h);
-      if (salts.isClaimed(key)) continue;
-      const held = first.get(key);
-      if (!held || c.at < held.at) first.set(key, { claim: { id: c.id, w: c.workspaceId, d, s, h }, at: c.at });
+    if (c.at !== lastAt) d = utcDay((lastAt = c.at));
+    let byIp = byDay.get(d);
+    if (!byIp) byDay.set(d, (byIp = new Map()));
+    let byAgent = byIp.get(c.ip);
+    if (!byAgent) byIp.set(c.ip, (byAgent = new Map()));
+    let v = byAgent.get(c.userAgent);
+    if (!v) {
+      v = { d, h: visitorHash(await salts.of(d), c.ip, c.userAgent), first: new Map() };
+      byAgent.set(c.userAgent, v);
+      found.push(v);
     }
+    claimFirst(v, c.workspaceId, c, salts);
+    claimFirst(v, c.linkId, c, salts);
   }
-  return [...first.values()].map((f) => f.claim);
+  return found.flatMap((v) => [...v.first.values()].flatMap((f) => (f ? [f.claim] : [])));
+}
+
+interface Visitor {
+  d: string;
+  h: string;
+  /** By scope: the batch's earliest click of this visitor there (null: claimed by an earlier batch). */
+  first: Map<string, { claim: VisitorClaim; at: number } | null>;
+}
+
+function claimFirst(v: Visitor, scope: string, c: RawClick, salts: VisitorSalts): void {
+  const held = v.first.get(scope);
+  if (held === null) return;
+  if (held === undefined && salts.isClaimed(claimKey(scope, v.d, v.h))) {
+    v.first.set(scope, null);
+    return;
+  }
+  if (!held || c.at < held.at) v.first.set(scope, { claim: { id: c.id, w: c.workspaceId, d: v.d, s: scope, h: v.h }, at: c.at });
 }
 
 /**
