@@ -1,6 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import { invalidQuery } from '../../core/errors.js';
-import { analyticsConn, type Ctx } from '../../core/context.js';
+import type { Ctx } from '../../core/context.js';
 import { moneyOf, type Money } from './money.js';
 import type { Span } from './periods.js';
 import { linkCountRows, linkMoney, linkRankSource, type LinkCounts, type RankKey } from './store-link-stats.js';
@@ -10,7 +10,9 @@ import { knownZone } from './zones.js';
 /**
  * Each link's performance over a range, for GET /api/links?withStats (operations.md §14): the
  * range read as GET /api/analytics reads startDate, endDate and timezone; the figures from the
- * per-link daily totals and the raw edges (store-link-stats.ts).
+ * per-link daily totals and the raw edges (store-link-stats.ts). Read from the primary, not the
+ * analytics replica: the list is ranked there (with the links themselves, as fresh as the plain
+ * list), and a page's figures must be the ones it was ordered by.
  */
 
 /** The range when startDate is not given: the 30 days before its end (now by default). */
@@ -51,11 +53,11 @@ export function linkRankSql({ ctx, input }: { ctx: Ctx; input: { span: Span | 'e
 
 /** The counts of these links (a page in creation order), by link id; a link with nothing in the span is absent. */
 export function linkCounts({ ctx, input }: { ctx: Ctx; input: { span: Span | 'empty'; linkIds: string[] } }): Promise<Map<string, LinkCounts>> {
-  return linkCountRows(analyticsConn(ctx), ctx.workspace.id, input.span, input.linkIds);
+  return linkCountRows(ctx.db, ctx.workspace.id, input.span, input.linkIds);
 }
 
 /** The money of these links over the span, per currency (never added across currencies), by link id; every link present. */
 export async function linkMoneyOf({ ctx, input }: { ctx: Ctx; input: { span: Span | 'empty'; linkIds: string[] } }): Promise<Map<string, { revenue: Money; refunded: Money }>> {
-  const entries = await linkMoney(analyticsConn(ctx), ctx.workspace.id, input.span, input.linkIds);
+  const entries = await linkMoney(ctx.db, ctx.workspace.id, input.span, input.linkIds);
   return new Map(input.linkIds.map((id) => [id, moneyOf(entries.get(id) ?? [])]));
 }
