@@ -7,7 +7,8 @@
  *
  * How the data is made, to load it in a minute rather than hours: the clicks are inserted by
  * one generate_series statement straight into `clicks` (link skewed: a few links take most
- * clicks, every link some; instants uniform over 90 days; no bots), and link_daily_stats is
+ * clicks, every link some; instants uniform over 90 days, stored in time order as the writer
+ * stores them; no bots), and link_daily_stats is
  * filled from them by one INSERT … GROUP BY (workspace, UTC day, link): the rows the click
  * writer's `days` step would have added batch by batch. Sales likewise (SALES of them, USD and
  * EUR, a tenth partly refunded) into sale_events and link_daily_revenue. analytics_rollups are
@@ -17,7 +18,7 @@ import { loadavg } from 'node:os';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { linkRankSource } from '../src/modules/analytics/store-link-stats.js';
+import { linkRankSources } from '../src/modules/analytics/store-link-stats.js';
 import { SCOPES } from '../src/core/scopes.js';
 import { BENCH_ADMIN, startServer } from './server.js';
 
@@ -85,7 +86,7 @@ async function load(client: pg.Client, workspaceId: string, end: number): Promis
         `INSERT INTO clicks (id, workspace_id, link_id, created_at, country, device, browser, os, referrer, bot, trigger)
          SELECT gen_random_uuid(), $1::uuid, l.id, g.at, 'DE', 'desktop', 'Chrome', 'Mac OS', 'direct', false, 'link'
          FROM (SELECT floor($5::int * random() ^ 3)::bigint AS n, $2::timestamptz + random() * $3::interval AS at FROM generate_series(1, $4::int)) g
-         JOIN bench_links l ON l.n = g.n`,
+         JOIN bench_links l ON l.n = g.n ORDER BY g.at`,
         [workspaceId, start, span, CLICKS, LINKS],
       ),
     ),
@@ -154,8 +155,11 @@ async function time(base: string, headers: Record<string, string>, query: string
 async function explain(client: pg.Client, workspaceId: string): Promise<Row[]> {
   const span = { from: Date.now() - 30 * 86_400_000 };
   const rank = new PgDialect().sqlToQuery(
-    sql`EXPLAIN (ANALYZE, BUFFERS) SELECT t.id FROM links t LEFT JOIN ${linkRankSource(workspaceId, span, { key: 'clicks' })} r ON r.link_id = t.id
-      WHERE t.workspace_id = ${workspaceId}::uuid AND t.deleted_at IS NULL ORDER BY COALESCE(r.k, 0) DESC, t.created_at DESC, t.seq DESC LIMIT 50`,
+    sql`EXPLAIN (ANALYZE, BUFFERS) SELECT t.id FROM links t${sql.join(
+      linkRankSources(workspaceId, span, { key: 'clicks' }).map((source, i) => sql` LEFT JOIN ${source} ${sql.raw(`r${i}`)} ON ${sql.raw(`r${i}`)}.link_id = t.id`),
+      sql``,
+    )}
+      WHERE t.workspace_id = ${workspaceId}::uuid AND t.deleted_at IS NULL ORDER BY COALESCE(r0.k, 0) + COALESCE(r1.k, 0) DESC, t.created_at DESC, t.seq DESC LIMIT 50`,
   );
   await client.query(`BEGIN; SET LOCAL jit = off; SET LOCAL work_mem = '64MB'`);
   try {

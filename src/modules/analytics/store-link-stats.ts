@@ -72,11 +72,14 @@ export async function linkCountRows(conn: Conn, workspaceId: string, span: Span 
 export type RankKey = { key: 'clicks' | 'leads' | 'sales' } | { key: 'amount'; currency: string };
 
 /**
- * A row source (link_id, k) of every link of the workspace with anything in the span: `k` the
- * one figure a list is ordered by. Only that figure is read and summed (the whole days' rows of
- * 100,000 links are most of the work); the page's other figures are read for its links alone.
+ * Row sources (link_id, k), each grouped by link, whose k add up to the one figure a list is
+ * ordered by: the whole days, then the raw edges. Only that figure is read; the page's other
+ * figures are read for its links alone. Each is grouped on its own table, so the planner knows
+ * how many links it holds (grouped over a UNION it guessed 200 of 99,000, and sorted 240,000
+ * rows in parallel workers instead of hashing them: 1.1 s of a 1.8 s ranking); the caller joins
+ * each to the links and adds them up.
  */
-export function linkRankSource(workspaceId: string, span: Span | 'empty', rank: RankKey): SQL {
+export function linkRankSources(workspaceId: string, span: Span | 'empty', rank: RankKey): SQL[] {
   const ws = sql`${workspaceId}::uuid`;
   const { days, raw } = pieces(span);
   const parts: SQL[] = [];
@@ -84,20 +87,19 @@ export function linkRankSource(workspaceId: string, span: Span | 'empty', rank: 
   for (const d of days) {
     parts.push(
       rank.key === 'amount'
-        ? sql`SELECT d.link_id, d.amount FROM link_daily_revenue d WHERE d.workspace_id = ${ws} AND ${dayRange(d)} AND d.currency = ${rank.currency}`
-        : sql`SELECT d.link_id, d.${column} FROM link_daily_stats d WHERE d.workspace_id = ${ws} AND ${dayRange(d)} AND d.${column} <> 0`,
+        ? sql`SELECT d.link_id, sum(d.amount) AS k FROM link_daily_revenue d WHERE d.workspace_id = ${ws} AND ${dayRange(d)} AND d.currency = ${rank.currency} GROUP BY 1`
+        : sql`SELECT d.link_id, sum(d.${column}) AS k FROM link_daily_stats d WHERE d.workspace_id = ${ws} AND ${dayRange(d)} AND d.${column} <> 0 GROUP BY 1`,
     );
   }
   for (const s of raw) {
-    if (rank.key === 'clicks') parts.push(sql`SELECT c.link_id, count(*) FROM clicks c WHERE c.workspace_id = ${ws} AND NOT c.bot AND ${rawRange(s, sql`c.created_at`)} GROUP BY 1`);
-    if (rank.key === 'leads') parts.push(sql`SELECT e.link_id, count(*) FROM lead_events e WHERE e.workspace_id = ${ws} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
-    if (rank.key === 'sales') parts.push(sql`SELECT e.link_id, count(*) FROM sale_events e WHERE e.workspace_id = ${ws} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
+    if (rank.key === 'clicks') parts.push(sql`SELECT c.link_id, count(*) AS k FROM clicks c WHERE c.workspace_id = ${ws} AND NOT c.bot AND ${rawRange(s, sql`c.created_at`)} GROUP BY 1`);
+    if (rank.key === 'leads') parts.push(sql`SELECT e.link_id, count(*) AS k FROM lead_events e WHERE e.workspace_id = ${ws} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
+    if (rank.key === 'sales') parts.push(sql`SELECT e.link_id, count(*) AS k FROM sale_events e WHERE e.workspace_id = ${ws} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
     if (rank.key === 'amount')
-      parts.push(sql`SELECT e.link_id, sum(e.amount - e.refunded_amount)::numeric FROM sale_events e
+      parts.push(sql`SELECT e.link_id, sum(e.amount - e.refunded_amount) AS k FROM sale_events e
         WHERE e.workspace_id = ${ws} AND e.currency = ${rank.currency} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
   }
-  if (parts.length === 0) parts.push(sql`SELECT NULL::uuid, 0::numeric WHERE false`);
-  return sql`(SELECT u.link_id, sum(u.k) AS k FROM (${sql.join(parts, sql` UNION ALL `)}) AS u(link_id, k) GROUP BY u.link_id)`;
+  return parts.map((p) => sql`(${p})`);
 }
 
 /** The money of these links of the workspace over the span: per link, [currency, net, refunded] entries to add up. */

@@ -118,27 +118,30 @@ export function listLinkRows(conn: Conn, workspaceId: string, f: LinkFilters, pa
 }
 
 /**
- * One page of a workspace's links ordered by `rank` (a row source of link_id and k from the
- * analytics module; a link without a row counts 0), ties by creation then insertion, all in one
- * direction. The page is chosen on ids and keys first, so tags and aliases are read for its
- * links only. JIT off: summing 100,000 links' days looks costly to the planner, and compiling
- * took 260 ms of a 30-day ranking; work_mem so that their grouping stays in memory.
+ * One page of a workspace's links ordered by a figure: the sum of the k of `rank` (row sources
+ * of link_id and k from the analytics module, each joined; a link without a row counts 0),
+ * ties by creation then insertion, all in one direction. The page is chosen on ids and keys
+ * first, so tags and aliases are read for its links only. JIT off: summing 100,000 links' days
+ * looks costly to the planner, and compiling took 260 ms of a 30-day ranking; work_mem so that
+ * their grouping stays in memory.
  */
 export function listRankedLinkRows(
   conn: Conn,
   workspaceId: string,
   f: LinkFilters,
   page: { take: number; skip: number; sort: 'asc' | 'desc' },
-  rank: SQL,
+  rank: SQL[],
 ): Promise<LinkRow[]> {
   const dir = sql.raw(page.sort === 'asc' ? 'ASC' : 'DESC');
+  const joins = rank.map((source, i) => sql` LEFT JOIN ${source} ${sql.raw(`r${i}`)} ON ${sql.raw(`r${i}`)}.link_id = t.id`);
+  const k = rank.length ? sql.join(rank.map((_, i) => sql.raw(`COALESCE(r${i}.k, 0)`)), sql` + `) : sql`0`;
   return withTransaction(conn, async (tx) => {
     await tx.execute(sql`SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`);
     return rows<LinkRow>(
       tx,
       sql`WITH p AS (
-          SELECT t.id, t.created_at, t.seq, COALESCE(r.k, 0) AS k
-          FROM links AS t LEFT JOIN ${rank} r ON r.link_id = t.id
+          SELECT t.id, t.created_at, t.seq, ${k} AS k
+          FROM links AS t${sql.join(joins, sql``)}
           WHERE ${filterSql(workspaceId, f)}
           ORDER BY k ${dir}, t.created_at ${dir}, t.seq ${dir} LIMIT ${page.take} OFFSET ${page.skip})
         SELECT ${SELECTION} FROM p JOIN links AS t ON t.id = p.id
