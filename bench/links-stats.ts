@@ -161,7 +161,7 @@ async function explain(client: pg.Client, workspaceId: string): Promise<Row[]> {
     )}
       WHERE t.workspace_id = ${workspaceId}::uuid AND t.deleted_at IS NULL ORDER BY COALESCE(r0.k, 0) + COALESCE(r1.k, 0) DESC, t.created_at DESC, t.seq DESC LIMIT 50`,
   );
-  await client.query(`BEGIN; SET LOCAL jit = off; SET LOCAL work_mem = '64MB'`);
+  await client.query(`BEGIN; SET LOCAL jit = off; SET LOCAL work_mem = '64MB'; SET LOCAL max_parallel_workers_per_gather = 0`);
   try {
     const plan = (await client.query(rank.sql, rank.params)).rows.map((r) => r['QUERY PLAN'] as string);
     process.stderr.write(`links-stats: EXPLAIN ANALYZE of the 30-day ranking by clicks:\n${plan.join('\n')}\n`);

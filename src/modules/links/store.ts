@@ -123,7 +123,8 @@ export function listLinkRows(conn: Conn, workspaceId: string, f: LinkFilters, pa
  * ties by creation then insertion, all in one direction. The page is chosen on ids and keys
  * first, so tags and aliases are read for its links only. JIT off: summing 100,000 links' days
  * looks costly to the planner, and compiling took 260 ms of a 30-day ranking; work_mem so that
- * their grouping stays in memory.
+ * their grouping stays in memory; no parallel workers: each built its own copy of that grouping
+ * (the whole aggregate ran twice, 650,000 days each).
  */
 export function listRankedLinkRows(
   conn: Conn,
@@ -136,7 +137,7 @@ export function listRankedLinkRows(
   const joins = rank.map((source, i) => sql` LEFT JOIN ${source} ${sql.raw(`r${i}`)} ON ${sql.raw(`r${i}`)}.link_id = t.id`);
   const k = rank.length ? sql.join(rank.map((_, i) => sql.raw(`COALESCE(r${i}.k, 0)`)), sql` + `) : sql`0`;
   return withTransaction(conn, async (tx) => {
-    await tx.execute(sql`SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`);
+    await tx.execute(sql`SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), set_config('max_parallel_workers_per_gather', '0', true)`);
     return rows<LinkRow>(
       tx,
       sql`WITH p AS (
