@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFramableSite } from '../helpers/framable-site.js';
 import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
 
 const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
@@ -22,12 +23,18 @@ describe.skipIf(!dashboardRunnable)('the Links list with performance in Chromium
   let d: Dashboard;
   let origin: string;
   let headers: Record<string, string>;
+  // A cloaked link's destination must be one that may be framed: a local https page.
+  let site: Awaited<ReturnType<typeof startFramableSite>>;
   beforeAll(async () => {
-    d = await startDashboard();
+    site = await startFramableSite();
+    d = await startDashboard({ ALLOW_PRIVATE_DESTINATIONS: 'true' });
     origin = d.origin;
   });
   afterEach(async () => d.closeContexts());
-  afterAll(async () => d?.close());
+  afterAll(async () => {
+    await d?.close();
+    await site?.close();
+  });
 
   const rowOf = (page: Page, title: string) => page.locator('.links-table tbody tr').filter({ has: page.getByRole('link', { name: title, exact: true }) });
   const figure = (row: Locator, label: string) => row.locator(`td[data-label="${label}"]`).textContent();
@@ -52,7 +59,7 @@ describe.skipIf(!dashboardRunnable)('the Links list with performance in Chromium
     const now = Date.now();
     const made = (await api(page, 'post', '/api/links', [
       { url: 'https://example.com/alpha', title: 'Alpha', collectionId: spring!.id },
-      { url: 'https://example.com/beta', title: 'Beta', collectionId: spring!.id, password: 'open-sesame-42', expiresAt: new Date(now + 3 * DAY).toISOString(), cloaked: true },
+      { url: site.url, title: 'Beta', collectionId: spring!.id, password: 'open-sesame-42', expiresAt: new Date(now + 3 * DAY).toISOString(), cloaked: true },
       { url: 'https://example.com/gamma', title: 'Gamma', collectionId: autumn!.id, ios: 'https://apps.example.com/gamma', geo: { DE: 'https://example.de/gamma' }, tagIds: [promo!.id] },
       { url: 'https://example.com/delta', title: 'Delta', collectionId: spring!.id, expiresAt: new Date(now - DAY).toISOString() },
     ])) as Made[];
@@ -114,7 +121,7 @@ describe.skipIf(!dashboardRunnable)('the Links list with performance in Chromium
     await page.getByRole('checkbox', { name: 'Select Beta' }).check();
     const bar = page.getByRole('group', { name: 'Actions on the selected links' });
     await bar.getByText('2 selected').waitFor();
-    await bar.getByLabel('Add a tag').selectOption(summer!.id);
+    await bar.getByLabel('Add a tag', { exact: true }).selectOption(summer!.id);
     await bar.getByRole('button', { name: 'Apply: Add a tag' }).click();
     await page.getByText('Tag “Summer” added to 2 links.').waitFor();
     const linksNow = async () => Object.fromEntries(((await api(page, 'get', '/api/links?take=100')) as Made[]).map((l) => [l.title, l]));
@@ -125,7 +132,7 @@ describe.skipIf(!dashboardRunnable)('the Links list with performance in Chromium
     // A refused bulk write (a tag deleted meanwhile) changes nothing, and says why.
     await page.getByRole('checkbox', { name: 'Select Gamma' }).check();
     await page.getByRole('checkbox', { name: 'Select Alpha' }).check();
-    await bar.getByLabel('Add a tag').selectOption(doomed!.id);
+    await bar.getByLabel('Add a tag', { exact: true }).selectOption(doomed!.id);
     await api(page, 'delete', '/api/tags', [doomed!.id]);
     await bar.getByRole('button', { name: 'Apply: Add a tag' }).click();
     await expect.poll(() => bar.getByRole('alert').textContent()).toMatch(/^Nothing was changed: \S/);
@@ -133,7 +140,7 @@ describe.skipIf(!dashboardRunnable)('the Links list with performance in Chromium
     expect([now1.Alpha!.tagIds, now1.Gamma!.tagIds]).toEqual([[summer!.id], [promo!.id]]);
 
     // Move Gamma and Alpha to Spring… then Alpha to Autumn.
-    await bar.getByLabel('Move to collection').selectOption(autumn!.id);
+    await bar.getByLabel('Move to collection', { exact: true }).selectOption(autumn!.id);
     await bar.getByRole('button', { name: 'Apply: Move to collection' }).click();
     await page.getByText('2 links moved to “Autumn”.').waitFor();
     now1 = await linksNow();
