@@ -274,6 +274,11 @@ export const reasons = {
   interval_needs_timeseries: { en: 'applies only with groupBy=timeseries', ar: 'لا يُستخدم إلا مع groupBy=timeseries' },
   compare_needs_group_by: { en: 'applies only with groupBy (totals per group)', ar: 'لا يُستخدم إلا مع groupBy (مجاميع لكل مجموعة)' },
   compare_needs_start: { en: 'is required with compare: the earlier period is measured from it', ar: 'مطلوب مع compare: فمنه تُحسب الفترة السابقة' },
+  revenue_needs_currency: {
+    en: 'is required with orderBy=revenue: amounts in different currencies are never added together',
+    ar: 'مطلوب مع orderBy=revenue: فلا تُجمع مبالغ العملات المختلفة معًا أبدًا',
+  },
+  needs_with_stats: { en: 'applies only with withStats=true', ar: 'لا يُستخدم إلا مع withStats=true' },
   time_zone: { en: 'must be an IANA time zone name such as Europe/Paris or Asia/Kolkata', ar: 'يجب أن يكون اسم منطقة زمنية من IANA مثل Europe/Paris أو Asia/Kolkata' },
   unknown_click: {
     en: 'is not a click of a link in this workspace',

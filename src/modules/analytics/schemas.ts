@@ -71,7 +71,7 @@ const EXACT =
   'Exact at any size: a single sale is at most 10^12, so any total of up to 9,007 sales is at most 2^53 and reads exactly as a JavaScript number; a larger total is still written as its exact integer digits, which a client reads exactly with a big-integer JSON parser (JSON.parse rounds it).';
 
 /** Amounts by currency code; a value past 2^53 is a bigint until it is written (see routes.ts). */
-const Money = (description: string) =>
+export const Money = (description: string) =>
   Type.Unsafe<Record<string, number | bigint>>({
     type: 'object',
     additionalProperties: { type: 'integer' },

@@ -5,6 +5,7 @@ import { inList, rows, type Conn, type Database, type RawSession } from '../../d
 import type { IdHolder } from '../../db/resource-table.js';
 import { CLICK_COPY_COLUMNS, clickCopyChunks, enrichClick, type ClickRow, type ClickVariant, type RawClick } from './record.js';
 import type { CountryLookup } from '../../infra/country.js';
+import { addLinkDays, utcDay } from '../analytics/link-days.js';
 import { MONTHS_AHEAD, monthOfPartition, monthStart, partitionName, retentionCutoff, type PartitionReport } from './partitions.js';
 
 /**
@@ -58,7 +59,8 @@ function insertClicksCounted(source: SQL, outbox?: SQL): SQL {
 /**
  * The rest of a click batch's statement, from `g` (its human clicks grouped by everything the
  * rollups keep, with their count n) on: fanned out to rollup rows, written in key order (so
- * writers never deadlock), and a link whose day reaches HOT_LINK_CLICKS_PER_DAY marked hot.
+ * writers never deadlock), each link's day added to link_daily_stats (migration 0020), and a
+ * link whose day reaches HOT_LINK_CLICKS_PER_DAY marked hot.
  */
 function rollupsOfG(): SQL {
   return sql`sums AS MATERIALIZED (
@@ -73,7 +75,12 @@ function rollupsOfG(): SQL {
       SELECT workspace_id, scope_id, dim, level, bucket, value, partner_id, ${WRITER_SLOT}::smallint, n FROM sums
       ORDER BY ${ROLLUP_KEY_ORDER}
       ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot) DO UPDATE SET clicks = r.clicks + EXCLUDED.clicks
-      RETURNING r.workspace_id, r.scope_id, r.dim, r.level, r.clicks)
+      RETURNING r.workspace_id, r.scope_id, r.dim, r.level, r.clicks),
+    days AS (${addLinkDays(
+      sql`SELECT workspace_id, ${utcDay(sql`bucket`)} AS day, scope_id AS link_id, n AS clicks, 0 AS leads, 0 AS sales
+        FROM sums WHERE level = 'd' AND dim = '' AND scope_id <> workspace_id`,
+      WRITER_SLOT,
+    )})
     INSERT INTO analytics_hot_links (link_id, workspace_id, dims_from, urls_from)
     SELECT scope_id, workspace_id, m.midnight, m.midnight
     FROM up CROSS JOIN (SELECT analytics_bucket('d', now() + interval '1 hour') + interval '1 day' AS midnight) m

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { inList, rows, type Conn } from '../../db/connect.js';
 import type { IdHolder } from '../../db/resource-table.js';
+import { addLinkDays, addLinkRevenueDays, utcDay } from '../analytics/link-days.js';
 
 /**
  * Leads and sales an import brings (operations.md §13), a whole batch per statement: each event
@@ -79,6 +80,17 @@ function revenueOf(): SQL {
     DO UPDATE SET sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount, refunded = r.refunded + EXCLUDED.refunded`;
 }
 
+/** The inserted events `ev` added to their links' UTC days (link_daily_stats, migration 0020), as to the rollups. */
+const linkDaysOf = (leads: number, sales: number) =>
+  addLinkDays(sql`SELECT workspace_id, ${utcDay(sql`created_at`)} AS day, link_id, 0 AS clicks, ${leads}::bigint AS leads, ${sales}::bigint AS sales FROM ev`, randomInt(8));
+
+/** The inserted sales `ev` added to their links' UTC days in their currencies (link_daily_revenue, migration 0020). */
+const linkRevenueOf = () =>
+  addLinkRevenueDays(
+    sql`SELECT workspace_id, ${utcDay(sql`created_at`)} AS day, link_id, currency, amount - refunded_amount AS amount, refunded_amount AS refunded FROM ev`,
+    randomInt(8),
+  );
+
 const asJson = <T extends { metadata: unknown }>(events: T[]) => JSON.stringify(events.map((e, ord) => ({ ...e, ord })));
 
 /** Inserts leads with their rollups; how many were new. */
@@ -93,7 +105,8 @@ export async function insertImportedLeads(conn: Conn, workspaceId: string, leads
         SELECT x.id, ${workspaceId}::uuid, x."eventName", x."clickId", x."linkId", x."customerId", NULLIF(x.metadata, 'null'::jsonb), x."createdAt", ${D_DIMENSIONS}
         FROM x ${dimensionsOf(workspaceId, false)} ORDER BY x.ord
         ON CONFLICT (id) DO NOTHING RETURNING *),
-      ru AS (${rollupsOf(sql`0 AS clicks, count(*) AS leads, 0 AS sales, 0 AS amount`, sql`leads = r.leads + EXCLUDED.leads`)})
+      ru AS (${rollupsOf(sql`0 AS clicks, count(*) AS leads, 0 AS sales, 0 AS amount`, sql`leads = r.leads + EXCLUDED.leads`)}),
+      ld AS (${linkDaysOf(1, 0)})
       SELECT count(*)::int AS n FROM ev`,
   );
   return Number(row?.n ?? 0);
@@ -115,7 +128,9 @@ export async function insertImportedSales(conn: Conn, workspaceId: string, sales
         FROM x ${dimensionsOf(workspaceId, true)} ORDER BY x.ord
         ON CONFLICT (id) DO NOTHING RETURNING *),
       ru AS (${rollupsOf(sql`0 AS clicks, 0 AS leads, count(*) AS sales, sum(ev.amount - ev.refunded_amount) AS amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)}),
-      rm AS (${revenueOf()})
+      rm AS (${revenueOf()}),
+      ld AS (${linkDaysOf(0, 1)}),
+      lm AS (${linkRevenueOf()})
       SELECT count(*)::int AS n FROM ev`,
   );
   return Number(row?.n ?? 0);

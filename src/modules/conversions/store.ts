@@ -3,6 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 import type { CustomerRow } from '../customers/service.js';
+import { addLinkDays, addLinkRevenueDays, utcDay } from '../analytics/link-days.js';
 
 export interface ClickRef {
   linkId: string;
@@ -111,6 +112,14 @@ function revenueEventSql(counts: SQL) {
       DO UPDATE SET sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount, refunded = r.refunded + EXCLUDED.refunded`;
 }
 
+/** The event `ev`'s leads and sales added to its link's UTC day (link_daily_stats, migration 0020), as to its rollups. */
+const linkDaysOfEvent = (leads: number, sales: number) =>
+  addLinkDays(sql`SELECT workspace_id, ${utcDay(sql`created_at`)} AS day, link_id, 0 AS clicks, ${leads}::bigint AS leads, ${sales}::bigint AS sales FROM ev`, randomInt(8));
+
+/** The sale `ev`'s money (`amount`, `refunded`) added to its link's UTC day in its currency (link_daily_revenue, migration 0020). */
+const linkRevenueOfSale = (amount: SQL, refunded: SQL) =>
+  addLinkRevenueDays(sql`SELECT workspace_id, ${utcDay(sql`created_at`)} AS day, link_id, currency, ${amount} AS amount, ${refunded} AS refunded FROM ev`, randomInt(8));
+
 /** The customer as the API's Customer record (customers/schemas.ts), read from the upsert's `c`. */
 const CUSTOMER_COLUMNS = `c.id, c.external_id AS "externalId", c.name, c.email, c.avatar,
   ${isoTimestamp('c.created_at')} AS "createdAt", ${isoTimestamp('c.updated_at')} AS "updatedAt"`;
@@ -153,7 +162,8 @@ export async function recordLead(
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
-      ru AS (${rollupEventSql(sql`0, 1, 0, 0`, sql`leads = r.leads + EXCLUDED.leads`)})
+      ru AS (${rollupEventSql(sql`0, 1, 0, 0`, sql`leads = r.leads + EXCLUDED.leads`)}),
+      ld AS (${linkDaysOfEvent(1, 0)})
       SELECT ev.id, ev.event_name AS "eventName", ev.click_id AS "clickId", ev.link_id AS "linkId", ev.metadata,
         ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
@@ -195,7 +205,9 @@ export async function recordSale(
         FROM c, src
         RETURNING *),
       ru AS (${rollupEventSql(sql`0, 0, 1, ev.amount - ev.refunded_amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)}),
-      rm AS (${revenueEventSql(sql`1, ev.amount - ev.refunded_amount, ev.refunded_amount`)})
+      rm AS (${revenueEventSql(sql`1, ev.amount - ev.refunded_amount, ev.refunded_amount`)}),
+      ld AS (${linkDaysOfEvent(0, 1)}),
+      lm AS (${linkRevenueOfSale(sql`amount - refunded_amount`, sql`refunded_amount`)})
       SELECT ev.id, ev.event_name AS "eventName", ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId",
         ev.link_id AS "linkId", ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
@@ -235,7 +247,8 @@ export async function setRefundedAmount(conn: Conn, r: { workspaceId: string; sa
         FROM before WHERE s.id = ${r.saleId}::uuid AND s.workspace_id = ${r.workspaceId}::uuid AND LEAST(${r.refundedAmount}::bigint, s.amount) <> before.refunded_amount
         RETURNING s.*, s.refunded_amount - before.refunded_amount AS delta),
       ru AS (${rollupEventSql(sql`0, 0, 0, -ev.delta`, sql`amount = r.amount + EXCLUDED.amount`)}),
-      rm AS (${revenueEventSql(sql`0, -ev.delta, ev.delta`)})
+      rm AS (${revenueEventSql(sql`0, -ev.delta, ev.delta`)}),
+      lm AS (${linkRevenueOfSale(sql`-delta`, sql`delta`)})
       SELECT 1`,
   );
 }

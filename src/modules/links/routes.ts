@@ -2,6 +2,7 @@ import { routesPlugin } from '../../http/types.js';
 import type { ResourceDeps } from '../../core/context.js';
 import { registerBulkRoutes } from '../bulk/routes.js';
 import { serviceContext } from '../../core/context.js';
+import { exactJson, hasBigint } from '../../core/exact-json.js';
 import { Link, LINK_LIST_DESCRIPTION, LinkCreate, LinkListQuery, LinkUpsert, TOTAL_COUNT_HEADER } from './schemas.js';
 import { createLinks, deleteLinks, listLinks, listLinksWithTotal, upsertLinks, type LinkDeps, type LinkListQuery as Query } from './service.js';
 
@@ -18,8 +19,11 @@ export const linkRoutes = routesPlugin<ResourceDeps & { links: LinkDeps }>('link
     const ok = schema.response?.[200] as object | undefined;
     if (ok) schema.response![200] = { ...ok, headers: TOTAL_COUNT_HEADER };
     route.handler = async (req, reply) => {
-      const { links: page, total } = await listLinksWithTotal({ ctx: serviceContext(deps, req), deps: links, input: req.query as Query });
+      const input = { ...(req.query as Query), scopes: req.principal!.scopes };
+      const { links: page, total } = await listLinksWithTotal({ ctx: serviceContext(deps, req), deps: links, input });
       if (total !== undefined) void reply.header('x-total-count', String(total));
+      // Money past 2^53 (a bigint) is written by hand, exactly, as GET /api/analytics does.
+      if (input.withStats && hasBigint(page)) return reply.type('application/json; charset=utf-8').serializer(exactJson).send(page);
       return page;
     };
   });

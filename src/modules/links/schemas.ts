@@ -2,6 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { DateTime, DateTimeInput, listQueryProperties, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { ERROR_CORRECTIONS, QR_DEFAULTS } from '../qr/design.js';
 import { CONTRAST_RULE, LOGO_RULE } from '../qr/schemas.js';
+import { LinkStats, LinkStatsQuery, LINK_STATS_DESCRIPTION } from './stats-schemas.js';
 
 // No `format: 'uri'`: that is ASCII-only (it would refuse internationalised hosts); the URL rule
 // of src/core/url-rule.ts decides, and names the field in its 400.
@@ -122,6 +123,7 @@ export const Link = Type.Object(
     ),
     createdAt: DateTime,
     updatedAt: DateTime,
+    stats: Type.Optional(LinkStats),
   },
   { $id: 'Link' },
 );
@@ -140,6 +142,7 @@ export const LinkListQuery = Type.Object({
         'Extension. Only links whose title, destination url or short id contains this text, ignoring case (lower-cased by the database); taken literally (`%`, `_` and `\\` are no wildcards). Empty: no search. Combined with every other filter',
     }),
   ),
+  ...LinkStatsQuery,
   count: Type.Optional(
     Type.Boolean({
       default: true,
@@ -152,6 +155,7 @@ export const LINK_LIST_DESCRIPTION = [
   'api.md filters id, externalId, tenantId and partnerId match any of them.',
   'Extensions: collectionId, tagId and search narrow the result further (each must hold, together with the any-of group); every filter works with take, skip and sort.',
   'The response header `X-Total-Count` gives how many links match the filters in all (for paging), whatever take and skip; `count=false` leaves it out.',
+  LINK_STATS_DESCRIPTION,
 ].join(' ');
 
 export const TOTAL_COUNT_HEADER = {

@@ -18,6 +18,7 @@ import { isReservedShortId, isShortId, newShortId } from './short-id.js';
 import { linkEventsWanted, recordLinkEvents } from './webhook-events.js';
 import { checkAliases, freeAliases, isAliasConflict, writeAliases } from './alias-writes.js';
 import { checkHttpsUrl } from '../../core/url-rule.js';
+import { checkStatsQuery, listLinksWithStats, type StatsQuery } from './list-stats.js';
 import {
   countLinkRows,
   externalIdHolders,
@@ -54,7 +55,7 @@ interface Entry {
   keep?: { id: string; shortId?: string; createdAt?: string; updatedAt?: string };
 }
 
-export interface LinkListQuery extends ListParams {
+export interface LinkListFilters extends ListParams {
   externalId?: string;
   tenantId?: string;
   partnerId?: string;
@@ -64,6 +65,8 @@ export interface LinkListQuery extends ListParams {
   /** false: the matches are not counted. */
   count?: boolean;
 }
+
+export type LinkListQuery = LinkListFilters & Omit<StatsQuery, keyof ListParams>;
 
 function filtersOf(q: LinkListQuery): LinkFilters {
   const anyOf: LinkFilters['anyOf'] = [];
@@ -86,9 +89,21 @@ export async function* workspaceLinkPages({ ctx, deps }: { ctx: Ctx; deps: LinkD
 }
 
 /** A page of links and how many match the filters in all (for X-Total-Count), unless count is false. */
-export async function listLinksWithTotal({ ctx, deps, input: q }: { ctx: Ctx; deps: LinkDeps; input: LinkListQuery }): Promise<{ links: Link[]; total?: number }> {
+export async function listLinksWithTotal({
+  ctx,
+  deps,
+  input: q,
+}: {
+  ctx: Ctx;
+  deps: LinkDeps;
+  /** scopes: the caller's, which withStats checks (it needs analyticsRead too). */
+  input: LinkListQuery & { scopes: ReadonlySet<string> };
+}): Promise<{ links: Link[]; total?: number }> {
   const filters = filtersOf(q);
-  const links = (await listLinkRows(ctx.db, ctx.workspace.id, filters, q)).map((row) => toLink(row, deps));
+  checkStatsQuery(q, q.scopes);
+  const links = q.withStats
+    ? await listLinksWithStats(ctx, deps, filters, q)
+    : (await listLinkRows(ctx.db, ctx.workspace.id, filters, q)).map((row) => toLink(row, deps));
   if (q.count === false) return { links };
   // A short first page is the whole result: no count needed.
   const total = q.skip === 0 && links.length < q.take ? links.length : await countLinkRows(ctx.db, ctx.workspace.id, filters);

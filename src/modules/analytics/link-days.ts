@@ -1,0 +1,31 @@
+import { sql, type SQL } from 'drizzle-orm';
+
+/**
+ * The writes of link_daily_stats and link_daily_revenue (migration 0020): each link's totals by
+ * UTC day, keyed by workspace and day so that GET /api/links?withStats can sum a range for every
+ * link at once. Every writer of analytics_rollups adds to them in the same statement, from the
+ * same rows (the click writer, tracking, refunds, imports), so the two never disagree. Rows are
+ * grouped first (a statement may add to a row only once) and written in key order (writers
+ * never deadlock on them).
+ */
+
+/** The UTC day of a timestamptz expression, as the rollups' 'd' buckets cut it. */
+export const utcDay = (at: SQL): SQL => sql`(${at} AT TIME ZONE 'UTC')::date`;
+
+/** Adds `source` (columns workspace_id, day, link_id, clicks, leads, sales) to link_daily_stats on `slot`. */
+export function addLinkDays(source: SQL, slot: number): SQL {
+  return sql`INSERT INTO link_daily_stats AS r (workspace_id, day, link_id, slot, clicks, leads, sales)
+    SELECT x.workspace_id, x.day, x.link_id, ${slot}::smallint, sum(x.clicks), sum(x.leads), sum(x.sales)
+    FROM (${source}) x GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    ON CONFLICT (workspace_id, day, link_id, slot)
+    DO UPDATE SET clicks = r.clicks + EXCLUDED.clicks, leads = r.leads + EXCLUDED.leads, sales = r.sales + EXCLUDED.sales`;
+}
+
+/** Adds `source` (columns workspace_id, day, link_id, currency, amount, refunded) to link_daily_revenue on `slot`. */
+export function addLinkRevenueDays(source: SQL, slot: number): SQL {
+  return sql`INSERT INTO link_daily_revenue AS r (workspace_id, day, link_id, currency, slot, amount, refunded)
+    SELECT x.workspace_id, x.day, x.link_id, x.currency, ${slot}::smallint, sum(x.amount), sum(x.refunded)
+    FROM (${source}) x GROUP BY 1, 2, 3, 4 ORDER BY x.workspace_id, x.day, x.link_id, x.currency COLLATE "C"
+    ON CONFLICT (workspace_id, day, link_id, currency, slot)
+    DO UPDATE SET amount = r.amount + EXCLUDED.amount, refunded = r.refunded + EXCLUDED.refunded`;
+}

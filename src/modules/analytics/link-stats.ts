@@ -1,0 +1,60 @@
+import type { SQL } from 'drizzle-orm';
+import { invalidQuery } from '../../core/errors.js';
+import { analyticsConn, type Ctx } from '../../core/context.js';
+import { moneyOf, type Money } from './money.js';
+import type { Span } from './periods.js';
+import { linkCountRows, linkMoney, linkStatsSource, type LinkCounts } from './store-link-stats.js';
+import { periodOf } from './service.js';
+import { knownZone } from './zones.js';
+
+/**
+ * Each link's performance over a range, for GET /api/links?withStats (operations.md §14): the
+ * range read as GET /api/analytics reads startDate, endDate and timezone; the figures from the
+ * per-link daily totals and the raw edges (store-link-stats.ts).
+ */
+
+/** The range when startDate is not given: the 30 days before its end (now by default). */
+export const DEFAULT_STATS_DAYS = 30;
+
+export type { LinkCounts } from './store-link-stats.js';
+
+export interface LinkStats extends LinkCounts {
+  revenue: Money;
+  refunded: Money;
+}
+
+/** The range of a query, or 'empty' when it leaves nothing; its 400s thrown here. */
+export function linkStatsSpan(
+  q: { startDate?: string; endDate?: string; timezone?: string },
+  now: Date,
+): Span | 'empty' {
+  let zone: string | undefined;
+  if (q.timezone !== undefined) {
+    zone = knownZone(q.timezone);
+    if (!zone) throw invalidQuery('timezone', 'time_zone', { value: q.timezone });
+  }
+  const period = periodOf(q, zone);
+  if (period === 'empty') return 'empty';
+  const to = period.end?.getTime();
+  const from = q.startDate === undefined ? (to ?? now.getTime()) - DEFAULT_STATS_DAYS * 86_400_000 : period.start?.getTime();
+  return { from, to, toInclusive: period.end ? !period.endExclusive : undefined };
+}
+
+/**
+ * A row source (link_id, clicks, leads, sales, amount) of the workspace's links with anything in
+ * the span, for the links module to join and order by; amount is the net revenue in `currency`.
+ */
+export function linkStatsSql({ ctx, input }: { ctx: Ctx; input: { span: Span | 'empty'; currency?: string } }): SQL {
+  return linkStatsSource(ctx.workspace.id, input.span, { currency: input.currency });
+}
+
+/** The counts of these links (a page in creation order), by link id; a link with nothing in the span is absent. */
+export function linkCounts({ ctx, input }: { ctx: Ctx; input: { span: Span | 'empty'; linkIds: string[] } }): Promise<Map<string, LinkCounts>> {
+  return linkCountRows(analyticsConn(ctx), ctx.workspace.id, input.span, input.linkIds);
+}
+
+/** The money of these links over the span, per currency (never added across currencies), by link id; every link present. */
+export async function linkMoneyOf({ ctx, input }: { ctx: Ctx; input: { span: Span | 'empty'; linkIds: string[] } }): Promise<Map<string, { revenue: Money; refunded: Money }>> {
+  const entries = await linkMoney(analyticsConn(ctx), ctx.workspace.id, input.span, input.linkIds);
+  return new Map(input.linkIds.map((id) => [id, moneyOf(entries.get(id) ?? [])]));
+}

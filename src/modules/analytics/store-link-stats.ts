@@ -1,0 +1,109 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { inList, rows, type Conn } from '../../db/connect.js';
+import type { MoneyEntry } from './money.js';
+import { splitSpan, type Span } from './periods.js';
+
+/*
+ * Each link's clicks, leads, sales and money over a span (GET /api/links?withStats, operations.md
+ * §14): the whole UTC days from link_daily_stats and link_daily_revenue (migration 0020), keyed
+ * by workspace and day; the rest of the span (less than a day at either end, whatever the time
+ * zone) from the raw clicks and events, as GET /api/analytics reads the edges of its rollups.
+ * The clicks and events tables of other modules are read in the same statement.
+ */
+
+const at = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
+const day = (ms: number) => sql`${new Date(ms).toISOString().slice(0, 10)}::date`;
+
+/** The whole days of the span, and its raw pieces. */
+function pieces(span: Span | 'empty'): { days: { from?: number; to?: number }[]; raw: Span[] } {
+  if (span === 'empty') return { days: [], raw: [] };
+  const split = splitSpan(span, ['d']);
+  return { days: split.rollups, raw: split.raw };
+}
+
+function dayRange(d: { from?: number; to?: number }, column = sql`d.day`): SQL {
+  const parts = [sql`true`];
+  if (d.from !== undefined) parts.push(sql`${column} >= ${day(d.from)}`);
+  if (d.to !== undefined) parts.push(sql`${column} < ${day(d.to)}`);
+  return sql.join(parts, sql` AND `);
+}
+
+function rawRange(s: Span, column: SQL): SQL {
+  const parts = [sql`true`];
+  if (s.from !== undefined) parts.push(sql`${column} >= ${at(s.from)}`);
+  if (s.to !== undefined) parts.push(s.toInclusive ? sql`${column} <= ${at(s.to)}` : sql`${column} < ${at(s.to)}`);
+  return sql.join(parts, sql` AND `);
+}
+
+/**
+ * A row source (link_id, clicks, leads, sales, amount) of every link of the workspace with
+ * anything in the span, `amount` its revenue net of refunds in `currency` (0 without one). A
+ * link with nothing in the span has no row. `linkIds`: only those links.
+ */
+export function linkStatsSource(workspaceId: string, span: Span | 'empty', only: { currency?: string; linkIds?: string[] } = {}): SQL {
+  const { currency, linkIds } = only;
+  // A page's links (linkIds): found by link_daily_*_link_idx and clicks_link_idx.
+  const ws = linkIds ? sql`${workspaceId}::uuid AND link_id ${inList(linkIds, 'uuid')}` : sql`${workspaceId}::uuid`;
+  const { days, raw } = pieces(span);
+  const parts: SQL[] = [];
+  for (const d of days) {
+    parts.push(sql`SELECT d.link_id, d.clicks, d.leads, d.sales, 0::numeric AS amount FROM link_daily_stats d WHERE d.workspace_id = ${ws} AND ${dayRange(d)}`);
+    if (currency)
+      parts.push(sql`SELECT d.link_id, 0, 0, 0, d.amount FROM link_daily_revenue d
+        WHERE d.workspace_id = ${ws} AND ${dayRange(d)} AND d.currency = ${currency}`);
+  }
+  for (const s of raw) {
+    parts.push(sql`SELECT c.link_id, count(*), 0, 0, 0::numeric FROM clicks c
+      WHERE c.workspace_id = ${ws} AND NOT c.bot AND ${rawRange(s, sql`c.created_at`)} GROUP BY 1`);
+    parts.push(sql`SELECT e.link_id, 0, count(*), 0, 0::numeric FROM lead_events e WHERE e.workspace_id = ${ws} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
+    const money = currency ? sql`sum(e.amount - e.refunded_amount) FILTER (WHERE e.currency = ${currency})` : sql`0::numeric`;
+    parts.push(sql`SELECT e.link_id, 0, 0, count(*), ${money} FROM sale_events e WHERE e.workspace_id = ${ws} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
+  }
+  if (parts.length === 0) parts.push(sql`SELECT NULL::uuid, 0, 0, 0, 0::numeric WHERE false`);
+  return sql`(SELECT u.link_id, sum(u.clicks)::bigint AS clicks, sum(u.leads)::bigint AS leads, sum(u.sales)::bigint AS sales,
+      COALESCE(sum(u.amount), 0) AS amount
+    FROM (${sql.join(parts, sql` UNION ALL `)}) AS u(link_id, clicks, leads, sales, amount) GROUP BY u.link_id)`;
+}
+
+export interface LinkCounts {
+  clicks: number;
+  leads: number;
+  sales: number;
+}
+
+/** The counts of these links of the workspace over the span, by link id; a link with nothing in it is absent. */
+export async function linkCountRows(conn: Conn, workspaceId: string, span: Span | 'empty', linkIds: string[]): Promise<Map<string, LinkCounts>> {
+  if (linkIds.length === 0) return new Map();
+  const found = await rows<{ id: string; clicks: string; leads: string; sales: string }>(
+    conn,
+    sql`SELECT s.link_id AS id, s.clicks::text AS clicks, s.leads::text AS leads, s.sales::text AS sales
+      FROM ${linkStatsSource(workspaceId, span, { linkIds })} s`,
+  );
+  return new Map(found.map((r) => [r.id, { clicks: Number(r.clicks), leads: Number(r.leads), sales: Number(r.sales) }]));
+}
+
+/** The money of these links of the workspace over the span: per link, [currency, net, refunded] entries to add up. */
+export async function linkMoney(conn: Conn, workspaceId: string, span: Span | 'empty', linkIds: string[]): Promise<Map<string, MoneyEntry[]>> {
+  const out = new Map<string, MoneyEntry[]>();
+  const { days, raw } = pieces(span);
+  if (linkIds.length === 0 || days.length + raw.length === 0) return out;
+  const ws = sql`${workspaceId}::uuid`;
+  const ids = inList(linkIds, 'uuid');
+  const parts: SQL[] = [
+    ...days.map((d) => sql`SELECT d.link_id, d.currency, d.amount, d.refunded FROM link_daily_revenue d
+      WHERE d.link_id ${ids} AND d.workspace_id = ${ws} AND ${dayRange(d)}`),
+    ...raw.map((s) => sql`SELECT e.link_id, e.currency COLLATE "C", e.amount - e.refunded_amount, e.refunded_amount FROM sale_events e
+      WHERE e.workspace_id = ${ws} AND e.link_id ${ids} AND ${rawRange(s, sql`e.created_at`)}`),
+  ];
+  const found = await rows<{ linkId: string; currency: string; net: string; refunded: string }>(
+    conn,
+    sql`SELECT u.link_id AS "linkId", u.currency, sum(u.amount)::text AS net, sum(u.refunded)::text AS refunded
+      FROM (${sql.join(parts, sql` UNION ALL `)}) AS u(link_id, currency, amount, refunded) GROUP BY 1, 2`,
+  );
+  for (const r of found) {
+    const list = out.get(r.linkId) ?? [];
+    list.push([r.currency, r.net, r.refunded]);
+    out.set(r.linkId, list);
+  }
+  return out;
+}
