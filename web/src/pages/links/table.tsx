@@ -180,7 +180,8 @@ function Meta({ link, names, s }: { link: Link; names: Props['names']; s: LinksS
       )}
       {link.tagIds.map((id) => (
         <span key={id} class="links-tag">
-          <span class="visually-hidden">{s.tag}: </span>#{names.tags.get(id) ?? '…'}
+          <span class="visually-hidden">{s.tag}: </span>
+          <bdi>#{names.tags.get(id) ?? '…'}</bdi>
         </span>
       ))}
     </span>
