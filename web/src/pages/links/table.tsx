@@ -30,6 +30,7 @@ interface Props {
 
 export const nameOf = (l: Link) => l.title || l.shortUrl;
 const FIGURES = ['clicks', 'leads', 'sales'] as const;
+const hasAmount = (amounts: Record<string, number> | undefined) => Object.values(amounts ?? {}).some((v) => Number(v) !== 0);
 
 /**
  * The links of a page: a checkbox, the link (title, short URL with Copy, destination, badges,
@@ -136,7 +137,14 @@ function Row({ link: l, canWrite, withStats, names, selected, onSelect, onQr, on
         <Meta link={l} names={names} s={s} />
       </td>
       {withStats && FIGURES.map((k) => figure(s[k], number.format(l.stats?.[k] ?? 0)))}
-      {withStats && figure(s.revenue, <bdi>{formatByCurrency(lang, l.stats?.revenue ?? {})}</bdi>)}
+      {withStats &&
+        figure(
+          s.revenue,
+          <>
+            <bdi>{formatByCurrency(lang, l.stats?.revenue ?? {})}</bdi>
+            {hasAmount(l.stats?.refunded) && <span class="links-refunded">{s.refunded(formatByCurrency(lang, l.stats!.refunded))}</span>}
+          </>,
+        )}
       <td class="links-created" data-label={s.created}>
         {date.format(new Date(String(l.createdAt)))}
       </td>
