@@ -13,6 +13,7 @@ import { benchExport } from './export.js';
 import { benchImport } from './import.js';
 import { benchHostile } from './hostile.js';
 import { benchLinks } from './links.js';
+import { benchLinksStats } from './links-stats.js';
 import { benchPeople } from './people.js';
 import { benchRedirect } from './redirect.js';
 import { benchSoak } from './soak.js';
@@ -52,6 +53,7 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['dashboard', () => benchDashboard()],
   ['export', () => benchExport()],
   ['import', () => benchImport()],
+  ['links-stats', () => benchLinksStats()],
 ];
 
 console.log(`Linktrail bench, ${new Date().toISOString()}, node ${process.version}`);

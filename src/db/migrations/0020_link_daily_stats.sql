@@ -8,6 +8,12 @@
 
 -- A link's totals of one UTC day. `slot` as in analytics_rollups (0010): writers of several
 -- instances add to different rows; readers sum the slots.
+--
+-- The key carries the figures (INCLUDE): ranking a workspace's links over 30 days sums one
+-- figure of every link's days (at 100,000 links and 3 M clicks, 680,000 rows), and from the
+-- index alone it reads a fraction of the pages the table takes (past days' pages are all-visible
+-- once vacuumed). The price: adding to a row is no HOT update (its index entry changes), paid
+-- by the background writers once per link and batch, never by the redirect.
 CREATE TABLE link_daily_stats (
   workspace_id uuid NOT NULL,
   day date NOT NULL,
@@ -16,8 +22,8 @@ CREATE TABLE link_daily_stats (
   clicks bigint NOT NULL DEFAULT 0,
   leads bigint NOT NULL DEFAULT 0,
   sales bigint NOT NULL DEFAULT 0,
-  PRIMARY KEY (workspace_id, day, link_id, slot)
-) WITH (fillfactor = 70);
+  PRIMARY KEY (workspace_id, day, link_id, slot) INCLUDE (clicks, leads, sales)
+);
 
 -- A link's money of one UTC day in one currency (lower-case ISO 4217, as sale_events keep it):
 -- net of refunds and the refunded part, in the sale's own day (as analytics_revenue_rollups, 0018).
@@ -29,8 +35,8 @@ CREATE TABLE link_daily_revenue (
   slot smallint NOT NULL,
   amount numeric NOT NULL DEFAULT 0,
   refunded numeric NOT NULL DEFAULT 0,
-  PRIMARY KEY (workspace_id, day, link_id, currency, slot)
-) WITH (fillfactor = 70);
+  PRIMARY KEY (workspace_id, day, link_id, currency, slot) INCLUDE (amount)
+);
 
 -- One page of links (ordered by creation) reads its own links' days.
 CREATE INDEX link_daily_stats_link_idx ON link_daily_stats (link_id, day);

@@ -3,7 +3,7 @@ import { invalidQuery } from '../../core/errors.js';
 import { analyticsConn, type Ctx } from '../../core/context.js';
 import { moneyOf, type Money } from './money.js';
 import type { Span } from './periods.js';
-import { linkCountRows, linkMoney, linkStatsSource, type LinkCounts } from './store-link-stats.js';
+import { linkCountRows, linkMoney, linkRankSource, type LinkCounts, type RankKey } from './store-link-stats.js';
 import { periodOf } from './service.js';
 import { knownZone } from './zones.js';
 
@@ -41,11 +41,12 @@ export function linkStatsSpan(
 }
 
 /**
- * A row source (link_id, clicks, leads, sales, amount) of the workspace's links with anything in
- * the span, for the links module to join and order by; amount is the net revenue in `currency`.
+ * A row source (link_id, k) of the workspace's links with anything in the span, `k` the figure
+ * to order by (a count, or the net revenue in `currency`), for the links module to join.
  */
-export function linkStatsSql({ ctx, input }: { ctx: Ctx; input: { span: Span | 'empty'; currency?: string } }): SQL {
-  return linkStatsSource(ctx.workspace.id, input.span, { currency: input.currency });
+export function linkRankSql({ ctx, input }: { ctx: Ctx; input: { span: Span | 'empty'; key: 'clicks' | 'leads' | 'sales' | 'revenue'; currency?: string } }): SQL {
+  const rank: RankKey = input.key === 'revenue' ? { key: 'amount', currency: input.currency! } : { key: input.key };
+  return linkRankSource(ctx.workspace.id, input.span, rank);
 }
 
 /** The counts of these links (a page in creation order), by link id; a link with nothing in the span is absent. */

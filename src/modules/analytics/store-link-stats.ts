@@ -21,7 +21,8 @@ function pieces(span: Span | 'empty'): { days: { from?: number; to?: number }[];
   return { days: split.rollups, raw: split.raw };
 }
 
-function dayRange(d: { from?: number; to?: number }, column = sql`d.day`): SQL {
+function dayRange(d: { from?: number; to?: number }): SQL {
+  const column = sql`d.day`;
   const parts = [sql`true`];
   if (d.from !== undefined) parts.push(sql`${column} >= ${day(d.from)}`);
   if (d.to !== undefined) parts.push(sql`${column} < ${day(d.to)}`);
@@ -35,34 +36,19 @@ function rawRange(s: Span, column: SQL): SQL {
   return sql.join(parts, sql` AND `);
 }
 
-/**
- * A row source (link_id, clicks, leads, sales, amount) of every link of the workspace with
- * anything in the span, `amount` its revenue net of refunds in `currency` (0 without one). A
- * link with nothing in the span has no row. `linkIds`: only those links.
- */
-export function linkStatsSource(workspaceId: string, span: Span | 'empty', only: { currency?: string; linkIds?: string[] } = {}): SQL {
-  const { currency, linkIds } = only;
-  // A page's links (linkIds): found by link_daily_*_link_idx and clicks_link_idx.
-  const ws = linkIds ? sql`${workspaceId}::uuid AND link_id ${inList(linkIds, 'uuid')}` : sql`${workspaceId}::uuid`;
+/** A row source (link_id, clicks, leads, sales) of these links with anything in the span (a page: found by link_daily_stats_link_idx and clicks_link_idx). */
+function pageCounts(workspaceId: string, span: Span | 'empty', linkIds: string[]): SQL {
+  const mine = sql`workspace_id = ${workspaceId}::uuid AND link_id ${inList(linkIds, 'uuid')}`;
   const { days, raw } = pieces(span);
-  const parts: SQL[] = [];
-  for (const d of days) {
-    parts.push(sql`SELECT d.link_id, d.clicks, d.leads, d.sales, 0::numeric AS amount FROM link_daily_stats d WHERE d.workspace_id = ${ws} AND ${dayRange(d)}`);
-    if (currency)
-      parts.push(sql`SELECT d.link_id, 0, 0, 0, d.amount FROM link_daily_revenue d
-        WHERE d.workspace_id = ${ws} AND ${dayRange(d)} AND d.currency = ${currency}`);
-  }
+  const parts: SQL[] = days.map((d) => sql`SELECT link_id, clicks, leads, sales FROM link_daily_stats d WHERE ${mine} AND ${dayRange(d)}`);
   for (const s of raw) {
-    parts.push(sql`SELECT c.link_id, count(*), 0, 0, 0::numeric FROM clicks c
-      WHERE c.workspace_id = ${ws} AND NOT c.bot AND ${rawRange(s, sql`c.created_at`)} GROUP BY 1`);
-    parts.push(sql`SELECT e.link_id, 0, count(*), 0, 0::numeric FROM lead_events e WHERE e.workspace_id = ${ws} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
-    const money = currency ? sql`sum(e.amount - e.refunded_amount) FILTER (WHERE e.currency = ${currency})` : sql`0::numeric`;
-    parts.push(sql`SELECT e.link_id, 0, 0, count(*), ${money} FROM sale_events e WHERE e.workspace_id = ${ws} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
+    parts.push(sql`SELECT link_id, count(*), 0, 0 FROM clicks WHERE ${mine} AND NOT bot AND ${rawRange(s, sql`created_at`)} GROUP BY 1`);
+    parts.push(sql`SELECT link_id, 0, count(*), 0 FROM lead_events WHERE ${mine} AND ${rawRange(s, sql`created_at`)} GROUP BY 1`);
+    parts.push(sql`SELECT link_id, 0, 0, count(*) FROM sale_events WHERE ${mine} AND ${rawRange(s, sql`created_at`)} GROUP BY 1`);
   }
-  if (parts.length === 0) parts.push(sql`SELECT NULL::uuid, 0, 0, 0, 0::numeric WHERE false`);
-  return sql`(SELECT u.link_id, sum(u.clicks)::bigint AS clicks, sum(u.leads)::bigint AS leads, sum(u.sales)::bigint AS sales,
-      COALESCE(sum(u.amount), 0) AS amount
-    FROM (${sql.join(parts, sql` UNION ALL `)}) AS u(link_id, clicks, leads, sales, amount) GROUP BY u.link_id)`;
+  if (parts.length === 0) parts.push(sql`SELECT NULL::uuid, 0::bigint, 0::bigint, 0::bigint WHERE false`);
+  return sql`(SELECT u.link_id, sum(u.clicks) AS clicks, sum(u.leads) AS leads, sum(u.sales) AS sales
+    FROM (${sql.join(parts, sql` UNION ALL `)}) AS u(link_id, clicks, leads, sales) GROUP BY u.link_id)`;
 }
 
 export interface LinkCounts {
@@ -77,9 +63,41 @@ export async function linkCountRows(conn: Conn, workspaceId: string, span: Span 
   const found = await rows<{ id: string; clicks: string; leads: string; sales: string }>(
     conn,
     sql`SELECT s.link_id AS id, s.clicks::text AS clicks, s.leads::text AS leads, s.sales::text AS sales
-      FROM ${linkStatsSource(workspaceId, span, { linkIds })} s`,
+      FROM ${pageCounts(workspaceId, span, linkIds)} s`,
   );
   return new Map(found.map((r) => [r.id, { clicks: Number(r.clicks), leads: Number(r.leads), sales: Number(r.sales) }]));
+}
+
+/** What a ranking sums: a count, or the net revenue in one currency. */
+export type RankKey = { key: 'clicks' | 'leads' | 'sales' } | { key: 'amount'; currency: string };
+
+/**
+ * A row source (link_id, k) of every link of the workspace with anything in the span: `k` the
+ * one figure a list is ordered by. Only that figure is read and summed (the whole days' rows of
+ * 100,000 links are most of the work); the page's other figures are read for its links alone.
+ */
+export function linkRankSource(workspaceId: string, span: Span | 'empty', rank: RankKey): SQL {
+  const ws = sql`${workspaceId}::uuid`;
+  const { days, raw } = pieces(span);
+  const parts: SQL[] = [];
+  const column = sql.raw(rank.key);
+  for (const d of days) {
+    parts.push(
+      rank.key === 'amount'
+        ? sql`SELECT d.link_id, d.amount FROM link_daily_revenue d WHERE d.workspace_id = ${ws} AND ${dayRange(d)} AND d.currency = ${rank.currency}`
+        : sql`SELECT d.link_id, d.${column} FROM link_daily_stats d WHERE d.workspace_id = ${ws} AND ${dayRange(d)} AND d.${column} <> 0`,
+    );
+  }
+  for (const s of raw) {
+    if (rank.key === 'clicks') parts.push(sql`SELECT c.link_id, count(*) FROM clicks c WHERE c.workspace_id = ${ws} AND NOT c.bot AND ${rawRange(s, sql`c.created_at`)} GROUP BY 1`);
+    if (rank.key === 'leads') parts.push(sql`SELECT e.link_id, count(*) FROM lead_events e WHERE e.workspace_id = ${ws} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
+    if (rank.key === 'sales') parts.push(sql`SELECT e.link_id, count(*) FROM sale_events e WHERE e.workspace_id = ${ws} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
+    if (rank.key === 'amount')
+      parts.push(sql`SELECT e.link_id, sum(e.amount - e.refunded_amount)::numeric FROM sale_events e
+        WHERE e.workspace_id = ${ws} AND e.currency = ${rank.currency} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
+  }
+  if (parts.length === 0) parts.push(sql`SELECT NULL::uuid, 0::numeric WHERE false`);
+  return sql`(SELECT u.link_id, sum(u.k) AS k FROM (${sql.join(parts, sql` UNION ALL `)}) AS u(link_id, k) GROUP BY u.link_id)`;
 }
 
 /** The money of these links of the workspace over the span: per link, [currency, net, refunded] entries to add up. */
