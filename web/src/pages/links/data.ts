@@ -38,7 +38,7 @@ export async function fetchLinks(
 ): Promise<{ links: LinkRow[]; total: number | undefined }> {
   const { sort = 'desc', count = true, signal, stats = {} } = options;
   const base = { ...query(f, take, skip, sort), ...(count ? {} : { count: false }) };
-  // The stats parameters (withStats, range, orderBy) are extensions the generated types may not list yet.
+  // The stats parameters come as strings (statsQuery); the query string carries them as such.
   const { data, error, response } = await api.GET('/api/links', { params: { query: { ...base, ...stats } as typeof base }, signal });
   if (error || !data) throw error;
   const header = response.headers.get('x-total-count');
