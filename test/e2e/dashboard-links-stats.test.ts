@@ -5,7 +5,8 @@
  * in words (expired, expiring within 7 days, password, device and geo targeting, cloaked), the
  * collection and tags; the short URL is a link; rows are selected and get a tag, move to a
  * collection, are exported and deleted, and a refused bulk write changes nothing and says so;
- * at 375 px every row action is inside the screen, in English and Arabic; axe at both widths.
+ * at 375 px every row action is inside the screen, in English and Arabic; axe at both widths;
+ * a role without analyticsRead sees the list without figures (never asked for) and a note.
  * Page code runs as strings (this file is type-checked without the DOM library).
  */
 import { readFileSync } from 'node:fs';
@@ -197,6 +198,30 @@ describe.skipIf(!dashboardRunnable)('the Links list with performance in Chromium
     );
     expect(clipped).toEqual([]);
     expect(d.cspViolations).toEqual([]);
+  });
+
+  it('without analyticsRead: the list without figures, asked for without withStats, and a note saying why', async () => {
+    const page = await d.newPage('en-US');
+    const login = await page.request.post(`${origin}/api/auth/login`, { headers: { origin }, data: { email: OWNER.email, password: OWNER.password } });
+    expect(login.status(), await login.text()).toBe(200);
+    // Every role has analyticsRead today; the page is shown a workspace whose role lacks it.
+    await page.route('**/api/me', async (route) => {
+      const res = await route.fetch();
+      const me = (await res.json()) as { workspaces: { scopes: string[] }[] };
+      for (const w of me.workspaces) w.scopes = w.scopes.filter((scope) => scope !== 'analyticsRead');
+      await route.fulfill({ response: res, json: me });
+    });
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/links') asked.push(new URL(r.url()).search);
+    });
+    await page.goto(`${origin}/app/links`);
+    await rowOf(page, 'Alpha').waitFor();
+    await page.getByText('Your role may not read analytics', { exact: false }).waitFor();
+    expect(await page.locator('.links-table th').allTextContents()).toEqual(['', 'Link', 'Created▼', 'Actions']);
+    expect(await page.getByLabel('Date range').count()).toBe(0);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.filter((q) => q.includes('withStats'))).toEqual([]);
   });
 });
 
