@@ -1,6 +1,7 @@
 /** The Links page's calls to the API (the typed client), each answering data or throwing the API's error body. */
 import { api } from '../../api/client.js';
 import type { Link } from './rows.js';
+import type { LinkRow } from './stats.js';
 
 export interface Named {
   id: string;
@@ -33,13 +34,15 @@ export async function fetchLinks(
   f: ListFilters,
   take: number,
   skip: number,
-  options: { sort?: 'asc' | 'desc'; count?: boolean; signal?: AbortSignal } = {},
-): Promise<{ links: Link[]; total: number | undefined }> {
-  const { sort = 'desc', count = true, signal } = options;
-  const { data, error, response } = await api.GET('/api/links', { params: { query: { ...query(f, take, skip, sort), ...(count ? {} : { count: false }) } }, signal });
+  options: { sort?: 'asc' | 'desc'; count?: boolean; signal?: AbortSignal; stats?: Record<string, string> } = {},
+): Promise<{ links: LinkRow[]; total: number | undefined }> {
+  const { sort = 'desc', count = true, signal, stats = {} } = options;
+  const base = { ...query(f, take, skip, sort), ...(count ? {} : { count: false }) };
+  // The stats parameters come as strings (statsQuery); the query string carries them as such.
+  const { data, error, response } = await api.GET('/api/links', { params: { query: { ...base, ...stats } as typeof base }, signal });
   if (error || !data) throw error;
   const header = response.headers.get('x-total-count');
-  return { links: data, total: header === null ? undefined : Number(header) };
+  return { links: data as LinkRow[], total: header === null ? undefined : Number(header) };
 }
 
 /** Every link the filters match, oldest first, 5,000 a request (the API's most). */

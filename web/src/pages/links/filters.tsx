@@ -1,10 +1,14 @@
 import { useStrings } from '../../i18n/index.js';
 import type { Named } from './data.js';
+import { PRESETS, type Preset } from './stats.js';
 import { strings } from './strings.js';
 import type { FilterKey, LinkFilters, References } from './use-link-list.js';
 
-/** The search box and the collection, tag and partner filters (a search landmark), with Clear filters once any is set. */
-export function FiltersForm({ view, refs }: { view: LinkFilters; refs: References }) {
+/**
+ * The search box and the collection, tag and partner filters (a search landmark), with Clear
+ * filters once any is set; with the stats columns, their date range (the analytics page's presets).
+ */
+export function FiltersForm({ view, refs, withStats }: { view: LinkFilters; refs: References; withStats: boolean }) {
   const s = useStrings(strings);
   const select = (key: FilterKey, label: string, options: Named[]) => (
     <div class="field">
@@ -28,6 +32,18 @@ export function FiltersForm({ view, refs }: { view: LinkFilters; refs: Reference
       {select('collectionId', s.collection, refs.collections)}
       {select('tagId', s.tag, refs.tags)}
       {select('partnerId', s.partner, refs.partners)}
+      {withStats && (
+        <div class="field">
+          <label for="links-range">{s.range}</label>
+          <select id="links-range" value={view.preset} onChange={(e) => view.setPreset(e.currentTarget.value as Preset)}>
+            {PRESETS.map((p) => (
+              <option key={p} value={p}>
+                {s.presets[p]}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       {view.filtered && (
         <button type="button" onClick={view.clear}>
           {s.clearFilters}

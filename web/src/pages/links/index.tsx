@@ -2,9 +2,11 @@
  * The links of the workspace: a page of the table at a time (take/skip, the total from
  * X-Total-Count), search and filters by collection, tag and partner, the short URL with a
  * Copy button, QR codes, create/edit/delete (for those whose role may write links), a link to
- * Links → Import, and CSV export.
+ * Links → Import, and CSV export. With the analyticsRead scope each row shows its clicks,
+ * leads, sales and revenue for a date range, and the list sorts by them (operations.md §14);
+ * selected rows get a tag, move to a collection, are deleted or exported.
  */
-import { useContext, useMemo, useState } from 'preact/hooks';
+import { useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { api, errorText } from '../../api/client.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
 import type { PageProps } from '../../session.js';
@@ -12,11 +14,13 @@ import { mayOpen } from '../../access.js';
 import { onLinkClick } from '../../router.js';
 import { Paginator } from '../../ui/paginator.js';
 import { Loading, LoadFailure } from '../../ui/states.js';
+import { BulkBar } from './bulk.js';
 import { useCsvExport } from './export.js';
 import { FiltersForm } from './filters.js';
 import { LinkForm } from './form.js';
 import { QrDialog } from './qr-dialog.js';
 import type { Link } from './rows.js';
+import { largestCurrency, nextOrder, type OrderKey } from './stats.js';
 import { strings } from './strings.js';
 import { LinksTable, nameOf } from './table.js';
 import { IMPORT_PAGE, LinksToolbar } from './toolbar.js';
@@ -30,7 +34,8 @@ export function LinksPage({ workspace }: PageProps) {
   // Goes up when links were changed here: the rows, their total and the references are asked again.
   const [version, setVersion] = useState(0);
   const changed = () => setVersion((n) => n + 1);
-  const rows = useLinkRows(view, version);
+  const withStats = workspace.scopes.includes('analyticsRead');
+  const rows = useLinkRows(view, version, withStats);
   const { refs, error: refsError } = useReferences(version);
 
   const s = useStrings(strings);
@@ -42,6 +47,21 @@ export function LinksPage({ workspace }: PageProps) {
   const [editing, setEditing] = useState<Link | 'new' | null>(null);
   const [qrOf, setQrOf] = useState<Link | null>(null);
   const { exporting, exportCsv } = useCsvExport(view.filters, number, setNotice);
+  const names = useMemo(() => ({ collections: byId(refs.collections), tags: byId(refs.tags) }), [refs]);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const shown = rows.list.kind === 'ready' ? rows.list.rows : [];
+  // The selection is of the rows shown: other rows (another page, order or filter) drop out of it.
+  useEffect(() => setSelected((sel) => (sel.size === 0 ? sel : new Set(shown.filter((l) => sel.has(l.id)).map((l) => l.id)))), [rows.list]);
+  const select = (ids: string[], on: boolean) =>
+    setSelected((sel) => {
+      const next = new Set(sel);
+      for (const id of ids) {
+        if (on) next.add(id);
+        else next.delete(id);
+      }
+      return next;
+    });
+  const sortBy = (by: OrderKey) => view.setOrder(nextOrder(view.order, by, largestCurrency(shown)));
 
   async function remove(l: Link) {
     if (!confirm(s.confirmDelete(nameOf(l)))) return;
@@ -57,7 +77,8 @@ export function LinksPage({ workspace }: PageProps) {
   return (
     <section class="stack links-page">
       <LinksToolbar canWrite={canWrite} canImport={canImport} exporting={exporting} onNew={() => setEditing('new')} onExport={exportCsv} />
-      <FiltersForm view={view} refs={refs} />
+      <FiltersForm view={view} refs={refs} withStats={withStats} />
+      {!withStats && <p class="links-note">{s.noStats}</p>}
       {refsError && <p class="error">{refsError}</p>}
       <p role="status" class="links-notice">
         {notice}
@@ -71,7 +92,36 @@ export function LinksPage({ workspace }: PageProps) {
       )}
       {list.kind === 'ready' && list.rows.length > 0 && (
         <>
-          <LinksTable links={list.rows} busy={rows.loading} canWrite={canWrite} onQr={setQrOf} onEdit={setEditing} onDelete={remove} onNotice={setNotice} />
+          {selected.size > 0 && (
+            <BulkBar
+              links={list.rows.filter((l) => selected.has(l.id))}
+              canWrite={canWrite}
+              collections={refs.collections}
+              tags={refs.tags}
+              number={number}
+              onNotice={setNotice}
+              onChanged={() => {
+                setSelected(new Set());
+                changed();
+              }}
+              onClear={() => setSelected(new Set())}
+            />
+          )}
+          <LinksTable
+            links={list.rows}
+            busy={rows.loading}
+            canWrite={canWrite}
+            withStats={withStats}
+            order={view.order}
+            onSort={sortBy}
+            names={names}
+            selected={selected}
+            onSelect={select}
+            onQr={setQrOf}
+            onEdit={setEditing}
+            onDelete={remove}
+            onNotice={setNotice}
+          />
           <Paginator
             class="links-pager"
             label={s.pages}
@@ -117,3 +167,5 @@ function EmptyInvite() {
     </>
   );
 }
+
+const byId = (list: { id: string; name: string }[]) => new Map(list.map((x) => [x.id, x.name]));

@@ -7,7 +7,7 @@ import { errorText } from '../../api/client.js';
 import { LangContext } from '../../i18n/index.js';
 import { usePagedList } from '../../ui/paged-list.js';
 import { fetchLinks, fetchReferences, NO_FILTERS, type ListFilters, type Named } from './data.js';
-import type { Link } from './rows.js';
+import { DEFAULT_ORDER, DEFAULT_PRESET, statsQuery, type LinkRow, type Order, type Preset } from './stats.js';
 
 export const PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 300;
@@ -20,6 +20,8 @@ export function useLinkFilters() {
   const [searchInput, setSearchInput] = useState('');
   const [filters, setFilters] = useState<ListFilters>(NO_FILTERS);
   const [page, setPage] = useState(0);
+  const [order, setOrderState] = useState<Order>(DEFAULT_ORDER);
+  const [preset, setPresetState] = useState<Preset>(DEFAULT_PRESET);
   useEffect(() => {
     if (searchInput === filters.search) return;
     const timer = setTimeout(() => {
@@ -44,6 +46,18 @@ export function useLinkFilters() {
     },
     page,
     setPage,
+    /** The column the list is sorted by, and which way (createdAt without stats). */
+    order,
+    setOrder: (o: Order) => {
+      setOrderState(o);
+      setPage(0);
+    },
+    /** The range of the stats columns. */
+    preset,
+    setPreset: (p: Preset) => {
+      setPresetState(p);
+      setPage(0);
+    },
   };
 }
 export type LinkFilters = ReturnType<typeof useLinkFilters>;
@@ -51,13 +65,15 @@ export type LinkFilters = ReturnType<typeof useLinkFilters>;
 /**
  * A page of the links the filters match, uncounted (the rows of a page need no count, so they
  * are on screen sooner), and their total beside them, counted again only when the filters
- * change. `version` goes up when links were changed here.
+ * change. `version` goes up when links were changed here. With `withStats` (the analyticsRead
+ * scope) each row carries its clicks, leads, sales and revenue for the range, in the order chosen.
  */
-export function useLinkRows({ filters, page, setPage }: LinkFilters, version: number) {
-  const rows = usePagedList<Link>(
-    ({ take, skip, signal }) => fetchLinks(filters, take, skip, { count: false, signal }).then(({ links }) => ({ data: links })),
+export function useLinkRows({ filters, page, setPage, order, preset }: LinkFilters, version: number, withStats: boolean) {
+  const rows = usePagedList<LinkRow>(
+    ({ take, skip, signal }) =>
+      fetchLinks(filters, take, skip, { count: false, signal, sort: order.sort, stats: withStats ? statsQuery(preset, order) : undefined }).then(({ links }) => ({ data: links })),
     // Past the end (links deleted meanwhile): back to the first page.
-    { page, size: PAGE_SIZE, deps: [filters, version], keep: true, onPastEnd: () => setPage(0) },
+    { page, size: PAGE_SIZE, deps: [filters, version, order, preset, withStats], keep: true, onPastEnd: () => setPage(0) },
   );
   const [total, setTotal] = useState<number | undefined>(undefined);
   useEffect(() => {
