@@ -188,7 +188,7 @@ describe('README walkthrough, from nothing to the first sale', () => {
     expect(lead).toMatchObject({ eventName: 'Sign up', customer: { externalId: 'user-42' } });
     expect(sale).toMatchObject({ eventName: 'Purchase', amount: 4900, currency: 'usd', leadId: lead!.id, clickId: lead!.clickId });
     const byLink = JSON.parse(run.steps[6]!.split('\n').find((l) => l.startsWith('['))!) as unknown[];
-    expect(byLink).toEqual([{ key: lead!.linkId, clicks: 1, leads: 1, sales: 1, saleAmount: 4900, revenue: { usd: 4900 }, refunded: { usd: 0 }, shortUrl: expect.stringMatching(/^http:\/\/localhost:\d+\/\w+$/), title: null }]);
+    expect(byLink).toEqual([{ key: lead!.linkId, clicks: 1, visitors: 1, leads: 1, sales: 1, saleAmount: 4900, revenue: { usd: 4900 }, refunded: { usd: 0 }, shortUrl: expect.stringMatching(/^http:\/\/localhost:\d+\/\w+$/), title: null }]);
   });
 
   it('connects an app with OAuth: metadata, consent, code, tokens, and the token reads the links', () => {

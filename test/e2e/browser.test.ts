@@ -247,6 +247,6 @@ describe.skipIf(!existsSync(CHROMIUM))('short links in Chromium', () => {
     expect(sale.statusCode, sale.body).toBe(200);
     expect(sale.json()).toMatchObject({ clickId, linkId: link.id, leadId: lead.json().id, amount: 4900, currency: 'eur' });
     const byLink = await t.inject({ method: 'GET', url: '/api/analytics?groupBy=link', headers: bearer(link.key) });
-    expect(byLink.json()).toEqual([{ key: link.id, clicks: 1, leads: 1, sales: 1, saleAmount: 4900, revenue: { eur: 4900 }, refunded: { eur: 0 }, shortUrl: link.shortUrl, title: null }]);
+    expect(byLink.json()).toEqual([{ key: link.id, clicks: 1, visitors: 1, leads: 1, sales: 1, saleAmount: 4900, revenue: { eur: 4900 }, refunded: { eur: 0 }, shortUrl: link.shortUrl, title: null }]);
   });
 });

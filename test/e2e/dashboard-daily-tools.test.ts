@@ -123,7 +123,7 @@ describe.skipIf(!dashboardRunnable)('daily-use tools in Chromium', () => {
     await dialog.getByLabel('Campaign', { exact: true }).fill('autumn');
     await dialog.getByRole('button', { name: 'Save as template' }).click();
     const name = dialog.getByLabel('Template name');
-    expect(await activeId(page)).toBe('link-utm-template-name');
+    await expect.poll(() => activeId(page)).toBe('link-utm-template-name');
     await name.fill('newsletter');
     await name.press('Enter');
     await dialog.getByText('A UTM template named "newsletter" already exists').waitFor();
@@ -131,7 +131,7 @@ describe.skipIf(!dashboardRunnable)('daily-use tools in Chromium', () => {
     expect(await page.getByRole('dialog', { name: 'New link' }).isVisible()).toBe(true);
     // While the name is open, typing in another field keeps the focus there.
     await dialog.getByLabel('Term', { exact: true }).fill('boots');
-    expect(await activeId(page)).toBe('link-utm.term');
+    await expect.poll(() => activeId(page)).toBe('link-utm.term');
     await dialog.getByLabel('Term', { exact: true }).fill('');
     await name.fill('Autumn newsletter');
     await dialog.getByRole('button', { name: 'Save template' }).click();
@@ -191,7 +191,7 @@ describe.skipIf(!dashboardRunnable)('daily-use tools in Chromium', () => {
     const page = await signedIn();
     await d.open(page, '/links', 'Links');
     await page.keyboard.press('/');
-    expect(await activeId(page)).toBe('links-search');
+    await expect.poll(() => activeId(page)).toBe('links-search');
     // Typed into a field, the keys are text.
     await page.keyboard.type('n?');
     expect(await page.getByLabel('Search').inputValue()).toBe('n?');
@@ -202,7 +202,7 @@ describe.skipIf(!dashboardRunnable)('daily-use tools in Chromium', () => {
     expect(await page.getByRole('dialog').count()).toBe(0);
     await page.keyboard.press('n');
     await page.getByRole('dialog', { name: 'New link' }).waitFor();
-    expect(await activeId(page)).toBe('link-url');
+    await expect.poll(() => activeId(page)).toBe('link-url');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
 
@@ -241,7 +241,7 @@ describe.skipIf(!dashboardRunnable)('daily-use tools in Chromium', () => {
     await page.getByRole('checkbox', { name: 'Use keyboard shortcuts' }).check();
     await d.open(page, '/links', 'Links');
     await page.keyboard.press('/');
-    expect(await activeId(page)).toBe('links-search');
+    await expect.poll(() => activeId(page)).toBe('links-search');
 
     // Arabic on a phone: the list in Arabic.
     const ar = await signedIn('ar-EG', PHONE);
