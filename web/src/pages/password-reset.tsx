@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/client.js';
 import { useStrings } from '../i18n/index.js';
-import { InputField } from '../ui/field.js';
+import { InputField, NewPasswordField } from '../ui/field.js';
 import { Card, useFormSubmit } from './card-form.js';
 
 const en = {
@@ -84,13 +84,7 @@ export function ResetPassword() {
       ) : (
         <form onSubmit={submit} class="stack">
           <p>{s.resetIntro}</p>
-          <label class="field">
-            <span>{s.password}</span>
-            <input name="password" type="password" autocomplete="new-password" minLength={8} maxLength={256} required aria-describedby="reset-password-help" />
-            <span id="reset-password-help" class="hint">
-              {s.passwordHelp}
-            </span>
-          </label>
+          <NewPasswordField label={s.password} help={s.passwordHelp} id="reset-password-help" />
           {error && <p role="alert" class="error">{error}</p>}
           <button type="submit" disabled={busy}>
             {s.save}

@@ -17,3 +17,16 @@ export function InputField({ label, type, ...input }: Props) {
     </label>
   );
 }
+
+/** A new password's field with the rules under it (8 to 256 characters), for every form that sets one. */
+export function NewPasswordField({ label, help, id }: { label: string; help: string; id: string }) {
+  return (
+    <label class="field">
+      <span>{label}</span>
+      <input name="password" type="password" autocomplete="new-password" minLength={8} maxLength={256} required aria-describedby={id} />
+      <span id={id} class="hint">
+        {help}
+      </span>
+    </label>
+  );
+}

@@ -6,6 +6,7 @@ import { LangSwitch } from '../lang-switch.js';
 import { strings } from './strings.js';
 import '../settings/settings.css';
 import { ErrorLine } from '../../ui/states.js';
+import { NewPasswordField } from '../../ui/field.js';
 
 interface Props {
   /** Who is signed in, or null. */
@@ -128,13 +129,7 @@ export function InvitePage({ me, onAccepted, onSignedIn, onSignOut }: Props) {
                 <span>{i.name}</span>
                 <input name="name" autocomplete="name" required maxLength={100} />
               </label>
-              <label class="field">
-                <span>{i.newPassword}</span>
-                <input name="password" type="password" autocomplete="new-password" minLength={8} maxLength={256} required aria-describedby="invite-password-help" />
-                <span id="invite-password-help" class="hint">
-                  {i.newPasswordHelp}
-                </span>
-              </label>
+              <NewPasswordField label={i.newPassword} help={i.newPasswordHelp} id="invite-password-help" />
               {errorLine}
               <button type="submit" disabled={busy}>
                 {busy ? i.working : i.createAndJoin}
