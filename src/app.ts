@@ -8,6 +8,7 @@ import { createServer } from './http/server.js';
 import type { App } from './http/types.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { analyticsRoutes } from './modules/analytics/routes.js';
+import { auditRoutes } from './modules/audit/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { mfaRoutes } from './modules/mfa/routes.js';
 import { passwordResetAdminRoutes, passwordResetRoutes } from './modules/password-reset/routes.js';
@@ -145,6 +146,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
   });
   const resource = { db, analyticsDb: deps.analyticsDatabase?.db ?? db, clock };
+  // First: its hooks write the audit entry of every route registered after it (operations.md §15).
+  await app.register(auditRoutes, { db, clock, roleOf: (userId, workspaceId) => roleIn({ ctx: ctxNow(), input: { userId, workspaceId } }) });
   await app.register(qrRoutes, resource);
   await app.register(collectionRoutes, resource);
   await app.register(tagRoutes, resource);

@@ -47,6 +47,8 @@ export interface Config {
   allowSignup: boolean;
   /** Raw clicks are kept this many whole months (rollups for good); undefined: forever. */
   clickRetentionMonths: number | undefined;
+  /** AUDIT_RETENTION_DAYS: audit entries and sign-ins older than this are deleted (operations.md §15). */
+  auditRetentionDays: number;
   /** Whether this instance sends webhook deliveries (WEBHOOK_DELIVERY, default true). */
   webhookDelivery: boolean;
   /** Webhook attempts in flight per instance (WEBHOOK_CONCURRENCY, default 50). */
@@ -233,6 +235,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (retentionRaw !== undefined && !(/^\d{1,4}$/.test(retentionRaw) && Number(retentionRaw) >= 1 && Number(retentionRaw) <= 1200)) {
     bad('CLICK_RETENTION_MONTHS', `must be a whole number of months from 1 to 1200, or unset to keep clicks forever (got "${retentionRaw}")`);
   }
+  const auditRetentionRaw = get('AUDIT_RETENTION_DAYS') ?? '365';
+  if (!/^\d{1,6}$/.test(auditRetentionRaw) || Number(auditRetentionRaw) < 1 || Number(auditRetentionRaw) > 36500) {
+    bad('AUDIT_RETENTION_DAYS', `must be a whole number of days from 1 to 36500 (got "${auditRetentionRaw}")`);
+  }
   secret ??= loadOrCreateSecret(dataDir);
   const secretPrevious = get('SECRET_PREVIOUS');
   if (secretPrevious !== undefined && secretPrevious.length < 32) bad('SECRET_PREVIOUS', 'must be at least 32 characters');
@@ -274,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxMs,
     allowSignup,
     clickRetentionMonths: retentionRaw === undefined ? undefined : Number(retentionRaw),
+    auditRetentionDays: Number(auditRetentionRaw),
     webhookDelivery: parseBool('WEBHOOK_DELIVERY', get('WEBHOOK_DELIVERY') ?? 'true'),
     webhookConcurrency: Number(webhookConcurrencyRaw),
     importLeaseMs: Number(importLeaseRaw) * 1000,

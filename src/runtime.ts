@@ -22,6 +22,7 @@ import { ImportWorker } from './modules/imports/service.js';
 import { MailWorker, smtpTransport } from './modules/mail/service.js';
 import { AliasCache } from './modules/redirect/alias-cache.js';
 import { startClickPipeline } from './modules/clicks/service.js';
+import { forgetOldAudit } from './modules/audit/service.js';
 import { clickOutboxCtes, workspacesWanting } from './modules/webhooks/outbox.js';
 import { LocalBus, RedisBus, type AuthChangeBus, type ClickFlushBus, type DomainChangeBus, type InvalidationBus } from './infra/bus.js';
 import { LinkCache } from './modules/redirect/link-cache.js';
@@ -43,6 +44,8 @@ export interface Runtime {
    * when WEBHOOK_DELIVERY=false.
    */
   wakeWebhooks(): void;
+  /** Runs the periodic maintenance now (clicks partitions, visitor salts, the audit log's retention), as its timer does. */
+  maintain(): Promise<void>;
   /** Stops accepting, finishes in-flight requests, flushes pending writes, closes pools. */
   close(): Promise<void>;
 }
@@ -136,6 +139,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     lookupCountry,
     lookupPlace: cities?.lookup,
     clickEvents: { subscribedWorkspaces: () => workspacesWanting(database.db, 'link.clicked'), outboxCtes: clickOutboxCtes, onEventsWritten: wakeWebhooks },
+    maintenance: [
+      async (now) => {
+        const gone = await forgetOldAudit({ ctx: { db: database.db, now }, input: { days: config.auditRetentionDays } });
+        if (gone.entries + gone.signIns > 0) logger.info(gone, 'deleted audit entries and sign-ins past AUDIT_RETENTION_DAYS');
+      },
+    ],
   });
   // Event-loop delay, for the operator's metrics (and the hostile-body bench): a native
   // histogram sampled every 10 ms, nothing on the request path.
@@ -244,6 +253,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     logger,
     setupUrl,
     wakeWebhooks,
+    maintain: () => clicks.maintain(),
     async close() {
       await app.close();
       await importer.close();

@@ -1,5 +1,6 @@
 import type { BaseCtx } from '../../core/context.js';
 import { AppError, invalid } from '../../core/errors.js';
+import { recordSignIn, type SignInOutcome } from '../audit/service.js';
 import { sameHash, secretFormat, sha256 } from '../../core/secret.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
 import { withTransaction } from '../../core/transaction.js';
@@ -93,16 +94,21 @@ export async function logIn({
   await throttle.before(account, address, now.getTime());
   const found = await users.findCredentials({ ctx, input: { email } });
   const matches = await verifyPassword(found?.passwordHash ?? (await decoyHash()), password);
+  // operations.md §15: every attempt of a known person goes into their security log and their workspaces' audit logs.
+  const signIn = (outcome: SignInOutcome) => recordSignIn({ ctx, input: { userId: found!.user.id, method: 'password', outcome, ip: address, userAgent } });
   if (!found || !matches) {
     await throttle.failed(account, address, now.getTime());
+    if (found) await signIn('failed');
     throw new AppError('login_failed');
   }
   await throttle.succeeded(account, address);
   // operations.md §15: with a second factor the password only opens the second step.
   if (await hasSecondFactor({ ctx, input: { userId: found.user.id } })) {
     const { token: pending, methods } = await beginSecondStep({ ctx, input: { userId: found.user.id } });
+    await signIn('second_factor_required');
     return { user: found.user, pending, methods: [...methods] };
   }
   const { token } = await createSession({ ctx, input: { userId: found.user.id, userAgent } });
+  await signIn('succeeded');
   return { user: found.user, token };
 }

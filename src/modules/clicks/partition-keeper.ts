@@ -12,6 +12,8 @@ export interface ClickPartitionOptions {
   clock: () => Date;
   retentionMonths: number | undefined;
   log: Logger;
+  /** Other periodic clean-ups that run with each maintenance (the audit log's retention); a failure of one is logged and does not stop the rest. */
+  steps?: readonly ((now: Date) => Promise<void>)[];
 }
 
 /**
@@ -37,6 +39,7 @@ export class ClickPartitionKeeper {
     const run = (async () => {
       const forgotten = await forgetPastVisitors(this.o.database.db, now);
       if (forgotten.salts > 0) this.o.log.info(forgotten, "deleted past days' visitor salts and visitor days");
+      for (const step of this.o.steps ?? []) await step(now).catch((err: unknown) => this.o.log.warn({ err }, 'a periodic maintenance step failed'));
       return maintainClickPartitions(this.o.database, now, this.o.retentionMonths, this.o.log);
     })().finally(() => {
       this.running = undefined;

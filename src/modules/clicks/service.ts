@@ -53,6 +53,8 @@ export interface ClickPipelineOptions {
   lookupPlace?: PlaceLookup;
   /** link.clicked webhooks, written by the batch writer; absent: none. */
   clickEvents?: ClickEventDeps;
+  /** Other periodic clean-ups run with the partition maintenance (the audit log's retention). */
+  maintenance?: readonly ((now: Date) => Promise<void>)[];
 }
 
 /**
@@ -90,6 +92,8 @@ export interface ClickPipeline {
   /** Asks every instance to write its queued clicks soon (through the bus). */
   requestFlush(): Promise<void>;
   metrics(): ClickMetrics;
+  /** One run of the partition job now (with its other maintenance steps), as its timer does. */
+  maintain(): Promise<void>;
   /** Writes what it can (the rest stays in the spool), stops the replay and the partition job. */
   close(): Promise<void>;
 }
@@ -99,7 +103,7 @@ export interface ClickPipeline {
  * spool and its replayer (when CLICK_SPOOL_DIR is set), the flush requests of other instances,
  * and the monthly partitions and retention of `clicks`.
  */
-export function startClickPipeline({ database, config, clock, logger, bus, lookupCountry, lookupPlace, clickEvents }: ClickPipelineOptions): ClickPipeline {
+export function startClickPipeline({ database, config, clock, logger, bus, lookupCountry, lookupPlace, clickEvents, maintenance }: ClickPipelineOptions): ClickPipeline {
   const webhooks = clickEvents && new ClickWebhooks(clickEvents, lookupCountry);
   /** A batch with its link.clicked events, in one transaction (queued and replayed clicks alike). */
   const writeBatch = (store: typeof storeClicks) => async (batch: RawClick[]) => {
@@ -112,13 +116,16 @@ export function startClickPipeline({ database, config, clock, logger, bus, looku
   const durable = config.clickSpoolDir ? startSpool(config.clickSpoolDir, config.clickSpoolSyncMs, clicks, logger, writeBatch(replayClicks)) : undefined;
   bus.onClickFlushRequest(() => void clicks.flushSoon().catch(() => undefined));
   // Monthly clicks partitions made ahead and old ones dropped (PostgreSQL), at start and every 6 h.
-  const partitions = new ClickPartitionKeeper({ database, clock, retentionMonths: config.clickRetentionMonths, log: logger });
+  const partitions = new ClickPartitionKeeper({ database, clock, retentionMonths: config.clickRetentionMonths, log: logger, steps: maintenance });
   partitions.start();
   return {
     recorder: clicks,
     isClickPending: (id, workspaceId) => clicks.isPending(id, workspaceId),
     flush: () => clicks.flush(),
     requestFlush: () => bus.requestClickFlush(),
+    maintain: async () => {
+      await partitions.run();
+    },
     metrics: () => ({
       redirects: clicks.redirects,
       recorded: clicks.accepted,

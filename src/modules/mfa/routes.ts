@@ -103,7 +103,7 @@ export const mfaRoutes = routesPlugin<MfaRoutesDeps>('mfa', (app, deps) => {
     },
     async (req, reply) => {
       const c = ctx();
-      const userId = await completeSecondStep({ ctx: c, input: { pendingToken: pendingTokenOf(req, deps.baseUrl), code: req.body.code }, deps: { sealer: deps.sealer } });
+      const userId = await completeSecondStep({ ctx: c, input: { pendingToken: pendingTokenOf(req, deps.baseUrl), code: req.body.code, ip: req.ip, userAgent: req.headers['user-agent'] }, deps: { sealer: deps.sealer } });
       const { token } = await createSession({ ctx: c, input: { userId, userAgent: req.headers['user-agent'] } });
       const user = await findUser({ ctx: c, input: { id: userId } });
       return reply.header('set-cookie', [sessionCookie(deps.baseUrl, token, deps.sessionMaxMs), mfaCookie(deps.baseUrl, '', 0)]).send({ user });

@@ -1,5 +1,6 @@
 import type { BaseCtx } from '../../core/context.js';
 import { AppError, invalid } from '../../core/errors.js';
+import { recordSignIn } from '../audit/service.js';
 import type { Sealer } from '../../core/sealed.js';
 import { secretFormat, sha256 } from '../../core/secret.js';
 import { withTransaction } from '../../core/transaction.js';
@@ -98,21 +99,34 @@ export async function beginSecondStep({ ctx, input: { userId } }: { ctx: BaseCtx
  * fifth the password step starts again) and the account (20 an hour, then 429 for the hour).
  * Returns the user id to sign in.
  */
-export async function completeSecondStep({ ctx, input: { pendingToken, code }, deps }: { ctx: BaseCtx; input: { pendingToken: string | undefined; code: string }; deps: MfaDeps }): Promise<string> {
+export async function completeSecondStep({
+  ctx,
+  input: { pendingToken, code, ip, userAgent },
+  deps,
+}: {
+  ctx: BaseCtx;
+  input: { pendingToken: string | undefined; code: string; ip?: string; userAgent?: string };
+  deps: MfaDeps;
+}): Promise<string> {
   if (!pendingToken || !pendingFormat.isWellFormed(pendingToken)) throw new AppError('mfa_restart');
   const hash = sha256(pendingToken);
   const outcome = await withTransaction(ctx.db, async (tx) => {
     const pending = await store.findPending(tx, hash, ctx.now);
     if (!pending) return { kind: 'restart' } as const;
-    if ((await store.failuresSince(tx, pending.userId, new Date(ctx.now.getTime() - 3600_000))) >= ACCOUNT_MAX_FAILURES_PER_HOUR) return { kind: 'throttled' } as const;
+    if ((await store.failuresSince(tx, pending.userId, new Date(ctx.now.getTime() - 3600_000))) >= ACCOUNT_MAX_FAILURES_PER_HOUR) return { kind: 'throttled', userId: pending.userId } as const;
     if (await useCode({ ...ctx, db: tx }, pending.userId, code, deps.sealer)) {
       await store.deletePending(tx, hash);
       return { kind: 'ok', userId: pending.userId } as const;
     }
     const failures = await store.recordFailure(tx, hash, pending.userId, ctx.now);
     if (failures >= PENDING_MAX_FAILURES) await store.deletePending(tx, hash);
-    return { kind: 'wrong', left: Math.max(0, PENDING_MAX_FAILURES - failures) } as const;
+    return { kind: 'wrong', left: Math.max(0, PENDING_MAX_FAILURES - failures), userId: pending.userId } as const;
   });
+  // operations.md §15: the second step's outcome goes into the person's security log and their workspaces' audit logs.
+  if (outcome.kind !== 'restart') {
+    const method = looksLikeRecoveryCode(code.trim()) ? 'recovery_code' : 'totp';
+    await recordSignIn({ ctx, input: { userId: outcome.userId, method, outcome: outcome.kind === 'ok' ? 'succeeded' : 'failed', ip, userAgent } });
+  }
   if (outcome.kind === 'ok') return outcome.userId;
   if (outcome.kind === 'throttled') throw new AppError('mfa_throttled');
   if (outcome.kind === 'restart' || outcome.left === 0) throw new AppError('mfa_restart');

@@ -1,0 +1,86 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { sql } from 'drizzle-orm';
+import type { Conn } from '../db/connect.js';
+
+/** Who made a change: a session's person, an API key, a human token, or an OAuth app's token. */
+export interface AuditActor {
+  kind: 'user' | 'key' | 'token' | 'app';
+  id: string;
+  /** The person behind a session, a human token or an app's token. */
+  userId?: string;
+}
+
+/** At most this many target ids are kept on one entry (a bulk request's maximum). */
+export const MAX_AUDIT_IDS = 10_000;
+
+/**
+ * The audit entry a request that changes a workspace is making (operations.md §15). The audit
+ * module opens one per mutating workspace route; `withTransaction` writes it inside every
+ * transaction the request commits, so a change and its entry commit together or not at all.
+ * `id` is the entry's: a request of several transactions adds to one row.
+ */
+export interface AuditIntent {
+  id: string;
+  workspaceId: string;
+  actor: AuditActor;
+  action: string;
+  ip: string | undefined;
+  userAgent: string | undefined;
+  at: Date;
+  ids: Set<string>;
+  counts: Record<string, number>;
+  /** Whether a committed transaction holds the entry (else the route's answer writes it). */
+  written: boolean;
+  /** Cleared when the answer is sent: a timer the request started must not add to its entry. */
+  open: boolean;
+}
+
+const intents = new AsyncLocalStorage<AuditIntent>();
+
+/** Runs `fn` (and everything it starts) as the request making `intent`. */
+export function runAudited<T>(intent: AuditIntent, fn: () => T): T {
+  return intents.run(intent, fn);
+}
+
+/** The entry the current request is making, if it changes a workspace. */
+export function currentAudit(): AuditIntent | undefined {
+  const intent = intents.getStore();
+  return intent?.open ? intent : undefined;
+}
+
+/** Adds target ids (and counts) a service knows better than its return value tells. */
+export function noteAudit(part: { ids?: Iterable<string>; counts?: Record<string, number> }): void {
+  const intent = currentAudit();
+  if (!intent) return;
+  for (const id of part.ids ?? []) if (intent.ids.size < MAX_AUDIT_IDS) intent.ids.add(id);
+  Object.assign(intent.counts, part.counts);
+}
+
+/** The ids a service's result names: records with an `id`, id strings, `deletedIds`, one level deep. */
+export function absorbResult(intent: AuditIntent, result: unknown): void {
+  const add = (v: unknown) => {
+    if (intent.ids.size >= MAX_AUDIT_IDS) return;
+    if (typeof v === 'string' && UUID.test(v)) intent.ids.add(v.toLowerCase());
+    else if (v && typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string' && UUID.test((v as { id: string }).id)) intent.ids.add((v as { id: string }).id.toLowerCase());
+  };
+  if (Array.isArray(result)) result.forEach(add);
+  else if (result && typeof result === 'object') {
+    add(result);
+    for (const v of Object.values(result)) if (Array.isArray(v)) v.forEach(add);
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Writes the request's entry, or adds this transaction's ids and counts to it. */
+export async function writeAudit(conn: Conn, intent: AuditIntent): Promise<void> {
+  const ids = [...intent.ids].slice(0, MAX_AUDIT_IDS);
+  const idArray = ids.length ? sql`ARRAY[${sql.join(ids.map((i) => sql`${i}`), sql`, `)}]::text[]` : sql`'{}'::text[]`;
+  await conn.execute(sql`
+    INSERT INTO audit_entries (id, workspace_id, at, actor_kind, actor_id, actor_user_id, action, target_ids, counts, ip, user_agent)
+    VALUES (${intent.id}::uuid, ${intent.workspaceId}::uuid, ${intent.at.toISOString()}::timestamptz, ${intent.actor.kind}, ${intent.actor.id},
+            ${intent.actor.userId ?? null}::uuid, ${intent.action}, ${idArray}, ${JSON.stringify(intent.counts)}::jsonb,
+            ${intent.ip ?? null}, ${intent.userAgent ?? null})
+    ON CONFLICT (id) DO UPDATE SET target_ids = EXCLUDED.target_ids, counts = EXCLUDED.counts`);
+  intent.written = true;
+}

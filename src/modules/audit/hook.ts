@@ -1,0 +1,104 @@
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { absorbResult, runAudited, writeAudit, type AuditActor, type AuditIntent } from '../../core/audit.js';
+import type { Conn } from '../../db/connect.js';
+import { newId } from '../../db/ids.js';
+import type { App } from '../../http/types.js';
+import { NOT_AUDITED, ROUTE_ACTIONS } from './actions.js';
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The audit entry this request makes, when it changes a workspace. */
+    auditIntent?: AuditIntent;
+  }
+}
+
+/** The route's key in ROUTE_ACTIONS: its method and pattern. */
+export const routeKey = (request: FastifyRequest) => `${request.method} ${request.routeOptions.url ?? ''}`;
+
+/** Whether a route changes a workspace: a mutating method, acting in a workspace (a scope or a workspace role), not excluded. */
+export function isAuditedRoute(method: string, url: string, config: { scope?: unknown; workspaceRole?: unknown }): boolean {
+  return MUTATING.has(method) && (config.scope !== undefined || config.workspaceRole !== undefined) && !NOT_AUDITED.has(`${method} ${url}`);
+}
+
+function actorOf(request: FastifyRequest): AuditActor | undefined {
+  const a = request.principal?.actor;
+  if (a?.type === 'key') return { kind: 'key', id: a.keyId };
+  if (a?.type === 'app') return { kind: 'app', id: a.appId, userId: a.userId };
+  if (a?.type === 'user') return a.tokenId ? { kind: 'token', id: a.tokenId, userId: a.userId } : { kind: 'user', id: a.userId, userId: a.userId };
+  const p = request.person;
+  if (!p) return undefined;
+  return p.tokenId ? { kind: 'token', id: p.tokenId, userId: p.userId } : { kind: 'user', id: p.userId, userId: p.userId };
+}
+
+/** What a request tells before it runs: its path's record ids, and for a bulk body its ids and counts. */
+function targetsOf(request: FastifyRequest, intent: AuditIntent): void {
+  const params = (request.params ?? {}) as Record<string, string>;
+  for (const [name, value] of Object.entries(params)) {
+    // A person's settings route names its workspace by :id; the records it changes by the others.
+    if (name === 'id' && request.routeOptions.config.workspaceRole) continue;
+    absorbResult(intent, value);
+  }
+  const body = request.body;
+  if (!Array.isArray(body)) return;
+  if (request.method === 'DELETE') {
+    absorbResult(intent, body);
+    intent.counts.deleted = body.length;
+  } else if (request.method === 'POST') intent.counts.created = body.length;
+  else {
+    const updates = body.filter((i) => i && typeof i === 'object' && 'id' in i).length;
+    intent.counts.updated = updates;
+    if (body.length > updates) intent.counts.created = body.length - updates;
+  }
+}
+
+/**
+ * The audit log's hooks (operations.md §15). preHandler (after authentication and the role
+ * check): a request to a mutating workspace route runs as an AuditIntent, which every
+ * transaction it commits writes (core/transaction.ts). onSend: a change of one statement, made
+ * without a transaction, gets its entry from its success answer (ids from that answer); a failed
+ * answer writes none. onResponse: the intent closes, so work the request left behind adds nothing.
+ */
+export function registerAuditHooks(app: App, db: Conn, clock: () => Date): void {
+  app.addHook('preHandler', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const config = request.routeOptions.config;
+    const url = request.routeOptions.url ?? '';
+    if (!isAuditedRoute(request.method, url, config)) return done();
+    const workspaceId = request.principal?.workspace.id ?? (request.params as { id?: string }).id;
+    const actor = actorOf(request);
+    if (!workspaceId || !actor) return done();
+    const intent: AuditIntent = {
+      id: newId(),
+      workspaceId: workspaceId.toLowerCase(),
+      actor,
+      action: ROUTE_ACTIONS[routeKey(request)] ?? routeKey(request),
+      ip: request.ip,
+      userAgent: request.headers['user-agent']?.slice(0, 500),
+      at: clock(),
+      ids: new Set(),
+      counts: {},
+      written: false,
+      open: true,
+    };
+    targetsOf(request, intent);
+    request.auditIntent = intent;
+    runAudited(intent, done);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const intent = request.auditIntent;
+    if (!intent || intent.written || reply.statusCode >= 300) return payload;
+    if (typeof payload === 'string' && payload.length > 0 && payload.length < 8_000_000) {
+      try {
+        absorbResult(intent, JSON.parse(payload));
+      } catch {
+        // Not JSON: the path's ids are the entry's.
+      }
+    }
+    await writeAudit(db, intent);
+    return payload;
+  });
+  app.addHook('onResponse', async (request) => {
+    if (request.auditIntent) request.auditIntent.open = false;
+  });
+}

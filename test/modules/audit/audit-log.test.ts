@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
+import { asSession, createHumanToken, expectError, ownedWorkspace, signedInMember, uniqueEmail, loginRequest, createUser, addMember } from '../people/helpers.js';
+import { connect, registerApp } from '../oauth/helpers.js';
+import { auditLog, changes } from './helpers.js';
+
+/** operations.md §15 "Audit log": entries per change, who made it, the owner's list, its filters and CSV. */
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const UA = { 'user-agent': 'AuditTest/1.0' };
+
+describe('entries', () => {
+  it('writes one entry for a bulk request, with its counts, every id, the key, the address and the user agent', async () => {
+    const { workspace, owner } = await ownedWorkspace(t);
+    const key = await workspace.newKey(undefined, { name: 'ci key' });
+    const res = await t.inject({ method: 'POST', url: '/api/tags', headers: { ...bearer(key.key), ...UA }, payload: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] });
+    expect(res.statusCode, res.body).toBe(201);
+    const ids = res.json<{ id: string }[]>().map((r) => r.id);
+    const entries = await changes(t, owner, workspace.id);
+    expect(entries).toHaveLength(1);
+    const [e] = entries;
+    expect(e!.action).toBe('tags.created');
+    expect(e!.counts).toEqual({ created: 3 });
+    expect([...e!.targetIds].sort()).toEqual([...ids].sort());
+    expect(e!.actor).toEqual({ kind: 'key', id: key.id, userId: null, name: 'ci key' });
+    expect(e!.ip).toBe('127.0.0.1');
+    expect(e!.userAgent).toBe('AuditTest/1.0');
+    expect(Date.parse(e!.at)).not.toBeNaN();
+  });
+
+  it('counts updates and inserts of one upsert, and deletions with their ids, each request one entry', async () => {
+    const { workspace, owner } = await ownedWorkspace(t);
+    const made = (await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(workspace.key), payload: [{ name: 'x' }, { name: 'y' }] })).json<{ id: string }[]>();
+    const up = await t.inject({ method: 'PUT', url: '/api/tags', headers: bearer(workspace.key), payload: [{ id: made[0]!.id, name: 'x2' }, { name: 'z' }] });
+    expect(up.statusCode, up.body).toBe(200);
+    const del = await t.inject({ method: 'DELETE', url: '/api/tags', headers: bearer(workspace.key), payload: made.map((m) => m.id) });
+    expect(del.statusCode, del.body).toBe(200);
+    const [deleted, upserted, created] = await changes(t, owner, workspace.id);
+    expect(created!.action).toBe('tags.created');
+    expect(upserted!.action).toBe('tags.upserted');
+    expect(upserted!.counts).toEqual({ updated: 1, created: 1 });
+    expect(upserted!.targetIds).toContain(made[0]!.id);
+    expect(upserted!.targetIds).toHaveLength(2);
+    expect(deleted!.action).toBe('tags.deleted');
+    expect(deleted!.counts).toEqual({ deleted: 2 });
+    expect([...deleted!.targetIds].sort()).toEqual(made.map((m) => m.id).sort());
+  });
+
+  it('writes no entry for a failed change: a bulk create with one bad item is a 400 and leaves the log as it was', async () => {
+    const { workspace, owner } = await ownedWorkspace(t);
+    const before = await changes(t, owner, workspace.id);
+    const bad = await t.inject({ method: 'POST', url: '/api/links', headers: bearer(workspace.key), payload: [{ url: 'https://ok.example/a' }, { url: 'http://not-https.example' }] });
+    expect(bad.statusCode, bad.body).toBe(400);
+    const unknown = await t.inject({ method: 'DELETE', url: '/api/tags', headers: bearer(workspace.key), payload: ['0b6c3c4e-2f2a-4c55-9a0e-5c7d2b1e9f10'] });
+    expect(unknown.statusCode, unknown.body).toBe(400);
+    expect(await changes(t, owner, workspace.id)).toEqual(before);
+    expect(before).toEqual([]);
+  });
+
+  it('names the actor: a session is the person, a human token the token and its person, an OAuth app the app and its person', async () => {
+    const { workspace, owner } = await ownedWorkspace(t);
+    const bySession = await asSession(t, owner.cookie, 'POST', '/api/tags', [{ name: 'by-session' }], { workspaceId: workspace.id });
+    expect(bySession.statusCode, bySession.body).toBe(201);
+    const token = await createHumanToken(t, owner.cookie, workspace.id, ['tagsWrite']);
+    const byToken = await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(token.token), payload: [{ name: 'by-token' }] });
+    expect(byToken.statusCode, byToken.body).toBe(201);
+    const app = await registerApp(t, owner, workspace.id, { scopes: ['tagsWrite'] });
+    const access = await connect(t, owner, app, workspace.id, { scope: 'tagsWrite' });
+    const byApp = await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(access.access_token), payload: [{ name: 'by-app' }] });
+    expect(byApp.statusCode, byApp.body).toBe(201);
+    const tagEntries = (await changes(t, owner, workspace.id)).filter((e) => e.action === 'tags.created');
+    expect(tagEntries.map((e) => e.actor)).toEqual([
+      { kind: 'app', id: app.id, userId: owner.user.id, name: owner.user.email },
+      { kind: 'token', id: token.id, userId: owner.user.id, name: owner.user.email },
+      { kind: 'user', id: owner.user.id, userId: owner.user.id, name: owner.user.email },
+    ]);
+    // The app's registration is the owner's settings change: an entry too.
+    expect((await changes(t, owner, workspace.id)).map((e) => e.action)).toContain('oauth_app.created');
+  });
+});
+
+describe('GET /api/audit-log', () => {
+  it('filters by actor, action and date, pages with skip/take, and answers CSV', async () => {
+    const { workspace, owner } = await ownedWorkspace(t);
+    const key = await workspace.newKey(undefined, { name: 'second' });
+    await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(workspace.key), payload: [{ name: 'one' }] });
+    await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(key.key), payload: [{ name: 'two' }] });
+    await t.inject({ method: 'POST', url: '/api/collections', headers: bearer(key.key), payload: [{ name: 'c' }] });
+    const all = await changes(t, owner, workspace.id);
+    expect(all.map((e) => e.action)).toEqual(['collections.created', 'tags.created', 'tags.created']);
+    expect((await auditLog(t, owner, workspace.id, `actor=${key.id}`)).map((e) => e.action)).toEqual(['collections.created', 'tags.created']);
+    expect((await auditLog(t, owner, workspace.id, 'action=tags.created')).map((e) => e.actor.name)).toEqual(['second', expect.any(String)]);
+    expect((await auditLog(t, owner, workspace.id, `actor=${owner.user.id}`)).map((e) => e.action)).toEqual(['sign_in.password.succeeded']);
+    expect(await auditLog(t, owner, workspace.id, 'endDate=2000-01-01')).toEqual([]);
+    expect(await auditLog(t, owner, workspace.id, 'startDate=2999-01-01')).toEqual([]);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await auditLog(t, owner, workspace.id, `startDate=${today}&action=tags.created`)).length).toBe(2);
+    const page = await auditLog(t, owner, workspace.id, 'take=1&skip=1&sort=asc&action=tags.created');
+    expect(page.map((e) => e.actor.name)).toEqual(['second']);
+    expectError(await asSession(t, owner.cookie, 'GET', '/api/audit-log?startDate=yesterday', undefined, { workspaceId: workspace.id }), 400, 'invalid_query', 'startDate');
+
+    const csv = await asSession(t, owner.cookie, 'GET', '/api/audit-log?format=csv&action=tags.created&sort=asc', undefined, { workspaceId: workspace.id });
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    const lines = csv.body.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('at,actorKind,actorId,actorUserId,actorName,action,targetIds,counts,ip,userAgent');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toContain(`key,${key.id},,second,tags.created,`);
+    expect(lines[2]).toContain('"{""created"":1}"');
+  });
+
+  it('is the owner’s only: a member is refused, a key has no way in, and a workspace never sees another’s entries', async () => {
+    const a = await ownedWorkspace(t);
+    const b = await ownedWorkspace(t);
+    await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(a.workspace.key), payload: [{ name: 'only-a' }] });
+    expect((await changes(t, a.owner, a.workspace.id)).length).toBe(1);
+    expect(await changes(t, b.owner, b.workspace.id)).toEqual([]);
+    // B's owner naming A's workspace: not a member there.
+    expectError(await asSession(t, b.owner.cookie, 'GET', '/api/audit-log', undefined, { workspaceId: a.workspace.id }), 404, 'not_found');
+    const member = await signedInMember(t, a.workspace.id, 'member');
+    expectError(await asSession(t, member.cookie, 'GET', '/api/audit-log', undefined, { workspaceId: a.workspace.id }), 403, 'owner_required');
+    expectError(await asSession(t, a.owner.cookie, 'GET', '/api/audit-log'), 400, 'workspace_required');
+    const byKey = await t.inject({ method: 'GET', url: '/api/audit-log', headers: bearer(a.workspace.key) });
+    expect(byKey.statusCode).toBe(401);
+  });
+});
+
+describe('sign-ins', () => {
+  it('puts a person’s sign-ins, failed ones included, in their security log and in each of their workspaces’ logs', async () => {
+    const a = await ownedWorkspace(t);
+    const b = await ownedWorkspace(t);
+    const person = await createUser(t, { email: uniqueEmail('signin') });
+    await addMember(t, a.workspace.id, person.id, 'member');
+    await addMember(t, b.workspace.id, person.id, 'viewer');
+    const headers = { 'user-agent': 'SignInTest/2.0' };
+    expect((await loginRequest(t, person.email, 'not the password at all', headers)).statusCode).toBe(401);
+    const ok = await loginRequest(t, person.email, person.password, headers);
+    expect(ok.statusCode).toBe(200);
+    // An unknown address names nobody: no entry anywhere.
+    expect((await loginRequest(t, uniqueEmail('nobody'), 'whatever it is here')).statusCode).toBe(401);
+    const cookie = ok.headers['set-cookie']!.toString().split(';')[0]!;
+    const log = await t.inject({ method: 'GET', url: '/api/me/security-log', headers: { cookie } });
+    expect(log.statusCode, log.body).toBe(200);
+    const signIns = log.json<{ method: string; outcome: string; ip: string; userAgent: string; at: string }[]>();
+    expect(signIns.map((s) => [s.method, s.outcome, s.ip, s.userAgent])).toEqual([
+      ['password', 'succeeded', '127.0.0.1', 'SignInTest/2.0'],
+      ['password', 'failed', '127.0.0.1', 'SignInTest/2.0'],
+    ]);
+    for (const w of [a, b]) {
+      const theirs = await auditLog(t, w.owner, w.workspace.id, `actor=${person.id}`);
+      expect(theirs.map((e) => e.action)).toEqual(['sign_in.password.succeeded', 'sign_in.password.failed']);
+      expect(theirs[0]!.actor).toEqual({ kind: 'user', id: person.id, userId: person.id, name: person.email });
+    }
+    // Another person's security log shows none of these.
+    const other = await t.inject({ method: 'GET', url: '/api/me/security-log', headers: { cookie: a.owner.cookie } });
+    expect(other.json<unknown[]>()).toHaveLength(1);
+    expect((await t.inject({ method: 'GET', url: '/api/me/security-log' })).statusCode).toBe(401);
+  });
+});
