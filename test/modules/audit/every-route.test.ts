@@ -1,0 +1,236 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTE_ACTIONS } from '../../../src/modules/audit/actions.js';
+import { isAuditedRoute } from '../../../src/modules/audit/hook.js';
+import { routeTable } from '../../../src/http/server.js';
+import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
+import { clientWithClick } from '../conversions/helpers.js';
+import { fixtureWithFreshHosts } from '../imports/job-helpers.js';
+import { connect, grantIdOf, registerApp } from '../oauth/helpers.js';
+import { addMember, asSession, createUser, login, uniqueEmail, type SignedIn } from '../people/helpers.js';
+import { pngImage } from '../qr/helpers.js';
+import { SIGNING_SECRET } from '../stripe/helpers.js';
+import { PUBLIC_URL, seedDelivery } from '../webhooks/helpers.js';
+import { changes } from './helpers.js';
+
+/**
+ * operations.md §15: every request that changes a workspace writes exactly one audit entry.
+ * Walks every mutating operation of the OpenAPI document: each is either audited (with its
+ * action in ROUTE_ACTIONS, and a scenario below that calls it successfully) or in NOT_WORKSPACE
+ * with the reason. A route added later without either fails here.
+ */
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Mutating operations that write no entry of a workspace, and why. */
+const NOT_WORKSPACE: Record<string, string> = {
+  // Conversion tracking is not an entry (§15); clicks are not either (they are no /api operation).
+  'POST /api/track/lead': 'conversion tracking',
+  'POST /api/track/sale': 'conversion tracking',
+  // Reads a file and changes nothing.
+  'POST /api/imports/preview': 'changes nothing',
+  // A person's own account, before or outside any workspace: sign-ins are recorded by recordSignIn instead.
+  'POST /api/auth/login': 'sign-in (recorded as sign_in.password.*)',
+  'POST /api/auth/mfa': 'sign-in (recorded as sign_in.totp.* / sign_in.recovery_code.*)',
+  'POST /api/auth/logout': "a person's own session",
+  'POST /api/auth/signup': 'creates an account and its workspace',
+  'POST /api/auth/password-reset': "a person's own account",
+  'POST /api/auth/password-reset/confirm': "a person's own account",
+  'POST /api/setup': 'the first account, before any workspace',
+  'PATCH /api/me': "a person's own account",
+  'DELETE /api/me/sessions/{id}': "a person's own session",
+  'POST /api/me/tokens': "a person's own token (its use is audited under the token)",
+  'DELETE /api/me/tokens/{id}': "a person's own token",
+  'POST /api/me/mfa/totp': "a person's own second factor",
+  'POST /api/me/mfa/totp/confirm': "a person's own second factor",
+  'DELETE /api/me/mfa/totp': "a person's own second factor",
+  'POST /api/me/mfa/recovery-codes': "a person's own second factor",
+  'POST /api/workspaces': 'creates a new workspace (nobody else can see its log yet)',
+  'POST /api/invites/lookup': 'reads an invitation',
+  'POST /api/invites/accept': 'joins a workspace by invitation (the invite was audited when made; not yet recorded here)',
+  // The operator's API (ADMIN_TOKEN): not a workspace's actor (user, key, token or app); the operator's own log records it.
+  'POST /admin/workspaces': 'operator',
+  'PATCH /admin/workspaces/{id}': 'operator',
+  'POST /admin/workspaces/{id}/keys': 'operator',
+  'POST /admin/users': 'operator',
+  'POST /admin/users/reset-link': 'operator',
+  'POST /admin/workspaces/{id}/members': 'operator',
+  'POST /admin/secrets/reseal': 'operator',
+  'DELETE /admin/keys/{id}': 'operator',
+  'POST /admin/domains/{id}/verify': 'operator',
+  'DELETE /admin/domains/{id}': 'operator',
+  'POST /admin/workspaces/{workspaceId}/imports': 'operator',
+  // Stripe's calls in: payments, like conversion tracking.
+  'POST /webhooks/stripe/{id}': 'payments in (Stripe)',
+};
+
+type Method = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const MUTATING = ['post', 'put', 'patch', 'delete'];
+
+interface Fixture {
+  workspaceId: string;
+  key: string;
+  owner: SignedIn;
+  clickId: string;
+  collectionId: string;
+  lead(externalId: string): Promise<string>;
+}
+
+const byKey = (f: Fixture, method: Method, url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+  t.inject({ method, url, headers: { ...bearer(f.key), ...headers }, payload: payload as string });
+const bySession = (f: Fixture, method: Method, url: string, payload?: unknown) => asSession(t, f.owner.cookie, method, url, payload);
+const idOf = (res: LightMyRequestResponse) => {
+  const body = res.json<{ id: string } | { id: string }[]>();
+  return Array.isArray(body) ? body[0]!.id : body.id;
+};
+const ws = (f: Fixture) => `/api/workspaces/${f.workspaceId}`;
+
+async function webhook(f: Fixture): Promise<string> {
+  return idOf(await byKey(f, 'POST', '/api/webhooks', { url: PUBLIC_URL, events: ['link.created'] }));
+}
+async function member(f: Fixture): Promise<string> {
+  const user = await createUser(t, { email: uniqueEmail('audited') });
+  await addMember(t, f.workspaceId, user.id, 'member');
+  return user.id;
+}
+async function app(f: Fixture) {
+  return registerApp(t, f.owner, f.workspaceId, { scopes: ['linksRead'] });
+}
+const domainHost = () => `audit-${Math.random().toString(36).slice(2)}.example.org`;
+
+/**
+ * Each audited route: a scenario whose LAST request is the route under test, answered 2xx
+ * (earlier requests make what it needs, and may write their own entries).
+ */
+type Scenario = (f: Fixture) => Promise<LightMyRequestResponse>;
+const bulk = (path: string, item: (f: Fixture) => object): Record<string, Scenario> => ({
+  [`POST ${path}`]: (f) => byKey(f, 'POST', path, [item(f), item(f)]),
+  [`PUT ${path}`]: async (f) => byKey(f, 'PUT', path, [{ id: idOf(await byKey(f, 'POST', path, [item(f)])), ...item(f) }, item(f)]),
+  [`DELETE ${path}`]: async (f) => byKey(f, 'DELETE', path, [idOf(await byKey(f, 'POST', path, [item(f)]))]),
+});
+const n = () => Math.random().toString(36).slice(2);
+const SCENARIOS: Record<string, Scenario> = {
+  ...bulk('/api/links', (f) => ({ url: `https://example.com/${n()}`, collectionId: f.collectionId })),
+  ...bulk('/api/collections', () => ({ name: `c-${n()}` })),
+  ...bulk('/api/tags', () => ({ name: `t-${n()}` })),
+  ...bulk('/api/partners', () => ({ name: `p-${n()}` })),
+  'PUT /api/customers': async (f) => byKey(f, 'PUT', '/api/customers', [{ id: await f.lead(`put-${n()}`), name: 'Renamed' }]),
+  'DELETE /api/customers': async (f) => byKey(f, 'DELETE', '/api/customers', [await f.lead(`del-${n()}`)]),
+  'POST /api/domains': (f) => byKey(f, 'POST', '/api/domains', { host: domainHost() }),
+  'PATCH /api/domains/:id': async (f) =>
+    byKey(f, 'PATCH', `/api/domains/${idOf(await byKey(f, 'POST', '/api/domains', { host: domainHost() }))}`, { notFoundUrl: 'https://example.com/404' }),
+  'DELETE /api/domains/:id': async (f) => byKey(f, 'DELETE', `/api/domains/${idOf(await byKey(f, 'POST', '/api/domains', { host: domainHost() }))}`),
+  'POST /api/domains/:id/verify': async (f) => {
+    const id = idOf(await byKey(f, 'POST', '/api/domains', { host: domainHost() }));
+    // The operator verifies it (no DNS here); the workspace's own check then answers 200.
+    expect((await t.admin('POST', `/domains/${id}/verify`)).statusCode).toBeLessThan(300);
+    return byKey(f, 'POST', `/api/domains/${id}/verify`);
+  },
+  'POST /api/imports': (f) =>
+    byKey(f, 'POST', '/api/imports?source=bitly&collection=Imported', fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']).file, { 'content-type': 'text/csv' }),
+  'POST /api/integrations/stripe': (f) => byKey(f, 'POST', '/api/integrations/stripe'),
+  'PUT /api/integrations/stripe': (f) => byKey(f, 'PUT', '/api/integrations/stripe', { signingSecret: SIGNING_SECRET }),
+  'DELETE /api/integrations/stripe': (f) => byKey(f, 'DELETE', '/api/integrations/stripe'),
+  'POST /api/qr-logos': (f) => byKey(f, 'POST', '/api/qr-logos', pngImage(64, 64, () => [37, 99, 235, 255]), { 'content-type': 'image/png' }),
+  'DELETE /api/qr-logos/:id': async (f) =>
+    byKey(f, 'DELETE', `/api/qr-logos/${idOf(await byKey(f, 'POST', '/api/qr-logos', pngImage(64, 64, () => [0, 0, 0, 255]), { 'content-type': 'image/png' }))}`),
+  'POST /api/utm-templates': (f) => byKey(f, 'POST', '/api/utm-templates', { name: `u-${n()}`, utm: { source: 'news' } }),
+  'PATCH /api/utm-templates/:id': async (f) =>
+    byKey(f, 'PATCH', `/api/utm-templates/${idOf(await byKey(f, 'POST', '/api/utm-templates', { name: `u-${n()}`, utm: { source: 'a' } }))}`, { name: `u-${n()}` }),
+  'DELETE /api/utm-templates/:id': async (f) =>
+    byKey(f, 'DELETE', `/api/utm-templates/${idOf(await byKey(f, 'POST', '/api/utm-templates', { name: `u-${n()}`, utm: { source: 'a' } }))}`),
+  'POST /api/webhooks': (f) => byKey(f, 'POST', '/api/webhooks', { url: PUBLIC_URL, events: ['link.created'] }),
+  'PATCH /api/webhooks/:id': async (f) => byKey(f, 'PATCH', `/api/webhooks/${await webhook(f)}`, { description: 'changed' }),
+  'DELETE /api/webhooks/:id': async (f) => byKey(f, 'DELETE', `/api/webhooks/${await webhook(f)}`),
+  'POST /api/webhooks/:id/secret': async (f) => byKey(f, 'POST', `/api/webhooks/${await webhook(f)}/secret`),
+  'POST /api/webhooks/:id/recover': async (f) => byKey(f, 'POST', `/api/webhooks/${await webhook(f)}/recover`, { since: new Date(Date.now() - 3600_000).toISOString() }),
+  'POST /api/webhooks/:id/test': async (f) => byKey(f, 'POST', `/api/webhooks/${await webhook(f)}/test`),
+  'POST /api/webhooks/:id/deliveries/:deliveryId/retry': async (f) => {
+    const endpointId = await webhook(f);
+    const d = await seedDelivery(t, { workspaceId: f.workspaceId, endpointId, status: 'failed', createdAt: new Date(Date.now() - 60_000), statusCode: 500 });
+    return byKey(f, 'POST', `/api/webhooks/${endpointId}/deliveries/${d.deliveryId}/retry`);
+  },
+  'PATCH /api/workspaces/:id': (f) => bySession(f, 'PATCH', ws(f), { name: `renamed ${n()}` }),
+  'POST /api/workspaces/:id/keys': (f) => bySession(f, 'POST', `${ws(f)}/keys`, { name: 'minted', scopes: ['linksRead'] }),
+  'DELETE /api/workspaces/:id/keys/:keyId': async (f) =>
+    bySession(f, 'DELETE', `${ws(f)}/keys/${idOf(await bySession(f, 'POST', `${ws(f)}/keys`, { name: 'gone', scopes: ['linksRead'] }))}`),
+  'POST /api/workspaces/:id/invites': (f) => bySession(f, 'POST', `${ws(f)}/invites`, { email: uniqueEmail(), role: 'member' }),
+  'DELETE /api/workspaces/:id/invites/:inviteId': async (f) =>
+    bySession(f, 'DELETE', `${ws(f)}/invites/${idOf(await bySession(f, 'POST', `${ws(f)}/invites`, { email: uniqueEmail(), role: 'member' }))}`),
+  'PATCH /api/workspaces/:id/members/:userId': async (f) => bySession(f, 'PATCH', `${ws(f)}/members/${await member(f)}`, { role: 'viewer' }),
+  'DELETE /api/workspaces/:id/members/:userId': async (f) => bySession(f, 'DELETE', `${ws(f)}/members/${await member(f)}`),
+  'POST /api/workspaces/:id/oauth-apps': (f) => bySession(f, 'POST', `${ws(f)}/oauth-apps`, { name: 'App', redirectUris: ['https://app.example.com/cb'], confidential: true, scopes: ['linksRead'] }),
+  'PATCH /api/workspaces/:id/oauth-apps/:appId': async (f) => bySession(f, 'PATCH', `${ws(f)}/oauth-apps/${(await app(f)).id}`, { name: 'Renamed app' }),
+  'DELETE /api/workspaces/:id/oauth-apps/:appId': async (f) => bySession(f, 'DELETE', `${ws(f)}/oauth-apps/${(await app(f)).id}`),
+  'POST /api/workspaces/:id/oauth-apps/:appId/secret': async (f) => bySession(f, 'POST', `${ws(f)}/oauth-apps/${(await app(f)).id}/secret`),
+  'DELETE /api/workspaces/:id/authorizations/:grantId': async (f) => {
+    const registered = await app(f);
+    await connect(t, f.owner, registered, f.workspaceId, { scope: 'linksRead' });
+    return bySession(f, 'DELETE', `${ws(f)}/authorizations/${await grantIdOf(t, f.owner, f.workspaceId, registered.id, f.owner.user.id)}`);
+  },
+};
+
+/** `METHOD /path/{id}` of the document as the route table writes it: `METHOD /path/:id`. */
+const asRoute = (key: string) => key.replace(/\{(\w+)\}/g, ':$1');
+
+async function documentOperations(): Promise<string[]> {
+  const doc = (await t.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>();
+  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((m) => MUTATING.includes(m)).map((m) => `${m.toUpperCase()} ${path}`));
+}
+
+describe('every mutating workspace route', () => {
+  it('is either audited with a documented action or excluded with a reason, and the route table agrees', async () => {
+    const ops = await documentOperations();
+    expect(ops.length).toBeGreaterThan(40);
+    const unsorted = ops.filter((o) => !(asRoute(o) in ROUTE_ACTIONS) && !(o in NOT_WORKSPACE));
+    expect(unsorted, 'a mutating operation neither audited nor excluded').toEqual([]);
+    expect(ops.filter((o) => asRoute(o) in ROUTE_ACTIONS && o in NOT_WORKSPACE)).toEqual([]);
+    // Every action names a route the document has.
+    expect(Object.keys(ROUTE_ACTIONS).filter((r) => !ops.map(asRoute).includes(r))).toEqual([]);
+    // The hook audits exactly the routes of ROUTE_ACTIONS.
+    const hooked = routeTable(t.runtime.app).flatMap((r) =>
+      [r.method].flat().map(String).filter((m) => isAuditedRoute(m, r.url ?? '', r.config ?? {})).map((m) => `${m} ${r.url}`),
+    );
+    expect([...new Set(hooked)].sort()).toEqual(Object.keys(ROUTE_ACTIONS).sort());
+    expect(Object.keys(SCENARIOS).sort()).toEqual(Object.keys(ROUTE_ACTIONS).sort());
+  });
+
+  it('writes exactly one entry with its action for each of them, on success', async () => {
+    const { api, clickId } = await clientWithClick(t);
+    const user = await createUser(t, { email: uniqueEmail('auditowner') });
+    await addMember(t, api.ws.id, user.id, 'owner');
+    const owner = { user, cookie: await login(t, user) };
+    const f: Fixture = {
+      workspaceId: api.ws.id,
+      key: api.ws.key,
+      owner,
+      clickId,
+      collectionId: idOf(await t.inject({ method: 'POST', url: '/api/collections', headers: bearer(api.ws.key), payload: [{ name: 'for links' }] })),
+      lead: async (externalId) => (await api.okLead({ clickId, eventName: 'Sign up', customerExternalId: externalId, customerName: 'Lead' })).customer.id,
+    };
+    const failures: string[] = [];
+    const countOf = async (action: string) => (await changes(t, owner, f.workspaceId, `take=5000&action=${action}`)).length;
+    for (const [route, scenario] of Object.entries(SCENARIOS)) {
+      const before = await countOf(ROUTE_ACTIONS[route]!);
+      const res = await scenario(f);
+      if (res.statusCode >= 300) {
+        failures.push(`${route}: scenario answered ${res.statusCode} ${res.body}`);
+        continue;
+      }
+      // The route under test was the scenario's last request: its entry is the newest.
+      const [newest] = await changes(t, owner, f.workspaceId, 'take=1');
+      if (newest?.action !== ROUTE_ACTIONS[route]) failures.push(`${route}: newest entry ${newest?.action}, expected ${ROUTE_ACTIONS[route]}`);
+      // Setups never call the route under test, so its action's entries grew by exactly this request's one.
+      const added = (await countOf(ROUTE_ACTIONS[route]!)) - before;
+      if (added !== 1) failures.push(`${route}: ${added} entries`);
+    }
+    expect(failures).toEqual([]);
+  });
+});
