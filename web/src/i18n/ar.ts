@@ -21,6 +21,7 @@ export const ar: Dictionary = {
   webhooks: 'خطافات الويب',
   integrations: 'التكاملات',
   domains: 'النطاقات',
+  auditLog: 'سجل التدقيق',
   import: 'الاستيراد',
   sectionLabel: 'القسم',
   workspace: 'مساحة العمل',

@@ -19,6 +19,7 @@ export const en = {
   webhooks: 'Webhooks',
   integrations: 'Integrations',
   domains: 'Domains',
+  auditLog: 'Audit log',
   import: 'Import',
   sectionLabel: 'Section',
   workspace: 'Workspace',
