@@ -105,4 +105,28 @@ describe('logs', () => {
     expect(lines).toContain('/oauth/token');
     expect(lines).toContain('/oauth/authorize');
   });
+
+  test('the audit log (operations.md §15) keeps ids, never the secrets a change answers with, nor a tried password; neither do the logs', async () => {
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const ws = (await inject({ method: 'POST', url: '/admin/workspaces', headers: admin, payload: { name: 'log audit', plan: 'pro' } })).json();
+    const password = 'an-audited-owner-password';
+    const email = `audit-log-${Date.now()}@example.com`;
+    const user = (await inject({ method: 'POST', url: '/admin/users', headers: admin, payload: { email, name: 'Audit', password } })).json();
+    await inject({ method: 'POST', url: `/admin/workspaces/${ws.id}/members`, headers: admin, payload: { userId: user.id, role: 'owner' } });
+    await inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'a-wrong-audited-password' } });
+    const cookie = String((await inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).headers['set-cookie']).split(';')[0]!;
+    const made = (await inject({ method: 'POST', url: `/api/workspaces/${ws.id}/keys`, headers: { cookie }, payload: { name: 'audited', scopes: ['webhooksWrite', 'linksRead'] } })).json();
+    const hook = (await inject({ method: 'POST', url: '/api/webhooks', headers: bearer(made.key), payload: { url: 'https://93.184.215.14/hook', events: ['link.created'] } })).json();
+    const rolled = (await inject({ method: 'POST', url: `/api/webhooks/${hook.id}/secret`, headers: bearer(made.key) })).json();
+    const headers = { cookie, 'x-workspace-id': ws.id };
+    const log = await inject({ method: 'GET', url: '/api/audit-log', headers });
+    const csv = await inject({ method: 'GET', url: '/api/audit-log?format=csv', headers });
+    expect(log.json<{ action: string }[]>().map((e) => e.action), JSON.stringify([hook, rolled])).toContain('webhook.secret_rotated');
+    const secrets = { key: made.key as string, hookSecret: hook.secret as string, rolled: rolled.secret as string, password };
+    for (const [name, secret] of Object.entries(secrets)) {
+      expect(typeof secret === 'string' && secret.length > 20, name).toBe(true);
+      for (const [where, text] of [['logs', lines], ['audit log', log.body], ['audit CSV', csv.body]]) expect(text!.includes(secret), `${name} in the ${where}`).toBe(false);
+    }
+    for (const text of [lines, log.body, csv.body]) expect(text).not.toContain('a-wrong-audited-password');
+  });
 });

@@ -95,7 +95,12 @@ export function registerAuditHooks(app: App, db: Conn, clock: () => Date): void 
         // Not JSON: the path's ids are the entry's.
       }
     }
-    await writeAudit(db, intent);
+    try {
+      await writeAudit(db, intent);
+    } catch (err) {
+      // The change is made and answered as made; the missing entry is said in the log.
+      request.log.error({ err, action: intent.action, workspaceId: intent.workspaceId }, 'audit entry not written');
+    }
     return payload;
   });
   app.addHook('onResponse', async (request) => {
