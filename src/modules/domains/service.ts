@@ -65,7 +65,7 @@ export async function claimDomain({ ctx, deps, input }: { ctx: Ctx; deps: Domain
   if (holder !== undefined && holder !== ctx.workspace.id) throw new AppError('host_taken', { field: 'host', host });
   try {
     const txtValue = newTxtValue();
-    return toDomain(await store.insertDomain(ctx.db, { id: newId(), workspaceId: ctx.workspace.id, host, txtValue, rootUrl, notFoundUrl }));
+    return toDomain(await withTransaction(ctx.db, (tx) => store.insertDomain(tx, { id: newId(), workspaceId: ctx.workspace.id, host, txtValue, rootUrl, notFoundUrl })));
   } catch (err) {
     if (isUniqueViolation(err)) throw invalid('host', 'already_claimed', { host });
     throw err;
@@ -84,7 +84,8 @@ export async function getDomain({ ctx, input }: { ctx: Ctx; input: { id: string 
 
 export async function updateDomain({ ctx, deps, input }: { ctx: Ctx; deps: DomainDeps; input: { id: string; rootUrl?: string | null; notFoundUrl?: string | null } }): Promise<Domain> {
   if (input.rootUrl === undefined && input.notFoundUrl === undefined) throw invalid('body', 'nothing_to_update');
-  const row = await store.updateDomainRow(ctx.db, ctx.workspace.id, input.id, { rootUrl: urlOrNull(input.rootUrl, 'rootUrl'), notFoundUrl: urlOrNull(input.notFoundUrl, 'notFoundUrl') });
+  const change = { rootUrl: urlOrNull(input.rootUrl, 'rootUrl'), notFoundUrl: urlOrNull(input.notFoundUrl, 'notFoundUrl') };
+  const row = await withTransaction(ctx.db, (tx) => store.updateDomainRow(tx, ctx.workspace.id, input.id, change));
   if (!row) throw notFound('domain', input.id);
   if (row.status === 'active') await deps.onChanged();
   return toDomain(row);

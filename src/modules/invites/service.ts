@@ -93,7 +93,7 @@ export async function listInvites({ ctx, input: { workspaceId } }: { ctx: BaseCt
 }
 
 export async function revokeInvite({ ctx, input: { workspaceId, id } }: { ctx: BaseCtx; input: { workspaceId: string; id: string } }): Promise<void> {
-  if (!isUuid(id) || !(await store.revokeInvite(ctx.db, workspaceId, id, ctx.now))) throw notFound('invite', id);
+  if (!isUuid(id) || !(await withTransaction(ctx.db, (tx) => store.revokeInvite(tx, workspaceId, id, ctx.now)))) throw notFound('invite', id);
 }
 
 export interface AcceptedInvite {

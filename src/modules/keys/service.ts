@@ -1,3 +1,4 @@
+import { withTransaction } from '../../core/transaction.js';
 import type { BaseCtx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
 import { AppError, invalid, notFound } from '../../core/errors.js';
@@ -53,7 +54,7 @@ export async function createKey({
 }): Promise<ApiKey & { key: string }> {
   await workspaces.requireWorkspace({ ctx, input: { id: input.workspaceId } });
   const { key, hash, prefix } = generateKey();
-  const row = await store.insertKey(ctx.db, {
+  const row = await withTransaction(ctx.db, (tx) => store.insertKey(tx, {
     id: newId(),
     workspaceId: input.workspaceId,
     name: input.name,
@@ -61,7 +62,7 @@ export async function createKey({
     prefix,
     keyHash: hash,
     expiresAt: input.expiresAt ?? null,
-  });
+  }));
   return { ...toApiKey(row), key };
 }
 
@@ -79,7 +80,7 @@ export async function revokeKey({
   input: { id: string; workspaceId?: string };
   deps: { authChanged: () => Promise<void> };
 }): Promise<void> {
-  if (!(await store.revokeKey(ctx.db, id, ctx.now, workspaceId))) throw notFound('key', id);
+  if (!(await withTransaction(ctx.db, (tx) => store.revokeKey(tx, id, ctx.now, workspaceId)))) throw notFound('key', id);
   await deps.authChanged();
 }
 

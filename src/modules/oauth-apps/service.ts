@@ -114,7 +114,7 @@ export async function createApp({
   const scopes = checkScopes(input.scopes);
   await requireWorkspace({ ctx, input: { id: workspaceId } });
   const secret = input.confidential ? clientSecretFormat.generate() : undefined;
-  const row = await store.insertApp(ctx.db, {
+  const row = await withTransaction(ctx.db, (tx) => store.insertApp(tx, {
     id: newId(),
     workspaceId,
     name,
@@ -124,7 +124,7 @@ export async function createApp({
     confidential: input.confidential,
     scopes,
     createdAt: ctx.now,
-  });
+  }));
   const app = toOauthApp(row);
   return secret ? { ...app, clientSecret: secret.value } : app;
 }
@@ -152,7 +152,7 @@ export async function updateApp({
     scopes: input.scopes === undefined ? undefined : checkScopes(input.scopes),
   };
   if (Object.values(patch).every((v) => v === undefined)) throw invalid('body', 'nothing_to_update');
-  const row = await store.updateApp(ctx.db, workspaceId, id, patch);
+  const row = await withTransaction(ctx.db, (tx) => store.updateApp(tx, workspaceId, id, patch));
   if (!row) throw notFound('oauth app', id);
   return toOauthApp(row);
 }
@@ -163,7 +163,7 @@ export async function rotateSecret({ ctx: { db }, input: { workspaceId, id } }: 
   if (!app) throw notFound('oauth app', id);
   if (!app.confidential) throw invalid('confidential', 'public_app');
   const secret = clientSecretFormat.generate();
-  if (!(await store.setSecretHash(db, workspaceId, id, secret.hash))) throw notFound('oauth app', id);
+  if (!(await withTransaction(db, (tx) => store.setSecretHash(tx, workspaceId, id, secret.hash)))) throw notFound('oauth app', id);
   return { clientSecret: secret.value };
 }
 
@@ -195,6 +195,9 @@ export async function listAuthorizations({ ctx, input: { workspaceId } }: { ctx:
 
 /** Ends one consent given in this workspace, and with it the tokens issued under it. */
 export async function revokeAuthorization({ ctx, input: { workspaceId, id } }: { ctx: BaseCtx; input: { workspaceId: string; id: string } }): Promise<void> {
-  if (!(await store.revokeGrant(ctx.db, workspaceId, id, ctx.now))) throw notFound('authorization', id);
-  await disableWebhooksOfGrants({ ctx, input: { grantIds: [id] } });
+  // One transaction: the consent ends with the webhooks its app registered, or neither does.
+  await withTransaction(ctx.db, async (tx) => {
+    if (!(await store.revokeGrant(tx, workspaceId, id, ctx.now))) throw notFound('authorization', id);
+    await disableWebhooksOfGrants({ ctx: { ...ctx, db: tx }, input: { grantIds: [id] } });
+  });
 }

@@ -1,3 +1,4 @@
+import { withTransaction } from '../../core/transaction.js';
 import { randomUUID } from 'node:crypto';
 import type { BaseCtx, Ctx } from '../../core/context.js';
 import { AppError, invalidQuery, notFound } from '../../core/errors.js';
@@ -72,14 +73,8 @@ export async function uploadLogo({ ctx, input }: { ctx: Ctx; input: { contentTyp
   if ((await countLogos(ctx.db, ctx.workspace.id)) >= MAX_LOGOS) throw new AppError('qr_logo_limit', { limit: MAX_LOGOS });
   // An SVG is drawn with its longest side LOGO_BOX px; a PNG is only ever made smaller.
   const drawn = drawnOrThrow(await drawLogo(asSvg(format, input.body), format === 'svg'), format);
-  return insertLogo(ctx.db, {
-    id: randomUUID(),
-    workspaceId: ctx.workspace.id,
-    pngBase64: drawn.png.toString('base64'),
-    width: drawn.width,
-    height: drawn.height,
-    source: format,
-  });
+  const logo = { id: randomUUID(), workspaceId: ctx.workspace.id, pngBase64: drawn.png.toString('base64'), width: drawn.width, height: drawn.height, source: format };
+  return withTransaction(ctx.db, (tx) => insertLogo(tx, logo));
 }
 
 export const listLogos = ({ ctx }: { ctx: Ctx }): Promise<QrLogo[]> => listLogoRows(ctx.db, ctx.workspace.id);
@@ -92,7 +87,7 @@ export async function logoPng({ ctx, input }: { ctx: Ctx; input: { id: string } 
 
 /** Deletes a logo; the links whose design used it keep the rest of their design. */
 export async function removeLogo({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<void> {
-  if (!(await deleteLogo(ctx.db, ctx.workspace.id, input.id))) throw notFound('logo', input.id);
+  if (!(await withTransaction(ctx.db, (tx) => deleteLogo(tx, ctx.workspace.id, input.id)))) throw notFound('logo', input.id);
 }
 
 /** The ids among `input` that are logos of the workspace (for the links' designs). */

@@ -47,19 +47,15 @@ const view = (deps: StripeDeps, c: store.ConnectionRow): ConnectionView => ({
 
 /** Step one: the webhook URL to add in Stripe, under a new random id. One connection per workspace. */
 export async function createConnection({ ctx, deps }: { ctx: Ctx; deps: StripeDeps }): Promise<ConnectionView> {
-  const created = await store.insertConnection(ctx.db, { id: randomUUID(), workspaceId: ctx.workspace.id });
+  const created = await withTransaction(ctx.db, (tx) => store.insertConnection(tx, { id: randomUUID(), workspaceId: ctx.workspace.id }));
   if (!created) throw new AppError('stripe_connection_exists');
   return view(deps, created);
 }
 
 /** Step two: the endpoint's signing secret, sealed; the connection accepts events from now on. Again later: a new secret. */
 export async function connectStripe({ ctx, deps, input }: { ctx: Ctx; deps: StripeDeps; input: { signingSecret: string; testMode?: boolean } }): Promise<ConnectionView> {
-  const connected = await store.connect(ctx.db, {
-    workspaceId: ctx.workspace.id,
-    secretSealed: deps.sealer.seal('stripe-secret', input.signingSecret),
-    testMode: input.testMode ?? false,
-    now: ctx.now,
-  });
+  const change = { workspaceId: ctx.workspace.id, secretSealed: deps.sealer.seal('stripe-secret', input.signingSecret), testMode: input.testMode ?? false, now: ctx.now };
+  const connected = await withTransaction(ctx.db, (tx) => store.connect(tx, change));
   if (!connected) throw new AppError('stripe_no_connection');
   return view(deps, connected);
 }
@@ -71,7 +67,7 @@ export async function getConnection({ ctx, deps }: { ctx: Ctx; deps: StripeDeps 
 }
 
 export async function deleteConnection({ ctx }: { ctx: Ctx }): Promise<{ deletedIds: string[] }> {
-  const id = await store.deleteConnection(ctx.db, ctx.workspace.id, ctx.now);
+  const id = await withTransaction(ctx.db, (tx) => store.deleteConnection(tx, ctx.workspace.id, ctx.now));
   if (!id) throw new AppError('stripe_no_connection');
   return { deletedIds: [id] };
 }

@@ -141,20 +141,20 @@ export async function updateWebhook({
   if (events) checkSubscribeScopes(events.filter((t) => !current.events.includes(t)), scopes);
   if (input.disabled === false && current.disabledReason === 'grant_ended') throw invalid('disabled', 'grant_ended');
   const url = input.url === undefined ? undefined : await checkWebhookUrl(input.url, deps.destinations);
-  const updated = await store.updateEndpoint(ctx.db, ctx.workspace.id, id, { url, events, description, disabled: input.disabled }, ctx.now);
+  const updated = await withTransaction(ctx.db, (tx) => store.updateEndpoint(tx, ctx.workspace.id, id, { url, events, description, disabled: input.disabled }, ctx.now));
   if (!updated) throw notFound('webhook', id);
   return updated;
 }
 
 export async function deleteWebhook({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<void> {
-  if (!(await store.deleteEndpoint(ctx.db, ctx.workspace.id, input.id, ctx.now))) throw notFound('webhook', input.id);
+  if (!(await withTransaction(ctx.db, (tx) => store.deleteEndpoint(tx, ctx.workspace.id, input.id, ctx.now)))) throw notFound('webhook', input.id);
 }
 
 /** A new secret, shown in this answer only; the old one keeps signing beside it for 24 h. */
 export async function rollWebhookSecret({ ctx, deps, input }: { ctx: Ctx; deps: Pick<WebhookDeps, 'sealer'>; input: { id: string } }): Promise<{ secret: string; previousSecretExpiresAt: Date }> {
   const secret = newWebhookSecret();
   const until = new Date(ctx.now.getTime() + PREVIOUS_SECRET_MS);
-  if (!(await store.rollSecret(ctx.db, ctx.workspace.id, input.id, deps.sealer.seal('webhook-secret', secret), until, ctx.now))) throw notFound('webhook', input.id);
+  if (!(await withTransaction(ctx.db, (tx) => store.rollSecret(tx, ctx.workspace.id, input.id, deps.sealer.seal('webhook-secret', secret), until, ctx.now)))) throw notFound('webhook', input.id);
   return { secret, previousSecretExpiresAt: until };
 }
 
@@ -184,7 +184,7 @@ export async function recoverWebhook({ ctx, input }: { ctx: Ctx; input: { id: st
   if (since.getTime() > ctx.now.getTime()) throw invalid('since', 'not_in_future');
   if (since.getTime() < ctx.now.getTime() - RECOVER_MAX_DAYS * 86_400_000) throw invalid('since', 'within_days', { limit: RECOVER_MAX_DAYS });
   await requireEnabled(ctx, input.id);
-  return { requeued: await store.recoverDeliveries(ctx.db, ctx.workspace.id, input.id, since, ctx.now) };
+  return { requeued: await withTransaction(ctx.db, (tx) => store.recoverDeliveries(tx, ctx.workspace.id, input.id, since, ctx.now)) };
 }
 
 export async function listWebhookDeliveries({ ctx, input }: { ctx: Ctx; input: ListParams & { webhookId: string } }): Promise<WebhookDelivery[]> {
@@ -195,7 +195,7 @@ export async function listWebhookDeliveries({ ctx, input }: { ctx: Ctx; input: L
 /** One delivery back to pending, due now. */
 export async function retryWebhookDelivery({ ctx, input }: { ctx: Ctx; input: { id: string; deliveryId: string } }): Promise<WebhookDelivery> {
   await requireEnabled(ctx, input.id);
-  const delivery = await store.retryDelivery(ctx.db, ctx.workspace.id, input.id, input.deliveryId, ctx.now);
+  const delivery = await withTransaction(ctx.db, (tx) => store.retryDelivery(tx, ctx.workspace.id, input.id, input.deliveryId, ctx.now));
   if (!delivery) throw notFound('delivery', input.deliveryId);
   return delivery;
 }
