@@ -54,6 +54,17 @@ describe('entries', () => {
     expect([...deleted!.targetIds].sort()).toEqual(made.map((m) => m.id).sort());
   });
 
+  it('keeps every id of a large bulk request on its one entry', async () => {
+    const { workspace, owner } = await ownedWorkspace(t);
+    const items = Array.from({ length: 2500 }, (_, i) => ({ name: `bulk-${i}` }));
+    const res = await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(workspace.key), payload: items });
+    expect(res.statusCode).toBe(201);
+    const [e, ...rest] = await changes(t, owner, workspace.id);
+    expect(rest).toEqual([]);
+    expect(e!.counts).toEqual({ created: 2500 });
+    expect(new Set(e!.targetIds)).toEqual(new Set(res.json<{ id: string }[]>().map((r) => r.id)));
+  });
+
   it('writes no entry for a failed change: a bulk create with one bad item is a 400 and leaves the log as it was', async () => {
     const { workspace, owner } = await ownedWorkspace(t);
     const before = await changes(t, owner, workspace.id);
