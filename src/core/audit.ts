@@ -72,6 +72,18 @@ export function absorbResult(intent: AuditIntent, result: unknown): void {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * One entry written by a service itself, in its transaction, for a change the route hook cannot
+ * place (the workspace is known only inside it: an invitation accepted).
+ */
+export async function recordAudit(
+  conn: Conn,
+  entry: { id: string; workspaceId: string; actor: AuditActor; action: string; ids: string[]; at: Date; ip?: string; userAgent?: string },
+): Promise<void> {
+  const intent: AuditIntent = { ...entry, ip: entry.ip, userAgent: entry.userAgent?.slice(0, 500), ids: new Set(entry.ids), counts: {}, written: false, open: false };
+  await writeAudit(conn, intent);
+}
+
 /** Writes the request's entry, or adds this transaction's ids and counts to it. */
 export async function writeAudit(conn: Conn, intent: AuditIntent): Promise<void> {
   const ids = [...intent.ids].slice(0, MAX_AUDIT_IDS);

@@ -53,6 +53,9 @@ export const ROUTE_ACTIONS: Readonly<Record<string, string>> = {
   'DELETE /api/workspaces/:id/authorizations/:grantId': 'oauth_grant.revoked',
 };
 
+/** Entries services write themselves (core/audit.ts recordAudit): POST /api/invites/accept, in the invitation's workspace. */
+export const SERVICE_ACTIONS = ['member.joined'] as const;
+
 /**
  * Mutating routes of a workspace that write no entry, and why: conversion tracking is not an
  * entry (§15), and an import preview changes nothing.
@@ -68,5 +71,5 @@ export const signInAction = (method: SignInMethod, outcome: SignInOutcome) => `s
 export function knownActions(): string[] {
   const methods: SignInMethod[] = ['password', 'totp', 'recovery_code', 'passkey', 'sso'];
   const outcomes: SignInOutcome[] = ['succeeded', 'failed', 'second_factor_required'];
-  return [...new Set(Object.values(ROUTE_ACTIONS)), ...methods.flatMap((m) => outcomes.map((o) => signInAction(m, o)))];
+  return [...new Set(Object.values(ROUTE_ACTIONS)), ...SERVICE_ACTIONS, ...methods.flatMap((m) => outcomes.map((o) => signInAction(m, o)))];
 }

@@ -88,14 +88,14 @@ export const inviteRoutes = routesPlugin<InviteRoutesDeps>('invites', (app, deps
       const now = deps.clock();
       const { token, name, password } = req.body;
       if (req.person) {
-        const { member } = await acceptInvite({ ctx: ctx(now), input: { token, userId: req.person.userId } });
+        const { member } = await acceptInvite({ ctx: ctx(now), input: { token, userId: req.person.userId, ip: req.ip, userAgent: req.headers['user-agent'] } });
         await deps.authChanged();
         return reply.status(201).send(member);
       }
       if (name === undefined || password === undefined) throw invalid(name === undefined ? 'name' : 'password', 'required');
       // It signs the browser in: never for a page of another site (login CSRF).
       if (!isFirstParty(req, new URL(deps.baseUrl).origin)) throw new AppError('cross_site_sign_in');
-      const { member, user } = await acceptInvite({ ctx: ctx(now), input: { token, newAccount: { name, password } } });
+      const { member, user } = await acceptInvite({ ctx: ctx(now), input: { token, newAccount: { name, password }, ip: req.ip, userAgent: req.headers['user-agent'] } });
       const created = await createSession({ ctx: ctx(now), input: { userId: user.id, userAgent: req.headers['user-agent'] } });
       return withCookie(reply, deps, created.token).status(201).send(member);
     },

@@ -1,3 +1,4 @@
+import { recordAudit } from '../../core/audit.js';
 import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { isUuid, newId } from '../../db/ids.js';
@@ -110,10 +111,10 @@ export interface AcceptedInvite {
  */
 export async function acceptInvite({
   ctx: { db, now },
-  input: { token, userId, newAccount },
+  input: { token, userId, newAccount, ip, userAgent },
 }: {
   ctx: BaseCtx;
-  input: { token: string; userId?: string; newAccount?: { name: string; password: string } };
+  input: { token: string; userId?: string; newAccount?: { name: string; password: string }; ip?: string; userAgent?: string };
 }): Promise<AcceptedInvite> {
   if ((userId === undefined) === (newAccount === undefined)) throw new Error('acceptInvite needs exactly one of userId and newAccount');
   if (newAccount) checkNewAccount(newAccount);
@@ -127,6 +128,9 @@ export async function acceptInvite({
     const { user, created } = userId !== undefined ? await invitedUser(tx, userId, invite) : await newInvitedUser({ db: tx, now }, newAccount!, invite);
     const row = await store.insertMembershipOnce(tx, { workspaceId: invite.workspaceId, userId: user.id, role: invite.role, createdAt: now });
     if (!row) throw invalid('token', 'already_member');
+    // operations.md §15: joining is a change of the workspace's members, in its audit log, in this transaction.
+    const actor = { kind: 'user' as const, id: user.id, userId: user.id };
+    await recordAudit(tx, { id: newId(), workspaceId: invite.workspaceId, actor, action: 'member.joined', ids: [user.id, invite.id], at: now, ip, userAgent });
     return { member: { workspaceId: row.workspaceId, userId: row.userId, role: row.role as Role, createdAt: row.createdAt }, user, created };
   });
 }

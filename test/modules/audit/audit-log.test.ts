@@ -98,6 +98,28 @@ describe('entries', () => {
   });
 });
 
+describe('an invitation accepted', () => {
+  it('is a member.joined entry in the invitation’s workspace, by the person who joined; a refused accept writes none', async () => {
+    const { workspace, owner } = await ownedWorkspace(t);
+    const email = uniqueEmail('joiner');
+    const made = await asSession(t, owner.cookie, 'POST', `/api/workspaces/${workspace.id}/invites`, { email, role: 'member' });
+    expect(made.statusCode, made.body).toBe(201);
+    const token = new URL(made.json<{ url: string }>().url).searchParams.get('token')!;
+    const accept = (password: string) =>
+      t.inject({ method: 'POST', url: '/api/invites/accept', headers: { origin: 'https://lt.test', ...UA }, payload: { token, name: 'Joiner', password } });
+    expect((await accept('short')).statusCode).toBe(400);
+    expect((await changes(t, owner, workspace.id, 'action=member.joined')).length).toBe(0);
+    const joined = await accept('a long enough secret phrase');
+    expect(joined.statusCode, joined.body).toBe(201);
+    const userId = joined.json<{ userId: string }>().userId;
+    const [entry, ...more] = await changes(t, owner, workspace.id, 'action=member.joined');
+    expect(more).toEqual([]);
+    expect(entry!.actor).toEqual({ kind: 'user', id: userId, userId, name: email });
+    expect(entry!.targetIds).toContain(userId);
+    expect(entry!.userAgent).toBe('AuditTest/1.0');
+  });
+});
+
 describe('GET /api/audit-log', () => {
   it('filters by actor, action and date, pages with skip/take, and answers CSV', async () => {
     const { workspace, owner } = await ownedWorkspace(t);

@@ -54,7 +54,8 @@ const NOT_WORKSPACE: Record<string, string> = {
   'POST /api/me/mfa/recovery-codes': "a person's own second factor",
   'POST /api/workspaces': 'creates a new workspace (nobody else can see its log yet)',
   'POST /api/invites/lookup': 'reads an invitation',
-  'POST /api/invites/accept': 'joins a workspace by invitation (the invite was audited when made; not yet recorded here)',
+  // Its workspace is known only inside the service, which writes `member.joined` itself (audit-log.test.ts).
+  'POST /api/invites/accept': 'written by the invites service (member.joined)',
   // The operator's API (ADMIN_TOKEN): not a workspace's actor (user, key, token or app); the operator's own log records it.
   'POST /admin/workspaces': 'operator',
   'PATCH /admin/workspaces/{id}': 'operator',
