@@ -21,6 +21,9 @@ export interface PasskeyRow {
 const columns = sql`id, user_id AS "userId", credential_id AS "credentialId", public_key AS "publicKey", counter::float8 AS counter,
   transports, name, created_at AS "createdAt", last_used_at AS "lastUsedAt"`;
 
+/** Raw SQL answers timestamps as text on some drivers: one shape for every engine. */
+const dated = (r: PasskeyRow): PasskeyRow => ({ ...r, publicKey: Buffer.from(r.publicKey), createdAt: new Date(r.createdAt), lastUsedAt: r.lastUsedAt === null ? null : new Date(r.lastUsedAt) });
+
 export async function insertChallenge(conn: Conn, hash: Buffer, purpose: ChallengePurpose, userId: string | null, expiresAt: Date): Promise<void> {
   await conn.execute(
     sql`INSERT INTO passkey_challenges (challenge_hash, purpose, user_id, expires_at) VALUES (${hash}, ${purpose}, ${userId}::uuid, ${ts(expiresAt)})`,
@@ -39,7 +42,7 @@ export async function takeChallenge(conn: Conn, hash: Buffer, now: Date): Promis
 }
 
 export async function listPasskeys(conn: Conn, userId: string): Promise<PasskeyRow[]> {
-  return rows<PasskeyRow>(conn, sql`SELECT ${columns} FROM passkeys WHERE user_id = ${userId}::uuid ORDER BY created_at, id`);
+  return (await rows<PasskeyRow>(conn, sql`SELECT ${columns} FROM passkeys WHERE user_id = ${userId}::uuid ORDER BY created_at, id`)).map(dated);
 }
 
 export async function countPasskeys(conn: Conn, userId: string): Promise<number> {
@@ -49,7 +52,7 @@ export async function countPasskeys(conn: Conn, userId: string): Promise<number>
 
 export async function findByCredentialId(conn: Conn, credentialId: string): Promise<PasskeyRow | undefined> {
   const [row] = await rows<PasskeyRow>(conn, sql`SELECT ${columns} FROM passkeys WHERE credential_id = ${credentialId}`);
-  return row;
+  return row && dated(row);
 }
 
 /** False when the credential is already registered (to anyone). */
@@ -67,7 +70,7 @@ export async function insertPasskey(
         ON CONFLICT (credential_id) DO NOTHING
         RETURNING ${columns}`,
   );
-  return row;
+  return row && dated(row);
 }
 
 /**
