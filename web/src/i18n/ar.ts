@@ -32,7 +32,7 @@ export const ar: Dictionary = {
   mfaCode: 'الرمز',
   mfaVerify: 'تحقّق',
   mfaRestart: 'البدء من جديد بكلمة المرور',
-  passkeySignIn: 'تسجيل الدخول بمفتاح مرور',
+  passkeySignIn: 'أو سجّل الدخول دون كلمة مرور:',
   passkeyUse: 'استخدام مفتاح مرور',
   passkeyIntro: 'أكِّد بمفتاح المرور: سيطلبه متصفحك.',
   passkeyOr: 'أو دون رمز:',

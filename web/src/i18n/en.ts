@@ -30,7 +30,8 @@ export const en = {
   mfaCode: 'Code',
   mfaVerify: 'Verify',
   mfaRestart: 'Start again with the password',
-  passkeySignIn: 'Sign in with a passkey',
+  // Never a button named “Sign in …”: the password form's button must stay the one “Sign in”.
+  passkeySignIn: 'Or sign in without a password:',
   passkeyUse: 'Use a passkey',
   passkeyIntro: 'Confirm with your passkey: your browser will ask for it.',
   passkeyOr: 'Or, without a code:',

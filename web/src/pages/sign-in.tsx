@@ -39,8 +39,9 @@ export function SignIn({ onDone }: { onDone: () => void }) {
       </p>
       {passkey.supported && (
         <div class="stack">
+          <p>{t.passkeySignIn}</p>
           <button type="button" onClick={passkey.start} disabled={passkey.busy}>
-            {t.passkeySignIn}
+            {t.passkeyUse}
           </button>
           {passkey.error && <p role="alert" class="error">{passkey.error}</p>}
         </div>

@@ -142,7 +142,7 @@ function PasskeyItem({ passkey, onRemoved }: { passkey: Passkey; onRemoved: () =
             </label>
             <ErrorLine error={error} />
             <div class="actions">
-              <button type="submit" class="danger" disabled={busy}>
+              <button type="submit" class="danger-solid" disabled={busy}>
                 {p.confirmRemove}
               </button>
               <button
@@ -161,7 +161,7 @@ function PasskeyItem({ passkey, onRemoved }: { passkey: Passkey; onRemoved: () =
       </div>
       {!asking && (
         <div class="item-actions">
-          <button type="button" ref={openRef} aria-label={p.removeLabel(passkey.name)} onClick={() => setAsking(true)}>
+          <button type="button" class="danger" ref={openRef} aria-label={p.removeLabel(passkey.name)} onClick={() => setAsking(true)}>
             {p.remove}
           </button>
         </div>
