@@ -175,6 +175,15 @@ describe('sign-in as the second factor', () => {
     expect(crossed.json().error.code).toBe('mfa_failed');
   });
 
+  test('five refused passkeys end the pending sign-in, as five wrong codes do', async () => {
+    const { user, auth } = await withPasskey();
+    const mfa = await passwordStep(user);
+    const forge = async () => post('/api/auth/passkey', { response: auth.assert(await secondFactorOptions(mfa), { origin: ORIGIN, signWith: new SoftAuthenticator() }) }, mfa);
+    for (const left of [4, 3, 2, 1]) expect((await forge()).json()).toMatchObject({ error: { code: 'mfa_failed', en: expect.stringContaining(`${left} attempts left`) } });
+    expect((await forge()).json().error.code).toBe('mfa_restart');
+    expect((await post('/api/auth/passkey/options', { secondFactor: true }, mfa)).json().error.code).toBe('mfa_restart');
+  });
+
   test('without the lt_mfa cookie there is no second step; a user without passkeys is told so', async () => {
     const { user } = await withPasskey();
     expect((await post('/api/auth/passkey/options', { secondFactor: true })).json().error.code).toBe('mfa_restart');
