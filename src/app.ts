@@ -11,6 +11,7 @@ import { analyticsRoutes } from './modules/analytics/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { mfaRoutes } from './modules/mfa/routes.js';
+import { passkeyRoutes } from './modules/passkeys/routes.js';
 import { passwordResetAdminRoutes, passwordResetRoutes } from './modules/password-reset/routes.js';
 import { collectionRoutes } from './modules/collections/routes.js';
 import { conversionRoutes } from './modules/conversions/routes.js';
@@ -193,6 +194,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     authChanged,
   });
   await app.register(mfaRoutes, { db, clock, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, sealer: deps.sealer, throttle: deps.people.throttle });
+  await app.register(passkeyRoutes, { db, clock, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, throttle: deps.people.throttle });
   await app.register(passwordResetRoutes, { db, clock, baseUrl: config.baseUrl, mailer: deps.mailer, authChanged });
   const flushLastUsed = async () => {
     await Promise.all([deps.lastUsed.flush(), deps.people.sessionSeen.flush(), deps.people.tokenUsed.flush()]);

@@ -19,7 +19,7 @@ import { frameChecker } from './modules/links/frame-check.js';
 import { findLinkByAlias, findLinkForRedirect, type LinkDeps } from './modules/links/service.js';
 import { ActiveHosts, loadActiveHosts, type DomainDeps } from './modules/domains/service.js';
 import { ImportWorker } from './modules/imports/service.js';
-import { MailWorker, smtpTransport } from './modules/mail/service.js';
+import { MailWorker, smtpTransport, type Mailer } from './modules/mail/service.js';
 import { AliasCache } from './modules/redirect/alias-cache.js';
 import { startClickPipeline } from './modules/clicks/service.js';
 import { forgetOldAudit } from './modules/audit/service.js';
@@ -31,6 +31,7 @@ import { openCountryLookup } from './infra/country.js';
 import { openPlaceLookup } from './infra/city.js';
 import { Sealer } from './core/sealed.js';
 import { WebhookDelivery } from './modules/webhooks/delivery.js';
+import { mailOwnersOfDisabledEndpoint } from './modules/webhooks/disabled-mail.js';
 
 export interface Runtime {
   app: App;
@@ -244,7 +245,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     logger.warn({ setupUrl }, 'no user yet: open the setup URL to create the first account');
     logger.flush();
   }
-  if (config.webhookDelivery) webhooks = startWebhookDelivery(config, { database, sealer, logger, clock });
+  if (config.webhookDelivery) webhooks = startWebhookDelivery(config, { database, sealer, logger, clock, mailer });
   importer.start();
   mailWorker?.start();
   return {
@@ -278,8 +279,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   };
 }
 
-/** The webhook delivery worker of this instance; an endpoint it disables is logged (§15's mail goes there too). */
-function startWebhookDelivery(config: Config, o: { database: Database; sealer: Sealer; logger: Logger; clock: () => Date }): WebhookDelivery {
+/** The webhook delivery worker of this instance; an endpoint it disables is logged, and its owners mailed when mail is configured (§11, §15). */
+function startWebhookDelivery(config: Config, o: { database: Database; sealer: Sealer; logger: Logger; clock: () => Date; mailer: Mailer | undefined }): WebhookDelivery {
+  const { mailer } = o;
   const worker = new WebhookDelivery({
     database: o.database,
     sealer: o.sealer,
@@ -288,7 +290,13 @@ function startWebhookDelivery(config: Config, o: { database: Database; sealer: S
     concurrency: config.webhookConcurrency,
     retryDelaysMs: config.webhookRetryDelaysMs,
     destinations: { allowPrivate: config.allowPrivateDestinations, allowedCidrs: config.webhookAllowedCidrs },
-    onEndpointDisabled: (endpoint) => o.logger.warn({ endpointId: endpoint.id, workspaceId: endpoint.workspaceId, reason: endpoint.reason }, 'webhook endpoint disabled'),
+    onEndpointDisabled: {
+      record: mailer && ((tx, endpoint) => mailOwnersOfDisabledEndpoint(tx, { mailer, baseUrl: config.baseUrl, now: o.clock() }, endpoint)),
+      committed: (endpoint) => {
+        o.logger.warn({ endpointId: endpoint.id, workspaceId: endpoint.workspaceId, reason: endpoint.reason }, 'webhook endpoint disabled');
+        mailer?.wake();
+      },
+    },
   });
   worker.start();
   return worker;

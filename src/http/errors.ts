@@ -23,6 +23,7 @@ const STATUS: Partial<Record<MessageCode, number>> = {
   mfa_failed: 401,
   mfa_restart: 401,
   mfa_throttled: 429,
+  passkey_failed: 401,
   route_not_found: 404,
   import_running: 409,
   utm_template_name_taken: 409,

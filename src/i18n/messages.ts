@@ -62,6 +62,10 @@ export const messages = {
     en: 'Too many wrong codes for this account in the last hour. Try again later.',
     ar: 'أُدخلت رموز خاطئة كثيرة لهذا الحساب خلال الساعة الماضية. حاول لاحقًا.',
   },
+  passkey_failed: {
+    en: 'This passkey was not accepted. Try again, or sign in with your password.',
+    ar: 'لم يُقبل مفتاح المرور هذا. حاول مجددًا أو سجّل الدخول بكلمة المرور.',
+  },
   password_reset_unavailable: {
     en: 'This server sends no mail, so it cannot mail a reset link. Ask the operator for one (linktrail users reset-link).',
     ar: 'لا يرسل هذا الخادم بريدًا، فلا يمكنه إرسال رابط إعادة التعيين. اطلب رابطًا من مشغّل الخدمة (linktrail users reset-link).',
@@ -361,6 +365,17 @@ export const reasons = {
   totp_not_started: { en: 'ask for a new secret first (POST /api/me/mfa/totp)', ar: 'اطلب سرًّا جديدًا أولًا (POST /api/me/mfa/totp)' },
   totp_not_enabled: { en: 'two-factor sign-in is not on for this account', ar: 'تسجيل الدخول بخطوتين غير مفعّل لهذا الحساب' },
   mfa_code_wrong: { en: 'is not a current code of your authenticator app, nor an unused recovery code', ar: 'ليس رمزًا حاليًا من تطبيق المصادقة ولا رمز استرداد غير مستخدم' },
+  passkey_response: { en: 'is not a WebAuthn response this server can read', ar: 'ليس استجابة WebAuthn يمكن لهذا الخادم قراءتها' },
+  passkey_challenge: {
+    en: 'answers no current challenge (expired, already used, or asked for something else): ask for new options',
+    ar: 'لا يجيب عن أي تحدٍّ قائم (انتهت صلاحيته أو استُخدم أو طُلب لغرض آخر): اطلب خيارات جديدة',
+  },
+  passkey_not_verified: {
+    en: 'could not be verified (wrong site, challenge or signature)',
+    ar: 'تعذّر التحقق منه (موقع أو تحدٍّ أو توقيع غير صحيح)',
+  },
+  passkey_exists: { en: 'is a passkey already registered', ar: 'مفتاح مرور مسجّل مسبقًا' },
+  passkey_none: { en: 'this account has no passkey: use another second factor', ar: 'لا يملك هذا الحساب مفتاح مرور: استخدم عاملًا ثانيًا آخر' },
   reset_token_invalid: {
     en: 'is not a valid reset link (unknown, already used or older than one hour)',
     ar: 'ليس رابط إعادة تعيين صالحًا (غير معروف أو مستخدم أو أقدم من ساعة)',

@@ -56,11 +56,15 @@ export interface Dashboard {
 
 export const OWNER = { name: 'Maya Founder', email: 'maya@example.com', password: 'violet-harbour-91-lantern', workspaceName: 'Acme Campaigns' };
 
-/** `clock`: the app's clock (clicks made at chosen times, as the analytics tests make them). */
-export async function startDashboard(env: Record<string, string> = {}, options: { clock?: () => Date } = {}): Promise<Dashboard> {
+/**
+ * `clock`: the app's clock (clicks made at chosen times, as the analytics tests make them).
+ * `host`: the origin's host name — `localhost` for WebAuthn, whose relying-party id cannot be an
+ * IP address (the server still listens on 127.0.0.1).
+ */
+export async function startDashboard(env: Record<string, string> = {}, options: { clock?: () => Date; host?: 'localhost' } = {}): Promise<Dashboard> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = `http://${options.host ?? '127.0.0.1'}:${port}`;
   const t = await startTestApp({ env: { BASE_URL: origin, ...env }, clock: options.clock });
   await t.runtime.app.listen({ port, host: '127.0.0.1' });
   const browser = await chromium.launch({

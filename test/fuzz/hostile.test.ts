@@ -80,7 +80,7 @@ interface Route {
 const SERVICE_PATHS = new Set(['/healthz', '/readyz', '/attribution.js']);
 
 /** Sign-in and setup: public, but people's routes (operations.md §7). */
-const PEOPLE_PUBLIC = new Set(['/api/auth/login', '/api/setup', '/api/auth/signup', '/api/auth/password-reset', '/api/auth/password-reset/confirm', '/api/auth/mfa']);
+const PEOPLE_PUBLIC = new Set(['/api/auth/login', '/api/setup', '/api/auth/signup', '/api/auth/password-reset', '/api/auth/password-reset/confirm', '/api/auth/mfa', '/api/auth/passkey/options', '/api/auth/passkey']);
 
 function familyOf(r: RouteOptions): Family | undefined {
   const config = (r.config ?? {}) as { scope?: string; public?: boolean; account?: string };

@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRuntime, LOG_REDACT, type Runtime } from '../../src/runtime.js';
 import { ADMIN_TOKEN, bearer, testConfig } from '../helpers/app.js';
+import { SoftAuthenticator, type CreationOptions, type RequestOptions } from '../helpers/webauthn.js';
 
 let lines = '';
 let rt: Runtime;
@@ -104,6 +105,29 @@ describe('logs', () => {
     // The requests were logged at all (so the check above looked at something).
     expect(lines).toContain('/oauth/token');
     expect(lines).toContain('/oauth/authorize');
+  });
+  test('never the password, the lt_mfa cookie or a session of the passkey flows', async () => {
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const password = 'a-passkey-person-password-for-logs';
+    const email = `log-passkey-${Date.now()}@example.com`;
+    await inject({ method: 'POST', url: '/admin/users', headers: admin, payload: { email, name: 'Log', password } });
+    const cookieOf = (res: { headers: Record<string, unknown> }, name: RegExp) => [res.headers['set-cookie']].flat().map(String).find((c) => name.test(c))!.split(';')[0]!;
+    const first = cookieOf(await inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } }), /lt_session=/);
+    const auth = new SoftAuthenticator();
+    const options = (await inject({ method: 'POST', url: '/api/me/passkeys/options', headers: { cookie: first }, payload: { password } })).json<CreationOptions>();
+    expect((await inject({ method: 'POST', url: '/api/me/passkeys', headers: { cookie: first }, payload: { response: auth.register(options, { origin: 'https://lt.test' }) } })).statusCode).toBe(201);
+    const mfa = cookieOf(await inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } }), /lt_mfa=/);
+    const second = (await inject({ method: 'POST', url: '/api/auth/passkey/options', headers: { cookie: mfa }, payload: { secondFactor: true } })).json<RequestOptions>();
+    const bySecond = await inject({ method: 'POST', url: '/api/auth/passkey', headers: { cookie: mfa }, payload: { response: auth.assert(second, { origin: 'https://lt.test' }) } });
+    const alone = (await inject({ method: 'POST', url: '/api/auth/passkey/options', payload: {} })).json<RequestOptions>();
+    const byAlone = await inject({ method: 'POST', url: '/api/auth/passkey', payload: { response: auth.assert(alone, { origin: 'https://lt.test' }) } });
+    const secrets = { password, first: first.split('=')[1], mfa: mfa.split('=')[1], second: cookieOf(bySecond, /lt_session=/).split('=')[1], alone: cookieOf(byAlone, /lt_session=/).split('=')[1] };
+    for (const [name, secret] of Object.entries(secrets)) {
+      expect(typeof secret === 'string' && secret.length > 20, name).toBe(true);
+      expect(lines.includes(secret!), `${name} in the logs`).toBe(false);
+    }
+    expect(lines).toContain('/api/auth/passkey');
+    expect(lines).toContain('/api/me/passkeys/options');
   });
 
   test('the audit log (operations.md §15) keeps ids, never the secrets a change answers with, nor a tried password; neither do the logs', async () => {

@@ -39,8 +39,11 @@ export function App() {
     firstMe = undefined;
     const { data } = await pending;
     if (!data) return setMe(null);
+    // A link into a workspace (a mail's `?workspace=`) chooses it, and it stays chosen.
+    const asked = data.workspaces.find((w) => w.id === new URLSearchParams(location.search).get('workspace'));
+    if (asked) localStorage.setItem(WORKSPACE_KEY, asked.id);
     const saved = localStorage.getItem(WORKSPACE_KEY);
-    const chosen = data.workspaces.find((w) => w.id === saved) ?? data.workspaces[0];
+    const chosen = asked ?? data.workspaces.find((w) => w.id === saved) ?? data.workspaces[0];
     setWorkspace(chosen?.id);
     setWorkspaceId(chosen?.id);
     setMe(data);

@@ -3,7 +3,7 @@ import { invalidQuery } from '../../core/errors.js';
 import type { Ctx } from '../../core/context.js';
 import { moneyOf, type Money } from './money.js';
 import type { Span } from './periods.js';
-import { linkCountRows, linkMoney, linkRankSources, type LinkCounts, type RankKey } from './store-link-stats.js';
+import { linkCountRankSource, linkCountRows, linkMoney, linkRankSources, type LinkCounts, type RankKey } from './store-link-stats.js';
 import { periodOf } from './service.js';
 import { knownZone } from './zones.js';
 
@@ -50,6 +50,14 @@ export function linkStatsSpan(
 export function linkRankSql({ ctx, input }: { ctx: Ctx; input: { span: Span | 'empty'; key: 'clicks' | 'leads' | 'sales' | 'revenue'; currency?: string } }): SQL[] {
   const rank: RankKey = input.key === 'revenue' ? { key: 'amount', currency: input.currency! } : { key: input.key };
   return linkRankSources(ctx.workspace.id, input.span, rank);
+}
+
+/**
+ * The one row source (link_id, k > 0) of a count over the span, each link once, for the links
+ * module to walk from the largest k down; undefined when the span is empty.
+ */
+export function linkCountRankSql({ ctx, input }: { ctx: Ctx; input: { span: Span | 'empty'; key: 'clicks' | 'leads' | 'sales' } }): SQL | undefined {
+  return linkCountRankSource(ctx.workspace.id, input.span, input.key);
 }
 
 /** The counts of these links (a page in creation order), by link id; a link with nothing in the span is absent. */

@@ -5,6 +5,7 @@ import { sameHash, secretFormat, sha256 } from '../../core/secret.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
 import { withTransaction } from '../../core/transaction.js';
 import { beginSecondStep, hasSecondFactor } from '../mfa/service.js';
+import { hasPasskey } from '../passkeys/service.js';
 import { createSession } from '../sessions/service.js';
 import { decoyHash, verifyPassword } from '../users/password.js';
 import * as users from '../users/service.js';
@@ -103,10 +104,13 @@ export async function logIn({
   }
   await throttle.succeeded(account, address);
   // operations.md §15: with a second factor the password only opens the second step.
-  if (await hasSecondFactor({ ctx, input: { userId: found.user.id } })) {
+  // A passkey is a second factor too, even without an authenticator app.
+  const totp = await hasSecondFactor({ ctx, input: { userId: found.user.id } });
+  const passkey = await hasPasskey({ ctx, input: { userId: found.user.id } });
+  if (totp || passkey) {
     const { token: pending, methods } = await beginSecondStep({ ctx, input: { userId: found.user.id } });
     await signIn('second_factor_required');
-    return { user: found.user, pending, methods: [...methods] };
+    return { user: found.user, pending, methods: [...(totp ? methods : []), ...(passkey ? ['passkey'] : [])] };
   }
   const { token } = await createSession({ ctx, input: { userId: found.user.id, userAgent } });
   await signIn('succeeded');

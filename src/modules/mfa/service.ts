@@ -1,6 +1,6 @@
 import type { BaseCtx } from '../../core/context.js';
 import { AppError, invalid } from '../../core/errors.js';
-import { recordSignIn } from '../audit/service.js';
+import { recordSignIn, type SignInMethod } from '../audit/service.js';
 import type { Sealer } from '../../core/sealed.js';
 import { secretFormat, sha256 } from '../../core/secret.js';
 import { withTransaction } from '../../core/transaction.js';
@@ -108,13 +108,31 @@ export async function completeSecondStep({
   input: { pendingToken: string | undefined; code: string; ip?: string; userAgent?: string };
   deps: MfaDeps;
 }): Promise<string> {
+  const method = looksLikeRecoveryCode(code.trim()) ? 'recovery_code' : 'totp';
+  return completeSecondStepWith({ ctx, input: { pendingToken, signIn: { method, ip, userAgent } }, deps: { check: (c, userId) => useCode(c, userId, code, deps.sealer) } });
+}
+
+/**
+ * The second step with any factor: `check` says whether the factor given is right for the
+ * pending login's user (a code here, a passkey in the passkeys module); a wrong one counts the
+ * same way as a wrong code. With `signIn`, the outcome is recorded (audit module's recordSignIn).
+ */
+export async function completeSecondStepWith({
+  ctx,
+  input: { pendingToken, signIn },
+  deps: { check },
+}: {
+  ctx: BaseCtx;
+  input: { pendingToken: string | undefined; signIn?: { method: SignInMethod; ip?: string; userAgent?: string } };
+  deps: { check: (ctx: BaseCtx, userId: string) => Promise<boolean> };
+}): Promise<string> {
   if (!pendingToken || !pendingFormat.isWellFormed(pendingToken)) throw new AppError('mfa_restart');
   const hash = sha256(pendingToken);
   const outcome = await withTransaction(ctx.db, async (tx) => {
     const pending = await store.findPending(tx, hash, ctx.now);
     if (!pending) return { kind: 'restart' } as const;
     if ((await store.failuresSince(tx, pending.userId, new Date(ctx.now.getTime() - 3600_000))) >= ACCOUNT_MAX_FAILURES_PER_HOUR) return { kind: 'throttled', userId: pending.userId } as const;
-    if (await useCode({ ...ctx, db: tx }, pending.userId, code, deps.sealer)) {
+    if (await check({ ...ctx, db: tx }, pending.userId)) {
       await store.deletePending(tx, hash);
       return { kind: 'ok', userId: pending.userId } as const;
     }
@@ -123,14 +141,29 @@ export async function completeSecondStep({
     return { kind: 'wrong', left: Math.max(0, PENDING_MAX_FAILURES - failures), userId: pending.userId } as const;
   });
   // operations.md §15: the second step's outcome goes into the person's security log and their workspaces' audit logs.
-  if (outcome.kind !== 'restart') {
-    const method = looksLikeRecoveryCode(code.trim()) ? 'recovery_code' : 'totp';
-    await recordSignIn({ ctx, input: { userId: outcome.userId, method, outcome: outcome.kind === 'ok' ? 'succeeded' : 'failed', ip, userAgent } });
+  if (outcome.kind !== 'restart' && signIn) {
+    await recordSignIn({ ctx, input: { userId: outcome.userId, outcome: outcome.kind === 'ok' ? 'succeeded' : 'failed', ...signIn } });
   }
   if (outcome.kind === 'ok') return outcome.userId;
   if (outcome.kind === 'throttled') throw new AppError('mfa_throttled');
   if (outcome.kind === 'restart' || outcome.left === 0) throw new AppError('mfa_restart');
   throw new AppError('mfa_failed', { attemptsLeft: outcome.left });
+}
+
+/** The user a live pending login (the `lt_mfa` cookie) waits for; mfa_restart when there is none. */
+export async function pendingUser({ ctx, input: { pendingToken } }: { ctx: BaseCtx; input: { pendingToken: string | undefined } }): Promise<string> {
+  const pending = pendingToken && pendingFormat.isWellFormed(pendingToken) ? await store.findPending(ctx.db, sha256(pendingToken), ctx.now) : undefined;
+  if (!pending) throw new AppError('mfa_restart');
+  return pending.userId;
+}
+
+/** A factor used alone (a passkey without the password) shares the account's 20 wrong answers an hour. */
+export async function assertFactorNotThrottled({ ctx, input: { userId } }: { ctx: BaseCtx; input: { userId: string } }): Promise<void> {
+  if ((await store.failuresSince(ctx.db, userId, new Date(ctx.now.getTime() - 3600_000))) >= ACCOUNT_MAX_FAILURES_PER_HOUR) throw new AppError('mfa_throttled');
+}
+
+export async function recordFactorFailure({ ctx, input: { userId } }: { ctx: BaseCtx; input: { userId: string } }): Promise<void> {
+  await store.recordAccountFailure(ctx.db, userId, ctx.now);
 }
 
 export type { User };

@@ -90,6 +90,10 @@ export async function recordFailure(conn: Conn, tokenHash: Buffer, userId: strin
   return row?.failures ?? 0;
 }
 
+export async function recordAccountFailure(conn: Conn, userId: string, now: Date): Promise<void> {
+  await conn.execute(sql`INSERT INTO mfa_failures (user_id, at) VALUES (${userId}::uuid, ${ts(now)})`);
+}
+
 export async function failuresSince(conn: Conn, userId: string, since: Date): Promise<number> {
   const [row] = await rows<{ n: number }>(conn, sql`SELECT count(*)::int AS n FROM mfa_failures WHERE user_id = ${userId}::uuid AND at > ${ts(since)}`);
   return row?.n ?? 0;

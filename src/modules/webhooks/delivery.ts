@@ -2,7 +2,8 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { BaseCtx } from '../../core/context.js';
 import type { Sealer } from '../../core/sealed.js';
-import type { Database } from '../../db/connect.js';
+import { withTransaction } from '../../core/transaction.js';
+import type { Conn, Database } from '../../db/connect.js';
 import { destinationPolicy, postWebhook, type AttemptResult, type Destinations } from './post.js';
 import { verdict } from './schedule.js';
 import { webhookHeaders } from './sign.js';
@@ -19,6 +20,12 @@ import {
 } from './store-delivery.js';
 
 export type { DisabledEndpoint, HousekeepingReport } from './store-delivery.js';
+
+/** What delivery does when it disables an endpoint (see WebhookDeliveryOptions.onEndpointDisabled). */
+export interface EndpointDisabledHooks {
+  record?(tx: Conn, endpoint: DisabledEndpoint): Promise<void>;
+  committed?(endpoint: DisabledEndpoint): void;
+}
 
 /** operations.md §11: the whole attempt, and how much of the answer is read. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -45,11 +52,12 @@ export interface WebhookDeliveryOptions {
   retryDelaysMs: readonly number[];
   destinations: Destinations;
   /**
-   * Told when delivery disabled an endpoint (410, or failing for 5 days). The seam for §15's
-   * mail: when mail is configured, the workspace's owners are mailed from here. Until then the
-   * runtime logs it, and the endpoint's disabled_reason shows why.
+   * Told when delivery disabled an endpoint (410, or failing for 5 days): `record` runs in the
+   * transaction that disables it (the owners' mail is queued there, so it is never lost nor sent
+   * for a change that rolled back), `committed` after it (the log line, the mail worker's nudge).
+   * The endpoint's disabled_reason shows why on its page.
    */
-  onEndpointDisabled?: (endpoint: DisabledEndpoint) => void;
+  onEndpointDisabled?: EndpointDisabledHooks;
   /** How long close() lets attempts under way finish before abandoning them (default 3 s). */
   closeGraceMs?: number;
 }
@@ -175,8 +183,16 @@ export class WebhookDelivery {
     const record: AttemptRecord = { id: d.id, claimedAttempts: d.attempts, ...result };
     const next = verdict(result, d.attempts + 1, this.o.retryDelaysMs, this.o.clock());
     if (next.kind === 'succeeded') return recordSuccess(db, record);
-    const disabled = await recordFailure(db, record, { retryInMs: next.kind === 'retry' ? next.inMs : null, gone: next.kind === 'gone' });
-    if (disabled) this.o.onEndpointDisabled?.(disabled);
+    const failure = { retryInMs: next.kind === 'retry' ? next.inMs : null, gone: next.kind === 'gone' };
+    const hooks = this.o.onEndpointDisabled;
+    const disabled = hooks?.record
+      ? await withTransaction(db, async (tx) => {
+          const d = await recordFailure(tx, record, failure);
+          if (d) await hooks.record!(tx, d);
+          return d;
+        })
+      : await recordFailure(db, record, failure);
+    if (disabled) hooks?.committed?.(disabled);
   }
 
   private send(d: ClaimedDelivery): Promise<AttemptResult> {

@@ -144,6 +144,7 @@ export async function releaseLeases(conn: Conn, claimed: readonly Pick<ClaimedDe
 export interface DisabledEndpoint {
   id: string;
   workspaceId: string;
+  url: string;
   reason: 'gone' | 'failing';
 }
 
@@ -153,7 +154,7 @@ export interface DisabledEndpoint {
  * when it has been failing for 5 days. Answers the endpoint if this disabled it.
  */
 export async function recordFailure(conn: Conn, a: AttemptRecord, o: { retryInMs: number | null; gone: boolean }): Promise<DisabledEndpoint | undefined> {
-  const [disabled] = await rows<{ id: string; workspaceId: string; reason: DisabledEndpoint['reason'] | null }>(
+  const [disabled] = await rows<{ id: string; workspaceId: string; url: string; reason: DisabledEndpoint['reason'] | null }>(
     conn,
     sql`WITH done AS (
         UPDATE webhook_deliveries d SET
@@ -172,7 +173,7 @@ export async function recordFailure(conn: Conn, a: AttemptRecord, o: { retryInMs
         disabled_at = CASE WHEN v.reason IS NULL THEN e.disabled_at ELSE now() END,
         updated_at = CASE WHEN v.reason IS NULL THEN e.updated_at ELSE now() END
       FROM verdict v WHERE e.id = v.id
-      RETURNING e.id, e.workspace_id AS "workspaceId", v.reason`,
+      RETURNING e.id, e.workspace_id AS "workspaceId", e.url, v.reason`,
   );
   return disabled?.reason ? (disabled as DisabledEndpoint) : undefined;
 }

@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
 import { ClickPartitionKeeper } from '../../../src/modules/clicks/partition-keeper.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { dropFreshDatabases, freshDatabase } from '../../helpers/fresh-database.js';
 import { workspaceWithCollection } from '../../helpers/client.js';
 import { buildMmdb } from '../../helpers/mmdb.js';
 import { DESKTOP, IP_DE, IP_GB, IP_US, IPHONE } from '../../helpers/visitors.js';
@@ -50,13 +51,16 @@ beforeAll(async () => {
     ),
   );
   const clock = () => new Date(pinned ?? Date.now());
-  t = await startTestApp({ clock, env: { GEOIP_CITY_DB: file, COUNTRY_HEADER: 'cf-ipcountry', REGION_HEADER: 'cf-region', CITY_HEADER: 'cf-ipcity' } });
-  plain = await startTestApp({ clock });
+  // Databases of their own: on the shared PostgreSQL test database another file's app runs the
+  // same maintenance job, which would delete the past salts this file counts before it does.
+  t = await startTestApp({ clock, database: await freshDatabase(), env: { GEOIP_CITY_DB: file, COUNTRY_HEADER: 'cf-ipcountry', REGION_HEADER: 'cf-region', CITY_HEADER: 'cf-ipcity' } });
+  plain = await startTestApp({ clock, database: await freshDatabase() });
 }, 120_000);
 
 afterAll(async () => {
   await t?.close();
   await plain?.close();
+  await dropFreshDatabases();
   rmSync(dir, { recursive: true, force: true });
 });
 

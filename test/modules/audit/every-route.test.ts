@@ -52,6 +52,11 @@ const NOT_WORKSPACE: Record<string, string> = {
   'POST /api/me/mfa/totp/confirm': "a person's own second factor",
   'DELETE /api/me/mfa/totp': "a person's own second factor",
   'POST /api/me/mfa/recovery-codes': "a person's own second factor",
+  'POST /api/me/passkeys/options': "a person's own second factor",
+  'POST /api/me/passkeys': "a person's own second factor",
+  'DELETE /api/me/passkeys/{id}': "a person's own second factor",
+  'POST /api/auth/passkey/options': 'sign-in (a challenge)',
+  'POST /api/auth/passkey': 'sign-in (recorded as sign_in.passkey.*)',
   'POST /api/workspaces': 'creates a new workspace (nobody else can see its log yet)',
   'POST /api/invites/lookup': 'reads an invitation',
   // Its workspace is known only inside the service, which writes `member.joined` itself (audit-log.test.ts).

@@ -2,7 +2,8 @@
  * A property of GET /api/links?withStats=true&orderBy: for random small workspaces (links with
  * random clicks through the redirect, leads and sales in two currencies through tracking), the
  * stats equal those counted naively from what the test made, and ordering by each figure, both
- * ways, equals sorting those naive figures (ties by creation, in the same direction). Runs on
+ * ways, equals sorting those naive figures (ties by creation, in the same direction), whole
+ * and page by page (`take`, `skip`). Runs on
  * PGlite, and on PostgreSQL + Redis with DATABASE_URL.
  */
 import fc from 'fast-check';
@@ -45,7 +46,7 @@ function naive(plan: ClickPlan[]): Naive {
 
 it('ordering by each figure equals sorting the figures counted naively', async () => {
   await fc.assert(
-    fc.asyncProperty(workspacePlan, async (plan) => {
+    fc.asyncProperty(workspacePlan, fc.integer({ min: 1, max: 3 }), async (plan, take) => {
       const api = await statsClient(t);
       const links = await api.links(plan.map(() => ({})));
       for (const [i, clicks] of plan.entries()) {
@@ -79,6 +80,14 @@ it('ordering by each figure equals sorting the figures counted naively', async (
           const expected = [...base].sort((a, b) => sign * (figures.get(a.id)![figure] - figures.get(b.id)![figure])).map((l) => l.id);
           const found: StatLink[] = await api.list(`withStats=true&orderBy=${orderBy}&sort=${sort}${extra}`);
           expect(found.map((l) => l.id), `${orderBy} ${figure} ${sort}`).toEqual(expected);
+          // Page by page, the same order: pages end inside the links with a figure, on their
+          // last one, and past them among the links without one.
+          const paged: string[] = [];
+          for (let skip = 0; skip < links.length + take; skip += take) {
+            const page: StatLink[] = await api.list(`withStats=true&orderBy=${orderBy}&sort=${sort}${extra}&take=${take}&skip=${skip}`);
+            paged.push(...page.map((l) => l.id));
+          }
+          expect(paged, `${orderBy} ${figure} ${sort} take=${take}`).toEqual(expected);
         }
       }
     }),

@@ -31,6 +31,12 @@ export const en = {
   mfaCode: 'Code',
   mfaVerify: 'Verify',
   mfaRestart: 'Start again with the password',
+  // Never a button named “Sign in …”: the password form's button must stay the one “Sign in”.
+  passkeySignIn: 'Or sign in without a password:',
+  passkeyUse: 'Use a passkey',
+  passkeyIntro: 'Confirm with your passkey: your browser will ask for it.',
+  passkeyOr: 'Or, without a code:',
+  passkeyCancelled: 'The passkey was not used (cancelled or timed out). Try again.',
   signInTitle: 'Sign in to Linktrail',
   signInForApp: 'An app asks to connect to one of your workspaces. Sign in to continue.',
   signInFirstRun: 'Nobody has an account yet. To create the first one, open the one-time setup link the server printed where it was started (its terminal or log), the line with',

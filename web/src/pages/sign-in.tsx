@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api/client.js';
-import { useT } from '../i18n/index.js';
+import { browserSupportsWebAuthn, startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import { useContext, useEffect, useState } from 'preact/hooks';
+import { api, errorText } from '../api/client.js';
+import { LangContext, useT } from '../i18n/index.js';
 import { returnPath } from '../router.js';
 import { InputField } from '../ui/field.js';
 import { Card, useFormSubmit } from './card-form.js';
@@ -8,13 +9,14 @@ import { Card, useFormSubmit } from './card-form.js';
 export function SignIn({ onDone }: { onDone: () => void }) {
   const t = useT();
   const firstRun = useFirstRun();
-  // With two-factor on, the password opens a second step (operations.md §15).
-  const [secondStep, setSecondStep] = useState(false);
+  // With two-factor on, the password opens a second step (operations.md §15), with the methods it offers.
+  const [secondStep, setSecondStep] = useState<string[]>();
   const { error, busy, submit } = useFormSubmit(
     (form) => api.POST('/api/auth/login', { body: { email: String(form.get('email')), password: String(form.get('password')) } }),
-    (answer) => (answer && typeof answer === 'object' && 'mfaRequired' in answer ? setSecondStep(true) : onDone()),
+    (answer) => (answer && typeof answer === 'object' && 'mfaRequired' in answer ? setSecondStep(answer.methods) : onDone()),
   );
-  if (secondStep) return <SecondStep onDone={onDone} onRestart={() => setSecondStep(false)} />;
+  const passkey = usePasskeySignIn(false, onDone);
+  if (secondStep) return <SecondStep methods={secondStep} onDone={onDone} onRestart={() => setSecondStep(undefined)} />;
   return (
     <Card title={t.signInTitle}>
       {/* Sent here by the authorization server: after signing in, back to the app's request. */}
@@ -35,8 +37,51 @@ export function SignIn({ onDone }: { onDone: () => void }) {
       <p>
         <a href="/app/forgot-password">{t.forgotPassword}</a>
       </p>
+      {passkey.supported && (
+        <div class="stack">
+          <p>{t.passkeySignIn}</p>
+          <button type="button" onClick={passkey.start} disabled={passkey.busy}>
+            {t.passkeyUse}
+          </button>
+          {passkey.error && <p role="alert" class="error">{passkey.error}</p>}
+        </div>
+      )}
     </Card>
   );
+}
+
+/**
+ * A passkey sign-in (operations.md §15): options from the server, the browser's own dialog
+ * (startAuthentication), the server's check; alone, or as the second step of a password sign-in.
+ */
+function usePasskeySignIn(secondFactor: boolean, onDone: () => void) {
+  const t = useT();
+  const { lang } = useContext(LangContext);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const start = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const options = await api.POST('/api/auth/passkey/options', { body: secondFactor ? { secondFactor: true } : {} });
+      if (options.error) return setError(errorText(options.error, lang));
+      let response;
+      try {
+        response = await startAuthentication({ optionsJSON: options.data as unknown as PublicKeyCredentialRequestOptionsJSON });
+      } catch {
+        // Closed or timed out: nothing was sent.
+        return setError(t.passkeyCancelled);
+      }
+      const answer = await api.POST('/api/auth/passkey', { body: { response: response as never } });
+      if (answer.error) setError(errorText(answer.error, lang));
+      else onDone();
+    } catch (err) {
+      setError(errorText(err, lang));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { supported: browserSupportsWebAuthn(), error, busy, start };
 }
 
 /** True while nobody has an account (operations.md §14): the page then says where the setup link is. */
@@ -49,23 +94,39 @@ function useFirstRun(): boolean {
   return needed;
 }
 
-/** The second step: a code of the authenticator app or a recovery code (POST /api/auth/mfa). */
-function SecondStep({ onDone, onRestart }: { onDone: () => void; onRestart: () => void }) {
+/** The second step: a code of the authenticator app or a recovery code (POST /api/auth/mfa), or a passkey. */
+function SecondStep({ methods, onDone, onRestart }: { methods: string[]; onDone: () => void; onRestart: () => void }) {
   const t = useT();
   const { error, busy, submit } = useFormSubmit((form) => api.POST('/api/auth/mfa', { body: { code: String(form.get('code')) } }), onDone);
+  const passkey = usePasskeySignIn(true, onDone);
+  const withCode = methods.includes('totp');
+  const withPasskey = methods.includes('passkey') && passkey.supported;
   return (
     <Card title={t.signInTitle}>
-      <form onSubmit={submit} class="stack">
-        <p>{t.mfaIntro}</p>
-        <InputField label={t.mfaCode} name="code" autocomplete="one-time-code" required maxLength={64} />
-        {error && <p role="alert" class="error">{error}</p>}
-        <button type="submit" disabled={busy}>
-          {t.mfaVerify}
-        </button>
+      {withCode && (
+        <form onSubmit={submit} class="stack">
+          <p>{t.mfaIntro}</p>
+          <InputField label={t.mfaCode} name="code" autocomplete="one-time-code" required maxLength={64} />
+          {error && <p role="alert" class="error">{error}</p>}
+          <button type="submit" disabled={busy}>
+            {t.mfaVerify}
+          </button>
+        </form>
+      )}
+      {withPasskey && (
+        <div class="stack">
+          <p>{withCode ? t.passkeyOr : t.passkeyIntro}</p>
+          <button type="button" onClick={passkey.start} disabled={passkey.busy}>
+            {t.passkeyUse}
+          </button>
+          {passkey.error && <p role="alert" class="error">{passkey.error}</p>}
+        </div>
+      )}
+      <div class="stack">
         <button type="button" onClick={onRestart}>
           {t.mfaRestart}
         </button>
-      </form>
+      </div>
     </Card>
   );
 }

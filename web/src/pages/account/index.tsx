@@ -17,6 +17,7 @@ import {
   useSettingsStrings,
 } from '../settings/ui.js';
 import { asMade, CredentialForm, NewCredential, type Made } from '../settings/credential.js';
+import { PasskeysSection } from './passkeys.js';
 import { ShortcutsSetting } from './shortcuts.js';
 import { strings } from './strings.js';
 
@@ -32,6 +33,7 @@ export function AccountPage({ me, workspaceId }: PageProps) {
       <Sessions />
       <Tokens me={me} workspaceId={workspaceId} />
       <ShortcutsSetting />
+      <PasskeysSection />
     </div>
   );
 }
