@@ -168,10 +168,10 @@ async function requireEnabled(ctx: Ctx, id: string): Promise<Webhook> {
 export async function sendTestEvent({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<{ eventId: string }> {
   await requireEnabled(ctx, input.id);
   const eventId = newId();
-  const queued = await recordEvents({
-    ctx,
+  const queued = await withTransaction(ctx.db, (tx) => recordEvents({
+    ctx: { ...ctx, db: tx },
     input: { events: [{ id: eventId, workspaceId: ctx.workspace.id, type: 'webhook.test', body: eventBody('webhook.test', ctx.now, { webhookId: input.id }) }], endpointId: input.id },
-  });
+  }));
   // Deleted between the check and the insert.
   if (queued === 0) throw notFound('webhook', input.id);
   return { eventId };

@@ -49,7 +49,7 @@ export async function updateWorkspace({ ctx, input }: { ctx: BaseCtx; input: Wor
   if (input.plan !== undefined) patch.plan = input.plan;
   if (input.rateLimitPerMinute !== undefined) patch.rateLimitOverride = input.rateLimitPerMinute;
   if (input.maxBulkItems !== undefined) patch.maxBulkItemsOverride = input.maxBulkItems;
-  const row = await store.updateWorkspace(ctx.db, id, patch);
+  const row = await withTransaction(ctx.db, (tx) => store.updateWorkspace(tx, id, patch));
   if (!row) throw notFound('workspace', id);
   return toWorkspace(row);
 }
