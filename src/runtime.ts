@@ -57,6 +57,12 @@ export interface RuntimeOptions {
   database?: Database;
   logger?: Logger;
   requestTimeoutMs?: number;
+  /**
+   * Where sign-in failures are counted in Redis (default `lt:lf:`). Test apps each count under
+   * their own, since every injected request comes from 127.0.0.1 and one app's failed sign-ins
+   * would otherwise throttle another's on the shared test Redis.
+   */
+  failureKeyPrefix?: string;
 }
 
 /** Paths never written to logs: credentials, cookies, and secrets handed to a logger call. */
@@ -114,7 +120,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const lastUsed = new LastUsedTracker((batch) => recordKeyUses({ ctx: database, input: batch }), (err) => logger.warn({ err }, 'could not record key use'));
   const clock = options.clock ?? (() => new Date());
   const tokenUsed = new LastUsedTracker((batch) => recordTokenUses({ ctx: database, input: batch }), (err) => logger.warn({ err }, 'could not record token use'));
-  const loginFailures = redis ? new RedisFailureCounter(redis, logger) : new MemoryFailureCounter();
+  const loginFailures = redis ? new RedisFailureCounter(redis, logger, options.failureKeyPrefix) : new MemoryFailureCounter();
   const sessionSeen = new LastUsedTracker((batch) => recordSessionsSeen({ ctx: database, input: batch }), (err) => logger.warn({ err }, 'could not record session use'));
   // One sealer for every reversible secret (link passwords, webhook and Stripe secrets…).
   const sealer = new Sealer(config.secret, config.secretPrevious);

@@ -83,11 +83,12 @@ export class RedisFailureCounter implements FailureCounter {
   constructor(
     private readonly redis: Redis,
     private readonly log: { warn(o: object, m: string): void; info?(m: string): void },
+    private readonly prefix = 'lt:lf:',
   ) {}
 
   async count(key: string, nowMs: number): Promise<number> {
     return this.attempt(
-      async () => Number((await this.redis.get(`lt:lf:${key}`)) ?? 0),
+      async () => Number((await this.redis.get(`${this.prefix}${key}`)) ?? 0),
       () => this.fallback.count(key, nowMs),
     );
   }
@@ -95,7 +96,7 @@ export class RedisFailureCounter implements FailureCounter {
   async add(key: string, windowMs: number, nowMs: number): Promise<number> {
     return this.attempt(
       async () => {
-        const k = `lt:lf:${key}`;
+        const k = `${this.prefix}${key}`;
         // One transaction: a count never outlives its window even if the client dies in between.
         const replies = await this.redis.multi().incr(k).pexpire(k, windowMs).exec();
         const [incrErr, failures] = replies?.[0] ?? [new Error('transaction aborted'), 0];
@@ -110,14 +111,14 @@ export class RedisFailureCounter implements FailureCounter {
     // Cleared in both places, so counts made during an outage do not return after it.
     await this.fallback.clear(key);
     await this.attempt(
-      async () => void (await this.redis.del(`lt:lf:${key}`)),
+      async () => void (await this.redis.del(`${this.prefix}${key}`)),
       async () => undefined,
     );
   }
 
   async expiresIn(key: string, nowMs: number): Promise<number> {
     return this.attempt(
-      async () => Math.max(0, await this.redis.pttl(`lt:lf:${key}`)),
+      async () => Math.max(0, await this.redis.pttl(`${this.prefix}${key}`)),
       () => this.fallback.expiresIn(key, nowMs),
     );
   }

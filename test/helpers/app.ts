@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Database } from '../../src/db/connect.js';
@@ -48,10 +49,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * Sign-in failures counted under a key prefix of this runtime's own: every injected request
+ * comes from 127.0.0.1, so on the shared test Redis one file's failed sign-ins would throttle
+ * another's. Spread into createRuntime's options.
+ */
+export const ownFailureCounts = () => ({ failureKeyPrefix: `lt:lf:test-${randomUUID()}:` });
+
 export async function startTestApp(
   options: { env?: Record<string, string | undefined>; clock?: () => Date; database?: Database } = {},
 ): Promise<TestApp> {
-  const runtime = await createRuntime(testConfig(options.env), { clock: options.clock, database: options.database });
+  const runtime = await createRuntime(testConfig(options.env), { clock: options.clock, database: options.database, ...ownFailureCounts() });
   await runtime.app.ready();
   const inject = runtime.app.inject.bind(runtime.app);
   const admin: TestApp['admin'] = (method, url, payload) =>

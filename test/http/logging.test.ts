@@ -4,7 +4,7 @@ import type { InjectOptions } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRuntime, LOG_REDACT, type Runtime } from '../../src/runtime.js';
-import { ADMIN_TOKEN, bearer, testConfig } from '../helpers/app.js';
+import { ADMIN_TOKEN, bearer, ownFailureCounts, testConfig } from '../helpers/app.js';
 import { SoftAuthenticator, type CreationOptions, type RequestOptions } from '../helpers/webauthn.js';
 
 let lines = '';
@@ -19,7 +19,7 @@ beforeAll(async () => {
   });
   // Everything the service logs, at the most verbose level, goes into `lines`.
   const logger = pino({ level: 'trace', redact: LOG_REDACT }, sink);
-  rt = await createRuntime(testConfig({ LOG_LEVEL: 'trace' }), { logger });
+  rt = await createRuntime(testConfig({ LOG_LEVEL: 'trace' }), { logger, ...ownFailureCounts() });
   await rt.app.ready();
 });
 afterAll(() => rt.close());
