@@ -26,6 +26,7 @@ const ROUTES: [pattern: string, page: Page][] = [
   ['/settings/integrations', page(() => import('./pages/integrations/index.js').then((m) => m.IntegrationsPage))],
   ['/settings/domains', page(() => import('./pages/domains/index.js').then((m) => m.DomainsPage))],
   ['/account', page(() => import('./pages/account/index.js').then((m) => m.AccountPage))],
+  ['/account/security', page(() => import('./pages/account/security.js').then((m) => m.SecurityPage))],
 ];
 
 /**
@@ -66,5 +67,9 @@ export const SECTIONS = [
     ['/settings/webhooks', 'webhooks'],
     ['/settings/integrations', 'integrations'],
     ['/settings/domains', 'domains'],
+  ],
+  [
+    ['/account', 'account'],
+    ['/account/security', 'security'],
   ],
 ] as const;
