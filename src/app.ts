@@ -49,7 +49,10 @@ import { tagRoutes } from './modules/tags/routes.js';
 import { humanTokenCredential } from './modules/tokens/credential.js';
 import { tokenRoutes } from './modules/tokens/routes.js';
 import type { TokenFound } from './modules/tokens/service.js';
-import { roleIn } from './modules/users/members.js';
+import { membershipFor } from './modules/users/service.js';
+import { hasAnySecondFactor } from './modules/passkeys/service.js';
+import { lacksRequiredSecondFactor, type RoleLookup, type SecondFactorCheck } from './http/auth.js';
+import { AppError } from './core/errors.js';
 import type { Role } from './modules/users/roles.js';
 import { userRoutes } from './modules/users/routes.js';
 import { utmTemplateRoutes } from './modules/utm-templates/routes.js';
@@ -94,6 +97,8 @@ export interface AppDeps {
     sessionSeen: LastUsedTracker;
     tokens: CredentialCache<TokenFound>;
     oauthTokens: CredentialCache<AccessFound>;
+    /** Whether a person has a second factor, by user id (for workspaces that require one). */
+    secondFactors: CredentialCache<boolean>;
     tokenUsed: LastUsedTracker;
     throttle: LoginThrottle;
   };
@@ -110,6 +115,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const sessionLimits = { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs };
   // Every credential cache listens to the same bus: one call empties them all, on every instance.
   const authChanged = () => deps.keyCache.changed();
+  // Asked only in workspaces that require it, and cached like the credentials themselves.
+  const secondFactorOf: SecondFactorCheck = async (userId, now) =>
+    (await deps.people.secondFactors.lookup(userId, () => hasAnySecondFactor({ ctx: { db, now }, input: { userId } }), now.getTime())) === true;
+  // Settings routes of a workspace (`workspaceRole`) refuse a member without a required second factor too.
+  const roleOf: RoleLookup = async (userId, workspaceId) => {
+    const now = clock();
+    const m = await membershipFor({ ctx: { db, now }, input: { userId, workspaceId } });
+    if (m && (await lacksRequiredSecondFactor(m.workspace, userId, secondFactorOf, now))) throw new AppError('mfa_required');
+    return m?.role;
+  };
   const sessionDeps = {
     db,
     baseUrl: config.baseUrl,
@@ -118,6 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     memberships: deps.people.memberships,
     touch: (id: string, at: Date) => deps.people.sessionSeen.touch(id, at),
     pendingSeen: (id: string) => deps.people.sessionSeen.pendingAt(id),
+    hasSecondFactor: secondFactorOf,
   };
   const app = await createServer({
     baseUrl: config.baseUrl,
@@ -129,13 +145,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     notFoundPage,
     ping: () => deps.database.ping(),
     openApiWebhooks: webhooksDocument,
-    roleOf: (userId, workspaceId) => roleIn({ ctx: ctxNow(), input: { userId, workspaceId } }),
+    roleOf,
     auth: {
       kinds: [
         apiKeyCredential(db, deps.keyCache),
         sessionCredential(sessionDeps),
-        humanTokenCredential(db, deps.people.tokens),
-        oauthAccessCredential(db, deps.people.oauthTokens),
+        humanTokenCredential(db, deps.people.tokens, secondFactorOf),
+        oauthAccessCredential(db, deps.people.oauthTokens, secondFactorOf),
       ],
       limiter: deps.limiter,
       clock,
@@ -148,7 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const resource = { db, analyticsDb: deps.analyticsDatabase?.db ?? db, clock };
   // First: its hooks write the audit entry of every route registered after it (operations.md §15).
-  await app.register(auditRoutes, { db, clock, roleOf: (userId, workspaceId) => roleIn({ ctx: ctxNow(), input: { userId, workspaceId } }) });
+  await app.register(auditRoutes, { db, clock, roleOf });
   await app.register(qrRoutes, resource);
   await app.register(collectionRoutes, resource);
   await app.register(tagRoutes, resource);
@@ -175,13 +191,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     sealer: deps.sealer,
     clickIdParam: config.clickIdParam,
     conversions: deps.conversions,
-    roleOf: (userId, workspaceId) => roleIn({ ctx: ctxNow(), input: { userId, workspaceId } }),
+    roleOf,
   });
   await app.register(importRoutes, { ...resource, wakeWorker: deps.imports.wakeWorker });
   await app.register(domainRoutes, {
     ...resource,
     domains: deps.domains,
-    roleOf: (userId, workspaceId) => roleIn({ ctx: ctxNow(), input: { userId, workspaceId } }),
+    roleOf,
     isActiveHost: (host) => deps.redirect.hosts.get(host) !== undefined,
   });
   await app.register(authRoutes, {
@@ -193,8 +209,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock,
     authChanged,
   });
-  await app.register(mfaRoutes, { db, clock, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, sealer: deps.sealer, throttle: deps.people.throttle });
-  await app.register(passkeyRoutes, { db, clock, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, throttle: deps.people.throttle });
+  await app.register(mfaRoutes, { db, clock, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, sealer: deps.sealer, throttle: deps.people.throttle, authChanged });
+  await app.register(passkeyRoutes, { db, clock, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, throttle: deps.people.throttle, authChanged });
   await app.register(passwordResetRoutes, { db, clock, baseUrl: config.baseUrl, mailer: deps.mailer, authChanged });
   const flushLastUsed = async () => {
     await Promise.all([deps.lastUsed.flush(), deps.people.sessionSeen.flush(), deps.people.tokenUsed.flush()]);

@@ -230,6 +230,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       sessionSeen,
       tokens: new CredentialCache(bus),
       oauthTokens: new CredentialCache(bus),
+      secondFactors: new CredentialCache(bus),
       tokenUsed,
       throttle: new LoginThrottle(loginFailures),
     },

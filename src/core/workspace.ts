@@ -7,5 +7,7 @@ export interface Workspace {
   plan: Plan;
   rateLimitPerMinute: number;
   maxBulkItems: number;
+  /** Members need a second factor to act here (operations.md §15). */
+  requireMfa: boolean;
   createdAt: Date;
 }

@@ -15,6 +15,7 @@ export const workspaces = pgTable('workspaces', {
   plan: text('plan').notNull(),
   rateLimitOverride: integer('rate_limit_override'),
   maxBulkItemsOverride: integer('max_bulk_items_override'),
+  requireMfa: boolean('require_mfa').notNull().default(false),
   createdAt: createdAt(),
   seq: seq(),
 });

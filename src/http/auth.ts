@@ -28,14 +28,33 @@ export interface Principal {
   scopes: ReadonlySet<Scope>;
 }
 
+/** Where a credential acts: the workspace and its scopes there. */
+export interface WorkspaceAccess {
+  workspace: ActingWorkspace;
+  scopes: ReadonlySet<Scope>;
+  /**
+   * The workspace requires two-factor sign-in and the person acting (by session, human token or
+   * OAuth app) has none: refused there with 403 `mfa_required`. Their account routes stay open.
+   */
+  secondFactorMissing?: boolean;
+}
+
+/** Whether a person has a second factor now (given by the mfa module, cached until an auth change). */
+export type SecondFactorCheck = (userId: string, now: Date) => Promise<boolean>;
+
+/** Whether `userId` lacks the second factor `workspace` requires; asks nothing of workspaces that require none. */
+export async function lacksRequiredSecondFactor(workspace: { requireMfa?: boolean }, userId: string, check: SecondFactorCheck, now: Date): Promise<boolean> {
+  return Boolean(workspace.requireMfa) && !(await check(userId, now));
+}
+
 /** A resolved credential before a workspace is chosen. */
 export interface Resolved {
   kind: string;
   actor: Actor;
   /** Credentials bound to one workspace (keys, tokens) carry it with their scopes. */
-  bound?: { workspace: ActingWorkspace; scopes: ReadonlySet<Scope> };
+  bound?: WorkspaceAccess;
   /** A person's session acts in the workspace the request names, as far as their role allows. */
-  inWorkspace?(workspaceId: string): Promise<{ workspace: ActingWorkspace; scopes: ReadonlySet<Scope> }>;
+  inWorkspace?(workspaceId: string): Promise<WorkspaceAccess>;
 }
 
 /**
@@ -100,13 +119,18 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** The workspace a credential acts in: its own, or for a session the one `X-Workspace-Id` names. */
 export async function principalOf(resolved: Resolved, request: FastifyRequest): Promise<Principal> {
-  if (resolved.bound) return { kind: resolved.kind, actor: resolved.actor, ...resolved.bound };
+  const access = resolved.bound ?? (await namedWorkspace(resolved, request));
+  if (access.secondFactorMissing) throw new AppError('mfa_required');
+  return { kind: resolved.kind, actor: resolved.actor, workspace: access.workspace, scopes: access.scopes };
+}
+
+async function namedWorkspace(resolved: Resolved, request: FastifyRequest): Promise<WorkspaceAccess> {
   const named = rawHeaderValues(request, 'x-workspace-id');
   if (named.length === 0 || !resolved.inWorkspace) throw new AppError('workspace_required');
   const id = named[0]!.trim();
   // A malformed id names no workspace the person belongs to: the same 401 as a foreign one.
   if (named.length > 1 || !UUID_RE.test(id)) throw new AppError('not_a_member');
-  return { kind: resolved.kind, actor: resolved.actor, ...(await resolved.inWorkspace(id.toLowerCase())) };
+  return resolved.inWorkspace(id.toLowerCase());
 }
 
 /** Whether the request presents any credential at all (for routes where signing in is optional). */
@@ -184,7 +208,10 @@ async function count(deps: AuthDeps, reply: FastifyReply, key: string, limit: nu
   return d;
 }
 
-/** A person's role in a workspace, or undefined for a non-member (given by the people module). */
+/**
+ * A person's role in a workspace, or undefined for a non-member (given by the people module);
+ * throws `mfa_required` when the workspace requires a second factor they lack.
+ */
 export type RoleLookup = (userId: string, workspaceId: string) => Promise<string | undefined>;
 
 /**

@@ -14,6 +14,7 @@ const STATUS: Partial<Record<MessageCode, number>> = {
   admin_unauthorized: 401,
   missing_scopes: 403,
   owner_required: 403,
+  mfa_required: 403,
   cross_site_sign_in: 403,
   session_required: 401,
   person_required: 401,

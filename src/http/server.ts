@@ -45,6 +45,22 @@ export function routeTable(app: App): readonly RouteOptions[] {
 // geo entries, utm, title, description) is ~3.8 KB as JSON, so 10,000 of them ~38 MB. The
 // work a body can cause is bounded by json-body.ts, not by this size.
 const BODY_LIMIT = 64 * 1024 * 1024;
+/**
+ * Routes anyone may call (no credential checked before the body is read: sign-in, sign-up,
+ * password reset, inbound webhooks…) read at most this much. The 64 MB above is for callers
+ * already authenticated and counted against a workspace's window; a stranger's 31 MB login
+ * would otherwise be buffered and scanned in full. Fastify refuses a larger Content-Length
+ * before reading anything and stops a chunked body at the first byte past the limit (413
+ * `body_too_large`, `Connection: close`, so the rest is never read). A route may declare its own
+ * `bodyLimit` (the Stripe webhook: 1 MB; form routes: less).
+ */
+export const PUBLIC_BODY_LIMIT = 64 * 1024;
+
+/** Whether a route is read before any credential is checked (operator routes check theirs in onRequest). */
+function needsNoCredential(route: RouteOptions): boolean {
+  const { scope, account } = route.config ?? {};
+  return !scope && (!account || account === 'optional') && !/^\/admin(?:\/|$)/.test(route.url);
+}
 
 export async function createServer(deps: ServerOptions): Promise<App> {
   const requestTimeout = deps.requestTimeoutMs ?? 30_000;
@@ -104,6 +120,7 @@ export async function createServer(deps: ServerOptions): Promise<App> {
   const routes: RouteOptions[] = [];
   routeTables.set(app, routes);
   app.addHook('onRoute', (route) => {
+    if (route.bodyLimit === undefined && needsNoCredential(route)) route.bodyLimit = PUBLIC_BODY_LIMIT;
     describeScopedRoute(route);
     routes.push(route);
   });
@@ -125,6 +142,15 @@ export async function createServer(deps: ServerOptions): Promise<App> {
   await registerOpenApi(app, deps.baseUrl, deps.openApiWebhooks);
 
   app.addHook('preValidation', rejectUnstorableText);
+
+  // A path no route serves reads no body: Fastify would parse it (under the 64 MB limit) before
+  // its not-found handler runs. The answer comes first; a body still on its way closes the connection.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.is404) return;
+    if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) void reply.header('connection', 'close');
+    notFound(request, reply as never);
+    return reply;
+  });
 
   app.addHook('onRequest', authenticate(deps.auth));
   app.addHook('preHandler', authorizeWorkspaceRole(deps.roleOf));

@@ -75,6 +75,10 @@ export const messages = {
     en: 'Too many failed sign-in attempts. Retry in {retryAfter} seconds.',
     ar: 'محاولات تسجيل دخول فاشلة كثيرة. أعد المحاولة بعد {retryAfter} ثانية.',
   },
+  mfa_required: {
+    en: 'This workspace requires two-factor sign-in. Turn it on in Account → Security (/api/me/mfa), then try again.',
+    ar: 'تتطلب مساحة العمل هذه تسجيل الدخول بخطوتين. فعّله من الحساب ← الأمان (/api/me/mfa) ثم حاول مجددًا.',
+  },
   owner_required: {
     en: 'Only an owner of this workspace can do this.',
     ar: 'لا يستطيع القيام بهذا إلا مالك مساحة العمل.',
@@ -364,6 +368,10 @@ export const reasons = {
   totp_already_enabled: { en: 'two-factor sign-in is already on for this account', ar: 'تسجيل الدخول بخطوتين مفعّل لهذا الحساب مسبقًا' },
   totp_not_started: { en: 'ask for a new secret first (POST /api/me/mfa/totp)', ar: 'اطلب سرًّا جديدًا أولًا (POST /api/me/mfa/totp)' },
   totp_not_enabled: { en: 'two-factor sign-in is not on for this account', ar: 'تسجيل الدخول بخطوتين غير مفعّل لهذا الحساب' },
+  mfa_enrol_first: {
+    en: 'can be turned on only once your own account has two-factor sign-in',
+    ar: 'لا يمكن تفعيله إلا بعد تفعيل تسجيل الدخول بخطوتين في حسابك أنت',
+  },
   mfa_code_wrong: { en: 'is not a current code of your authenticator app, nor an unused recovery code', ar: 'ليس رمزًا حاليًا من تطبيق المصادقة ولا رمز استرداد غير مستخدم' },
   passkey_response: { en: 'is not a WebAuthn response this server can read', ar: 'ليس استجابة WebAuthn يمكن لهذا الخادم قراءتها' },
   passkey_challenge: {

@@ -13,7 +13,7 @@ import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from 
 
 const words = {
   en: {
-    account: 'Account',
+    account: 'Security',
     add: 'Add a passkey',
     name: 'Name (optional)',
     currentPassword: 'Current password',
@@ -31,7 +31,7 @@ const words = {
     none: 'No passkeys yet.',
   },
   ar: {
-    account: 'الحساب',
+    account: 'الأمان',
     add: 'إضافة مفتاح مرور',
     name: 'الاسم (اختياري)',
     currentPassword: 'كلمة المرور الحالية',
@@ -100,7 +100,7 @@ describe.runIf(dashboardRunnable)('passkeys in the dashboard', () => {
       await signedIn(page);
 
       // Add: the password, then the browser's dialog (the virtual authenticator answers it).
-      await d.open(page, '/account', w.account);
+      await d.open(page, '/account/security', w.account);
       await page.getByRole('button', { name: w.add }).click();
       await page.getByLabel(w.name).fill(`Laptop ${lang}`);
       await page.getByRole('form', { name: w.add }).getByLabel(w.currentPassword).fill(person.password);
@@ -127,7 +127,7 @@ describe.runIf(dashboardRunnable)('passkeys in the dashboard', () => {
       await signedIn(page);
 
       // Used twice now; removing it takes the password again.
-      await d.open(page, '/account', w.account);
+      await d.open(page, '/account/security', w.account);
       await expect.poll(() => item.getByText(w.never).count()).toBe(0);
       await page.getByRole('button', { name: w.remove(`Laptop ${lang}`) }).click();
       const confirm = page.getByRole('form', { name: w.remove(`Laptop ${lang}`) });

@@ -184,7 +184,8 @@ describe.skipIf(!dashboardRunnable)('settings, account and invitation pages in C
 
   it('account: the password changed (other sessions end), two sessions, the other one ended', async () => {
     const page = await ownerPage();
-    await open(page, '/account', 'Account');
+    // Password and sessions are under Account → Security.
+    await open(page, '/account/security', 'Security');
     const password = page.getByRole('region', { name: 'Password' });
     await password.getByLabel('Current password').fill(OWNER.password);
     await password.getByLabel('New password').fill(NEW_PASSWORD);
@@ -198,7 +199,7 @@ describe.skipIf(!dashboardRunnable)('settings, account and invitation pages in C
     await page.reload();
     await expect.poll(() => sessions.getByRole('listitem').count()).toBe(2);
     expect(await sessions.getByText('This session', { exact: true }).count()).toBe(1);
-    await d.checkAccessibility(page, 'account-en');
+    await d.checkAccessibility(page, 'account-security-sessions-en');
     await sessions.getByRole('button', { name: 'Sign out this session' }).click();
     await sessions.getByRole('button', { name: 'Yes, sign it out' }).click();
     await sessions.getByText('No other session is signed in.').waitFor();
@@ -207,6 +208,8 @@ describe.skipIf(!dashboardRunnable)('settings, account and invitation pages in C
     await other.getByRole('button', { name: 'Sign in' }).waitFor();
 
     // A personal token, shown once, works like a key.
+    await open(page, '/account', 'Account');
+    await d.checkAccessibility(page, 'account-en');
     const tokens = page.getByRole('region', { name: 'Personal tokens' });
     await tokens.getByRole('button', { name: 'New personal token' }).click();
     await tokens.getByLabel('Token name').fill('Laptop script');

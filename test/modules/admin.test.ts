@@ -165,8 +165,8 @@ describe('workspaces', () => {
     const res = await t.admin('POST', '/workspaces', { name });
     expect(res.statusCode, res.body).toBe(201);
     const ws = res.json<Workspace>();
-    expect(Object.keys(ws).sort()).toEqual(['createdAt', 'id', 'maxBulkItems', 'name', 'plan', 'rateLimitPerMinute']);
-    expect(ws).toMatchObject({ name, plan: 'free', rateLimitPerMinute: 60, maxBulkItems: 100 });
+    expect(Object.keys(ws).sort()).toEqual(['createdAt', 'id', 'maxBulkItems', 'name', 'plan', 'rateLimitPerMinute', 'requireMfa']);
+    expect(ws).toMatchObject({ name, plan: 'free', rateLimitPerMinute: 60, maxBulkItems: 100, requireMfa: false });
     expect(ws.id).toMatch(UUID);
     expect(Number.isNaN(Date.parse(ws.createdAt))).toBe(false);
   });

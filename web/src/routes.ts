@@ -27,6 +27,7 @@ const ROUTES: [pattern: string, page: Page][] = [
   ['/settings/domains', page(() => import('./pages/domains/index.js').then((m) => m.DomainsPage))],
   ['/settings/audit-log', page(() => import('./pages/settings/audit-log.js').then((m) => m.AuditLogSettings))],
   ['/account', page(() => import('./pages/account/index.js').then((m) => m.AccountPage))],
+  ['/account/security', page(() => import('./pages/account/security.js').then((m) => m.SecurityPage))],
 ];
 
 /**
@@ -68,5 +69,9 @@ export const SECTIONS = [
     ['/settings/integrations', 'integrations'],
     ['/settings/domains', 'domains'],
     ['/settings/audit-log', 'auditLog'],
+  ],
+  [
+    ['/account', 'account'],
+    ['/account/security', 'security'],
   ],
 ] as const;

@@ -41,12 +41,14 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
   let pageOwnsHeading = false;
   if (!workspaceId || !workspace || !role) page = <p>{t.noWorkspace}</p>;
   else if (!route || !mayOpen(route.pattern, workspace)) page = <p>{t.notFound}</p>;
+  // The server refuses this person here (403 mfa_required): say why and where to fix it, not a page of errors. The account pages stay open.
+  else if (workspace.requireMfa && !me.secondFactor && !route.pattern.startsWith('/account')) page = <MfaRequired />;
   else {
     // A link's page names itself (h1 and tab) after the link, so the frame leaves both to it.
     pageOwnsHeading = route.pattern === '/links/:id';
     page = <route.page key={workspaceId} me={me} workspaceId={workspaceId} workspace={workspace} role={role} params={route.params} />;
   }
-  const title = [...NAV, ...SECTIONS.flat(), ['/settings/webhooks/:id', 'webhooks'] as const, ['/account', 'account'] as const].find(([p]) => p === route?.pattern);
+  const title = [...NAV, ...SECTIONS.flat(), ['/settings/webhooks/:id', 'webhooks'] as const].find(([p]) => p === route?.pattern);
   const heading = title ? t[title[1]] : t.appName;
   useDocumentTitle(pageOwnsHeading ? null : heading, t.appName);
   const [shortcutsShown, setShortcutsShown] = useState(false);
@@ -73,7 +75,7 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
             <option value="ar" lang="ar">العربية</option>
           </select>
         </span>
-        <a class="who" href="/app/account" onClick={onLinkClick} aria-current={path === '/account' ? 'page' : undefined}>
+        <a class="who" href="/app/account" onClick={onLinkClick} aria-current={path === '/account' || path === '/account/security' ? 'page' : undefined}>
           {me.user.name}
         </a>
         <button type="button" onClick={onSignOut}>
@@ -110,5 +112,21 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
       </main>
       {shortcutsShown && <ShortcutsHelp onClose={() => setShortcutsShown(false)} />}
     </div>
+  );
+}
+
+/** What a member without two-factor sign-in sees in a workspace that requires it. */
+function MfaRequired() {
+  const t = useT();
+  return (
+    <section class="notice stack-tight" role="alert" aria-labelledby="mfa-required-heading">
+      <h2 id="mfa-required-heading">{t.mfaRequiredTitle}</h2>
+      <p>{t.mfaRequiredText}</p>
+      <p>
+        <a href="/app/account/security" onClick={onLinkClick}>
+          {t.mfaRequiredLink}
+        </a>
+      </p>
+    </section>
   );
 }

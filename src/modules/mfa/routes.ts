@@ -20,6 +20,8 @@ export interface MfaRoutesDeps {
   sealer: Sealer;
   throttle: LoginThrottle;
   clock: () => Date;
+  /** Turning a second factor on or off changes what the person may do in workspaces that require one: every instance forgets what it cached. */
+  authChanged: () => Promise<void>;
 }
 
 const tags = ['Account'];
@@ -66,7 +68,11 @@ export const mfaRoutes = routesPlugin<MfaRoutesDeps>('mfa', (app, deps) => {
         response: { 200: RecoveryCodes, 400: err('Not a current code, or nothing to confirm') },
       },
     },
-    async (req) => confirmTotp({ ctx: ctx(), input: { userId: req.person!.userId, code: req.body.code }, deps: mfaDeps(req.ip) }),
+    async (req) => {
+      const confirmed = await confirmTotp({ ctx: ctx(), input: { userId: req.person!.userId, code: req.body.code }, deps: mfaDeps(req.ip) });
+      await deps.authChanged();
+      return confirmed;
+    },
   );
 
   app.post(
@@ -80,6 +86,7 @@ export const mfaRoutes = routesPlugin<MfaRoutesDeps>('mfa', (app, deps) => {
     { config: session, schema: { tags, summary: 'Turn two-factor sign-in off', description: 'The password and a current code (or a recovery code).', body: DisableBody, response: { 204: Type.Null() } } },
     async (req, reply) => {
       await disableTotp({ ctx: ctx(), input: { userId: req.person!.userId, ...req.body }, deps: mfaDeps(req.ip) });
+      await deps.authChanged();
       return reply.status(204).send(null);
     },
   );

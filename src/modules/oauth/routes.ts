@@ -52,6 +52,9 @@ function redirectError(reply: FastifyReply, redirectUri: string, e: OAuthError, 
   return reply.code(302).header('location', to.href).header('cache-control', 'no-store').send();
 }
 
+/** Forms are small; each form route declares it too, since a route's own limit would override its parser's. */
+const FORM_LIMIT = 16 * 1024;
+
 const AUTHORIZE_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
 
 /** The OAuth 2.1 authorization server (operations.md §9). Isolated: it parses forms. */
@@ -60,7 +63,7 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
   (app, deps) => {
     const ctx = baseContext(deps);
     const origin = new URL(deps.baseUrl).origin;
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
       const params = new URLSearchParams(body as string);
       const out: Record<string, string | string[]> = {};
       for (const [k, v] of params) out[k] = k in out ? [out[k] as string, v].flat() : v;
@@ -126,7 +129,7 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
       return reply.code(302).header('location', to).header('cache-control', 'no-store').send();
     });
 
-    app.post('/oauth/authorize', { schema: { hide: true } }, async (req, reply) => {
+    app.post('/oauth/authorize', { bodyLimit: FORM_LIMIT, schema: { hide: true } }, async (req, reply) => {
       // A consent is given only by this origin's own page: another site's form is refused.
       if (!isFirstParty(req, origin)) return html(reply, 403, authorizeErrorPage('The consent must come from this site.'));
       let q: Params;
@@ -184,7 +187,7 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
       return client;
     }
 
-    app.post('/oauth/token', { schema: { hide: true } }, async (req, reply) => {
+    app.post('/oauth/token', { bodyLimit: FORM_LIMIT, schema: { hide: true } }, async (req, reply) => {
       void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       const body = single(req.body);
       let client: Client;
@@ -199,11 +202,11 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
       if (body.grant_type === 'authorization_code') {
         return exchangeCode({ ctx: ctx(now), input: { client, code: body.code, redirectUri: body.redirect_uri, verifier: body.code_verifier }, deps: tokenDeps });
       }
-      if (body.grant_type === 'refresh_token') return refresh({ ctx: ctx(now), input: { client, token: body.refresh_token }, deps: tokenDeps });
+      if (body.grant_type === 'refresh_token') return refresh({ ctx: ctx(now), input: { client, token: body.refresh_token, scope: body.scope }, deps: tokenDeps });
       throw new OAuthError(body.grant_type ? 'unsupported_grant_type' : 'invalid_request', body.grant_type ? `grant_type ${body.grant_type} is not supported` : 'grant_type is required');
     });
 
-    app.post('/oauth/revoke', { schema: { hide: true } }, async (req, reply) => {
+    app.post('/oauth/revoke', { bodyLimit: FORM_LIMIT, schema: { hide: true } }, async (req, reply) => {
       const body = single(req.body);
       const client = await authenticateClient(req, body);
       await revoke({ ctx: ctx(), input: { client, token: body.token }, deps: { authChanged: deps.authChanged } });

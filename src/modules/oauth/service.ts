@@ -190,14 +190,26 @@ export async function exchangeCode({
   return issueTokens(db, found.grant, now, effectiveScopes(found.grant, found.appScopes, found.role));
 }
 
+/**
+ * RFC 6749 §6: a refresh may name `scope`, but nothing beyond what the person granted.
+ * Tokens carry their grant's scopes (no per-token narrowing is stored), so a scope within the
+ * grant is accepted and the answer's `scope` says what the new token may do.
+ */
+function checkRefreshScope(raw: string | undefined, granted: readonly string[]): void {
+  if (raw === undefined || raw.trim() === '') return;
+  for (const s of raw.split(' ').filter(Boolean)) {
+    if (!granted.includes(s)) throw new OAuthError('invalid_scope', `the scope ${s} was not granted to this authorization`);
+  }
+}
+
 /** `refresh_token`: a new pair; the old refresh token is spent, and presenting a spent one again revokes the grant (reuse detection). */
 export async function refresh({
   ctx: { db, now },
-  input: { client, token },
+  input: { client, token, scope },
   deps: { authChanged },
 }: {
   ctx: BaseCtx;
-  input: { client: Client; token?: string };
+  input: { client: Client; token?: string; scope?: string };
   deps: { authChanged: () => Promise<void> };
 }): Promise<TokenAnswer> {
   if (!token || !REFRESH.isWellFormed(token)) throw new OAuthError('invalid_grant', 'unknown refresh token');
@@ -210,6 +222,8 @@ export async function refresh({
   }
   if (found.token.revokedAt || found.grant.revokedAt || found.appDeletedAt) throw new OAuthError('invalid_grant', 'the authorization was revoked');
   if (found.token.expiresAt.getTime() <= now.getTime()) throw new OAuthError('invalid_grant', 'the refresh token has expired');
+  // Checked before the token is spent: a refused refresh leaves the app its refresh token.
+  checkRefreshScope(scope, found.grant.scopes);
   // Two presentations at once: the row lock lets one spend it; the other is a reuse like any later one.
   const scopes = effectiveScopes(found.grant, found.appScopes, found.role);
   const issued = await withTransaction(db, async (tx) => ((await store.spendRefreshToken(tx, found.token.id, now)) ? issueTokens(tx, found.grant, now, scopes) : undefined));

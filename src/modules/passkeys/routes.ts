@@ -20,6 +20,8 @@ export interface PasskeyRoutesDeps {
   sessionMaxMs: number;
   throttle: LoginThrottle;
   clock: () => Date;
+  /** Tells every instance that a person's second factors changed (a workspace's requireMfa asks). */
+  authChanged: () => Promise<void>;
 }
 
 const tags = ['Account'];
@@ -71,7 +73,11 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
         response: { 201: PasskeyView, 400: err('Not an answer to a current challenge, not verified, or already registered') },
       },
     },
-    async (req, reply) => reply.status(201).send(await registerPasskey({ ctx: ctx(), input: { userId: req.person!.userId, ...req.body }, deps: passkeyDeps(req.ip) })),
+    async (req, reply) => {
+      const added = await registerPasskey({ ctx: ctx(), input: { userId: req.person!.userId, ...req.body }, deps: passkeyDeps(req.ip) });
+      await deps.authChanged();
+      return reply.status(201).send(added);
+    },
   );
 
   app.delete(
@@ -90,6 +96,7 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
     },
     async (req, reply) => {
       await deletePasskey({ ctx: ctx(), input: { userId: req.person!.userId, id: req.params.id, password: req.body.password }, deps: passkeyDeps(req.ip) });
+      await deps.authChanged();
       return reply.status(204).send(null);
     },
   );

@@ -11,7 +11,7 @@ import type { BaseCtx } from '../../core/context.js';
 import { AppError, invalid, notFound } from '../../core/errors.js';
 import { sha256 } from '../../core/secret.js';
 import { recordSignIn } from '../audit/service.js';
-import { assertFactorNotThrottled, completeSecondStepWith, pendingUser, recordFactorFailure, type Throttle } from '../mfa/service.js';
+import { assertFactorNotThrottled, completeSecondStepWith, hasSecondFactor, pendingUser, recordFactorFailure, type Throttle } from '../mfa/service.js';
 import { verifyCurrentPassword } from '../users/service.js';
 import type { AuthenticationResponseBody, RegistrationResponseBody } from './schemas.js';
 import * as store from './store.js';
@@ -198,4 +198,10 @@ export async function signInWithPasskey({
   }
   await recordSignIn({ ctx, input: { userId: passkey.userId, outcome: 'succeeded', ...signIn } });
   return { userId: passkey.userId };
+}
+
+/** Whether the person has a second factor of either kind, an authenticator app or a passkey: what a workspace's requireMfa asks (operations.md §15). */
+export async function hasAnySecondFactor({ ctx, input }: { ctx: BaseCtx; input: { userId: string } }): Promise<boolean> {
+  const [totp, passkey] = await Promise.all([hasSecondFactor({ ctx, input }), hasPasskey({ ctx, input })]);
+  return totp || passkey;
 }

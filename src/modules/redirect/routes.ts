@@ -10,6 +10,9 @@ import { answerPassword, answerVisit, html, queryOf, selfWithQuery, type Redirec
 
 export type { RedirectDeps } from './answer.js';
 
+/** Password form posts: urlencoded, small. */
+const PASSWORD_FORM_LIMIT = 4096;
+
 /** The visitor side: short links, their pages and the attribution script (isolated: it parses password forms). */
 export const redirectRoutes = routesPlugin<RedirectDeps>('redirect', (app, d) => {
   const prefix = new URL(d.shortLinkBaseUrl).pathname.replace(/\/+$/, '');
@@ -22,7 +25,7 @@ export const redirectRoutes = routesPlugin<RedirectDeps>('redirect', (app, d) =>
   });
 
   // Password form posts: urlencoded, small.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: PASSWORD_FORM_LIMIT }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
@@ -45,7 +48,8 @@ export const redirectRoutes = routesPlugin<RedirectDeps>('redirect', (app, d) =>
 
   app.post<{ Params: { shortId: string }; Body: { password?: unknown } }>(
     `${prefix}/:shortId`,
-    { schema: { hide: true, params }, logLevel: 'warn' },
+    // The route's own limit, or the server's default for public routes would replace the parser's.
+    { bodyLimit: PASSWORD_FORM_LIMIT, schema: { hide: true, params }, logLevel: 'warn' },
     async (req, reply) => {
       if (!isShortId(req.params.shortId)) return notFound(req, reply);
       const link = await findLink(req);

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Conn } from '../../db/connect.js';
 import { AppError } from '../../core/errors.js';
-import type { CredentialKind } from '../../http/auth.js';
+import { lacksRequiredSecondFactor, type CredentialKind, type SecondFactorCheck } from '../../http/auth.js';
 import type { CredentialCache } from '../../infra/credential-cache.js';
 import { ROLE_SCOPES, type Role } from '../users/roles.js';
 import { membershipFor } from '../users/service.js';
@@ -17,6 +17,7 @@ export interface SessionCredentialDeps {
   memberships: CredentialCache<{ role: Role; workspace: Workspace }>;
   touch: (sessionId: string, at: Date) => void;
   pendingSeen: (sessionId: string) => Date | undefined;
+  hasSecondFactor: SecondFactorCheck;
 }
 
 /** What resolving a session cookie is given: the limits, the session cache, the batched last-seen writes. */
@@ -66,7 +67,8 @@ export function sessionCredential(deps: SessionCredentialDeps): CredentialKind {
         async inWorkspace(workspaceId) {
           const m = await deps.memberships.lookup(`${user.id}:${workspaceId}`, () => membershipFor({ ctx: { db: deps.db, now }, input: { userId: user.id, workspaceId } }), now.getTime());
           if (!m) throw new AppError('not_a_member');
-          return { workspace: m.workspace, scopes: ROLE_SCOPES[m.role] };
+          const secondFactorMissing = await lacksRequiredSecondFactor(m.workspace, user.id, deps.hasSecondFactor, now);
+          return { workspace: m.workspace, scopes: ROLE_SCOPES[m.role], secondFactorMissing };
         },
       };
     },

@@ -1,3 +1,4 @@
+import { hasAnySecondFactor } from '../passkeys/service.js';
 import { Type } from '@sinclair/typebox';
 import { baseContext, type PeopleDeps } from '../../core/context.js';
 import { invalid } from '../../core/errors.js';
@@ -39,10 +40,15 @@ export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
     async (req) => {
       const { userId } = req.person!;
       const c = ctx();
-      const [found, workspaces] = await Promise.all([findUser({ ctx: c, input: { id: userId } }), workspacesOf({ ctx: c, input: { userId } })]);
+      const [found, workspaces, secondFactor] = await Promise.all([
+        findUser({ ctx: c, input: { id: userId } }),
+        workspacesOf({ ctx: c, input: { userId } }),
+        hasAnySecondFactor({ ctx: c, input: { userId } }),
+      ]);
       return {
         user: found,
-        workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, role: w.role, scopes: [...ROLE_SCOPES[w.role]], features: [...PLAN_LIMITS[w.plan].features], maxBulkItems: w.maxBulkItems })),
+        workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, plan: w.plan, role: w.role, scopes: [...ROLE_SCOPES[w.role]], features: [...PLAN_LIMITS[w.plan].features], maxBulkItems: w.maxBulkItems, requireMfa: w.requireMfa })),
+        secondFactor,
         scopeEndpoints: SCOPE_ENDPOINTS,
       };
     },

@@ -36,8 +36,10 @@ export const Me = Type.Object({
       scopes: Type.Array(StringEnum(SCOPES), { description: "What the person's role allows in this workspace (operations.md §7): a session acts with these, a human token with at most these" }),
       features: Type.Array(StringEnum(FEATURES), { description: "The link features the workspace's plan allows (operations.md §3)" }),
       maxBulkItems: Type.Integer({ description: 'Items per bulk request in force (the plan\'s, or the workspace\'s own)' }),
+      requireMfa: Type.Boolean({ description: 'The workspace requires two-factor sign-in: without it the person is refused there (403 mfa_required)' }),
     }),
   ),
+  secondFactor: Type.Boolean({ description: 'Whether the person has two-factor sign-in on (what a workspace with `requireMfa` asks of its members)' }),
   scopeEndpoints: Type.Object(Object.fromEntries(SCOPES.map((s) => [s, Type.String()])) as Record<(typeof SCOPES)[number], ReturnType<typeof Type.String>>, {
     description: 'Extension for clients that show scopes: the endpoints each scope opens (api.md Authentication 5)',
   }),

@@ -3,8 +3,9 @@ import { baseContext, type PeopleDeps } from '../../core/context.js';
 import { addSchemaOnce } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { workspacesOf } from '../users/service.js';
-import { MyWorkspace, Workspace, WorkspaceNew, WorkspaceParam, WorkspaceRename } from './schemas.js';
-import { createOwnedWorkspace, renameWorkspace } from './service.js';
+import { hasAnySecondFactor } from '../passkeys/service.js';
+import { MyWorkspace, Workspace, WorkspaceNew, WorkspaceParam, WorkspaceSettings } from './schemas.js';
+import { changeSettings, createOwnedWorkspace } from './service.js';
 
 const tags = ['Workspace settings'];
 
@@ -29,12 +30,26 @@ export const workspaceRoutes = routesPlugin<PeopleDeps>('workspaces', (app, deps
     '/api/workspaces/:id',
     {
       config: { account: 'session', workspaceRole: 'owner' },
-      schema: { tags, summary: 'Rename a workspace', description: 'Owner only.', params: WorkspaceParam, body: WorkspaceRename, response: { 200: Type.Ref('Workspace') } },
+      schema: {
+        tags,
+        summary: "Change a workspace's settings",
+        description:
+          'Owner only: the name, and `requireMfa`. While `requireMfa` is on, a member without two-factor sign-in is refused in the workspace with 403 `mfa_required` — their session requests, their human tokens and the OAuth apps acting for them — until they turn it on (their account routes, /api/me/… and /api/auth/…, stay open); API keys are not people and are unaffected. Only an owner who has two-factor sign-in can turn it on (400). Takes effect on the next request, on every instance.',
+        params: WorkspaceParam,
+        body: WorkspaceSettings,
+        response: { 200: Type.Ref('Workspace') },
+      },
     },
     async (req) => {
-      const renamed = await renameWorkspace({ ctx: ctx(), input: { id: req.params.id, name: req.body.name } });
+      const c = ctx();
+      const userId = req.person!.userId;
+      const changed = await changeSettings({
+        ctx: c,
+        input: { id: req.params.id, ...req.body },
+        deps: { callerHasSecondFactor: () => hasAnySecondFactor({ ctx: c, input: { userId } }) },
+      });
       await deps.authChanged();
-      return renamed;
+      return changed;
     },
   );
 });

@@ -12,6 +12,7 @@ export const Workspace = Type.Object(
     plan: Plan,
     rateLimitPerMinute: Type.Integer({ description: 'Requests per sliding minute in force' }),
     maxBulkItems: Type.Integer({ description: 'Items per bulk request in force' }),
+    requireMfa: Type.Boolean({ description: 'Members need two-factor sign-in to act in this workspace (PATCH /api/workspaces/{id}, owner)' }),
     createdAt: DateTime,
   },
   { $id: 'Workspace' },
@@ -33,7 +34,15 @@ export const WorkspaceParam = Type.Object({ id: Uuid });
 
 const WorkspaceName = Type.String({ minLength: 1, maxLength: 190 });
 export const WorkspaceNew = Type.Object({ name: WorkspaceName });
-export const WorkspaceRename = Type.Object({ name: WorkspaceName });
+export const WorkspaceSettings = Type.Object(
+  {
+    name: Type.Optional(WorkspaceName),
+    requireMfa: Type.Optional(
+      Type.Boolean({ description: 'Require two-factor sign-in of every member (sessions, human tokens, OAuth apps acting for them; API keys are not people). Turning it on needs the caller to have it.' }),
+    ),
+  },
+  { description: 'At least one of the two (an empty body is a 400 naming `name`).' },
+);
 
 export const MyWorkspace = Type.Object({
   id: Uuid,
@@ -41,6 +50,7 @@ export const MyWorkspace = Type.Object({
   plan: Type.String(),
   rateLimitPerMinute: Type.Integer(),
   maxBulkItems: Type.Integer(),
+  requireMfa: Type.Boolean({ description: 'Members need two-factor sign-in to act in this workspace' }),
   createdAt: DateTime,
   role: Role,
 });

@@ -1,6 +1,6 @@
 import type { BaseCtx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
-import { notFound } from '../../core/errors.js';
+import { invalid, notFound } from '../../core/errors.js';
 import { withTransaction } from '../../core/transaction.js';
 import { PLAN_LIMITS, type Plan } from '../../core/plans.js';
 import type { Workspace } from '../../core/workspace.js';
@@ -23,6 +23,7 @@ export function toWorkspace(row: store.WorkspaceRow): Workspace {
     plan,
     rateLimitPerMinute: row.rateLimitOverride ?? PLAN_LIMITS[plan].requestsPerMinute,
     maxBulkItems: row.maxBulkItemsOverride ?? PLAN_LIMITS[plan].maxBulkItems,
+    requireMfa: row.requireMfa,
     createdAt: row.createdAt,
   };
 }
@@ -69,6 +70,25 @@ export async function createOwnedWorkspace({ ctx, input: { userId, name } }: { c
   });
 }
 
-export async function renameWorkspace({ ctx, input: { id, name } }: { ctx: BaseCtx; input: { id: string; name: string } }): Promise<Workspace> {
-  return updateWorkspace({ ctx, input: { id, name } });
+/**
+ * An owner's settings: the name, and whether members need a second factor. An owner without
+ * one cannot require it (they would be the first refused).
+ */
+export async function changeSettings({
+  ctx,
+  input: { id, name, requireMfa },
+  deps,
+}: {
+  ctx: BaseCtx;
+  input: { id: string; name?: string; requireMfa?: boolean };
+  deps: { callerHasSecondFactor: () => Promise<boolean> };
+}): Promise<Workspace> {
+  if (name === undefined && requireMfa === undefined) throw invalid('name', 'required');
+  if (requireMfa === true && !(await deps.callerHasSecondFactor())) throw invalid('requireMfa', 'mfa_enrol_first');
+  const patch: Parameters<typeof store.updateWorkspace>[2] = {};
+  if (name !== undefined) patch.name = name;
+  if (requireMfa !== undefined) patch.requireMfa = requireMfa;
+  const row = await store.updateWorkspace(ctx.db, id, patch);
+  if (!row) throw notFound('workspace', id);
+  return toWorkspace(row);
 }

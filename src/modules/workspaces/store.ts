@@ -21,7 +21,7 @@ export async function findWorkspace(conn: Conn, id: string): Promise<WorkspaceRo
 export async function updateWorkspace(
   conn: Conn,
   id: string,
-  patch: Partial<Pick<WorkspaceRow, 'name' | 'plan' | 'rateLimitOverride' | 'maxBulkItemsOverride'>>,
+  patch: Partial<Pick<WorkspaceRow, 'name' | 'plan' | 'rateLimitOverride' | 'maxBulkItemsOverride' | 'requireMfa'>>,
 ): Promise<WorkspaceRow | undefined> {
   if (Object.keys(patch).length === 0) return findWorkspace(conn, id);
   const [row] = await conn.update(workspaces).set(patch).where(eq(workspaces.id, id)).returning();

@@ -355,6 +355,27 @@ describe('grant_type=refresh_token', () => {
     expect(own.statusCode, own.body).toBe(200);
   });
 
+  test('asking for a scope beyond the grant: invalid_scope (RFC 6749 §6); the refresh token is not spent', async () => {
+    // Granted linksRead only; the app itself may ask for linksWrite, and linksAdmin is no scope it has.
+    const first = await connect(t, member, app, workspaceId, { scope: 'linksRead' });
+    expect(first.scope).toBe('linksRead');
+    for (const scope of ['linksWrite', 'linksRead linksWrite', 'keysRead', 'notAScope']) {
+      const res = await tokenRequest(t, app, { grant_type: 'refresh_token', refresh_token: first.refresh_token, scope });
+      expectOAuthError(res, 400, 'invalid_scope');
+      expect(Object.keys(res.json()).sort()).toEqual(['error', 'error_description']);
+    }
+    // Still unspent: the grant's own scope (or none) refreshes, and nothing beyond it was issued.
+    const same = await tokenRequest(t, app, { grant_type: 'refresh_token', refresh_token: first.refresh_token, scope: 'linksRead' });
+    expect(same.statusCode, same.body).toBe(200);
+    const second = same.json<TokenAnswer>();
+    expect(second.scope).toBe('linksRead');
+    await expectWorks(second.access_token);
+    expectError(await writeLink(t, second.access_token, collectionId), 403, 'missing_scopes');
+    const bare = await refreshRequest(t, app, second.refresh_token);
+    expect(bare.statusCode, bare.body).toBe(200);
+    expect(bare.json<TokenAnswer>().scope).toBe('linksRead');
+  });
+
   test('an access token, an unknown or no refresh token: invalid_grant', async () => {
     const first = await connect(t, member, app, workspaceId);
     for (const token of [first.access_token, `ltr_${randomBytes(32).toString('base64url')}`]) {

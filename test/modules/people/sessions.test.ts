@@ -123,7 +123,8 @@ describe('first-user setup', () => {
     expect(who.statusCode, who.body).toBe(200);
     expect(who.json()).toEqual({
       user: body.user,
-      workspaces: [{ id: body.workspace.id, name: 'First workspace', plan: 'enterprise', role: 'owner', scopes: ['linksRead', 'linksWrite', 'collectionsRead', 'collectionsWrite', 'tagsRead', 'tagsWrite', 'analyticsRead', 'conversionsWrite', 'customersRead', 'customersWrite', 'partnersRead', 'partnersWrite', 'webhooksRead', 'webhooksWrite'], features: ['expiration', 'password', 'cloaking', 'deviceTargeting', 'geoTargeting'], maxBulkItems: 10_000 }],
+      workspaces: [{ id: body.workspace.id, name: 'First workspace', plan: 'enterprise', role: 'owner', scopes: ['linksRead', 'linksWrite', 'collectionsRead', 'collectionsWrite', 'tagsRead', 'tagsWrite', 'analyticsRead', 'conversionsWrite', 'customersRead', 'customersWrite', 'partnersRead', 'partnersWrite', 'webhooksRead', 'webhooksWrite'], features: ['expiration', 'password', 'cloaking', 'deviceTargeting', 'geoTargeting'], maxBulkItems: 10_000, requireMfa: false }],
+      secondFactor: false,
       scopeEndpoints: expect.objectContaining({ linksRead: 'GET /api/links', conversionsWrite: 'POST /api/track/lead, POST /api/track/sale' }),
     });
   });

@@ -357,7 +357,8 @@ describe('account and settings routes: 401 for anything but the session', () => 
     expect(bySession.statusCode, bySession.body).toBe(200);
     expect(bySession.json()).toEqual({
       user: { id: owner.user.id, email: owner.user.email, name: owner.user.name, createdAt: expect.any(String) },
-      workspaces: [{ id: w.id, name: expect.any(String), plan: 'enterprise', role: 'owner', scopes: ALL_SCOPES, features: expect.arrayContaining(['cloaking', 'geoTargeting']), maxBulkItems: expect.any(Number) }],
+      workspaces: [{ id: w.id, name: expect.any(String), plan: 'enterprise', role: 'owner', scopes: ALL_SCOPES, features: expect.arrayContaining(['cloaking', 'geoTargeting']), maxBulkItems: expect.any(Number), requireMfa: false }],
+      secondFactor: false,
       scopeEndpoints: expect.any(Object),
     });
     expect(Object.keys(bySession.json<{ scopeEndpoints: object }>().scopeEndpoints).sort()).toEqual([...ALL_SCOPES].sort());
@@ -533,7 +534,7 @@ describe('account routes: success and 400s', () => {
       [ws.id, 'owner'],
     ]);
     const me = (await asSession(t, owner.cookie, 'GET', '/api/me')).json<{ workspaces: { id: string; plan: string; role: string; name: string }[] }>();
-    expect(me.workspaces).toContainEqual({ id: ws.id, name: 'My second', plan: 'free', role: 'owner', scopes: ALL_SCOPES, features: [], maxBulkItems: 100 });
+    expect(me.workspaces).toContainEqual({ id: ws.id, name: 'My second', plan: 'free', role: 'owner', scopes: ALL_SCOPES, features: [], maxBulkItems: 100, requireMfa: false });
     // The new workspace works at once with the session.
     expect((await inWorkspace(owner.cookie, ws.id, 'POST', '/api/tags', [{ name: 'first' }])).statusCode).toBe(201);
     for (const bad of [{}, { name: '' }, { name: 5 }, { name: 'x'.repeat(191) }]) {

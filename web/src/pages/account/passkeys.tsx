@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
 import { Empty } from '../../ui/states.js';
-import { ErrorLine, Loaded, useAction, useDate, useLoad } from '../settings/ui.js';
+import { ErrorLine, Loaded, meChanged, useAction, useDate, useLoad } from '../settings/ui.js';
 
 interface Passkey {
   id: string;
@@ -71,6 +71,8 @@ export function PasskeysSection() {
     setStatus(message);
     setAdding(false);
     reload();
+    // A passkey is a second factor: a workspace that requires one may let this person in now, or no longer.
+    meChanged();
   };
   return (
     <section aria-labelledby="passkeys-heading">

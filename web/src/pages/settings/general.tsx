@@ -3,7 +3,7 @@ import { api } from '../../api/client.js';
 import type { PageProps } from '../../session.js';
 import { ErrorLine, Loaded, meChanged, useAction, useLang, useLoad, useSettingsStrings } from './ui.js';
 
-/** The workspace's name (what an owner may change) and its plan and limits, read-only. */
+/** The workspace's name and whether it requires two-factor sign-in (what an owner may change), and its plan and limits, read-only. */
 export function GeneralSettings({ workspaceId }: PageProps) {
   const s = useSettingsStrings();
   const [state, retry] = useLoad(() => api.GET('/api/workspaces'));
@@ -26,6 +26,7 @@ interface Workspace {
   plan: string;
   rateLimitPerMinute: number;
   maxBulkItems: number;
+  requireMfa: boolean;
 }
 
 function Form({ workspace }: { workspace: Workspace }) {
@@ -60,6 +61,7 @@ function Form({ workspace }: { workspace: Workspace }) {
           </span>
         </div>
       </form>
+      <RequireMfa workspace={workspace} />
       <section aria-labelledby="plan-heading">
         <h2 id="plan-heading">{s.plan}</h2>
         <dl class="facts">
@@ -73,5 +75,40 @@ function Form({ workspace }: { workspace: Workspace }) {
         <p class="hint">{s.planHelp}</p>
       </section>
     </>
+  );
+}
+
+/** The owner's switch: members need two-factor sign-in here (PATCH /api/workspaces/{id} `{ requireMfa }`). */
+function RequireMfa({ workspace }: { workspace: Workspace }) {
+  const s = useSettingsStrings();
+  const [on, setOn] = useState(workspace.requireMfa);
+  const [said, setSaid] = useState('');
+  const { busy, error, run } = useAction();
+  const toggle = async (next: boolean) => {
+    setSaid('');
+    // Shown at once; put back if the server refuses (e.g. no two-factor of your own yet).
+    setOn(next);
+    const done = await run(() => api.PATCH('/api/workspaces/{id}', { params: { path: { id: workspace.id } }, body: { requireMfa: next } }));
+    setOn(done ? done.requireMfa : !next);
+    if (done) {
+      setSaid(done.requireMfa ? s.requireMfaOn : s.requireMfaOff);
+      meChanged();
+    }
+  };
+  return (
+    <section aria-labelledby="require-mfa-heading" class="stack-tight">
+      <h2 id="require-mfa-heading">{s.requireMfaTitle}</h2>
+      <label class="check">
+        <input type="checkbox" name="requireMfa" checked={on} disabled={busy} onChange={(e) => void toggle(e.currentTarget.checked)} aria-describedby="require-mfa-help" />
+        <span>{s.requireMfaLabel}</span>
+      </label>
+      <p id="require-mfa-help" class="hint">
+        {s.requireMfaHelp}
+      </p>
+      <ErrorLine error={error} />
+      <span role="status" class="status">
+        {said}
+      </span>
+    </section>
   );
 }
