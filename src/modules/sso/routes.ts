@@ -122,7 +122,7 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
 
   const showError = (reply: FastifyReply, e: unknown) => {
     if (!(e instanceof AppError)) throw e;
-    const status = e.code === 'sso_provider_down' ? 502 : e.code.startsWith('sso_') && e.code !== 'sso_unavailable' ? 403 : 400;
+    const status = e.code === 'sso_provider_down' ? 502 : ['sso_state_invalid', 'sso_unavailable'].includes(e.code) || !e.code.startsWith('sso_') ? 400 : 403;
     return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(ssoErrorPage(e, SIGN_IN));
   };
 
