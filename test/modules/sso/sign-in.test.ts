@@ -73,17 +73,20 @@ describe('sign-in through the provider', () => {
   });
 
   test.each([
-    ['a nonce that is not this sign-in’s', (c: Record<string, unknown>) => ({ ...c, nonce: 'another-nonce' }), false],
-    ['another audience', (c: Record<string, unknown>) => ({ ...c, aud: 'another-client' }), false],
-    ['an expired token', (c: Record<string, unknown>) => ({ ...c, exp: Math.floor(Date.now() / 1000) - 3600, iat: Math.floor(Date.now() / 1000) - 7200 }), false],
-    ['another issuer', (c: Record<string, unknown>) => ({ ...c, iss: 'http://127.0.0.1:1' }), false],
-    ['a signature by a key the provider never published', (c: Record<string, unknown>) => c, true],
-  ])('an ID token with %s is refused', async (_what, change, otherKey) => {
+    ['a nonce that is not this sign-in’s', (c: Record<string, unknown>) => ({ ...c, nonce: 'another-nonce' }), false, /nonce/],
+    ['another audience', (c: Record<string, unknown>) => ({ ...c, aud: 'another-client' }), false, /aud/],
+    ['an expired token', (c: Record<string, unknown>) => ({ ...c, exp: Math.floor(Date.now() / 1000) - 3600, iat: Math.floor(Date.now() / 1000) - 7200 }), false, /exp/],
+    ['another issuer', (c: Record<string, unknown>) => ({ ...c, iss: 'http://127.0.0.1:1' }), false, /iss/],
+    ['a signature by a key the provider never published', (c: Record<string, unknown>) => c, true, /signature|key/i],
+  ])('an ID token with %s is refused', async (_what, change, otherKey, why) => {
     const domain = uniqueDomain();
     const { workspace } = await ssoWorkspace(t, idp, { domains: [domain] });
     const { sub, email } = account(domain);
     idp.tamperNextIdToken(change, { otherKey });
-    expectPage(await ssoSignIn(t, `/api/auth/sso?workspace=${workspace.id}`, sub), 403, 'sso_refused');
+    const refused = await ssoSignIn(t, `/api/auth/sso?workspace=${workspace.id}`, sub);
+    expectPage(refused, 403, 'sso_refused');
+    // Refused for that very reason (the page names the check).
+    expect(/id="sso-error"[^>]*>([^<]*)</.exec(refused.body)?.[1]).toMatch(why);
     // Nobody was made.
     expect((await loginRequest(t, email, 'whatever password')).statusCode).toBe(401);
     expect((await t.admin('GET', '/users')).json<{ email: string }[]>().some((u) => u.email === email)).toBe(false);
