@@ -22,6 +22,8 @@ export interface TestProvider {
   clientId: string;
   clientSecret: string;
   accounts: Map<string, AccountClaims>;
+  /** The ID tokens the provider handed out, in order (for the logging test). */
+  idTokens: string[];
   /** Rewrites the ID token of the next token answer; `otherKey` signs it with a key the provider never published. */
   tamperNextIdToken(change: (claims: JWTPayload) => JWTPayload, o?: { otherKey?: boolean }): void;
   stop(): Promise<void>;
@@ -35,6 +37,7 @@ export async function startProvider(o: { redirectUri: string; clientId?: string 
   const clientId = o.clientId ?? `client-${Math.random().toString(36).slice(2)}`;
   const clientSecret = `secret-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
   const accounts = new Map<string, AccountClaims>();
+  const idTokens: string[] = [];
   let tamper: { change: (c: JWTPayload) => JWTPayload; otherKey: boolean } | undefined;
 
   let handler: http.RequestListener = (_req, res) => res.end();
@@ -59,9 +62,11 @@ export async function startProvider(o: { redirectUri: string; clientId?: string 
 
   provider.use(async (ctx, next) => {
     await next();
-    if (ctx.path !== '/token' || ctx.status !== 200 || !tamper) return;
+    if (ctx.path !== '/token' || ctx.status !== 200) return;
     const body = ctx.body as { id_token?: string };
     if (!body?.id_token) return;
+    idTokens.push(body.id_token);
+    if (!tamper) return;
     const { change, otherKey } = tamper;
     tamper = undefined;
     const header = decodeProtectedHeader(body.id_token);
@@ -75,6 +80,7 @@ export async function startProvider(o: { redirectUri: string; clientId?: string 
     clientId,
     clientSecret,
     accounts,
+    idTokens,
     tamperNextIdToken(change, opts = {}) {
       tamper = { change, otherKey: opts.otherKey ?? false };
     },
