@@ -25,6 +25,7 @@ const ROUTES: [pattern: string, page: Page][] = [
   ['/settings/webhooks/:id', page(() => import('./pages/webhooks/index.js').then((m) => m.WebhookPage))],
   ['/settings/integrations', page(() => import('./pages/integrations/index.js').then((m) => m.IntegrationsPage))],
   ['/settings/domains', page(() => import('./pages/domains/index.js').then((m) => m.DomainsPage))],
+  ['/settings/sso', page(() => import('./pages/settings/sso.js').then((m) => m.SsoSettings))],
   ['/account', page(() => import('./pages/account/index.js').then((m) => m.AccountPage))],
 ];
 
@@ -66,5 +67,6 @@ export const SECTIONS = [
     ['/settings/webhooks', 'webhooks'],
     ['/settings/integrations', 'integrations'],
     ['/settings/domains', 'domains'],
+    ['/settings/sso', 'sso'],
   ],
 ] as const;

@@ -35,7 +35,30 @@ export function SignIn({ onDone }: { onDone: () => void }) {
       <p>
         <a href="/app/forgot-password">{t.forgotPassword}</a>
       </p>
+      <SsoSignIn />
     </Card>
+  );
+}
+
+/**
+ * "Sign in with SSO" (operations.md §15): the work e-mail names the workspace by its verified
+ * domain. A plain navigation to GET /api/auth/sso, which sends the browser to the provider.
+ */
+function SsoSignIn() {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  if (!open)
+    return (
+      <button type="button" class="secondary" onClick={() => setOpen(true)}>
+        {t.ssoSignIn}
+      </button>
+    );
+  return (
+    <form method="get" action="/api/auth/sso" class="stack" aria-labelledby="sso-title">
+      <h2 id="sso-title">{t.ssoSignIn}</h2>
+      <InputField label={t.ssoEmail} name="email" type="email" autocomplete="email" required />
+      <button type="submit">{t.ssoContinue}</button>
+    </form>
   );
 }
 
