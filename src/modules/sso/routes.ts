@@ -130,6 +130,8 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
     '/api/auth/sso',
     {
       config: { public: true },
+      // A browser navigation: even a malformed query gets a page, not JSON.
+      attachValidation: true,
       schema: {
         tags,
         summary: 'Sign in with single sign-on',
@@ -142,6 +144,7 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
     },
     async (req, reply) => {
       try {
+        if (req.validationError) throw new AppError('sso_unavailable');
         const { workspace, email } = req.query;
         const input = workspace && UUID_RE.test(workspace) ? { workspaceId: workspace.toLowerCase() } : email ? { email: email.trim() } : undefined;
         if (!input) throw new AppError('sso_unavailable');
@@ -157,6 +160,7 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
     '/api/auth/sso/callback',
     {
       config: { public: true },
+      attachValidation: true,
       schema: {
         tags,
         summary: 'Single sign-on callback',
@@ -170,6 +174,7 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
     async (req, reply) => {
       const clear = ssoCookie(deps.sso.baseUrl, '', 0);
       try {
+        if (req.validationError) throw new AppError('sso_state_invalid');
         const query = new URLSearchParams(Object.entries(req.query).filter((e): e is [string, string] => typeof e[1] === 'string'));
         const browserSecret = cookieValues(req, cookieName(deps.sso.baseUrl))[0];
         const done = await finishSsoSignIn({ ctx: ctx(), input: { query, browserSecret, userAgent: req.headers['user-agent'] }, deps: deps.sso });
