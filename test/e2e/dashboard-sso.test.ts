@@ -60,16 +60,16 @@ describe.runIf(dashboardRunnable)('single sign-on in the dashboard', () => {
   it('a fresh browser signs in with SSO through the provider’s pages', async () => {
     const arabic = await d.newPage('ar');
     await arabic.goto(`${d.origin}/app`);
-    await arabic.getByRole('button', { name: 'الدخول عبر SSO' }).click();
+    await arabic.getByRole('heading', { name: 'الدخول عبر SSO' }).waitFor();
     await arabic.getByLabel('بريد العمل الإلكتروني').waitFor();
     await d.checkAccessibility(arabic, 'sign-in-sso-ar');
 
     const page = await d.newPage();
     await page.goto(`${d.origin}/app`);
-    await page.getByRole('button', { name: 'Sign in with SSO' }).click();
+    await page.getByRole('heading', { name: 'Sign in with SSO' }).waitFor();
     await page.getByLabel('Work e-mail').fill(`sam@${domain}`);
     await d.checkAccessibility(page, 'sign-in-sso-en');
-    await page.getByRole('button', { name: 'Continue to your identity provider' }).click();
+    await page.getByRole('button', { name: 'Continue with SSO' }).click();
     // The provider's own pages: any password signs the typed login (the `sub`) in; then consent.
     await page.locator('input[name="login"]').fill('sam');
     await page.locator('input[name="password"]').fill('anything');
@@ -87,9 +87,9 @@ describe.runIf(dashboardRunnable)('single sign-on in the dashboard', () => {
   it('an e-mail without single sign-on gets a clear page in both languages', async () => {
     const page = await d.newPage();
     await page.goto(`${d.origin}/app`);
-    await page.getByRole('button', { name: 'Sign in with SSO' }).click();
+    await page.getByRole('heading', { name: 'Sign in with SSO' }).waitFor();
     await page.getByLabel('Work e-mail').fill('someone@elsewhere.test');
-    await page.getByRole('button', { name: 'Continue to your identity provider' }).click();
+    await page.getByRole('button', { name: 'Continue with SSO' }).click();
     await page.getByRole('heading', { name: 'Single sign-on failed' }).waitFor();
     await page.getByText('تعذّر الدخول الموحّد').waitFor();
     await d.checkAccessibility(page, 'sso-error-page');

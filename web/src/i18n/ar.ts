@@ -30,7 +30,7 @@ export const ar: Dictionary = {
   signIn: 'تسجيل الدخول',
   ssoSignIn: 'الدخول عبر SSO',
   ssoEmail: 'بريد العمل الإلكتروني',
-  ssoContinue: 'المتابعة إلى مزوّد الهوية',
+  ssoContinue: 'المتابعة عبر SSO',
   forgotPassword: 'نسيت كلمة المرور؟',
   mfaIntro: 'أدخل الرمز المكوّن من 6 أرقام من تطبيق المصادقة، أو أحد رموز الاسترداد.',
   mfaCode: 'الرمز',

@@ -28,7 +28,7 @@ export const en = {
   signIn: 'Sign in',
   ssoSignIn: 'Sign in with SSO',
   ssoEmail: 'Work e-mail',
-  ssoContinue: 'Continue to your identity provider',
+  ssoContinue: 'Continue with SSO',
   forgotPassword: 'Forgot your password?',
   mfaIntro: 'Enter the 6-digit code of your authenticator app, or one of your recovery codes.',
   mfaCode: 'Code',

@@ -42,23 +42,25 @@ export function SignIn({ onDone }: { onDone: () => void }) {
 
 /**
  * "Sign in with SSO" (operations.md §15): the work e-mail names the workspace by its verified
- * domain. A plain navigation to GET /api/auth/sso, which sends the browser to the provider.
+ * domain. The browser goes to GET /api/auth/sso, which sends it on to the provider.
  */
 function SsoSignIn() {
   const t = useT();
-  const [open, setOpen] = useState(false);
-  if (!open)
-    return (
-      <button type="button" class="secondary" onClick={() => setOpen(true)}>
-        {t.ssoSignIn}
-      </button>
-    );
+  // A navigation, not a form submission: the dashboard's CSP (form-action 'self') would stop a
+  // form at the redirect to the provider.
+  const go = (e: Event) => {
+    e.preventDefault();
+    const email = String(new FormData(e.currentTarget as HTMLFormElement).get('email') ?? '').trim();
+    location.assign(`/api/auth/sso?email=${encodeURIComponent(email)}`);
+  };
   return (
-    <form method="get" action="/api/auth/sso" class="stack" aria-labelledby="sso-title">
+    <section aria-labelledby="sso-title" class="stack">
       <h2 id="sso-title">{t.ssoSignIn}</h2>
-      <InputField label={t.ssoEmail} name="email" type="email" autocomplete="email" required />
-      <button type="submit">{t.ssoContinue}</button>
-    </form>
+      <form onSubmit={go} class="stack">
+        <InputField label={t.ssoEmail} name="email" type="email" autocomplete="email" required />
+        <button type="submit">{t.ssoContinue}</button>
+      </form>
+    </section>
   );
 }
 
