@@ -18,6 +18,7 @@ import {
 } from '../settings/ui.js';
 import { asMade, CredentialForm, NewCredential, type Made } from '../settings/credential.js';
 import { ShortcutsSetting } from './shortcuts.js';
+import { SsoLink } from './sso-link.js';
 import { strings } from './strings.js';
 
 type Token = components['schemas']['HumanToken'];
@@ -31,6 +32,7 @@ export function AccountPage({ me, workspaceId }: PageProps) {
       <Password />
       <Sessions />
       <Tokens me={me} workspaceId={workspaceId} />
+      <SsoLink workspaceId={workspaceId} />
       <ShortcutsSetting />
     </div>
   );
