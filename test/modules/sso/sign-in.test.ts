@@ -133,6 +133,20 @@ describe('existing accounts', () => {
     expect(me.json<{ workspaces: { id: string; role: string }[] }>().workspaces.find((w) => w.id === workspace.id)).toMatchObject({ role: 'member' });
   });
 
+  test('linking takes only an identity of the account’s own e-mail', async () => {
+    const domain = uniqueDomain();
+    const { workspace } = await ssoWorkspace(t, idp, { domains: [domain] });
+    const user = await createUser(t, { email: `owner-${Date.now()}@${domain}` });
+    const other = account(domain);
+    const link = await asSession(t, await login(t, user), 'POST', '/api/me/sso/link', { workspaceId: workspace.id });
+    const { Browser } = await import('../../helpers/oidc-provider.js');
+    const callback = await new Browser().authorize(link.json<{ authorizationUrl: string }>().authorizationUrl, other.sub);
+    expectPage(await callbackRequest(t, callback, cookieOf(link, /lt_sso=/)), 403, 'sso_link_email_mismatch');
+    // That identity is still free: it signs in as a new person of its own.
+    const fresh = await ssoSignIn(t, `/api/auth/sso?workspace=${workspace.id}`, other.sub);
+    expect(fresh.statusCode, fresh.body).toBe(302);
+  });
+
   test("a second workspace's provider asserting an existing person's e-mail signs nobody in as that person", async () => {
     const domainA = uniqueDomain('a');
     const { workspace: a } = await ssoWorkspace(t, idp, { domains: [domainA] });
