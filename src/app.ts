@@ -44,6 +44,9 @@ import { consentRedirectOrigin, type AccessFound } from './modules/oauth/service
 import { sessionCredential, signedInPerson } from './modules/sessions/credential.js';
 import { sessionRoutes } from './modules/sessions/routes.js';
 import type { SessionFound } from './modules/sessions/service.js';
+import { ssoFetch } from './modules/sso/outbound.js';
+import { ssoAdminRoutes, ssoRoutes } from './modules/sso/routes.js';
+import { systemResolveTxt } from './modules/sso/txt.js';
 import { stripeRoutes } from './modules/stripe/routes.js';
 import { tagRoutes } from './modules/tags/routes.js';
 import { humanTokenCredential } from './modules/tokens/credential.js';
@@ -211,6 +214,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   await app.register(mfaRoutes, { db, clock, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, sealer: deps.sealer, throttle: deps.people.throttle, authChanged });
   await app.register(passkeyRoutes, { db, clock, baseUrl: config.baseUrl, sessionMaxMs: config.sessionMaxMs, throttle: deps.people.throttle, authChanged });
+  const sso = {
+    sealer: deps.sealer,
+    baseUrl: config.baseUrl,
+    fetch: ssoFetch({ allowedCidrs: config.ssoAllowedCidrs, allowPrivate: config.allowPrivateDestinations }),
+    resolveTxt: systemResolveTxt(config.dnsServers),
+  };
+  await app.register(ssoRoutes, { db, clock, sessionMaxMs: config.sessionMaxMs, roleOf, sso });
   await app.register(passwordResetRoutes, { db, clock, baseUrl: config.baseUrl, mailer: deps.mailer, authChanged });
   const flushLastUsed = async () => {
     await Promise.all([deps.lastUsed.flush(), deps.people.sessionSeen.flush(), deps.people.tokenUsed.flush()]);
@@ -244,6 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await app.register(domainAdminRoutes, { prefix: '/admin', db, clock, adminToken: config.adminToken, domains: deps.domains });
     await app.register(importAdminRoutes, { prefix: '/admin', db, clock, adminToken: config.adminToken, wakeWorker: deps.imports.wakeWorker });
     await app.register(exportAdminRoutes, { prefix: '/admin', ...resource, adminToken: config.adminToken, shortLinkBaseUrl: config.shortLinkBaseUrl, links: deps.links });
+    await app.register(ssoAdminRoutes, { prefix: '/admin', db, clock, adminToken: config.adminToken, sso });
     await app.register(passwordResetAdminRoutes, { prefix: '/admin', db, clock, baseUrl: config.baseUrl, authChanged, adminToken: config.adminToken });
   }
   return app;

@@ -55,6 +55,8 @@ export interface Config {
   webhookConcurrency: number;
   /** The operator's in-house ranges webhooks may reach (WEBHOOK_ALLOWED_CIDRS; http allowed there). */
   webhookAllowedCidrs: string[];
+  /** The operator's in-house ranges an SSO identity provider may be reached in (SSO_ALLOWED_CIDRS; http allowed there). */
+  ssoAllowedCidrs: string[];
   /** Waits before each retry of a failed delivery (WEBHOOK_RETRY_DELAYS; §11's schedule by default). */
   webhookRetryDelaysMs: number[];
   /** How long an import stays one instance's without progress before another takes it over (IMPORT_LEASE_SECONDS, default 30). */
@@ -285,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookConcurrency: Number(webhookConcurrencyRaw),
     importLeaseMs: Number(importLeaseRaw) * 1000,
     webhookAllowedCidrs: parseCidrs('WEBHOOK_ALLOWED_CIDRS', get('WEBHOOK_ALLOWED_CIDRS') ?? ''),
+    ssoAllowedCidrs: parseCidrs('SSO_ALLOWED_CIDRS', get('SSO_ALLOWED_CIDRS') ?? ''),
     webhookRetryDelaysMs: parseDelays('WEBHOOK_RETRY_DELAYS', get('WEBHOOK_RETRY_DELAYS') ?? WEBHOOK_RETRY_DELAYS),
     // The service's own hosts are never claimable (a claim would take its API and short links).
     reservedHosts: [...new Set([new URL(baseUrl).hostname, new URL(shortLinkBaseUrl).hostname, ...parseHosts('RESERVED_HOSTS', get('RESERVED_HOSTS') ?? '')])],

@@ -39,6 +39,10 @@ const COMMANDS: Record<string, [usage: string, does: string]> = {
     "import links from another service's export (operations.md §13): a background job on the server, followed with a progress bar until it ends. Exit code 1 when rows were rejected (--errors saves their reasons as CSV) or the job failed",
   ],
   export: ['export --workspace <workspaceId> > file.ndjson', 'the whole workspace as NDJSON on stdout, one record a line (links, collections, tags, partners, customers, clicks, leads, sales)'],
+  'sso verify-domain': [
+    'sso verify-domain <workspaceId> --domain <domain>',
+    "vouch for an e-mail domain of a workspace's single sign-on without its TXT record (operations.md §15): it admits sign-ins through that workspace's identity provider",
+  ],
   'secrets reseal': [
     'secrets reseal',
     'after a SECRET rotation (the server started with the new SECRET and the old one in SECRET_PREVIOUS): move every sealed value (link passwords, webhook secrets…) to the new SECRET, and print a count per table and column. Safe to run again. Exit code 1 when some value opens under neither secret (they are listed and left as they are)',
@@ -243,6 +247,12 @@ export async function run(
     case 'secrets reseal':
       request = { method: 'POST', path: '/admin/secrets/reseal' };
       break;
+    case 'sso verify-domain': {
+      const id = workspaceId();
+      const domain = need(values.domain, '--domain');
+      request = { method: 'POST', path: `/admin/workspaces/${id}/sso/domains/${encodeURIComponent(domain)}/verify`, notFound: `no single sign-on domain ${domain} in workspace ${id}` };
+      break;
+    }
   }
 
   if (!token) throw usageError('no operator token: pass --token or set ADMIN_TOKEN');
@@ -272,6 +282,8 @@ export async function run(
       const link = data as Json;
       return print(() => `Password reset link for ${target} (single use, valid until ${String(link.expiresAt)}):\n${String(link.url)}`);
     }
+    case 'sso verify-domain':
+      return print(() => table((data as { domains: Json[] }).domains, ['domain', 'verified', 'verifiedAt']));
     case 'secrets reseal':
       return reportReseal(data as { columns: ResealCount[] }, print);
     default:

@@ -22,4 +22,5 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'webhook_events', id: 'id', column: 'body_sealed', purpose: 'webhook-body' },
   { table: 'mail_outbox', id: 'id', column: 'message_sealed', purpose: 'mail-message' },
   { table: 'user_totp', id: 'user_id', column: 'seed_sealed', purpose: 'totp-seed' },
+  { table: 'sso_connections', id: 'id', column: 'client_secret_sealed', purpose: 'oidc-client-secret' },
 ];

@@ -258,6 +258,74 @@ export const messages = {
     en: 'This workspace already has {limit} UTM templates, the most it may have: delete one before saving another.',
     ar: 'لدى مساحة العمل هذه {limit} قالب UTM، وهو الحد الأقصى: احذف واحدًا قبل حفظ قالب آخر.',
   },
+  sso_not_configured: {
+    en: 'This workspace has no single sign-on connection (PUT /api/sso makes one).',
+    ar: 'لا يوجد لمساحة العمل هذه اتصال دخول موحّد (يُنشأ عبر PUT /api/sso).',
+  },
+  sso_issuer_blocked: {
+    en: 'The identity provider {issuer} resolves to {address}, an address this server may not reach: private addresses are allowed only inside SSO_ALLOWED_CIDRS (set by the operator). Nothing was saved.',
+    ar: 'مزوّد الهوية {~issuer} يشير إلى العنوان {~address}، وهو عنوان لا يُسمح لهذا الخادم بالوصول إليه: العناوين الخاصة مسموحة فقط داخل نطاقات SSO_ALLOWED_CIDRS (يضبطها المشغّل). لم يُحفظ شيء.',
+  },
+  sso_issuer_unreachable: {
+    en: 'The OpenID configuration of {issuer} could not be read ({problem}): check the issuer URL (its /.well-known/openid-configuration must answer with this exact issuer). Nothing was saved.',
+    ar: 'تعذّرت قراءة إعدادات OpenID لدى {~issuer} ‏({~problem}): تحقّق من رابط المُصدِر (يجب أن يجيب ‎/.well-known/openid-configuration بالمُصدِر نفسه تمامًا). لم يُحفظ شيء.',
+  },
+  sso_txt_missing: {
+    en: 'No TXT record was found at {txtName}. Add one with the value {txtValue}, wait for it to propagate, then verify again; the domain admits nobody until then.',
+    ar: 'لم يُعثر على سجل TXT في {~txtName}. أضف سجلًا بالقيمة {~txtValue}، وانتظر انتشاره، ثم أعد التحقق؛ لن يُسمح بالدخول عبر هذا النطاق قبل ذلك.',
+  },
+  sso_txt_mismatch: {
+    en: 'The TXT records at {txtName} ({found}) do not include {txtValue}. Add that value, then verify again.',
+    ar: 'سجلات TXT في {~txtName} ‏({~found}) لا تتضمن القيمة {~txtValue}. أضف هذه القيمة ثم أعد التحقق.',
+  },
+  sso_dns_failed: {
+    en: 'The DNS lookup of {txtName} failed ({problem}). Retry later.',
+    ar: 'فشل استعلام DNS عن {~txtName} ‏({problem}). أعد المحاولة لاحقًا.',
+  },
+  sso_domain_taken: {
+    en: 'The domain {domain} is already verified for the single sign-on of another workspace.',
+    ar: 'النطاق {~domain} موثَّق مسبقًا للدخول الموحّد في مساحة عمل أخرى.',
+  },
+  sso_required: {
+    en: 'This account signs in with single sign-on: use “Sign in with SSO” with your work e-mail.',
+    ar: 'يسجّل هذا الحساب الدخول عبر الدخول الموحّد: استخدم «الدخول عبر SSO» ببريدك الإلكتروني للعمل.',
+  },
+  sso_unavailable: {
+    en: 'Single sign-on is not set up for this workspace or e-mail domain. Sign in with your password, or ask an owner of your workspace.',
+    ar: 'الدخول الموحّد غير مُعدّ لمساحة العمل هذه أو لنطاق البريد هذا. سجّل الدخول بكلمة المرور، أو اسأل مالك مساحة العمل.',
+  },
+  sso_provider_down: {
+    en: 'Your identity provider cannot be reached right now ({problem}). Try again in a few minutes; if it persists, tell an owner of your workspace.',
+    ar: 'يتعذّر الوصول إلى مزوّد الهوية الآن ({~problem}). أعد المحاولة بعد دقائق؛ وإن استمر الأمر فأبلغ مالك مساحة العمل.',
+  },
+  sso_state_invalid: {
+    en: 'This sign-in has expired, was already used, or was started in another browser. Start again from the sign-in page.',
+    ar: 'انتهت صلاحية تسجيل الدخول هذا، أو استُخدم من قبل، أو بدأ في متصفح آخر. ابدأ من جديد من صفحة تسجيل الدخول.',
+  },
+  sso_refused: {
+    en: 'The answer of the identity provider was refused ({problem}). Start again; if it persists, tell an owner of your workspace.',
+    ar: 'رُفض ردّ مزوّد الهوية ({~problem}). ابدأ من جديد؛ وإن استمر الأمر فأبلغ مالك مساحة العمل.',
+  },
+  sso_email_unverified: {
+    en: 'Your identity provider did not confirm that your e-mail address is verified, so it cannot sign you in here.',
+    ar: 'لم يؤكّد مزوّد الهوية أن عنوان بريدك الإلكتروني موثَّق، لذا لا يمكنه تسجيل دخولك هنا.',
+  },
+  sso_domain_unverified: {
+    en: 'The e-mail domain {domain} is not a verified domain of this workspace’s single sign-on.',
+    ar: 'نطاق البريد {~domain} ليس نطاقًا موثَّقًا للدخول الموحّد في مساحة العمل هذه.',
+  },
+  sso_link_required: {
+    en: 'An account with this e-mail address already exists. Sign in with your password, then link single sign-on from your account page (Account → Single sign-on).',
+    ar: 'يوجد حساب بعنوان البريد هذا مسبقًا. سجّل الدخول بكلمة المرور، ثم اربط الدخول الموحّد من صفحة حسابك (الحساب ← الدخول الموحّد).',
+  },
+  sso_link_email_mismatch: {
+    en: 'The identity provider signed in a different e-mail address than this account’s ({email}): link it with the identity of that address.',
+    ar: 'سجّل مزوّد الهوية الدخول بعنوان بريد مختلف عن عنوان هذا الحساب ({~email}): اربطه بهوية هذا العنوان.',
+  },
+  sso_identity_taken: {
+    en: 'This single sign-on identity is already linked to another account.',
+    ar: 'هوية الدخول الموحّد هذه مرتبطة مسبقًا بحساب آخر.',
+  },
 } as const satisfies Record<string, { en: string; ar: string }>;
 
 export type MessageCode = keyof typeof messages;
@@ -537,6 +605,10 @@ export const reasons = {
     ar: 'يجب أن يكون H عندما يحمل الرمز شعارًا: يخفي الشعار جزءًا من الرمز، ولا يتجاوزه إلا المستوى H (يمكن استعادة 30٪ منه)',
   },
   qr_logo_unknown: { en: 'names no logo (it may have been deleted)', ar: 'لا يشير إلى أي شعار (ربما حُذف)' },
+  sso_issuer_url: { en: 'must be the issuer’s URL (https, or http inside SSO_ALLOWED_CIDRS), without user info, query or fragment', ar: 'يجب أن يكون رابط المُصدِر (https، أو http داخل SSO_ALLOWED_CIDRS) دون بيانات مستخدم أو استعلام أو معرّف جزئي' },
+  sso_domain: { en: 'is not an e-mail domain such as example.com', ar: 'ليس نطاق بريد إلكتروني مثل example.com' },
+  sso_domain_repeated: { en: 'names a domain twice', ar: 'يذكر النطاق نفسه مرتين' },
+  sso_secret_required: { en: 'is required when the connection is made (later, leave it out to keep the current one)', ar: 'مطلوب عند إنشاء الاتصال (لاحقًا، اتركه فارغًا للإبقاء على الحالي)' },
 } as const satisfies Record<string, { en: string; ar: string }>;
 
 export type ReasonCode = keyof typeof reasons;

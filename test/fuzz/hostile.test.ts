@@ -82,12 +82,18 @@ const SERVICE_PATHS = new Set(['/healthz', '/readyz', '/attribution.js']);
 /** Sign-in and setup: public, but people's routes (operations.md §7). */
 const PEOPLE_PUBLIC = new Set(['/api/auth/login', '/api/setup', '/api/auth/signup', '/api/auth/password-reset', '/api/auth/password-reset/confirm', '/api/auth/mfa', '/api/auth/passkey/options', '/api/auth/passkey']);
 
+/**
+ * Single sign-on's browser navigations (operations.md §15): like /oauth/authorize, they answer
+ * 302 (to the identity provider, or the dashboard) and HTML pages, never JSON.
+ */
+const SSO_BROWSER = new Set(['/api/auth/sso', '/api/auth/sso/callback']);
+
 function familyOf(r: RouteOptions): Family | undefined {
   const config = (r.config ?? {}) as { scope?: string; public?: boolean; account?: string };
   const url = r.url ?? '';
   if (config.scope) return 'scoped';
   if (config.account || PEOPLE_PUBLIC.has(url)) return 'people';
-  if (url.startsWith('/oauth/') || url === '/.well-known/oauth-authorization-server') return 'oauth';
+  if (url.startsWith('/oauth/') || url === '/.well-known/oauth-authorization-server' || SSO_BROWSER.has(url)) return 'oauth';
   if (url.startsWith('/admin/')) return 'admin';
   // Events other services post to us, signed by them (operations.md §12: Stripe).
   if (url.startsWith('/webhooks/')) return 'inbound';
@@ -461,7 +467,7 @@ function errorCodeOf(res: LightMyRequestResponse): string {
   const extra = Object.keys(body).filter((k) => !allowed.has(k));
   if (extra.length) fail(`error body has unexpected fields ${extra.join(', ')}: ${cut(res.body)}`);
   // A missing scope names it; the people routes' other 403s (owner_required, cross_site_sign_in) have nothing to name.
-  const scopeRefusal = res.statusCode === 403 && !['owner_required', 'cross_site_sign_in'].includes(String(error.code));
+  const scopeRefusal = res.statusCode === 403 && !['owner_required', 'cross_site_sign_in', 'sso_required'].includes(String(error.code));
   if (scopeRefusal && !Array.isArray(body.missingScopes)) fail(`403 without missingScopes: ${cut(res.body)}`);
   if (res.statusCode === 429 && !Number.isInteger(body.retryAfter)) fail(`429 without retryAfter: ${cut(res.body)}`);
   return error.code as string;

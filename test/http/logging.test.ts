@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRuntime, LOG_REDACT, type Runtime } from '../../src/runtime.js';
 import { ADMIN_TOKEN, bearer, ownFailureCounts, testConfig } from '../helpers/app.js';
+import { Browser, startProvider } from '../helpers/oidc-provider.js';
 import { SoftAuthenticator, type CreationOptions, type RequestOptions } from '../helpers/webauthn.js';
 
 let lines = '';
@@ -19,7 +20,7 @@ beforeAll(async () => {
   });
   // Everything the service logs, at the most verbose level, goes into `lines`.
   const logger = pino({ level: 'trace', redact: LOG_REDACT }, sink);
-  rt = await createRuntime(testConfig({ LOG_LEVEL: 'trace' }), { logger, ...ownFailureCounts() });
+  rt = await createRuntime(testConfig({ LOG_LEVEL: 'trace', SSO_ALLOWED_CIDRS: '127.0.0.1/32' }), { logger, ...ownFailureCounts() });
   await rt.app.ready();
 });
 afterAll(() => rt.close());
@@ -152,5 +153,51 @@ describe('logs', () => {
       for (const [where, text] of [['logs', lines], ['audit log', log.body], ['audit CSV', csv.body]]) expect(text!.includes(secret), `${name} in the ${where}`).toBe(false);
     }
     for (const text of [lines, log.body, csv.body]) expect(text).not.toContain('a-wrong-audited-password');
+  });
+
+  test('never an SSO client secret, authorization code, ID token, state, nor the lt_sso cookie', async () => {
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const idp = await startProvider({ redirectUri: 'https://lt.test/api/auth/sso/callback' });
+    try {
+      const ws = (await inject({ method: 'POST', url: '/admin/workspaces', headers: admin, payload: { name: 'log sso', plan: 'pro' } })).json();
+      const password = 'an-owner-password-for-sso-logs';
+      const email = `log-sso-${Date.now()}@example.com`;
+      const user = (await inject({ method: 'POST', url: '/admin/users', headers: admin, payload: { email, name: 'Log', password } })).json();
+      await inject({ method: 'POST', url: `/admin/workspaces/${ws.id}/members`, headers: admin, payload: { userId: user.id, role: 'owner' } });
+      const cookie = String((await inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).headers['set-cookie']).split(';')[0]!;
+      const domain = `sso-log-${Date.now()}.test`;
+      const put = await inject({ method: 'PUT', url: '/api/sso', headers: { cookie, 'x-workspace-id': ws.id }, payload: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, domains: [domain], role: 'member' } });
+      expect(put.statusCode, put.body).toBe(200);
+      await inject({ method: 'POST', url: `/admin/workspaces/${ws.id}/sso/domains/${domain}/verify`, headers: admin });
+      idp.accounts.set('logged', { email: `logged@${domain}`, email_verified: true });
+      const secrets: Record<string, string> = { clientSecret: idp.clientSecret };
+      for (const round of [1, 2]) {
+        const started = await inject({ method: 'GET', url: `/api/auth/sso?workspace=${ws.id}` });
+        const ssoCookie = String(started.headers['set-cookie']).split(';')[0]!;
+        const authorizationUrl = new URL(String(started.headers.location));
+        const callback = await new Browser().authorize(authorizationUrl.href, 'logged');
+        const done = await inject({ method: 'GET', url: `${callback.pathname}${callback.search}`, headers: { cookie: ssoCookie } });
+        expect(done.statusCode, done.body).toBe(302);
+        // The same callback again: refused, and logged as a refusal.
+        await inject({ method: 'GET', url: `${callback.pathname}${callback.search}`, headers: { cookie: ssoCookie } });
+        Object.assign(secrets, {
+          [`state${round}`]: authorizationUrl.searchParams.get('state')!,
+          [`nonce${round}`]: authorizationUrl.searchParams.get('nonce')!,
+          [`challenge${round}`]: authorizationUrl.searchParams.get('code_challenge')!,
+          [`code${round}`]: callback.searchParams.get('code')!,
+          [`ssoCookie${round}`]: ssoCookie.split('=')[1]!,
+          [`session${round}`]: String(done.headers['set-cookie']).split(';')[0]!.split('=')[1]!,
+        });
+      }
+      idp.idTokens.forEach((token, i) => (secrets[`idToken${i}`] = token));
+      expect(idp.idTokens.length).toBe(2);
+      for (const [name, secret] of Object.entries(secrets)) {
+        expect(typeof secret === 'string' && secret.length > 20, name).toBe(true);
+        expect(lines.includes(secret), `${name} in the logs`).toBe(false);
+      }
+      expect(lines).toContain('/api/auth/sso/callback');
+    } finally {
+      await idp.stop();
+    }
   });
 });

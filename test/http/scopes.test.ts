@@ -51,7 +51,7 @@ const SPEC_ROUTE_SCOPES: Record<string, Partial<Record<string, Scope>>> = {
 };
 
 /** The only /api routes operations.md lets answer without a credential: §1, and §7's sign-in and first-user setup. */
-const PUBLIC_API_PATHS = new Set(['/api/openapi.json', '/api/qr', '/api/auth/login', '/api/setup', '/api/auth/signup', '/api/auth/password-reset', '/api/auth/password-reset/confirm', '/api/auth/mfa', '/api/auth/passkey/options', '/api/auth/passkey']);
+const PUBLIC_API_PATHS = new Set(['/api/openapi.json', '/api/qr', '/api/auth/login', '/api/setup', '/api/auth/signup', '/api/auth/password-reset', '/api/auth/password-reset/confirm', '/api/auth/mfa', '/api/auth/passkey/options', '/api/auth/passkey', '/api/auth/sso', '/api/auth/sso/callback']);
 
 interface Endpoint {
   method: string;

@@ -26,6 +26,7 @@ const ROUTES: [pattern: string, page: Page][] = [
   ['/settings/integrations', page(() => import('./pages/integrations/index.js').then((m) => m.IntegrationsPage))],
   ['/settings/domains', page(() => import('./pages/domains/index.js').then((m) => m.DomainsPage))],
   ['/settings/audit-log', page(() => import('./pages/settings/audit-log.js').then((m) => m.AuditLogSettings))],
+  ['/settings/sso', page(() => import('./pages/settings/sso.js').then((m) => m.SsoSettings))],
   ['/account', page(() => import('./pages/account/index.js').then((m) => m.AccountPage))],
   ['/account/security', page(() => import('./pages/account/security.js').then((m) => m.SecurityPage))],
 ];
@@ -69,6 +70,7 @@ export const SECTIONS = [
     ['/settings/integrations', 'integrations'],
     ['/settings/domains', 'domains'],
     ['/settings/audit-log', 'auditLog'],
+    ['/settings/sso', 'sso'],
   ],
   [
     ['/account', 'account'],

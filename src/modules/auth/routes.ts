@@ -55,7 +55,7 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
           'Email and password to a new session (with two-factor on, to the second step: `{ mfaRequired: true, methods }`, no session cookie, and an HttpOnly `lt_mfa` cookie for POST /api/auth/mfa, 5 minutes, one sign-in): the answer sets the session cookie (`__Host-lt_session` on https, else `lt_session`; HttpOnly, SameSite=Lax, Path=/). A wrong email or password is the same 401 either way. Repeated failures are slowed down and then refused for a while (429 with retryAfter) per account and address; the account itself is never locked.',
         body: LoginBody,
         security: [],
-        response: { 200: Type.Union([SignedIn, MfaRequired]), 401: err('Wrong email or password'), 403: err('Sent by a page of another site'), 429: err('Too many failed attempts (retryAfter)') },
+        response: { 200: Type.Union([SignedIn, MfaRequired]), 401: err('Wrong email or password'), 403: err('Sent by a page of another site (`cross_site_sign_in`), or the account must sign in with single sign-on (`sso_required`: a member of a workspace that requires SSO for the e-mail’s verified domain)'), 429: err('Too many failed attempts (retryAfter)') },
       },
     },
     async (req, reply) => {

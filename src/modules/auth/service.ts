@@ -7,6 +7,7 @@ import { withTransaction } from '../../core/transaction.js';
 import { beginSecondStep, hasSecondFactor } from '../mfa/service.js';
 import { hasPasskey } from '../passkeys/service.js';
 import { createSession } from '../sessions/service.js';
+import { passwordSignInRefused } from '../sso/service.js';
 import { decoyHash, verifyPassword } from '../users/password.js';
 import * as users from '../users/service.js';
 import * as workspaces from '../workspaces/service.js';
@@ -103,6 +104,8 @@ export async function logIn({
     throw new AppError('login_failed');
   }
   await throttle.succeeded(account, address);
+  // operations.md §15 "Require SSO": the right password still does not sign such a member in.
+  if (await passwordSignInRefused({ ctx, input: { userId: found.user.id, email: found.user.email } })) throw new AppError('sso_required');
   // operations.md §15: with a second factor the password only opens the second step.
   // A passkey is a second factor too, even without an authenticator app.
   const totp = await hasSecondFactor({ ctx, input: { userId: found.user.id } });

@@ -46,6 +46,7 @@ export function SignIn({ onDone }: { onDone: () => void }) {
           {passkey.error && <p role="alert" class="error">{passkey.error}</p>}
         </div>
       )}
+      <SsoSignIn />
     </Card>
   );
 }
@@ -82,6 +83,30 @@ function usePasskeySignIn(secondFactor: boolean, onDone: () => void) {
     }
   };
   return { supported: browserSupportsWebAuthn(), error, busy, start };
+}
+
+/**
+ * "Sign in with SSO" (operations.md §15): the work e-mail names the workspace by its verified
+ * domain. The browser goes to GET /api/auth/sso, which sends it on to the provider.
+ */
+function SsoSignIn() {
+  const t = useT();
+  // A navigation, not a form submission: the dashboard's CSP (form-action 'self') would stop a
+  // form at the redirect to the provider.
+  const go = (e: Event) => {
+    e.preventDefault();
+    const email = String(new FormData(e.currentTarget as HTMLFormElement).get('email') ?? '').trim();
+    location.assign(`/api/auth/sso?email=${encodeURIComponent(email)}`);
+  };
+  return (
+    <section aria-labelledby="sso-title" class="stack">
+      <h2 id="sso-title">{t.ssoSignIn}</h2>
+      <form onSubmit={go} class="stack">
+        <InputField label={t.ssoEmail} name="email" type="email" autocomplete="email" required />
+        <button type="submit">{t.ssoContinue}</button>
+      </form>
+    </section>
+  );
 }
 
 /** True while nobody has an account (operations.md §14): the page then says where the setup link is. */

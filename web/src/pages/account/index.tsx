@@ -18,6 +18,7 @@ import {
 } from '../settings/ui.js';
 import { asMade, CredentialForm, NewCredential, type Made } from '../settings/credential.js';
 import { ShortcutsSetting } from './shortcuts.js';
+import { SsoLink } from './sso-link.js';
 import { strings } from './strings.js';
 import { securityStrings } from './security-strings.js';
 import { onLinkClick } from '../../router.js';
@@ -37,6 +38,7 @@ export function AccountPage({ me, workspaceId }: PageProps) {
       </p>
       <Profile me={me} />
       <Tokens me={me} workspaceId={workspaceId} />
+      <SsoLink workspaceId={workspaceId} />
       <ShortcutsSetting />
     </div>
   );
