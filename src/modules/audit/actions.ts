@@ -51,6 +51,10 @@ export const ROUTE_ACTIONS: Readonly<Record<string, string>> = {
   'DELETE /api/workspaces/:id/oauth-apps/:appId': 'oauth_app.deleted',
   'POST /api/workspaces/:id/oauth-apps/:appId/secret': 'oauth_app.secret_rotated',
   'DELETE /api/workspaces/:id/authorizations/:grantId': 'oauth_grant.revoked',
+  // Owner routes naming their workspace in X-Workspace-Id (session only).
+  'PUT /api/sso': 'sso.configured',
+  'DELETE /api/sso': 'sso.removed',
+  'POST /api/sso/domains/:domain/verify': 'sso.domain_verification_checked',
 };
 
 /** Entries services write themselves (core/audit.ts recordAudit): POST /api/invites/accept, in the invitation's workspace. */

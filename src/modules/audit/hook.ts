@@ -19,7 +19,22 @@ export const routeKey = (request: FastifyRequest) => `${request.method} ${reques
 
 /** Whether a route changes a workspace: a mutating method, acting in a workspace (a scope or a workspace role), not excluded. */
 export function isAuditedRoute(method: string, url: string, config: { scope?: unknown; workspaceRole?: unknown }): boolean {
-  return MUTATING.has(method) && (config.scope !== undefined || config.workspaceRole !== undefined) && !NOT_AUDITED.has(`${method} ${url}`);
+  if (!MUTATING.has(method) || NOT_AUDITED.has(`${method} ${url}`)) return false;
+  return config.scope !== undefined || config.workspaceRole !== undefined || `${method} ${url}` in ROUTE_ACTIONS;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The workspace a request changes: its credential's, a settings route's :id, or (owner routes
+ * of a session, such as /api/sso) its one X-Workspace-Id — checked by the route itself before
+ * it writes, so an entry is only ever written for a workspace the route let the person change.
+ */
+function workspaceOf(request: FastifyRequest): string | undefined {
+  if (request.principal) return request.principal.workspace.id;
+  if (request.routeOptions.config.workspaceRole) return (request.params as { id?: string }).id;
+  const named = request.headers['x-workspace-id'];
+  return typeof named === 'string' && UUID.test(named.trim()) ? named.trim() : undefined;
 }
 
 function actorOf(request: FastifyRequest): AuditActor | undefined {
@@ -65,7 +80,7 @@ export function registerAuditHooks(app: App, db: Conn, clock: () => Date): void 
     const config = request.routeOptions.config;
     const url = request.routeOptions.url ?? '';
     if (!isAuditedRoute(request.method, url, config)) return done();
-    const workspaceId = request.principal?.workspace.id ?? (request.params as { id?: string }).id;
+    const workspaceId = workspaceOf(request);
     const actor = actorOf(request);
     if (!workspaceId || !actor) return done();
     const intent: AuditIntent = {

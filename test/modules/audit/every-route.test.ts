@@ -12,6 +12,9 @@ import { pngImage } from '../qr/helpers.js';
 import { SIGNING_SECRET } from '../stripe/helpers.js';
 import { PUBLIC_URL, seedDelivery } from '../webhooks/helpers.js';
 import { changes } from './helpers.js';
+import { startTxtServer } from '../domains/dns-server.js';
+import { newProvider } from '../sso/helpers.js';
+import type { TestProvider } from '../../helpers/oidc-provider.js';
 
 /**
  * operations.md §15: every request that changes a workspace writes exactly one audit entry.
@@ -20,13 +23,19 @@ import { changes } from './helpers.js';
  * with the reason. A route added later without either fails here.
  */
 let t: TestApp;
+let idp: TestProvider;
+let dns: Awaited<ReturnType<typeof startTxtServer>>;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // A real OpenID provider and a TXT responder on 127.0.0.1 for the single sign-on routes.
+  [idp, dns] = await Promise.all([newProvider(), startTxtServer()]);
+  t = await startTestApp({ env: { SSO_ALLOWED_CIDRS: '127.0.0.1/32', DNS_SERVERS: dns.address } });
 });
 
 afterAll(async () => {
   await t?.close();
+  await idp?.stop();
+  await dns?.close();
 });
 
 /** Mutating operations that write no entry of a workspace, and why. */
@@ -59,6 +68,7 @@ const NOT_WORKSPACE: Record<string, string> = {
   'POST /api/auth/passkey': 'sign-in (recorded as sign_in.passkey.*)',
   'POST /api/workspaces': 'creates a new workspace (nobody else can see its log yet)',
   'POST /api/invites/lookup': 'reads an invitation',
+  'POST /api/me/sso/link': "a person's own account (starts linking their SSO identity)",
   // Its workspace is known only inside the service, which writes `member.joined` itself (audit-log.test.ts).
   'POST /api/invites/accept': 'written by the invites service (member.joined)',
   // The operator's API (ADMIN_TOKEN): not a workspace's actor (user, key, token or app); the operator's own log records it.
@@ -71,6 +81,7 @@ const NOT_WORKSPACE: Record<string, string> = {
   'POST /admin/secrets/reseal': 'operator',
   'DELETE /admin/keys/{id}': 'operator',
   'POST /admin/domains/{id}/verify': 'operator',
+  'POST /admin/workspaces/{id}/sso/domains/{domain}/verify': 'operator',
   'DELETE /admin/domains/{id}': 'operator',
   'POST /admin/workspaces/{workspaceId}/imports': 'operator',
   // Stripe's calls in: payments, like conversion tracking.
@@ -109,6 +120,9 @@ async function member(f: Fixture): Promise<string> {
 async function app(f: Fixture) {
   return registerApp(t, f.owner, f.workspaceId, { scopes: ['linksRead'] });
 }
+/** PUT /api/sso against the test's provider, for one domain. */
+const configureSso = (f: Fixture, domain: string) =>
+  asSession(t, f.owner.cookie, 'PUT', '/api/sso', { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, domains: [domain], role: 'member' }, { workspaceId: f.workspaceId });
 const domainHost = () => `audit-${Math.random().toString(36).slice(2)}.example.org`;
 
 /**
@@ -164,6 +178,18 @@ const SCENARIOS: Record<string, Scenario> = {
     return byKey(f, 'POST', `/api/webhooks/${endpointId}/deliveries/${d.deliveryId}/retry`);
   },
   'PATCH /api/workspaces/:id': (f) => bySession(f, 'PATCH', ws(f), { name: `renamed ${n()}` }),
+  'PUT /api/sso': (f) => configureSso(f, domainHost()),
+  'DELETE /api/sso': async (f) => {
+    await configureSso(f, domainHost());
+    return asSession(t, f.owner.cookie, 'DELETE', '/api/sso', undefined, { workspaceId: f.workspaceId });
+  },
+  'POST /api/sso/domains/:domain/verify': async (f) => {
+    const domain = domainHost();
+    const settings = (await configureSso(f, domain)).json<{ domains: { domain: string; txtName: string; txtValue: string }[] }>();
+    const claim = settings.domains.find((d) => d.domain === domain)!;
+    dns.records.set(claim.txtName, [claim.txtValue]);
+    return asSession(t, f.owner.cookie, 'POST', `/api/sso/domains/${domain}/verify`, undefined, { workspaceId: f.workspaceId });
+  },
   'POST /api/workspaces/:id/keys': (f) => bySession(f, 'POST', `${ws(f)}/keys`, { name: 'minted', scopes: ['linksRead'] }),
   'DELETE /api/workspaces/:id/keys/:keyId': async (f) =>
     bySession(f, 'DELETE', `${ws(f)}/keys/${idOf(await bySession(f, 'POST', `${ws(f)}/keys`, { name: 'gone', scopes: ['linksRead'] }))}`),
