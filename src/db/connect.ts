@@ -185,6 +185,9 @@ export async function openPglite(dataDir: string): Promise<Database> {
   };
 }
 
+/** A Date as a timestamptz parameter (ISO text cast, the same on pg and PGlite). */
+export const timestamptz = (d: Date): SQL => sql`${d.toISOString()}::timestamptz`;
+
 /**
  * `IN (…)` over a JS array sent as ONE parameter (JSON text): the planner sees a set and can
  * hash-join it, where `= ANY(array)` compared every row with every element (seconds at 10k).

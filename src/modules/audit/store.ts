@@ -1,10 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { rows, type Conn } from '../../db/connect.js';
+import { rows, timestamptz, type Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 import type { AuditActor } from '../../core/audit.js';
 import type { SignInMethod, SignInOutcome } from './actions.js';
 
-const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
 export interface EntryRow {
   id: string;
@@ -34,8 +33,8 @@ function where(f: EntryFilter): SQL {
   // An actor is named by its own id (a key, token, app or person) or by the person behind it.
   if (f.actor) parts.push(sql`(e.actor_id = ${f.actor} OR e.actor_user_id::text = ${f.actor})`);
   if (f.action) parts.push(sql`e.action = ${f.action}`);
-  if (f.start) parts.push(sql`e.at >= ${ts(f.start)}`);
-  if (f.end) parts.push(f.endExclusive ? sql`e.at < ${ts(f.end)}` : sql`e.at <= ${ts(f.end)}`);
+  if (f.start) parts.push(sql`e.at >= ${timestamptz(f.start)}`);
+  if (f.end) parts.push(f.endExclusive ? sql`e.at < ${timestamptz(f.end)}` : sql`e.at <= ${timestamptz(f.end)}`);
   return sql.join(parts, sql` AND `);
 }
 
@@ -66,9 +65,9 @@ export async function listEntries(conn: Conn, f: EntryFilter, page: { take: numb
  */
 export async function insertSignIn(conn: Conn, s: { userId: string; at: Date; method: string; outcome: string; action: string; ip?: string; userAgent?: string }): Promise<void> {
   await conn.execute(sql`INSERT INTO sign_ins (id, user_id, at, method, outcome, ip, user_agent)
-    VALUES (${newId()}::uuid, ${s.userId}::uuid, ${ts(s.at)}, ${s.method}, ${s.outcome}, ${s.ip ?? null}, ${s.userAgent ?? null})`);
+    VALUES (${newId()}::uuid, ${s.userId}::uuid, ${timestamptz(s.at)}, ${s.method}, ${s.outcome}, ${s.ip ?? null}, ${s.userAgent ?? null})`);
   await conn.execute(sql`INSERT INTO audit_entries (id, workspace_id, at, actor_kind, actor_id, actor_user_id, action, ip, user_agent)
-    SELECT gen_random_uuid(), m.workspace_id, ${ts(s.at)}, 'user', ${s.userId}, ${s.userId}::uuid, ${s.action}, ${s.ip ?? null}, ${s.userAgent ?? null}
+    SELECT gen_random_uuid(), m.workspace_id, ${timestamptz(s.at)}, 'user', ${s.userId}, ${s.userId}::uuid, ${s.action}, ${s.ip ?? null}, ${s.userAgent ?? null}
     FROM memberships m WHERE m.user_id = ${s.userId}::uuid`);
 }
 
@@ -91,7 +90,7 @@ export async function listSignIns(conn: Conn, userId: string, page: { take: numb
 
 /** Entries and sign-ins older than `before`; how many of each went. */
 export async function deleteBefore(conn: Conn, before: Date): Promise<{ entries: number; signIns: number }> {
-  const e = await rows<{ n: number }>(conn, sql`WITH d AS (DELETE FROM audit_entries WHERE at < ${ts(before)} RETURNING 1) SELECT count(*)::int AS n FROM d`);
-  const s = await rows<{ n: number }>(conn, sql`WITH d AS (DELETE FROM sign_ins WHERE at < ${ts(before)} RETURNING 1) SELECT count(*)::int AS n FROM d`);
+  const e = await rows<{ n: number }>(conn, sql`WITH d AS (DELETE FROM audit_entries WHERE at < ${timestamptz(before)} RETURNING 1) SELECT count(*)::int AS n FROM d`);
+  const s = await rows<{ n: number }>(conn, sql`WITH d AS (DELETE FROM sign_ins WHERE at < ${timestamptz(before)} RETURNING 1) SELECT count(*)::int AS n FROM d`);
   return { entries: e[0]?.n ?? 0, signIns: s[0]?.n ?? 0 };
 }

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { rows, type Conn } from '../../db/connect.js';
+import { rows, timestamptz, type Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 
-const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
 export interface TotpRow {
   seedSealed: string;
@@ -22,7 +21,7 @@ export async function findTotp(conn: Conn, userId: string): Promise<TotpRow | un
 export async function startTotp(conn: Conn, userId: string, seedSealed: string, now: Date): Promise<boolean> {
   const done = await rows<{ userId: string }>(
     conn,
-    sql`INSERT INTO user_totp (user_id, seed_sealed, created_at) VALUES (${userId}::uuid, ${seedSealed}, ${ts(now)})
+    sql`INSERT INTO user_totp (user_id, seed_sealed, created_at) VALUES (${userId}::uuid, ${seedSealed}, ${timestamptz(now)})
         ON CONFLICT (user_id) DO UPDATE SET seed_sealed = EXCLUDED.seed_sealed, created_at = EXCLUDED.created_at, last_step = 0
         WHERE user_totp.confirmed_at IS NULL
         RETURNING user_id AS "userId"`,
@@ -34,7 +33,7 @@ export async function startTotp(conn: Conn, userId: string, seedSealed: string, 
 export async function useStep(conn: Conn, userId: string, step: number, confirmAt?: Date): Promise<boolean> {
   const done = await rows<{ userId: string }>(
     conn,
-    sql`UPDATE user_totp SET last_step = ${step}, confirmed_at = COALESCE(confirmed_at, ${confirmAt ? ts(confirmAt) : sql`NULL`})
+    sql`UPDATE user_totp SET last_step = ${step}, confirmed_at = COALESCE(confirmed_at, ${confirmAt ? timestamptz(confirmAt) : sql`NULL`})
         WHERE user_id = ${userId}::uuid AND last_step < ${step} RETURNING user_id AS "userId"`,
   );
   return done.length > 0;
@@ -54,7 +53,7 @@ export async function replaceRecoveryCodes(conn: Conn, userId: string, hashes: B
 export async function useRecoveryCode(conn: Conn, userId: string, hash: Buffer, now: Date): Promise<boolean> {
   const done = await rows<{ id: string }>(
     conn,
-    sql`UPDATE recovery_codes SET used_at = ${ts(now)} WHERE id = (
+    sql`UPDATE recovery_codes SET used_at = ${timestamptz(now)} WHERE id = (
           SELECT id FROM recovery_codes WHERE user_id = ${userId}::uuid AND code_hash = ${hash} AND used_at IS NULL LIMIT 1 FOR UPDATE)
         RETURNING id`,
   );
@@ -67,14 +66,14 @@ export async function recoveryCodesLeft(conn: Conn, userId: string): Promise<num
 }
 
 export async function insertPending(conn: Conn, tokenHash: Buffer, userId: string, expiresAt: Date): Promise<void> {
-  await conn.execute(sql`INSERT INTO mfa_pending (token_hash, user_id, expires_at) VALUES (${tokenHash}, ${userId}::uuid, ${ts(expiresAt)})`);
+  await conn.execute(sql`INSERT INTO mfa_pending (token_hash, user_id, expires_at) VALUES (${tokenHash}, ${userId}::uuid, ${timestamptz(expiresAt)})`);
   await conn.execute(sql`DELETE FROM mfa_pending WHERE expires_at < now() - interval '1 hour'`);
 }
 
 export async function findPending(conn: Conn, tokenHash: Buffer, now: Date): Promise<{ userId: string; failures: number } | undefined> {
   const [row] = await rows<{ userId: string; failures: number }>(
     conn,
-    sql`SELECT user_id AS "userId", failures FROM mfa_pending WHERE token_hash = ${tokenHash} AND expires_at > ${ts(now)} FOR UPDATE`,
+    sql`SELECT user_id AS "userId", failures FROM mfa_pending WHERE token_hash = ${tokenHash} AND expires_at > ${timestamptz(now)} FOR UPDATE`,
   );
   return row;
 }
@@ -85,16 +84,16 @@ export async function deletePending(conn: Conn, tokenHash: Buffer): Promise<void
 
 /** Counts a wrong code against the pending login and the account; the pending login's count after it. */
 export async function recordFailure(conn: Conn, tokenHash: Buffer, userId: string, now: Date): Promise<number> {
-  await conn.execute(sql`INSERT INTO mfa_failures (user_id, at) VALUES (${userId}::uuid, ${ts(now)})`);
+  await conn.execute(sql`INSERT INTO mfa_failures (user_id, at) VALUES (${userId}::uuid, ${timestamptz(now)})`);
   const [row] = await rows<{ failures: number }>(conn, sql`UPDATE mfa_pending SET failures = failures + 1 WHERE token_hash = ${tokenHash} RETURNING failures`);
   return row?.failures ?? 0;
 }
 
 export async function recordAccountFailure(conn: Conn, userId: string, now: Date): Promise<void> {
-  await conn.execute(sql`INSERT INTO mfa_failures (user_id, at) VALUES (${userId}::uuid, ${ts(now)})`);
+  await conn.execute(sql`INSERT INTO mfa_failures (user_id, at) VALUES (${userId}::uuid, ${timestamptz(now)})`);
 }
 
 export async function failuresSince(conn: Conn, userId: string, since: Date): Promise<number> {
-  const [row] = await rows<{ n: number }>(conn, sql`SELECT count(*)::int AS n FROM mfa_failures WHERE user_id = ${userId}::uuid AND at > ${ts(since)}`);
+  const [row] = await rows<{ n: number }>(conn, sql`SELECT count(*)::int AS n FROM mfa_failures WHERE user_id = ${userId}::uuid AND at > ${timestamptz(since)}`);
   return row?.n ?? 0;
 }

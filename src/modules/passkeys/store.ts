@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { rows, type Conn } from '../../db/connect.js';
+import { rows, timestamptz, type Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 
-const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
 export type ChallengePurpose = 'register' | 'second_factor' | 'sign_in';
 
@@ -26,9 +25,9 @@ const dated = (r: PasskeyRow): PasskeyRow => ({ ...r, publicKey: Buffer.from(r.p
 
 export async function insertChallenge(conn: Conn, hash: Buffer, purpose: ChallengePurpose, userId: string | null, expiresAt: Date): Promise<void> {
   await conn.execute(
-    sql`INSERT INTO passkey_challenges (challenge_hash, purpose, user_id, expires_at) VALUES (${hash}, ${purpose}, ${userId}::uuid, ${ts(expiresAt)})`,
+    sql`INSERT INTO passkey_challenges (challenge_hash, purpose, user_id, expires_at) VALUES (${hash}, ${purpose}, ${userId}::uuid, ${timestamptz(expiresAt)})`,
   );
-  await conn.execute(sql`DELETE FROM passkey_challenges WHERE expires_at < ${ts(expiresAt)}::timestamptz - interval '1 hour'`);
+  await conn.execute(sql`DELETE FROM passkey_challenges WHERE expires_at < ${timestamptz(expiresAt)}::timestamptz - interval '1 hour'`);
 }
 
 /** Takes a challenge once: the row is deleted whether or not the answer then verifies. */
@@ -36,7 +35,7 @@ export async function takeChallenge(conn: Conn, hash: Buffer, now: Date): Promis
   const [row] = await rows<{ purpose: ChallengePurpose; userId: string | null; live: boolean }>(
     conn,
     sql`DELETE FROM passkey_challenges WHERE challenge_hash = ${hash}
-        RETURNING purpose, user_id AS "userId", expires_at > ${ts(now)} AS live`,
+        RETURNING purpose, user_id AS "userId", expires_at > ${timestamptz(now)} AS live`,
   );
   return row?.live ? { purpose: row.purpose, userId: row.userId } : undefined;
 }
@@ -66,7 +65,7 @@ export async function insertPasskey(
         VALUES (${newId()}::uuid, ${p.userId}::uuid, ${p.credentialId}, ${p.publicKey}, ${p.counter}, ${sql`ARRAY[${sql.join(
           p.transports.map((t) => sql`${t}`),
           sql`, `,
-        )}]::text[]`}, ${p.name}, ${ts(p.createdAt)})
+        )}]::text[]`}, ${p.name}, ${timestamptz(p.createdAt)})
         ON CONFLICT (credential_id) DO NOTHING
         RETURNING ${columns}`,
   );
@@ -81,7 +80,7 @@ export async function insertPasskey(
 export async function recordUse(conn: Conn, id: string, oldCounter: number, newCounter: number, now: Date): Promise<boolean> {
   const done = await rows<{ id: string }>(
     conn,
-    sql`UPDATE passkeys SET counter = ${newCounter}, last_used_at = ${ts(now)}
+    sql`UPDATE passkeys SET counter = ${newCounter}, last_used_at = ${timestamptz(now)}
         WHERE id = ${id}::uuid AND counter = ${oldCounter} RETURNING id`,
   );
   return done.length > 0;

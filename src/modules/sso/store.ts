@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { rows, type Conn } from '../../db/connect.js';
+import { rows, timestamptz, type Conn } from '../../db/connect.js';
 
-const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
 export interface ConnectionRow {
   id: string;
@@ -43,7 +42,7 @@ export async function upsertConnection(conn: Conn, r: Omit<ConnectionRow, 'creat
   const [row] = await rows<ConnectionRow>(
     conn,
     sql`INSERT INTO sso_connections (id, workspace_id, issuer, client_id, client_secret_sealed, role, require_sso, created_at, updated_at)
-        VALUES (${r.id}::uuid, ${r.workspaceId}::uuid, ${r.issuer}, ${r.clientId}, ${r.clientSecretSealed}, ${r.role}, ${r.requireSso}, ${ts(now)}, ${ts(now)})
+        VALUES (${r.id}::uuid, ${r.workspaceId}::uuid, ${r.issuer}, ${r.clientId}, ${r.clientSecretSealed}, ${r.role}, ${r.requireSso}, ${timestamptz(now)}, ${timestamptz(now)})
         ON CONFLICT (workspace_id) DO UPDATE SET issuer = EXCLUDED.issuer, client_id = EXCLUDED.client_id,
           client_secret_sealed = EXCLUDED.client_secret_sealed, role = EXCLUDED.role, require_sso = EXCLUDED.require_sso, updated_at = EXCLUDED.updated_at
         RETURNING ${CONNECTION}`,
@@ -87,7 +86,7 @@ export async function findDomain(conn: Conn, connectionId: string, domain: strin
 export async function markVerified(conn: Conn, id: string, by: 'dns' | 'operator', now: Date): Promise<DomainRow | undefined> {
   const [row] = await rows<DomainRow>(
     conn,
-    sql`UPDATE sso_domains SET verified_at = COALESCE(verified_at, ${ts(now)}), verified_by = COALESCE(verified_by, ${by}) WHERE id = ${id}::uuid RETURNING ${DOMAIN}`,
+    sql`UPDATE sso_domains SET verified_at = COALESCE(verified_at, ${timestamptz(now)}), verified_by = COALESCE(verified_by, ${by}) WHERE id = ${id}::uuid RETURNING ${DOMAIN}`,
   );
   return row;
 }
@@ -124,17 +123,17 @@ export async function findIdentity(conn: Conn, connectionId: string, issuer: str
 export async function insertIdentity(conn: Conn, r: { id: string; connectionId: string; issuer: string; subject: string; userId: string }, now: Date): Promise<void> {
   await conn.execute(
     sql`INSERT INTO sso_identities (id, connection_id, issuer, subject, user_id, created_at)
-        VALUES (${r.id}::uuid, ${r.connectionId}::uuid, ${r.issuer}, ${r.subject}, ${r.userId}::uuid, ${ts(now)})`,
+        VALUES (${r.id}::uuid, ${r.connectionId}::uuid, ${r.issuer}, ${r.subject}, ${r.userId}::uuid, ${timestamptz(now)})`,
   );
 }
 
 export async function insertPending(conn: Conn, r: { stateHash: Buffer; browserHash: Buffer; connectionId: string; linkUserId: string | null; expiresAt: Date }): Promise<void> {
   await conn.execute(
     sql`INSERT INTO sso_pending (state_hash, browser_hash, connection_id, link_user_id, expires_at)
-        VALUES (${r.stateHash}, ${r.browserHash}, ${r.connectionId}::uuid, ${r.linkUserId}::uuid, ${ts(r.expiresAt)})`,
+        VALUES (${r.stateHash}, ${r.browserHash}, ${r.connectionId}::uuid, ${r.linkUserId}::uuid, ${timestamptz(r.expiresAt)})`,
   );
   // Abandoned sign-ins go with the next one.
-  await conn.execute(sql`DELETE FROM sso_pending WHERE expires_at < ${ts(new Date(r.expiresAt.getTime() - 3600_000))}`);
+  await conn.execute(sql`DELETE FROM sso_pending WHERE expires_at < ${timestamptz(new Date(r.expiresAt.getTime() - 3600_000))}`);
 }
 
 export interface PendingRow {

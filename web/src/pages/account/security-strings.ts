@@ -1,6 +1,6 @@
 /** Strings of Account → Security's two-factor section (the password and sessions sections keep the account page's). */
 const en = {
-  securityIntro: 'Your password, two-factor sign-in and the browsers signed in to your account.',
+  securityIntro: 'Your password, two-factor sign-in, passkeys, the browsers signed in to your account and your recent sign-ins.',
   securityLink: 'Password, two-factor sign-in and sessions are under Security.',
   mfaTitle: 'Two-factor sign-in',
   mfaOffIntro: 'After your password, sign-in also asks for a code from an authenticator app on your phone (or a recovery code). Some workspaces require it.',
@@ -34,7 +34,7 @@ const en = {
 export type SecurityStrings = typeof en;
 
 const ar: SecurityStrings = {
-  securityIntro: 'كلمة مرورك وتسجيل الدخول بخطوتين والمتصفحات المسجَّل دخولها إلى حسابك.',
+  securityIntro: 'كلمة مرورك وتسجيل الدخول بخطوتين ومفاتيح المرور والمتصفحات المسجَّل دخولها إلى حسابك وآخر عمليات تسجيل الدخول.',
   securityLink: 'كلمة المرور وتسجيل الدخول بخطوتين والجلسات موجودة في صفحة الأمان.',
   mfaTitle: 'تسجيل الدخول بخطوتين',
   mfaOffIntro: 'بعد كلمة المرور، يطلب تسجيل الدخول أيضًا رمزًا من تطبيق مصادقة على هاتفك (أو رمز استرداد). بعض مساحات العمل تشترطه.',
