@@ -172,35 +172,45 @@ describe('a huge body', () => {
 
   test('over a socket, chunked without a length: 413 once the limit is passed, nothing written, the server still serves', async () => {
     const ws = await app.workspace();
-    const c = new RawClient(roomyPort);
-    try {
-      await c.connected();
-      await c.write(
-        `POST /api/tags HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ws.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
-      );
-      const item = JSON.stringify({ name: 'y'.repeat(40) });
-      const chunk = Buffer.from(`${new Array<string>(Math.ceil(MB / (item.length + 1))).fill(item).join(',')},`);
-      const framed = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
-      await c.write('1\r\n[\r\n');
-      // Up to 70 MB, until the server answers or hangs up. A short pause after each megabyte lets
-      // the answer be read before more is sent: a server that closes with unread bytes in flight
-      // resets the connection, and a reset can drop an answer the client had not read yet.
-      for (let sent = 0; sent < 70 && c.status() === undefined && !c.closed; sent++) {
-        if (!(await c.write(framed))) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(await within(CUT_OFF_BOUND_MS, () => c.status() !== undefined || c.closed)).toBe(true);
-      expect(c.status(), c.received.slice(0, 300)).toBe(413);
-      expect(await within(CUT_OFF_BOUND_MS, () => c.body().includes('body_too_large') || c.closed)).toBe(true);
-      expect(c.body()).toContain('"body_too_large"');
-    } finally {
-      c.destroy();
-    }
+    // The server answers 413 and closes while bytes are still on their way; the client's kernel
+    // may then take the reset before the test has read the answer, and drop it (TCP). Each
+    // attempt must end the connection without writing anything; at least one of three must have
+    // the 413 read (it was read in every run but one of this session's CIs).
+    const seen: (number | 'closed')[] = [];
+    for (let attempt = 0; attempt < 3 && !seen.includes(413); attempt++) seen.push(await hugeChunkedPost(ws.key));
+    expect(seen, 'answers of the attempts').toContain(413);
     await othersServed(ws.key);
     const after = await app.inject({ method: 'GET', url: '/api/tags', headers: bearer(ws.key) });
     expect(after.json()).toEqual([]);
   });
 });
+
+/** Up to 70 MB chunked to /api/tags, until the server answers or hangs up: its status with a body_too_large body, or 'closed' with none read. */
+async function hugeChunkedPost(key: string): Promise<number | 'closed'> {
+  const c = new RawClient(roomyPort);
+  try {
+    await c.connected();
+    await c.write(`POST /api/tags HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    const item = JSON.stringify({ name: 'y'.repeat(40) });
+    const chunk = Buffer.from(`${new Array<string>(Math.ceil(MB / (item.length + 1))).fill(item).join(',')},`);
+    const framed = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
+    await c.write('1\r\n[\r\n');
+    // A short pause after each megabyte lets the answer be read before more is sent.
+    for (let sent = 0; sent < 70 && c.status() === undefined && !c.closed; sent++) {
+      if (!(await c.write(framed))) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await within(CUT_OFF_BOUND_MS, () => c.status() !== undefined || c.closed)).toBe(true);
+    const status = c.status();
+    if (status === undefined) return 'closed';
+    expect(status, c.received.slice(0, 300)).toBe(413);
+    expect(await within(CUT_OFF_BOUND_MS, () => c.body().includes('body_too_large') || c.closed)).toBe(true);
+    expect(c.body()).toContain('"body_too_large"');
+    return status;
+  } finally {
+    c.destroy();
+  }
+}
 
 describe('a slow client', () => {
   test(`a body trickling a byte at a time is cut off (408 or closed) after the request timeout (${REQUEST_TIMEOUT_MS} ms); others are served meanwhile; nothing written`, async () => {
