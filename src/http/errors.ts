@@ -113,9 +113,10 @@ export function isApiPath(path: string): boolean {
   return /^\/(?:api|admin|oauth|docs)(?:[/?]|$)/.test(path) || path.startsWith('/.well-known/') || path.startsWith('/webhooks/');
 }
 
-export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {
+/** Answers the reply it sent: an async handler returns it, so Fastify knows the answer is given while async onSend hooks still run. */
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const path = request.url.split('?')[0] ?? '/';
-  void reply.status(404).send(errorBody(new AppError('route_not_found', { method: request.method, path })));
+  return reply.status(404).send(errorBody(new AppError('route_not_found', { method: request.method, path })));
 }
 
 /**
@@ -123,8 +124,8 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): v
  * that is not a short id), so a visitor never sees JSON (operations.md §5).
  */
 export function notFoundHandlerWith(page: () => string) {
-  return (request: FastifyRequest, reply: FastifyReply): void => {
+  return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     if (isApiPath(request.url)) return notFoundHandler(request, reply);
-    void reply.status(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page());
+    return reply.status(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page());
   };
 }

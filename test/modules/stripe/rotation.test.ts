@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Sealer } from '../../../src/core/sealed.js';
 import { rows } from '../../../src/db/connect.js';
 import { ADMIN_TOKEN, SECRET, startTestApp, type TestApp } from '../../helpers/app.js';
+import { dropFreshDatabases, freshDatabase } from '../../helpers/fresh-database.js';
 import { clientWithClick } from '../conversions/helpers.js';
 import { SIGNING_SECRET, connectStripe, postEvent, receivedEvents, stripeEvent, stripeId } from './helpers.js';
 
@@ -17,12 +18,15 @@ let before: TestApp;
 const others: TestApp[] = [];
 
 beforeAll(async () => {
-  before = await startTestApp();
+  // A database of its own: the reseal walks every row, and on the shared PostgreSQL test database
+  // it moved other files' Stripe secrets to a SECRET their apps do not hold (503 in sales.test).
+  before = await startTestApp({ database: await freshDatabase() });
 }, 180_000);
 
 afterAll(async () => {
   for (const t of others) await t.close();
   await before?.close();
+  await dropFreshDatabases();
 });
 
 it('events verify after a SECRET rotation, and the reseal moves the Stripe secret to the new key', { timeout: 180_000 }, async () => {
@@ -38,7 +42,6 @@ it('events verify after a SECRET rotation, and the reseal moves the Stripe secre
   const reseal = await rotated.inject({ method: 'POST', url: '/admin/secrets/reseal', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   expect(reseal.statusCode, reseal.body).toBe(200);
   const stripeColumn = reseal.json<{ columns: { table: string; column: string; resealed: number }[] }>().columns.find((c) => c.table === 'stripe_connections');
-  // (On PostgreSQL the database is shared with other test files: their connections count too.)
   expect(stripeColumn?.column).toBe('secret_sealed');
   expect(stripeColumn!.resealed).toBeGreaterThanOrEqual(1);
   const [row] = await rows<{ sealed: string }>(before.database.db, sql`SELECT secret_sealed AS sealed FROM stripe_connections WHERE id = ${connection.id}::uuid`);
