@@ -72,6 +72,11 @@ export class LoginThrottle {
     return { pair: `pair:${a}:${ip}`, address: `addr:${ip}`, account: `acct:${a}` };
   }
 
+  /** This throttle for one address, read at `clock`: what a password re-check (enrolment, a second factor) takes. */
+  forAddress(address: string, clock: () => Date): { before(account: string): Promise<void>; failed(account: string): Promise<void> } {
+    return { before: (account) => this.before(account, address, clock().getTime()), failed: (account) => this.failed(account, address, clock().getTime()) };
+  }
+
   /** Call before checking the password: throws login_throttled (429) or waits the delay. */
   async before(account: string, address: string, nowMs: number): Promise<void> {
     const keys = this.keys(account, address);

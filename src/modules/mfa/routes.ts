@@ -34,7 +34,7 @@ export const mfaRoutes = routesPlugin<MfaRoutesDeps>('mfa', (app, deps) => {
   const origin = new URL(deps.baseUrl).origin;
   const mfaDeps = (ip: string) => ({
     sealer: deps.sealer,
-    throttle: { before: (email: string) => deps.throttle.before(email, ip, deps.clock().getTime()), failed: (email: string) => deps.throttle.failed(email, ip, deps.clock().getTime()) },
+    throttle: deps.throttle.forAddress(ip, deps.clock),
   });
 
   app.get('/api/me/mfa', { config: session, schema: { tags, summary: 'My second factors', response: { 200: MfaStatus } } }, async (req) =>

@@ -34,7 +34,7 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
   const rp = relyingParty(deps.baseUrl);
   const passkeyDeps = (ip: string): PasskeyDeps => ({
     rp,
-    throttle: { before: (email) => deps.throttle.before(email, ip, deps.clock().getTime()), failed: (email) => deps.throttle.failed(email, ip, deps.clock().getTime()) },
+    throttle: deps.throttle.forAddress(ip, deps.clock),
   });
   // A page of another site must not sign a visitor into an account (login CSRF).
   const firstParty = async (req: FastifyRequest) => {
