@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Test workers are forked from this process, so they trust the local HTTPS test servers'
 // certificate (operations.md: ALLOW_PRIVATE_DESTINATIONS with NODE_EXTRA_CA_CERTS).
@@ -8,6 +8,11 @@ process.env.NODE_EXTRA_CA_CERTS = fileURLToPath(new URL('./test/fixtures/tls/cer
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // `npm run cluster --quick` loads both cores for two minutes: scripts/test-all.sh runs it
+    // alone, after the PostgreSQL pass (CLUSTER_TEST=1).
+    exclude: [...configDefaults.exclude, ...(process.env.CLUSTER_TEST === '1' ? [] : ['test/e2e/cluster.test.ts'])],
+    // Every answer of the apps a test starts is checked against their OpenAPI document.
+    setupFiles: ['test/setup/contract.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

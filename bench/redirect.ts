@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { BENCH_ADMIN, freePort, seed, startServer } from './server.js';
+import { BENCH_ADMIN, freePort, rssOf, seed, startServer } from './server.js';
 
 export interface WrkResult {
   requests: number;
@@ -109,7 +109,7 @@ async function aliasLink(base: string, headers: Record<string, string>, linkId: 
   return { host, path: '/spring' };
 }
 
-export async function benchRedirect(seconds = 8, rounds = Number(process.env.REDIRECT_ROUNDS ?? 3)): Promise<{ name: string; value: string }[]> {
+export async function benchRedirect(seconds = 8, rounds = Number(process.env.REDIRECT_ROUNDS ?? 5)): Promise<{ name: string; value: string }[]> {
   ensureWrk();
   // The ceiling: a bare node:http server answering a fixed 302, in its own process like Linktrail.
   const barePort = await freePort();
@@ -132,6 +132,10 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
   const bareUrl = `http://127.0.0.1:${barePort}/`;
   const shortUrl = `${server.base}${new URL(link.shortUrl).pathname}`;
 
+  // RSS of the server process: idle once seeded, and the largest sample (every 200 ms) under load.
+  const rssIdle = rssOf(server.child.pid!);
+  let rssLoaded = rssIdle;
+  const rssSampler = setInterval(() => (rssLoaded = Math.max(rssLoaded, rssOf(server.child.pid!))), 200);
   let served = 0;
   const measure = async () => {
     const bare: WrkResult[] = [];
@@ -184,6 +188,7 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
     }
     delivery = { duringLoad, drainedSeconds: (still - drainStarted) / 1000, total: last, loadSeconds };
   }
+  clearInterval(rssSampler);
   bareChild.kill('SIGTERM');
   // The stop with the deliveries still queued (the receiver still answering): operations.md §1's prompt shutdown.
   const stopStarted = performance.now();
@@ -251,6 +256,7 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
     { name: '302s answered by the server', value: closed?.[1] ?? '?' },
     { name: 'clicks written by the server', value: closed?.[2] ?? '?' },
     { name: 'clicks in database for the link', value: String(clicks) },
+    { name: 'server RSS MB: idle (seeded) / largest under load', value: `${rssIdle} / ${rssLoaded}` },
     { name: 'exit after SIGTERM, s (exit code)', value: `${exit.seconds.toFixed(1)} (${exit.code})` },
     ...aliasRows,
     ...withHook,

@@ -4,11 +4,10 @@
  * endpoint, RSS per process at start and end, and integrity afterwards (clicks = redirects
  * served, events = tracking calls accepted, one rate limit held across both instances).
  */
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { BENCH_ADMIN, seed, startServer, type BenchServer } from './server.js';
+import { BENCH_ADMIN, rssOf, seed, startServer, type BenchServer } from './server.js';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
@@ -31,10 +30,6 @@ function request(base: string, method: string, path: string, headers: Record<str
   });
 }
 
-const rssOf = (pid: number) => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : NaN;
-};
 const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]! : NaN);
 
 export async function benchSoak(seconds = 30, concurrency = 32): Promise<{ name: string; value: string }[]> {
@@ -138,6 +133,14 @@ export async function benchSoak(seconds = 30, concurrency = 32): Promise<{ name:
     for (let i = 0; i < 300; i++) if ((await request(bases[i % 2]!, 'GET', '/api/tags', { authorization: `Bearer ${lkey}` })).status === 200) allowed++;
 
     await Promise.all(servers.map((s) => s.stop()));
+    // Every error the instances logged (a 500 is one), with its message: a soak must show none.
+    const errors = servers.flatMap((sv) => sv.log().split('\n').filter((l) => /"level":(50|60)/.test(l)));
+    for (const line of errors.slice(0, 5)) {
+      const { msg, err } = JSON.parse(line) as { msg?: string; err?: { message?: string; code?: string; cause?: { message?: string; code?: string } } };
+      const cause = err?.cause ?? err;
+      process.stderr.write(`soak: server error: ${msg} — ${cause?.code ?? ''} ${cause?.message ?? ''}`.slice(0, 400) + '\n');
+    }
+    out.push({ name: 'errors logged by the instances', value: String(errors.length) });
     const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await db.connect();
     const count = async (q: string) => Number((await db.query(q, [workspaceId])).rows[0].count);

@@ -4,7 +4,8 @@
 # with the full vitest.config.ts, first on PGlite, then on PostgreSQL + Redis in a database
 # made for this run and dropped at the end. `npm run test:all -- pglite` or `-- postgres` runs
 # one of the two passes; files or vitest options after it go to vitest
-# (`npm run test:all -- postgres test/faults`).
+# (`npm run test:all -- postgres test/faults`). The cluster test (test/e2e/cluster.test.ts) runs
+# alone at the end of the PostgreSQL pass; elsewhere it runs only with CLUSTER_TEST=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,4 +29,10 @@ if [ "$engines" != pglite ]; then
   psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $db"
   trap 'psql -h 127.0.0.1 -U postgres -d postgres -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true' EXIT
   DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db" REDIS_URL="redis://127.0.0.1:6379" npx vitest run "$@"
+  if [ $# -eq 0 ]; then
+    # Alone, after the rest: it starts two PostgreSQL servers, Redis, HAProxy, three instances
+    # and wrk on the same two cores, which would starve the files running beside it.
+    echo "== test:all: npm run cluster --quick (PostgreSQL primary and replica, Redis, HAProxy, three instances)"
+    CLUSTER_TEST=1 DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db" REDIS_URL="redis://127.0.0.1:6379" npx vitest run test/e2e/cluster.test.ts
+  fi
 fi

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
-import type { Database } from './db/connect.js';
+import type { Conn, Database } from './db/connect.js';
 import type { CredentialCache } from './infra/credential-cache.js';
 import type { LoginThrottle } from './http/login-throttle.js';
 import type { RateLimiter } from './http/rate-limit.js';
@@ -73,8 +73,8 @@ export interface AppDeps {
   /** Seals and opens reversible secrets under SECRET (and SECRET_PREVIOUS): core/sealed.ts. */
   sealer: Sealer;
   database: Database;
-  /** The read replica that analytics reads go to (DATABASE_READ_URL); absent: `database`. */
-  analyticsDatabase?: Database;
+  /** The connection analytics reads use now: the read replica while it keeps up (DATABASE_READ_URL); absent: `database`. */
+  analyticsDb?: () => Conn;
   /** The operator's city database (GEOIP_CITY_DB), to credit as its licence asks; absent: none. */
   citySource?: CitySource;
   limiter: RateLimiter;
@@ -165,7 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       },
     },
   });
-  const resource = { db, analyticsDb: deps.analyticsDatabase?.db ?? db, clock };
+  const resource = { db, analyticsDb: deps.analyticsDb, clock };
   // First: its hooks write the audit entry of every route registered after it (operations.md §15).
   await app.register(auditRoutes, { db, clock, roleOf });
   await app.register(qrRoutes, resource);
@@ -237,7 +237,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(dashboardRoutes, {
     baseUrl: config.baseUrl,
     shortLinkBaseUrl: config.shortLinkBaseUrl,
-    consentFormTarget: (clientId, redirectUri) => consentRedirectOrigin({ ctx: ctxNow(), input: { clientId, redirectUri } }),
+    consentFormTarget: (clientId, redirectUri) => consentRedirectOrigin({ ctx: ctxNow(undefined), input: { clientId, redirectUri } }),
   });
   await app.register(redirectRoutes, deps.redirect);
   if (config.adminToken) {

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { destination, pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 import { openPglite, openPostgres, type Database } from './db/connect.js';
+import { ReplicaRouter } from './db/replica-lag.js';
 import { migrate } from './db/migrate.js';
 import { buildApp } from './app.js';
 import { CredentialCache } from './infra/credential-cache.js';
@@ -109,9 +110,17 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   countryLookup.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
   const database = options.database ?? (await openDatabase(config));
   await migrate(database);
-  // The replica is read only and replays the primary's migrations; its pool connects on first use,
-  // so a replica that is down costs the analytics reads (503s), not the start.
+  // The replica is read only and replays the primary's migrations. A replica that is down does
+  // not hold up the start: its lag is probed in the background.
   const analyticsDatabase = config.databaseReadUrl ? await openPostgres(config.databaseReadUrl, config.dbPoolSize) : undefined;
+  // …and only while it is at most 5 s behind; past that, or unreachable, the primary answers them (§17).
+  const replicaRouter = analyticsDatabase && new ReplicaRouter({
+    primary: database,
+    replica: analyticsDatabase,
+    onChange: ({ usingReplica, lagMs }) =>
+      usingReplica ? logger.info({ lagMs }, 'analytics reads back on the read replica') : logger.warn({ lagMs }, 'read replica more than 5 s behind or unreachable: analytics reads go to the primary'),
+  });
+  replicaRouter?.start();
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : undefined;
   // Serving before Redis is connected would limit the first requests in process only (a new
   // worker could let a request past the shared limit): wait for it, bounded.
@@ -164,6 +173,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       eventLoopDelay: { maxMs: ms(loopDelay.max), p99Ms: ms(loopDelay.percentile(99)), meanMs: ms(loopDelay.mean) },
       clicks: clicks.metrics(),
       memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
+      ...(replicaRouter && { replica: { lagSeconds: (replicaRouter.lastLagMs() ?? NaN) / 1000, analyticsReadsOnReplica: replicaRouter.usingReplica() } }),
     };
     if (reset) loopDelay.reset();
     return answer;
@@ -195,7 +205,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     config,
     sealer,
     database,
-    analyticsDatabase,
+    analyticsDb: replicaRouter?.current,
     citySource: cities?.source,
     limiter,
     lastUsed,
@@ -279,6 +289,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await bus.close();
       await limiter.close();
       redis?.disconnect();
+      replicaRouter?.close();
       await analyticsDatabase?.close();
       if (!options.database) await database.close();
       logger.flush();

@@ -43,6 +43,10 @@ const COMMANDS: Record<string, [usage: string, does: string]> = {
     'sso verify-domain <workspaceId> --domain <domain>',
     "vouch for an e-mail domain of a workspace's single sign-on without its TXT record (operations.md §15): it admits sign-ins through that workspace's identity provider",
   ],
+  mcp: [
+    'mcp   (environment: LINKTRAIL_API_KEY, LINKTRAIL_BASE_URL)',
+    "serve the Model Context Protocol on stdio for an AI assistant's MCP client (operations.md §16): tools to create and find links, read analytics and record leads and sales, acting with the API key in $LINKTRAIL_API_KEY and only its scopes (no operator token), on the server at --url, else $LINKTRAIL_BASE_URL, else --url's default. stdout carries the protocol only",
+  ],
   'secrets reseal': [
     'secrets reseal',
     'after a SECRET rotation (the server started with the new SECRET and the old one in SECRET_PREVIOUS): move every sealed value (link passwords, webhook secrets…) to the new SECRET, and print a count per table and column. Safe to run again. Exit code 1 when some value opens under neither secret (they are listed and left as they are)',
@@ -158,9 +162,9 @@ export async function run(
   }
   const { values, positionals } = parsed;
   const [noun, verb, target] = positionals;
-  // import and export are one word, the rest noun and verb.
+  // import, export and mcp are one word, the rest noun and verb.
   const transfer = noun === 'import' || noun === 'export';
-  const command = transfer ? noun : `${noun ?? ''} ${verb ?? ''}`.trim();
+  const command = transfer || noun === 'mcp' ? noun : `${noun ?? ''} ${verb ?? ''}`.trim();
   if (values.help || !noun) return out(usage(command));
   if (!(command in COMMANDS)) throw usageError(`unknown command "${positionals.join(' ')}"\n\n${usage()}`);
   const need = (v: string | undefined, what: string): string => {
@@ -170,6 +174,12 @@ export async function run(
   const workspaceId = () => uuidArg(target, 'workspace id', '<workspaceId>', command);
   const base = values.url ?? env.LINKTRAIL_URL ?? env.BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`;
   const token = values.token ?? env.ADMIN_TOKEN;
+  if (command === 'mcp') {
+    if (verb !== undefined) throw usageError(`unknown command "${positionals.join(' ')}"\n\n${usage(command)}`);
+    // Loaded only here: the MCP SDK is no cost to the other commands.
+    const { serveMcp } = await import('./mcp/server.js');
+    return serveMcp({ baseUrl: values.url ?? env.LINKTRAIL_BASE_URL ?? base, apiKey: env.LINKTRAIL_API_KEY }, terminal.stderr);
+  }
   if (transfer) {
     const ws = uuidArg(values.workspace, 'workspace id (--workspace)', '--workspace <workspaceId>', command);
     if (!token) throw usageError('no operator token: pass --token or set ADMIN_TOKEN');

@@ -1,6 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'drizzle-orm';
-import type { Conn } from '../db/connect.js';
+import { arrayParam, type Conn } from '../db/connect.js';
 
 /** Who made a change: a session's person, an API key, a human token, or an OAuth app's token. */
 export interface AuditActor {
@@ -35,25 +34,23 @@ export interface AuditIntent {
   open: boolean;
 }
 
-const intents = new AsyncLocalStorage<AuditIntent>();
+/*
+ * The intent rides on the request's connection, not on an AsyncLocalStorage: in Node 20 one
+ * AsyncLocalStorage in use turns on async hooks for every promise of the process, the
+ * redirect's included (6–10 % of its throughput, BENCHMARKS.md).
+ */
+const INTENT = Symbol('the audit entry of the request this connection serves');
 
-/** Runs `fn` (and everything it starts) as the request making `intent`. */
-export function runAudited<T>(intent: AuditIntent, fn: () => T): T {
-  return intents.run(intent, fn);
+/** `conn` for the request making `intent`: the same connection to every query; the transactions it opens write the entry. */
+export function auditedConn<C extends Conn>(conn: C, intent: AuditIntent | undefined): C {
+  if (!intent || 'rollback' in conn) return conn;
+  return Object.create(conn, { [INTENT]: { value: intent } }) as C;
 }
 
-/** The entry the current request is making, if it changes a workspace. */
-export function currentAudit(): AuditIntent | undefined {
-  const intent = intents.getStore();
+/** The entry the request a connection serves is making, while that request is open. */
+export function auditOf(conn: Conn): AuditIntent | undefined {
+  const intent = (conn as { [INTENT]?: AuditIntent })[INTENT];
   return intent?.open ? intent : undefined;
-}
-
-/** Adds target ids (and counts) a service knows better than its return value tells. */
-export function noteAudit(part: { ids?: Iterable<string>; counts?: Record<string, number> }): void {
-  const intent = currentAudit();
-  if (!intent) return;
-  for (const id of part.ids ?? []) if (intent.ids.size < MAX_AUDIT_IDS) intent.ids.add(id);
-  Object.assign(intent.counts, part.counts);
 }
 
 /** The ids a service's result names: records with an `id`, id strings, `deletedIds`, one level deep. */
@@ -87,7 +84,8 @@ export async function recordAudit(
 /** Writes the request's entry, or adds this transaction's ids and counts to it. */
 export async function writeAudit(conn: Conn, intent: AuditIntent): Promise<void> {
   const ids = [...intent.ids].slice(0, MAX_AUDIT_IDS);
-  const idArray = ids.length ? sql`ARRAY[${sql.join(ids.map((i) => sql`${i}`), sql`, `)}]::text[]` : sql`'{}'::text[]`;
+  // One parameter, not one per id (10,000 bind parameters cost more than the JSON).
+  const idArray = arrayParam(ids, 'text');
   await conn.execute(sql`
     INSERT INTO audit_entries (id, workspace_id, at, actor_kind, actor_id, actor_user_id, action, target_ids, counts, ip, user_agent)
     VALUES (${intent.id}::uuid, ${intent.workspaceId}::uuid, ${intent.at.toISOString()}::timestamptz, ${intent.actor.kind}, ${intent.actor.id},

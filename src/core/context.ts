@@ -1,4 +1,5 @@
 import type { Conn } from '../db/connect.js';
+import { auditedConn, type AuditIntent } from './audit.js';
 import type { Workspace } from './workspace.js';
 
 /**
@@ -27,18 +28,27 @@ export const analyticsConn = (ctx: Ctx): Conn => ctx.analyticsDb ?? ctx.db;
 /** What a routes plugin of a workspace resource is given. */
 export interface ResourceDeps {
   db: Conn;
-  /** Where analytics reads go: a read replica (DATABASE_READ_URL), or `db` when absent. */
-  analyticsDb?: Conn;
+  /**
+   * Where analytics reads go now: the read replica (DATABASE_READ_URL) while it is at most 5 s
+   * behind, else `db` (db/replica-lag.ts). Absent: `db`.
+   */
+  analyticsDb?: () => Conn;
   clock: () => Date;
+}
+
+/** What a context takes of the request it serves (structurally, so the kernel knows no Fastify): the audit entry of a request that changes a workspace. */
+export interface AuditedRequest {
+  auditIntent?: AuditIntent;
 }
 
 /**
  * What a service needs to act for the caller of a scoped route: its workspace, the databases,
- * the time. Takes the request's principal (structurally, so the kernel knows no Fastify).
+ * the time. Takes the request's principal, and its audit entry (which the transactions opened on
+ * `db` write).
  */
-export function serviceContext(deps: ResourceDeps, request: { principal?: { workspace: Workspace } }): Ctx {
+export function serviceContext(deps: ResourceDeps, request: AuditedRequest & { principal?: { workspace: Workspace } }): Ctx {
   if (!request.principal) throw new Error('a scoped route ran without a principal');
-  return { db: deps.db, analyticsDb: deps.analyticsDb ?? deps.db, workspace: request.principal.workspace, now: deps.clock() };
+  return { db: auditedConn(deps.db, request.auditIntent), analyticsDb: deps.analyticsDb?.() ?? deps.db, workspace: request.principal.workspace, now: deps.clock() };
 }
 
 /** What the routes of a person's or the operator's settings are given. */
@@ -54,7 +64,10 @@ export interface PeopleListDeps extends PeopleDeps {
   flushLastUsed: () => Promise<void>;
 }
 
-/** A routes plugin's context maker: `ctx()` at the time of the call, `ctx(now)` when one time must serve several calls. */
+/**
+ * A routes plugin's context maker: `ctx(request)` for a request at the time of the call,
+ * `ctx(request, now)` when one time must serve several calls; `ctx(undefined)` outside a request.
+ */
 export const baseContext =
   (deps: { db: Conn; clock: () => Date }) =>
-  (now = deps.clock()): BaseCtx => ({ db: deps.db, now });
+  (request: AuditedRequest | undefined, now = deps.clock()): BaseCtx => ({ db: auditedConn(deps.db, request?.auditIntent), now });

@@ -8,7 +8,7 @@ export class AppError extends Error {
   constructor(
     readonly code: MessageCode,
     readonly params: Params = {},
-    readonly extra: { missingScopes?: string[]; retryAfter?: number } = {},
+    readonly extra: { missingScopes?: string[]; retryAfter?: number; limit?: number } = {},
   ) {
     super(code);
     this.name = 'AppError';
@@ -40,6 +40,7 @@ export function notFound(resource: string, id: string): AppError {
   return new AppError('not_found', { resource, id });
 }
 
+/** Carries `limit` as data too (operations.md §16): a client can split its request without reading the text. */
 export function tooManyItems(limit: number, count: number): AppError {
-  return new AppError('too_many_items', { limit, count });
+  return new AppError('too_many_items', { limit, count }, { limit });
 }

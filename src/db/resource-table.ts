@@ -79,6 +79,31 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
     return sql`CASE WHEN ${has} THEN ${fromJson(c)} ELSE ${keep} END`;
   };
 
+  /** One INSERT of every item (passed as one JSON array), answering `returnCols`; none when there are no items. */
+  const insertSql = (workspaceId: string, items: Record<string, unknown>[], returnCols: SQL): SQL | undefined => {
+    if (items.length === 0) return undefined;
+    const cols = raw(['id', 'workspace_id', ...def.columns.map((c) => c.column), 'created_at', 'updated_at'].join(', '));
+    const valueOf = (c: Column) => (c.insertDefault ? sql`COALESCE(${fromJson(c)}, ${raw(c.insertDefault)})` : fromJson(c));
+    const stamps = [sql`COALESCE((e.j->>'createdAt')::timestamptz, now())`, sql`COALESCE((e.j->>'updatedAt')::timestamptz, (e.j->>'createdAt')::timestamptz, now())`];
+    const values = sql.join([sql`(e.j->>'id')::uuid`, sql`${workspaceId}::uuid`, ...def.columns.map(valueOf), ...stamps], sql`, `);
+    return sql`INSERT INTO ${raw(t)} AS t (${cols})
+        SELECT ${values} FROM jsonb_array_elements(${JSON.stringify(items)}::jsonb) WITH ORDINALITY AS e(j, ord)
+        ORDER BY e.ord${onConflict}
+        RETURNING ${returnCols}`;
+  };
+  /** One UPDATE of every item, setting only the fields each carries. */
+  const updateSql = (workspaceId: string, items: Record<string, unknown>[], returnCols: SQL): SQL | undefined => {
+    if (items.length === 0) return undefined;
+    const sets = sql.join(
+      def.columns.map((c) => sql`${raw(c.column)} = ${assign(c)}`),
+      sql`, `,
+    );
+    return sql`UPDATE ${raw(t)} AS t SET ${sets}, updated_at = now()
+        FROM jsonb_array_elements(${JSON.stringify(items)}::jsonb) AS e(j)
+        WHERE t.workspace_id = ${workspaceId}${alive} AND t.id = (e.j->>'id')::uuid
+        RETURNING ${returnCols}`;
+  };
+
   return {
     async list(conn: Conn, workspaceId: string, o: ListOptions): Promise<Row[]> {
       const dir = raw(o.sort === 'asc' ? 'ASC' : 'DESC');
@@ -146,36 +171,22 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
      * An item may carry `createdAt` / `updatedAt` (an import keeps the record's own); else now.
      */
     async insertMany(conn: Conn, workspaceId: string, items: Record<string, unknown>[]): Promise<Row[]> {
-      if (items.length === 0) return [];
-      const cols = raw(['id', 'workspace_id', ...def.columns.map((c) => c.column), 'created_at', 'updated_at'].join(', '));
-      const valueOf = (c: Column) => (c.insertDefault ? sql`COALESCE(${fromJson(c)}, ${raw(c.insertDefault)})` : fromJson(c));
-      const stamps = [sql`COALESCE((e.j->>'createdAt')::timestamptz, now())`, sql`COALESCE((e.j->>'updatedAt')::timestamptz, (e.j->>'createdAt')::timestamptz, now())`];
-      const values = sql.join([sql`(e.j->>'id')::uuid`, sql`${workspaceId}::uuid`, ...def.columns.map(valueOf), ...stamps], sql`, `);
-      const inserted = await rows<Row>(
-        conn,
-        sql`INSERT INTO ${raw(t)} AS t (${cols})
-            SELECT ${values} FROM jsonb_array_elements(${JSON.stringify(items)}::jsonb) WITH ORDINALITY AS e(j, ord)
-            ORDER BY e.ord${onConflict}
-            RETURNING ${returning}`,
-      );
-      return inOrder(items, inserted);
+      return inOrder(items, await maybeRows<Row>(conn, insertSql(workspaceId, items, returning)));
+    },
+
+    /** insertMany answering only the ids written, for a caller that reads the rows back anyway. */
+    async insertManyIds(conn: Conn, workspaceId: string, items: Record<string, unknown>[]): Promise<{ id: string }[]> {
+      return inOrder(items, await maybeRows<{ id: string }>(conn, insertSql(workspaceId, items, raw('t.id'))));
     },
 
     /** Updates only the fields each item carries (a field set to null clears it). */
     async updateMany(conn: Conn, workspaceId: string, items: Record<string, unknown>[]): Promise<Row[]> {
-      if (items.length === 0) return [];
-      const sets = sql.join(
-        def.columns.map((c) => sql`${raw(c.column)} = ${assign(c)}`),
-        sql`, `,
-      );
-      const updated = await rows<Row>(
-        conn,
-        sql`UPDATE ${raw(t)} AS t SET ${sets}, updated_at = now()
-            FROM jsonb_array_elements(${JSON.stringify(items)}::jsonb) AS e(j)
-            WHERE t.workspace_id = ${workspaceId}${alive} AND t.id = (e.j->>'id')::uuid
-            RETURNING ${returning}`,
-      );
-      return inOrder(items, updated);
+      return inOrder(items, await maybeRows<Row>(conn, updateSql(workspaceId, items, returning)));
+    },
+
+    /** updateMany answering only the ids updated. */
+    async updateManyIds(conn: Conn, workspaceId: string, items: Record<string, unknown>[]): Promise<{ id: string }[]> {
+      return inOrder(items, await maybeRows<{ id: string }>(conn, updateSql(workspaceId, items, raw('t.id'))));
     },
 
     /** Soft or hard delete; returns the ids actually deleted. */
@@ -194,6 +205,9 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
     },
   };
 }
+
+/** The rows of `query`; none when there is no statement to run. */
+const maybeRows = <T>(conn: Conn, query: SQL | undefined): Promise<T[]> => (query ? rows<T>(conn, query) : Promise.resolve([]));
 
 function inOrder<Row extends { id: string }>(items: Record<string, unknown>[], found: Row[]): Row[] {
   const byId = new Map(found.map((r) => [r.id, r]));

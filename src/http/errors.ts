@@ -56,6 +56,7 @@ export interface ErrorBody {
   reason?: string;
   missingScopes?: string[];
   retryAfter?: number;
+  limit?: number;
 }
 
 export function errorBody(err: AppError): ErrorBody {
@@ -65,6 +66,7 @@ export function errorBody(err: AppError): ErrorBody {
   if (typeof err.params.reasonCode === 'string') body.reason = err.params.reasonCode;
   if (err.extra.missingScopes) body.missingScopes = err.extra.missingScopes;
   if (err.extra.retryAfter !== undefined) body.retryAfter = err.extra.retryAfter;
+  if (err.extra.limit !== undefined) body.limit = err.extra.limit;
   return body;
 }
 

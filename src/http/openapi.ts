@@ -70,7 +70,8 @@ stable \`code\` for programs:
 { "error": { "en": "Invalid name: is required.", "ar": "قيمة غير صالحة في name: حقل مطلوب.", "code": "invalid_field" } }
 \`\`\`
 
-400 for invalid input (the message names the field, \`[index].field\` in bulk bodies), 401 for
+400 for invalid input (the message names the field, \`[index].field\` in bulk bodies; a
+\`too_many_items\` body also carries \`limit\`, the most items the workspace takes per request), 401 for
 credentials, 403 with \`missingScopes\`, 404, 413 for a body over the limit, 429 with
 \`retryAfter\`, 500 (details only in the server log) and 503 while the database is unavailable.
 
@@ -149,7 +150,7 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string, web
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     // BaseLayout: no top bar, so neither a Fastify logo nor a box that loads documents from elsewhere.
-    uiConfig: { docExpansion: 'list', deepLinking: true, layout: 'BaseLayout' },
+    uiConfig: { docExpansion: 'list', deepLinking: true, layout: 'BaseLayout', displayOperationId: true },
     // null means no logo at all (the types only know a logo or undefined, which embeds Fastify's).
     logo: null as never,
     validatorUrl: false,
@@ -161,22 +162,74 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string, web
   });
 }
 
-/** Gives every scoped route its security requirement, scope note (each scope it needs) and standard error answers. */
-export function describeScopedRoute(route: RouteOptions): void {
+/** Answered on every authenticated operation (src/http/auth.ts counts each request). */
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { type: 'integer', description: 'Requests allowed in the sliding 60-second window (the workspace\'s plan; account operations: per person)' },
+  'X-RateLimit-Remaining': { type: 'integer', description: 'Requests left in the window' },
+  'X-RateLimit-Reset': { type: 'integer', description: 'Unix seconds at which the oldest counted request leaves the window' },
+};
+const RETRY_AFTER_HEADER = { 'Retry-After': { type: 'integer', description: 'Seconds to wait before trying again' } };
+
+type ResponseSchemas = Record<string, object>;
+
+/** A response entry with these headers added (new objects: entries such as errorResponses are shared). */
+function withHeaders(entry: object, headers: Record<string, unknown>): object {
+  const own = (entry as { headers?: Record<string, unknown> }).headers;
+  return { ...entry, headers: { ...headers, ...own } };
+}
+
+/**
+ * Every operation's contract, made once here rather than in each route: its security and scope
+ * note, the failures any route of its kind can answer (a body can be malformed or too large,
+ * the database can be away), the rate-limit headers of authenticated answers and Retry-After
+ * on 429 and 503.
+ */
+export function describeRoute(route: RouteOptions): void {
+  if ((route.schema as { hide?: boolean } | undefined)?.hide) return;
+  const methods = ([] as string[]).concat(route.method);
+  if (methods.every((m) => m === 'HEAD')) return;
+  const schema = (route.schema ??= {}) as Record<string, unknown>;
+  // The automatic HEAD route shares its GET's schema object: describe it once.
+  if ((schema as { [DESCRIBED]?: boolean })[DESCRIBED]) return;
+  Object.defineProperty(schema, DESCRIBED, { value: true });
+  const authenticated = describeCredentials(route, schema);
+  const takesInput = Boolean(schema.body || schema.querystring || schema.params) || methods.some((m) => m !== 'GET' && m !== 'DELETE');
+  const general: ResponseSchemas = {
+    ...(takesInput ? { 400: errorResponses[400] } : {}),
+    ...(route.url.includes(':') ? { 404: errorResponses[404] } : {}),
+    ...(methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH') ? { 413: errorResponses[413] } : {}),
+    500: errorResponses[500],
+    503: errorResponses[503],
+  };
+  const response: ResponseSchemas = { ...general, ...(schema.response as ResponseSchemas | undefined) };
+  for (const [status, entry] of Object.entries(response)) {
+    const retry = status === '429' || status === '503' ? RETRY_AFTER_HEADER : {};
+    // A 401 carries them too when a credential counted was revoked meanwhile (resolved again).
+    const limits = authenticated ? RATE_LIMIT_HEADERS : {};
+    response[status] = withHeaders(entry, { ...limits, ...retry });
+  }
+  schema.response = response;
+}
+
+const DESCRIBED = Symbol('described');
+
+/** Security requirement, scope note and credential failures; true when the route is rate-limited. */
+function describeCredentials(route: RouteOptions, schema: Record<string, unknown>): boolean {
   const { scope, account } = route.config ?? {};
   if (account) {
-    const schema = (route.schema ??= {}) as Record<string, unknown>;
     schema.security = account === 'person' ? [{ sessionCookie: [] }, { humanToken: [] }] : account === 'optional' ? [{}, { sessionCookie: [] }] : [{ sessionCookie: [] }];
-    schema.response = { 401: errorResponses[401], 429: errorResponses[429], 500: errorResponses[500], ...(schema.response as object | undefined) };
-    return;
+    // A workspace's settings: another role than the one needed is 403 (owner_required, or mfa_required).
+    const role = route.config?.workspaceRole ? { 403: { ...errorResponses[403], description: 'Not allowed for your role here (owner_required), or the workspace requires two-factor sign-in (mfa_required)' } } : {};
+    schema.response = { 401: errorResponses[401], ...role, 429: errorResponses[429], ...(schema.response as object | undefined) };
+    return true;
   }
   const scopes = requiredScopes(scope);
-  if (!scopes.length) return;
-  const schema = (route.schema ??= {}) as Record<string, unknown>;
+  if (!scopes.length) return false;
   schema.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { humanToken: [] }, { oauth2: [...scopes] }, { sessionCookie: [] }];
   const named = scopes.map((s) => `\`${s}\``).join(', ');
   const note = scopes.length === 1 ? `Scope: ${named}.` : `Scopes (all required): ${named}.`;
-  // The automatic HEAD route shares its GET's schema object: add the note once.
-  if (!String(schema.description ?? '').includes(note)) schema.description = [schema.description, note].filter(Boolean).join('\n\n');
-  schema.response = { ...errorResponses, ...(schema.response as object | undefined) };
+  schema.description = [schema.description, note].filter(Boolean).join('\n\n');
+  // 400 even without input: a session request must name its workspace (workspace_required).
+  schema.response = { 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403], 429: errorResponses[429], ...(schema.response as object | undefined) };
+  return true;
 }

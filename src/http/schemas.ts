@@ -8,11 +8,27 @@ export const DateTime = Type.Unsafe<Date | string>({ type: 'string', format: 'da
 /** A date-time in a request body or query. */
 export const DateTimeInput = Type.String({ format: 'date-time' });
 
+/**
+ * What the URL rule (src/core/url-rule.ts) needs of a value's start: the https scheme, in any
+ * case, as the WHATWG parser reads it (`HTTPS://x` and `https:x` are accepted and normalised).
+ * A request schema carries it so the document says https-only; a 400 still gives the rule's reason.
+ */
+export const HTTPS_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]:';
+
+/** An https URL field of a request: the pattern plus the rule's own description. */
+export function HttpsUrlInput(maxLength: number, description: string) {
+  return Type.String({ maxLength, pattern: HTTPS_URL_PATTERN, description });
+}
+
+/** Keys of a country map (a link's geo): uppercase ISO 3166-1 alpha-2 (which codes exist, the service checks). */
+export const COUNTRY_CODE_PATTERN = '^[A-Z]{2}$';
+
 /** A value or null, as one JSON-schema type list (gives clearer validation errors than anyOf). */
 export function Nullable<T extends TSchema>(schema: T) {
-  const { type } = schema as { type?: string };
+  const { type, enum: values } = schema as { type?: string; enum?: unknown[] };
   if (!type) return Type.Union([schema, Type.Null()]);
-  return Type.Unsafe<T['static'] | null>({ ...schema, type: [type, 'null'] });
+  // An enum lists null too, or a null value would fail it whatever `type` says.
+  return Type.Unsafe<T['static'] | null>({ ...schema, type: [type, 'null'], ...(values ? { enum: [...values, null] } : {}) });
 }
 
 /** A string restricted to a list (one `enum`, so a bad value reads "must be one of ..."). */
@@ -36,21 +52,37 @@ export const ErrorBody = Type.Object(
     reason: Type.Optional(Type.String({ description: 'Extension. With `field`: the rule it broke, machine-readable (`required`, `https_required`, `max_length`, …).' })),
     missingScopes: Type.Optional(Type.Array(Type.String(), { description: 'Only on 403: scopes the key lacks' })),
     retryAfter: Type.Optional(Type.Integer({ description: 'Only on 429: seconds to wait' })),
+    limit: Type.Optional(
+      Type.Integer({ description: 'Only with code `too_many_items` (400): the most items this workspace accepts in one bulk request (its plan\'s, at most 10,000)' }),
+    ),
   },
   { $id: 'ErrorBody', title: 'Error' },
 );
 
 const errorRef = Type.Ref('ErrorBody');
 
+/** An error answer (the ErrorBody) with what it means on this operation. */
+export const errorAnswer = (description: string) => ({ ...errorRef, description });
+
 /** The failures every authenticated operation can answer with (api.md Errors). */
 export const errorResponses = {
   400: { ...errorRef, description: 'Malformed body, query or JSON, or a violated rule' },
   401: { ...errorRef, description: 'Missing, malformed, invalid, expired or revoked credential' },
   403: { ...errorRef, description: 'The key lacks a required scope (see missingScopes)' },
-  429: { ...errorRef, description: 'Workspace rate limit exceeded (see retryAfter and Retry-After)' },
+  404: { ...errorRef, description: 'Nothing with that id here (or not yours to see)' },
+  413: { ...errorRef, description: 'The body is over the size limit' },
+  429: { ...errorRef, description: 'Rate limit exceeded (see retryAfter and Retry-After)' },
   500: { ...errorRef, description: 'Unexpected server error' },
   503: { ...errorRef, description: 'The database is unreachable for a moment (Retry-After)' },
 };
+
+/** A list answered as JSON, or as CSV with `format=csv`: both declared, so a client knows what it gets. */
+export function JsonOrCsv(json: TSchema, csv: string) {
+  return {
+    description: 'The records as JSON, or as CSV with format=csv',
+    content: { 'application/json': { schema: json }, 'text/csv': { schema: Type.String({ description: csv }) } },
+  };
+}
 
 export const DEFAULT_TAKE = 50;
 export const MAX_TAKE = 5000;
@@ -73,11 +105,12 @@ export const listQueryProperties = {
 export const ListQuery = Type.Object(listQueryProperties);
 
 /**
- * A bulk request body: 1 to 10,000 items. The maximum is enforced by the service against the
- * workspace's plan (at most 10,000), so that an oversized request always reads too_many_items.
+ * A bulk request body: 1 to 10,000 items. The body parser enforces the workspace's own maximum
+ * (the plan's, at most 10,000) before validation, so an oversized request reads too_many_items;
+ * maxItems says the absolute bound in the document (and reads too_many_items too, validation.ts).
  */
 export function BulkOf<T extends TSchema>(item: T, description: string) {
-  return Type.Array(item, { minItems: 1, description: `${description} (at most ${MAX_BULK_ITEMS}; the plan may lower it)` });
+  return Type.Array(item, { minItems: 1, maxItems: MAX_BULK_ITEMS, description: `${description} (at most ${MAX_BULK_ITEMS}; the plan may lower it)` });
 }
 
 export const IdList = BulkOf(Uuid, 'Array of ids');

@@ -6,11 +6,12 @@ import { authenticate, authorizeWorkspaceRole, type AuthDeps, type RoleLookup } 
 import { AppError } from '../core/errors.js';
 import { errorBody, errorHandler, isApiPath, notFoundHandlerWith } from './errors.js';
 import { withApiPrefix } from './api-prefix.js';
-import { describeScopedRoute, registerOpenApi } from './openapi.js';
+import { describeRoute, registerOpenApi } from './openapi.js';
 import { ErrorBody } from './schemas.js';
 import { registerJsonBody } from './json-body.js';
 import { rejectUnstorableText } from './text-safety.js';
 import type { App } from './types.js';
+import { buildSerializer } from './serialization.js';
 import { buildValidator } from './validation.js';
 
 /** The server's shared machinery; it knows no module: the composition root (src/app.ts) registers them. */
@@ -97,7 +98,7 @@ export async function createServer(deps: ServerOptions): Promise<App> {
         },
       );
     },
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildSerializer as never } },
     routerOptions: { ignoreTrailingSlash: true },
     // Errors the router raises before any route runs still answer with the standard body.
     frameworkErrors: (error, request, reply) => {
@@ -121,7 +122,7 @@ export async function createServer(deps: ServerOptions): Promise<App> {
   routeTables.set(app, routes);
   app.addHook('onRoute', (route) => {
     if (route.bodyLimit === undefined && needsNoCredential(route)) route.bodyLimit = PUBLIC_BODY_LIMIT;
-    describeScopedRoute(route);
+    describeRoute(route);
     routes.push(route);
   });
   app.addHook('onSend', async (request, reply) => {

@@ -1,8 +1,10 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { AppError, fieldPath, invalid, invalidQuery } from '../core/errors.js';
+import { AppError, fieldPath, invalid, invalidQuery, tooManyItems } from '../core/errors.js';
+import { checkHttpsUrl } from '../core/url-rule.js';
 import type { Params, ReasonCode } from '../i18n/messages.js';
+import { COUNTRY_CODE_PATTERN, HTTPS_URL_PATTERN } from './schemas.js';
 
 // ajv-formats ships CJS with a default export; under NodeNext it arrives as the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -11,7 +13,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 function makeAjv(coerceTypes: boolean): Ajv {
   // Bodies are never coerced: "5" where a number is expected is a 400, not a 5.
   // Queries arrive as strings, so they are coerced to the declared types.
-  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  // verbose: an error carries the value it is about, so a 400 can say what the service's own check would (reasonOf).
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, verbose: true });
   addFormats(ajv);
   // ajv-formats also accepts `urn:uuid:…`, which PostgreSQL cannot cast: plain UUIDs only.
   ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
@@ -38,12 +41,32 @@ const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart })
   return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
-function reasonOf(e: ErrorObject): { reason: ReasonCode; params: Params } {
+type Reason = { reason: ReasonCode; params: Params };
+
+/** The URL rule's own reason (https_required, url_characters…) for a value the https pattern refused. */
+function urlRuleReason(value: unknown): Reason {
+  const verdict = checkHttpsUrl(value);
+  if (verdict.ok) return { reason: 'pattern', params: {} };
+  return verdict.reason === 'max_length' ? { reason: 'max_length', params: { limit: verdict.limit } } : { reason: verdict.reason, params: {} };
+}
+
+/**
+ * Patterns the request schemas carry so the document states a rule the service also checks:
+ * their 400 reads as the service's check would have it, not as "has an invalid format".
+ */
+const PATTERN_REASONS: Record<string, (value: unknown) => Reason> = {
+  [HTTPS_URL_PATTERN]: urlRuleReason,
+  [COUNTRY_CODE_PATTERN]: (value) => ({ reason: 'country_code', params: { value: String(value) } }),
+};
+
+function reasonOf(e: ErrorObject): Reason {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required':
       return { reason: 'required', params: {} };
     case 'type':
+      // A null where the schema has no null (a create's fields): said as the services say it.
+      if (e.data === null) return { reason: 'not_null', params: {} };
       return { reason: 'type', params: { type: String(p.type) } };
     case 'format':
       return { reason: 'format', params: { format: String(p.format) } };
@@ -64,7 +87,7 @@ function reasonOf(e: ErrorObject): { reason: ReasonCode; params: Params } {
     case 'const':
       return { reason: 'enum', params: { values: String(p.allowedValue) } };
     case 'pattern':
-      return { reason: 'pattern', params: {} };
+      return PATTERN_REASONS[String(p.pattern)]?.(e.data) ?? { reason: 'pattern', params: {} };
     default:
       return { reason: 'invalid', params: {} };
   }
@@ -76,8 +99,14 @@ export function validationToAppError(errors: ErrorObject[], context: string): Ap
   const concrete = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
   const first = concrete[0] ?? errors[0];
   if (!first) return invalid(context, 'invalid');
+  // A bulk body over the absolute maximum reads as one over the plan's (the body parser's 400).
+  if (first.keyword === 'maxItems' && first.instancePath === '' && context === 'body' && Array.isArray(first.data)) {
+    return tooManyItems(Number((first.params as { limit: number }).limit), first.data.length);
+  }
   const parts: (string | number)[] = first.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (first.keyword === 'required') parts.push(String((first.params as { missingProperty: string }).missingProperty));
+  // A key refused by propertyNames (a geo country code) is named as the field: `[0].geo.us`.
+  if (first.propertyName !== undefined) parts.push(first.propertyName);
   const { reason, params } = reasonOf(first);
   if (context === 'querystring') return invalidQuery(fieldPath(parts), reason, params);
   if (context === 'params') return invalidQuery(fieldPath(parts), reason, params, 'invalid_path');

@@ -61,6 +61,10 @@ describe.skipIf(!existsSync(CHROMIUM))('/docs in Chromium', () => {
     expect(intro).toMatch(/Authorization: Bearer/);
     for (const scope of SCOPES) expect(intro).toContain(scope);
     expect(intro).toContain('X-RateLimit-Remaining');
+    // Each operation shows its operationId, the name generated clients and the SDK give it.
+    const operationIds = await page.locator('.opblock-summary-operation-id').allInnerTexts();
+    expect(operationIds).toContain('listLinks');
+    expect(operationIds).toContain('trackSale');
     // No top bar with a logo, no validator badge.
     expect(await page.locator('.topbar').count()).toBe(0);
     expect(await page.locator('img[src*="validator"]').count()).toBe(0);

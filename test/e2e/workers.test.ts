@@ -57,7 +57,8 @@ describe('WORKERS', () => {
       try {
         const base = `http://127.0.0.1:${port}`;
         let ready = false;
-        for (let i = 0; i < 100 && !ready; i++) {
+        // Bounded, not timed: a loaded machine takes longer than 10 s to migrate and start two workers.
+        for (let i = 0; i < 400 && !ready; i++) {
           ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
           if (!ready) await new Promise((r) => setTimeout(r, 100));
         }

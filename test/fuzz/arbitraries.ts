@@ -399,7 +399,8 @@ export function goodFor(schema: Schema | undefined, pools: Pools, field = '', de
   }
   if (type === 'object') {
     if (schema.properties && depth <= 3) return goodRecord(schema, pools, depth + 1);
-    const patterned = Object.values((schema as { patternProperties?: Record<string, Schema> }).patternProperties ?? {})[0];
+    const map = schema as { patternProperties?: Record<string, Schema>; additionalProperties?: Schema | boolean };
+    const patterned = Object.values(map.patternProperties ?? {})[0] ?? (typeof map.additionalProperties === 'object' ? map.additionalProperties : undefined);
     // A map such as country -> destination: upper-case codes to good URLs.
     if (patterned) return fc.dictionary(fc.constantFrom('US', 'FR', 'JP', 'BR'), patterned.type === 'string' ? fc.constantFrom(...GOOD_URLS) : goodFor(patterned, pools), { maxKeys: 2 });
     return fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.oneof(fc.string({ maxLength: 10 }).filter((v) => !containsMarker(v)), fc.integer(), fc.boolean()), { maxKeys: 3 });

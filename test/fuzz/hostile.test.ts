@@ -442,7 +442,7 @@ function fail(message: string): never {
   throw new Error(message);
 }
 
-/** `{ error: { en, ar, code } }`, plus missingScopes on 403 and retryAfter on 429; returns the code. */
+/** `{ error: { en, ar, code } }`, plus missingScopes on 403, retryAfter on 429 and limit with too_many_items; returns the code. */
 function errorCodeOf(res: LightMyRequestResponse): string {
   let body: Record<string, unknown>;
   try {
@@ -460,6 +460,7 @@ function errorCodeOf(res: LightMyRequestResponse): string {
     ...(res.statusCode === 403 ? ['missingScopes'] : []),
     ...(res.statusCode === 429 ? ['retryAfter'] : []),
     ...(res.statusCode === 400 ? ['field', 'reason'] : []),
+    ...(error.code === 'too_many_items' ? ['limit'] : []),
   ]);
   // A named field is the one the message names, and comes with its rule.
   if ('field' in body && (typeof body.field !== 'string' || !String(error.en).includes(body.field) || typeof body.reason !== 'string'))

@@ -229,7 +229,7 @@ describe('the error body', () => {
       expect(body.error.en.trim(), label).not.toBe('');
       expect(body.error.ar, label).toMatch(ARABIC);
       expect(body.error.code, label).toMatch(/^[a-z_]+$/);
-      expect(Object.keys(body).filter((k) => !['error', 'missingScopes', 'retryAfter', 'field', 'reason'].includes(k)), label).toEqual([]);
+      expect(Object.keys(body).filter((k) => !['error', 'missingScopes', 'retryAfter', 'field', 'reason', 'limit'].includes(k)), label).toEqual([]);
       if (status === 403) expect(body.missingScopes, label).toEqual(['tagsWrite']);
       else expect(body.missingScopes, label).toBeUndefined();
       expect(body.retryAfter, label).toBeUndefined();

@@ -147,6 +147,37 @@ describe('GET /api/openapi.json', () => {
     expect(problems).toEqual([]);
   });
 
+  it('names every operation with a unique operationId (generated clients and the SDK use them)', async () => {
+    const doc = await fetchDoc();
+    const seen = new Map<string, string>();
+    const problems: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const method of METHODS) {
+        const op = item[method] as (Operation & { operationId?: string }) | undefined;
+        if (!op) continue;
+        const where = `${method.toUpperCase()} ${path}`;
+        if (!op.operationId || !/^[a-z][A-Za-z]+$/.test(op.operationId)) problems.push(`${where}: operationId ${op.operationId}`);
+        else if (seen.has(op.operationId)) problems.push(`${where}: ${op.operationId} also names ${seen.get(op.operationId)}`);
+        else seen.set(op.operationId, where);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(seen.get('listLinks')).toBe('GET /api/links');
+    expect(seen.get('trackSale')).toBe('POST /api/track/sale');
+  });
+
+  it('declares the rate-limit headers on every answer of an authenticated operation (a 401 too: a credential revoked after it was counted), and Retry-After on its 429 and 503', async () => {
+    const problems: string[] = [];
+    for (const { path, method, op } of await scopedOperations()) {
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        const headers = Object.keys((response as { headers?: object }).headers ?? {});
+        const expected = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', ...(status === '429' || status === '503' ? ['Retry-After'] : [])];
+        for (const h of expected) if (!headers.includes(h)) problems.push(`${method.toUpperCase()} ${path} ${status}: no ${h}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('offers the oauth2 scheme (authorization code with PKCE endpoints, the fourteen scopes) on each /api operation, asking for the scopes it needs', async () => {
     const doc = await fetchDoc();
     const scheme = doc.components.securitySchemes.oauth2 as unknown as { type: string; flows: { authorizationCode: { authorizationUrl: string; tokenUrl: string; scopes: Record<string, string> } } };

@@ -22,6 +22,7 @@ export interface Row {
 export interface ErrorResponse {
   error: { en: string; ar: string; code: string };
   missingScopes?: string[];
+  limit?: number;
 }
 
 /** An invalid create item and the field the 400 must name. */
@@ -609,11 +610,11 @@ export function bulkResourceSuite(c: ResourceCase): Suite {
   describe(`${c.label}: plan limits`, () => {
     const many = (n: number, from = 0) => Array.from({ length: n }, (_, i) => c.item(from + i));
 
-    it('free plan: 100 items pass, 101 give 400 too_many_items on POST, PUT and DELETE, nothing written', async () => {
+    it('free plan: 100 items pass, 101 give 400 too_many_items (with limit 100) on POST, PUT and DELETE, nothing written', async () => {
       const { api } = await fresh({ plan: 'free' });
-      expect400(await api.post(many(101)), undefined, 'too_many_items');
-      expect400(await api.put(many(101)), undefined, 'too_many_items');
-      expect400(await api.del(Array.from({ length: 101 }, () => randomUUID())), undefined, 'too_many_items');
+      expect(expect400(await api.post(many(101)), undefined, 'too_many_items').limit).toBe(100);
+      expect(expect400(await api.put(many(101)), undefined, 'too_many_items').limit).toBe(100);
+      expect(expect400(await api.del(Array.from({ length: 101 }, () => randomUUID())), undefined, 'too_many_items').limit).toBe(100);
       expect(await api.all()).toEqual([]);
       const created = await api.create(many(100));
       expect(created).toHaveLength(100);
@@ -623,22 +624,22 @@ export function bulkResourceSuite(c: ResourceCase): Suite {
 
     it('pro plan: 1000 items pass, 1001 give 400 too_many_items', async () => {
       const { api } = await fresh({ plan: 'pro' });
-      expect400(await api.post(many(1001)), undefined, 'too_many_items');
+      expect(expect400(await api.post(many(1001)), undefined, 'too_many_items').limit).toBe(1000);
       expect(await api.all()).toEqual([]);
       expect(await api.create(many(1000))).toHaveLength(1000);
     });
 
     it("a workspace's own maxBulkItems replaces the plan's", async () => {
       const { api } = await fresh({ maxBulkItems: 3 });
-      expect400(await api.post(many(4)), undefined, 'too_many_items');
+      expect(expect400(await api.post(many(4)), undefined, 'too_many_items').limit).toBe(3);
       expect(await api.all()).toEqual([]);
       expect(await api.create(many(3))).toHaveLength(3);
     });
 
     it('enterprise plan: 10,001 items give 400 too_many_items, nothing written', async () => {
       const { api } = await fresh({ plan: 'enterprise' });
-      expect400(await api.post(many(10_001)), undefined, 'too_many_items');
-      expect400(await api.del(Array.from({ length: 10_001 }, () => randomUUID())), undefined, 'too_many_items');
+      expect(expect400(await api.post(many(10_001)), undefined, 'too_many_items').limit).toBe(10_000);
+      expect(expect400(await api.del(Array.from({ length: 10_001 }, () => randomUUID())), undefined, 'too_many_items').limit).toBe(10_000);
       expect(await api.all()).toEqual([]);
     });
 

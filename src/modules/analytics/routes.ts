@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { routesPlugin } from '../../http/types.js';
 import { serviceContext, type ResourceDeps } from '../../core/context.js';
+import { JsonOrCsv } from '../../http/schemas.js';
 import { AnalyticsQuery, ClickRecord, GroupRecord, PlaceSources } from './schemas.js';
 import { analytics, analyticsCsv, type AnalyticsDeps, type AnalyticsQuery as Query, type ClickRecord as Click, type GroupRecord as Group } from './service.js';
 import { csvWindow } from '../../core/csv.js';
@@ -20,13 +21,13 @@ export const analyticsRoutes = routesPlugin<ResourceDeps & AnalyticsDeps>('analy
     '/api/analytics',
     {
       config: { scope: 'analyticsRead' },
-      schema: {
+      schema: { operationId: 'getAnalytics',
         tags: ['Analytics'],
         summary: 'Click analytics',
         description:
           'Without groupBy: click records, filtered and paged, ordered by createdAt. With groupBy: one row per group with clicks, leads, sales, saleAmount, and revenue and refunded per currency (timeseries ordered by time per `sort`; other groups by clicks, most first); with compare, the figures of each row in an earlier period beside them (previous). Bot clicks are never counted. Clicks are written in batches, so a click shows here a second or two after the redirect (its click id is accepted by the tracking endpoints at once). Dates are read strictly (no 30 February, no 24:00); a startDate after the endDate is a 400. Bounds are clamped to the years 0001–9999 after their offset or whole day is applied: a start before 0001 or an end after 9999 is no limit on that side, a start after 9999 or an end before 0001 matches nothing (an empty array).',
         querystring: AnalyticsQuery,
-        response: { 200: Type.Array(Type.Union([Type.Ref(ClickRecord), Type.Ref(GroupRecord)])) },
+        response: { 200: JsonOrCsv(Type.Array(Type.Union([Type.Ref(ClickRecord), Type.Ref(GroupRecord)])), 'One record or group a line after a header line, UTF-8') },
       },
     },
     async (req, reply) => {
@@ -44,7 +45,7 @@ export const analyticsRoutes = routesPlugin<ResourceDeps & AnalyticsDeps>('analy
     '/api/analytics/places',
     {
       config: { scope: 'analyticsRead' },
-      schema: {
+      schema: { operationId: 'getAnalyticsPlaces',
         tags: ['Analytics'],
         summary: 'Where places come from (extension)',
         description:

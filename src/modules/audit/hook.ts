@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { absorbResult, runAudited, writeAudit, type AuditActor, type AuditIntent } from '../../core/audit.js';
+import { absorbResult, writeAudit, type AuditActor, type AuditIntent } from '../../core/audit.js';
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 import type { App } from '../../http/types.js';
@@ -70,10 +70,10 @@ function targetsOf(request: FastifyRequest, intent: AuditIntent): void {
 
 /**
  * The audit log's hooks (operations.md §15). preHandler (after authentication and the role
- * check): a request to a mutating workspace route runs as an AuditIntent, which every
- * transaction it commits writes (core/transaction.ts). onSend: a change of one statement, made
- * without a transaction, gets its entry from its success answer (ids from that answer); a failed
- * answer writes none. onResponse: the intent closes, so work the request left behind adds nothing.
+ * check): a request to a mutating workspace route gets an AuditIntent, which every transaction
+ * opened on its context's connection writes (core/context.ts, core/transaction.ts). onSend: a
+ * change of one statement, made without a transaction, gets its entry from its success answer
+ * (ids from that answer); a failed answer writes none. onResponse: the intent closes, so work the request left behind adds nothing.
  */
 export function registerAuditHooks(app: App, db: Conn, clock: () => Date): void {
   app.addHook('preHandler', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
@@ -98,7 +98,7 @@ export function registerAuditHooks(app: App, db: Conn, clock: () => Date): void 
     };
     targetsOf(request, intent);
     request.auditIntent = intent;
-    runAudited(intent, done);
+    done();
   });
   app.addHook('onSend', async (request, reply, payload) => {
     const intent = request.auditIntent;

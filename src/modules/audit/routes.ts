@@ -5,6 +5,7 @@ import { csvWindow } from '../../core/csv.js';
 import { AppError, notFound } from '../../core/errors.js';
 import type { Conn } from '../../db/connect.js';
 import type { RoleLookup } from '../../http/auth.js';
+import { errorAnswer, JsonOrCsv } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { knownActions } from './actions.js';
 import { registerAuditHooks } from './hook.js';
@@ -46,7 +47,7 @@ export const auditRoutes = routesPlugin<AuditRoutesDeps>('audit', (app, deps) =>
     '/api/audit-log',
     {
       config: { account: 'session' },
-      schema: {
+      schema: { operationId: 'listAuditLog',
         tags: ['Workspaces'],
         summary: 'Audit log',
         description:
@@ -56,14 +57,18 @@ export const auditRoutes = routesPlugin<AuditRoutesDeps>('audit', (app, deps) =>
           `Newest first by default; skip/take paging as other lists; startDate and endDate are read as in GET /api/analytics. Actions: ${knownActions().map((a) => `\`${a}\``).join(', ')}.`,
         querystring: AuditQuery,
         security: [{ sessionCookie: [] }],
-        response: { 200: Type.Array(Type.Ref(AuditEntry)) },
+        response: {
+          200: JsonOrCsv(Type.Array(Type.Ref(AuditEntry)), 'One entry a line after a header line, UTF-8'),
+          403: errorAnswer('owner_required: only an owner reads the audit log'),
+          404: errorAnswer('Not a member of the workspace in X-Workspace-Id'),
+        },
       },
     },
     async (req, reply) => {
       const workspaceId = await ownedWorkspace(req);
       const q = { ...(req.query as Omit<Query, 'workspaceId'> & { format?: 'json' | 'csv' }), workspaceId };
-      if (q.format !== 'csv') return listAuditLog({ ctx: ctx(), input: q });
-      const csv = auditCsv({ ctx: ctx(), input: { query: q, window: csvWindow(req.url, q) } });
+      if (q.format !== 'csv') return listAuditLog({ ctx: ctx(req), input: q });
+      const csv = auditCsv({ ctx: ctx(req), input: { query: q, window: csvWindow(req.url, q) } });
       return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="audit-log.csv"').send(csv as never); // a stream, not checked against the JSON schema
     },
   );
@@ -72,7 +77,7 @@ export const auditRoutes = routesPlugin<AuditRoutesDeps>('audit', (app, deps) =>
     '/api/me/security-log',
     {
       config: { account: 'session' },
-      schema: {
+      schema: { operationId: 'listSecurityLog',
         tags: ['Account'],
         summary: 'My sign-ins',
         description:
@@ -84,7 +89,7 @@ export const auditRoutes = routesPlugin<AuditRoutesDeps>('audit', (app, deps) =>
     },
     async (req) => {
       const q = req.query as { take: number; skip: number };
-      return securityLog({ ctx: ctx(), input: { userId: req.person!.userId, take: q.take, skip: q.skip } });
+      return securityLog({ ctx: ctx(req), input: { userId: req.person!.userId, take: q.take, skip: q.skip } });
     },
   );
 });

@@ -4,7 +4,7 @@ import { baseContext } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { AppError } from '../../core/errors.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
-import { addSchemaOnce, ErrorBody } from '../../http/schemas.js';
+import { addSchemaOnce, errorAnswer as err } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { clearedSessionCookie, isFirstParty, sessionCookie } from '../sessions/cookie.js';
 import { revokeSession } from '../sessions/service.js';
@@ -28,7 +28,6 @@ export interface AuthRoutesDeps {
 }
 
 const tags = ['Account'];
-const err = (description: string) => ({ ...Type.Ref(ErrorBody), description });
 
 /** Sign-in, sign-out, first-user setup and open sign-up (operations.md §7). */
 export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
@@ -48,7 +47,7 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
     {
       config: { public: true },
       onRequest: firstParty,
-      schema: {
+      schema: { operationId: 'signIn',
         tags,
         summary: 'Sign in',
         description:
@@ -59,7 +58,7 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
       },
     },
     async (req, reply) => {
-      const signedIn = await logIn({ ctx: ctx(), input: { ...req.body, address: req.ip, userAgent: userAgent(req) }, deps: { throttle: deps.throttle } });
+      const signedIn = await logIn({ ctx: ctx(req), input: { ...req.body, address: req.ip, userAgent: userAgent(req) }, deps: { throttle: deps.throttle } });
       if ('pending' in signedIn) return reply.header('set-cookie', mfaCookie(deps.baseUrl, signedIn.pending!, PENDING_TTL_MS)).send({ mfaRequired: true, methods: signedIn.methods! });
       return setCookie(reply, signedIn.token).send({ user: signedIn.user });
     },
@@ -69,10 +68,10 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
     '/api/auth/logout',
     {
       config: { account: 'session' },
-      schema: { tags, summary: 'Sign out', description: 'Ends this session at once, on every instance, and clears the cookie.', security: [{ sessionCookie: [] }], response: { 204: Type.Null() } },
+      schema: { operationId: 'signOut', tags, summary: 'Sign out', description: 'Ends this session at once, on every instance, and clears the cookie.', security: [{ sessionCookie: [] }], response: { 204: Type.Null() } },
     },
     async (req, reply) => {
-      await revokeSession({ ctx: ctx(), input: { userId: req.person!.userId, id: req.person!.sessionId! } });
+      await revokeSession({ ctx: ctx(req), input: { userId: req.person!.userId, id: req.person!.sessionId! } });
       await deps.authChanged();
       return reply.header('set-cookie', clearedSessionCookie(deps.baseUrl)).status(204).send(null);
     },
@@ -82,7 +81,7 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
     '/api/setup',
     {
       config: { public: true },
-      schema: {
+      schema: { operationId: 'getSetupState',
         tags,
         summary: 'Whether the first user is still to be created',
         description:
@@ -91,7 +90,7 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
         response: { 200: SetupStatus },
       },
     },
-    async () => ({ needed: await setupNeeded({ ctx: ctx() }) }),
+    async () => ({ needed: await setupNeeded({ ctx: ctx(undefined) }) }),
   );
 
   app.post(
@@ -99,19 +98,19 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
     {
       config: { public: true },
       onRequest: firstParty,
-      schema: {
+      schema: { operationId: 'completeSetup',
         tags,
         summary: 'Create the first user',
         description:
           'Only while no user exists, with the code of the setup URL the server logs at start: creates the first user, a workspace they own (plan enterprise: the person running the server) and a session (the cookie). Any later call is a 400.',
         body: SetupBody,
         security: [],
-        response: { 201: AccountCreated },
+        response: { 201: AccountCreated, 403: err('Sent by a page of another site (`cross_site_sign_in`)') },
       },
     },
     async (req, reply) => {
       const { code, workspaceName, ...account } = req.body;
-      const { user, workspace, token } = await completeSetup({ ctx: ctx(), input: { code, account, workspaceName, userAgent: userAgent(req) } });
+      const { user, workspace, token } = await completeSetup({ ctx: ctx(req), input: { code, account, workspaceName, userAgent: userAgent(req) } });
       return setCookie(reply, token).status(201).send({ user, workspace });
     },
   );
@@ -123,17 +122,18 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
         config: { public: true },
         onRequest: firstParty,
         schema: {
+          operationId: 'signUp',
           tags,
           summary: 'Create an account (ALLOW_SIGNUP=true only)',
           description: 'An account, a workspace it owns on the free plan, and a session (the cookie).',
           body: SignupBody,
           security: [],
-          response: { 201: AccountCreated },
+          response: { 201: AccountCreated, 403: err('Sent by a page of another site (`cross_site_sign_in`)') },
         },
       },
       async (req, reply) => {
         const { workspaceName, ...account } = req.body;
-        const { user, workspace, token } = await signUp({ ctx: ctx(), input: { account, workspaceName, userAgent: userAgent(req) } });
+        const { user, workspace, token } = await signUp({ ctx: ctx(req), input: { account, workspaceName, userAgent: userAgent(req) } });
         return setCookie(reply, token).status(201).send({ user, workspace });
       },
     );

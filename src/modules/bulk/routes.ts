@@ -29,6 +29,8 @@ export interface BulkRouteSpec<Q extends ListParams = ListParams> {
 /** GET, POST, PUT and DELETE of one bulk resource, with thin handlers over its service. */
 export function registerBulkRoutes<Q extends ListParams>(app: App, deps: ResourceDeps, spec: BulkRouteSpec<Q>): void {
   const tags = [spec.tag];
+  // listLinks, createLinks, upsertLinks, deleteLinks: the names generated clients and the SDK use.
+  const named = spec.tag.replace(/\s+/g, '');
   const list = Type.Array(Type.Ref(spec.record));
   app.addSchema(spec.record);
 
@@ -36,7 +38,7 @@ export function registerBulkRoutes<Q extends ListParams>(app: App, deps: Resourc
     spec.path,
     {
       config: { scope: spec.readScope },
-      schema: { tags, summary: `List ${spec.tag.toLowerCase()}`, querystring: spec.listQuery ?? ListQuery, response: { 200: list } },
+      schema: { operationId: `list${named}`, tags, summary: `List ${spec.tag.toLowerCase()}`, querystring: spec.listQuery ?? ListQuery, response: { 200: list } },
     },
     async (req) => spec.service.list({ ctx: serviceContext(deps, req), input: req.query as Q }),
   );
@@ -46,6 +48,7 @@ export function registerBulkRoutes<Q extends ListParams>(app: App, deps: Resourc
     {
       config: { scope: spec.writeScope },
       schema: {
+        operationId: `create${named}`,
         tags,
         summary: `Create ${spec.tag.toLowerCase()}`,
         description: 'Atomic: one bad item fails the request with 400 naming `[index].field`, and nothing is written.',
@@ -61,6 +64,7 @@ export function registerBulkRoutes<Q extends ListParams>(app: App, deps: Resourc
     {
       config: { scope: spec.writeScope },
       schema: {
+        operationId: `upsert${named}`,
         tags,
         summary: `Upsert ${spec.tag.toLowerCase()}`,
         description:
@@ -77,6 +81,7 @@ export function registerBulkRoutes<Q extends ListParams>(app: App, deps: Resourc
     {
       config: { scope: spec.writeScope },
       schema: {
+        operationId: `delete${named}`,
         tags,
         summary: `Delete ${spec.tag.toLowerCase()}`,
         description: `${spec.deleteNote} Unknown, invalid, repeated or already deleted ids are a 400 and nothing is deleted.`,

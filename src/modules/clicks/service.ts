@@ -9,6 +9,7 @@ import { ClickQueue } from './queue.js';
 import type { RawClick } from './record.js';
 import { SpoolReplayer } from './replay.js';
 import { ClickSpool } from './spool.js';
+import { clickDays, touchReferrerDays } from './referrer-days.js';
 import { clickHolders, insertClicks, replayClicks, storeClicks } from './store.js';
 import type { ClickRow } from './record.js';
 import type { Ctx } from '../../core/context.js';
@@ -30,7 +31,10 @@ export function importedClickHolders({ ctx, input }: { ctx: Ctx; input: string[]
  * long ago.
  */
 export async function insertImportedClicks({ ctx, input }: { ctx: Ctx; input: Omit<ClickRow, 'workspaceId' | 'bot'>[] }): Promise<void> {
-  await insertClicks(ctx.db, input.map((c) => ({ ...c, workspaceId: ctx.workspace.id, bot: false })));
+  const workspaceId = ctx.workspace.id;
+  // Touched in the import's transaction: a cut meanwhile waits for it, then leaves the mark for the next run.
+  await touchReferrerDays(ctx.db, clickDays(input.map((c) => ({ workspaceId, at: Date.parse(c.createdAt) }))));
+  await insertClicks(ctx.db, input.map((c) => ({ ...c, workspaceId, bot: false })));
 }
 export type { ClickEvent, ClickEventDeps } from './click-events.js';
 

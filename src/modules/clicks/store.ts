@@ -3,6 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { inList, rows, type Conn, type Database, type RawSession } from '../../db/connect.js';
 import type { IdHolder } from '../../db/resource-table.js';
+import { clickDays, daysToTouch, markReferrerDays, ReferrerDayMarks, touchReferrerDays } from './referrer-days.js';
 import { CLICK_COPY_COLUMNS, clickCopyChunks, enrichClick, type ClickRow, type ClickVariant, type RawClick } from './record.js';
 import type { CountryLookup } from '../../infra/country.js';
 import { claimCtes, claimStatement, FIRST_IN_WORKSPACE, FIRST_ON_LINK, saltsOf, visitorClaims, type VisitorClaim } from './visitors.js';
@@ -198,19 +199,27 @@ const STAGING = {
   columns: CLICK_COPY_COLUMNS,
 };
 
+const referrerDayMarks = new ReferrerDayMarks();
+
 /**
  * Writes a batch of clicks, their rollups and their link.clicked events (`outbox`: the outbox
  * CTEs, see click-events.ts) in one transaction, enriching them on the way: COPY into a staging
  * table and one statement from there on PostgreSQL, JSON on the embedded engine. Exactly once
  * either way: a batch written again (a retry after a commit whose answer was lost, a spool
- * replay) adds nothing, no event either (an event's id is its click's).
+ * replay) adds nothing, no event either (an event's id is its click's). Its past days are
+ * marked for the referrer-URL cut before it, and touched after it (referrer-days.ts).
  */
 export async function storeClicks(database: Database, clicks: RawClick[], lookup: CountryLookup, outbox?: SQL): Promise<void> {
   if (clicks.length === 0) return;
   const salts = saltsOf(database);
   const claims = await visitorClaims(clicks, salts);
+  const days = clickDays(clicks);
+  const unmarked = referrerDayMarks.unmarked(days, Date.now());
+  await markReferrerDays(database.db, unmarked);
+  referrerDayMarks.written(unmarked);
   await writeClicks(database, clicks, lookup, claims, outbox);
   salts.remember(claims);
+  await touchReferrerDays(database.db, daysToTouch(days, Date.now()));
 }
 
 async function writeClicks(database: Database, clicks: RawClick[], lookup: CountryLookup, claims: VisitorClaim[], outbox?: SQL): Promise<void> {
@@ -241,7 +250,7 @@ export async function replayClicks(database: Database, clicks: RawClick[], looku
 // Arbitrary constant shared by every instance (the migrations use 7_130_021).
 const LOCK_ID = 7_130_022;
 // A job that would wait longer than this for the clicks table gives up until its next run
-// (10 minutes later), instead of making every click write queue behind it.
+// (15 s later at first: partition-keeper.ts), instead of making every click write queue behind it.
 const LOCK_TIMEOUT = '5s';
 const DELETE_BATCH = 5000;
 

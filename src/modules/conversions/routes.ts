@@ -13,7 +13,7 @@ export const conversionRoutes = routesPlugin<ResourceDeps & { conversions: Conve
     '/api/track/lead',
     {
       config: { scope: 'conversionsWrite' },
-      schema: { tags, summary: 'Track a lead', body: LeadInput, response: { 200: Type.Ref(LeadEvent) } },
+      schema: { operationId: 'trackLead', tags, summary: 'Track a lead', body: LeadInput, response: { 200: Type.Ref(LeadEvent) } },
     },
     async (req) => trackLead({ ctx: serviceContext(deps, req), deps: conversions, input: req.body }),
   );
@@ -22,7 +22,7 @@ export const conversionRoutes = routesPlugin<ResourceDeps & { conversions: Conve
     '/api/track/sale',
     {
       config: { scope: 'conversionsWrite' },
-      schema: { tags, summary: 'Track a sale', body: SaleInput, response: { 200: Type.Ref(SaleEvent) } },
+      schema: { operationId: 'trackSale', tags, summary: 'Track a sale', body: SaleInput, response: { 200: Type.Ref(SaleEvent) } },
     },
     async (req) => trackSale({ ctx: serviceContext(deps, req), deps: conversions, input: req.body }),
   );

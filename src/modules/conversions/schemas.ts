@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, HTTPS_URL_PATTERN, Nullable, Uuid } from '../../http/schemas.js';
 
 /**
  * The largest single sale, in minor units: far above any real sale (10 billion in a two-decimal
@@ -11,7 +11,7 @@ const customerFields = {
   customerExternalId: Type.String({ minLength: 1, maxLength: 100, description: 'Used to upsert the customer' }),
   customerName: Type.String({ maxLength: 100 }),
   customerEmail: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 100, description: 'null clears it' }))),
-  customerAvatar: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048, description: 'https URL; null clears it' }))),
+  customerAvatar: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048, pattern: HTTPS_URL_PATTERN, description: 'https URL; null clears it' }))),
 };
 const metadata = Type.Optional(Nullable(Type.Object({}, { additionalProperties: true, description: 'Stored with the event' })));
 

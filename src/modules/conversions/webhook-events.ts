@@ -1,5 +1,5 @@
 import type { Ctx } from '../../core/context.js';
-import { withTransaction } from '../../core/transaction.js';
+import { retryOnConflict, withTransaction } from '../../core/transaction.js';
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 import { eventById } from '../events/service.js';
@@ -25,15 +25,19 @@ export type ConversionWriter = <R extends { id: string }>(write: (db: Conn) => P
  */
 export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind: 'lead' | 'sale'): Promise<ConversionWriter> {
   const wanted = await eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } });
-  if (!wanted.has(EVENT_TYPE[kind])) return (write) => write(ctx.db);
+  // PostgreSQL may end the write to break a deadlock with the click writer or another event
+  // (rollups and link days taken in different orders): it rolled back whole, so it runs again.
+  if (!wanted.has(EVENT_TYPE[kind])) return (write) => retryOnConflict(() => write(ctx.db));
   return async (write) => {
     let queued = 0;
-    const recorded = await withTransaction(ctx.db, async (tx) => {
-      const row = await write(tx);
-      if (!row) return undefined;
-      queued = await recordConversionEvent({ ...ctx, db: tx }, deps, kind, row.id);
-      return row;
-    });
+    const recorded = await retryOnConflict(() =>
+      withTransaction(ctx.db, async (tx) => {
+        const row = await write(tx);
+        if (!row) return undefined;
+        queued = await recordConversionEvent({ ...ctx, db: tx }, deps, kind, row.id);
+        return row;
+      }),
+    );
     if (queued > 0) deps.onEventsWritten?.();
     return recorded;
   };

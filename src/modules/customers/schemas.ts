@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, listQueryProperties, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, HTTPS_URL_PATTERN, listQueryProperties, Nullable, Uuid } from '../../http/schemas.js';
 
 export const Customer = Type.Object(
   {
@@ -20,7 +20,7 @@ export const CustomerUpdate = Type.Object(
     externalId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     name: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
     email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 100 }))),
-    avatar: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048, description: 'https URL' }))),
+    avatar: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048, pattern: HTTPS_URL_PATTERN, description: 'https URL' }))),
   },
   { description: 'Finds the customer by id, else by externalId (id wins when both are given); null clears email/avatar/name.' },
 );

@@ -46,7 +46,7 @@ export const domainRoutes = routesPlugin<DomainRouteDeps>('domains', (app, deps)
     {
       config: write,
       preHandler: ownerBySession,
-      schema: {
+      schema: { operationId: 'createDomain',
         tags,
         summary: 'Claim a host',
         description: `The claim starts pending: add the TXT record \`verification.txtName\` with \`verification.txtValue\`, then verify. Several workspaces may claim one host while pending; the first verified holds it, and only active hosts route. ${OWNER_NOTE}`,
@@ -59,13 +59,13 @@ export const domainRoutes = routesPlugin<DomainRouteDeps>('domains', (app, deps)
 
   app.get(
     '/api/domains',
-    { config: read, preHandler: ownerBySession, schema: { tags, summary: 'Claimed hosts', description: `Newest first. ${OWNER_NOTE}`, querystring: DomainListQuery, response: { 200: Type.Array(domain) } } },
+    { config: read, preHandler: ownerBySession, schema: { operationId: 'listDomains', tags, summary: 'Claimed hosts', description: `Newest first. ${OWNER_NOTE}`, querystring: DomainListQuery, response: { 200: Type.Array(domain) } } },
     async (req) => listDomains({ ctx: ctx(req), input: req.query as never }),
   );
 
   app.get(
     '/api/domains/:id',
-    { config: read, preHandler: ownerBySession, schema: { tags, summary: 'A claimed host', description: OWNER_NOTE, params: DomainParam, response: { 200: domain } } },
+    { config: read, preHandler: ownerBySession, schema: { operationId: 'getDomain', tags, summary: 'A claimed host', description: OWNER_NOTE, params: DomainParam, response: { 200: domain } } },
     async (req) => getDomain({ ctx: ctx(req), input: { id: req.params.id } }),
   );
 
@@ -74,7 +74,7 @@ export const domainRoutes = routesPlugin<DomainRouteDeps>('domains', (app, deps)
     {
       config: write,
       preHandler: ownerBySession,
-      schema: { tags, summary: 'Change where a host sends visitors', description: `At least one of rootUrl, notFoundUrl (null clears). ${OWNER_NOTE}`, params: DomainParam, body: DomainUpdate, response: { 200: domain } },
+      schema: { operationId: 'updateDomain', tags, summary: 'Change where a host sends visitors', description: `At least one of rootUrl, notFoundUrl (null clears). ${OWNER_NOTE}`, params: DomainParam, body: DomainUpdate, response: { 200: domain } },
     },
     async (req) => updateDomain({ ctx: ctx(req), deps: deps.domains, input: { ...req.body, id: req.params.id } }),
   );
@@ -84,7 +84,7 @@ export const domainRoutes = routesPlugin<DomainRouteDeps>('domains', (app, deps)
     {
       config: write,
       preHandler: ownerBySession,
-      schema: { tags, summary: 'Give up a host', description: `The host stops routing at once on every instance, and the workspace's aliases on it are removed from its links. ${OWNER_NOTE}`, params: DomainParam, response: { 200: DeletedIds } },
+      schema: { operationId: 'deleteDomain', tags, summary: 'Give up a host', description: `The host stops routing at once on every instance, and the workspace's aliases on it are removed from its links. ${OWNER_NOTE}`, params: DomainParam, response: { 200: DeletedIds } },
     },
     async (req) => ({ deletedIds: [await deleteDomain({ ctx: ctx(req), deps: deps.domains, input: { id: req.params.id, workspaceId: ctx(req).workspace.id } })] }),
   );
@@ -94,7 +94,7 @@ export const domainRoutes = routesPlugin<DomainRouteDeps>('domains', (app, deps)
     {
       config: write,
       preHandler: ownerBySession,
-      schema: {
+      schema: { operationId: 'verifyDomain',
         tags,
         summary: 'Verify a claim by its TXT record',
         description: `Looks up the TXT record \`_linktrail.<host>\` (through the server's resolver, or DNS_SERVERS). Found with the claim's value: the claim becomes active (200) — unless another workspace verified the host first (400 \`host_taken\`) — and the aliases other workspaces stored on the host are removed. Otherwise the claim stays pending and the answer is a 400 saying what was found: \`domain_txt_missing\` (no TXT record), \`domain_txt_mismatch\` (records without the value), \`domain_dns_failed\` (the lookup failed). An active claim answers 200 as it is. ${OWNER_NOTE}`,
@@ -109,7 +109,7 @@ export const domainRoutes = routesPlugin<DomainRouteDeps>('domains', (app, deps)
     '/internal/domains/allowed',
     {
       config: { public: true },
-      schema: {
+      schema: { operationId: 'isDomainAllowed',
         tags,
         summary: 'May the edge get a certificate for this host?',
         description: 'For a TLS proxy\'s on-demand certificates (Caddy\'s `ask`): 200 when `domain` is an active claimed host, 404 otherwise. No credential; answered from memory.',
@@ -139,14 +139,14 @@ export const domainAdminRoutes = routesPlugin<{ db: ResourceDeps['db']; clock: (
 
     app.get(
       '/domains',
-      { schema: { tags: opTags, security, summary: 'Every claimed host', description: 'Claims of every workspace, newest first.', querystring: DomainListQuery, response: { 200: Type.Array(Type.Ref(Domain)), ...adminErrors } } },
-      async (req) => listAllDomains({ ctx: ctx(), input: req.query as never }),
+      { schema: { operationId: 'adminListDomains', tags: opTags, security, summary: 'Every claimed host', description: 'Claims of every workspace, newest first.', querystring: DomainListQuery, response: { 200: Type.Array(Type.Ref(Domain)), ...adminErrors } } },
+      async (req) => listAllDomains({ ctx: ctx(req), input: req.query as never }),
     );
 
     app.post(
       '/domains/:id/verify',
       {
-        schema: {
+        schema: { operationId: 'adminVerifyDomain',
           tags: opTags,
           security,
           summary: 'Verify a claim without its TXT record',
@@ -155,13 +155,13 @@ export const domainAdminRoutes = routesPlugin<{ db: ResourceDeps['db']; clock: (
           response: { 200: Type.Ref(Domain), ...adminErrors },
         },
       },
-      async (req) => forceVerifyDomain({ ctx: ctx(), deps: deps.domains, input: { id: req.params.id } }),
+      async (req) => forceVerifyDomain({ ctx: ctx(req), deps: deps.domains, input: { id: req.params.id } }),
     );
 
     app.delete(
       '/domains/:id',
-      { schema: { tags: opTags, security, summary: 'Remove a claim', description: 'Any workspace\'s claim; its aliases on the host are removed.', params: DomainParam, response: { 200: DeletedIds, ...adminErrors } } },
-      async (req) => ({ deletedIds: [await deleteDomain({ ctx: ctx(), deps: deps.domains, input: { id: req.params.id, workspaceId: null } })] }),
+      { schema: { operationId: 'adminDeleteDomain', tags: opTags, security, summary: 'Remove a claim', description: 'Any workspace\'s claim; its aliases on the host are removed.', params: DomainParam, response: { 200: DeletedIds, ...adminErrors } } },
+      async (req) => ({ deletedIds: [await deleteDomain({ ctx: ctx(req), deps: deps.domains, input: { id: req.params.id, workspaceId: null } })] }),
     );
   },
   { isolated: true },

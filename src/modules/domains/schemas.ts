@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, listQueryProperties, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { DateTime, HttpsUrlInput, listQueryProperties, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 
 const URL_RULE = 'https URL, stored in its normalised form (as link destinations are)';
 
@@ -13,8 +13,8 @@ export const DomainCreate = Type.Object({
     description:
       'The host whose old short URLs should keep working, e.g. `brand.example`. Stored lower-case, in punycode, without port or trailing dot. IP addresses (400 `host_ip_literal`), malformed names (400 `host_invalid`) and the server\'s reserved hosts (RESERVED_HOSTS and its own, 400 `host_reserved`) cannot be claimed; a host another workspace holds active is 400 `host_taken`.',
   }),
-  rootUrl: Type.Optional(Nullable(Type.String({ maxLength: 4096, description: `Where \`/\` on the host redirects (302); null: the 404 page. ${URL_RULE}` }))),
-  notFoundUrl: Type.Optional(Nullable(Type.String({ maxLength: 4096, description: `Where any path that is not an alias redirects (302); null: the 404 page. ${URL_RULE}` }))),
+  rootUrl: Type.Optional(Nullable(HttpsUrlInput(4096, `Where \`/\` on the host redirects (302); null: the 404 page. ${URL_RULE}`))),
+  notFoundUrl: Type.Optional(Nullable(HttpsUrlInput(4096, `Where any path that is not an alias redirects (302); null: the 404 page. ${URL_RULE}`))),
 });
 
 export const DomainUpdate = Type.Object({

@@ -22,7 +22,7 @@ export const exportRoutes = routesPlugin<ResourceDeps & ExportDeps>('export', (a
     '/api/export',
     {
       config: { scope: EXPORT_SCOPES },
-      schema: {
+      schema: { operationId: 'exportWorkspace',
         tags: ['Export'],
         summary: 'Export the workspace as NDJSON',
         description: DESCRIPTION,
@@ -50,7 +50,7 @@ export const exportAdminRoutes = routesPlugin<ResourceDeps & ExportDeps & { admi
     app.get(
       '/workspaces/:workspaceId/export',
       {
-        schema: {
+        schema: { operationId: 'adminExportWorkspace',
           tags: ['Operator'],
           security: [{ adminToken: [] }],
           summary: 'Export a workspace as NDJSON',
@@ -67,7 +67,7 @@ export const exportAdminRoutes = routesPlugin<ResourceDeps & ExportDeps & { admi
       async (req, reply) => {
         const now = deps.clock();
         const workspace = await requireWorkspace({ ctx: { db: deps.db, now }, input: { id: req.params.workspaceId } });
-        return sendExport(reply, { db: deps.db, analyticsDb: deps.analyticsDb ?? deps.db, workspace, now }, deps);
+        return sendExport(reply, { db: deps.db, analyticsDb: deps.analyticsDb?.() ?? deps.db, workspace, now }, deps);
       },
     );
   },

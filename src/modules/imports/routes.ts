@@ -5,7 +5,7 @@ import { baseContext, serviceContext, type Ctx, type ResourceDeps } from '../../
 import { AppError } from '../../core/errors.js';
 import { SCOPES } from '../../core/scopes.js';
 import { adminGuard } from '../../http/auth.js';
-import { addSchemaOnce, ErrorBody } from '../../http/schemas.js';
+import { addSchemaOnce, ErrorBody, errorAnswer } from '../../http/schemas.js';
 import { routesPlugin, type App } from '../../http/types.js';
 import { requireWorkspace } from '../workspaces/service.js';
 import { MAX_FILE_BYTES } from './csv-file.js';
@@ -97,7 +97,7 @@ export const importRoutes = routesPlugin<ImportRouteDeps>('imports', (app, deps)
     const f = files as App;
     f.post(
       '/api/imports',
-      { config: write, bodyLimit: MAX_FILE_BYTES, schema: { tags, summary: 'Import links from a file', description: START, querystring: ImportQuery, body: FILE_BODY, response: { 202: Type.Ref(Import) } } },
+      { config: write, bodyLimit: MAX_FILE_BYTES, schema: { operationId: 'createImport', tags, summary: 'Import links from a file', description: START, querystring: ImportQuery, body: FILE_BODY, response: { 202: Type.Ref(Import), 409: errorAnswer('import_running: an import of this workspace is still running') } } },
       async (req, reply) => {
         const started = await startImport({ ctx: ctx(req), input: { ...requestOf(req.query), file: fileOf(req.body), scopes: req.principal!.scopes } });
         deps.wakeWorker();
@@ -109,7 +109,7 @@ export const importRoutes = routesPlugin<ImportRouteDeps>('imports', (app, deps)
       {
         config: write,
         bodyLimit: MAX_FILE_BYTES,
-        schema: { tags, summary: 'Preview an import', description: 'What POST /api/imports would read from this file and query, without importing: the source, the columns, which column feeds each field, the row count and the first 10 rows as they would be imported. The same 400s. A Linktrail export (source linktrail) has no columns: only its record count.', querystring: ImportQuery, body: FILE_BODY, response: { 200: ImportPreview } },
+        schema: { operationId: 'previewImport', tags, summary: 'Preview an import', description: 'What POST /api/imports would read from this file and query, without importing: the source, the columns, which column feeds each field, the row count and the first 10 rows as they would be imported. The same 400s. A Linktrail export (source linktrail) has no columns: only its record count.', querystring: ImportQuery, body: FILE_BODY, response: { 200: ImportPreview } },
       },
       async (req) => previewImport({ input: { ...requestOf(req.query), file: fileOf(req.body) } }),
     );
@@ -117,13 +117,13 @@ export const importRoutes = routesPlugin<ImportRouteDeps>('imports', (app, deps)
 
   app.get(
     '/api/imports',
-    { config: read, schema: { tags, summary: 'Imports', description: 'Newest first.', querystring: ImportListQuery, response: { 200: Type.Array(Type.Ref(Import)) } } },
+    { config: read, schema: { operationId: 'listImports', tags, summary: 'Imports', description: 'Newest first.', querystring: ImportListQuery, response: { 200: Type.Array(Type.Ref(Import)) } } },
     async (req) => listImports({ ctx: ctx(req), input: req.query as never }),
   );
 
   app.get(
     '/api/imports/:id',
-    { config: read, schema: { tags, summary: 'An import', description: 'Its progress until `status` is `done` or `failed`.', params: ImportParam, response: { 200: Type.Ref(Import) } } },
+    { config: read, schema: { operationId: 'getImport', tags, summary: 'An import', description: 'Its progress until `status` is `done` or `failed`.', params: ImportParam, response: { 200: Type.Ref(Import) } } },
     async (req) => getImport({ ctx: ctx(req), input: { id: req.params.id } }),
   );
 
@@ -131,7 +131,7 @@ export const importRoutes = routesPlugin<ImportRouteDeps>('imports', (app, deps)
     '/api/imports/:id/errors',
     {
       config: read,
-      schema: {
+      schema: { operationId: 'getImportErrors',
         tags,
         summary: 'The rows an import rejected',
         description: 'CSV: `line` (as a spreadsheet numbers it, the header being 1), `field`, `reason` (a code), `error` (in English), then the file\'s own columns with the row as it was, to fix and import again. Text that a spreadsheet would run as a formula gets a leading `\'`. A linktrail import lists its rejected lines (no columns), and links written without an alias they could not keep (`error` begins "Imported without").',
@@ -153,8 +153,8 @@ const opTags = ['Operator'];
 export const importAdminRoutes = routesPlugin<ImportRouteDeps & { adminToken: string }>('imports-admin', (app, deps) => {
   app.addHook('onRequest', adminGuard(deps.adminToken));
   const ctxOf = async (workspaceId: string): Promise<Ctx> => {
-    const base = baseContext(deps)();
-    return { ...base, analyticsDb: deps.analyticsDb ?? deps.db, workspace: await requireWorkspace({ ctx: base, input: { id: workspaceId } }) };
+    const base = baseContext(deps)(undefined);
+    return { ...base, analyticsDb: deps.analyticsDb?.() ?? deps.db, workspace: await requireWorkspace({ ctx: base, input: { id: workspaceId } }) };
   };
 
   void app.register(async (files) => {
@@ -163,7 +163,7 @@ export const importAdminRoutes = routesPlugin<ImportRouteDeps & { adminToken: st
       '/workspaces/:workspaceId/imports',
       {
         bodyLimit: MAX_FILE_BYTES,
-        schema: { tags: opTags, security, summary: 'Import links into a workspace', description: 'As POST /api/imports, for the operator (every scope).', params: AdminWorkspaceParam, querystring: ImportQuery, body: FILE_BODY, response: { 202: Type.Ref(Import), ...adminErrors } },
+        schema: { operationId: 'adminCreateImport', tags: opTags, security, summary: 'Import links into a workspace', description: 'As POST /api/imports, for the operator (every scope).', params: AdminWorkspaceParam, querystring: ImportQuery, body: FILE_BODY, response: { 202: Type.Ref(Import), ...adminErrors } },
       },
       async (req, reply) => {
         const started = await startImport({ ctx: await ctxOf(req.params.workspaceId), input: { ...requestOf(req.query), file: fileOf(req.body), scopes: new Set(SCOPES) } });
@@ -175,14 +175,14 @@ export const importAdminRoutes = routesPlugin<ImportRouteDeps & { adminToken: st
 
   app.get(
     '/workspaces/:workspaceId/imports/:id',
-    { schema: { tags: opTags, security, summary: 'An import of a workspace', params: AdminImportParam, response: { 200: Type.Ref(Import), ...adminErrors } } },
+    { schema: { operationId: 'adminGetImport', tags: opTags, security, summary: 'An import of a workspace', params: AdminImportParam, response: { 200: Type.Ref(Import), ...adminErrors } } },
     async (req) => getImport({ ctx: await ctxOf(req.params.workspaceId), input: { id: req.params.id } }),
   );
 
   app.get(
     '/workspaces/:workspaceId/imports/:id/errors',
     {
-      schema: {
+      schema: { operationId: 'adminGetImportErrors',
         tags: opTags,
         security,
         summary: 'The rows an import of a workspace rejected',

@@ -29,11 +29,12 @@ export function designOf(row: Pick<LinkRow, 'qrDesign' | 'qrLogoId'>): QrDesign 
 /** The API's Link record: rows never leave the service as they are stored. */
 export function toLink(row: LinkRow, s: LinkSettings) {
   const shortUrl = `${s.shortLinkBaseUrl}/${row.shortId}`;
+  const design = designOf(row);
   return {
     id: row.id,
     url: row.url,
     shortUrl,
-    qrCode: qrImageUrl(s.baseUrl, qrText(shortUrl), designOf(row)),
+    qrCode: qrImageUrl(s.baseUrl, qrText(shortUrl), design),
     title: row.title,
     description: row.description,
     image: row.image,
@@ -51,7 +52,7 @@ export function toLink(row: LinkRow, s: LinkSettings) {
     tenantId: row.tenantId,
     partnerId: row.partnerId,
     aliases: row.aliases,
-    qrDesign: designOf(row),
+    qrDesign: design,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -17,7 +17,7 @@ export const linkRoutes = routesPlugin<ResourceDeps & { links: LinkDeps }>('link
     // The scope note is already there; the HEAD route shares this schema object.
     if (!schema.description?.includes(LINK_LIST_DESCRIPTION)) schema.description = [LINK_LIST_DESCRIPTION, schema.description].filter(Boolean).join('\n\n');
     const ok = schema.response?.[200] as object | undefined;
-    if (ok) schema.response![200] = { ...ok, headers: TOTAL_COUNT_HEADER };
+    if (ok) schema.response![200] = { ...ok, headers: { ...(ok as { headers?: object }).headers, ...TOTAL_COUNT_HEADER } };
     route.handler = async (req, reply) => {
       const input = { ...(req.query as Query), scopes: req.principal!.scopes };
       const { links: page, total } = await listLinksWithTotal({ ctx: serviceContext(deps, req), deps: links, input });

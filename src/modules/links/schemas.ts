@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { DateTime, DateTimeInput, listQueryProperties, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { COUNTRY_CODE_PATTERN, DateTime, DateTimeInput, HttpsUrlInput, listQueryProperties, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { ERROR_CORRECTIONS, QR_DEFAULTS } from '../qr/design.js';
 import { CONTRAST_RULE, LOGO_RULE } from '../qr/schemas.js';
 import { LinkStats, LinkStatsQuery, LINK_STATS_DESCRIPTION } from './stats-schemas.js';
@@ -10,21 +10,28 @@ const URL_RULE =
   'https URL: absolute, with a host; stored and returned in its normalised form (WHATWG URL `href`: e.g. `https:example.com` becomes `https://example.com/`, an internationalised host is stored in punycode, non-ASCII in path and query percent-encoded); control characters or whitespace at either end are refused; at most 4096 characters once normalised';
 const ALIASES_RULE =
   'Extension (operations.md §13): old short URLs of this link (absolute http(s) URLs, no query, fragment or port; returned as `https://host/path`), on hosts the workspace has claimed (POST /api/domains). An alias may be stored while its host is pending; it redirects only once the host is active for this workspace, exactly as shortUrl does (same click, click id, pages). Unique server-wide by host and path: the path compares exactly (case matters), one trailing slash ignored; an alias another link holds is a 400 naming the item and field (e.g. `[2].aliases[0]`). On update omitted keeps, a list replaces, [] clears. Deleting the link, or the claim of its host, frees its aliases.';
-const HttpsUrl = Type.String({ maxLength: 4096, description: URL_RULE });
-const utmValue = Nullable(Type.String({ maxLength: 500 }));
-const Utm = Type.Object(
-  {
-    source: Type.Optional(utmValue),
-    medium: Type.Optional(utmValue),
-    campaign: Type.Optional(utmValue),
-    term: Type.Optional(utmValue),
-    content: Type.Optional(utmValue),
-    referral: Type.Optional(utmValue),
-  },
-  { description: 'UTM values passed to the destination (referral as `ref`). On update, a key set to null is removed.' },
-);
-const Geo = Type.Record(Type.String(), Type.String({ maxLength: 4096, description: URL_RULE }), {
-  description: 'Uppercase ISO 3166-1 alpha-2 country code → https URL (same rule as url)',
+const HttpsUrl = HttpsUrlInput(4096, URL_RULE);
+const urlWith = (description: string) => HttpsUrlInput(4096, `${description} ${URL_RULE}`);
+const UTM_DESCRIPTION = 'UTM values passed to the destination (referral as `ref`). On update, a key set to null is removed.';
+const utmOf = (value: TSchema) =>
+  Type.Object(
+    {
+      source: Type.Optional(value),
+      medium: Type.Optional(value),
+      campaign: Type.Optional(value),
+      term: Type.Optional(value),
+      content: Type.Optional(value),
+      referral: Type.Optional(value),
+    },
+    { description: UTM_DESCRIPTION },
+  );
+const utmValue = Type.String({ maxLength: 500 });
+// Keys checked by propertyNames (not patternProperties) so that generated clients type the values.
+const Geo = Type.Unsafe<Record<string, string>>({
+  type: 'object',
+  propertyNames: { pattern: COUNTRY_CODE_PATTERN },
+  additionalProperties: HttpsUrlInput(4096, URL_RULE),
+  description: 'Country → destination; needs geo targeting when set. Keys: uppercase ISO 3166-1 alpha-2 country codes; values: https URLs (same rule as url)',
 });
 
 const HexColour = Type.String({ pattern: '^[0-9A-Fa-f]{6}$', description: 'RRGGBB, no # (stored in lower case)' });
@@ -41,46 +48,53 @@ const QrDesignInput = Type.Object(
   { description: QR_DESIGN_RULE },
 );
 
+/** Every field of a link write, as a create may send it: no null (api.md PUT rule 2), but geo's. */
 const fields = {
   url: HttpsUrl,
   collectionId: Uuid,
   tagIds: Type.Array(Uuid, { maxItems: 100, description: 'Existing tags; on update omitted keeps, a list replaces, [] clears' }),
-  title: Nullable(Type.String({ maxLength: 500 })),
-  description: Nullable(Type.String({ maxLength: 2000 })),
-  image: Nullable(HttpsUrl),
-  utm: Nullable(Utm),
-  expiresAt: Nullable({ ...DateTimeInput, description: 'ISO 8601 with timezone offset; needs a plan with link expiration' }),
-  expiredUrl: Nullable({ ...HttpsUrl, description: `Where visitors go after expiry; needs link expiration. ${URL_RULE}` }),
-  password: Nullable(Type.String({ minLength: 1, maxLength: 128, description: 'Needs a plan with password protection' })),
-  cloaked: Nullable(
-    Type.Boolean({
-      description:
-        'Needs link cloaking. Every destination a cloaked visitor can land on (url, ios, android, each geo value) is fetched and must allow framing; on update the final set is checked when cloaked or any of them changes (the 400 names the field, e.g. [0].geo.DE)',
-    }),
-  ),
-  ios: Nullable({ ...HttpsUrl, description: `Destination for iOS; needs device targeting. ${URL_RULE}` }),
-  android: Nullable({ ...HttpsUrl, description: `Destination for Android; needs device targeting. ${URL_RULE}` }),
-  geo: Nullable({ ...Geo, description: 'Country → destination; needs geo targeting when set' }),
-  externalId: Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'Unique among the workspace’s active links' })),
-  tenantId: Nullable(Type.String({ maxLength: 255 })),
-  partnerId: Nullable({ ...Uuid, description: 'An active partner of the workspace' }),
+  title: Type.String({ maxLength: 500 }),
+  description: Type.String({ maxLength: 2000 }),
+  image: HttpsUrl,
+  utm: utmOf(utmValue),
+  expiresAt: { ...DateTimeInput, description: 'ISO 8601 with timezone offset; needs a plan with link expiration' },
+  expiredUrl: urlWith('Where visitors go after expiry; needs link expiration.'),
+  password: Type.String({ minLength: 1, maxLength: 128, description: 'Needs a plan with password protection' }),
+  cloaked: Type.Boolean({
+    description:
+      'Needs link cloaking. Every destination a cloaked visitor can land on (url, ios, android, each geo value) is fetched and must allow framing; on update the final set is checked when cloaked or any of them changes (the 400 names the field, e.g. [0].geo.DE)',
+  }),
+  ios: urlWith('Destination for iOS; needs device targeting.'),
+  android: urlWith('Destination for Android; needs device targeting.'),
+  geo: Nullable(Geo),
+  externalId: Type.String({ minLength: 1, maxLength: 255, description: 'Unique among the workspace’s active links' }),
+  tenantId: Type.String({ maxLength: 255 }),
+  partnerId: { ...Uuid, description: 'An active partner of the workspace' },
   aliases: Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 100, description: ALIASES_RULE }),
-  qrDesign: Nullable(QrDesignInput),
+  qrDesign: QrDesignInput,
+};
+
+/** The fields an update clears with null (src/modules/links/rules.ts CLEARABLE); a null utm key removes that key. */
+const CLEARABLE = ['title', 'description', 'image', 'expiresAt', 'expiredUrl', 'password', 'cloaked', 'ios', 'android', 'externalId', 'tenantId', 'partnerId', 'qrDesign'] as const;
+const updateFields: Record<string, TSchema> = {
+  ...fields,
+  ...Object.fromEntries(CLEARABLE.map((k) => [k, Nullable(fields[k])])),
+  utm: Nullable(utmOf(Nullable(utmValue))),
 };
 
 // Handlers pass items to the service as plain records, so a loose static type is enough here.
-const optional: Record<string, TSchema> = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)]));
+const allOptional = (of: Record<string, TSchema>): Record<string, TSchema> => Object.fromEntries(Object.entries(of).map(([k, v]) => [k, Type.Optional(v)]));
 
 export const LinkCreate = Type.Object(
-  { ...optional, url: fields.url, collectionId: fields.collectionId },
+  { ...allOptional(fields), url: fields.url, collectionId: fields.collectionId },
   { description: 'A new link. Null is accepted only for geo. Plan-gated fields without the plan are a 400.' },
 );
 
 export const LinkUpsert = Type.Object(
-  { id: Type.Optional(Uuid), ...optional },
+  { id: Type.Optional(Uuid), ...allOptional(updateFields) },
   {
     description:
-      'With id: update (omitted fields stay; null clears title, description, image, utm, expiresAt, expiredUrl, password, ios, android, geo, externalId, tenantId, partnerId, qrDesign; cloaked null = false; setting a plan-gated field without the plan is ignored, but clearing one - null, cloaked false, geo {} - always applies, so a link can be freed after a downgrade). Without id: insert, validated like POST.',
+      'With id: update (omitted fields stay; null clears title, description, image, utm, expiresAt, expiredUrl, password, ios, android, geo, externalId, tenantId, partnerId, qrDesign; cloaked null = false; setting a plan-gated field without the plan is ignored, but clearing one - null, cloaked false, geo {} - always applies, so a link can be freed after a downgrade). Without id: insert, validated like POST (null is refused there but for geo, by the server: this schema allows the nulls of an update).',
   },
 );
 

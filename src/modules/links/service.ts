@@ -258,7 +258,7 @@ async function insertWithShortIds(tx: Ctx['db'], workspaceId: string, items: Rec
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt === 6) throw new Error('could not allocate unique short ids');
     for (const item of pending) if (attempt > 0 || item.shortId === undefined) item.shortId = newShortId();
-    const inserted = new Set((await linkStore.insertMany(tx, workspaceId, pending)).map((r) => r.id));
+    const inserted = new Set((await linkStore.insertManyIds(tx, workspaceId, pending)).map((r) => r.id));
     pending = pending.filter((item) => !inserted.has(item.id as string));
   }
 }
@@ -277,7 +277,7 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
       await checkAliases(tx, ctx, [...inserts, ...updates]);
       await releaseExternalIds(tx, ctx.workspace.id, updates.filter((e) => e.fields.externalId !== undefined).map((e) => e.id!));
       await insertWithShortIds(tx, ctx.workspace.id, inserts.map((e) => ({ ...toStored(e.fields, deps), ...e.keep, id: e.id })));
-      const updated = await linkStore.updateMany(tx, ctx.workspace.id, updates.map((e) => ({ ...toStored(e.fields, deps), id: e.id })));
+      const updated = await linkStore.updateManyIds(tx, ctx.workspace.id, updates.map((e) => ({ ...toStored(e.fields, deps), id: e.id })));
       if (updated.length !== updates.length) {
         const done = new Set(updated.map((r) => r.id));
         const lost = updates.find((e) => !done.has(e.id!))!;

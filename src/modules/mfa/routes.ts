@@ -4,7 +4,7 @@ import { AppError } from '../../core/errors.js';
 import type { Sealer } from '../../core/sealed.js';
 import type { Conn } from '../../db/connect.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
-import { ErrorBody } from '../../http/schemas.js';
+import { errorAnswer as err } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { isFirstParty, sessionCookie } from '../sessions/cookie.js';
 import { createSession } from '../sessions/service.js';
@@ -26,7 +26,6 @@ export interface MfaRoutesDeps {
 
 const tags = ['Account'];
 const session = { account: 'session' } as const;
-const err = (description: string) => ({ ...Type.Ref(ErrorBody), description });
 
 /** Two-factor sign-in with TOTP and recovery codes (operations.md §15). */
 export const mfaRoutes = routesPlugin<MfaRoutesDeps>('mfa', (app, deps) => {
@@ -37,15 +36,15 @@ export const mfaRoutes = routesPlugin<MfaRoutesDeps>('mfa', (app, deps) => {
     throttle: deps.throttle.forAddress(ip, deps.clock),
   });
 
-  app.get('/api/me/mfa', { config: session, schema: { tags, summary: 'My second factors', response: { 200: MfaStatus } } }, async (req) =>
-    mfaStatus({ ctx: ctx(), input: { userId: req.person!.userId } }),
+  app.get('/api/me/mfa', { config: session, schema: { operationId: 'getTwoFactor', tags, summary: 'My second factors', response: { 200: MfaStatus } } }, async (req) =>
+    mfaStatus({ ctx: ctx(req), input: { userId: req.person!.userId } }),
   );
 
   app.post(
     '/api/me/mfa/totp',
     {
       config: session,
-      schema: {
+      schema: { operationId: 'startTotpEnrollment',
         tags,
         summary: 'Start two-factor sign-in with an authenticator app',
         description: 'The password first. Answers a new seed (RFC 6238: SHA-1, 6 digits, 30 s; 20 bytes), sealed with SECRET on the server; nothing changes at sign-in until POST /api/me/mfa/totp/confirm. Asking again before confirming replaces the seed; with two-factor on, a 400.',
@@ -53,14 +52,14 @@ export const mfaRoutes = routesPlugin<MfaRoutesDeps>('mfa', (app, deps) => {
         response: { 200: TotpStarted, 400: err('Wrong password, or two-factor already on') },
       },
     },
-    async (req) => startTotp({ ctx: ctx(), input: { userId: req.person!.userId, password: req.body.password }, deps: mfaDeps(req.ip) }),
+    async (req) => startTotp({ ctx: ctx(req), input: { userId: req.person!.userId, password: req.body.password }, deps: mfaDeps(req.ip) }),
   );
 
   app.post(
     '/api/me/mfa/totp/confirm',
     {
       config: session,
-      schema: {
+      schema: { operationId: 'confirmTotpEnrollment',
         tags,
         summary: 'Turn two-factor sign-in on with a first code',
         description: 'A current code of the new seed turns it on and answers ten single-use recovery codes (shown once, stored hashed).',
@@ -69,7 +68,7 @@ export const mfaRoutes = routesPlugin<MfaRoutesDeps>('mfa', (app, deps) => {
       },
     },
     async (req) => {
-      const confirmed = await confirmTotp({ ctx: ctx(), input: { userId: req.person!.userId, code: req.body.code }, deps: mfaDeps(req.ip) });
+      const confirmed = await confirmTotp({ ctx: ctx(req), input: { userId: req.person!.userId, code: req.body.code }, deps: mfaDeps(req.ip) });
       await deps.authChanged();
       return confirmed;
     },
@@ -77,15 +76,15 @@ export const mfaRoutes = routesPlugin<MfaRoutesDeps>('mfa', (app, deps) => {
 
   app.post(
     '/api/me/mfa/recovery-codes',
-    { config: session, schema: { tags, summary: 'New recovery codes', description: 'The password first; the earlier set stops working.', body: PasswordBody, response: { 200: RecoveryCodes } } },
-    async (req) => renewRecoveryCodes({ ctx: ctx(), input: { userId: req.person!.userId, password: req.body.password }, deps: mfaDeps(req.ip) }),
+    { config: session, schema: { operationId: 'regenerateRecoveryCodes', tags, summary: 'New recovery codes', description: 'The password first; the earlier set stops working.', body: PasswordBody, response: { 200: RecoveryCodes } } },
+    async (req) => renewRecoveryCodes({ ctx: ctx(req), input: { userId: req.person!.userId, password: req.body.password }, deps: mfaDeps(req.ip) }),
   );
 
   app.delete(
     '/api/me/mfa/totp',
-    { config: session, schema: { tags, summary: 'Turn two-factor sign-in off', description: 'The password and a current code (or a recovery code).', body: DisableBody, response: { 204: Type.Null() } } },
+    { config: session, schema: { operationId: 'removeTotp', tags, summary: 'Turn two-factor sign-in off', description: 'The password and a current code (or a recovery code).', body: DisableBody, response: { 204: Type.Null() } } },
     async (req, reply) => {
-      await disableTotp({ ctx: ctx(), input: { userId: req.person!.userId, ...req.body }, deps: mfaDeps(req.ip) });
+      await disableTotp({ ctx: ctx(req), input: { userId: req.person!.userId, ...req.body }, deps: mfaDeps(req.ip) });
       await deps.authChanged();
       return reply.status(204).send(null);
     },
@@ -98,7 +97,7 @@ export const mfaRoutes = routesPlugin<MfaRoutesDeps>('mfa', (app, deps) => {
       onRequest: async (req) => {
         if (!isFirstParty(req, origin)) throw new AppError('cross_site_sign_in');
       },
-      schema: {
+      schema: { operationId: 'completeSignInWithTotp',
         tags,
         summary: 'Sign in, second step',
         description:
@@ -109,7 +108,7 @@ export const mfaRoutes = routesPlugin<MfaRoutesDeps>('mfa', (app, deps) => {
       },
     },
     async (req, reply) => {
-      const c = ctx();
+      const c = ctx(req);
       const userId = await completeSecondStep({ ctx: c, input: { pendingToken: pendingTokenOf(req, deps.baseUrl), code: req.body.code, ip: req.ip, userAgent: req.headers['user-agent'] }, deps: { sealer: deps.sealer } });
       const { token } = await createSession({ ctx: c, input: { userId, userAgent: req.headers['user-agent'] } });
       const user = await findUser({ ctx: c, input: { id: userId } });

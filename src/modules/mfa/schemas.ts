@@ -3,9 +3,9 @@ import { Type } from '@sinclair/typebox';
 const Password = Type.String({ minLength: 1, maxLength: 1024, description: 'The account’s current password' });
 const Code = Type.String({ minLength: 1, maxLength: 64, description: 'A 6-digit code of the authenticator app, or an unused recovery code (xxxxx-xxxxx)' });
 
-export const PasswordBody = Type.Object({ password: Password }, { additionalProperties: false });
-export const CodeBody = Type.Object({ code: Code }, { additionalProperties: false });
-export const DisableBody = Type.Object({ password: Password, code: Code }, { additionalProperties: false });
+export const PasswordBody = Type.Object({ password: Password });
+export const CodeBody = Type.Object({ code: Code });
+export const DisableBody = Type.Object({ password: Password, code: Code });
 export const TotpStarted = Type.Object({
   secret: Type.String({ description: 'The seed in base32 (20 bytes), to type into an authenticator app; shown once' }),
   otpauthUrl: Type.String({ description: 'The otpauth:// URL of the seed (for a QR code)' }),

@@ -19,10 +19,10 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
     '/api/workspaces/:id/oauth-apps',
     {
       config,
-      schema: { tags, summary: 'OAuth apps', description: 'Owner only. The apps this workspace registered, oldest first, without secrets.', params: s.WorkspaceParam, response: { 200: Type.Array(Type.Ref('OauthApp')) } },
+      schema: { operationId: 'listOauthApps', tags, summary: 'OAuth apps', description: 'Owner only. The apps this workspace registered, oldest first, without secrets.', params: s.WorkspaceParam, response: { 200: Type.Array(Type.Ref('OauthApp')) } },
     },
     async (req) => {
-      return listApps({ ctx: ctx(), input: { workspaceId: req.params.id } });
+      return listApps({ ctx: ctx(req), input: { workspaceId: req.params.id } });
     },
   );
 
@@ -30,7 +30,7 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
     '/api/workspaces/:id/oauth-apps',
     {
       config,
-      schema: {
+      schema: { operationId: 'createOauthApp',
         tags,
         summary: 'Register an OAuth app',
         description:
@@ -41,7 +41,7 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
       },
     },
     async (req, reply) => {
-      return reply.status(201).send(await createApp({ ctx: ctx(), input: { ...req.body, workspaceId: req.params.id } }));
+      return reply.status(201).send(await createApp({ ctx: ctx(req), input: { ...req.body, workspaceId: req.params.id } }));
     },
   );
 
@@ -49,7 +49,7 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
     '/api/workspaces/:id/oauth-apps/:appId',
     {
       config,
-      schema: {
+      schema: { operationId: 'updateOauthApp',
         tags,
         summary: 'Change an OAuth app',
         description: 'Owner only. Renames it, or replaces its redirect URIs or the scopes it may ask for; at least one field.',
@@ -59,7 +59,7 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
       },
     },
     async (req) => {
-      const updated = await updateApp({ ctx: ctx(), input: { ...req.body, workspaceId: req.params.id, id: req.params.appId } });
+      const updated = await updateApp({ ctx: ctx(req), input: { ...req.body, workspaceId: req.params.id, id: req.params.appId } });
       await deps.authChanged();
       return updated;
     },
@@ -69,10 +69,10 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
     '/api/workspaces/:id/oauth-apps/:appId',
     {
       config,
-      schema: { tags, summary: 'Delete an OAuth app', description: 'Owner only. Every consent given to it, in any workspace, is revoked: its tokens stop working at once.', params: s.AppParam, response: { 200: DeletedIds } },
+      schema: { operationId: 'deleteOauthApp', tags, summary: 'Delete an OAuth app', description: 'Owner only. Every consent given to it, in any workspace, is revoked: its tokens stop working at once.', params: s.AppParam, response: { 200: DeletedIds } },
     },
     async (req) => {
-      await deleteApp({ ctx: ctx(), input: { workspaceId: req.params.id, id: req.params.appId } });
+      await deleteApp({ ctx: ctx(req), input: { workspaceId: req.params.id, id: req.params.appId } });
       await deps.authChanged();
       return { deletedIds: [req.params.appId] };
     },
@@ -82,7 +82,7 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
     '/api/workspaces/:id/oauth-apps/:appId/secret',
     {
       config,
-      schema: {
+      schema: { operationId: 'rotateOauthAppSecret',
         tags,
         summary: 'New client secret',
         description: 'Owner only, confidential apps only (a public app is a 400). The new secret is shown only in this answer; the old one stops working at once.',
@@ -91,7 +91,7 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
       },
     },
     async (req) => {
-      const rotated = await rotateSecret({ ctx: ctx(), input: { workspaceId: req.params.id, id: req.params.appId } });
+      const rotated = await rotateSecret({ ctx: ctx(req), input: { workspaceId: req.params.id, id: req.params.appId } });
       await deps.authChanged();
       return rotated;
     },
@@ -101,7 +101,7 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
     '/api/workspaces/:id/authorizations',
     {
       config,
-      schema: {
+      schema: { operationId: 'listAuthorizations',
         tags,
         summary: 'Connected apps',
         description: "Owner only. The consents people gave apps to act in this workspace (whichever workspace registered the app), oldest first.",
@@ -110,7 +110,7 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
       },
     },
     async (req) => {
-      return listAuthorizations({ ctx: ctx(), input: { workspaceId: req.params.id } });
+      return listAuthorizations({ ctx: ctx(req), input: { workspaceId: req.params.id } });
     },
   );
 
@@ -118,10 +118,10 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
     '/api/workspaces/:id/authorizations/:grantId',
     {
       config,
-      schema: { tags, summary: 'Disconnect an app', description: 'Owner only. Revokes the consent: every token issued under it stops working at once.', params: s.GrantParam, response: { 200: DeletedIds } },
+      schema: { operationId: 'revokeAuthorization', tags, summary: 'Disconnect an app', description: 'Owner only. Revokes the consent: every token issued under it stops working at once.', params: s.GrantParam, response: { 200: DeletedIds } },
     },
     async (req) => {
-      await revokeAuthorization({ ctx: ctx(), input: { workspaceId: req.params.id, id: req.params.grantId } });
+      await revokeAuthorization({ ctx: ctx(req), input: { workspaceId: req.params.id, id: req.params.grantId } });
       await deps.authChanged();
       return { deletedIds: [req.params.grantId] };
     },

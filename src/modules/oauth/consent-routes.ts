@@ -25,7 +25,7 @@ export const oauthConsentRoutes = routesPlugin<OauthConsentRoutesDeps>('oauth-co
     '/api/oauth/authorize',
     {
       config: { account: 'session' },
-      schema: {
+      schema: { operationId: 'getConsentRequest',
         tags: ['OAuth apps'],
         summary: 'Read an authorization request',
         description:

@@ -97,7 +97,7 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
 
     /** Parses an authorize request from a query or form: a page, a redirect with an error, or the checked request. */
     async function authorizeRequest(reply: FastifyReply, q: Params): Promise<AuthorizeRequest | undefined> {
-      const known = await authorizeTarget({ ctx: ctx(), input: { clientId: q.client_id, redirectUri: q.redirect_uri } });
+      const known = await authorizeTarget({ ctx: ctx(undefined), input: { clientId: q.client_id, redirectUri: q.redirect_uri } });
       if ('refused' in known) {
         await html(reply, 400, authorizeErrorPage(REFUSED[known.refused]));
         return undefined;
@@ -144,11 +144,11 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
       const person = await deps.signedIn(req, now);
       if (!person) return html(reply, 401, authorizeErrorPage('You are not signed in any more; start again from the app.'));
       if (q.decision !== 'allow') return redirectError(reply, request.redirectUri, new OAuthError('access_denied', 'the user denied the request'), request.state);
-      const allowed = await eligibleWorkspaces({ ctx: ctx(now), input: { userId: person.userId, scopes: request.scopes } });
+      const allowed = await eligibleWorkspaces({ ctx: ctx(req, now), input: { userId: person.userId, scopes: request.scopes } });
       if (!q.workspaceId || !allowed.some((w) => w.id === q.workspaceId)) {
         return redirectError(reply, request.redirectUri, new OAuthError('access_denied', 'no workspace of the user allows these scopes'), request.state);
       }
-      const code = await issueCode({ ctx: ctx(now), input: { request, userId: person.userId, workspaceId: q.workspaceId } });
+      const code = await issueCode({ ctx: ctx(req, now), input: { request, userId: person.userId, workspaceId: q.workspaceId } });
       const to = new URL(request.redirectUri);
       to.searchParams.set('code', code);
       if (request.state !== undefined) to.searchParams.set('state', request.state);
@@ -179,7 +179,7 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
         id = basicId;
         secret = form(decoded.slice(colon + 1));
       }
-      const client = id ? await findClient({ ctx: ctx(), input: { clientId: id } }) : undefined;
+      const client = id ? await findClient({ ctx: ctx(req), input: { clientId: id } }) : undefined;
       if (!client) throw new OAuthError('invalid_client', 'unknown client');
       if (client.confidential ? !(secret !== undefined && clientSecretMatches(client, secret)) : secret !== undefined) {
         throw new OAuthError('invalid_client', client.confidential ? 'wrong or missing client secret' : 'a public client has no secret');
@@ -200,16 +200,16 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
       const now = deps.clock();
       const tokenDeps = { authChanged: deps.authChanged };
       if (body.grant_type === 'authorization_code') {
-        return exchangeCode({ ctx: ctx(now), input: { client, code: body.code, redirectUri: body.redirect_uri, verifier: body.code_verifier }, deps: tokenDeps });
+        return exchangeCode({ ctx: ctx(req, now), input: { client, code: body.code, redirectUri: body.redirect_uri, verifier: body.code_verifier }, deps: tokenDeps });
       }
-      if (body.grant_type === 'refresh_token') return refresh({ ctx: ctx(now), input: { client, token: body.refresh_token, scope: body.scope }, deps: tokenDeps });
+      if (body.grant_type === 'refresh_token') return refresh({ ctx: ctx(req, now), input: { client, token: body.refresh_token, scope: body.scope }, deps: tokenDeps });
       throw new OAuthError(body.grant_type ? 'unsupported_grant_type' : 'invalid_request', body.grant_type ? `grant_type ${body.grant_type} is not supported` : 'grant_type is required');
     });
 
     app.post('/oauth/revoke', { bodyLimit: FORM_LIMIT, schema: { hide: true } }, async (req, reply) => {
       const body = single(req.body);
       const client = await authenticateClient(req, body);
-      await revoke({ ctx: ctx(), input: { client, token: body.token }, deps: { authChanged: deps.authChanged } });
+      await revoke({ ctx: ctx(req), input: { client, token: body.token }, deps: { authChanged: deps.authChanged } });
       return reply.code(200).header('cache-control', 'no-store').send();
     });
   },

@@ -4,7 +4,7 @@ import { baseContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import type { Conn } from '../../db/connect.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
-import { ErrorBody } from '../../http/schemas.js';
+import { errorAnswer as err } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { mfaCookie, pendingTokenOf } from '../mfa/cookie.js';
 import { isFirstParty, sessionCookie } from '../sessions/cookie.js';
@@ -26,7 +26,6 @@ export interface PasskeyRoutesDeps {
 
 const tags = ['Account'];
 const session = { account: 'session' } as const;
-const err = (description: string) => ({ ...Type.Ref(ErrorBody), description });
 
 /** Passkeys (WebAuthn, operations.md §15): registration on the account, sign-in as the second factor or alone. */
 export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, deps) => {
@@ -41,15 +40,15 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
     if (!isFirstParty(req, rp.origin)) throw new AppError('cross_site_sign_in');
   };
 
-  app.get('/api/me/passkeys', { config: session, schema: { tags, summary: 'My passkeys', description: 'Oldest first.', response: { 200: Type.Array(PasskeyView) } } }, async (req) =>
-    listPasskeys({ ctx: ctx(), input: { userId: req.person!.userId } }),
+  app.get('/api/me/passkeys', { config: session, schema: { operationId: 'listPasskeys', tags, summary: 'My passkeys', description: 'Oldest first.', response: { 200: Type.Array(PasskeyView) } } }, async (req) =>
+    listPasskeys({ ctx: ctx(req), input: { userId: req.person!.userId } }),
   );
 
   app.post(
     '/api/me/passkeys/options',
     {
       config: session,
-      schema: {
+      schema: { operationId: 'getPasskeyRegistrationOptions',
         tags,
         summary: 'Start adding a passkey',
         description: `The password first. Answers WebAuthn registration options for @simplewebauthn/browser's startRegistration: relying party ${'`'}BASE_URL${'`'}'s host, a discoverable credential (so it can sign in alone), no attestation, the account's passkeys excluded. The challenge is kept on the server (every instance), 5 minutes, single use.`,
@@ -57,14 +56,14 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
         response: { 200: Options, 400: err('Wrong password') },
       },
     },
-    async (req) => registrationOptions({ ctx: ctx(), input: { userId: req.person!.userId, password: req.body.password }, deps: passkeyDeps(req.ip) }),
+    async (req) => registrationOptions({ ctx: ctx(req), input: { userId: req.person!.userId, password: req.body.password }, deps: passkeyDeps(req.ip) }),
   );
 
   app.post(
     '/api/me/passkeys',
     {
       config: session,
-      schema: {
+      schema: { operationId: 'addPasskey',
         tags,
         summary: 'Add a passkey',
         description:
@@ -74,7 +73,7 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
       },
     },
     async (req, reply) => {
-      const added = await registerPasskey({ ctx: ctx(), input: { userId: req.person!.userId, ...req.body }, deps: passkeyDeps(req.ip) });
+      const added = await registerPasskey({ ctx: ctx(req), input: { userId: req.person!.userId, ...req.body }, deps: passkeyDeps(req.ip) });
       await deps.authChanged();
       return reply.status(201).send(added);
     },
@@ -84,7 +83,7 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
     '/api/me/passkeys/:id',
     {
       config: session,
-      schema: {
+      schema: { operationId: 'removePasskey',
         tags,
         summary: 'Remove a passkey',
         description:
@@ -95,7 +94,7 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
       },
     },
     async (req, reply) => {
-      await deletePasskey({ ctx: ctx(), input: { userId: req.person!.userId, id: req.params.id, password: req.body.password }, deps: passkeyDeps(req.ip) });
+      await deletePasskey({ ctx: ctx(req), input: { userId: req.person!.userId, id: req.params.id, password: req.body.password }, deps: passkeyDeps(req.ip) });
       await deps.authChanged();
       return reply.status(204).send(null);
     },
@@ -106,7 +105,7 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
     {
       config: { public: true },
       onRequest: firstParty,
-      schema: {
+      schema: { operationId: 'getPasskeySignInOptions',
         tags,
         summary: 'Sign in with a passkey: options',
         description:
@@ -116,7 +115,7 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
         response: { 200: Options, 401: err('No pending sign-in (secondFactor): sign in with the password again'), 403: err('Sent by a page of another site') },
       },
     },
-    async (req) => signInOptions({ ctx: ctx(), input: { secondFactor: req.body.secondFactor === true, pendingToken: pendingTokenOf(req, deps.baseUrl) }, deps: { rp } }),
+    async (req) => signInOptions({ ctx: ctx(req), input: { secondFactor: req.body.secondFactor === true, pendingToken: pendingTokenOf(req, deps.baseUrl) }, deps: { rp } }),
   );
 
   app.post(
@@ -124,7 +123,7 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
     {
       config: { public: true },
       onRequest: firstParty,
-      schema: {
+      schema: { operationId: 'signInWithPasskey',
         tags,
         summary: 'Sign in with a passkey',
         description:
@@ -141,7 +140,7 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
       },
     },
     async (req, reply) => {
-      const c = ctx();
+      const c = ctx(req);
       const { userId } = await signInWithPasskey({ ctx: c, input: { response: req.body.response, pendingToken: pendingTokenOf(req, deps.baseUrl), ip: req.ip, userAgent: req.headers['user-agent'] }, deps: { rp } });
       const { token } = await createSession({ ctx: c, input: { userId, userAgent: req.headers['user-agent'] } });
       const user = await findUser({ ctx: c, input: { id: userId } });

@@ -48,10 +48,9 @@ export const AuthenticationResponse = Type.Object(
 export type RegistrationResponseBody = Static<typeof RegistrationResponse>;
 export type AuthenticationResponseBody = Static<typeof AuthenticationResponse>;
 
-export const PasswordBody = Type.Object({ password: Password }, { additionalProperties: false });
+export const PasswordBody = Type.Object({ password: Password });
 export const RegisterBody = Type.Object(
   { response: RegistrationResponse, name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A name to recognise it by (default: “Passkey”)' })) },
-  { additionalProperties: false },
 );
 export const SignInOptionsBody = Type.Object(
   {
@@ -59,9 +58,8 @@ export const SignInOptionsBody = Type.Object(
       Type.Boolean({ description: 'true: the second step of a password sign-in (needs the `lt_mfa` cookie; the account’s passkeys are offered). Absent or false: a passkey alone, any account (user verification required).' }),
     ),
   },
-  { additionalProperties: false },
 );
-export const SignInBody = Type.Object({ response: AuthenticationResponse }, { additionalProperties: false });
+export const SignInBody = Type.Object({ response: AuthenticationResponse });
 export const PasskeyParam = Type.Object({ id: Uuid });
 
 /** The WebAuthn options, passed as they are to @simplewebauthn/browser. */

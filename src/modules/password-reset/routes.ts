@@ -3,7 +3,7 @@ import { baseContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import type { Conn } from '../../db/connect.js';
 import { adminGuard } from '../../http/auth.js';
-import { ErrorBody } from '../../http/schemas.js';
+import { ErrorBody, errorAnswer as err } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import type { Mailer } from '../mail/service.js';
 import { OperatorResetLink, OperatorResetRequest, ResetConfirm, ResetRequest } from './schemas.js';
@@ -20,7 +20,6 @@ export interface PasswordResetDeps {
 }
 
 const tags = ['Account'];
-const err = (description: string) => ({ ...Type.Ref(ErrorBody), description });
 
 /** Password reset (operations.md §15): a mailed single-use link, or the operator's. */
 export const passwordResetRoutes = routesPlugin<PasswordResetDeps>('password-reset', (app, deps) => {
@@ -30,7 +29,7 @@ export const passwordResetRoutes = routesPlugin<PasswordResetDeps>('password-res
     '/api/auth/password-reset',
     {
       config: { public: true },
-      schema: {
+      schema: { operationId: 'requestPasswordReset',
         tags,
         summary: 'Mail a password reset link',
         description:
@@ -46,7 +45,7 @@ export const passwordResetRoutes = routesPlugin<PasswordResetDeps>('password-res
       reply.status(202).send();
       // After the answer: its content and timing say nothing of the address.
       setImmediate(() => {
-        mailResetLink({ ctx: ctx(), input: { email: req.body.email }, deps: { mailer, baseUrl: deps.baseUrl } }).catch((e: unknown) => req.log.error({ err: e }, 'password reset mail'));
+        mailResetLink({ ctx: ctx(req), input: { email: req.body.email }, deps: { mailer, baseUrl: deps.baseUrl } }).catch((e: unknown) => req.log.error({ err: e }, 'password reset mail'));
       });
       return reply;
     },
@@ -56,7 +55,7 @@ export const passwordResetRoutes = routesPlugin<PasswordResetDeps>('password-res
     '/api/auth/password-reset/confirm',
     {
       config: { public: true },
-      schema: {
+      schema: { operationId: 'confirmPasswordReset',
         tags,
         summary: 'Set a new password with a reset link',
         description:
@@ -67,7 +66,7 @@ export const passwordResetRoutes = routesPlugin<PasswordResetDeps>('password-res
       },
     },
     async (req, reply) => {
-      await confirmReset({ ctx: ctx(), input: req.body });
+      await confirmReset({ ctx: ctx(req), input: req.body });
       await deps.authChanged();
       return reply.status(204).send(null);
     },
@@ -83,7 +82,7 @@ export const passwordResetAdminRoutes = routesPlugin<PasswordResetDeps & { admin
     app.post(
       '/users/reset-link',
       {
-        schema: {
+        schema: { operationId: 'adminCreateResetLink',
           tags: ['Operator'],
           security: [{ adminToken: [] }],
           summary: 'Make a password reset link for a user',
@@ -93,7 +92,7 @@ export const passwordResetAdminRoutes = routesPlugin<PasswordResetDeps & { admin
         },
       },
       async (req, reply) => {
-        const link = await operatorResetLink({ ctx: ctx(), input: { email: req.body.email }, deps: { baseUrl: deps.baseUrl } });
+        const link = await operatorResetLink({ ctx: ctx(req), input: { email: req.body.email }, deps: { baseUrl: deps.baseUrl } });
         return reply.status(201).send({ ...link, expiresAt: link.expiresAt.toISOString() });
       },
     );

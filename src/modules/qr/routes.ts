@@ -43,13 +43,14 @@ export const qrRoutes = routesPlugin<ResourceDeps>('qr', (app, deps) => {
     {
       config: { public: true },
       onRequest: sandboxed,
-      schema: {
+      schema: { operationId: 'getQrCode',
         tags,
         summary: 'Render a QR code',
         description: `No key needed. Out-of-range parameters are a 400. ${CONTRAST_RULE} ${LOGO_RULE} Answers with \`Content-Security-Policy: ${IMAGE_CSP}\` and \`X-Content-Type-Options: nosniff\`.`,
         querystring: QrQuery,
         response: {
           200: { description: 'image/png or image/svg+xml', content: { 'image/png': { schema: {} }, 'image/svg+xml': { schema: {} } } },
+          304: { description: 'Not modified: the If-None-Match named this image\'s ETag', type: 'null' },
           400: Type.Ref(ErrorBody),
         },
       },
@@ -60,7 +61,7 @@ export const qrRoutes = routesPlugin<ResourceDeps>('qr', (app, deps) => {
       const etag = `"${createHash('sha256').update(JSON.stringify([q.text, q.size, q.errorCorrection, q.foreground, q.background, q.margin, q.format, q.logoId])).digest('base64url').slice(0, 27)}"`;
       void reply.header('etag', etag).header('cache-control', 'public, max-age=86400, immutable');
       if (req.headers['if-none-match'] === etag) return reply.code(304 as 200).send();
-      const image = await codeImage({ ctx: now(), input: q });
+      const image = await codeImage({ ctx: now(req), input: q });
       return reply.type(image.type).send(image.body);
     },
   );
@@ -74,7 +75,7 @@ export const qrRoutes = routesPlugin<ResourceDeps>('qr', (app, deps) => {
       {
         config: { scope: 'linksWrite' },
         bodyLimit: MAX_LOGO_BYTES,
-        schema: { tags, summary: 'Upload a logo', description: UPLOAD, body: IMAGE_BODY, response: { 201: Type.Ref(QrLogo) } },
+        schema: { operationId: 'createQrLogo', tags, summary: 'Upload a logo', description: UPLOAD, body: IMAGE_BODY, response: { 201: Type.Ref(QrLogo) } },
       },
       async (req, reply) => {
         const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
@@ -85,7 +86,7 @@ export const qrRoutes = routesPlugin<ResourceDeps>('qr', (app, deps) => {
 
   app.get(
     '/api/qr-logos',
-    { config: { scope: 'linksRead' }, schema: { tags, summary: 'Logos', description: 'Extension (operations.md §14). The workspace\'s logos, newest first (all of them).', response: { 200: Type.Array(Type.Ref(QrLogo)) } } },
+    { config: { scope: 'linksRead' }, schema: { operationId: 'listQrLogos', tags, summary: 'Logos', description: 'Extension (operations.md §14). The workspace\'s logos, newest first (all of them).', response: { 200: Type.Array(Type.Ref(QrLogo)) } } },
     async (req) => listLogos({ ctx: ctx(req) }),
   );
 
@@ -94,7 +95,7 @@ export const qrRoutes = routesPlugin<ResourceDeps>('qr', (app, deps) => {
     {
       config: { scope: 'linksRead' },
       onRequest: sandboxed,
-      schema: {
+      schema: { operationId: 'getQrLogo',
         tags,
         summary: 'A logo\'s image',
         description: 'Extension (operations.md §14). The stored PNG (an uploaded SVG was drawn into one).',
@@ -109,7 +110,7 @@ export const qrRoutes = routesPlugin<ResourceDeps>('qr', (app, deps) => {
     '/api/qr-logos/:id',
     {
       config: { scope: 'linksWrite' },
-      schema: { tags, summary: 'Delete a logo', description: 'Extension (operations.md §14). Links whose design used it keep the rest of their design, without a logo.', params: QrLogoParam, response: { 200: DeletedIds } },
+      schema: { operationId: 'deleteQrLogo', tags, summary: 'Delete a logo', description: 'Extension (operations.md §14). Links whose design used it keep the rest of their design, without a logo.', params: QrLogoParam, response: { 200: DeletedIds } },
     },
     async (req) => {
       await removeLogo({ ctx: ctx(req), input: { id: req.params.id } });

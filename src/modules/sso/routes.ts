@@ -4,7 +4,7 @@ import { baseContext } from '../../core/context.js';
 import { AppError, notFound } from '../../core/errors.js';
 import type { Conn } from '../../db/connect.js';
 import { adminGuard, rawHeaderValues, type RoleLookup } from '../../http/auth.js';
-import { addSchemaOnce, ErrorBody } from '../../http/schemas.js';
+import { addSchemaOnce, ErrorBody, errorAnswer as err } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { cookieValues, sessionCookie } from '../sessions/cookie.js';
 import { ssoErrorPage } from './pages.js';
@@ -21,7 +21,6 @@ export interface SsoRoutesDeps {
 }
 
 const tags = ['Single sign-on'];
-const err = (description: string) => ({ ...Type.Ref(ErrorBody), description });
 const page = (description: string) => ({ description, content: { 'text/html': { schema: Type.String() } } });
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SIGN_IN = '/app';
@@ -58,15 +57,15 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
 
   app.get(
     '/api/sso',
-    { config: owner, schema: { tags, summary: 'The single sign-on connection', description: `Never the client secret. 404 \`sso_not_configured\` when there is none. ${OWNER_NOTE}`, response: { 200: settings, ...ownerErrors } } },
-    async (req) => getSso({ ctx: ctx(), input: { workspaceId: await ownedWorkspace(req) }, deps: deps.sso }),
+    { config: owner, schema: { operationId: 'getSso', tags, summary: 'The single sign-on connection', description: `Never the client secret. 404 \`sso_not_configured\` when there is none. ${OWNER_NOTE}`, response: { 200: settings, ...ownerErrors } } },
+    async (req) => getSso({ ctx: ctx(req), input: { workspaceId: await ownedWorkspace(req) }, deps: deps.sso }),
   );
 
   app.put(
     '/api/sso',
     {
       config: owner,
-      schema: {
+      schema: { operationId: 'configureSso',
         tags,
         summary: 'Set up single sign-on',
         description: `Makes or replaces the workspace's OpenID Connect connection (one per workspace). The issuer's discovery document is read first, through the outbound guard: an issuer at a private address outside SSO_ALLOWED_CIDRS is 400 \`sso_issuer_blocked\`, one that does not answer as an OpenID provider of that exact issuer 400 \`sso_issuer_unreachable\`; nothing is saved then. The client secret is sealed with SECRET and never shown again (leave it out to keep it). Domains already verified stay verified; new ones wait for their TXT record (or the operator). ${OWNER_NOTE}`,
@@ -74,14 +73,14 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
         response: { 200: settings, ...ownerErrors },
       },
     },
-    async (req) => putSso({ ctx: ctx(), input: { ...req.body, workspaceId: await ownedWorkspace(req) }, deps: deps.sso }),
+    async (req) => putSso({ ctx: ctx(req), input: { ...req.body, workspaceId: await ownedWorkspace(req) }, deps: deps.sso }),
   );
 
   app.delete(
     '/api/sso',
-    { config: owner, schema: { tags, summary: 'Remove single sign-on', description: `The connection, its domains and the identities it linked go; the people it made stay, with their memberships. ${OWNER_NOTE}`, response: { 204: Type.Null(), ...ownerErrors } } },
+    { config: owner, schema: { operationId: 'removeSso', tags, summary: 'Remove single sign-on', description: `The connection, its domains and the identities it linked go; the people it made stay, with their memberships. ${OWNER_NOTE}`, response: { 204: Type.Null(), ...ownerErrors } } },
     async (req, reply) => {
-      await deleteSso({ ctx: ctx(), input: { workspaceId: await ownedWorkspace(req) } });
+      await deleteSso({ ctx: ctx(req), input: { workspaceId: await ownedWorkspace(req) } });
       return reply.status(204).send(null);
     },
   );
@@ -90,7 +89,7 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
     '/api/sso/domains/:domain/verify',
     {
       config: owner,
-      schema: {
+      schema: { operationId: 'verifySsoDomain',
         tags,
         summary: 'Verify a single sign-on domain by its TXT record',
         description: `Looks up the TXT record \`_linktrail.<domain>\` (the server's resolver, or DNS_SERVERS): holding the domain's \`txtValue\`, the domain is verified and admits sign-ins. Otherwise 400 \`sso_txt_missing\`, \`sso_txt_mismatch\` or \`sso_dns_failed\`; 400 \`sso_domain_taken\` when another workspace's connection verified it first. ${OWNER_NOTE}`,
@@ -98,14 +97,14 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
         response: { 200: settings, ...ownerErrors },
       },
     },
-    async (req) => verifySsoDomain({ ctx: ctx(), input: { workspaceId: await ownedWorkspace(req), domain: req.params.domain }, deps: deps.sso }),
+    async (req) => verifySsoDomain({ ctx: ctx(req), input: { workspaceId: await ownedWorkspace(req), domain: req.params.domain }, deps: deps.sso }),
   );
 
   app.post(
     '/api/me/sso/link',
     {
       config: { account: 'session' },
-      schema: {
+      schema: { operationId: 'linkSsoIdentity',
         tags,
         summary: 'Link single sign-on to my account',
         description:
@@ -115,7 +114,7 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
       },
     },
     async (req, reply) => {
-      const started = await startSsoSignIn({ ctx: ctx(), input: { workspaceId: req.body.workspaceId, linkUserId: req.person!.userId }, deps: deps.sso });
+      const started = await startSsoSignIn({ ctx: ctx(req), input: { workspaceId: req.body.workspaceId, linkUserId: req.person!.userId }, deps: deps.sso });
       return reply.header('set-cookie', ssoCookie(deps.sso.baseUrl, started.browserSecret, PENDING_TTL_MS)).send({ authorizationUrl: started.url });
     },
   );
@@ -132,7 +131,7 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
       config: { public: true },
       // A browser navigation: even a malformed query gets a page, not JSON.
       attachValidation: true,
-      schema: {
+      schema: { operationId: 'startSsoSignIn',
         tags,
         summary: 'Sign in with single sign-on',
         description:
@@ -148,7 +147,7 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
         const { workspace, email } = req.query;
         const input = workspace && UUID_RE.test(workspace) ? { workspaceId: workspace.toLowerCase() } : email ? { email: email.trim() } : undefined;
         if (!input) throw new AppError('sso_unavailable');
-        const started = await startSsoSignIn({ ctx: ctx(), input, deps: deps.sso });
+        const started = await startSsoSignIn({ ctx: ctx(req), input, deps: deps.sso });
         return reply.status(302).header('set-cookie', ssoCookie(deps.sso.baseUrl, started.browserSecret, PENDING_TTL_MS)).header('cache-control', 'no-store').header('location', started.url).send();
       } catch (e) {
         return showError(reply, e);
@@ -161,7 +160,7 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
     {
       config: { public: true },
       attachValidation: true,
-      schema: {
+      schema: { operationId: 'completeSsoSignIn',
         tags,
         summary: 'Single sign-on callback',
         description:
@@ -177,7 +176,7 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
         if (req.validationError) throw new AppError('sso_state_invalid');
         const query = new URLSearchParams(Object.entries(req.query).filter((e): e is [string, string] => typeof e[1] === 'string'));
         const browserSecret = cookieValues(req, cookieName(deps.sso.baseUrl))[0];
-        const done = await finishSsoSignIn({ ctx: ctx(), input: { query, browserSecret, userAgent: req.headers['user-agent'], ip: req.ip }, deps: deps.sso });
+        const done = await finishSsoSignIn({ ctx: ctx(req), input: { query, browserSecret, userAgent: req.headers['user-agent'], ip: req.ip }, deps: deps.sso });
         const to = done.mode === 'linked' ? `${SIGN_IN}/account?sso=linked` : SIGN_IN;
         return reply.status(302).header('set-cookie', [sessionCookie(deps.sso.baseUrl, done.token, deps.sessionMaxMs), clear]).header('cache-control', 'no-store').header('location', to).send();
       } catch (e) {
@@ -201,7 +200,7 @@ export const ssoAdminRoutes = routesPlugin<{ db: Conn; clock: () => Date; adminT
     app.post(
       '/workspaces/:id/sso/domains/:domain/verify',
       {
-        schema: {
+        schema: { operationId: 'adminVerifySsoDomain',
           tags: ['Operator'],
           security: [{ adminToken: [] }],
           summary: 'Verify a single sign-on domain without its TXT record',
@@ -210,7 +209,7 @@ export const ssoAdminRoutes = routesPlugin<{ db: Conn; clock: () => Date; adminT
           response: { 200: Type.Ref(SsoSettings), ...adminErrors },
         },
       },
-      async (req) => forceVerifySsoDomain({ ctx: ctx(), input: { workspaceId: req.params.id, domain: req.params.domain }, deps: deps.sso }),
+      async (req) => forceVerifySsoDomain({ ctx: ctx(req), input: { workspaceId: req.params.id, domain: req.params.domain }, deps: deps.sso }),
     );
   },
   { isolated: true },

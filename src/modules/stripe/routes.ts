@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { baseContext, serviceContext, type ResourceDeps } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import type { RoleLookup } from '../../http/auth.js';
-import { DeletedIds, ListQuery } from '../../http/schemas.js';
+import { DeletedIds, errorAnswer, ListQuery } from '../../http/schemas.js';
 import { routesPlugin, type App } from '../../http/types.js';
 import { Received, StripeConnect, StripeConnection, StripeEventRecord, WebhookParams } from './schemas.js';
 import { connectStripe, createConnection, deleteConnection, getConnection, listStripeEvents, receiveStripeEvent, type ReceiveDeps } from './service.js';
@@ -35,7 +35,7 @@ export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) 
     {
       config: { scope: 'conversionsWrite' },
       preHandler: ownerBySession,
-      schema: {
+      schema: { operationId: 'connectStripe',
         tags,
         summary: 'Connect Stripe, step one: the webhook URL',
         description: `Extension (operations.md §12). Makes the workspace's connection (one at a time) and its webhook URL, status pending; add the URL in Stripe for \`events\`, then give its signing secret with PUT. ${OWNER_NOTE}`,
@@ -50,12 +50,12 @@ export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) 
     {
       config: { scope: 'conversionsWrite' },
       preHandler: ownerBySession,
-      schema: {
+      schema: { operationId: 'updateStripeConnection',
         tags,
         summary: 'Connect Stripe, step two: the signing secret',
         description: `Stores the endpoint's signing secret (sealed) and connects: events are received from now on. Again later: replaces the secret. ${OWNER_NOTE}`,
         body: StripeConnect,
-        response: { 200: connection },
+        response: { 200: connection, 404: errorAnswer('This workspace has no Stripe connection') },
       },
     },
     async (req) => connectStripe({ ctx: ctx(req), deps, input: req.body }),
@@ -66,7 +66,7 @@ export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) 
     {
       config: { scope: 'analyticsRead' },
       preHandler: ownerBySession,
-      schema: { tags, summary: 'The Stripe connection', description: `Without the secret; 404 when there is none. ${OWNER_NOTE}`, response: { 200: connection } },
+      schema: { operationId: 'getStripeConnection', tags, summary: 'The Stripe connection', description: `Without the secret; 404 when there is none. ${OWNER_NOTE}`, response: { 200: connection, 404: errorAnswer('This workspace has no Stripe connection') } },
     },
     async (req) => getConnection({ ctx: ctx(req), deps }),
   );
@@ -76,11 +76,11 @@ export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) 
     {
       config: { scope: 'conversionsWrite' },
       preHandler: ownerBySession,
-      schema: {
+      schema: { operationId: 'disconnectStripe',
         tags,
         summary: 'Disconnect Stripe',
         description: `The webhook URL answers 404 from now on; a new connection gets a new id. Sales already made stay. ${OWNER_NOTE}`,
-        response: { 200: DeletedIds },
+        response: { 200: DeletedIds, 404: errorAnswer('This workspace has no Stripe connection') },
       },
     },
     async (req) => deleteConnection({ ctx: ctx(req) }),
@@ -91,7 +91,7 @@ export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) 
     {
       config: { scope: 'analyticsRead' },
       preHandler: ownerBySession,
-      schema: {
+      schema: { operationId: 'listStripeEvents',
         tags,
         summary: 'Stripe events received',
         description: `Every event received with a valid signature (also under earlier connections), newest first, with its outcome and the sale it made. ${OWNER_NOTE}`,
@@ -118,7 +118,7 @@ function registerWebhook(app: App, deps: StripeRouteDeps) {
     {
       bodyLimit: MAX_STRIPE_BODY,
       config: { public: true },
-      schema: {
+      schema: { operationId: 'receiveStripeEvent',
         tags: ['Stripe'],
         summary: 'Receive a Stripe event',
         description:
@@ -131,7 +131,7 @@ function registerWebhook(app: App, deps: StripeRouteDeps) {
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const header = req.headers['stripe-signature'];
       return receiveStripeEvent({
-        ctx: now(),
+        ctx: now(req),
         deps,
         input: { connectionId: req.params.id, signature: Array.isArray(header) ? header.join(',') : header, body },
       });

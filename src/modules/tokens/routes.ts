@@ -15,10 +15,10 @@ export const tokenRoutes = routesPlugin<PeopleListDeps>('tokens', (app, deps) =>
 
   app.get(
     '/api/me/tokens',
-    { config: { account: 'session' }, schema: { tags, summary: 'My human tokens', description: 'Without their secret.', response: { 200: Type.Array(Type.Ref('HumanToken')) } } },
+    { config: { account: 'session' }, schema: { operationId: 'listHumanTokens', tags, summary: 'My human tokens', description: 'Without their secret.', response: { 200: Type.Array(Type.Ref('HumanToken')) } } },
     async (req) => {
       await deps.flushLastUsed();
-      return listTokens({ ctx: ctx(), input: { userId: req.person!.userId } });
+      return listTokens({ ctx: ctx(req), input: { userId: req.person!.userId } });
     },
   );
 
@@ -26,7 +26,7 @@ export const tokenRoutes = routesPlugin<PeopleListDeps>('tokens', (app, deps) =>
     '/api/me/tokens',
     {
       config: { account: 'session' },
-      schema: {
+      schema: { operationId: 'createHumanToken',
         tags,
         summary: 'Create a human token',
         description:
@@ -37,16 +37,16 @@ export const tokenRoutes = routesPlugin<PeopleListDeps>('tokens', (app, deps) =>
     },
     async (req, reply) => {
       const expiresAt = req.body.expiresAt === undefined ? undefined : new Date(req.body.expiresAt);
-      const created = await createToken({ ctx: ctx(), input: { ...req.body, expiresAt, userId: req.person!.userId } });
+      const created = await createToken({ ctx: ctx(req), input: { ...req.body, expiresAt, userId: req.person!.userId } });
       return reply.status(201).send(created);
     },
   );
 
   app.delete(
     '/api/me/tokens/:id',
-    { config: { account: 'session' }, schema: { tags, summary: 'Revoke a human token', description: 'It stops working at once, on every instance.', params: TokenParam, response: { 200: DeletedIds } } },
+    { config: { account: 'session' }, schema: { operationId: 'revokeHumanToken', tags, summary: 'Revoke a human token', description: 'It stops working at once, on every instance.', params: TokenParam, response: { 200: DeletedIds } } },
     async (req) => {
-      await revokeToken({ ctx: ctx(), input: { userId: req.person!.userId, id: req.params.id } });
+      await revokeToken({ ctx: ctx(req), input: { userId: req.person!.userId, id: req.params.id } });
       await deps.authChanged();
       return { deletedIds: [req.params.id] };
     },

@@ -30,7 +30,7 @@ export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
     '/api/me',
     {
       config: { account: 'person' },
-      schema: {
+      schema: { operationId: 'getMe',
         tags,
         summary: 'Who am I',
         description: "The signed-in person and the workspaces they belong to, with their role, the scopes it allows and the plan's link features (so a client shows only what works).",
@@ -39,7 +39,7 @@ export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
     },
     async (req) => {
       const { userId } = req.person!;
-      const c = ctx();
+      const c = ctx(req);
       const [found, workspaces, secondFactor] = await Promise.all([
         findUser({ ctx: c, input: { id: userId } }),
         workspacesOf({ ctx: c, input: { userId } }),
@@ -58,7 +58,7 @@ export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
     '/api/me',
     {
       config: { account: 'session' },
-      schema: {
+      schema: { operationId: 'updateMe',
         tags,
         summary: 'Change my name or password',
         description: 'Needs `currentPassword`. A new password ends every other session of the account (this one stays).',
@@ -71,7 +71,7 @@ export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
       const now = deps.clock();
       if (req.body.name === undefined && req.body.password === undefined) throw invalid('body', 'nothing_to_update');
       return updateProfile({
-        ctx: ctx(now),
+        ctx: ctx(req, now),
         input: { ...req.body, userId },
         deps: {
           throttle: {
@@ -79,7 +79,7 @@ export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
             failed: (email) => deps.throttle.failed(email, req.ip, now.getTime()),
           },
           endOtherSessions: async () => {
-            await revokeOtherSessions({ ctx: ctx(now), input: { userId, except: sessionId } });
+            await revokeOtherSessions({ ctx: ctx(req, now), input: { userId, except: sessionId } });
             await deps.authChanged();
           },
         },
@@ -99,19 +99,19 @@ function memberRoutes(app: App, deps: UserRoutesDeps) {
     '/api/workspaces/:id/members',
     {
       config: { account: 'session', workspaceRole: 'member' },
-      schema: { tags, summary: 'Members', description: 'Any member may see who else is in.', params: WorkspaceParam, response: { 200: Type.Array(MemberView) } },
+      schema: { operationId: 'listMembers', tags, summary: 'Members', description: 'Any member may see who else is in.', params: WorkspaceParam, response: { 200: Type.Array(MemberView) } },
     },
-    async (req) => listMembers({ ctx: ctx(), input: { workspaceId: req.params.id } }),
+    async (req) => listMembers({ ctx: ctx(req), input: { workspaceId: req.params.id } }),
   );
 
   app.patch(
     '/api/workspaces/:id/members/:userId',
     {
       config: { account: 'session', workspaceRole: 'owner' },
-      schema: { tags, summary: "Change a member's role", description: 'Owner only; never leaves the workspace without an owner (400). Takes effect on the next request of their sessions and tokens.', params: MemberParam, body: RoleChange, response: { 200: MemberView } },
+      schema: { operationId: 'updateMember', tags, summary: "Change a member's role", description: 'Owner only; never leaves the workspace without an owner (400). Takes effect on the next request of their sessions and tokens.', params: MemberParam, body: RoleChange, response: { 200: MemberView } },
     },
     async (req) => {
-      const member = await changeRole({ ctx: ctx(), input: { workspaceId: req.params.id, userId: req.params.userId, role: req.body.role } });
+      const member = await changeRole({ ctx: ctx(req), input: { workspaceId: req.params.id, userId: req.params.userId, role: req.body.role } });
       await deps.authChanged();
       return member;
     },
@@ -121,14 +121,14 @@ function memberRoutes(app: App, deps: UserRoutesDeps) {
     '/api/workspaces/:id/members/:userId',
     {
       config: { account: 'session', workspaceRole: 'member' },
-      schema: { tags, summary: 'Remove a member (or leave)', description: 'An owner removes anyone; anyone may remove themselves. Never the last owner (400). Their human tokens for this workspace end at once.', params: MemberParam, response: { 200: DeletedIds } },
+      schema: { operationId: 'removeMember', tags, summary: 'Remove a member (or leave)', description: 'An owner removes anyone; anyone may remove themselves. Never the last owner (400). Their human tokens for this workspace end at once.', params: MemberParam, response: { 200: DeletedIds } },
     },
     async (req) => {
       const { id: workspaceId, userId: target } = req.params;
       const now = deps.clock();
       // What the membership granted ends with it: their human tokens and the apps they connected here.
       await removeMember({
-        ctx: ctx(now),
+        ctx: ctx(req, now),
         input: { workspaceId, userId: target, by: { userId: req.person!.userId, role: req.workspaceRole as Role } },
         deps: {
           onRemoved: async (tx) => {

@@ -14,7 +14,6 @@ export type UtmValues = Partial<Record<UtmKey, string>>;
 const name = Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, description: 'Unique in the workspace, ignoring case (409 `utm_template_name_taken`)' });
 const value = Type.String({ maxLength: VALUE_MAX_LENGTH });
 const Utm = Type.Object(Object.fromEntries(UTM_KEYS.map((k) => [k, Type.Optional(value)])), {
-  additionalProperties: false,
   description: 'The values the template sets, with the keys of a link\'s `utm` (referral is sent as `ref`). Empty strings are dropped; at least one value.',
 });
 
@@ -24,5 +23,5 @@ export const UtmTemplate = Type.Object(
 );
 
 export const UtmTemplateParam = Type.Object({ id: Uuid });
-export const UtmTemplateCreate = Type.Object({ name, utm: Utm }, { additionalProperties: false });
-export const UtmTemplateUpdate = Type.Object({ name: Type.Optional(name), utm: Type.Optional(Utm) }, { additionalProperties: false });
+export const UtmTemplateCreate = Type.Object({ name, utm: Utm });
+export const UtmTemplateUpdate = Type.Object({ name: Type.Optional(name), utm: Type.Optional(Utm) });

@@ -30,7 +30,7 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
 
   app.get(
     '/api/webhooks',
-    { config: read, schema: { tags, summary: 'Webhook endpoints', description: 'The endpoints of the workspace, newest first, without their secrets.', querystring: s.WebhookListQuery, response: { 200: Type.Array(Type.Ref('Webhook')) } } },
+    { config: read, schema: { operationId: 'listWebhooks', tags, summary: 'Webhook endpoints', description: 'The endpoints of the workspace, newest first, without their secrets.', querystring: s.WebhookListQuery, response: { 200: Type.Array(Type.Ref('Webhook')) } } },
     async (req) => listWebhooks({ ctx: ctx(req), input: req.query as never }),
   );
 
@@ -38,7 +38,7 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
     '/api/webhooks',
     {
       config: write,
-      schema: {
+      schema: { operationId: 'createWebhook',
         tags,
         summary: 'Register a webhook endpoint',
         description:
@@ -55,7 +55,7 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
 
   app.get(
     '/api/webhooks/:id',
-    { config: read, schema: { tags, summary: 'A webhook endpoint', params: s.WebhookParam, response: { 200: Type.Ref('Webhook') } } },
+    { config: read, schema: { operationId: 'getWebhook', tags, summary: 'A webhook endpoint', params: s.WebhookParam, response: { 200: Type.Ref('Webhook') } } },
     async (req) => getWebhook({ ctx: ctx(req), input: { id: req.params.id } }),
   );
 
@@ -63,7 +63,7 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
     '/api/webhooks/:id',
     {
       config: write,
-      schema: {
+      schema: { operationId: 'updateWebhook',
         tags,
         summary: 'Change a webhook endpoint',
         description:
@@ -78,7 +78,7 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
 
   app.delete(
     '/api/webhooks/:id',
-    { config: write, schema: { tags, summary: 'Delete a webhook endpoint', description: 'Nothing more is sent to it; its pending deliveries end.', params: s.WebhookParam, response: { 200: DeletedIds } } },
+    { config: write, schema: { operationId: 'deleteWebhook', tags, summary: 'Delete a webhook endpoint', description: 'Nothing more is sent to it; its pending deliveries end.', params: s.WebhookParam, response: { 200: DeletedIds } } },
     async (req) => {
       await deleteWebhook({ ctx: ctx(req), input: { id: req.params.id } });
       return { deletedIds: [req.params.id] };
@@ -89,7 +89,7 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
     '/api/webhooks/:id/secret',
     {
       config: write,
-      schema: {
+      schema: { operationId: 'rotateWebhookSecret',
         tags,
         summary: 'Roll the signing secret',
         description: 'A new secret, shown only in this answer. The old one keeps signing beside it (a second `v1,` signature) until `previousSecretExpiresAt`, 24 hours from now, so the receiver can switch without losing an event.',
@@ -104,7 +104,7 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
     '/api/webhooks/:id/test',
     {
       config: write,
-      schema: { tags, summary: 'Send a test event', description: 'Queues a `webhook.test` event, `data: { webhookId }`, to this endpoint only. A disabled endpoint is a 400.', params: s.WebhookParam, response: { 202: s.TestSent } },
+      schema: { operationId: 'sendWebhookTest', tags, summary: 'Send a test event', description: 'Queues a `webhook.test` event, `data: { webhookId }`, to this endpoint only. A disabled endpoint is a 400.', params: s.WebhookParam, response: { 202: s.TestSent } },
     },
     async (req, reply) => reply.status(202).send(await sendTestEvent({ ctx: ctx(req), input: { id: req.params.id } })),
   );
@@ -113,7 +113,7 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
     '/api/webhooks/:id/recover',
     {
       config: write,
-      schema: {
+      schema: { operationId: 'recoverWebhook',
         tags,
         summary: 'Send failed deliveries again',
         description: 'Every failed delivery of this endpoint created since `since` (at most 30 days ago) goes back to pending, due now.',
@@ -129,7 +129,7 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
     '/api/webhooks/:id/deliveries',
     {
       config: read,
-      schema: { tags, summary: 'Delivery log', description: 'The deliveries of this endpoint, newest first, each with the outcome of its latest attempt. Kept 30 days.', params: s.WebhookParam, querystring: s.WebhookListQuery, response: { 200: Type.Array(Type.Ref('WebhookDelivery')) } },
+      schema: { operationId: 'listWebhookDeliveries', tags, summary: 'Delivery log', description: 'The deliveries of this endpoint, newest first, each with the outcome of its latest attempt. Kept 30 days.', params: s.WebhookParam, querystring: s.WebhookListQuery, response: { 200: Type.Array(Type.Ref('WebhookDelivery')) } },
     },
     async (req) => listWebhookDeliveries({ ctx: ctx(req), input: { ...(req.query as never as object), webhookId: req.params.id } as never }),
   );
@@ -138,7 +138,7 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
     '/api/webhooks/:id/deliveries/:deliveryId/retry',
     {
       config: write,
-      schema: { tags, summary: 'Retry a delivery', description: 'The delivery goes back to pending, due now.', params: s.DeliveryParam, response: { 202: Type.Ref('WebhookDelivery') } },
+      schema: { operationId: 'retryWebhookDelivery', tags, summary: 'Retry a delivery', description: 'The delivery goes back to pending, due now.', params: s.DeliveryParam, response: { 202: Type.Ref('WebhookDelivery') } },
     },
     async (req, reply) => reply.status(202).send(await retryWebhookDelivery({ ctx: ctx(req), input: { id: req.params.id, deliveryId: req.params.deliveryId } })),
   );

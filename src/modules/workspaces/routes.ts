@@ -16,21 +16,21 @@ export const workspaceRoutes = routesPlugin<PeopleDeps>('workspaces', (app, deps
 
   app.get(
     '/api/workspaces',
-    { config: { account: 'session' }, schema: { tags, summary: 'My workspaces', description: 'With my role in each, oldest membership first.', response: { 200: Type.Array(MyWorkspace) } } },
-    async (req) => workspacesOf({ ctx: ctx(), input: { userId: req.person!.userId } }),
+    { config: { account: 'session' }, schema: { operationId: 'listWorkspaces', tags, summary: 'My workspaces', description: 'With my role in each, oldest membership first.', response: { 200: Type.Array(MyWorkspace) } } },
+    async (req) => workspacesOf({ ctx: ctx(req), input: { userId: req.person!.userId } }),
   );
 
   app.post(
     '/api/workspaces',
-    { config: { account: 'session' }, schema: { tags, summary: 'Create a workspace', description: 'On the free plan; the caller becomes its owner.', body: WorkspaceNew, response: { 201: Type.Ref('Workspace') } } },
-    async (req, reply) => reply.status(201).send(await createOwnedWorkspace({ ctx: ctx(), input: { userId: req.person!.userId, name: req.body.name } })),
+    { config: { account: 'session' }, schema: { operationId: 'createWorkspace', tags, summary: 'Create a workspace', description: 'On the free plan; the caller becomes its owner.', body: WorkspaceNew, response: { 201: Type.Ref('Workspace') } } },
+    async (req, reply) => reply.status(201).send(await createOwnedWorkspace({ ctx: ctx(req), input: { userId: req.person!.userId, name: req.body.name } })),
   );
 
   app.patch(
     '/api/workspaces/:id',
     {
       config: { account: 'session', workspaceRole: 'owner' },
-      schema: {
+      schema: { operationId: 'updateWorkspace',
         tags,
         summary: "Change a workspace's settings",
         description:
@@ -41,7 +41,7 @@ export const workspaceRoutes = routesPlugin<PeopleDeps>('workspaces', (app, deps
       },
     },
     async (req) => {
-      const c = ctx();
+      const c = ctx(req);
       const userId = req.person!.userId;
       const changed = await changeSettings({
         ctx: c,

@@ -124,9 +124,10 @@ describe('GET /api/audit-log', () => {
   it('filters by actor, action and date, pages with skip/take, and answers CSV', async () => {
     const { workspace, owner } = await ownedWorkspace(t);
     const key = await workspace.newKey(undefined, { name: 'second' });
-    await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(workspace.key), payload: [{ name: 'one' }] });
-    await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(key.key), payload: [{ name: 'two' }] });
-    await t.inject({ method: 'POST', url: '/api/collections', headers: bearer(key.key), payload: [{ name: 'c' }] });
+    for (const [url, k, name] of [['/api/tags', workspace.key, 'one'], ['/api/tags', key.key, 'two'], ['/api/collections', key.key, 'c']] as const) {
+      const made = await t.inject({ method: 'POST', url, headers: bearer(k), payload: [{ name }] });
+      expect(made.statusCode, made.body).toBe(201);
+    }
     const all = await changes(t, owner, workspace.id);
     expect(all.map((e) => e.action)).toEqual(['collections.created', 'tags.created', 'tags.created']);
     expect((await auditLog(t, owner, workspace.id, `actor=${key.id}`)).map((e) => e.action)).toEqual(['collections.created', 'tags.created']);

@@ -219,7 +219,7 @@ describe.runIf(onPostgres)('clicks partitions on PostgreSQL', () => {
     const second = await startTestApp({ database: await openAgain(url), clock, env: { CLICK_RETENTION_MONTHS: '1' } });
     try {
       // Cutoff 2030-07-01: March to June go; August to October are made.
-      const done = await within(15_000, async () => {
+      const done = await within(45_000, async () => {
         const parts = await partitions();
         return !parts.has('clicks_p2030_06') && parts.has('clicks_p2030_10');
       });

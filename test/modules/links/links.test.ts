@@ -435,8 +435,11 @@ describe('POST /api/links rules', () => {
   it('the number of items per request is capped by the plan (free 100) with 400 too_many_items', async () => {
     const f = await fixture('free');
     const items = (n: number) => Array.from({ length: n }, (_, i) => minimal(f, { title: `#${i}` }));
-    const error = expect400(await f.api.post(items(101)), undefined, 'too_many_items');
+    const tooMany = await f.api.post(items(101));
+    const error = expect400(tooMany, undefined, 'too_many_items');
     expect(error.en).toContain('100');
+    // The limit as data too (operations.md §16), so a client can split without reading the text.
+    expect(tooMany.json<{ limit?: number }>().limit).toBe(100);
     expect400(await f.api.put(items(101)), undefined, 'too_many_items');
     expect400(await f.api.del(Array.from({ length: 101 }, () => randomUUID())), undefined, 'too_many_items');
     expect(await f.api.all()).toEqual([]);

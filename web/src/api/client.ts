@@ -29,3 +29,11 @@ export function errorText(e: unknown, lang: 'en' | 'ar'): string {
   if (body?.error?.en) return lang === 'ar' ? body.error.ar : body.error.en;
   return e instanceof Error ? e.message : String(e);
 }
+
+/**
+ * The JSON answer of a list that also speaks CSV (format=csv): its document declares both
+ * bodies, so the generated type is their union; without format=csv it is the JSON one.
+ */
+export function jsonList<T>(answer: Promise<{ data?: T | string; error?: unknown }>): Promise<{ data?: T; error?: unknown }> {
+  return answer as Promise<{ data?: T; error?: unknown }>;
+}

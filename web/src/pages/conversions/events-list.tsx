@@ -1,5 +1,5 @@
 import { useContext, useEffect, useMemo } from 'preact/hooks';
-import { api } from '../../api/client.js';
+import { api, jsonList } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
 import { onLinkClick } from '../../router.js';
@@ -36,7 +36,7 @@ interface Props {
 export function EventsList({ filter, page, onPage, title, empty, customerHref, onCustomer, onDateError }: Props) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
-  const { list, reload } = usePagedList<Event>(({ take, skip }) => api.GET('/api/events', { params: { query: { ...filter, take, skip, sort: 'desc' } } }), {
+  const { list, reload } = usePagedList<Event>(({ take, skip }) => jsonList(api.GET('/api/events', { params: { query: { ...filter, take, skip, sort: 'desc' } } })), {
     page: page - 1,
     size: PAGE,
     deps: [JSON.stringify(filter)],

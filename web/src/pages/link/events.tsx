@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api } from '../../api/client.js';
+import { api, jsonList } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import type { Formats } from '../analytics/format.js';
 import type { Strings } from './strings.js';
@@ -15,7 +15,7 @@ const PAGE = 25;
 export function LinkEvents({ linkId, tz, s, f }: { linkId: string; tz: string; s: Strings; f: Formats }) {
   const [pages, setPages] = useState(1);
   // "More" asks again for all the pages shown so far and one more; the rows shown stay meanwhile.
-  const { list, reload } = usePagedList<Event>(({ take, skip }) => api.GET('/api/events', { params: { query: { linkId, sort: 'desc', take, skip } } }), {
+  const { list, reload } = usePagedList<Event>(({ take, skip }) => jsonList(api.GET('/api/events', { params: { query: { linkId, sort: 'desc', take, skip } } })), {
     page: 0,
     size: PAGE * pages,
     deps: [linkId],

@@ -1,5 +1,5 @@
 import { useContext, useState } from 'preact/hooks';
-import { api, errorText } from '../../api/client.js';
+import { api, errorText, jsonList } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
 import { download } from '../../ui/download.js';
@@ -113,7 +113,7 @@ export function AuditLogSettings(_: PageProps) {
   const [page, setPage] = useState(0);
   const [failure, setFailure] = useState<unknown>();
   const { list, reload, loading } = usePagedList<Entry>(
-    ({ take, skip, signal }) => api.GET('/api/audit-log', { params: { query: { take, skip, ...queryOf(filter) } }, signal }),
+    ({ take, skip, signal }) => jsonList(api.GET('/api/audit-log', { params: { query: { take, skip, ...queryOf(filter) } }, signal })),
     { page, size: PAGE_SIZE, deps: [filter], keep: true, onPastEnd: () => setPage((p) => Math.max(0, p - 1)) },
   );
   const apply = (next: Filter) => {
