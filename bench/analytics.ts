@@ -194,8 +194,8 @@ async function load(base: string, database: Database, clicks: number, label: (s:
   const firstMidnight = new Date(Math.floor(start / DAY) * DAY).toISOString();
   if (hot.length)
     await database.db.execute(
-      sql`INSERT INTO analytics_hot_links (link_id, workspace_id, dims_from, urls_from)
-          SELECT value::uuid, ${workspaceId}::uuid, ${firstMidnight}::timestamptz, ${firstMidnight}::timestamptz
+      sql`INSERT INTO analytics_hot_links (link_id, workspace_id, dims_from, urls_from, places_from)
+          SELECT value::uuid, ${workspaceId}::uuid, ${firstMidnight}::timestamptz, ${firstMidnight}::timestamptz, ${firstMidnight}::timestamptz
           FROM jsonb_array_elements_text(${JSON.stringify(hot.map((l) => l.id))}::jsonb)`,
     );
   rows.push({ name: label(`hot links (≥ ${HOT_LINK_CLICKS_PER_DAY} clicks a day expected)`), value: String(hot.length) });

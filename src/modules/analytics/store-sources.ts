@@ -99,15 +99,15 @@ interface Plan {
   match?: SQL;
 }
 
-/** Where a hot link's rows of a dimension start: its referrer URLs joined the rollups later (migration 0012). */
-export type HotColumn = 'dims_from' | 'urls_from';
-export const hotColumn = (dim: string): HotColumn => (dim === 'referrer_url' ? 'urls_from' : 'dims_from');
+/** Where a hot link's rows of a dimension start: its referrer URLs (migration 0012) and places (0031) joined the rollups later. */
+export type HotColumn = 'dims_from' | 'urls_from' | 'places_from';
+export const hotColumn = (dim: string): HotColumn => (dim === 'referrer_url' ? 'urls_from' : dim === 'region' || dim === 'city' ? 'places_from' : 'dims_from');
 
 /** The levels a scope's rows keep a dimension at ('' the total), as analytics_keys() writes them. */
 function keptLevels(whole: boolean, dim: string): Level[] {
   if (whole) return dim === '' ? ['d', 'h', 'q'] : ['m', 'd', 'h'];
   if (dim === '') return ['d', 'h'];
-  return dim === 'referrer_url' ? ['m', 'd'] : ['d'];
+  return dim === 'referrer_url' || dim === 'region' || dim === 'city' ? ['m', 'd'] : ['d'];
 }
 
 function planOf(q: GroupQuery, bucket: (col: string) => SQL): Plan {
@@ -129,8 +129,6 @@ function planOf(q: GroupQuery, bucket: (col: string) => SQL): Plan {
   }
   const stored = STORED[q.by];
   if (whole) return { scope, dim: stored, rollupKey: sql`r.value`, levels: levels(stored, ['m', 'd', 'h']) };
-  // Region and city are kept for the workspace as a whole only: a link's or a partner's are read raw.
-  if (stored === 'region' || stored === 'city') return { scope, dim: stored, rollupKey: sql`r.value`, levels: [] };
   // Link rows: links and partners from the totals of each link row.
   if (stored === 'link') return { scope, dim: '', rollupKey: sql`r.scope_id::text`, levels: levels('', ['d', 'h']) };
   if (stored === 'partner')

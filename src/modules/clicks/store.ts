@@ -72,7 +72,7 @@ function rollupsOfG(): SQL {
       FROM g LEFT JOIN analytics_hot_links h ON h.link_id = g.link_id
       CROSS JOIN LATERAL analytics_keys(g.workspace_id, g.link_id, g.partner_id, g.country, g.device, g.browser, g.os, g.referrer,
         g.referrer_url, g.utm_source, g.utm_medium, g.utm_campaign, g.utm_term, g.utm_content, g.trigger, (g.q >= h.dims_from) IS TRUE,
-        (g.q >= h.urls_from) IS TRUE, g.region, g.city) k
+        (g.q >= h.urls_from) IS TRUE, g.region, g.city, (g.q >= h.places_from) IS TRUE) k
       GROUP BY 1, 2, 3, 4, 5, 6, 7),
     up AS (
       INSERT INTO analytics_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot, clicks, visitors)
@@ -86,8 +86,8 @@ function rollupsOfG(): SQL {
         FROM sums WHERE level = 'd' AND dim = '' AND scope_id <> workspace_id`,
       WRITER_SLOT,
     )})
-    INSERT INTO analytics_hot_links (link_id, workspace_id, dims_from, urls_from)
-    SELECT scope_id, workspace_id, m.midnight, m.midnight
+    INSERT INTO analytics_hot_links (link_id, workspace_id, dims_from, urls_from, places_from)
+    SELECT scope_id, workspace_id, m.midnight, m.midnight, m.midnight
     FROM up CROSS JOIN (SELECT analytics_bucket('d', now() + interval '1 hour') + interval '1 day' AS midnight) m
     WHERE level = 'd' AND dim = '' AND scope_id <> workspace_id AND clicks >= ${HOT_LINK_CLICKS_PER_DAY}
     GROUP BY 1, 2, 3

@@ -49,11 +49,12 @@ function dimensionsOf(workspaceId: string, withLead: boolean): SQL {
       WHERE id = x."clickId" AND workspace_id = ${workspaceId}::uuid LIMIT 1)) u ORDER BY pri LIMIT 1) d ON true`;
 }
 
-/** The rollup keys of the inserted events `ev` (analytics_keys(), migrations 0010 and 0012), as tracking writes them. */
+/** The rollup keys of the inserted events `ev` (analytics_keys(), migrations 0010, 0012, 0021 and 0031), as tracking writes them. */
 const EVENT_KEYS = sql`FROM ev LEFT JOIN analytics_hot_links h ON h.link_id = ev.link_id
       CROSS JOIN LATERAL analytics_keys(ev.workspace_id, ev.link_id, ev.partner_id, ev.country, ev.device, ev.browser, ev.os,
         ev.referrer, ev.referrer_url, ev.utm_source, ev.utm_medium, ev.utm_campaign, ev.utm_term, ev.utm_content, ev.trigger,
-        (ev.created_at >= h.dims_from) IS TRUE, (ev.created_at >= h.urls_from) IS TRUE, ev.region, ev.city) k`;
+        (ev.created_at >= h.dims_from) IS TRUE, (ev.created_at >= h.urls_from) IS TRUE, ev.region, ev.city,
+        (ev.created_at >= h.places_from) IS TRUE) k`;
 
 /** The rollup rows of the inserted events `ev`, grouped first (one statement may add to a row only once), in key order. */
 function rollupsOf(counts: SQL, conflict: SQL): SQL {

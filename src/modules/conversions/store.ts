@@ -78,11 +78,12 @@ function sourceSql(workspaceId: string, from: EventOrigin) {
     : sql`SELECT link_id, ${sql.raw(DIMENSIONS)} FROM clicks WHERE id = ${from.clickId}::uuid AND workspace_id = ${workspaceId}::uuid LIMIT 1`;
 }
 
-/** The rollup keys of the event `ev` (analytics_keys() of migrations 0010 and 0012), as its click's would be. */
+/** The rollup keys of the event `ev` (analytics_keys() of migrations 0010, 0012, 0021 and 0031), as its click's would be. */
 const EVENT_KEYS = sql`FROM ev LEFT JOIN analytics_hot_links h ON h.link_id = ev.link_id
       CROSS JOIN LATERAL analytics_keys(ev.workspace_id, ev.link_id, ev.partner_id, ev.country, ev.device, ev.browser, ev.os,
         ev.referrer, ev.referrer_url, ev.utm_source, ev.utm_medium, ev.utm_campaign, ev.utm_term, ev.utm_content, ev.trigger,
-        (ev.created_at >= h.dims_from) IS TRUE, (ev.created_at >= h.urls_from) IS TRUE, ev.region, ev.city) k
+        (ev.created_at >= h.dims_from) IS TRUE, (ev.created_at >= h.urls_from) IS TRUE, ev.region, ev.city,
+        (ev.created_at >= h.places_from) IS TRUE) k
       ORDER BY ev.workspace_id, k.scope_id, k.dim COLLATE "C", k.level, 5, k.value COLLATE "C", k.partner_id`;
 
 /**

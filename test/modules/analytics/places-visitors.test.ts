@@ -4,9 +4,9 @@
  * Places: a city database of the test's own (test/helpers/mmdb.ts: London for IP_GB, Nürnberg
  * for IP_DE, nothing for IP_US) given as GEOIP_CITY_DB: a click gets its region and city
  * ("<name>, <country code>"), groupBy=region|city and the region/city filters return them, for
- * the workspace (rollups) and a link (raw clicks). Trusted edge headers (REGION_HEADER,
- * CITY_HEADER) win over the database; unconfigured, they are ignored. GET /api/analytics/places
- * names the database and the credit its licence asks for.
+ * the workspace (rollups) and a link (raw clicks; a hot link's rollups from its places_from on).
+ * Trusted edge headers (REGION_HEADER, CITY_HEADER) win over the database; unconfigured, they are
+ * ignored. GET /api/analytics/places names the database and the credit its licence asks for.
  *
  * Visitors: a hash of address and user agent under the day's salt; counted once per UTC day per
  * workspace and per link, in the group of the visitor's first click that day; two days are two
@@ -145,6 +145,32 @@ describe('places', () => {
     expect(await s.groups(`groupBy=country&city=${encodeURIComponent('London, GB')}&${range}`)).toEqual([{ key: 'GB', clicks: 2, visitors: 1 }]);
     expect(await s.groups(`groupBy=city&region=${encodeURIComponent('Bavaria, DE')}&${range}`)).toEqual([{ key: 'Nürnberg, DE', clicks: 1, visitors: 1 }]);
     expect(await s.groups(`groupBy=link&region=(unknown)&${range}`)).toEqual([{ key: s.l2.id, clicks: 1, visitors: 1 }]);
+  });
+
+  it("a hot link's places are kept in rollups from its places_from on: they outlive its raw clicks", async () => {
+    const h = await setUp(t);
+    const ws = (await rows<{ id: string }>(t.database.db, sql`SELECT workspace_id::text AS id FROM links WHERE id = ${h.l1.id}::uuid`))[0]!.id;
+    const from = new Date(D - 3 * DAY).toISOString();
+    await t.database.db.execute(sql`INSERT INTO analytics_hot_links (link_id, workspace_id, dims_from, urls_from, places_from)
+      VALUES (${h.l1.id}::uuid, ${ws}::uuid, ${from}::timestamptz, ${from}::timestamptz, ${from}::timestamptz)`);
+    const at = D - 2 * DAY + 10 * HOUR;
+    await h.click(h.l1, IP_GB, at);
+    await h.click(h.l1, IP_DE, at + HOUR);
+    await h.click(h.l1, IP_GB, at + 2 * HOUR, IPHONE);
+    await h.settle();
+    const day = new Date(D - 2 * DAY).toISOString().slice(0, 10);
+    const expected = [
+      { key: 'London, GB', clicks: 2, visitors: 2 },
+      { key: 'Nürnberg, DE', clicks: 1, visitors: 1 },
+    ];
+    expect(await h.groups(`groupBy=city&linkId=${h.l1.id}&startDate=${day}&endDate=${day}`)).toEqual(expected);
+    // As retention would: the raw clicks are gone, the day's rollup rows answer.
+    await t.database.db.execute(sql`DELETE FROM clicks WHERE link_id = ${h.l1.id}::uuid`);
+    expect(await h.groups(`groupBy=city&linkId=${h.l1.id}&startDate=${day}&endDate=${day}`)).toEqual(expected);
+    expect(await h.groups(`groupBy=region&linkId=${h.l1.id}&startDate=${day}&endDate=${day}`)).toEqual([
+      { key: 'Bavaria, DE', clicks: 1, visitors: 1 },
+      { key: 'England, GB', clicks: 2, visitors: 2 },
+    ]);
   });
 
   it('GET /api/analytics/places names the city database and its credit', async () => {

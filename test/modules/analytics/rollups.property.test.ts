@@ -74,16 +74,17 @@ async function fixture() {
   const linkMeta = new Map(links.map((l, i) => [l.id, { collection: i === 1 ? second!.id : collectionId, tags: i === 0 ? [tags[0]!.id, tags[1]!.id] : i === 1 ? [tags[1]!.id] : [] }]));
   // Link 0 is hot (its dimensions in rollups) from a midnight 12 days ago, link 1 from before
   // every click, link 2 never: link answers mix rollup days and raw days. Link 0's referrer URLs
-  // are kept from the first of last month (so a whole month of its clicks is a month row), link
-  // 1's from a midnight 5 days ago (read day by day, gated link by link, for its partner).
+  // and places (region, city) are kept from the first of last month (so a whole month of its
+  // clicks is a month row), link 1's from a midnight 5 (URLs) and 8 (places) days ago (read day
+  // by day, gated link by link, for its partner).
   const now = Date.now();
   const midnight = (ms: number) => new Date(Math.floor(ms / DAY) * DAY).toISOString();
   const today = new Date(now);
   const firstOfLastMonth = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1)).toISOString();
   await t.database.db.execute(
-    sql`INSERT INTO analytics_hot_links (link_id, workspace_id, dims_from, urls_from) VALUES
-      (${links[0]!.id}::uuid, ${ws.id}::uuid, ${midnight(now - 12 * DAY)}::timestamptz, ${firstOfLastMonth}::timestamptz),
-      (${links[1]!.id}::uuid, ${ws.id}::uuid, ${midnight(now - 40 * DAY)}::timestamptz, ${midnight(now - 5 * DAY)}::timestamptz)`,
+    sql`INSERT INTO analytics_hot_links (link_id, workspace_id, dims_from, urls_from, places_from) VALUES
+      (${links[0]!.id}::uuid, ${ws.id}::uuid, ${midnight(now - 12 * DAY)}::timestamptz, ${firstOfLastMonth}::timestamptz, ${firstOfLastMonth}::timestamptz),
+      (${links[1]!.id}::uuid, ${ws.id}::uuid, ${midnight(now - 40 * DAY)}::timestamptz, ${midnight(now - 5 * DAY)}::timestamptz, ${midnight(now - 8 * DAY)}::timestamptz)`,
   );
   // Clicks over the 30 days before now; link 0's partner changes halfway (a click keeps the partner it had).
   const rnd = fc.sample(fc.integer({ min: 0, max: 1_000_000_000 }), 2400);
@@ -358,21 +359,26 @@ describe('groupBy answers from rollups and raw edges equal the raw answer', () =
       t.database.db,
       sql`SELECT count(*)::int AS n FROM analytics_rollups r JOIN analytics_hot_links h ON h.link_id = r.scope_id
           WHERE r.workspace_id = ${f.ws.id}::uuid AND r.dim <> ''
-            AND r.bucket + CASE r.level WHEN 'm' THEN interval '1 month' ELSE interval '1 day' END <= CASE r.dim WHEN 'referrer_url' THEN h.urls_from ELSE h.dims_from END`,
+            AND r.bucket + CASE r.level WHEN 'm' THEN interval '1 month' ELSE interval '1 day' END <= CASE WHEN r.dim = 'referrer_url' THEN h.urls_from WHEN r.dim IN ('region', 'city') THEN h.places_from ELSE h.dims_from END`,
     );
     expect(early[0]!.n).toBe(0);
-    // Referrer URLs by day and month for hot links only; other link dimensions by day only.
+    // Referrer URLs and places by day and month for hot links only; other link dimensions by day only.
     const urls = await rows<{ link: string; level: string; url: boolean }>(
       t.database.db,
-      sql`SELECT DISTINCT scope_id::text AS link, level::text AS level, dim = 'referrer_url' AS url FROM analytics_rollups
-          WHERE workspace_id = ${f.ws.id}::uuid AND scope_id <> workspace_id AND (dim = 'referrer_url' OR (dim <> '' AND level <> 'd'))`,
+      sql`SELECT DISTINCT scope_id::text AS link, level::text AS level, dim IN ('referrer_url', 'region', 'city') AS url FROM analytics_rollups
+          WHERE workspace_id = ${f.ws.id}::uuid AND scope_id <> workspace_id AND (dim IN ('referrer_url', 'region', 'city') OR (dim <> '' AND level <> 'd'))`,
     );
     expect(urls.every((u) => u.url)).toBe(true);
     expect(urls.filter((u) => u.link === f.links[2]!.id)).toEqual([]);
     expect(new Set(urls.filter((u) => u.link === f.links[0]!.id).map((u) => u.level))).toEqual(new Set(['d', 'm']));
+    const places = await rows<{ dim: string }>(
+      t.database.db,
+      sql`SELECT DISTINCT dim FROM analytics_rollups WHERE scope_id = ${f.links[1]!.id}::uuid AND dim IN ('region', 'city')`,
+    );
+    expect(places.map((p) => p.dim).sort()).toEqual(['city', 'region']);
   });
 
-  it('a link\'s and a partner\'s referrer URLs, across the days before and after they joined the rollups', async () => {
+  it('a link\'s and a partner\'s referrer URLs, regions and cities, across the days before and after they joined the rollups', async () => {
     const scopes: Partial<Query>[] = [
       ...f.links.map((l) => ({ linkId: l.id })),
       ...f.partners.map((p) => ({ partnerId: p.id })),
@@ -386,15 +392,16 @@ describe('groupBy answers from rollups and raw edges equal the raw answer', () =
       return { text: d, date: d };
     };
     const bounds: Pick<Query, 'start' | 'end'>[] = [{}, { start: instant(7) }, { end: instant(3) }, { start: date(20), end: date(2) }, { start: instant(9), end: instant(4) }];
-    for (const scope of scopes)
-      for (const b of bounds) {
-        const q: Query = { by: 'referrer_url', ...scope, ...b };
-        const res = await f.send('GET', url(q));
-        expect(res.statusCode, res.body).toBe(200);
-        const got = res.json<({ key: string } & Figures)[]>();
-        const actual = Object.fromEntries(got.map((g) => [g.key, { clicks: g.clicks, leads: g.leads, sales: g.sales, saleAmount: g.saleAmount, revenue: g.revenue }]));
-        expect(actual, url(q)).toEqual(Object.fromEntries(expected(q)));
-      }
+    for (const by of ['referrer_url', 'region', 'city'] as const)
+      for (const scope of scopes)
+        for (const b of bounds) {
+          const q: Query = { by, ...scope, ...b };
+          const res = await f.send('GET', url(q));
+          expect(res.statusCode, res.body).toBe(200);
+          const got = res.json<({ key: string } & Figures)[]>();
+          const actual = Object.fromEntries(got.map((g) => [g.key, { clicks: g.clicks, leads: g.leads, sales: g.sales, saleAmount: g.saleAmount, revenue: g.revenue }]));
+          expect(actual, url(q)).toEqual(Object.fromEntries(expected(q)));
+        }
   });
 
   it('for random groupings, bounds, filters and time zones', { timeout: 600_000 }, async () => {

@@ -103,13 +103,14 @@ describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () =
     const before = Date.now();
     await storeClicks(t.database, Array.from({ length: HOT_LINK_CLICKS_PER_DAY }, () => click(busy.workspaceId, busy.linkId, undefined)), noLookup);
     await storeClicks(t.database, Array.from({ length: 20 }, () => click(quiet.workspaceId, quiet.linkId, undefined)), noLookup);
-    const hot = await rows<{ link: string; from: Date; urlsFrom: Date }>(
+    const hot = await rows<{ link: string; from: Date; urlsFrom: Date; placesFrom: Date }>(
       t.database.db,
-      sql`SELECT link_id::text AS link, dims_from AS "from", urls_from AS "urlsFrom" FROM analytics_hot_links WHERE link_id IN (${busy.linkId}::uuid, ${quiet.linkId}::uuid)`,
+      sql`SELECT link_id::text AS link, dims_from AS "from", urls_from AS "urlsFrom", places_from AS "placesFrom" FROM analytics_hot_links WHERE link_id IN (${busy.linkId}::uuid, ${quiet.linkId}::uuid)`,
     );
     expect(hot.map((h) => h.link)).toEqual([busy.linkId]);
-    // Its referrer URLs join the rollups with its other dimensions.
+    // Its referrer URLs and places join the rollups with its other dimensions.
     expect(new Date(hot[0]!.urlsFrom).getTime()).toBe(new Date(hot[0]!.from).getTime());
+    expect(new Date(hot[0]!.placesFrom).getTime()).toBe(new Date(hot[0]!.from).getTime());
     const from = new Date(hot[0]!.from).getTime();
     expect(from % 86_400_000).toBe(0);
     expect(from).toBeGreaterThanOrEqual(before + 3_600_000);
