@@ -33,9 +33,10 @@ export function isRetryableConflict(err: unknown): boolean {
 
 /**
  * Runs `fn` again (up to `tries` times in all, after 5–30 ms) when the database ended it to
- * break a deadlock: what it wrote was rolled back whole, so a run again writes it once. Event
- * tracking and the click writer take some of the same rows (rollups, a link's day) in orders
- * one statement cannot fix; the soak bench saw a 500 about once in 5,000 tracked events.
+ * break a deadlock: what it wrote was rolled back whole, so a run again writes it once. A safety
+ * net: event tracking and the click writer, which take some of the same rows, take them in one
+ * order (analytics/link-days.ts); before they did, the soak bench saw a 500 about once in 5,000
+ * tracked events.
  */
 export async function retryOnConflict<T>(fn: () => Promise<T>, tries = 4): Promise<T> {
   for (let attempt = 1; ; attempt++) {

@@ -9,6 +9,16 @@ import { sql, type SQL } from 'drizzle-orm';
  * never deadlock on them).
  */
 
+/**
+ * A condition that holds once the statement's write `cte` (a WITH query with RETURNING) has run
+ * to completion: a write gated by it takes its rows' locks after that one's. Every writer takes
+ * the tables in one order — analytics_rollups, analytics_revenue_rollups, link_daily_stats,
+ * link_daily_revenue — so that two never wait on each other in a cycle (PostgreSQL runs a
+ * statement's unread WITH writes last to first: left alone, a lead took its link day first while
+ * the click writer took its rollups first, and they deadlocked).
+ */
+export const afterWrite = (cte: string): SQL => sql.raw(`(SELECT count(*) FROM ${cte}) >= 0`);
+
 /** The UTC day of a timestamptz expression, as the rollups' 'd' buckets cut it. */
 export const utcDay = (at: SQL): SQL => sql`(${at} AT TIME ZONE 'UTC')::date`;
 
@@ -18,7 +28,8 @@ export function addLinkDays(source: SQL, slot: number): SQL {
     SELECT x.workspace_id, x.day, x.link_id, ${slot}::smallint, sum(x.clicks), sum(x.leads), sum(x.sales)
     FROM (${source}) x GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
     ON CONFLICT (workspace_id, day, link_id, slot)
-    DO UPDATE SET clicks = r.clicks + EXCLUDED.clicks, leads = r.leads + EXCLUDED.leads, sales = r.sales + EXCLUDED.sales`;
+    DO UPDATE SET clicks = r.clicks + EXCLUDED.clicks, leads = r.leads + EXCLUDED.leads, sales = r.sales + EXCLUDED.sales
+    RETURNING 1`;
 }
 
 /** Adds `source` (columns workspace_id, day, link_id, currency, amount, refunded) to link_daily_revenue on `slot`. */
@@ -27,5 +38,6 @@ export function addLinkRevenueDays(source: SQL, slot: number): SQL {
     SELECT x.workspace_id, x.day, x.link_id, x.currency, ${slot}::smallint, sum(x.amount), sum(x.refunded)
     FROM (${source}) x GROUP BY 1, 2, 3, 4 ORDER BY x.workspace_id, x.day, x.link_id, x.currency COLLATE "C"
     ON CONFLICT (workspace_id, day, link_id, currency, slot)
-    DO UPDATE SET amount = r.amount + EXCLUDED.amount, refunded = r.refunded + EXCLUDED.refunded`;
+    DO UPDATE SET amount = r.amount + EXCLUDED.amount, refunded = r.refunded + EXCLUDED.refunded
+    RETURNING 1`;
 }

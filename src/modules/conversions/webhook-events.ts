@@ -25,8 +25,8 @@ export type ConversionWriter = <R extends { id: string }>(write: (db: Conn) => P
  */
 export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind: 'lead' | 'sale'): Promise<ConversionWriter> {
   const wanted = await eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } });
-  // PostgreSQL may end the write to break a deadlock with the click writer or another event
-  // (rollups and link days taken in different orders): it rolled back whole, so it runs again.
+  // Writers take rollups and link days in one order (link-days.ts), so they do not deadlock on
+  // them; should PostgreSQL still end the write for a deadlock, it rolled back whole and runs again.
   if (!wanted.has(EVENT_TYPE[kind])) return (write) => retryOnConflict(() => write(ctx.db));
   return async (write) => {
     let queued = 0;
