@@ -78,15 +78,11 @@ async function free(where: string, table: Table): Promise<boolean> {
   }
 }
 
-/** Until some statement waits for a lock on `table`. */
-async function waiting(table: Table): Promise<void> {
+/** Until a statement waits for the transaction of backend `holder`. */
+async function waitingFor(holder: number): Promise<void> {
   for (;;) {
-    const found = await rows<{ n: number }>(
-      t.database.db,
-      sql`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE NOT l.granted AND c.relname = ${table}`,
-    );
-    const tuple = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND state = 'active'`);
-    if (found[0]!.n > 0 || tuple[0]!.n > 0) return;
+    const found = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${holder}::int = ANY(pg_blocking_pids(pid))`);
+    if (found[0]!.n > 0) return;
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -98,17 +94,17 @@ async function waiting(table: Table): Promise<void> {
 async function lockedBefore(f: Awaited<ReturnType<typeof fixture>>, held: Table, write: () => Promise<unknown>): Promise<Table[]> {
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
-  let holding!: () => void;
-  const held$ = new Promise<void>((r) => (holding = r));
+  let holding!: (pid: number) => void;
+  const held$ = new Promise<number>((r) => (holding = r));
   const holder = t.database.db.transaction(async (tx) => {
     await tx.execute(sql.raw(`SELECT 1 FROM ${held} WHERE ${f.rowsOf[held]} FOR UPDATE`));
-    holding();
+    holding((await rows<{ pid: number }>(tx, sql`SELECT pg_backend_pid() AS pid`))[0]!.pid);
     await released;
   });
-  await held$;
+  const pid = await held$;
   const done = write();
   try {
-    await Promise.race([waiting(held), done.then(() => Promise.reject(new Error(`the write did not wait for ${held}`)))]);
+    await Promise.race([waitingFor(pid), done.then(() => Promise.reject(new Error(`the write did not wait for ${held}`)))]);
     const locked: Table[] = [];
     for (const table of TABLES) if (table !== held && !(await free(f.rowsOf[table], table))) locked.push(table);
     return locked;
