@@ -74,8 +74,12 @@ export function groupAnalytics(conn: Conn, q: GroupQuery): Promise<GroupRecord[]
   // the whole table (measured: 495 ms instead of ~20 ms for a workspace's hourly series), and
   // the same misjudged cost made PostgreSQL compile the statement with JIT: at 10 M clicks a
   // workspace's hourly series read 2,169 rows in under 1 ms and spent 425 ms compiling (197 ms p50).
+  // The same guess (106,907 rows for the 98 of a workspace's days) started two parallel workers
+  // for a daily series: 53 ms, of which 50 starting them, against 3 ms without (1 M clicks).
   return withTransaction(conn, async (tx) => {
-    await tx.execute(sql`SELECT set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`);
+    await tx.execute(
+      sql`SELECT set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`,
+    );
     const hotFrom = q.linkId ? await hotLinkFrom(tx, q.workspaceId, q.linkId, hotColumn(q.by)) : undefined;
     return groupIn(tx, { ...q, hotFrom });
   });
