@@ -5,7 +5,9 @@
 # made for this run and dropped at the end. `npm run test:all -- pglite` or `-- postgres` runs
 # one of the two passes; files or vitest options after it go to vitest
 # (`npm run test:all -- postgres test/faults`). The cluster test (test/e2e/cluster.test.ts) runs
-# alone at the end of the PostgreSQL pass; elsewhere it runs only with CLUSTER_TEST=1.
+# alone at the end of the PostgreSQL pass; elsewhere it runs only with CLUSTER_TEST=1. The files
+# that measure the event loop (vitest.config.ts LOOP_FILES) run after the rest of each pass, one
+# at a time in a fresh process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,11 +18,20 @@ case "$engines" in
   *) echo "usage: npm run test:all [-- both|pglite|postgres [vitest files/options]]" >&2; exit 2 ;;
 esac
 
+# The files that measure the event loop run apart, after the rest (vitest.config.ts LOOP_FILES).
+loop_files="$(sed -n '/^export const LOOP_FILES/,/^];/p' vitest.config.ts | grep -o "test/[^']*\.test\.ts" | tr '\n' ' ')"
+
 if [ "$engines" != postgres ]; then
   echo "== test:all: every test file on PGlite (in-process limits)"
   # The hostile-input fuzz runs in full on PostgreSQL + Redis below; here a third of its seeded
   # runs (the same routes and families), which on PGlite took 200 s of a 26-minute CI.
-  env -u DATABASE_URL -u REDIS_URL FUZZ_SCALE=0.3 npx vitest run "$@"
+  if [ $# -eq 0 ]; then
+    LOOP_TESTS=apart env -u DATABASE_URL -u REDIS_URL FUZZ_SCALE=0.3 npx vitest run
+    echo "== test:all: the event-loop files, one at a time in a fresh process (vitest.config.ts LOOP_FILES)"
+    env -u DATABASE_URL -u REDIS_URL npx vitest run --no-file-parallelism $loop_files
+  else
+    env -u DATABASE_URL -u REDIS_URL FUZZ_SCALE=0.3 npx vitest run "$@"
+  fi
 fi
 
 if [ "$engines" != pglite ]; then
@@ -28,7 +39,13 @@ if [ "$engines" != pglite ]; then
   db="linktrail_ci_$(date +%s)_$$"
   psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $db"
   trap 'psql -h 127.0.0.1 -U postgres -d postgres -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true' EXIT
-  DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db" REDIS_URL="redis://127.0.0.1:6379" npx vitest run "$@"
+  if [ $# -eq 0 ]; then
+    LOOP_TESTS=apart DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db" REDIS_URL="redis://127.0.0.1:6379" npx vitest run
+    echo "== test:all: the event-loop files, one at a time in a fresh process"
+    DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db" REDIS_URL="redis://127.0.0.1:6379" npx vitest run --no-file-parallelism $loop_files
+  else
+    DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db" REDIS_URL="redis://127.0.0.1:6379" npx vitest run "$@"
+  fi
   if [ $# -eq 0 ]; then
     # Alone, after the rest: it starts two PostgreSQL servers, Redis, HAProxy, three instances
     # and wrk on the same two cores, which would starve the files running beside it.
