@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { inList, rows, type Conn } from '../../db/connect.js';
 import type { IdHolder } from '../../db/resource-table.js';
-import { addLinkDays, addLinkRevenueDays, afterWrite, utcDay } from '../analytics/link-days.js';
+import { eventKeys, linkDaysOfEvents, linkRevenueOfSales } from './event-rollups.js';
 
 /**
  * Leads and sales an import brings (operations.md §13), a whole batch per statement: each event
@@ -49,14 +49,6 @@ function dimensionsOf(workspaceId: string, withLead: boolean): SQL {
       WHERE id = x."clickId" AND workspace_id = ${workspaceId}::uuid LIMIT 1)) u ORDER BY pri LIMIT 1) d ON true`;
 }
 
-/** The rollup keys of the inserted events `ev` (analytics_keys(), migrations 0010, 0012, 0021 and 0031), as tracking writes them. */
-const eventKeys = (after?: string) => sql`FROM ev LEFT JOIN analytics_hot_links h ON h.link_id = ev.link_id
-      CROSS JOIN LATERAL analytics_keys(ev.workspace_id, ev.link_id, ev.partner_id, ev.country, ev.device, ev.browser, ev.os,
-        ev.referrer, ev.referrer_url, ev.utm_source, ev.utm_medium, ev.utm_campaign, ev.utm_term, ev.utm_content, ev.trigger,
-        (ev.created_at >= h.dims_from) IS TRUE, (ev.created_at >= h.urls_from) IS TRUE, ev.region, ev.city,
-        (ev.created_at >= h.places_from) IS TRUE) k
-      ${after ? sql`WHERE ${afterWrite(after)}` : sql``}`;
-
 /** The rollup rows of the inserted events `ev`, grouped first (one statement may add to a row only once), in key order. */
 function rollupsOf(counts: SQL, conflict: SQL): SQL {
   return sql`INSERT INTO analytics_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot, clicks, leads, sales, amount)
@@ -84,21 +76,6 @@ function revenueOf(): SQL {
     RETURNING 1`;
 }
 
-/** The inserted events `ev` added to their links' UTC days (link_daily_stats, migration 0020), as to the rollups, after the write `after` (link-days.ts). */
-const linkDaysOf = (leads: number, sales: number, after: string) =>
-  addLinkDays(
-    sql`SELECT workspace_id, ${utcDay(sql`created_at`)} AS day, link_id, 0 AS clicks, ${leads}::bigint AS leads, ${sales}::bigint AS sales FROM ev WHERE ${afterWrite(after)}`,
-    randomInt(8),
-  );
-
-/** The inserted sales `ev` added to their links' UTC days in their currencies (link_daily_revenue, migration 0020), after the write `after`. */
-const linkRevenueOf = (after: string) =>
-  addLinkRevenueDays(
-    sql`SELECT workspace_id, ${utcDay(sql`created_at`)} AS day, link_id, currency, amount - refunded_amount AS amount, refunded_amount AS refunded
-      FROM ev WHERE ${afterWrite(after)}`,
-    randomInt(8),
-  );
-
 const asJson = <T extends { metadata: unknown }>(events: T[]) => JSON.stringify(events.map((e, ord) => ({ ...e, ord })));
 
 /** Inserts leads with their rollups; how many were new. */
@@ -114,7 +91,7 @@ export async function insertImportedLeads(conn: Conn, workspaceId: string, leads
         FROM x ${dimensionsOf(workspaceId, false)} ORDER BY x.ord
         ON CONFLICT (id) DO NOTHING RETURNING *),
       ru AS (${rollupsOf(sql`0 AS clicks, count(*) AS leads, 0 AS sales, 0 AS amount`, sql`leads = r.leads + EXCLUDED.leads`)}),
-      ld AS (${linkDaysOf(1, 0, 'ru')})
+      ld AS (${linkDaysOfEvents(1, 0, 'ru')})
       SELECT count(*)::int AS n FROM ev`,
   );
   return Number(row?.n ?? 0);
@@ -137,8 +114,8 @@ export async function insertImportedSales(conn: Conn, workspaceId: string, sales
         ON CONFLICT (id) DO NOTHING RETURNING *),
       ru AS (${rollupsOf(sql`0 AS clicks, 0 AS leads, count(*) AS sales, sum(ev.amount - ev.refunded_amount) AS amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)}),
       rm AS (${revenueOf()}),
-      ld AS (${linkDaysOf(0, 1, 'rm')}),
-      lm AS (${linkRevenueOf('ld')})
+      ld AS (${linkDaysOfEvents(0, 1, 'rm')}),
+      lm AS (${linkRevenueOfSales(sql`amount - refunded_amount`, sql`refunded_amount`, 'ld')})
       SELECT count(*)::int AS n FROM ev`,
   );
   return Number(row?.n ?? 0);

@@ -3,7 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 import type { CustomerRow } from '../customers/service.js';
-import { addLinkDays, addLinkRevenueDays, afterWrite, utcDay } from '../analytics/link-days.js';
+import { eventKeys, linkDaysOfEvents, linkRevenueOfSales } from './event-rollups.js';
 
 export interface ClickRef {
   linkId: string;
@@ -78,14 +78,8 @@ function sourceSql(workspaceId: string, from: EventOrigin) {
     : sql`SELECT link_id, ${sql.raw(DIMENSIONS)} FROM clicks WHERE id = ${from.clickId}::uuid AND workspace_id = ${workspaceId}::uuid LIMIT 1`;
 }
 
-/** The rollup keys of the event `ev` (analytics_keys() of migrations 0010, 0012, 0021 and 0031), as its click's would be. */
-const eventKeys = (after?: string) => sql`FROM ev LEFT JOIN analytics_hot_links h ON h.link_id = ev.link_id
-      CROSS JOIN LATERAL analytics_keys(ev.workspace_id, ev.link_id, ev.partner_id, ev.country, ev.device, ev.browser, ev.os,
-        ev.referrer, ev.referrer_url, ev.utm_source, ev.utm_medium, ev.utm_campaign, ev.utm_term, ev.utm_content, ev.trigger,
-        (ev.created_at >= h.dims_from) IS TRUE, (ev.created_at >= h.urls_from) IS TRUE, ev.region, ev.city,
-        (ev.created_at >= h.places_from) IS TRUE) k
-      ${after ? sql`WHERE ${afterWrite(after)}` : sql``}
-      ORDER BY ev.workspace_id, k.scope_id, k.dim COLLATE "C", k.level, 5, k.value COLLATE "C", k.partner_id`;
+/** Rollup rows are written in key order (two statements never deadlock on them). */
+const KEY_ORDER = sql`ORDER BY ev.workspace_id, k.scope_id, k.dim COLLATE "C", k.level, 5, k.value COLLATE "C", k.partner_id`;
 
 /**
  * Adds the event to the rollups in the same statement that records it. `analytics_rollups` is
@@ -97,7 +91,7 @@ const eventKeys = (after?: string) => sql`FROM ev LEFT JOIN analytics_hot_links 
 function rollupEventSql(counts: SQL, conflict: SQL) {
   return sql`INSERT INTO analytics_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot, clicks, leads, sales, amount)
       SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at), k.value, k.partner_id, ${randomInt(8)}::smallint, ${counts}
-      ${eventKeys()}
+      ${eventKeys()} ${KEY_ORDER}
       ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot) DO UPDATE SET ${conflict}
       RETURNING 1`;
 }
@@ -110,25 +104,11 @@ function rollupEventSql(counts: SQL, conflict: SQL) {
 function revenueEventSql(counts: SQL) {
   return sql`INSERT INTO analytics_revenue_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, currency, slot, sales, amount, refunded)
       SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at), k.value, k.partner_id, ev.currency, ${randomInt(8)}::smallint, ${counts}
-      ${eventKeys('ru')}
+      ${eventKeys('ru')} ${KEY_ORDER}
       ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, currency, slot)
       DO UPDATE SET sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount, refunded = r.refunded + EXCLUDED.refunded
       RETURNING 1`;
 }
-
-/** The event `ev`'s leads and sales added to its link's UTC day (link_daily_stats, migration 0020), as to its rollups, after the write `after`. */
-const linkDaysOfEvent = (leads: number, sales: number, after: string) =>
-  addLinkDays(
-    sql`SELECT workspace_id, ${utcDay(sql`created_at`)} AS day, link_id, 0 AS clicks, ${leads}::bigint AS leads, ${sales}::bigint AS sales FROM ev WHERE ${afterWrite(after)}`,
-    randomInt(8),
-  );
-
-/** The sale `ev`'s money (`amount`, `refunded`) added to its link's UTC day in its currency (link_daily_revenue, migration 0020), after the write `after`. */
-const linkRevenueOfSale = (amount: SQL, refunded: SQL, after: string) =>
-  addLinkRevenueDays(
-    sql`SELECT workspace_id, ${utcDay(sql`created_at`)} AS day, link_id, currency, ${amount} AS amount, ${refunded} AS refunded FROM ev WHERE ${afterWrite(after)}`,
-    randomInt(8),
-  );
 
 /** The customer as the API's Customer record (customers/schemas.ts), read from the upsert's `c`. */
 const CUSTOMER_COLUMNS = `c.id, c.external_id AS "externalId", c.name, c.email, c.avatar,
@@ -173,7 +153,7 @@ export async function recordLead(
         FROM c, src
         RETURNING *),
       ru AS (${rollupEventSql(sql`0, 1, 0, 0`, sql`leads = r.leads + EXCLUDED.leads`)}),
-      ld AS (${linkDaysOfEvent(1, 0, 'ru')})
+      ld AS (${linkDaysOfEvents(1, 0, 'ru')})
       SELECT ev.id, ev.event_name AS "eventName", ev.click_id AS "clickId", ev.link_id AS "linkId", ev.metadata,
         ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
@@ -216,8 +196,8 @@ export async function recordSale(
         RETURNING *),
       ru AS (${rollupEventSql(sql`0, 0, 1, ev.amount - ev.refunded_amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)}),
       rm AS (${revenueEventSql(sql`1, ev.amount - ev.refunded_amount, ev.refunded_amount`)}),
-      ld AS (${linkDaysOfEvent(0, 1, 'rm')}),
-      lm AS (${linkRevenueOfSale(sql`amount - refunded_amount`, sql`refunded_amount`, 'ld')})
+      ld AS (${linkDaysOfEvents(0, 1, 'rm')}),
+      lm AS (${linkRevenueOfSales(sql`amount - refunded_amount`, sql`refunded_amount`, 'ld')})
       SELECT ev.id, ev.event_name AS "eventName", ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId",
         ev.link_id AS "linkId", ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
@@ -258,7 +238,7 @@ export async function setRefundedAmount(conn: Conn, r: { workspaceId: string; sa
         RETURNING s.*, s.refunded_amount - before.refunded_amount AS delta),
       ru AS (${rollupEventSql(sql`0, 0, 0, -ev.delta`, sql`amount = r.amount + EXCLUDED.amount`)}),
       rm AS (${revenueEventSql(sql`0, -ev.delta, ev.delta`)}),
-      lm AS (${linkRevenueOfSale(sql`-delta`, sql`delta`, 'rm')})
+      lm AS (${linkRevenueOfSales(sql`-delta`, sql`delta`, 'rm')})
       SELECT 1`,
   );
 }
