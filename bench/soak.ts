@@ -9,6 +9,24 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { BENCH_ADMIN, rssOf, seed, startServer, type BenchServer } from './server.js';
 
+function noteRefusal(
+  refusals: Record<string, { count: number; firstAt: number; lastAt: number }>,
+  name: string,
+  res: { status: number; body: string },
+  at: number,
+): void {
+  let code = '';
+  try {
+    const body = JSON.parse(res.body) as { error?: { code?: string }; field?: string; reason?: string };
+    code = [body.error?.code, body.field, body.reason].filter(Boolean).join(' ');
+  } catch {
+    code = 'no JSON body';
+  }
+  const r = (refusals[`${name} ${res.status} ${code}`] ??= { count: 0, firstAt: at, lastAt: at });
+  r.count++;
+  r.lastAt = at;
+}
+
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 function request(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
@@ -56,13 +74,16 @@ export async function benchSoak(seconds = 30, concurrency = 32): Promise<{ name:
 
     const latencies: Record<string, number[]> = {};
     const statuses: Record<string, Record<number, number>> = {};
+    // Why each refused call was refused, and how far into the run: a 4xx the load itself
+    // provokes (a lead before any click) is not one the service should not have given.
+    const refusals: Record<string, { count: number; firstAt: number; lastAt: number }> = {};
     const clickIds: string[] = [];
     const customersWithLead: string[] = [];
     let redirects = 0;
     let leads = 0;
     let sales = 0;
     let n = 0;
-    const ops: [string, number, (base: string, k: number) => Promise<{ status: number; headers: http.IncomingHttpHeaders }>][] = [
+    const ops: [string, number, (base: string, k: number) => Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>][] = [
       ['redirect', 60, (b, k) => request(b, 'GET', paths[k % paths.length]!, {})],
       ['GET /api/links', 8, (b) => request(b, 'GET', '/api/links?take=100', headers)],
       ['POST /api/links (10)', 4, (b, k) => request(b, 'POST', '/api/links', headers, Array.from({ length: 10 }, (_, i) => ({ url: `https://example.com/new/${k}/${i}`, collectionId: collection.id })))],
@@ -107,6 +128,7 @@ export async function benchSoak(seconds = 30, concurrency = 32): Promise<{ name:
           const res = await run(bases[(k + worker) % 2]!, k);
           (latencies[name] ??= []).push(performance.now() - start);
           (statuses[name] ??= {})[res.status] = ((statuses[name] ??= {})[res.status] ?? 0) + 1;
+          if (res.status >= 400) noteRefusal(refusals, name, res, (performance.now() - t0) / 1000);
           if (name === 'redirect' && res.status === 302) {
             redirects++;
             const id = new URL(String(res.headers.location)).searchParams.get('ltid');
@@ -154,6 +176,9 @@ export async function benchSoak(seconds = 30, concurrency = 32): Promise<{ name:
     for (const [name, l] of Object.entries(latencies)) {
       const codes = Object.entries(statuses[name]!).map(([c, k]) => `${c}×${k}`).join(' ');
       out.push({ name: `${name}: n, p50 / p99 ms, statuses`, value: `${l.length}, ${pct(l, 50).toFixed(1)} / ${pct(l, 99).toFixed(1)}, ${codes}` });
+    }
+    for (const [why, r] of Object.entries(refusals)) {
+      out.push({ name: `refused: ${why}`, value: `${r.count} (at ${r.firstAt.toFixed(1)}–${r.lastAt.toFixed(1)} s)` });
     }
     out.push(
       { name: 'RSS instance A start → end (MB)', value: `${rssStart[0]} → ${rssEnd[0]}` },

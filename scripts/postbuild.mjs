@@ -5,11 +5,6 @@ import { chmodSync, cpSync, writeFileSync } from 'node:fs';
 cpSync('src/db/migrations', 'dist/db/migrations', { recursive: true });
 chmodSync('dist/cli/main.js', 0o755);
 
-const { openPglite } = await import('../dist/db/connect.js');
-const { migrate } = await import('../dist/db/migrate.js');
-const seed = await openPglite('memory://');
-await migrate(seed);
-const client = seed.pglite;
-const dump = await client.dumpDataDir('gzip');
+const { migratedPgliteDump } = await import('../dist/db/migrate.js');
+const dump = await migratedPgliteDump('gzip');
 writeFileSync('dist/pglite-seed.tar.gz', Buffer.from(await dump.arrayBuffer()));
-await seed.close();

@@ -64,6 +64,12 @@ export interface RuntimeOptions {
    * would otherwise throttle another's on the shared test Redis.
    */
   failureKeyPrefix?: string;
+  /**
+   * Whether the periodic maintenance runs by itself, at start and on its timer (default true).
+   * Test apps turn it off: on the shared test database, one file's run (with its own clock) would
+   * cut, forget and delete what other files are reading; they call maintain() when they mean it.
+   */
+  scheduledMaintenance?: boolean;
 }
 
 /** Paths never written to logs: credentials, cookies, and secrets handed to a logger call. */
@@ -155,6 +161,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     lookupCountry,
     lookupPlace: cities?.lookup,
     clickEvents: { subscribedWorkspaces: () => workspacesWanting(database.db, 'link.clicked'), outboxCtes: clickOutboxCtes, onEventsWritten: wakeWebhooks },
+    scheduledMaintenance: options.scheduledMaintenance ?? true,
     maintenance: [
       async (now) => {
         const gone = await forgetOldAudit({ ctx: { db: database.db, now }, input: { days: config.auditRetentionDays } });

@@ -156,14 +156,17 @@ const SEED_FILE = (() => {
   return here.includes('/dist/') ? join(here, '..', 'pglite-seed.tar.gz') : undefined;
 })();
 
-/** dataDir `memory://` keeps everything in memory (tests); otherwise a directory on disk. */
-export async function openPglite(dataDir: string): Promise<Database> {
+/**
+ * dataDir `memory://` keeps everything in memory (tests); otherwise a directory on disk.
+ * `from`: a dump (PGlite's dumpDataDir) to start a new database from instead of an empty one.
+ */
+export async function openPglite(dataDir: string, from?: Blob): Promise<Database> {
   // The database gets a folder of its own: DATA_DIR also holds the generated secret.
   const memory = dataDir.startsWith('memory://');
   if (!memory) mkdirSync(dataDir, { recursive: true });
   const dir = memory ? dataDir : join(dataDir, 'pglite');
   // A first start unpacks the database prepared at build time instead of running initdb.
-  const seed = SEED_FILE && !memory && !existsSync(dir) && existsSync(SEED_FILE) ? new Blob([readFileSync(SEED_FILE)]) : undefined;
+  const seed = from ?? (SEED_FILE && !memory && !existsSync(dir) && existsSync(SEED_FILE) ? new Blob([readFileSync(SEED_FILE)]) : undefined);
   const client = await PGlite.create(dir, seed ? { loadDataDir: seed } : {});
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {

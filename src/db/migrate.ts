@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Database } from './connect.js';
+import { openPglite, type Database } from './connect.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 // Arbitrary constant shared by every instance: only one of them migrates at a time.
@@ -62,4 +62,19 @@ export async function migrate(database: Database, migrations?: Migration[]): Pro
       await session.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
     }
   });
+}
+
+/**
+ * A new in-memory PGlite database with every migration applied, dumped (PGlite's dumpDataDir)
+ * for others to start from without initdb and the migrations: the build's seed for a first
+ * `npm start`, and the test apps' databases.
+ */
+export async function migratedPgliteDump(compression: 'none' | 'gzip'): Promise<Blob> {
+  const database = await openPglite('memory://');
+  try {
+    await migrate(database);
+    return await database.pglite!.dumpDataDir(compression);
+  } finally {
+    await database.close();
+  }
 }

@@ -12,29 +12,18 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/core/scopes.js';
 import { ADMIN_TOKEN, SECRET, onPostgres } from '../helpers/app.js';
-import { ensureBuilt, freePort, processEnv, spawnService, waitHealthy, type Service } from '../helpers/process.js';
+import { callService, ensureBuilt, freePort, processEnv, spawnService, waitHealthy, type Service } from '../helpers/process.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 import { sleep, within } from '../helpers/wait.js';
 
 const WORKERS = 8;
 
-async function call<T>(origin: string, method: string, path: string, auth: string, body: unknown): Promise<T> {
-  const res = await fetch(`${origin}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status !== 201) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  const json = JSON.parse(text) as T | T[];
-  return Array.isArray(json) ? json[0]! : json;
-}
-
 async function linkFor(origin: string): Promise<{ id: string; shortUrl: string }> {
-  const ws = await call<{ id: string }>(origin, 'POST', '/admin/workspaces', ADMIN_TOKEN, { name: 'Durable Co', plan: 'enterprise' });
-  const { key } = await call<{ key: string }>(origin, 'POST', `/admin/workspaces/${ws.id}/keys`, ADMIN_TOKEN, { name: 'k', scopes: SCOPES });
-  const collection = await call<{ id: string }>(origin, 'POST', '/api/collections', key, [{ name: 'Load' }]);
-  return call(origin, 'POST', '/api/links', key, [{ url: 'https://example.com/landing', collectionId: collection.id }]);
+  const ws = await callService<{ id: string }>(origin, 'POST', '/admin/workspaces', ADMIN_TOKEN, { name: 'Durable Co', plan: 'enterprise' });
+  const { key } = await callService<{ key: string }>(origin, 'POST', `/admin/workspaces/${ws.id}/keys`, ADMIN_TOKEN, { name: 'k', scopes: SCOPES });
+  const [collection] = await callService<{ id: string }[]>(origin, 'POST', '/api/collections', key, [{ name: 'Load' }]);
+  const [link] = await callService<{ id: string; shortUrl: string }[]>(origin, 'POST', '/api/links', key, [{ url: 'https://example.com/landing', collectionId: collection!.id }]);
+  return link!;
 }
 
 /** Visitors following `url` until `stop()`: the click ids of the 302s they received. */

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite, openPostgres, rows, type Database } from '../../src/db/connect.js';
 import { SCOPES } from '../../src/core/scopes.js';
 import { ADMIN_TOKEN, SECRET } from '../helpers/app.js';
-import { ensureBuilt, freePort, processEnv, spawnService, waitHealthy, type Service } from '../helpers/process.js';
+import { callService, ensureBuilt, freePort, processEnv, spawnService, waitHealthy, type Service } from '../helpers/process.js';
 import { sleep } from '../helpers/wait.js';
 
 const WORKERS = 8;
@@ -52,23 +52,11 @@ describe('SIGTERM under load', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function call(method: string, path: string, auth: string, body: unknown): Promise<{ id: string; key?: string; shortUrl?: string }> {
-    const res = await fetch(`${origin}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status !== 201) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    const json = JSON.parse(text) as { id: string } | { id: string }[];
-    return Array.isArray(json) ? json[0]! : json;
-  }
-
   it('every click a visitor got a 302 for is written before the process exits with code 0', async () => {
-    const ws = await call('POST', '/admin/workspaces', ADMIN_TOKEN, { name: 'Crash Co', plan: 'enterprise' });
-    const { key } = await call('POST', `/admin/workspaces/${ws.id}/keys`, ADMIN_TOKEN, { name: 'crash', scopes: SCOPES });
-    const collection = await call('POST', '/api/collections', key!, [{ name: 'Load' }]);
-    const link = await call('POST', '/api/links', key!, [{ url: 'https://example.com/landing?x=1', collectionId: collection.id }]);
+    const ws = await callService<{ id: string }>(origin, 'POST', '/admin/workspaces', ADMIN_TOKEN, { name: 'Crash Co', plan: 'enterprise' });
+    const { key } = await callService<{ key: string }>(origin, 'POST', `/admin/workspaces/${ws.id}/keys`, ADMIN_TOKEN, { name: 'crash', scopes: SCOPES });
+    const [collection] = await callService<{ id: string }[]>(origin, 'POST', '/api/collections', key, [{ name: 'Load' }]);
+    const link = (await callService<{ id: string; shortUrl: string }[]>(origin, 'POST', '/api/links', key, [{ url: 'https://example.com/landing?x=1', collectionId: collection!.id }]))[0]!;
     expect(link.shortUrl).toMatch(new RegExp(`^${origin}/`));
 
     const received: string[] = [];

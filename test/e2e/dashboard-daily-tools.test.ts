@@ -155,8 +155,9 @@ describe.skipIf(!dashboardRunnable)('daily-use tools in Chromium', () => {
     await page.reload();
     await page.getByRole('button', { name: 'New link' }).click();
     const again = page.getByRole('dialog', { name: 'New link' });
-    const names = await again.getByLabel('UTM template').locator('option').allTextContents();
-    expect(names.slice(1)).toEqual(['Autumn newsletter', 'Newsletter']);
+    // The templates arrive after the dialog opens: wait for them rather than read the first render.
+    await expect.poll(() => again.getByLabel('UTM template').locator('option').allTextContents())
+      .toEqual(['None: fill in the fields', 'Autumn newsletter', 'Newsletter']);
     await again.getByLabel('Destination URL', { exact: true }).fill('https://example.com/?utm_source=fb&utm_medium=social');
     await again.getByLabel('Destination URL', { exact: true }).press('Tab');
     expect(await again.getByLabel('Source', { exact: true }).inputValue()).toBe('fb');

@@ -16,7 +16,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SCOPES } from '../../src/core/scopes.js';
 import { ADMIN_TOKEN, SECRET, onPostgres } from '../helpers/app.js';
-import { ensureBuilt, startBuiltService, type Service } from '../helpers/process.js';
+import { callService, ensureBuilt, startBuiltService, type Service } from '../helpers/process.js';
 import { sleep } from '../helpers/wait.js';
 
 const ITEMS = 10_000;
@@ -44,23 +44,12 @@ describe.runIf(onPostgres)('SIGKILL in the middle of a bulk write', () => {
     expect(result.signal).toBe('SIGKILL');
   }
 
-  async function call<T>(s: Service, method: string, path: string, auth: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${s.origin}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${auth}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status !== (method === 'POST' ? 201 : 200)) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
-    return JSON.parse(text) as T;
-  }
-
   /** A fresh workspace with a key, a collection and two tags, and the 10,000-link body. */
   async function prepare(s: Service) {
-    const ws = await call<{ id: string }>(s, 'POST', '/admin/workspaces', ADMIN_TOKEN, { name: `kill-${randomBytes(3).toString('hex')}`, plan: 'enterprise' });
-    const { key } = await call<{ key: string }>(s, 'POST', `/admin/workspaces/${ws.id}/keys`, ADMIN_TOKEN, { name: 'kill', scopes: SCOPES });
-    const [collection] = await call<{ id: string }[]>(s, 'POST', '/api/collections', key, [{ name: 'Bulk' }]);
-    const tags = await call<{ id: string }[]>(s, 'POST', '/api/tags', key, [{ name: 'alpha' }, { name: 'beta' }]);
+    const ws = await callService<{ id: string }>(s.origin, 'POST', '/admin/workspaces', ADMIN_TOKEN, { name: `kill-${randomBytes(3).toString('hex')}`, plan: 'enterprise' });
+    const { key } = await callService<{ key: string }>(s.origin, 'POST', `/admin/workspaces/${ws.id}/keys`, ADMIN_TOKEN, { name: 'kill', scopes: SCOPES });
+    const [collection] = await callService<{ id: string }[]>(s.origin, 'POST', '/api/collections', key, [{ name: 'Bulk' }]);
+    const tags = await callService<{ id: string }[]>(s.origin, 'POST', '/api/tags', key, [{ name: 'alpha' }, { name: 'beta' }]);
     const tagIds = tags.map((t) => t.id);
     expect(tagIds).toHaveLength(TAGS_PER_LINK);
     const items = Array.from({ length: ITEMS }, (_, i) => ({ url: `https://shop.example/item/${i}?v=1`, collectionId: collection!.id, tagIds }));
@@ -158,7 +147,7 @@ describe.runIf(onPostgres)('SIGKILL in the middle of a bulk write', () => {
 
       // A fresh process on the same database starts (migrations run again) and serves.
       service = await startService();
-      const listed = await call<{ id: string }[]>(service, 'GET', '/api/links?take=5000', key);
+      const listed = await callService<{ id: string }[]>(service.origin, 'GET', '/api/links?take=5000', key);
       expect(listed).toHaveLength(Math.min(after.links, 5000));
     }
     // At least one kill landed while the transaction was writing.

@@ -13,7 +13,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
-import { bearer, onPostgres, ownFailureCounts, startTestApp, testConfig, type TestApp } from '../helpers/app.js';
+import { bearer, onPostgres, testRuntimeOptions, startTestApp, testConfig, type TestApp } from '../helpers/app.js';
 
 const REQUEST_TIMEOUT_MS = 1_000;
 // Cut off well within this (a generous multiple of the timeout), never minutes later.
@@ -31,12 +31,12 @@ beforeAll(async () => {
   app = await startTestApp();
   // PGlite can only be shared in process; share the database in both modes so the workspaces
   // made through `app` exist for `rt` too.
-  rt = await createRuntime(testConfig(), { requestTimeoutMs: REQUEST_TIMEOUT_MS, database: app.database, ...ownFailureCounts() });
+  rt = await createRuntime(testConfig(), { requestTimeoutMs: REQUEST_TIMEOUT_MS, database: app.database, ...testRuntimeOptions() });
   await rt.app.listen({ port: 0, host: '127.0.0.1' });
   const address = rt.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
   port = address.port;
-  roomy = await createRuntime(testConfig(), { requestTimeoutMs: 30_000, database: app.database, ...ownFailureCounts() });
+  roomy = await createRuntime(testConfig(), { requestTimeoutMs: 30_000, database: app.database, ...testRuntimeOptions() });
   await roomy.app.listen({ port: 0, host: '127.0.0.1' });
   roomyPort = (roomy.app.server.address() as { port: number }).port;
 });

@@ -5,6 +5,7 @@ import type { Database } from '../../src/db/connect.js';
 import { SCOPES, type Scope } from '../../src/core/scopes.js';
 import type { Plan } from '../../src/core/plans.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { migratedPglite } from './migrated-pglite.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const SECRET = 'test-secret-0123456789-0123456789-0123456789';
@@ -50,16 +51,30 @@ export interface TestApp {
 }
 
 /**
- * Sign-in failures counted under a key prefix of this runtime's own: every injected request
- * comes from 127.0.0.1, so on the shared test Redis one file's failed sign-ins would throttle
- * another's. Spread into createRuntime's options.
+ * What every runtime a test starts on the shared test database gets (spread into createRuntime's
+ * options):
+ * - sign-in failures counted under a key prefix of its own: every injected request comes from
+ *   127.0.0.1, so on the shared test Redis one file's failed sign-ins would throttle another's;
+ * - no scheduled maintenance: a run at start (with the file's own clock, years ahead in some)
+ *   would cut, forget and delete what other files are reading. Tests call maintain() themselves.
  */
-export const ownFailureCounts = () => ({ failureKeyPrefix: `lt:lf:test-${randomUUID()}:` });
+export const testRuntimeOptions = () => ({ failureKeyPrefix: `lt:lf:test-${randomUUID()}:`, scheduledMaintenance: false });
 
 export async function startTestApp(
-  options: { env?: Record<string, string | undefined>; clock?: () => Date; database?: Database } = {},
+  options: { env?: Record<string, string | undefined>; clock?: () => Date; database?: Database; scheduledMaintenance?: boolean } = {},
 ): Promise<TestApp> {
-  const runtime = await createRuntime(testConfig(options.env), { clock: options.clock, database: options.database, ...ownFailureCounts() });
+  const config = testConfig(options.env);
+  // On the embedded engine, a database of the app's own, started from a migrated copy; closed with the app.
+  const own = !options.database && !config.databaseUrl && config.dataDir.startsWith('memory://') ? await migratedPglite() : undefined;
+  const runtime = await createRuntime(config, {
+    clock: options.clock,
+    database: options.database ?? own,
+    ...testRuntimeOptions(),
+    scheduledMaintenance: options.scheduledMaintenance ?? false,
+  }).catch(async (err: unknown) => {
+    await own?.close();
+    throw err;
+  });
   await runtime.app.ready();
   const inject = runtime.app.inject.bind(runtime.app);
   const admin: TestApp['admin'] = (method, url, payload) =>
@@ -86,7 +101,11 @@ export async function startTestApp(
     return { id, plan, key, newKey };
   }
 
-  return { runtime, database: runtime.database, inject, admin, workspace, close: () => runtime.close() };
+  const close = async () => {
+    await runtime.close();
+    await own?.close();
+  };
+  return { runtime, database: runtime.database, inject, admin, workspace, close };
 }
 
 /** Headers that authenticate as `key`. */

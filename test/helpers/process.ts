@@ -70,6 +70,21 @@ export interface Service {
   output(): string;
 }
 
+/**
+ * A JSON call to a running service as a client makes it, with a Bearer token: the parsed answer,
+ * or an error with the status and body unless it is 201 (POST) or 200.
+ */
+export async function callService<T>(origin: string, method: string, path: string, auth: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${origin}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${auth}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== (method === 'POST' ? 201 : 200)) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
+  return JSON.parse(text) as T;
+}
+
 /** Starts `node dist/main.js` in `cwd` with exactly `env`; it answers at `origin` once ready. */
 export function spawnService(origin: string, { cwd, env }: { cwd: string; env: NodeJS.ProcessEnv }): Service {
   const child = spawn(process.execPath, [MAIN], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });

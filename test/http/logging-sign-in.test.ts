@@ -10,7 +10,7 @@ import { Secret, TOTP } from 'otpauth';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRuntime, LOG_REDACT, type Runtime } from '../../src/runtime.js';
-import { ADMIN_TOKEN, ownFailureCounts, testConfig } from '../helpers/app.js';
+import { ADMIN_TOKEN, testRuntimeOptions, testConfig } from '../helpers/app.js';
 import { dropFreshDatabases, freshDatabase } from '../helpers/fresh-database.js';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
 import { within } from '../helpers/wait.js';
@@ -28,7 +28,7 @@ beforeAll(async () => {
     },
   });
   const logger = pino({ level: 'trace', redact: LOG_REDACT }, sink);
-  rt = await createRuntime(testConfig({ LOG_LEVEL: 'trace', SMTP_URL: smtp.url, MAIL_FROM: 'Linktrail <noreply@lt.test>', MAIL_RETRY_DELAYS: '50ms,50ms,50ms' }), { logger, database: await freshDatabase(), ...ownFailureCounts() });
+  rt = await createRuntime(testConfig({ LOG_LEVEL: 'trace', SMTP_URL: smtp.url, MAIL_FROM: 'Linktrail <noreply@lt.test>', MAIL_RETRY_DELAYS: '50ms,50ms,50ms' }), { logger, database: await freshDatabase(), ...testRuntimeOptions() });
   await rt.app.ready();
 }, 60_000);
 

@@ -4,7 +4,7 @@ import type { InjectOptions } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRuntime, LOG_REDACT, type Runtime } from '../../src/runtime.js';
-import { ADMIN_TOKEN, bearer, ownFailureCounts, testConfig } from '../helpers/app.js';
+import { ADMIN_TOKEN, bearer, testRuntimeOptions, testConfig } from '../helpers/app.js';
 import { Browser, startProvider } from '../helpers/oidc-provider.js';
 import { SoftAuthenticator, type CreationOptions, type RequestOptions } from '../helpers/webauthn.js';
 
@@ -20,7 +20,7 @@ beforeAll(async () => {
   });
   // Everything the service logs, at the most verbose level, goes into `lines`.
   const logger = pino({ level: 'trace', redact: LOG_REDACT }, sink);
-  rt = await createRuntime(testConfig({ LOG_LEVEL: 'trace', SSO_ALLOWED_CIDRS: '127.0.0.1/32' }), { logger, ...ownFailureCounts() });
+  rt = await createRuntime(testConfig({ LOG_LEVEL: 'trace', SSO_ALLOWED_CIDRS: '127.0.0.1/32' }), { logger, ...testRuntimeOptions() });
   await rt.app.ready();
 });
 afterAll(() => rt.close());

@@ -59,6 +59,8 @@ export interface ClickPipelineOptions {
   clickEvents?: ClickEventDeps;
   /** Other periodic clean-ups run with the partition maintenance (the audit log's retention). */
   maintenance?: readonly ((now: Date) => Promise<void>)[];
+  /** Whether the maintenance runs at start and on its timer (false: only when maintain() is called). */
+  scheduledMaintenance: boolean;
 }
 
 /**
@@ -107,7 +109,7 @@ export interface ClickPipeline {
  * spool and its replayer (when CLICK_SPOOL_DIR is set), the flush requests of other instances,
  * and the monthly partitions and retention of `clicks`.
  */
-export function startClickPipeline({ database, config, clock, logger, bus, lookupCountry, lookupPlace, clickEvents, maintenance }: ClickPipelineOptions): ClickPipeline {
+export function startClickPipeline({ database, config, clock, logger, bus, lookupCountry, lookupPlace, clickEvents, maintenance, scheduledMaintenance }: ClickPipelineOptions): ClickPipeline {
   const webhooks = clickEvents && new ClickWebhooks(clickEvents, lookupCountry);
   /** A batch with its link.clicked events, in one transaction (queued and replayed clicks alike). */
   const writeBatch = (store: typeof storeClicks) => async (batch: RawClick[]) => {
@@ -121,7 +123,7 @@ export function startClickPipeline({ database, config, clock, logger, bus, looku
   bus.onClickFlushRequest(() => void clicks.flushSoon().catch(() => undefined));
   // Monthly clicks partitions made ahead and old ones dropped (PostgreSQL), at start and every 6 h.
   const partitions = new ClickPartitionKeeper({ database, clock, retentionMonths: config.clickRetentionMonths, log: logger, steps: maintenance });
-  partitions.start();
+  if (scheduledMaintenance) partitions.start();
   return {
     recorder: clicks,
     isClickPending: (id, workspaceId) => clicks.isPending(id, workspaceId),

@@ -1,5 +1,6 @@
 import type { Ctx } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
+import { PollLoop } from '../../core/poll-loop.js';
 import type { Db } from '../../db/connect.js';
 import { requireWorkspace } from '../workspaces/service.js';
 import type { BatchDeps } from './apply-batch.js';
@@ -30,56 +31,43 @@ type Job = NonNullable<Awaited<ReturnType<typeof store.leaseImport>>>;
  * job's progress. A job whose instance stopped or died is taken over where it stood.
  */
 export class ImportWorker {
-  private stopped = false;
-  private current: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly loop = new PollLoop({
+    step: () => this.next(),
+    delayMs: () => this.deps.pollMs ?? 2000,
+    onError: (err) => this.deps.logger.error({ err }, 'import worker'),
+  });
 
   constructor(private readonly deps: ImportWorkerDeps) {}
 
   start(): this {
-    this.current = this.loop();
+    this.loop.start();
     return this;
   }
 
   /** A job was just stored here: look now rather than at the next poll. */
   wake(): void {
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
   /** Stops after the batch in hand; the job is released for another instance at once. */
-  async close(): Promise<void> {
-    this.stopped = true;
-    this.wake();
-    await this.current;
+  close(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async loop(): Promise<void> {
-    while (!this.stopped) {
-      let job: Job | undefined;
-      try {
-        job = await store.leaseImport(this.deps.db, this.leaseMs);
-        if (job) await this.run(job);
-      } catch (err) {
-        this.deps.logger.error({ err, importId: job?.id }, 'import worker');
-      }
-      if (!job && !this.stopped) await this.idle();
+  /** True when a job was taken (whatever became of it). */
+  private async next(): Promise<boolean> {
+    const job = await store.leaseImport(this.deps.db, this.leaseMs);
+    if (!job) return false;
+    try {
+      await this.run(job);
+    } catch (err) {
+      this.deps.logger.error({ err, importId: job.id }, 'import worker');
     }
+    return true;
   }
 
   private get leaseMs(): number {
     return this.deps.leaseMs ?? 30_000;
-  }
-
-  private idle(): Promise<void> {
-    return new Promise((resolve) => {
-      this.wakeUp = () => {
-        clearTimeout(this.timer);
-        this.wakeUp = undefined;
-        resolve();
-      };
-      this.timer = setTimeout(() => this.wakeUp?.(), this.deps.pollMs ?? 2000);
-    });
   }
 
   private async run(job: Job): Promise<void> {
@@ -88,7 +76,7 @@ export class ImportWorker {
       let at = job.lastLine;
       for await (const batch of jobSource(job.source as ImportSource).batches(Buffer.from(await store.importFile(this.deps.db, job.id), 'utf8'), job.options)) {
         if (batch.lastLine <= at) continue;
-        if (this.stopped) return await store.releaseImport(this.deps.db, job.id);
+        if (this.loop.stopping) return await store.releaseImport(this.deps.db, job.id);
         if (!(await this.write(job, { db: this.deps.db, workspace, now: this.deps.clock() }, batch, at))) return;
         at = batch.lastLine;
       }

@@ -1,3 +1,4 @@
+import { PollLoop } from '../../core/poll-loop.js';
 import type { Sealer } from '../../core/sealed.js';
 import type { Db } from '../../db/connect.js';
 import * as store from './store.js';
@@ -21,42 +22,37 @@ export interface MailWorkerDeps {
  * logged by kind and id only (the message carries single-use links).
  */
 export class MailWorker {
-  private stopped = false;
-  private current: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
-  private timer: NodeJS.Timeout | undefined;
   /** When this worker's earliest put-back message falls due (it wakes then rather than at the next poll). */
   private retryAt = Infinity;
+  private readonly loop = new PollLoop({
+    step: () => this.sendNext(),
+    delayMs: () => this.nextLook(),
+    onError: (err) => this.deps.logger.error({ err }, 'mail worker'),
+  });
 
   constructor(private readonly deps: MailWorkerDeps) {}
 
   start(): this {
-    this.current = this.loop();
+    this.loop.start();
     return this;
   }
 
   /** A message was just queued here (and committed): send it now rather than at the next poll. */
   wake(): void {
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
   async close(): Promise<void> {
-    this.stopped = true;
-    this.wake();
-    await this.current;
+    await this.loop.stop();
     this.deps.transport.close();
   }
 
-  private async loop(): Promise<void> {
-    while (!this.stopped) {
-      let sent = false;
-      try {
-        sent = await this.sendNext();
-      } catch (err) {
-        this.deps.logger.error({ err }, 'mail worker');
-      }
-      if (!sent && !this.stopped) await this.idle();
-    }
+  /** The poll, or sooner when a message put back falls due before it. */
+  private nextLook(): number {
+    const poll = this.deps.pollMs ?? 5000;
+    const untilRetry = this.retryAt - Date.now();
+    if (untilRetry <= poll) this.retryAt = Infinity;
+    return Math.max(0, Math.min(poll, untilRetry));
   }
 
   /** True when a message was taken (sent or put back for later). */
@@ -85,19 +81,5 @@ export class MailWorker {
     this.deps.logger.warn({ mailId: mail.id, kind: mail.kind, attempts: mail.attempts, reason, retryInMs: delay }, 'mail not sent; will try again');
     await store.retryMail(this.deps.db, mail.id, delay, reason);
     this.retryAt = Math.min(this.retryAt, Date.now() + delay);
-  }
-
-  private idle(): Promise<void> {
-    return new Promise((resolve) => {
-      this.wakeUp = () => {
-        clearTimeout(this.timer);
-        this.wakeUp = undefined;
-        resolve();
-      };
-      const poll = this.deps.pollMs ?? 5000;
-      const untilRetry = this.retryAt - Date.now();
-      if (untilRetry <= poll) this.retryAt = Infinity;
-      this.timer = setTimeout(() => this.wakeUp?.(), Math.max(0, Math.min(poll, untilRetry)));
-    });
   }
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { BaseCtx } from '../../core/context.js';
+import { baseContext } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { invalidQuery } from '../../core/errors.js';
 import { addSchemaOnce, errorResponses } from '../../http/schemas.js';
@@ -18,8 +18,9 @@ export interface OauthConsentRoutesDeps {
  * API's 400 (en/ar) instead of a page or a redirect; the consent itself is the page's form
  * POST to /oauth/authorize.
  */
-export const oauthConsentRoutes = routesPlugin<OauthConsentRoutesDeps>('oauth-consent', (app, { db, clock }) => {
-  const ctx = (now = clock()): BaseCtx => ({ db, now });
+export const oauthConsentRoutes = routesPlugin<OauthConsentRoutesDeps>('oauth-consent', (app, deps) => {
+  // A read: nothing for the audit log, but the same context as every other route's.
+  const context = baseContext(deps);
   addSchemaOnce(app, ConsentRequest);
   app.get(
     '/api/oauth/authorize',
@@ -36,7 +37,7 @@ export const oauthConsentRoutes = routesPlugin<OauthConsentRoutesDeps>('oauth-co
     },
     async (req) => {
       const q = req.query;
-      const target = await authorizeTarget({ ctx: ctx(), input: { clientId: q.client_id, redirectUri: q.redirect_uri } });
+      const target = await authorizeTarget({ ctx: context(req), input: { clientId: q.client_id, redirectUri: q.redirect_uri } });
       if ('refused' in target) throw target.refused === 'unknown_client' ? invalidQuery('client_id', 'oauth_unknown_client') : invalidQuery('redirect_uri', 'oauth_unregistered_redirect');
       let scopes;
       try {
@@ -45,7 +46,7 @@ export const oauthConsentRoutes = routesPlugin<OauthConsentRoutesDeps>('oauth-co
         if (e instanceof OAuthError && e.problem) throw invalidQuery(e.problem.field, e.problem.reason, e.problem.params);
         throw e;
       }
-      const workspaces = await eligibleWorkspaces({ ctx: ctx(), input: { userId: req.person!.userId, scopes } });
+      const workspaces = await eligibleWorkspaces({ ctx: context(req), input: { userId: req.person!.userId, scopes } });
       return {
         app: { name: target.client.name, clientId: target.client.clientId },
         scopes,

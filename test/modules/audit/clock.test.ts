@@ -4,17 +4,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
 import { createUser, DAY_MS, loginRequest, mutableClock, ownedWorkspace, addMember, sessionCookieFrom } from '../people/helpers.js';
 import { auditLog, changes } from './helpers.js';
+import { dropFreshDatabases, freshDatabase } from '../../helpers/fresh-database.js';
 
-/** operations.md §15 with a clock: AUDIT_RETENTION_DAYS in the periodic maintenance, and the second factor's sign-ins. */
+/**
+ * operations.md §15 with a clock: AUDIT_RETENTION_DAYS in the periodic maintenance, and the second
+ * factor's sign-ins. A database of its own: its maintenance, years ahead, deletes every entry
+ * older than its clock's 30 days — on the shared one, every other file's.
+ */
 const clock = mutableClock(new Date('2031-03-01T10:00:00Z'));
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await startTestApp({ clock: clock.now, env: { AUDIT_RETENTION_DAYS: '30' } });
+  t = await startTestApp({ database: await freshDatabase(), clock: clock.now, env: { AUDIT_RETENTION_DAYS: '30' } });
 });
 
 afterAll(async () => {
   await t?.close();
+  await dropFreshDatabases();
 });
 
 const signIns = async (cookie: string) =>

@@ -216,7 +216,7 @@ describe.runIf(onPostgres)('clicks partitions on PostgreSQL', () => {
 
   test('the service runs the job at start with CLICK_RETENTION_MONTHS from its configuration', async () => {
     const clock = () => new Date('2030-08-10T00:00:00Z');
-    const second = await startTestApp({ database: await openAgain(url), clock, env: { CLICK_RETENTION_MONTHS: '1' } });
+    const second = await startTestApp({ database: await openAgain(url), clock, env: { CLICK_RETENTION_MONTHS: '1' }, scheduledMaintenance: true });
     try {
       // Cutoff 2030-07-01: March to June go; August to October are made.
       const done = await within(45_000, async () => {
@@ -272,7 +272,7 @@ describe.runIf(!onPostgres)('click retention on PGlite (one table)', () => {
     const { click } = await workspaceWithLink(t);
     const [old, recent] = [click('2031-01-31T23:59:59Z'), click('2031-02-01T00:00:00Z')];
     await storeClicks(t.database, [old, recent], noLookup);
-    const second = await startTestApp({ database: t.database, clock: () => new Date('2031-03-10T00:00:00Z'), env: { CLICK_RETENTION_MONTHS: '1' } });
+    const second = await startTestApp({ database: t.database, clock: () => new Date('2031-03-10T00:00:00Z'), env: { CLICK_RETENTION_MONTHS: '1' }, scheduledMaintenance: true });
     try {
       const ids = async () => (await query<{ id: string }>(t.database, `SELECT id FROM clicks WHERE id IN ($1, $2)`, [old.id, recent.id])).map((r) => r.id);
       expect(await within(15_000, async () => (await ids()).length === 1)).toBe(true);

@@ -6,7 +6,8 @@
  * 100 ms with cold JIT on an idle machine). A gap is measured in the CPU time the main thread spent
  * in it, not in wall time: on a shared machine (two cores, a CI run's other files beside it) the
  * process is at times not scheduled at all, which froze no loop (a wall-time bound of 500 ms failed
- * at 514 ms so). scripts/test-all.sh runs this file apart from the others (vitest.config.ts). Two shapes: many ordinary rows, and one huge cell that yields no record for 50 MB.
+ * at 514 ms so). scripts/test-all.sh runs this file apart from the others (vitest.config.ts).
+ * Two shapes: many ordinary rows, and one huge cell that yields no record for 50 MB.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Database } from '../../../src/db/connect.js';
 import { users } from '../../../src/db/schema.js';
 import { createRuntime, openDatabase, type Runtime } from '../../../src/runtime.js';
-import { onPostgres, ownFailureCounts, startTestApp, testConfig, type TestApp } from '../../helpers/app.js';
+import { onPostgres, testRuntimeOptions, startTestApp, testConfig, type TestApp } from '../../helpers/app.js';
 import { asSession, COOKIE_NAME, createUser, expectError, login, loginRequest, mutableClock, PASSWORD, sessionCookieFrom, uniqueEmail } from './helpers.js';
 
 type Session = { id: string; createdAt: string; lastSeenAt: string; userAgent: string | null; current: boolean };
@@ -75,7 +75,7 @@ describe('first-user setup', () => {
     // A restart on PGlite in memory must see the same data: both runtimes share one database.
     shared = onPostgres ? undefined : await openDatabase(config);
     firstLog = memoryLogger();
-    first = await createRuntime(config, { logger: firstLog.logger, database: shared, ...ownFailureCounts() });
+    first = await createRuntime(config, { logger: firstLog.logger, database: shared, ...testRuntimeOptions() });
     await first.app.ready();
   });
   afterAll(async () => {
@@ -147,7 +147,7 @@ describe('first-user setup', () => {
     await first.close();
     firstClosed = true;
     const again = memoryLogger();
-    const second = await createRuntime(testConfig(fresh.env), { logger: again.logger, database: shared, ...ownFailureCounts() });
+    const second = await createRuntime(testConfig(fresh.env), { logger: again.logger, database: shared, ...testRuntimeOptions() });
     try {
       await second.app.ready();
       expect(again.setupUrls()).toEqual([]);

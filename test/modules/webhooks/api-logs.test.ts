@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRuntime, LOG_REDACT, type Runtime } from '../../../src/runtime.js';
-import { ADMIN_TOKEN, bearer, ownFailureCounts, testConfig } from '../../helpers/app.js';
+import { ADMIN_TOKEN, bearer, testRuntimeOptions, testConfig } from '../../helpers/app.js';
 import { endpointRow, NO_DELIVERY, PUBLIC_URL } from './helpers.js';
 
 let lines = '';
@@ -19,7 +19,7 @@ beforeAll(async () => {
       done();
     },
   });
-  rt = await createRuntime(testConfig({ ...NO_DELIVERY, LOG_LEVEL: 'trace' }), { logger: pino({ level: 'trace', redact: LOG_REDACT }, sink), ...ownFailureCounts() });
+  rt = await createRuntime(testConfig({ ...NO_DELIVERY, LOG_LEVEL: 'trace' }), { logger: pino({ level: 'trace', redact: LOG_REDACT }, sink), ...testRuntimeOptions() });
   await rt.app.ready();
 });
 afterAll(() => rt?.close());
