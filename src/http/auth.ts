@@ -190,6 +190,7 @@ export function authenticate(deps: AuthDeps) {
     deps.onAuthenticated?.(resolved, now);
     const missing = requiredScopes(scope).filter((s) => !request.principal!.scopes.has(s));
     if (missing.length) throw new AppError('missing_scopes', { scopes: missing.join(', ') }, { missingScopes: missing });
+    if (request.routeOptions.config.sessionOnly && request.principal!.kind !== 'session') throw new AppError('session_required');
   };
 }
 
@@ -246,19 +247,6 @@ export function ownerBySession(roleOf: RoleLookup) {
   };
 }
 
-/**
- * preHandler of a change only an owner's session may make (one that re-points money, such as the
- * Stripe connection): an API key, human token or OAuth token is refused with 401
- * session_required, so a leaked credential cannot make it; a session must be an owner's.
- */
-export function ownerSessionOnly(roleOf: RoleLookup) {
-  const owner = ownerBySession(roleOf);
-  return async (request: FastifyRequest): Promise<void> => {
-    if (request.principal?.kind !== 'session') throw new AppError('session_required');
-    await owner(request);
-  };
-}
-
 /** Constant-time check of the operator token (hashed first so lengths never leak). */
 export function adminGuard(adminToken: string) {
   const expected = createHash('sha256').update(adminToken).digest();
@@ -283,6 +271,11 @@ declare module 'fastify' {
     public?: boolean;
     /** A person's settings route (with `account`): the role it needs in the workspace of the path's `:id`. */
     workspaceRole?: 'member' | 'owner';
+    /**
+     * A workspace route (with `scope`) only a signed-in person's session may call: API keys, human
+     * tokens and OAuth tokens get 401 session_required (a change a leaked credential must not make).
+     */
+    sessionOnly?: boolean;
   }
   interface FastifyRequest {
     principal?: Principal;

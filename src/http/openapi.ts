@@ -215,7 +215,7 @@ const DESCRIBED = Symbol('described');
 
 /** Security requirement, scope note and credential failures; true when the route is rate-limited. */
 function describeCredentials(route: RouteOptions, schema: Record<string, unknown>): boolean {
-  const { scope, account } = route.config ?? {};
+  const { scope, account, sessionOnly } = route.config ?? {};
   if (account) {
     schema.security = account === 'person' ? [{ sessionCookie: [] }, { humanToken: [] }] : account === 'optional' ? [{}, { sessionCookie: [] }] : [{ sessionCookie: [] }];
     // A workspace's settings: another role than the one needed is 403 (owner_required, or mfa_required).
@@ -225,7 +225,7 @@ function describeCredentials(route: RouteOptions, schema: Record<string, unknown
   }
   const scopes = requiredScopes(scope);
   if (!scopes.length) return false;
-  schema.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { humanToken: [] }, { oauth2: [...scopes] }, { sessionCookie: [] }];
+  schema.security = sessionOnly ? [{ sessionCookie: [] }] : [{ bearerAuth: [] }, { apiKeyHeader: [] }, { humanToken: [] }, { oauth2: [...scopes] }, { sessionCookie: [] }];
   const named = scopes.map((s) => `\`${s}\``).join(', ');
   const note = scopes.length === 1 ? `Scope: ${named}.` : `Scopes (all required): ${named}.`;
   schema.description = [schema.description, note].filter(Boolean).join('\n\n');

@@ -73,6 +73,8 @@ interface Route {
   family: Family | undefined;
   /** Every scope the route needs (none outside the scoped family). */
   scopes: readonly Scope[];
+  /** Only a signed-in person's session may call it (config.sessionOnly): keys and tokens get 401. */
+  sessionOnly: boolean;
   body?: Schema;
   query?: Schema;
 }
@@ -112,12 +114,13 @@ function familyOf(r: RouteOptions): Family | undefined {
 function allRoutes(): Route[] {
   return routeTable(t.runtime.app).flatMap((r) => {
     const schema = (r.schema ?? {}) as { body?: Schema; querystring?: Schema };
-    const config = (r.config ?? {}) as { scope?: Scope | readonly Scope[] };
+    const config = (r.config ?? {}) as { scope?: Scope | readonly Scope[]; sessionOnly?: boolean };
     return (Array.isArray(r.method) ? r.method : [r.method]).map((m) => ({
       method: String(m).toUpperCase(),
       url: r.url ?? '',
       family: familyOf(r),
       scopes: requiredScopes(config.scope),
+      sessionOnly: config.sessionOnly === true,
       body: schema.body,
       query: schema.querystring,
     }));
@@ -637,6 +640,7 @@ describe('hostile input on the scoped /api routes', () => {
     if (who === 'b') throw new Error(`the generator authenticated as B: ${JSON.stringify(auth)}`);
     if (who === 'none') return { family: 'scoped', only: [401] };
     if (who === 'limited' && !route.scopes.every((s) => LIMITED_SCOPES.includes(s))) return { family: 'scoped', only: [403], asA: true };
+    if (route.sessionOnly) return { family: 'scoped', only: [401], asA: true };
     const extra = startsImport(route);
     return { family: 'scoped', only: [...DOCUMENTED.scoped.filter((s) => s !== 401 && s !== 403), ...extra], extra, asA: true };
   }

@@ -43,12 +43,12 @@ async function fetchDoc(): Promise<OpenApiDoc> {
 }
 
 /** The /api operations of the document that need a key (public routes of the app excluded). */
-async function scopedOperations(): Promise<{ path: string; method: string; op: Operation; scopes: readonly string[] }[]> {
+async function scopedOperations(o: { sessionOnly?: boolean } = {}): Promise<{ path: string; method: string; op: Operation; scopes: readonly string[] }[]> {
   const doc = await fetchDoc();
   const scopesOf = new Map<string, readonly string[]>();
   for (const r of routeTable(t.runtime.app)) {
     const scopes = requiredScopes(r.config?.scope);
-    if (!scopes.length) continue;
+    if (!scopes.length || (r.config?.sessionOnly === true) !== (o.sessionOnly ?? false)) continue;
     const path = (r.url ?? '').replace(/:([A-Za-z_]\w*)/g, '{$1}');
     for (const m of Array.isArray(r.method) ? r.method : [r.method]) scopesOf.set(`${String(m).toLowerCase()} ${path}`, scopes);
   }
@@ -188,6 +188,12 @@ describe('GET /api/openapi.json', () => {
     for (const { path, method, op, scopes } of await scopedOperations()) {
       expect(op.security, `${method} ${path}`).toContainEqual({ oauth2: scopes });
     }
+  });
+
+  it('offers only the session cookie on the scoped operations only a session may call (sessionOnly)', async () => {
+    const only = await scopedOperations({ sessionOnly: true });
+    expect(only.map(({ method, path }) => `${method} ${path}`)).toEqual(expect.arrayContaining(['post /api/integrations/stripe', 'delete /api/integrations/stripe']));
+    for (const { path, method, op } of only) expect(op.security, `${method} ${path}`).toEqual([{ sessionCookie: [] }]);
   });
 
   it('lets each /api operation be called with either the bearer or the X-API-Key scheme', async () => {

@@ -56,7 +56,7 @@ const PUBLIC_API_PATHS = new Set(['/api/openapi.json', '/api/qr', '/api/auth/log
 interface Endpoint {
   method: string;
   url: string;
-  config: { scope?: Scope | readonly Scope[]; public?: boolean; account?: string };
+  config: { scope?: Scope | readonly Scope[]; public?: boolean; account?: string; sessionOnly?: boolean };
   /** Every scope the route needs (its `scope` config, one or a list). */
   scopes: readonly Scope[];
 }
@@ -194,11 +194,25 @@ describe('scope enforcement on every scoped route', () => {
   it('lets a key holding only the scopes the route needs past authentication and the scope check', async () => {
     const w = await t.workspace();
     const keyFor = keyMaker(w);
-    for (const e of scopedEndpoints()) {
+    for (const e of scopedEndpoints().filter((x) => !x.config.sessionOnly)) {
       const what = `${e.method} ${e.url}`;
       const res = await call(e, await keyFor('only', e.scopes));
       expect([401, 403], `${what}: ${res.statusCode} ${res.body}`).not.toContain(res.statusCode);
       expect(res.statusCode, `${what}: ${res.body}`).toBeLessThan(500);
+      expectRateLimitHeaders(res, what);
+    }
+  });
+
+  it('refuses a key holding every scope on a route only a session may call (sessionOnly): 401 session_required', async () => {
+    const w = await t.workspace();
+    const keyFor = keyMaker(w);
+    const sessionOnly = scopedEndpoints().filter((e) => e.config.sessionOnly);
+    expect(sessionOnly.map((e) => `${e.method} ${e.url}`)).toEqual(expect.arrayContaining(['POST /api/integrations/stripe', 'PUT /api/integrations/stripe', 'DELETE /api/integrations/stripe']));
+    for (const e of sessionOnly) {
+      const what = `${e.method} ${e.url}`;
+      const res = await call(e, await keyFor('only', e.scopes));
+      expect(res.statusCode, `${what}: ${res.body}`).toBe(401);
+      expect(res.json<{ error: { code: string } }>().error.code, what).toBe('session_required');
       expectRateLimitHeaders(res, what);
     }
   });

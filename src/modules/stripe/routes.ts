@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { baseContext, serviceContext, type ResourceDeps } from '../../core/context.js';
-import { ownerBySession as ownerBySessionOf, ownerSessionOnly, type RoleLookup } from '../../http/auth.js';
+import { ownerBySession as ownerBySessionOf, type RoleLookup } from '../../http/auth.js';
 import { DeletedIds, errorAnswer, ListQuery } from '../../http/schemas.js';
 import { routesPlugin, type App } from '../../http/types.js';
 import { Received, StripeConnect, StripeConnection, StripeEventRecord, WebhookParams } from './schemas.js';
@@ -25,16 +25,15 @@ export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) 
   app.addSchema(StripeEventRecord);
   const tags = ['Stripe'];
   const ownerBySession = ownerBySessionOf(deps.roleOf);
-  // Connecting, re-pointing or removing where revenue comes from: an owner's session only.
-  const ownerSession = ownerSessionOnly(deps.roleOf);
   const ctx = (req: FastifyRequest) => serviceContext(deps, req);
   const connection = Type.Ref(StripeConnection);
 
   app.post(
     '/api/integrations/stripe',
     {
-      config: { scope: 'conversionsWrite' },
-      preHandler: ownerSession,
+      // Connecting, re-pointing or removing where revenue comes from: an owner's session only.
+      config: { scope: 'conversionsWrite', sessionOnly: true },
+      preHandler: ownerBySession,
       schema: { operationId: 'connectStripe',
         tags,
         summary: 'Connect Stripe, step one: the webhook URL',
@@ -48,8 +47,9 @@ export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) 
   app.put(
     '/api/integrations/stripe',
     {
-      config: { scope: 'conversionsWrite' },
-      preHandler: ownerSession,
+      // Connecting, re-pointing or removing where revenue comes from: an owner's session only.
+      config: { scope: 'conversionsWrite', sessionOnly: true },
+      preHandler: ownerBySession,
       schema: { operationId: 'updateStripeConnection',
         tags,
         summary: 'Connect Stripe, step two: the signing secret',
@@ -74,8 +74,9 @@ export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) 
   app.delete(
     '/api/integrations/stripe',
     {
-      config: { scope: 'conversionsWrite' },
-      preHandler: ownerSession,
+      // Connecting, re-pointing or removing where revenue comes from: an owner's session only.
+      config: { scope: 'conversionsWrite', sessionOnly: true },
+      preHandler: ownerBySession,
       schema: { operationId: 'disconnectStripe',
         tags,
         summary: 'Disconnect Stripe',
