@@ -217,13 +217,17 @@ describe('WEBHOOK_ALLOWED_CIDRS', () => {
     }
   });
 
-  it('ALLOW_PRIVATE_DESTINATIONS (tests) allows loopback over https, still not http', async () => {
+  it('ALLOW_PRIVATE_DESTINATIONS (tests) allows loopback over https, still not http, and no other private address', async () => {
     const open = await startTestApp({ env: { ...NO_DELIVERY, ALLOW_PRIVATE_DESTINATIONS: 'true' } });
     try {
       const w = await open.workspace();
       const post = (url: string) => call(open, w.key, 'POST', '/api/webhooks', { url, events: ['link.created'] });
       expect((await post('https://127.0.0.1:8443/hook')).statusCode).toBe(201);
+      expect((await post('https://[::1]:8443/hook')).statusCode).toBe(201);
       expectError(await post('http://127.0.0.1:8443/hook'), 400, 'invalid_field', 'url');
+      for (const url of ['https://10.1.2.3/hook', 'https://192.168.0.10/hook', 'https://169.254.169.254/latest', 'https://[fd00::5]/hook', 'https://100.64.0.1/hook']) {
+        expectError(await post(url), 400, 'invalid_field', 'url');
+      }
     } finally {
       await open.close();
     }
