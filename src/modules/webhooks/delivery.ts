@@ -32,6 +32,14 @@ export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const RESPONSE_BYTES = 1024;
 /** Attempts in flight per endpoint, across instances. */
 export const PER_ENDPOINT = 10;
+/**
+ * Attempts of one workspace in flight on an instance: a fifth of WEBHOOK_CONCURRENCY (10 of the
+ * default 50), so receivers of one workspace that never answer hold at most that many slots
+ * and the other workspaces' deliveries still go out (issue 41 M4).
+ */
+export function perWorkspaceOf(concurrency: number): number {
+  return Math.max(1, Math.floor(concurrency / 5));
+}
 /** A lease outlives its attempt by this much, so only a dead instance's lease runs out. */
 const LEASE_MARGIN_MS = 5_000;
 const POLL_MS = 1_000;
@@ -71,6 +79,8 @@ export interface WebhookDeliveryOptions {
  */
 export class WebhookDelivery {
   private readonly inFlight = new Set<Promise<void>>();
+  /** Attempts in flight by workspace id (the per-workspace cap of the claim). */
+  private readonly busy = new Map<string, number>();
   private readonly aborts = new AbortController();
   private pumping: Promise<void> | undefined;
   private pumpAgain = false;
@@ -148,7 +158,13 @@ export class WebhookDelivery {
   private async claimAndSend(): Promise<boolean> {
     const free = this.o.concurrency - this.inFlight.size;
     if (free <= 0) return false; // an attempt that ends pumps again
-    const claimed = await claimDueDeliveries(this.o.database.db, { limit: free, perEndpoint: PER_ENDPOINT, leaseMs: ATTEMPT_TIMEOUT_MS + LEASE_MARGIN_MS });
+    const claimed = await claimDueDeliveries(this.o.database.db, {
+      limit: free,
+      perEndpoint: PER_ENDPOINT,
+      perWorkspace: perWorkspaceOf(this.o.concurrency),
+      busy: this.busy,
+      leaseMs: ATTEMPT_TIMEOUT_MS + LEASE_MARGIN_MS,
+    });
     if (this.closed) {
       // close() began during this claim: no attempt starts during a shutdown; the leases go
       // back at once, so another instance sends them now rather than when they run out.
@@ -161,12 +177,20 @@ export class WebhookDelivery {
         this.o.log.warn({ err, deliveryId: delivery.id }, 'webhook delivery: could not record an attempt'),
       );
       this.inFlight.add(attempt);
+      this.count(delivery.workspaceId, 1);
       void attempt.finally(() => {
         this.inFlight.delete(attempt);
+        this.count(delivery.workspaceId, -1);
         this.pump();
       });
     }
     return claimed.length === free;
+  }
+
+  private count(workspaceId: string, by: 1 | -1): void {
+    const n = (this.busy.get(workspaceId) ?? 0) + by;
+    if (n > 0) this.busy.set(workspaceId, n);
+    else this.busy.delete(workspaceId);
   }
 
   /** One attempt: signed anew with this attempt's timestamp, sent, and its outcome recorded. */

@@ -2,16 +2,22 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { invalid } from '../../core/errors.js';
-import { isPublicAddress } from '../../infra/safe-fetch.js';
+import { inRanges, isPublicAddress } from '../../infra/safe-fetch.js';
 import { URL_MAX_LENGTH } from './schemas.js';
 
 /** Where webhooks may go besides the public Internet (operations.md §11 "Where to"). */
 export interface DestinationRules {
   /** WEBHOOK_ALLOWED_CIDRS: the operator's in-house ranges (http allowed there). */
   allowedCidrs: readonly string[];
-  /** ALLOW_PRIVATE_DESTINATIONS (tests): private and loopback addresses too, still https only. */
+  /** ALLOW_PRIVATE_DESTINATIONS (tests): loopback addresses too, nothing more, still https only. */
   allowPrivate: boolean;
 }
+
+/**
+ * Loopback (127.0.0.0/8, ::1, and IPv4-mapped 127/8): what ALLOW_PRIVATE_DESTINATIONS opens to
+ * webhooks (§11), unlike the cloaking check, where it opens private addresses as well.
+ */
+export const isLoopbackAddress = inRanges(['127.0.0.0/8', '::1/128']);
 
 /** Whether an address is inside one of the ranges (an IPv4-mapped IPv6 address counts as its IPv4). */
 export function insideCidrs(address: string, cidrs: readonly string[]): boolean {
@@ -29,7 +35,7 @@ export function insideCidrs(address: string, cidrs: readonly string[]): boolean 
 
 /** Whether a webhook may connect to this address (the same rule at registration and at every connection). */
 export function webhookAddressAllowed(address: string, rules: DestinationRules): boolean {
-  return insideCidrs(address, rules.allowedCidrs) || isPublicAddress(address) || (rules.allowPrivate && isIP(address) !== 0);
+  return insideCidrs(address, rules.allowedCidrs) || isPublicAddress(address) || (rules.allowPrivate && isLoopbackAddress(address));
 }
 
 /** The host's addresses (an IP literal is its own); undefined when the name does not resolve. */

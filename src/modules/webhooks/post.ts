@@ -2,13 +2,14 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { BlockedAddressError, guardedLookup, inRanges, isPublicAddress } from '../../infra/safe-fetch.js';
+import { isLoopbackAddress } from './destination.js';
 
 /**
  * The outbound POST of one attempt (operations.md §11, "Where to"): https to public addresses,
  * or anything inside the operator's WEBHOOK_ALLOWED_CIDRS (http allowed there); every
  * connection's addresses pass the connect-time guard, so a name that re-resolves to a private
- * address is refused too. With ALLOW_PRIVATE_DESTINATIONS (tests), as the cloaking check does,
- * every address is allowed, and http to the non-public ones. Redirects are never followed.
+ * address is refused too. With ALLOW_PRIVATE_DESTINATIONS (tests) loopback addresses are allowed
+ * too, over http as well (test receivers), and no other private address. Redirects are never followed.
  */
 export interface Destinations {
   allowPrivate: boolean;
@@ -18,8 +19,9 @@ export interface Destinations {
 /** Which addresses a scheme may reach. */
 export function destinationPolicy(d: Destinations): (protocol: 'http:' | 'https:') => (address: string) => boolean {
   const inside = inRanges(d.allowedCidrs);
-  const https = d.allowPrivate ? () => true : (a: string) => isPublicAddress(a) || inside(a);
-  const http = (a: string) => inside(a) || (d.allowPrivate && !isPublicAddress(a));
+  const loopback = (a: string) => d.allowPrivate && isLoopbackAddress(a);
+  const https = (a: string) => isPublicAddress(a) || inside(a) || loopback(a);
+  const http = (a: string) => inside(a) || loopback(a);
   return (protocol) => (protocol === 'https:' ? https : http);
 }
 

@@ -67,7 +67,7 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
         tags,
         summary: 'Change a webhook endpoint',
         description:
-          'At least one field. Adding event types needs their read scopes as on creation. `disabled: true` pauses it; `disabled: false` enables it again and forgets its failing state (not for an endpoint whose OAuth app lost its grant).',
+          'At least one field. Adding event types needs their read scopes as on creation; a new `url` needs the read scopes of every type the endpoint subscribes to (old and new) and of its deliveries still waiting (403 with `missingScopes`). `disabled: true` pauses it; `disabled: false` enables it again and forgets its failing state (not for an endpoint whose OAuth app lost its grant).',
         params: s.WebhookParam,
         body: s.WebhookUpdate,
         response: { 200: Type.Ref('Webhook') },
@@ -104,9 +104,9 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
     '/api/webhooks/:id/test',
     {
       config: write,
-      schema: { operationId: 'sendWebhookTest', tags, summary: 'Send a test event', description: 'Queues a `webhook.test` event, `data: { webhookId }`, to this endpoint only. A disabled endpoint is a 400.', params: s.WebhookParam, response: { 202: s.TestSent } },
+      schema: { operationId: 'sendWebhookTest', tags, summary: 'Send a test event', description: 'Queues a `webhook.test` event, `data: { webhookId }`, to this endpoint only. Needs the read scopes of every type the endpoint subscribes to, as creating it does (403 with `missingScopes`). A disabled endpoint is a 400.', params: s.WebhookParam, response: { 202: s.TestSent } },
     },
-    async (req, reply) => reply.status(202).send(await sendTestEvent({ ctx: ctx(req), input: { id: req.params.id } })),
+    async (req, reply) => reply.status(202).send(await sendTestEvent({ ctx: ctx(req), input: { id: req.params.id, scopes: req.principal!.scopes } })),
   );
 
   app.post(
@@ -116,13 +116,13 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
       schema: { operationId: 'recoverWebhook',
         tags,
         summary: 'Send failed deliveries again',
-        description: 'Every failed delivery of this endpoint created since `since` (at most 30 days ago) goes back to pending, due now.',
+        description: 'Every failed delivery of this endpoint created since `since` (at most 30 days ago) goes back to pending, due now. Needs the read scopes of every type the endpoint subscribes to and of the deliveries sent again, as creating it does (403 with `missingScopes`).',
         params: s.WebhookParam,
         body: s.RecoverBody,
         response: { 202: s.Recovered },
       },
     },
-    async (req, reply) => reply.status(202).send(await recoverWebhook({ ctx: ctx(req), input: { id: req.params.id, since: req.body.since } })),
+    async (req, reply) => reply.status(202).send(await recoverWebhook({ ctx: ctx(req), input: { id: req.params.id, since: req.body.since, scopes: req.principal!.scopes } })),
   );
 
   app.get(
@@ -138,8 +138,8 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
     '/api/webhooks/:id/deliveries/:deliveryId/retry',
     {
       config: write,
-      schema: { operationId: 'retryWebhookDelivery', tags, summary: 'Retry a delivery', description: 'The delivery goes back to pending, due now.', params: s.DeliveryParam, response: { 202: Type.Ref('WebhookDelivery') } },
+      schema: { operationId: 'retryWebhookDelivery', tags, summary: 'Retry a delivery', description: 'The delivery goes back to pending, due now. Needs the read scopes of every type the endpoint subscribes to and of the delivery\'s own type, as creating it does (403 with `missingScopes`).', params: s.DeliveryParam, response: { 202: Type.Ref('WebhookDelivery') } },
     },
-    async (req, reply) => reply.status(202).send(await retryWebhookDelivery({ ctx: ctx(req), input: { id: req.params.id, deliveryId: req.params.deliveryId } })),
+    async (req, reply) => reply.status(202).send(await retryWebhookDelivery({ ctx: ctx(req), input: { id: req.params.id, deliveryId: req.params.deliveryId, scopes: req.principal!.scopes } })),
   );
 });

@@ -5,6 +5,7 @@ import type { ListParams } from '../../core/list-params.js';
 import type { Scope } from '../../core/scopes.js';
 import type { Sealer } from '../../core/sealed.js';
 import { withTransaction } from '../../core/transaction.js';
+import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 import type { Actor } from '../../http/auth.js';
 import { checkWebhookUrl, type DestinationRules } from './destination.js';
@@ -62,10 +63,22 @@ function checkEvents(values: string[]): Subscribable[] {
   return values as Subscribable[];
 }
 
-/** Subscribing needs the read scope of the data too: 403 naming every one missing. */
-function checkSubscribeScopes(types: Subscribable[], held: ReadonlySet<Scope>): void {
-  const missing = [...new Set(types.flatMap((t) => SCOPES_TO_SUBSCRIBE[t]))].filter((s) => !held.has(s));
+/** Subscribing needs the read scope of the data too: 403 naming every one missing (webhook.test needs none). */
+function checkSubscribeScopes(types: readonly string[], held: ReadonlySet<Scope>): void {
+  const needed = types.flatMap((t) => SCOPES_TO_SUBSCRIBE[t as Subscribable] ?? []);
+  const missing = [...new Set(needed)].filter((s) => !held.has(s));
   if (missing.length > 0) throw new AppError('missing_scopes', { scopes: missing.join(', ') }, { missingScopes: missing });
+}
+
+/**
+ * Sending an endpoint's data somewhere — to a new url, or again by retry, recover or test —
+ * needs what subscribing does (§11 "Seeing the data"): the read scopes of every type it
+ * subscribes to, and of the deliveries concerned (types dropped since keep their deliveries,
+ * so narrowing the types first opens nothing).
+ */
+async function checkSendScopes(conn: Conn, ctx: Ctx, endpoint: Webhook, held: ReadonlySet<Scope>, concerned?: store.DeliveriesConcerned): Promise<void> {
+  const sent = concerned ? await store.eventTypesOfDeliveries(conn, ctx.workspace.id, endpoint.id, concerned) : [];
+  checkSubscribeScopes([...endpoint.events, ...sent], held);
 }
 
 function checkDescription(value: string | null | undefined): string | null | undefined {
@@ -121,7 +134,10 @@ export async function createWebhook({
   return { ...created, secret };
 }
 
-/** A PATCH: adding types needs their read scopes; enabling again forgets the failing state. */
+/**
+ * A PATCH: adding types needs their read scopes; a new url needs those of every type, old and
+ * new, and of the deliveries still waiting; enabling again forgets the failing state.
+ */
 export async function updateWebhook({
   ctx,
   deps,
@@ -138,7 +154,10 @@ export async function updateWebhook({
   const events = input.events === undefined ? undefined : checkEvents(input.events);
   const description = checkDescription(input.description);
   const current = await requireEndpoint(ctx, id);
-  if (events) checkSubscribeScopes(events.filter((t) => !current.events.includes(t)), scopes);
+  const added = events?.filter((t) => !current.events.includes(t)) ?? [];
+  if (input.url !== undefined && input.url !== current.url) {
+    await checkSendScopes(ctx.db, ctx, { ...current, events: [...current.events, ...added] }, scopes, { waiting: true });
+  } else checkSubscribeScopes(added, scopes);
   if (input.disabled === false && current.disabledReason === 'grant_ended') throw invalid('disabled', 'grant_ended');
   const url = input.url === undefined ? undefined : await checkWebhookUrl(input.url, deps.destinations);
   const updated = await withTransaction(ctx.db, (tx) => store.updateEndpoint(tx, ctx.workspace.id, id, { url, events, description, disabled: input.disabled }, ctx.now));
@@ -164,9 +183,9 @@ async function requireEnabled(ctx: Ctx, id: string): Promise<Webhook> {
   return endpoint;
 }
 
-/** Queues a webhook.test event, `data: { webhookId }`, to this endpoint only. */
-export async function sendTestEvent({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<{ eventId: string }> {
-  await requireEnabled(ctx, input.id);
+/** Queues a webhook.test event, `data: { webhookId }`, to this endpoint only; needs the read scopes of its types. */
+export async function sendTestEvent({ ctx, input }: { ctx: Ctx; input: { id: string; scopes: ReadonlySet<Scope> } }): Promise<{ eventId: string }> {
+  await checkSendScopes(ctx.db, ctx, await requireEnabled(ctx, input.id), input.scopes);
   const eventId = newId();
   const queued = await withTransaction(ctx.db, (tx) => recordEvents({
     ctx: { ...ctx, db: tx },
@@ -177,14 +196,18 @@ export async function sendTestEvent({ ctx, input }: { ctx: Ctx; input: { id: str
   return { eventId };
 }
 
-/** Every failed delivery of the endpoint created since `since` goes back to pending, due now. */
-export async function recoverWebhook({ ctx, input }: { ctx: Ctx; input: { id: string; since: string } }): Promise<{ requeued: number }> {
+/** Every failed delivery of the endpoint created since `since` goes back to pending, due now (with the read scopes of what they send). */
+export async function recoverWebhook({ ctx, input }: { ctx: Ctx; input: { id: string; since: string; scopes: ReadonlySet<Scope> } }): Promise<{ requeued: number }> {
   const since = new Date(input.since);
   if (Number.isNaN(since.getTime())) throw invalid('since', 'format', { format: 'date-time' });
   if (since.getTime() > ctx.now.getTime()) throw invalid('since', 'not_in_future');
   if (since.getTime() < ctx.now.getTime() - RECOVER_MAX_DAYS * 86_400_000) throw invalid('since', 'within_days', { limit: RECOVER_MAX_DAYS });
-  await requireEnabled(ctx, input.id);
-  return { requeued: await withTransaction(ctx.db, (tx) => store.recoverDeliveries(tx, ctx.workspace.id, input.id, since, ctx.now)) };
+  const endpoint = await requireEnabled(ctx, input.id);
+  const requeued = await withTransaction(ctx.db, async (tx) => {
+    await checkSendScopes(tx, ctx, endpoint, input.scopes, { failedSince: since });
+    return store.recoverDeliveries(tx, ctx.workspace.id, input.id, since, ctx.now);
+  });
+  return { requeued };
 }
 
 export async function listWebhookDeliveries({ ctx, input }: { ctx: Ctx; input: ListParams & { webhookId: string } }): Promise<WebhookDelivery[]> {
@@ -192,10 +215,13 @@ export async function listWebhookDeliveries({ ctx, input }: { ctx: Ctx; input: L
   return store.listDeliveries(ctx.db, ctx.workspace.id, input.webhookId, input);
 }
 
-/** One delivery back to pending, due now. */
-export async function retryWebhookDelivery({ ctx, input }: { ctx: Ctx; input: { id: string; deliveryId: string } }): Promise<WebhookDelivery> {
-  await requireEnabled(ctx, input.id);
-  const delivery = await withTransaction(ctx.db, (tx) => store.retryDelivery(tx, ctx.workspace.id, input.id, input.deliveryId, ctx.now));
+/** One delivery back to pending, due now (with the read scopes of what it sends). */
+export async function retryWebhookDelivery({ ctx, input }: { ctx: Ctx; input: { id: string; deliveryId: string; scopes: ReadonlySet<Scope> } }): Promise<WebhookDelivery> {
+  const endpoint = await requireEnabled(ctx, input.id);
+  const delivery = await withTransaction(ctx.db, async (tx) => {
+    await checkSendScopes(tx, ctx, endpoint, input.scopes, { deliveryId: input.deliveryId });
+    return store.retryDelivery(tx, ctx.workspace.id, input.id, input.deliveryId, ctx.now);
+  });
   if (!delivery) throw notFound('delivery', input.deliveryId);
   return delivery;
 }

@@ -51,11 +51,19 @@ export interface ClaimLimits {
   limit: number;
   /** At most this many leases live per endpoint, across instances. */
   perEndpoint: number;
+  /** At most this many attempts of one workspace in flight on this instance (fairness). */
+  perWorkspace: number;
+  /** This instance's attempts in flight, by workspace id. */
+  busy: ReadonlyMap<string, number>;
   /** The lease: the attempt's timeout plus a margin. */
   leaseMs: number;
 }
 
 const DUE = sql`d.status = 'pending' AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until <= now())`;
+
+/** The places a workspace has left on this instance: perWorkspace minus its attempts in flight. */
+const placesLeft = (o: ClaimLimits, workspace: SQL) =>
+  sql`(${o.perWorkspace}::int - coalesce((${JSON.stringify(Object.fromEntries(o.busy))}::jsonb ->> ${workspace}::text)::int, 0))`;
 
 /**
  * Claims due deliveries in one short transaction, and commits before any is sent. First the
@@ -64,6 +72,11 @@ const DUE = sql`d.status = 'pending' AND d.next_attempt_at <= now() AND (d.locke
  * take KEY SHARE, are not blocked); then, in a second statement whose snapshot follows the
  * locks, each endpoint's live leases are counted and at most `perEndpoint` minus those are
  * leased. So two instances never exceed the per-endpoint cap together.
+ *
+ * Fair between workspaces (issue 41 M4): both statements take turns — each workspace's first
+ * endpoint (delivery), then each one's second, and so on — and a workspace gets no more than
+ * its places left on this instance, so one whose receivers hang holds at most `perWorkspace`
+ * slots and the others' deliveries are claimed beside its backlog.
  */
 export function claimDueDeliveries(conn: Conn, o: ClaimLimits): Promise<ClaimedDelivery[]> {
   return conn.transaction(async (tx) => {
@@ -73,28 +86,39 @@ export function claimDueDeliveries(conn: Conn, o: ClaimLimits): Promise<ClaimedD
     await tx.execute(sql`SET LOCAL jit = off`);
     const endpoints = await rows<{ id: string }>(
       tx,
-      sql`SELECT e.id FROM webhook_endpoints e
-          WHERE NOT e.disabled AND e.deleted_at IS NULL
-            -- A subquery per endpoint (an index probe), not EXISTS: the planner made that a
-            -- semi-join over every pending delivery (a seq scan of a backlog per claim).
-            AND (SELECT true FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND ${DUE} ORDER BY d.next_attempt_at LIMIT 1)
-          ORDER BY random() LIMIT ${Math.max(o.limit, 1)}
+      sql`WITH ready AS (
+            SELECT e.id, e.workspace_id, row_number() OVER (PARTITION BY e.workspace_id ORDER BY random()) AS turn
+            FROM webhook_endpoints e
+            WHERE NOT e.disabled AND e.deleted_at IS NULL
+              -- A subquery per endpoint (an index probe), not EXISTS: the planner made that a
+              -- semi-join over every pending delivery (a seq scan of a backlog per claim).
+              AND (SELECT true FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND ${DUE} ORDER BY d.next_attempt_at LIMIT 1))
+          SELECT e.id FROM ready r JOIN webhook_endpoints e ON e.id = r.id
+          WHERE NOT e.disabled AND e.deleted_at IS NULL AND r.turn <= ${placesLeft(o, sql`r.workspace_id`)}
+          ORDER BY r.turn, random() LIMIT ${Math.max(o.limit, 1)}
           FOR NO KEY UPDATE OF e SKIP LOCKED`,
     );
     if (endpoints.length === 0) return [];
     return rows<ClaimedDelivery>(
       tx,
       sql`WITH ep AS (SELECT value::uuid AS id FROM jsonb_array_elements_text(${JSON.stringify(endpoints.map((e) => e.id))}::jsonb)),
-          chosen AS (
-            SELECT c.id FROM ep
+          due AS (
+            SELECT c.* FROM ep
             CROSS JOIN LATERAL (
               SELECT count(*)::int AS n FROM webhook_deliveries l
               WHERE l.endpoint_id = ep.id AND l.status = 'pending' AND l.locked_until > now()) live
             CROSS JOIN LATERAL (
-              SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+              SELECT d.id, d.workspace_id, d.next_attempt_at, row_number() OVER (ORDER BY d.next_attempt_at) AS endpoint_turn
+              FROM webhook_deliveries d
               WHERE d.endpoint_id = ep.id AND ${DUE}
-              ORDER BY d.next_attempt_at LIMIT greatest(0, ${o.perEndpoint}::int - live.n)) c
-            ORDER BY c.next_attempt_at LIMIT ${o.limit}::int)
+              ORDER BY d.next_attempt_at LIMIT greatest(0, ${o.perEndpoint}::int - live.n)) c),
+          turns AS (
+            SELECT id, workspace_id, next_attempt_at,
+              row_number() OVER (PARTITION BY workspace_id ORDER BY endpoint_turn, next_attempt_at) AS turn
+            FROM due),
+          chosen AS (
+            SELECT id FROM turns WHERE turn <= ${placesLeft(o, sql`turns.workspace_id`)}
+            ORDER BY turn, next_attempt_at LIMIT ${o.limit}::int)
           UPDATE webhook_deliveries d SET locked_until = now() + ${o.leaseMs}::int * interval '1 millisecond'
           FROM chosen, webhook_events ev ${storedEventClick}, webhook_endpoints e
           WHERE d.id = chosen.id AND ev.id = d.event_id AND e.id = d.endpoint_id

@@ -175,6 +175,25 @@ export function listDeliveries(conn: Conn, workspaceId: string, endpointId: stri
   );
 }
 
+/** Which deliveries of an endpoint a send concerns: one, the failed ones since a time, or those still waiting. */
+export type DeliveriesConcerned = { deliveryId: string } | { failedSince: Date } | { waiting: true };
+
+/** The distinct event types of the endpoint's deliveries a send concerns (their data is what goes out). */
+export async function eventTypesOfDeliveries(conn: Conn, workspaceId: string, endpointId: string, which: DeliveriesConcerned): Promise<string[]> {
+  const filter =
+    'deliveryId' in which
+      ? sql`d.id = ${which.deliveryId}::uuid`
+      : 'failedSince' in which
+        ? sql`d.status = 'failed' AND d.created_at >= ${which.failedSince}::timestamptz`
+        : sql`d.status = 'pending'`;
+  const found = await rows<{ type: string }>(
+    conn,
+    sql`SELECT DISTINCT ev.type FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id
+        WHERE d.workspace_id = ${workspaceId}::uuid AND d.endpoint_id = ${endpointId}::uuid AND ${filter}`,
+  );
+  return found.map((r) => r.type);
+}
+
 /**
  * One delivery of the endpoint back to pending, due now. An attempt in flight keeps its lease
  * (the worker that holds it finishes; the next claim sees the delivery due).

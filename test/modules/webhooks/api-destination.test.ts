@@ -1,7 +1,7 @@
 /**
  * The address rule of webhook URLs (operations.md §11 "Where to"), as pure functions: public
- * addresses always; private, loopback and link-local ones only inside WEBHOOK_ALLOWED_CIDRS
- * (or with ALLOW_PRIVATE_DESTINATIONS); http only inside those ranges.
+ * addresses always; private, loopback and link-local ones only inside WEBHOOK_ALLOWED_CIDRS;
+ * ALLOW_PRIVATE_DESTINATIONS (tests) allows loopback too, nothing more; http only inside those ranges.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -24,16 +24,19 @@ async function reasonOf(url: string, rules = strict): Promise<string | undefined
 }
 
 describe('the webhook address rule', () => {
-  it('refuses private, loopback and link-local IPv4 addresses (also IPv4-mapped) unless a range or the test switch allows them', () => {
+  it('refuses private, loopback and link-local IPv4 addresses (also IPv4-mapped) unless a range allows them; the test switch allows loopback only', () => {
     fc.assert(
       fc.property(privateV4, (address) => {
         for (const form of [address, `::ffff:${address}`]) {
           expect(webhookAddressAllowed(form, strict)).toBe(false);
           expect(webhookAddressAllowed(form, { allowedCidrs: ['0.0.0.0/0'], allowPrivate: false })).toBe(true);
-          expect(webhookAddressAllowed(form, { allowedCidrs: [], allowPrivate: true })).toBe(true);
+          expect([form, webhookAddressAllowed(form, { allowedCidrs: [], allowPrivate: true })]).toEqual([form, address.startsWith('127.')]);
         }
       }),
     );
+    const testSwitch: DestinationRules = { allowedCidrs: [], allowPrivate: true };
+    for (const a of ['::1', '0:0:0:0:0:0:0:1']) expect([a, webhookAddressAllowed(a, testSwitch)]).toEqual([a, true]);
+    for (const a of ['fd00::5', 'fe80::1', '100.64.0.1', '0.0.0.0', '::']) expect([a, webhookAddressAllowed(a, testSwitch)]).toEqual([a, false]);
   });
 
   it('a range allows exactly the addresses inside it', () => {
@@ -57,6 +60,8 @@ describe('the webhook address rule', () => {
     expect(await reasonOf('https://localhost/in')).toBe('private_address');
     expect(await reasonOf('http://10.0.0.1/in', { allowedCidrs: ['10.0.0.0/8'], allowPrivate: false })).toBeUndefined();
     expect(await reasonOf('http://127.0.0.1/in', { allowedCidrs: [], allowPrivate: true })).toBe('https_required');
+    expect(await reasonOf('https://127.0.0.1/in', { allowedCidrs: [], allowPrivate: true })).toBeUndefined();
+    expect(await reasonOf('https://10.1.2.3/in', { allowedCidrs: [], allowPrivate: true })).toBe('private_address');
     expect(await reasonOf('wss://93.184.215.14/in')).toBe('webhook_url');
   });
 });

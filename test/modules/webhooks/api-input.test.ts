@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
 import { startTestApp, type TestApp, type WorkspaceFixture } from '../../helpers/app.js';
 import { expectError } from '../people/helpers.js';
-import { call, NO_DELIVERY, PUBLIC_URL, register, type WebhookAnswer } from './helpers.js';
+import { call, deliveryRow, NO_DELIVERY, PUBLIC_URL, register, seedDelivery, type WebhookAnswer } from './helpers.js';
 
 let t: TestApp;
 let ws: WorkspaceFixture;
@@ -83,6 +83,69 @@ describe('scopes', () => {
     expect(keep.json<WebhookAnswer>().events).toEqual(['link.created']);
     const readd = await call(t, key, 'PATCH', `/api/webhooks/${w.id}`, { events: ['link.created', 'link.clicked'] });
     expect(readd.statusCode, readd.body).toBe(200);
+  });
+});
+
+describe('sending the data somewhere needs its read scopes (issue 41 M3)', () => {
+  const CUSTOMER_DATA = ['analyticsRead', 'customersRead'];
+  /** The owner's lead/sale endpoint, a failed lead delivery to it, and a key holding only the webhook scopes. */
+  async function ownersEndpoint() {
+    const w = await register(t, ws.key, { events: ['lead.created', 'sale.created'] });
+    const old = await seedDelivery(t, { workspaceId: ws.id, endpointId: w.id, status: 'failed', createdAt: new Date(Date.now() - 60_000), type: 'lead.created' });
+    const { key } = await ws.newKey(['webhooksRead', 'webhooksWrite']);
+    return { w, old, key };
+  }
+  const ATTACKER_URL = 'https://93.184.215.15/collect';
+
+  it('a key with only the webhook scopes cannot re-point, retry, recover or test the endpoint: 403 naming the scopes, nothing changed', async () => {
+    const { w, old, key } = await ownersEndpoint();
+    const since = new Date(Date.now() - 3600_000).toISOString();
+    for (const [method, url, body] of [
+      ['PATCH', `/api/webhooks/${w.id}`, { url: ATTACKER_URL }],
+      ['PATCH', `/api/webhooks/${w.id}`, { url: ATTACKER_URL, events: ['lead.created'] }],
+      ['POST', `/api/webhooks/${w.id}/deliveries/${old.deliveryId}/retry`, undefined],
+      ['POST', `/api/webhooks/${w.id}/recover`, { since }],
+      ['POST', `/api/webhooks/${w.id}/test`, undefined],
+    ] as const) {
+      const res = await call(t, key, method, url, body);
+      expectError(res, 403, 'missing_scopes');
+      expect([url, missingScopes(res)?.sort()]).toEqual([url, CUSTOMER_DATA]);
+    }
+    expect((await call(t, ws.key, 'GET', `/api/webhooks/${w.id}`)).json<WebhookAnswer>().url).toBe(PUBLIC_URL);
+    expect((await deliveryRow(t, old.deliveryId)).status).toBe('failed');
+    const log = (await call(t, ws.key, 'GET', `/api/webhooks/${w.id}/deliveries`)).json<{ eventType: string }[]>();
+    expect(log.map((d) => d.eventType)).toEqual(['lead.created']);
+    // What sends nothing new elsewhere stays open to it.
+    expect((await call(t, key, 'PATCH', `/api/webhooks/${w.id}`, { description: 'renamed' })).statusCode).toBe(200);
+  });
+
+  it('narrowing the types first does not open the old deliveries: their own types need their scopes too', async () => {
+    const w = await register(t, ws.key, { events: ['link.created', 'lead.created'] });
+    const old = await seedDelivery(t, { workspaceId: ws.id, endpointId: w.id, status: 'failed', createdAt: new Date(Date.now() - 60_000), type: 'lead.created' });
+    const pending = await register(t, ws.key, { events: ['link.created', 'lead.created'] });
+    await seedDelivery(t, { workspaceId: ws.id, endpointId: pending.id, status: 'pending', createdAt: new Date(Date.now() - 60_000), type: 'lead.created' });
+    const { key } = await ws.newKey(['webhooksWrite', 'linksRead']);
+    for (const id of [w.id, pending.id]) expect((await call(t, key, 'PATCH', `/api/webhooks/${id}`, { events: ['link.created'] })).statusCode).toBe(200);
+    for (const [method, url, body] of [
+      ['POST', `/api/webhooks/${w.id}/deliveries/${old.deliveryId}/retry`, undefined],
+      ['POST', `/api/webhooks/${w.id}/recover`, { since: new Date(Date.now() - 3600_000).toISOString() }],
+      ['PATCH', `/api/webhooks/${pending.id}`, { url: ATTACKER_URL }],
+    ] as const) {
+      const res = await call(t, key, method, url, body);
+      expectError(res, 403, 'missing_scopes');
+      expect([url, missingScopes(res)?.sort()]).toEqual([url, CUSTOMER_DATA]);
+    }
+    // The endpoint with nothing of the old type waiting: its new url needs only linksRead.
+    expect((await call(t, key, 'PATCH', `/api/webhooks/${w.id}`, { url: ATTACKER_URL })).statusCode).toBe(200);
+  });
+
+  it('a key that can read the data may do all of it', async () => {
+    const { w, old } = await ownersEndpoint();
+    const { key } = await ws.newKey(['webhooksWrite', ...(CUSTOMER_DATA as ['analyticsRead', 'customersRead'])]);
+    expect((await call(t, key, 'PATCH', `/api/webhooks/${w.id}`, { url: ATTACKER_URL })).statusCode).toBe(200);
+    expect((await call(t, key, 'POST', `/api/webhooks/${w.id}/deliveries/${old.deliveryId}/retry`)).statusCode).toBe(202);
+    expect((await call(t, key, 'POST', `/api/webhooks/${w.id}/recover`, { since: new Date(Date.now() - 3600_000).toISOString() })).statusCode).toBe(202);
+    expect((await call(t, key, 'POST', `/api/webhooks/${w.id}/test`)).statusCode).toBe(202);
   });
 });
 
@@ -217,13 +280,17 @@ describe('WEBHOOK_ALLOWED_CIDRS', () => {
     }
   });
 
-  it('ALLOW_PRIVATE_DESTINATIONS (tests) allows loopback over https, still not http', async () => {
+  it('ALLOW_PRIVATE_DESTINATIONS (tests) allows loopback over https, still not http, and no other private address', async () => {
     const open = await startTestApp({ env: { ...NO_DELIVERY, ALLOW_PRIVATE_DESTINATIONS: 'true' } });
     try {
       const w = await open.workspace();
       const post = (url: string) => call(open, w.key, 'POST', '/api/webhooks', { url, events: ['link.created'] });
       expect((await post('https://127.0.0.1:8443/hook')).statusCode).toBe(201);
+      expect((await post('https://[::1]:8443/hook')).statusCode).toBe(201);
       expectError(await post('http://127.0.0.1:8443/hook'), 400, 'invalid_field', 'url');
+      for (const url of ['https://10.1.2.3/hook', 'https://192.168.0.10/hook', 'https://169.254.169.254/latest', 'https://[fd00::5]/hook', 'https://100.64.0.1/hook']) {
+        expectError(await post(url), 400, 'invalid_field', 'url');
+      }
     } finally {
       await open.close();
     }

@@ -19,15 +19,15 @@ export interface DeliveryApp {
   receiver(o?: Parameters<typeof startReceiver>[0]): Promise<Receiver>;
 }
 
-/** Registers the file's hooks; call at the top of a test file. */
-export function useDeliveryApp(retryDelays: string): DeliveryApp {
+/** Registers the file's hooks; call at the top of a test file. `env` adds settings (WEBHOOK_CONCURRENCY). */
+export function useDeliveryApp(retryDelays: string, env: Record<string, string> = {}): DeliveryApp {
   let t: TestApp | undefined;
   let ws = '';
   const receivers: Receiver[] = [];
   beforeAll(async () => {
     t = await startTestApp({
       database: await freshDatabase(),
-      env: { WEBHOOK_DELIVERY: 'true', ALLOW_PRIVATE_DESTINATIONS: 'true', WEBHOOK_RETRY_DELAYS: retryDelays },
+      env: { WEBHOOK_DELIVERY: 'true', ALLOW_PRIVATE_DESTINATIONS: 'true', WEBHOOK_RETRY_DELAYS: retryDelays, ...env },
     });
   }, START_MS);
   beforeEach(async () => {

@@ -1,14 +1,16 @@
 /**
  * Which addresses a webhook may reach (operations.md §11, "Where to"), as the connect-time
  * guard judges each resolved address: https to public addresses; anything inside
- * WEBHOOK_ALLOWED_CIDRS, http included; with ALLOW_PRIVATE_DESTINATIONS (tests) every address
- * over https and the non-public ones over http.
+ * WEBHOOK_ALLOWED_CIDRS, http included; with ALLOW_PRIVATE_DESTINATIONS (tests) loopback
+ * too (over http as well, for test receivers), and no other private address.
  */
 import { describe, expect, it } from 'vitest';
 import { destinationPolicy } from '../../../src/modules/webhooks/post.js';
 
 const PUBLIC = ['93.184.216.34', '2606:4700::1111'];
-const PRIVATE = ['127.0.0.1', '10.1.2.3', '192.168.0.10', '169.254.169.254', '::1', 'fe80::1', 'fd00::5', '::ffff:127.0.0.1', '100.64.0.1'];
+const LOOPBACK = ['127.0.0.1', '127.9.8.7', '::1', '::ffff:127.0.0.1'];
+const OTHER_PRIVATE = ['10.1.2.3', '192.168.0.10', '169.254.169.254', 'fe80::1', 'fd00::5', '::ffff:10.1.2.3', '100.64.0.1', '0.0.0.0'];
+const PRIVATE = [...LOOPBACK, ...OTHER_PRIVATE];
 
 describe('the webhook destination policy', () => {
   it('by default: https to public addresses only; no http at all', () => {
@@ -24,10 +26,11 @@ describe('the webhook destination policy', () => {
     expect(allowed('https:')('192.168.0.10')).toBe(false);
   });
 
-  it('with ALLOW_PRIVATE_DESTINATIONS: every address over https, the non-public ones over http', () => {
+  it('with ALLOW_PRIVATE_DESTINATIONS: loopback too (https and http), no other private address', () => {
     const allowed = destinationPolicy({ allowPrivate: true, allowedCidrs: [] });
-    for (const a of [...PUBLIC, ...PRIVATE]) expect([a, allowed('https:')(a)]).toEqual([a, true]);
-    for (const a of PRIVATE) expect([a, allowed('http:')(a)]).toEqual([a, true]);
-    for (const a of PUBLIC) expect([a, allowed('http:')(a)]).toEqual([a, false]);
+    for (const a of [...PUBLIC, ...LOOPBACK]) expect([a, allowed('https:')(a)]).toEqual([a, true]);
+    for (const a of LOOPBACK) expect([a, allowed('http:')(a)]).toEqual([a, true]);
+    for (const a of [...PUBLIC, ...OTHER_PRIVATE]) expect([a, allowed('http:')(a)]).toEqual([a, false]);
+    for (const a of OTHER_PRIVATE) expect([a, allowed('https:')(a)]).toEqual([a, false]);
   });
 });

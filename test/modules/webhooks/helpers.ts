@@ -64,12 +64,12 @@ export async function endpointRow(t: TestApp, id: string): Promise<EndpointColum
 /** Seeds one event and its delivery to `endpointId`, as the worker would leave it. */
 export async function seedDelivery(
   t: TestApp,
-  o: { workspaceId: string; endpointId: string; status: 'pending' | 'succeeded' | 'failed'; createdAt: Date; attempts?: number; statusCode?: number; error?: string },
+  o: { workspaceId: string; endpointId: string; status: 'pending' | 'succeeded' | 'failed'; createdAt: Date; attempts?: number; statusCode?: number; error?: string; type?: string },
 ): Promise<{ deliveryId: string; eventId: string }> {
   const eventId = randomUUID();
   const deliveryId = randomUUID();
   await t.database.db.execute(sql`INSERT INTO webhook_events (id, workspace_id, type, body, created_at)
-    VALUES (${eventId}::uuid, ${o.workspaceId}::uuid, 'link.created', '{"type":"link.created"}', ${o.createdAt}::timestamptz)`);
+    VALUES (${eventId}::uuid, ${o.workspaceId}::uuid, ${o.type ?? 'link.created'}, ${JSON.stringify({ type: o.type ?? 'link.created' })}, ${o.createdAt}::timestamptz)`);
   await t.database.db.execute(sql`INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, status, attempts, next_attempt_at,
       last_attempt_at, last_status_code, last_error, last_duration_ms, last_response, created_at)
     VALUES (${deliveryId}::uuid, ${o.workspaceId}::uuid, ${o.endpointId}::uuid, ${eventId}::uuid, ${o.status}, ${o.attempts ?? 8}, NULL,

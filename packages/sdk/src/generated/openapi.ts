@@ -323,7 +323,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint
-         * @description At least one field. Adding event types needs their read scopes as on creation. `disabled: true` pauses it; `disabled: false` enables it again and forgets its failing state (not for an endpoint whose OAuth app lost its grant).
+         * @description At least one field. Adding event types needs their read scopes as on creation; a new `url` needs the read scopes of every type the endpoint subscribes to (old and new) and of its deliveries still waiting (403 with `missingScopes`). `disabled: true` pauses it; `disabled: false` enables it again and forgets its failing state (not for an endpoint whose OAuth app lost its grant).
          *
          *     Scope: `webhooksWrite`.
          */
@@ -363,7 +363,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Queues a `webhook.test` event, `data: { webhookId }`, to this endpoint only. A disabled endpoint is a 400.
+         * @description Queues a `webhook.test` event, `data: { webhookId }`, to this endpoint only. Needs the read scopes of every type the endpoint subscribes to, as creating it does (403 with `missingScopes`). A disabled endpoint is a 400.
          *
          *     Scope: `webhooksWrite`.
          */
@@ -385,7 +385,7 @@ export interface paths {
         put?: never;
         /**
          * Send failed deliveries again
-         * @description Every failed delivery of this endpoint created since `since` (at most 30 days ago) goes back to pending, due now.
+         * @description Every failed delivery of this endpoint created since `since` (at most 30 days ago) goes back to pending, due now. Needs the read scopes of every type the endpoint subscribes to and of the deliveries sent again, as creating it does (403 with `missingScopes`).
          *
          *     Scope: `webhooksWrite`.
          */
@@ -429,7 +429,7 @@ export interface paths {
         put?: never;
         /**
          * Retry a delivery
-         * @description The delivery goes back to pending, due now.
+         * @description The delivery goes back to pending, due now. Needs the read scopes of every type the endpoint subscribes to and of the delivery's own type, as creating it does (403 with `missingScopes`).
          *
          *     Scope: `webhooksWrite`.
          */
