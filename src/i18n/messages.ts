@@ -162,6 +162,10 @@ export const messages = {
     en: 'The file holds more than {limit} rows; an import takes at most {limit}: split it into several files.',
     ar: 'يحتوي الملف على أكثر من {limit} صف؛ يقبل الاستيراد {limit} صف على الأكثر: قسّمه إلى عدة ملفات.',
   },
+  import_too_many_cells: {
+    en: 'Row {line} of the file holds more than {limit} cells; an import reads at most {limit} a row: remove the extra delimiters (or empty columns) from that row and send the file again.',
+    ar: 'يحتوي الصف {line} من الملف على أكثر من {limit} خلية؛ يقرأ الاستيراد {limit} خلية على الأكثر في كل صف: احذف الفواصل الزائدة (أو الأعمدة الفارغة) من ذلك الصف وأرسل الملف مرة أخرى.',
+  },
   import_no_destination: {
     en: 'The file has no destination column for source {source}: name one {expected}, or map yours with mapping={"url":"<column>"}. Columns found: {columns}.',
     ar: 'لا يحتوي الملف على عمود للوجهة في المصدر {source}: سمِّ أحدها {expected}، أو اربط عمودك عبر mapping={"url":"<column>"}. الأعمدة الموجودة: {columns}.',

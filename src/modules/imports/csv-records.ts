@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Parser } from 'csv-parse';
+import { AppError } from '../../core/errors.js';
 import type { Delimiter } from './csv-file.js';
 
 /**
@@ -11,6 +12,13 @@ import type { Delimiter } from './csv-file.js';
  */
 
 const SLICE_BYTES = 64 * 1024;
+
+/**
+ * Cells a row may hold (operations.md §13): no link export comes near it, and a row of millions
+ * of one-byte cells built millions of strings the reader then walked in one go (issue 41: 10
+ * million cells held the event loop for 0.8 s).
+ */
+export const MAX_ROW_CELLS = 1000;
 
 export type CsvRecord = { line: number; cells: string[] } | { line: number; unclosedQuote: true };
 
@@ -42,6 +50,13 @@ export async function* csvRecords(body: Buffer, delimiter: Delimiter): AsyncGene
     relax_column_count: true,
     skip_empty_lines: false,
     skip_records_with_error: true,
+    // Past MAX_ROW_CELLS the parser stops splitting a row: the rest of it is one last cell, so a
+    // row never holds more than one cell beyond the limit, and on_record refuses it as it ends.
+    ignore_last_delimiters: MAX_ROW_CELLS + 1,
+    on_record: (cells: string[], info) => {
+      if (cells.length > MAX_ROW_CELLS) throw new AppError('import_too_many_cells', { line: info.records, limit: MAX_ROW_CELLS }, { limit: MAX_ROW_CELLS });
+      return cells;
+    },
   });
   let broken = false;
   parser.on('skip', () => (broken = true));
