@@ -178,6 +178,10 @@ export const messages = {
     en: 'An import is running in this workspace already ({id}): wait until it is done (GET /api/imports/{id}), then send the next file.',
     ar: 'يجري استيراد في مساحة العمل هذه بالفعل ({id}): انتظر حتى ينتهي (GET /api/imports/{id})، ثم أرسل الملف التالي.',
   },
+  import_reads_busy: {
+    en: 'This workspace already has {limit} files being read (import previews, or imports being checked before they start): send this one again in {retryAfter} seconds.',
+    ar: 'بلغ عدد الملفات قيد القراءة في مساحة العمل هذه الحدَّ ({limit}؛ معاينات استيراد، أو عمليات استيراد يجري فحصها قبل بدئها): أرسل هذا الملف مرة أخرى بعد {retryAfter} ثانية.',
+  },
   import_collection_required: {
     en: 'The file has no collection column: say which collection its links go to with collection=<name or id> (a new name creates it).',
     ar: 'لا يحتوي الملف على عمود للمجموعة: حدّد المجموعة التي تذهب إليها روابطه عبر collection=<الاسم أو المعرّف> (الاسم الجديد يُنشئها).',
