@@ -14,16 +14,17 @@ import type { Delimiter } from './csv-file.js';
 
 /**
  * A slice of blank lines is as many records, which the parser makes in one go and a reader takes
- * without a turn: 64 KB slices and no turn between records held the loop for 1.1 s on 50 MB of
- * line breaks (before the row limit stopped it), 16 KB and a turn every 1,000 records for 0.16 s.
+ * without a turn: with 64 KB slices and no turn between records, 49 MB of line breaks held the
+ * loop for 720 ms of the main thread's CPU (before the row limit stopped it); with 16 KB and a
+ * turn every 1,000 records, 70 ms.
  */
 const SLICE_BYTES = 16 * 1024;
 const TURN_RECORDS = 1000;
 
 /**
  * Cells a row may hold (operations.md §13): no link export comes near it, and a row of millions
- * of one-byte cells built millions of strings the reader then walked in one go (issue 41: 3
- * million one-byte cells held the event loop for 2.3 s, 24 million empty ones for 13.6 s).
+ * of one-byte cells built millions of strings the reader then walked in one go (issue 41: 10
+ * million empty cells held the loop for 1.2 s of the main thread's CPU, event-loop.test.ts).
  */
 export const MAX_ROW_CELLS = 1000;
 

@@ -18,8 +18,8 @@ const TURN_ROWS = 100;
 
 /**
  * Whether the file may hold more than `limit` records: one a line break, plus a last line without
- * one. It stops counting past the limit (50 MB of line breaks counted to the end held the event
- * loop for 1.7 s).
+ * one. It stops counting past the limit (49 MB of line breaks were counted to the end, one
+ * call a line break, in one go).
  */
 function mayHoldMoreThan(body: Buffer, limit: number): boolean {
   const byte = body.includes(0x0a) ? 0x0a : 0x0d;
