@@ -62,7 +62,7 @@ export async function* csvRecords(body: Buffer, delimiter: Delimiter): AsyncGene
     // row never holds more than one cell beyond the limit, and on_record refuses it as it ends.
     ignore_last_delimiters: MAX_ROW_CELLS + 1,
     on_record: (cells: string[], info) => {
-      if (cells.length > MAX_ROW_CELLS) throw new AppError('import_too_many_cells', { line: info.records, limit: MAX_ROW_CELLS }, { limit: MAX_ROW_CELLS });
+      if (cells.length > MAX_ROW_CELLS) throw new AppError('import_too_many_cells', { line: info.records, limit: MAX_ROW_CELLS });
       return cells;
     },
   });

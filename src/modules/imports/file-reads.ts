@@ -20,7 +20,7 @@ export class FileReads {
   async run<T>(workspaceId: string, read: () => Promise<T>): Promise<T> {
     const held = this.inFlight.get(workspaceId) ?? 0;
     if (held >= this.perWorkspace) {
-      throw new AppError('import_reads_busy', { limit: this.perWorkspace, retryAfter: RETRY_AFTER_S }, { retryAfter: RETRY_AFTER_S, limit: this.perWorkspace });
+      throw new AppError('import_reads_busy', { limit: this.perWorkspace, retryAfter: RETRY_AFTER_S }, { retryAfter: RETRY_AFTER_S });
     }
     this.inFlight.set(workspaceId, held + 1);
     try {
