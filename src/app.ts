@@ -21,6 +21,7 @@ import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { exportAdminRoutes, exportRoutes } from './modules/export/routes.js';
 import { importAdminRoutes, importRoutes } from './modules/imports/routes.js';
+import { FileReads } from './modules/imports/service.js';
 import { apiKeyCredential } from './modules/keys/credential.js';
 import { keyRoutes } from './modules/keys/routes.js';
 import { inviteRoutes } from './modules/invites/routes.js';
@@ -196,7 +197,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     conversions: deps.conversions,
     roleOf,
   });
-  await app.register(importRoutes, { ...resource, wakeWorker: deps.imports.wakeWorker });
+  // The files this app reads on requests, by workspace: the API's and the operator's imports share them.
+  const importReads = new FileReads();
+  await app.register(importRoutes, { ...resource, wakeWorker: deps.imports.wakeWorker, reads: importReads });
   await app.register(domainRoutes, {
     ...resource,
     domains: deps.domains,
@@ -252,7 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       reseal: { sealer: deps.sealer, changed: (table, ids) => (table === 'links' ? deps.links.onChanged?.(ids) : undefined) },
     });
     await app.register(domainAdminRoutes, { prefix: '/admin', db, clock, adminToken: config.adminToken, domains: deps.domains });
-    await app.register(importAdminRoutes, { prefix: '/admin', db, clock, adminToken: config.adminToken, wakeWorker: deps.imports.wakeWorker });
+    await app.register(importAdminRoutes, { prefix: '/admin', db, clock, adminToken: config.adminToken, wakeWorker: deps.imports.wakeWorker, reads: importReads });
     await app.register(exportAdminRoutes, { prefix: '/admin', ...resource, adminToken: config.adminToken, shortLinkBaseUrl: config.shortLinkBaseUrl, links: deps.links });
     await app.register(ssoAdminRoutes, { prefix: '/admin', db, clock, adminToken: config.adminToken, sso });
     await app.register(passwordResetAdminRoutes, { prefix: '/admin', db, clock, baseUrl: config.baseUrl, authChanged, adminToken: config.adminToken });

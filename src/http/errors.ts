@@ -36,6 +36,7 @@ const STATUS: Partial<Record<MessageCode, number>> = {
   passkey_failed: 401,
   route_not_found: 404,
   import_running: 409,
+  import_reads_busy: 429,
   utm_template_name_taken: 409,
   not_found: 404,
   stripe_no_connection: 404,

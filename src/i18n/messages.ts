@@ -162,6 +162,10 @@ export const messages = {
     en: 'The file holds more than {limit} rows; an import takes at most {limit}: split it into several files.',
     ar: 'يحتوي الملف على أكثر من {limit} صف؛ يقبل الاستيراد {limit} صف على الأكثر: قسّمه إلى عدة ملفات.',
   },
+  import_too_many_cells: {
+    en: 'Row {line} of the file holds more than {limit} cells; an import reads at most {limit} a row: remove the extra delimiters (or empty columns) from that row and send the file again.',
+    ar: 'يحتوي الصف {line} من الملف على أكثر من {limit} خلية؛ يقرأ الاستيراد {limit} خلية على الأكثر في كل صف: احذف الفواصل الزائدة (أو الأعمدة الفارغة) من ذلك الصف وأرسل الملف مرة أخرى.',
+  },
   import_no_destination: {
     en: 'The file has no destination column for source {source}: name one {expected}, or map yours with mapping={"url":"<column>"}. Columns found: {columns}.',
     ar: 'لا يحتوي الملف على عمود للوجهة في المصدر {source}: سمِّ أحدها {expected}، أو اربط عمودك عبر mapping={"url":"<column>"}. الأعمدة الموجودة: {columns}.',
@@ -173,6 +177,10 @@ export const messages = {
   import_running: {
     en: 'An import is running in this workspace already ({id}): wait until it is done (GET /api/imports/{id}), then send the next file.',
     ar: 'يجري استيراد في مساحة العمل هذه بالفعل ({id}): انتظر حتى ينتهي (GET /api/imports/{id})، ثم أرسل الملف التالي.',
+  },
+  import_reads_busy: {
+    en: 'This workspace already has {limit} files being read (import previews, or imports being checked before they start): send this one again in {retryAfter} seconds.',
+    ar: 'بلغ عدد الملفات قيد القراءة في مساحة العمل هذه الحدَّ ({limit}؛ معاينات استيراد، أو عمليات استيراد يجري فحصها قبل بدئها): أرسل هذا الملف مرة أخرى بعد {retryAfter} ثانية.',
   },
   import_collection_required: {
     en: 'The file has no collection column: say which collection its links go to with collection=<name or id> (a new name creates it).',

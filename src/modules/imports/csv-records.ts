@@ -1,16 +1,32 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Parser } from 'csv-parse';
+import { AppError } from '../../core/errors.js';
 import type { Delimiter } from './csv-file.js';
 
 /**
- * The records of a CSV file, streamed: the file goes to the parser in 64 KB slices and the event
- * loop gets a turn every 64 KB, so even one huge cell never holds it. Each record carries its
- * number as a spreadsheet shows it (the header is 1; a cell spanning lines counts once; blank
- * lines count, as a spreadsheet shows them as empty rows).
+ * The records of a CSV file, streamed: the file goes to the parser in 16 KB slices and the event
+ * loop gets a turn after each slice and every TURN_RECORDS records, so neither one huge cell nor
+ * a file of blank lines holds it. Each record carries its number as a spreadsheet shows it (the
+ * header is 1; a cell spanning lines counts once; blank lines count, as a spreadsheet shows them
+ * as empty rows).
  */
 
-const SLICE_BYTES = 64 * 1024;
+/**
+ * A slice of blank lines is as many records, which the parser makes in one go and a reader takes
+ * without a turn: with 64 KB slices and no turn between records, 49 MB of line breaks held the
+ * loop for 720 ms of the main thread's CPU (before the row limit stopped it); with 16 KB and a
+ * turn every 1,000 records, 70 ms.
+ */
+const SLICE_BYTES = 16 * 1024;
+const TURN_RECORDS = 1000;
+
+/**
+ * Cells a row may hold (operations.md §13): no link export comes near it, and a row of millions
+ * of one-byte cells built millions of strings the reader then walked in one go (issue 41: 10
+ * million empty cells held the loop for 1.2 s of the main thread's CPU, event-loop.test.ts).
+ */
+export const MAX_ROW_CELLS = 1000;
 
 export type CsvRecord = { line: number; cells: string[] } | { line: number; unclosedQuote: true };
 
@@ -42,6 +58,13 @@ export async function* csvRecords(body: Buffer, delimiter: Delimiter): AsyncGene
     relax_column_count: true,
     skip_empty_lines: false,
     skip_records_with_error: true,
+    // Past MAX_ROW_CELLS the parser stops splitting a row: the rest of it is one last cell, so a
+    // row never holds more than one cell beyond the limit, and on_record refuses it as it ends.
+    ignore_last_delimiters: MAX_ROW_CELLS + 1,
+    on_record: (cells: string[], info) => {
+      if (cells.length > MAX_ROW_CELLS) throw new AppError('import_too_many_cells', { line: info.records, limit: MAX_ROW_CELLS });
+      return cells;
+    },
   });
   let broken = false;
   parser.on('skip', () => (broken = true));
@@ -52,6 +75,7 @@ export async function* csvRecords(body: Buffer, delimiter: Delimiter): AsyncGene
     for await (const cells of parser as AsyncIterable<string[]>) {
       line++;
       yield { line, cells: cells.map(unguardFormula) };
+      if (line % TURN_RECORDS === 0) await nextTurn();
     }
     if (broken) yield { line: line + 1, unclosedQuote: true };
   } finally {

@@ -16,17 +16,21 @@ const BATCH_ROWS = 500;
 /** Rows checked between two turns of the event loop. */
 const TURN_ROWS = 100;
 
-/** The most records the file can hold: one a line break, plus a last line without one. */
-function recordsAtMost(body: Buffer): number {
+/**
+ * Whether the file may hold more than `limit` records: one a line break, plus a last line without
+ * one. It stops counting past the limit (49 MB of line breaks were counted to the end, one
+ * call a line break, in one go).
+ */
+function mayHoldMoreThan(body: Buffer, limit: number): boolean {
   const byte = body.includes(0x0a) ? 0x0a : 0x0d;
-  let count = 0;
-  for (let at = body.indexOf(byte); at >= 0; at = body.indexOf(byte, at + 1)) count++;
-  return body.at(-1) === byte ? count : count + 1;
+  let count = body.at(-1) === byte ? 0 : 1;
+  for (let at = body.indexOf(byte); at >= 0 && count <= limit; at = body.indexOf(byte, at + 1)) count++;
+  return count > limit;
 }
 
 /** Refuses a file of more than MAX_ROWS rows before any is read (quoted line breaks make a cheap count too high). */
 async function checkRowCount(body: Buffer, delimiter: Delimiter): Promise<void> {
-  if (recordsAtMost(body) <= MAX_ROWS + 1) return;
+  if (!mayHoldMoreThan(body, MAX_ROWS + 1)) return;
   let records = 0;
   for await (const record of csvRecords(body, delimiter)) {
     records = record.line;

@@ -10,18 +10,29 @@ import { routesPlugin, type App } from '../../http/types.js';
 import { requireWorkspace } from '../workspaces/service.js';
 import { MAX_FILE_BYTES } from './csv-file.js';
 import { Import, ImportListQuery, ImportParam, ImportPreview, ImportQuery } from './schemas.js';
-import { getImport, importErrorsCsv, listImports, previewImport, startImport, type ImportRequest } from './service.js';
+import { MAX_ROW_CELLS } from './csv-records.js';
+import { READS_PER_WORKSPACE } from './file-reads.js';
+import { getImport, importErrorsCsv, listImports, previewImport, startImport, type ImportDeps, type ImportRequest } from './service.js';
 import type { ImportSource } from './row.js';
 
 const tags = ['Imports'];
 const write = { scope: 'linksWrite' } as const;
 const read = { scope: 'linksRead' } as const;
 
+const CELLS = MAX_ROW_CELLS.toLocaleString('en-US');
+
+/** The limits of reading a file, which the import and its preview share. */
+const READ_LIMITS =
+  `At most ${CELLS} cells a row (400 \`import_too_many_cells\` naming the row). ` +
+  `At most ${READS_PER_WORKSPACE} files are read at once per workspace on each instance (previews, and imports being checked before their 202): one more is 429 \`import_reads_busy\` with Retry-After (and \`retryAfter\`). `;
+
 const START =
   'Extension (operations.md §13). The file is the body (`text/csv`, UTF-8, a BOM ignored; delimiter `,` `;` or tab found from the header; at most 50 MB (413 above) and 100,000 rows). ' +
-  'It is read through once before the answer: a file-level problem is a 400 (`import_not_csv`, `import_empty`, `import_no_destination`, `import_too_many_rows`, `import_collection_required`…) and nothing is stored; ' +
+  READ_LIMITS +
+  'One import runs at a time per workspace: while one runs, another is 409 `import_running` before its file is read. ' +
+  'The file is read through once before the answer: a file-level problem is a 400 (`import_not_csv`, `import_empty`, `import_no_destination`, `import_too_many_rows`, `import_too_many_cells`, `import_collection_required`…) and nothing is stored; ' +
   'a file naming collections or tags that do not exist yet needs collectionsWrite / tagsWrite as well (403 `missing_scopes`, before the job starts). Then 202: the job runs in the background on any instance (after a restart too); poll GET /api/imports/{id}. ' +
-  'One import runs at a time per workspace (409 `import_running`). Per row, not atomic: good rows are written, bad ones reported (GET /api/imports/{id}/errors). ' +
+  'Per row, not atomic: good rows are written, bad ones reported (GET /api/imports/{id}/errors). ' +
   'A row whose old short URL (an alias: aliases on the Link record) or externalId was imported before updates that link; a row with neither is matched by destination and title; importing the same file twice ends with created 0, updated 0. ' +
   'Each old short URL becomes an alias of its link; a host the workspace has not claimed is claimed (pending) for it — the alias answers once the claim is verified (POST /api/domains/{id}/verify). A host another workspace holds active fails its rows (`alias_host_taken`). ' +
   'Creation dates in the file are read (and checked) but links are created now: the Link record\'s createdAt is when it came here. ' +
@@ -33,6 +44,9 @@ const START =
   'Records keep their createdAt and updatedAt. A link keeps its short id when free on this server, else gets a new one (its shortUrl differs: on the same server the link it was exported from holds it). ' +
   'A link keeps its aliases, their hosts claimed pending for this workspace; an alias this workspace cannot hold (its host is another workspace\'s, or another link holds it) is left out, the link imported without it and the line listed in the errors CSV (counted as written, not failed). ' +
   'Clicks, leads and sales are written with their analytics rollups, so GET /api/analytics and GET /api/events show them as the source workspace did (an event takes its dimensions from its imported click, a sale from its lead); they send no webhooks.';
+
+const RUNNING = errorAnswer('import_running: an import of this workspace is still running (the file was not read)');
+const BUSY = errorAnswer(`Rate limit exceeded, or import_reads_busy: ${READS_PER_WORKSPACE} files of this workspace are being read already (see retryAfter and Retry-After)`);
 
 /** The body of an import: the file's bytes, whatever its content type says. */
 function fileParser(app: App): void {
@@ -82,7 +96,7 @@ function sendCsv(reply: FastifyReply, id: string, chunks: AsyncGenerator<string>
     .send(Readable.from(chunks, { objectMode: false }) as never);
 }
 
-export interface ImportRouteDeps extends ResourceDeps {
+export interface ImportRouteDeps extends ResourceDeps, ImportDeps {
   /** Tells this instance's worker a job is waiting. */
   wakeWorker: () => void;
 }
@@ -97,9 +111,9 @@ export const importRoutes = routesPlugin<ImportRouteDeps>('imports', (app, deps)
     const f = files as App;
     f.post(
       '/api/imports',
-      { config: write, bodyLimit: MAX_FILE_BYTES, schema: { operationId: 'createImport', tags, summary: 'Import links from a file', description: START, querystring: ImportQuery, body: FILE_BODY, response: { 202: Type.Ref(Import), 409: errorAnswer('import_running: an import of this workspace is still running') } } },
+      { config: write, bodyLimit: MAX_FILE_BYTES, schema: { operationId: 'createImport', tags, summary: 'Import links from a file', description: START, querystring: ImportQuery, body: FILE_BODY, response: { 202: Type.Ref(Import), 409: RUNNING, 429: BUSY } } },
       async (req, reply) => {
-        const started = await startImport({ ctx: ctx(req), input: { ...requestOf(req.query), file: fileOf(req.body), scopes: req.principal!.scopes } });
+        const started = await startImport({ ctx: ctx(req), deps, input: { ...requestOf(req.query), file: fileOf(req.body), scopes: req.principal!.scopes } });
         deps.wakeWorker();
         return reply.status(202).send(started);
       },
@@ -109,9 +123,9 @@ export const importRoutes = routesPlugin<ImportRouteDeps>('imports', (app, deps)
       {
         config: write,
         bodyLimit: MAX_FILE_BYTES,
-        schema: { operationId: 'previewImport', tags, summary: 'Preview an import', description: 'What POST /api/imports would read from this file and query, without importing: the source, the columns, which column feeds each field, the row count and the first 10 rows as they would be imported. The same 400s. A Linktrail export (source linktrail) has no columns: only its record count.', querystring: ImportQuery, body: FILE_BODY, response: { 200: ImportPreview } },
+        schema: { operationId: 'previewImport', tags, summary: 'Preview an import', description: `What POST /api/imports would read from this file and query, without importing: the source, the columns, which column feeds each field, the row count and the first 10 rows as they would be imported. The same 400s. A Linktrail export (source linktrail) has no columns: only its record count. ${READ_LIMITS}`, querystring: ImportQuery, body: FILE_BODY, response: { 200: ImportPreview, 429: BUSY } },
       },
-      async (req) => previewImport({ input: { ...requestOf(req.query), file: fileOf(req.body) } }),
+      async (req) => previewImport({ ctx: ctx(req), deps, input: { ...requestOf(req.query), file: fileOf(req.body) } }),
     );
   });
 
@@ -163,10 +177,10 @@ export const importAdminRoutes = routesPlugin<ImportRouteDeps & { adminToken: st
       '/workspaces/:workspaceId/imports',
       {
         bodyLimit: MAX_FILE_BYTES,
-        schema: { operationId: 'adminCreateImport', tags: opTags, security, summary: 'Import links into a workspace', description: 'As POST /api/imports, for the operator (every scope).', params: AdminWorkspaceParam, querystring: ImportQuery, body: FILE_BODY, response: { 202: Type.Ref(Import), ...adminErrors } },
+        schema: { operationId: 'adminCreateImport', tags: opTags, security, summary: 'Import links into a workspace', description: 'As POST /api/imports, for the operator (every scope), with its limits (409 `import_running`, 429 `import_reads_busy`).', params: AdminWorkspaceParam, querystring: ImportQuery, body: FILE_BODY, response: { 202: Type.Ref(Import), ...adminErrors, 409: RUNNING, 429: BUSY } },
       },
       async (req, reply) => {
-        const started = await startImport({ ctx: await ctxOf(req.params.workspaceId), input: { ...requestOf(req.query), file: fileOf(req.body), scopes: new Set(SCOPES) } });
+        const started = await startImport({ ctx: await ctxOf(req.params.workspaceId), deps, input: { ...requestOf(req.query), file: fileOf(req.body), scopes: new Set(SCOPES) } });
         deps.wakeWorker();
         return reply.status(202).send(started);
       },

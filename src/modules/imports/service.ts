@@ -8,6 +8,7 @@ import { newId } from '../../db/ids.js';
 import { withTransaction } from '../../core/transaction.js';
 import { translate, type MessageCode, type Params } from '../../i18n/messages.js';
 import { headerOf } from './csv-file.js';
+import type { FileReads } from './file-reads.js';
 import { readImportBatches } from './read-csv.js';
 import { jobSource } from './job-sources.js';
 import { exportRecordCount } from './linktrail/source.js';
@@ -17,6 +18,12 @@ import { planColumns, sourceOfColumns } from './sources.js';
 import * as store from './store.js';
 
 export { ImportWorker, type ImportWorkerDeps } from './worker.js';
+export { FileReads } from './file-reads.js';
+
+/** What the request-side operations share: the places for reading files (file-reads.ts). */
+export interface ImportDeps {
+  reads: FileReads;
+}
 
 export const IMPORT_SOURCES = ['bitly', 'dub', 'shlink', 'rebrandly', 'csv', 'linktrail'] as const;
 
@@ -63,27 +70,30 @@ function sourceOf(file: Buffer, asked: ImportSource | undefined): { source: Impo
   return { source: sourceOfColumns(columns), detected: true };
 }
 
+/** 409 naming the workspace's running import, when one runs. */
+async function refuseWhileRunning(ctx: Ctx): Promise<void> {
+  const running = await store.runningImportId(ctx.db, ctx.workspace.id);
+  if (running !== undefined) throw new AppError('import_running', { id: running });
+}
+
 /**
  * Starts an import (operations.md §13): the file is read through once here (its rows counted,
  * the names it uses checked against the caller's scopes, a file-level problem refused before
- * anything is stored), then kept with the job for a worker of any instance to write.
+ * anything is stored), then kept with the job for a worker of any instance to write. While
+ * another import runs the file is not read at all; the read takes one of the workspace's places
+ * (file-reads.ts).
  */
-export async function startImport({ ctx, input }: { ctx: Ctx; input: ImportRequest & { file: Buffer; scopes: ReadonlySet<Scope> } }): Promise<Import> {
-  const { source } = sourceOf(input.file, input.source);
-  const options: store.ImportOptions = { collection: input.collection, mapping: input.mapping, upgradeHttp: input.upgradeHttp, domain: input.domain };
-  const checked = await jobSource(source).check(ctx, input.file, options, input.scopes);
-  const row = await withTransaction(ctx.db, (tx) => store.insertImport(tx, {
-    id: newId(),
-    workspaceId: ctx.workspace.id,
-    source,
-    options: { ...options, columns: checked.columns },
-    file: storedText(input.file),
-    total: checked.total,
-  }));
-  if (!row) {
-    const [running] = await store.listImportRows(ctx.db, ctx.workspace.id, { take: 1, skip: 0, sort: 'desc' });
-    throw new AppError('import_running', { id: running?.id ?? '' });
-  }
+export async function startImport({ ctx, deps, input }: { ctx: Ctx; deps: ImportDeps; input: ImportRequest & { file: Buffer; scopes: ReadonlySet<Scope> } }): Promise<Import> {
+  await refuseWhileRunning(ctx);
+  const row = await deps.reads.run(ctx.workspace.id, async () => {
+    const { source } = sourceOf(input.file, input.source);
+    const options: store.ImportOptions = { collection: input.collection, mapping: input.mapping, upgradeHttp: input.upgradeHttp, domain: input.domain };
+    const checked = await jobSource(source).check(ctx, input.file, options, input.scopes);
+    const job = { id: newId(), workspaceId: ctx.workspace.id, source, options: { ...options, columns: checked.columns }, file: storedText(input.file), total: checked.total };
+    return withTransaction(ctx.db, (tx) => store.insertImport(tx, job));
+  });
+  // Another import started while this file was read.
+  if (!row) throw new AppError('import_running', { id: (await store.runningImportId(ctx.db, ctx.workspace.id)) ?? '' });
   return toImport(row);
 }
 
@@ -135,9 +145,13 @@ function previewRow(r: ReadResult) {
 /**
  * What an import of this file would read, before it starts: the source (given, or recognised
  * from the columns), the columns, which column each field reads, the number of rows, and the
- * first rows as they would be imported.
+ * first rows as they would be imported. The read takes one of the workspace's places (file-reads.ts).
  */
-export async function previewImport({ input }: { input: ImportRequest & { file: Buffer } }) {
+export async function previewImport({ ctx, deps, input }: { ctx: Ctx; deps: ImportDeps; input: ImportRequest & { file: Buffer } }) {
+  return deps.reads.run(ctx.workspace.id, () => preview(input));
+}
+
+async function preview(input: ImportRequest & { file: Buffer }) {
   const { source, detected } = sourceOf(input.file, input.source);
   // A Linktrail export has no columns to map: its record count, the file's problems as a 400.
   if (source === 'linktrail') return { source, detected, columns: [], mapping: {}, fields: [], total: await exportRecordCount(input.file), collectionColumn: true, rows: [] };

@@ -99,6 +99,12 @@ export async function findImport(conn: Conn, workspaceId: string, id: string): P
   return row;
 }
 
+/** The id of the workspace's running import, if one runs (one at most: a partial unique index). */
+export async function runningImportId(conn: Conn, workspaceId: string): Promise<string | undefined> {
+  const [row] = await rows<{ id: string }>(conn, sql`SELECT id FROM imports WHERE workspace_id = ${workspaceId}::uuid AND status = 'running' LIMIT 1`);
+  return row?.id;
+}
+
 export function listImportRows(conn: Conn, workspaceId: string, page: { take: number; skip: number; sort: 'asc' | 'desc' }): Promise<ImportRowRecord[]> {
   const order = sql.raw(page.sort === 'asc' ? 'ASC' : 'DESC');
   return rows(

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/core/errors.js';
 import { errorBody } from '../../../src/http/errors.js';
+import { MAX_ROW_CELLS } from '../../../src/modules/imports/csv-records.js';
 import { headerOf, readImport } from '../../../src/modules/imports/read-csv.js';
 import { failed, readAll } from './read.js';
 
@@ -69,6 +70,20 @@ describe('a file that cannot be imported', () => {
     let rows = 0;
     for await (const batch of readImport(file, { source: 'csv' })) rows += batch.length;
     expect(rows).toBe(100_000);
+  });
+
+  it('a row of more than 1,000 cells: refused naming the row, a row of 1,000 read', async () => {
+    const row = (cells: number) => `https://a.example/${cells}${','.repeat(cells - 1)}\n`;
+    expect(await readAll(`url,title\n${row(1000)}`, { source: 'csv' })).toEqual([{ ok: true, row: { line: 2, url: 'https://a.example/1000', tags: [], utm: {} } }]);
+    const refused = readAll(`url,title\n${row(2)}\n${row(1001)}${row(2)}`, { source: 'csv' });
+    const err = await refused.then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    const body = errorBody(err as AppError);
+    expect(body).toMatchObject({ error: { code: 'import_too_many_cells' } });
+    // Line 4: the header, a row, a blank line, then the long row.
+    expect(body.error.en).toMatch(/^Row 4 of the file holds more than 1000 cells/);
+    expect(body.error.ar).toContain('الصف 4');
+    expect(MAX_ROW_CELLS).toBe(1000);
   });
 
   it('headerOf gives the delimiter and the trimmed columns for a preview', () => {

@@ -7,11 +7,14 @@
  * in it, not in wall time: on a shared machine (two cores, a CI run's other files beside it) the
  * process is at times not scheduled at all, which froze no loop (a wall-time bound of 500 ms failed
  * at 514 ms so). scripts/test-all.sh runs this file apart from the others (vitest.config.ts).
- * Two shapes: many ordinary rows, and one huge cell that yields no record for 50 MB.
+ * Two shapes: many ordinary rows, and one huge cell that yields no record for 50 MB. And a row of
+ * millions of empty cells (issue 41), refused at MAX_ROW_CELLS: read whole, its 10 million cells
+ * took 1.2 s of the main thread's CPU in one go after the row's last byte.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '../../../src/modules/imports/csv-file.js';
+import { AppError } from '../../../src/core/errors.js';
 import { readImport } from '../../../src/modules/imports/read-csv.js';
 
 const GAP_BOUND_MS = 500;
@@ -104,5 +107,28 @@ describe('a 50 MB file', () => {
     // 800 slices of 64 KB, a turn after each: the interval ticks throughout, not once at the end.
     expect(ticks).toBeGreaterThan(20);
     expect(longest).toBeLessThan(GAP_BOUND_MS);
+  });
+});
+
+describe('a row of 10 million cells', () => {
+  it('is refused naming the row, the interval ticking throughout', async () => {
+    const head = 'url,title\r\nhttps://example.com/';
+    const file = Buffer.alloc(head.length + 10_000_000 + 2, ',');
+    file.write(head);
+    file.write('\r\n', file.length - 2);
+    let refused: unknown;
+    const { longest } = await ticksWhile(
+      () => 0,
+      async () => {
+        try {
+          for await (const batch of readImport(file, { source: 'csv' })) expect(batch).toEqual([]);
+        } catch (err) {
+          refused = err;
+        }
+      },
+    );
+    expect(longest).toBeLessThan(GAP_BOUND_MS);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: 'import_too_many_cells', params: { line: 2, limit: 1000 } });
   });
 });

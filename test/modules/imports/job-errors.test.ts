@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import type { LightMyRequestResponse } from 'fastify';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { within } from '../../helpers/wait.js';
 import { freshHost } from '../domains/helpers.js';
 import { importClient } from './job-helpers.js';
 
@@ -53,6 +55,16 @@ describe('file-level problems: a 400 and nothing stored', () => {
   it('a 60 MB body is 413 before it is read', async () => {
     const c = importClient(t, await t.workspace());
     expectError(await c.post('collection=Any', Buffer.alloc(60 * 1024 * 1024, 0x61)), 413, 'body_too_large');
+  });
+
+  it('a row of more than 1,000 cells: the import and its preview are 400 naming the row', async () => {
+    const c = importClient(t, await t.workspace());
+    const file = `url\nhttps://example.com/a\nhttps://example.com/b${','.repeat(1000)}\n`;
+    for (const res of [await c.post('collection=Any', file), await c.send('POST', '/api/imports/preview', { payload: file, type: 'text/csv' })]) {
+      const body = expectError(res, 400, 'import_too_many_cells');
+      expect(body.error.en).toMatch(/^Row 3 of the file holds more than 1000 cells/);
+    }
+    expect((await c.send('GET', '/api/imports')).json()).toEqual([]);
   });
 
   it('no collection column and no collection parameter', async () => {
@@ -103,8 +115,51 @@ describe('one import at a time per workspace', () => {
     const id = first.json<{ id: string }>().id;
     const second = expectError(await c.post('collection=A', 'url\nhttps://example.com/b\n'), 409, 'import_running');
     expect(second.error.en).toContain(id);
+    // Refused before the file is read: a body that is no CSV at all (a 400 on its own) gets the same answer.
+    expectError(await c.post('collection=A', '[{"url":"https://example.com"}]'), 409, 'import_running');
+    expect(expectError(await c.post('collection=A', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00])), 409, 'import_running').error.en).toContain(id);
     expect(await c.finished(id)).toMatchObject({ status: 'done', total: 3000, created: 3000 });
     expect((await c.post('collection=A', 'url\nhttps://example.com/b\n')).statusCode).toBe(202);
+  });
+});
+
+describe('files read at once per workspace', () => {
+  it('beyond 2 previews in flight one workspace is 429 with Retry-After, while another workspace\'s preview is answered', async () => {
+    const a = importClient(t, await t.workspace());
+    const b = importClient(t, await t.workspace());
+    const preview = (c: typeof a, file: string) => c.send('POST', '/api/imports/preview', { payload: file, type: 'text/csv' });
+    const small = 'url,title\nhttps://example.com/small,Small\n';
+    // Large enough to be read for seconds (in slices, the event loop free between them).
+    const large = `url,title,description\n${Array.from({ length: 20_000 }, (_, i) => `https://example.com/${i},"Title ${i}",${'d'.repeat(400)}`).join('\n')}\n`;
+    let largeAnswered = 0;
+    const reads = [preview(a, large), preview(a, large)].map((p) => p.finally(() => largeAnswered++));
+
+    let refused: LightMyRequestResponse | undefined;
+    const busy = await within(30_000, async () => {
+      const res = await preview(a, small);
+      if (res.statusCode === 429) refused = res;
+      else expect(res.statusCode, res.body).toBe(200);
+      return refused !== undefined;
+    }, 10);
+    expect(busy, 'no third preview of the workspace was refused').toBe(true);
+    expect(largeAnswered).toBe(0);
+    const body = expectError(refused!, 429, 'import_reads_busy');
+    expect(refused!.headers['retry-after']).toBe(String((body as { retryAfter?: number }).retryAfter));
+    expect(Number(refused!.headers['retry-after'])).toBeGreaterThan(0);
+    // An import of that workspace needs a place too.
+    expectError(await a.post('collection=A', small), 429, 'import_reads_busy');
+
+    // Another workspace is answered while the first one's reads are still in flight.
+    const other = await preview(b, small);
+    expect(other.statusCode, other.body).toBe(200);
+    expect(largeAnswered).toBe(0);
+
+    for (const res of await Promise.all(reads)) {
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json<{ total: number }>().total).toBe(20_000);
+    }
+    // The places are free again.
+    expect((await preview(a, small)).statusCode).toBe(200);
   });
 });
 
