@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_ACTIONS } from '../../../src/modules/audit/actions.js';
@@ -7,7 +8,7 @@ import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
 import { clientWithClick } from '../conversions/helpers.js';
 import { fixtureWithFreshHosts } from '../imports/job-helpers.js';
 import { connect, grantIdOf, registerApp } from '../oauth/helpers.js';
-import { addMember, asSession, createUser, login, uniqueEmail, type SignedIn } from '../people/helpers.js';
+import { addMember, asSession, createUser, login, sessionHeaders, uniqueEmail, type SignedIn } from '../people/helpers.js';
 import { pngImage } from '../qr/helpers.js';
 import { SIGNING_SECRET } from '../stripe/helpers.js';
 import { PUBLIC_URL, seedDelivery } from '../webhooks/helpers.js';
@@ -217,6 +218,62 @@ async function documentOperations(): Promise<string[]> {
   return Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((m) => MUTATING.includes(m)).map((m) => `${m.toUpperCase()} ${path}`));
 }
 
+/** A workspace with a key, an owner's session, a click and a collection. */
+async function fixture(): Promise<Fixture> {
+  const { api, clickId } = await clientWithClick(t);
+  const user = await createUser(t, { email: uniqueEmail('auditowner') });
+  await addMember(t, api.ws.id, user.id, 'owner');
+  return {
+    workspaceId: api.ws.id,
+    key: api.ws.key,
+    owner: { user, cookie: await login(t, user) },
+    clickId,
+    collectionId: idOf(await t.inject({ method: 'POST', url: '/api/collections', headers: bearer(api.ws.key), payload: [{ name: 'for links' }] })),
+    lead: async (externalId) => (await api.okLead({ clickId, eventName: 'Sign up', customerExternalId: externalId, customerName: 'Lead' })).customer.id,
+  };
+}
+
+/**
+ * What a request naming an unknown record sends besides its path, for the routes whose body
+ * must pass validation before the record is looked up (else 400 comes first). A bulk route
+ * names its records in the body instead of the path: an array of one unknown id.
+ */
+const UNKNOWN_ID_BODIES: Record<string, (unknownId: string) => unknown> = {
+  'PUT /api/links': (id) => [{ id, url: 'https://example.com/unknown' }],
+  'DELETE /api/links': (id) => [id],
+  'PUT /api/collections': (id) => [{ id, name: 'unknown' }],
+  'DELETE /api/collections': (id) => [id],
+  'PUT /api/tags': (id) => [{ id, name: 'unknown' }],
+  'DELETE /api/tags': (id) => [id],
+  'PUT /api/partners': (id) => [{ id, name: 'unknown' }],
+  'DELETE /api/partners': (id) => [id],
+  'PUT /api/customers': (id) => [{ id, name: 'unknown' }],
+  'DELETE /api/customers': (id) => [id],
+  'PATCH /api/domains/:id': () => ({ notFoundUrl: 'https://example.com/404' }),
+  'PATCH /api/utm-templates/:id': () => ({ name: 'unknown' }),
+  'PATCH /api/webhooks/:id': () => ({ description: 'unknown' }),
+  'POST /api/webhooks/:id/recover': () => ({ since: new Date(Date.now() - 3600_000).toISOString() }),
+  'PATCH /api/workspaces/:id/members/:userId': () => ({ role: 'viewer' }),
+  'PATCH /api/workspaces/:id/oauth-apps/:appId': () => ({ name: 'unknown' }),
+};
+
+/** The request an audited route gets for a record that does not exist, or undefined when it names no record (a create). */
+function unknownRecordRequest(route: string, config: { scope?: unknown; workspaceRole?: unknown }, f: Fixture) {
+  const [method, pattern] = route.split(' ') as [Method, string];
+  const unknownId = randomUUID();
+  let namesRecord = false;
+  const url = pattern.replace(/:(\w+)/g, (_, name: string) => {
+    // A person's settings route names its workspace by :id; that one exists.
+    if (name === 'id' && config.workspaceRole) return f.workspaceId;
+    namesRecord = true;
+    return name === 'domain' ? `unknown-${n()}.example.org` : randomUUID();
+  });
+  const body = UNKNOWN_ID_BODIES[route]?.(unknownId);
+  if (!namesRecord && !(Array.isArray(body))) return undefined;
+  const headers = config.scope ? bearer(f.key) : sessionHeaders(f.owner.cookie, config.workspaceRole ? undefined : f.workspaceId);
+  return { method, url, headers, payload: body as string | undefined };
+}
+
 describe('every mutating workspace route', () => {
   it('is either audited with a documented action or excluded with a reason, and the route table agrees', async () => {
     const ops = await documentOperations();
@@ -235,20 +292,9 @@ describe('every mutating workspace route', () => {
   });
 
   it('writes exactly one entry with its action for each of them, on success', async () => {
-    const { api, clickId } = await clientWithClick(t);
-    const user = await createUser(t, { email: uniqueEmail('auditowner') });
-    await addMember(t, api.ws.id, user.id, 'owner');
-    const owner = { user, cookie: await login(t, user) };
-    const f: Fixture = {
-      workspaceId: api.ws.id,
-      key: api.ws.key,
-      owner,
-      clickId,
-      collectionId: idOf(await t.inject({ method: 'POST', url: '/api/collections', headers: bearer(api.ws.key), payload: [{ name: 'for links' }] })),
-      lead: async (externalId) => (await api.okLead({ clickId, eventName: 'Sign up', customerExternalId: externalId, customerName: 'Lead' })).customer.id,
-    };
+    const f = await fixture();
     const failures: string[] = [];
-    const countOf = async (action: string) => (await changes(t, owner, f.workspaceId, `take=5000&action=${action}`)).length;
+    const countOf = async (action: string) => (await changes(t, f.owner, f.workspaceId, `take=5000&action=${action}`)).length;
     for (const [route, scenario] of Object.entries(SCENARIOS)) {
       const before = await countOf(ROUTE_ACTIONS[route]!);
       const res = await scenario(f);
@@ -257,12 +303,32 @@ describe('every mutating workspace route', () => {
         continue;
       }
       // The route under test was the scenario's last request: its entry is the newest.
-      const [newest] = await changes(t, owner, f.workspaceId, 'take=1');
+      const [newest] = await changes(t, f.owner, f.workspaceId, 'take=1');
       if (newest?.action !== ROUTE_ACTIONS[route]) failures.push(`${route}: newest entry ${newest?.action}, expected ${ROUTE_ACTIONS[route]}`);
       // Setups never call the route under test, so its action's entries grew by exactly this request's one.
       const added = (await countOf(ROUTE_ACTIONS[route]!)) - before;
       if (added !== 1) failures.push(`${route}: ${added} entries`);
     }
+    expect(failures).toEqual([]);
+  });
+
+  it('writes no entry for a request naming a record that does not exist (404, or 400 for a bulk body)', async () => {
+    const f = await fixture();
+    const configs = new Map(routeTable(t.runtime.app).flatMap((r) => [r.method].flat().map((m) => [`${String(m)} ${r.url}`, r.config ?? {}] as const)));
+    const failures: string[] = [];
+    let tried = 0;
+    for (const route of Object.keys(ROUTE_ACTIONS)) {
+      const request = unknownRecordRequest(route, configs.get(route)!, f);
+      if (!request) continue;
+      tried++;
+      const before = (await changes(t, f.owner, f.workspaceId)).length;
+      const res = await t.inject(request);
+      const expected = request.url === route.split(' ')[1] ? 400 : 404;
+      if (res.statusCode !== expected) failures.push(`${route}: answered ${res.statusCode} ${res.body}, expected ${expected} (give it a body in UNKNOWN_ID_BODIES?)`);
+      const written = (await changes(t, f.owner, f.workspaceId)).length - before;
+      if (written !== 0) failures.push(`${route}: ${res.statusCode} wrote ${written} entries`);
+    }
+    expect(tried).toBeGreaterThan(25);
     expect(failures).toEqual([]);
   });
 });
