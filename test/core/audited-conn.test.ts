@@ -31,6 +31,7 @@ const intentOf = (open = true): AuditIntent => ({
   at: new Date(),
   ids: new Set(),
   counts: {},
+  changes: {},
   written: false,
   open,
 });

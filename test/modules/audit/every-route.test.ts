@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_ACTIONS } from '../../../src/modules/audit/actions.js';
 import { isAuditedRoute } from '../../../src/modules/audit/hook.js';
 import { routeTable } from '../../../src/http/server.js';
-import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
+import { ADMIN_TOKEN, bearer, startTestApp, type TestApp } from '../../helpers/app.js';
 import { clientWithClick } from '../conversions/helpers.js';
 import { fixtureWithFreshHosts } from '../imports/job-helpers.js';
 import { connect, grantIdOf, registerApp } from '../oauth/helpers.js';
@@ -72,19 +72,11 @@ const NOT_WORKSPACE: Record<string, string> = {
   'POST /api/me/sso/link': "a person's own account (starts linking their SSO identity)",
   // Its workspace is known only inside the service, which writes `member.joined` itself (audit-log.test.ts).
   'POST /api/invites/accept': 'written by the invites service (member.joined)',
-  // The operator's API (ADMIN_TOKEN): not a workspace's actor (user, key, token or app); the operator's own log records it.
-  'POST /admin/workspaces': 'operator',
-  'PATCH /admin/workspaces/{id}': 'operator',
-  'POST /admin/workspaces/{id}/keys': 'operator',
-  'POST /admin/users': 'operator',
-  'POST /admin/users/reset-link': 'operator',
-  'POST /admin/workspaces/{id}/members': 'operator',
-  'POST /admin/secrets/reseal': 'operator',
-  'DELETE /admin/keys/{id}': 'operator',
-  'POST /admin/domains/{id}/verify': 'operator',
-  'POST /admin/workspaces/{id}/sso/domains/{domain}/verify': 'operator',
-  'DELETE /admin/domains/{id}': 'operator',
-  'POST /admin/workspaces/{workspaceId}/imports': 'operator',
+  // The operator's API changes no one workspace here (its changes of a workspace are audited there, actor `operator`).
+  'POST /admin/workspaces': 'creates a new workspace (nobody can see its log yet)',
+  'POST /admin/users': 'an account, in no workspace (its memberships are audited)',
+  'POST /admin/users/reset-link': "a person's own account",
+  'POST /admin/secrets/reseal': 'every workspace, and no setting changes (the values are sealed anew)',
   // Stripe's calls in: payments, like conversion tracking.
   'POST /webhooks/stripe/{id}': 'payments in (Stripe)',
 };
@@ -101,6 +93,9 @@ interface Fixture {
   lead(externalId: string): Promise<string>;
 }
 
+/** As the operator (ADMIN_TOKEN); `url` under /admin. */
+const byOperator = (method: Method, url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+  t.inject({ method, url: `/admin${url}`, headers: { ...bearer(ADMIN_TOKEN), ...headers }, payload: payload as string });
 const byKey = (f: Fixture, method: Method, url: string, payload?: unknown, headers: Record<string, string> = {}) =>
   t.inject({ method, url, headers: { ...bearer(f.key), ...headers }, payload: payload as string });
 const bySession = (f: Fixture, method: Method, url: string, payload?: unknown) => asSession(t, f.owner.cookie, method, url, payload);
@@ -137,6 +132,8 @@ const bulk = (path: string, item: (f: Fixture) => object): Record<string, Scenar
   [`DELETE ${path}`]: async (f) => byKey(f, 'DELETE', path, [idOf(await byKey(f, 'POST', path, [item(f)]))]),
 });
 const n = () => Math.random().toString(36).slice(2);
+/** A claimed host of the workspace, pending. */
+const claimedDomain = async (f: Fixture) => idOf(await byKey(f, 'POST', '/api/domains', { host: domainHost() }));
 const SCENARIOS: Record<string, Scenario> = {
   ...bulk('/api/links', (f) => ({ url: `https://example.com/${n()}`, collectionId: f.collectionId })),
   ...bulk('/api/collections', () => ({ name: `c-${n()}` })),
@@ -154,6 +151,19 @@ const SCENARIOS: Record<string, Scenario> = {
     expect((await t.admin('POST', `/domains/${id}/verify`)).statusCode).toBeLessThan(300);
     return byKey(f, 'POST', `/api/domains/${id}/verify`);
   },
+  'POST /admin/domains/:id/verify': async (f) => byOperator('POST', `/domains/${await claimedDomain(f)}/verify`),
+  'DELETE /admin/domains/:id': async (f) => byOperator('DELETE', `/domains/${await claimedDomain(f)}`),
+  'PATCH /admin/workspaces/:id': (f) => byOperator('PATCH', `/workspaces/${f.workspaceId}`, { name: `renamed ${n()}` }),
+  'POST /admin/workspaces/:id/keys': (f) => byOperator('POST', `/workspaces/${f.workspaceId}/keys`, { name: 'by operator', scopes: ['linksRead'] }),
+  'DELETE /admin/keys/:id': async (f) => byOperator('DELETE', `/keys/${idOf(await byOperator('POST', `/workspaces/${f.workspaceId}/keys`, { name: 'gone', scopes: ['linksRead'] }))}`),
+  'POST /admin/workspaces/:id/members': async (f) => byOperator('POST', `/workspaces/${f.workspaceId}/members`, { userId: (await createUser(t, { email: uniqueEmail('added') })).id, role: 'viewer' }),
+  'POST /admin/workspaces/:id/sso/domains/:domain/verify': async (f) => {
+    const domain = domainHost();
+    await configureSso(f, domain);
+    return byOperator('POST', `/workspaces/${f.workspaceId}/sso/domains/${domain}/verify`);
+  },
+  'POST /admin/workspaces/:workspaceId/imports': (f) =>
+    byOperator('POST', `/workspaces/${f.workspaceId}/imports?source=bitly&collection=Imported`, fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']).file, { 'content-type': 'text/csv' }),
   'POST /api/imports': (f) =>
     byKey(f, 'POST', '/api/imports?source=bitly&collection=Imported', fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']).file, { 'content-type': 'text/csv' }),
   'POST /api/integrations/stripe': (f) => byKey(f, 'POST', '/api/integrations/stripe'),
@@ -255,14 +265,19 @@ const UNKNOWN_ID_BODIES: Record<string, (unknownId: string) => unknown> = {
   'POST /api/webhooks/:id/recover': () => ({ since: new Date(Date.now() - 3600_000).toISOString() }),
   'PATCH /api/workspaces/:id/members/:userId': () => ({ role: 'viewer' }),
   'PATCH /api/workspaces/:id/oauth-apps/:appId': () => ({ name: 'unknown' }),
+  'PATCH /admin/workspaces/:id': () => ({ name: 'unknown' }),
+  'POST /admin/workspaces/:id/keys': () => ({ name: 'unknown', scopes: ['linksRead'] }),
+  'POST /admin/workspaces/:id/members': (id) => ({ userId: id, role: 'viewer' }),
 };
 
 /** The request an audited route gets for a record that does not exist, or undefined when it names no record (a create). */
 function unknownRecordRequest(route: string, config: { scope?: unknown; workspaceRole?: unknown }, f: Fixture) {
   const [method, pattern] = route.split(' ') as [Method, string];
   const unknownId = randomUUID();
+  const operator = pattern.startsWith('/admin/');
   let namesRecord = false;
   const url = pattern.replace(/:(\w+)/g, (_, name: string) => {
+    // The operator's routes name a record or the workspace changed: either unknown here.
     // A person's settings route names its workspace by :id; that one exists.
     if (name === 'id' && config.workspaceRole) return f.workspaceId;
     namesRecord = true;
@@ -270,7 +285,7 @@ function unknownRecordRequest(route: string, config: { scope?: unknown; workspac
   });
   const body = UNKNOWN_ID_BODIES[route]?.(unknownId);
   if (!namesRecord && !(Array.isArray(body))) return undefined;
-  const headers = config.scope ? bearer(f.key) : sessionHeaders(f.owner.cookie, config.workspaceRole ? undefined : f.workspaceId);
+  const headers = operator ? bearer(ADMIN_TOKEN) : config.scope ? bearer(f.key) : sessionHeaders(f.owner.cookie, config.workspaceRole ? undefined : f.workspaceId);
   return { method, url, headers, payload: body as string | undefined };
 }
 
@@ -314,7 +329,7 @@ describe('every mutating workspace route', () => {
 
   it('writes no entry for a request naming a record that does not exist (404, or 400 for a bulk body)', async () => {
     const f = await fixture();
-    const configs = new Map(routeTable(t.runtime.app).flatMap((r) => [r.method].flat().map((m) => [`${String(m)} ${r.url}`, r.config ?? {}] as const)));
+    const configs = new Map<string, { scope?: unknown; workspaceRole?: unknown }>(routeTable(t.runtime.app).flatMap((r) => [r.method].flat().map((m) => [`${String(m)} ${r.url}`, r.config ?? {}] as const)));
     const failures: string[] = [];
     let tried = 0;
     for (const route of Object.keys(ROUTE_ACTIONS)) {
