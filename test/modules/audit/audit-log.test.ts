@@ -145,7 +145,7 @@ describe('GET /api/audit-log', () => {
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const lines = csv.body.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('at,actorKind,actorId,actorUserId,actorName,action,targetIds,counts,ip,userAgent');
+    expect(lines[0]).toBe('at,actorKind,actorId,actorUserId,actorName,action,targetIds,counts,changes,ip,userAgent');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toContain(`key,${key.id},,second,tags.created,`);
     expect(lines[2]).toContain('"{""created"":1}"');

@@ -12,7 +12,7 @@ import { addMember, asSession, createUser, login, sessionHeaders, uniqueEmail, t
 import { pngImage } from '../qr/helpers.js';
 import { SIGNING_SECRET } from '../stripe/helpers.js';
 import { PUBLIC_URL, seedDelivery } from '../webhooks/helpers.js';
-import { changes } from './helpers.js';
+import { allChanges as changes } from './helpers.js';
 import { startTxtServer } from '../domains/dns-server.js';
 import { newProvider } from '../sso/helpers.js';
 import type { TestProvider } from '../../helpers/oidc-provider.js';
