@@ -82,7 +82,7 @@ export function auditChange(conn: Conn, change: { targetId?: string; field: stri
   intent.changes[change.field] = { before: change.before, after: change.after };
 }
 
-/** The ids a service's result names: records with an `id`, id strings, `deletedIds`, one level deep; and an unplaced entry's workspace. */
+/** The ids a service's result names: an id string, records with an `id`, arrays of either, `deletedIds`, one level deep; and an unplaced entry's workspace. */
 export function absorbResult(intent: AuditIntent, result: unknown): void {
   if (intent.workspaceId === undefined) intent.workspaceId = workspaceNamed(result);
   const add = (v: unknown) => {
@@ -91,6 +91,7 @@ export function absorbResult(intent: AuditIntent, result: unknown): void {
     else if (v && typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string' && UUID.test((v as { id: string }).id)) intent.ids.add((v as { id: string }).id.toLowerCase());
   };
   if (Array.isArray(result)) result.forEach(add);
+  else if (typeof result === 'string') add(result); // a path's id (audit/hook.ts) or a transaction's
   else if (result && typeof result === 'object') {
     add(result);
     for (const v of Object.values(result)) if (Array.isArray(v)) v.forEach(add);
