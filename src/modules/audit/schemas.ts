@@ -9,7 +9,7 @@ export const AuditQuery = Type.Object({
   skip: listQueryProperties.skip,
   sort: Type.Optional(StringEnum(['asc', 'desc'] as const, { default: 'desc', description: 'Order by `at` (desc: newest first); ties by insertion order' })),
   actor: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 100, description: "Only entries of this actor: a person's, key's, human token's or OAuth app's id (a person's id also matches the tokens and apps acting for them)" }),
+    Type.String({ minLength: 1, maxLength: 100, description: "Only entries of this actor: a person's, key's, human token's or OAuth app's id (a person's id also matches the tokens and apps acting for them), or `operator`" }),
   ),
   action: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only entries of this action (e.g. `links.created`; the list is in the description above)' })),
   startDate: AnalyticsQuery.properties.startDate,
