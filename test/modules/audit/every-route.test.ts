@@ -13,6 +13,7 @@ import { pngImage } from '../qr/helpers.js';
 import { SIGNING_SECRET } from '../stripe/helpers.js';
 import { PUBLIC_URL, seedDelivery } from '../webhooks/helpers.js';
 import { allChanges as changes } from './helpers.js';
+import { within } from '../../helpers/wait.js';
 import { startTxtServer } from '../domains/dns-server.js';
 import { newProvider } from '../sso/helpers.js';
 import type { TestProvider } from '../../helpers/oidc-provider.js';
@@ -132,6 +133,11 @@ const bulk = (path: string, item: (f: Fixture) => object): Record<string, Scenar
   [`DELETE ${path}`]: async (f) => byKey(f, 'DELETE', path, [idOf(await byKey(f, 'POST', path, [item(f)]))]),
 });
 const n = () => Math.random().toString(36).slice(2);
+/** Waits until the workspace runs no import (one at a time: the next would be 409 import_running). */
+async function importsIdle(f: Fixture): Promise<void> {
+  const idle = async () => !(await t.inject({ method: 'GET', url: '/api/imports', headers: bearer(f.key) })).json<{ status: string }[]>().some((i) => i.status === 'running');
+  expect(await within(60_000, idle), 'the previous import never finished').toBe(true);
+}
 /** A claimed host of the workspace, pending. */
 const claimedDomain = async (f: Fixture) => idOf(await byKey(f, 'POST', '/api/domains', { host: domainHost() }));
 const SCENARIOS: Record<string, Scenario> = {
@@ -162,10 +168,14 @@ const SCENARIOS: Record<string, Scenario> = {
     await configureSso(f, domain);
     return byOperator('POST', `/workspaces/${f.workspaceId}/sso/domains/${domain}/verify`);
   },
-  'POST /admin/workspaces/:workspaceId/imports': (f) =>
-    byOperator('POST', `/workspaces/${f.workspaceId}/imports?source=bitly&collection=Imported`, fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']).file, { 'content-type': 'text/csv' }),
-  'POST /api/imports': (f) =>
-    byKey(f, 'POST', '/api/imports?source=bitly&collection=Imported', fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']).file, { 'content-type': 'text/csv' }),
+  'POST /admin/workspaces/:workspaceId/imports': async (f) => {
+    await importsIdle(f);
+    return byOperator('POST', `/workspaces/${f.workspaceId}/imports?source=bitly&collection=Imported`, fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']).file, { 'content-type': 'text/csv' });
+  },
+  'POST /api/imports': async (f) => {
+    await importsIdle(f);
+    return byKey(f, 'POST', '/api/imports?source=bitly&collection=Imported', fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']).file, { 'content-type': 'text/csv' });
+  },
   'POST /api/integrations/stripe': (f) => byKey(f, 'POST', '/api/integrations/stripe'),
   'PUT /api/integrations/stripe': (f) => byKey(f, 'PUT', '/api/integrations/stripe', { signingSecret: SIGNING_SECRET }),
   'DELETE /api/integrations/stripe': (f) => byKey(f, 'DELETE', '/api/integrations/stripe'),
