@@ -23,6 +23,7 @@ import { ImportWorker } from './modules/imports/service.js';
 import { MailWorker, smtpTransport, type Mailer } from './modules/mail/service.js';
 import { AliasCache } from './modules/redirect/alias-cache.js';
 import { startClickPipeline } from './modules/clicks/service.js';
+import { forgetOldResets } from './modules/password-reset/service.js';
 import { forgetOldAudit } from './modules/audit/service.js';
 import { clickOutboxCtes, workspacesWanting } from './modules/webhooks/outbox.js';
 import { LocalBus, RedisBus, type AuthChangeBus, type ClickFlushBus, type DomainChangeBus, type InvalidationBus } from './infra/bus.js';
@@ -167,6 +168,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         const gone = await forgetOldAudit({ ctx: { db: database.db, now }, input: { days: config.auditRetentionDays } });
         if (gone.entries + gone.signIns > 0) logger.info(gone, 'deleted audit entries and sign-ins past AUDIT_RETENTION_DAYS');
       },
+      (now) => forgetOldResets({ ctx: { db: database.db, now } }),
     ],
   });
   // Event-loop delay, for the operator's metrics (and the hostile-body bench): a native

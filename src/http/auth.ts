@@ -233,6 +233,32 @@ export function authorizeWorkspaceRole(roleOf: RoleLookup) {
   };
 }
 
+/**
+ * preHandler of a workspace route that is the owner's (operations.md, rules before §11: "owner
+ * means the owner role by session"): a session must be an owner's (403 owner_required); keys and
+ * tokens act by the route's scope.
+ */
+export function ownerBySession(roleOf: RoleLookup) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const p = request.principal;
+    if (p?.kind !== 'session' || p.actor.type !== 'user') return;
+    if ((await roleOf(p.actor.userId, p.workspace.id)) !== 'owner') throw new AppError('owner_required');
+  };
+}
+
+/**
+ * preHandler of a change only an owner's session may make (one that re-points money, such as the
+ * Stripe connection): an API key, human token or OAuth token is refused with 401
+ * session_required, so a leaked credential cannot make it; a session must be an owner's.
+ */
+export function ownerSessionOnly(roleOf: RoleLookup) {
+  const owner = ownerBySession(roleOf);
+  return async (request: FastifyRequest): Promise<void> => {
+    if (request.principal?.kind !== 'session') throw new AppError('session_required');
+    await owner(request);
+  };
+}
+
 /** Constant-time check of the operator token (hashed first so lengths never leak). */
 export function adminGuard(adminToken: string) {
   const expected = createHash('sha256').update(adminToken).digest();

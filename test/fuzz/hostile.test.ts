@@ -44,6 +44,7 @@ import {
   type Pools,
   type Schema,
 } from './arbitraries.js';
+import { asSession, signedInMember } from '../modules/people/helpers.js';
 
 const SEED = 42;
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
@@ -943,11 +944,15 @@ describe('hostile input on the inbound Stripe webhook', () => {
     await withWorld(async (ctx) => {
       const failures: string[] = [];
       // A pending and a connected connection of C (the scratch workspace), beside unknown and garbage ids.
-      const cKey = await t.workspace({ plan: 'free' }).then((c) => c.key);
-      const pending = (await t.inject({ method: 'POST', url: '/api/integrations/stripe', headers: bearer(cKey) })).json<{ id: string }>().id;
-      const dKey = await t.workspace({ plan: 'free' }).then((d) => d.key);
-      const connected = (await t.inject({ method: 'POST', url: '/api/integrations/stripe', headers: bearer(dKey) })).json<{ id: string }>().id;
-      const put = await t.inject({ method: 'PUT', url: '/api/integrations/stripe', headers: bearer(dKey), payload: { signingSecret: 'whsec_fuzz0123456789abcdef' } });
+      // Connecting is an owner's act by session (operations.md §12).
+      const c = await t.workspace({ plan: 'free' });
+      const cOwner = (await signedInMember(t, c.id, 'owner')).cookie;
+      const pending = (await asSession(t, cOwner, 'POST', '/api/integrations/stripe', undefined, { workspaceId: c.id })).json<{ id: string }>().id;
+      const d = await t.workspace({ plan: 'free' });
+      const dKey = d.key;
+      const dOwner = (await signedInMember(t, d.id, 'owner')).cookie;
+      const connected = (await asSession(t, dOwner, 'POST', '/api/integrations/stripe', undefined, { workspaceId: d.id })).json<{ id: string }>().id;
+      const put = await asSession(t, dOwner, 'PUT', '/api/integrations/stripe', { signingSecret: 'whsec_fuzz0123456789abcdef' }, { workspaceId: d.id });
       expectStatus(put, 200, 'connect');
       // (No dot segments: /webhooks/stripe/.. is another path, the visitors' pages' 404.)
       const ids = fc.oneof(

@@ -68,11 +68,19 @@ export class ActiveHosts {
 
   /**
    * The active host a Host header names, with or without :80 / :443, in any case (host names are
-   * case-insensitive): as sent first (browsers send lower-case), lower-cased on a miss.
+   * case-insensitive), with or without the root's trailing dot (`brand.example.`, RFC 4343
+   * practice; hosts are stored without it): as sent first (browsers send lower-case), then
+   * lower-cased, then without the dot, each only on a miss.
    */
   get(hostHeader: string | undefined): ClaimedHost | undefined {
     if (hostHeader === undefined) return undefined;
-    return this.byHost.get(hostHeader) ?? this.byHost.get(hostHeader.toLowerCase());
+    return this.byHost.get(hostHeader) ?? this.byHost.get(hostHeader.toLowerCase()) ?? this.withoutRootDot(hostHeader);
+  }
+
+  private withoutRootDot(hostHeader: string): ClaimedHost | undefined {
+    if (!hostHeader.endsWith('.') && !hostHeader.includes('.:')) return undefined;
+    const bare = hostHeader.replace(/\.(?=:\d+$|$)/, '');
+    return bare === hostHeader ? undefined : this.byHost.get(bare.toLowerCase());
   }
 
   /** Called after every reload that may have changed something (the alias cache empties itself). */

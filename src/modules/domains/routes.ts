@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { baseContext, serviceContext, type ResourceDeps } from '../../core/context.js';
-import { AppError, notFound } from '../../core/errors.js';
-import { adminGuard, type RoleLookup } from '../../http/auth.js';
+import { notFound } from '../../core/errors.js';
+import { adminGuard, ownerBySession as ownerBySessionOf, type RoleLookup } from '../../http/auth.js';
 import { addSchemaOnce, DeletedIds, ErrorBody } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { AllowedQuery, Allowed, Domain, DomainCreate, DomainListQuery, DomainParam, DomainUpdate } from './schemas.js';
@@ -33,11 +33,7 @@ export type DomainRouteDeps = ResourceDeps & { domains: DomainDeps; roleOf: Role
 /** Claimed hosts of a workspace (operations.md §13), and the TLS edge's question. */
 export const domainRoutes = routesPlugin<DomainRouteDeps>('domains', (app, deps) => {
   addSchemaOnce(app, Domain);
-  const ownerBySession = async (req: FastifyRequest) => {
-    const p = req.principal;
-    if (p?.kind !== 'session' || p.actor.type !== 'user') return;
-    if ((await deps.roleOf(p.actor.userId, p.workspace.id)) !== 'owner') throw new AppError('owner_required');
-  };
+  const ownerBySession = ownerBySessionOf(deps.roleOf);
   const ctx = (req: FastifyRequest) => serviceContext(deps, req);
   const domain = Type.Ref(Domain);
 

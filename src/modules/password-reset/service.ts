@@ -73,3 +73,11 @@ export async function confirmReset({ ctx, input: { token, password } }: { ctx: B
     await revokeOtherSessions({ ctx: { db: tx, now: ctx.now }, input: { userId } });
   });
 }
+
+/**
+ * Periodic maintenance: a link is useless once expired, and the hourly cap counts only the last
+ * hour, so links made over a day ago are deleted (used or not).
+ */
+export async function forgetOldResets({ ctx }: { ctx: BaseCtx }): Promise<void> {
+  await store.deleteOldResets(ctx.db, new Date(ctx.now.getTime() - 24 * RESET_TTL_MS));
+}

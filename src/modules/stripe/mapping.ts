@@ -88,10 +88,18 @@ function email(value: unknown): string | undefined {
   return e && e.length <= 100 && EMAIL.test(e) ? e : undefined;
 }
 
-/** An id Stripe gives as a string or, when expanded, as an object with an id. */
+/**
+ * An id Stripe gives as a string or, when expanded, as an object whose `id` is one. One level,
+ * never recursive: a signed body may still nest 50,000 deep.
+ */
 function idOf(value: unknown): string | undefined {
-  if (isObject(value)) return idOf(value.id);
-  return typeof value === 'string' && value !== '' && value.length <= 255 ? value : undefined;
+  const id = isObject(value) ? value.id : value;
+  return typeof id === 'string' && id !== '' && id.length <= 255 ? id : undefined;
+}
+
+/** A reference that is there but is no id in Stripe's shape: the event is not read (ignored). */
+function malformedRef(value: unknown): boolean {
+  return value !== undefined && value !== null && idOf(value) === undefined;
 }
 
 function amountOf(value: unknown): number | undefined {
@@ -119,6 +127,7 @@ export function buyerOf(session: Record<string, unknown>, sessionId: string): Bu
 /** What the event means; `clickIdParam` is the query parameter the redirect hands click ids out in (CLICK_ID_PARAM). */
 export function meaningOf(event: StripeEvent, clickIdParam: string): Meaning {
   const o = event.object;
+  if ([o.customer, o.invoice, o.payment_intent].some(malformedRef)) return { kind: 'ignored' };
   switch (event.type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {

@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { baseContext, serviceContext, type ResourceDeps } from '../../core/context.js';
-import { AppError } from '../../core/errors.js';
-import type { RoleLookup } from '../../http/auth.js';
+import { ownerBySession as ownerBySessionOf, ownerSessionOnly, type RoleLookup } from '../../http/auth.js';
 import { DeletedIds, errorAnswer, ListQuery } from '../../http/schemas.js';
 import { routesPlugin, type App } from '../../http/types.js';
 import { Received, StripeConnect, StripeConnection, StripeEventRecord, WebhookParams } from './schemas.js';
@@ -15,18 +14,19 @@ export type StripeRouteDeps = ResourceDeps & ReceiveDeps & { roleOf: RoleLookup 
 
 const OWNER_NOTE =
   'Owner: with a session, only an owner of the workspace (X-Workspace-Id) may call it (403 owner_required for members and viewers). ' +
-  'With an API key, human token or OAuth token, the scope named below: changing the connection needs the scope that records sales (a connection makes them), reading it or its events the analytics read scope.';
+  'With an API key, human token or OAuth token, reading the connection or its events needs the analytics read scope.';
+/** Changing where revenue comes from is an owner's act by session (operations.md §12 "Connect (owner)"). */
+const OWNER_SESSION_NOTE =
+  'Owner by session only: an owner of the workspace (X-Workspace-Id) signed in to the dashboard (403 owner_required for members and viewers). ' +
+  'API keys, human tokens and OAuth tokens are refused with 401 session_required, so a credential that leaks cannot re-point the workspace\'s revenue.';
 
 export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) => {
   app.addSchema(StripeConnection);
   app.addSchema(StripeEventRecord);
   const tags = ['Stripe'];
-  // "Owner" (operations.md, rules before §11): a session must be an owner's; keys and tokens act by their scope.
-  const ownerBySession = async (req: FastifyRequest) => {
-    const p = req.principal;
-    if (p?.kind !== 'session' || p.actor.type !== 'user') return;
-    if ((await deps.roleOf(p.actor.userId, p.workspace.id)) !== 'owner') throw new AppError('owner_required');
-  };
+  const ownerBySession = ownerBySessionOf(deps.roleOf);
+  // Connecting, re-pointing or removing where revenue comes from: an owner's session only.
+  const ownerSession = ownerSessionOnly(deps.roleOf);
   const ctx = (req: FastifyRequest) => serviceContext(deps, req);
   const connection = Type.Ref(StripeConnection);
 
@@ -34,11 +34,11 @@ export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) 
     '/api/integrations/stripe',
     {
       config: { scope: 'conversionsWrite' },
-      preHandler: ownerBySession,
+      preHandler: ownerSession,
       schema: { operationId: 'connectStripe',
         tags,
         summary: 'Connect Stripe, step one: the webhook URL',
-        description: `Extension (operations.md §12). Makes the workspace's connection (one at a time) and its webhook URL, status pending; add the URL in Stripe for \`events\`, then give its signing secret with PUT. ${OWNER_NOTE}`,
+        description: `Extension (operations.md §12). Makes the workspace's connection (one at a time) and its webhook URL, status pending; add the URL in Stripe for \`events\`, then give its signing secret with PUT. ${OWNER_SESSION_NOTE}`,
         response: { 201: connection },
       },
     },
@@ -49,11 +49,11 @@ export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) 
     '/api/integrations/stripe',
     {
       config: { scope: 'conversionsWrite' },
-      preHandler: ownerBySession,
+      preHandler: ownerSession,
       schema: { operationId: 'updateStripeConnection',
         tags,
         summary: 'Connect Stripe, step two: the signing secret',
-        description: `Stores the endpoint's signing secret (sealed) and connects: events are received from now on. Again later: replaces the secret. ${OWNER_NOTE}`,
+        description: `Stores the endpoint's signing secret (sealed) and connects: events are received from now on. Again later: replaces the secret. ${OWNER_SESSION_NOTE}`,
         body: StripeConnect,
         response: { 200: connection, 404: errorAnswer('This workspace has no Stripe connection') },
       },
@@ -75,11 +75,11 @@ export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) 
     '/api/integrations/stripe',
     {
       config: { scope: 'conversionsWrite' },
-      preHandler: ownerBySession,
+      preHandler: ownerSession,
       schema: { operationId: 'disconnectStripe',
         tags,
         summary: 'Disconnect Stripe',
-        description: `The webhook URL answers 404 from now on; a new connection gets a new id. Sales already made stay. ${OWNER_NOTE}`,
+        description: `The webhook URL answers 404 from now on; a new connection gets a new id. Sales already made stay. ${OWNER_SESSION_NOTE}`,
         response: { 200: DeletedIds, 404: errorAnswer('This workspace has no Stripe connection') },
       },
     },

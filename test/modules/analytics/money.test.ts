@@ -48,7 +48,7 @@ async function shop() {
     return id!;
   };
   const sale = (clickId: string, amount: number, currency: string) => api.okSale({ clickId, amount, currency, customerExternalId: `c-${clickId}`, customerName: 'C' });
-  const connection = await connectStripe(t, api.ws.key);
+  const connection = await connectStripe(t, api.ws);
   const stripe = async (type: 'checkout.session.completed' | 'charge.refunded', object: Record<string, unknown>) => {
     const res = await postEvent(t, connection.webhookUrl, stripeEvent(type, object), SIGNING_SECRET);
     expect(res.statusCode, res.body).toBe(200);

@@ -176,9 +176,10 @@ const SCENARIOS: Record<string, Scenario> = {
     await importsIdle(f);
     return byKey(f, 'POST', '/api/imports?source=bitly&collection=Imported', fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']).file, { 'content-type': 'text/csv' });
   },
-  'POST /api/integrations/stripe': (f) => byKey(f, 'POST', '/api/integrations/stripe'),
-  'PUT /api/integrations/stripe': (f) => byKey(f, 'PUT', '/api/integrations/stripe', { signingSecret: SIGNING_SECRET }),
-  'DELETE /api/integrations/stripe': (f) => byKey(f, 'DELETE', '/api/integrations/stripe'),
+  // Connecting Stripe is an owner's act by session (operations.md §12).
+  'POST /api/integrations/stripe': (f) => asSession(t, f.owner.cookie, 'POST', '/api/integrations/stripe', undefined, { workspaceId: f.workspaceId }),
+  'PUT /api/integrations/stripe': (f) => asSession(t, f.owner.cookie, 'PUT', '/api/integrations/stripe', { signingSecret: SIGNING_SECRET }, { workspaceId: f.workspaceId }),
+  'DELETE /api/integrations/stripe': (f) => asSession(t, f.owner.cookie, 'DELETE', '/api/integrations/stripe', undefined, { workspaceId: f.workspaceId }),
   'POST /api/qr-logos': (f) => byKey(f, 'POST', '/api/qr-logos', pngImage(64, 64, () => [37, 99, 235, 255]), { 'content-type': 'image/png' }),
   'DELETE /api/qr-logos/:id': async (f) =>
     byKey(f, 'DELETE', `/api/qr-logos/${idOf(await byKey(f, 'POST', '/api/qr-logos', pngImage(64, 64, () => [0, 0, 0, 255]), { 'content-type': 'image/png' }))}`),

@@ -47,6 +47,12 @@ describe('an alias on an active host', () => {
     // One trailing slash is ignored; the host's case and default port too.
     expectStatus(await visit(host.toUpperCase(), '/spring/'), 302);
     expectStatus(await visit(`${host}:443`, '/spring/'), 302);
+    // Written as a fully qualified name, with the root's dot (RFC 4343 practice), as §13 stores it without.
+    for (const fqdn of [`${host}.`, `${host.toUpperCase()}.`, `${host}.:443`]) {
+      const viaDot = await visit(fqdn, '/spring');
+      expectStatus(viaDot, 302);
+      expect(await clickLinkOf(viaDot.headers.location as string)).toBe(link.id);
+    }
     // The generated short URL, on the service's own host, is the same link.
     const direct = await visit('lt.test', shortPath(link.shortUrl));
     expectStatus(direct, 302);

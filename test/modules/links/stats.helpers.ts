@@ -59,7 +59,7 @@ export async function statsClient(t: TestApp) {
     },
     /** A Stripe checkout attributed to the click, then `refunded` of it refunded (charge.refunded). */
     async stripeSale(clickId: string, amount: number, currency: string, refunded: number): Promise<void> {
-      stripe ??= await connectStripe(t, ws.key);
+      stripe ??= await connectStripe(t, ws);
       const paymentIntent = stripeId('pi');
       const post = async (type: 'checkout.session.completed' | 'charge.refunded', object: Record<string, unknown>) => {
         const res = await postEvent(t, stripe!.webhookUrl, stripeEvent(type, object), SIGNING_SECRET);

@@ -4,8 +4,10 @@
  * link valid one hour that ends every session and signs nobody in; without mail a 400 for every
  * address and the operator's link instead.
  */
+import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { rows } from '../../../src/db/connect.js';
 import { queuedMailCount } from '../../../src/modules/mail/service.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dropFreshDatabases, freshDatabase } from '../../helpers/fresh-database.js';
@@ -131,6 +133,24 @@ describe('setting a new password with the link', () => {
     expect(weak.json()).toMatchObject({ field: 'password' });
     expect((await me(sessions[0]!)).statusCode).toBe(200);
     expect((await confirm(t, token)).statusCode).toBe(204);
+  });
+
+  test('the periodic maintenance deletes links made over a day ago, used or not, and keeps newer ones', async () => {
+    const user = await createUser(t);
+    const resetsOf = async () =>
+      rows<{ createdAt: string | Date }>(t.database.db, sql`SELECT created_at AS "createdAt" FROM password_resets WHERE user_id = ${user.id}::uuid ORDER BY created_at`);
+    expect((await requestReset(t, user.email)).statusCode).toBe(202);
+    await confirm(t, await mailedToken(user.email));
+    expect((await requestReset(t, user.email)).statusCode).toBe(202);
+    // The link is made after the answer went out: wait for it.
+    expect(await within(5000, async () => (await resetsOf()).length === 2)).toBe(true);
+    clock.advance(25 * HOUR);
+    expect((await requestReset(t, user.email)).statusCode).toBe(202);
+    expect(await within(5000, async () => (await resetsOf()).length === 3)).toBe(true);
+    await t.runtime.maintain();
+    const kept = await resetsOf();
+    expect(kept).toHaveLength(1);
+    expect(new Date(kept[0]!.createdAt).getTime()).toBe(clock.now().getTime());
   });
 
   test('a malformed or unknown token: 400, never a 500', async () => {

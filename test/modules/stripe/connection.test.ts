@@ -1,12 +1,14 @@
 /**
  * operations.md §12, the connection: two steps (the URL, then the signing secret), GET without
  * the secret, DELETE (the URL then 404s; a new connection has a new id), who may call them (an
- * owner by session; keys and tokens by scope), the events list, and bad input → 400 en/ar/code.
+ * owner by session; keys and tokens only read it), the events list, and bad input → 400 en/ar/code.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
-import { asSession, expectError, ownedWorkspace, signedInMember } from '../people/helpers.js';
-import { SIGNING_SECRET, connectStripe, postEvent, stripeEvent } from './helpers.js';
+import { asSession, createHumanToken, expectError, ownedWorkspace, sessionHeaders, signedInMember } from '../people/helpers.js';
+import type { Scope } from '../../../src/core/scopes.js';
+import { connect, registerApp } from '../oauth/helpers.js';
+import { SIGNING_SECRET, connectStripe, postEvent, stripeEvent, stripeOwner } from './helpers.js';
 
 let t: TestApp;
 
@@ -23,7 +25,8 @@ const URL_RE = /^https:\/\/lt\.test\/webhooks\/stripe\/[0-9a-f]{8}-[0-9a-f]{4}-4
 describe('connecting Stripe in two steps', () => {
   it('POST gives a pending URL, PUT the secret connects it, GET shows it without the secret', async () => {
     const ws = await t.workspace();
-    const created = await t.inject({ method: 'POST', url: '/api/integrations/stripe', headers: bearer(ws.key) });
+    const owner = await stripeOwner(t, ws);
+    const created = await owner('POST', '/api/integrations/stripe');
     expect(created.statusCode, created.body).toBe(201);
     const pending = created.json<{ id: string; webhookUrl: string; status: string }>();
     expect(pending.status).toBe('pending');
@@ -34,7 +37,7 @@ describe('connecting Stripe in two steps', () => {
     const early = await postEvent(t, pending.webhookUrl, stripeEvent('checkout.session.completed', {}), SIGNING_SECRET);
     expectError(early, 400, 'stripe_not_connected');
 
-    const put = await t.inject({ method: 'PUT', url: '/api/integrations/stripe', headers: bearer(ws.key), payload: { signingSecret: SIGNING_SECRET } });
+    const put = await owner('PUT', '/api/integrations/stripe', { signingSecret: SIGNING_SECRET });
     expect(put.statusCode, put.body).toBe(200);
     const connected = put.json<Record<string, unknown>>();
     expect(connected).toMatchObject({ id: pending.id, webhookUrl: pending.webhookUrl, status: 'connected', testMode: false, apiVersion: '2024-06-20' });
@@ -56,20 +59,21 @@ describe('connecting Stripe in two steps', () => {
 
   it('one connection at a time; DELETE makes the URL 404 and the next connection has a new id', async () => {
     const ws = await t.workspace();
-    const first = await connectStripe(t, ws.key);
-    expectError(await t.inject({ method: 'POST', url: '/api/integrations/stripe', headers: bearer(ws.key) }), 400, 'stripe_connection_exists');
+    const owner = await stripeOwner(t, ws);
+    const first = await connectStripe(t, ws);
+    expectError(await owner('POST', '/api/integrations/stripe'), 400, 'stripe_connection_exists');
 
-    const deleted = await t.inject({ method: 'DELETE', url: '/api/integrations/stripe', headers: bearer(ws.key) });
+    const deleted = await owner('DELETE', '/api/integrations/stripe');
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(deleted.json()).toEqual({ deletedIds: [first.id] });
 
     const after = await postEvent(t, first.webhookUrl, stripeEvent('checkout.session.completed', {}), SIGNING_SECRET);
     expectError(after, 404, 'not_found');
     expectError(await t.inject({ method: 'GET', url: '/api/integrations/stripe', headers: bearer(ws.key) }), 404, 'stripe_no_connection');
-    expectError(await t.inject({ method: 'DELETE', url: '/api/integrations/stripe', headers: bearer(ws.key) }), 404, 'stripe_no_connection');
-    expectError(await t.inject({ method: 'PUT', url: '/api/integrations/stripe', headers: bearer(ws.key), payload: { signingSecret: SIGNING_SECRET } }), 404, 'stripe_no_connection');
+    expectError(await owner('DELETE', '/api/integrations/stripe'), 404, 'stripe_no_connection');
+    expectError(await owner('PUT', '/api/integrations/stripe', { signingSecret: SIGNING_SECRET }), 404, 'stripe_no_connection');
 
-    const second = await connectStripe(t, ws.key);
+    const second = await connectStripe(t, ws);
     expect(second.id).not.toBe(first.id);
     expect((await postEvent(t, first.webhookUrl, stripeEvent('checkout.session.completed', {}), SIGNING_SECRET)).statusCode).toBe(404);
   });
@@ -102,28 +106,51 @@ describe('who may connect', () => {
 
     const reader = await workspace.newKey(['analyticsRead']);
     expect((await t.inject({ method: 'GET', url: '/api/integrations/stripe', headers: bearer(reader.key) })).statusCode).toBe(200);
-    const noWrite = await t.inject({ method: 'DELETE', url: '/api/integrations/stripe', headers: bearer(reader.key) });
-    expectError(noWrite, 403, 'missing_scopes');
-    expect(noWrite.json<{ missingScopes: string[] }>().missingScopes).toEqual(['conversionsWrite']);
     const writer = await workspace.newKey(['conversionsWrite']);
     expectError(await t.inject({ method: 'GET', url: '/api/integrations/stripe/events', headers: bearer(writer.key) }), 403, 'missing_scopes');
-    expect((await t.inject({ method: 'DELETE', url: '/api/integrations/stripe', headers: bearer(writer.key) })).statusCode).toBe(200);
+    expect((await asSession(t, owner.cookie, 'DELETE', '/api/integrations/stripe', undefined, { workspaceId: workspace.id })).statusCode).toBe(200);
+  });
+
+  it('no API key, human token or OAuth token may connect, re-point or disconnect: 401 session_required', async () => {
+    const { workspace, owner } = await ownedWorkspace(t);
+    const scopes: Scope[] = ['conversionsWrite', 'analyticsRead'];
+    const humanToken = (await createHumanToken(t, owner.cookie, workspace.id, scopes)).token;
+    const oauthApp = await registerApp(t, owner, workspace.id, { scopes });
+    const oauth = (await connect(t, owner, oauthApp, workspace.id, { scope: scopes.join(' ') })).access_token;
+    const credentials = { key: workspace.key, humanToken, oauth };
+    const tryAll = async (method: 'POST' | 'PUT' | 'DELETE', payload?: object) => {
+      for (const [kind, credential] of Object.entries(credentials)) {
+        const res = await t.inject({ method, url: '/api/integrations/stripe', headers: bearer(credential), payload });
+        expect(res.statusCode, `${method} with ${kind}: ${res.body}`).toBe(401);
+        expectError(res, 401, 'session_required');
+      }
+    };
+    await tryAll('POST');
+    const created = await asSession(t, owner.cookie, 'POST', '/api/integrations/stripe', undefined, { workspaceId: workspace.id });
+    expect(created.statusCode, created.body).toBe(201);
+    await tryAll('PUT', { signingSecret: SIGNING_SECRET });
+    await tryAll('DELETE');
+    // Nothing changed: still pending, under the owner's id, and readable by the key's read scope.
+    const got = await t.inject({ method: 'GET', url: '/api/integrations/stripe', headers: bearer(workspace.key) });
+    expect(got.json()).toMatchObject({ id: created.json<{ id: string }>().id, status: 'pending' });
   });
 });
 
 describe('bad input: 400 with en, ar and a code', () => {
   it('PUT without a valid whsec_ secret, with a wrong testMode, or no JSON', async () => {
     const ws = await t.workspace();
-    await t.inject({ method: 'POST', url: '/api/integrations/stripe', headers: bearer(ws.key) });
+    const { cookie } = await signedInMember(t, ws.id, 'owner');
+    const asOwner = (headers: Record<string, string> = {}) => ({ ...sessionHeaders(cookie, ws.id), ...headers });
+    await t.inject({ method: 'POST', url: '/api/integrations/stripe', headers: asOwner() });
     const bodies: unknown[] = [{}, { signingSecret: '' }, { signingSecret: 'sk_live_123' }, { signingSecret: 'whsec_short' }, { signingSecret: `whsec_${'a'.repeat(300)}` },
       { signingSecret: 'whsec_abc def ghi jkl mno pqr' }, { signingSecret: 42 }, { signingSecret: SIGNING_SECRET, testMode: 'yes' }, []];
     for (const payload of bodies) {
-      const res = await t.inject({ method: 'PUT', url: '/api/integrations/stripe', headers: bearer(ws.key), payload: payload as object });
+      const res = await t.inject({ method: 'PUT', url: '/api/integrations/stripe', headers: asOwner(), payload: payload as object });
       expectError(res, 400, 'invalid_field');
     }
-    const notJson = await t.inject({ method: 'PUT', url: '/api/integrations/stripe', headers: { ...bearer(ws.key), 'content-type': 'application/json' }, payload: '{"signingSecret":' });
+    const notJson = await t.inject({ method: 'PUT', url: '/api/integrations/stripe', headers: asOwner({ 'content-type': 'application/json' }), payload: '{"signingSecret":' });
     expectError(notJson, 400, 'malformed_json');
-    const text = await t.inject({ method: 'PUT', url: '/api/integrations/stripe', headers: { ...bearer(ws.key), 'content-type': 'text/plain' }, payload: SIGNING_SECRET });
+    const text = await t.inject({ method: 'PUT', url: '/api/integrations/stripe', headers: asOwner({ 'content-type': 'text/plain' }), payload: SIGNING_SECRET });
     expectError(text, 400, 'unsupported_content_type');
     const got = await t.inject({ method: 'GET', url: '/api/integrations/stripe', headers: bearer(ws.key) });
     expect(got.json<{ status: string }>().status).toBe('pending');

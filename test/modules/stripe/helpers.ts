@@ -9,6 +9,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import Stripe from 'stripe';
 import { expect } from 'vitest';
 import { bearer, type TestApp } from '../../helpers/app.js';
+import { asSession, signedInMember } from '../people/helpers.js';
 
 const stripe = new Stripe('sk_test_only_used_to_sign_test_events');
 
@@ -81,11 +82,20 @@ export interface Connection {
   testMode: boolean;
 }
 
-/** Both steps with `key`: POST, then PUT the signing secret. */
-export async function connectStripe(t: TestApp, key: string, o: { secret?: string; testMode?: boolean } = {}): Promise<Connection> {
-  const created = await t.inject({ method: 'POST', url: '/api/integrations/stripe', headers: bearer(key) });
+export type OwnerRequest = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => Promise<LightMyRequestResponse>;
+
+/** Requests as a newly signed-in owner of `ws` (operations.md §12: connecting is the owner's, by session). */
+export async function stripeOwner(t: TestApp, ws: { id: string }): Promise<OwnerRequest> {
+  const { cookie } = await signedInMember(t, ws.id, 'owner');
+  return (method, url, payload) => asSession(t, cookie, method, url, payload, { workspaceId: ws.id });
+}
+
+/** Both steps as an owner of `ws`: POST, then PUT the signing secret. */
+export async function connectStripe(t: TestApp, ws: { id: string }, o: { secret?: string; testMode?: boolean } = {}): Promise<Connection> {
+  const owner = await stripeOwner(t, ws);
+  const created = await owner('POST', '/api/integrations/stripe');
   expect(created.statusCode, created.body).toBe(201);
-  const put = await t.inject({ method: 'PUT', url: '/api/integrations/stripe', headers: bearer(key), payload: { signingSecret: o.secret ?? SIGNING_SECRET, testMode: o.testMode } });
+  const put = await owner('PUT', '/api/integrations/stripe', { signingSecret: o.secret ?? SIGNING_SECRET, testMode: o.testMode });
   expect(put.statusCode, put.body).toBe(200);
   return put.json<Connection>();
 }

@@ -26,7 +26,7 @@ afterAll(async () => {
 /** A workspace with a click, connected to Stripe, and a paid checkout event carrying that click. */
 async function shop(secret = SIGNING_SECRET) {
   const { api, link, clickId } = await clientWithClick(t);
-  const connection = await connectStripe(t, api.ws.key, { secret });
+  const connection = await connectStripe(t, api.ws, { secret });
   const checkout = () => stripeEvent('checkout.session.completed', { client_reference_id: clickId, customer: stripeId('cus'), payment_intent: stripeId('pi') });
   const sales = async () => {
     const res = await api.send('GET', '/api/events?type=sale');
@@ -181,6 +181,22 @@ describe('what a valid event makes', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ received: true });
     expect((await receivedEvents(t, s.api.ws.key)).map((e) => [e.type, e.outcome, e.saleId])).toEqual([['customer.created', 'ignored', null]]);
+    expect(await s.sales()).toEqual([]);
+  });
+
+  it('a signed event whose customer nests 50,000 deep (or is no id): 200, listed as ignored, no sale', async () => {
+    const s = await shop();
+    // Built as text: JSON.stringify itself would overflow the stack on it.
+    const nested = `${'{"id":'.repeat(50_000)}"cus_deep"${'}'.repeat(50_000)}`;
+    const deep = JSON.stringify(s.checkout()).replace(/"customer":"[^"]*"/, `"customer":${nested}`);
+    expect(deep.length).toBeGreaterThan(300_000);
+    const res = await postEvent(t, s.connection.webhookUrl, deep, SIGNING_SECRET);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(res.json()).toEqual({ received: true });
+    for (const customer of [42, ['cus_a'], { id: { id: 'cus_b' } }, '']) {
+      expect((await postEvent(t, s.connection.webhookUrl, stripeEvent('checkout.session.completed', { ...s.checkout().data.object, customer }), SIGNING_SECRET)).statusCode).toBe(200);
+    }
+    expect((await receivedEvents(t, s.api.ws.key)).map((e) => [e.type, e.outcome, e.saleId])).toEqual(Array(5).fill(['checkout.session.completed', 'ignored', null]));
     expect(await s.sales()).toEqual([]);
   });
 

@@ -32,7 +32,7 @@ afterAll(async () => {
 it('events verify after a SECRET rotation, and the reseal moves the Stripe secret to the new key', { timeout: 180_000 }, async () => {
   const { api, clickId } = await clientWithClick(before);
   await api.okLead({ clickId, eventName: 'Sign up', customerExternalId: 'user-9', customerName: 'Ada' });
-  const connection = await connectStripe(before, api.ws.key);
+  const connection = await connectStripe(before, api.ws);
   const purchase = () => stripeEvent('checkout.session.completed', { customer: stripeId('cus'), payment_intent: stripeId('pi'), metadata: { customerExternalId: 'user-9' } });
 
   const rotated = await startTestApp({ database: before.database, env: { SECRET: NEW_SECRET, SECRET_PREVIOUS: SECRET } });
@@ -56,7 +56,7 @@ it('events verify after a SECRET rotation, and the reseal moves the Stripe secre
 
 it('a SECRET that opens nothing (changed without SECRET_PREVIOUS) answers Stripe 503 secret_unopenable, so Stripe retries, and records nothing', { timeout: 180_000 }, async () => {
   const { api } = await clientWithClick(before);
-  const connection = await connectStripe(before, api.ws.key);
+  const connection = await connectStripe(before, api.ws);
   const lost = await startTestApp({ database: before.database, env: { SECRET: 'another-secret-0000000000-0000000000-00000' } });
   others.push(lost);
   const res = await postEvent(lost, connection.webhookUrl, stripeEvent('checkout.session.completed', { customer: stripeId('cus') }), SIGNING_SECRET);

@@ -40,7 +40,7 @@ interface Sale {
 /** A workspace with a link and a click, connected to Stripe (testMode as given). */
 async function shop(o: { testMode?: boolean } = {}) {
   const { api, link, clickId } = await clientWithClick(t);
-  const connection = await connectStripe(t, api.ws.key, { testMode: o.testMode });
+  const connection = await connectStripe(t, api.ws, { testMode: o.testMode });
   const send = async (type: StripeType | string, object: Record<string, unknown>, e: { id?: string; livemode?: boolean } = {}) => {
     const event = stripeEvent(type, object, e);
     const res = await postEvent(t, connection.webhookUrl, event, SIGNING_SECRET);
