@@ -5,6 +5,11 @@ import { absorbResult, auditOf, writeAudit } from './audit.js';
  * Reuses an open transaction, or opens one. On the connection of a request that changes a
  * workspace (auditedConn), the transaction it opens also writes that request's audit entry
  * (core/audit.ts) before it commits: a failed change rolls its entry back with it.
+ *
+ * A transaction that returns nothing (undefined, null or false) changed nothing the entry can
+ * name — the record was not found, so the request is about to answer 404 — and writes no entry:
+ * the answer does, if it is a success (audit/hook.ts). A transaction that changes something
+ * therefore returns what it changed, so its entry commits with it.
  */
 export function withTransaction<T>(conn: Conn, fn: (tx: Tx) => Promise<T>): Promise<T> {
   if ('rollback' in conn) return fn(conn as Tx);
@@ -12,11 +17,14 @@ export function withTransaction<T>(conn: Conn, fn: (tx: Tx) => Promise<T>): Prom
   if (!intent) return (conn as Db).transaction(fn);
   return (conn as Db).transaction(async (tx) => {
     const result = await fn(tx);
+    if (changedNothing(result)) return result;
     absorbResult(intent, result);
     await writeAudit(tx, intent);
     return result;
   });
 }
+
+const changedNothing = (result: unknown) => result === undefined || result === null || result === false;
 
 /** Whether the database refused a write for a unique constraint (PostgreSQL 23505, also when wrapped by the driver). */
 export function isUniqueViolation(err: unknown): boolean {

@@ -31,6 +31,7 @@ const intentOf = (open = true): AuditIntent => ({
   at: new Date(),
   ids: new Set(),
   counts: {},
+  changes: {},
   written: false,
   open,
 });
@@ -58,6 +59,28 @@ describe('auditedConn', () => {
     await withTransaction(conn, async () => 1);
     expect(intent.written).toBe(false);
     expect(await entry(intent.id)).toBeUndefined();
+  });
+
+  it('writes none for a transaction that returns nothing (a record not found: the request answers 404), and the next one that changes something writes it', async () => {
+    const intent = intentOf();
+    const conn = auditedConn(t.database.db, intent);
+    for (const nothing of [undefined, null, false]) expect(await withTransaction(conn, async () => nothing)).toBe(nothing);
+    expect(intent.written).toBe(false);
+    expect(await entry(intent.id)).toBeUndefined();
+    const made = newId();
+    await withTransaction(conn, async () => made);
+    expect(await entry(intent.id)).toMatchObject({ target_ids: [made] });
+  });
+
+  it('places an operator’s entry in the workspace its change names, and writes none it cannot place', async () => {
+    const intent = { ...intentOf(), workspaceId: undefined, actor: { kind: 'operator' as const, id: 'operator' } };
+    const conn = auditedConn(t.database.db, intent);
+    const keyId = newId();
+    await withTransaction(conn, async () => ({ id: newId() }));
+    expect(await entry(intent.id)).toBeUndefined();
+    await withTransaction(conn, async () => ({ id: keyId, workspaceId }));
+    expect(intent.workspaceId).toBe(workspaceId);
+    expect(await entry(intent.id)).toMatchObject({ action: 'links.created' });
   });
 
   it('rolls the entry back with a failed change, and answers queries as the connection it wraps', async () => {

@@ -56,7 +56,7 @@ describe.skipIf(!dashboardRunnable)('Settings → Audit log in Chromium', () => 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     const csv = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '');
     const lines = csv.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('at,actorKind,actorId,actorUserId,actorName,action,targetIds,counts,ip,userAgent');
+    expect(lines[0]).toBe('at,actorKind,actorId,actorUserId,actorName,action,targetIds,counts,changes,ip,userAgent');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`,${OWNER.email},tags.created,`);
 

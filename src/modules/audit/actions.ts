@@ -1,6 +1,6 @@
 /**
  * The audit log's actions (operations.md §15), a stable list: each mutating workspace route
- * and the one action its entries carry. test/modules/audit/every-route.test.ts fails when a
+ * (and each operator's route that changes one workspace) and the one action its entries carry. test/modules/audit/every-route.test.ts fails when a
  * mutating workspace route is neither here nor in NOT_AUDITED. Sign-ins are
  * `sign_in.<method>.<outcome>` (signInAction).
  */
@@ -55,6 +55,15 @@ export const ROUTE_ACTIONS: Readonly<Record<string, string>> = {
   'PUT /api/sso': 'sso.configured',
   'DELETE /api/sso': 'sso.removed',
   'POST /api/sso/domains/:domain/verify': 'sso.domain_verification_checked',
+  // The operator's API (ADMIN_TOKEN), in the log of the workspace it changes, actor `operator`.
+  'PATCH /admin/workspaces/:id': 'workspace.updated',
+  'POST /admin/workspaces/:id/keys': 'key.created',
+  'DELETE /admin/keys/:id': 'key.revoked',
+  'POST /admin/workspaces/:id/members': 'member.added',
+  'POST /admin/domains/:id/verify': 'domain.verified',
+  'DELETE /admin/domains/:id': 'domain.deleted',
+  'POST /admin/workspaces/:id/sso/domains/:domain/verify': 'sso.domain_verified',
+  'POST /admin/workspaces/:workspaceId/imports': 'import.started',
 };
 
 /** Entries services write themselves (core/audit.ts recordAudit): POST /api/invites/accept, in the invitation's workspace. */

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { absorbResult, writeAudit, type AuditActor, type AuditIntent } from '../../core/audit.js';
+import { absorbResult, OPERATOR_ACTOR, writeAudit, type AuditActor, type AuditIntent } from '../../core/audit.js';
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 import type { App } from '../../http/types.js';
@@ -25,19 +25,33 @@ export function isAuditedRoute(method: string, url: string, config: { scope?: un
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** An operator's route (ADMIN_TOKEN, checked by its plugin's onRequest guard before this hook runs). */
+const isOperatorRoute = (url: string) => url.startsWith('/admin/');
+
+/** The path parameter naming the workspace a route acts in (a settings route's or an operator's `/admin/workspaces/:id`), if any. */
+function workspaceParam(request: FastifyRequest): 'id' | 'workspaceId' | undefined {
+  const url = request.routeOptions.url ?? '';
+  if (isOperatorRoute(url)) return url.startsWith('/admin/workspaces/:workspaceId') ? 'workspaceId' : url.startsWith('/admin/workspaces/:id') ? 'id' : undefined;
+  return request.routeOptions.config.workspaceRole ? 'id' : undefined;
+}
+
 /**
  * The workspace a request changes: its credential's, a settings route's :id, or (owner routes
  * of a session, such as /api/sso) its one X-Workspace-Id — checked by the route itself before
  * it writes, so an entry is only ever written for a workspace the route let the person change.
+ * An operator's route names it in its path, or (DELETE /admin/keys/:id) its change tells it.
  */
 function workspaceOf(request: FastifyRequest): string | undefined {
   if (request.principal) return request.principal.workspace.id;
-  if (request.routeOptions.config.workspaceRole) return (request.params as { id?: string }).id;
+  const param = workspaceParam(request);
+  if (param) return (request.params as Record<string, string | undefined>)[param];
+  if (isOperatorRoute(request.routeOptions.url ?? '')) return undefined;
   const named = request.headers['x-workspace-id'];
   return typeof named === 'string' && UUID.test(named.trim()) ? named.trim() : undefined;
 }
 
 function actorOf(request: FastifyRequest): AuditActor | undefined {
+  if (isOperatorRoute(request.routeOptions.url ?? '')) return OPERATOR_ACTOR;
   const a = request.principal?.actor;
   if (a?.type === 'key') return { kind: 'key', id: a.keyId };
   if (a?.type === 'app') return { kind: 'app', id: a.appId, userId: a.userId };
@@ -50,9 +64,10 @@ function actorOf(request: FastifyRequest): AuditActor | undefined {
 /** What a request tells before it runs: its path's record ids, and for a bulk body its ids and counts. */
 function targetsOf(request: FastifyRequest, intent: AuditIntent): void {
   const params = (request.params ?? {}) as Record<string, string>;
+  const named = workspaceParam(request);
   for (const [name, value] of Object.entries(params)) {
-    // A person's settings route names its workspace by :id; the records it changes by the others.
-    if (name === 'id' && request.routeOptions.config.workspaceRole) continue;
+    // A settings route names its workspace by a parameter; the records it changes by the others.
+    if (name === named) continue;
     absorbResult(intent, value);
   }
   const body = request.body;
@@ -70,10 +85,11 @@ function targetsOf(request: FastifyRequest, intent: AuditIntent): void {
 
 /**
  * The audit log's hooks (operations.md §15). preHandler (after authentication and the role
- * check): a request to a mutating workspace route gets an AuditIntent, which every transaction
- * opened on its context's connection writes (core/context.ts, core/transaction.ts). onSend: a
- * change of one statement, made without a transaction, gets its entry from its success answer
- * (ids from that answer); a failed answer writes none. onResponse: the intent closes, so work the request left behind adds nothing.
+ * check): a request to a mutating workspace route (or an operator's route of ROUTE_ACTIONS) gets
+ * an AuditIntent, which every transaction opened on its context's connection writes, unless it
+ * returns nothing (core/context.ts, core/transaction.ts). onSend: a change made without such a
+ * transaction gets its entry from its success answer (ids from that answer); a failed answer —
+ * a 404 for a record not found included — writes none. onResponse: the intent closes, so work the request left behind adds nothing.
  */
 export function registerAuditHooks(app: App, db: Conn, clock: () => Date): void {
   app.addHook('preHandler', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
@@ -82,10 +98,10 @@ export function registerAuditHooks(app: App, db: Conn, clock: () => Date): void 
     if (!isAuditedRoute(request.method, url, config)) return done();
     const workspaceId = workspaceOf(request);
     const actor = actorOf(request);
-    if (!workspaceId || !actor) return done();
+    if (!actor || (!workspaceId && actor.kind !== 'operator')) return done();
     const intent: AuditIntent = {
       id: newId(),
-      workspaceId: workspaceId.toLowerCase(),
+      workspaceId: workspaceId?.toLowerCase(),
       actor,
       action: ROUTE_ACTIONS[routeKey(request)] ?? routeKey(request),
       ip: request.ip,
@@ -93,6 +109,7 @@ export function registerAuditHooks(app: App, db: Conn, clock: () => Date): void 
       at: clock(),
       ids: new Set(),
       counts: {},
+      changes: {},
       written: false,
       open: true,
     };

@@ -52,7 +52,8 @@ export const auditRoutes = routesPlugin<AuditRoutesDeps>('audit', (app, deps) =>
         summary: 'Audit log',
         description:
           `Extension (operations.md §15). An owner's session only (the workspace in X-Workspace-Id; 403 owner_required for other roles, 404 for a workspace one is not a member of): the log is about people, so no API key or token reads it. ` +
-          'One entry per request that changed the workspace (conversion tracking and clicks are not entries), written in the same transaction as the change, so a failed request has none; a bulk request is one entry with its counts and up to 10,000 ids. ' +
+          'One entry per request that changed the workspace (conversion tracking and clicks are not entries), written in the same transaction as the change, so a failed request has none (a request on an unknown id, 404, neither); a bulk request is one entry with its counts and up to 10,000 ids. ' +
+          "The operator API's changes of the workspace (keys, members, plan and limits, domains, SSO domains, imports) are entries too, actor `{ kind: 'operator', id: 'operator' }`. `changes` gives a changed setting's value before and after (a member's role; the workspace's plan and limits). " +
           "Also each member's sign-ins (`sign_in.<method>.<outcome>`), in every workspace they belong to. Kept AUDIT_RETENTION_DAYS (365 by default). " +
           `Newest first by default; skip/take paging as other lists; startDate and endDate are read as in GET /api/analytics. Actions: ${knownActions().map((a) => `\`${a}\``).join(', ')}.`,
         querystring: AuditQuery,

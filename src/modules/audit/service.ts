@@ -25,6 +25,7 @@ export interface AuditEntry {
   action: string;
   targetIds: string[];
   counts: Record<string, number>;
+  changes: store.EntryRow['changes'];
   ip: string | null;
   userAgent: string | null;
 }
@@ -36,6 +37,7 @@ const view = (r: store.EntryRow): AuditEntry => ({
   action: r.action,
   targetIds: r.targetIds,
   counts: r.counts,
+  changes: r.changes,
   ip: r.ip,
   userAgent: r.userAgent,
 });
@@ -53,7 +55,7 @@ export async function listAuditLog({ ctx, input }: { ctx: BaseCtx; input: AuditQ
   return (await store.listEntries(ctx.db, f, input)).map(view);
 }
 
-export const AUDIT_CSV_COLUMNS = ['at', 'actorKind', 'actorId', 'actorUserId', 'actorName', 'action', 'targetIds', 'counts', 'ip', 'userAgent'] as const;
+export const AUDIT_CSV_COLUMNS = ['at', 'actorKind', 'actorId', 'actorUserId', 'actorName', 'action', 'targetIds', 'counts', 'changes', 'ip', 'userAgent'] as const;
 type CsvRow = Record<(typeof AUDIT_CSV_COLUMNS)[number], unknown>;
 
 /** The entries as CSV (core/csv.ts), a page at a time: `take` rows when given, else every entry past `skip`. */
@@ -76,6 +78,7 @@ export function auditCsv({ ctx, input }: { ctx: BaseCtx; input: { query: AuditQu
         action: r.action,
         targetIds: r.targetIds.join(' '),
         counts: r.counts,
+        changes: r.changes,
         ip: r.ip,
         userAgent: r.userAgent,
       }));

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, timestamptz, type Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
-import type { AuditActor } from '../../core/audit.js';
+import type { AuditActor, AuditChange } from '../../core/audit.js';
 import type { SignInMethod, SignInOutcome } from './actions.js';
 
 
@@ -15,6 +15,7 @@ export interface EntryRow {
   action: string;
   targetIds: string[];
   counts: Record<string, number>;
+  changes: Record<string, AuditChange>;
   ip: string | null;
   userAgent: string | null;
 }
@@ -48,7 +49,7 @@ export async function listEntries(conn: Conn, f: EntryFilter, page: { take: numb
   return rows<EntryRow>(
     conn,
     sql`SELECT e.id, e.at, e.actor_kind AS "actorKind", e.actor_id AS "actorId", e.actor_user_id AS "actorUserId",
-               COALESCE(u.email, k.name, a.name) AS "actorName", e.action, e.target_ids AS "targetIds", e.counts, e.ip, e.user_agent AS "userAgent"
+               COALESCE(u.email, k.name, a.name) AS "actorName", e.action, e.target_ids AS "targetIds", e.counts, e.changes, e.ip, e.user_agent AS "userAgent"
         FROM audit_entries e
         LEFT JOIN users u ON u.id = e.actor_user_id
         LEFT JOIN api_keys k ON e.actor_kind = 'key' AND k.id::text = e.actor_id AND k.workspace_id = e.workspace_id

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { baseContext, serviceContext, type Ctx, type ResourceDeps } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { SCOPES } from '../../core/scopes.js';
@@ -166,8 +166,9 @@ const opTags = ['Operator'];
 /** The operator's imports into any workspace (`linktrail import`); register with prefix `/admin`. */
 export const importAdminRoutes = routesPlugin<ImportRouteDeps & { adminToken: string }>('imports-admin', (app, deps) => {
   app.addHook('onRequest', adminGuard(deps.adminToken));
-  const ctxOf = async (workspaceId: string): Promise<Ctx> => {
-    const base = baseContext(deps)(undefined);
+  /** The workspace's context for the operator; `req`'s audit entry rides on it (operations.md §15: actor `operator`). */
+  const ctxOf = async (req: FastifyRequest, workspaceId: string): Promise<Ctx> => {
+    const base = baseContext(deps)(req);
     return { ...base, analyticsDb: deps.analyticsDb?.() ?? deps.db, workspace: await requireWorkspace({ ctx: base, input: { id: workspaceId } }) };
   };
 
@@ -180,7 +181,7 @@ export const importAdminRoutes = routesPlugin<ImportRouteDeps & { adminToken: st
         schema: { operationId: 'adminCreateImport', tags: opTags, security, summary: 'Import links into a workspace', description: 'As POST /api/imports, for the operator (every scope), with its limits (409 `import_running`, 429 `import_reads_busy`).', params: AdminWorkspaceParam, querystring: ImportQuery, body: FILE_BODY, response: { 202: Type.Ref(Import), ...adminErrors, 409: RUNNING, 429: BUSY } },
       },
       async (req, reply) => {
-        const started = await startImport({ ctx: await ctxOf(req.params.workspaceId), deps, input: { ...requestOf(req.query), file: fileOf(req.body), scopes: new Set(SCOPES) } });
+        const started = await startImport({ ctx: await ctxOf(req, req.params.workspaceId), deps, input: { ...requestOf(req.query), file: fileOf(req.body), scopes: new Set(SCOPES) } });
         deps.wakeWorker();
         return reply.status(202).send(started);
       },
@@ -190,7 +191,7 @@ export const importAdminRoutes = routesPlugin<ImportRouteDeps & { adminToken: st
   app.get(
     '/workspaces/:workspaceId/imports/:id',
     { schema: { operationId: 'adminGetImport', tags: opTags, security, summary: 'An import of a workspace', params: AdminImportParam, response: { 200: Type.Ref(Import), ...adminErrors } } },
-    async (req) => getImport({ ctx: await ctxOf(req.params.workspaceId), input: { id: req.params.id } }),
+    async (req) => getImport({ ctx: await ctxOf(req, req.params.workspaceId), input: { id: req.params.id } }),
   );
 
   app.get(
@@ -204,6 +205,6 @@ export const importAdminRoutes = routesPlugin<ImportRouteDeps & { adminToken: st
         response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...adminErrors },
       },
     },
-    async (req, reply) => sendCsv(reply, req.params.id, await importErrorsCsv({ ctx: await ctxOf(req.params.workspaceId), input: { id: req.params.id } })),
+    async (req, reply) => sendCsv(reply, req.params.id, await importErrorsCsv({ ctx: await ctxOf(req, req.params.workspaceId), input: { id: req.params.id } })),
   );
 }, { isolated: true });

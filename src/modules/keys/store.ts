@@ -25,14 +25,14 @@ export async function findKeyByHash(conn: Conn, keyHash: Buffer): Promise<{ key:
   return row;
 }
 
-/** Revokes a live key (of `workspaceId` only, when given). */
-export async function revokeKey(conn: Conn, id: string, at: Date, workspaceId?: string): Promise<boolean> {
-  const done = await conn
+/** Revokes a live key (of `workspaceId` when given); the key's id and workspace (an operator's revocation is audited there), or undefined. */
+export async function revokeKey(conn: Conn, id: string, at: Date, workspaceId?: string): Promise<{ id: string; workspaceId: string } | undefined> {
+  const [done] = await conn
     .update(apiKeys)
     .set({ revokedAt: at })
     .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt), workspaceId ? eq(apiKeys.workspaceId, workspaceId) : undefined))
-    .returning({ id: apiKeys.id });
-  return done.length > 0;
+    .returning({ id: apiKeys.id, workspaceId: apiKeys.workspaceId });
+  return done;
 }
 
 /** Records many last-use times in one statement (a later time already recorded is kept). */

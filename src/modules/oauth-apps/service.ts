@@ -173,6 +173,7 @@ export async function deleteApp({ ctx: { db, now }, input: { workspaceId, id } }
     if (!(await store.markAppDeleted(tx, workspaceId, id, now))) throw notFound('oauth app', id);
     const ended = await store.revokeGrantsOfApp(tx, id, now);
     await disableWebhooksOfGrants({ ctx: { db: tx, now }, input: { grantIds: ended } });
+    return id; // what it changed: its audit entry commits with it (core/transaction.ts)
   });
 }
 
@@ -199,5 +200,6 @@ export async function revokeAuthorization({ ctx, input: { workspaceId, id } }: {
   await withTransaction(ctx.db, async (tx) => {
     if (!(await store.revokeGrant(tx, workspaceId, id, ctx.now))) throw notFound('authorization', id);
     await disableWebhooksOfGrants({ ctx: { ...ctx, db: tx }, input: { grantIds: [id] } });
+    return id; // what it changed: its audit entry commits with it (core/transaction.ts)
   });
 }

@@ -1,3 +1,4 @@
+import { auditChange } from '../../core/audit.js';
 import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { AppError, invalid, notFound } from '../../core/errors.js';
@@ -28,7 +29,10 @@ export async function changeRole({ ctx, input: { workspaceId, userId, role } }: 
   await withTransaction(ctx.db, async (tx) => {
     const owners = await store.lockOwners(tx, workspaceId);
     if (role !== 'owner' && owners.length === 1 && owners[0] === userId) throw invalid('role', 'last_owner');
-    if (!(await store.setRole(tx, workspaceId, userId, role))) throw notFound('member', userId);
+    const changed = await store.setRole(tx, workspaceId, userId, role);
+    if (!changed) throw notFound('member', userId);
+    auditChange(ctx.db, { targetId: userId, field: 'role', before: changed.before, after: role });
+    return userId; // what it changed: its audit entry commits with it (core/transaction.ts)
   });
   const member = (await listMembers({ ctx, input: { workspaceId } })).find((m) => m.userId === userId);
   return member!;
@@ -53,7 +57,10 @@ export async function removeMember({
   await withTransaction(ctx.db, async (tx) => {
     const owners = await store.lockOwners(tx, workspaceId);
     if (owners.length === 1 && owners[0] === userId) throw invalid('userId', 'last_owner');
-    if (!(await store.deleteMembership(tx, workspaceId, userId))) throw notFound('member', userId);
+    const role = await store.deleteMembership(tx, workspaceId, userId);
+    if (!role) throw notFound('member', userId);
     await onRemoved(tx);
+    auditChange(ctx.db, { targetId: userId, field: 'role', before: role, after: null });
+    return userId;
   });
 }

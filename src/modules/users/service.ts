@@ -1,4 +1,6 @@
+import { auditChange } from '../../core/audit.js';
 import type { BaseCtx } from '../../core/context.js';
+import { isUniqueViolation, withTransaction } from '../../core/transaction.js';
 import { newId } from '../../db/ids.js';
 import { invalid, notFound } from '../../core/errors.js';
 import { requireWorkspace, toWorkspace } from '../workspaces/service.js';
@@ -19,8 +21,6 @@ export interface User {
 }
 
 export const toUser = (row: store.UserRow): User => ({ id: row.id, email: row.email, name: row.name, createdAt: row.createdAt });
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505';
 
 export async function createUser({ ctx: { db }, input }: { ctx: BaseCtx; input: { email: string; name: string; password: string } }): Promise<User> {
   checkNewPassword(input.password);
@@ -54,7 +54,10 @@ export async function addMember({ ctx, input: { workspaceId, userId, role } }: {
   if (!(await store.findUser(db, userId))) throw notFound('user', userId);
   if (await store.findMembership(db, workspaceId, userId)) throw invalid('userId', 'already_member');
   try {
-    const row = await store.insertMembership(db, { workspaceId, userId, role });
+    const row = await withTransaction(db, async (tx) => {
+      auditChange(db, { targetId: userId, field: 'role', before: null, after: role });
+      return store.insertMembership(tx, { workspaceId, userId, role });
+    });
     return { workspaceId: row.workspaceId, userId: row.userId, role: row.role as Role, createdAt: row.createdAt };
   } catch (err) {
     if (isUniqueViolation(err)) throw invalid('userId', 'already_member');

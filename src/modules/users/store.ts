@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Conn } from '../../db/connect.js';
+import { rows, type Conn } from '../../db/connect.js';
 import { memberships, users, workspaces } from '../../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -81,14 +81,22 @@ export async function lockOwners(conn: Conn, workspaceId: string): Promise<strin
   return rows.map((r) => r.userId);
 }
 
-export async function setRole(conn: Conn, workspaceId: string, userId: string, role: string): Promise<MembershipRow | undefined> {
-  const [row] = await conn.update(memberships).set({ role }).where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId))).returning();
+/** Sets a member's role; the role it had (read under the row's lock, for the audit log), or undefined for a non-member. */
+export async function setRole(conn: Conn, workspaceId: string, userId: string, role: string): Promise<{ before: string } | undefined> {
+  const [row] = await rows<{ before: string }>(
+    conn,
+    sql`UPDATE memberships m SET role = ${role}
+        FROM (SELECT workspace_id, user_id, role FROM memberships WHERE workspace_id = ${workspaceId}::uuid AND user_id = ${userId}::uuid FOR UPDATE) old
+        WHERE m.workspace_id = old.workspace_id AND m.user_id = old.user_id
+        RETURNING old.role AS before`,
+  );
   return row;
 }
 
-export async function deleteMembership(conn: Conn, workspaceId: string, userId: string): Promise<boolean> {
-  const done = await conn.delete(memberships).where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId))).returning({ userId: memberships.userId });
-  return done.length > 0;
+/** Ends a membership; the role it had, or undefined for a non-member. */
+export async function deleteMembership(conn: Conn, workspaceId: string, userId: string): Promise<string | undefined> {
+  const [done] = await conn.delete(memberships).where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId))).returning({ role: memberships.role });
+  return done?.role;
 }
 
 export async function updateUser(conn: Conn, id: string, patch: { name?: string; passwordHash?: string; updatedAt: Date }): Promise<UserRow | undefined> {

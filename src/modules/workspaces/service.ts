@@ -1,3 +1,4 @@
+import { auditChange } from '../../core/audit.js';
 import type { BaseCtx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
 import { invalid, notFound } from '../../core/errors.js';
@@ -50,7 +51,21 @@ export async function updateWorkspace({ ctx, input }: { ctx: BaseCtx; input: Wor
   if (input.plan !== undefined) patch.plan = input.plan;
   if (input.rateLimitPerMinute !== undefined) patch.rateLimitOverride = input.rateLimitPerMinute;
   if (input.maxBulkItems !== undefined) patch.maxBulkItemsOverride = input.maxBulkItems;
-  const row = await withTransaction(ctx.db, (tx) => store.updateWorkspace(tx, id, patch));
+  return applyPatch(ctx, id, patch);
+}
+
+const AUDITED_FIELDS = ['name', 'plan', 'rateLimitPerMinute', 'maxBulkItems', 'requireMfa'] as const;
+
+/** Changes a workspace, and tells the request's audit entry each value in force it changed (a plan change moves its limits too). */
+async function applyPatch(ctx: BaseCtx, id: string, patch: Parameters<typeof store.updateWorkspace>[2]): Promise<Workspace> {
+  const row = await withTransaction(ctx.db, async (tx) => {
+    const before = await store.findWorkspace(tx, id, { lock: true });
+    const after = before && (await store.updateWorkspace(tx, id, patch));
+    if (!before || !after) return undefined;
+    const [was, is] = [toWorkspace(before), toWorkspace(after)];
+    for (const field of AUDITED_FIELDS) if (was[field] !== is[field]) auditChange(ctx.db, { field, before: was[field], after: is[field] });
+    return after;
+  });
   if (!row) throw notFound('workspace', id);
   return toWorkspace(row);
 }
@@ -88,7 +103,5 @@ export async function changeSettings({
   const patch: Parameters<typeof store.updateWorkspace>[2] = {};
   if (name !== undefined) patch.name = name;
   if (requireMfa !== undefined) patch.requireMfa = requireMfa;
-  const row = await store.updateWorkspace(ctx.db, id, patch);
-  if (!row) throw notFound('workspace', id);
-  return toWorkspace(row);
+  return applyPatch(ctx, id, patch);
 }

@@ -13,8 +13,9 @@ export function listWorkspaces(conn: Conn): Promise<WorkspaceRow[]> {
   return conn.select().from(workspaces).orderBy(asc(workspaces.createdAt), asc(workspaces.seq));
 }
 
-export async function findWorkspace(conn: Conn, id: string): Promise<WorkspaceRow | undefined> {
-  const [row] = await conn.select().from(workspaces).where(eq(workspaces.id, id));
+export async function findWorkspace(conn: Conn, id: string, opts: { lock?: boolean } = {}): Promise<WorkspaceRow | undefined> {
+  const query = conn.select().from(workspaces).where(eq(workspaces.id, id));
+  const [row] = opts.lock ? await query.for('update') : await query;
   return row;
 }
 

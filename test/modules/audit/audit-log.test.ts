@@ -120,6 +120,48 @@ describe('an invitation accepted', () => {
   });
 });
 
+describe('settings changes', () => {
+  it('names who changed a member’s role or removed them, the member, and the role before and after; leaving is one’s own entry', async () => {
+    const { workspace, owner } = await ownedWorkspace(t);
+    const member = await signedInMember(t, workspace.id, 'member');
+    const leaver = await signedInMember(t, workspace.id, 'viewer');
+    const members = `/api/workspaces/${workspace.id}/members`;
+    expect((await asSession(t, owner.cookie, 'PATCH', `${members}/${member.user.id}`, { role: 'viewer' }, { headers: UA })).statusCode).toBe(200);
+    expect((await asSession(t, owner.cookie, 'DELETE', `${members}/${member.user.id}`, undefined, { headers: UA })).statusCode).toBe(200);
+    expect((await asSession(t, leaver.cookie, 'DELETE', `${members}/${leaver.user.id}`)).statusCode).toBe(200);
+    const [left, removed, changed, ...more] = await changes(t, owner, workspace.id);
+    expect(more).toEqual([]);
+    const byOwner = { kind: 'user', id: owner.user.id, userId: owner.user.id, name: owner.user.email };
+    expect(changed).toMatchObject({ action: 'member.role_changed', actor: byOwner, targetIds: [member.user.id], changes: { role: { before: 'member', after: 'viewer' } }, userAgent: 'AuditTest/1.0' });
+    expect(removed).toMatchObject({ action: 'member.removed', actor: byOwner, targetIds: [member.user.id], changes: { role: { before: 'viewer', after: null } } });
+    expect(left).toMatchObject({ action: 'member.removed', actor: { kind: 'user', id: leaver.user.id }, targetIds: [leaver.user.id], changes: { role: { before: 'viewer', after: null } } });
+  });
+
+  it('puts the operator’s changes of a workspace (keys, members, plan) in its log, actor operator, with the plan before and after', async () => {
+    const { workspace, owner } = await ownedWorkspace(t);
+    const person = await createUser(t, { email: uniqueEmail('byoperator') });
+    const ok = async (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => {
+      const res = await t.admin(method, url, payload);
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      return res.json<{ id: string }>();
+    };
+    const key = await ok('POST', `/workspaces/${workspace.id}/keys`, { name: 'minted by the operator', scopes: ['linksRead'] });
+    await ok('DELETE', `/keys/${key.id}`);
+    await ok('POST', `/workspaces/${workspace.id}/members`, { userId: person.id, role: 'member' });
+    await ok('PATCH', `/workspaces/${workspace.id}`, { plan: 'pro' });
+
+    // Newest first; the workspace's own setup (its first key, the owner's membership) is older.
+    const mine = await auditLog(t, owner, workspace.id, 'actor=operator&take=4');
+    const operator = { kind: 'operator', id: 'operator', userId: null, name: null };
+    expect(mine.map(({ action, actor, targetIds, changes }) => ({ action, actor, targetIds, changes }))).toEqual([
+      { action: 'workspace.updated', actor: operator, targetIds: [workspace.id], changes: { plan: { before: 'enterprise', after: 'pro' }, rateLimitPerMinute: { before: 10_000, after: 600 }, maxBulkItems: { before: 10_000, after: 1_000 } } },
+      { action: 'member.added', actor: operator, targetIds: [person.id], changes: { role: { before: null, after: 'member' } } },
+      { action: 'key.revoked', actor: operator, targetIds: [key.id], changes: {} },
+      { action: 'key.created', actor: operator, targetIds: [key.id], changes: {} },
+    ]);
+  });
+});
+
 describe('GET /api/audit-log', () => {
   it('filters by actor, action and date, pages with skip/take, and answers CSV', async () => {
     const { workspace, owner } = await ownedWorkspace(t);
@@ -145,7 +187,7 @@ describe('GET /api/audit-log', () => {
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const lines = csv.body.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('at,actorKind,actorId,actorUserId,actorName,action,targetIds,counts,ip,userAgent');
+    expect(lines[0]).toBe('at,actorKind,actorId,actorUserId,actorName,action,targetIds,counts,changes,ip,userAgent');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toContain(`key,${key.id},,second,tags.created,`);
     expect(lines[2]).toContain('"{""created"":1}"');

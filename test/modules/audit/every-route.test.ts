@@ -1,17 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_ACTIONS } from '../../../src/modules/audit/actions.js';
 import { isAuditedRoute } from '../../../src/modules/audit/hook.js';
 import { routeTable } from '../../../src/http/server.js';
-import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
+import { ADMIN_TOKEN, bearer, startTestApp, type TestApp } from '../../helpers/app.js';
 import { clientWithClick } from '../conversions/helpers.js';
 import { fixtureWithFreshHosts } from '../imports/job-helpers.js';
 import { connect, grantIdOf, registerApp } from '../oauth/helpers.js';
-import { addMember, asSession, createUser, login, uniqueEmail, type SignedIn } from '../people/helpers.js';
+import { addMember, asSession, createUser, login, sessionHeaders, uniqueEmail, type SignedIn } from '../people/helpers.js';
 import { pngImage } from '../qr/helpers.js';
 import { SIGNING_SECRET } from '../stripe/helpers.js';
 import { PUBLIC_URL, seedDelivery } from '../webhooks/helpers.js';
-import { changes } from './helpers.js';
+import { allChanges as changes } from './helpers.js';
+import { within } from '../../helpers/wait.js';
 import { startTxtServer } from '../domains/dns-server.js';
 import { newProvider } from '../sso/helpers.js';
 import type { TestProvider } from '../../helpers/oidc-provider.js';
@@ -71,19 +73,11 @@ const NOT_WORKSPACE: Record<string, string> = {
   'POST /api/me/sso/link': "a person's own account (starts linking their SSO identity)",
   // Its workspace is known only inside the service, which writes `member.joined` itself (audit-log.test.ts).
   'POST /api/invites/accept': 'written by the invites service (member.joined)',
-  // The operator's API (ADMIN_TOKEN): not a workspace's actor (user, key, token or app); the operator's own log records it.
-  'POST /admin/workspaces': 'operator',
-  'PATCH /admin/workspaces/{id}': 'operator',
-  'POST /admin/workspaces/{id}/keys': 'operator',
-  'POST /admin/users': 'operator',
-  'POST /admin/users/reset-link': 'operator',
-  'POST /admin/workspaces/{id}/members': 'operator',
-  'POST /admin/secrets/reseal': 'operator',
-  'DELETE /admin/keys/{id}': 'operator',
-  'POST /admin/domains/{id}/verify': 'operator',
-  'POST /admin/workspaces/{id}/sso/domains/{domain}/verify': 'operator',
-  'DELETE /admin/domains/{id}': 'operator',
-  'POST /admin/workspaces/{workspaceId}/imports': 'operator',
+  // The operator's API changes no one workspace here (its changes of a workspace are audited there, actor `operator`).
+  'POST /admin/workspaces': 'creates a new workspace (nobody can see its log yet)',
+  'POST /admin/users': 'an account, in no workspace (its memberships are audited)',
+  'POST /admin/users/reset-link': "a person's own account",
+  'POST /admin/secrets/reseal': 'every workspace, and no setting changes (the values are sealed anew)',
   // Stripe's calls in: payments, like conversion tracking.
   'POST /webhooks/stripe/{id}': 'payments in (Stripe)',
 };
@@ -100,6 +94,9 @@ interface Fixture {
   lead(externalId: string): Promise<string>;
 }
 
+/** As the operator (ADMIN_TOKEN); `url` under /admin. */
+const byOperator = (method: Method, url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+  t.inject({ method, url: `/admin${url}`, headers: { ...bearer(ADMIN_TOKEN), ...headers }, payload: payload as string });
 const byKey = (f: Fixture, method: Method, url: string, payload?: unknown, headers: Record<string, string> = {}) =>
   t.inject({ method, url, headers: { ...bearer(f.key), ...headers }, payload: payload as string });
 const bySession = (f: Fixture, method: Method, url: string, payload?: unknown) => asSession(t, f.owner.cookie, method, url, payload);
@@ -136,6 +133,13 @@ const bulk = (path: string, item: (f: Fixture) => object): Record<string, Scenar
   [`DELETE ${path}`]: async (f) => byKey(f, 'DELETE', path, [idOf(await byKey(f, 'POST', path, [item(f)]))]),
 });
 const n = () => Math.random().toString(36).slice(2);
+/** Waits until the workspace runs no import (one at a time: the next would be 409 import_running). */
+async function importsIdle(f: Fixture): Promise<void> {
+  const idle = async () => !(await t.inject({ method: 'GET', url: '/api/imports', headers: bearer(f.key) })).json<{ status: string }[]>().some((i) => i.status === 'running');
+  expect(await within(60_000, idle), 'the previous import never finished').toBe(true);
+}
+/** A claimed host of the workspace, pending. */
+const claimedDomain = async (f: Fixture) => idOf(await byKey(f, 'POST', '/api/domains', { host: domainHost() }));
 const SCENARIOS: Record<string, Scenario> = {
   ...bulk('/api/links', (f) => ({ url: `https://example.com/${n()}`, collectionId: f.collectionId })),
   ...bulk('/api/collections', () => ({ name: `c-${n()}` })),
@@ -153,8 +157,25 @@ const SCENARIOS: Record<string, Scenario> = {
     expect((await t.admin('POST', `/domains/${id}/verify`)).statusCode).toBeLessThan(300);
     return byKey(f, 'POST', `/api/domains/${id}/verify`);
   },
-  'POST /api/imports': (f) =>
-    byKey(f, 'POST', '/api/imports?source=bitly&collection=Imported', fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']).file, { 'content-type': 'text/csv' }),
+  'POST /admin/domains/:id/verify': async (f) => byOperator('POST', `/domains/${await claimedDomain(f)}/verify`),
+  'DELETE /admin/domains/:id': async (f) => byOperator('DELETE', `/domains/${await claimedDomain(f)}`),
+  'PATCH /admin/workspaces/:id': (f) => byOperator('PATCH', `/workspaces/${f.workspaceId}`, { name: `renamed ${n()}` }),
+  'POST /admin/workspaces/:id/keys': (f) => byOperator('POST', `/workspaces/${f.workspaceId}/keys`, { name: 'by operator', scopes: ['linksRead'] }),
+  'DELETE /admin/keys/:id': async (f) => byOperator('DELETE', `/keys/${idOf(await byOperator('POST', `/workspaces/${f.workspaceId}/keys`, { name: 'gone', scopes: ['linksRead'] }))}`),
+  'POST /admin/workspaces/:id/members': async (f) => byOperator('POST', `/workspaces/${f.workspaceId}/members`, { userId: (await createUser(t, { email: uniqueEmail('added') })).id, role: 'viewer' }),
+  'POST /admin/workspaces/:id/sso/domains/:domain/verify': async (f) => {
+    const domain = domainHost();
+    await configureSso(f, domain);
+    return byOperator('POST', `/workspaces/${f.workspaceId}/sso/domains/${domain}/verify`);
+  },
+  'POST /admin/workspaces/:workspaceId/imports': async (f) => {
+    await importsIdle(f);
+    return byOperator('POST', `/workspaces/${f.workspaceId}/imports?source=bitly&collection=Imported`, fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']).file, { 'content-type': 'text/csv' });
+  },
+  'POST /api/imports': async (f) => {
+    await importsIdle(f);
+    return byKey(f, 'POST', '/api/imports?source=bitly&collection=Imported', fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']).file, { 'content-type': 'text/csv' });
+  },
   // Connecting Stripe is an owner's act by session (operations.md §12).
   'POST /api/integrations/stripe': (f) => asSession(t, f.owner.cookie, 'POST', '/api/integrations/stripe', undefined, { workspaceId: f.workspaceId }),
   'PUT /api/integrations/stripe': (f) => asSession(t, f.owner.cookie, 'PUT', '/api/integrations/stripe', { signingSecret: SIGNING_SECRET }, { workspaceId: f.workspaceId }),
@@ -218,6 +239,67 @@ async function documentOperations(): Promise<string[]> {
   return Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((m) => MUTATING.includes(m)).map((m) => `${m.toUpperCase()} ${path}`));
 }
 
+/** A workspace with a key, an owner's session, a click and a collection. */
+async function fixture(): Promise<Fixture> {
+  const { api, clickId } = await clientWithClick(t);
+  const user = await createUser(t, { email: uniqueEmail('auditowner') });
+  await addMember(t, api.ws.id, user.id, 'owner');
+  return {
+    workspaceId: api.ws.id,
+    key: api.ws.key,
+    owner: { user, cookie: await login(t, user) },
+    clickId,
+    collectionId: idOf(await t.inject({ method: 'POST', url: '/api/collections', headers: bearer(api.ws.key), payload: [{ name: 'for links' }] })),
+    lead: async (externalId) => (await api.okLead({ clickId, eventName: 'Sign up', customerExternalId: externalId, customerName: 'Lead' })).customer.id,
+  };
+}
+
+/**
+ * What a request naming an unknown record sends besides its path, for the routes whose body
+ * must pass validation before the record is looked up (else 400 comes first). A bulk route
+ * names its records in the body instead of the path: an array of one unknown id.
+ */
+const UNKNOWN_ID_BODIES: Record<string, (unknownId: string) => unknown> = {
+  'PUT /api/links': (id) => [{ id, url: 'https://example.com/unknown' }],
+  'DELETE /api/links': (id) => [id],
+  'PUT /api/collections': (id) => [{ id, name: 'unknown' }],
+  'DELETE /api/collections': (id) => [id],
+  'PUT /api/tags': (id) => [{ id, name: 'unknown' }],
+  'DELETE /api/tags': (id) => [id],
+  'PUT /api/partners': (id) => [{ id, name: 'unknown' }],
+  'DELETE /api/partners': (id) => [id],
+  'PUT /api/customers': (id) => [{ id, name: 'unknown' }],
+  'DELETE /api/customers': (id) => [id],
+  'PATCH /api/domains/:id': () => ({ notFoundUrl: 'https://example.com/404' }),
+  'PATCH /api/utm-templates/:id': () => ({ name: 'unknown' }),
+  'PATCH /api/webhooks/:id': () => ({ description: 'unknown' }),
+  'POST /api/webhooks/:id/recover': () => ({ since: new Date(Date.now() - 3600_000).toISOString() }),
+  'PATCH /api/workspaces/:id/members/:userId': () => ({ role: 'viewer' }),
+  'PATCH /api/workspaces/:id/oauth-apps/:appId': () => ({ name: 'unknown' }),
+  'PATCH /admin/workspaces/:id': () => ({ name: 'unknown' }),
+  'POST /admin/workspaces/:id/keys': () => ({ name: 'unknown', scopes: ['linksRead'] }),
+  'POST /admin/workspaces/:id/members': (id) => ({ userId: id, role: 'viewer' }),
+};
+
+/** The request an audited route gets for a record that does not exist, or undefined when it names no record (a create). */
+function unknownRecordRequest(route: string, config: { scope?: unknown; workspaceRole?: unknown }, f: Fixture) {
+  const [method, pattern] = route.split(' ') as [Method, string];
+  const unknownId = randomUUID();
+  const operator = pattern.startsWith('/admin/');
+  let namesRecord = false;
+  const url = pattern.replace(/:(\w+)/g, (_, name: string) => {
+    // The operator's routes name a record or the workspace changed: either unknown here.
+    // A person's settings route names its workspace by :id; that one exists.
+    if (name === 'id' && config.workspaceRole) return f.workspaceId;
+    namesRecord = true;
+    return name === 'domain' ? `unknown-${n()}.example.org` : randomUUID();
+  });
+  const body = UNKNOWN_ID_BODIES[route]?.(unknownId);
+  if (!namesRecord && !(Array.isArray(body))) return undefined;
+  const headers = operator ? bearer(ADMIN_TOKEN) : config.scope ? bearer(f.key) : sessionHeaders(f.owner.cookie, config.workspaceRole ? undefined : f.workspaceId);
+  return { method, url, headers, payload: body as string | undefined };
+}
+
 describe('every mutating workspace route', () => {
   it('is either audited with a documented action or excluded with a reason, and the route table agrees', async () => {
     const ops = await documentOperations();
@@ -236,20 +318,9 @@ describe('every mutating workspace route', () => {
   });
 
   it('writes exactly one entry with its action for each of them, on success', async () => {
-    const { api, clickId } = await clientWithClick(t);
-    const user = await createUser(t, { email: uniqueEmail('auditowner') });
-    await addMember(t, api.ws.id, user.id, 'owner');
-    const owner = { user, cookie: await login(t, user) };
-    const f: Fixture = {
-      workspaceId: api.ws.id,
-      key: api.ws.key,
-      owner,
-      clickId,
-      collectionId: idOf(await t.inject({ method: 'POST', url: '/api/collections', headers: bearer(api.ws.key), payload: [{ name: 'for links' }] })),
-      lead: async (externalId) => (await api.okLead({ clickId, eventName: 'Sign up', customerExternalId: externalId, customerName: 'Lead' })).customer.id,
-    };
+    const f = await fixture();
     const failures: string[] = [];
-    const countOf = async (action: string) => (await changes(t, owner, f.workspaceId, `take=5000&action=${action}`)).length;
+    const countOf = async (action: string) => (await changes(t, f.owner, f.workspaceId, `take=5000&action=${action}`)).length;
     for (const [route, scenario] of Object.entries(SCENARIOS)) {
       const before = await countOf(ROUTE_ACTIONS[route]!);
       const res = await scenario(f);
@@ -258,12 +329,32 @@ describe('every mutating workspace route', () => {
         continue;
       }
       // The route under test was the scenario's last request: its entry is the newest.
-      const [newest] = await changes(t, owner, f.workspaceId, 'take=1');
+      const [newest] = await changes(t, f.owner, f.workspaceId, 'take=1');
       if (newest?.action !== ROUTE_ACTIONS[route]) failures.push(`${route}: newest entry ${newest?.action}, expected ${ROUTE_ACTIONS[route]}`);
       // Setups never call the route under test, so its action's entries grew by exactly this request's one.
       const added = (await countOf(ROUTE_ACTIONS[route]!)) - before;
       if (added !== 1) failures.push(`${route}: ${added} entries`);
     }
+    expect(failures).toEqual([]);
+  });
+
+  it('writes no entry for a request naming a record that does not exist (404, or 400 for a bulk body)', async () => {
+    const f = await fixture();
+    const configs = new Map<string, { scope?: unknown; workspaceRole?: unknown }>(routeTable(t.runtime.app).flatMap((r) => [r.method].flat().map((m) => [`${String(m)} ${r.url}`, r.config ?? {}] as const)));
+    const failures: string[] = [];
+    let tried = 0;
+    for (const route of Object.keys(ROUTE_ACTIONS)) {
+      const request = unknownRecordRequest(route, configs.get(route)!, f);
+      if (!request) continue;
+      tried++;
+      const before = (await changes(t, f.owner, f.workspaceId)).length;
+      const res = await t.inject(request);
+      const expected = request.url === route.split(' ')[1] ? 400 : 404;
+      if (res.statusCode !== expected) failures.push(`${route}: answered ${res.statusCode} ${res.body}, expected ${expected} (give it a body in UNKNOWN_ID_BODIES?)`);
+      const written = (await changes(t, f.owner, f.workspaceId)).length - before;
+      if (written !== 0) failures.push(`${route}: ${res.statusCode} wrote ${written} entries`);
+    }
+    expect(tried).toBeGreaterThan(25);
     expect(failures).toEqual([]);
   });
 });

@@ -5,10 +5,11 @@ import { asSession, type SignedIn } from '../people/helpers.js';
 export interface Entry {
   id: string;
   at: string;
-  actor: { kind: 'user' | 'key' | 'token' | 'app'; id: string; userId: string | null; name: string | null };
+  actor: { kind: 'user' | 'key' | 'token' | 'app' | 'operator'; id: string; userId: string | null; name: string | null };
   action: string;
   targetIds: string[];
   counts: Record<string, number>;
+  changes: Record<string, { before: string | number | boolean | null; after: string | number | boolean | null }>;
   ip: string | null;
   userAgent: string | null;
 }
@@ -20,7 +21,12 @@ export async function auditLog(t: TestApp, owner: SignedIn, workspaceId: string,
   return res.json<Entry[]>();
 }
 
-/** The entries of the workspace that are not sign-ins (the owner's own sign-in is one too). */
-export async function changes(t: TestApp, owner: SignedIn, workspaceId: string, query = 'take=5000'): Promise<Entry[]> {
+/** The entries of the workspace that are not sign-ins (the owner's own sign-in is one too), the operator's included. */
+export async function allChanges(t: TestApp, owner: SignedIn, workspaceId: string, query = 'take=5000'): Promise<Entry[]> {
   return (await auditLog(t, owner, workspaceId, query)).filter((e) => !e.action.startsWith('sign_in.'));
+}
+
+/** The workspace's own changes: not sign-ins, nor the operator's (a test's workspace, key and members are set up through /admin). */
+export async function changes(t: TestApp, owner: SignedIn, workspaceId: string, query = 'take=5000'): Promise<Entry[]> {
+  return (await allChanges(t, owner, workspaceId, query)).filter((e) => e.actor.kind !== 'operator');
 }

@@ -33,7 +33,8 @@ const en = {
   when: 'When',
   where: 'From',
   records: (n: number) => (n === 1 ? '1 record' : `${n} records`),
-  kinds: { user: 'Person', key: 'API key', token: 'Personal token', app: 'OAuth app' } as Record<string, string>,
+  kinds: { user: 'Person', key: 'API key', token: 'Personal token', app: 'OAuth app', operator: 'Operator' } as Record<string, string>,
+  none: 'none',
   empty: 'No entries match.',
   failed: 'Could not load the audit log: ',
   loading: 'Loading the audit log…',
@@ -59,7 +60,8 @@ const ar: typeof en = {
   when: 'متى',
   where: 'المصدر',
   records: (n: number) => (n === 1 ? 'سجل واحد' : n === 2 ? 'سجلان' : `${n} سجلات`),
-  kinds: { user: 'شخص', key: 'مفتاح API', token: 'رمز شخصي', app: 'تطبيق OAuth' },
+  kinds: { user: 'شخص', key: 'مفتاح API', token: 'رمز شخصي', app: 'تطبيق OAuth', operator: 'المشغّل' },
+  none: 'لا شيء',
   empty: 'لا توجد إدخالات مطابقة.',
   failed: 'تعذّر تحميل سجل التدقيق: ',
   loading: 'جارٍ تحميل سجل التدقيق…',
@@ -209,6 +211,11 @@ export function AuditLogSettings(_: PageProps) {
                 <td>
                   <code dir="ltr">{e.action}</code>
                   {e.targetIds.length > 0 && <span class="audit-count"> · {s.records(e.targetIds.length)}</span>}
+                  {Object.entries(e.changes).map(([field, c]) => (
+                    <div key={field} class="audit-change" dir="ltr">
+                      {field}: {String(c.before ?? s.none)} → {String(c.after ?? s.none)}
+                    </div>
+                  ))}
                 </td>
                 <td>
                   <bdi dir="ltr">{e.ip ?? ''}</bdi>
