@@ -4,6 +4,9 @@ export interface WorkerInit {
   dataDir: string;
   /** A dump (dumpDataDir) to start from instead of an empty database. */
   seed?: Uint8Array;
+  /** The engine, compiled once per process, and its file system bundle (pglite.data). */
+  wasmModule: WebAssembly.Module;
+  fsBundle: Uint8Array;
 }
 
 /** What crosses with a statement: the caller's parser functions stay behind, their types listed. */

@@ -6,6 +6,9 @@
  * constraint. A parser given as a function (drizzle keeps timestamps as text) runs here.
  */
 import { messages, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Reply, Request, StatementOptions, WorkerInit } from './pglite-protocol.js';
 
@@ -21,6 +24,20 @@ type Ask = Request extends infer R ? (R extends Request ? Omit<R, 'id'> : never)
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const WORKER_FILE = new URL(FROM_SOURCE ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url);
 const TS_BOOT = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_FILE.href)}); })`;
+
+/**
+ * PGlite's engine compiled once per process and shared with each database's thread (a thread of
+ * its own would compile it again: about a second per database, and tests open one per app).
+ */
+let engine: Promise<Pick<WorkerInit, 'wasmModule' | 'fsBundle'>> | undefined;
+function engineFiles(): NonNullable<typeof engine> {
+  engine ??= (async () => {
+    const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    const [wasm, fsBundle] = await Promise.all([readFile(join(dist, 'pglite.wasm')), readFile(join(dist, 'pglite.data'))]);
+    return { wasmModule: await WebAssembly.compile(wasm), fsBundle: new Uint8Array(fsBundle) };
+  })();
+  return engine;
+}
 
 /** What every call answers once the worker is gone: a connection failure (SQLSTATE 08006), a 503. */
 function workerGone(why: string): Error {
@@ -75,7 +92,7 @@ export class PgliteThread {
 
   /** A database in `dataDir` (memory:// or a directory), started from `seed` (a dump) when given. */
   static async open(dataDir: string, seed?: Uint8Array): Promise<PgliteThread> {
-    const workerData: WorkerInit = { dataDir, seed };
+    const workerData: WorkerInit = { dataDir, seed, ...(await engineFiles()) };
     const options = { workerData, transferList: seed ? [seed.buffer as ArrayBuffer] : [] };
     const worker = FROM_SOURCE ? new Worker(TS_BOOT, { ...options, eval: true }) : new Worker(WORKER_FILE, options);
     const thread = new PgliteThread(worker);
