@@ -29,12 +29,14 @@ const TS_BOOT = `import('tsx/esm/api').then((tsx) => { tsx.register(); return im
  * PGlite's engine compiled once per process and shared with each database's thread (a thread of
  * its own would compile it again: about a second per database, and tests open one per app).
  */
+// The lib this project compiles with types WebAssembly's namespace, not its global object.
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }).WebAssembly;
 let engine: Promise<Pick<WorkerInit, 'wasmModule' | 'fsBundle'>> | undefined;
 function engineFiles(): NonNullable<typeof engine> {
   engine ??= (async () => {
     const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
-    const [wasm, fsBundle] = await Promise.all([readFile(join(dist, 'pglite.wasm')), readFile(join(dist, 'pglite.data'))]);
-    return { wasmModule: await WebAssembly.compile(wasm), fsBundle: new Uint8Array(fsBundle) };
+    const [engineBytes, fsBundle] = await Promise.all([readFile(join(dist, 'pglite.wasm')), readFile(join(dist, 'pglite.data'))]);
+    return { wasmModule: await wasm.compile(engineBytes), fsBundle: new Uint8Array(fsBundle) };
   })();
   return engine;
 }
