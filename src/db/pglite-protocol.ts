@@ -4,8 +4,8 @@ export interface WorkerInit {
   dataDir: string;
   /** A dump (dumpDataDir) to start from instead of an empty database. */
   seed?: Uint8Array;
-  /** The engine, compiled once per process, and its file system bundle (pglite.data). */
-  wasmModule: WebAssembly.Module;
+  /** The engine, compiled once per process (a WebAssembly.Module), and its file system bundle (pglite.data). */
+  wasmModule: object;
   fsBundle: Uint8Array;
 }
 

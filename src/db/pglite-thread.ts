@@ -29,8 +29,8 @@ const TS_BOOT = `import('tsx/esm/api').then((tsx) => { tsx.register(); return im
  * PGlite's engine compiled once per process and shared with each database's thread (a thread of
  * its own would compile it again: about a second per database, and tests open one per app).
  */
-// The lib this project compiles with types WebAssembly's namespace, not its global object.
-const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }).WebAssembly;
+// The libs this project compiles with do not type WebAssembly: the module is opaque here.
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } }).WebAssembly;
 let engine: Promise<Pick<WorkerInit, 'wasmModule' | 'fsBundle'>> | undefined;
 function engineFiles(): NonNullable<typeof engine> {
   engine ??= (async () => {

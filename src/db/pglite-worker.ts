@@ -4,7 +4,7 @@
  * export's, an analytics CSV's) held up every request of every workspace for seconds. Here it
  * holds up only the statements queued behind it, as it always did.
  */
-import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Reply, Request, StatementOptions, WorkerInit } from './pglite-protocol.js';
 
@@ -82,7 +82,7 @@ async function answer(db: PGlite, req: Request): Promise<unknown> {
 }
 
 const seed = init.seed ? { loadDataDir: new Blob([init.seed]) } : {};
-const db = await PGlite.create(init.dataDir, { ...seed, wasmModule: init.wasmModule, fsBundle: new Blob([init.fsBundle]) }).catch((err: unknown) => {
+const db = await PGlite.create(init.dataDir, { ...seed, wasmModule: init.wasmModule as PGliteOptions['wasmModule'], fsBundle: new Blob([init.fsBundle]) }).catch((err: unknown) => {
   port.postMessage({ id: 0, error: errorOf(err) } satisfies Reply);
   throw err;
 });
