@@ -35,7 +35,7 @@ export function rssMiB(pid: number): number {
 }
 
 /** The workspace's rows beyond seed()'s one link: tags, links, clicks, customers, leads, sales. */
-async function fill(database: Database, workspaceId: string, sizes: Sizes): Promise<void> {
+export async function fill(database: Database, workspaceId: string, sizes: Sizes): Promise<void> {
   const ws = `'${workspaceId}'::uuid`;
   await database.withSession(async (s) => {
     if (database.kind === 'postgres') await s.exec('SET statement_timeout = 0');

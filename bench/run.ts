@@ -10,6 +10,7 @@ import { benchClickPartitions } from './click-partitions.js';
 import { benchConversions } from './conversions.js';
 import { benchDashboard } from './dashboard.js';
 import { benchExport } from './export.js';
+import { benchExportLatency } from './export-latency.js';
 import { benchImport } from './import.js';
 import { benchHostile } from './hostile.js';
 import { benchLinks } from './links.js';
@@ -52,6 +53,7 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['analytics', () => benchAnalytics()],
   ['dashboard', () => benchDashboard()],
   ['export', () => benchExport()],
+  ['export-latency', () => benchExportLatency()],
   ['import', () => benchImport()],
   ['links-stats', () => benchLinksStats()],
 ];

@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { PgliteThread } from './pglite-thread.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -27,8 +28,8 @@ export interface RawSession {
 export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
-  /** The embedded engine itself (PGlite only). */
-  pglite?: PGlite;
+  /** The embedded engine itself (PGlite only), on a thread of its own. */
+  pglite?: PgliteThread;
   /**
    * Bulk append with COPY (PostgreSQL only: several times cheaper for the server than parsing
    * the same rows from JSON), in one transaction: `staging` (DDL run first, e.g. a temporary
@@ -167,8 +168,11 @@ export async function openPglite(dataDir: string, from?: Blob): Promise<Database
   const dir = memory ? dataDir : join(dataDir, 'pglite');
   // A first start unpacks the database prepared at build time instead of running initdb.
   const seed = from ?? (SEED_FILE && !memory && !existsSync(dir) && existsSync(SEED_FILE) ? new Blob([readFileSync(SEED_FILE)]) : undefined);
-  const client = await PGlite.create(dir, seed ? { loadDataDir: seed } : {});
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  // On a thread of its own: each statement runs synchronously in WebAssembly, and on the
+  // server's thread a heavy one (an export, an analytics CSV) held up every request for seconds.
+  const client = await PgliteThread.open(dir, seed && new Uint8Array(await seed.arrayBuffer()));
+  // drizzle calls only what PgliteThread has of PGlite's API (query with rowMode and parsers, transaction).
+  const db = drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Db;
   return {
     kind: 'pglite',
     db,
