@@ -40,6 +40,8 @@ const DEFAULTS: ClickQueueOptions = { batchSize: 20_000, flushIntervalMs: 1000, 
 export class ClickQueue {
   private queue: RawClick[] = [];
   private flushing: Promise<void> | undefined;
+  /** Set by close(): past it, clicks not yet written are left to the spool. */
+  private closeDeadline: number | undefined;
   private waiters: (() => void)[] = [];
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
@@ -162,7 +164,7 @@ export class ClickQueue {
    * once in tiny batches: per batch, the database commits, so small batches cost it far more.
    */
   private async drain(target: number): Promise<void> {
-    while (this.queue.length > 0 && (this.written < target || this.queue.length >= this.o.batchSize)) {
+    while (this.queue.length > 0 && (this.written < target || this.queue.length >= this.o.batchSize) && !this.spoolTakesTheRest()) {
       const batch = this.queue.slice(0, this.o.batchSize);
       try {
         await this.write(batch);
@@ -211,19 +213,26 @@ export class ClickQueue {
     this.last = { redirects, accepted, written };
   }
 
+  /** Closing, past the deadline, with a spool that holds every click not yet written. */
+  private spoolTakesTheRest(): boolean {
+    return this.spool !== undefined && this.closeDeadline !== undefined && this.now() >= this.closeDeadline;
+  }
+
   /**
    * Writes what it can within `closeMs` (retrying with backoff while the database is away);
    * what is left stays in the spool, replayed at the next start.
    */
   async close(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
-    const deadline = this.now() + (this.o.closeMs ?? 5000);
+    const deadline = (this.closeDeadline = this.now() + (this.o.closeMs ?? 5000));
     while (this.queue.length > 0) {
       await this.flush();
       const left = deadline - this.now();
-      // While writes succeed, go on (a slow database is still a database); the deadline only
-      // ends retries of a failing one. main.ts bounds the whole shutdown anyway.
-      if (this.queue.length === 0 || (left <= 0 && this.backoff.failing)) break;
+      // Past the deadline, what is left stays in the spool for the next start (a flood answered
+      // faster than the database writes, as on PGlite off the server's thread, outlasted main.ts's
+      // 15 s); without a spool, writes go on while they succeed (a slow database is still a
+      // database) and the deadline only ends retries of a failing one.
+      if (this.queue.length === 0 || (left <= 0 && this.backoff.failing) || this.spoolTakesTheRest()) break;
       await new Promise((r) => setTimeout(r, Math.min(left, this.backoff.failing ? 250 * this.backoff.failures : 50)));
     }
     this.closed = true;
