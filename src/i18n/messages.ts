@@ -302,6 +302,14 @@ export const messages = {
     en: 'This sign-in has expired, was already used, or was started in another browser. Start again from the sign-in page.',
     ar: 'انتهت صلاحية تسجيل الدخول هذا، أو استُخدم من قبل، أو بدأ في متصفح آخر. ابدأ من جديد من صفحة تسجيل الدخول.',
   },
+  sso_cancelled: {
+    en: 'The sign-in was cancelled at your identity provider, so nobody was signed in. Start again from the sign-in page if you meant to sign in.',
+    ar: 'أُلغي تسجيل الدخول لدى مزوّد الهوية، فلم يُسجَّل دخول أحد. ابدأ من جديد من صفحة تسجيل الدخول إن كنت تقصد تسجيل الدخول.',
+  },
+  sso_callback_malformed: {
+    en: 'The identity provider sent your browser back without a sign-in code, so the sign-in could not be finished. Start again from the sign-in page.',
+    ar: 'أعاد مزوّد الهوية متصفحك دون رمز تسجيل الدخول، فتعذّر إكمال تسجيل الدخول. ابدأ من جديد من صفحة تسجيل الدخول.',
+  },
   sso_refused: {
     en: 'The answer of the identity provider was refused ({problem}). Start again; if it persists, tell an owner of your workspace.',
     ar: 'رُفض ردّ مزوّد الهوية ({~problem}). ابدأ من جديد؛ وإن استمر الأمر فأبلغ مالك مساحة العمل.',

@@ -8,8 +8,9 @@ import { translate } from '../../i18n/messages.js';
  */
 export function ssoErrorPage(err: AppError, signInPath: string): string {
   const text = translate(err.code, err.params);
-  const body = `<h1>Single sign-on failed</h1><p class="error" id="sso-error" data-code="${escapeHtml(err.code)}">${escapeHtml(text.en)}</p>
-<div lang="ar" dir="rtl"><h1>تعذّر الدخول الموحّد</h1><p class="error">${escapeHtml(text.ar)}</p></div>
+  const [title, titleAr] = err.code === 'sso_cancelled' ? ['Sign-in cancelled', 'أُلغي تسجيل الدخول'] : ['Single sign-on failed', 'تعذّر الدخول الموحّد'];
+  const body = `<h1>${title}</h1><p class="error" id="sso-error" data-code="${escapeHtml(err.code)}">${escapeHtml(text.en)}</p>
+<div lang="ar" dir="rtl"><h1>${titleAr}</h1><p class="error">${escapeHtml(text.ar)}</p></div>
 <p><a href="${escapeHtml(signInPath)}">Back to sign-in</a> · <a href="${escapeHtml(signInPath)}" lang="ar" dir="rtl">العودة إلى تسجيل الدخول</a></p>`;
-  return htmlPage({ title: 'Single sign-on failed · تعذّر الدخول الموحّد', body });
+  return htmlPage({ title: `${title} · ${titleAr}`, body });
 }

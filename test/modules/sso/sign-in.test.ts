@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import type { TestProvider } from '../../helpers/oidc-provider.js';
 import { asSession, createUser, expectError, loginRequest, login, addMember, ownedWorkspace, uniqueEmail } from '../people/helpers.js';
-import { callbackRequest, cookieOf, expectPage, newProvider, ssoSignIn, ssoWorkspace, throughProvider, uniqueDomain } from './helpers.js';
+import { CALLBACK, callbackRequest, cookieOf, expectPage, newProvider, ssoSignIn, ssoWorkspace, throughProvider, uniqueDomain } from './helpers.js';
 
 let t: TestApp;
 let idp: TestProvider;
@@ -217,6 +217,31 @@ describe('a provider that is down', () => {
     await down.stop();
     expectPage(await callbackRequest(t, callback, ssoCookie), 502, 'sso_provider_down');
     expectPage(await t.inject({ method: 'GET', url: `/api/auth/sso?workspace=${workspace.id}` }), 502, 'sso_provider_down');
+  });
+});
+
+describe('a callback without a code', () => {
+  test('cancelled at the provider (access_denied) or malformed is a 400 page saying so, not 502, and uses the sign-in up', async () => {
+    const domain = uniqueDomain();
+    const { workspace } = await ssoWorkspace(t, idp, { domains: [domain] });
+    const { sub } = account(domain);
+    const back = (state: string, extra: Record<string, string>) => new URL(`${CALLBACK}?${new URLSearchParams({ ...extra, state })}`);
+
+    const cancelled = await throughProvider(t, `/api/auth/sso?workspace=${workspace.id}`, sub);
+    const state = cancelled.callback.searchParams.get('state')!;
+    const page = await callbackRequest(t, back(state, { error: 'access_denied', error_description: 'End-User aborted interaction' }), cancelled.ssoCookie);
+    expectPage(page, 400, 'sso_cancelled');
+    expect(page.body).toContain('cancelled at your identity provider');
+    // That sign-in is over: the provider's real answer for it no longer signs anyone in.
+    expectPage(await callbackRequest(t, cancelled.callback, cancelled.ssoCookie), 400, 'sso_state_invalid');
+
+    const malformed = await throughProvider(t, `/api/auth/sso?workspace=${workspace.id}`, sub);
+    const noCode = await callbackRequest(t, back(malformed.callback.searchParams.get('state')!, {}), malformed.ssoCookie);
+    expectPage(noCode, 400, 'sso_callback_malformed');
+    expect(noCode.body).toContain('without a sign-in code');
+    // Nothing at all, or an empty code: the same page.
+    expectPage(await callbackRequest(t, new URL(CALLBACK), undefined), 400, 'sso_callback_malformed');
+    expectPage(await callbackRequest(t, back('x'.repeat(43), { code: '' }), malformed.ssoCookie), 400, 'sso_callback_malformed');
   });
 });
 
