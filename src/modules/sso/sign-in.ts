@@ -8,6 +8,7 @@ import { recordSignIn } from '../audit/service.js';
 import { createSession } from '../sessions/service.js';
 import { roleIn } from '../users/members.js';
 import { addMember, createUser, findUser, findUserByEmail } from '../users/service.js';
+import { requireWorkspace } from '../workspaces/service.js';
 import { authorizationUrl, discover, exchange, ProviderUnavailable, SignInRefused, type RelyingParty } from './oidc.js';
 import { callbackUrl, emailDomain, type SsoDeps, type SsoRole } from './service.js';
 import * as store from './store.js';
@@ -45,6 +46,16 @@ const down = (err: unknown): never => {
   if (err instanceof ProviderUnavailable) throw new AppError('sso_provider_down', { problem: err.problem });
   throw err;
 };
+
+/**
+ * What the confirmation page names before a sign-in this service's own pages did not start
+ * (routes.ts): the workspace and its provider's host. The provider is not contacted.
+ */
+export async function describeSsoStart({ ctx, input }: { ctx: BaseCtx; input: { workspaceId?: string; email?: string } }): Promise<{ workspaceName: string; providerHost: string }> {
+  const connection = await connectionFor(ctx, input);
+  const workspace = await requireWorkspace({ ctx, input: { id: connection.workspaceId } });
+  return { workspaceName: workspace.name, providerHost: new URL(connection.issuer).host };
+}
 
 /**
  * Starts the code flow: a pending sign-in (the hashes of a new `state` and of the browser's
@@ -99,7 +110,9 @@ export async function finishSsoSignIn({
   deps: SsoDeps;
 }): Promise<SsoOutcome> {
   const state = input.query.get('state');
+  // Taken first, so even a cancelled or malformed callback uses its sign-in up.
   const pending = state ? await store.takePending(ctx.db, sha256(state)) : undefined;
+  checkCallbackShape(input.query);
   if (!state || !pending || pending.expiresAt < ctx.now) throw new AppError('sso_state_invalid');
   if (!input.browserSecret || !sameHash(sha256(input.browserSecret), pending.browserHash)) throw new AppError('sso_state_invalid');
   const connection = await store.findConnectionById(ctx.db, pending.connectionId);
@@ -124,6 +137,16 @@ export async function finishSsoSignIn({
   // In the person's security log and each of their workspaces' audit logs, as a password sign-in is.
   await recordSignIn({ ctx, input: { userId, method: 'sso', outcome: 'succeeded', ip: input.ip, userAgent: input.userAgent } });
   return { userId, token, mode };
+}
+
+/**
+ * The person said no at the provider (RFC 6749 §4.1.2.1 `access_denied`), or the provider sent
+ * the browser back with neither a code nor an error: a 400 page, not "provider down".
+ */
+function checkCallbackShape(query: URLSearchParams): void {
+  const error = query.get('error');
+  if (error === 'access_denied') throw new AppError('sso_cancelled');
+  if (error === null && !query.get('code')) throw new AppError('sso_callback_malformed');
 }
 
 type Identity = { connectionId: string; issuer: string; subject: string };

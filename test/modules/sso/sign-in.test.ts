@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
-import type { TestProvider } from '../../helpers/oidc-provider.js';
-import { asSession, createUser, expectError, loginRequest, login, addMember, ownedWorkspace, uniqueEmail } from '../people/helpers.js';
-import { CALLBACK, callbackRequest, cookieOf, expectPage, newProvider, ssoSignIn, ssoWorkspace, throughProvider, uniqueDomain } from './helpers.js';
+import { Browser, type TestProvider } from '../../helpers/oidc-provider.js';
+import { asSession, createUser, expectError, loginRequest, login, addMember, ownedWorkspace, uniqueEmail, ORIGIN } from '../people/helpers.js';
+import { CALLBACK, callbackRequest, cookieOf, expectPage, newProvider, ssoSignIn, ssoWorkspace, startFromOwnPage, throughProvider, uniqueDomain } from './helpers.js';
 
 let t: TestApp;
 let idp: TestProvider;
@@ -64,7 +64,7 @@ describe('sign-in through the provider', () => {
     const { workspace } = await ssoWorkspace(t, idp, { domains: [domain] });
     const { sub } = account(domain);
     const { callback } = await throughProvider(t, `/api/auth/sso?workspace=${workspace.id}`, sub);
-    const other = await t.inject({ method: 'GET', url: `/api/auth/sso?workspace=${workspace.id}` });
+    const other = await startFromOwnPage(t, `/api/auth/sso?workspace=${workspace.id}`);
     // The cookie of another sign-in (another browser) does not finish this one.
     expectPage(await callbackRequest(t, callback, cookieOf(other, /lt_sso=/)), 400, 'sso_state_invalid');
     const second = await throughProvider(t, `/api/auth/sso?workspace=${workspace.id}`, sub);
@@ -106,7 +106,7 @@ describe('sign-in through the provider', () => {
     const { workspace } = await ssoWorkspace(t, idp, { domains: [domain], verify: false });
     const { sub, email } = account(domain);
     expectPage(await ssoSignIn(t, `/api/auth/sso?workspace=${workspace.id}`, sub), 403, 'sso_domain_unverified');
-    expectPage(await t.inject({ method: 'GET', url: `/api/auth/sso?email=${encodeURIComponent(email)}` }), 400, 'sso_unavailable');
+    expectPage(await startFromOwnPage(t, `/api/auth/sso?email=${encodeURIComponent(email)}`), 400, 'sso_unavailable');
   });
 });
 
@@ -216,7 +216,55 @@ describe('a provider that is down', () => {
     const { callback, ssoCookie } = await throughProvider(t, `/api/auth/sso?workspace=${workspace.id}`, 'sam');
     await down.stop();
     expectPage(await callbackRequest(t, callback, ssoCookie), 502, 'sso_provider_down');
-    expectPage(await t.inject({ method: 'GET', url: `/api/auth/sso?workspace=${workspace.id}` }), 502, 'sso_provider_down');
+    expectPage(await startFromOwnPage(t, `/api/auth/sso?workspace=${workspace.id}`), 502, 'sso_provider_down');
+  });
+});
+
+describe('login CSRF: a start this service did not make', () => {
+  test('another site’s link, a typed URL or no Fetch Metadata gets a page naming the workspace, not the provider; only a post from this origin goes on', async () => {
+    const domain = uniqueDomain();
+    const { workspace, owner } = await ssoWorkspace(t, idp, { domains: [domain] });
+    // A name with markup: shown as text, never as HTML.
+    const renamed = await asSession(t, owner.cookie, 'PATCH', `/api/workspaces/${workspace.id}`, { name: 'Evil <b>Corp</b> & Co' });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const { sub, email } = account(domain);
+    const start = `/api/auth/sso?workspace=${workspace.id}`;
+    for (const site of ['cross-site', 'same-site', 'none', undefined]) {
+      const page = await t.inject({ method: 'GET', url: start, headers: site ? { 'sec-fetch-site': site, 'sec-fetch-mode': 'navigate' } : {} });
+      expect(page.statusCode, `${site}: ${page.body}`).toBe(200);
+      expect(page.headers.location).toBeUndefined();
+      expect(cookieOf(page, /lt_sso=/), 'no sign-in started').toBeUndefined();
+      expect(page.body).toContain('<bdi>Evil &lt;b&gt;Corp&lt;/b&gt; &amp; Co</bdi>');
+      expect(page.body).not.toContain('<b>Corp');
+      expect(page.body).toContain(new URL(idp.issuer).host);
+      expect(page.body).toMatch(/<form id="sso-continue" method="post" action="\/api\/auth\/sso">/);
+      expect(page.body).toContain(`name="workspace" value="${workspace.id}"`);
+      expect(String(page.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+      expect(page.headers['x-frame-options']).toBe('DENY');
+    }
+    // By e-mail, the page carries the e-mail on.
+    const byEmail = await t.inject({ method: 'GET', url: `/api/auth/sso?email=${encodeURIComponent(email)}`, headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(byEmail.statusCode).toBe(200);
+    expect(byEmail.body).toContain(`name="email" value="${email}"`);
+
+    // Another site posting the form itself (auto-submitted): refused, nothing started.
+    const form = (body: string, headers: Record<string, string>) =>
+      t.inject({ method: 'POST', url: '/api/auth/sso', payload: body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+    for (const headers of [{ 'sec-fetch-site': 'cross-site', origin: 'https://evil.test' }, { 'sec-fetch-site': 'same-site', origin: 'https://sub.lt.test' }, { origin: 'https://evil.test' }, {}]) {
+      const refused = await form(`workspace=${workspace.id}`, headers);
+      expectPage(refused, 403, 'cross_site_sign_in');
+      expect(cookieOf(refused, /lt_sso=/)).toBeUndefined();
+    }
+    // The page's own button (same origin; or, without Fetch Metadata, Origin alone): to the provider, and the sign-in finishes.
+    expect((await form(`email=${encodeURIComponent(email)}`, { origin: ORIGIN })).statusCode).toBe(302);
+    const posted = await form(`workspace=${workspace.id}`, { 'sec-fetch-site': 'same-origin', origin: ORIGIN });
+    expect(posted.statusCode, posted.body).toBe(302);
+    const authorizationUrl = new URL(String(posted.headers.location));
+    expect(authorizationUrl.origin).toBe(new URL(idp.issuer).origin);
+    const callback = await new Browser().authorize(authorizationUrl.href, sub);
+    const done = await callbackRequest(t, callback, cookieOf(posted, /lt_sso=/));
+    expect(done.statusCode, done.body).toBe(302);
+    expect(cookieOf(done, /lt_session=/)).toBeTruthy();
   });
 });
 
