@@ -29,7 +29,7 @@ export function ssoConfirmPage(o: { workspaceName: string; providerHost: string;
 <p>You are about to sign in with the single sign-on of the workspace <strong><bdi>${name}</bdi></strong>, whose identity provider is <strong><bdi>${host}</bdi></strong>.</p>
 <p>Continue only if you started this sign-in yourself: this browser will be signed in as whichever account that provider signs in. If another site sent you here, close this page.</p>
 ${button(`Continue to sign in with <bdi>${name}</bdi>’s provider`)}
-<div lang="ar" dir="rtl"><h1>متابعة الدخول الموحّد؟</h1>
+<div lang="ar" dir="rtl" style="margin-top:2rem"><h1>متابعة الدخول الموحّد؟</h1>
 <p>أنت على وشك تسجيل الدخول عبر الدخول الموحّد لمساحة العمل <strong><bdi>${name}</bdi></strong>، ومزوّد الهوية لديها هو <strong><bdi>${host}</bdi></strong>.</p>
 <p>تابِع فقط إن كنت أنت من بدأ تسجيل الدخول هذا: سيُسجَّل دخول هذا المتصفح بالحساب الذي يسجّل ذلك المزوّد دخوله أيًّا كان. إن أرسلك موقع آخر إلى هنا فأغلق هذه الصفحة.</p>
 ${button(`متابعة تسجيل الدخول عبر مزوّد <bdi>${name}</bdi>`)}</div>
