@@ -322,6 +322,10 @@ export const messages = {
     en: 'The e-mail domain {domain} is not a verified domain of this workspace’s single sign-on.',
     ar: 'نطاق البريد {~domain} ليس نطاقًا موثَّقًا للدخول الموحّد في مساحة العمل هذه.',
   },
+  sso_email_invalid: {
+    en: 'Your identity provider gave an e-mail address ({email}) that cannot be an account’s here (letters, digits and . _ - + before the @, a domain name after it).',
+    ar: 'أعطى مزوّد الهوية عنوان بريد ({~email}) لا يصلح لحساب هنا (أحرف وأرقام و. _ - + قبل @، واسم نطاق بعدها).',
+  },
   sso_link_required: {
     en: 'An account with this e-mail address already exists. Sign in with your password, then link single sign-on from your account page (Account → Single sign-on).',
     ar: 'يوجد حساب بعنوان البريد هذا مسبقًا. سجّل الدخول بكلمة المرور، ثم اربط الدخول الموحّد من صفحة حسابك (الحساب ← الدخول الموحّد).',

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { BaseCtx } from '../../core/context.js';
+import { emailDomain, emailKey, normalizeEmail } from '../../core/email.js';
 import { AppError } from '../../core/errors.js';
 import { sameHash, sha256 } from '../../core/secret.js';
 import { withTransaction } from '../../core/transaction.js';
@@ -10,7 +11,7 @@ import { roleIn } from '../users/members.js';
 import { addMember, createUser, findUser, findUserByEmail } from '../users/service.js';
 import { requireWorkspace } from '../workspaces/service.js';
 import { authorizationUrl, discover, exchange, ProviderUnavailable, SignInRefused, type RelyingParty } from './oidc.js';
-import { callbackUrl, emailDomain, type SsoDeps, type SsoRole } from './service.js';
+import { callbackUrl, type SsoDeps, type SsoRole } from './service.js';
 import * as store from './store.js';
 
 /** A sign-in waits at most 10 minutes for the provider (operations.md §15: short, single use). */
@@ -124,10 +125,12 @@ export async function finishSsoSignIn({
     return down(err);
   });
   if (claims.email_verified !== true || typeof claims.email !== 'string') throw new AppError('sso_email_unverified');
-  const email = claims.email;
-  const domain = emailDomain(email);
+  const domain = emailDomain(claims.email);
   const domains = await store.domainsOf(ctx.db, connection.id);
-  if (!domain || !domains.some((d) => d.domain === domain && d.verifiedAt)) throw new AppError('sso_domain_unverified', { domain: domain ?? email.slice(email.lastIndexOf('@') + 1, 300) });
+  if (!domain || !domains.some((d) => d.domain === domain && d.verifiedAt)) throw new AppError('sso_domain_unverified', { domain: domain ?? claims.email.slice(claims.email.lastIndexOf('@') + 1, 300) });
+  // The provider's spelling (`Sam@CORP.test.`) is the account's one form, as at every other entry point.
+  const email = normalizeEmail(claims.email);
+  if (!email) throw new AppError('sso_email_invalid', { email: claims.email.slice(0, 300) });
   const identity = { connectionId: connection.id, issuer: claims.iss, subject: claims.sub };
   const name = typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim().slice(0, 190) : email.slice(0, email.indexOf('@'));
   const { userId, mode } = pending.linkUserId
@@ -174,7 +177,7 @@ async function signIn(ctx: BaseCtx, connection: store.ConnectionRow, identity: I
 
 async function link(ctx: BaseCtx, connection: store.ConnectionRow, identity: Identity, userId: string, email: string) {
   const user = await findUser({ ctx, input: { id: userId } });
-  if (user.email.toLowerCase() !== email.toLowerCase()) throw new AppError('sso_link_email_mismatch', { email: user.email });
+  if (emailKey(user.email) !== email) throw new AppError('sso_link_email_mismatch', { email: user.email });
   const known = await store.findIdentity(ctx.db, identity.connectionId, identity.issuer, identity.subject);
   if (known && known.userId !== userId) throw new AppError('sso_identity_taken');
   await withTransaction(ctx.db, async (tx) => {

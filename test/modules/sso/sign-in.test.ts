@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { Browser, type TestProvider } from '../../helpers/oidc-provider.js';
-import { asSession, createUser, expectError, loginRequest, login, addMember, ownedWorkspace, uniqueEmail, ORIGIN } from '../people/helpers.js';
+import { asSession, createUser, expectError, loginRequest, login, addMember, ownedWorkspace, uniqueEmail, ORIGIN, PASSWORD } from '../people/helpers.js';
 import { CALLBACK, callbackRequest, cookieOf, expectPage, newProvider, ssoSignIn, ssoWorkspace, startFromOwnPage, throughProvider, uniqueDomain } from './helpers.js';
 
 let t: TestApp;
@@ -135,6 +135,43 @@ describe('existing accounts', () => {
     expect(me.json<{ workspaces: { id: string; role: string }[] }>().workspaces.find((w) => w.id === workspace.id)).toMatchObject({ role: 'member' });
   });
 
+  test('the provider’s `Victim@CORP.test.` is the existing victim@corp.test: refused until linked, then that account — never a second one', async () => {
+    const domain = uniqueDomain();
+    const { workspace } = await ssoWorkspace(t, idp, { domains: [domain] });
+    const sub = `sub-${Math.random().toString(36).slice(2)}`;
+    const user = await createUser(t, { email: `victim-${sub}@${domain}` });
+    // The same mailbox as the provider may spell it: upper case and the domain's trailing dot.
+    idp.accounts.set(sub, { email: `Victim-${sub}@${domain.toUpperCase()}.`, email_verified: true, name: 'Victim' });
+    const accounts = async () => (await t.admin('GET', '/users')).json<{ email: string }[]>().filter((u) => u.email.toLowerCase().includes(sub)).map((u) => u.email);
+    expectPage(await ssoSignIn(t, `/api/auth/sso?workspace=${workspace.id}`, sub), 403, 'sso_link_required');
+    expect(await accounts()).toEqual([`victim-${sub}@${domain}`]);
+    // Linked by its person (the provider's spelling is this account's e-mail), it signs that account in.
+    const link = await asSession(t, await login(t, user), 'POST', '/api/me/sso/link', { workspaceId: workspace.id });
+    const linked = await callbackRequest(t, await new Browser().authorize(link.json<{ authorizationUrl: string }>().authorizationUrl, sub), cookieOf(link, /lt_sso=/));
+    expect(linked.statusCode, linked.body).toBe(302);
+    const next = await ssoSignIn(t, `/api/auth/sso?email=${encodeURIComponent(`VICTIM-${sub}@${domain}.`)}`, sub);
+    expect(next.statusCode, next.body).toBe(302);
+    const me = await t.inject({ method: 'GET', url: '/api/me', headers: { cookie: cookieOf(next, /lt_session=/)! } });
+    expect(me.json<{ user: { id: string } }>().user.id).toBe(user.id);
+    expect(await accounts()).toEqual([`victim-${sub}@${domain}`]);
+  });
+
+  test('a first sign-in stores the provider’s e-mail in its one form', async () => {
+    const domain = uniqueDomain();
+    const { workspace } = await ssoWorkspace(t, idp, { domains: [domain] });
+    const sub = `sub-${Math.random().toString(36).slice(2)}`;
+    idp.accounts.set(sub, { email: `New.Person-${sub}@${domain.toUpperCase()}.`, email_verified: true });
+    const done = await ssoSignIn(t, `/api/auth/sso?workspace=${workspace.id}`, sub);
+    expect(done.statusCode, done.body).toBe(302);
+    const me = await t.inject({ method: 'GET', url: '/api/me', headers: { cookie: cookieOf(done, /lt_session=/)! } });
+    expect(me.json<{ user: { email: string } }>().user.email).toBe(`new.person-${sub}@${domain}`);
+    // The password sign-in of that address, however written, is that account (no password known: 401, not another account).
+    expect((await loginRequest(t, `NEW.PERSON-${sub}@${domain}.`, 'not the password at all')).statusCode).toBe(401);
+    const signUp = await t.admin('POST', '/users', { email: `new.person-${sub}@${domain.toUpperCase()}.`, name: 'Twin', password: PASSWORD });
+    expectError(signUp, 400, 'invalid_field', 'email');
+    expect(signUp.body).toContain('already belongs to an account');
+  });
+
   test('linking takes only an identity of the account’s own e-mail', async () => {
     const domain = uniqueDomain();
     const { workspace } = await ssoWorkspace(t, idp, { domains: [domain] });
@@ -250,7 +287,8 @@ describe('login CSRF: a start this service did not make', () => {
     // Another site posting the form itself (auto-submitted): refused, nothing started.
     const form = (body: string, headers: Record<string, string>) =>
       t.inject({ method: 'POST', url: '/api/auth/sso', payload: body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
-    for (const headers of [{ 'sec-fetch-site': 'cross-site', origin: 'https://evil.test' }, { 'sec-fetch-site': 'same-site', origin: 'https://sub.lt.test' }, { origin: 'https://evil.test' }, {}]) {
+    const foreign: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site', origin: 'https://evil.test' }, { 'sec-fetch-site': 'same-site', origin: 'https://sub.lt.test' }, { origin: 'https://evil.test' }, {}];
+    for (const headers of foreign) {
       const refused = await form(`workspace=${workspace.id}`, headers);
       expectPage(refused, 403, 'cross_site_sign_in');
       expect(cookieOf(refused, /lt_sso=/)).toBeUndefined();
