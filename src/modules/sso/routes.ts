@@ -211,6 +211,7 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
           summary: 'Sign in with single sign-on, confirmed',
           description: `The button of the page GET /api/auth/sso shows when another site (or no page) started the sign-in: a form (application/x-www-form-urlencoded, at most 4 KB) with \`workspace\` or \`email\`, posted from this origin (\`Sec-Fetch-Site: same-origin\`, or without Fetch Metadata an \`Origin\` of BASE_URL) → 302 to the provider with the lt_sso cookie, as GET /api/auth/sso from the sign-in page. Posted by another site: the 403 page \`cross_site_sign_in\`. ${START_NOTE}`,
           body: StartQuery,
+          consumes: ['application/x-www-form-urlencoded'],
           security: [],
           response: { 302: { description: 'To the identity provider', type: 'null' }, 400: page('No single sign-on for that workspace or e-mail'), 403: page('Posted by a page of another site'), 502: page('The identity provider cannot be reached') },
         },
