@@ -310,6 +310,10 @@ export const messages = {
     en: 'The identity provider sent your browser back without a sign-in code, so the sign-in could not be finished. Start again from the sign-in page.',
     ar: 'أعاد مزوّد الهوية متصفحك دون رمز تسجيل الدخول، فتعذّر إكمال تسجيل الدخول. ابدأ من جديد من صفحة تسجيل الدخول.',
   },
+  sso_form_unreadable: {
+    en: 'This sign-in form could not be read. Start again from the sign-in page.',
+    ar: 'تعذّرت قراءة نموذج تسجيل الدخول هذا. ابدأ من جديد من صفحة تسجيل الدخول.',
+  },
   sso_refused: {
     en: 'The answer of the identity provider was refused ({problem}). Start again; if it persists, tell an owner of your workspace.',
     ar: 'رُفض ردّ مزوّد الهوية ({~problem}). ابدأ من جديد؛ وإن استمر الأمر فأبلغ مالك مساحة العمل.',

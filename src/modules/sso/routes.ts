@@ -200,6 +200,10 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
     forms.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: START_FORM_LIMIT }, (_req, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
+    // A browser's form: even a body it cannot read (another type, too large) gets a page, not JSON.
+    forms.setErrorHandler((err: { statusCode?: number }, _req, reply) =>
+      err.statusCode === 413 ? html(reply, 413, ssoErrorPage(new AppError('body_too_large'), SIGN_IN)) : html(reply, 400, ssoErrorPage(new AppError('sso_form_unreadable'), SIGN_IN)),
+    );
     forms.withTypeProvider<TypeBoxTypeProvider>().post(
       '/api/auth/sso',
       {
@@ -213,7 +217,7 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
           body: StartQuery,
           consumes: ['application/x-www-form-urlencoded'],
           security: [],
-          response: { 302: { description: 'To the identity provider', type: 'null' }, 400: page('No single sign-on for that workspace or e-mail'), 403: page('Posted by a page of another site'), 502: page('The identity provider cannot be reached') },
+          response: { 302: { description: 'To the identity provider', type: 'null' }, 400: page('No single sign-on for that workspace or e-mail (`sso_unavailable`), or a body that is not such a form (`sso_form_unreadable`)'), 403: page('Posted by a page of another site'), 413: page('A body over 4 KB'), 502: page('The identity provider cannot be reached') },
         },
       },
       async (req, reply) => {
