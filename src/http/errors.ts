@@ -21,6 +21,7 @@ const STATUS: Partial<Record<MessageCode, number>> = {
   sso_provider_down: 502,
   sso_email_unverified: 403,
   sso_domain_unverified: 403,
+  sso_email_invalid: 403,
   sso_link_required: 403,
   sso_link_email_mismatch: 403,
   sso_identity_taken: 403,

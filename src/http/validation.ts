@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { normalizeEmail } from '../core/email.js';
 import { AppError, fieldPath, invalid, invalidQuery, tooManyItems } from '../core/errors.js';
 import { checkHttpsUrl } from '../core/url-rule.js';
 import type { Params, ReasonCode } from '../i18n/messages.js';
@@ -18,6 +19,8 @@ function makeAjv(coerceTypes: boolean): Ajv {
   addFormats(ajv);
   // ajv-formats also accepts `urn:uuid:…`, which PostgreSQL cannot cast: plain UUIDs only.
   ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+  // A person's e-mail (JSON Schema's idn-email): whatever core/email.ts can bring to its one form.
+  ajv.addFormat('idn-email', (value: string) => normalizeEmail(value) !== undefined);
   return ajv;
 }
 
@@ -69,7 +72,7 @@ function reasonOf(e: ErrorObject): Reason {
       if (e.data === null) return { reason: 'not_null', params: {} };
       return { reason: 'type', params: { type: String(p.type) } };
     case 'format':
-      return { reason: 'format', params: { format: String(p.format) } };
+      return { reason: 'format', params: { format: p.format === 'idn-email' ? 'email' : String(p.format) } };
     case 'minLength':
       return { reason: 'min_length', params: { limit: Number(p.limit) } };
     case 'maxLength':

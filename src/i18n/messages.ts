@@ -310,6 +310,18 @@ export const messages = {
     en: 'This sign-in has expired, was already used, or was started in another browser. Start again from the sign-in page.',
     ar: 'انتهت صلاحية تسجيل الدخول هذا، أو استُخدم من قبل، أو بدأ في متصفح آخر. ابدأ من جديد من صفحة تسجيل الدخول.',
   },
+  sso_cancelled: {
+    en: 'The sign-in was cancelled at your identity provider, so nobody was signed in. Start again from the sign-in page if you meant to sign in.',
+    ar: 'أُلغي تسجيل الدخول لدى مزوّد الهوية، فلم يُسجَّل دخول أحد. ابدأ من جديد من صفحة تسجيل الدخول إن كنت تقصد تسجيل الدخول.',
+  },
+  sso_callback_malformed: {
+    en: 'The identity provider sent your browser back without a sign-in code, so the sign-in could not be finished. Start again from the sign-in page.',
+    ar: 'أعاد مزوّد الهوية متصفحك دون رمز تسجيل الدخول، فتعذّر إكمال تسجيل الدخول. ابدأ من جديد من صفحة تسجيل الدخول.',
+  },
+  sso_form_unreadable: {
+    en: 'This sign-in form could not be read. Start again from the sign-in page.',
+    ar: 'تعذّرت قراءة نموذج تسجيل الدخول هذا. ابدأ من جديد من صفحة تسجيل الدخول.',
+  },
   sso_refused: {
     en: 'The answer of the identity provider was refused ({problem}). Start again; if it persists, tell an owner of your workspace.',
     ar: 'رُفض ردّ مزوّد الهوية ({~problem}). ابدأ من جديد؛ وإن استمر الأمر فأبلغ مالك مساحة العمل.',
@@ -321,6 +333,10 @@ export const messages = {
   sso_domain_unverified: {
     en: 'The e-mail domain {domain} is not a verified domain of this workspace’s single sign-on.',
     ar: 'نطاق البريد {~domain} ليس نطاقًا موثَّقًا للدخول الموحّد في مساحة العمل هذه.',
+  },
+  sso_email_invalid: {
+    en: 'Your identity provider gave an e-mail address ({email}) that cannot be an account’s here (letters, digits and . _ - + before the @, a domain name after it).',
+    ar: 'أعطى مزوّد الهوية عنوان بريد ({~email}) لا يصلح لحساب هنا (أحرف وأرقام و. _ - + قبل @، واسم نطاق بعدها).',
   },
   sso_link_required: {
     en: 'An account with this e-mail address already exists. Sign in with your password, then link single sign-on from your account page (Account → Single sign-on).',

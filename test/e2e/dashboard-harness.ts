@@ -60,8 +60,9 @@ export const OWNER = { name: 'Maya Founder', email: 'maya@example.com', password
  * `clock`: the app's clock (clicks made at chosen times, as the analytics tests make them).
  * `host`: the origin's host name — `localhost` for WebAuthn, whose relying-party id cannot be an
  * IP address (the server still listens on 127.0.0.1).
+ * `browserArgs`: more Chromium switches (`--host-resolver-rules` for another site on this machine).
  */
-export async function startDashboard(env: Record<string, string> = {}, options: { clock?: () => Date; host?: 'localhost' } = {}): Promise<Dashboard> {
+export async function startDashboard(env: Record<string, string> = {}, options: { clock?: () => Date; host?: 'localhost'; browserArgs?: string[] } = {}): Promise<Dashboard> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const port = await freePort();
   const origin = `http://${options.host ?? '127.0.0.1'}:${port}`;
@@ -70,7 +71,7 @@ export async function startDashboard(env: Record<string, string> = {}, options: 
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...(options.browserArgs ?? [])],
   });
   const contexts: BrowserContext[] = [];
   const cspViolations: string[] = [];

@@ -3,8 +3,12 @@
  * Single sign-on (a real OpenID provider, test/helpers/oidc-provider.ts), sees the domain's TXT
  * record and Verify; the operator vouches for the domain; then a fresh browser signs in with
  * "Sign in with SSO" through the provider's own login and consent pages, and lands signed in.
- * English and Arabic, axe at 1280 and 375 px.
+ * English and Arabic, axe at 1280 and 375 px. A page of another site (attacker.test, the same
+ * machine through --host-resolver-rules) that sends the browser to the sign-in cannot sign it in
+ * as its own account (login CSRF): the browser is asked first.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startProvider, type TestProvider } from '../helpers/oidc-provider.js';
 import { dashboardRunnable, startDashboard, type Dashboard } from './dashboard-harness.js';
@@ -13,10 +17,20 @@ describe.runIf(dashboardRunnable)('single sign-on in the dashboard', () => {
   let d: Dashboard;
   let idp: TestProvider;
   let workspaceId: string;
+  let attacker: Server;
+  let attackerOrigin: string;
   const domain = 'corp-sso.test';
 
   beforeAll(async () => {
-    d = await startDashboard({ SSO_ALLOWED_CIDRS: '127.0.0.1/32' });
+    d = await startDashboard({ SSO_ALLOWED_CIDRS: '127.0.0.1/32' }, { browserArgs: ['--host-resolver-rules=MAP attacker.test 127.0.0.1'] });
+    // Another site: its page sends the visitor to the sign-in of the workspace it names.
+    attacker = createServer((req, res) => {
+      const to = `${d.origin}/api/auth/sso?workspace=${workspaceId}`;
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><title>Cute cats</title><p>Cats!</p><script>location.href = ${JSON.stringify(to)};</script>`);
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+    attackerOrigin = `http://attacker.test:${(attacker.address() as AddressInfo).port}`;
     idp = await startProvider({ redirectUri: `${d.origin}/api/auth/sso/callback` });
     idp.accounts.set('sam', { email: `sam@${domain}`, email_verified: true, name: 'Sam Example' });
     const page = await d.newPage();
@@ -25,6 +39,7 @@ describe.runIf(dashboardRunnable)('single sign-on in the dashboard', () => {
   });
   afterEach(() => d.closeContexts());
   afterAll(async () => {
+    await new Promise((resolve) => attacker?.close(resolve));
     await idp?.stop();
     await d?.close();
   });
@@ -82,6 +97,43 @@ describe.runIf(dashboardRunnable)('single sign-on in the dashboard', () => {
     expect(me.user.email).toBe(`sam@${domain}`);
     expect(me.workspaces[0]).toMatchObject({ id: workspaceId, role: 'member' });
     await page.screenshot({ path: '/tmp/sso-signed-in.png' });
+  });
+
+  it('another site sending the browser to the sign-in does not sign it in as the attacker (login CSRF): it is asked first', async () => {
+    idp.accounts.set('mallory', { email: `mallory@${domain}`, email_verified: true, name: 'Mallory Attacker' });
+    const page = await d.newPage();
+    await page.goto(`${attackerOrigin}/`);
+    // Our page asking; or (unfixed) the provider's login — which the attacker's own provider
+    // passes without a word, so the test passes it as the attacker (any password signs `mallory` in).
+    const asked = page.getByRole('heading', { name: 'Continue to single sign-on?' });
+    const providerLogin = page.locator('input[name="login"]');
+    await asked.or(providerLogin).first().waitFor();
+    if (await providerLogin.isVisible()) {
+      await providerLogin.fill('mallory');
+      await page.locator('input[name="password"]').fill('anything');
+      await page.getByRole('button', { name: 'Sign-in' }).click();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.waitForURL((u) => u.origin === d.origin);
+    }
+    const cookies = await page.context().cookies(d.origin);
+    expect(cookies.map((c) => c.name)).not.toContain('lt_session');
+    expect((await page.request.get(`${d.origin}/api/me`)).status()).toBe(401);
+    // The page names the workspace and its provider, in English and Arabic.
+    expect(new URL(page.url()).origin).toBe(d.origin);
+    await page.getByText('Acme Campaigns').first().waitFor();
+    await page.getByText(new URL(idp.issuer).host).first().waitFor();
+    await page.getByRole('heading', { name: 'متابعة الدخول الموحّد؟' }).waitFor();
+    await d.checkAccessibility(page, 'sso-confirm');
+
+    // Only if the person chooses to go on: the provider, then signed in as whom it signed in.
+    await page.getByRole('button', { name: 'Continue to sign in with Acme Campaigns’s provider' }).click();
+    await page.locator('input[name="login"]').fill('mallory');
+    await page.locator('input[name="password"]').fill('anything');
+    await page.getByRole('button', { name: 'Sign-in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    const me = await (await page.request.get(`${d.origin}/api/me`)).json();
+    expect(me.user.email).toBe(`mallory@${domain}`);
   });
 
   it('an e-mail without single sign-on gets a clear page in both languages', async () => {

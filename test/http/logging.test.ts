@@ -172,7 +172,8 @@ describe('logs', () => {
       idp.accounts.set('logged', { email: `logged@${domain}`, email_verified: true });
       const secrets: Record<string, string> = { clientSecret: idp.clientSecret };
       for (const round of [1, 2]) {
-        const started = await inject({ method: 'GET', url: `/api/auth/sso?workspace=${ws.id}` });
+        // From the service's own sign-in page (another site's link gets the confirmation page).
+        const started = await inject({ method: 'GET', url: `/api/auth/sso?workspace=${ws.id}`, headers: { 'sec-fetch-site': 'same-origin' } });
         const ssoCookie = String(started.headers['set-cookie']).split(';')[0]!;
         const authorizationUrl = new URL(String(started.headers.location));
         const callback = await new Browser().authorize(authorizationUrl.href, 'logged');

@@ -1,4 +1,5 @@
 import type { BaseCtx } from '../../core/context.js';
+import { emailKey } from '../../core/email.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { recordSignIn, type SignInOutcome } from '../audit/service.js';
 import { sameHash, secretFormat, sha256 } from '../../core/secret.js';
@@ -92,7 +93,8 @@ export async function logIn({
   deps: { throttle: LoginThrottle };
 }) {
   const { now } = ctx;
-  const account = email.toLowerCase();
+  // One throttle per mailbox, however its address is written (core/email.ts).
+  const account = emailKey(email);
   await throttle.before(account, address, now.getTime());
   const found = await users.findCredentials({ ctx, input: { email } });
   const matches = await verifyPassword(found?.passwordHash ?? (await decoyHash()), password);

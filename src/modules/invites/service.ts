@@ -1,4 +1,5 @@
 import { recordAudit } from '../../core/audit.js';
+import { emailKey, normalizeEmail } from '../../core/email.js';
 import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { isUuid, newId } from '../../db/ids.js';
@@ -42,7 +43,7 @@ const toInvite = (row: store.InviteRow): Invite => ({
 
 export async function createInvite({
   ctx,
-  input: { workspaceId, email, role, invitedBy },
+  input: { workspaceId, email: typed, role, invitedBy },
   deps: { baseUrl, mailer },
 }: {
   ctx: BaseCtx;
@@ -52,6 +53,9 @@ export async function createInvite({
 }): Promise<{ id: string; email: string; role: Role; url: string; mailed: boolean; expiresAt: Date; createdAt: Date }> {
   const { db, now } = ctx;
   if (!ROLES.includes(role)) throw invalid('role', 'enum', { values: ROLES.join(', ') });
+  // The form the account will have (core/email.ts): the invitation, its lock and its checks use it.
+  const email = normalizeEmail(typed);
+  if (!email) throw invalid('email', 'format', { format: 'email' });
   const workspace = await requireWorkspace({ ctx, input: { id: workspaceId } });
   if (await store.isMemberByEmail(db, workspaceId, email)) throw invalid('email', 'already_member');
   const token = newInviteToken();
@@ -145,13 +149,13 @@ function checkNewAccount({ name, password }: { name: string; password: string })
 async function invitedUser(tx: Conn, userId: string, invite: store.InviteRow): Promise<{ user: User; created: false }> {
   const row = isUuid(userId) ? await store.findUser(tx, userId) : undefined;
   if (!row) throw notFound('user', userId);
-  if (row.email.toLowerCase() !== invite.email.toLowerCase()) throw invalid('token', 'invite_other_email');
+  if (emailKey(row.email) !== emailKey(invite.email)) throw invalid('token', 'invite_other_email');
   return { user: toUser(row), created: false };
 }
 
 async function newInvitedUser(txCtx: BaseCtx, account: { name: string; password: string }, invite: store.InviteRow): Promise<{ user: User; created: true }> {
   // Someone who already has an account proves it by signing in, not by choosing a password.
-  if (await store.findUserByEmail(txCtx.db, invite.email)) throw invalid('token', 'sign_in_to_accept');
+  if (await store.findUserByEmail(txCtx.db, emailKey(invite.email))) throw invalid('token', 'sign_in_to_accept');
   try {
     return { user: await createUser({ ctx: txCtx, input: { email: invite.email, name: account.name, password: account.password } }), created: true };
   } catch (err) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { domainToASCII } from 'node:url';
 import type { BaseCtx } from '../../core/context.js';
+import { emailDomain, normalizeDomain } from '../../core/email.js';
 import { AppError, invalid, notFound } from '../../core/errors.js';
 import type { Sealer } from '../../core/sealed.js';
 import { isUniqueViolation } from '../../core/transaction.js';
@@ -42,23 +42,8 @@ export interface SsoSettings {
 
 export const callbackUrl = (baseUrl: string): string => new URL('/api/auth/sso/callback', baseUrl).href;
 
-const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
-
-/** A bare e-mail domain in the form it is stored and compared: lower-case punycode, no trailing dot. */
-export function normalizeDomain(raw: string): string | undefined {
-  const text = raw.trim().toLowerCase().replace(/\.$/, '');
-  if (text === '' || /[\s/\\@?#%:[\]]/.test(text)) return undefined;
-  const ascii = domainToASCII(text);
-  const labels = ascii.split('.');
-  if (ascii === '' || ascii.length > 253 || labels.length < 2 || !labels.every((l) => LABEL.test(l)) || /^\d+$/.test(labels.at(-1)!)) return undefined;
-  return ascii;
-}
-
-/** The domain of an e-mail address, normalized; undefined for anything else. */
-export function emailDomain(email: string): string | undefined {
-  const at = email.lastIndexOf('@');
-  return at > 0 ? normalizeDomain(email.slice(at + 1)) : undefined;
-}
+// One normalization of e-mails and their domains for every module (core/email.ts).
+export { emailDomain, normalizeDomain } from '../../core/email.js';
 
 function checkIssuer(value: string): string {
   let url: URL;

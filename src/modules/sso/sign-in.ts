@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { BaseCtx } from '../../core/context.js';
+import { emailDomain, emailKey, normalizeEmail } from '../../core/email.js';
 import { AppError } from '../../core/errors.js';
 import { sameHash, sha256 } from '../../core/secret.js';
 import { withTransaction } from '../../core/transaction.js';
@@ -8,8 +9,9 @@ import { recordSignIn } from '../audit/service.js';
 import { createSession } from '../sessions/service.js';
 import { roleIn } from '../users/members.js';
 import { addMember, createUser, findUser, findUserByEmail } from '../users/service.js';
+import { requireWorkspace } from '../workspaces/service.js';
 import { authorizationUrl, discover, exchange, ProviderUnavailable, SignInRefused, type RelyingParty } from './oidc.js';
-import { callbackUrl, emailDomain, type SsoDeps, type SsoRole } from './service.js';
+import { callbackUrl, type SsoDeps, type SsoRole } from './service.js';
 import * as store from './store.js';
 
 /** A sign-in waits at most 10 minutes for the provider (operations.md §15: short, single use). */
@@ -45,6 +47,16 @@ const down = (err: unknown): never => {
   if (err instanceof ProviderUnavailable) throw new AppError('sso_provider_down', { problem: err.problem });
   throw err;
 };
+
+/**
+ * What the confirmation page names before a sign-in this service's own pages did not start
+ * (routes.ts): the workspace and its provider's host. The provider is not contacted.
+ */
+export async function describeSsoStart({ ctx, input }: { ctx: BaseCtx; input: { workspaceId?: string; email?: string } }): Promise<{ workspaceName: string; providerHost: string }> {
+  const connection = await connectionFor(ctx, input);
+  const workspace = await requireWorkspace({ ctx, input: { id: connection.workspaceId } });
+  return { workspaceName: workspace.name, providerHost: new URL(connection.issuer).host };
+}
 
 /**
  * Starts the code flow: a pending sign-in (the hashes of a new `state` and of the browser's
@@ -99,7 +111,9 @@ export async function finishSsoSignIn({
   deps: SsoDeps;
 }): Promise<SsoOutcome> {
   const state = input.query.get('state');
+  // Taken first, so even a cancelled or malformed callback uses its sign-in up.
   const pending = state ? await store.takePending(ctx.db, sha256(state)) : undefined;
+  checkCallbackShape(input.query);
   if (!state || !pending || pending.expiresAt < ctx.now) throw new AppError('sso_state_invalid');
   if (!input.browserSecret || !sameHash(sha256(input.browserSecret), pending.browserHash)) throw new AppError('sso_state_invalid');
   const connection = await store.findConnectionById(ctx.db, pending.connectionId);
@@ -111,10 +125,12 @@ export async function finishSsoSignIn({
     return down(err);
   });
   if (claims.email_verified !== true || typeof claims.email !== 'string') throw new AppError('sso_email_unverified');
-  const email = claims.email;
-  const domain = emailDomain(email);
+  const domain = emailDomain(claims.email);
   const domains = await store.domainsOf(ctx.db, connection.id);
-  if (!domain || !domains.some((d) => d.domain === domain && d.verifiedAt)) throw new AppError('sso_domain_unverified', { domain: domain ?? email.slice(email.lastIndexOf('@') + 1, 300) });
+  if (!domain || !domains.some((d) => d.domain === domain && d.verifiedAt)) throw new AppError('sso_domain_unverified', { domain: domain ?? claims.email.slice(claims.email.lastIndexOf('@') + 1, 300) });
+  // The provider's spelling (`Sam@CORP.test.`) is the account's one form, as at every other entry point.
+  const email = normalizeEmail(claims.email);
+  if (!email) throw new AppError('sso_email_invalid', { email: claims.email.slice(0, 300) });
   const identity = { connectionId: connection.id, issuer: claims.iss, subject: claims.sub };
   const name = typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim().slice(0, 190) : email.slice(0, email.indexOf('@'));
   const { userId, mode } = pending.linkUserId
@@ -124,6 +140,16 @@ export async function finishSsoSignIn({
   // In the person's security log and each of their workspaces' audit logs, as a password sign-in is.
   await recordSignIn({ ctx, input: { userId, method: 'sso', outcome: 'succeeded', ip: input.ip, userAgent: input.userAgent } });
   return { userId, token, mode };
+}
+
+/**
+ * The person said no at the provider (RFC 6749 §4.1.2.1 `access_denied`), or the provider sent
+ * the browser back with neither a code nor an error: a 400 page, not "provider down".
+ */
+function checkCallbackShape(query: URLSearchParams): void {
+  const error = query.get('error');
+  if (error === 'access_denied') throw new AppError('sso_cancelled');
+  if (error === null && !query.get('code')) throw new AppError('sso_callback_malformed');
 }
 
 type Identity = { connectionId: string; issuer: string; subject: string };
@@ -151,7 +177,7 @@ async function signIn(ctx: BaseCtx, connection: store.ConnectionRow, identity: I
 
 async function link(ctx: BaseCtx, connection: store.ConnectionRow, identity: Identity, userId: string, email: string) {
   const user = await findUser({ ctx, input: { id: userId } });
-  if (user.email.toLowerCase() !== email.toLowerCase()) throw new AppError('sso_link_email_mismatch', { email: user.email });
+  if (emailKey(user.email) !== email) throw new AppError('sso_link_email_mismatch', { email: user.email });
   const known = await store.findIdentity(ctx.db, identity.connectionId, identity.issuer, identity.subject);
   if (known && known.userId !== userId) throw new AppError('sso_identity_taken');
   await withTransaction(ctx.db, async (tx) => {

@@ -4,13 +4,17 @@ import { SCOPES } from '../../core/scopes.js';
 import { DateTime, StringEnum, Uuid } from '../../http/schemas.js';
 import { ROLES } from './roles.js';
 
+/** How every entry point reads a person's e-mail (core/email.ts normalizeEmail). */
+const EMAIL_NOTE =
+  'A person’s e-mail, in one form wherever it is given (sign-up, setup, sign-in, invitations, password reset, the operator’s people, single sign-on): trimmed, lower case, the trailing dot of the domain dropped, an internationalized domain as its punycode (`Sam@Bücher.Example.` is `sam@xn--bcher-kva.example`); unique in that form. At most 254 characters, 64 before the @.';
+
 export const User = Type.Object(
   { id: Uuid, email: Type.String(), name: Type.String(), createdAt: DateTime },
   { $id: 'User', description: 'A person who signs in; never carries the password or its hash' },
 );
 
 export const UserCreate = Type.Object({
-  email: Type.String({ format: 'email', minLength: 3, maxLength: 254, description: 'Unique ignoring case' }),
+  email: Type.String({ format: 'idn-email', minLength: 3, maxLength: 254, description: EMAIL_NOTE }),
   name: Type.String({ minLength: 1, maxLength: 190 }),
   password: Type.String({ minLength: 8, maxLength: 1024, description: '8–256 characters, compared as given, not one of the most common passwords' }),
 });
@@ -19,7 +23,7 @@ export const Role = StringEnum(ROLES, { description: 'owner: all fourteen scopes
 
 export const Member = Type.Object({ workspaceId: Uuid, userId: Uuid, role: Role, createdAt: DateTime }, { $id: 'Member' });
 
-export const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254 });
+export const Email = Type.String({ format: 'idn-email', minLength: 3, maxLength: 254, description: EMAIL_NOTE });
 /** Checked again by the password rules (8–256 characters, not a common one); the schema only bounds the work. */
 export const Password = Type.String({ minLength: 1, maxLength: 1024 });
 export const PersonName = Type.String({ minLength: 1, maxLength: 190 });

@@ -2,6 +2,7 @@ import { auditChange } from '../../core/audit.js';
 import type { BaseCtx } from '../../core/context.js';
 import { isUniqueViolation, withTransaction } from '../../core/transaction.js';
 import { newId } from '../../db/ids.js';
+import { emailKey, normalizeEmail } from '../../core/email.js';
 import { invalid, notFound } from '../../core/errors.js';
 import { requireWorkspace, toWorkspace } from '../workspaces/service.js';
 import { type Workspace } from '../../core/workspace.js';
@@ -23,11 +24,14 @@ export interface User {
 export const toUser = (row: store.UserRow): User => ({ id: row.id, email: row.email, name: row.name, createdAt: row.createdAt });
 
 export async function createUser({ ctx: { db }, input }: { ctx: BaseCtx; input: { email: string; name: string; password: string } }): Promise<User> {
+  // Every way an account is made comes here: the address is stored in its one form (core/email.ts).
+  const email = normalizeEmail(input.email);
+  if (!email) throw invalid('email', 'format', { format: 'email' });
   checkNewPassword(input.password);
-  if (await store.findUserByEmail(db, input.email)) throw invalid('email', 'email_taken');
+  if (await store.findUserByEmail(db, email)) throw invalid('email', 'email_taken');
   const passwordHash = await hashPassword(input.password);
   try {
-    return toUser(await store.insertUser(db, { id: newId(), email: input.email, name: input.name, passwordHash }));
+    return toUser(await store.insertUser(db, { id: newId(), email, name: input.name, passwordHash }));
   } catch (err) {
     // Two sign-ups with one address at once: the unique index decides.
     if (isUniqueViolation(err)) throw invalid('email', 'email_taken');
@@ -83,7 +87,7 @@ export async function membershipFor({
 
 /** For sign-in only: the user and their password hash (never part of an answer). */
 export async function findCredentials({ ctx, input: { email } }: { ctx: BaseCtx; input: { email: string } }): Promise<{ user: User; passwordHash: string } | undefined> {
-  const row = await store.findUserByEmail(ctx.db, email);
+  const row = await store.findUserByEmail(ctx.db, emailKey(email));
   return row && { user: toUser(row), passwordHash: row.passwordHash };
 }
 
@@ -119,7 +123,7 @@ export async function updateProfile({
 
 /** The user with this email (ignoring case), if any. */
 export async function findUserByEmail({ ctx, input: { email } }: { ctx: BaseCtx; input: { email: string } }): Promise<User | undefined> {
-  const row = await store.findUserByEmail(ctx.db, email);
+  const row = await store.findUserByEmail(ctx.db, emailKey(email));
   return row && toUser(row);
 }
 
@@ -144,9 +148,9 @@ export async function verifyCurrentPassword({
 }): Promise<User> {
   const row = await store.findUser(ctx.db, userId);
   if (!row) throw notFound('user', userId);
-  await throttle?.before(row.email.toLowerCase());
+  await throttle?.before(emailKey(row.email));
   if (!(await verifyPassword(row.passwordHash, password))) {
-    await throttle?.failed(row.email.toLowerCase());
+    await throttle?.failed(emailKey(row.email));
     throw invalid(field, 'wrong_password');
   }
   return toUser(row);

@@ -50,6 +50,7 @@ const NOT_WORKSPACE: Record<string, string> = {
   // A person's own account, before or outside any workspace: sign-ins are recorded by recordSignIn instead.
   'POST /api/auth/login': 'sign-in (recorded as sign_in.password.*)',
   'POST /api/auth/mfa': 'sign-in (recorded as sign_in.totp.* / sign_in.recovery_code.*)',
+  'POST /api/auth/sso': 'starts a single sign-on, the confirmation page’s button (the callback records sign_in.sso.*)',
   'POST /api/auth/logout': "a person's own session",
   'POST /api/auth/signup': 'creates an account and its workspace',
   'POST /api/auth/password-reset': "a person's own account",

@@ -26,9 +26,15 @@ export async function ssoWorkspace(t: TestApp, idp: TestProvider, o: { domains: 
 export const cookieOf = (res: LightMyRequestResponse, name: RegExp): string | undefined =>
   [res.headers['set-cookie'] ?? []].flat().find((c) => name.test(c))?.split(';')[0];
 
+/** The headers a browser sends on a navigation from this service's own page (the sign-in page's "Sign in with SSO"). */
+export const FROM_OWN_PAGE = { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate' } as const;
+
+/** The start from the service's own sign-in page (302 to the provider, or a refusal page). */
+export const startFromOwnPage = (t: TestApp, start: string) => t.inject({ method: 'GET', url: start, headers: FROM_OWN_PAGE });
+
 /** Our start (302 + lt_sso cookie), the provider's pages as `login`, and the URL it sends back to. */
 export async function throughProvider(t: TestApp, start: string, login: string): Promise<{ callback: URL; ssoCookie: string; authorizationUrl: URL }> {
-  const started = await t.inject({ method: 'GET', url: start });
+  const started = await startFromOwnPage(t, start);
   expect(started.statusCode, started.body).toBe(302);
   const ssoCookie = cookieOf(started, /^(__Host-)?lt_sso=/)!;
   expect(ssoCookie).toBeTruthy();

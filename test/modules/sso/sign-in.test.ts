@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
-import type { TestProvider } from '../../helpers/oidc-provider.js';
-import { asSession, createUser, expectError, loginRequest, login, addMember, ownedWorkspace, uniqueEmail } from '../people/helpers.js';
-import { callbackRequest, cookieOf, expectPage, newProvider, ssoSignIn, ssoWorkspace, throughProvider, uniqueDomain } from './helpers.js';
+import { Browser, type TestProvider } from '../../helpers/oidc-provider.js';
+import { asSession, createUser, expectError, loginRequest, login, addMember, ownedWorkspace, uniqueEmail, ORIGIN, PASSWORD } from '../people/helpers.js';
+import { CALLBACK, callbackRequest, cookieOf, expectPage, newProvider, ssoSignIn, ssoWorkspace, startFromOwnPage, throughProvider, uniqueDomain } from './helpers.js';
 
 let t: TestApp;
 let idp: TestProvider;
@@ -64,7 +64,7 @@ describe('sign-in through the provider', () => {
     const { workspace } = await ssoWorkspace(t, idp, { domains: [domain] });
     const { sub } = account(domain);
     const { callback } = await throughProvider(t, `/api/auth/sso?workspace=${workspace.id}`, sub);
-    const other = await t.inject({ method: 'GET', url: `/api/auth/sso?workspace=${workspace.id}` });
+    const other = await startFromOwnPage(t, `/api/auth/sso?workspace=${workspace.id}`);
     // The cookie of another sign-in (another browser) does not finish this one.
     expectPage(await callbackRequest(t, callback, cookieOf(other, /lt_sso=/)), 400, 'sso_state_invalid');
     const second = await throughProvider(t, `/api/auth/sso?workspace=${workspace.id}`, sub);
@@ -106,7 +106,7 @@ describe('sign-in through the provider', () => {
     const { workspace } = await ssoWorkspace(t, idp, { domains: [domain], verify: false });
     const { sub, email } = account(domain);
     expectPage(await ssoSignIn(t, `/api/auth/sso?workspace=${workspace.id}`, sub), 403, 'sso_domain_unverified');
-    expectPage(await t.inject({ method: 'GET', url: `/api/auth/sso?email=${encodeURIComponent(email)}` }), 400, 'sso_unavailable');
+    expectPage(await startFromOwnPage(t, `/api/auth/sso?email=${encodeURIComponent(email)}`), 400, 'sso_unavailable');
   });
 });
 
@@ -133,6 +133,43 @@ describe('existing accounts', () => {
     const me = await t.inject({ method: 'GET', url: '/api/me', headers: { cookie: cookieOf(next, /lt_session=/)! } });
     expect(me.json<{ user: { id: string } }>().user.id).toBe(user.id);
     expect(me.json<{ workspaces: { id: string; role: string }[] }>().workspaces.find((w) => w.id === workspace.id)).toMatchObject({ role: 'member' });
+  });
+
+  test('the provider’s `Victim@CORP.test.` is the existing victim@corp.test: refused until linked, then that account — never a second one', async () => {
+    const domain = uniqueDomain();
+    const { workspace } = await ssoWorkspace(t, idp, { domains: [domain] });
+    const sub = `sub-${Math.random().toString(36).slice(2)}`;
+    const user = await createUser(t, { email: `victim-${sub}@${domain}` });
+    // The same mailbox as the provider may spell it: upper case and the domain's trailing dot.
+    idp.accounts.set(sub, { email: `Victim-${sub}@${domain.toUpperCase()}.`, email_verified: true, name: 'Victim' });
+    const accounts = async () => (await t.admin('GET', '/users')).json<{ email: string }[]>().filter((u) => u.email.toLowerCase().includes(sub)).map((u) => u.email);
+    expectPage(await ssoSignIn(t, `/api/auth/sso?workspace=${workspace.id}`, sub), 403, 'sso_link_required');
+    expect(await accounts()).toEqual([`victim-${sub}@${domain}`]);
+    // Linked by its person (the provider's spelling is this account's e-mail), it signs that account in.
+    const link = await asSession(t, await login(t, user), 'POST', '/api/me/sso/link', { workspaceId: workspace.id });
+    const linked = await callbackRequest(t, await new Browser().authorize(link.json<{ authorizationUrl: string }>().authorizationUrl, sub), cookieOf(link, /lt_sso=/));
+    expect(linked.statusCode, linked.body).toBe(302);
+    const next = await ssoSignIn(t, `/api/auth/sso?email=${encodeURIComponent(`VICTIM-${sub}@${domain}.`)}`, sub);
+    expect(next.statusCode, next.body).toBe(302);
+    const me = await t.inject({ method: 'GET', url: '/api/me', headers: { cookie: cookieOf(next, /lt_session=/)! } });
+    expect(me.json<{ user: { id: string } }>().user.id).toBe(user.id);
+    expect(await accounts()).toEqual([`victim-${sub}@${domain}`]);
+  });
+
+  test('a first sign-in stores the provider’s e-mail in its one form', async () => {
+    const domain = uniqueDomain();
+    const { workspace } = await ssoWorkspace(t, idp, { domains: [domain] });
+    const sub = `sub-${Math.random().toString(36).slice(2)}`;
+    idp.accounts.set(sub, { email: `New.Person-${sub}@${domain.toUpperCase()}.`, email_verified: true });
+    const done = await ssoSignIn(t, `/api/auth/sso?workspace=${workspace.id}`, sub);
+    expect(done.statusCode, done.body).toBe(302);
+    const me = await t.inject({ method: 'GET', url: '/api/me', headers: { cookie: cookieOf(done, /lt_session=/)! } });
+    expect(me.json<{ user: { email: string } }>().user.email).toBe(`new.person-${sub}@${domain}`);
+    // The password sign-in of that address, however written, is that account (no password known: 401, not another account).
+    expect((await loginRequest(t, `NEW.PERSON-${sub}@${domain}.`, 'not the password at all')).statusCode).toBe(401);
+    const signUp = await t.admin('POST', '/users', { email: `new.person-${sub}@${domain.toUpperCase()}.`, name: 'Twin', password: PASSWORD });
+    expectError(signUp, 400, 'invalid_field', 'email');
+    expect(signUp.body).toContain('already belongs to an account');
   });
 
   test('linking takes only an identity of the account’s own e-mail', async () => {
@@ -216,7 +253,81 @@ describe('a provider that is down', () => {
     const { callback, ssoCookie } = await throughProvider(t, `/api/auth/sso?workspace=${workspace.id}`, 'sam');
     await down.stop();
     expectPage(await callbackRequest(t, callback, ssoCookie), 502, 'sso_provider_down');
-    expectPage(await t.inject({ method: 'GET', url: `/api/auth/sso?workspace=${workspace.id}` }), 502, 'sso_provider_down');
+    expectPage(await startFromOwnPage(t, `/api/auth/sso?workspace=${workspace.id}`), 502, 'sso_provider_down');
+  });
+});
+
+describe('login CSRF: a start this service did not make', () => {
+  test('another site’s link, a typed URL or no Fetch Metadata gets a page naming the workspace, not the provider; only a post from this origin goes on', async () => {
+    const domain = uniqueDomain();
+    const { workspace, owner } = await ssoWorkspace(t, idp, { domains: [domain] });
+    // A name with markup: shown as text, never as HTML.
+    const renamed = await asSession(t, owner.cookie, 'PATCH', `/api/workspaces/${workspace.id}`, { name: 'Evil <b>Corp</b> & Co' });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const { sub, email } = account(domain);
+    const start = `/api/auth/sso?workspace=${workspace.id}`;
+    for (const site of ['cross-site', 'same-site', 'none', undefined]) {
+      const page = await t.inject({ method: 'GET', url: start, headers: site ? { 'sec-fetch-site': site, 'sec-fetch-mode': 'navigate' } : {} });
+      expect(page.statusCode, `${site}: ${page.body}`).toBe(200);
+      expect(page.headers.location).toBeUndefined();
+      expect(cookieOf(page, /lt_sso=/), 'no sign-in started').toBeUndefined();
+      expect(page.body).toContain('<bdi>Evil &lt;b&gt;Corp&lt;/b&gt; &amp; Co</bdi>');
+      expect(page.body).not.toContain('<b>Corp');
+      expect(page.body).toContain(new URL(idp.issuer).host);
+      expect(page.body).toMatch(/<form id="sso-continue" method="post" action="\/api\/auth\/sso">/);
+      expect(page.body).toContain(`name="workspace" value="${workspace.id}"`);
+      expect(String(page.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+      expect(page.headers['x-frame-options']).toBe('DENY');
+    }
+    // By e-mail, the page carries the e-mail on.
+    const byEmail = await t.inject({ method: 'GET', url: `/api/auth/sso?email=${encodeURIComponent(email)}`, headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(byEmail.statusCode).toBe(200);
+    expect(byEmail.body).toContain(`name="email" value="${email}"`);
+
+    // Another site posting the form itself (auto-submitted): refused, nothing started.
+    const form = (body: string, headers: Record<string, string>) =>
+      t.inject({ method: 'POST', url: '/api/auth/sso', payload: body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+    const foreign: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site', origin: 'https://evil.test' }, { 'sec-fetch-site': 'same-site', origin: 'https://sub.lt.test' }, { origin: 'https://evil.test' }, {}];
+    for (const headers of foreign) {
+      const refused = await form(`workspace=${workspace.id}`, headers);
+      expectPage(refused, 403, 'cross_site_sign_in');
+      expect(cookieOf(refused, /lt_sso=/)).toBeUndefined();
+    }
+    // The page's own button (same origin; or, without Fetch Metadata, Origin alone): to the provider, and the sign-in finishes.
+    expect((await form(`email=${encodeURIComponent(email)}`, { origin: ORIGIN })).statusCode).toBe(302);
+    const posted = await form(`workspace=${workspace.id}`, { 'sec-fetch-site': 'same-origin', origin: ORIGIN });
+    expect(posted.statusCode, posted.body).toBe(302);
+    const authorizationUrl = new URL(String(posted.headers.location));
+    expect(authorizationUrl.origin).toBe(new URL(idp.issuer).origin);
+    const callback = await new Browser().authorize(authorizationUrl.href, sub);
+    const done = await callbackRequest(t, callback, cookieOf(posted, /lt_sso=/));
+    expect(done.statusCode, done.body).toBe(302);
+    expect(cookieOf(done, /lt_session=/)).toBeTruthy();
+  });
+});
+
+describe('a callback without a code', () => {
+  test('cancelled at the provider (access_denied) or malformed is a 400 page saying so, not 502, and uses the sign-in up', async () => {
+    const domain = uniqueDomain();
+    const { workspace } = await ssoWorkspace(t, idp, { domains: [domain] });
+    const { sub } = account(domain);
+    const back = (state: string, extra: Record<string, string>) => new URL(`${CALLBACK}?${new URLSearchParams({ ...extra, state })}`);
+
+    const cancelled = await throughProvider(t, `/api/auth/sso?workspace=${workspace.id}`, sub);
+    const state = cancelled.callback.searchParams.get('state')!;
+    const page = await callbackRequest(t, back(state, { error: 'access_denied', error_description: 'End-User aborted interaction' }), cancelled.ssoCookie);
+    expectPage(page, 400, 'sso_cancelled');
+    expect(page.body).toContain('cancelled at your identity provider');
+    // That sign-in is over: the provider's real answer for it no longer signs anyone in.
+    expectPage(await callbackRequest(t, cancelled.callback, cancelled.ssoCookie), 400, 'sso_state_invalid');
+
+    const malformed = await throughProvider(t, `/api/auth/sso?workspace=${workspace.id}`, sub);
+    const noCode = await callbackRequest(t, back(malformed.callback.searchParams.get('state')!, {}), malformed.ssoCookie);
+    expectPage(noCode, 400, 'sso_callback_malformed');
+    expect(noCode.body).toContain('without a sign-in code');
+    // Nothing at all, or an empty code: the same page.
+    expectPage(await callbackRequest(t, new URL(CALLBACK), undefined), 400, 'sso_callback_malformed');
+    expectPage(await callbackRequest(t, back('x'.repeat(43), { code: '' }), malformed.ssoCookie), 400, 'sso_callback_malformed');
   });
 });
 
