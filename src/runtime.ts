@@ -33,6 +33,7 @@ import { openPlaceLookup } from './infra/city.js';
 import { Sealer } from './core/sealed.js';
 import { WebhookDelivery } from './modules/webhooks/delivery.js';
 import { mailOwnersOfDisabledEndpoint } from './modules/webhooks/disabled-mail.js';
+import { TableStatsKeeper } from './infra/table-stats.js';
 
 export interface Runtime {
   app: App;
@@ -46,7 +47,7 @@ export interface Runtime {
    * when WEBHOOK_DELIVERY=false.
    */
   wakeWebhooks(): void;
-  /** Runs the periodic maintenance now (clicks partitions, visitor salts, the audit log's retention), as its timer does. */
+  /** Runs the periodic maintenance now (clicks partitions, visitor salts, the audit log's retention, stale tables' statistics), as its timer does. */
   maintain(): Promise<void>;
   /** Stops accepting, finishes in-flight requests, flushes pending writes, closes pools. */
   close(): Promise<void>;
@@ -152,6 +153,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   // Started once the app is built; emitters given wakeWebhooks before that poke nothing yet.
   let webhooks: WebhookDelivery | undefined;
   const wakeWebhooks = () => webhooks?.wake();
+  // Neither PGlite nor a PostgreSQL without autovacuum analyzes what we write (issue 41 H1).
+  const tableStats = new TableStatsKeeper(
+    database.db,
+    (err) => logger.warn({ err }, 'could not analyze stale tables'),
+    (tables) => logger.info({ tables }, 'analyzed tables whose statistics were stale'),
+  );
   const clicks = startClickPipeline({
     database,
     config,
@@ -162,7 +169,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     lookupPlace: cities?.lookup,
     clickEvents: { subscribedWorkspaces: () => workspacesWanting(database.db, 'link.clicked'), outboxCtes: clickOutboxCtes, onEventsWritten: wakeWebhooks },
     scheduledMaintenance: options.scheduledMaintenance ?? true,
+    onBatchWritten: () => tableStats.wrote(),
     maintenance: [
+      () => tableStats.run(),
       async (now) => {
         const gone = await forgetOldAudit({ ctx: { db: database.db, now }, input: { days: config.auditRetentionDays } });
         if (gone.entries + gone.signIns > 0) logger.info(gone, 'deleted audit entries and sign-ins past AUDIT_RETENTION_DAYS');
@@ -192,6 +201,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     checkFrame: frameChecker(config.shortLinkBaseUrl, { allowPrivate: config.allowPrivateDestinations }),
     onChanged: (linkIds) => cache.changed(linkIds),
     onEventsWritten: wakeWebhooks,
+    onBulkWritten: () => tableStats.wrote(),
   };
   const domainDeps: DomainDeps = {
     reservedHosts: new Set(config.reservedHosts),
@@ -288,6 +298,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       // Side by side, so the attempts' grace does not delay the click flush; the events that
       // flush writes stay queued for any instance (this one no longer claims).
       await Promise.all([webhooks?.close(), clicks.close()]);
+      await tableStats.close();
       loopDelay.disable();
       await lastUsed.close();
       await sessionSeen.close();
