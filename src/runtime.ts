@@ -85,7 +85,22 @@ export function createLogger(config: Config): Logger {
 }
 
 export function openDatabase(config: Config): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl, config.dbPoolSize) : openPglite(config.dataDir);
+  return config.databaseUrl ? openPostgres(config.databaseUrl, config.dbPoolSize - heavyPoolSize(config.dbPoolSize)) : openPglite(config.dataDir);
+}
+
+/**
+ * The connections of DB_POOL_SIZE set apart for expensive requests (http/heavy-requests.ts): 3
+ * of 10. The rest serve everything else, so one workspace's heavy lists never make another's
+ * requests, or the redirect's cache misses, wait. None below 3: they share the one pool.
+ */
+export const heavyPoolSize = (poolSize: number): number => (poolSize >= 3 ? Math.max(1, Math.floor(poolSize * 0.3)) : 0);
+
+/** The heavy requests' pool (PostgreSQL only: PGlite answers one statement at a time anyway). */
+function openHeavyDatabase(config: Config): Promise<Database> | undefined {
+  const size = heavyPoolSize(config.dbPoolSize);
+  if (!config.databaseUrl || size === 0) return undefined;
+  // They wait for one of their few connections longer than other requests would (the per-workspace bound keeps the queue short).
+  return openPostgres(config.databaseUrl, size, { statementTimeoutMs: config.heavyStatementTimeoutMs, connectionTimeoutMs: 10_000 });
 }
 
 export function connectRedis(url: string, logger: Logger, o: { subscriber?: boolean } = {}): Redis {
@@ -120,6 +135,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   // The replica is read only and replays the primary's migrations. A replica that is down does
   // not hold up the start: its lag is probed in the background.
   const analyticsDatabase = config.databaseReadUrl ? await openPostgres(config.databaseReadUrl, config.dbPoolSize) : undefined;
+  const heavyDatabase = database.kind === 'postgres' ? await openHeavyDatabase(config) : undefined;
   // …and only while it is at most 5 s behind; past that, or unreachable, the primary answers them (§17).
   const replicaRouter = analyticsDatabase && new ReplicaRouter({
     primary: database,
@@ -223,6 +239,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     sealer,
     database,
     analyticsDb: replicaRouter?.current,
+    heavyDb: heavyDatabase?.db,
     citySource: cities?.source,
     limiter,
     lastUsed,
@@ -309,6 +326,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       redis?.disconnect();
       replicaRouter?.close();
       await analyticsDatabase?.close();
+      await heavyDatabase?.close();
       if (!options.database) await database.close();
       logger.flush();
     },
