@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { AppError } from '../core/errors.js';
 import type { App } from './types.js';
 
