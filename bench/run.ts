@@ -11,6 +11,7 @@ import { benchConversions } from './conversions.js';
 import { benchDashboard } from './dashboard.js';
 import { benchExport } from './export.js';
 import { benchImport } from './import.js';
+import { benchHeavyTenant } from './heavy-tenant.js';
 import { benchHostile } from './hostile.js';
 import { benchLinks } from './links.js';
 import { benchLinksStats } from './links-stats.js';
@@ -54,6 +55,7 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['export', () => benchExport()],
   ['import', () => benchImport()],
   ['links-stats', () => benchLinksStats()],
+  ['heavy-tenant', () => benchHeavyTenant()],
 ];
 
 console.log(`Linktrail bench, ${new Date().toISOString()}, node ${process.version}`);
