@@ -11,8 +11,11 @@ import type { App } from './types.js';
 
 /** Heavy requests of one workspace that run at once on one instance; the next ones wait their turn… */
 export const HEAVY_RUNNING_PER_WORKSPACE = 2;
-/** …up to this many; past that, 429 `heavy_requests_busy`. (The dashboard's analytics page asks about six at once.) */
-export const HEAVY_WAITING_PER_WORKSPACE = 8;
+/**
+ * …up to this many; past that, 429 `heavy_requests_busy`. The dashboard's analytics page asks
+ * eight to ten at once: two people of a workspace opening it together still all wait their turn.
+ */
+export const HEAVY_WAITING_PER_WORKSPACE = 16;
 /** Seconds a refused caller is told to wait: a heavy request usually ends within that. */
 const RETRY_AFTER_S = 2;
 

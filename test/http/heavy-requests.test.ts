@@ -13,7 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { LightMyRequestResponse } from 'fastify';
 import { AppError } from '../../src/core/errors.js';
-import { HeavyGate } from '../../src/http/heavy-requests.js';
+import { HEAVY_RUNNING_PER_WORKSPACE, HEAVY_WAITING_PER_WORKSPACE, HeavyGate } from '../../src/http/heavy-requests.js';
+
+/** How many heavy requests of one workspace an instance admits (running or waiting). */
+const ADMITTED = HEAVY_RUNNING_PER_WORKSPACE + HEAVY_WAITING_PER_WORKSPACE;
 import { bearer, onPostgres, startTestApp, type TestApp } from '../helpers/app.js';
 import { answered, within } from '../helpers/wait.js';
 
@@ -61,7 +64,7 @@ describe.runIf(onPostgres)('expensive requests on PostgreSQL', () => {
     }
   });
 
-  it("while one workspace's 20 analytics reads are held, another's links list completes, and the first's excess is refused with 429 heavy_requests_busy", async () => {
+  it("while one workspace's analytics reads are held, another's links list completes, and the excess (10) is refused with 429 heavy_requests_busy", async () => {
     // The default heavy timeout (15 s): A's reads stay held by the lock for the whole test.
     const held = await startTestApp();
     const [a, b] = [await held.workspace(), await held.workspace()];
@@ -70,7 +73,7 @@ describe.runIf(onPostgres)('expensive requests on PostgreSQL', () => {
     let attack: Promise<LightMyRequestResponse[]> | undefined;
     try {
       attack = Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
+        Array.from({ length: ADMITTED + 10 }, (_, i) =>
           analytics(held, a.key).then((res) => {
             settled[i] = res;
             return res;
@@ -82,7 +85,7 @@ describe.runIf(onPostgres)('expensive requests on PostgreSQL', () => {
       expect(await within(10_000, async () => settled.filter(Boolean).length >= 10)).toBe(true);
       const other = await answered("the other workspace's list", 10_000, links(held, b.key));
       expect(other.statusCode, other.body).toBe(200);
-      // B was answered while A's ten admitted reads were all still in flight, held by the lock.
+      // B was answered while every admitted read of A was still in flight, held by the lock.
       expect(settled.filter(Boolean).length).toBe(10);
       const refused = settled.filter((r) => r?.statusCode === 429);
       expect(refused.length).toBe(10);
@@ -96,13 +99,13 @@ describe.runIf(onPostgres)('expensive requests on PostgreSQL', () => {
       await held.close();
     }
     // Once the lock goes, every admitted read is answered.
-    expect(settled.filter((r) => r?.statusCode === 200).length).toBe(10);
+    expect(settled.filter((r) => r?.statusCode === 200).length).toBe(ADMITTED);
   });
 });
 
 describe('the per-workspace gate', () => {
   it('lets 2 run and 8 wait per workspace, refuses the 11th with 429 heavy_requests_busy, and hands a freed slot to the next in line', async () => {
-    const gate = new HeavyGate();
+    const gate = new HeavyGate(2, 8);
     const running = [await gate.enter('a'), await gate.enter('a')];
     const order: number[] = [];
     const waiting = Array.from({ length: 8 }, (_, i) => gate.enter('a').then((release) => (order.push(i), release)));
