@@ -11,14 +11,15 @@ import { rows, type Conn } from '../db/connect.js';
  * small table costs next to nothing to analyze).
  * The second test is the one PGlite can answer: it never flushes its per-table counters to
  * pg_stat_user_tables (n_mod_since_analyze stays 0), but pg_class.relpages is what the last
- * ANALYZE saw and pg_relation_size what is there now.
+ * ANALYZE saw and pg_relation_size what is there now. Only our schemas (the search path): a
+ * database shared with other software keeps its own tables to itself.
  */
 const STALE_TABLES = sql`
   SELECT format('%I.%I', n.nspname, c.relname) AS name
   FROM pg_class c
   JOIN pg_namespace n ON n.oid = c.relnamespace
   LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
-  WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'
+  WHERE c.relkind = 'r' AND n.nspname = ANY (current_schemas(false))
     AND (coalesce(s.n_mod_since_analyze, 0) > 50 + 0.1 * greatest(c.reltuples, 0)
       OR abs(pg_relation_size(c.oid) / current_setting('block_size')::int - c.relpages) > 1 + 0.1 * c.relpages)
   ORDER BY c.relname`;
