@@ -12,6 +12,7 @@ import { benchDashboard } from './dashboard.js';
 import { benchExport } from './export.js';
 import { benchExportLatency } from './export-latency.js';
 import { benchImport } from './import.js';
+import { benchHeavyTenant } from './heavy-tenant.js';
 import { benchHostile } from './hostile.js';
 import { benchLinks } from './links.js';
 import { benchLinksStats } from './links-stats.js';
@@ -56,6 +57,7 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['export-latency', () => benchExportLatency()],
   ['import', () => benchImport()],
   ['links-stats', () => benchLinksStats()],
+  ['heavy-tenant', () => benchHeavyTenant()],
 ];
 
 console.log(`Linktrail bench, ${new Date().toISOString()}, node ${process.version}`);

@@ -76,6 +76,8 @@ export interface AppDeps {
   database: Database;
   /** The connection analytics reads use now: the read replica while it keeps up (DATABASE_READ_URL); absent: `database`. */
   analyticsDb?: () => Conn;
+  /** Where expensive requests' statements go (http/heavy-requests.ts); absent: `database`. */
+  heavyDb?: Conn;
   /** The operator's city database (GEOIP_CITY_DB), to credit as its licence asks; absent: none. */
   citySource?: CitySource;
   limiter: RateLimiter;
@@ -166,7 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       },
     },
   });
-  const resource = { db, analyticsDb: deps.analyticsDb, clock };
+  const resource = { db, analyticsDb: deps.analyticsDb, heavyDb: deps.heavyDb, clock };
   // First: its hooks write the audit entry of every route registered after it (operations.md §15).
   await app.register(auditRoutes, { db, clock, roleOf });
   await app.register(qrRoutes, resource);

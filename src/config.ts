@@ -33,8 +33,10 @@ export interface Config {
   allowPrivateDestinations: boolean;
   /** Worker processes `npm start` runs (node:cluster); more than one needs PostgreSQL and Redis. */
   workers: number;
-  /** PostgreSQL connections per process. */
+  /** PostgreSQL connections per process (30% of them, from 3, set apart for expensive requests). */
   dbPoolSize: number;
+  /** How long one statement of an expensive request may run (http/heavy-requests.ts), in ms. */
+  heavyStatementTimeoutMs: number;
   /** Where each process spools its clicks before answering (undefined: no spool). */
   clickSpoolDir: string | undefined;
   /** fdatasync interval of the spool in ms; 0 syncs before every answer. */
@@ -224,6 +226,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (workers > 1 && !redisUrl) bad('WORKERS', 'above 1 needs REDIS_URL (limits and caches must be shared)');
   const poolRaw = get('DB_POOL_SIZE') ?? '10';
   if (!/^\d+$/.test(poolRaw) || Number(poolRaw) < 1 || Number(poolRaw) > 1000) bad('DB_POOL_SIZE', `must be an integer from 1 to 1000 (got "${poolRaw}")`);
+  const heavyTimeoutRaw = get('HEAVY_STATEMENT_TIMEOUT_SECONDS') ?? '15';
+  if (!/^\d{1,4}$/.test(heavyTimeoutRaw) || Number(heavyTimeoutRaw) < 1 || Number(heavyTimeoutRaw) > 3600) {
+    bad('HEAVY_STATEMENT_TIMEOUT_SECONDS', `must be an integer from 1 to 3600 (got "${heavyTimeoutRaw}")`);
+  }
   const spoolRaw = get('CLICK_SPOOL_DIR');
   // In-memory test instances have no disk to spool to unless a directory is named.
   const clickSpoolDir = spoolRaw === 'off' ? undefined : spoolRaw ? resolve(spoolRaw) : dataDir.startsWith('memory://') ? undefined : join(dataDir, 'spool');
@@ -276,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateDestinations,
     workers,
     dbPoolSize: Number(poolRaw),
+    heavyStatementTimeoutMs: Number(heavyTimeoutRaw) * 1000,
     clickSpoolDir,
     clickSpoolSyncMs: Number(syncRaw),
     sessionIdleMs,

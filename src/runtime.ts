@@ -34,6 +34,7 @@ import { openPlaceLookup } from './infra/city.js';
 import { Sealer } from './core/sealed.js';
 import { WebhookDelivery } from './modules/webhooks/delivery.js';
 import { mailOwnersOfDisabledEndpoint } from './modules/webhooks/disabled-mail.js';
+import { TableStatsKeeper } from './infra/table-stats.js';
 
 export interface Runtime {
   app: App;
@@ -47,7 +48,7 @@ export interface Runtime {
    * when WEBHOOK_DELIVERY=false.
    */
   wakeWebhooks(): void;
-  /** Runs the periodic maintenance now (clicks partitions, visitor salts, the audit log's retention), as its timer does. */
+  /** Runs the periodic maintenance now (clicks partitions, visitor salts, the audit log's retention, stale tables' statistics), as its timer does. */
   maintain(): Promise<void>;
   /** Stops accepting, finishes in-flight requests, flushes pending writes, closes pools. */
   close(): Promise<void>;
@@ -85,7 +86,22 @@ export function createLogger(config: Config): Logger {
 }
 
 export function openDatabase(config: Config): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl, config.dbPoolSize) : openPglite(config.dataDir);
+  return config.databaseUrl ? openPostgres(config.databaseUrl, config.dbPoolSize - heavyPoolSize(config.dbPoolSize)) : openPglite(config.dataDir);
+}
+
+/**
+ * The connections of DB_POOL_SIZE set apart for expensive requests (http/heavy-requests.ts): 3
+ * of 10. The rest serve everything else, so one workspace's heavy lists never make another's
+ * requests, or the redirect's cache misses, wait. None below 3: they share the one pool.
+ */
+export const heavyPoolSize = (poolSize: number): number => (poolSize >= 3 ? Math.max(1, Math.floor(poolSize * 0.3)) : 0);
+
+/** The heavy requests' pool (PostgreSQL only: PGlite answers one statement at a time anyway). */
+function openHeavyDatabase(config: Config): Promise<Database> | undefined {
+  const size = heavyPoolSize(config.dbPoolSize);
+  if (!config.databaseUrl || size === 0) return undefined;
+  // They wait for one of their few connections longer than other requests would (the per-workspace bound keeps the queue short).
+  return openPostgres(config.databaseUrl, size, { statementTimeoutMs: config.heavyStatementTimeoutMs, connectionTimeoutMs: 10_000 });
 }
 
 export function connectRedis(url: string, logger: Logger, o: { subscriber?: boolean } = {}): Redis {
@@ -120,6 +136,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   // The replica is read only and replays the primary's migrations. A replica that is down does
   // not hold up the start: its lag is probed in the background.
   const analyticsDatabase = config.databaseReadUrl ? await openPostgres(config.databaseReadUrl, config.dbPoolSize) : undefined;
+  const heavyDatabase = database.kind === 'postgres' ? await openHeavyDatabase(config) : undefined;
   // …and only while it is at most 5 s behind; past that, or unreachable, the primary answers them (§17).
   const replicaRouter = analyticsDatabase && new ReplicaRouter({
     primary: database,
@@ -153,6 +170,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   // Started once the app is built; emitters given wakeWebhooks before that poke nothing yet.
   let webhooks: WebhookDelivery | undefined;
   const wakeWebhooks = () => webhooks?.wake();
+  // Neither PGlite nor a PostgreSQL without autovacuum analyzes what we write (issue 41 H1).
+  const tableStats = new TableStatsKeeper(
+    database.db,
+    (err) => logger.warn({ err }, 'could not analyze stale tables'),
+    (tables) => logger.info({ tables }, 'analyzed tables whose statistics were stale'),
+  );
   const clicks = startClickPipeline({
     database,
     config,
@@ -163,7 +186,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     lookupPlace: cities?.lookup,
     clickEvents: { subscribedWorkspaces: () => workspacesWanting(database.db, 'link.clicked'), outboxCtes: clickOutboxCtes, onEventsWritten: wakeWebhooks },
     scheduledMaintenance: options.scheduledMaintenance ?? true,
+    onBatchWritten: () => tableStats.wrote(),
     maintenance: [
+      () => tableStats.run(),
       async (now) => {
         const gone = await forgetOldAudit({ ctx: { db: database.db, now }, input: { days: config.auditRetentionDays } });
         if (gone.entries + gone.signIns > 0) logger.info(gone, 'deleted audit entries and sign-ins past AUDIT_RETENTION_DAYS');
@@ -194,6 +219,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     checkFrame: frameChecker(config.shortLinkBaseUrl, { allowPrivate: config.allowPrivateDestinations }),
     onChanged: (linkIds) => cache.changed(linkIds),
     onEventsWritten: wakeWebhooks,
+    onBulkWritten: () => tableStats.wrote(),
   };
   const domainDeps: DomainDeps = {
     reservedHosts: new Set(config.reservedHosts),
@@ -215,6 +241,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     sealer,
     database,
     analyticsDb: replicaRouter?.current,
+    heavyDb: heavyDatabase?.db,
     citySource: cities?.source,
     limiter,
     lastUsed,
@@ -290,6 +317,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       // Side by side, so the attempts' grace does not delay the click flush; the events that
       // flush writes stay queued for any instance (this one no longer claims).
       await Promise.all([webhooks?.close(), clicks.close()]);
+      await tableStats.close();
       loopDelay.disable();
       await lastUsed.close();
       await sessionSeen.close();
@@ -300,6 +328,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       redis?.disconnect();
       replicaRouter?.close();
       await analyticsDatabase?.close();
+      await heavyDatabase?.close();
       if (!options.database) await database.close();
       logger.flush();
     },

@@ -33,12 +33,20 @@ export interface ResourceDeps {
    * behind, else `db` (db/replica-lag.ts). Absent: `db`.
    */
   analyticsDb?: () => Conn;
+  /**
+   * Where the statements of expensive requests go (http/heavy-requests.ts): a smaller pool with a
+   * shorter statement timeout, so they never take the connections every other request needs.
+   * Absent (PGlite, a tiny DB_POOL_SIZE): `db`.
+   */
+  heavyDb?: Conn;
   clock: () => Date;
 }
 
 /** What a context takes of the request it serves (structurally, so the kernel knows no Fastify): the audit entry of a request that changes a workspace. */
 export interface AuditedRequest {
   auditIntent?: AuditIntent;
+  /** Set on an expensive request holding its slot: it reads through `heavyDb`. */
+  heavy?: boolean;
 }
 
 /**
@@ -48,7 +56,11 @@ export interface AuditedRequest {
  */
 export function serviceContext(deps: ResourceDeps, request: AuditedRequest & { principal?: { workspace: Workspace } }): Ctx {
   if (!request.principal) throw new Error('a scoped route ran without a principal');
-  return { db: auditedConn(deps.db, request.auditIntent), analyticsDb: deps.analyticsDb?.() ?? deps.db, workspace: request.principal.workspace, now: deps.clock() };
+  const db = (request.heavy && deps.heavyDb) || deps.db;
+  // The replica when analytics reads go there now; otherwise the same pool as `db`.
+  const analytics = deps.analyticsDb?.();
+  const analyticsDb = analytics === undefined || analytics === deps.db ? db : analytics;
+  return { db: auditedConn(db, request.auditIntent), analyticsDb, workspace: request.principal.workspace, now: deps.clock() };
 }
 
 /** What the routes of a person's or the operator's settings are given. */

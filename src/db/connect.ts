@@ -59,11 +59,12 @@ export async function rows<T>(conn: Conn, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
-export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+/** `o`: the timeouts of a pool of its own (the expensive requests', runtime.ts). */
+export async function openPostgres(url: string, poolSize = 10, o: { statementTimeoutMs?: number; connectionTimeoutMs?: number } = {}): Promise<Database> {
   // Parse int8 (counts, identities) as numbers: our values stay far below 2^53.
   pg.types.setTypeParser(20, (v) => Number(v));
   // Fail fast while the server is away (callers answer 503) instead of queueing forever.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 3000, statement_timeout: 60_000 });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: o.connectionTimeoutMs ?? 3000, statement_timeout: o.statementTimeoutMs ?? 60_000 });
   pool.on('error', () => {
     /* an idle client died; the pool replaces it on next use */
   });

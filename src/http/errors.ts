@@ -45,6 +45,8 @@ const STATUS: Partial<Record<MessageCode, number>> = {
   body_too_large: 413,
   internal_error: 500,
   unavailable: 503,
+  heavy_requests_busy: 429,
+  query_timeout: 503,
   secret_unopenable: 503,
 };
 
@@ -92,7 +94,22 @@ function fromFastifyError(err: FastifyError & { validationContext?: string }): A
   return undefined;
 }
 
+/**
+ * A statement stopped by statement_timeout (57014): that request was too expensive, the database
+ * is fine. A 503 with Retry-After for its caller alone, never the shared "unavailable" state.
+ */
+function statementTimedOut(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 4) return false;
+  const e = err as { code?: unknown; cause?: unknown };
+  return e.code === '57014' || statementTimedOut(e.cause, depth + 1);
+}
+
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (statementTimedOut(error)) {
+    request.log.warn({ err: error, workspaceId: request.principal?.workspace.id, url: request.url.split('?')[0] }, 'statement timeout');
+    void reply.status(503).header('retry-after', '30').send(errorBody(new AppError('query_timeout', {}, { retryAfter: 30 })));
+    return;
+  }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error, workspaceId: request.principal?.workspace.id }, 'database unavailable');
     void reply.status(503).header('retry-after', '5').send(errorBody(new AppError('unavailable')));

@@ -5,6 +5,7 @@ import { requiredScopes } from './auth.js';
 import { errorResponses } from './schemas.js';
 import { SCOPE_GUIDE } from '../core/scope-guide.js';
 import { SCOPES } from '../core/scopes.js';
+import { HEAVY_REQUESTS_DESCRIPTION } from './heavy-requests.js';
 
 export const API_VERSION = '0.0.1';
 
@@ -61,6 +62,8 @@ plan. Every authenticated answer carries \`X-RateLimit-Limit\` (requests per win
 request leaves the window). Beyond the limit: 429 with a \`Retry-After\` header (seconds) and
 \`retryAfter\` in the body.
 
+${HEAVY_REQUESTS_DESCRIPTION}
+
 ## Errors
 
 Every error has the same body, with the message in English (\`"en"\`) and Arabic (\`"ar"\`) and a
@@ -73,7 +76,9 @@ stable \`code\` for programs:
 400 for invalid input (the message names the field, \`[index].field\` in bulk bodies; a
 \`too_many_items\` body also carries \`limit\`, the most items the workspace takes per request), 401 for
 credentials, 403 with \`missingScopes\`, 404, 413 for a body over the limit, 429 with
-\`retryAfter\`, 500 (details only in the server log) and 503 while the database is unavailable.
+\`retryAfter\` (\`rate_limited\`, \`heavy_requests_busy\`), 500 (details only in the server log), and 503 with
+\`Retry-After\` while the database is unavailable (\`unavailable\`) or when one request's statement ran too long
+(\`query_timeout\`).
 
 ## Lists and bulk writes
 

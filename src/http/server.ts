@@ -13,6 +13,7 @@ import { rejectUnstorableText } from './text-safety.js';
 import type { App } from './types.js';
 import { buildSerializer } from './serialization.js';
 import { buildValidator } from './validation.js';
+import { HeavyGate, registerHeavyGate } from './heavy-requests.js';
 
 /** The server's shared machinery; it knows no module: the composition root (src/app.ts) registers them. */
 export interface ServerOptions {
@@ -155,6 +156,7 @@ export async function createServer(deps: ServerOptions): Promise<App> {
 
   app.addHook('onRequest', authenticate(deps.auth));
   app.addHook('preHandler', authorizeWorkspaceRole(deps.roleOf));
+  registerHeavyGate(app, new HeavyGate());
 
   app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

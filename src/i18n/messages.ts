@@ -30,6 +30,14 @@ export const messages = {
     en: 'Rate limit exceeded for this workspace. Retry in {retryAfter} seconds.',
     ar: 'تم تجاوز حد الطلبات لمساحة العمل هذه. أعد المحاولة بعد {retryAfter} ثانية.',
   },
+  heavy_requests_busy: {
+    en: 'This workspace already has {limit} expensive requests (lists with statistics, analytics, exports) running or waiting on this server. Retry in {retryAfter} seconds.',
+    ar: 'لدى مساحة العمل هذه {limit} من الطلبات المكلفة (القوائم مع الإحصاءات، والتحليلات، والتصدير) قيد التنفيذ أو الانتظار على هذا الخادم. أعد المحاولة بعد {retryAfter} ثانية.',
+  },
+  query_timeout: {
+    en: 'This request took longer than the database allows and was stopped. Narrow it (a shorter date range, a smaller take) or retry later.',
+    ar: 'استغرق هذا الطلب وقتًا أطول مما تسمح به قاعدة البيانات فأُوقف. ضيّق نطاقه (مدة أقصر أو قيمة take أصغر) أو أعد المحاولة لاحقًا.',
+  },
   workspace_required: {
     en: 'Requests made with a session name their workspace in the X-Workspace-Id header.',
     ar: 'الطلبات المرسلة بجلسة تسجيل دخول تحدد مساحة العمل في الترويسة X-Workspace-Id.',

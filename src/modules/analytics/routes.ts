@@ -20,7 +20,7 @@ export const analyticsRoutes = routesPlugin<ResourceDeps & AnalyticsDeps>('analy
   app.get(
     '/api/analytics',
     {
-      config: { scope: 'analyticsRead' },
+      config: { scope: 'analyticsRead', heavy: true },
       schema: { operationId: 'getAnalytics',
         tags: ['Analytics'],
         summary: 'Click analytics',

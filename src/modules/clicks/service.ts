@@ -61,6 +61,8 @@ export interface ClickPipelineOptions {
   maintenance?: readonly ((now: Date) => Promise<void>)[];
   /** Whether the maintenance runs at start and on its timer (false: only when maintain() is called). */
   scheduledMaintenance: boolean;
+  /** Told after each batch is stored (the table statistics it makes stale); absent: nothing. */
+  onBatchWritten?: () => void;
 }
 
 /**
@@ -109,7 +111,7 @@ export interface ClickPipeline {
  * spool and its replayer (when CLICK_SPOOL_DIR is set), the flush requests of other instances,
  * and the monthly partitions and retention of `clicks`.
  */
-export function startClickPipeline({ database, config, clock, logger, bus, lookupCountry, lookupPlace, clickEvents, maintenance, scheduledMaintenance }: ClickPipelineOptions): ClickPipeline {
+export function startClickPipeline({ database, config, clock, logger, bus, lookupCountry, lookupPlace, clickEvents, maintenance, scheduledMaintenance, onBatchWritten }: ClickPipelineOptions): ClickPipeline {
   const webhooks = clickEvents && new ClickWebhooks(clickEvents, lookupCountry);
   /** A batch with its link.clicked events, in one transaction (queued and replayed clicks alike). */
   const writeBatch = (store: typeof storeClicks) => async (batch: RawClick[]) => {
@@ -117,6 +119,7 @@ export function startClickPipeline({ database, config, clock, logger, bus, looku
     if (lookupPlace) withPlaces(batch, lookupPlace);
     await store(database, batch, lookupCountry, outbox);
     if (outbox) webhooks?.written();
+    onBatchWritten?.();
   };
   const clicks = new ClickQueue(writeBatch(storeClicks), logger);
   const durable = config.clickSpoolDir ? startSpool(config.clickSpoolDir, config.clickSpoolSyncMs, clicks, logger, writeBatch(replayClicks)) : undefined;

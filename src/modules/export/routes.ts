@@ -21,7 +21,7 @@ export const exportRoutes = routesPlugin<ResourceDeps & ExportDeps>('export', (a
   app.get(
     '/api/export',
     {
-      config: { scope: EXPORT_SCOPES },
+      config: { scope: EXPORT_SCOPES, heavy: true },
       schema: { operationId: 'exportWorkspace',
         tags: ['Export'],
         summary: 'Export the workspace as NDJSON',

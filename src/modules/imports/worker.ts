@@ -123,6 +123,7 @@ export class ImportWorker {
     // Caches drop and deliveries wake only once the batch is committed.
     for (const ids of changed) await this.deps.links.onChanged?.(ids);
     if (eventsWritten) this.deps.links.onEventsWritten?.();
+    this.deps.links.onBulkWritten?.();
     return true;
   }
 }

@@ -8,6 +8,10 @@ import { createLinks, deleteLinks, listLinks, listLinksWithTotal, upsertLinks, t
 
 const PATH = '/api/links';
 
+/** A page with figures, or above this many links, is an expensive request. */
+const HEAVY_TAKE = 1000;
+const isHeavyList = (q: Query): boolean => q.withStats === true || q.take > HEAVY_TAKE;
+
 export const linkRoutes = routesPlugin<ResourceDeps & { links: LinkDeps }>('links', (app, { links, ...deps }) => {
   // The shared bulk GET answers the array only; this list also answers X-Total-Count (and says
   // so in its OpenAPI description), so its handler and 200 response are this module's own.
@@ -18,6 +22,8 @@ export const linkRoutes = routesPlugin<ResourceDeps & { links: LinkDeps }>('link
     if (!schema.description?.includes(LINK_LIST_DESCRIPTION)) schema.description = [LINK_LIST_DESCRIPTION, schema.description].filter(Boolean).join('\n\n');
     const ok = schema.response?.[200] as object | undefined;
     if (ok) schema.response![200] = { ...ok, headers: { ...(ok as { headers?: object }).headers, ...TOTAL_COUNT_HEADER } };
+    // Figures summed over every link, or thousands of links a page: bounded per workspace (http/heavy-requests.ts).
+    route.config = { ...route.config, heavy: (req) => isHeavyList(req.query as Query) };
     route.handler = async (req, reply) => {
       const input = { ...(req.query as Query), scopes: req.principal!.scopes };
       const { links: page, total } = await listLinksWithTotal({ ctx: serviceContext(deps, req), deps: links, input });

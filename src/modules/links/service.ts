@@ -44,7 +44,12 @@ export interface LinkDeps extends LinkSettings {
   onChanged?: (linkIds: string[]) => Promise<void> | void;
   /** Told after a commit that queued webhook deliveries (wakes the delivery worker). */
   onEventsWritten?: () => void;
+  /** Told after a commit that wrote many rows (a bulk request, an import's batch): their tables' statistics go stale. */
+  onBulkWritten?: () => void;
 }
+
+/** From this many items a write counts as bulk for the table statistics (infra/table-stats.ts). */
+const BULK_ROWS = 100;
 
 interface Entry {
   index: number;
@@ -145,6 +150,7 @@ export async function deleteLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDe
   });
   await deps.onChanged?.(ids);
   if (queued > 0) deps.onEventsWritten?.();
+  if (ids.length >= BULK_ROWS) deps.onBulkWritten?.();
   return ids;
 }
 
@@ -299,6 +305,7 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
     });
     if (updates.length) await deps.onChanged?.(updates.map((e) => e.id!));
     if (queued > 0) deps.onEventsWritten?.();
+    if (total >= BULK_ROWS) deps.onBulkWritten?.();
     const out = new Array<Link>(total);
     for (const e of [...inserts, ...updates]) out[e.index] = written.get(e.id!)!;
     return out;
