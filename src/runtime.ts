@@ -96,12 +96,15 @@ export function openDatabase(config: Config): Promise<Database> {
  */
 export const heavyPoolSize = (poolSize: number): number => (poolSize >= 3 ? Math.max(1, Math.floor(poolSize * 0.3)) : 0);
 
-/** The heavy requests' pool (PostgreSQL only: PGlite answers one statement at a time anyway). */
-function openHeavyDatabase(config: Config): Promise<Database> | undefined {
+/**
+ * The heavy requests' pool, on the same database as `database` (which may not be DATABASE_URL's:
+ * a test's own); PostgreSQL only: PGlite answers one statement at a time anyway.
+ */
+function openHeavyDatabase(config: Config, database: Database): Promise<Database> | undefined {
   const size = heavyPoolSize(config.dbPoolSize);
-  if (!config.databaseUrl || size === 0) return undefined;
+  if (!database.url || size === 0) return undefined;
   // They wait for one of their few connections longer than other requests would (the per-workspace bound keeps the queue short).
-  return openPostgres(config.databaseUrl, size, { statementTimeoutMs: config.heavyStatementTimeoutMs, connectionTimeoutMs: 10_000 });
+  return openPostgres(database.url, size, { statementTimeoutMs: config.heavyStatementTimeoutMs, connectionTimeoutMs: 10_000 });
 }
 
 export function connectRedis(url: string, logger: Logger, o: { subscriber?: boolean } = {}): Redis {
@@ -136,7 +139,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   // The replica is read only and replays the primary's migrations. A replica that is down does
   // not hold up the start: its lag is probed in the background.
   const analyticsDatabase = config.databaseReadUrl ? await openPostgres(config.databaseReadUrl, config.dbPoolSize) : undefined;
-  const heavyDatabase = database.kind === 'postgres' ? await openHeavyDatabase(config) : undefined;
+  const heavyDatabase = await openHeavyDatabase(config, database);
   // …and only while it is at most 5 s behind; past that, or unreachable, the primary answers them (§17).
   const replicaRouter = analyticsDatabase && new ReplicaRouter({
     primary: database,

@@ -28,6 +28,8 @@ export interface RawSession {
 export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
+  /** The connection string (PostgreSQL only): another pool on the same database uses it. */
+  url?: string;
   /** The embedded engine itself (PGlite only), on a thread of its own. */
   pglite?: PgliteThread;
   /**
@@ -91,6 +93,7 @@ export async function openPostgres(url: string, poolSize = 10, o: { statementTim
   return {
     kind: 'postgres',
     db,
+    url,
     async withSession(fn) {
       const client = await pool.connect();
       try {
