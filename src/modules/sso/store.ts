@@ -132,8 +132,9 @@ export async function insertPending(conn: Conn, r: { stateHash: Buffer; browserH
     sql`INSERT INTO sso_pending (state_hash, browser_hash, connection_id, link_user_id, expires_at)
         VALUES (${r.stateHash}, ${r.browserHash}, ${r.connectionId}::uuid, ${r.linkUserId}::uuid, ${timestamptz(r.expiresAt)})`,
   );
-  // Abandoned sign-ins go with the next one.
-  await conn.execute(sql`DELETE FROM sso_pending WHERE expires_at < ${timestamptz(new Date(r.expiresAt.getTime() - 3600_000))}`);
+  // Abandoned sign-ins go with the next one: expired an hour ago by the database's clock (an
+  // instance whose clock runs ahead would sweep the others' sign-ins under way).
+  await conn.execute(sql`DELETE FROM sso_pending WHERE expires_at < now() - interval '1 hour'`);
 }
 
 export interface PendingRow {
