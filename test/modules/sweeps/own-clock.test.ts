@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows } from '../../../src/db/connect.js';
 import { newId } from '../../../src/db/ids.js';
 import { insertChallenge, takeChallenge } from '../../../src/modules/passkeys/store.js';
 import { insertPending, takePending } from '../../../src/modules/sso/store.js';
@@ -52,7 +53,6 @@ describe('a runtime whose clock runs ahead sweeps nobody else\'s live rows', () 
     const old = randomBytes(32);
     await insertChallenge(t.database.db, old, 'register', null, new Date(Date.now() - 2 * 60 * MINUTE));
     await insertChallenge(t.database.db, randomBytes(32), 'register', null, new Date(Date.now() + 5 * MINUTE));
-    const left = await t.database.db.execute(sql`SELECT 1 FROM passkey_challenges WHERE challenge_hash = ${old}`);
-    expect((left as unknown as { rows: unknown[] }).rows).toHaveLength(0);
+    expect(await rows(t.database.db, sql`SELECT 1 FROM passkey_challenges WHERE challenge_hash = ${old}`)).toHaveLength(0);
   });
 });
