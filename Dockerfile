@@ -7,6 +7,8 @@ RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
+# The dashboard (built into dist/web by npm run build).
+COPY web ./web
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
@@ -15,6 +17,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The guides served at /docs/guides.
+COPY docs ./docs
 RUN mkdir -p /data && chown node:node /data
 # The embedded database (without DATABASE_URL), the generated secret and the click spool live
 # here: a volume, so they outlive the container (declared after the chown, which it keeps).

@@ -33,9 +33,12 @@ export default defineConfig({
     setupFiles: ['test/setup/contract.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // A poll waits for what it reads; vitest's default of one second failed CI once on two loaded
+    // cores (a page that had not re-rendered yet). A longer bound costs time only when it fails.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     // Two cores: two files at a time, each with its own in-memory PGlite.
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    poolOptions: { forks: { maxForks: Number(process.env.TEST_FORKS ?? 2), minForks: 1 } },
     // One module graph per worker instead of per file (a minute of each CI pass went to loading
     // the same modules again per file): the files share no global state — no mocks, no
     // process.env writes, fake timers restored — and each one starts its own app and database.

@@ -31,7 +31,7 @@ if (process.env.VITEST_FAST_QUIET !== '1') {
     [
       `npm test: the fast suite — ${fast.length} of ${files.length} test files (unit + HTTP of every module, on the embedded database), ~3 min on 2 idle cores.`,
       `Not run here: browser journeys, the hostile-input fuzz, fault injection and killed processes, the README walkthrough`,
-      `(${LEFT_OUT.join(', ')}) → npm run test:all (what CI runs, PGlite then PostgreSQL + Redis, ~19 min).`,
+      `(${LEFT_OUT.join(', ')}) → npm run test:all (what CI runs, PGlite then PostgreSQL + Redis, ~21 min on 2 cores).`,
     ].join('\n'),
   );
 }

@@ -64,17 +64,41 @@ export const USER_AGENTS: readonly [string, number, boolean][] = [
   [`Mozilla/5.0 (iPhone; CPU iPhone OS 16_7_8 ${IOS} Version/16.6 Mobile/15E148 Safari/604.1`, 3, false],
   [`Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 ${IOS} CriOS/124.0.6367.88 Mobile/15E148 Safari/604.1`, 2, false],
   [`Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 ${IOS} FxiOS/125.0 Mobile/15E148 Safari/605.1.15`, 0.4, false],
-  [`Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 ${IOS} Mobile/15E148 Instagram 329.0.3.29.120 (iPhone14,5; iOS 17_4_1; en_US; en; scale=3.00; 1170x2532; 594416185)`, 2, false],
-  [`Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 ${IOS} Mobile/15E148 [FBAN/FBIOS;FBAV/460.0.0.38.108;FBBV/588411464;FBDV/iPhone15,2;FBMD/iPhone;FBSN/iOS;FBSV/17.4.1;FBSS/3;FBID/phone;FBLC/en_US;FBOP/5]`, 1.5, false],
+  [
+    `Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 ${IOS} Mobile/15E148 Instagram 329.0.3.29.120 (iPhone14,5; iOS 17_4_1; en_US; en; scale=3.00; 1170x2532; 594416185)`,
+    2,
+    false,
+  ],
+  [
+    `Mozilla/5.0 (iPhone; CPU iPhone OS 17_4_1 ${IOS} Mobile/15E148 [FBAN/FBIOS;FBAV/460.0.0.38.108;FBBV/588411464;FBDV/iPhone15,2;FBMD/iPhone;FBSN/iOS;FBSV/17.4.1;FBSS/3;FBID/phone;FBLC/en_US;FBOP/5]`,
+    1.5,
+    false,
+  ],
   [`Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.82 Mobile Safari/537.36`, 3, false],
   [`Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.82 Mobile Safari/537.36`, 4, false],
   [`Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36`, 4, false],
-  [`Mozilla/5.0 (Linux; Android 13; SAMSUNG SM-A536B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/24.0 Chrome/117.0.0.0 Mobile Safari/537.36`, 2, false],
+  [
+    `Mozilla/5.0 (Linux; Android 13; SAMSUNG SM-A536B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/24.0 Chrome/117.0.0.0 Mobile Safari/537.36`,
+    2,
+    false,
+  ],
   [`Mozilla/5.0 (Android 14; Mobile; rv:125.0) Gecko/125.0 Firefox/125.0`, 0.5, false],
-  [`Mozilla/5.0 (Linux; U; Android 13; en-us; 2201117TG Build/TKQ1.221114.001) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/112.0.5615.136 Mobile Safari/537.36 XiaoMi/MiuiBrowser/14.9.1-gn`, 0.6, false],
+  [
+    `Mozilla/5.0 (Linux; U; Android 13; en-us; 2201117TG Build/TKQ1.221114.001) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/112.0.5615.136 Mobile Safari/537.36 XiaoMi/MiuiBrowser/14.9.1-gn`,
+    0.6,
+    false,
+  ],
   [`Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36 OPR/81.1.4292.78446`, 0.5, false],
-  [`Mozilla/5.0 (Linux; Android 14; SM-G991B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/124.0.6367.82 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/461.0.0.50.108;]`, 1.5, false],
-  [`Mozilla/5.0 (Linux; U; Android 11; en-US; RMX2185 Build/QP1A.190711.020) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/100.0.4896.58 UCBrowser/13.4.0.1306 Mobile Safari/537.36`, 0.5, false],
+  [
+    `Mozilla/5.0 (Linux; Android 14; SM-G991B Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/124.0.6367.82 Mobile Safari/537.36 [FB_IAB/FB4A;FBAV/461.0.0.50.108;]`,
+    1.5,
+    false,
+  ],
+  [
+    `Mozilla/5.0 (Linux; U; Android 11; en-US; RMX2185 Build/QP1A.190711.020) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/100.0.4896.58 UCBrowser/13.4.0.1306 Mobile Safari/537.36`,
+    0.5,
+    false,
+  ],
   [`Mozilla/5.0 (iPad; CPU OS 17_4_1 ${IOS} Version/17.4.1 Mobile/15E148 Safari/604.1`, 4, false],
   [`Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.82 Safari/537.36`, 1.5, false],
   [`Mozilla/5.0 (Linux; Android 9; KFTRWI) AppleWebKit/537.36 (KHTML, like Gecko) Silk/124.2.1 like Chrome/124.0.6367.82 Safari/537.36`, 0.7, false],
@@ -91,15 +115,66 @@ export const USER_AGENTS: readonly [string, number, boolean][] = [
 ];
 
 const REAL_HOSTS = [
-  'www.google.com', 'www.google.co.uk', 'www.google.de', 'www.google.com.sa', 'www.bing.com', 'duckduckgo.com', 'search.yahoo.com',
-  'yandex.ru', 'www.baidu.com', 'search.naver.com', 't.co', 'x.com', 'www.facebook.com', 'l.facebook.com', 'm.facebook.com',
-  'lm.facebook.com', 'l.instagram.com', 'www.instagram.com', 'www.linkedin.com', 'lnkd.in', 'www.reddit.com', 'old.reddit.com',
-  'out.reddit.com', 'news.ycombinator.com', 'www.youtube.com', 'm.youtube.com', 'www.tiktok.com', 'web.whatsapp.com', 't.me',
-  'web.telegram.org', 'discord.com', 'app.slack.com', 'mail.google.com', 'outlook.live.com', 'teams.microsoft.com', 'medium.com',
-  'substack.com', 'github.com', 'stackoverflow.com', 'www.producthunt.com', 'www.pinterest.com', 'www.quora.com', 'en.wikipedia.org',
-  'ar.wikipedia.org', 'www.nytimes.com', 'www.bbc.co.uk', 'www.theguardian.com', 'techcrunch.com', 'www.theverge.com', 'dev.to',
-  'hashnode.com', 'www.threads.net', 'bsky.app', 'mastodon.social', 'flipboard.com', 'getpocket.com', 'feedly.com',
-  'news.google.com', 'www.aljazeera.net', 'www.alarabiya.net',
+  'www.google.com',
+  'www.google.co.uk',
+  'www.google.de',
+  'www.google.com.sa',
+  'www.bing.com',
+  'duckduckgo.com',
+  'search.yahoo.com',
+  'yandex.ru',
+  'www.baidu.com',
+  'search.naver.com',
+  't.co',
+  'x.com',
+  'www.facebook.com',
+  'l.facebook.com',
+  'm.facebook.com',
+  'lm.facebook.com',
+  'l.instagram.com',
+  'www.instagram.com',
+  'www.linkedin.com',
+  'lnkd.in',
+  'www.reddit.com',
+  'old.reddit.com',
+  'out.reddit.com',
+  'news.ycombinator.com',
+  'www.youtube.com',
+  'm.youtube.com',
+  'www.tiktok.com',
+  'web.whatsapp.com',
+  't.me',
+  'web.telegram.org',
+  'discord.com',
+  'app.slack.com',
+  'mail.google.com',
+  'outlook.live.com',
+  'teams.microsoft.com',
+  'medium.com',
+  'substack.com',
+  'github.com',
+  'stackoverflow.com',
+  'www.producthunt.com',
+  'www.pinterest.com',
+  'www.quora.com',
+  'en.wikipedia.org',
+  'ar.wikipedia.org',
+  'www.nytimes.com',
+  'www.bbc.co.uk',
+  'www.theguardian.com',
+  'techcrunch.com',
+  'www.theverge.com',
+  'dev.to',
+  'hashnode.com',
+  'www.threads.net',
+  'bsky.app',
+  'mastodon.social',
+  'flipboard.com',
+  'getpocket.com',
+  'feedly.com',
+  'news.google.com',
+  'www.aljazeera.net',
+  'www.alarabiya.net',
 ];
 const WORDS = ['daily', 'tech', 'green', 'urban', 'money', 'travel', 'food', 'code', 'pixel', 'north', 'open', 'smart', 'deal', 'home', 'style', 'maker'];
 const KINDS = ['blog', 'news', 'review', 'guide', 'hub', 'digest', 'weekly', 'lab', 'post', 'times'];
@@ -122,7 +197,15 @@ export function refererHosts(random: () => number): string[] {
  */
 export function ipBlocks(random: () => number): [number, number][] {
   const reserved = (a: number, b: number) =>
-    a === 0 || a === 10 || a === 127 || a >= 224 || (a === 100 && b >= 64 && b < 128) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b < 32) || (a === 192 && b === 168) || (a === 198 && (b === 18 || b === 19));
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
+    a >= 224 ||
+    (a === 100 && b >= 64 && b < 128) ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b < 32) ||
+    (a === 192 && b === 168) ||
+    (a === 198 && (b === 18 || b === 19));
   const blocks: [number, number][] = [];
   while (blocks.length < 300) {
     const a = 1 + Math.floor(random() * 223);
@@ -137,7 +220,20 @@ const EDGE_COUNTRIES = ['SA', 'AE', 'EG', 'MA', 'NG', 'KE', 'ZA', 'BR', 'MX', 'A
 
 const UTM_SOURCES = ['newsletter', 'twitter', 'facebook', 'google', 'linkedin', 'instagram', 'partner', 'podcast'];
 const UTM_MEDIUMS = ['email', 'social', 'cpc', 'referral', 'affiliate'];
-const UTM_CAMPAIGNS = ['spring-sale', 'summer-launch', 'black-friday', 'webinar-q3', 'retargeting', 'brand', 'onboarding', 'holiday', 'beta-invite', 'ramadan', 'back-to-school', 'giveaway'];
+const UTM_CAMPAIGNS = [
+  'spring-sale',
+  'summer-launch',
+  'black-friday',
+  'webinar-q3',
+  'retargeting',
+  'brand',
+  'onboarding',
+  'holiday',
+  'beta-invite',
+  'ramadan',
+  'back-to-school',
+  'giveaway',
+];
 const UTM_TERMS = ['running shoes', 'trail shoes', 'discount', 'free shipping', 'gift', 'new'];
 const UTM_CONTENTS = ['hero-banner', 'footer-link', 'cta-button', 'video', 'carousel', 'text-ad'];
 

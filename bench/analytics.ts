@@ -62,9 +62,27 @@ async function seedWorkspace(base: string): Promise<{ workspaceId: string; key: 
   await call(base, 'PATCH', `/admin/workspaces/${ws.id}`, admin, { rateLimitPerMinute: 1_000_000 });
   const { key } = await call(base, 'POST', `/admin/workspaces/${ws.id}/keys`, admin, { name: 'bench', scopes: SCOPES });
   const headers = { authorization: `Bearer ${key}` };
-  const collections: Json[] = await call(base, 'POST', '/api/collections', headers, Array.from({ length: 20 }, (_, i) => ({ name: `Campaign ${i + 1}` })));
-  const tags: Json[] = await call(base, 'POST', '/api/tags', headers, Array.from({ length: 30 }, (_, i) => ({ name: `tag-${i + 1}` })));
-  const partners: Json[] = await call(base, 'POST', '/api/partners', headers, Array.from({ length: 6 }, (_, i) => ({ name: `Partner ${i + 1}`, email: `partner${i + 1}@example.com` })));
+  const collections: Json[] = await call(
+    base,
+    'POST',
+    '/api/collections',
+    headers,
+    Array.from({ length: 20 }, (_, i) => ({ name: `Campaign ${i + 1}` })),
+  );
+  const tags: Json[] = await call(
+    base,
+    'POST',
+    '/api/tags',
+    headers,
+    Array.from({ length: 30 }, (_, i) => ({ name: `tag-${i + 1}` })),
+  );
+  const partners: Json[] = await call(
+    base,
+    'POST',
+    '/api/partners',
+    headers,
+    Array.from({ length: 6 }, (_, i) => ({ name: `Partner ${i + 1}`, email: `partner${i + 1}@example.com` })),
+  );
   const items = Array.from({ length: LINKS }, (_, i) => ({
     url: `https://shop.example.com/products/${i}?ref=bench`,
     collectionId: collections[i % collections.length].id,
@@ -151,7 +169,10 @@ async function storage(url: string, clicks: number, label: (s: string) => string
       const count = Number((await client.query(`SELECT count(*) FROM ${t.name}`)).rows[0].count);
       total += t.bytes;
       const parts = t.relations > 1 ? `, ${t.relations - 1} partitions` : '';
-      rows.push({ name: label(`storage ${t.name} (${count} rows${parts}): MB / bytes per click`), value: `${(t.bytes / 1e6).toFixed(1)} / ${(t.bytes / clicks).toFixed(1)}` });
+      rows.push({
+        name: label(`storage ${t.name} (${count} rows${parts}): MB / bytes per click`),
+        value: `${(t.bytes / 1e6).toFixed(1)} / ${(t.bytes / clicks).toFixed(1)}`,
+      });
     }
     rows.push({ name: label('storage, all of the above: MB / bytes per click'), value: `${(total / 1e6).toFixed(1)} / ${(total / clicks).toFixed(1)}` });
     const shape = (
@@ -161,7 +182,10 @@ async function storage(url: string, clicks: number, label: (s: string) => string
            FROM clicks`,
       )
     ).rows[0];
-    rows.push({ name: label('data: countries / referrer hosts / browsers / % bots / % with partner'), value: `${shape.countries} / ${shape.referrers} / ${shape.browsers} / ${shape.bots} / ${shape.partner}` });
+    rows.push({
+      name: label('data: countries / referrer hosts / browsers / % bots / % with partner'),
+      value: `${shape.countries} / ${shape.referrers} / ${shape.browsers} / ${shape.bots} / ${shape.partner}`,
+    });
     return rows;
   } finally {
     await client.end();
@@ -211,13 +235,19 @@ async function load(base: string, database: Database, clicks: number, label: (s:
       // Writers at once may deadlock on shared rows, as instances can: the batch is rolled back whole and written again.
       await retryOnConflict(() => storeClicks(database, batch, lookup));
       // A 10-million run takes a while: say how far it is (stderr, apart from the table).
-      if (++stored % 10 === 0) process.stderr.write(`analytics: ${(stored * BATCH).toLocaleString('en')} of ${clicks.toLocaleString('en')} clicks stored, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+      if (++stored % 10 === 0)
+        process.stderr.write(
+          `analytics: ${(stored * BATCH).toLocaleString('en')} of ${clicks.toLocaleString('en')} clicks stored, ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+        );
     }
   };
   await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w * perWriter)));
   const writing = performance.now() - started;
   rows.push(
-    { name: label(`storeClicks, ${batches} batches of ≤${BATCH}, ${WRITERS} writers: clicks/s (wall time of the load)`), value: (clicks / (writing / 1000)).toFixed(0) },
+    {
+      name: label(`storeClicks, ${batches} batches of ≤${BATCH}, ${WRITERS} writers: clicks/s (wall time of the load)`),
+      value: (clicks / (writing / 1000)).toFixed(0),
+    },
     { name: label('storeClicks, total'), ms: Math.round(writing) },
   );
   // Autovacuum may be off (it is on this machine): VACUUM sets the visibility map that
@@ -229,13 +259,17 @@ async function load(base: string, database: Database, clicks: number, label: (s:
   const { leads, sales } = await trackConversions(base, headers, source.sampledClickIds);
   rows.push({ name: label('leads / sales tracked through the API'), value: `${leads} / ${sales}` });
   const loaded = { workspaceId, key, end, rows };
-  await database.withSession((s) => s.exec(`CREATE TABLE bench_analytics_load (state jsonb); INSERT INTO bench_analytics_load VALUES ('${JSON.stringify(loaded).replaceAll("'", "''")}')`));
+  await database.withSession((s) =>
+    s.exec(`CREATE TABLE bench_analytics_load (state jsonb); INSERT INTO bench_analytics_load VALUES ('${JSON.stringify(loaded).replaceAll("'", "''")}')`),
+  );
   return loaded;
 }
 
 /** A load this database already holds (ANALYTICS_BENCH_DATABASE), or null. */
 async function loadedBefore(database: Database): Promise<Loaded | null> {
-  const found = (await database.db.execute(sql`SELECT to_regclass('bench_analytics_load') IS NOT NULL AS present`)) as unknown as { rows: { present: boolean }[] };
+  const found = (await database.db.execute(sql`SELECT to_regclass('bench_analytics_load') IS NOT NULL AS present`)) as unknown as {
+    rows: { present: boolean }[];
+  };
   if (!found.rows[0]?.present) return null;
   const state = (await database.db.execute(sql`SELECT state FROM bench_analytics_load`)) as unknown as { rows: { state: Loaded }[] };
   return state.rows[0]?.state ?? null;
@@ -258,7 +292,8 @@ async function measure(base: string, url: string, clicks: number, loaded: Loaded
     ['last 30 days', `&startDate=${monthAgo}&endDate=${today}`],
   ];
   // Each row beside the 30 days before (operations.md §14), where the service offers compare.
-  if (queryEnum(doc, 'compare').includes('previous')) variants.push(['last 30 days, compare=previous', `&startDate=${monthAgo}&endDate=${today}&compare=previous`]);
+  if (queryEnum(doc, 'compare').includes('previous'))
+    variants.push(['last 30 days, compare=previous', `&startDate=${monthAgo}&endDate=${today}&compare=previous`]);
   for (const [variant, filter] of variants) {
     for (const by of groupBys) {
       const queries = by === 'timeseries' ? intervals.map((i) => [`timeseries&interval=${i}`, `timeseries (${i})`]) : [[by, by]];

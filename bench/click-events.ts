@@ -52,7 +52,10 @@ export async function benchClickEvents(): Promise<Row[]> {
   const database = await openPostgres(process.env.DATABASE_URL, 4);
   try {
     await migrate(database);
-    const hooks = new ClickWebhooks({ subscribedWorkspaces: () => workspacesWanting(database.db, 'link.clicked'), outboxCtes: clickOutboxCtes }, () => undefined);
+    const hooks = new ClickWebhooks(
+      { subscribedWorkspaces: () => workspacesWanting(database.db, 'link.clicked'), outboxCtes: clickOutboxCtes },
+      () => undefined,
+    );
     const plain = await workspace(database, false);
     const hooked = await workspace(database, true);
     const links = Array.from({ length: 500 }, () => randomUUID());
@@ -62,10 +65,16 @@ export async function benchClickEvents(): Promise<Row[]> {
       times.hooked.push(await timeStore(database, hooks, traffic(hooked, links, CLICKS)));
     }
     const [counts] = await database.withSession((s) =>
-      s.query<{ events: number; deliveries: number }>(`SELECT (SELECT count(*) FROM webhook_events)::int AS events, (SELECT count(*) FROM webhook_deliveries)::int AS deliveries`),
+      s.query<{ events: number; deliveries: number }>(
+        `SELECT (SELECT count(*) FROM webhook_events)::int AS events, (SELECT count(*) FROM webhook_deliveries)::int AS deliveries`,
+      ),
     );
     const rate = (ms: number) => `${Math.round(CLICKS / (ms / 1000)).toLocaleString('en')} clicks/s`;
-    const row = (name: string, ms: number[]) => ({ name: `${name}, median of ${ROUNDS}`, ms: Math.round(median(ms)), value: `${rate(median(ms))}; rounds ${ms.map(Math.round).join(', ')} ms` });
+    const row = (name: string, ms: number[]) => ({
+      name: `${name}, median of ${ROUNDS}`,
+      ms: Math.round(median(ms)),
+      value: `${rate(median(ms))}; rounds ${ms.map(Math.round).join(', ')} ms`,
+    });
     return [
       row(`storeClicks ${CLICKS.toLocaleString('en')} in batches of ${BATCH.toLocaleString('en')}, no endpoint`, times.plain),
       row(`the same, an endpoint subscribed to link.clicked`, times.hooked),

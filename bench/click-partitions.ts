@@ -50,7 +50,10 @@ async function databaseAt(last: string): Promise<Database> {
   const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${name}`;
   const database = await openPostgres(url.href, 4);
-  await migrate(database, (await loadMigrations()).filter((m) => m.name <= last));
+  await migrate(
+    database,
+    (await loadMigrations()).filter((m) => m.name <= last),
+  );
   return database;
 }
 
@@ -93,7 +96,10 @@ export async function benchClickPartitions(): Promise<Row[]> {
     const plain: number[] = [];
     const partitioned: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [last, into] of [['0010', plain], ['0011', partitioned]] as const) {
+      for (const [last, into] of [
+        ['0010', plain],
+        ['0011', partitioned],
+      ] as const) {
         const database = await databaseAt(`${last}_zzz`);
         try {
           into.push(await timeStore(database, traffic(workspaceId, links, CLICKS)));
@@ -104,8 +110,16 @@ export async function benchClickPartitions(): Promise<Row[]> {
     }
     const rate = (ms: number) => `${Math.round(CLICKS / (ms / 1000)).toLocaleString('en')} clicks/s`;
     out.push(
-      { name: `storeClicks ${CLICKS.toLocaleString('en')}, one table (0010), median of ${ROUNDS}`, ms: Math.round(median(plain)), value: `${rate(median(plain))}; rounds ${plain.map(Math.round).join(', ')} ms` },
-      { name: `storeClicks ${CLICKS.toLocaleString('en')}, monthly partitions (0011), median of ${ROUNDS}`, ms: Math.round(median(partitioned)), value: `${rate(median(partitioned))}; rounds ${partitioned.map(Math.round).join(', ')} ms` },
+      {
+        name: `storeClicks ${CLICKS.toLocaleString('en')}, one table (0010), median of ${ROUNDS}`,
+        ms: Math.round(median(plain)),
+        value: `${rate(median(plain))}; rounds ${plain.map(Math.round).join(', ')} ms`,
+      },
+      {
+        name: `storeClicks ${CLICKS.toLocaleString('en')}, monthly partitions (0011), median of ${ROUNDS}`,
+        ms: Math.round(median(partitioned)),
+        value: `${rate(median(partitioned))}; rounds ${partitioned.map(Math.round).join(', ')} ms`,
+      },
     );
 
     // The conversion of a populated table, and lead tracking's lookup by click id on each shape.
@@ -118,13 +132,17 @@ export async function benchClickPartitions(): Promise<Row[]> {
                        'desktop', 'Chrome', 'Windows', '(direct)', g % 50 = 0
                 FROM generate_series(1, ${CONVERT_ROWS}) g; ANALYZE clicks`),
       );
-      const ids = await database.withSession((s) => s.query<{ id: string; workspace_id: string }>(`SELECT id, workspace_id FROM clicks ORDER BY random() LIMIT ${LOOKUPS}`));
+      const ids = await database.withSession((s) =>
+        s.query<{ id: string; workspace_id: string }>(`SELECT id, workspace_id FROM clicks ORDER BY random() LIMIT ${LOOKUPS}`),
+      );
       await timeLookups(database, ids.slice(0, 200));
       const before = await timeLookups(database, ids);
       const started = performance.now();
       await migrate(database);
       const converted = performance.now() - started;
-      const [parts] = await database.withSession((s) => s.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'clicks'::regclass`));
+      const [parts] = await database.withSession((s) =>
+        s.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'clicks'::regclass`),
+      );
       await timeLookups(database, ids.slice(0, 200));
       const after = await timeLookups(database, ids);
       out.push(

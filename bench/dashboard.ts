@@ -39,7 +39,21 @@ const BATCH = 10_000;
 const MARK = 'links:first-rows';
 const OWNER = { name: 'Bench Owner', email: 'bench@example.com', password: 'violet-harbour-91-lantern', workspaceName: 'Bench' };
 /** Every page of the route table but the overview (`:id` filled in with a real link). */
-const LATER_PAGES = ['/links', '/links/:id', '/collections', '/tags', '/partners', '/analytics', '/conversions', '/settings', '/settings/members', '/settings/keys', '/settings/apps', '/settings/connected', '/account'];
+const LATER_PAGES = [
+  '/links',
+  '/links/:id',
+  '/collections',
+  '/tags',
+  '/partners',
+  '/analytics',
+  '/conversions',
+  '/settings',
+  '/settings/members',
+  '/settings/keys',
+  '/settings/apps',
+  '/settings/connected',
+  '/account',
+];
 
 type Row = { name: string; ms?: number; value?: string };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -57,7 +71,15 @@ export async function benchDashboard(runs = Number(process.env.DASHBOARD_RUNS ??
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const failures: string[] = [];
   try {
@@ -69,9 +91,20 @@ export async function benchDashboard(runs = Number(process.env.DASHBOARD_RUNS ??
     const sizes = await measureScripts(newContext, base, linkId);
     const first = sizes.find((s) => s.page === '/')!;
     if (first.gzip > FIRST_PAGE_LIMIT) failures.push(`first page JS ${kb(first.gzip)} gzipped > ${kb(FIRST_PAGE_LIMIT)} (${first.files.join(', ')})`);
-    for (const s of sizes) if (s.page !== '/' && s.gzip > LATER_PAGE_LIMIT) failures.push(`${s.page} adds ${kb(s.gzip)} of JS gzipped > ${kb(LATER_PAGE_LIMIT)} (${s.files.join(', ')})`);
+    for (const s of sizes)
+      if (s.page !== '/' && s.gzip > LATER_PAGE_LIMIT)
+        failures.push(`${s.page} adds ${kb(s.gzip)} of JS gzipped > ${kb(LATER_PAGE_LIMIT)} (${s.files.join(', ')})`);
     console.log('\n### dashboard: JavaScript per page (gzip -9; later pages: what they add to the overview)');
-    console.table(sizes.map((s) => ({ page: s.page, files: s.files.length, raw: kb(s.raw), gzip: kb(s.gzip), limit: kb(s.page === '/' ? FIRST_PAGE_LIMIT : LATER_PAGE_LIMIT), chunks: s.files.join(' ') })));
+    console.table(
+      sizes.map((s) => ({
+        page: s.page,
+        files: s.files.length,
+        raw: kb(s.raw),
+        gzip: kb(s.gzip),
+        limit: kb(s.page === '/' ? FIRST_PAGE_LIMIT : LATER_PAGE_LIMIT),
+        chunks: s.files.join(' '),
+      })),
+    );
 
     // 2. 100,000 links, then the Links page.
     const { ms: seedMs, shortUrls } = await insertLinks(base, headers, collectionId, LINKS - 1);
@@ -80,20 +113,27 @@ export async function benchDashboard(runs = Number(process.env.DASHBOARD_RUNS ??
     const statless = timings.rowsUrls.filter((u) => new URL(u).searchParams.get('withStats') !== 'true');
     if (statless.length) failures.push(`the Links page asked for its rows without withStats=true (${statless[0]})`);
     const check = (label: string, xs: number[]) => {
-      if (percentile(xs, 0.95) > ROWS_TARGET_MS) failures.push(`${label}: p95 ${Math.round(percentile(xs, 0.95))} ms > ${ROWS_TARGET_MS} ms (runs: ${xs.map(Math.round).join(', ')})`);
+      if (percentile(xs, 0.95) > ROWS_TARGET_MS)
+        failures.push(`${label}: p95 ${Math.round(percentile(xs, 0.95))} ms > ${ROWS_TARGET_MS} ms (runs: ${xs.map(Math.round).join(', ')})`);
     };
     check('links full load, warm cache', timings.warm);
     check('links in-app navigation', timings.inApp);
     for (const cache of ['cold', 'warm'] as const) {
       const c = timings.critical[cache];
-      console.log(`\n### dashboard: the median full load of /app/links, ${cache === 'cold' ? 'empty' : 'warm'} cache: ${c.total} ms to the first rows (ms from navigationStart)`);
+      console.log(
+        `\n### dashboard: the median full load of /app/links, ${cache === 'cold' ? 'empty' : 'warm'} cache: ${c.total} ms to the first rows (ms from navigationStart)`,
+      );
       console.table(c.entries);
     }
     console.log('\n### dashboard: full load of /app/links, p50 of each stretch (ms)');
     console.table(timings.segments);
 
     const later = sizes.filter((s) => s.page !== '/').sort((a, b) => b.gzip - a.gzip)[0]!;
-    const timingRow = (name: string, xs: number[]): Row => ({ name, ms: Math.round(percentile(xs, 0.5)), value: `p50, p95 ${Math.round(percentile(xs, 0.95))} ms (target ${ROWS_TARGET_MS}), n=${xs.length}` });
+    const timingRow = (name: string, xs: number[]): Row => ({
+      name,
+      ms: Math.round(percentile(xs, 0.5)),
+      value: `p50, p95 ${Math.round(percentile(xs, 0.95))} ms (target ${ROWS_TARGET_MS}), n=${xs.length}`,
+    });
     const rows: Row[] = [
       { name: 'first page JS, gzip (/app overview)', value: `${kb(first.gzip)} of ${kb(FIRST_PAGE_LIMIT)}, ${first.files.length} files, ${kb(first.raw)} raw` },
       { name: 'largest later page JS, gzip', value: `${later.page}: ${kb(later.gzip)} of ${kb(LATER_PAGE_LIMIT)}` },
@@ -126,12 +166,21 @@ async function setUp(base: string, log: () => string): Promise<{ headers: Record
   if (!code) throw new Error('dashboard bench: the server logged no setup URL');
   // startServer gives up waiting after ~10 s; a loaded machine can take longer.
   for (let i = 0; i < 600; i++) {
-    if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 100));
   }
   const setup = await fetch(`${base}/api/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, ...OWNER }) });
   if (!setup.ok) throw new Error(`dashboard bench: setup ${setup.status} ${await setup.text()}`);
-  const cookie = setup.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = setup.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const me: Json = await (await fetch(`${base}/api/me`, { headers: { cookie } })).json();
   const workspaceId: string = me.workspaces[0].id;
   const call = async (path: string, headers: Record<string, string>, body: unknown, method = 'POST'): Promise<Json> => {
@@ -292,7 +341,11 @@ async function fullLoad(page: Page, base: string): Promise<{ ms: number; critica
     { what: 'domInteractive', start: r(raw.nav.domInteractive), end: r(raw.nav.domInteractive) },
     ...raw.resources
       .filter((e) => e.start <= raw.ms)
-      .map((e) => ({ what: 'GET ' + new URL(e.name).pathname.replace(/^\/app\/assets\//, 'assets/') + new URL(e.name).search, start: r(e.start), end: r(e.end) })),
+      .map((e) => ({
+        what: 'GET ' + new URL(e.name).pathname.replace(/^\/app\/assets\//, 'assets/') + new URL(e.name).search,
+        start: r(e.start),
+        end: r(e.end),
+      })),
     { what: `mark ${MARK}`, start: r(raw.ms), end: r(raw.ms) },
   ].sort((a, b) => a.start - b.start);
   const find = (path: string) => raw.resources.find((e) => new URL(e.name).pathname === path && e.start <= raw.ms) ?? { name: '', start: NaN, end: NaN };
@@ -348,9 +401,27 @@ async function measureLinksPage(newContext: () => Promise<BrowserContext>, base:
 
   const median = (xs: { ms: number; critical: Critical }[]) => [...xs].sort((a, b) => a.ms - b.ms)[Math.floor(xs.length / 2)]!.critical;
   // Each stretch's own p50 over the runs (the runs' medians need not be the same run's).
-  const segments = (xs: { critical: Critical }[]) => Object.fromEntries(SEGMENTS.map((k) => [k, Math.round(percentile(xs.map((x) => x.critical.segments[k]!), 0.5) * 10) / 10]));
+  const segments = (xs: { critical: Critical }[]) =>
+    Object.fromEntries(
+      SEGMENTS.map((k) => [
+        k,
+        Math.round(
+          percentile(
+            xs.map((x) => x.critical.segments[k]!),
+            0.5,
+          ) * 10,
+        ) / 10,
+      ]),
+    );
   const rowsUrls = [...coldRuns, ...warmRuns].map((r) => r.critical.rowsUrl);
-  return { cold, warm, inApp, rowsUrls, critical: { cold: median(coldRuns), warm: median(warmRuns) }, segments: { 'empty cache': segments(coldRuns), 'warm cache': segments(warmRuns) } };
+  return {
+    cold,
+    warm,
+    inApp,
+    rowsUrls,
+    critical: { cold: median(coldRuns), warm: median(warmRuns) },
+    segments: { 'empty cache': segments(coldRuns), 'warm cache': segments(warmRuns) },
+  };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -21,7 +21,11 @@ const WINDOW_MS = Number(process.env.HEAVY_WINDOW_MS ?? 20_000);
 const HEAVY = '/api/links?withStats=true&orderBy=clicks&take=5000';
 
 async function call(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Json> {
-  const res = await fetch(`${base}${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : null;
@@ -35,7 +39,10 @@ async function workspace(base: string, name: string, links: number): Promise<{ i
   const headers = { authorization: `Bearer ${key}` };
   const [collection] = await call(base, 'POST', '/api/collections', headers, [{ name: 'bench' }]);
   for (let done = 0; done < links; done += 5000) {
-    const items = Array.from({ length: Math.min(5000, links - done) }, (_, j) => ({ url: `https://shop.example.com/${name}/${done + j}`, collectionId: collection.id }));
+    const items = Array.from({ length: Math.min(5000, links - done) }, (_, j) => ({
+      url: `https://shop.example.com/${name}/${done + j}`,
+      collectionId: collection.id,
+    }));
     await call(base, 'POST', '/api/links', headers, items);
   }
   return { id: ws.id, headers };
@@ -45,7 +52,9 @@ async function loadClicks(workspaceId: string): Promise<void> {
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   try {
-    await client.query(`CREATE TEMP TABLE bench_links AS SELECT row_number() OVER (ORDER BY created_at, seq) - 1 AS n, id FROM links WHERE workspace_id = $1`, [workspaceId]);
+    await client.query(`CREATE TEMP TABLE bench_links AS SELECT row_number() OVER (ORDER BY created_at, seq) - 1 AS n, id FROM links WHERE workspace_id = $1`, [
+      workspaceId,
+    ]);
     await client.query(
       `INSERT INTO clicks (id, workspace_id, link_id, created_at, country, device, browser, os, referrer, bot, trigger)
        SELECT gen_random_uuid(), $1::uuid, l.id, now() - random() * interval '29 days', 'DE', 'desktop', 'Chrome', 'Mac OS', 'direct', false, 'link'
@@ -111,7 +120,10 @@ export async function benchHeavyTenant(): Promise<Row[]> {
     await Promise.all(attack);
     rows.push({ name: `B's list during ${CONCURRENT} concurrent heavy lists of A (${WINDOW_MS / 1000} s)`, value: summary(during) });
     heavyMs.sort((x, y) => x - y);
-    rows.push({ name: "A's heavy lists in that window", value: `statuses ${JSON.stringify(Object.fromEntries(heavy))}; answered 200 p50=${heavyMs.length ? pct(heavyMs, 50).toFixed(0) : '-'} ms` });
+    rows.push({
+      name: "A's heavy lists in that window",
+      value: `statuses ${JSON.stringify(Object.fromEntries(heavy))}; answered 200 p50=${heavyMs.length ? pct(heavyMs, 50).toFixed(0) : '-'} ms`,
+    });
     return rows;
   } finally {
     await server.stop();

@@ -8,12 +8,24 @@ import { BENCH_ADMIN, seed, startServer } from './server.js';
 const BODIES: [string, string, () => string][] = [
   ['30 MB of zeros (15 M items)', '/api/tags', () => `[${'0,'.repeat(15_000_000)}0]`],
   ['one item with 2 M zeros', '/api/tags', () => `[{"name":"x","color":[${'0,'.repeat(2_000_000)}0]}]`],
-  ['2 M keys in metadata', '/api/track/lead', () => `{"clickId":"x","eventName":"s","customer":{"externalId":"c"},"metadata":{${Array.from({ length: 2_000_000 }, (_, i) => `"k${i}":0`).join(',')}}}`],
-  ['10,000 items × 50 distinct keys', '/api/tags', () => `[${Array.from({ length: 10_000 }, (_, i) => `{${Array.from({ length: 50 }, (_, j) => `"k${i}_${j}":0`).join(',')}}`).join(',')}]`],
-  ['10,000 items × 40 shuffled keys', '/api/tags', () => {
-    const keys = Array.from({ length: 40 }, (_, i) => `"k${i}":0`);
-    return `[${Array.from({ length: 10_000 }, () => `{${[...keys].sort(() => Math.random() - 0.5).join(',')}}`).join(',')}]`;
-  }],
+  [
+    '2 M keys in metadata',
+    '/api/track/lead',
+    () => `{"clickId":"x","eventName":"s","customer":{"externalId":"c"},"metadata":{${Array.from({ length: 2_000_000 }, (_, i) => `"k${i}":0`).join(',')}}}`,
+  ],
+  [
+    '10,000 items × 50 distinct keys',
+    '/api/tags',
+    () => `[${Array.from({ length: 10_000 }, (_, i) => `{${Array.from({ length: 50 }, (_, j) => `"k${i}_${j}":0`).join(',')}}`).join(',')}]`,
+  ],
+  [
+    '10,000 items × 40 shuffled keys',
+    '/api/tags',
+    () => {
+      const keys = Array.from({ length: 40 }, (_, i) => `"k${i}":0`);
+      return `[${Array.from({ length: 10_000 }, () => `{${[...keys].sort(() => Math.random() - 0.5).join(',')}}`).join(',')}]`;
+    },
+  ],
   ['nesting 1 M deep', '/api/tags', () => '['.repeat(1_000_000) + ']'.repeat(1_000_000)],
   ['a 25 MB string', '/api/tags', () => `[{"name":"${'a'.repeat(25_000_000)}"}]`],
 ];

@@ -95,7 +95,11 @@ async function timeImport(server: BenchServer, headers: Record<string, string>, 
 
 /** The workspace claims HOST and the operator verifies it, so the aliases answer. */
 async function claimHost(server: BenchServer, headers: Record<string, string>): Promise<void> {
-  const claimed = await fetch(`${server.base}/api/domains`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ host: HOST }) });
+  const claimed = await fetch(`${server.base}/api/domains`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ host: HOST }),
+  });
   if (claimed.status !== 201) throw new Error(`claim: HTTP ${claimed.status} ${await claimed.text()}`);
   const { id } = (await claimed.json()) as { id: string };
   const verified = await fetch(`${server.base}/admin/domains/${id}/verify`, { method: 'POST', headers: { authorization: `Bearer ${BENCH_ADMIN}` } });

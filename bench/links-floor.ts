@@ -21,7 +21,11 @@ async function columnsOf(client: pg.Client, table: string): Promise<{ name: stri
 
 /** The rows as text, one array per column (what unnest takes back). */
 async function readColumns(client: pg.Client, table: string, cols: { name: string }[], where: string, params: unknown[]): Promise<(string | null)[][]> {
-  const res = await client.query<(string | null)[]>({ text: `SELECT ${cols.map((c) => `${c.name}::text`).join(', ')} FROM ${table} WHERE ${where}`, values: params, rowMode: 'array' });
+  const res = await client.query<(string | null)[]>({
+    text: `SELECT ${cols.map((c) => `${c.name}::text`).join(', ')} FROM ${table} WHERE ${where}`,
+    values: params,
+    rowMode: 'array',
+  });
   return cols.map((_, i) => res.rows.map((r) => r[i]!));
 }
 
@@ -133,7 +137,10 @@ export async function openLinksFloor(databaseUrl: string): Promise<LinksFloor> {
     async remove(workspaceId, ids) {
       expectCount('undelete', (await client.query(`UPDATE links SET deleted_at = NULL WHERE ${byIds}`, [ids])).rowCount, ids.length);
       const ms = await timedTransaction(client, async () => {
-        const deleted = await client.query(`UPDATE links SET deleted_at = now() WHERE workspace_id = $2 AND deleted_at IS NULL AND ${byIds}`, [ids, workspaceId]);
+        const deleted = await client.query(`UPDATE links SET deleted_at = now() WHERE workspace_id = $2 AND deleted_at IS NULL AND ${byIds}`, [
+          ids,
+          workspaceId,
+        ]);
         expectCount('soft DELETE links', deleted.rowCount, ids.length);
         await client.query('DELETE FROM link_aliases WHERE link_id = ANY($1::uuid[])', [ids]);
       });

@@ -57,7 +57,13 @@ async function seed(base: string): Promise<{ workspaceId: string; headers: Recor
   await call(base, 'PATCH', `/admin/workspaces/${ws.id}`, admin, { rateLimitPerMinute: 1_000_000 });
   const { key } = await call(base, 'POST', `/admin/workspaces/${ws.id}/keys`, admin, { name: 'bench', scopes: SCOPES });
   const headers = { authorization: `Bearer ${key}` };
-  const collections: Json[] = await call(base, 'POST', '/api/collections', headers, Array.from({ length: 20 }, (_, i) => ({ name: `Campaign ${i + 1}` })));
+  const collections: Json[] = await call(
+    base,
+    'POST',
+    '/api/collections',
+    headers,
+    Array.from({ length: 20 }, (_, i) => ({ name: `Campaign ${i + 1}` })),
+  );
   const ms = await elapsed(async () => {
     for (let done = 0; done < LINKS; done += CREATE_BATCH) {
       const items = Array.from({ length: Math.min(CREATE_BATCH, LINKS - done) }, (_, j) => ({
@@ -77,7 +83,9 @@ async function load(client: pg.Client, workspaceId: string, end: number): Promis
   const span = `${SPAN_DAYS} days`;
   const rows: Row[] = [];
   // Links numbered in creation order; the n-th click goes to link floor(LINKS * r^3) (r uniform): skewed, every link some.
-  await client.query(`CREATE TEMP TABLE bench_links AS SELECT row_number() OVER (ORDER BY created_at, seq) - 1 AS n, id FROM links WHERE workspace_id = $1`, [workspaceId]);
+  await client.query(`CREATE TEMP TABLE bench_links AS SELECT row_number() OVER (ORDER BY created_at, seq) - 1 AS n, id FROM links WHERE workspace_id = $1`, [
+    workspaceId,
+  ]);
   await client.query('CREATE UNIQUE INDEX ON bench_links (n)');
   rows.push({
     name: `clicks: ${CLICKS.toLocaleString('en')} by generate_series into clicks`,
@@ -126,8 +134,14 @@ async function load(client: pg.Client, workspaceId: string, end: number): Promis
   });
   rows.push({ name: 'VACUUM ANALYZE', ms: await elapsed(() => client.query('VACUUM ANALYZE')) });
   const count = async (q: string) => Number((await client.query(q)).rows[0].n).toLocaleString('en');
-  rows.push({ name: 'link_daily_stats rows (all / last 30 days)', value: `${await count('SELECT count(*) AS n FROM link_daily_stats')} / ${await count(`SELECT count(*) AS n FROM link_daily_stats WHERE day >= current_date - 30`)}` });
-  rows.push({ name: 'links with a click in the last 30 days', value: await count(`SELECT count(DISTINCT link_id) AS n FROM link_daily_stats WHERE day >= current_date - 30 AND clicks > 0`) });
+  rows.push({
+    name: 'link_daily_stats rows (all / last 30 days)',
+    value: `${await count('SELECT count(*) AS n FROM link_daily_stats')} / ${await count(`SELECT count(*) AS n FROM link_daily_stats WHERE day >= current_date - 30`)}`,
+  });
+  rows.push({
+    name: 'links with a click in the last 30 days',
+    value: await count(`SELECT count(DISTINCT link_id) AS n FROM link_daily_stats WHERE day >= current_date - 30 AND clicks > 0`),
+  });
   return rows;
 }
 
@@ -182,7 +196,14 @@ export async function benchLinksStats(): Promise<Row[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const rows: Row[] = [{ name: 'load average before (1 / 5 / 15 min)', value: loadavg().map((l) => l.toFixed(2)).join(' / ') }];
+    const rows: Row[] = [
+      {
+        name: 'load average before (1 / 5 / 15 min)',
+        value: loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' / '),
+      },
+    ];
     const { workspaceId, headers, ms } = await seed(server.base);
     rows.push({ name: `links: ${LINKS.toLocaleString('en')} through POST /api/links, ${CREATE_BATCH} a request`, ms });
     rows.push(...(await load(client, workspaceId, Date.now())));

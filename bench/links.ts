@@ -119,7 +119,14 @@ export async function benchLinks(runs = 3): Promise<Row[]> {
       // A read is short and swings more than the writes: five of each per run, alternating.
       for (let read = 0; read < 5; read++) {
         const page = await figures.timeHttp('get', () => inject({ method: 'GET', url: `/api/links?take=${TAKE}`, headers: h }));
-        await figures.timeFloor('get', floor, (f) => f.list(ws.id, TAKE, (page.json() as { id: string }[]).map((l) => l.id), ids.length));
+        await figures.timeFloor('get', floor, (f) =>
+          f.list(
+            ws.id,
+            TAKE,
+            (page.json() as { id: string }[]).map((l) => l.id),
+            ids.length,
+          ),
+        );
       }
       await figures.timeHttp('del', () => inject({ method: 'DELETE', url: '/api/links', headers: h, payload: ids }));
       await figures.timeFloor('del', floor, (f) => f.remove(ws.id, ids));

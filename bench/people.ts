@@ -37,7 +37,14 @@ async function load(url: string, headers: Record<string, string>, seconds: numbe
 }
 
 /** One request that must answer `expected`; the body of anything else is in the error. */
-async function call(base: string, method: string, path: string, headers: Record<string, string>, body: unknown, expected: number): Promise<{ json: Json; headers: Headers }> {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: unknown,
+  expected: number,
+): Promise<{ json: Json; headers: Headers }> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
@@ -56,7 +63,9 @@ async function seedPerson(base: string): Promise<{ workspaceId: string; credenti
   // The plan's 10,000 a minute would be the ceiling otherwise, not the credential.
   await call(base, 'PATCH', `/admin/workspaces/${ws.id}`, admin, { rateLimitPerMinute: 1_000_000 }, 200);
   await call(base, 'POST', `/admin/workspaces/${ws.id}/members`, admin, { userId: user.id, role: 'owner' }, 201);
-  const { key } = (await call(base, 'POST', `/admin/workspaces/${ws.id}/keys`, admin, { name: 'bench', scopes: ['linksRead', 'linksWrite', 'collectionsWrite'] }, 201)).json;
+  const { key } = (
+    await call(base, 'POST', `/admin/workspaces/${ws.id}/keys`, admin, { name: 'bench', scopes: ['linksRead', 'linksWrite', 'collectionsWrite'] }, 201)
+  ).json;
   const keyHeaders = { authorization: `Bearer ${key}` };
   // Every link belongs to a collection.
   const [collection] = (await call(base, 'POST', '/api/collections', keyHeaders, [{ name: 'bench' }], 201)).json;
@@ -118,7 +127,10 @@ export async function benchPeople(seconds = 5, rounds = 3, loginSeconds = 10): P
       );
       if (name === 'API key') continue;
       const ratios = results.map((r, i) => r.rps / key[i]!.rps);
-      rows.push({ name: `ratio ${name} / API key req/s, per round → median (target: within 10 %)`, value: `${list(ratios, 2)} → ${median(ratios).toFixed(2)}` });
+      rows.push({
+        name: `ratio ${name} / API key req/s, per round → median (target: within 10 %)`,
+        value: `${list(ratios, 2)} → ${median(ratios).toFixed(2)}`,
+      });
     }
 
     const login = await load(`${server.base}/api/auth/login`, {}, loginSeconds, 20, JSON.stringify({ email: EMAIL, password: PASSWORD }));

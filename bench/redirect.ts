@@ -1,8 +1,8 @@
 /**
  * Redirect throughput: a bare node:http server answering a fixed 302 versus Linktrail's short
  * link (cache, decision, click queue), both under `wrk` on 127.0.0.1, one server process each.
- * Then the link by an alias on a claimed host (operations.md §13) against its short URL, rounds
- * alternating. Then the same rounds again once the link's workspace has an endpoint subscribed to
+ * Then the link by an alias on a claimed host (operations.md §13) and by a chosen key on the
+ * short-link host (§21) against its short URL, rounds alternating. Then the same rounds again once the link's workspace has an endpoint subscribed to
  * link.clicked (operations.md §11: the batch writer stores an event and a delivery per click),
  * pointing at a local receiver answering 204. Then the server is stopped with SIGTERM (its exit
  * timed, the deliveries left queued counted) and the clicks in the database are counted: they
@@ -20,11 +20,12 @@ import { BENCH_ADMIN, freePort, rssOf, seed, startServer } from './server.js';
 export interface WrkResult {
   requests: number;
   rps: number;
+  p50ms: number;
   p99ms: number;
   non3xx: number;
 }
 
-function ensureWrk(): void {
+export function ensureWrk(): void {
   if (spawnSync('wrk', ['--version']).error === undefined) return;
   console.log('installing wrk from Debian packages…');
   execFileSync('apt-get', ['install', '-y', '-q', 'wrk'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
@@ -35,20 +36,29 @@ function ensureWrk(): void {
  * answered nothing under load, and keep-alive sockets the server had closed meanwhile were
  * reused afterwards ("other side closed").
  */
-async function wrk(url: string, seconds: number, host?: string, connections = 32): Promise<WrkResult> {
-  const { stdout: out } = await promisify(execFile)('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...(host ? ['-H', `Host: ${host}`] : []), url], { encoding: 'utf8' });
+export async function wrk(url: string, seconds: number, host?: string, connections = 32): Promise<WrkResult> {
+  const { stdout: out } = await promisify(execFile)(
+    'wrk',
+    ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...(host ? ['-H', `Host: ${host}`] : []), url],
+    { encoding: 'utf8' },
+  );
   const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
   const unit = (v: string, u: string) => Number(v) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[u]!;
-  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out);
+  const pct = (p: string) => {
+    // A line of the latency distribution ("     50%  512.00us"), not the stats' "95.50%".
+    const m = new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(out);
+    return m ? unit(m[1]!, m[2]!) : NaN;
+  };
   return {
     requests: num(/(\d+) requests in/),
     rps: num(/Requests\/sec:\s+([\d.]+)/),
-    p99ms: p99 ? unit(p99[1]!, p99[2]!) : NaN,
+    p50ms: pct('50'),
+    p99ms: pct('99'),
     non3xx: num(/Non-2xx or 3xx responses: (\d+)/) || 0,
   };
 }
 
-const median = (xs: number[]): number => {
+export const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
@@ -109,7 +119,19 @@ async function aliasLink(base: string, headers: Record<string, string>, linkId: 
   return { host, path: '/spring' };
 }
 
-export async function benchRedirect(seconds = 8, rounds = Number(process.env.REDIRECT_ROUNDS ?? 5)): Promise<{ name: string; value: string }[]> {
+/** A chosen key of the link on the short-link host (operations.md §21): its short id keeps redirecting. */
+async function keyedLink(base: string, headers: Record<string, string>, linkId: string): Promise<string> {
+  const key = 'spring-sale/2026';
+  const json = { ...headers, 'content-type': 'application/json' };
+  const put = await fetch(`${base}/api/links`, { method: 'PUT', headers: json, body: JSON.stringify([{ id: linkId, key }]) });
+  if (put.status !== 200) throw new Error(`PUT /api/links (key) answered ${put.status}: ${await put.text()}`);
+  return `/${key}`;
+}
+
+export async function benchRedirect(
+  seconds = Number(process.env.REDIRECT_SECONDS ?? 8),
+  rounds = Number(process.env.REDIRECT_ROUNDS ?? 5),
+): Promise<{ name: string; value: string }[]> {
   ensureWrk();
   // The ceiling: a bare node:http server answering a fixed 302, in its own process like Linktrail.
   const barePort = await freePort();
@@ -156,11 +178,16 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
   // with a host active, so the short URL pays the one Host lookup too).
   const alias = await aliasLink(server.base, headers, link.id);
   const aliasUrl = `${server.base}${alias.path}`;
-  const claimed = { bare: [] as WrkResult[], short: [] as WrkResult[], alias: [] as WrkResult[] };
+  const keyUrl = `${server.base}${await keyedLink(server.base, headers, link.id)}`;
+  const claimed = { bare: [] as WrkResult[], short: [] as WrkResult[], alias: [] as WrkResult[], key: [] as WrkResult[] };
   for (let round = 0; round < rounds; round++) {
     await wrk(bareUrl, 2);
     claimed.bare.push(await wrk(bareUrl, seconds));
-    for (const [into, url, host] of [[claimed.short, shortUrl, undefined], [claimed.alias, aliasUrl, alias.host]] as const) {
+    for (const [into, url, host] of [
+      [claimed.short, shortUrl, undefined],
+      [claimed.alias, aliasUrl, alias.host],
+      [claimed.key, keyUrl, undefined],
+    ] as const) {
       const warm = await wrk(url, 2, host);
       const run = await wrk(url, seconds, host);
       into.push(run);
@@ -207,7 +234,9 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
     clicks = Number((await client.query('SELECT count(*) FROM clicks WHERE link_id = $1', [link.id])).rows[0].count);
     events = Number((await client.query(`SELECT count(*) FROM webhook_events WHERE type = 'link.clicked'`)).rows[0].count);
     deliveries = Number((await client.query('SELECT count(*) FROM webhook_deliveries')).rows[0].count);
-    const pending = (await client.query(`SELECT count(*) AS pending, count(*) FILTER (WHERE locked_until > now()) AS leased FROM webhook_deliveries WHERE status = 'pending'`)).rows[0];
+    const pending = (
+      await client.query(`SELECT count(*) AS pending, count(*) FILTER (WHERE locked_until > now()) AS leased FROM webhook_deliveries WHERE status = 'pending'`)
+    ).rows[0];
     left = { pending: Number(pending.pending), leased: Number(pending.leased) };
     await client.end();
   }
@@ -224,7 +253,13 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
         return [
           { name: 'with a link.clicked endpoint: bare 302, req/s', value: list(subscribed.bare.map((b) => b.rps)) },
           { name: 'with a link.clicked endpoint: Linktrail, req/s', value: list(subscribed.ours.map((o) => o.rps)) },
-          { name: 'with a link.clicked endpoint: p99 ms', value: list(subscribed.ours.map((o) => o.p99ms), 2) },
+          {
+            name: 'with a link.clicked endpoint: p99 ms',
+            value: list(
+              subscribed.ours.map((o) => o.p99ms),
+              2,
+            ),
+          },
           { name: 'with a link.clicked endpoint: ratio, median of rounds', value: median(r).toFixed(2) },
           { name: 'endpoint made through', value: hook!.via },
           { name: 'link.clicked events stored', value: String(events) },
@@ -243,13 +278,34 @@ export async function benchRedirect(seconds = 8, rounds = Number(process.env.RED
     { name: 'host claimed: bare 302, req/s', value: list(claimed.bare.map((r) => r.rps)) },
     { name: 'host claimed: short URL, req/s (ratio)', value: `${list(claimed.short.map((r) => r.rps))} (${claimedRatio(claimed.short)})` },
     { name: `host claimed: alias on ${alias.host}, req/s (ratio)`, value: `${list(claimed.alias.map((r) => r.rps))} (${claimedRatio(claimed.alias)})` },
-    { name: 'host claimed: alias p99 ms', value: list(claimed.alias.map((r) => r.p99ms), 2) },
+    {
+      name: 'host claimed: alias p99 ms',
+      value: list(
+        claimed.alias.map((r) => r.p99ms),
+        2,
+      ),
+    },
     { name: 'host claimed: alias answers not 3xx', value: String(claimed.alias.reduce((n, r) => n + r.non3xx, 0)) },
+    { name: 'host claimed: chosen key on the short-link host, req/s (ratio)', value: `${list(claimed.key.map((r) => r.rps))} (${claimedRatio(claimed.key)})` },
+    {
+      name: 'host claimed: chosen key p99 ms',
+      value: list(
+        claimed.key.map((r) => r.p99ms),
+        2,
+      ),
+    },
+    { name: 'host claimed: chosen key answers not 3xx', value: String(claimed.key.reduce((n, r) => n + r.non3xx, 0)) },
   ];
   return [
     { name: `bare node:http 302, req/s (${rounds} rounds)`, value: list(bare.map((r) => r.rps)) },
     { name: 'Linktrail redirect, req/s (same rounds)', value: list(ours.map((r) => r.rps)) },
-    { name: 'Linktrail redirect p99 ms (same rounds)', value: list(ours.map((r) => r.p99ms), 2) },
+    {
+      name: 'Linktrail redirect p99 ms (same rounds)',
+      value: list(
+        ours.map((r) => r.p99ms),
+        2,
+      ),
+    },
     { name: 'ratio Linktrail / bare, per round', value: list(ratios, 2) },
     { name: 'ratio, median of rounds', value: median(ratios).toFixed(2) },
     { name: '302s counted by wrk (warm-ups + runs)', value: String(served) },

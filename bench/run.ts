@@ -20,6 +20,8 @@ import { benchPeople } from './people.js';
 import { benchRedirect } from './redirect.js';
 import { benchSoak } from './soak.js';
 import { benchTags } from './tags.js';
+import { benchTiming } from './timing.js';
+import { benchWebhookBacklog } from './webhook-backlog.js';
 
 const server = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
@@ -58,6 +60,8 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['import', () => benchImport()],
   ['links-stats', () => benchLinksStats()],
   ['heavy-tenant', () => benchHeavyTenant()],
+  ['timing', () => benchTiming()],
+  ['webhook-backlog', () => benchWebhookBacklog()],
 ];
 
 console.log(`Linktrail bench, ${new Date().toISOString()}, node ${process.version}`);

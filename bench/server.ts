@@ -46,12 +46,14 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     DATA_DIR: mkdtempSync(join(tmpdir(), 'lt-bench-')),
     ...extraEnv,
   };
-  const child = spawn(process.execPath, ['--max-semi-space-size=64', 'dist/main.js'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_MAIN: another build to compare with (a copy of an earlier dist/ inside the checkout, so its imports resolve).
+  const main = process.env.BENCH_MAIN ?? 'dist/main.js';
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', main], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let log = '';
   child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const base = `http://127.0.0.1:${port}`;
   // Up to a minute: on a busy shared machine a start (migrations, the country database) took over 10 s.
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) break;
     } catch {

@@ -86,7 +86,18 @@ export async function benchSoak(seconds = 30, concurrency = 32): Promise<{ name:
     const ops: [string, number, (base: string, k: number) => Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>][] = [
       ['redirect', 60, (b, k) => request(b, 'GET', paths[k % paths.length]!, {})],
       ['GET /api/links', 8, (b) => request(b, 'GET', '/api/links?take=100', headers)],
-      ['POST /api/links (10)', 4, (b, k) => request(b, 'POST', '/api/links', headers, Array.from({ length: 10 }, (_, i) => ({ url: `https://example.com/new/${k}/${i}`, collectionId: collection.id })))],
+      [
+        'POST /api/links (10)',
+        4,
+        (b, k) =>
+          request(
+            b,
+            'POST',
+            '/api/links',
+            headers,
+            Array.from({ length: 10 }, (_, i) => ({ url: `https://example.com/new/${k}/${i}`, collectionId: collection.id })),
+          ),
+      ],
       [
         'POST /api/track/lead',
         12,
@@ -156,7 +167,12 @@ export async function benchSoak(seconds = 30, concurrency = 32): Promise<{ name:
 
     await Promise.all(servers.map((s) => s.stop()));
     // Every error the instances logged (a 500 is one), with its message: a soak must show none.
-    const errors = servers.flatMap((sv) => sv.log().split('\n').filter((l) => /"level":(50|60)/.test(l)));
+    const errors = servers.flatMap((sv) =>
+      sv
+        .log()
+        .split('\n')
+        .filter((l) => /"level":(50|60)/.test(l)),
+    );
     for (const line of errors.slice(0, 5)) {
       const { msg, err } = JSON.parse(line) as { msg?: string; err?: { message?: string; code?: string; cause?: { message?: string; code?: string } } };
       const cause = err?.cause ?? err;
@@ -174,7 +190,9 @@ export async function benchSoak(seconds = 30, concurrency = 32): Promise<{ name:
     const total = Object.values(latencies).reduce((a, l) => a + l.length, 0);
     out.push({ name: `throughput, all endpoints (req/s over ${elapsed.toFixed(0)} s, ${concurrency} clients)`, value: (total / elapsed).toFixed(0) });
     for (const [name, l] of Object.entries(latencies)) {
-      const codes = Object.entries(statuses[name]!).map(([c, k]) => `${c}×${k}`).join(' ');
+      const codes = Object.entries(statuses[name]!)
+        .map(([c, k]) => `${c}×${k}`)
+        .join(' ');
       out.push({ name: `${name}: n, p50 / p99 ms, statuses`, value: `${l.length}, ${pct(l, 50).toFixed(1)} / ${pct(l, 99).toFixed(1)}, ${codes}` });
     }
     for (const [why, r] of Object.entries(refusals)) {

@@ -65,7 +65,7 @@ const PRICES = [1900, 2900, 4900, 9900];
 
 // A repeatable picture: the same pseudo-random numbers on every run.
 let seed = 20260401;
-const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 const pick = <T>(items: [T, number][]): T => {
   let r = random() * items.reduce((n, [, w]) => n + w, 0);
   for (const [item, w] of items) if ((r -= w) < 0) return item;
@@ -89,7 +89,13 @@ const freePort = () =>
 
 const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
-const config = loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'error', BASE_URL: origin, SHORT_LINK_BASE_URL: 'https://go.acme-coffee.example', SECRET: 'readme-screenshot-secret-0123456789abcdef' });
+const config = loadConfig({
+  DATA_DIR: 'memory://',
+  LOG_LEVEL: 'error',
+  BASE_URL: origin,
+  SHORT_LINK_BASE_URL: 'https://go.acme-coffee.example',
+  SECRET: 'readme-screenshot-secret-0123456789abcdef',
+});
 const runtime = await createRuntime(config, { clock: () => new Date(Date.now()) });
 await runtime.app.listen({ port, host: '127.0.0.1' });
 const inject = runtime.app.inject.bind(runtime.app);
@@ -103,14 +109,24 @@ async function call<T>(method: 'GET' | 'POST', url: string, headers: Record<stri
 
 try {
   // Four weeks ago: the first person, their workspace, a key for the shop's backend, the links.
-  const setup = await inject({ method: 'POST', url: '/api/setup', headers: { origin }, payload: { code: await issueSetupCode({ ctx: { db: runtime.database.db, now: new Date() } }), ...OWNER } });
+  const setup = await inject({
+    method: 'POST',
+    url: '/api/setup',
+    headers: { origin },
+    payload: { code: await issueSetupCode({ ctx: { db: runtime.database.db, now: new Date() } }), ...OWNER },
+  });
   if (setup.statusCode >= 300) throw new Error(`setup: ${setup.body}`);
   const cookie = setup.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
   const workspaceId = setup.json<{ workspace: { id: string } }>().workspace.id;
   const scopes = ['collectionsWrite', 'linksWrite', 'conversionsWrite', 'analyticsRead'];
   const { key } = await call<{ key: string }>('POST', `/api/workspaces/${workspaceId}/keys`, { cookie }, { name: 'Shop backend', scopes });
   const auth = { authorization: `Bearer ${key}` };
-  const collections = await call<{ id: string }[]>('POST', '/api/collections', auth, COLLECTIONS.map((name) => ({ name })));
+  const collections = await call<{ id: string }[]>(
+    'POST',
+    '/api/collections',
+    auth,
+    COLLECTIONS.map((name) => ({ name })),
+  );
   const links = await call<{ shortUrl: string }[]>(
     'POST',
     '/api/links',
@@ -144,17 +160,26 @@ try {
         steps.push({
           time,
           run: async () => {
-            const res = await inject({ method: 'GET', url: path, remoteAddress: visitor.ip, headers: { 'user-agent': visitor.ua, ...(visitor.referer ? { referer: visitor.referer } : {}) } });
+            const res = await inject({
+              method: 'GET',
+              url: path,
+              remoteAddress: visitor.ip,
+              headers: { 'user-agent': visitor.ua, ...(visitor.referer ? { referer: visitor.referer } : {}) },
+            });
             if (res.statusCode !== 302) throw new Error(`visit ${path}: ${res.statusCode}`);
             visits++;
             if (!signsUp) return;
             const clickId = new URL(String(res.headers.location)).searchParams.get('ltid')!;
             const customer = { customerExternalId: `user-${++customers}`, customerName: `Customer ${customers}` };
-            steps.push({ time: Math.min(now, time + leadAfter), run: async () => void (await call('POST', '/api/track/lead', auth, { clickId, eventName: 'Sign up', ...customer }), leads++) });
+            steps.push({
+              time: Math.min(now, time + leadAfter),
+              run: async () => void (await call('POST', '/api/track/lead', auth, { clickId, eventName: 'Sign up', ...customer }), leads++),
+            });
             if (buys)
               steps.push({
                 time: Math.min(now, time + saleAfter),
-                run: async () => void (await call('POST', '/api/track/sale', auth, { ...customer, amount: price, currency: 'usd', eventName: 'First order' }), sales++),
+                run: async () =>
+                  void (await call('POST', '/api/track/sale', auth, { ...customer, amount: price, currency: 'usd', eventName: 'First order' }), sales++),
               });
             steps.sort((a, b) => a.time - b.time);
           },

@@ -8,9 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { createRuntime } from '../src/runtime.js';
 
 const out = new URL('../web/src/api/schema.d.ts', import.meta.url);
-const runtime = await createRuntime(
-  loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'silent', SECRET: 'openapi-generation-only-0123456789-0123456789' }),
-);
+const runtime = await createRuntime(loadConfig({ DATA_DIR: 'memory://', LOG_LEVEL: 'silent', SECRET: 'openapi-generation-only-0123456789-0123456789' }));
 await runtime.app.ready();
 const document = runtime.app.swagger() as unknown as Parameters<typeof openapiTS>[0];
 const ast = await openapiTS(document, { silent: true });

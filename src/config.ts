@@ -140,33 +140,45 @@ function parseDelays(name: string, raw: string): number[] {
     const ms = m ? Number(m[1]) * units[m[2]!]! : NaN;
     return ms <= 86_400_000 ? ms : NaN;
   });
-  if (delays.length > 20 || delays.some((d) => Number.isNaN(d))) bad(name, `must be 1 to 20 waits of at most 1d separated by commas, such as ${WEBHOOK_RETRY_DELAYS} (got "${raw}")`);
+  if (delays.length > 20 || delays.some((d) => Number.isNaN(d)))
+    bad(name, `must be 1 to 20 waits of at most 1d separated by commas, such as ${WEBHOOK_RETRY_DELAYS} (got "${raw}")`);
   return delays;
 }
 
 /** Comma-separated CIDR ranges (`10.0.0.0/8,fd00::/8`). */
 function parseCidrs(name: string, raw: string): string[] {
-  const ranges = raw.split(',').map((r) => r.trim()).filter((r) => r !== '');
+  const ranges = raw
+    .split(',')
+    .map((r) => r.trim())
+    .filter((r) => r !== '');
   for (const r of ranges) if (!ipaddr.isValidCIDR(r)) bad(name, `must be CIDR ranges separated by commas, such as 10.0.0.0/8,fd00::/8 (got "${r}")`);
   return ranges;
 }
 
 /** Comma-separated host names, stored as a claim is (lower-case punycode, no trailing dot). */
 function parseHosts(name: string, raw: string): string[] {
-  return raw.split(',').map((h) => h.trim()).filter((h) => h !== '').map((h) => {
-    const ascii = domainToASCII(h.replace(/\.$/, ''));
-    if (!ascii) bad(name, `must be host names separated by commas, such as brand.example,go.example (got "${h}")`);
-    return ascii;
-  });
+  return raw
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h !== '')
+    .map((h) => {
+      const ascii = domainToASCII(h.replace(/\.$/, ''));
+      if (!ascii) bad(name, `must be host names separated by commas, such as brand.example,go.example (got "${h}")`);
+      return ascii;
+    });
 }
 
 /** Comma-separated resolver addresses, `ip` or `ip:port` (`[v6]:port`), as node:dns's setServers takes them. */
 function parseDnsServers(name: string, raw: string): string[] {
-  const servers = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const servers = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   for (const s of servers) {
     const m = /^(?:\[([0-9a-fA-F:.]+)\]|([0-9.]+)|([0-9a-fA-F:]+))(?::(\d{1,5}))?$/.exec(s);
     const ip = m?.[1] ?? m?.[2] ?? (m?.[4] === undefined ? m?.[3] : undefined);
-    if (!ip || isIP(ip) === 0 || Number(m?.[4] ?? 53) > 65535) bad(name, `must be resolver addresses ip or ip:port separated by commas, such as 127.0.0.1:5353,[::1]:53 (got "${s}")`);
+    if (!ip || isIP(ip) === 0 || Number(m?.[4] ?? 53) > 65535)
+      bad(name, `must be resolver addresses ip or ip:port separated by commas, such as 127.0.0.1:5353,[::1]:53 (got "${s}")`);
   }
   return servers;
 }
@@ -196,7 +208,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = databaseUrlRaw ? parseUrlWithScheme('DATABASE_URL', databaseUrlRaw, ['postgres:', 'postgresql:']) : undefined;
   const databaseReadUrlRaw = get('DATABASE_READ_URL');
   const databaseReadUrl = databaseReadUrlRaw ? parseUrlWithScheme('DATABASE_READ_URL', databaseReadUrlRaw, ['postgres:', 'postgresql:']) : undefined;
-  if (databaseReadUrl && !databaseUrl) bad('DATABASE_READ_URL', 'needs DATABASE_URL (it names a replica of that PostgreSQL server; the embedded database has none)');
+  if (databaseReadUrl && !databaseUrl)
+    bad('DATABASE_READ_URL', 'needs DATABASE_URL (it names a replica of that PostgreSQL server; the embedded database has none)');
   const dataDirRaw = get('DATA_DIR') ?? './data';
   const dataDir = dataDirRaw.startsWith('memory://') ? dataDirRaw : resolve(dataDirRaw);
   const redisUrlRaw = get('REDIS_URL');
@@ -316,8 +329,10 @@ function parseMail(url: string | undefined, from: string | undefined, delays: st
   } catch {
     bad('SMTP_URL', 'must be a URL such as smtp://user:password@mail.example:587 or smtps://…:465');
   }
-  if (!['smtp:', 'smtps:'].includes(parsed.protocol) || !parsed.hostname) bad('SMTP_URL', 'must be a URL such as smtp://user:password@mail.example:587 or smtps://…:465');
+  if (!['smtp:', 'smtps:'].includes(parsed.protocol) || !parsed.hostname)
+    bad('SMTP_URL', 'must be a URL such as smtp://user:password@mail.example:587 or smtps://…:465');
   if (from === undefined) bad('MAIL_FROM', 'is required with SMTP_URL (for example "Linktrail <links@example.com>")');
-  if (!/^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(from.trim())) bad('MAIL_FROM', `must be an address or "Name <address>" (got "${from}")`);
+  if (!/^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(from.trim()))
+    bad('MAIL_FROM', `must be an address or "Name <address>" (got "${from}")`);
   return { url, from: from.trim(), retryDelaysMs: parseDelays('MAIL_RETRY_DELAYS', delays ?? MAIL_RETRY_DELAYS) };
 }

@@ -205,7 +205,10 @@ describe('bad values stop the start with a one-line message naming the variable'
 
   test('mail: SMTP_URL with MAIL_FROM (an address or "Name <address>"); the password in the URL never echoed', () => {
     expect(load({}).mail).toBeUndefined();
-    expect(load({ SMTP_URL: 'smtps://u:pw@mail.example:465', MAIL_FROM: 'Linktrail <links@example.com>' }).mail).toMatchObject({ url: 'smtps://u:pw@mail.example:465', from: 'Linktrail <links@example.com>' });
+    expect(load({ SMTP_URL: 'smtps://u:pw@mail.example:465', MAIL_FROM: 'Linktrail <links@example.com>' }).mail).toMatchObject({
+      url: 'smtps://u:pw@mail.example:465',
+      from: 'Linktrail <links@example.com>',
+    });
     expect(() => load({ SMTP_URL: 'smtp://u:hunter2@mail.example', MAIL_FROM: 'nobody' })).toThrow(ConfigError);
     try {
       load({ SMTP_URL: 'ftp://u:hunter2@mail.example', MAIL_FROM: 'a@example.com' });

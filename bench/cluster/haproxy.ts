@@ -25,7 +25,9 @@ export interface Haproxy {
 
 function config(port: number, socket: string, servers: { name: string; address: string; port: number }[]): string {
   const list = (backend: string) =>
-    servers.map((s) => (backend === 'reads' ? `  server ${s.name} ${s.address}:${s.port} check` : `  server ${s.name} ${s.address}:${s.port} track reads/${s.name}`)).join('\n');
+    servers
+      .map((s) => (backend === 'reads' ? `  server ${s.name} ${s.address}:${s.port} check` : `  server ${s.name} ${s.address}:${s.port} track reads/${s.name}`))
+      .join('\n');
   return `global
   maxconn 4096
   stats socket ${socket} mode 600 level admin
@@ -95,7 +97,14 @@ export async function startHaproxy(t: Teardown, port: number, servers: { name: s
     async counters() {
       const backends = (await stat()).filter((r) => r.svname === 'BACKEND');
       const sum = (field: string) => backends.reduce((n, r) => n + Number(r[field] || 0), 0);
-      return { '2xx': sum('hrsp_2xx'), '3xx': sum('hrsp_3xx'), '4xx': sum('hrsp_4xx'), '5xx': sum('hrsp_5xx'), retries: sum('wretr'), redispatches: sum('wredis') };
+      return {
+        '2xx': sum('hrsp_2xx'),
+        '3xx': sum('hrsp_3xx'),
+        '4xx': sum('hrsp_4xx'),
+        '5xx': sum('hrsp_5xx'),
+        retries: sum('wretr'),
+        redispatches: sum('wredis'),
+      };
     },
     async status(name) {
       return (await stat()).find((r) => r.pxname === 'reads' && r.svname === name)?.status ?? '?';

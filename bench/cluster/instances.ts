@@ -56,7 +56,7 @@ export function startInstance(t: Teardown, instance: Instance, shared: Shared): 
 /** Waits (bounded) until the instance answers /readyz on its own address. */
 export async function waitReady(instance: Instance, withinMs = 60_000): Promise<void> {
   const url = `http://${instance.place.address}:${instance.port}/readyz`;
-  for (const deadline = Date.now() + withinMs; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + withinMs; Date.now() < deadline;) {
     if (instance.child?.exitCode !== null) throw new Error(`${instance.name} exited during start (see its log)`);
     try {
       if ((await fetch(url, { signal: AbortSignal.timeout(1000) })).ok) return;

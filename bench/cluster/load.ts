@@ -74,7 +74,10 @@ export function startApiLoad(base: string, key: string, collectionId: string, cl
   const bodyOf = (operation: Operation, i: number): [string, unknown] => {
     if (operation === 'link') return ['/api/links', [{ url: `https://example.com/cluster/${i}`, collectionId }]];
     if (operation === 'lead' || customersWithLead.length === 0) {
-      return ['/api/track/lead', { clickId: clickIds[i % clickIds.length], eventName: 'Sign up', customerExternalId: `customer-${i}`, customerName: `Customer ${i}` }];
+      return [
+        '/api/track/lead',
+        { clickId: clickIds[i % clickIds.length], eventName: 'Sign up', customerExternalId: `customer-${i}`, customerName: `Customer ${i}` },
+      ];
     }
     const customer = customersWithLead[i % customersWithLead.length]!;
     return ['/api/track/sale', { customerExternalId: customer, customerName: customer, amount: 1999, currency: 'usd' }];

@@ -98,20 +98,36 @@ async function main(): Promise<void> {
   await waitReady(instances[0]!);
   for (const instance of instances.slice(1)) startInstance(t, instance, shared);
   await Promise.all(instances.slice(1).map((i) => waitReady(i)));
-  const haproxy = await startHaproxy(t, haproxyPort, instances.map((i) => ({ name: i.name, address: i.place.address, port: i.port })));
+  const haproxy = await startHaproxy(
+    t,
+    haproxyPort,
+    instances.map((i) => ({ name: i.name, address: i.place.address, port: i.port })),
+  );
   for (const i of instances) await untilStatus(haproxy, i.name, /^UP/);
-  console.log(`up: PostgreSQL primary :${pgPort}, replica :${replicaPort}, Redis :${redisPort}, HAProxy ${haproxyUrl}, instances on ${network.kind} ${instances.map((i) => `${i.place.address}:${i.port}`).join(', ')}`);
+  console.log(
+    `up: PostgreSQL primary :${pgPort}, replica :${replicaPort}, Redis :${redisPort}, HAProxy ${haproxyUrl}, instances on ${network.kind} ${instances.map((i) => `${i.place.address}:${i.port}`).join(', ')}`,
+  );
 
   const run = await drive(haproxy, instances, shared, primary, replica, t);
   console.log(await report(run));
 }
 
-
-async function drive(haproxy: Haproxy, instances: Instance[], shared: Shared, primary: PgServer, replica: PgServer, t: ReturnType<typeof startTeardown>): Promise<Run> {
+async function drive(
+  haproxy: Haproxy,
+  instances: Instance[],
+  shared: Shared,
+  primary: PgServer,
+  replica: PgServer,
+  t: ReturnType<typeof startTeardown>,
+): Promise<Run> {
   // Two links: one for the single-instance figure (straight to s1), one for the cluster.
   const { key, link: clusterLink, headers } = await seed(haproxy.url);
   const collectionId = (clusterLink as { collectionId: string }).collectionId;
-  const created = await fetch(`${haproxy.url}/api/links`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify([{ url: 'https://example.com/single', collectionId }]) });
+  const created = await fetch(`${haproxy.url}/api/links`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify([{ url: 'https://example.com/single', collectionId }]),
+  });
   if (!created.ok) throw new Error(`POST /api/links answered ${created.status}: ${await created.text()}`);
   const [singleLink] = (await created.json()) as { shortUrl: string }[];
   const clusterUrl = `${haproxy.url}${new URL(clusterLink.shortUrl).pathname}`;
@@ -133,7 +149,14 @@ async function drive(haproxy: Haproxy, instances: Instance[], shared: Shared, pr
 
   let phaseName = 'steady';
   const lag: Run['lag'] = [];
-  const sampler = setInterval(() => void replicaLag(primary, replica).then((l) => lag.push({ phase: phaseName, ...l }), () => undefined), 500);
+  const sampler = setInterval(
+    () =>
+      void replicaLag(primary, replica).then(
+        (l) => lag.push({ phase: phaseName, ...l }),
+        () => undefined,
+      ),
+    500,
+  );
   const api = startApiLoad(haproxy.url, key, collectionId, clickIds);
   const phases: Phase[] = [];
   const phase = async (name: string, action: () => Promise<void>) => {

@@ -16,7 +16,9 @@ const asRoot = process.getuid?.() === 0;
 export function postgresBinaries(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.map((v) => join(root, v, 'bin')).find((bin) => ['initdb', 'pg_ctl', 'pg_basebackup', 'postgres'].every((p) => existsSync(join(bin, p))));
 }
 
@@ -30,7 +32,8 @@ export function postgresUnavailable(): string | undefined {
 function run(program: string, args: string[], timeoutMs = 120_000): void {
   const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', program, ...args]] : [program, args];
   const done = spawnSync(cmd, argv, { encoding: 'utf8', timeout: timeoutMs });
-  if (done.status !== 0) throw new Error(`${program} ${args.join(' ')} failed (${done.status ?? done.signal}): ${done.stderr || done.stdout || done.error?.message}`);
+  if (done.status !== 0)
+    throw new Error(`${program} ${args.join(' ')} failed (${done.status ?? done.signal}): ${done.stderr || done.stdout || done.error?.message}`);
 }
 
 function shellRun(program: string, args: string[]): string {
@@ -82,7 +85,13 @@ export async function startPrimary(t: Teardown, port: number, listen: string[], 
   const bin = postgresBinaries()!;
   const data = join(ownedDir(join(t.dir, 'pg')), 'primary');
   run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
-  const hba = ['local all all trust', 'local replication all trust', 'host all all 127.0.0.1/32 trust', 'host replication all 127.0.0.1/32 trust', `host all all ${clients} trust`];
+  const hba = [
+    'local all all trust',
+    'local replication all trust',
+    'host all all 127.0.0.1/32 trust',
+    'host replication all 127.0.0.1/32 trust',
+    `host all all ${clients} trust`,
+  ];
   writeFileSync(join(data, 'pg_hba.conf'), hba.join('\n') + '\n');
   const primary = start(t, bin, 'primary', data, port, listen, TUNING);
   await pgQuery(primary.url('127.0.0.1', 'postgres'), 'CREATE DATABASE linktrail');

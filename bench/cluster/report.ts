@@ -35,7 +35,9 @@ const ok = (a: Answer) => a.status >= 200 && a.status < 300;
 
 function phaseLines(run: Run, phase: Phase): string[] {
   const answers = run.answers.filter((a) => a.startedAt >= phase.from && a.startedAt < phase.to);
-  const maxLag = run.lag.filter((l) => l.phase === phase.name).reduce((m, l) => ({ seconds: Math.max(m.seconds, l.seconds), bytes: Math.max(m.bytes, l.bytes) }), { seconds: 0, bytes: 0 });
+  const maxLag = run.lag
+    .filter((l) => l.phase === phase.name)
+    .reduce((m, l) => ({ seconds: Math.max(m.seconds, l.seconds), bytes: Math.max(m.bytes, l.bytes) }), { seconds: 0, bytes: 0 });
   const { wrk } = phase;
   return [
     `${phase.name}: seconds: ${((phase.to - phase.from) / 1000).toFixed(1)}`,
@@ -56,7 +58,8 @@ export function report(run: Run): string {
   // A write that failed for the client may still have been done (its instance died after
   // committing, or the answer was lost): stored lies between the 2xx and the 2xx plus those.
   const accounted = (op: Answer['operation'], stored: number) => stored >= twoXX(op) && stored <= twoXX(op) + failedOf(op);
-  const stores = (op: Answer['operation'], stored: number) => `${stored} / ${twoXX(op)}${failedOf(op) ? ` (+${failedOf(op)} without a 2xx: 5xx or no answer)` : ''}`;
+  const stores = (op: Answer['operation'], stored: number) =>
+    `${stored} / ${twoXX(op)}${failedOf(op) ? ` (+${failedOf(op)} without a 2xx: 5xx or no answer)` : ''}`;
   const throughHaproxy = [run.redirectsOnly, ...run.phases.map((p) => p.wrk)];
   const redirects = throughHaproxy.reduce((n, w) => n + w.requests, 0);
   const non3xx = throughHaproxy.reduce((n, w) => n + w.non3xx, 0);
@@ -71,7 +74,17 @@ export function report(run: Run): string {
     `non-3xx redirects: ${non3xx}`,
     `redirect socket errors (wrk): ${socketErrors}`,
     `API 5xx or no answer: ${inFlightAtKill.length + otherFailures.length} (the killed instance's, sent before HAProxy took it out ${inFlightAtKill.length}, other ${otherFailures.length})`,
-    ...(otherFailures.length ? [`API failures outside the kill's in-flight (operation status, ms after the kill): ${otherFailures.slice(0, 20).map((a) => `${a.operation} ${a.status}${a.error ? ` (${a.error})` : ''} ${(a.startedAt - run.killAt).toFixed(0)}–${(a.endedAt - run.killAt).toFixed(0)}`).join(', ')}`] : []),
+    ...(otherFailures.length
+      ? [
+          `API failures outside the kill's in-flight (operation status, ms after the kill): ${otherFailures
+            .slice(0, 20)
+            .map(
+              (a) =>
+                `${a.operation} ${a.status}${a.error ? ` (${a.error})` : ''} ${(a.startedAt - run.killAt).toFixed(0)}–${(a.endedAt - run.killAt).toFixed(0)}`,
+            )
+            .join(', ')}`,
+        ]
+      : []),
     `HAProxy retries: ${haproxy.retries}, redispatches: ${haproxy.redispatches}`,
     `clicks stored / redirects HAProxy passed on: ${stored.clicks} / ${haproxy['3xx']}`,
     `clicks replayed from spools after the kill: ${run.replayed}`,

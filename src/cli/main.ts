@@ -3,6 +3,7 @@
  * `npx linktrail`: the operator API from a terminal. Talks HTTP to a running server, so it
  * works the same against a local instance or a deployed one.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SCOPE_GUIDE } from '../core/scope-guide.js';
 import { SCOPES, type Scope } from '../core/scopes.js';
@@ -36,16 +37,19 @@ const COMMANDS: Record<string, [usage: string, does: string]> = {
   'member add': ['member add <workspaceId> --user <userId> --role owner|member|viewer', 'make a user a member of a workspace with a role'],
   import: [
     `import <file> --workspace <workspaceId> [--source ${SOURCES.join('|')}] [--collection <name or id>] [--mapping <json>] [--domain <host>] [--upgrade-http] [--errors <file.csv>]`,
-    "import links from another service's export (operations.md §13): a background job on the server, followed with a progress bar until it ends. Exit code 1 when rows were rejected (--errors saves their reasons as CSV) or the job failed",
+    "import links from another service's export (docs/imports.md): a background job on the server, followed with a progress bar until it ends. Exit code 1 when rows were rejected (--errors saves their reasons as CSV) or the job failed",
   ],
-  export: ['export --workspace <workspaceId> > file.ndjson', 'the whole workspace as NDJSON on stdout, one record a line (links, collections, tags, partners, customers, clicks, leads, sales)'],
+  export: [
+    'export --workspace <workspaceId> > file.ndjson',
+    'the whole workspace as NDJSON on stdout, one record a line (links, collections, tags, partners, customers, clicks, leads, sales)',
+  ],
   'sso verify-domain': [
     'sso verify-domain <workspaceId> --domain <domain>',
-    "vouch for an e-mail domain of a workspace's single sign-on without its TXT record (operations.md §15): it admits sign-ins through that workspace's identity provider",
+    "vouch for an e-mail domain of a workspace's single sign-on without its TXT record: it admits sign-ins through that workspace's identity provider",
   ],
   mcp: [
     'mcp   (environment: LINKTRAIL_API_KEY, LINKTRAIL_BASE_URL)',
-    "serve the Model Context Protocol on stdio for an AI assistant's MCP client (operations.md §16): tools to create and find links, read analytics and record leads and sales, acting with the API key in $LINKTRAIL_API_KEY and only its scopes (no operator token), on the server at --url, else $LINKTRAIL_BASE_URL, else --url's default. stdout carries the protocol only",
+    "serve the Model Context Protocol on stdio for an AI assistant's MCP client: tools to create and find links, read analytics and record leads and sales, acting with the API key in $LINKTRAIL_API_KEY and only its scopes (no operator token), on the server at --url, else $LINKTRAIL_BASE_URL, else --url's default. stdout carries the protocol only",
   ],
   'secrets reseal': [
     'secrets reseal',
@@ -59,7 +63,10 @@ const OPTIONS = `Options:
   --url <url>     server address (default: $LINKTRAIL_URL, else $BASE_URL, else http://localhost:$PORT or :3000)
   --token <t>     operator token (default: $ADMIN_TOKEN)
   --json          print raw JSON (for scripts)
-  -h, --help      this help (also after a command: linktrail key create --help)`;
+  -h, --help      this help (also after a command: linktrail key create --help)
+  -v, --version   the version of this linktrail
+
+Guides: docs/ of the package, also served by the server at /docs/guides (the API reference at /docs).`;
 
 const SCOPE_HELP = `Scopes (for --scopes, comma-separated; each independent of the others):
 ${SCOPES.map((s) => `  ${s.padEnd(17)} ${SCOPE_GUIDE[s]}`).join('\n')}`;
@@ -67,11 +74,18 @@ ${SCOPES.map((s) => `  ${s.padEnd(17)} ${SCOPE_GUIDE[s]}`).join('\n')}`;
 function usage(command?: string): string {
   const one = command === undefined ? undefined : COMMANDS[command];
   if (one) return `Usage: linktrail ${one[0]}\n\n${one[1]}\n\n${OPTIONS}\n${command === 'key create' ? `\n${SCOPE_HELP}\n` : ''}`;
-  const commands = Object.values(COMMANDS).map(([u, d]) => `  ${u}\n      ${d}`).join('\n');
+  const commands = Object.values(COMMANDS)
+    .map(([u, d]) => `  ${u}\n      ${d}`)
+    .join('\n');
   return `Usage: linktrail <command> [options]\n\nCommands:\n${commands}\n\n${OPTIONS}\n\n${SCOPE_HELP}\n`;
 }
 
 type Json = Record<string, unknown>;
+
+/** package.json sits two levels above src/cli and dist/cli, in the checkout and in an installed package. */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Same reading as the server's date-time format (RFC 3339, offset required). */
@@ -96,7 +110,10 @@ function planValue(raw: string | undefined): string | undefined {
 }
 
 function scopesValue(raw: string): Scope[] {
-  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.length === 0) throw usageError(`--scopes needs at least one scope\n\n${SCOPE_HELP}`);
   for (const name of names) {
     if (!(SCOPES as readonly string[]).includes(name)) throw usageError(`unknown scope "${name}"\n\n${SCOPE_HELP}`);
@@ -114,7 +131,11 @@ function expiresValue(raw: string | undefined): string | undefined {
 function table(rows: Json[], columns: string[]): string {
   const cells = rows.map((r) => columns.map((c) => (Array.isArray(r[c]) ? (r[c] as unknown[]).join(',') : String(r[c] ?? '-'))));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
-  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(columns), ...cells.map(line)].join('\n');
 }
 
@@ -136,6 +157,7 @@ export async function run(
         token: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'v', default: false },
         name: { type: 'string' },
         plan: { type: 'string' },
         'rate-limit': { type: 'string' },
@@ -165,6 +187,7 @@ export async function run(
   // import, export and mcp are one word, the rest noun and verb.
   const transfer = noun === 'import' || noun === 'export';
   const command = transfer || noun === 'mcp' ? noun : `${noun ?? ''} ${verb ?? ''}`.trim();
+  if (values.version) return out(packageVersion());
   if (values.help || !noun) return out(usage(command));
   if (!(command in COMMANDS)) throw usageError(`unknown command "${positionals.join(' ')}"\n\n${usage()}`);
   const need = (v: string | undefined, what: string): string => {
@@ -185,7 +208,18 @@ export async function run(
     if (!token) throw usageError('no operator token: pass --token or set ADMIN_TOKEN');
     if (noun === 'export') return runExport({ base, token }, ws, terminal);
     const file = need(verb, '<file>');
-    const args = { file, workspaceId: ws, source: values.source, collection: values.collection, mapping: values.mapping, domain: values.domain, upgradeHttp: values['upgrade-http'], errors: values.errors, json: values.json, pollMs: 500 };
+    const args = {
+      file,
+      workspaceId: ws,
+      source: values.source,
+      collection: values.collection,
+      mapping: values.mapping,
+      domain: values.domain,
+      upgradeHttp: values['upgrade-http'],
+      errors: values.errors,
+      json: values.json,
+      pollMs: 500,
+    };
     checkImportArgs(args);
     return runImport({ base, token }, args, terminal);
   }
@@ -260,7 +294,11 @@ export async function run(
     case 'sso verify-domain': {
       const id = workspaceId();
       const domain = need(values.domain, '--domain');
-      request = { method: 'POST', path: `/admin/workspaces/${id}/sso/domains/${encodeURIComponent(domain)}/verify`, notFound: `no single sign-on domain ${domain} in workspace ${id}` };
+      request = {
+        method: 'POST',
+        path: `/admin/workspaces/${id}/sso/domains/${encodeURIComponent(domain)}/verify`,
+        notFound: `no single sign-on domain ${domain} in workspace ${id}`,
+      };
       break;
     }
   }
@@ -313,7 +351,9 @@ function reportReseal(data: { columns: ResealCount[] }, print: (render: () => st
   print(() => table(data.columns, ['table', 'column', 'sealed', 'resealed', 'unopenable']));
   const lost = data.columns.filter((c) => c.unopenable > 0);
   if (lost.length === 0) return;
-  const which = lost.map((c) => `${c.table}.${c.column}: ${c.unopenable} (ids ${c.unopenableIds.join(', ')}${c.unopenable > c.unopenableIds.length ? ', …' : ''})`);
+  const which = lost.map(
+    (c) => `${c.table}.${c.column}: ${c.unopenable} (ids ${c.unopenableIds.join(', ')}${c.unopenable > c.unopenableIds.length ? ', …' : ''})`,
+  );
   throw new CliError(`some sealed values open under neither SECRET nor SECRET_PREVIOUS and were left as they are — ${which.join('; ')}`);
 }
 

@@ -43,7 +43,8 @@ export function checkImportArgs(a: ImportArgs): void {
     throw usageError(`cannot read ${a.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   if (size === 0) throw usageError(`${a.file} is empty`);
-  if (a.source !== undefined && !(SOURCES as readonly string[]).includes(a.source)) throw usageError(`--source must be one of ${SOURCES.join(', ')}: ${a.source}`);
+  if (a.source !== undefined && !(SOURCES as readonly string[]).includes(a.source))
+    throw usageError(`--source must be one of ${SOURCES.join(', ')}: ${a.source}`);
   if (a.mapping !== undefined) {
     let parsed: unknown;
     try {
@@ -115,7 +116,8 @@ export async function runImport(server: Server, a: ImportArgs, terminal: Termina
   const errorsUrl = `${server.base.replace(/\/+$/, '')}/admin/workspaces/${a.workspaceId}/imports/${r.id}/errors`;
   if (r.failed > 0 && a.errors) await saveErrors(server, a, r.id, a.errors);
   const where = a.errors ? `their reasons are in ${a.errors}` : `their reasons: add --errors FILE, or GET ${errorsUrl} with the operator token`;
-  if (r.status === 'failed') throw new CliError(`the import failed: ${r.error?.en ?? 'no reason given'}${r.failed > 0 ? `; ${r.failed} rows were rejected, ${where}` : ''}`);
+  if (r.status === 'failed')
+    throw new CliError(`the import failed: ${r.error?.en ?? 'no reason given'}${r.failed > 0 ? `; ${r.failed} rows were rejected, ${where}` : ''}`);
   if (r.failed > 0) throw new CliError(`${r.failed.toLocaleString('en')} of ${r.total.toLocaleString('en')} rows were rejected; ${where}`);
 }
 

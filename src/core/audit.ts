@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { arrayParam, type Conn } from '../db/connect.js';
+import { arrayParam, type Conn, type Tx } from '../db/connect.js';
+import { afterCommit, withTransaction } from './transaction.js';
 
 /** Who made a change: a session's person, an API key, a human token, an OAuth app's token, or the operator (ADMIN_TOKEN). */
 export interface AuditActor {
@@ -23,17 +24,19 @@ export type AuditValue = string | number | boolean | null;
 export const MAX_AUDIT_IDS = 10_000;
 
 /**
- * The audit entry a request that changes a workspace is making (operations.md §15). The audit
- * module opens one per mutating workspace route; `withTransaction` writes it inside every
- * transaction the request commits, so a change and its entry commit together or not at all.
- * `id` is the entry's: a request of several transactions adds to one row.
+ * The audit entry a request that changes a workspace makes (operations.md §15): who, where,
+ * when and which action, known before the route runs. The audit module's hook opens one per
+ * audited route and the route puts it on the context it builds (`ctx.auditIntent`,
+ * core/context.ts); the service writes it with `audit(ctx, tx, …)` in the transaction of its
+ * change. `id` is the entry's: a request of several transactions adds to one row. On the context,
+ * not in an AsyncLocalStorage: in Node 20 one in use turns on async hooks for every promise of
+ * the process, the redirect's included (BENCHMARKS.md).
  */
 export interface AuditIntent {
   id: string;
   /**
    * Undefined only for an operator's request on a record whose workspace the change itself tells
-   * (DELETE /admin/keys/:id): the first result naming a `workspaceId` places it (absorbResult).
-   * An entry with no workspace is not written.
+   * (DELETE /admin/keys/:id): the service names it (`AuditNote.workspaceId`).
    */
   workspaceId: string | undefined;
   actor: AuditActor;
@@ -41,103 +44,126 @@ export interface AuditIntent {
   ip: string | undefined;
   userAgent: string | undefined;
   at: Date;
-  ids: Set<string>;
-  counts: Record<string, number>;
-  /** Settings the request changed, by name: a member's `role`, a workspace's `plan`… */
-  changes: Record<string, AuditChange>;
-  /** Whether a committed transaction holds the entry (else the route's answer writes it). */
+  /** Whether a transaction of the request wrote the entry and committed: an audited success without one is a bug (audit/hook.ts). */
   written: boolean;
-  /** Cleared when the answer is sent: a timer the request started must not add to its entry. */
-  open: boolean;
 }
 
-/*
- * The intent rides on the request's connection, not on an AsyncLocalStorage: in Node 20 one
- * AsyncLocalStorage in use turns on async hooks for every promise of the process, the
- * redirect's included (6–10 % of its throughput, BENCHMARKS.md).
- */
-const INTENT = Symbol('the audit entry of the request this connection serves');
-
-/** `conn` for the request making `intent`: the same connection to every query; the transactions it opens write the entry. */
-export function auditedConn<C extends Conn>(conn: C, intent: AuditIntent | undefined): C {
-  if (!intent || 'rollback' in conn) return conn;
-  return Object.create(conn, { [INTENT]: { value: intent } }) as C;
+/** What a service did, as its entry tells it. */
+export interface AuditNote {
+  /** The records changed (ids; at most MAX_AUDIT_IDS are kept). */
+  ids?: readonly string[];
+  /** A bulk request's numbers: `created`, `updated`, `deleted`. Added up over the request's transactions. */
+  counts?: Record<string, number>;
+  /** Settings changed, by name (a member's `role`, a workspace's `plan`…): the first `before`, the last `after`. */
+  changes?: Record<string, AuditChange>;
+  /** The workspace changed, when the request names none (an operator's route on a record: DELETE /admin/keys/:id). */
+  workspaceId?: string;
 }
 
-/** The entry the request a connection serves is making, while that request is open. */
-export function auditOf(conn: Conn): AuditIntent | undefined {
-  const intent = (conn as { [INTENT]?: AuditIntent })[INTENT];
-  return intent?.open ? intent : undefined;
+/** What `audit` reads of a service's context: the entry of the request it serves, if that request is audited. */
+export interface AuditedCtx {
+  auditIntent?: AuditIntent;
 }
 
 /**
- * Records on the entry of the request `conn` serves what a setting was and became, and whose it
- * is (`targetId`: the member whose role changed). Called with the request's connection (ctx.db),
- * before the transaction that makes the change returns; nothing without an open entry.
+ * Writes what the service did to the entry of the request `ctx` serves, in `tx`, the transaction
+ * of the change: the change and its entry commit together, and an entry that cannot be written
+ * fails the change. Nothing outside an audited request (the CLI, a job, a route not audited).
+ * Each call adds to the request's one entry (ids, counts and changes merge in the row itself,
+ * so a transaction rolled back takes its part with it).
  */
-export function auditChange(conn: Conn, change: { targetId?: string; field: string; before: AuditValue; after: AuditValue }): void {
-  const intent = auditOf(conn);
+export async function audit(ctx: AuditedCtx, tx: Tx, note: AuditNote = {}): Promise<void> {
+  const intent = ctx.auditIntent;
   if (!intent) return;
-  if (change.targetId) absorbResult(intent, change.targetId);
-  intent.changes[change.field] = { before: change.before, after: change.after };
-}
-
-/** The ids a service's result names: an id string, records with an `id`, arrays of either, `deletedIds`, one level deep; and an unplaced entry's workspace. */
-export function absorbResult(intent: AuditIntent, result: unknown): void {
-  if (intent.workspaceId === undefined) intent.workspaceId = workspaceNamed(result);
-  const add = (v: unknown) => {
-    if (intent.ids.size >= MAX_AUDIT_IDS) return;
-    if (typeof v === 'string' && UUID.test(v)) intent.ids.add(v.toLowerCase());
-    else if (v && typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string' && UUID.test((v as { id: string }).id)) intent.ids.add((v as { id: string }).id.toLowerCase());
-  };
-  if (Array.isArray(result)) result.forEach(add);
-  else if (typeof result === 'string') add(result); // a path's id (audit/hook.ts) or a transaction's
-  else if (result && typeof result === 'object') {
-    add(result);
-    for (const v of Object.values(result)) if (Array.isArray(v)) v.forEach(add);
-  }
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The `workspaceId` of a record (a revoked key, a deleted domain), lower-cased. */
-function workspaceNamed(result: unknown): string | undefined {
-  const named = result && typeof result === 'object' && !Array.isArray(result) ? (result as { workspaceId?: unknown }).workspaceId : undefined;
-  return typeof named === 'string' && UUID.test(named) ? named.toLowerCase() : undefined;
+  // A connection, not a transaction: the entry could commit without the change, or the change without it.
+  if (!('rollback' in tx)) throw new Error(`audit(${intent.action}) outside a transaction`);
+  const workspaceId = note.workspaceId?.toLowerCase() ?? intent.workspaceId;
+  if (!workspaceId) throw new Error(`audit(${intent.action}) without a workspace`);
+  await writeEntry(tx, { ...intent, workspaceId, ids: note.ids ?? [], counts: note.counts ?? {}, changes: note.changes ?? {} });
+  // Written once committed: a transaction rolled back after this (the route answering a success all the same) leaves none.
+  afterCommit(tx, () => (intent.written = true));
 }
 
 /**
- * One entry written by a service itself, in its transaction, for a change the route hook cannot
- * place (the workspace is known only inside it: an invitation accepted).
+ * One entry written by a service itself, in its transaction, for a change no audited route
+ * makes (an invitation accepted: the workspace is known only inside it).
  */
 export async function recordAudit(
-  conn: Conn,
-  entry: { id: string; workspaceId: string; actor: AuditActor; action: string; ids: string[]; at: Date; ip?: string; userAgent?: string; changes?: Record<string, AuditChange> },
+  tx: Tx,
+  entry: {
+    id: string;
+    workspaceId: string;
+    actor: AuditActor;
+    action: string;
+    ids: string[];
+    at: Date;
+    ip?: string;
+    userAgent?: string;
+    changes?: Record<string, AuditChange>;
+  },
 ): Promise<void> {
-  const intent: AuditIntent = {
-    ...entry,
-    ip: entry.ip,
-    userAgent: entry.userAgent?.slice(0, 500),
-    ids: new Set(entry.ids),
-    counts: {},
-    changes: entry.changes ?? {},
-    written: false,
-    open: false,
-  };
-  await writeAudit(conn, intent);
+  await writeEntry(tx, { ...entry, ip: entry.ip, userAgent: entry.userAgent?.slice(0, 500), counts: {}, changes: entry.changes ?? {} });
 }
 
-/** Writes the request's entry, or adds this transaction's ids, counts and changes to it; nothing while it has no workspace. */
-export async function writeAudit(conn: Conn, intent: AuditIntent): Promise<void> {
-  if (intent.workspaceId === undefined) return;
-  const ids = [...intent.ids].slice(0, MAX_AUDIT_IDS);
+interface EntryWrite {
+  id: string;
+  workspaceId: string;
+  actor: AuditActor;
+  action: string;
+  ip: string | undefined;
+  userAgent: string | undefined;
+  at: Date;
+  ids: readonly string[];
+  counts: Record<string, number>;
+  changes: Record<string, AuditChange>;
+}
+
+/**
+ * Inserts the entry, or adds to the row a previous transaction of the same request wrote: ids
+ * appended (each once, up to MAX_AUDIT_IDS), counts added up, changes merged (a setting's first
+ * `before`, its last `after`).
+ */
+async function writeEntry(tx: Tx, e: EntryWrite): Promise<void> {
+  const ids = [...new Set(e.ids.map((id) => id.toLowerCase()))].slice(0, MAX_AUDIT_IDS);
   // One parameter, not one per id (10,000 bind parameters cost more than the JSON).
   const idArray = arrayParam(ids, 'text');
-  await conn.execute(sql`
-    INSERT INTO audit_entries (id, workspace_id, at, actor_kind, actor_id, actor_user_id, action, target_ids, counts, changes, ip, user_agent)
-    VALUES (${intent.id}::uuid, ${intent.workspaceId}::uuid, ${intent.at.toISOString()}::timestamptz, ${intent.actor.kind}, ${intent.actor.id},
-            ${intent.actor.userId ?? null}::uuid, ${intent.action}, ${idArray}, ${JSON.stringify(intent.counts)}::jsonb,
-            ${JSON.stringify(intent.changes)}::jsonb, ${intent.ip ?? null}, ${intent.userAgent ?? null})
-    ON CONFLICT (id) DO UPDATE SET target_ids = EXCLUDED.target_ids, counts = EXCLUDED.counts, changes = EXCLUDED.changes`);
-  intent.written = true;
+  await tx.execute(sql`
+    INSERT INTO audit_entries AS e (id, workspace_id, at, actor_kind, actor_id, actor_user_id, action, target_ids, counts, changes, ip, user_agent)
+    VALUES (${e.id}::uuid, ${e.workspaceId}::uuid, ${e.at.toISOString()}::timestamptz, ${e.actor.kind}, ${e.actor.id},
+            ${e.actor.userId ?? null}::uuid, ${e.action}, ${idArray}, ${JSON.stringify(e.counts)}::jsonb,
+            ${JSON.stringify(e.changes)}::jsonb, ${e.ip ?? null}, ${e.userAgent ?? null})
+    ON CONFLICT (id) DO UPDATE SET
+      target_ids = ARRAY(SELECT t.id FROM unnest(e.target_ids || EXCLUDED.target_ids) WITH ORDINALITY AS t(id, n)
+                         GROUP BY t.id ORDER BY min(t.n) LIMIT ${MAX_AUDIT_IDS}),
+      counts = (SELECT coalesce(jsonb_object_agg(c.key, c.total), '{}'::jsonb)
+                FROM (SELECT key, sum(value::bigint) AS total
+                      FROM (SELECT * FROM jsonb_each_text(e.counts) UNION ALL SELECT * FROM jsonb_each_text(EXCLUDED.counts)) AS both_counts
+                      GROUP BY key) AS c),
+      changes = (SELECT coalesce(jsonb_object_agg(key, jsonb_build_object('before', coalesce(o.v, n.v) -> 'before', 'after', coalesce(n.v, o.v) -> 'after')), '{}'::jsonb)
+                 FROM jsonb_each(e.changes) AS o(key, v) FULL JOIN jsonb_each(EXCLUDED.changes) AS n(key, v) USING (key))`);
+}
+
+/**
+ * The entry of an audited act that changes no row (a domain's verification checked while it is
+ * already active, a test event sent): written alone, in a transaction of its own.
+ */
+export async function auditAct(ctx: AuditedCtx & { db: Conn }, note: AuditNote = {}): Promise<void> {
+  if (ctx.auditIntent) await withTransaction(ctx.db, (tx) => audit(ctx, tx, note));
+}
+
+/**
+ * `change` in a transaction that also writes the request's entry, with what `note` tells of the
+ * record changed. A change that found nothing to change (undefined, null or false: the service
+ * answers 404) writes none.
+ */
+export function auditedChange<T>(
+  ctx: AuditedCtx & { db: Conn },
+  change: (tx: Tx) => Promise<T>,
+  note: (changed: Exclude<T, undefined | null | false>) => AuditNote,
+): Promise<T> {
+  return withTransaction(ctx.db, async (tx) => {
+    const changed = await change(tx);
+    if (changed !== undefined && changed !== null && changed !== false) await audit(ctx, tx, note(changed as Exclude<T, undefined | null | false>));
+    return changed;
+  });
 }

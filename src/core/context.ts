@@ -1,5 +1,5 @@
 import type { Conn } from '../db/connect.js';
-import { auditedConn, type AuditIntent } from './audit.js';
+import type { AuditIntent } from './audit.js';
 import type { Workspace } from './workspace.js';
 
 /**
@@ -9,6 +9,12 @@ import type { Workspace } from './workspace.js';
 export interface BaseCtx {
   db: Conn;
   now: Date;
+  /**
+   * The audit entry of the request served, when its route is audited (audit/hook.ts): the
+   * service writes it with `audit(ctx, tx, …)` in the transaction of its change. Absent outside
+   * an audited request (the CLI, a job): `audit` then writes nothing.
+   */
+  auditIntent?: AuditIntent;
 }
 
 /** What a service operation of a workspace resource gets: also the workspace it acts in. */
@@ -51,8 +57,7 @@ export interface AuditedRequest {
 
 /**
  * What a service needs to act for the caller of a scoped route: its workspace, the databases,
- * the time. Takes the request's principal, and its audit entry (which the transactions opened on
- * `db` write).
+ * the time. Takes the request's principal, and its audit entry (which the service writes).
  */
 export function serviceContext(deps: ResourceDeps, request: AuditedRequest & { principal?: { workspace: Workspace } }): Ctx {
   if (!request.principal) throw new Error('a scoped route ran without a principal');
@@ -60,7 +65,7 @@ export function serviceContext(deps: ResourceDeps, request: AuditedRequest & { p
   // The replica when analytics reads go there now; otherwise the same pool as `db`.
   const analytics = deps.analyticsDb?.();
   const analyticsDb = analytics === undefined || analytics === deps.db ? db : analytics;
-  return { db: auditedConn(db, request.auditIntent), analyticsDb, workspace: request.principal.workspace, now: deps.clock() };
+  return { db, analyticsDb, workspace: request.principal.workspace, now: deps.clock(), auditIntent: request.auditIntent };
 }
 
 /** What the routes of a person's or the operator's settings are given. */
@@ -82,4 +87,4 @@ export interface PeopleListDeps extends PeopleDeps {
  */
 export const baseContext =
   (deps: { db: Conn; clock: () => Date }) =>
-  (request: AuditedRequest | undefined, now = deps.clock()): BaseCtx => ({ db: auditedConn(deps.db, request?.auditIntent), now });
+  (request: AuditedRequest | undefined, now = deps.clock()): BaseCtx => ({ db: deps.db, now, auditIntent: request?.auditIntent });

@@ -1,12 +1,12 @@
-import { translateReason, type MessageCode, type Params, type ReasonCode } from '../i18n/messages.js';
+import { translateReason, type ErrorCode, type Params, type ReasonCode } from '../i18n/messages.js';
 
 /**
  * The one error family of the service. Services throw these with a code from the
- * catalogue; src/http/errors.ts maps the code to a status and to en/ar text.
+ * catalogue; src/http/errors.ts answers with the status and the en/ar text the catalogue keeps for it.
  */
 export class AppError extends Error {
   constructor(
-    readonly code: MessageCode,
+    readonly code: ErrorCode,
     readonly params: Params = {},
     readonly extra: { missingScopes?: string[]; retryAfter?: number; limit?: number } = {},
   ) {

@@ -11,7 +11,6 @@ export interface PlanLimits {
   maxBulkItems: number;
 }
 
-
 export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
   free: { features: new Set(), requestsPerMinute: 60, maxBulkItems: 100 },
   pro: { features: new Set(['expiration', 'password', 'deviceTargeting']), requestsPerMinute: 600, maxBulkItems: 1000 },

@@ -36,4 +36,7 @@ const WORDS: Record<Scope, string> = {
 };
 
 /** What each scope allows, in words for /docs and `linktrail --help`. */
-export const SCOPE_GUIDE = Object.fromEntries(Object.entries(WORDS).map(([s, words]) => [s, `${words} (${SCOPE_ENDPOINTS[s as Scope]})`])) as Record<Scope, string>;
+export const SCOPE_GUIDE = Object.fromEntries(Object.entries(WORDS).map(([s, words]) => [s, `${words} (${SCOPE_ENDPOINTS[s as Scope]})`])) as Record<
+  Scope,
+  string
+>;

@@ -1,30 +1,44 @@
 import type { Conn, Db, Tx } from '../db/connect.js';
-import { absorbResult, auditOf, writeAudit } from './audit.js';
+
+/** What runs once a transaction withTransaction (or withSavepoint) opened has committed, by transaction. */
+const commitHooks = new WeakMap<Tx, (() => void)[]>();
 
 /**
- * Reuses an open transaction, or opens one. On the connection of a request that changes a
- * workspace (auditedConn), the transaction it opens also writes that request's audit entry
- * (core/audit.ts) before it commits: a failed change rolls its entry back with it.
- *
- * A transaction that returns nothing (undefined, null or false) changed nothing the entry can
- * name — the record was not found, so the request is about to answer 404 — and writes no entry:
- * the answer does, if it is a success (audit/hook.ts). A transaction that changes something
- * therefore returns what it changed, so its entry commits with it.
+ * Reuses an open transaction, or opens one. A service that changes a workspace writes its
+ * request's audit entry in it (`audit(ctx, tx, …)`, core/audit.ts), so the change and its entry
+ * commit together or not at all.
  */
-export function withTransaction<T>(conn: Conn, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export async function withTransaction<T>(conn: Conn, fn: (tx: Tx) => Promise<T>): Promise<T> {
   if ('rollback' in conn) return fn(conn as Tx);
-  const intent = auditOf(conn);
-  if (!intent) return (conn as Db).transaction(fn);
-  return (conn as Db).transaction(async (tx) => {
-    const result = await fn(tx);
-    if (changedNothing(result)) return result;
-    absorbResult(intent, result);
-    await writeAudit(tx, intent);
-    return result;
+  const hooks: (() => void)[] = [];
+  const result = await (conn as Db).transaction((tx) => {
+    commitHooks.set(tx, hooks);
+    return fn(tx);
   });
+  for (const hook of hooks) hook();
+  return result;
 }
 
-const changedNothing = (result: unknown) => result === undefined || result === null || result === false;
+/** `fn` in a savepoint of `tx`: rolled back alone when it throws; what it asked to run after the commit then never runs. */
+export async function withSavepoint<T>(tx: Tx, fn: (sp: Tx) => Promise<T>): Promise<T> {
+  const hooks: (() => void)[] = [];
+  const result = await tx.transaction((sp) => {
+    commitHooks.set(sp, hooks);
+    return fn(sp);
+  });
+  for (const hook of hooks) afterCommit(tx, hook);
+  return result;
+}
+
+/**
+ * Runs `hook` once `tx` has committed; never if it rolls back. At once in a transaction opened
+ * elsewhere than withTransaction or withSavepoint (whose end is not known here).
+ */
+export function afterCommit(tx: Tx, hook: () => void): void {
+  const hooks = commitHooks.get(tx);
+  if (hooks) hooks.push(hook);
+  else hook();
+}
 
 /** Whether the database refused a write for a unique constraint (PostgreSQL 23505, also when wrapped by the driver). */
 export function isUniqueViolation(err: unknown): boolean {
@@ -43,7 +57,7 @@ export function isRetryableConflict(err: unknown): boolean {
  * Runs `fn` again (up to `tries` times in all, after 5–30 ms) when the database ended it to
  * break a deadlock: what it wrote was rolled back whole, so a run again writes it once. A safety
  * net: event tracking and the click writer, which take some of the same rows, take them in one
- * order (analytics/link-days.ts); before they did, the soak bench saw a 500 about once in 5,000
+ * order (analytics/store-rollup-writes.ts); before they did, the soak bench saw a 500 about once in 5,000
  * tracked events.
  */
 export async function retryOnConflict<T>(fn: () => Promise<T>, tries = 4): Promise<T> {

@@ -4,9 +4,7 @@ import { invalid } from './errors.js';
 export const URL_MAX_LENGTH = 4096;
 
 export type UrlVerdict =
-  | { ok: true; href: string }
-  | { ok: false; reason: 'https_required' | 'url_characters' }
-  | { ok: false; reason: 'max_length'; limit: number };
+  { ok: true; href: string } | { ok: false; reason: 'https_required' | 'url_characters' } | { ok: false; reason: 'max_length'; limit: number };
 
 /** True if `s` holds a C0 control (CR, LF, TAB, NUL…), DEL or a C1 control. */
 function hasControl(s: string): boolean {

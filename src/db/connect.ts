@@ -66,7 +66,12 @@ export async function openPostgres(url: string, poolSize = 10, o: { statementTim
   // Parse int8 (counts, identities) as numbers: our values stay far below 2^53.
   pg.types.setTypeParser(20, (v) => Number(v));
   // Fail fast while the server is away (callers answer 503) instead of queueing forever.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: o.connectionTimeoutMs ?? 3000, statement_timeout: o.statementTimeoutMs ?? 60_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: o.connectionTimeoutMs ?? 3000,
+    statement_timeout: o.statementTimeoutMs ?? 60_000,
+  });
   pool.on('error', () => {
     /* an idle client died; the pool replaces it on next use */
   });
@@ -216,7 +221,8 @@ export function arrayParam(values: readonly (string | number | null)[], elementT
 }
 
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed|Cannot use a pool after calling end/i;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed|Cannot use a pool after calling end/i;
 
 /** Whether an error means "the database is not reachable right now" (a 503), not a bug (a 500). */
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {

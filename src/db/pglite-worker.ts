@@ -82,7 +82,11 @@ async function answer(db: PGlite, req: Request): Promise<unknown> {
 }
 
 const seed = init.seed ? { loadDataDir: new Blob([init.seed]) } : {};
-const db = await PGlite.create(init.dataDir, { ...seed, wasmModule: init.wasmModule as PGliteOptions['wasmModule'], fsBundle: new Blob([init.fsBundle]) }).catch((err: unknown) => {
+const db = await PGlite.create(init.dataDir, {
+  ...seed,
+  wasmModule: init.wasmModule as PGliteOptions['wasmModule'],
+  fsBundle: new Blob([init.fsBundle]),
+}).catch((err: unknown) => {
   port.postMessage({ id: 0, error: errorOf(err) } satisfies Reply);
   throw err;
 });

@@ -42,8 +42,7 @@ export interface ListOptions {
 const raw = (s: string) => sql.raw(s);
 
 /** Formats a timestamptz as ISO 8601 UTC in SQL, so both drivers hand back the same string. */
-export const isoTimestamp = (column: string) =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export const isoTimestamp = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** Reads field `f` of a JSON item `e.j` as the column's SQL type. */
 function fromJson(c: Column): SQL {
@@ -84,7 +83,10 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
     if (items.length === 0) return undefined;
     const cols = raw(['id', 'workspace_id', ...def.columns.map((c) => c.column), 'created_at', 'updated_at'].join(', '));
     const valueOf = (c: Column) => (c.insertDefault ? sql`COALESCE(${fromJson(c)}, ${raw(c.insertDefault)})` : fromJson(c));
-    const stamps = [sql`COALESCE((e.j->>'createdAt')::timestamptz, now())`, sql`COALESCE((e.j->>'updatedAt')::timestamptz, (e.j->>'createdAt')::timestamptz, now())`];
+    const stamps = [
+      sql`COALESCE((e.j->>'createdAt')::timestamptz, now())`,
+      sql`COALESCE((e.j->>'updatedAt')::timestamptz, (e.j->>'createdAt')::timestamptz, now())`,
+    ];
     const values = sql.join([sql`(e.j->>'id')::uuid`, sql`${workspaceId}::uuid`, ...def.columns.map(valueOf), ...stamps], sql`, `);
     return sql`INSERT INTO ${raw(t)} AS t (${cols})
         SELECT ${values} FROM jsonb_array_elements(${JSON.stringify(items)}::jsonb) WITH ORDINALITY AS e(j, ord)
@@ -136,10 +138,7 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
     /** The rows with these ids (any order), as a list would show them. */
     byIds(conn: Conn, workspaceId: string, ids: string[]): Promise<Row[]> {
       if (ids.length === 0) return Promise.resolve([]);
-      return rows<Row>(
-        conn,
-        sql`SELECT ${selection} FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId}${alive} AND t.id ${inList(ids, 'uuid')}`,
-      );
+      return rows<Row>(conn, sql`SELECT ${selection} FROM ${raw(t)} AS t WHERE t.workspace_id = ${workspaceId}${alive} AND t.id ${inList(ids, 'uuid')}`);
     },
 
     /** The ids among `ids` that exist (and are not deleted) in the workspace. */

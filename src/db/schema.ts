@@ -24,7 +24,9 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: uuid('id').primaryKey(),
-    workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id),
     name: text('name').notNull(),
     scopes: text('scopes').array().notNull(),
     prefix: text('prefix').notNull(),
@@ -49,8 +51,12 @@ export const users = pgTable('users', {
 });
 
 export const memberships = pgTable('memberships', {
-  workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id),
-  userId: uuid('user_id').notNull().references(() => users.id),
+  workspaceId: uuid('workspace_id')
+    .notNull()
+    .references(() => workspaces.id),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id),
   role: text('role').notNull(),
   createdAt: createdAt(),
   seq: seq(),
@@ -58,7 +64,9 @@ export const memberships = pgTable('memberships', {
 
 export const sessions = pgTable('sessions', {
   id: uuid('id').primaryKey(),
-  userId: uuid('user_id').notNull().references(() => users.id),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id),
   tokenHash: bytea('token_hash').notNull().unique(),
   userAgent: text('user_agent'),
   createdAt: createdAt(),
@@ -69,7 +77,9 @@ export const sessions = pgTable('sessions', {
 
 export const invites = pgTable('invites', {
   id: uuid('id').primaryKey(),
-  workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id),
+  workspaceId: uuid('workspace_id')
+    .notNull()
+    .references(() => workspaces.id),
   email: text('email').notNull(),
   role: text('role').notNull(),
   tokenHash: bytea('token_hash').notNull().unique(),
@@ -83,8 +93,12 @@ export const invites = pgTable('invites', {
 
 export const humanTokens = pgTable('human_tokens', {
   id: uuid('id').primaryKey(),
-  userId: uuid('user_id').notNull().references(() => users.id),
-  workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id),
+  workspaceId: uuid('workspace_id')
+    .notNull()
+    .references(() => workspaces.id),
   name: text('name').notNull(),
   scopes: text('scopes').array().notNull(),
   prefix: text('prefix').notNull(),
@@ -103,7 +117,9 @@ export const setupCodes = pgTable('setup_codes', {
 
 export const oauthApps = pgTable('oauth_apps', {
   id: uuid('id').primaryKey(),
-  workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id),
+  workspaceId: uuid('workspace_id')
+    .notNull()
+    .references(() => workspaces.id),
   name: text('name').notNull(),
   clientId: text('client_id').notNull().unique(),
   secretHash: bytea('secret_hash'),
@@ -117,9 +133,15 @@ export const oauthApps = pgTable('oauth_apps', {
 
 export const oauthGrants = pgTable('oauth_grants', {
   id: uuid('id').primaryKey(),
-  appId: uuid('app_id').notNull().references(() => oauthApps.id),
-  userId: uuid('user_id').notNull().references(() => users.id),
-  workspaceId: uuid('workspace_id').notNull().references(() => workspaces.id),
+  appId: uuid('app_id')
+    .notNull()
+    .references(() => oauthApps.id),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id),
+  workspaceId: uuid('workspace_id')
+    .notNull()
+    .references(() => workspaces.id),
   scopes: text('scopes').array().notNull(),
   createdAt: createdAt(),
   revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
@@ -128,7 +150,9 @@ export const oauthGrants = pgTable('oauth_grants', {
 
 export const oauthCodes = pgTable('oauth_codes', {
   codeHash: bytea('code_hash').primaryKey(),
-  grantId: uuid('grant_id').notNull().references(() => oauthGrants.id),
+  grantId: uuid('grant_id')
+    .notNull()
+    .references(() => oauthGrants.id),
   redirectUri: text('redirect_uri').notNull(),
   codeChallenge: text('code_challenge').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
@@ -137,7 +161,9 @@ export const oauthCodes = pgTable('oauth_codes', {
 
 export const oauthTokens = pgTable('oauth_tokens', {
   id: uuid('id').primaryKey(),
-  grantId: uuid('grant_id').notNull().references(() => oauthGrants.id),
+  grantId: uuid('grant_id')
+    .notNull()
+    .references(() => oauthGrants.id),
   kind: text('kind').notNull(),
   tokenHash: bytea('token_hash').notNull().unique(),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),

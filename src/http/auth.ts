@@ -135,7 +135,11 @@ async function namedWorkspace(resolved: Resolved, request: FastifyRequest): Prom
 
 /** Whether the request presents any credential at all (for routes where signing in is optional). */
 function carriesCredential(request: FastifyRequest, kinds: readonly CredentialKind[]): boolean {
-  return rawHeaderValues(request, 'authorization').length > 0 || rawHeaderValues(request, 'x-api-key').length > 0 || kinds.some((k) => (k.extract?.(request).length ?? 0) > 0);
+  return (
+    rawHeaderValues(request, 'authorization').length > 0 ||
+    rawHeaderValues(request, 'x-api-key').length > 0 ||
+    kinds.some((k) => (k.extract?.(request).length ?? 0) > 0)
+  );
 }
 
 /** Requests of a person's account routes (no workspace) share one window per person. */
@@ -167,7 +171,8 @@ export function authenticate(deps: AuthDeps) {
       const person = async () => {
         const resolved = await resolveCredential(request, deps.kinds, now);
         const needsSession = account !== 'person';
-        if (resolved.actor.type !== 'user' || (needsSession && !resolved.actor.sessionId)) throw new AppError(needsSession ? 'session_required' : 'person_required');
+        if (resolved.actor.type !== 'user' || (needsSession && !resolved.actor.sessionId))
+          throw new AppError(needsSession ? 'session_required' : 'person_required');
         request.person = { userId: resolved.actor.userId, sessionId: resolved.actor.sessionId, tokenId: resolved.actor.tokenId };
         return resolved;
       };
@@ -256,7 +261,9 @@ export function adminGuard(adminToken: string) {
     if (lines.length > 1) throw new AppError('credential_conflict');
     const header = lines[0] ?? '';
     const m = /^Bearer\s+(.+)$/i.exec(header);
-    const given = createHash('sha256').update(m ? m[1]!.trim() : '').digest();
+    const given = createHash('sha256')
+      .update(m ? m[1]!.trim() : '')
+      .digest();
     if (!m || !timingSafeEqual(given, expected)) throw new AppError('admin_unauthorized');
   };
 }

@@ -1,57 +1,12 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/connect.js';
 import { AppError } from '../core/errors.js';
-import { translate, type MessageCode } from '../i18n/messages.js';
+import { messages, translate, type ErrorCode } from '../i18n/messages.js';
 import { validationToAppError } from './validation.js';
 
-const STATUS: Partial<Record<MessageCode, number>> = {
-  credential_missing: 401,
-  credential_malformed: 401,
-  credential_invalid: 401,
-  credential_revoked: 401,
-  credential_expired: 401,
-  credential_conflict: 401,
-  admin_unauthorized: 401,
-  missing_scopes: 403,
-  owner_required: 403,
-  mfa_required: 403,
-  sso_not_configured: 404,
-  sso_required: 403,
-  sso_unavailable: 404,
-  sso_provider_down: 502,
-  sso_email_unverified: 403,
-  sso_domain_unverified: 403,
-  sso_email_invalid: 403,
-  sso_link_required: 403,
-  sso_link_email_mismatch: 403,
-  sso_identity_taken: 403,
-  cross_site_sign_in: 403,
-  session_required: 401,
-  person_required: 401,
-  not_a_member: 401,
-  login_failed: 401,
-  login_throttled: 429,
-  mfa_failed: 401,
-  mfa_restart: 401,
-  mfa_throttled: 429,
-  passkey_failed: 401,
-  route_not_found: 404,
-  import_running: 409,
-  import_reads_busy: 429,
-  utm_template_name_taken: 409,
-  not_found: 404,
-  stripe_no_connection: 404,
-  rate_limited: 429,
-  body_too_large: 413,
-  internal_error: 500,
-  unavailable: 503,
-  heavy_requests_busy: 429,
-  query_timeout: 503,
-  secret_unopenable: 503,
-};
-
-export function statusOf(code: MessageCode): number {
-  return STATUS[code] ?? 400;
+/** The HTTP status of an error's code, kept beside its message in the catalogue. */
+export function statusOf(code: ErrorCode): number {
+  return messages[code].status;
 }
 
 export interface ErrorBody {
@@ -107,12 +62,18 @@ function statementTimedOut(err: unknown, depth = 0): boolean {
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   if (statementTimedOut(error)) {
     request.log.warn({ err: error, workspaceId: request.principal?.workspace.id, url: request.url.split('?')[0] }, 'statement timeout');
-    void reply.status(503).header('retry-after', '30').send(errorBody(new AppError('query_timeout', {}, { retryAfter: 30 })));
+    void reply
+      .status(503)
+      .header('retry-after', '30')
+      .send(errorBody(new AppError('query_timeout', {}, { retryAfter: 30 })));
     return;
   }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error, workspaceId: request.principal?.workspace.id }, 'database unavailable');
-    void reply.status(503).header('retry-after', '5').send(errorBody(new AppError('unavailable')));
+    void reply
+      .status(503)
+      .header('retry-after', '5')
+      .send(errorBody(new AppError('unavailable')));
     return;
   }
   const appError = error instanceof AppError ? error : fromFastifyError(error);
@@ -132,6 +93,14 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
 export function isApiPath(path: string): boolean {
   // /webhooks/… are the inbound events of other services (Stripe): JSON too, never a visitor's page.
   return /^\/(?:api|admin|oauth|docs)(?:[/?]|$)/.test(path) || path.startsWith('/.well-known/') || path.startsWith('/webhooks/');
+}
+
+/**
+ * An answer given before the body is read: a body still on its way closes the connection, so
+ * neither side waits on the rest of it (keep-alive would read it as the next request).
+ */
+export function closeIfBodyPending(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) void reply.header('connection', 'close');
 }
 
 /** Answers the reply it sent: an async handler returns it, so Fastify knows the answer is given while async onSend hooks still run. */

@@ -190,7 +190,8 @@ export class JsonScanner {
   }
 
   private value(): void {
-    if (++this.values > this.limits.maxValues && this.problem === undefined) this.problem = { kind: 'too_many_values', limit: this.limits.maxValues, item: undefined };
+    if (++this.values > this.limits.maxValues && this.problem === undefined)
+      this.problem = { kind: 'too_many_values', limit: this.limits.maxValues, item: undefined };
     if (++this.itemValues > this.limits.maxItemValues && this.problem === undefined) {
       this.problem = { kind: 'too_many_values', limit: this.limits.maxItemValues, item: this.item() };
     }

@@ -85,10 +85,7 @@ export class LoginThrottle {
       this.counter.count(keys.address, nowMs),
       this.counter.count(keys.account, nowMs),
     ]);
-    const full = [
-      ...(pair >= this.opts.pairLimit ? [keys.pair] : []),
-      ...(byAddress >= this.opts.addressLimit ? [keys.address] : []),
-    ];
+    const full = [...(pair >= this.opts.pairLimit ? [keys.pair] : []), ...(byAddress >= this.opts.addressLimit ? [keys.address] : [])];
     if (full.length > 0) {
       const waits = await Promise.all(full.map((key) => this.counter.expiresIn(key, nowMs)));
       const retryAfter = Math.max(1, Math.ceil(Math.max(...waits) / 1000));
@@ -100,9 +97,7 @@ export class LoginThrottle {
 
   async failed(account: string, address: string, nowMs: number): Promise<void> {
     const keys = this.keys(account, address);
-    await Promise.all(
-      [keys.pair, keys.address, keys.account].map((key) => this.counter.add(key, this.opts.windowMs, nowMs)),
-    );
+    await Promise.all([keys.pair, keys.address, keys.account].map((key) => this.counter.add(key, this.opts.windowMs, nowMs)));
   }
 
   async succeeded(account: string, address: string): Promise<void> {

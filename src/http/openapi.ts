@@ -37,7 +37,7 @@ key in both headers counts as one). A missing, malformed, unknown, revoked or ex
 Account and settings operations (tagged Account and Workspace settings) take the session only — no key or token
 can mint another — except \`GET /api/me\`, which also takes a human token.
 
-Roles: \`owner\` (all fourteen scopes and the settings), \`member\` (the twelve scopes of api.md, not the two
+Roles: \`owner\` (all fourteen scopes and the settings), \`member\` (the twelve scopes of the API, not the two
 webhook scopes), \`viewer\` (the six read scopes). An owner-only operation answers anyone else 403 \`owner_required\`.
 
 The operator API under \`/admin\` takes the server's \`ADMIN_TOKEN\` instead, as
@@ -84,7 +84,14 @@ credentials, 403 with \`missingScopes\`, 404, 413 for a body over the limit, 429
 
 Lists are ordered by createdAt, ties by insertion order, so skip/take paging visits every record
 exactly once. Bulk writes are atomic: one bad item fails the request with 400 naming
-\`[index].field\`, and nothing is written. Properties the API does not know are ignored.`;
+\`[index].field\`, and nothing is written. Properties the API does not know are ignored.
+
+## Guides
+
+The product's own guides, served by this server as plain text ([all of them](/docs/guides)):
+[running and testing on your own machine](/docs/guides/local-testing.md) (webhooks to localhost, Stripe),
+[moving links in and out](/docs/guides/imports.md) (imports, exports, the domains of old short links) and
+[deployment](/docs/guides/deploy.md).`;
 
 /** A tiny mark for the browser tab, so /docs shows neither Swagger's nor Fastify's. */
 const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1f3a5f"/><path d="M10 7v18h12" fill="none" stroke="#fff" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
@@ -125,11 +132,13 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string, web
           humanToken: {
             type: 'http',
             scheme: 'bearer',
-            description: "A person's token (`ltp_…`, made at POST /api/me/tokens), sent like an API key; it acts in its workspace with its scopes ∩ the person's current role",
+            description:
+              "A person's token (`ltp_…`, made at POST /api/me/tokens), sent like an API key; it acts in its workspace with its scopes ∩ the person's current role",
           },
           oauth2: {
             type: 'oauth2',
-            description: 'An app connected by a person (operations.md §9): authorization code with PKCE (S256). Its access token (`lto_…`) is sent like an API key and acts in the consented workspace with the granted scopes ∩ the person\'s current role. Metadata: /.well-known/oauth-authorization-server',
+            description:
+              "An app connected by a person: authorization code with PKCE (S256). Its access token (`lto_…`) is sent like an API key and acts in the consented workspace with the granted scopes ∩ the person's current role. Metadata: /.well-known/oauth-authorization-server",
             flows: {
               authorizationCode: {
                 authorizationUrl: `${baseUrl}/oauth/authorize`,
@@ -169,7 +178,10 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string, web
 
 /** Answered on every authenticated operation (src/http/auth.ts counts each request). */
 const RATE_LIMIT_HEADERS = {
-  'X-RateLimit-Limit': { type: 'integer', description: 'Requests allowed in the sliding 60-second window (the workspace\'s plan; account operations: per person)' },
+  'X-RateLimit-Limit': {
+    type: 'integer',
+    description: "Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person)",
+  },
   'X-RateLimit-Remaining': { type: 'integer', description: 'Requests left in the window' },
   'X-RateLimit-Reset': { type: 'integer', description: 'Unix seconds at which the oldest counted request leaves the window' },
 };
@@ -222,19 +234,35 @@ const DESCRIBED = Symbol('described');
 function describeCredentials(route: RouteOptions, schema: Record<string, unknown>): boolean {
   const { scope, account, sessionOnly } = route.config ?? {};
   if (account) {
-    schema.security = account === 'person' ? [{ sessionCookie: [] }, { humanToken: [] }] : account === 'optional' ? [{}, { sessionCookie: [] }] : [{ sessionCookie: [] }];
+    schema.security =
+      account === 'person' ? [{ sessionCookie: [] }, { humanToken: [] }] : account === 'optional' ? [{}, { sessionCookie: [] }] : [{ sessionCookie: [] }];
     // A workspace's settings: another role than the one needed is 403 (owner_required, or mfa_required).
-    const role = route.config?.workspaceRole ? { 403: { ...errorResponses[403], description: 'Not allowed for your role here (owner_required), or the workspace requires two-factor sign-in (mfa_required)' } } : {};
+    const role = route.config?.workspaceRole
+      ? {
+          403: {
+            ...errorResponses[403],
+            description: 'Not allowed for your role here (owner_required), or the workspace requires two-factor sign-in (mfa_required)',
+          },
+        }
+      : {};
     schema.response = { 401: errorResponses[401], ...role, 429: errorResponses[429], ...(schema.response as object | undefined) };
     return true;
   }
   const scopes = requiredScopes(scope);
   if (!scopes.length) return false;
-  schema.security = sessionOnly ? [{ sessionCookie: [] }] : [{ bearerAuth: [] }, { apiKeyHeader: [] }, { humanToken: [] }, { oauth2: [...scopes] }, { sessionCookie: [] }];
+  schema.security = sessionOnly
+    ? [{ sessionCookie: [] }]
+    : [{ bearerAuth: [] }, { apiKeyHeader: [] }, { humanToken: [] }, { oauth2: [...scopes] }, { sessionCookie: [] }];
   const named = scopes.map((s) => `\`${s}\``).join(', ');
   const note = scopes.length === 1 ? `Scope: ${named}.` : `Scopes (all required): ${named}.`;
   schema.description = [schema.description, note].filter(Boolean).join('\n\n');
   // 400 even without input: a session request must name its workspace (workspace_required).
-  schema.response = { 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403], 429: errorResponses[429], ...(schema.response as object | undefined) };
+  schema.response = {
+    400: errorResponses[400],
+    401: errorResponses[401],
+    403: errorResponses[403],
+    429: errorResponses[429],
+    ...(schema.response as object | undefined),
+  };
   return true;
 }

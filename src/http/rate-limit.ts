@@ -113,8 +113,14 @@ export class RedisRateLimiter implements RateLimiter {
   async hit(key: string, limit: number, nowMs: number): Promise<RateDecision> {
     try {
       const member = `${nowMs}:${randomBytes(6).toString('base64url')}`;
-      const [allowed, count, oldest, authEpoch] = (await (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)
-        .slidingWindowHit!(`lt:rl:${key}`, AUTH_EPOCH_KEY, nowMs, WINDOW_MS, limit, member)) as [number, number, string, string];
+      const [allowed, count, oldest, authEpoch] = (await (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>).slidingWindowHit!(
+        `lt:rl:${key}`,
+        AUTH_EPOCH_KEY,
+        nowMs,
+        WINDOW_MS,
+        limit,
+        member,
+      )) as [number, number, string, string];
       if (this.degraded) {
         this.degraded = false;
         this.log.info('rate limiter: Redis is back, shared window restored');

@@ -49,11 +49,15 @@ export const ErrorBody = Type.Object(
           'Extension. On a 400 about one input: the field the message names, as in the message — `[3].url` for the fourth item of a bulk body, `url` for a single body, the parameter name for a query or path. A client can show the message at that field without reading the text.',
       }),
     ),
-    reason: Type.Optional(Type.String({ description: 'Extension. With `field`: the rule it broke, machine-readable (`required`, `https_required`, `max_length`, …).' })),
+    reason: Type.Optional(
+      Type.String({ description: 'Extension. With `field`: the rule it broke, machine-readable (`required`, `https_required`, `max_length`, …).' }),
+    ),
     missingScopes: Type.Optional(Type.Array(Type.String(), { description: 'Only on 403: scopes the key lacks' })),
     retryAfter: Type.Optional(Type.Integer({ description: 'Only on 429: seconds to wait' })),
     limit: Type.Optional(
-      Type.Integer({ description: 'Only with code `too_many_items` (400): the most items this workspace accepts in one bulk request (its plan\'s, at most 10,000)' }),
+      Type.Integer({
+        description: "Only with code `too_many_items` (400): the most items this workspace accepts in one bulk request (its plan's, at most 10,000)",
+      }),
     ),
   },
   { $id: 'ErrorBody', title: 'Error' },

@@ -4,9 +4,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { authenticate, authorizeWorkspaceRole, type AuthDeps, type RoleLookup } from './auth.js';
 import { AppError } from '../core/errors.js';
-import { errorBody, errorHandler, isApiPath, notFoundHandlerWith } from './errors.js';
+import { closeIfBodyPending, errorBody, errorHandler, isApiPath, notFoundHandlerWith } from './errors.js';
 import { withApiPrefix } from './api-prefix.js';
 import { describeRoute, registerOpenApi } from './openapi.js';
+import { registerGuides } from './guides.js';
 import { ErrorBody } from './schemas.js';
 import { registerJsonBody } from './json-body.js';
 import { rejectUnstorableText } from './text-safety.js';
@@ -142,6 +143,7 @@ export async function createServer(deps: ServerOptions): Promise<App> {
     );
   });
   await registerOpenApi(app, deps.baseUrl, deps.openApiWebhooks);
+  registerGuides(app);
 
   app.addHook('preValidation', rejectUnstorableText);
 
@@ -149,7 +151,7 @@ export async function createServer(deps: ServerOptions): Promise<App> {
   // its not-found handler runs. The answer comes first; a body still on its way closes the connection.
   app.addHook('onRequest', async (request, reply) => {
     if (!request.is404) return;
-    if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) void reply.header('connection', 'close');
+    closeIfBodyPending(request, reply as never);
     notFound(request, reply as never);
     return reply;
   });

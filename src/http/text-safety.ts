@@ -88,7 +88,11 @@ export async function rejectUnstorableText(request: FastifyRequest): Promise<voi
   const declared = (request.routeOptions.schema?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties;
   const query = request.query as Record<string, unknown> | undefined;
   if (declared && query) {
-    const used = Object.fromEntries(Object.keys(declared).filter((k) => k in query).map((k) => [k, query[k]]));
+    const used = Object.fromEntries(
+      Object.keys(declared)
+        .filter((k) => k in query)
+        .map((k) => [k, query[k]]),
+    );
     const inQuery = findUnstorable(used);
     if (inQuery) throw invalidQuery(fieldPath(inQuery.path), inQuery.reason);
   }

@@ -8,8 +8,7 @@ import type { Params, ReasonCode } from '../i18n/messages.js';
 import { COUNTRY_CODE_PATTERN, HTTPS_URL_PATTERN } from './schemas.js';
 
 // ajv-formats ships CJS with a default export; under NodeNext it arrives as the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
 function makeAjv(coerceTypes: boolean): Ajv {
   // Bodies are never coerced: "5" where a number is expected is a 400, not a 5.
@@ -106,7 +105,10 @@ export function validationToAppError(errors: ErrorObject[], context: string): Ap
   if (first.keyword === 'maxItems' && first.instancePath === '' && context === 'body' && Array.isArray(first.data)) {
     return tooManyItems(Number((first.params as { limit: number }).limit), first.data.length);
   }
-  const parts: (string | number)[] = first.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts: (string | number)[] = first.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (first.keyword === 'required') parts.push(String((first.params as { missingProperty: string }).missingProperty));
   // A key refused by propertyNames (a geo country code) is named as the field: `[0].geo.us`.
   if (first.propertyName !== undefined) parts.push(first.propertyName);

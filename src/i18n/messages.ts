@@ -1,366 +1,484 @@
+/** A message in English and Arabic. */
+interface Text {
+  en: string;
+  ar: string;
+}
+
 /**
- * Every message the API can answer with, in English and Arabic. Placeholders in braces
- * are filled from the error's params; the same params feed both languages.
+ * Every message the API can answer with, in English and Arabic, and an error's HTTP status
+ * beside it. Placeholders in braces are filled from the error's params; the same params feed
+ * both languages.
  */
 export const messages = {
   credential_missing: {
+    status: 401,
     en: 'Authentication required: send an API key or token as "Authorization: Bearer <key>" or "X-API-Key: <key>" (the dashboard sends its session cookie).',
     ar: 'المصادقة مطلوبة: أرسل مفتاح API أو رمزًا في الترويسة "Authorization: Bearer <key>" أو "X-API-Key: <key>" (لوحة التحكم ترسل ملف تعريف الارتباط الخاص بجلستها).',
   },
   credential_malformed: {
+    status: 401,
     en: 'The credential is malformed.',
     ar: 'بيانات الاعتماد مشوّهة أو بصيغة غير صحيحة.',
   },
-  credential_invalid: { en: 'The credential (API key, token or session) is not valid.', ar: 'بيانات الاعتماد (مفتاح API أو الرمز أو الجلسة) غير صالحة.' },
-  credential_revoked: { en: 'The credential has been revoked.', ar: 'تم إبطال بيانات الاعتماد هذه.' },
-  credential_expired: { en: 'The credential has expired.', ar: 'انتهت صلاحية بيانات الاعتماد هذه.' },
+  credential_invalid: {
+    status: 401,
+    en: 'The credential (API key, token or session) is not valid.',
+    ar: 'بيانات الاعتماد (مفتاح API أو الرمز أو الجلسة) غير صالحة.',
+  },
+  credential_revoked: { status: 401, en: 'The credential has been revoked.', ar: 'تم إبطال بيانات الاعتماد هذه.' },
+  credential_expired: { status: 401, en: 'The credential has expired.', ar: 'انتهت صلاحية بيانات الاعتماد هذه.' },
   credential_conflict: {
+    status: 401,
     en: 'Send exactly one credential per request, in one header line; this request carries more than one (two different keys, a repeated header or a comma-separated list).',
     ar: 'أرسل بيانات اعتماد واحدة فقط في كل طلب وفي سطر ترويسة واحد؛ هذا الطلب يحمل أكثر من واحدة (مفتاحان مختلفان أو ترويسة مكرّرة أو قائمة مفصولة بفواصل).',
   },
   admin_unauthorized: {
+    status: 401,
     en: 'The operator token is missing or wrong.',
     ar: 'رمز المشغّل مفقود أو غير صحيح.',
   },
   missing_scopes: {
+    status: 403,
     en: 'The credential lacks the scopes this operation needs: {scopes}.',
     ar: 'بيانات الاعتماد لا تملك الصلاحيات التي تحتاجها هذه العملية: {scopes}.',
   },
   rate_limited: {
+    status: 429,
     en: 'Rate limit exceeded for this workspace. Retry in {retryAfter} seconds.',
     ar: 'تم تجاوز حد الطلبات لمساحة العمل هذه. أعد المحاولة بعد {retryAfter} ثانية.',
   },
   heavy_requests_busy: {
+    status: 429,
     en: 'This workspace already has {limit} expensive requests (lists with statistics, analytics, exports) running or waiting on this server. Retry in {retryAfter} seconds.',
     ar: 'لدى مساحة العمل هذه {limit} من الطلبات المكلفة (القوائم مع الإحصاءات، والتحليلات، والتصدير) قيد التنفيذ أو الانتظار على هذا الخادم. أعد المحاولة بعد {retryAfter} ثانية.',
   },
   query_timeout: {
+    status: 503,
     en: 'This request took longer than the database allows and was stopped. Narrow it (a shorter date range, a smaller take) or retry later.',
     ar: 'استغرق هذا الطلب وقتًا أطول مما تسمح به قاعدة البيانات فأُوقف. ضيّق نطاقه (مدة أقصر أو قيمة take أصغر) أو أعد المحاولة لاحقًا.',
   },
   workspace_required: {
+    status: 400,
     en: 'Requests made with a session name their workspace in the X-Workspace-Id header.',
     ar: 'الطلبات المرسلة بجلسة تسجيل دخول تحدد مساحة العمل في الترويسة X-Workspace-Id.',
   },
   session_required: {
-    en: 'This route needs a signed-in session (the dashboard\'s cookie); API keys and tokens are not accepted here.',
+    status: 401,
+    en: "This route needs a signed-in session (the dashboard's cookie); API keys and tokens are not accepted here.",
     ar: 'يتطلب هذا المسار جلسة تسجيل دخول (ملف تعريف الارتباط الخاص بلوحة التحكم)؛ لا تُقبل هنا مفاتيح API ولا الرموز.',
   },
   person_required: {
+    status: 401,
     en: 'This route acts for a person: send the session cookie or a human token, not an API key.',
     ar: 'يعمل هذا المسار باسم شخص: أرسل ملف تعريف الارتباط الخاص بالجلسة أو رمزًا شخصيًا، لا مفتاح API.',
   },
   not_a_member: {
+    status: 401,
     en: 'You are not a member of the workspace named by X-Workspace-Id.',
     ar: 'لست عضوًا في مساحة العمل المحددة في الترويسة X-Workspace-Id.',
   },
   cross_site_sign_in: {
+    status: 403,
     en: "Signing in is possible only from this site's own pages.",
     ar: 'لا يمكن تسجيل الدخول إلا من صفحات هذا الموقع نفسه.',
   },
   mfa_failed: {
+    status: 401,
     en: 'Wrong code. {attemptsLeft} attempts left before you must enter your password again.',
     ar: 'الرمز غير صحيح. بقيت {attemptsLeft} محاولات قبل أن يلزمك إدخال كلمة المرور من جديد.',
   },
   mfa_restart: {
+    status: 401,
     en: 'This sign-in has expired or took too many wrong codes. Sign in with your password again.',
     ar: 'انتهت صلاحية تسجيل الدخول هذا أو أُدخلت فيه رموز خاطئة كثيرة. سجّل الدخول بكلمة المرور من جديد.',
   },
   mfa_throttled: {
+    status: 429,
     en: 'Too many wrong codes for this account in the last hour. Try again later.',
     ar: 'أُدخلت رموز خاطئة كثيرة لهذا الحساب خلال الساعة الماضية. حاول لاحقًا.',
   },
   passkey_failed: {
+    status: 401,
     en: 'This passkey was not accepted. Try again, or sign in with your password.',
     ar: 'لم يُقبل مفتاح المرور هذا. حاول مجددًا أو سجّل الدخول بكلمة المرور.',
   },
   password_reset_unavailable: {
+    status: 400,
     en: 'This server sends no mail, so it cannot mail a reset link. Ask the operator for one (linktrail users reset-link).',
     ar: 'لا يرسل هذا الخادم بريدًا، فلا يمكنه إرسال رابط إعادة التعيين. اطلب رابطًا من مشغّل الخدمة (linktrail users reset-link).',
   },
-  login_failed: { en: 'Wrong email or password.', ar: 'البريد الإلكتروني أو كلمة المرور غير صحيحة.' },
+  login_failed: { status: 401, en: 'Wrong email or password.', ar: 'البريد الإلكتروني أو كلمة المرور غير صحيحة.' },
   login_throttled: {
+    status: 429,
     en: 'Too many failed sign-in attempts. Retry in {retryAfter} seconds.',
     ar: 'محاولات تسجيل دخول فاشلة كثيرة. أعد المحاولة بعد {retryAfter} ثانية.',
   },
   mfa_required: {
+    status: 403,
     en: 'This workspace requires two-factor sign-in. Turn it on in Account → Security (/api/me/mfa), then try again.',
     ar: 'تتطلب مساحة العمل هذه تسجيل الدخول بخطوتين. فعّله من الحساب ← الأمان (/api/me/mfa) ثم حاول مجددًا.',
   },
   owner_required: {
+    status: 403,
     en: 'Only an owner of this workspace can do this.',
     ar: 'لا يستطيع القيام بهذا إلا مالك مساحة العمل.',
   },
   route_not_found: {
+    status: 404,
     en: 'No endpoint {method} {path}.',
     ar: 'لا توجد نقطة نهاية {method} {path}.',
   },
-  not_found: { en: 'Not found: {resource} {id}.', ar: 'غير موجود: {resource} {id}.' },
+  not_found: { status: 404, en: 'Not found: {resource} {id}.', ar: 'غير موجود: {resource} {id}.' },
   malformed_json: {
+    status: 400,
     en: 'The request body is not valid JSON.',
     ar: 'جسم الطلب ليس JSON صالحًا.',
   },
-  empty_body: { en: 'The request body is empty.', ar: 'جسم الطلب فارغ.' },
+  empty_body: { status: 400, en: 'The request body is empty.', ar: 'جسم الطلب فارغ.' },
   unsupported_content_type: {
+    status: 400,
     en: 'Unsupported content type; send application/json.',
     ar: 'نوع المحتوى غير مدعوم؛ أرسل application/json.',
   },
-  body_too_large: { en: 'The request body is too large.', ar: 'جسم الطلب كبير جدًا.' },
-  invalid_field: { en: 'Invalid {field}: {reason}.', ar: 'قيمة غير صالحة في {field}: {reasonAr}.' },
-  invalid_query: { en: 'Invalid query parameter {field}: {reason}.', ar: 'معامل الاستعلام {field} غير صالح: {reasonAr}.' },
-  invalid_path: { en: 'Invalid path parameter {field}: {reason}.', ar: 'معامل المسار {field} غير صالح: {reasonAr}.' },
+  body_too_large: { status: 413, en: 'The request body is too large.', ar: 'جسم الطلب كبير جدًا.' },
+  invalid_field: { status: 400, en: 'Invalid {field}: {reason}.', ar: 'قيمة غير صالحة في {field}: {reasonAr}.' },
+  invalid_query: { status: 400, en: 'Invalid query parameter {field}: {reason}.', ar: 'معامل الاستعلام {field} غير صالح: {reasonAr}.' },
+  invalid_path: { status: 400, en: 'Invalid path parameter {field}: {reason}.', ar: 'معامل المسار {field} غير صالح: {reasonAr}.' },
   too_many_items: {
+    status: 400,
     en: 'Too many items: this workspace accepts at most {limit} items per request (got {count}).',
     ar: 'عدد العناصر كبير جدًا: تقبل مساحة العمل هذه {limit} عنصرًا على الأكثر في الطلب الواحد (وصل {count}).',
   },
-  bad_request: { en: 'Bad request: {detail}.', ar: 'طلب غير صالح: {detail}.' },
+  bad_request: { status: 400, en: 'Bad request: {detail}.', ar: 'طلب غير صالح: {detail}.' },
   webhook_limit: {
+    status: 400,
     en: 'This workspace already has {limit} webhook endpoints, the most it may have: delete one before adding another.',
     ar: 'لدى مساحة العمل هذه {limit} نقطة استقبال للويب هوك، وهو الحد الأقصى: احذف واحدة قبل إضافة أخرى.',
   },
   webhook_disabled: {
+    status: 400,
     en: 'This webhook endpoint is disabled: enable it (PATCH with "disabled": false) before sending to it.',
     ar: 'نقطة استقبال الويب هوك هذه معطّلة: فعّلها (PATCH مع "disabled": false) قبل الإرسال إليها.',
   },
   internal_error: {
+    status: 500,
     en: 'An unexpected error occurred. Please try again later.',
     ar: 'حدث خطأ غير متوقع. يرجى المحاولة لاحقًا.',
   },
   unavailable: {
+    status: 503,
     en: 'The service is temporarily unavailable (its database cannot be reached). Please retry shortly.',
     ar: 'الخدمة غير متاحة مؤقتًا (تعذّر الوصول إلى قاعدة البيانات). يرجى إعادة المحاولة بعد قليل.',
   },
   secret_unopenable: {
+    status: 503,
     en: "A stored secret cannot be opened: the server's SECRET was changed without SECRET_PREVIOUS. The operator must set it back (or set SECRET_PREVIOUS); retry later.",
     ar: 'تعذّر فتح سرٍّ مخزَّن: تغيّر SECRET في الخادم دون ضبط SECRET_PREVIOUS. على مشغّل الخدمة إعادته (أو ضبط SECRET_PREVIOUS)؛ أعد المحاولة لاحقًا.',
   },
   stripe_connection_exists: {
+    status: 400,
     en: 'This workspace already has a Stripe connection; delete it (DELETE /api/integrations/stripe) to make a new one.',
     ar: 'لمساحة العمل هذه اتصال Stripe قائم بالفعل؛ احذفه (DELETE /api/integrations/stripe) لإنشاء اتصال جديد.',
   },
   stripe_no_connection: {
+    status: 404,
     en: 'This workspace has no Stripe connection; create one with POST /api/integrations/stripe.',
     ar: 'ليس لمساحة العمل هذه اتصال Stripe؛ أنشئه عبر POST /api/integrations/stripe.',
   },
   stripe_not_connected: {
+    status: 400,
     en: 'This Stripe connection is not finished: its signing secret has not been given yet (PUT /api/integrations/stripe).',
     ar: 'اتصال Stripe هذا غير مكتمل: لم يُقدَّم سرّ التوقيع الخاص به بعد (PUT /api/integrations/stripe).',
   },
   stripe_signature: {
-    en: 'The Stripe-Signature header does not prove this body came from Stripe ({problem}): it must be recent (5 minutes) and signed with this connection\'s signing secret.',
+    status: 400,
+    en: "The Stripe-Signature header does not prove this body came from Stripe ({problem}): it must be recent (5 minutes) and signed with this connection's signing secret.",
     ar: 'ترويسة Stripe-Signature لا تثبت أن هذا الجسم مرسَل من Stripe ({problem}): يجب أن تكون حديثة (خلال 5 دقائق) وموقَّعة بسرّ التوقيع الخاص بهذا الاتصال.',
   },
   stripe_event_invalid: {
+    status: 400,
     en: 'The request body is not a Stripe event object.',
     ar: 'جسم الطلب ليس كائن حدث من Stripe.',
   },
   import_not_csv: {
+    status: 400,
     en: 'The file is not a CSV text file in UTF-8 ({detail}): save it as "CSV UTF-8" and send it again.',
     ar: 'الملف ليس ملف CSV نصيًا بترميز UTF-8 ({detailAr}): احفظه بصيغة "CSV UTF-8" وأرسله مرة أخرى.',
   },
   import_empty: {
+    status: 400,
     en: 'The file is empty: send a CSV whose first line names its columns, followed by one link a line.',
     ar: 'الملف فارغ: أرسل ملف CSV يسمّي سطره الأول أعمدته، يليه رابط واحد في كل سطر.',
   },
   import_too_large: {
+    status: 400,
     en: 'The file is {size} bytes; an import takes at most {limit} bytes (50 MB): split it into several files.',
     ar: 'حجم الملف {size} بايت؛ يقبل الاستيراد {limit} بايت على الأكثر (50 ميغابايت): قسّمه إلى عدة ملفات.',
   },
   import_too_many_rows: {
+    status: 400,
     en: 'The file holds more than {limit} rows; an import takes at most {limit}: split it into several files.',
     ar: 'يحتوي الملف على أكثر من {limit} صف؛ يقبل الاستيراد {limit} صف على الأكثر: قسّمه إلى عدة ملفات.',
   },
   import_too_many_cells: {
+    status: 400,
     en: 'Row {line} of the file holds more than {limit} cells; an import reads at most {limit} a row: remove the extra delimiters (or empty columns) from that row and send the file again.',
     ar: 'يحتوي الصف {line} من الملف على أكثر من {limit} خلية؛ يقرأ الاستيراد {limit} خلية على الأكثر في كل صف: احذف الفواصل الزائدة (أو الأعمدة الفارغة) من ذلك الصف وأرسل الملف مرة أخرى.',
   },
   import_no_destination: {
+    status: 400,
     en: 'The file has no destination column for source {source}: name one {expected}, or map yours with mapping={"url":"<column>"}. Columns found: {columns}.',
     ar: 'لا يحتوي الملف على عمود للوجهة في المصدر {source}: سمِّ أحدها {expected}، أو اربط عمودك عبر mapping={"url":"<column>"}. الأعمدة الموجودة: {columns}.',
   },
   import_unknown_column: {
+    status: 400,
     en: 'mapping gives {field} the column "{column}", which the file\'s first line does not name. Columns found: {columns}.',
     ar: 'يربط mapping الحقل {field} بالعمود "{column}"، وهو عمود لا يذكره السطر الأول من الملف. الأعمدة الموجودة: {columns}.',
   },
   import_running: {
+    status: 409,
     en: 'An import is running in this workspace already ({id}): wait until it is done (GET /api/imports/{id}), then send the next file.',
     ar: 'يجري استيراد في مساحة العمل هذه بالفعل ({id}): انتظر حتى ينتهي (GET /api/imports/{id})، ثم أرسل الملف التالي.',
   },
   import_reads_busy: {
+    status: 429,
     en: 'This workspace already has {limit} files being read (import previews, or imports being checked before they start): send this one again in {retryAfter} seconds.',
     ar: 'بلغ عدد الملفات قيد القراءة في مساحة العمل هذه الحدَّ ({limit}؛ معاينات استيراد، أو عمليات استيراد يجري فحصها قبل بدئها): أرسل هذا الملف مرة أخرى بعد {retryAfter} ثانية.',
   },
   import_collection_required: {
+    status: 400,
     en: 'The file has no collection column: say which collection its links go to with collection=<name or id> (a new name creates it).',
     ar: 'لا يحتوي الملف على عمود للمجموعة: حدّد المجموعة التي تذهب إليها روابطه عبر collection=<الاسم أو المعرّف> (الاسم الجديد يُنشئها).',
   },
   import_mapping_invalid: {
+    status: 400,
     en: 'mapping must be a URL-encoded JSON object of our field names to the file\'s column names, such as {"url":"Long URL"}.',
     ar: 'يجب أن يكون mapping كائن JSON مرمّزًا للرابط يربط أسماء حقولنا بأسماء أعمدة الملف، مثل {"url":"Long URL"}.',
   },
   import_unknown_field: {
+    status: 400,
     en: 'mapping names "{field}", which is not a field an import reads; use {fields}.',
     ar: 'يذكر mapping الحقل "{field}"، وهو ليس حقلًا يقرؤه الاستيراد؛ استخدم {fields}.',
   },
   import_not_ndjson: {
+    status: 400,
     en: 'The file is not a Linktrail export (NDJSON from GET /api/export: one JSON object a line, in UTF-8): {detail}.',
     ar: 'الملف ليس ملف تصدير من Linktrail (‏NDJSON من GET /api/export: كائن JSON واحد في كل سطر، بترميز UTF-8): {detailAr}.',
   },
+  // A line of an import's report, never an error answer: no status.
   import_left_out: {
     en: 'Imported without {what}: {reason}.',
     ar: 'استُورد دون {what}: {reasonAr}.',
   },
   host_invalid: {
+    status: 400,
     en: 'Invalid host "{host}": give a domain name such as brand.example (letters, digits and hyphens, at least two labels; no scheme, path or port).',
     ar: 'المضيف "{~host}" غير صالح: أدخل اسم نطاق مثل brand.example (أحرف وأرقام وشرطات، ومقطعان على الأقل؛ دون بروتوكول أو مسار أو منفذ).',
   },
   host_ip_literal: {
+    status: 400,
     en: 'Invalid host "{host}": an IP address cannot be claimed; claim a domain name.',
     ar: 'المضيف "{~host}" غير صالح: لا يمكن المطالبة بعنوان IP؛ طالب باسم نطاق.',
   },
   host_reserved: {
+    status: 400,
     en: 'The host "{host}" is reserved by this server and cannot be claimed.',
     ar: 'المضيف "{~host}" محجوز لهذا الخادم ولا يمكن المطالبة به.',
   },
+  key_taken: {
+    status: 400,
+    en: 'Invalid {field}: the short path {key} on {domain} is taken (by a link, an alias or a short id; a path a link gave up stays taken for 30 days).',
+    ar: 'قيمة غير صالحة في {field}: المسار المختصر {~key} على {~domain} مأخوذ (لرابط أو اسم بديل أو معرّف مختصر؛ والمسار الذي تخلّى عنه رابط يبقى مأخوذًا 30 يومًا).',
+  },
+  key_reserved: {
+    status: 400,
+    en: 'Invalid {field}: the short path {key} is a path of the service itself on the short-link host; choose another.',
+    ar: 'قيمة غير صالحة في {field}: المسار المختصر {~key} مسار تستخدمه الخدمة نفسها على مضيف الروابط المختصرة؛ اختر مسارًا آخر.',
+  },
+  domain_not_active: {
+    status: 400,
+    en: 'Invalid {field}: {domain} is neither an active domain of this workspace nor the short-link host (verify the domain first).',
+    ar: 'قيمة غير صالحة في {field}: {~domain} ليس نطاقًا نشطًا لمساحة العمل هذه ولا مضيف الروابط المختصرة (تحقّق من النطاق أولًا).',
+  },
   host_taken: {
+    status: 400,
     en: 'The host {host} is already held by another workspace (verified first).',
     ar: 'المضيف {~host} تملكه مساحة عمل أخرى بالفعل (تحققت منه أولًا).',
   },
   domain_txt_missing: {
+    status: 400,
     en: 'No TXT record was found at {txtName}. Add one with the value {txtValue}, wait for it to propagate, then verify again; the claim stays pending.',
     ar: 'لم يُعثر على سجل TXT في {~txtName}. أضف سجلًا بالقيمة {~txtValue}، وانتظر انتشاره، ثم أعد التحقق؛ تبقى المطالبة معلّقة.',
   },
   domain_txt_mismatch: {
+    status: 400,
     en: 'The TXT records at {txtName} ({found}) do not include {txtValue}. Add that value, then verify again; the claim stays pending.',
     ar: 'سجلات TXT في {~txtName} ({~found}) لا تتضمن القيمة {~txtValue}. أضف هذه القيمة ثم أعد التحقق؛ تبقى المطالبة معلّقة.',
   },
   domain_dns_failed: {
+    status: 400,
     en: 'The DNS lookup of {txtName} failed ({problem}); the claim stays pending. Retry later.',
     ar: 'فشل استعلام DNS عن {~txtName} ({problem})؛ تبقى المطالبة معلّقة. أعد المحاولة لاحقًا.',
   },
   qr_logo_type: {
+    status: 400,
     en: 'A logo is the request body, a PNG (Content-Type: image/png) or an SVG (image/svg+xml); this request is {type}.',
     ar: 'الشعار هو جسم الطلب، صورة PNG (Content-Type: image/png) أو SVG (image/svg+xml)؛ نوع هذا الطلب {~type}.',
   },
   qr_logo_unreadable: {
+    status: 400,
     en: 'The logo cannot be read as {format} ({detail}): export it again from your design tool and upload that file.',
     ar: 'تعذّرت قراءة الشعار بصيغة {format} ({~detail}): صدّره مرة أخرى من أداة التصميم وارفع ذلك الملف.',
   },
   qr_logo_shape: {
+    status: 400,
     en: 'The logo is {width} × {height} px: a logo may be at most {ratio} times as wide as it is high (or as high as it is wide), and a PNG at most {side} px on a side.',
     ar: 'أبعاد الشعار {~size} بكسل: يجب ألا يزيد عرض الشعار على {ratio} أضعاف ارتفاعه (ولا ارتفاعه على {ratio} أضعاف عرضه)، وألا يتجاوز ضلع صورة PNG ‏{side} بكسل.',
   },
   qr_logo_blank: {
+    status: 400,
     en: 'The logo draws nothing: it is fully transparent once drawn. Text, scripts and links to other files in an SVG are not drawn: convert text to outlines and embed images in the file.',
     ar: 'الشعار لا يرسم شيئًا: يصبح شفافًا تمامًا بعد رسمه. لا تُرسم في ملف SVG النصوصُ ولا السكربتات ولا الروابط إلى ملفات أخرى: حوّل النص إلى مسارات (outlines) وضمّن الصور داخل الملف.',
   },
   qr_logo_png_blank: {
+    status: 400,
     en: 'The PNG draws nothing: it is fully transparent, or its image data is damaged. Export it again and upload that file.',
     ar: 'صورة PNG لا ترسم شيئًا: إما أنها شفافة تمامًا وإما أن بيانات الصورة فيها تالفة. صدّرها مرة أخرى وارفع ذلك الملف.',
   },
   qr_logo_too_slow: {
+    status: 400,
     en: 'The logo is too complex to draw (it took more than {seconds} seconds): simplify it, or upload it as a PNG.',
     ar: 'الشعار معقّد إلى حدّ يتعذّر معه رسمه (استغرق أكثر من {seconds} ثوانٍ): بسّطه أو ارفعه بصيغة PNG.',
   },
   qr_logo_limit: {
+    status: 400,
     en: 'This workspace already has {limit} logos, the most it may have: delete one before uploading another.',
     ar: 'لدى مساحة العمل هذه {limit} شعار، وهو الحد الأقصى: احذف واحدًا قبل رفع شعار آخر.',
   },
   utm_template_name_taken: {
+    status: 409,
     en: 'A UTM template named "{name}" already exists in this workspace: choose another name, or change that template.',
     ar: 'يوجد في مساحة العمل هذه قالب UTM باسم "{name}": اختر اسمًا آخر أو عدّل ذلك القالب.',
   },
   utm_template_limit: {
+    status: 400,
     en: 'This workspace already has {limit} UTM templates, the most it may have: delete one before saving another.',
     ar: 'لدى مساحة العمل هذه {limit} قالب UTM، وهو الحد الأقصى: احذف واحدًا قبل حفظ قالب آخر.',
   },
   sso_not_configured: {
+    status: 404,
     en: 'This workspace has no single sign-on connection (PUT /api/sso makes one).',
     ar: 'لا يوجد لمساحة العمل هذه اتصال دخول موحّد (يُنشأ عبر PUT /api/sso).',
   },
   sso_issuer_blocked: {
+    status: 400,
     en: 'The identity provider {issuer} resolves to {address}, an address this server may not reach: private addresses are allowed only inside SSO_ALLOWED_CIDRS (set by the operator). Nothing was saved.',
     ar: 'مزوّد الهوية {~issuer} يشير إلى العنوان {~address}، وهو عنوان لا يُسمح لهذا الخادم بالوصول إليه: العناوين الخاصة مسموحة فقط داخل نطاقات SSO_ALLOWED_CIDRS (يضبطها المشغّل). لم يُحفظ شيء.',
   },
   sso_issuer_unreachable: {
+    status: 400,
     en: 'The OpenID configuration of {issuer} could not be read ({problem}): check the issuer URL (its /.well-known/openid-configuration must answer with this exact issuer). Nothing was saved.',
     ar: 'تعذّرت قراءة إعدادات OpenID لدى {~issuer} ‏({~problem}): تحقّق من رابط المُصدِر (يجب أن يجيب ‎/.well-known/openid-configuration بالمُصدِر نفسه تمامًا). لم يُحفظ شيء.',
   },
   sso_txt_missing: {
+    status: 400,
     en: 'No TXT record was found at {txtName}. Add one with the value {txtValue}, wait for it to propagate, then verify again; the domain admits nobody until then.',
     ar: 'لم يُعثر على سجل TXT في {~txtName}. أضف سجلًا بالقيمة {~txtValue}، وانتظر انتشاره، ثم أعد التحقق؛ لن يُسمح بالدخول عبر هذا النطاق قبل ذلك.',
   },
   sso_txt_mismatch: {
+    status: 400,
     en: 'The TXT records at {txtName} ({found}) do not include {txtValue}. Add that value, then verify again.',
     ar: 'سجلات TXT في {~txtName} ‏({~found}) لا تتضمن القيمة {~txtValue}. أضف هذه القيمة ثم أعد التحقق.',
   },
   sso_dns_failed: {
+    status: 400,
     en: 'The DNS lookup of {txtName} failed ({problem}). Retry later.',
     ar: 'فشل استعلام DNS عن {~txtName} ‏({problem}). أعد المحاولة لاحقًا.',
   },
   sso_domain_taken: {
+    status: 400,
     en: 'The domain {domain} is already verified for the single sign-on of another workspace.',
     ar: 'النطاق {~domain} موثَّق مسبقًا للدخول الموحّد في مساحة عمل أخرى.',
   },
   sso_required: {
+    status: 403,
     en: 'This account signs in with single sign-on: use “Sign in with SSO” with your work e-mail.',
     ar: 'يسجّل هذا الحساب الدخول عبر الدخول الموحّد: استخدم «الدخول عبر SSO» ببريدك الإلكتروني للعمل.',
   },
   sso_unavailable: {
+    status: 404,
     en: 'Single sign-on is not set up for this workspace or e-mail domain. Sign in with your password, or ask an owner of your workspace.',
     ar: 'الدخول الموحّد غير مُعدّ لمساحة العمل هذه أو لنطاق البريد هذا. سجّل الدخول بكلمة المرور، أو اسأل مالك مساحة العمل.',
   },
   sso_provider_down: {
+    status: 502,
     en: 'Your identity provider cannot be reached right now ({problem}). Try again in a few minutes; if it persists, tell an owner of your workspace.',
     ar: 'يتعذّر الوصول إلى مزوّد الهوية الآن ({~problem}). أعد المحاولة بعد دقائق؛ وإن استمر الأمر فأبلغ مالك مساحة العمل.',
   },
   sso_state_invalid: {
+    status: 400,
     en: 'This sign-in has expired, was already used, or was started in another browser. Start again from the sign-in page.',
     ar: 'انتهت صلاحية تسجيل الدخول هذا، أو استُخدم من قبل، أو بدأ في متصفح آخر. ابدأ من جديد من صفحة تسجيل الدخول.',
   },
   sso_cancelled: {
+    status: 400,
     en: 'The sign-in was cancelled at your identity provider, so nobody was signed in. Start again from the sign-in page if you meant to sign in.',
     ar: 'أُلغي تسجيل الدخول لدى مزوّد الهوية، فلم يُسجَّل دخول أحد. ابدأ من جديد من صفحة تسجيل الدخول إن كنت تقصد تسجيل الدخول.',
   },
   sso_callback_malformed: {
+    status: 400,
     en: 'The identity provider sent your browser back without a sign-in code, so the sign-in could not be finished. Start again from the sign-in page.',
     ar: 'أعاد مزوّد الهوية متصفحك دون رمز تسجيل الدخول، فتعذّر إكمال تسجيل الدخول. ابدأ من جديد من صفحة تسجيل الدخول.',
   },
   sso_form_unreadable: {
+    status: 400,
     en: 'This sign-in form could not be read. Start again from the sign-in page.',
     ar: 'تعذّرت قراءة نموذج تسجيل الدخول هذا. ابدأ من جديد من صفحة تسجيل الدخول.',
   },
   sso_refused: {
+    status: 400,
     en: 'The answer of the identity provider was refused ({problem}). Start again; if it persists, tell an owner of your workspace.',
     ar: 'رُفض ردّ مزوّد الهوية ({~problem}). ابدأ من جديد؛ وإن استمر الأمر فأبلغ مالك مساحة العمل.',
   },
   sso_email_unverified: {
+    status: 403,
     en: 'Your identity provider did not confirm that your e-mail address is verified, so it cannot sign you in here.',
     ar: 'لم يؤكّد مزوّد الهوية أن عنوان بريدك الإلكتروني موثَّق، لذا لا يمكنه تسجيل دخولك هنا.',
   },
   sso_domain_unverified: {
+    status: 403,
     en: 'The e-mail domain {domain} is not a verified domain of this workspace’s single sign-on.',
     ar: 'نطاق البريد {~domain} ليس نطاقًا موثَّقًا للدخول الموحّد في مساحة العمل هذه.',
   },
   sso_email_invalid: {
+    status: 403,
     en: 'Your identity provider gave an e-mail address ({email}) that cannot be an account’s here (letters, digits and . _ - + before the @, a domain name after it).',
     ar: 'أعطى مزوّد الهوية عنوان بريد ({~email}) لا يصلح لحساب هنا (أحرف وأرقام و. _ - + قبل @، واسم نطاق بعدها).',
   },
   sso_link_required: {
+    status: 403,
     en: 'An account with this e-mail address already exists. Sign in with your password, then link single sign-on from your account page (Account → Single sign-on).',
     ar: 'يوجد حساب بعنوان البريد هذا مسبقًا. سجّل الدخول بكلمة المرور، ثم اربط الدخول الموحّد من صفحة حسابك (الحساب ← الدخول الموحّد).',
   },
   sso_link_email_mismatch: {
+    status: 403,
     en: 'The identity provider signed in a different e-mail address than this account’s ({email}): link it with the identity of that address.',
     ar: 'سجّل مزوّد الهوية الدخول بعنوان بريد مختلف عن عنوان هذا الحساب ({~email}): اربطه بهوية هذا العنوان.',
   },
   sso_identity_taken: {
+    status: 403,
     en: 'This single sign-on identity is already linked to another account.',
     ar: 'هوية الدخول الموحّد هذه مرتبطة مسبقًا بحساب آخر.',
   },
-} as const satisfies Record<string, { en: string; ar: string }>;
+} as const satisfies Record<string, Text & { status?: number }>;
 
 export type MessageCode = keyof typeof messages;
+
+/**
+ * The codes an error answers with: every message but the report's lines. Each one's entry has
+ * its status (statusOf, in http/errors.ts, does not compile for one without).
+ */
+export type ErrorCode = Exclude<MessageCode, 'import_left_out'>;
 
 /** Reasons a field can be invalid; `{x}` placeholders come from the same params. */
 export const reasons = {
@@ -373,6 +491,10 @@ export const reasons = {
   alias_host_not_claimed: {
     en: 'is on {host}, a host this workspace has not claimed (POST /api/domains)',
     ar: 'على المضيف {host}، وهو مضيف لم تطالب به مساحة العمل هذه (POST /api/domains)',
+  },
+  key_invalid: {
+    en: 'must be 1 to {limit} characters of a-z, A-Z, 0-9, -, _, . and /, without a leading, trailing or doubled / and without a . or .. segment',
+    ar: 'يجب أن يتكون من 1 إلى {limit} حرفًا من a-z وA-Z و0-9 و- و_ و. و/، دون / في أوله أو آخره أو مكرّرة، ودون مقطع . أو ..',
   },
   alias_taken: { en: 'is already an alias of another link', ar: 'اسم بديل لرابط آخر بالفعل' },
   type: { en: 'must be of type {type}', ar: 'يجب أن يكون من النوع {type}' },
@@ -395,7 +517,10 @@ export const reasons = {
     en: 'duplicates item [{other}] of this request',
     ar: 'مكرر مع العنصر [{other}] في هذا الطلب',
   },
-  utm_empty: { en: 'needs at least one value (source, medium, campaign, term, content or referral)', ar: 'يحتاج إلى قيمة واحدة على الأقل (المصدر أو الوسيط أو الحملة أو الكلمة أو المحتوى أو الإحالة)' },
+  utm_empty: {
+    en: 'needs at least one value (source, medium, campaign, term, content or referral)',
+    ar: 'يحتاج إلى قيمة واحدة على الأقل (المصدر أو الوسيط أو الحملة أو الكلمة أو المحتوى أو الإحالة)',
+  },
   already_exists: { en: 'already exists in this workspace', ar: 'موجود مسبقًا في مساحة العمل هذه' },
   not_found: { en: 'no such record in this workspace', ar: 'لا يوجد سجل بهذا المعرّف في مساحة العمل هذه' },
   nothing_to_update: {
@@ -412,7 +537,10 @@ export const reasons = {
     ar: 'مطلوب مع orderBy=revenue: فلا تُجمع مبالغ العملات المختلفة معًا أبدًا',
   },
   needs_with_stats: { en: 'applies only with withStats=true', ar: 'لا يُستخدم إلا مع withStats=true' },
-  time_zone: { en: 'must be an IANA time zone name such as Europe/Paris or Asia/Kolkata', ar: 'يجب أن يكون اسم منطقة زمنية من IANA مثل Europe/Paris أو Asia/Kolkata' },
+  time_zone: {
+    en: 'must be an IANA time zone name such as Europe/Paris or Asia/Kolkata',
+    ar: 'يجب أن يكون اسم منطقة زمنية من IANA مثل Europe/Paris أو Asia/Kolkata',
+  },
   unknown_click: {
     en: 'is not a click of a link in this workspace',
     ar: 'ليس نقرة على رابط في مساحة العمل هذه',
@@ -472,7 +600,10 @@ export const reasons = {
     en: 'can be turned on only once your own account has two-factor sign-in',
     ar: 'لا يمكن تفعيله إلا بعد تفعيل تسجيل الدخول بخطوتين في حسابك أنت',
   },
-  mfa_code_wrong: { en: 'is not a current code of your authenticator app, nor an unused recovery code', ar: 'ليس رمزًا حاليًا من تطبيق المصادقة ولا رمز استرداد غير مستخدم' },
+  mfa_code_wrong: {
+    en: 'is not a current code of your authenticator app, nor an unused recovery code',
+    ar: 'ليس رمزًا حاليًا من تطبيق المصادقة ولا رمز استرداد غير مستخدم',
+  },
   passkey_response: { en: 'is not a WebAuthn response this server can read', ar: 'ليس استجابة WebAuthn يمكن لهذا الخادم قراءتها' },
   passkey_challenge: {
     en: 'answers no current challenge (expired, already used, or asked for something else): ask for new options',
@@ -493,7 +624,7 @@ export const reasons = {
     ar: 'ليست دعوة صالحة (غير معروفة أو مستخدمة أو ملغاة أو منتهية الصلاحية)',
   },
   invite_other_email: {
-    en: 'was sent to another email address than this account\'s',
+    en: "was sent to another email address than this account's",
     ar: 'أُرسلت إلى بريد إلكتروني غير بريد هذا الحساب',
   },
   sign_in_to_accept: {
@@ -584,6 +715,14 @@ export const reasons = {
     en: 'is on {host}, a host another workspace holds: its old short URLs belong to that workspace',
     ar: 'على المضيف {~host}، وهو مضيف تملكه مساحة عمل أخرى: روابطه المختصرة القديمة تعود إليها',
   },
+  alias_host_public: {
+    en: 'is on {host}, a public shortener: its links keep working at the old service, not here (no alias, the host is not claimed)',
+    ar: 'على المضيف {~host}، وهو خدمة اختصار عامة: تبقى روابطه عاملة لدى الخدمة القديمة لا هنا (لا اسم بديل، ولا مطالبة بالمضيف)',
+  },
+  import_date_range: {
+    en: "is {date}, before 2000 or in the future: the link is created with the import's time instead",
+    ar: 'هو {~date}، قبل عام 2000 أو في المستقبل: يُنشأ الرابط بوقت الاستيراد بدلًا منه',
+  },
   alias_host_unclaimable: {
     en: 'is on {host}, which cannot be claimed ({why})',
     ar: 'على المضيف {~host}، ولا يمكن المطالبة به ({whyAr})',
@@ -637,11 +776,17 @@ export const reasons = {
     ar: 'يجب أن يكون H عندما يحمل الرمز شعارًا: يخفي الشعار جزءًا من الرمز، ولا يتجاوزه إلا المستوى H (يمكن استعادة 30٪ منه)',
   },
   qr_logo_unknown: { en: 'names no logo (it may have been deleted)', ar: 'لا يشير إلى أي شعار (ربما حُذف)' },
-  sso_issuer_url: { en: 'must be the issuer’s URL (https, or http inside SSO_ALLOWED_CIDRS), without user info, query or fragment', ar: 'يجب أن يكون رابط المُصدِر (https، أو http داخل SSO_ALLOWED_CIDRS) دون بيانات مستخدم أو استعلام أو معرّف جزئي' },
+  sso_issuer_url: {
+    en: 'must be the issuer’s URL (https, or http inside SSO_ALLOWED_CIDRS), without user info, query or fragment',
+    ar: 'يجب أن يكون رابط المُصدِر (https، أو http داخل SSO_ALLOWED_CIDRS) دون بيانات مستخدم أو استعلام أو معرّف جزئي',
+  },
   sso_domain: { en: 'is not an e-mail domain such as example.com', ar: 'ليس نطاق بريد إلكتروني مثل example.com' },
   sso_domain_repeated: { en: 'names a domain twice', ar: 'يذكر النطاق نفسه مرتين' },
-  sso_secret_required: { en: 'is required when the connection is made (later, leave it out to keep the current one)', ar: 'مطلوب عند إنشاء الاتصال (لاحقًا، اتركه فارغًا للإبقاء على الحالي)' },
-} as const satisfies Record<string, { en: string; ar: string }>;
+  sso_secret_required: {
+    en: 'is required when the connection is made (later, leave it out to keep the current one)',
+    ar: 'مطلوب عند إنشاء الاتصال (لاحقًا، اتركه فارغًا للإبقاء على الحالي)',
+  },
+} as const satisfies Record<string, Text>;
 
 export type ReasonCode = keyof typeof reasons;
 

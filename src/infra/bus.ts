@@ -213,4 +213,3 @@ export class RedisBus implements InvalidationBus, ClickFlushBus, AuthChangeBus, 
     this.sub.disconnect();
   }
 }
-

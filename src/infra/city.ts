@@ -43,7 +43,11 @@ function placeOf(r: CityRecord): Place {
 /** The credit the licence of a known database asks for (DB-IP Lite: CC BY 4.0; GeoLite2: MaxMind's EULA). */
 export function creditOf(databaseType: string, description: string | null): Pick<CitySource, 'attribution' | 'attributionUrl'> {
   const text = `${databaseType} ${description ?? ''}`;
-  if (/geolite/i.test(text)) return { attribution: 'This product includes GeoLite2 data created by MaxMind, available from https://www.maxmind.com.', attributionUrl: 'https://www.maxmind.com' };
+  if (/geolite/i.test(text))
+    return {
+      attribution: 'This product includes GeoLite2 data created by MaxMind, available from https://www.maxmind.com.',
+      attributionUrl: 'https://www.maxmind.com',
+    };
   if (/db-?ip/i.test(text)) return { attribution: 'IP Geolocation by DB-IP', attributionUrl: 'https://db-ip.com' };
   return { attribution: description ?? databaseType, attributionUrl: null };
 }

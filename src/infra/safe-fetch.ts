@@ -155,7 +155,10 @@ export interface GuardedFetchOptions {
   maxBytes: number;
 }
 
-export type GuardedFetch = (url: string, init?: { method?: string; headers?: ConstructorParameters<typeof Headers>[0]; body?: unknown; signal?: AbortSignal | null }) => Promise<Response>;
+export type GuardedFetch = (
+  url: string,
+  init?: { method?: string; headers?: ConstructorParameters<typeof Headers>[0]; body?: unknown; signal?: AbortSignal | null },
+) => Promise<Response>;
 
 /**
  * A `fetch` whose every connection passes the address guard (as `safeHead`, but reading the
@@ -174,7 +177,12 @@ export function guardedFetch(o: GuardedFetchOptions): GuardedFetch {
       new Headers(init.headers).forEach((value, name) => (headers[name] = value));
       const body = typeof init.body === 'string' ? init.body : init.body instanceof URLSearchParams ? init.body.toString() : undefined;
       if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-      const req = (url.protocol === 'https:' ? https : http).request(url, { method: init.method ?? 'GET', headers, lookup: guardedLookup(allowed) as never, agent: false });
+      const req = (url.protocol === 'https:' ? https : http).request(url, {
+        method: init.method ?? 'GET',
+        headers,
+        lookup: guardedLookup(allowed) as never,
+        agent: false,
+      });
       const fail = (err: Error) => {
         clearTimeout(timer);
         req.destroy();

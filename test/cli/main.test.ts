@@ -74,9 +74,7 @@ describe('npx linktrail over the operator API', () => {
   test('errors are reported, not thrown raw', async () => {
     await expect(cli('key', 'revoke', '00000000-0000-4000-8000-000000000000')).rejects.toThrow(/^no key 00000000-0000-4000-8000-000000000000$/);
     await expect(cli('workspace', 'create')).rejects.toThrow(/--name/);
-    await expect(run(['workspace', 'list', '--url', url], { ADMIN_TOKEN: 'wrong-token-0123456789' }, () => {})).rejects.toThrow(
-      /operator token/,
-    );
+    await expect(run(['workspace', 'list', '--url', url], { ADMIN_TOKEN: 'wrong-token-0123456789' }, () => {})).rejects.toThrow(/operator token/);
   });
 });
 
@@ -96,17 +94,28 @@ describe('people from the CLI (operations.md §7)', () => {
   test('user create (password from LINKTRAIL_PASSWORD or stdin, never argv), user list, member add', async () => {
     const email = `cli-${randomUUID().slice(0, 8)}@example.com`;
     let out = '';
-    await run(['user', 'create', '--email', email, '--name', 'Cli User', '--json', '--url', url], { ADMIN_TOKEN, LINKTRAIL_PASSWORD: 'a long enough secret phrase' }, (x) => (out += x));
+    await run(
+      ['user', 'create', '--email', email, '--name', 'Cli User', '--json', '--url', url],
+      { ADMIN_TOKEN, LINKTRAIL_PASSWORD: 'a long enough secret phrase' },
+      (x) => (out += x),
+    );
     const user = JSON.parse(out) as { id: string; email: string };
     expect(user.email).toBe(email);
     expect(out).not.toContain('secret phrase');
 
     let fromStdin = '';
     const other = `cli-${randomUUID().slice(0, 8)}@example.com`;
-    await run(['user', 'create', '--email', other, '--name', 'Stdin', '--password-stdin', '--json', '--url', url], { ADMIN_TOKEN }, (x) => (fromStdin += x), async () => 'another long secret phrase\n');
+    await run(
+      ['user', 'create', '--email', other, '--name', 'Stdin', '--password-stdin', '--json', '--url', url],
+      { ADMIN_TOKEN },
+      (x) => (fromStdin += x),
+      async () => 'another long secret phrase\n',
+    );
     expect(JSON.parse(fromStdin).email).toBe(other);
 
-    await expect(run(['user', 'create', '--email', 'x@example.com', '--name', 'No', '--url', url], { ADMIN_TOKEN }, () => undefined)).rejects.toThrow(/LINKTRAIL_PASSWORD/);
+    await expect(run(['user', 'create', '--email', 'x@example.com', '--name', 'No', '--url', url], { ADMIN_TOKEN }, () => undefined)).rejects.toThrow(
+      /LINKTRAIL_PASSWORD/,
+    );
 
     const list = await cli('user', 'list');
     expect(cell(list, user.id, 'email')).toBe(email);
@@ -120,7 +129,11 @@ describe('people from the CLI (operations.md §7)', () => {
 
   test('users reset-link prints a single-use link that sets a new password (operations.md §15, a server without mail)', async () => {
     const email = `reset-${randomUUID().slice(0, 8)}@example.com`;
-    await run(['user', 'create', '--email', email, '--name', 'Forgetful', '--url', url], { ADMIN_TOKEN, LINKTRAIL_PASSWORD: 'a long enough secret phrase' }, () => undefined);
+    await run(
+      ['user', 'create', '--email', email, '--name', 'Forgetful', '--url', url],
+      { ADMIN_TOKEN, LINKTRAIL_PASSWORD: 'a long enough secret phrase' },
+      () => undefined,
+    );
     const out = await cli('users', 'reset-link', email);
     expect(out).toMatch(new RegExp(`^Password reset link for ${email} \\(single use, valid until .+\\):\\n`));
     const token = new URL(/\S+reset-password\?token=\S+/.exec(out)![0]).searchParams.get('token')!;

@@ -115,9 +115,16 @@ afterAll(async () => {
 describe('linktrail mcp', () => {
   test('lists its tools, each described with an input schema', async () => {
     const { tools } = await full.client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['create_collection', 'create_links', 'find_links', 'get_analytics', 'list_collections', 'list_events', 'track_lead', 'track_sale'],
-    );
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'create_collection',
+      'create_links',
+      'find_links',
+      'get_analytics',
+      'list_collections',
+      'list_events',
+      'track_lead',
+      'track_sale',
+    ]);
     for (const tool of tools) {
       expect(tool.description!.length, tool.name).toBeGreaterThan(80);
       expect(tool.inputSchema.type).toBe('object');

@@ -54,7 +54,10 @@ function counts(stdout: string, table: string, column: string): number[] {
 }
 
 const sealedValues = (table: string, column: string) =>
-  rows<{ id: string; sealed: string }>(database.db, sql`SELECT id::text AS id, ${sql.identifier(column)} AS sealed FROM ${sql.identifier(table)} WHERE ${sql.identifier(column)} IS NOT NULL`);
+  rows<{ id: string; sealed: string }>(
+    database.db,
+    sql`SELECT id::text AS id, ${sql.identifier(column)} AS sealed FROM ${sql.identifier(table)} WHERE ${sql.identifier(column)} IS NOT NULL`,
+  );
 
 interface Fixture {
   key: string;
@@ -85,9 +88,19 @@ async function createLinks(t: TestApp, ws: { key: string; collectionId: string }
 async function expectUnlocks(t: TestApp, link: { shortUrl: string; password: string }): Promise<void> {
   const path = new URL(link.shortUrl).pathname;
   const headers = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0' };
-  const wrong = await t.inject({ method: 'POST', url: path, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'password=nope' });
+  const wrong = await t.inject({
+    method: 'POST',
+    url: path,
+    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'password=nope',
+  });
   expect(wrong.statusCode).toBe(401);
-  const right = await t.inject({ method: 'POST', url: path, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ password: link.password }).toString() });
+  const right = await t.inject({
+    method: 'POST',
+    url: path,
+    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ password: link.password }).toString(),
+  });
   expect(right.statusCode, right.body).toBe(303);
   const cookie = String(right.headers['set-cookie']).split(';')[0]!;
   const visit = await t.inject({ method: 'GET', url: path, headers: { ...headers, cookie } });
@@ -165,7 +178,9 @@ describe('rotating SECRET with SECRET_PREVIOUS and `linktrail secrets reseal`', 
     expect((await server!.t.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     const again = await linktrail(['secrets', 'reseal', '--json']);
     expect(again.code).toBe(1);
-    const report = JSON.parse(again.stdout) as { columns: { table: string; column: string; sealed: number; resealed: number; unopenable: number; unopenableIds: string[] }[] };
+    const report = JSON.parse(again.stdout) as {
+      columns: { table: string; column: string; sealed: number; resealed: number; unopenable: number; unopenableIds: string[] }[];
+    };
     expect(report.columns.map((c) => [c.table, c.column, c.sealed, c.resealed, c.unopenable])).toEqual([
       ['links', 'password_sealed', 7, 0, 1],
       ['webhook_endpoints', 'secret_sealed', 1, 0, 0],

@@ -99,7 +99,9 @@ describe('linktrail import', () => {
     expect(run.code).toBe(1);
     const job = JSON.parse(run.stdout) as { id: string; created: number; failed: number };
     expect(job).toMatchObject({ created: 4, failed: 1 });
-    expect(run.stderr).toContain(`linktrail: 1 of 5 rows were rejected; their reasons: add --errors FILE, or GET ${url}/admin/workspaces/${ws.id}/imports/${job.id}/errors`);
+    expect(run.stderr).toContain(
+      `linktrail: 1 of 5 rows were rejected; their reasons: add --errors FILE, or GET ${url}/admin/workspaces/${ws.id}/imports/${job.id}/errors`,
+    );
   });
 
   test('on a terminal: a progress bar, then exit 0 when every row went in; again, every row unchanged', async () => {
@@ -129,7 +131,11 @@ describe('linktrail import', () => {
       [['export'], /missing --workspace <workspaceId>/, 2],
       // No collection column and no --collection: the server's 400, in its words.
       [['import', file, '--workspace', ws.id, '--source', 'bitly'], /^linktrail: .*collection/m, 1],
-      [['import', file, '--workspace', '00000000-0000-4000-8000-000000000000', '--source', 'bitly', '--collection', 'X'], /no workspace 00000000-0000-4000-8000-000000000000/, 1],
+      [
+        ['import', file, '--workspace', '00000000-0000-4000-8000-000000000000', '--source', 'bitly', '--collection', 'X'],
+        /no workspace 00000000-0000-4000-8000-000000000000/,
+        1,
+      ],
       [['export', '--workspace', '00000000-0000-4000-8000-000000000000'], /no workspace 00000000-0000-4000-8000-000000000000/, 1],
     ];
     for (const [args, message, code] of cases) {
@@ -151,7 +157,10 @@ describe('linktrail export', () => {
     const run = await toFile(['export', '--workspace', ws.id], path);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.endsWith('\n')).toBe(true);
-    const records = run.stdout.slice(0, -1).split('\n').map((line) => JSON.parse(line) as { type: string; aliases?: string[] });
+    const records = run.stdout
+      .slice(0, -1)
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; aliases?: string[] });
     const count = (type: string) => records.filter((r) => r.type === type).length;
     expect([count('collection'), count('tag'), count('link')]).toEqual([1, 5, 4]);
     expect(records.filter((r) => r.type === 'link').every((l) => Array.isArray(l.aliases))).toBe(true);

@@ -90,11 +90,19 @@ describe('csv writer', () => {
     async function* pages() {
       yield [{ a: 1, b: 'x' }];
       yield [];
-      yield [{ a: 2, b: 'y\nz' }, { a: 3, b: null }];
+      yield [
+        { a: 2, b: 'y\nz' },
+        { a: 3, b: null },
+      ];
     }
     let text = '';
     for await (const chunk of csvStream<{ a: number; b: string | null }>(['a', 'b'], pages())) text += String(chunk);
-    expect(parseCsv(text)).toEqual([['a', 'b'], ['1', 'x'], ['2', 'y\nz'], ['3', '']]);
+    expect(parseCsv(text)).toEqual([
+      ['a', 'b'],
+      ['1', 'x'],
+      ['2', 'y\nz'],
+      ['3', ''],
+    ]);
   });
 
   it('reads take only when the client gave it', () => {

@@ -7,13 +7,11 @@ import { domainToUnicode } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { emailKey, normalizeEmail } from '../../src/core/email.js';
 
-const localChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789!#$%&\'*+/=?^_`{|}~-'.split(''));
+const localChar = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+/=?^_`{|}~-".split(''));
 const atom = fc.string({ unit: localChar, minLength: 1, maxLength: 10 });
 const local = fc.array(atom, { minLength: 1, maxLength: 3 }).map((a) => a.join('.'));
 const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?$/).filter((l) => !/^xn--/.test(l) && !/^..--/.test(l));
-const domain = fc
-  .tuple(fc.array(label, { minLength: 1, maxLength: 3 }), fc.stringMatching(/^[a-z]{2,6}$/))
-  .map(([labels, tld]) => [...labels, tld].join('.'));
+const domain = fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), fc.stringMatching(/^[a-z]{2,6}$/)).map(([labels, tld]) => [...labels, tld].join('.'));
 /** An ASCII address already in its one form. */
 const canonical = fc.tuple(local, domain).map(([l, d]) => `${l}@${d}`);
 /** The same address as a person, a form or a provider may write it. */

@@ -3,10 +3,9 @@
  * step sleeps for the delay unless wake() cuts it short; stop() waits for the step in hand and
  * runs no other.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PollLoop } from '../../src/core/poll-loop.js';
-
-const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { within } from '../helpers/wait.js';
 
 describe('PollLoop', () => {
   it('runs steps back to back while they take items, then sleeps its delay', async () => {
@@ -14,7 +13,7 @@ describe('PollLoop', () => {
     const steps: number[] = [];
     const loop = new PollLoop({ step: async () => (steps.push(items), items-- > 0), delayMs: () => 60_000, onError: () => {} });
     loop.start();
-    await tick(20);
+    expect(await within(5000, async () => steps.length >= 4, 5)).toBe(true);
     // Three items taken, one empty look, then asleep for a minute.
     expect(steps).toEqual([3, 2, 1, 0]);
     await loop.stop();
@@ -24,37 +23,50 @@ describe('PollLoop', () => {
     let looks = 0;
     const loop = new PollLoop({ step: async () => (looks++, false), delayMs: () => 60_000, onError: () => {} });
     loop.start();
-    await tick(10);
+    expect(await within(5000, async () => looks >= 1, 5)).toBe(true);
     expect(looks).toBe(1);
     loop.wake();
-    await tick(10);
+    // Not the minute's delay: the wake.
+    expect(await within(5000, async () => looks >= 2, 5)).toBe(true);
     expect(looks).toBe(2);
     await loop.stop();
     expect(looks).toBe(2);
   });
 
-  it('a step that throws is reported and the loop sleeps, then goes on', async () => {
-    const errors: unknown[] = [];
-    let looks = 0;
-    const loop = new PollLoop({
-      step: async () => {
-        looks++;
-        throw new Error(`look ${looks}`);
-      },
-      delayMs: () => 15,
-      onError: (err) => errors.push(err),
-    });
-    loop.start();
-    await tick(100);
-    await loop.stop();
-    // Slept between failures: a handful of looks in 100 ms, not thousands.
-    expect(looks).toBeGreaterThanOrEqual(2);
-    expect(looks).toBeLessThan(10);
-    expect(errors.map((e) => (e as Error).message).slice(0, 2)).toEqual(['look 1', 'look 2']);
+  it('a step that throws is reported and the loop sleeps its delay, then goes on', async () => {
+    vi.useFakeTimers();
+    try {
+      const errors: unknown[] = [];
+      let looks = 0;
+      const loop = new PollLoop({
+        step: async () => {
+          looks++;
+          throw new Error(`look ${looks}`);
+        },
+        delayMs: () => 15,
+        onError: (err) => errors.push(err),
+      });
+      loop.start();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(looks).toBe(1);
+      // Asleep after the failure: no other look until its 15 ms have passed.
+      await vi.advanceTimersByTimeAsync(14);
+      expect(looks).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(looks).toBe(2);
+      await vi.advanceTimersByTimeAsync(15);
+      expect(looks).toBe(3);
+      const stopped = loop.stop();
+      await vi.advanceTimersByTimeAsync(0);
+      await stopped;
+      expect(errors.map((e) => (e as Error).message)).toEqual(['look 1', 'look 2', 'look 3']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('stop() waits for the step in hand, which sees stopping, and runs no other', async () => {
-    let finish: () => void = () => {};
+    let finish: (() => void) | undefined;
     let sawStopping: boolean | undefined;
     let steps = 0;
     const loop = new PollLoop({
@@ -68,12 +80,13 @@ describe('PollLoop', () => {
       onError: () => {},
     });
     loop.start();
-    await tick(5);
+    expect(await within(5000, async () => finish !== undefined, 5)).toBe(true);
     let stopped = false;
     const stopping = loop.stop().then(() => (stopped = true));
-    await tick(5);
+    // The step is held: stop() cannot have resolved, however long one waits.
+    await Promise.resolve();
     expect(stopped).toBe(false);
-    finish();
+    finish!();
     await stopping;
     expect(sawStopping).toBe(true);
     expect(steps).toBe(1);

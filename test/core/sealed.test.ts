@@ -74,7 +74,9 @@ describe('Sealer: rotating SECRET', () => {
   });
 
   it('refuses a value under a SECRET it does not know', () => {
-    expect(() => new Sealer(SECRET).open('stripe-secret', before.seal('stripe-secret', 'whsec_x'))).toThrow(expect.objectContaining({ code: 'secret_unopenable' }));
+    expect(() => new Sealer(SECRET).open('stripe-secret', before.seal('stripe-secret', 'whsec_x'))).toThrow(
+      expect.objectContaining({ code: 'secret_unopenable' }),
+    );
   });
 
   it('opens link passwords sealed by the first box (v1, no key id), under SECRET or SECRET_PREVIOUS, and marks them for a reseal', () => {

@@ -80,20 +80,50 @@ describe('checkHttpsUrl (pure)', () => {
     const piece = fc.oneof(
       fc.string({ unit: 'grapheme', maxLength: 30 }),
       fc.string({ unit: 'binary', maxLength: 30 }),
-      fc.constantFrom('https:', 'https://', 'HTTPS:', 'https:/', '//', '\\', '%', '%zz', '%00', '?', '#', '@', ':', '[', ']', '::1', '.', '..', 'xn--', 'bücher', 'straße', '\u200b', ' ', '\t', '\r\n'),
+      fc.constantFrom(
+        'https:',
+        'https://',
+        'HTTPS:',
+        'https:/',
+        '//',
+        '\\',
+        '%',
+        '%zz',
+        '%00',
+        '?',
+        '#',
+        '@',
+        ':',
+        '[',
+        ']',
+        '::1',
+        '.',
+        '..',
+        'xn--',
+        'bücher',
+        'straße',
+        '\u200b',
+        ' ',
+        '\t',
+        '\r\n',
+      ),
     );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 8 }).map((p) => p.join('')), fc.constantFrom('', 'https:', 'https://', 'https://a.example/'), (tail, head) => {
-        const input = head + tail;
-        const verdict = checkHttpsUrl(input);
-        if (!verdict.ok) return;
-        expect(verdict.href).toMatch(VISIBLE_ASCII);
-        expect(verdict.href.length).toBeLessThanOrEqual(URL_MAX_LENGTH);
-        const url = new URL(verdict.href);
-        expect(url.protocol).toBe('https:');
-        expect(url.hostname).not.toBe('');
-        expect(checkHttpsUrl(verdict.href)).toEqual({ ok: true, href: verdict.href });
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 8 }).map((p) => p.join('')),
+        fc.constantFrom('', 'https:', 'https://', 'https://a.example/'),
+        (tail, head) => {
+          const input = head + tail;
+          const verdict = checkHttpsUrl(input);
+          if (!verdict.ok) return;
+          expect(verdict.href).toMatch(VISIBLE_ASCII);
+          expect(verdict.href.length).toBeLessThanOrEqual(URL_MAX_LENGTH);
+          const url = new URL(verdict.href);
+          expect(url.protocol).toBe('https:');
+          expect(url.hostname).not.toBe('');
+          expect(checkHttpsUrl(verdict.href)).toEqual({ ok: true, href: verdict.href });
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -59,7 +59,10 @@ beforeAll(async () => {
   // the later ones (0012: hot links' urls_from); none of them touches `clicks`.
   const all0011 = all.filter((m) => m.name.startsWith('0011'));
   expect(all0011.map((m) => m.name)).toEqual(['0011_clicks_partitioned.sql']);
-  await migrate(database, all.filter((m) => !m.name.startsWith('0011')));
+  await migrate(
+    database,
+    all.filter((m) => !m.name.startsWith('0011')),
+  );
   await query(database, `INSERT INTO workspaces (id, name, plan) VALUES ($1, 'before partitions', 'enterprise')`, [workspaceId]);
   // Six past months, two clicks sharing one instant (their order is their seq), bots, partners.
   let n = 0;
@@ -93,8 +96,11 @@ beforeAll(async () => {
   expect(await migrate(database)).toEqual(['0011_clicks_partitioned.sql']);
   // 0011 ran here after the later migrations (this test's order, never a real one) and rebuilt
   // clicks with the columns of its day: the click columns of 0021 come back as 0021 adds them.
-  await query(database, `ALTER TABLE clicks ADD COLUMN IF NOT EXISTS region text, ADD COLUMN IF NOT EXISTS city text,
-    ADD COLUMN IF NOT EXISTS visitor_flags smallint NOT NULL DEFAULT 0`);
+  await query(
+    database,
+    `ALTER TABLE clicks ADD COLUMN IF NOT EXISTS region text, ADD COLUMN IF NOT EXISTS city text,
+    ADD COLUMN IF NOT EXISTS visitor_flags smallint NOT NULL DEFAULT 0`,
+  );
 });
 
 afterAll(async () => {
@@ -156,7 +162,23 @@ describe('migration 0011 on a populated clicks table', () => {
     const maxBefore = Math.max(...before.clicks.map((c) => Number(c.seq)));
     const id = randomUUID();
     // Another workspace's: the rollups count it, and the analytics answers below are W's.
-    await storeClicks(database, [{ id, workspaceId: randomUUID(), linkId: links[1]!, partnerId: null, at: Date.UTC(2025, 0, 1), ip: '127.0.0.1', userAgent: DESKTOP, referer: undefined, country: 'GB' }], noLookup);
+    await storeClicks(
+      database,
+      [
+        {
+          id,
+          workspaceId: randomUUID(),
+          linkId: links[1]!,
+          partnerId: null,
+          at: Date.UTC(2025, 0, 1),
+          ip: '127.0.0.1',
+          userAgent: DESKTOP,
+          referer: undefined,
+          country: 'GB',
+        },
+      ],
+      noLookup,
+    );
     const [row] = await query<{ seq: number }>(database, `SELECT seq FROM clicks WHERE id = $1`, [id]);
     expect(Number(row!.seq)).toBeGreaterThan(maxBefore);
   });

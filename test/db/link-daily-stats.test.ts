@@ -80,19 +80,20 @@ beforeAll(async () => {
   database = await freshDatabase();
   const all = await loadMigrations();
   expect(all.filter((m) => m.name.startsWith('0020')).map((m) => m.name)).toEqual(['0020_link_daily_stats.sql']);
-  await migrate(database, all.filter((m) => m.name < '0020'));
+  await migrate(
+    database,
+    all.filter((m) => m.name < '0020'),
+  );
   const collection = randomUUID();
   const customer = randomUUID();
   await query(database, `INSERT INTO workspaces (id, name, plan) VALUES ($1, 'before 0020', 'enterprise')`, [workspaceId]);
   await query(database, `INSERT INTO collections (id, workspace_id, name) VALUES ($1, $2, 'c')`, [collection, workspaceId]);
   for (const [i, id] of links.entries())
-    await query(database, `INSERT INTO links (id, workspace_id, short_id, url, collection_id, created_at) VALUES ($1, $2, $3, 'https://shop.example/', $4, $5)`, [
-      id,
-      workspaceId,
-      `m20${i}${randomInt(1e9)}`,
-      collection,
-      new Date(now - 50 * DAY + i * 1000).toISOString(),
-    ]);
+    await query(
+      database,
+      `INSERT INTO links (id, workspace_id, short_id, url, collection_id, created_at) VALUES ($1, $2, $3, 'https://shop.example/', $4, $5)`,
+      [id, workspaceId, `m20${i}${randomInt(1e9)}`, collection, new Date(now - 50 * DAY + i * 1000).toISOString()],
+    );
   await query(database, `INSERT INTO customers (id, workspace_id, external_id, name) VALUES ($1, $2, 'buyer', 'B')`, [customer, workspaceId]);
   // 160 clicks over 40 days, every 6 hours and a bit (so they fall at every hour of the day), a tenth bots.
   const clickIds: string[] = [];
@@ -126,7 +127,12 @@ beforeAll(async () => {
   // The click writer: one batch per 40 clicks.
   for (let b = 0; b < clickIds.length; b += 40) await query(database, OLD_CLICK_ROLLUPS, [randomInt(8), clickIds.slice(b, b + 40)]);
   rollupsBefore = await snapshotRollups();
-  expect(await migrate(database, all.filter((m) => m.name <= '0020_link_daily_stats.sql'))).toEqual(['0020_link_daily_stats.sql']);
+  expect(
+    await migrate(
+      database,
+      all.filter((m) => m.name <= '0020_link_daily_stats.sql'),
+    ),
+  ).toEqual(['0020_link_daily_stats.sql']);
 }, 120_000);
 
 afterAll(async () => {
@@ -187,7 +193,9 @@ describe('migration 0020 on a database with clicks, leads and sales from before 
 
   test('GET /api/links?withStats answers what the raw events say, as GET /api/analytics, for whole days, partial days and a zone', async () => {
     t = await startTestApp({ database });
-    const key = (await t.admin('POST', `/workspaces/${workspaceId}/keys`, { name: 'after 0020', scopes: ['linksRead', 'analyticsRead'] })).json<{ key: string }>().key;
+    const key = (await t.admin('POST', `/workspaces/${workspaceId}/keys`, { name: 'after 0020', scopes: ['linksRead', 'analyticsRead'] })).json<{
+      key: string;
+    }>().key;
     const get = async (url: string) => {
       const res = await t!.inject({ method: 'GET', url, headers: bearer(key) });
       expect(res.statusCode, res.body).toBe(200);

@@ -46,16 +46,12 @@ async function emptyDatabase(): Promise<Database> {
 }
 
 async function appliedNames(database: Database): Promise<string[]> {
-  return database.withSession((s) => s.query<{ name: string }>('select name from schema_migrations order by name')).then((r) =>
-    r.map((x) => x.name),
-  );
+  return database.withSession((s) => s.query<{ name: string }>('select name from schema_migrations order by name')).then((r) => r.map((x) => x.name));
 }
 
 async function tableNames(database: Database): Promise<string[]> {
   const r = await database.withSession((s) =>
-    s.query<{ table_name: string }>(
-      "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
-    ),
+    s.query<{ table_name: string }>("select table_name from information_schema.tables where table_schema = 'public' order by table_name"),
   );
   return r.map((x) => x.table_name);
 }
@@ -102,7 +98,9 @@ describe('migrate()', () => {
     expect(row).toEqual({ engine: onPostgres ? 'postgres' : 'pglite', timeout: '0' });
     // Both for that migration's transaction only.
     const [after] = await database.withSession((s) =>
-      s.query<{ engine: string | null; timeout: string }>("select current_setting('linktrail.engine', true) as engine, current_setting('statement_timeout') as timeout"),
+      s.query<{ engine: string | null; timeout: string }>(
+        "select current_setting('linktrail.engine', true) as engine, current_setting('statement_timeout') as timeout",
+      ),
     );
     expect(after?.engine ?? '').toBe('');
     expect(after?.timeout).toBe(onPostgres ? '1min' : '0');

@@ -69,7 +69,9 @@ describe.runIf(!onPostgres)('PGlite on its thread', () => {
 
   test("answers as PGlite parses them: Dates, int8 as numbers, bytes, JSON, arrays (drizzle's timestamps as text)", async () => {
     const at = new Date('2026-03-01T12:34:56.789Z');
-    await database.withSession((s) => s.query('INSERT INTO t VALUES (1, $1, 9007199254740991, $2, $3, $4)', [at, new Uint8Array([0, 1, 255]), { k: [1, 'x'] }, ['a', 'b']]));
+    await database.withSession((s) =>
+      s.query('INSERT INTO t VALUES (1, $1, 9007199254740991, $2, $3, $4)', [at, new Uint8Array([0, 1, 255]), { k: [1, 'x'] }, ['a', 'b']]),
+    );
     const [raw] = await database.withSession((s) => s.query('SELECT at, n, b, j, a FROM t WHERE id = 1'));
     expect(raw).toEqual({ at, n: 9007199254740991, b: new Uint8Array([0, 1, 255]), j: { k: [1, 'x'] }, a: ['a', 'b'] });
     // drizzle asks for timestamps untouched (its parsers), and gets the text.
@@ -109,7 +111,11 @@ describe.runIf(!onPostgres)('PGlite on its thread', () => {
   test('once its thread is gone, a statement fails as "database unavailable" (a 503), at once', async () => {
     const gone = await migratedPglite();
     await gone.close();
-    const err = await answered('a statement on a closed database', 5_000, gone.ping().catch((e: unknown) => e));
+    const err = await answered(
+      'a statement on a closed database',
+      5_000,
+      gone.ping().catch((e: unknown) => e),
+    );
     expect(isDatabaseUnavailable(err)).toBe(true);
   });
 });

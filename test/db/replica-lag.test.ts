@@ -88,17 +88,22 @@ describe('pruneSamples', () => {
 
   it('changes no lag up to keepMs', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 50 }), fc.integer({ min: 1000, max: 20_000 }), fc.nat(200), (gaps, keepMs, replayedAt) => {
-        let at = 0;
-        const samples = gaps.map((g, i) => ({ at: (at += g), lsn: BigInt(i + 1) }));
-        const now = at;
-        const kept = pruneSamples(samples, now, keepMs);
-        const replayed = BigInt(Math.min(replayedAt, samples.length));
-        const full = lagMs(samples, replayed, now);
-        const pruned = lagMs(kept, replayed, now);
-        if (full <= keepMs) expect(pruned).toBe(full);
-        else expect(pruned).toBeGreaterThanOrEqual(keepMs);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 50 }),
+        fc.integer({ min: 1000, max: 20_000 }),
+        fc.nat(200),
+        (gaps, keepMs, replayedAt) => {
+          let at = 0;
+          const samples = gaps.map((g, i) => ({ at: (at += g), lsn: BigInt(i + 1) }));
+          const now = at;
+          const kept = pruneSamples(samples, now, keepMs);
+          const replayed = BigInt(Math.min(replayedAt, samples.length));
+          const full = lagMs(samples, replayed, now);
+          const pruned = lagMs(kept, replayed, now);
+          if (full <= keepMs) expect(pruned).toBe(full);
+          else expect(pruned).toBeGreaterThanOrEqual(keepMs);
+        },
+      ),
     );
   });
 });

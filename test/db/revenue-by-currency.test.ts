@@ -22,7 +22,10 @@ const query = <T = Record<string, unknown>>(db: Database, text: string, params?:
 const DIMS = 'partner_id, country, device, browser, os, referrer, referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content, trigger';
 
 /** The previous version's rollup statement for an event `ev` ($1: its slot), with `counts` and `conflict` as it wrote them. */
-const oldRollup = (counts: string, conflict: string) => `INSERT INTO analytics_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot, clicks, leads, sales, amount)
+const oldRollup = (
+  counts: string,
+  conflict: string,
+) => `INSERT INTO analytics_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot, clicks, leads, sales, amount)
   SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at), k.value, k.partner_id, $1::smallint, ${counts}
   FROM ev LEFT JOIN analytics_hot_links h ON h.link_id = ev.link_id
   CROSS JOIN LATERAL analytics_keys(ev.workspace_id, ev.link_id, ev.partner_id, ev.country, ev.device, ev.browser, ev.os,
@@ -34,7 +37,11 @@ const oldRollup = (counts: string, conflict: string) => `INSERT INTO analytics_r
 /** A sale as recordSale wrote it before 0018 (a refund that arrived first already in refunded_amount). */
 const OLD_SALE = `WITH src AS (SELECT link_id, ${DIMS} FROM clicks WHERE id = $2::uuid AND workspace_id = $3::uuid LIMIT 1),
   ev AS (INSERT INTO sale_events (id, workspace_id, event_name, amount, currency, click_id, link_id, customer_id, refunded_amount, created_at, ${DIMS})
-    SELECT $4::uuid, $3::uuid, 'Purchase', $5::bigint, $6::text, $2::uuid, src.link_id, $7::uuid, LEAST($8::bigint, $5::bigint), $9::timestamptz, ${DIMS.split(', ').map((c) => `src.${c}`).join(', ')}
+    SELECT $4::uuid, $3::uuid, 'Purchase', $5::bigint, $6::text, $2::uuid, src.link_id, $7::uuid, LEAST($8::bigint, $5::bigint), $9::timestamptz, ${DIMS.split(
+      ', ',
+    )
+      .map((c) => `src.${c}`)
+      .join(', ')}
     FROM src RETURNING *),
   ru AS (${oldRollup('0, 0, 1, ev.amount - ev.refunded_amount', 'sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount')})
   SELECT 1`;
@@ -79,13 +86,21 @@ beforeAll(async () => {
   database = await freshDatabase();
   const all = await loadMigrations();
   expect(all.filter((m) => m.name.startsWith('0018')).map((m) => m.name)).toEqual(['0018_revenue_by_currency.sql']);
-  await migrate(database, all.filter((m) => m.name < '0018'));
+  await migrate(
+    database,
+    all.filter((m) => m.name < '0018'),
+  );
   const collection = randomUUID();
   const customer = randomUUID();
   await query(database, `INSERT INTO workspaces (id, name, plan) VALUES ($1, 'before 0018', 'enterprise')`, [workspaceId]);
   await query(database, `INSERT INTO collections (id, workspace_id, name) VALUES ($1, $2, 'c')`, [collection, workspaceId]);
   for (const [i, id] of links.entries())
-    await query(database, `INSERT INTO links (id, workspace_id, short_id, url, collection_id) VALUES ($1, $2, $3, 'https://shop.example/', $4)`, [id, workspaceId, `m18${i}${randomInt(1e9)}`, collection]);
+    await query(database, `INSERT INTO links (id, workspace_id, short_id, url, collection_id) VALUES ($1, $2, $3, 'https://shop.example/', $4)`, [
+      id,
+      workspaceId,
+      `m18${i}${randomInt(1e9)}`,
+      collection,
+    ]);
   await query(database, `INSERT INTO customers (id, workspace_id, external_id, name) VALUES ($1, $2, 'buyer', 'B')`, [customer, workspaceId]);
   // Link 0 keeps its dimensions in rollups from 10 days ago, its referrer URLs from 5 days ago.
   await query(database, `INSERT INTO analytics_hot_links (link_id, workspace_id, dims_from, urls_from) VALUES ($1, $2, $3, $4)`, [
@@ -133,11 +148,25 @@ beforeAll(async () => {
       await query(database, OLD_REFUND, [randomInt(8), id, workspaceId, step]);
       refunded = Math.max(refunded, Math.min(step, amount));
     }
-    sales.push({ link: n % 3, country: c.country!, referrerUrl: c.referer, partner: c.partnerId, day: new Date(at).toISOString().slice(0, 10), amount, currency, refunded });
+    sales.push({
+      link: n % 3,
+      country: c.country!,
+      referrerUrl: c.referer,
+      partner: c.partnerId,
+      day: new Date(at).toISOString().slice(0, 10),
+      amount,
+      currency,
+      refunded,
+    });
   }
   expect(new Set(sales.map((s) => s.currency))).toEqual(new Set(currencies));
   rollupsBefore = await snapshotRollups();
-  expect(await migrate(database, all.filter((m) => m.name <= '0018_revenue_by_currency.sql'))).toEqual(['0018_revenue_by_currency.sql']);
+  expect(
+    await migrate(
+      database,
+      all.filter((m) => m.name <= '0018_revenue_by_currency.sql'),
+    ),
+  ).toEqual(['0018_revenue_by_currency.sql']);
 }, 120_000);
 
 afterAll(async () => {
@@ -202,7 +231,12 @@ describe('migration 0018 on a database with sales from before it', () => {
       const res = await t!.inject({ method: 'GET', url: `/api/analytics?take=5000&${qs}`, headers: bearer(key) });
       expect(res.statusCode, res.body).toBe(200);
       const groups = res.json<(Figures & { key: string })[]>().filter((g) => g.sales > 0);
-      return new Map(groups.map((g) => [qs.includes('timeseries') ? g.key.slice(0, 10) : g.key, { sales: g.sales, saleAmount: g.saleAmount, revenue: g.revenue, refunded: g.refunded }]));
+      return new Map(
+        groups.map((g) => [
+          qs.includes('timeseries') ? g.key.slice(0, 10) : g.key,
+          { sales: g.sales, saleAmount: g.saleAmount, revenue: g.revenue, refunded: g.refunded },
+        ]),
+      );
     };
     expect(await answer('groupBy=link')).toEqual(expected((s) => links[s.link]!));
     expect(await answer('groupBy=country')).toEqual(expected((s) => s.country));

@@ -73,7 +73,9 @@ async function stopGroup(pgid: number): Promise<void> {
     readdirSync('/proc').some((pid) => {
       if (!/^\d+$/.test(pid)) return false;
       try {
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+          .replace(/^.*\) /s, '')
+          .split(' ');
         return fields[0] !== 'Z' && Number(fields[2]) === pgid;
       } catch {
         return false; // ended while we looked
@@ -184,11 +186,27 @@ describe('README walkthrough, from nothing to the first sale', () => {
   });
 
   it('records a lead and a sale from that click id, and analytics shows the link selling', () => {
-    const [lead, sale] = run.steps[5]!.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const [lead, sale] = run.steps[5]!.trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lead).toMatchObject({ eventName: 'Sign up', customer: { externalId: 'user-42' } });
     expect(sale).toMatchObject({ eventName: 'Purchase', amount: 4900, currency: 'usd', leadId: lead!.id, clickId: lead!.clickId });
     const byLink = JSON.parse(run.steps[6]!.split('\n').find((l) => l.startsWith('['))!) as unknown[];
-    expect(byLink).toEqual([{ key: lead!.linkId, clicks: 1, visitors: 1, leads: 1, sales: 1, saleAmount: 4900, revenue: { usd: 4900 }, refunded: { usd: 0 }, shortUrl: expect.stringMatching(/^http:\/\/localhost:\d+\/\w+$/), title: null }]);
+    expect(byLink).toEqual([
+      {
+        key: lead!.linkId,
+        clicks: 1,
+        visitors: 1,
+        leads: 1,
+        sales: 1,
+        saleAmount: 4900,
+        revenue: { usd: 4900 },
+        refunded: { usd: 0 },
+        shortUrl: expect.stringMatching(/^http:\/\/localhost:\d+\/\w+$/),
+        title: null,
+      },
+    ]);
   });
 
   it('connects an app with OAuth: metadata, consent, code, tokens, and the token reads the links', () => {
@@ -205,9 +223,18 @@ describe('README walkthrough, from nothing to the first sale', () => {
 
   it('manages a webhook endpoint: register (secret once), list, roll, test, deliveries, retry, recover', () => {
     const at = walkthrough.length + plans.length + connect.length;
-    const jsonLines = (step: string) => step.split('\n').filter((l) => /^[[{]/.test(l)).map((l) => JSON.parse(l) as unknown);
+    const jsonLines = (step: string) =>
+      step
+        .split('\n')
+        .filter((l) => /^[[{]/.test(l))
+        .map((l) => JSON.parse(l) as unknown);
     const [created, listed] = jsonLines(run.steps[at]!) as [Record<string, unknown>, Record<string, unknown>[]];
-    expect(created).toMatchObject({ url: 'http://127.0.0.1:8080/webhooks', events: ['link.created', 'sale.created'], disabled: false, createdBy: { type: 'key' } });
+    expect(created).toMatchObject({
+      url: 'http://127.0.0.1:8080/webhooks',
+      events: ['link.created', 'sale.created'],
+      disabled: false,
+      createdBy: { type: 'key' },
+    });
     expect(String(created.secret)).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(listed).toEqual([expect.objectContaining({ id: created.id })]);
     expect(listed[0]).not.toHaveProperty('secret');
@@ -223,13 +250,18 @@ describe('README walkthrough, from nothing to the first sale', () => {
   it('connects Stripe in two steps, and a checkout Stripe signed with the click id is listed as a sale', () => {
     const at = walkthrough.length + plans.length + connect.length + webhooks.length;
     const pending = JSON.parse(run.steps[at]!.split('\n').find((l) => l.startsWith('{'))!) as Record<string, unknown>;
-    expect(pending).toMatchObject({ status: 'pending', webhookUrl: expect.stringMatching(new RegExp(`^http://localhost:${port}/webhooks/stripe/[0-9a-f-]{36}$`)) });
+    expect(pending).toMatchObject({
+      status: 'pending',
+      webhookUrl: expect.stringMatching(new RegExp(`^http://localhost:${port}/webhooks/stripe/[0-9a-f-]{36}$`)),
+    });
     const connected = JSON.parse(run.steps[at + 1]!.split('\n').find((l) => l.startsWith('{'))!) as Record<string, unknown>;
     expect(connected).toMatchObject({ id: pending.id, status: 'connected', testMode: false });
     expect(run.steps[at + 1]).not.toContain('whsec_');
     expect(run.steps[at + 2]).toMatch(/^\{"received":true\}$/m);
     const events = JSON.parse(run.steps[at + 3]!.split('\n').find((l) => l.startsWith('['))!) as Record<string, unknown>[];
-    expect(events).toEqual([expect.objectContaining({ type: 'checkout.session.completed', outcome: 'sale', saleId: expect.stringMatching(/^[0-9a-f-]{36}$/) })]);
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'checkout.session.completed', outcome: 'sale', saleId: expect.stringMatching(/^[0-9a-f-]{36}$/) }),
+    ]);
   });
 
   it('changes the plan and the limits with the CLI', () => {
@@ -243,7 +275,12 @@ describe('README plans table', () => {
     const rows = section('Plans')
       .split('\n')
       .filter((l) => /^\| `\w+`/.test(l))
-      .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+      .map((l) =>
+        l
+          .split('|')
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
     expect(rows.map((r) => r[0]!.match(/`(\w+)`/)![1])).toEqual([...PLANS]);
     const features = ['expiration', 'password', 'cloaking', 'deviceTargeting', 'geoTargeting'] as const;
     const number = (cell: string) => Number(cell.replace(/,/g, ''));
@@ -253,5 +290,15 @@ describe('README plans table', () => {
       expect({ plan, features: features.filter((_, f) => row[1 + f] === 'yes') }).toEqual({ plan, features: features.filter((f) => limits.features.has(f)) });
       expect({ plan, perMinute: number(row[6]!), bulk: number(row[7]!) }).toEqual({ plan, perMinute: limits.requestsPerMinute, bulk: limits.maxBulkItems });
     }
+  });
+});
+
+describe('README and the fast suite’s banner', () => {
+  it('give the same time for npm run test:all', () => {
+    const banner = readFileSync(join(ROOT, 'vitest.fast.config.ts'), 'utf8');
+    const readmeSays = readme.match(/^npm run test:all\s+#[^\n]*~(\d+) min/m)?.[1];
+    const bannerSays = banner.match(/npm run test:all \([^)]*~(\d+) min/)?.[1];
+    expect(readmeSays).toMatch(/^\d+$/);
+    expect(bannerSays).toBe(readmeSays);
   });
 });

@@ -3,9 +3,9 @@
  * and the attribution script, with the app on a real socket at http://localhost:<port>
  * (Chromium treats localhost as a secure context, so the `Secure` password cookie is kept)
  * and the destinations on a local HTTPS server whose certificate the browser context ignores.
- * Skips itself when /usr/bin/chromium is not installed.
+ * Skips itself, saying why, when Chromium is not installed; fails under CI (helpers/requirements.ts).
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -17,8 +17,8 @@ import { rows } from '../../src/db/connect.js';
 import type { Plan } from '../../src/core/plans.js';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';
+import { CHROMIUM, chromiumAvailable } from '../helpers/requirements.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = 'test/e2e/__screenshots__';
 const TLS = { key: readFileSync('test/fixtures/tls/key.pem'), cert: readFileSync('test/fixtures/tls/cert.pem') };
 
@@ -28,7 +28,7 @@ interface ShortLink {
   shortUrl: string;
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('short links in Chromium', () => {
+describe.skipIf(!chromiumAvailable('short links in Chromium'))('short links in Chromium', () => {
   let t: TestApp;
   let appOrigin: string;
   let dest: Server;
@@ -221,9 +221,7 @@ describe.skipIf(!existsSync(CHROMIUM))('short links in Chromium', () => {
     expect(clickId).toMatch(/^[0-9a-f-]{36}$/);
     await expect(page.locator('h1').textContent()).resolves.toBe('Destination OK');
 
-    await expect(page.evaluate(() => (globalThis as unknown as { linktrail: { getClickId(): string | null } }).linktrail.getClickId())).resolves.toBe(
-      clickId,
-    );
+    await expect(page.evaluate(() => (globalThis as unknown as { linktrail: { getClickId(): string | null } }).linktrail.getClickId())).resolves.toBe(clickId);
     const cookie = (await context.cookies(destOrigin)).find((c) => c.name === 'ltid');
     expect(cookie?.value).toBe(clickId);
     expect(cookie?.sameSite).toBe('Lax');
@@ -240,13 +238,31 @@ describe.skipIf(!existsSync(CHROMIUM))('short links in Chromium', () => {
     // the sale is attributed to that lead, and analytics credits the link with both.
     const api = (url: string, payload: unknown) =>
       t.inject({ method: 'POST', url, headers: { ...bearer(link.key), 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
-    const lead = await api('/api/track/lead', { clickId: cookie!.value, eventName: 'Sign up', customerExternalId: 'browser-user', customerName: 'Browser User' });
+    const lead = await api('/api/track/lead', {
+      clickId: cookie!.value,
+      eventName: 'Sign up',
+      customerExternalId: 'browser-user',
+      customerName: 'Browser User',
+    });
     expect(lead.statusCode, lead.body).toBe(200);
     expect(lead.json()).toMatchObject({ clickId, linkId: link.id, customer: { externalId: 'browser-user' } });
     const sale = await api('/api/track/sale', { customerExternalId: 'browser-user', customerName: 'Browser User', amount: 4900, currency: 'eur' });
     expect(sale.statusCode, sale.body).toBe(200);
     expect(sale.json()).toMatchObject({ clickId, linkId: link.id, leadId: lead.json().id, amount: 4900, currency: 'eur' });
     const byLink = await t.inject({ method: 'GET', url: '/api/analytics?groupBy=link', headers: bearer(link.key) });
-    expect(byLink.json()).toEqual([{ key: link.id, clicks: 1, visitors: 1, leads: 1, sales: 1, saleAmount: 4900, revenue: { eur: 4900 }, refunded: { eur: 0 }, shortUrl: link.shortUrl, title: null }]);
+    expect(byLink.json()).toEqual([
+      {
+        key: link.id,
+        clicks: 1,
+        visitors: 1,
+        leads: 1,
+        sales: 1,
+        saleAmount: 4900,
+        revenue: { eur: 4900 },
+        refunded: { eur: 0 },
+        shortUrl: link.shortUrl,
+        title: null,
+      },
+    ]);
   });
 });

@@ -22,7 +22,9 @@ async function linkFor(origin: string): Promise<{ id: string; shortUrl: string }
   const ws = await callService<{ id: string }>(origin, 'POST', '/admin/workspaces', ADMIN_TOKEN, { name: 'Durable Co', plan: 'enterprise' });
   const { key } = await callService<{ key: string }>(origin, 'POST', `/admin/workspaces/${ws.id}/keys`, ADMIN_TOKEN, { name: 'k', scopes: SCOPES });
   const [collection] = await callService<{ id: string }[]>(origin, 'POST', '/api/collections', key, [{ name: 'Load' }]);
-  const [link] = await callService<{ id: string; shortUrl: string }[]>(origin, 'POST', '/api/links', key, [{ url: 'https://example.com/landing', collectionId: collection!.id }]);
+  const [link] = await callService<{ id: string; shortUrl: string }[]>(origin, 'POST', '/api/links', key, [
+    { url: 'https://example.com/landing', collectionId: collection!.id },
+  ]);
   return link!;
 }
 
@@ -125,7 +127,11 @@ describe('clicks survive crashes and database outages', () => {
   it('SIGKILL under load: after a restart on the same DATA_DIR every received redirect is a click, once', async () => {
     const dataDir = join(dir, 'kill-data');
     const databaseUrl = onPostgres ? await freshDatabase() : undefined;
-    const env = { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}) };
+    const env = {
+      DATA_DIR: dataDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    };
     const first = await start(env);
     const link = await linkFor(first.origin);
     const load = visitors(link.shortUrl);
@@ -164,41 +170,50 @@ describe('clicks survive crashes and database outages', () => {
     console.log(`SIGKILL: ${load.received.length} redirects received, ${stored.length} clicks stored after restart`);
   }, 120_000);
 
-  it.runIf(onPostgres)('SIGTERM while PostgreSQL is away, then both back: every received redirect is a click; retries back off', async () => {
-    const real = new URL(await freshDatabase());
-    const proxy = TcpProxy.to(real, 5432);
-    await proxy.start();
-    const dataDir = join(dir, 'outage-data');
-    const env = { DATA_DIR: dataDir, DATABASE_URL: proxy.url(real), ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}) };
-    const first = await start(env);
-    const link = await linkFor(first.origin);
-    const load = visitors(link.shortUrl);
-    await sleep(800);
-    await proxy.stop(); // the database is away
-    const atOutage = load.received.length;
-    await sleep(4000); // redirects go on (the link is cached); clicks wait in memory and the spool
-    expect(load.received.length).toBeGreaterThan(atOutage);
-    first.child.kill('SIGTERM');
-    const exit = await Promise.race([first.exited, sleep(20_000).then(() => 'still running' as const)]);
-    await load.stop();
-    expect(exit, first.output()).toEqual({ code: 0, signal: null });
-    // One line when writes start failing, not one per retry.
-    const failing = first.output().split('\n').filter((l) => l.includes('click writes failing'));
-    expect(failing).toHaveLength(1);
-    expect(first.output()).toContain('stay in the spool');
+  it.runIf(onPostgres)(
+    'SIGTERM while PostgreSQL is away, then both back: every received redirect is a click; retries back off',
+    async () => {
+      const real = new URL(await freshDatabase());
+      const proxy = TcpProxy.to(real, 5432);
+      await proxy.start();
+      const dataDir = join(dir, 'outage-data');
+      const env = { DATA_DIR: dataDir, DATABASE_URL: proxy.url(real), ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}) };
+      const first = await start(env);
+      const link = await linkFor(first.origin);
+      const load = visitors(link.shortUrl);
+      await sleep(800);
+      await proxy.stop(); // the database is away
+      const atOutage = load.received.length;
+      await sleep(4000); // redirects go on (the link is cached); clicks wait in memory and the spool
+      expect(load.received.length).toBeGreaterThan(atOutage);
+      first.child.kill('SIGTERM');
+      const exit = await Promise.race([first.exited, sleep(20_000).then(() => 'still running' as const)]);
+      await load.stop();
+      expect(exit, first.output()).toEqual({ code: 0, signal: null });
+      // One line when writes start failing, not one per retry.
+      const failing = first
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('click writes failing'));
+      expect(failing).toHaveLength(1);
+      expect(first.output()).toContain('stay in the spool');
 
-    await proxy.start(); // the database is back
-    await start(env);
-    let stored: string[] = [];
-    const complete = await within(20_000, async () => {
-      stored = await clickIds(real.href, dataDir, link.id);
-      return load.received.every((id) => stored.includes(id));
-    });
-    const missing = load.received.filter((id) => !stored.includes(id));
-    expect(complete, `${missing.length} of ${load.received.length} received clicks lost`).toBe(true);
-    expect(new Set(stored).size).toBe(stored.length);
-    expect(stored.length - load.received.length).toBeLessThanOrEqual(WORKERS);
-    await proxy.stop();
-    console.log(`SIGTERM during outage: ${load.received.length} redirects received (${load.received.length - atOutage} during the outage), ${stored.length} clicks stored`);
-  }, 120_000);
+      await proxy.start(); // the database is back
+      await start(env);
+      let stored: string[] = [];
+      const complete = await within(20_000, async () => {
+        stored = await clickIds(real.href, dataDir, link.id);
+        return load.received.every((id) => stored.includes(id));
+      });
+      const missing = load.received.filter((id) => !stored.includes(id));
+      expect(complete, `${missing.length} of ${load.received.length} received clicks lost`).toBe(true);
+      expect(new Set(stored).size).toBe(stored.length);
+      expect(stored.length - load.received.length).toBeLessThanOrEqual(WORKERS);
+      await proxy.stop();
+      console.log(
+        `SIGTERM during outage: ${load.received.length} redirects received (${load.received.length - atOutage} during the outage), ${stored.length} clicks stored`,
+      );
+    },
+    120_000,
+  );
 });

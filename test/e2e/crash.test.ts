@@ -56,7 +56,11 @@ describe('SIGTERM under load', () => {
     const ws = await callService<{ id: string }>(origin, 'POST', '/admin/workspaces', ADMIN_TOKEN, { name: 'Crash Co', plan: 'enterprise' });
     const { key } = await callService<{ key: string }>(origin, 'POST', `/admin/workspaces/${ws.id}/keys`, ADMIN_TOKEN, { name: 'crash', scopes: SCOPES });
     const [collection] = await callService<{ id: string }[]>(origin, 'POST', '/api/collections', key, [{ name: 'Load' }]);
-    const link = (await callService<{ id: string; shortUrl: string }[]>(origin, 'POST', '/api/links', key, [{ url: 'https://example.com/landing?x=1', collectionId: collection!.id }]))[0]!;
+    const link = (
+      await callService<{ id: string; shortUrl: string }[]>(origin, 'POST', '/api/links', key, [
+        { url: 'https://example.com/landing?x=1', collectionId: collection!.id },
+      ])
+    )[0]!;
     expect(link.shortUrl).toMatch(new RegExp(`^${origin}/`));
 
     const received: string[] = [];
@@ -105,7 +109,10 @@ describe('SIGTERM under load', () => {
     expect(beforeSignal).toBeGreaterThan(0);
     expect(inFlightAtSignal).toBeGreaterThan(0);
     // Only 302s, 503s from a closing server, or no answer at all.
-    expect([...others.keys()].filter((s) => s !== '503'), JSON.stringify([...others])).toEqual([]);
+    expect(
+      [...others.keys()].filter((s) => s !== '503'),
+      JSON.stringify([...others]),
+    ).toEqual([]);
     expect([...destinations]).toEqual(['https://example.com/landing']);
     expect(received.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id))).toBe(true);
     expect(new Set(received).size).toBe(received.length);

@@ -16,7 +16,7 @@ import { dashboardRunnable, OWNER, PHONE, SCREENSHOTS, startDashboard, type Dash
 const MEMBER = { name: 'Sami Member', email: 'sami-security@example.com', password: 'quiet-meadow-47-compass' };
 const STEP = 30_000;
 
-describe.runIf(dashboardRunnable)('Account → Security in the dashboard', () => {
+describe.runIf(dashboardRunnable())('Account → Security in the dashboard', () => {
   const clock = mutableClock(new Date());
   let d: Dashboard;
   let workspaceId: string;
@@ -33,7 +33,8 @@ describe.runIf(dashboardRunnable)('Account → Security in the dashboard', () =>
   });
   afterAll(() => d?.close());
 
-  const code = (secret: string) => new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: clock.now().getTime() });
+  const code = (secret: string) =>
+    new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: clock.now().getTime() });
   /** What the suite looked at, kept under /tmp as well. */
   const keep = (name: string) => {
     for (const w of [1280, 375]) copyFileSync(`${SCREENSHOTS}/dashboard-${name}-${w}.png`, `/tmp/security-${name}-${w}.png`);
@@ -44,7 +45,12 @@ describe.runIf(dashboardRunnable)('Account → Security in the dashboard', () =>
   };
 
   /** Enrols from the two-factor section in the page's words; answers the key and the recovery codes. */
-  async function enrol(page: Page, person: { password: string }, w: Record<'password' | 'setUp' | 'scan' | 'qr' | 'key' | 'code' | 'turnOn' | 'codes', string>, shots?: string) {
+  async function enrol(
+    page: Page,
+    person: { password: string },
+    w: Record<'password' | 'setUp' | 'scan' | 'qr' | 'key' | 'code' | 'turnOn' | 'codes', string>,
+    shots?: string,
+  ) {
     const section = page.locator('section[aria-labelledby="mfa-heading"]');
     await section.getByLabel(w.password).fill(person.password);
     await section.getByRole('button', { name: w.setUp }).click();
@@ -113,7 +119,11 @@ describe.runIf(dashboardRunnable)('Account → Security in the dashboard', () =>
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(recovery.join('\n') + '\n');
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the codes' }).click()]);
     expect(file.suggestedFilename()).toBe('linktrail-recovery-codes.txt');
-    expect(readFileSync((await file.path())!, 'utf8').trim().split('\n')).toEqual(recovery);
+    expect(
+      readFileSync((await file.path())!, 'utf8')
+        .trim()
+        .split('\n'),
+    ).toEqual(recovery);
     await page.getByRole('button', { name: 'I have saved them' }).click();
     await page.getByText('Two-factor sign-in is on.').waitFor();
     await page.getByText('10 unused recovery codes left.').waitFor();

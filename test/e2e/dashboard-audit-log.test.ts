@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
 
-describe.skipIf(!dashboardRunnable)('Settings → Audit log in Chromium', () => {
+describe.skipIf(!dashboardRunnable())('Settings → Audit log in Chromium', () => {
   let d: Dashboard;
   beforeAll(async () => {
     d = await startDashboard();
@@ -18,7 +18,7 @@ describe.skipIf(!dashboardRunnable)('Settings → Audit log in Chromium', () => 
     await d?.close();
   });
 
-  it('shows who changed what, when and from where; filters by action; downloads the CSV', async () => {
+  it('shows who changed what, when and from where; filters by who (by name) and by action; downloads the CSV', async () => {
     const page = await d.newPage();
     const { headers } = await d.setUpOwner(page);
     const api = (method: 'post' | 'put', url: string, data: unknown) => page.request[method](`${d.origin}${url}`, { headers, data });
@@ -30,7 +30,10 @@ describe.skipIf(!dashboardRunnable)('Settings → Audit log in Chromium', () => 
     // Another client (the page's context would also send its session cookie: two credentials).
     const byKey = await d.t.inject({ method: 'POST', url: '/api/collections', headers: { authorization: `Bearer ${key}` }, payload: [{ name: 'Launch' }] });
     expect(byKey.statusCode).toBe(201);
-    const failed = await page.request.post(`${d.origin}/api/auth/login`, { headers: { origin: d.origin }, data: { email: OWNER.email, password: 'not the password at all' } });
+    const failed = await page.request.post(`${d.origin}/api/auth/login`, {
+      headers: { origin: d.origin },
+      data: { email: OWNER.email, password: 'not the password at all' },
+    });
     expect(failed.status()).toBe(401);
 
     await d.open(page, '/settings/audit-log', 'Audit log');
@@ -47,6 +50,17 @@ describe.skipIf(!dashboardRunnable)('Settings → Audit log in Chromium', () => 
     expect(await row('sign_in.password.failed').count()).toBe(1);
     await row('sign_in.password.failed').getByText('127.0.0.1').waitFor();
     await d.checkAccessibility(page, 'audit-log-en');
+
+    // Who, chosen by name: the key's entries only.
+    const who = page.getByLabel('Who');
+    await expect
+      .poll(() => who.locator('option').allTextContents())
+      .toEqual(expect.arrayContaining(['Anyone', 'CI deploy — API key', `${OWNER.email} — Person`]));
+    await who.selectOption({ label: 'CI deploy — API key' });
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    await row('collections.created').waitFor();
+    await who.selectOption('');
 
     await page.getByLabel('Action').selectOption('tags.created');
     await page.getByRole('button', { name: 'Apply' }).click();
@@ -67,7 +81,10 @@ describe.skipIf(!dashboardRunnable)('Settings → Audit log in Chromium', () => 
 
   it('Arabic at 375 px: right-to-left, the same entries in Arabic words', async () => {
     const page = await d.newPage('ar-EG', PHONE);
-    const login = await page.request.post(`${d.origin}/api/auth/login`, { headers: { origin: d.origin }, data: { email: OWNER.email, password: OWNER.password } });
+    const login = await page.request.post(`${d.origin}/api/auth/login`, {
+      headers: { origin: d.origin },
+      data: { email: OWNER.email, password: OWNER.password },
+    });
     expect(login.status()).toBe(200);
     await d.open(page, '/settings/audit-log', 'سجل التدقيق');
     expect(await page.evaluate<string>('document.documentElement.dir')).toBe('rtl');

@@ -11,7 +11,7 @@ import { dashboardRunnable, DESKTOP, OWNER, PHONE, SCREENSHOTS, startDashboard, 
 
 const activeId = (page: Page) => page.evaluate<string | undefined>('document.activeElement?.id');
 
-describe.skipIf(!dashboardRunnable)('daily-use tools in Chromium', () => {
+describe.skipIf(!dashboardRunnable())('daily-use tools in Chromium', () => {
   let d: Dashboard;
   let headers: Record<string, string>;
   beforeAll(async () => {
@@ -20,7 +20,10 @@ describe.skipIf(!dashboardRunnable)('daily-use tools in Chromium', () => {
     ({ headers } = await d.setUpOwner(page));
     const collection = await page.request.post(`${d.origin}/api/collections`, { headers, data: [{ name: 'Spring' }] });
     expect(collection.status(), await collection.text()).toBe(201);
-    const made = await page.request.post(`${d.origin}/api/utm-templates`, { headers, data: { name: 'Newsletter', utm: { source: 'newsletter', medium: 'email', campaign: 'spring' } } });
+    const made = await page.request.post(`${d.origin}/api/utm-templates`, {
+      headers,
+      data: { name: 'Newsletter', utm: { source: 'newsletter', medium: 'email', campaign: 'spring' } },
+    });
     expect(made.status(), await made.text()).toBe(201);
     await page.context().close();
   });
@@ -38,7 +41,10 @@ describe.skipIf(!dashboardRunnable)('daily-use tools in Chromium', () => {
     page.on('console', (m) => {
       if (/content security policy/i.test(m.text())) d.cspViolations.push(m.text());
     });
-    const res = await page.request.post(`${d.origin}/api/auth/login`, { headers: { origin: d.origin }, data: { email: OWNER.email, password: OWNER.password } });
+    const res = await page.request.post(`${d.origin}/api/auth/login`, {
+      headers: { origin: d.origin },
+      data: { email: OWNER.email, password: OWNER.password },
+    });
     expect(res.status(), await res.text()).toBe(200);
     return page;
   }
@@ -149,14 +155,19 @@ describe.skipIf(!dashboardRunnable)('daily-use tools in Chromium', () => {
     // The redirect sends the visitor on with the parameters.
     const hop = await page.request.get(link.shortUrl, { maxRedirects: 0 });
     const location = new URL(hop.headers()['location']!);
-    expect([location.searchParams.get('color'), location.searchParams.get('utm_source'), location.searchParams.get('utm_campaign')]).toEqual(['red', 'newsletter', 'autumn']);
+    expect([location.searchParams.get('color'), location.searchParams.get('utm_source'), location.searchParams.get('utm_campaign')]).toEqual([
+      'red',
+      'newsletter',
+      'autumn',
+    ]);
 
     // After a reload both templates are offered; UTM parameters already in a URL fill the empty fields.
     await page.reload();
     await page.getByRole('button', { name: 'New link' }).click();
     const again = page.getByRole('dialog', { name: 'New link' });
     // The templates arrive after the dialog opens: wait for them rather than read the first render.
-    await expect.poll(() => again.getByLabel('UTM template').locator('option').allTextContents())
+    await expect
+      .poll(() => again.getByLabel('UTM template').locator('option').allTextContents())
       .toEqual(['None: fill in the fields', 'Autumn newsletter', 'Newsletter']);
     await again.getByLabel('Destination URL', { exact: true }).fill('https://example.com/?utm_source=fb&utm_medium=social');
     await again.getByLabel('Destination URL', { exact: true }).press('Tab');

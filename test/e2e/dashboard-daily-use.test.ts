@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardRunnable, OWNER, PHONE, SCREENSHOTS, startDashboard, type Dashboard } from './dashboard-harness.js';
 
-describe.skipIf(!dashboardRunnable)('daily use of the dashboard in Chromium', () => {
+describe.skipIf(!dashboardRunnable())('daily use of the dashboard in Chromium', () => {
   let d: Dashboard;
   beforeAll(async () => {
     d = await startDashboard();
@@ -42,7 +42,10 @@ describe.skipIf(!dashboardRunnable)('daily use of the dashboard in Chromium', ()
     await expect.poll(() => page.title()).toBe('Links · Linktrail');
 
     const ar = await d.newPage('ar-EG', PHONE);
-    const signedIn = await ar.request.post(`${d.origin}/api/auth/login`, { headers: { origin: d.origin }, data: { email: OWNER.email, password: OWNER.password } });
+    const signedIn = await ar.request.post(`${d.origin}/api/auth/login`, {
+      headers: { origin: d.origin },
+      data: { email: OWNER.email, password: OWNER.password },
+    });
     expect(signedIn.status(), await signedIn.text()).toBe(200);
     await ar.goto(`${d.origin}/app/links/${flyer!.id}`);
     await ar.getByRole('heading', { name: 'Flyer', level: 1 }).waitFor();

@@ -14,13 +14,16 @@ import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from 
 
 const HOST = 'go.brand-old.example';
 
-describe.skipIf(!dashboardRunnable)('Settings → Domains in Chromium', () => {
+describe.skipIf(!dashboardRunnable())('Settings → Domains in Chromium', () => {
   let d: Dashboard;
   let dns: Awaited<ReturnType<typeof startTxtServer>>;
+  /** The setup's workspace (made once; each test signs in itself). */
   let workspaceId: string;
   beforeAll(async () => {
     dns = await startTxtServer();
     d = await startDashboard({ DNS_SERVERS: dns.address });
+    ({ workspaceId } = await d.setUpOwner(await d.newPage()));
+    await d.closeContexts();
   });
   afterEach(async () => d.closeContexts());
   afterAll(async () => {
@@ -28,7 +31,8 @@ describe.skipIf(!dashboardRunnable)('Settings → Domains in Chromium', () => {
     await dns?.close();
   });
 
-  const item = (page: Page, host: string) => page.getByRole('listitem').filter({ has: page.locator('code', { hasText: new RegExp(`^${host.replace(/\./g, '\\.')}$`) }) });
+  const item = (page: Page, host: string) =>
+    page.getByRole('listitem').filter({ has: page.locator('code', { hasText: new RegExp(`^${host.replace(/\./g, '\\.')}$`) }) });
   const domainsOf = async (page: Page) => (await page.request.get(`${d.origin}/api/domains`, { headers: { 'x-workspace-id': workspaceId } })).json();
   const operatorVerifies = async (page: Page, id: string) => {
     const res = await page.request.post(`${d.origin}/admin/domains/${id}/verify`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
@@ -37,7 +41,7 @@ describe.skipIf(!dashboardRunnable)('Settings → Domains in Chromium', () => {
 
   it('an owner claims a host, sees its TXT record, reads why verifying fails; the operator verifies it; the owner edits and removes it', async () => {
     const page = await d.clipboardPage();
-    ({ workspaceId } = await d.setUpOwner(page));
+    await d.signInWithApi(page, OWNER);
     await d.open(page, '/settings/domains', 'Domains');
     const nav = page.getByRole('navigation', { name: 'Section' });
     expect(await nav.getByRole('link', { name: 'Domains' }).getAttribute('aria-current')).toBe('page');
@@ -47,7 +51,10 @@ describe.skipIf(!dashboardRunnable)('Settings → Domains in Chromium', () => {
     // A bad host is refused with the API's words; then the claim.
     await page.getByLabel('Host', { exact: true }).fill('127.0.0.1');
     await page.getByRole('button', { name: 'Claim host' }).click();
-    await page.getByRole('alert').getByText(/IP address/i).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/IP address/i)
+      .waitFor();
     await page.getByLabel('Host', { exact: true }).fill(HOST.toUpperCase());
     await page.getByLabel('Root URL').fill('https://brand-old.example/');
     await page.getByRole('button', { name: 'Claim host' }).click();
@@ -74,7 +81,10 @@ describe.skipIf(!dashboardRunnable)('Settings → Domains in Chromium', () => {
     await claimed.getByRole('alert').getByText(`No TXT record was found at ${txtName}. Add one with the value ${txtValue}`).waitFor();
     dns.records.set(txtName, ['linktrail-verify=someone-elses-value']);
     await claimed.getByRole('button', { name: `Verify ${HOST}` }).click();
-    await claimed.getByRole('alert').getByText(/\("linktrail-verify=someone-elses-value"\) do not include/).waitFor();
+    await claimed
+      .getByRole('alert')
+      .getByText(/\("linktrail-verify=someone-elses-value"\) do not include/)
+      .waitFor();
     expect((await domainsOf(page))[0].status).toBe('pending');
     await d.checkAccessibility(page, 'domains-verify-failed-en');
 
@@ -114,8 +124,7 @@ describe.skipIf(!dashboardRunnable)('Settings → Domains in Chromium', () => {
 
   it('Arabic at 375 px: right-to-left, the DNS answer in Arabic, active after the operator verifies', async () => {
     const page = await d.clipboardPage('ar-EG', PHONE);
-    const login = await page.request.post(`${d.origin}/api/auth/login`, { headers: { origin: d.origin }, data: { email: OWNER.email, password: OWNER.password } });
-    expect(login.status()).toBe(200);
+    await d.signInWithApi(page, OWNER);
     await d.open(page, '/settings/domains', 'النطاقات');
     expect(await page.evaluate<string>('document.documentElement.dir')).toBe('rtl');
     const host = 'links.mutajar-qadim.example';

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
 import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
 
-describe.runIf(dashboardRunnable)('invitations by mail in the dashboard', () => {
+describe.runIf(dashboardRunnable())('invitations by mail in the dashboard', () => {
   let d: Dashboard;
   let smtp: TestSmtp;
 
@@ -67,7 +67,16 @@ describe.runIf(dashboardRunnable)('invitations by mail in the dashboard', () => 
   it('a used link says so on arrival, before anything is typed', async () => {
     const owner = await d.newPage();
     const link = await invite(owner, 'once@example.com', 'viewer');
-    expect((await d.t.inject({ method: 'POST', url: '/api/invites/accept', headers: { origin: d.origin }, payload: { token: new URL(link).searchParams.get('token'), name: 'Once', password: 'copper-valley-38-harbor' } })).statusCode).toBe(201);
+    expect(
+      (
+        await d.t.inject({
+          method: 'POST',
+          url: '/api/invites/accept',
+          headers: { origin: d.origin },
+          payload: { token: new URL(link).searchParams.get('token'), name: 'Once', password: 'copper-valley-38-harbor' },
+        })
+      ).statusCode,
+    ).toBe(201);
     const guest = await d.newPage();
     await guest.goto(link);
     await guest.getByText(/is not a valid invitation/).waitFor();

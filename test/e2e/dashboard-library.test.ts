@@ -15,9 +15,11 @@ import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from 
 
 type FieldState = { invalid: string | null; message: string; focused: boolean };
 const VIEWER = { name: 'Vera Viewer', email: 'vera@example.com', password: 'quiet-meadow-47-compass' };
+/** The Arabic test's workspace owner (a workspace of its own, with a tag, a lead and a sale). */
+const SAMIRA = { name: 'Samira Shelves', email: 'samira@example.com', password: 'walnut-river-27-signal' };
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 
-describe.skipIf(!dashboardRunnable)('collections, tags, partners and conversions pages in Chromium', () => {
+describe.skipIf(!dashboardRunnable())('collections, tags, partners and conversions pages in Chromium', () => {
   let d: Dashboard;
   let origin: string;
   let workspaceId: string;
@@ -25,6 +27,9 @@ describe.skipIf(!dashboardRunnable)('collections, tags, partners and conversions
   beforeAll(async () => {
     d = await startDashboard();
     origin = d.origin;
+    // The setup's owner and workspace, made once; each test signs in itself.
+    ({ workspaceId, headers } = await d.setUpOwner(await d.newPage()));
+    await d.closeContexts();
   });
   afterEach(async () => d.closeContexts());
   afterAll(async () => d?.close());
@@ -33,7 +38,9 @@ describe.skipIf(!dashboardRunnable)('collections, tags, partners and conversions
   const status = (page: Page) => page.getByRole('status');
   /** The focused element's accessible text. */
   const focused = (page: Page) =>
-    page.evaluate<string>(`(() => { const e = document.activeElement; return e ? (e.getAttribute('aria-label') || e.labels?.[0]?.textContent || e.textContent || '').trim() : ''; })()`);
+    page.evaluate<string>(
+      `(() => { const e = document.activeElement; return e ? (e.getAttribute('aria-label') || e.labels?.[0]?.textContent || e.textContent || '').trim() : ''; })()`,
+    );
   /** Presses Tab until the focused element's text is `name` (the keyboard alone). */
   const tabTo = async (page: Page, name: string) => {
     for (let i = 0; i < 60; i++) {
@@ -53,10 +60,40 @@ describe.skipIf(!dashboardRunnable)('collections, tags, partners and conversions
         .trim(),
       focused: el.ownerDocument.activeElement === el,
     }));
+  /** A link of the workspace of `h` visited once through the redirect route: the link and the click's id. */
+  const clickedLink = async (page: Page, h: Record<string, string>, collectionId: string) => {
+    const link = await page.request.post(`${origin}/api/links`, {
+      headers: h,
+      data: [{ collectionId, url: 'https://example.com/spring-sale', title: 'Spring sale' }],
+    });
+    expect(link.status(), await link.text()).toBe(201);
+    const { id: linkId, shortUrl } = (await link.json())[0] as { id: string; shortUrl: string };
+    const visit = await d.t.inject({ url: new URL(shortUrl).pathname, headers: { 'user-agent': BROWSER_UA } });
+    expect(visit.statusCode).toBe(302);
+    // Clicks are written in batches, soon after the redirect; the click list gives the click id.
+    let clickId = '';
+    await expect
+      .poll(async () => (clickId = (await (await page.request.get(`${origin}/api/analytics?linkId=${linkId}`, { headers: h })).json())[0]?.id ?? ''), {
+        timeout: 20_000,
+      })
+      .not.toBe('');
+    return { linkId, shortUrl, clickId };
+  };
+  const customer = { customerExternalId: 'cust_42', customerName: 'Omar Haddad', customerEmail: 'omar@example.com' };
+  /** Omar's lead (Sign up) on the click and sale (Purchase, €49.99), tracked through the API in the workspace of `h`. */
+  const track = async (page: Page, h: Record<string, string>, clickId: string) => {
+    const lead = await page.request.post(`${origin}/api/track/lead`, { headers: h, data: { clickId, eventName: 'Sign up', ...customer } });
+    expect(lead.status(), await lead.text()).toBe(200);
+    const sale = await page.request.post(`${origin}/api/track/sale`, {
+      headers: h,
+      data: { ...customer, amount: 4999, currency: 'eur', eventName: 'Purchase' },
+    });
+    expect(sale.status(), await sale.text()).toBe(200);
+  };
 
   it('the owner creates, renames and deletes collections, tags and partners; the API speaks at the field', async () => {
     const page = await d.newPage('en-US');
-    ({ workspaceId, headers } = await d.setUpOwner(page));
+    await d.signInWithApi(page, OWNER);
 
     // Collections: empty, then one made with the form, then renamed.
     await open(page, '/collections', 'Collections');
@@ -123,13 +160,17 @@ describe.skipIf(!dashboardRunnable)('collections, tags, partners and conversions
     await page.getByRole('button', { name: 'New tag' }).click();
     await page.getByLabel('Name (required)').fill('LAUNCH');
     await page.getByRole('button', { name: 'Create tag' }).click();
-    await expect.poll(() => fieldError(page, 'Name (required)')).toEqual({ invalid: 'true', message: 'Invalid [0].name: already exists in this workspace.', focused: true });
+    await expect
+      .poll(() => fieldError(page, 'Name (required)'))
+      .toEqual({ invalid: 'true', message: 'Invalid [0].name: already exists in this workspace.', focused: true });
     // Another colour typed as hex, not a valid one: the message at the colour.
     await page.getByLabel('Name (required)').fill('Autumn');
     await page.getByLabel('Other colour').check();
     await page.getByLabel('Hex colour').fill('#12345');
     await page.getByRole('button', { name: 'Create tag' }).click();
-    await expect.poll(() => fieldError(page, 'Hex colour')).toMatchObject({ invalid: 'true', message: expect.stringContaining('Invalid [0].color: has an invalid format.') });
+    await expect
+      .poll(() => fieldError(page, 'Hex colour'))
+      .toMatchObject({ invalid: 'true', message: expect.stringContaining('Invalid [0].color: has an invalid format.') });
     expect((await fieldError(page, 'Name (required)')).invalid).toBeNull();
     await page.getByLabel('Hex colour').fill('#8a4b08');
     await page.getByRole('button', { name: 'Create tag' }).click();
@@ -143,7 +184,9 @@ describe.skipIf(!dashboardRunnable)('collections, tags, partners and conversions
     await page.getByLabel('Name (required)').fill('Nadia Ads');
     await page.getByLabel('Email (optional)').fill('nadia-at-example');
     await page.getByRole('button', { name: 'Create partner' }).click();
-    await expect.poll(() => fieldError(page, 'Email (optional)')).toEqual({ invalid: 'true', message: 'Invalid [0].email: must be a valid email.', focused: true });
+    await expect
+      .poll(() => fieldError(page, 'Email (optional)'))
+      .toEqual({ invalid: 'true', message: 'Invalid [0].email: must be a valid email.', focused: true });
     await page.getByLabel('Email (optional)').fill('nadia@example.com');
     // Changed: its message goes.
     expect(await fieldError(page, 'Email (optional)')).toEqual({ invalid: null, message: '', focused: true });
@@ -157,27 +200,15 @@ describe.skipIf(!dashboardRunnable)('collections, tags, partners and conversions
 
   it('leads and sales on /conversions, the customer with their events', async () => {
     const page = await d.newPage('en-US');
-    await d.signIn(page, OWNER);
+    await d.signInWithApi(page, OWNER);
     // An empty conversions page says what to do next.
     await open(page, '/conversions', 'Conversions');
     await page.getByText('No leads or sales yet.').waitFor();
 
-    const [collection] = await (await page.request.get(`${origin}/api/collections`, { headers })).json();
-    const link = await page.request.post(`${origin}/api/links`, { headers, data: [{ collectionId: collection.id, url: 'https://example.com/spring-sale', title: 'Spring sale' }] });
-    expect(link.status(), await link.text()).toBe(201);
-    const { id: linkId, shortUrl } = (await link.json())[0];
-    const visit = await d.t.inject({ url: new URL(shortUrl).pathname, headers: { 'user-agent': BROWSER_UA } });
-    expect(visit.statusCode).toBe(302);
-    // Clicks are written in batches, soon after the redirect; the click list gives the click id.
-    let clickId = '';
-    await expect
-      .poll(async () => (clickId = (await (await page.request.get(`${origin}/api/analytics?linkId=${linkId}`, { headers })).json())[0]?.id ?? ''), { timeout: 20_000 })
-      .not.toBe('');
-    const customer = { customerExternalId: 'cust_42', customerName: 'Omar Haddad', customerEmail: 'omar@example.com' };
-    const lead = await page.request.post(`${origin}/api/track/lead`, { headers, data: { clickId, eventName: 'Sign up', ...customer } });
-    expect(lead.status(), await lead.text()).toBe(200);
-    const sale = await page.request.post(`${origin}/api/track/sale`, { headers, data: { ...customer, amount: 4999, currency: 'eur', eventName: 'Purchase' } });
-    expect(sale.status(), await sale.text()).toBe(200);
+    const made = await page.request.post(`${origin}/api/collections`, { headers, data: [{ name: 'Sales pages' }] });
+    expect(made.status(), await made.text()).toBe(201);
+    const { linkId, shortUrl, clickId } = await clickedLink(page, headers, (await made.json())[0].id);
+    await track(page, headers, clickId);
 
     // Each event names its link and customer: no request per row while the list renders.
     const asked: string[] = [];
@@ -210,7 +241,9 @@ describe.skipIf(!dashboardRunnable)('collections, tags, partners and conversions
     await page.getByLabel('From', { exact: true }).fill('2030-02-01');
     await page.getByLabel('To', { exact: true }).fill('2030-01-01');
     await page.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(() => fieldError(page, 'From')).toEqual({ invalid: 'true', message: expect.stringContaining('startDate: must not be later than endDate'), focused: true });
+    await expect
+      .poll(() => fieldError(page, 'From'))
+      .toEqual({ invalid: 'true', message: expect.stringContaining('startDate: must not be later than endDate'), focused: true });
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await table.getByRole('cell', { name: 'Sign up' }).waitFor();
 
@@ -243,37 +276,71 @@ describe.skipIf(!dashboardRunnable)('collections, tags, partners and conversions
   });
 
   it('a viewer sees the lists without write buttons', async () => {
+    // Its own collection, tag and partner in the owner's workspace, made through the API.
     const owner = await d.newPage('en-US');
-    await d.signIn(owner, OWNER);
-    const invite = await owner.request.post(`${origin}/api/workspaces/${workspaceId}/invites`, { headers: { origin }, data: { email: VIEWER.email, role: 'viewer' } });
+    await d.signInWithApi(owner, OWNER);
+    const ids: string[] = [];
+    for (const [path, name] of [
+      ['/api/collections', 'Reading list'],
+      ['/api/tags', 'Evergreen'],
+      ['/api/partners', 'Hadi Media'],
+    ] as const) {
+      const made = await owner.request.post(`${origin}${path}`, { headers, data: [{ name }] });
+      expect(made.status(), await made.text()).toBe(201);
+      ids.push((await made.json())[0].id);
+    }
+    // One link holding all three: each row counts it.
+    const [collectionId, tagId, partnerId] = ids;
+    const link = await owner.request.post(`${origin}/api/links`, {
+      headers,
+      data: [{ url: 'https://shop.example/read', collectionId, tagIds: [tagId], partnerId }],
+    });
+    expect(link.status(), await link.text()).toBe(201);
+    const invite = await owner.request.post(`${origin}/api/workspaces/${workspaceId}/invites`, {
+      headers: { origin },
+      data: { email: VIEWER.email, role: 'viewer' },
+    });
     expect(invite.status(), await invite.text()).toBe(201);
     const token = new URL((await invite.json()).url).searchParams.get('token');
 
     const page = await d.newPage('en-US');
-    const accepted = await page.request.post(`${origin}/api/invites/accept`, { headers: { origin }, data: { token, name: VIEWER.name, password: VIEWER.password } });
+    const accepted = await page.request.post(`${origin}/api/invites/accept`, {
+      headers: { origin },
+      data: { token, name: VIEWER.name, password: VIEWER.password },
+    });
     expect(accepted.status(), await accepted.text()).toBe(201);
     expect((await accepted.json()).role).toBe('viewer');
     for (const [path, heading, item] of [
-      ['/collections', 'Collections', 'Spring 2026'],
-      ['/tags', 'Tags', 'Launch'],
-      ['/partners', 'Partners', 'Nadia Ads'],
+      ['/collections', 'Collections', 'Reading list'],
+      ['/tags', 'Tags', 'Evergreen'],
+      ['/partners', 'Partners', 'Hadi Media'],
     ] as const) {
       await open(page, path, heading);
       await page.getByText(item, { exact: true }).waitFor();
+      await page.getByRole('listitem').filter({ hasText: item }).getByText('1 link', { exact: true }).waitFor();
       expect(await page.locator('main button').count(), path).toBe(0);
     }
   });
 
   it('Arabic at 375 px: right-to-left, translated, no overflow', async () => {
+    // A workspace of its own with a blue tag, a collection, and a lead and a sale of Omar's.
+    const own = await d.workspaceOf(SAMIRA);
     const page = await d.newPage('ar-EG', PHONE);
-    const login = await page.request.post(`${origin}/api/auth/login`, { headers: { origin }, data: { email: OWNER.email, password: OWNER.password } });
-    expect(login.status()).toBe(200);
+    await d.signInWithApi(page, SAMIRA);
+    const tag = await page.request.post(`${origin}/api/tags`, { headers: own.headers, data: [{ name: 'Launch', color: '#2563eb' }] });
+    expect(tag.status(), await tag.text()).toBe(201);
+    const made = await page.request.post(`${origin}/api/collections`, { headers: own.headers, data: [{ name: 'Spring 2026' }] });
+    expect(made.status(), await made.text()).toBe(201);
+    await track(page, own.headers, (await clickedLink(page, own.headers, (await made.json())[0].id)).clickId);
     await open(page, '/collections', 'المجموعات');
     expect(await page.evaluate('[document.documentElement.lang, document.documentElement.dir]')).toEqual(['ar', 'rtl']);
+    await page.getByRole('listitem').filter({ hasText: 'Spring 2026' }).getByText('رابط واحد', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'مجموعة جديدة' }).click();
     // The API's message in the page's language: a blank name.
     await page.getByRole('button', { name: 'أنشئ المجموعة' }).click();
-    await expect.poll(() => fieldError(page, 'الاسم (مطلوب)')).toMatchObject({ invalid: 'true', message: expect.stringContaining('قيمة غير صالحة في [0].name') });
+    await expect
+      .poll(() => fieldError(page, 'الاسم (مطلوب)'))
+      .toMatchObject({ invalid: 'true', message: expect.stringContaining('قيمة غير صالحة في [0].name') });
     await d.checkAccessibility(page, 'library-collections-form-ar');
     await open(page, '/tags', 'الوسوم');
     await page.getByText('أزرق', { exact: true }).waitFor();

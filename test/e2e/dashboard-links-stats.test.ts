@@ -18,9 +18,12 @@ import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from 
 
 const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 const DAY = 86_400_000;
+/** The owners of the Arabic and the analyticsRead tests' workspaces (each test has its own). */
+const NOUR = { name: 'Nour Figures', email: 'nour@example.com', password: 'copper-meadow-45-signal' };
+const TARIQ = { name: 'Tariq Lists', email: 'tariq@example.com', password: 'harbour-violet-73-anchor' };
 type Made = { id: string; shortUrl: string; title: string; tagIds: string[]; collectionId: string };
 
-describe.skipIf(!dashboardRunnable)('the Links list with performance in Chromium', () => {
+describe.skipIf(!dashboardRunnable())('the Links list with performance in Chromium', () => {
   let d: Dashboard;
   let origin: string;
   let headers: Record<string, string>;
@@ -30,6 +33,9 @@ describe.skipIf(!dashboardRunnable)('the Links list with performance in Chromium
     site = await startFramableSite();
     d = await startDashboard({ ALLOW_PRIVATE_DESTINATIONS: 'true' });
     origin = d.origin;
+    // The setup's owner and workspace, made once; each test signs in itself.
+    ({ headers } = await d.setUpOwner(await d.newPage()));
+    await d.closeContexts();
   });
   afterEach(async () => d.closeContexts());
   afterAll(async () => {
@@ -40,28 +46,71 @@ describe.skipIf(!dashboardRunnable)('the Links list with performance in Chromium
   const rowOf = (page: Page, title: string) => page.locator('.links-table tbody tr').filter({ has: page.getByRole('link', { name: title, exact: true }) });
   const figure = (row: Locator, label: string) => row.locator(`td[data-label="${label}"]`).textContent();
   const titles = (page: Page) => page.locator('.links-table tbody tr a.title').allTextContents();
-  const api = async (page: Page, method: 'get' | 'post' | 'delete', path: string, data?: unknown) => {
-    const res = await page.request[method](`${origin}${path}`, { headers, data });
+  /** A call as the page's person, in the setup's workspace unless `h` names another. */
+  const api = async (page: Page, method: 'get' | 'post' | 'delete', path: string, data?: unknown, h = headers) => {
+    const res = await page.request[method](`${origin}${path}`, { headers: h, data });
     expect(res.status(), await res.text()).toBeLessThan(300);
     return res.json();
   };
   /** A visitor's click through the redirect route; the click id the destination was given. */
   const click = async (link: Made, n: number): Promise<string> => {
-    const res = await d.t.inject({ method: 'GET', url: new URL(link.shortUrl).pathname, remoteAddress: `198.51.100.${n}`, headers: { 'user-agent': DESKTOP_UA } });
+    const res = await d.t.inject({
+      method: 'GET',
+      url: new URL(link.shortUrl).pathname,
+      remoteAddress: `198.51.100.${n}`,
+      headers: { 'user-agent': DESKTOP_UA },
+    });
     expect(res.statusCode, res.body).toBe(302);
     return new URL(String(res.headers.location)).searchParams.get('ltid')!;
+  };
+  /**
+   * The links the owner's test ends with, made through the API in the workspace of `h`: Alpha
+   * (Autumn, tag Summer; 2 clicks, a lead and a $49.00 sale) and Delta (Spring, expired); it
+   * returns once the list's figures count them.
+   */
+  const alphaAndDelta = async (page: Page, h: Record<string, string>) => {
+    const [spring, autumn] = (await api(page, 'post', '/api/collections', [{ name: 'Spring' }, { name: 'Autumn' }], h)) as { id: string }[];
+    const [summer] = (await api(page, 'post', '/api/tags', [{ name: 'Summer' }], h)) as { id: string }[];
+    const [alpha] = (await api(
+      page,
+      'post',
+      '/api/links',
+      [
+        { url: 'https://example.com/alpha', title: 'Alpha', collectionId: autumn!.id, tagIds: [summer!.id] },
+        { url: 'https://example.com/delta', title: 'Delta', collectionId: spring!.id, expiresAt: new Date(Date.now() - DAY).toISOString() },
+      ],
+      h,
+    )) as Made[];
+    const clickId = await click(alpha!, 10);
+    await click(alpha!, 11);
+    const customer = { customerExternalId: 'cus_rana', customerName: 'Rana Haddad', customerEmail: 'rana@example.com' };
+    await api(page, 'post', '/api/track/lead', { clickId, eventName: 'Sign up', ...customer }, h);
+    await api(page, 'post', '/api/track/sale', { clickId, eventName: 'Purchase', amount: 4900, currency: 'usd', ...customer }, h);
+    await expect
+      .poll(async () => ((await api(page, 'get', `/api/links?withStats=true&id=${alpha!.id}`, undefined, h)) as { stats: object }[])[0]?.stats, {
+        timeout: 20_000,
+        interval: 500,
+      })
+      .toMatchObject({ clicks: 2, leads: 1, sales: 1, revenue: { usd: 4900 } });
   };
 
   it('figures from real clicks and track calls, sorting, badges, bulk tag, move, export, delete; en at 1280 and 375 px', async () => {
     const page = await d.newPage('en-US');
-    ({ headers } = await d.setUpOwner(page));
+    await d.signInWithApi(page, OWNER);
     const [spring, autumn] = (await api(page, 'post', '/api/collections', [{ name: 'Spring' }, { name: 'Autumn' }])) as { id: string }[];
     const [promo, summer, doomed] = (await api(page, 'post', '/api/tags', [{ name: 'Promo' }, { name: 'Summer' }, { name: 'Doomed' }])) as { id: string }[];
     const now = Date.now();
     const made = (await api(page, 'post', '/api/links', [
       { url: 'https://example.com/alpha', title: 'Alpha', collectionId: spring!.id },
       { url: site.url, title: 'Beta', collectionId: spring!.id, password: 'open-sesame-42', expiresAt: new Date(now + 3 * DAY).toISOString(), cloaked: true },
-      { url: 'https://example.com/gamma', title: 'Gamma', collectionId: autumn!.id, ios: 'https://apps.example.com/gamma', geo: { DE: 'https://example.de/gamma' }, tagIds: [promo!.id] },
+      {
+        url: 'https://example.com/gamma',
+        title: 'Gamma',
+        collectionId: autumn!.id,
+        ios: 'https://apps.example.com/gamma',
+        geo: { DE: 'https://example.de/gamma' },
+        tagIds: [promo!.id],
+      },
       { url: 'https://example.com/delta', title: 'Delta', collectionId: spring!.id, expiresAt: new Date(now - DAY).toISOString() },
     ])) as Made[];
     const [alpha, beta, gamma, delta] = made as [Made, Made, Made, Made];
@@ -155,16 +204,49 @@ describe.skipIf(!dashboardRunnable)('the Links list with performance in Chromium
     const [download] = await Promise.all([page.waitForEvent('download'), bar.getByRole('button', { name: 'Export selected (CSV)' }).click()]);
     const records = parse(readFileSync((await download.path())!, 'utf8'), { bom: true }) as string[][];
     expect(records[0]!.slice(0, 4)).toEqual(['id', 'shortUrl', 'url', 'title']);
-    expect(records.slice(1).map((r) => r[3]).sort()).toEqual(['Beta', 'Gamma']);
+    expect(
+      records
+        .slice(1)
+        .map((r) => r[3])
+        .sort(),
+    ).toEqual(['Beta', 'Gamma']);
+    // A marketer's file: names beside the ids, and the range's figures (no revenue column: neither sold).
+    const header = records[0]!;
+    expect(header).toEqual(expect.arrayContaining(['collection', 'collectionId', 'tags', 'tagIds', 'partner', 'clicks', 'leads', 'sales']));
+    expect(header.some((c) => c.startsWith('revenue_'))).toBe(false);
+    const cell = (title: string, column: string) => records.find((r) => r[3] === title)![header.indexOf(column)];
+    expect(['collection', 'tags', 'clicks', 'leads', 'sales'].map((c) => cell('Gamma', c))).toEqual(['Autumn', 'Promo', '5', '0', '0']);
+    expect(['collection', 'tags', 'clicks'].map((c) => cell('Beta', c))).toEqual(['Spring', 'Summer', '0']);
     await page.getByText('2 links exported.').waitFor();
 
-    // Delete the selected (after the confirmation): Beta and Gamma go, in one request.
-    page.once('dialog', (dialog) => {
-      expect(dialog.message()).toMatch(/^Delete 2 links\?/);
-      void dialog.accept();
+    // Delete the selected asks in the page's own dialog (never the browser's): focus on Cancel,
+    // Escape and Cancel send nothing; "Delete 2 links" removes Beta and Gamma, in one request.
+    const native: string[] = [];
+    page.on('dialog', (dialog) => {
+      native.push(dialog.message());
+      void dialog.dismiss();
     });
+    const deletes: string[] = [];
+    page.on('request', (r) => r.method() === 'DELETE' && deletes.push(r.url()));
+    const question = page.getByRole('alertdialog', { name: 'Delete 2 links?' });
     await bar.getByRole('button', { name: 'Delete selected' }).click();
+    await question.getByText('Their short links stop working; their clicks stay in analytics.').waitFor();
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Cancel');
+    await d.checkAccessibility(page, 'links-delete-dialog-en');
+    await page.keyboard.press('Escape');
+    await question.waitFor({ state: 'hidden' });
+    // The focus goes back to the button that opened the question (once the dialog has closed).
+    await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('Delete selected');
+    await bar.getByRole('button', { name: 'Delete selected' }).click();
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    await question.waitFor({ state: 'hidden' });
+    expect(deletes).toEqual([]);
+    expect([...(await titles(page))].sort()).toEqual(['Alpha', 'Beta', 'Delta', 'Gamma']);
+    await bar.getByRole('button', { name: 'Delete selected' }).click();
+    await question.getByRole('button', { name: 'Delete 2 links' }).click();
     await page.getByText('2 links deleted.').waitFor();
+    expect(deletes).toEqual([`${origin}/api/links`]);
+    expect(native).toEqual([]);
     await expect.poll(() => titles(page).then((t) => [...t].sort())).toEqual(['Alpha', 'Delta']);
     expect(Object.keys(await linksNow()).sort()).toEqual(['Alpha', 'Delta']);
     void beta;
@@ -179,9 +261,10 @@ describe.skipIf(!dashboardRunnable)('the Links list with performance in Chromium
   });
 
   it('Arabic at 375 px and 1280 px: the figures, no clipped column, every row action reachable', async () => {
+    const own = await d.workspaceOf(NOUR);
     const page = await d.newPage('ar-EG', PHONE);
-    const login = await page.request.post(`${origin}/api/auth/login`, { headers: { origin }, data: { email: OWNER.email, password: OWNER.password } });
-    expect(login.status(), await login.text()).toBe(200);
+    await d.signInWithApi(page, NOUR);
+    await alphaAndDelta(page, own.headers);
     await page.goto(`${origin}/app/links`);
     await page.getByRole('button', { name: 'النقرات' }).waitFor();
     expect(await page.evaluate('[document.documentElement.lang, document.documentElement.dir]')).toEqual(['ar', 'rtl']);
@@ -191,6 +274,15 @@ describe.skipIf(!dashboardRunnable)('the Links list with performance in Chromium
     await page.getByRole('group', { name: 'إجراءات على الروابط المحددة' }).waitFor();
     await expectAllInside(page);
     await d.checkAccessibility(page, 'links-stats-ar');
+    // The delete question right-to-left, focus on Cancel; Escape keeps the link.
+    await page.getByRole('button', { name: 'حذف المحدد' }).click();
+    const question = page.getByRole('alertdialog', { name: /^هل تريد حذف .+ من الروابط؟$/ });
+    await question.waitFor();
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('إلغاء');
+    await d.checkAccessibility(page, 'links-delete-dialog-ar');
+    await page.keyboard.press('Escape');
+    await question.waitFor({ state: 'hidden' });
+    expect(await rowOf(page, 'Alpha').count()).toBe(1);
     // At 1280 px: no cell's content is cut (each fits its cell).
     await page.setViewportSize({ width: 1280, height: 800 });
     const clipped = await page.evaluate<string[]>(
@@ -201,9 +293,12 @@ describe.skipIf(!dashboardRunnable)('the Links list with performance in Chromium
   });
 
   it('without analyticsRead: the list without figures, asked for without withStats, and a note saying why', async () => {
+    // A workspace of its own with one link, Alpha.
+    const own = await d.workspaceOf(TARIQ);
     const page = await d.newPage('en-US');
-    const login = await page.request.post(`${origin}/api/auth/login`, { headers: { origin }, data: { email: OWNER.email, password: OWNER.password } });
-    expect(login.status(), await login.text()).toBe(200);
+    await d.signInWithApi(page, TARIQ);
+    const [collection] = (await api(page, 'post', '/api/collections', [{ name: 'Spring' }], own.headers)) as { id: string }[];
+    await api(page, 'post', '/api/links', [{ url: 'https://example.com/alpha', title: 'Alpha', collectionId: collection!.id }], own.headers);
     // Every role has analyticsRead today; the page is shown a workspace whose role lacks it.
     await page.route('**/api/me', async (route) => {
       const res = await route.fetch();

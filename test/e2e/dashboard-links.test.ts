@@ -17,16 +17,22 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
 
 const VIEWER = { name: 'Vera Viewer', email: 'vera@example.com', password: 'amber-quarry-58-lighthouse' };
+/** The owner of the viewer test's workspace, and how many links it holds (more than a page of 50). */
+const LIST_OWNER = { name: 'Lina Lists', email: 'lina@example.com', password: 'granite-orchard-36-beacon' };
+const LISTED = 60;
 /** Items refused by the import: an http destination, none, a creation date that is no date. */
 const BAD_ROWS = { 100: 'http', 1001: 'missing', 1900: 'date' } as Record<number, string>;
 
-describe.skipIf(!dashboardRunnable)('the Links page in Chromium', () => {
+describe.skipIf(!dashboardRunnable())('the Links page in Chromium', () => {
   let d: Dashboard;
   let origin: string;
-  let workspaceId: string;
+  /** The setup's owner and workspace (made once; each test signs in itself). */
+  let owner: { workspaceId: string; headers: Record<string, string> };
   beforeAll(async () => {
     d = await startDashboard();
     origin = d.origin;
+    owner = await d.setUpOwner(await d.newPage());
+    await d.closeContexts();
   });
   afterEach(async () => d.closeContexts());
   afterAll(async () => d?.close());
@@ -34,10 +40,8 @@ describe.skipIf(!dashboardRunnable)('the Links page in Chromium', () => {
   const text = (page: Page, selector: string) => page.locator(selector).first().textContent();
 
   it('owner: keyboard create, field error, Import CSV of 2,000 by names and export, search and filters, copy, QR, edit, delete', async () => {
-    const page = await d.newPage('en-US');
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-    const owner = await d.setUpOwner(page);
-    workspaceId = owner.workspaceId;
+    const page = await d.clipboardPage('en-US');
+    await d.signInWithApi(page, OWNER);
     const made = await page.request.post(`${origin}/api/collections`, { headers: owner.headers, data: [{ name: 'Spring' }, { name: 'Autumn' }] });
     expect(made.status(), await made.text()).toBe(201);
     const [spring, autumn] = (await made.json()) as { id: string }[];
@@ -47,8 +51,7 @@ describe.skipIf(!dashboardRunnable)('the Links page in Chromium', () => {
     expect(await page.locator('.empty').getByRole('link', { name: 'import a CSV' }).getAttribute('href')).toBe('/app/links/import');
     await d.checkAccessibility(page, 'links-empty-en');
     const emptyAr = await d.newPage('ar-EG', PHONE);
-    const signedIn = await emptyAr.request.post(`${origin}/api/auth/login`, { headers: { origin }, data: { email: OWNER.email, password: OWNER.password } });
-    expect(signedIn.status(), await signedIn.text()).toBe(200);
+    await d.signInWithApi(emptyAr, OWNER);
     await emptyAr.goto(`${origin}/app/links`);
     expect(await emptyAr.locator('.empty').getByRole('link', { name: 'استورد ملف CSV' }).getAttribute('href')).toBe('/app/links/import');
     await d.checkAccessibility(emptyAr, 'links-empty-ar');
@@ -79,7 +82,8 @@ describe.skipIf(!dashboardRunnable)('the Links page in Chromium', () => {
     expect(await page.getByLabel('Destination URL', { exact: true }).getAttribute('aria-describedby')).toBe('link-url-error');
     expect(await page.evaluate('document.activeElement?.id')).toBe('link-url');
     // The setup's workspace is on the enterprise plan: every feature field is there.
-    for (const label of ['Password', 'Expires at (your time)', 'iOS destination URL', 'Destinations by country']) expect(await page.getByLabel(label, { exact: true }).count(), label).toBe(1);
+    for (const label of ['Password', 'Expires at (your time)', 'iOS destination URL', 'Destinations by country'])
+      expect(await page.getByLabel(label, { exact: true }).count(), label).toBe(1);
     await d.checkAccessibility(page, 'links-form-en');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
@@ -106,10 +110,18 @@ describe.skipIf(!dashboardRunnable)('the Links page in Chromium', () => {
     await page.getByRole('button', { name: 'Start import' }).click();
     await page.getByRole('heading', { name: 'Result' }).waitFor({ timeout: 60_000 });
     await page.getByText('2,000 of 2,000 rows').waitFor();
-    const total = (name: string) => page.locator('.imp-totals .total').filter({ has: page.getByText(name, { exact: true }) }).locator('dd').textContent();
+    const total = (name: string) =>
+      page
+        .locator('.imp-totals .total')
+        .filter({ has: page.getByText(name, { exact: true }) })
+        .locator('dd')
+        .textContent();
     expect([await total('Created'), await total('Updated'), await total('Unchanged'), await total('Not imported')]).toEqual(['1,997', '0', '0', '3']);
     // The rejected rows: spreadsheet line numbers (the header is line 1, so item i is line i + 2), the field, the reason, the row as it was.
-    const [rejectedFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the rows not imported (CSV)' }).click()]);
+    const [rejectedFile] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download the rows not imported (CSV)' }).click(),
+    ]);
     const rejected = parse(readFileSync((await rejectedFile.path())!, 'utf8'), { bom: true }) as string[][];
     expect(rejected[0]).toEqual(['line', 'field', 'reason', 'error', 'url', 'title', 'collection', 'tags', 'created']);
     expect(rejected.slice(1).map(([line, field, reason, , url]) => [line, field, reason, url])).toEqual([
@@ -129,7 +141,10 @@ describe.skipIf(!dashboardRunnable)('the Links page in Chromium', () => {
     // Export: every link the filters match.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
-    const records = csv.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    const records = csv
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
     expect(records[0]).toMatch(/^id,shortUrl,url,title,/);
     expect(records).toHaveLength(1999);
     expect(csv).toContain('"Item 7, imported"');
@@ -174,37 +189,79 @@ describe.skipIf(!dashboardRunnable)('the Links page in Chromium', () => {
     await page.getByLabel('Title').fill('Spring sale, extended');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('link', { name: 'Spring sale, extended' }).waitFor();
-    page.once('dialog', (dialog) => void dialog.accept());
-    await page.getByRole('button', { name: 'Delete Spring sale, extended' }).click();
+    // Delete asks in the page's own dialog (never the browser's): Escape and Cancel keep the link, Delete removes it.
+    const native: string[] = [];
+    page.on('dialog', (dialog) => {
+      native.push(dialog.message());
+      void dialog.dismiss();
+    });
+    const deletes: string[] = [];
+    page.on('request', (r) => r.method() === 'DELETE' && deletes.push(r.url()));
+    const remove = page.getByRole('button', { name: 'Delete Spring sale, extended' });
+    const question = page.getByRole('alertdialog', { name: 'Delete the link “Spring sale, extended”?' });
+    await remove.click();
+    await question.getByText('Its short link stops working; its clicks stay in analytics.').waitFor();
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await question.waitFor({ state: 'hidden' });
+    await remove.click();
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    await question.waitFor({ state: 'hidden' });
+    expect(await page.getByRole('link', { name: 'Spring sale, extended' }).count()).toBe(1);
+    expect(deletes).toEqual([]);
+    await remove.click();
+    await question.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByText('No links match this search and these filters.', { exact: false }).waitFor();
+    expect(deletes).toEqual([`${origin}/api/links`]);
+    expect(native).toEqual([]);
     expect(d.cspViolations).toEqual([]);
   });
 
   it('a viewer sees no write buttons; Arabic at 375 px is right-to-left', async () => {
+    // A workspace of its own holding LISTED links, its owner and the viewer.
+    const { workspaceId, headers } = await d.workspaceOf(LIST_OWNER);
+    const seeder = await d.newPage('en-US');
+    await d.signInWithApi(seeder, LIST_OWNER);
+    const made = await seeder.request.post(`${origin}/api/collections`, { headers, data: [{ name: 'Catalogue' }] });
+    expect(made.status(), await made.text()).toBe(201);
+    const [catalogue] = (await made.json()) as { id: string }[];
+    const links = Array.from({ length: LISTED }, (_, i) => ({ url: `https://shop.example.com/item/${i}`, title: `Item ${i}`, collectionId: catalogue!.id }));
+    const seeded = await seeder.request.post(`${origin}/api/links`, { headers, data: links });
+    expect(seeded.status(), await seeded.text()).toBe(201);
     const user = await d.t.admin('POST', '/users', VIEWER);
     expect(user.statusCode, user.body).toBe(201);
     const member = await d.t.admin('POST', `/workspaces/${workspaceId}/members`, { userId: user.json<{ id: string }>().id, role: 'viewer' });
     expect(member.statusCode, member.body).toBe(201);
     const page = await d.newPage('en-US');
-    await d.signIn(page, VIEWER);
+    await d.signInWithApi(page, VIEWER);
     await page.goto(`${origin}/app/links`);
-    await page.getByText('Links 1–50 of 1,997').waitFor();
+    await page.getByText(`Links 1–50 of ${LISTED}`).waitFor();
     expect(await page.getByRole('button', { name: 'Export CSV' }).count()).toBe(1);
     for (const name of ['New link', 'Import CSV', /^Edit /, /^Delete /]) expect(await page.getByRole('button', { name }).count(), String(name)).toBe(0);
     expect(await page.getByRole('link', { name: 'Import CSV' }).count()).toBe(0);
+    // Rows per page, and a jump to a page by its number (the viewer pages too).
+    await page.getByLabel('Rows per page').selectOption('25');
+    await page.getByText(`Links 1–25 of ${LISTED}`).waitFor();
+    await page.getByLabel('Go to page (of 3)').fill('3');
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
+    await page.getByText(`Links 51–${LISTED} of ${LISTED}`).waitFor();
+    await page.getByLabel('Rows per page').selectOption('100');
+    await page.getByText(`Links 1–${LISTED} of ${LISTED}`).waitFor();
 
     // On the free plan the form hides what the plan forbids, and says so. The free plan's 60
-    // requests a minute would count this file's earlier traffic (some 70 requests within the
-    // minute), so the operator's override lifts the limit: only the plan's features are under test.
+    // requests a minute would count the seeding and the viewer's pages, so the operator's
+    // override lifts the limit: only the plan's features are under test.
     const downgraded = await d.t.admin('PATCH', `/workspaces/${workspaceId}`, { plan: 'free', rateLimitPerMinute: 10_000 });
     expect(downgraded.statusCode, downgraded.body).toBe(200);
     const ar = await d.newPage('ar-EG', PHONE);
-    const login = await ar.request.post(`${origin}/api/auth/login`, { headers: { origin }, data: { email: OWNER.email, password: OWNER.password } });
-    expect(login.status(), await login.text()).toBe(200);
+    await d.signInWithApi(ar, LIST_OWNER);
     await ar.goto(`${origin}/app/links`);
     await ar.getByRole('button', { name: 'رابط جديد' }).waitFor();
     expect(await ar.getByRole('link', { name: 'استيراد CSV' }).getAttribute('href')).toBe('/app/links/import');
-    await ar.getByText('الروابط ١–٥٠ من ١٬٩٩٧').or(ar.getByText('الروابط 1–50 من 1,997')).waitFor();
+    await ar
+      .getByText(`الروابط ١–٥٠ من ${LISTED.toLocaleString('ar-EG')}`)
+      .or(ar.getByText(`الروابط 1–50 من ${LISTED}`))
+      .waitFor();
     expect(await ar.evaluate('[document.documentElement.lang, document.documentElement.dir]')).toEqual(['ar', 'rtl']);
     await d.checkAccessibility(ar, 'links-ar');
     await ar.getByRole('button', { name: 'رابط جديد' }).click();

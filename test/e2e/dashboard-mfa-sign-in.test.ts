@@ -8,7 +8,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
 
-describe.runIf(dashboardRunnable)('signing in with a second factor in the dashboard', () => {
+describe.runIf(dashboardRunnable())('signing in with a second factor in the dashboard', () => {
   let d: Dashboard;
   let secret: string;
   let recoveryCodes: string[];

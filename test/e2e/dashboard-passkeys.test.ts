@@ -50,7 +50,7 @@ const words = {
   },
 };
 
-describe.runIf(dashboardRunnable)('passkeys in the dashboard', () => {
+describe.runIf(dashboardRunnable())('passkeys in the dashboard', () => {
   let d: Dashboard;
   // One person per language, so each run starts without a passkey whatever the other did.
   const people = { en: OWNER, ar: { name: 'ليلى', email: 'layla@example.com', password: 'amber-orchard-47-compass' } };
@@ -106,7 +106,10 @@ describe.runIf(dashboardRunnable)('passkeys in the dashboard', () => {
       await page.getByRole('form', { name: w.add }).getByLabel(w.currentPassword).fill(person.password);
       await d.checkAccessibility(page, `account-passkey-add-${lang}`);
       await page.getByRole('button', { name: w.continue }).click();
-      await page.getByRole('status').filter({ hasText: w.added(`Laptop ${lang}`) }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: w.added(`Laptop ${lang}`) })
+        .waitFor();
       const item = page.locator('#passkeys-heading ~ ul li').filter({ hasText: `Laptop ${lang}` });
       await expect.poll(() => item.getByText(w.never).count()).toBe(1);
       expect(await authenticator.credentials()).toHaveLength(1);
@@ -134,7 +137,10 @@ describe.runIf(dashboardRunnable)('passkeys in the dashboard', () => {
       await confirm.getByLabel(w.currentPassword).fill(person.password);
       await d.checkAccessibility(page, `account-passkey-remove-${lang}`);
       await confirm.getByRole('button', { name: w.confirmRemove }).click();
-      await page.getByRole('status').filter({ hasText: w.removed(`Laptop ${lang}`) }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: w.removed(`Laptop ${lang}`) })
+        .waitFor();
       await page.getByText(w.none).waitFor();
 
       // Without it the password alone signs in again.

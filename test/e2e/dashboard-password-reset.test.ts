@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
 import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
 
-describe.runIf(dashboardRunnable)('password reset in the dashboard', () => {
+describe.runIf(dashboardRunnable())('password reset in the dashboard', () => {
   let d: Dashboard;
   let smtp: TestSmtp;
   const NEW_PASSWORD = 'juniper-compass-84-tide';

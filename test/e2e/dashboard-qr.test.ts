@@ -18,11 +18,14 @@ import { decodePng } from '../modules/qr/helpers.js';
 import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
 
 const VIEWER = { name: 'Vera Viewer', email: 'vera@example.com', password: 'amber-quarry-58-lighthouse' };
+/** The owners of the Arabic and the viewer tests' workspaces (each test has its own). */
+const RANIA = { name: 'Rania Print', email: 'rania@example.com', password: 'linen-harbour-82-compass' };
+const KARIM = { name: 'Karim Print', email: 'karim@example.com', password: 'pebble-orchard-19-lantern' };
 const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 60"><rect width="100" height="60" rx="8" fill="#dc2626"/><path d="M20 45 L50 10 L80 45 Z" fill="#ffffff"/></svg>`;
 
-describe.skipIf(!dashboardRunnable)('the QR designer in Chromium', () => {
+describe.skipIf(!dashboardRunnable())('the QR designer in Chromium', () => {
   let d: Dashboard;
-  let link: { id: string; shortUrl: string };
+  /** The setup's workspace (made once; each test signs in itself). */
   let headers: Record<string, string>;
   const files = mkdtempSync(join(tmpdir(), 'qr-designer-'));
   const file = (name: string, body: string | Buffer) => {
@@ -31,6 +34,8 @@ describe.skipIf(!dashboardRunnable)('the QR designer in Chromium', () => {
   };
   beforeAll(async () => {
     d = await startDashboard();
+    ({ headers } = await d.setUpOwner(await d.newPage()));
+    await d.closeContexts();
   });
   afterEach(async () => d.closeContexts());
   afterAll(async () => d?.close());
@@ -42,15 +47,29 @@ describe.skipIf(!dashboardRunnable)('the QR designer in Chromium', () => {
     expect(res.status(), await res.text()).toBe(200);
     return Buffer.from(await res.body());
   };
-  const linkNow = async (page: Page) => (await (await page.request.get(`${d.origin}/api/links?id=${link.id}`, { headers })).json())[0];
+  const linkNow = async (page: Page, id: string, h: Record<string, string>) =>
+    (await (await page.request.get(`${d.origin}/api/links?id=${id}`, { headers: h })).json())[0];
+  /** A link made through the API in the workspace of `h`, with a saved QR design if given. */
+  const makeLink = async (page: Page, h: Record<string, string>, qrDesign?: object): Promise<{ id: string; shortUrl: string }> => {
+    const [collection] = await (await page.request.post(`${d.origin}/api/collections`, { headers: h, data: [{ name: 'Print' }] })).json();
+    const made = await page.request.post(`${d.origin}/api/links`, {
+      headers: h,
+      data: [{ url: 'https://example.com/flyer', collectionId: collection.id, title: 'Flyer', ...(qrDesign ? { qrDesign } : {}) }],
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    return (await made.json())[0];
+  };
+  /** LOGO_SVG uploaded through the API to the workspace of `h`: its id. */
+  const uploadLogo = async (page: Page, h: Record<string, string>): Promise<string> => {
+    const res = await page.request.post(`${d.origin}/api/qr-logos`, { headers: { ...h, 'content-type': 'image/svg+xml' }, data: Buffer.from(LOGO_SVG) });
+    expect(res.status(), await res.text()).toBe(201);
+    return (await res.json()).id;
+  };
 
   it('owner: preview, colours and contrast, logo upload, size and margin, save, downloads', async () => {
     const page = await d.newPage('en-US');
-    ({ headers } = await d.setUpOwner(page));
-    const [collection] = await (await page.request.post(`${d.origin}/api/collections`, { headers, data: [{ name: 'Print' }] })).json();
-    const made = await page.request.post(`${d.origin}/api/links`, { headers, data: [{ url: 'https://example.com/flyer', collectionId: collection.id, title: 'Flyer' }] });
-    expect(made.status(), await made.text()).toBe(201);
-    [link] = await made.json();
+    await d.signInWithApi(page, OWNER);
+    const link = await makeLink(page, headers);
 
     await page.goto(`${d.origin}/app/links/${link.id}`);
     await page.getByRole('heading', { name: 'QR code', level: 2 }).waitFor();
@@ -65,7 +84,10 @@ describe.skipIf(!dashboardRunnable)('the QR designer in Chromium', () => {
     await page.getByRole('alert').getByText('Contrast 1.97:1 is too low: a scanner needs at least 4.5:1.', { exact: false }).waitFor();
     await page.getByText('No preview: a scanner could not read these colours.').waitFor();
     await page.getByRole('button', { name: 'Save design' }).click();
-    await page.locator('#qr-foreground-error').getByText(/qrDesign\.foreground: gives a contrast of 1\.97:1/).waitFor();
+    await page
+      .locator('#qr-foreground-error')
+      .getByText(/qrDesign\.foreground: gives a contrast of 1\.97:1/)
+      .waitFor();
     expect(await page.getByLabel('Code colour').getAttribute('aria-invalid')).toBe('true');
 
     // Blue on cream reads.
@@ -80,7 +102,10 @@ describe.skipIf(!dashboardRunnable)('the QR designer in Chromium', () => {
     await upload.setInputFiles(file('big.png', Buffer.alloc(101 * 1024, 1)));
     await page.getByRole('alert').getByText('This file is 101 KB; a logo may be at most 100 KB.').waitFor();
     await upload.setInputFiles(file('empty.svg', '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>'));
-    await page.getByRole('alert').getByText(/^The logo draws nothing/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/^The logo draws nothing/)
+      .waitFor();
     await upload.setInputFiles(file('brand.svg', LOGO_SVG));
     await page.getByText('Logo uploaded and chosen. Save the design to keep it.').waitFor();
     const chosen = page.getByRole('radio', { name: 'Logo 1 (from SVG)' });
@@ -100,7 +125,7 @@ describe.skipIf(!dashboardRunnable)('the QR designer in Chromium', () => {
 
     await page.getByRole('button', { name: 'Save design' }).click();
     await page.getByRole('status').getByText('QR design saved: the link’s code now uses it.').waitFor();
-    const saved = await linkNow(page);
+    const saved = await linkNow(page, link.id, headers);
     const logoId = (await previewSrc(page)).searchParams.get('logoId');
     expect(saved.qrDesign).toEqual({ foreground: '1d4ed8', background: 'fef3c7', size: 1024, margin: 4, errorCorrection: 'H', logoId });
     expect(new URL(saved.qrCode).searchParams.get('logoId')).toBe(logoId);
@@ -122,9 +147,12 @@ describe.skipIf(!dashboardRunnable)('the QR designer in Chromium', () => {
   });
 
   it('Arabic at 375 px: right-to-left, the saved design shown, the logo taken off, the defaults back', async () => {
+    // A workspace of its own whose link has the design the owner's test saves: logo, H, 1024 px, margin 4.
+    const own = await d.workspaceOf(RANIA);
     const page = await d.newPage('ar-EG', PHONE);
-    const login = await page.request.post(`${d.origin}/api/auth/login`, { headers: { origin: d.origin }, data: { email: OWNER.email, password: OWNER.password } });
-    expect(login.status()).toBe(200);
+    await d.signInWithApi(page, RANIA);
+    const logoId = await uploadLogo(page, own.headers);
+    const link = await makeLink(page, own.headers, { foreground: '1d4ed8', background: 'fef3c7', size: 1024, margin: 4, errorCorrection: 'H', logoId });
     await page.goto(`${d.origin}/app/links/${link.id}`);
     await page.getByRole('heading', { name: 'رمز QR', level: 2 }).waitFor();
     expect(await page.evaluate<string>('document.documentElement.dir')).toBe('rtl');
@@ -142,17 +170,30 @@ describe.skipIf(!dashboardRunnable)('the QR designer in Chromium', () => {
     await page.getByRole('button', { name: 'احفظ التصميم' }).click();
     await page.getByRole('status').getByText('حُفظ تصميم رمز QR', { exact: false }).waitFor();
     await d.checkAccessibility(page, 'qr-designer-defaults-ar');
-    expect((await linkNow(page)).qrDesign).toEqual({ foreground: '000000', background: 'ffffff', size: 600, margin: 2, errorCorrection: 'M', logoId: null });
+    expect((await linkNow(page, link.id, own.headers)).qrDesign).toEqual({
+      foreground: '000000',
+      background: 'ffffff',
+      size: 600,
+      margin: 2,
+      errorCorrection: 'M',
+      logoId: null,
+    });
     expect(d.cspViolations).toEqual([]);
   });
 
   it('a viewer tries designs and downloads them, but neither saves nor uploads', async () => {
+    // A workspace of its own with a logo uploaded and a link of the default design.
+    const own = await d.workspaceOf(KARIM);
+    const seeder = await d.newPage('en-US');
+    await d.signInWithApi(seeder, KARIM);
+    await uploadLogo(seeder, own.headers);
+    const link = await makeLink(seeder, own.headers);
     const user = await d.t.admin('POST', '/users', VIEWER);
     expect(user.statusCode, user.body).toBe(201);
-    const member = await d.t.admin('POST', `/workspaces/${headers['x-workspace-id']}/members`, { userId: user.json<{ id: string }>().id, role: 'viewer' });
+    const member = await d.t.admin('POST', `/workspaces/${own.workspaceId}/members`, { userId: user.json<{ id: string }>().id, role: 'viewer' });
     expect(member.statusCode, member.body).toBe(201);
     const page = await d.newPage('en-US');
-    await d.signIn(page, VIEWER);
+    await d.signInWithApi(page, VIEWER);
     await page.goto(`${d.origin}/app/links/${link.id}`);
     await page.getByRole('heading', { name: 'QR code', level: 2 }).waitFor();
     await page.getByText('You may try designs and download them; saving a design or uploading a logo needs permission to edit links.').waitFor();

@@ -3,34 +3,39 @@
  * (operations.md §7–10): an API key made on the keys page with two scopes works from outside
  * (200 inside its scopes, 403 outside) until it is revoked on the page (401), with the mouse
  * and then with the keyboard alone; a viewer invited on the members page joins through the
- * invitation link as a new person and sees no settings; the owner changes their password and
+ * invitation link as a new person and sees no settings; a person changes their password and
  * ends their other session; OAuth apps and connected apps. axe at desktop and 375 px for every
  * page, in English and in Arabic (right-to-left). Screenshots:
  * test/e2e/__screenshots__/dashboard-settings-*.png, dashboard-account-*, dashboard-invite-*.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
+import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard, type Person } from './dashboard-harness.js';
 
 const VIEWER = { name: 'Vera Viewer', email: 'vera@example.com', password: 'quiet-meadow-47-compass' };
+/** The account test's person: a workspace of their own, so the owner's password never changes. */
+const AMAL = { name: 'Amal Account', email: 'amal@example.com', password: 'driftwood-canyon-58-ember' };
 const NEW_PASSWORD = 'amber-lighthouse-63-willow';
 
-describe.skipIf(!dashboardRunnable)('settings, account and invitation pages in Chromium', () => {
+describe.skipIf(!dashboardRunnable())('settings, account and invitation pages in Chromium', () => {
   let d: Dashboard;
   let origin: string;
+  /** The setup's workspace (made once; each test signs in itself). */
   let workspaceId: string;
-  let ownerPassword = OWNER.password;
   beforeAll(async () => {
     d = await startDashboard();
     origin = d.origin;
+    ({ workspaceId } = await d.setUpOwner(await d.newPage()));
+    await d.closeContexts();
   });
   afterEach(async () => d.closeContexts());
   afterAll(async () => d?.close());
 
   const newPage = (locale?: string, viewport?: { width: number; height: number }) => d.clipboardPage(locale, viewport);
-  const ownerPage = async (locale = 'en-US', viewport?: { width: number; height: number }) => {
-    const page = await newPage(locale, viewport);
-    await d.signIn(page, { ...OWNER, password: ownerPassword });
+  /** A page signed in (through the API) as `person`, the owner unless told. */
+  const signedInPage = async (person: Person = OWNER) => {
+    const page = await newPage();
+    await d.signInWithApi(page, person);
     return page;
   };
   const open = (page: Page, path: string, heading: string) => d.open(page, path, heading);
@@ -52,7 +57,7 @@ describe.skipIf(!dashboardRunnable)('settings, account and invitation pages in C
 
   it('API keys: two scopes from the page work from outside until revoked on the page', async () => {
     const page = await newPage();
-    ({ workspaceId } = await d.setUpOwner(page));
+    await d.signInWithApi(page, OWNER);
     await open(page, '/settings/keys', 'API keys');
     await page.getByText('No API keys yet').waitFor();
 
@@ -89,9 +94,15 @@ describe.skipIf(!dashboardRunnable)('settings, account and invitation pages in C
   });
 
   it('API keys with the keyboard alone', async () => {
-    const page = await ownerPage();
+    const page = await signedInPage();
+    // A key of its own, made through the API: the list is loaded once it shows.
+    const made = await page.request.post(`${origin}/api/workspaces/${workspaceId}/keys`, {
+      headers: { origin },
+      data: { name: 'Nightly export', scopes: ['linksRead'] },
+    });
+    expect(made.status(), await made.text()).toBe(201);
     await open(page, '/settings/keys', 'API keys');
-    await page.getByText('CRM sync').waitFor();
+    await page.getByText('Nightly export').waitFor();
     await tabTo(page, 'New API key');
     await page.keyboard.press('Enter');
     // The form opens with the focus in its first field.
@@ -129,7 +140,7 @@ describe.skipIf(!dashboardRunnable)('settings, account and invitation pages in C
   });
 
   it('invite a viewer on the members page; they join through the link as a new person and see no settings', async () => {
-    const page = await ownerPage();
+    const page = await signedInPage();
     await open(page, '/settings/members', 'Members');
     await page.getByText('No pending invitations').waitFor();
     await page.getByLabel('Email').fill(VIEWER.email);
@@ -183,19 +194,22 @@ describe.skipIf(!dashboardRunnable)('settings, account and invitation pages in C
   });
 
   it('account: the password changed (other sessions end), two sessions, the other one ended', async () => {
-    const page = await ownerPage();
+    // A person with a workspace of their own: the setup's owner keeps their password.
+    await d.workspaceOf(AMAL);
+    const page = await signedInPage(AMAL);
     // Password and sessions are under Account → Security.
     await open(page, '/account/security', 'Security');
     const password = page.getByRole('region', { name: 'Password' });
-    await password.getByLabel('Current password').fill(OWNER.password);
+    await password.getByLabel('Current password').fill(AMAL.password);
     await password.getByLabel('New password').fill(NEW_PASSWORD);
     await password.getByRole('button', { name: 'Change password' }).click();
     await password.getByText('Password changed.').waitFor();
-    ownerPassword = NEW_PASSWORD;
     const sessions = page.getByRole('region', { name: 'Sessions' });
     await sessions.getByText('No other session is signed in.').waitFor();
 
-    const other = await ownerPage();
+    const other = await signedInPage({ ...AMAL, password: NEW_PASSWORD });
+    await other.goto(`${origin}/app`);
+    await other.getByRole('navigation').first().waitFor();
     await page.reload();
     await expect.poll(() => sessions.getByRole('listitem').count()).toBe(2);
     expect(await sessions.getByText('This session', { exact: true }).count()).toBe(1);
@@ -226,7 +240,7 @@ describe.skipIf(!dashboardRunnable)('settings, account and invitation pages in C
   });
 
   it('general, OAuth apps and connected apps', async () => {
-    const page = await ownerPage();
+    const page = await signedInPage();
     await open(page, '/settings', 'Settings');
     await page.getByLabel('Workspace name').fill('Acme Growth');
     await page.getByRole('button', { name: 'Save name' }).click();
@@ -294,7 +308,7 @@ describe.skipIf(!dashboardRunnable)('settings, account and invitation pages in C
     const page = await newPage('ar-EG', PHONE);
     await page.goto(`${origin}/app`);
     await page.getByLabel('البريد الإلكتروني').fill(OWNER.email);
-    await page.getByLabel('كلمة المرور').fill(ownerPassword);
+    await page.getByLabel('كلمة المرور').fill(OWNER.password);
     await page.getByRole('button', { name: 'تسجيل الدخول' }).click();
     await page.getByRole('navigation').first().waitFor();
     expect(await page.evaluate('document.documentElement.dir')).toBe('rtl');

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startProvider, type TestProvider } from '../helpers/oidc-provider.js';
 import { dashboardRunnable, startDashboard, type Dashboard } from './dashboard-harness.js';
 
-describe.runIf(dashboardRunnable)('single sign-on in the dashboard', () => {
+describe.runIf(dashboardRunnable())('single sign-on in the dashboard', () => {
   let d: Dashboard;
   let idp: TestProvider;
   let workspaceId: string;
@@ -57,7 +57,10 @@ describe.runIf(dashboardRunnable)('single sign-on in the dashboard', () => {
     await page.getByText(`_linktrail.${domain}`).waitFor();
     await page.getByRole('button', { name: `Verify ${domain}` }).click();
     // No such record in this DNS: said, and the domain stays unverified.
-    await page.getByText(/TXT record|DNS lookup/).first().waitFor();
+    await page
+      .getByText(/TXT record|DNS lookup/)
+      .first()
+      .waitFor();
     await d.checkAccessibility(page, 'sso-settings-en');
     // The secret never comes back to the page.
     expect(await page.content()).not.toContain(idp.clientSecret);
@@ -65,7 +68,10 @@ describe.runIf(dashboardRunnable)('single sign-on in the dashboard', () => {
     expect((await d.t.admin('POST', `/workspaces/${workspaceId}/sso/domains/${domain}/verify`)).statusCode).toBe(200);
     const arabic = await d.newPage('ar');
     // Signed in through the API (the context's cookies are the page's).
-    const login = await arabic.request.post(`${d.origin}/api/auth/login`, { headers: { origin: d.origin }, data: { email: 'maya@example.com', password: 'violet-harbour-91-lantern' } });
+    const login = await arabic.request.post(`${d.origin}/api/auth/login`, {
+      headers: { origin: d.origin },
+      data: { email: 'maya@example.com', password: 'violet-harbour-91-lantern' },
+    });
     expect(login.status()).toBe(200);
     await d.open(arabic, '/settings/sso', 'الدخول الموحّد');
     await arabic.getByText('موثَّق', { exact: true }).waitFor();

@@ -19,11 +19,19 @@ const SIGNING_SECRET = 'whsec_' + randomBytes(24).toString('hex');
 
 /** A paid checkout session (the fixture of API 2024-06-20) with fresh ids, without a click id unless given. */
 const checkout = (extra: Record<string, unknown> = {}, livemode = true) =>
-  stripeEvent('checkout.session.completed', { id: stripeId('cs'), payment_intent: stripeId('pi'), invoice: null, customer: stripeId('cus'), client_reference_id: null, metadata: {}, ...extra }, { livemode });
+  stripeEvent(
+    'checkout.session.completed',
+    { id: stripeId('cs'), payment_intent: stripeId('pi'), invoice: null, customer: stripeId('cus'), client_reference_id: null, metadata: {}, ...extra },
+    { livemode },
+  );
 /** An event type the connection does not use. */
-const other = () => ({ ...stripeEvent('checkout.session.completed', {}), type: 'customer.created', data: { object: { id: stripeId('cus'), object: 'customer' } } });
+const other = () => ({
+  ...stripeEvent('checkout.session.completed', {}),
+  type: 'customer.created',
+  data: { object: { id: stripeId('cus'), object: 'customer' } },
+});
 
-describe.skipIf(!dashboardRunnable)('Settings → Integrations → Stripe in Chromium', () => {
+describe.skipIf(!dashboardRunnable())('Settings → Integrations → Stripe in Chromium', () => {
   let d: Dashboard;
   let origin: string;
   let headers: Record<string, string>;
@@ -31,6 +39,9 @@ describe.skipIf(!dashboardRunnable)('Settings → Integrations → Stripe in Chr
   beforeAll(async () => {
     d = await startDashboard();
     origin = d.origin;
+    // The setup's owner and workspace, made once; each test signs in itself.
+    ({ workspaceId, headers } = await d.setUpOwner(await d.newPage()));
+    await d.closeContexts();
   });
   afterEach(async () => d.closeContexts());
   afterAll(async () => d?.close());
@@ -47,20 +58,25 @@ describe.skipIf(!dashboardRunnable)('Settings → Integrations → Stripe in Chr
     const madeCollection = await page.request.post(`${origin}/api/collections`, { headers, data: [{ name: 'Pricing page' }] });
     expect(madeCollection.status(), await madeCollection.text()).toBe(201);
     const [collection] = await madeCollection.json();
-    const made = await page.request.post(`${origin}/api/links`, { headers, data: [{ collectionId: collection.id, url: 'https://example.com/pricing', title: 'Pricing' }] });
+    const made = await page.request.post(`${origin}/api/links`, {
+      headers,
+      data: [{ collectionId: collection.id, url: 'https://example.com/pricing', title: 'Pricing' }],
+    });
     expect(made.status(), await made.text()).toBe(201);
     const { id: linkId, shortUrl } = (await made.json())[0];
     expect((await d.t.inject({ url: new URL(shortUrl).pathname, headers: { 'user-agent': BROWSER_UA } })).statusCode).toBe(302);
     let clickId = '';
     await expect
-      .poll(async () => (clickId = (await (await page.request.get(`${origin}/api/analytics?linkId=${linkId}`, { headers })).json())[0]?.id ?? ''), { timeout: 20_000 })
+      .poll(async () => (clickId = (await (await page.request.get(`${origin}/api/analytics?linkId=${linkId}`, { headers })).json())[0]?.id ?? ''), {
+        timeout: 20_000,
+      })
       .not.toBe('');
     return clickId;
   };
 
   it('connect, copy the URL, paste the secret, see the events and their outcomes, disconnect', async () => {
     const page = await newPage();
-    ({ workspaceId, headers } = await d.setUpOwner(page));
+    await d.signInWithApi(page, OWNER);
     await open(page, '/settings/integrations', 'Integrations');
     await page.getByRole('heading', { level: 2, name: 'Stripe' }).waitFor();
     await page.getByText('Not connected.').waitFor();
@@ -73,7 +89,13 @@ describe.skipIf(!dashboardRunnable)('Settings → Integrations → Stripe in Chr
     const url = await page.evaluate<string>('navigator.clipboard.readText()');
     expect(url).toMatch(new RegExp(`^${origin}/webhooks/stripe/[A-Za-z0-9_-]{16,}$`));
     await page.getByText(url, { exact: true }).waitFor();
-    for (const type of ['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'invoice.paid', 'charge.refunded']) await page.getByText(type, { exact: true }).waitFor();
+    for (const type of ['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'invoice.paid', 'charge.refunded'])
+      await page.getByText(type, { exact: true }).waitFor();
+    // This server's BASE_URL is on this machine: the page says Stripe cannot post to it.
+    await page
+      .getByRole('note')
+      .getByText(/^Stripe cannot reach this URL/)
+      .waitFor();
     await d.checkAccessibility(page, 'stripe-pending-en');
     // Until the secret is pasted, the URL answers 400 to every event.
     expect((await post(url, checkout())).status).toBe(400);
@@ -125,12 +147,15 @@ describe.skipIf(!dashboardRunnable)('Settings → Integrations → Stripe in Chr
 
   it('Arabic at 375 px: right-to-left, translated, no overflow', async () => {
     const page = await newPage('ar-EG', PHONE);
-    const login = await page.request.post(`${origin}/api/auth/login`, { headers: { origin }, data: { email: OWNER.email, password: OWNER.password } });
-    expect(login.status()).toBe(200);
+    await d.signInWithApi(page, OWNER);
     await open(page, '/settings/integrations', 'التكاملات');
     expect(await page.evaluate<string>('document.documentElement.dir')).toBe('rtl');
     await page.getByRole('button', { name: 'إنشاء عنوان خطاف الويب' }).click();
     await page.getByText('بانتظار سرّ التوقيع').waitFor();
+    await page
+      .getByRole('note')
+      .getByText(/^لا يستطيع Stripe الوصول إلى هذا العنوان/)
+      .waitFor();
     await page.getByLabel('سرّ التوقيع', { exact: true }).fill(SIGNING_SECRET);
     await page.getByRole('button', { name: 'ربط', exact: true }).click();
     await page.getByText('مربوط', { exact: true }).first().waitFor();
@@ -138,18 +163,29 @@ describe.skipIf(!dashboardRunnable)('Settings → Integrations → Stripe in Chr
     const ignored = other();
     expect((await post(url, ignored)).status).toBe(200);
     await page.getByRole('button', { name: 'تحديث' }).click();
-    await page.getByRole('region', { name: 'الأحداث التي أرسلها Stripe' }).getByRole('row').filter({ hasText: ignored.id }).getByText('تم تجاهله', { exact: true }).waitFor();
+    await page
+      .getByRole('region', { name: 'الأحداث التي أرسلها Stripe' })
+      .getByRole('row')
+      .filter({ hasText: ignored.id })
+      .getByText('تم تجاهله', { exact: true })
+      .waitFor();
     await d.checkAccessibility(page, 'stripe-connected-ar');
   });
 
   it('a member sees no Integrations entry and cannot open it', async () => {
     const owner = await newPage();
-    await d.signIn(owner, OWNER);
-    const invite = await owner.request.post(`${origin}/api/workspaces/${workspaceId}/invites`, { headers: { origin }, data: { email: MEMBER.email, role: 'member' } });
+    await d.signInWithApi(owner, OWNER);
+    const invite = await owner.request.post(`${origin}/api/workspaces/${workspaceId}/invites`, {
+      headers: { origin },
+      data: { email: MEMBER.email, role: 'member' },
+    });
     expect(invite.status(), await invite.text()).toBe(201);
     const token = new URL((await invite.json()).url).searchParams.get('token');
     const page = await newPage();
-    const accepted = await page.request.post(`${origin}/api/invites/accept`, { headers: { origin }, data: { token, name: MEMBER.name, password: MEMBER.password } });
+    const accepted = await page.request.post(`${origin}/api/invites/accept`, {
+      headers: { origin },
+      data: { token, name: MEMBER.name, password: MEMBER.password },
+    });
     expect(accepted.status(), await accepted.text()).toBe(201);
     await page.goto(`${origin}/app/settings/integrations`);
     await page.getByText('There is no page here.').waitFor();

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueSetupCode } from '../../src/modules/auth/service.js';
 import { dashboardRunnable, OWNER as PERSON, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
 
-describe.skipIf(!dashboardRunnable)('the dashboard in Chromium', () => {
+describe.skipIf(!dashboardRunnable())('the dashboard in Chromium', () => {
   let d: Dashboard;
   let t: Dashboard['t'];
   let origin: string;
@@ -80,7 +80,10 @@ describe.skipIf(!dashboardRunnable)('the dashboard in Chromium', () => {
     expect(made.status(), await made.text()).toBe(201);
     const shortPath = new URL((await made.json())[0].shortUrl).pathname;
     for (let i = 0; i < 2; i++) {
-      const visit = await t.inject({ url: shortPath, headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36' } });
+      const visit = await t.inject({
+        url: shortPath,
+        headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36' },
+      });
       expect(visit.statusCode).toBe(302);
     }
     // Clicks are written in batches, soon after the redirect.

@@ -1,18 +1,16 @@
 /**
  * /docs in a real browser: titled Linktrail, the introduction rendered, and not one request to
  * another origin nor one Content-Security-Policy refusal while the page builds itself.
- * Skips itself when /usr/bin/chromium is not installed.
+ * Skips itself, saying why, when Chromium is not installed; fails under CI (helpers/requirements.ts).
  */
-import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/core/scopes.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';
+import { CHROMIUM, chromiumAvailable } from '../helpers/requirements.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-
-describe.skipIf(!existsSync(CHROMIUM))('/docs in Chromium', () => {
+describe.skipIf(!chromiumAvailable('/docs in Chromium'))('/docs in Chromium', () => {
   let t: TestApp;
   let origin: string;
   let browser: Browser;

@@ -15,7 +15,7 @@ import { dashboardRunnable, startDashboard, type Dashboard } from './dashboard-h
 const HINT = { 'en-US': 'Nobody has an account yet', ar: 'لا يوجد أي حساب بعد' } as const;
 const SIGN_IN = { 'en-US': 'Sign in to Linktrail', ar: 'تسجيل الدخول إلى لينكتريل' } as const;
 
-describe.skipIf(!dashboardRunnable)('/app before the first account, in Chromium', () => {
+describe.skipIf(!dashboardRunnable())('/app before the first account, in Chromium', () => {
   let d: Dashboard;
   beforeAll(async () => {
     d = await startDashboard();

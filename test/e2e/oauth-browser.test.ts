@@ -29,7 +29,7 @@ const APP_NAME = 'Pipeline Reporter';
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const words = (lang: 'en' | 'ar', scope: 'linksRead' | 'linksWrite') => `${settingsStrings[lang].scopeWords[scope]} ${scope}`;
 
-describe.skipIf(!browserRunnable)('connecting an OAuth app through the dashboard in Chromium', () => {
+describe.skipIf(!browserRunnable())('connecting an OAuth app through the dashboard in Chromium', () => {
   let d: Dashboard;
   let t: TestApp;
   let origin: string;
@@ -145,7 +145,10 @@ describe.skipIf(!browserRunnable)('connecting an OAuth app through the dashboard
     await page.getByRole('heading', { name: 'Sign in to Linktrail' }).waitFor();
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password').fill(user.password);
-    await Promise.all([page.waitForURL((u) => u.origin === origin && u.pathname === '/app/oauth/consent'), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await Promise.all([
+      page.waitForURL((u) => u.origin === origin && u.pathname === '/app/oauth/consent'),
+      page.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
     await page.getByRole('heading', { name: heading }).waitFor();
   }
 
@@ -155,11 +158,14 @@ describe.skipIf(!browserRunnable)('connecting an OAuth app through the dashboard
 
   /** Clicks a consent button; resolves with the callback URL the browser lands on. */
   async function decide(page: Page, button: 'Allow' | 'Deny'): Promise<URL> {
-    await Promise.all([page.waitForURL((u) => u.origin === clientOrigin && u.pathname === '/callback', { timeout: 15_000 }), page.getByRole('button', { name: button }).click()]);
+    await Promise.all([
+      page.waitForURL((u) => u.origin === clientOrigin && u.pathname === '/callback', { timeout: 15_000 }),
+      page.getByRole('button', { name: button }).click(),
+    ]);
     return new URL(page.url());
   }
 
-  it('sends the visitor to the dashboard\'s sign-in and back to the consent page: the app, the scopes in words, only the workspaces that can grant them', async () => {
+  it("sends the visitor to the dashboard's sign-in and back to the consent page: the app, the scopes in words, only the workspaces that can grant them", async () => {
     const page = await d.newPage('en-US');
     await connectFromApp(page, (await authorizeRequest('linksRead linksWrite')).url, '/app');
     expect(new URL(page.url()).searchParams.get('next')).toMatch(/^\/oauth\/authorize\?/);
@@ -205,7 +211,15 @@ describe.skipIf(!browserRunnable)('connecting an OAuth app through the dashboard
     const appClient: oauth.Client = { client_id: app.clientId };
     const callback = oauth.validateAuthResponse(as, appClient, landed, request.state);
     expect(callback.get('code')).toMatch(/^ltac_/);
-    const response = await oauth.authorizationCodeGrantRequest(as, appClient, oauth.ClientSecretPost(app.clientSecret), callback, redirectUri, request.verifier, insecure);
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      appClient,
+      oauth.ClientSecretPost(app.clientSecret),
+      callback,
+      redirectUri,
+      request.verifier,
+      insecure,
+    );
     const tokens = await oauth.processAuthorizationCodeResponse(as, appClient, response);
     expect(tokens).toMatchObject({ token_type: 'bearer', scope: 'linksRead linksWrite', workspace_id: chosen.id });
     // It acts in the chosen workspace: it sees that workspace's link (the other owned one has none).
@@ -230,7 +244,7 @@ describe.skipIf(!browserRunnable)('connecting an OAuth app through the dashboard
     expect(d.cspViolations).toEqual([]);
   });
 
-  it('in Arabic: right to left, the scopes in the settings pages\' Arabic words, accessible at 375 px too', async () => {
+  it("in Arabic: right to left, the scopes in the settings pages' Arabic words, accessible at 375 px too", async () => {
     const page = await d.newPage('ar');
     await connectFromApp(page, (await authorizeRequest('linksRead linksWrite')).url, '/app');
     await page.getByLabel('البريد الإلكتروني').fill(user.email);
@@ -261,7 +275,7 @@ describe.skipIf(!browserRunnable)('connecting an OAuth app through the dashboard
     expect(denied.searchParams.get('error')).toBe('access_denied');
   });
 
-  it('the sign-in follows only a same-origin next: another site\'s address leaves the person on the overview', async () => {
+  it("the sign-in follows only a same-origin next: another site's address leaves the person on the overview", async () => {
     for (const next of ['https://evil.example/steal', '//evil.example/steal', '/\\evil.example/steal']) {
       const page = await d.newPage('en-US');
       await page.goto(`${origin}/app?next=${encodeURIComponent(next)}`);

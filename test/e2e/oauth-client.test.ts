@@ -70,9 +70,16 @@ beforeAll(async () => {
   chosenWorkspace = await createWorkspace('Chosen workspace');
   const collection = await asSession(t, cookie, 'POST', '/api/collections', [{ name: 'OAuth' }], { workspaceId: chosenWorkspace });
   expect(collection.statusCode, collection.body).toBe(201);
-  const link = await asSession(t, cookie, 'POST', '/api/links', [{ collectionId: collection.json<{ id: string }[]>()[0]!.id, url: 'https://example.com/oauth' }], {
-    workspaceId: chosenWorkspace,
-  });
+  const link = await asSession(
+    t,
+    cookie,
+    'POST',
+    '/api/links',
+    [{ collectionId: collection.json<{ id: string }[]>()[0]!.id, url: 'https://example.com/oauth' }],
+    {
+      workspaceId: chosenWorkspace,
+    },
+  );
   expect(link.statusCode, link.body).toBe(201);
   linkId = link.json<{ id: string }[]>()[0]!.id;
   confidentialApp = await registerApp('Confidential Reporter', true);
@@ -225,20 +232,32 @@ describe('confidential client, client_secret_basic', () => {
     await expect(listLinks(second.access_token)).resolves.toEqual({ status: 200, ids: [linkId] });
 
     // Reuse: someone replays the spent refresh token.
-    await expect(oauthError(oauth.refreshTokenGrantRequest(as, client, auth, first.refresh_token!, insecure).then((r) => oauth.processRefreshTokenResponse(as, client, r)))).resolves.toBe(
-      'invalid_grant',
-    );
+    await expect(
+      oauthError(
+        oauth.refreshTokenGrantRequest(as, client, auth, first.refresh_token!, insecure).then((r) => oauth.processRefreshTokenResponse(as, client, r)),
+      ),
+    ).resolves.toBe('invalid_grant');
     expect((await listLinks(second.access_token)).status).toBe(401);
     expect((await listLinks(first.access_token)).status).toBe(401);
     // The newest refresh token of the chain is dead too.
-    await expect(oauthError(oauth.refreshTokenGrantRequest(as, client, auth, second.refresh_token!, insecure).then((r) => oauth.processRefreshTokenResponse(as, client, r)))).resolves.toBe(
-      'invalid_grant',
-    );
+    await expect(
+      oauthError(
+        oauth.refreshTokenGrantRequest(as, client, auth, second.refresh_token!, insecure).then((r) => oauth.processRefreshTokenResponse(as, client, r)),
+      ),
+    ).resolves.toBe('invalid_grant');
   });
 
   it('a wrong secret is invalid_client with a Basic challenge', async () => {
     const { callback, verifier } = await consent(confidentialApp, 'linksRead');
-    const response = await oauth.authorizationCodeGrantRequest(as, clientOf(confidentialApp), oauth.ClientSecretBasic('ltcs_wrong'), callback, REDIRECT_URI, verifier, insecure);
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      clientOf(confidentialApp),
+      oauth.ClientSecretBasic('ltcs_wrong'),
+      callback,
+      REDIRECT_URI,
+      verifier,
+      insecure,
+    );
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toMatch(/^Basic /);
     await expect(response.json()).resolves.toMatchObject({ error: 'invalid_client' });
@@ -248,9 +267,15 @@ describe('confidential client, client_secret_basic', () => {
     const client = clientOf(confidentialApp);
     const auth = oauth.ClientSecretBasic(confidentialApp.clientSecret!);
     const { callback, verifier } = await consent(confidentialApp, 'linksRead');
-    const tokens = await oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, auth, callback, REDIRECT_URI, verifier, insecure));
+    const tokens = await oauth.processAuthorizationCodeResponse(
+      as,
+      client,
+      await oauth.authorizationCodeGrantRequest(as, client, auth, callback, REDIRECT_URI, verifier, insecure),
+    );
     expect((await listLinks(tokens.access_token)).status).toBe(200);
-    const replay = oauth.authorizationCodeGrantRequest(as, client, auth, callback, REDIRECT_URI, verifier, insecure).then((r) => oauth.processAuthorizationCodeResponse(as, client, r));
+    const replay = oauth
+      .authorizationCodeGrantRequest(as, client, auth, callback, REDIRECT_URI, verifier, insecure)
+      .then((r) => oauth.processAuthorizationCodeResponse(as, client, r));
     await expect(oauthError(replay)).resolves.toBe('invalid_grant');
     expect((await listLinks(tokens.access_token)).status).toBe(401);
   });
@@ -268,15 +293,21 @@ describe('confidential client, client_secret_post', () => {
     expect((await listLinks(tokens.access_token)).status).toBe(401);
 
     // The grant lives on: the refresh token still gives a pair.
-    const renewed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure));
+    const renewed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure),
+    );
     expectTokens(renewed, 'linksRead linksWrite');
     expect((await listLinks(renewed.access_token)).status).toBe(200);
 
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, auth, renewed.refresh_token!, insecure));
     expect((await listLinks(renewed.access_token)).status).toBe(401);
-    await expect(oauthError(oauth.refreshTokenGrantRequest(as, client, auth, renewed.refresh_token!, insecure).then((r) => oauth.processRefreshTokenResponse(as, client, r)))).resolves.toBe(
-      'invalid_grant',
-    );
+    await expect(
+      oauthError(
+        oauth.refreshTokenGrantRequest(as, client, auth, renewed.refresh_token!, insecure).then((r) => oauth.processRefreshTokenResponse(as, client, r)),
+      ),
+    ).resolves.toBe('invalid_grant');
     // Revoking again, or a token nobody issued: still 200 (RFC 7009 §2.2).
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, auth, renewed.refresh_token!, insecure));
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, auth, 'lto_unknown', insecure));
@@ -291,7 +322,11 @@ describe('public client, none', () => {
     expectTokens(tokens, 'linksRead linksWrite');
     await expect(listLinks(tokens.access_token)).resolves.toEqual({ status: 200, ids: [linkId] });
 
-    const renewed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure));
+    const renewed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure),
+    );
     expectTokens(renewed, 'linksRead linksWrite');
     await expect(listLinks(renewed.access_token)).resolves.toEqual({ status: 200, ids: [linkId] });
 

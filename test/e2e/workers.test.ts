@@ -14,8 +14,7 @@ import { MAIN, ensureBuilt, freePort, inheritedEnv } from '../helpers/process.js
 // Vitest puts Vite's BASE_URL ('/') into process.env; the service would read it as its own.
 const inherited = inheritedEnv();
 
-const childrenOf = (pid: number): number[] =>
-  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+const childrenOf = (pid: number): number[] => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
 
 beforeAll(() => {
   ensureBuilt({ whenStale: false });
@@ -23,7 +22,11 @@ beforeAll(() => {
 
 describe('WORKERS', () => {
   it('above 1 is refused on the embedded database, with one line naming it', () => {
-    const run = spawnSync(process.execPath, [MAIN], { env: { ...inherited, WORKERS: '2', DATABASE_URL: '', DATA_DIR: 'memory://', PORT: '0' }, encoding: 'utf8', timeout: 20_000 });
+    const run = spawnSync(process.execPath, [MAIN], {
+      env: { ...inherited, WORKERS: '2', DATABASE_URL: '', DATA_DIR: 'memory://', PORT: '0' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(run.status).not.toBe(0);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -50,7 +53,17 @@ describe('WORKERS', () => {
     it('runs two instances behind one port, sharing one rate limit, and stops them all on SIGTERM', async () => {
       const port = await freePort();
       const child = spawn(process.execPath, [MAIN], {
-        env: { ...inherited, WORKERS: '2', DATABASE_URL: url, REDIS_URL: process.env.REDIS_URL, SECRET, ADMIN_TOKEN, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+        env: {
+          ...inherited,
+          WORKERS: '2',
+          DATABASE_URL: url,
+          REDIS_URL: process.env.REDIS_URL,
+          SECRET,
+          ADMIN_TOKEN,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+        },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -59,7 +72,10 @@ describe('WORKERS', () => {
         let ready = false;
         // Bounded, not timed: a loaded machine takes longer than 10 s to migrate and start two workers.
         for (let i = 0; i < 400 && !ready; i++) {
-          ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+          ready = await fetch(`${base}/readyz`).then(
+            (r) => r.ok,
+            () => false,
+          );
           if (!ready) await new Promise((r) => setTimeout(r, 100));
         }
         expect(ready).toBe(true);
@@ -68,7 +84,9 @@ describe('WORKERS', () => {
         expect(childrenOf(child.pid!)).toHaveLength(2);
 
         const json = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-        const ws = (await (await fetch(`${base}/admin/workspaces`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'w', plan: 'free' }) })).json()) as { id: string };
+        const ws = (await (
+          await fetch(`${base}/admin/workspaces`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'w', plan: 'free' }) })
+        ).json()) as { id: string };
         await fetch(`${base}/admin/workspaces/${ws.id}`, { method: 'PATCH', headers: json, body: JSON.stringify({ rateLimitPerMinute: 20 }) });
         const { key } = (await (
           await fetch(`${base}/admin/workspaces/${ws.id}/keys`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'k', scopes: SCOPES }) })

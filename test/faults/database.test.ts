@@ -44,7 +44,8 @@ async function uncaughtDuring(fn: () => Promise<void>): Promise<unknown[]> {
   process.on('uncaughtException', listener);
   try {
     await fn();
-    // Late 'error' events of connections that died.
+    // A window for late 'error' events of connections that died: what is looked for is their
+    // absence, which no poll can see happen, so this one wait stays fixed.
     await sleep(300);
   } finally {
     process.off('uncaughtException', listener);
@@ -112,6 +113,8 @@ describe.runIf(onPostgres)('PostgreSQL restarted while the service runs', () => 
           });
         });
         if (!up) throw new Error('the app did not subscribe to Redis');
+        // The app counts itself subscribed on Redis's reply, a moment after Redis lists it; a
+        // test cannot read that flag (the bus is not exposed), so this margin stays fixed.
         await sleep(200);
       } finally {
         redis.disconnect();
@@ -143,9 +146,7 @@ describe.runIf(onPostgres)('PostgreSQL restarted while the service runs', () => 
 
     const collection = await send(ws.key, 'POST', '/api/collections', [{ name: 'Outage' }]);
     expect(collection.statusCode, collection.body).toBe(201);
-    const made = await send(ws.key, 'POST', '/api/links', [
-      { url: 'https://shop.example/landing', collectionId: collection.json<{ id: string }[]>()[0]!.id },
-    ]);
+    const made = await send(ws.key, 'POST', '/api/links', [{ url: 'https://shop.example/landing', collectionId: collection.json<{ id: string }[]>()[0]!.id }]);
     expect(made.statusCode, made.body).toBe(201);
     const link = made.json<{ id: string; shortUrl: string }[]>()[0]!;
     const path = new URL(link.shortUrl).pathname;
@@ -253,20 +254,27 @@ describe.runIf(onPostgres)('PostgreSQL restarted while the service runs', () => 
           if (res.statusCode === 201) createdTags.push(name);
           if (res.statusCode === 503) expectUnavailable(res);
         }
-        await sleep(10);
+        await sleep(10); // pacing: a steady load, not a wait for anything
       }
     };
+    const answeredAs = (what: string) => statuses.get(what) ?? 0;
+    /** Polls (bounded) until `check` holds, else fails naming `what` and what was answered so far. */
+    const until = async (what: string, ms: number, check: () => boolean) =>
+      expect(await within(ms, async () => check(), 20), `${what}: ${JSON.stringify([...statuses])}`).toBe(true);
     const uncaught = await uncaughtDuring(async () => {
       const workers = [0, 0, 1, 1, 2, 2, 2, 2].map(worker);
       try {
-        await sleep(300);
+        // The load is under way (each kind answered) before the cut…
+        await until('load before the cut', 15_000, () => ['redirect 302', 'list 200', 'tag 201'].every((what) => answeredAs(what) > 0));
         await pgProxy.stop();
-        await sleep(1500);
+        // …and the outage is met under load (reads and writes answered 503) before PostgreSQL comes back.
+        await until('a 503 during the outage', 15_000, () => answeredAs('list 503') > 0 && answeredAs('tag 503') > 0);
         await pgProxy.start();
-        // Load goes on until the API answers again (bounded), then a little longer.
+        // Load goes on until the API answers again (bounded), then until the load itself is served again.
         const back = await within(15_000, async () => (await send('GET', '/api/links')).statusCode === 200);
         expect(back).toBe(true);
-        await sleep(300);
+        const [lists, tags] = [answeredAs('list 200'), answeredAs('tag 201')];
+        await until('load served after recovery', 15_000, () => answeredAs('list 200') > lists && answeredAs('tag 201') > tags);
       } finally {
         stop = true;
         await Promise.all(workers);
@@ -275,9 +283,15 @@ describe.runIf(onPostgres)('PostgreSQL restarted while the service runs', () => 
     expect(describeErrors(uncaught), 'uncaught exceptions (the process would have died)').toBe('');
 
     const seen = [...statuses.keys()];
-    expect(seen.filter((s) => !/^(redirect 302|list (200|503)|tag (201|503))$/.test(s)), JSON.stringify([...statuses])).toEqual([]);
+    expect(
+      seen.filter((s) => !/^(redirect 302|list (200|503)|tag (201|503))$/.test(s)),
+      JSON.stringify([...statuses]),
+    ).toEqual([]);
     // The outage was noticed, and redirects never stopped.
-    expect(seen.some((s) => s.endsWith(' 503')), JSON.stringify([...statuses])).toBe(true);
+    expect(
+      seen.some((s) => s.endsWith(' 503')),
+      JSON.stringify([...statuses]),
+    ).toBe(true);
     expect(clickIds.length).toBeGreaterThan(0);
 
     let stored = new Set<string>();
@@ -305,8 +319,7 @@ describe.runIf(onPostgres)('PostgreSQL restarted while the service runs', () => 
     const collectionId = collection.json<{ id: string }[]>()[0]!.id;
     const tagIds = tags.json<{ id: string }[]>().map((t) => t.id);
     const items = Array.from({ length: 10_000 }, (_, i) => ({ url: `https://shop.example/p/${i}`, collectionId, tagIds }));
-    const countLinks = async () =>
-      Number((await sqlDirect<{ n: string }>('select count(*) as n from links where workspace_id = $1', [ws.id]))[0]!.n);
+    const countLinks = async () => Number((await sqlDirect<{ n: string }>('select count(*) as n from links where workspace_id = $1', [ws.id]))[0]!.n);
 
     let res: LightMyRequestResponse | undefined;
     const uncaught = await uncaughtDuring(async () => {
@@ -337,10 +350,9 @@ describe.runIf(onPostgres)('PostgreSQL restarted while the service runs', () => 
     expect(await within(15_000, async () => (again = await send('POST', '/api/links', items)).statusCode !== 503)).toBe(true);
     expect(again!.statusCode, again!.body.slice(0, 300)).toBe(201);
     expect(await countLinks()).toBe(10_000);
-    const tagged = await sqlDirect<{ n: string }>(
-      'select count(*) as n from link_tags lt join links l on l.id = lt.link_id where l.workspace_id = $1',
-      [ws.id],
-    );
+    const tagged = await sqlDirect<{ n: string }>('select count(*) as n from link_tags lt join links l on l.id = lt.link_id where l.workspace_id = $1', [
+      ws.id,
+    ]);
     expect(Number(tagged[0]!.n)).toBe(20_000);
   }, 120_000);
 });

@@ -102,7 +102,15 @@ describe('an import across SIGTERM and SIGKILL', () => {
 
     const third = await startService();
     expect(await within(240_000, async () => (await job(third.origin, workspaceId, id)).status !== 'running', 200)).toBe(true);
-    expect(await job(third.origin, workspaceId, id)).toMatchObject({ status: 'done', total: ROWS, done: ROWS, created: ROWS, updated: 0, unchanged: 0, failed: 0 });
+    expect(await job(third.origin, workspaceId, id)).toMatchObject({
+      status: 'done',
+      total: ROWS,
+      done: ROWS,
+      created: ROWS,
+      updated: 0,
+      unchanged: 0,
+      failed: 0,
+    });
 
     // Counted through the API: each row one link.
     const key = await admin(third.origin, `/workspaces/${workspaceId}/keys`, {

@@ -77,8 +77,14 @@ describe('SIGKILL in the middle of webhook deliveries', () => {
     // The first start migrates and makes the workspace; the events are queued while it is stopped
     // (PGlite's directory is one process's at a time).
     const first = await startService();
-    const { id: workspaceId } = await callService<{ id: string }>(first.origin, 'POST', '/admin/workspaces', ADMIN_TOKEN, { name: `kill-${randomUUID().slice(0, 6)}`, plan: 'enterprise' });
-    const { key } = await callService<{ key: string }>(first.origin, 'POST', `/admin/workspaces/${workspaceId}/keys`, ADMIN_TOKEN, { name: 'kill', scopes: SCOPES });
+    const { id: workspaceId } = await callService<{ id: string }>(first.origin, 'POST', '/admin/workspaces', ADMIN_TOKEN, {
+      name: `kill-${randomUUID().slice(0, 6)}`,
+      plan: 'enterprise',
+    });
+    const { key } = await callService<{ key: string }>(first.origin, 'POST', `/admin/workspaces/${workspaceId}/keys`, ADMIN_TOKEN, {
+      name: 'kill',
+      scopes: SCOPES,
+    });
     await stop(first, 'SIGTERM');
 
     let database = await openDatabase();

@@ -154,7 +154,24 @@ const hostileNumber: fc.Arbitrary<number> = fc.oneof(
 
 const hostileKey = (pools?: Pools) =>
   fc.oneof(
-    fc.constantFrom('id', 'name', 'url', 'workspaceId', 'workspace_id', 'deletedAt', 'createdAt', 'key', 'scope', '', ' ', '__proto__', 'constructor', '$ref', 'a.b', '[0]'),
+    fc.constantFrom(
+      'id',
+      'name',
+      'url',
+      'workspaceId',
+      'workspace_id',
+      'deletedAt',
+      'createdAt',
+      'key',
+      'scope',
+      '',
+      ' ',
+      '__proto__',
+      'constructor',
+      '$ref',
+      'a.b',
+      '[0]',
+    ),
     fc.string({ maxLength: 12 }),
     hostileString(pools),
   );
@@ -186,9 +203,7 @@ export function nestedText(depth: number, kind: 'array' | 'object', leaf = '1'):
 }
 
 /** Moderately deep values (the dedicated depth test goes much further). */
-export const deepValue = fc
-  .tuple(fc.integer({ min: 20, max: 400 }), fc.constantFrom('array' as const, 'object' as const))
-  .map(([d, kind]) => nested(d, kind));
+export const deepValue = fc.tuple(fc.integer({ min: 20, max: 400 }), fc.constantFrom('array' as const, 'object' as const)).map(([d, kind]) => nested(d, kind));
 
 /** JSON text that is not (quite) JSON, or JSON that servers trip over. */
 export const malformedJsonText = fc.constantFrom(
@@ -297,7 +312,12 @@ function stringsFor(s: Schema, pools: Pools): fc.Arbitrary<unknown> {
       fc.constantFrom(...pools.ids),
       fc.constantFrom(...pools.ids.map((id) => id.toUpperCase())),
       fc.uuid(),
-      fc.constantFrom('00000000-0000-0000-0000-000000000000', 'urn:uuid:00000000-0000-0000-0000-000000000000', 'not-a-uuid', '{00000000-0000-0000-0000-000000000000}'),
+      fc.constantFrom(
+        '00000000-0000-0000-0000-000000000000',
+        'urn:uuid:00000000-0000-0000-0000-000000000000',
+        'not-a-uuid',
+        '{00000000-0000-0000-0000-000000000000}',
+      ),
     );
   } else if (isUrlSchema(s)) {
     options.push(fc.constantFrom(...URLS));
@@ -339,7 +359,8 @@ export function valueFor(schema: Schema | undefined, pools: Pools, depth = 0): f
     else if (type === 'array') {
       const items = depth > 3 ? hostile : valueFor(schema.items, pools, depth + 1);
       const arrays = [fc.array(items, { maxLength: 5 })];
-      if (schema.maxItems !== undefined && schema.maxItems <= 1000) arrays.push(fc.array(items, { minLength: schema.maxItems + 1, maxLength: schema.maxItems + 1 }));
+      if (schema.maxItems !== undefined && schema.maxItems <= 1000)
+        arrays.push(fc.array(items, { minLength: schema.maxItems + 1, maxLength: schema.maxItems + 1 }));
       options.push(fc.oneof({ weight: 6, arbitrary: arrays[0]! }, { weight: 1, arbitrary: fc.oneof(...arrays) }));
     } else if (type === 'object') {
       if (schema.properties && depth <= 3) options.push(recordFor(schema, pools, depth + 1));
@@ -376,14 +397,21 @@ export function goodFor(schema: Schema | undefined, pools: Pools, field = '', de
     if (schema.format === 'email') return fc.constantFrom('ada@example.com', 'x.y+z@sub.example.org');
     if (schema.format === 'date-time') {
       // RFC 3339 date-times, the edges of the calendar included (what the schema lets through).
-      return fc.constantFrom('2031-05-01T10:00:00Z', '2000-01-01T00:00:00+02:00', '2029-12-31T23:59:59.999-08:00', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59-23:59', '0001-01-01T00:00:00+14:00');
+      return fc.constantFrom(
+        '2031-05-01T10:00:00Z',
+        '2000-01-01T00:00:00+02:00',
+        '2029-12-31T23:59:59.999-08:00',
+        '0000-01-01T00:00:00Z',
+        '9999-12-31T23:59:59-23:59',
+        '0001-01-01T00:00:00+14:00',
+      );
     }
     if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern));
     const min = schema.minLength ?? 0;
     const max = Math.min(schema.maxLength ?? 40, 40);
-    return fc.oneof(fc.string({ unit: 'grapheme', minLength: Math.max(min, 1), maxLength: Math.max(max, min, 1) }), fc.stringMatching(/^[a-z]{3,12}$/)).filter(
-      (v) => v.length >= min && (schema.maxLength === undefined || v.length <= schema.maxLength) && !containsMarker(v),
-    );
+    return fc
+      .oneof(fc.string({ unit: 'grapheme', minLength: Math.max(min, 1), maxLength: Math.max(max, min, 1) }), fc.stringMatching(/^[a-z]{3,12}$/))
+      .filter((v) => v.length >= min && (schema.maxLength === undefined || v.length <= schema.maxLength) && !containsMarker(v));
   }
   if (type === 'integer' || type === 'number') {
     const min = schema.minimum ?? 0;
@@ -402,8 +430,19 @@ export function goodFor(schema: Schema | undefined, pools: Pools, field = '', de
     const map = schema as { patternProperties?: Record<string, Schema>; additionalProperties?: Schema | boolean };
     const patterned = Object.values(map.patternProperties ?? {})[0] ?? (typeof map.additionalProperties === 'object' ? map.additionalProperties : undefined);
     // A map such as country -> destination: upper-case codes to good URLs.
-    if (patterned) return fc.dictionary(fc.constantFrom('US', 'FR', 'JP', 'BR'), patterned.type === 'string' ? fc.constantFrom(...GOOD_URLS) : goodFor(patterned, pools), { maxKeys: 2 });
-    return fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.oneof(fc.string({ maxLength: 10 }).filter((v) => !containsMarker(v)), fc.integer(), fc.boolean()), { maxKeys: 3 });
+    if (patterned)
+      return fc.dictionary(fc.constantFrom('US', 'FR', 'JP', 'BR'), patterned.type === 'string' ? fc.constantFrom(...GOOD_URLS) : goodFor(patterned, pools), {
+        maxKeys: 2,
+      });
+    return fc.dictionary(
+      fc.stringMatching(/^[a-z]{1,8}$/),
+      fc.oneof(
+        fc.string({ maxLength: 10 }).filter((v) => !containsMarker(v)),
+        fc.integer(),
+        fc.boolean(),
+      ),
+      { maxKeys: 3 },
+    );
   }
   return fc.constant(null);
 }
@@ -414,7 +453,9 @@ export function goodRecord(schema: Schema, pools: Pools, depth = 0): fc.Arbitrar
   const required = new Set(schema.required ?? []);
   const entries = Object.entries(props).map(([k, s]) => {
     const value = goodFor(s, pools, k, depth);
-    return required.has(k) ? value.map((v) => [[k, v]] as [string, unknown][]) : fc.option(value, { freq: 3 }).map((v) => (v === null ? [] : [[k, v]]) as [string, unknown][]);
+    return required.has(k)
+      ? value.map((v) => [[k, v]] as [string, unknown][])
+      : fc.option(value, { freq: 3 }).map((v) => (v === null ? [] : [[k, v]]) as [string, unknown][]);
   });
   return fc.tuple(...entries).map((parts) => Object.fromEntries(parts.flat()));
 }
@@ -437,15 +478,22 @@ export function recordFor(schema: Schema, pools: Pools, depth = 0): fc.Arbitrary
   const mixed = fc
     .tuple(fc.oneof(some, complete), fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: extra }))
     .map(([known, unknown]) => ({ ...(unknown as Record<string, unknown>), ...(known as Record<string, unknown>) }));
-  return fc.oneof({ weight: 2, arbitrary: mixed }, { weight: 2, arbitrary: goodRecord(schema, pools, depth) }, { weight: 2, arbitrary: oneBadApple(schema, pools) });
+  return fc.oneof(
+    { weight: 2, arbitrary: mixed },
+    { weight: 2, arbitrary: goodRecord(schema, pools, depth) },
+    { weight: 2, arbitrary: oneBadApple(schema, pools) },
+  );
 }
 
 /** A good body for a schema: one object, or a short array of good items (bulk). */
 function goodBody(schema: Schema, pools: Pools): fc.Arbitrary<unknown> {
   if (schema.type === 'array' && schema.items) {
-    const item = schema.items.properties ? fc.oneof({ weight: 3, arbitrary: goodRecord(schema.items, pools) }, { weight: 1, arbitrary: oneBadApple(schema.items, pools) }) : goodFor(schema.items, pools);
+    const item = schema.items.properties
+      ? fc.oneof({ weight: 3, arbitrary: goodRecord(schema.items, pools) }, { weight: 1, arbitrary: oneBadApple(schema.items, pools) })
+      : goodFor(schema.items, pools);
     // Distinct ids and names: a repeated one is a (documented) 400 the other generators reach anyway.
-    const identity = (v: unknown) => (v && typeof v === 'object' ? JSON.stringify([(v as Record<string, unknown>).id, (v as Record<string, unknown>).name]) : JSON.stringify(v));
+    const identity = (v: unknown) =>
+      v && typeof v === 'object' ? JSON.stringify([(v as Record<string, unknown>).id, (v as Record<string, unknown>).name]) : JSON.stringify(v);
     return fc.uniqueArray(item, { minLength: 1, maxLength: 4, selector: identity });
   }
   if (schema.properties) return fc.oneof({ weight: 3, arbitrary: goodRecord(schema, pools) }, { weight: 1, arbitrary: oneBadApple(schema, pools) });
@@ -483,7 +531,24 @@ export function encode(s: string): string {
   }
 }
 
-const RAW_QUERY_FRAGMENTS = ['%', '%zz', '%E0%A4%A', '%00', '%ED%A0%80', '+', '&&', '==', ';', 'a[]=1', 'take[]=1', 'id[0]=x', '__proto__[x]=1', '&=&', 'sort', '=asc'];
+const RAW_QUERY_FRAGMENTS = [
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%00',
+  '%ED%A0%80',
+  '+',
+  '&&',
+  '==',
+  ';',
+  'a[]=1',
+  'take[]=1',
+  'id[0]=x',
+  '__proto__[x]=1',
+  '&=&',
+  'sort',
+  '=asc',
+];
 
 const asText = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
 
@@ -505,13 +570,22 @@ export function queryFor(schema: Schema | undefined, pools: Pools): fc.Arbitrary
     .map((parts) => parts.flat().join('&'));
   const documented = Object.entries(properties).map(([name, s]) =>
     fc
-      .option(fc.array(fc.oneof({ weight: 3, arbitrary: valueFor(s, pools).map(asText) }, { weight: 1, arbitrary: hostileString(pools) }), { minLength: 1, maxLength: 2 }), {
-        freq: 2,
-      })
+      .option(
+        fc.array(fc.oneof({ weight: 3, arbitrary: valueFor(s, pools).map(asText) }, { weight: 1, arbitrary: hostileString(pools) }), {
+          minLength: 1,
+          maxLength: 2,
+        }),
+        {
+          freq: 2,
+        },
+      )
       .map((values) => (values ?? []).map((v) => pair(name, v))),
   );
   const unknown = fc.array(
-    fc.tuple(fc.oneof(fc.constantFrom('foo', 'limit', 'offset', 'page', 'workspaceId', 'apiKey', 'key', '__proto__', 'constructor', ''), hostileString(pools)), hostileString(pools)),
+    fc.tuple(
+      fc.oneof(fc.constantFrom('foo', 'limit', 'offset', 'page', 'workspaceId', 'apiKey', 'key', '__proto__', 'constructor', ''), hostileString(pools)),
+      hostileString(pools),
+    ),
     { maxLength: 3 },
   );
   const raw = fc.array(fc.constantFrom(...RAW_QUERY_FRAGMENTS), { maxLength: 2 });
@@ -585,14 +659,12 @@ export function authHeaders(c: Credentials): fc.Arbitrary<Auth> {
       usableForms(k).map((v): Auth => ({ 'x-api-key': v.replace(/^bearer\s+/i, '') })),
       fc.tuple(usableForms(k), fc.constantFrom(k, ` ${k} `)).map(([v, x]): Auth => ({ authorization: v, 'x-api-key': x })),
     );
-  const conflict = fc
-    .tuple(fc.constantFrom(c.aLimited, c.b, c.aRevoked), randomKey, fc.boolean(), fc.boolean())
-    .chain(([other, rnd, useRandom, swap]) =>
-      fc.tuple(usableForms(c.a), usableForms(useRandom ? rnd : other)).map(([mine, theirs]): Auth => {
-        const [x, y] = swap ? [theirs, mine] : [mine, theirs];
-        return { authorization: x, 'x-api-key': y.replace(/^bearer\s+/i, '') };
-      }),
-    );
+  const conflict = fc.tuple(fc.constantFrom(c.aLimited, c.b, c.aRevoked), randomKey, fc.boolean(), fc.boolean()).chain(([other, rnd, useRandom, swap]) =>
+    fc.tuple(usableForms(c.a), usableForms(useRandom ? rnd : other)).map(([mine, theirs]): Auth => {
+      const [x, y] = swap ? [theirs, mine] : [mine, theirs];
+      return { authorization: x, 'x-api-key': y.replace(/^bearer\s+/i, '') };
+    }),
+  );
   const garbage = anyKey.chain((k) =>
     fc.oneof(
       unusableForms(k).map((v): Auth => ({ authorization: v })),
@@ -620,9 +692,17 @@ export function adminAuthHeaders(c: Credentials): fc.Arbitrary<Auth> {
       weight: 3,
       arbitrary: fc.oneof(
         fc.constant({} as Auth),
-        fc.constantFrom(c.admin, `Basic ${b64(c.admin)}`, `Bearer ${c.admin}x`, `Bearer ${c.admin.slice(1)}`, `Bearer ${c.admin.toUpperCase()}`, `Bearer ${c.a}`, `Bearer ${c.b}`).map(
-          (v): Auth => ({ authorization: v }),
-        ),
+        fc
+          .constantFrom(
+            c.admin,
+            `Basic ${b64(c.admin)}`,
+            `Bearer ${c.admin}x`,
+            `Bearer ${c.admin.slice(1)}`,
+            `Bearer ${c.admin.toUpperCase()}`,
+            `Bearer ${c.a}`,
+            `Bearer ${c.b}`,
+          )
+          .map((v): Auth => ({ authorization: v })),
         fc.constant({ 'x-api-key': c.admin } as Auth),
         unusableForms(c.admin).map((v): Auth => ({ authorization: headerSafe(v) })),
       ),
@@ -674,7 +754,21 @@ export const forwardedFor = fc.oneof(
   fc.ipV4(),
   fc.ipV6(),
   fc.array(fc.oneof(fc.ipV4(), fc.ipV6()), { minLength: 2, maxLength: 5 }).map((ips) => ips.join(', ')),
-  fc.constantFrom('999.999.1.1', 'unknown', '', ',,,', '1.2.3.4, garbage', '::ffff:10.0.0.1', '[::1]:443', '1.2.3.4:80', 'localhost', '0.0.0.0', '127.0.0.1', '::', '::1'),
+  fc.constantFrom(
+    '999.999.1.1',
+    'unknown',
+    '',
+    ',,,',
+    '1.2.3.4, garbage',
+    '::ffff:10.0.0.1',
+    '[::1]:443',
+    '1.2.3.4:80',
+    'localhost',
+    '0.0.0.0',
+    '127.0.0.1',
+    '::',
+    '::1',
+  ),
   fc.constantFrom(200, 2_000).map((n) => Array.from({ length: n }, (_, i) => `10.${(i >> 8) & 255}.${i & 255}.1`).join(',')),
   printable(60),
 );
@@ -712,7 +806,9 @@ export function otherHeaders(passCookies: readonly string[]): fc.Arbitrary<Other
   const cookie = fc.oneof(
     printable(80),
     fc.stringMatching(/^[A-Za-z0-9_-]{43}$/).map((v) => `lt_pass=${v}`),
-    passCookies.length ? fc.constantFrom(...passCookies.flatMap((t) => [`lt_pass=${t}`, `lt_pass=${t}x`, `lt_pass=; lt_pass=${t}`, `a=1; lt_pass=${t.slice(1)}`])) : fc.constant('lt_pass='),
+    passCookies.length
+      ? fc.constantFrom(...passCookies.flatMap((t) => [`lt_pass=${t}`, `lt_pass=${t}x`, `lt_pass=; lt_pass=${t}`, `a=1; lt_pass=${t.slice(1)}`]))
+      : fc.constant('lt_pass='),
     fc.constantFrom('lt_pass', 'lt_pass==', '=;=;', 'ltid=00000000-0000-0000-0000-000000000000', 'a=b; '.repeat(400)),
   );
   return fc

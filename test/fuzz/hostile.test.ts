@@ -83,7 +83,16 @@ interface Route {
 const SERVICE_PATHS = new Set(['/healthz', '/readyz', '/attribution.js']);
 
 /** Sign-in and setup: public, but people's routes (operations.md §7). */
-const PEOPLE_PUBLIC = new Set(['/api/auth/login', '/api/setup', '/api/auth/signup', '/api/auth/password-reset', '/api/auth/password-reset/confirm', '/api/auth/mfa', '/api/auth/passkey/options', '/api/auth/passkey']);
+const PEOPLE_PUBLIC = new Set([
+  '/api/auth/login',
+  '/api/setup',
+  '/api/auth/signup',
+  '/api/auth/password-reset',
+  '/api/auth/password-reset/confirm',
+  '/api/auth/mfa',
+  '/api/auth/passkey/options',
+  '/api/auth/passkey',
+]);
 
 /**
  * Single sign-on's browser navigations (operations.md §15): like /oauth/authorize, they answer
@@ -100,7 +109,8 @@ function familyOf(r: RouteOptions): Family | undefined {
   if (url.startsWith('/admin/')) return 'admin';
   // Events other services post to us, signed by them (operations.md §12: Stripe).
   if (url.startsWith('/webhooks/')) return 'inbound';
-  if (url.endsWith('/:shortId')) return 'redirect';
+  // `/*`: a chosen key of several segments (operations.md §21), the same answers.
+  if (url.endsWith('/:shortId') || url === '/*') return 'redirect';
   if (config.public === true && url.startsWith('/api/')) return 'public';
   if (SERVICE_PATHS.has(url) || url === '/docs' || url.startsWith('/docs/')) return 'service';
   // The dashboard (operations.md §10): `/` sends to it, `/app/*` are its pages and files.
@@ -526,7 +536,8 @@ function checkOauthAnswer(ctx: Ctx, res: LightMyRequestResponse): void {
   if (status === 302) {
     const to = String(res.headers.location ?? '');
     // Only to the dashboard's sign-in (back to /oauth/authorize) or consent page, or to an address the app registered (the fuzz registers https://app.example/cb).
-    if (!to.startsWith('/app?next=%2Foauth%2Fauthorize%3F') && !to.startsWith('/app/oauth/consent?') && !to.startsWith('https://app.example/cb')) fail(`redirect to an unregistered address: ${to}`);
+    if (!to.startsWith('/app?next=%2Foauth%2Fauthorize%3F') && !to.startsWith('/app/oauth/consent?') && !to.startsWith('https://app.example/cb'))
+      fail(`redirect to an unregistered address: ${to}`);
   }
   for (const key of ctx.w.keys) if (res.body.includes(key)) fail(`answer contains an API key (${key.slice(0, 8)}…)`);
 }
@@ -583,12 +594,7 @@ function seedOf(r: Route): number {
  * Runs one seeded property per route and returns the failures (the whole family is fuzzed
  * even when one route fails, so one bug does not hide the next).
  */
-async function fuzz(
-  ctx: Ctx,
-  route: Route,
-  numRuns: number,
-  arbitrary: fc.Arbitrary<{ req: Req; expect: Expectation }>,
-): Promise<string | undefined> {
+async function fuzz(ctx: Ctx, route: Route, numRuns: number, arbitrary: fc.Arbitrary<{ req: Req; expect: Expectation }>): Promise<string | undefined> {
   const property = fc.asyncProperty(arbitrary, async ({ req, expect: expectation }) => {
     fc.pre(!containsMarker(requestText(req)));
     const res = await send(req);
@@ -626,7 +632,11 @@ describe('the route table', () => {
   it('puts every registered route in a family this fuzz knows (a new route must be added to one)', () => {
     const routes = allRoutes();
     expect(routes.filter((r) => r.family === 'scoped').length).toBeGreaterThan(10);
-    for (const f of ['public', 'people', 'oauth', 'redirect', 'admin', 'service', 'inbound'] as const) expect(routes.some((r) => r.family === f), f).toBe(true);
+    for (const f of ['public', 'people', 'oauth', 'redirect', 'admin', 'service', 'inbound'] as const)
+      expect(
+        routes.some((r) => r.family === f),
+        f,
+      ).toBe(true);
     expect(routes.filter((r) => r.family === undefined).map((r) => `${r.method} ${r.url}`)).toEqual([]);
   });
 });
@@ -698,7 +708,12 @@ describe('hostile input on the public /api routes (QR codes, OpenAPI)', () => {
             payload: fc.option(payloadFor(undefined, ctx.w.pools), { freq: 4 }),
           })
           .map(({ auth, other, query, payload }) => ({
-            req: { method: route.method, url: withQuery(route.url, query), headers: { ...other, ...auth } as Record<string, string>, payload: payload ?? undefined },
+            req: {
+              method: route.method,
+              url: withQuery(route.url, query),
+              headers: { ...other, ...auth } as Record<string, string>,
+              payload: payload ?? undefined,
+            },
             expect: { family: 'public' as const, only: route.query ? undefined : [200, 304] },
           }));
         const failure = await fuzz(ctx, route, route.query ? 150 : 20, arbitrary);
@@ -734,7 +749,12 @@ describe('hostile input on the people routes (sign-in, setup, account, settings)
             auth: fc.oneof(authHeaders(ctx.w.creds), fc.constant({})),
             session: fc.constantFrom(cookie, `${cookie}x`, `${cookie}; ${cookie}`, ''),
             origin: fc.constantFrom(undefined, 'https://lt.test', 'https://evil.test', 'null'),
-            params: fc.record({ id: fc.constantFrom(...ids), userId: fc.constantFrom(...ids), inviteId: fc.constantFrom(...ids), keyId: fc.constantFrom(...ids) }),
+            params: fc.record({
+              id: fc.constantFrom(...ids),
+              userId: fc.constantFrom(...ids),
+              inviteId: fc.constantFrom(...ids),
+              keyId: fc.constantFrom(...ids),
+            }),
             payload: fc.option(payloadFor(route.body, ctx.w.pools), { freq: 4 }),
             // Failed sign-ins count per address in the shared store: the fuzz's own addresses
             // keep other test files' sign-ins from 127.0.0.1 clear of its failures.
@@ -744,7 +764,10 @@ describe('hostile input on the people routes (sign-in, setup, account, settings)
             const headers: Record<string, string> = { ...auth };
             if (session) headers.cookie = session;
             if (origin) headers.origin = origin;
-            return { req: { method: route.method, url: concretePath(route.url, params), headers, payload: payload ?? undefined, remoteAddress: address }, expect: { family: 'people' as const, extra: [413] } };
+            return {
+              req: { method: route.method, url: concretePath(route.url, params), headers, payload: payload ?? undefined, remoteAddress: address },
+              expect: { family: 'people' as const, extra: [413] },
+            };
           });
         const failure = await fuzz(ctx, route, 25, arbitrary);
         if (failure) failures.push(failure);
@@ -775,10 +798,53 @@ describe('hostile input on the OAuth server (authorize, token, revoke, metadata)
       expectStatus(registered, 201, 'oauth app');
       const { clientId, clientSecret } = registered.json<{ clientId: string; clientSecret: string }>();
       const value = fc.oneof(
-        fc.constantFrom(clientId, clientSecret, 'https://app.example/cb', 'https://app.example/cb/', 'code', 'token', 'S256', 'plain', 'linksRead', 'linksRead tagsWrite', 'partnersWrite', 'allow', 'deny', ctx.w.a.ws.id, ctx.w.b.ws.id, 'authorization_code', 'refresh_token', 'ltac_' + 'A'.repeat(43), 'ltr_' + 'A'.repeat(43), 'lto_' + 'A'.repeat(43), 'A'.repeat(43), '/oauth/authorize?x=1', 'https://evil.example/'),
+        fc.constantFrom(
+          clientId,
+          clientSecret,
+          'https://app.example/cb',
+          'https://app.example/cb/',
+          'code',
+          'token',
+          'S256',
+          'plain',
+          'linksRead',
+          'linksRead tagsWrite',
+          'partnersWrite',
+          'allow',
+          'deny',
+          ctx.w.a.ws.id,
+          ctx.w.b.ws.id,
+          'authorization_code',
+          'refresh_token',
+          'ltac_' + 'A'.repeat(43),
+          'ltr_' + 'A'.repeat(43),
+          'lto_' + 'A'.repeat(43),
+          'A'.repeat(43),
+          '/oauth/authorize?x=1',
+          'https://evil.example/',
+        ),
         fc.string({ maxLength: 60 }),
       );
-      const names = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'workspaceId', 'decision', 'grant_type', 'code', 'code_verifier', 'refresh_token', 'client_secret', 'token', 'next', 'email', 'password'];
+      const names = [
+        'response_type',
+        'client_id',
+        'redirect_uri',
+        'scope',
+        'state',
+        'code_challenge',
+        'code_challenge_method',
+        'workspaceId',
+        'decision',
+        'grant_type',
+        'code',
+        'code_verifier',
+        'refresh_token',
+        'client_secret',
+        'token',
+        'next',
+        'email',
+        'password',
+      ];
       const params = fc.array(fc.tuple(fc.constantFrom(...names), value), { maxLength: 12 }).map((pairs) => new URLSearchParams(pairs).toString());
       const failures: string[] = [];
       for (const route of routes) {
@@ -788,7 +854,11 @@ describe('hostile input on the OAuth server (authorize, token, revoke, metadata)
             form: params,
             session: fc.constantFrom(cookie, '', `${cookie}x`),
             origin: fc.constantFrom(undefined, 'https://lt.test', 'https://evil.test'),
-            basic: fc.option(fc.tuple(fc.constantFrom(clientId, 'ltc_nope', ''), fc.constantFrom(clientSecret, 'wrong', '')).map(([i, s]) => `Basic ${Buffer.from(`${i}:${s}`).toString('base64')}`)),
+            basic: fc.option(
+              fc
+                .tuple(fc.constantFrom(clientId, 'ltc_nope', ''), fc.constantFrom(clientSecret, 'wrong', ''))
+                .map(([i, s]) => `Basic ${Buffer.from(`${i}:${s}`).toString('base64')}`),
+            ),
             type: fc.constantFrom('application/x-www-form-urlencoded', 'application/json', 'text/plain'),
             address: fc.ipV4(),
           })
@@ -800,7 +870,10 @@ describe('hostile input on the OAuth server (authorize, token, revoke, metadata)
             const hasBody = route.method === 'POST';
             if (hasBody) headers['content-type'] = type;
             const payload = hasBody ? (type === 'application/json' ? JSON.stringify(Object.fromEntries(new URLSearchParams(form))) : form) : undefined;
-            return { req: { method: route.method, url: withQuery(route.url, query), headers, payload, remoteAddress: address }, expect: { family: 'oauth' as const } };
+            return {
+              req: { method: route.method, url: withQuery(route.url, query), headers, payload, remoteAddress: address },
+              expect: { family: 'oauth' as const },
+            };
           });
         // Sign-in attempts wait out the growing delays of failed ones: fewer runs there.
         const failure = await fuzz(ctx, route, 40, arbitrary);
@@ -827,7 +900,20 @@ describe('hostile input on the short links', () => {
           { weight: 1, arbitrary: fc.constant(b.passwordShortId) },
           { weight: 2, arbitrary: fc.stringMatching(SHORT_ID) },
           { weight: 2, arbitrary: hostileString().map(encode) },
-          { weight: 1, arbitrary: fc.constantFrom('%zz', '%', '%E0%A4%A', '%00', '%2F', '..', 'x'.repeat(150), encodeURIComponent(a.plainShortId.slice(0, 7)) + '%41', a.plainShortId.toLowerCase()) },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom(
+              '%zz',
+              '%',
+              '%E0%A4%A',
+              '%00',
+              '%2F',
+              '..',
+              'x'.repeat(150),
+              encodeURIComponent(a.plainShortId.slice(0, 7)) + '%41',
+              a.plainShortId.toLowerCase(),
+            ),
+          },
         );
         const form = fc.oneof(
           fc.constant(undefined),
@@ -849,8 +935,10 @@ describe('hostile input on the short links', () => {
           .map(({ id, query, other, auth, formType, payload }) => {
             const headers = { ...other, ...auth } as Record<string, string>;
             if (isPost) headers['content-type'] = formType;
-            const req: Req = { method: route.method, url: withQuery(concretePath(route.url, { shortId: id }), query), headers, payload };
-            return { req, expect: redirectExpectation(id, req) };
+            // The catch-all is reached by two segments (a one-segment path is `/:shortId`'s).
+            const path = route.url === '/*' ? `${id}/${id}` : id;
+            const req: Req = { method: route.method, url: withQuery(concretePath(route.url, { shortId: id, '*': path }), query), headers, payload };
+            return { req, expect: redirectExpectation(path, req) };
           });
         const failure = await fuzz(ctx, route, 500, arbitrary);
         if (failure) failures.push(failure);
@@ -962,11 +1050,18 @@ describe('hostile input on the inbound Stripe webhook', () => {
       const ids = fc.oneof(
         fc.constantFrom(pending, connected, connected),
         fc.uuid(),
-        hostileString().map(encode).filter((id) => !/^(\.|%2e){1,2}$/i.test(id)),
+        hostileString()
+          .map(encode)
+          .filter((id) => !/^(\.|%2e){1,2}$/i.test(id)),
         fc.constantFrom('%zz', 'x'.repeat(150)),
       );
       const signature = fc.option(
-        fc.oneof(hostileString().map(headerSafe), fc.tuple(fc.integer({ min: 0, max: 2 ** 32 }), fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), maxLength: 64 })).map(([ts, v1]) => `t=${ts},v1=${v1}`)),
+        fc.oneof(
+          hostileString().map(headerSafe),
+          fc
+            .tuple(fc.integer({ min: 0, max: 2 ** 32 }), fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), maxLength: 64 }))
+            .map(([ts, v1]) => `t=${ts},v1=${v1}`),
+        ),
         { freq: 5 },
       );
       for (const route of routes) {
@@ -1000,7 +1095,10 @@ describe('hostile input on the service routes (health, readiness, docs, attribut
       for (const route of routes) {
         const arbitrary = fc
           .record({
-            rest: fc.oneof(fc.constantFrom('index.html', 'swagger-ui.css', 'nope', '../../package.json', '%2e%2e/%2e%2e/package.json', 'a/b/c', '%zz'), hostileString().map(encode)),
+            rest: fc.oneof(
+              fc.constantFrom('index.html', 'swagger-ui.css', 'nope', '../../package.json', '%2e%2e/%2e%2e/package.json', 'a/b/c', '%zz'),
+              hostileString().map(encode),
+            ),
             auth: authHeaders(ctx.w.creds),
             other: otherHeaders([ctx.w.passCookie]),
             query: queryFor(undefined, ctx.w.pools),
@@ -1019,7 +1117,12 @@ describe('hostile input on the service routes (health, readiness, docs, attribut
             }
             if (route.url.endsWith('*') && malformed) extra.push(400);
             return {
-              req: { method: route.method, url: withQuery(concretePath(route.url, { '*': rest }), query), headers: { ...other, ...auth } as Record<string, string>, payload: payload ?? undefined },
+              req: {
+                method: route.method,
+                url: withQuery(concretePath(route.url, { '*': rest }), query),
+                headers: { ...other, ...auth } as Record<string, string>,
+                payload: payload ?? undefined,
+              },
               expect: { family: 'service' as const, extra },
             };
           });
@@ -1040,7 +1143,11 @@ describe('text that cannot be stored, in every documented query parameter', () =
       for (const route of routes) {
         for (const name of Object.keys(route.query!.properties ?? {})) {
           for (const value of ['%00', 'a%00b', '%ED%A0%80', '%C0%80', encode('\uDC00x')]) {
-            const req: Req = { method: route.method, url: `${route.url}?${encode(name)}=${value}${route.url === '/api/qr' && name !== 'text' ? '&text=x' : ''}`, headers: bearer(ctx.w.a.ws.key) };
+            const req: Req = {
+              method: route.method,
+              url: `${route.url}?${encode(name)}=${value}${route.url === '/api/qr' && name !== 'text' ? '&text=x' : ''}`,
+              headers: bearer(ctx.w.a.ws.key),
+            };
             const res = await send(req);
             try {
               checkAnswer(ctx, req, res, { family: route.family!, only: [200, 400], asA: route.family === 'scoped' });
@@ -1073,7 +1180,13 @@ describe('deeply nested JSON in every body', () => {
       const req: Req = { method: route.method, url, headers, payload };
       const res = await send(req);
       try {
-        checkAnswer(ctx, req, res, { family: route.family!, only: [200, 201, 400, 404, 413, ...startsImport(route)], asA: route.family === 'scoped', operator: route.family === 'admin', extra: startsImport(route) });
+        checkAnswer(ctx, req, res, {
+          family: route.family!,
+          only: [200, 201, 400, 404, 413, ...startsImport(route)],
+          asA: route.family === 'scoped',
+          operator: route.family === 'admin',
+          extra: startsImport(route),
+        });
       } catch (err) {
         failures.push(`${route.method} ${route.url} with ${what}: ${(err as Error).message}`);
       }

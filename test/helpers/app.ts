@@ -4,6 +4,8 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { Database } from '../../src/db/connect.js';
 import { SCOPES, type Scope } from '../../src/core/scopes.js';
 import type { Plan } from '../../src/core/plans.js';
+import { MODULES } from '../../src/modules.js';
+import { auditModule, auditModuleWith } from '../../src/modules/audit/module.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { migratedPglite } from './migrated-pglite.js';
 
@@ -50,15 +52,20 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Every module, the audit module failing an audited success without its entry. */
+const TEST_MODULES = MODULES.map((m) => (m === auditModule ? auditModuleWith({ missing: 'fail' }) : m));
+
 /**
  * What every runtime a test starts on the shared test database gets (spread into createRuntime's
  * options):
  * - sign-in failures counted under a key prefix of its own: every injected request comes from
  *   127.0.0.1, so on the shared test Redis one file's failed sign-ins would throttle another's;
  * - no scheduled maintenance: a run at start (with the file's own clock, years ahead in some)
- *   would cut, forget and delete what other files are reading. Tests call maintain() themselves.
+ *   would cut, forget and delete what other files are reading. Tests call maintain() themselves;
+ * - an audited success without its entry answers 500 (the audit module's `missing: 'fail'`), so a
+ *   test of any path of any audited route fails on it.
  */
-export const testRuntimeOptions = () => ({ failureKeyPrefix: `lt:lf:test-${randomUUID()}:`, scheduledMaintenance: false });
+export const testRuntimeOptions = () => ({ failureKeyPrefix: `lt:lf:test-${randomUUID()}:`, scheduledMaintenance: false, modules: TEST_MODULES });
 
 export async function startTestApp(
   options: { env?: Record<string, string | undefined>; clock?: () => Date; database?: Database; scheduledMaintenance?: boolean } = {},

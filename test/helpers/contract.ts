@@ -56,7 +56,10 @@ export class ContractChecker {
     if (!declared) return [`${where}: status not declared (declared: ${Object.keys(operation.responses ?? {}).join(', ')})`];
     const [statusKey, response] = declared;
     const problems = this.checkHeaders(where, response, answer.headers);
-    const type = String(answer.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const type = String(answer.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
     const length = answer.body === undefined ? undefined : Buffer.byteLength(answer.body);
     if (!type) {
       if (length && response.content) problems.push(`${where}: a body without a content type`);

@@ -47,7 +47,16 @@ export async function startProvider(o: { redirectUri: string; clientId?: string 
   const issuer = `http://127.0.0.1:${port}`;
 
   const provider = new Provider(issuer, {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [o.redirectUri], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' }],
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [o.redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
     pkce: { required: () => true },
     jwks: { keys: [jwk as never] },
     cookies: { keys: ['test-cookie-key-0123456789'] },

@@ -85,9 +85,9 @@ export async function callService<T>(origin: string, method: string, path: strin
   return JSON.parse(text) as T;
 }
 
-/** Starts `node dist/main.js` in `cwd` with exactly `env`; it answers at `origin` once ready. */
-export function spawnService(origin: string, { cwd, env }: { cwd: string; env: NodeJS.ProcessEnv }): Service {
-  const child = spawn(process.execPath, [MAIN], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `node dist/main.js` (or another copy of it, `main`) in `cwd` with exactly `env`; it answers at `origin` once ready. */
+export function spawnService(origin: string, { cwd, env, main = MAIN }: { cwd: string; env: NodeJS.ProcessEnv; main?: string }): Service {
+  const child = spawn(process.execPath, [main], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let exitedFlag = false;
   child.stdout!.on('data', (b: Buffer) => (output += b.toString()));

@@ -46,7 +46,8 @@ const asRoot = process.getuid?.() === 0;
 function run(program: string, args: string[], timeoutMs = 60_000): void {
   const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', program, ...args]] : [program, args];
   const done = spawnSync(cmd, argv, { encoding: 'utf8', timeout: timeoutMs });
-  if (done.status !== 0) throw new Error(`${program} ${args.join(' ')} failed (${done.status ?? done.signal}): ${done.stderr || done.stdout || done.error?.message}`);
+  if (done.status !== 0)
+    throw new Error(`${program} ${args.join(' ')} failed (${done.status ?? done.signal}): ${done.stderr || done.stdout || done.error?.message}`);
 }
 
 /** The directory of the server binaries matching the primary's major version. */

@@ -96,7 +96,7 @@ describe('accepted credentials', () => {
     expectOk(await listTags({ authorization: w.key, 'x-api-key': w.key }));
   });
 
-  it('answers with the data of the key\'s workspace', async () => {
+  it("answers with the data of the key's workspace", async () => {
     const w = await t.workspace();
     const tag = await createTag(w.key, 'mine');
     const variants: Headers[] = [{ authorization: `Bearer ${w.key}` }, { authorization: w.key }, { 'x-api-key': w.key }];
@@ -317,7 +317,7 @@ describe('repeated credential headers over a real socket', () => {
 });
 
 describe('workspace isolation', () => {
-  it('a key of another workspace does not see this workspace\'s data', async () => {
+  it("a key of another workspace does not see this workspace's data", async () => {
     const a = await t.workspace();
     const b = await t.workspace();
     const tag = await createTag(a.key, 'only-in-a');
@@ -333,7 +333,7 @@ describe('workspace isolation', () => {
     expect(byId.json()).toEqual([]);
   });
 
-  it('a key of another workspace can neither update nor delete this workspace\'s records', async () => {
+  it("a key of another workspace can neither update nor delete this workspace's records", async () => {
     const a = await t.workspace();
     const b = await t.workspace();
     const tag = await createTag(a.key, 'keep-me');

@@ -19,7 +19,11 @@ const doc = {
       },
     },
   },
-  components: { schemas: { Thing: { type: 'object', required: ['id', 'at'], properties: { id: { type: 'string', format: 'uuid' }, at: { type: 'string', format: 'date-time' } } } } },
+  components: {
+    schemas: {
+      Thing: { type: 'object', required: ['id', 'at'], properties: { id: { type: 'string', format: 'uuid' }, at: { type: 'string', format: 'date-time' } } },
+    },
+  },
 };
 
 const checker = new ContractChecker(doc);
@@ -50,7 +54,9 @@ describe('ContractChecker', () => {
   });
 
   it('reports an undeclared content type and an undeclared rate-limit header', () => {
-    expect(checker.check(answer({ headers: { 'content-type': 'application/x-ndjson' }, body: '{}\n' }))[0]).toContain('content type application/x-ndjson not declared');
+    expect(checker.check(answer({ headers: { 'content-type': 'application/x-ndjson' }, body: '{}\n' }))[0]).toContain(
+      'content type application/x-ndjson not declared',
+    );
     expect(checker.check(answer({ status: 404, headers: { 'content-type': 'application/json', 'retry-after': '5' }, body: '{"error":{}}' }))).toEqual([
       expect.stringContaining('header retry-after not declared'),
     ]);

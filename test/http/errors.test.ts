@@ -214,7 +214,11 @@ describe('the error body', () => {
       ['malformed credential', () => t.inject({ method: 'GET', url: '/api/tags', headers: { authorization: 'Basic abc' } }), 401],
       ['missing scope', () => t.inject({ method: 'POST', url: '/api/tags', headers: bearer(readOnly), payload: [{ name: 'x' }] }), 403],
       ['malformed JSON', () => t.inject({ method: 'POST', url: '/api/tags', headers: json, payload: '{' }), 400],
-      ['wrong content type', () => t.inject({ method: 'POST', url: '/api/tags', headers: { ...bearer(w.key), 'content-type': 'text/plain' }, payload: 'x' }), 400],
+      [
+        'wrong content type',
+        () => t.inject({ method: 'POST', url: '/api/tags', headers: { ...bearer(w.key), 'content-type': 'text/plain' }, payload: 'x' }),
+        400,
+      ],
       ['not an array', () => t.inject({ method: 'POST', url: '/api/tags', headers: json, payload: '{}' }), 400],
       ['empty array', () => t.inject({ method: 'PUT', url: '/api/tags', headers: bearer(w.key), payload: [] }), 400],
       ['bad field', () => t.inject({ method: 'POST', url: '/api/tags', headers: bearer(w.key), payload: [{ color: 'red', name: 'a' }] }), 400],
@@ -229,7 +233,10 @@ describe('the error body', () => {
       expect(body.error.en.trim(), label).not.toBe('');
       expect(body.error.ar, label).toMatch(ARABIC);
       expect(body.error.code, label).toMatch(/^[a-z_]+$/);
-      expect(Object.keys(body).filter((k) => !['error', 'missingScopes', 'retryAfter', 'field', 'reason', 'limit'].includes(k)), label).toEqual([]);
+      expect(
+        Object.keys(body).filter((k) => !['error', 'missingScopes', 'retryAfter', 'field', 'reason', 'limit'].includes(k)),
+        label,
+      ).toEqual([]);
       if (status === 403) expect(body.missingScopes, label).toEqual(['tagsWrite']);
       else expect(body.missingScopes, label).toBeUndefined();
       expect(body.retryAfter, label).toBeUndefined();
@@ -239,11 +246,29 @@ describe('the error body', () => {
 
   it('names the failing field and rule as data, the same field the message names', async () => {
     const w = await t.workspace();
-    const [collection] = (await t.inject({ method: 'POST', url: '/api/collections', headers: bearer(w.key), payload: [{ name: 'c' }] })).json<{ id: string }[]>();
+    const [collection] = (await t.inject({ method: 'POST', url: '/api/collections', headers: bearer(w.key), payload: [{ name: 'c' }] })).json<
+      { id: string }[]
+    >();
     const cases: [LightMyRequestResponse, string, string][] = [
-      [await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(w.key), payload: [{ name: 'a' }, { name: 'b', color: 'red' }] }), '[1].color', 'pattern'],
+      [
+        await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(w.key), payload: [{ name: 'a' }, { name: 'b', color: 'red' }] }),
+        '[1].color',
+        'pattern',
+      ],
       [await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(w.key), payload: [{ name: 'a' }, {}] }), '[1].name', 'required'],
-      [await t.inject({ method: 'POST', url: '/api/links', headers: bearer(w.key), payload: [{ url: 'https://example.com/', collectionId: collection!.id }, { url: 'http://example.com/', collectionId: collection!.id }] }), '[1].url', 'https_required'],
+      [
+        await t.inject({
+          method: 'POST',
+          url: '/api/links',
+          headers: bearer(w.key),
+          payload: [
+            { url: 'https://example.com/', collectionId: collection!.id },
+            { url: 'http://example.com/', collectionId: collection!.id },
+          ],
+        }),
+        '[1].url',
+        'https_required',
+      ],
       [await t.inject({ method: 'GET', url: '/api/tags?take=0', headers: bearer(w.key) }), 'take', 'minimum'],
     ];
     for (const [res, field, reason] of cases) {
@@ -254,7 +279,10 @@ describe('the error body', () => {
       expect(body.error.ar).toContain(field);
     }
     // Errors about no one field carry none.
-    const malformed = expectError(await t.inject({ method: 'POST', url: '/api/tags', headers: { ...bearer(w.key), 'content-type': 'application/json' }, payload: '{' }), 400) as ErrorBody & { field?: string };
+    const malformed = expectError(
+      await t.inject({ method: 'POST', url: '/api/tags', headers: { ...bearer(w.key), 'content-type': 'application/json' }, payload: '{' }),
+      400,
+    ) as ErrorBody & { field?: string };
     expect(malformed.field).toBeUndefined();
     expect(await tagsOf(w.key)).toEqual([]);
   });

@@ -29,7 +29,13 @@ async function lockClicks() {
     // The activity view is read as of the transaction's first look unless its snapshot is cleared.
     waiting: async () =>
       (await client.query('SELECT pg_stat_clear_snapshot()')) &&
-      Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%clicks%'`)).rows[0]!.n),
+      Number(
+        (
+          await client.query<{ n: string }>(
+            `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%clicks%'`,
+          )
+        ).rows[0]!.n,
+      ),
     release: async () => {
       await client.query('ROLLBACK');
       await client.end();

@@ -28,7 +28,10 @@ beforeAll(async () => {
     },
   });
   const logger = pino({ level: 'trace', redact: LOG_REDACT }, sink);
-  rt = await createRuntime(testConfig({ LOG_LEVEL: 'trace', SMTP_URL: smtp.url, MAIL_FROM: 'Linktrail <noreply@lt.test>', MAIL_RETRY_DELAYS: '50ms,50ms,50ms' }), { logger, database: await freshDatabase(), ...testRuntimeOptions() });
+  rt = await createRuntime(
+    testConfig({ LOG_LEVEL: 'trace', SMTP_URL: smtp.url, MAIL_FROM: 'Linktrail <noreply@lt.test>', MAIL_RETRY_DELAYS: '50ms,50ms,50ms' }),
+    { logger, database: await freshDatabase(), ...testRuntimeOptions() },
+  );
   await rt.app.ready();
 }, 60_000);
 
@@ -41,8 +44,12 @@ afterAll(async () => {
 const inject = (o: InjectOptions) => rt.app.inject(o);
 const ORIGIN = { origin: 'https://lt.test' };
 const cookieOf = (res: LightMyRequestResponse, name: string) =>
-  [res.headers['set-cookie'] ?? []].flat().find((c) => new RegExp(`^(__Host-)?${name}=`).test(c))!.split(';')[0]!;
-const totp = (secret: string, at = Date.now()) => new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: at });
+  [res.headers['set-cookie'] ?? []]
+    .flat()
+    .find((c) => new RegExp(`^(__Host-)?${name}=`).test(c))!
+    .split(';')[0]!;
+const totp = (secret: string, at = Date.now()) =>
+  new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: at });
 
 describe('logs of the sign-in flows', () => {
   test('never a TOTP seed or code, a recovery code, the lt_mfa cookie, a reset token, a new password nor an invitation token', async () => {
@@ -79,7 +86,10 @@ describe('logs of the sign-in flows', () => {
     const mail = await smtp.messageTo(email);
     const resetToken = new URL(/https:\/\/lt\.test\/app\/reset-password\?token=[\w-]+/.exec(mail!.text!)![0]).searchParams.get('token')!;
     const newPassword = 'an-entirely-new-password-for-logs';
-    expect((await inject({ method: 'POST', url: '/api/auth/password-reset/confirm', headers: ORIGIN, payload: { token: resetToken, password: newPassword } })).statusCode).toBe(204);
+    expect(
+      (await inject({ method: 'POST', url: '/api/auth/password-reset/confirm', headers: ORIGIN, payload: { token: resetToken, password: newPassword } }))
+        .statusCode,
+    ).toBe(204);
     expect(await smtp.messageTo(invitee), 'the invitation was mailed').toBeDefined();
 
     const secrets = {
@@ -99,7 +109,10 @@ describe('logs of the sign-in flows', () => {
       expect(lines.includes(value), `${name} in the logs`).toBe(false);
     }
     // A six-digit code is too short to search for alone: it is never a logged field's value.
-    const logged = lines.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const logged = lines
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(logged.some((l) => Object.values(l).includes(enrolCode))).toBe(false);
     // The flows were logged at all, and the mail worker named what it sent.
     expect(lines).toContain('/api/auth/mfa');

@@ -32,12 +32,22 @@ describe('logs', () => {
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
     const ws = (await inject({ method: 'POST', url: '/admin/workspaces', headers: admin, payload: { name: 'log', plan: 'pro' } })).json();
     const { key } = (
-      await inject({ method: 'POST', url: `/admin/workspaces/${ws.id}/keys`, headers: admin, payload: { name: 'k', scopes: ['linksWrite', 'collectionsWrite', 'tagsRead'] } })
+      await inject({
+        method: 'POST',
+        url: `/admin/workspaces/${ws.id}/keys`,
+        headers: admin,
+        payload: { name: 'k', scopes: ['linksWrite', 'collectionsWrite', 'tagsRead'] },
+      })
     ).json();
     const [collection] = (await inject({ method: 'POST', url: '/api/collections', headers: bearer(key), payload: [{ name: 'c' }] })).json();
     const password = 'correct-horse-battery-staple';
     const [link] = (
-      await inject({ method: 'POST', url: '/api/links', headers: bearer(key), payload: [{ url: 'https://example.com/', collectionId: collection.id, password }] })
+      await inject({
+        method: 'POST',
+        url: '/api/links',
+        headers: bearer(key),
+        payload: [{ url: 'https://example.com/', collectionId: collection.id, password }],
+      })
     ).json();
     await inject({ method: 'GET', url: '/api/tags', headers: { 'x-api-key': key } });
     await inject({ method: 'GET', url: '/api/tags', headers: { authorization: key, 'x-api-key': `${key}x` } });
@@ -73,14 +83,29 @@ describe('logs', () => {
     const login = await inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
     const cookie = String(login.headers['set-cookie']).split(';')[0]!;
     const session = cookie.split('=')[1]!;
-    const human = (await inject({ method: 'POST', url: '/api/me/tokens', headers: { cookie }, payload: { name: 't', workspaceId: ws.id, scopes: ['linksRead'] } })).json().token as string;
+    const human = (
+      await inject({ method: 'POST', url: '/api/me/tokens', headers: { cookie }, payload: { name: 't', workspaceId: ws.id, scopes: ['linksRead'] } })
+    ).json().token as string;
     await inject({ method: 'GET', url: '/api/links', headers: bearer(human) });
     const app = (
-      await inject({ method: 'POST', url: `/api/workspaces/${ws.id}/oauth-apps`, headers: { cookie }, payload: { name: 'Logged app', redirectUris: ['https://app.example/cb'], confidential: true, scopes: ['linksRead'] } })
+      await inject({
+        method: 'POST',
+        url: `/api/workspaces/${ws.id}/oauth-apps`,
+        headers: { cookie },
+        payload: { name: 'Logged app', redirectUris: ['https://app.example/cb'], confidential: true, scopes: ['linksRead'] },
+      })
     ).json();
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
-    const params = new URLSearchParams({ response_type: 'code', client_id: app.clientId, redirect_uri: 'https://app.example/cb', scope: 'linksRead', state: 's', code_challenge: challenge, code_challenge_method: 'S256' });
+    const params = new URLSearchParams({
+      response_type: 'code',
+      client_id: app.clientId,
+      redirect_uri: 'https://app.example/cb',
+      scope: 'linksRead',
+      state: 's',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
     await inject({ method: 'GET', url: `/oauth/authorize?${params}`, headers: { cookie } });
     const allowed = await inject({
       method: 'POST',
@@ -89,15 +114,42 @@ describe('logs', () => {
       payload: `${params}&workspaceId=${ws.id}&decision=allow`,
     });
     const code = new URL(String(allowed.headers.location)).searchParams.get('code')!;
-    const form = { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}` };
-    const tokens = (await inject({ method: 'POST', url: '/oauth/token', headers: form, payload: `grant_type=authorization_code&code=${code}&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&code_verifier=${verifier}` })).json();
+    const form = {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`,
+    };
+    const tokens = (
+      await inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: form,
+        payload: `grant_type=authorization_code&code=${code}&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&code_verifier=${verifier}`,
+      })
+    ).json();
     await inject({ method: 'GET', url: '/api/links', headers: bearer(tokens.access_token) });
-    const refreshed = (await inject({ method: 'POST', url: '/oauth/token', headers: form, payload: `grant_type=refresh_token&refresh_token=${tokens.refresh_token}` })).json();
-    await inject({ method: 'POST', url: '/oauth/token', headers: form, payload: `grant_type=authorization_code&code=${code}&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&code_verifier=${verifier}` });
+    const refreshed = (
+      await inject({ method: 'POST', url: '/oauth/token', headers: form, payload: `grant_type=refresh_token&refresh_token=${tokens.refresh_token}` })
+    ).json();
+    await inject({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: form,
+      payload: `grant_type=authorization_code&code=${code}&redirect_uri=https%3A%2F%2Fapp.example%2Fcb&code_verifier=${verifier}`,
+    });
     await inject({ method: 'POST', url: '/oauth/revoke', headers: form, payload: `token=${refreshed.access_token}` });
     await inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
 
-    const secrets = { password, session, human, clientSecret: app.clientSecret, code, access: tokens.access_token, refresh: tokens.refresh_token, access2: refreshed.access_token, verifier };
+    const secrets = {
+      password,
+      session,
+      human,
+      clientSecret: app.clientSecret,
+      code,
+      access: tokens.access_token,
+      refresh: tokens.refresh_token,
+      access2: refreshed.access_token,
+      verifier,
+    };
     for (const [name, secret] of Object.entries(secrets)) {
       expect(typeof secret === 'string' && secret.length > 20, name).toBe(true);
       expect(lines.includes(secret), `${name} in the logs`).toBe(false);
@@ -112,17 +164,46 @@ describe('logs', () => {
     const password = 'a-passkey-person-password-for-logs';
     const email = `log-passkey-${Date.now()}@example.com`;
     await inject({ method: 'POST', url: '/admin/users', headers: admin, payload: { email, name: 'Log', password } });
-    const cookieOf = (res: { headers: Record<string, unknown> }, name: RegExp) => [res.headers['set-cookie']].flat().map(String).find((c) => name.test(c))!.split(';')[0]!;
+    const cookieOf = (res: { headers: Record<string, unknown> }, name: RegExp) =>
+      [res.headers['set-cookie']]
+        .flat()
+        .map(String)
+        .find((c) => name.test(c))!
+        .split(';')[0]!;
     const first = cookieOf(await inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } }), /lt_session=/);
     const auth = new SoftAuthenticator();
-    const options = (await inject({ method: 'POST', url: '/api/me/passkeys/options', headers: { cookie: first }, payload: { password } })).json<CreationOptions>();
-    expect((await inject({ method: 'POST', url: '/api/me/passkeys', headers: { cookie: first }, payload: { response: auth.register(options, { origin: 'https://lt.test' }) } })).statusCode).toBe(201);
+    const options = (
+      await inject({ method: 'POST', url: '/api/me/passkeys/options', headers: { cookie: first }, payload: { password } })
+    ).json<CreationOptions>();
+    expect(
+      (
+        await inject({
+          method: 'POST',
+          url: '/api/me/passkeys',
+          headers: { cookie: first },
+          payload: { response: auth.register(options, { origin: 'https://lt.test' }) },
+        })
+      ).statusCode,
+    ).toBe(201);
     const mfa = cookieOf(await inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } }), /lt_mfa=/);
-    const second = (await inject({ method: 'POST', url: '/api/auth/passkey/options', headers: { cookie: mfa }, payload: { secondFactor: true } })).json<RequestOptions>();
-    const bySecond = await inject({ method: 'POST', url: '/api/auth/passkey', headers: { cookie: mfa }, payload: { response: auth.assert(second, { origin: 'https://lt.test' }) } });
+    const second = (
+      await inject({ method: 'POST', url: '/api/auth/passkey/options', headers: { cookie: mfa }, payload: { secondFactor: true } })
+    ).json<RequestOptions>();
+    const bySecond = await inject({
+      method: 'POST',
+      url: '/api/auth/passkey',
+      headers: { cookie: mfa },
+      payload: { response: auth.assert(second, { origin: 'https://lt.test' }) },
+    });
     const alone = (await inject({ method: 'POST', url: '/api/auth/passkey/options', payload: {} })).json<RequestOptions>();
     const byAlone = await inject({ method: 'POST', url: '/api/auth/passkey', payload: { response: auth.assert(alone, { origin: 'https://lt.test' }) } });
-    const secrets = { password, first: first.split('=')[1], mfa: mfa.split('=')[1], second: cookieOf(bySecond, /lt_session=/).split('=')[1], alone: cookieOf(byAlone, /lt_session=/).split('=')[1] };
+    const secrets = {
+      password,
+      first: first.split('=')[1],
+      mfa: mfa.split('=')[1],
+      second: cookieOf(bySecond, /lt_session=/).split('=')[1],
+      alone: cookieOf(byAlone, /lt_session=/).split('=')[1],
+    };
     for (const [name, secret] of Object.entries(secrets)) {
       expect(typeof secret === 'string' && secret.length > 20, name).toBe(true);
       expect(lines.includes(secret!), `${name} in the logs`).toBe(false);
@@ -140,17 +221,39 @@ describe('logs', () => {
     await inject({ method: 'POST', url: `/admin/workspaces/${ws.id}/members`, headers: admin, payload: { userId: user.id, role: 'owner' } });
     await inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'a-wrong-audited-password' } });
     const cookie = String((await inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).headers['set-cookie']).split(';')[0]!;
-    const made = (await inject({ method: 'POST', url: `/api/workspaces/${ws.id}/keys`, headers: { cookie }, payload: { name: 'audited', scopes: ['webhooksWrite', 'linksRead'] } })).json();
-    const hook = (await inject({ method: 'POST', url: '/api/webhooks', headers: bearer(made.key), payload: { url: 'https://93.184.215.14/hook', events: ['link.created'] } })).json();
+    const made = (
+      await inject({
+        method: 'POST',
+        url: `/api/workspaces/${ws.id}/keys`,
+        headers: { cookie },
+        payload: { name: 'audited', scopes: ['webhooksWrite', 'linksRead'] },
+      })
+    ).json();
+    const hook = (
+      await inject({
+        method: 'POST',
+        url: '/api/webhooks',
+        headers: bearer(made.key),
+        payload: { url: 'https://93.184.215.14/hook', events: ['link.created'] },
+      })
+    ).json();
     const rolled = (await inject({ method: 'POST', url: `/api/webhooks/${hook.id}/secret`, headers: bearer(made.key) })).json();
     const headers = { cookie, 'x-workspace-id': ws.id };
     const log = await inject({ method: 'GET', url: '/api/audit-log', headers });
     const csv = await inject({ method: 'GET', url: '/api/audit-log?format=csv', headers });
-    expect(log.json<{ action: string }[]>().map((e) => e.action), JSON.stringify([hook, rolled])).toContain('webhook.secret_rotated');
+    expect(
+      log.json<{ action: string }[]>().map((e) => e.action),
+      JSON.stringify([hook, rolled]),
+    ).toContain('webhook.secret_rotated');
     const secrets = { key: made.key as string, hookSecret: hook.secret as string, rolled: rolled.secret as string, password };
     for (const [name, secret] of Object.entries(secrets)) {
       expect(typeof secret === 'string' && secret.length > 20, name).toBe(true);
-      for (const [where, text] of [['logs', lines], ['audit log', log.body], ['audit CSV', csv.body]]) expect(text!.includes(secret), `${name} in the ${where}`).toBe(false);
+      for (const [where, text] of [
+        ['logs', lines],
+        ['audit log', log.body],
+        ['audit CSV', csv.body],
+      ])
+        expect(text!.includes(secret), `${name} in the ${where}`).toBe(false);
     }
     for (const text of [lines, log.body, csv.body]) expect(text).not.toContain('a-wrong-audited-password');
   });
@@ -166,7 +269,12 @@ describe('logs', () => {
       await inject({ method: 'POST', url: `/admin/workspaces/${ws.id}/members`, headers: admin, payload: { userId: user.id, role: 'owner' } });
       const cookie = String((await inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).headers['set-cookie']).split(';')[0]!;
       const domain = `sso-log-${Date.now()}.test`;
-      const put = await inject({ method: 'PUT', url: '/api/sso', headers: { cookie, 'x-workspace-id': ws.id }, payload: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, domains: [domain], role: 'member' } });
+      const put = await inject({
+        method: 'PUT',
+        url: '/api/sso',
+        headers: { cookie, 'x-workspace-id': ws.id },
+        payload: { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, domains: [domain], role: 'member' },
+      });
       expect(put.statusCode, put.body).toBe(200);
       await inject({ method: 'POST', url: `/admin/workspaces/${ws.id}/sso/domains/${domain}/verify`, headers: admin });
       idp.accounts.set('logged', { email: `logged@${domain}`, email_verified: true });

@@ -180,7 +180,10 @@ describe('GET /api/openapi.json', () => {
 
   it('offers the oauth2 scheme (authorization code with PKCE endpoints, the fourteen scopes) on each /api operation, asking for the scopes it needs', async () => {
     const doc = await fetchDoc();
-    const scheme = doc.components.securitySchemes.oauth2 as unknown as { type: string; flows: { authorizationCode: { authorizationUrl: string; tokenUrl: string; scopes: Record<string, string> } } };
+    const scheme = doc.components.securitySchemes.oauth2 as unknown as {
+      type: string;
+      flows: { authorizationCode: { authorizationUrl: string; tokenUrl: string; scopes: Record<string, string> } };
+    };
     expect(scheme.type).toBe('oauth2');
     expect(scheme.flows.authorizationCode.authorizationUrl).toBe('https://lt.test/oauth/authorize');
     expect(scheme.flows.authorizationCode.tokenUrl).toBe('https://lt.test/oauth/token');
@@ -192,7 +195,9 @@ describe('GET /api/openapi.json', () => {
 
   it('offers only the session cookie on the scoped operations only a session may call (sessionOnly)', async () => {
     const only = await scopedOperations({ sessionOnly: true });
-    expect(only.map(({ method, path }) => `${method} ${path}`)).toEqual(expect.arrayContaining(['post /api/integrations/stripe', 'delete /api/integrations/stripe']));
+    expect(only.map(({ method, path }) => `${method} ${path}`)).toEqual(
+      expect.arrayContaining(['post /api/integrations/stripe', 'delete /api/integrations/stripe']),
+    );
     for (const { path, method, op } of only) expect(op.security, `${method} ${path}`).toEqual([{ sessionCookie: [] }]);
   });
 
@@ -206,8 +211,14 @@ describe('GET /api/openapi.json', () => {
       .map(([n]) => n);
     for (const { path, method, op } of await scopedOperations()) {
       const names = (op.security ?? []).flatMap((r) => Object.keys(r));
-      expect(names.some((n) => bearerNames.includes(n)), `${method} ${path}`).toBe(true);
-      expect(names.some((n) => apiKeyNames.includes(n)), `${method} ${path}`).toBe(true);
+      expect(
+        names.some((n) => bearerNames.includes(n)),
+        `${method} ${path}`,
+      ).toBe(true);
+      expect(
+        names.some((n) => apiKeyNames.includes(n)),
+        `${method} ${path}`,
+      ).toBe(true);
     }
   });
 

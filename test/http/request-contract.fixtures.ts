@@ -42,7 +42,11 @@ export const NOT_CREATES: Record<string, string> = {
 const unique = (label: string) => `${label}-${randomBytes(5).toString('hex')}`;
 
 /** A visitor's click on a new link of the workspace: what a lead or a sale is attributed to. */
-async function clickOf(t: TestApp, send: (method: string, url: string, body: unknown) => Promise<LightMyRequestResponse>, collectionId: string): Promise<string> {
+async function clickOf(
+  t: TestApp,
+  send: (method: string, url: string, body: unknown) => Promise<LightMyRequestResponse>,
+  collectionId: string,
+): Promise<string> {
   const made = await send('POST', '/api/links', [{ url: 'https://shop.example/landing', collectionId }]);
   const shortUrl = made.json<{ shortUrl: string }[]>()[0]!.shortUrl;
   const visit = await t.inject({ method: 'GET', url: new URL(shortUrl).pathname, remoteAddress: '81.2.69.160', headers: { 'user-agent': DESKTOP } });

@@ -127,7 +127,9 @@ const accepted = (a: Answer) => expect([200, 201, 202], a.text).toContain(a.stat
 
 describe('the create operations of the document', () => {
   it('every POST with a JSON body is driven here or named as no create', () => {
-    const posts = allBodies().map(([key]) => key).filter((key) => key.startsWith('post '));
+    const posts = allBodies()
+      .map(([key]) => key)
+      .filter((key) => key.startsWith('post '));
     const known = new Set([...operations.map((o) => o.key), ...Object.keys(NOT_CREATES)]);
     expect(posts.filter((key) => !known.has(key))).toEqual([]);
     for (const op of operations) expect(bodyOf(op.key), op.key).toBeDefined();
@@ -197,13 +199,25 @@ describe('https-only URL fields', () => {
         accepted(await answer(op, path, 'HTTPS://Example.com/x'));
       }
     }
-    expect(seen).toEqual(expect.arrayContaining(['post /api/links [0].url', 'post /api/links [0].geo.US', 'post /api/partners [0].image', 'post /api/track/lead customerAvatar', 'post /api/domains rootUrl']));
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        'post /api/links [0].url',
+        'post /api/links [0].geo.US',
+        'post /api/partners [0].image',
+        'post /api/track/lead customerAvatar',
+        'post /api/domains rootUrl',
+      ]),
+    );
   });
 });
 
 describe('country maps', () => {
   it('keys are uppercase two-letter codes in the document; the server refuses another key, naming it', async () => {
-    const maps = operations.flatMap((op) => fieldsOf(bodyOf(op.key)!).filter((f) => f.schema.propertyNames).map((f) => ({ op, ...f })));
+    const maps = operations.flatMap((op) =>
+      fieldsOf(bodyOf(op.key)!)
+        .filter((f) => f.schema.propertyNames)
+        .map((f) => ({ op, ...f })),
+    );
     expect(maps.map((m) => `${m.op.key} ${fieldName(m.path)}`)).toEqual(['post /api/links [0].geo']);
     for (const { op, path, schema } of maps) {
       expect(schema.propertyNames!.pattern).toBe(COUNTRY_CODE_PATTERN);
@@ -223,7 +237,12 @@ describe('bulk bodies', () => {
     for (const [key, schema] of bulk) {
       expect({ key, minItems: schema.minItems, maxItems: schema.maxItems }).toEqual({ key, minItems: 1, maxItems: MAX_BULK_ITEMS });
       const [method, path] = key.split(' ') as [string, string];
-      const res = await t.inject({ method: method.toUpperCase() as 'POST', url: path, headers: { ...bearer(ws.key), 'content-type': 'application/json' }, payload: tooMany });
+      const res = await t.inject({
+        method: method.toUpperCase() as 'POST',
+        url: path,
+        headers: { ...bearer(ws.key), 'content-type': 'application/json' },
+        payload: tooMany,
+      });
       expect(res.statusCode, `${key}: ${res.body}`).toBe(400);
       const body = res.json<Answer['body']>();
       expect(body.error?.code, key).toBe('too_many_items');

@@ -51,7 +51,20 @@ const SPEC_ROUTE_SCOPES: Record<string, Partial<Record<string, Scope>>> = {
 };
 
 /** The only /api routes operations.md lets answer without a credential: §1, and §7's sign-in and first-user setup. */
-const PUBLIC_API_PATHS = new Set(['/api/openapi.json', '/api/qr', '/api/auth/login', '/api/setup', '/api/auth/signup', '/api/auth/password-reset', '/api/auth/password-reset/confirm', '/api/auth/mfa', '/api/auth/passkey/options', '/api/auth/passkey', '/api/auth/sso', '/api/auth/sso/callback']);
+const PUBLIC_API_PATHS = new Set([
+  '/api/openapi.json',
+  '/api/qr',
+  '/api/auth/login',
+  '/api/setup',
+  '/api/auth/signup',
+  '/api/auth/password-reset',
+  '/api/auth/password-reset/confirm',
+  '/api/auth/mfa',
+  '/api/auth/passkey/options',
+  '/api/auth/passkey',
+  '/api/auth/sso',
+  '/api/auth/sso/callback',
+]);
 
 interface Endpoint {
   method: string;
@@ -130,7 +143,9 @@ describe('the route table', () => {
   });
 
   it('never marks a route both public and scoped', () => {
-    const both = apiEndpoints().filter((e) => [e.config.public === true, e.config.scope !== undefined, e.config.account !== undefined].filter(Boolean).length > 1);
+    const both = apiEndpoints().filter(
+      (e) => [e.config.public === true, e.config.scope !== undefined, e.config.account !== undefined].filter(Boolean).length > 1,
+    );
     expect(both.map((e) => `${e.method} ${e.url}`)).toEqual([]);
   });
 
@@ -207,7 +222,9 @@ describe('scope enforcement on every scoped route', () => {
     const w = await t.workspace();
     const keyFor = keyMaker(w);
     const sessionOnly = scopedEndpoints().filter((e) => e.config.sessionOnly);
-    expect(sessionOnly.map((e) => `${e.method} ${e.url}`)).toEqual(expect.arrayContaining(['POST /api/integrations/stripe', 'PUT /api/integrations/stripe', 'DELETE /api/integrations/stripe']));
+    expect(sessionOnly.map((e) => `${e.method} ${e.url}`)).toEqual(
+      expect.arrayContaining(['POST /api/integrations/stripe', 'PUT /api/integrations/stripe', 'DELETE /api/integrations/stripe']),
+    );
     for (const e of sessionOnly) {
       const what = `${e.method} ${e.url}`;
       const res = await call(e, await keyFor('only', e.scopes));

@@ -37,7 +37,13 @@ interface SettingsRoute {
 function workspaceSettingsRoutes(): SettingsRoute[] {
   return routeTable(t.runtime.app)
     .filter((r: RouteOptions) => r.url.startsWith('/api/workspaces/:id'))
-    .flatMap((r) => (Array.isArray(r.method) ? r.method : [r.method]).map((m) => ({ method: String(m).toUpperCase() as Method, url: r.url, role: (r.config as { workspaceRole?: 'member' | 'owner' } | undefined)?.workspaceRole })))
+    .flatMap((r) =>
+      (Array.isArray(r.method) ? r.method : [r.method]).map((m) => ({
+        method: String(m).toUpperCase() as Method,
+        url: r.url,
+        role: (r.config as { workspaceRole?: 'member' | 'owner' } | undefined)?.workspaceRole,
+      })),
+    )
     .filter((r) => (r.method as string) !== 'HEAD');
 }
 

@@ -14,7 +14,10 @@ describe('city database credit', () => {
       attribution: 'This product includes GeoLite2 data created by MaxMind, available from https://www.maxmind.com.',
       attributionUrl: 'https://www.maxmind.com',
     });
-    expect(creditOf('Acme-City', 'Acme city data, licensed to Example Ltd')).toEqual({ attribution: 'Acme city data, licensed to Example Ltd', attributionUrl: null });
+    expect(creditOf('Acme-City', 'Acme city data, licensed to Example Ltd')).toEqual({
+      attribution: 'Acme city data, licensed to Example Ltd',
+      attributionUrl: null,
+    });
     expect(creditOf('Acme-City', null)).toEqual({ attribution: 'Acme-City', attributionUrl: null });
   });
 });

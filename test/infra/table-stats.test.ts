@@ -33,7 +33,8 @@ async function linkStats(t: TestApp): Promise<{ reltuples: number; lastAnalyze: 
   return { reltuples: Number(found!.reltuples), lastAnalyze: found!.last_analyze === null ? null : new Date(found!.last_analyze) };
 }
 
-const items = (n: number, tag: string, collectionId?: string) => Array.from({ length: n }, (_, i) => ({ url: `https://example.com/${tag}/${i}`, collectionId }));
+const items = (n: number, tag: string, collectionId?: string) =>
+  Array.from({ length: n }, (_, i) => ({ url: `https://example.com/${tag}/${i}`, collectionId }));
 
 describe('table statistics after our own writes', () => {
   it('a bulk write of 200 links is analyzed soon after it commits; a second one, within 30 s of that, by the periodic maintenance', async () => {

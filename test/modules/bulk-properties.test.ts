@@ -123,14 +123,8 @@ describe.each(resources)('$path under arbitrary input', (spec) => {
       { weight: 1, arbitrary: anyJson },
       { weight: 1, arbitrary: nastyString },
     );
-    const entry = fc.oneof(
-      { weight: 2, arbitrary: item },
-      { weight: 3, arbitrary: fc.tuple(item, id).map(([i, v]) => ({ ...i, id: v })) },
-    );
-    const body = fc.oneof(
-      { weight: 1, arbitrary: anyJson },
-      { weight: 5, arbitrary: fc.array(entry, { minLength: 1, maxLength: 5 }) },
-    );
+    const entry = fc.oneof({ weight: 2, arbitrary: item }, { weight: 3, arbitrary: fc.tuple(item, id).map(([i, v]) => ({ ...i, id: v })) });
+    const body = fc.oneof({ weight: 1, arbitrary: anyJson }, { weight: 5, arbitrary: fc.array(entry, { minLength: 1, maxLength: 5 }) });
     await fc.assert(
       fc.asyncProperty(body, async (input) => {
         const before = await snapshot(api);
@@ -168,10 +162,7 @@ describe.each(resources)('$path under arbitrary input', (spec) => {
       { weight: 1, arbitrary: anyJson.map((raw) => ({ raw })) },
       { weight: 1, arbitrary: nastyString.map((raw) => ({ raw })) },
     );
-    const plan = fc.oneof(
-      { weight: 1, arbitrary: anyJson.map((raw) => ({ raw })) },
-      { weight: 5, arbitrary: fc.array(entry, { minLength: 1, maxLength: 4 }) },
-    );
+    const plan = fc.oneof({ weight: 1, arbitrary: anyJson.map((raw) => ({ raw })) }, { weight: 5, arbitrary: fc.array(entry, { minLength: 1, maxLength: 4 }) });
     await fc.assert(
       fc.asyncProperty(plan, async (p) => {
         const fresh = (await api.create(seedItems(3))).map((r) => r.id);

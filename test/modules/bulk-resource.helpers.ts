@@ -131,7 +131,10 @@ export function expect400(res: LightMyRequestResponse, field?: string, code = 'i
 }
 
 export const ids = (rows: readonly { id: string }[]) => rows.map((r) => r.id);
-export const randomKey = () => `lt_${Buffer.from(randomUUID() + randomUUID()).toString('base64url').slice(0, 43)}`;
+export const randomKey = () =>
+  `lt_${Buffer.from(randomUUID() + randomUUID())
+    .toString('base64url')
+    .slice(0, 43)}`;
 
 export interface Suite {
   app(): TestApp;
@@ -463,7 +466,13 @@ export function bulkResourceSuite(c: ResourceCase): Suite {
       const { api } = await fresh();
       const [a] = await api.create([c.item(1)]);
       const before = await api.all();
-      expect400(await api.put([{ id: a!.id, name: 'x1' }, { id: a!.id, name: 'x2' }]), '[1].id');
+      expect400(
+        await api.put([
+          { id: a!.id, name: 'x1' },
+          { id: a!.id, name: 'x2' },
+        ]),
+        '[1].id',
+      );
       expect400(await api.put([c.item(3), { id: a!.id, name: 'x1' }, { id: a!.id.toUpperCase(), name: 'x2' }]), '[2].id');
       expect(await api.all()).toEqual(before);
     });
@@ -575,7 +584,10 @@ export function bulkResourceSuite(c: ResourceCase): Suite {
         const desc = ids(await pageAll(api, 'desc', take));
         expect(desc).toEqual([...expected].reverse());
       }
-      const upd = await api.put([{ id: created[0]!.id, name: 'first-renamed' }, { id: created[10]!.id, name: 'middle-renamed' }]);
+      const upd = await api.put([
+        { id: created[0]!.id, name: 'first-renamed' },
+        { id: created[10]!.id, name: 'middle-renamed' },
+      ]);
       expect(upd.statusCode, upd.body).toBe(200);
       expect(ids(await pageAll(api, 'asc', 4))).toEqual(expected);
       expect(ids(await pageAll(api, 'desc', 4))).toEqual([...expected].reverse());

@@ -40,7 +40,13 @@ describe('partners: specifics', () => {
     const http = 'http://cdn.example.com/ada.png';
     expect400(await api.post([{ name: 'ok' }, { name: 'ok2' }, { name: 'Bad', image: http }]), '[2].image');
     expect400(await api.put([{ name: 'ok' }, { name: 'Bad', image: http }]), '[1].image');
-    expect400(await api.put([{ id: a!.id, name: 'Ada L.' }, { id: randomUUID(), name: 'x' }]), '[1].id');
+    expect400(
+      await api.put([
+        { id: a!.id, name: 'Ada L.' },
+        { id: randomUUID(), name: 'x' },
+      ]),
+      '[1].id',
+    );
     expect400(await api.put([{ name: 'new' }, { id: a!.id, image: http }]), '[1].image');
     expect(await api.all()).toEqual(before);
   });

@@ -51,7 +51,13 @@ describe('tags: names unique in the workspace, ignoring case', () => {
     const before = await api.all();
     expect400(await api.put([{ id: b!.id, name: 'ALPHA' }]), '[0].name');
     expect400(await api.put([{ id: a!.id, name: 'Gamma' }, { name: 'gamma' }]), '[1].name');
-    expect400(await api.put([{ id: a!.id, name: 'Gamma' }, { id: b!.id, name: 'GAMMA' }]), '[1].name');
+    expect400(
+      await api.put([
+        { id: a!.id, name: 'Gamma' },
+        { id: b!.id, name: 'GAMMA' },
+      ]),
+      '[1].name',
+    );
     // An update that keeps its name still holds it against an insert.
     expect400(await api.put([{ id: a!.id, color: '#000000' }, { name: 'alpha' }]), '[1].name');
     expect(await api.all()).toEqual(before);
@@ -80,10 +86,16 @@ describe('tags: names unique in the workspace, ignoring case', () => {
     const { api } = await suite.fresh();
     const [a, b, d] = await api.create([{ name: 'alpha' }, { name: 'beta' }, { name: 'delta' }]);
     // b takes a's name, listed before a moves away.
-    let res = await api.put([{ id: b!.id, name: 'Alpha' }, { id: a!.id, name: 'omega' }]);
+    let res = await api.put([
+      { id: b!.id, name: 'Alpha' },
+      { id: a!.id, name: 'omega' },
+    ]);
     expect(res.statusCode, res.body).toBe(200);
     // A swap: each takes the other's name.
-    res = await api.put([{ id: a!.id, name: 'delta' }, { id: d!.id, name: 'omega' }]);
+    res = await api.put([
+      { id: a!.id, name: 'delta' },
+      { id: d!.id, name: 'omega' },
+    ]);
     expect(res.statusCode, res.body).toBe(200);
     const byId = new Map((await api.all()).map((r) => [r.id, r.name]));
     expect(byId).toEqual(

@@ -8,9 +8,10 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { changePercent, funnelRates, sumFigures } from '../../web/src/pages/analytics/figures.js';
+import { changePercent, funnelRates, funnelShares, sumFigures } from '../../web/src/pages/analytics/figures.js';
 import { strings } from '../../web/src/pages/analytics/strings.js';
-import { csvField, majorUnits, reportRecords, toCsv } from '../../web/src/pages/analytics/report-csv.js';
+import { csvField, reportRecords, toCsv } from '../../web/src/pages/analytics/report-csv.js';
+import { majorUnits } from '../../web/src/ui/money.js';
 import type { components } from '../../web/src/api/schema.js';
 
 type Group = components['schemas']['AnalyticsGroup'];
@@ -27,6 +28,23 @@ describe('changePercent and the funnel', () => {
   it('gives leads per click, sales per lead and sales per click; undefined over nothing', () => {
     expect(funnelRates({ clicks: 5, leads: 1, sales: 2 })).toEqual({ leadsPerClick: 20, salesPerLead: 200, salesPerClick: 40 });
     expect(funnelRates({ clicks: 0, leads: 0, sales: 0 })).toEqual({ leadsPerClick: undefined, salesPerLead: undefined, salesPerClick: undefined });
+  });
+
+  it('the funnel’s shares never pass 100 %; more leads than clicks (or sales than leads) is flagged instead', () => {
+    expect(funnelShares({ clicks: 5, leads: 1, sales: 2 })).toEqual({
+      leadsOfClicks: { share: 20, several: false },
+      salesOfLeads: { share: 100, several: true },
+      salesOfClicks: { share: 40, several: false },
+    });
+    expect(funnelShares({ clicks: 2, leads: 3, sales: 0 }).leadsOfClicks).toEqual({ share: 100, several: true });
+    expect(funnelShares({ clicks: 0, leads: 0, sales: 0 }).leadsOfClicks).toEqual({ share: undefined, several: false });
+    fc.assert(
+      fc.property(fc.nat(10_000), fc.nat(10_000), fc.nat(10_000), (clicks, leads, sales) => {
+        for (const step of Object.values(funnelShares({ clicks, leads, sales }))) {
+          if (step.share !== undefined) expect(step.share).toBeLessThanOrEqual(100);
+        }
+      }),
+    );
   });
 
   it('adds figures up currency by currency, visitors only when every group has them', () => {
@@ -64,11 +82,31 @@ describe('the CSV report', () => {
     const s = strings.en;
     // Rows of an API without visitors (the tables then leave the column out).
     const rows: Group[] = [
-      { key: 'GB', clicks: 2, leads: 1, sales: 1, saleAmount: 4900, revenue: { usd: 4900 }, refunded: {}, previous: { clicks: 2, leads: 0, sales: 0, revenue: {} } },
-      { key: 'DE', clicks: 3, leads: 0, sales: 0, saleAmount: 0, revenue: {}, refunded: {}, previous: { clicks: 0, leads: 0, sales: 0, revenue: { eur: 1000 } } },
+      {
+        key: 'GB',
+        clicks: 2,
+        leads: 1,
+        sales: 1,
+        saleAmount: 4900,
+        revenue: { usd: 4900 },
+        refunded: {},
+        previous: { clicks: 2, leads: 0, sales: 0, revenue: {} },
+      },
+      {
+        key: 'DE',
+        clicks: 3,
+        leads: 0,
+        sales: 0,
+        saleAmount: 0,
+        revenue: {},
+        refunded: {},
+        previous: { clicks: 0, leads: 0, sales: 0, revenue: { eur: 1000 } },
+      },
     ] as unknown as Group[];
     const header = { range: 'Last 7 days: Nov 19 – Nov 25', timeZone: 'UTC', filters: ['Device: Mobile'], comparison: 'Previous period' };
-    const records = parse(toCsv(reportRecords([{ name: 'Country', groupBy: 'country', rows, label: (g) => g.key }], header, true, s, '2026-11-25T10:00:00Z'))) as string[][];
+    const records = parse(
+      toCsv(reportRecords([{ name: 'Country', groupBy: 'country', rows, label: (g) => g.key }], header, true, s, '2026-11-25T10:00:00Z')),
+    ) as string[][];
     expect(records.slice(0, 6).map((r) => r.slice(0, 2))).toEqual([
       ['Analytics report', ''],
       ['Date range', 'Last 7 days: Nov 19 – Nov 25'],
@@ -77,7 +115,22 @@ describe('the CSV report', () => {
       ['Compare with', 'Previous period'],
       ['Generated', '2026-11-25T10:00:00Z'],
     ]);
-    expect(records[6]).toEqual(['Breakdown', 'groupBy', 'Key', 'Label', 'Clicks', 'Leads', 'Sales', 'Revenue (EUR)', 'Revenue (USD)', 'Earlier: Clicks', 'Earlier: Leads', 'Earlier: Sales', 'Earlier: Revenue (EUR)', 'Earlier: Revenue (USD)']);
+    expect(records[6]).toEqual([
+      'Breakdown',
+      'groupBy',
+      'Key',
+      'Label',
+      'Clicks',
+      'Leads',
+      'Sales',
+      'Revenue (EUR)',
+      'Revenue (USD)',
+      'Earlier: Clicks',
+      'Earlier: Leads',
+      'Earlier: Sales',
+      'Earlier: Revenue (EUR)',
+      'Earlier: Revenue (USD)',
+    ]);
     expect(records.slice(7)).toEqual([
       ['Country', 'country', 'GB', 'GB', '2', '1', '1', '0.00', '49.00', '2', '0', '0', '0.00', '0.00'],
       ['Country', 'country', 'DE', 'DE', '3', '0', '0', '0.00', '0.00', '0', '0', '0', '10.00', '0.00'],
@@ -85,7 +138,9 @@ describe('the CSV report', () => {
     expect(new Set(records.map((r) => r.length)).size).toBe(1);
     // Visitors beside clicks, in both periods, once every group counts them.
     const counted = rows.map((g) => ({ ...g, visitors: 1, previous: { ...g.previous!, visitors: 2 } }));
-    const withVisitors = parse(toCsv(reportRecords([{ name: 'Country', groupBy: 'country', rows: counted, label: (g) => g.key }], header, true, s, ''))) as string[][];
+    const withVisitors = parse(
+      toCsv(reportRecords([{ name: 'Country', groupBy: 'country', rows: counted, label: (g) => g.key }], header, true, s, '')),
+    ) as string[][];
     expect(withVisitors[6]!.slice(4, 6)).toEqual(['Clicks', 'Visitors']);
     expect(withVisitors[6]!.slice(10, 12)).toEqual(['Earlier: Clicks', 'Earlier: Visitors']);
     expect(withVisitors[7]!.slice(4, 6)).toEqual(['2', '1']);

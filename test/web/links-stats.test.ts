@@ -11,8 +11,7 @@ import { badgesOf, DEFAULT_ORDER, largestCurrency, nextOrder, statsQuery, type L
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 const DAY = 86_400_000;
-const link = (over: Partial<Link> = {}): Link =>
-  ({ expiresAt: null, password: null, ios: null, android: null, geo: null, cloaked: false, ...over }) as Link;
+const link = (over: Partial<Link> = {}): Link => ({ expiresAt: null, password: null, ios: null, android: null, geo: null, cloaked: false, ...over }) as Link;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe('badgesOf', () => {
@@ -24,7 +23,12 @@ describe('badgesOf', () => {
     expect(badgesOf(link({ expiresAt: iso(NOW + 7 * DAY + 1) }), NOW)).toEqual([]);
   });
   it('password, device, geo and cloaked, in that order', () => {
-    expect(badgesOf(link({ cloaked: true, geo: { DE: 'https://example.de/' }, android: 'https://a.example/', password: 'x' }), NOW)).toEqual(['password', 'device', 'geo', 'cloaked']);
+    expect(badgesOf(link({ cloaked: true, geo: { DE: 'https://example.de/' }, android: 'https://a.example/', password: 'x' }), NOW)).toEqual([
+      'password',
+      'device',
+      'geo',
+      'cloaked',
+    ]);
     expect(badgesOf(link({ geo: {} }), NOW)).toEqual([]);
   });
 });
@@ -63,7 +67,17 @@ describe('largestCurrency', () => {
 
 describe('statsQuery', () => {
   it('the last 30 days in the zone, the order, no currency but for revenue', () => {
-    expect(statsQuery('30d', { by: 'clicks', sort: 'desc' }, 'Asia/Riyadh', NOW)).toEqual({ withStats: 'true', timezone: 'Asia/Riyadh', startDate: '2026-02-09', orderBy: 'clicks' });
-    expect(statsQuery('all', { by: 'revenue', sort: 'asc', currency: 'eur' }, 'UTC', NOW)).toEqual({ withStats: 'true', timezone: 'UTC', orderBy: 'revenue', currency: 'eur' });
+    expect(statsQuery('30d', { by: 'clicks', sort: 'desc' }, 'Asia/Riyadh', NOW)).toEqual({
+      withStats: 'true',
+      timezone: 'Asia/Riyadh',
+      startDate: '2026-02-09',
+      orderBy: 'clicks',
+    });
+    expect(statsQuery('all', { by: 'revenue', sort: 'asc', currency: 'eur' }, 'UTC', NOW)).toEqual({
+      withStats: 'true',
+      timezone: 'UTC',
+      orderBy: 'revenue',
+      currency: 'eur',
+    });
   });
 });

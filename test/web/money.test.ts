@@ -17,7 +17,9 @@ describe('money on the dashboard', () => {
   it('writes the totals in Arabic the same way, each amount with its own symbol', () => {
     const text = formatByCurrency('ar', { usd: 4900, eur: 2000 });
     expect(text).toBe(`${formatMoney('ar', 2000, 'eur')} · ${formatMoney('ar', 4900, 'usd')}`);
-    expect(text.replace(/[\u2066\u2069]/g, '')).toBe(`${new Intl.NumberFormat('ar', { style: 'currency', currency: 'EUR' }).format(20)} · ${new Intl.NumberFormat('ar', { style: 'currency', currency: 'USD' }).format(49)}`);
+    expect(text.replace(/[\u2066\u2069]/g, '')).toBe(
+      `${new Intl.NumberFormat('ar', { style: 'currency', currency: 'EUR' }).format(20)} · ${new Intl.NumberFormat('ar', { style: 'currency', currency: 'USD' }).format(49)}`,
+    );
     // The digits are whichever the ICU data gives Arabic; the symbols and the separate totals are ours.
     expect(text).toMatch(/^[^·]*€[^·]* · [^·]*US\$[^·]*$/);
     // Right to left, a symbol with Latin letters is isolated left to right (else it shows as "$US").

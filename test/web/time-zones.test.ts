@@ -5,7 +5,7 @@ import { matchZones, utcOffset, zoneList } from '../../web/src/ui/time-zones.js'
 describe('the time-zone picker list', () => {
   const zones = zoneList('UTC', new Date('2026-01-15T12:00:00Z'));
 
-  it('offers the device zone first, UTC second, and today\'s names (Asia/Kolkata, not Asia/Calcutta)', () => {
+  it("offers the device zone first, UTC second, and today's names (Asia/Kolkata, not Asia/Calcutta)", () => {
     expect(zones[0]!.name).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone.replace('Asia/Calcutta', 'Asia/Kolkata'));
     expect(zones.map((z) => z.name)).toContain('UTC');
     expect(zones.map((z) => z.name)).not.toContain('Asia/Calcutta');
@@ -32,7 +32,11 @@ describe('the time-zone picker list', () => {
   it('every match holds every word typed, whatever is typed', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 12 }), (query) => {
-        const words = query.toLowerCase().replace(/_/g, ' ').split(/[\s/]+/).filter(Boolean);
+        const words = query
+          .toLowerCase()
+          .replace(/_/g, ' ')
+          .split(/[\s/]+/)
+          .filter(Boolean);
         for (const z of matchZones(zones, query)) for (const w of words) expect(z.key).toContain(w);
       }),
       { numRuns: 200 },

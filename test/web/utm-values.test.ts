@@ -8,9 +8,11 @@ const values = (url: string, utm: Record<string, string> = {}) => {
   return v;
 };
 
-describe('the UTM builder\'s values', () => {
-  it('shows where a visitor lands: the link\'s values replace the destination\'s own of the same name, referral as ref', () => {
-    expect(landingUrl(values('https://example.com/a?utm_source=old&x=1#top', { source: 'news', referral: 'maya' }))).toBe('https://example.com/a?utm_source=news&x=1&ref=maya#top');
+describe("the UTM builder's values", () => {
+  it("shows where a visitor lands: the link's values replace the destination's own of the same name, referral as ref", () => {
+    expect(landingUrl(values('https://example.com/a?utm_source=old&x=1#top', { source: 'news', referral: 'maya' }))).toBe(
+      'https://example.com/a?utm_source=news&x=1&ref=maya#top',
+    );
     expect(landingUrl(values('not a url', { source: 'news' }))).toBeUndefined();
   });
 

@@ -86,7 +86,12 @@ export function App() {
   else if (path === '/forgot-password') body = <ForgotPassword />;
   else if (path === '/reset-password') body = <ResetPassword />;
   else if (path === '/invite' && me !== undefined) body = <Invite me={me} onAccepted={joined} onSignedIn={loadMe} onSignOut={() => void signOut(true)} />;
-  else if (me === undefined) body = <main id="main"><p aria-busy="true">…</p></main>;
+  else if (me === undefined)
+    body = (
+      <main id="main">
+        <p aria-busy="true">…</p>
+      </main>
+    );
   else if (me === null) body = <SignIn onDone={signedIn} />;
   else if (path === CONSENT_PATH) body = <ConsentPage me={me} />;
   else body = <Shell me={me} path={path} workspaceId={workspaceId} onWorkspace={chooseWorkspace} onSignOut={() => void signOut()} />;

@@ -34,8 +34,12 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
   // Settings are the owner's, except Webhooks (webhooksRead): a section shows the pages one may open.
   const allowed = (href: string) => workspace !== undefined && mayOpen(href, workspace);
   const settings = SECTIONS[1].filter(([href]) => allowed(href));
-  const nav = NAV.filter(([href]) => href !== '/settings' || settings.length > 0).map(([href, key]) => [href === '/settings' ? settings[0]![0] : href, key] as const);
-  const inSection = SECTIONS.find((items) => items.some(([p]) => route?.pattern === p || route?.pattern.startsWith(p + '/')))?.filter(([href]) => allowed(href));
+  const nav = NAV.filter(([href]) => href !== '/settings' || settings.length > 0).map(
+    ([href, key]) => [href === '/settings' ? settings[0]![0] : href, key] as const,
+  );
+  const inSection = SECTIONS.find((items) => items.some(([p]) => route?.pattern === p || route?.pattern.startsWith(p + '/')))?.filter(([href]) =>
+    allowed(href),
+  );
   const section = inSection?.length ? inSection : undefined;
   let page;
   let pageOwnsHeading = false;
@@ -71,8 +75,12 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
         <span class="field-inline">
           <label for="lt-language">{t.language}</label>
           <select id="lt-language" value={lang} onChange={(e) => setLang(e.currentTarget.value as Lang)}>
-            <option value="en" lang="en">English</option>
-            <option value="ar" lang="ar">العربية</option>
+            <option value="en" lang="en">
+              English
+            </option>
+            <option value="ar" lang="ar">
+              العربية
+            </option>
           </select>
         </span>
         <a class="who" href="/app/account" onClick={onLinkClick} aria-current={path === '/account' || path === '/account/security' ? 'page' : undefined}>
@@ -86,7 +94,11 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
         <ul>
           {nav.map(([href, key]) => (
             <li key={href}>
-              <a href={'/app' + (href === '/' ? '' : href)} onClick={onLinkClick} aria-current={path === href ? 'page' : section?.[0]?.[0] === href ? 'true' : undefined}>
+              <a
+                href={'/app' + (href === '/' ? '' : href)}
+                onClick={onLinkClick}
+                aria-current={path === href ? 'page' : section?.[0]?.[0] === href ? 'true' : undefined}
+              >
                 {t[key]}
               </a>
             </li>
@@ -99,7 +111,11 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
             <ul>
               {section.map(([href, key]) => (
                 <li key={href}>
-                  <a href={'/app' + href} onClick={onLinkClick} aria-current={path === href ? 'page' : href !== section[0]![0] && route?.pattern.startsWith(href + '/') ? 'true' : undefined}>
+                  <a
+                    href={'/app' + href}
+                    onClick={onLinkClick}
+                    aria-current={path === href ? 'page' : href !== section[0]![0] && route?.pattern.startsWith(href + '/') ? 'true' : undefined}
+                  >
                     {t[key]}
                   </a>
                 </li>

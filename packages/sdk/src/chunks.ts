@@ -63,7 +63,7 @@ export async function writeInChunks<I, R>(
   let size = fixed ? option : (memory.maxItems ?? API_MAX_ITEMS);
   const chunks: ChunkOutcome<R>[] = [];
   let stopped: LinktrailError | undefined;
-  for (let start = 0; start < items.length; ) {
+  for (let start = 0; start < items.length;) {
     const end = Math.min(items.length, start + size);
     if (stopped) {
       chunks.push({ start, end, status: 'skipped', error: stopped });

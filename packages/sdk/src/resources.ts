@@ -12,10 +12,7 @@ export type ListParams<P extends Path> = Omit<Query<P>, 'take' | 'skip' | 'forma
 
 export function listOf<P extends Path>(transport: Transport, path: P, params: ListParams<P> = {} as ListParams<P>): List<Item<Success<P, 'get'>>> {
   const { skip, pageSize, ...query } = params as Paging & Record<string, QueryValue>;
-  return new List(
-    (at, take) => transport.send({ method: 'GET', path, query: { ...query, skip: at, take } }),
-    { skip, pageSize },
-  );
+  return new List((at, take) => transport.send({ method: 'GET', path, query: { ...query, skip: at, take } }), { skip, pageSize });
 }
 
 type WriteMethod = 'POST' | 'PUT' | 'DELETE';

@@ -18,9 +18,7 @@ export type Query<P extends Path> = Operation<P, 'get'> extends { parameters: { 
 export type RequestBody<P extends Path, M extends Method> = Operation<P, M> extends { requestBody?: infer B } ? JsonOf<NonNullable<B>> : never;
 
 /** The JSON answer of `M P` when it succeeds. */
-export type Success<P extends Path, M extends Method> = Operation<P, M> extends { responses: infer R }
-  ? JsonOf<R[SuccessStatus & keyof R]>
-  : never;
+export type Success<P extends Path, M extends Method> = Operation<P, M> extends { responses: infer R } ? JsonOf<R[SuccessStatus & keyof R]> : never;
 
 /** One element of an array type. */
 export type Item<A> = A extends readonly (infer T)[] ? T : never;

@@ -72,7 +72,11 @@ function checkTimestamp(text: string, nowSeconds: number): number {
  * code `webhook_*`) when headers are missing, the timestamp is more than 5 minutes from now,
  * or no `v1` signature matches. `payload` is the raw body, as text or bytes.
  */
-export async function verifyWebhook(payload: string | Uint8Array | ArrayBuffer, headers: WebhookHeaders, secret: string | readonly string[]): Promise<WebhookEvent> {
+export async function verifyWebhook(
+  payload: string | Uint8Array | ArrayBuffer,
+  headers: WebhookHeaders,
+  secret: string | readonly string[],
+): Promise<WebhookEvent> {
   const body = typeof payload === 'string' ? payload : new TextDecoder().decode(payload);
   const id = header(headers, 'webhook-id');
   const timestampText = header(headers, 'webhook-timestamp');

@@ -1,7 +1,7 @@
 /** The tools that read what happened: GET /api/analytics (clicks and totals) and /api/events (leads and sales). */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { DIMENSION_FILTERS, GROUP_BYS } from '../../modules/analytics/dimensions.js';
+import { DIMENSION_FILTERS, GROUP_BYS } from '../../modules/analytics/schemas.js';
 import { callApi, toolResult, type Connection } from './api.js';
 import { dateBounds, dateRange, paging } from './shared-schemas.js';
 
@@ -9,7 +9,12 @@ import { dateBounds, dateRange, paging } from './shared-schemas.js';
 const dimensionFilters = Object.fromEntries(
   Object.entries(DIMENSION_FILTERS).map(([param, groupBy]) => {
     const kind = param === 'collectionId' || param === 'tagId' ? z.string().uuid() : z.string().min(1).max(2048);
-    return [param, kind.optional().describe(`Only clicks whose ${groupBy} is this value (a row key of groupBy=${groupBy}; "(unknown)" or "(none)" selects clicks without one)`)];
+    return [
+      param,
+      kind
+        .optional()
+        .describe(`Only clicks whose ${groupBy} is this value (a row key of groupBy=${groupBy}; "(unknown)" or "(none)" selects clicks without one)`),
+    ];
   }),
 ) as Record<keyof typeof DIMENSION_FILTERS, z.ZodOptional<z.ZodString>>;
 
@@ -24,7 +29,12 @@ const analyticsInput = {
       'Totals per group instead of click records. timeseries: one row per hour, day or month (interval); link: one row per link (with shortUrl and title); the others break down by that dimension. Omitted: the click records themselves',
     ),
   interval: z.enum(['hour', 'day', 'month']).optional().describe('With groupBy=timeseries: bucket size (default day); buckets follow timezone'),
-  compare: z.enum(['previous', 'year']).optional().describe('With groupBy and startDate: each row gains previous { clicks, leads, sales, revenue } for the period just before, or the same dates a year before'),
+  compare: z
+    .enum(['previous', 'year'])
+    .optional()
+    .describe(
+      'With groupBy and startDate: each row gains previous { clicks, leads, sales, revenue } for the period just before, or the same dates a year before',
+    ),
   ...dimensionFilters,
   ...paging,
 };
@@ -47,7 +57,7 @@ const eventsInput = {
   type: z.enum(['lead', 'sale']).optional().describe('Only leads or only sales (default both)'),
   id: z.string().uuid().optional().describe('Only the event with this id'),
   linkId: z.string().uuid().optional().describe('Only events attributed to this link'),
-  customerExternalId: z.string().min(1).max(100).optional().describe("Only events of the customer with this externalId (your id for them)"),
+  customerExternalId: z.string().min(1).max(100).optional().describe('Only events of the customer with this externalId (your id for them)'),
   ...dateBounds('Range of the events', { timezone: false }),
   ...paging,
 };

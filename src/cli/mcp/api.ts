@@ -100,7 +100,9 @@ export async function callApi(conn: Connection, call: ApiCall): Promise<Answer> 
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {
-    throw new ToolFailure(`${conn.baseUrl} answered HTTP ${res.status} with something that is not JSON: is LINKTRAIL_BASE_URL the address of a Linktrail server?`);
+    throw new ToolFailure(
+      `${conn.baseUrl} answered HTTP ${res.status} with something that is not JSON: is LINKTRAIL_BASE_URL the address of a Linktrail server?`,
+    );
   }
   if (!res.ok) throw new ToolFailure(describeFailure(conn, res.status, body as ErrorBody | undefined));
   return { json: text, headers: res.headers };

@@ -8,7 +8,11 @@ const CLICK_ID =
 const ONCE = 'Every call records a new event, retries included: do not repeat a call that succeeded.';
 
 const customer = {
-  customerExternalId: z.string().min(1).max(100).describe("Your own id for the customer (required, 1 to 100 characters): the customer is created or updated by it"),
+  customerExternalId: z
+    .string()
+    .min(1)
+    .max(100)
+    .describe('Your own id for the customer (required, 1 to 100 characters): the customer is created or updated by it'),
   customerName: z.string().max(100).describe("The customer's name (required, at most 100 characters; may be empty)"),
   customerEmail: z.string().max(100).nullable().optional().describe("The customer's email address (null clears it)"),
   customerAvatar: z.string().max(2048).nullable().optional().describe("https URL of the customer's picture (null clears it)"),
@@ -22,7 +26,12 @@ function trackLead(server: McpServer, conn: Connection): void {
       title: 'Record a lead',
       description: `Record a lead (a sign-up, a form sent…) attributed to the click that brought the customer. ${CLICK_ID} ${ONCE} Result: the JSON lead event { id, eventName, clickId, linkId, customer { id, externalId, name, email, avatar, … }, metadata, createdAt }. Needs the conversionsWrite scope.`,
       inputSchema: {
-        clickId: z.string().max(100).describe('The click to attribute the lead to (required). An empty string attributes it to the click of this customer\'s most recent lead instead (an error when they have none)'),
+        clickId: z
+          .string()
+          .max(100)
+          .describe(
+            "The click to attribute the lead to (required). An empty string attributes it to the click of this customer's most recent lead instead (an error when they have none)",
+          ),
         eventName: z.string().min(1).max(255).describe('What happened, e.g. "Sign up" (required, 1 to 255 characters)'),
         ...customer,
         metadata,
@@ -40,7 +49,7 @@ function trackSale(server: McpServer, conn: Connection): void {
       title: 'Record a sale',
       description: `Record a sale of a customer. It is attributed to the customer's latest lead named leadEventName if given, else to clickId if given, else to the customer's most recent lead; with none of them, an error. ${CLICK_ID} ${ONCE} Result: the JSON sale event { id, eventName, amount, currency, leadId, clickId, linkId, customer { … }, metadata, createdAt }. Needs the conversionsWrite scope.`,
       inputSchema: {
-        amount: z.number().int().min(0).max(1_000_000_000_000).describe('The amount in the currency\'s minor unit, an integer (required): 4999 is 49.99 USD'),
+        amount: z.number().int().min(0).max(1_000_000_000_000).describe("The amount in the currency's minor unit, an integer (required): 4999 is 49.99 USD"),
         currency: z.string().max(3).optional().describe('Lowercase ISO 4217 code (default usd)'),
         eventName: z.string().min(1).max(255).optional().describe('What was sold, e.g. "Purchase" (the default)'),
         leadEventName: z.string().min(1).max(255).optional().describe("Attribute the sale to the customer's latest lead with this eventName"),

@@ -34,8 +34,16 @@ const newLink = z.object({
   password: z.string().min(1).max(128).optional().describe('Visitors must enter it (needs password protection)'),
   ios: httpsUrl('Destination for iOS visitors (needs device targeting)').optional(),
   android: httpsUrl('Destination for Android visitors (needs device targeting)').optional(),
-  geo: z.record(z.string(), z.string()).optional().describe('Uppercase ISO 3166-1 alpha-2 country code → https destination for visitors from that country, e.g. {"DE":"https://shop.example/de"} (needs geo targeting)'),
-  cloaked: z.boolean().optional().describe('Show the destination inside a full-page frame under the short URL (needs link cloaking; the destination must allow framing)'),
+  geo: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe(
+      'Uppercase ISO 3166-1 alpha-2 country code → https destination for visitors from that country, e.g. {"DE":"https://shop.example/de"} (needs geo targeting)',
+    ),
+  cloaked: z
+    .boolean()
+    .optional()
+    .describe('Show the destination inside a full-page frame under the short URL (needs link cloaking; the destination must allow framing)'),
 });
 
 function listCollections(server: McpServer, conn: Connection): void {
@@ -87,11 +95,19 @@ const findLinksInput = {
   partnerId: uuid('Only links of this partner').optional(),
   collectionId: uuid('Only links of this collection').optional(),
   tagId: uuid('Only links carrying this tag').optional(),
-  search: z.string().max(200).optional().describe("Only links whose title, destination url or short id contains this text (case-insensitive, taken literally)"),
+  search: z.string().max(200).optional().describe('Only links whose title, destination url or short id contains this text (case-insensitive, taken literally)'),
   ...paging,
-  withStats: z.boolean().optional().describe('true: each link gains stats { clicks, leads, sales, revenue, refunded } over startDate–endDate (default: the last 30 days); needs the analyticsRead scope too'),
+  withStats: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: each link gains stats { clicks, leads, sales, revenue, refunded } over startDate–endDate (default: the last 30 days); needs the analyticsRead scope too',
+    ),
   ...dateRange('With withStats'),
-  orderBy: z.enum(['clicks', 'leads', 'sales', 'revenue', 'createdAt']).optional().describe('What sort orders by (default createdAt); clicks, leads, sales and revenue need withStats=true, revenue also currency'),
+  orderBy: z
+    .enum(['clicks', 'leads', 'sales', 'revenue', 'createdAt'])
+    .optional()
+    .describe('What sort orders by (default createdAt); clicks, leads, sales and revenue need withStats=true, revenue also currency'),
   currency: z.string().max(3).optional().describe('With orderBy=revenue: ISO 4217 code (e.g. usd) whose revenue orders the list'),
 };
 

@@ -15,8 +15,13 @@ export function dateBounds(when: string, { timezone }: { timezone: boolean }) {
     startDate: z
       .string()
       .optional()
-      .describe(`${when}: start of the range, inclusive. ISO 8601 date (2026-03-01: the start of that day, ${day}) or date-time with offset (2026-03-01T09:30:00Z)`),
-    endDate: z.string().optional().describe(`${when}: end of the range, inclusive. ISO 8601 date (the end of that day, ${day}) or date-time with offset; default now`),
+      .describe(
+        `${when}: start of the range, inclusive. ISO 8601 date (2026-03-01: the start of that day, ${day}) or date-time with offset (2026-03-01T09:30:00Z)`,
+      ),
+    endDate: z
+      .string()
+      .optional()
+      .describe(`${when}: end of the range, inclusive. ISO 8601 date (the end of that day, ${day}) or date-time with offset; default now`),
   };
 }
 

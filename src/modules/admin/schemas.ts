@@ -10,7 +10,6 @@ export const IdParam = Type.Object({ id: Uuid });
 
 export const MemberCreate = Type.Object({ userId: Uuid, role: Role });
 
-
 export const ResealAnswer = Type.Object({
   columns: Type.Array(
     Type.Object({

@@ -100,7 +100,12 @@ function bucketKey(zone: string, utc: boolean, start: number): string {
   return withOffset(new Date(wallOf(zone, start)).toISOString().slice(0, 19), offsetAt(zone, start), utc);
 }
 
-const figuresOf = (g: GroupRecord | undefined): PreviousFigures => ({ clicks: g?.clicks ?? 0, leads: g?.leads ?? 0, sales: g?.sales ?? 0, revenue: g?.revenue ?? {} });
+const figuresOf = (g: GroupRecord | undefined): PreviousFigures => ({
+  clicks: g?.clicks ?? 0,
+  leads: g?.leads ?? 0,
+  sales: g?.sales ?? 0,
+  revenue: g?.revenue ?? {},
+});
 
 /** A breakdown's rows, each with the same key's figures of the earlier period. */
 export function besideByKey(current: GroupRecord[], earlier: GroupRecord[]): GroupRecord[] {
@@ -131,7 +136,16 @@ export function besideByPlace(current: GroupRecord[], earlier: GroupRecord[], s:
   const before = placed(earlier, s.earlierFrom);
   const places = [...new Set([...now.keys(), ...before.keys()])].sort((a, b) => a - b);
   return places.map((i) => {
-    const g = now.get(i) ?? { key: bucketKey(s.zone, s.utc, bucketStart(s.zone, s.interval, s.from, i)), clicks: 0, visitors: 0, leads: 0, sales: 0, saleAmount: 0, revenue: {}, refunded: {} };
+    const g = now.get(i) ?? {
+      key: bucketKey(s.zone, s.utc, bucketStart(s.zone, s.interval, s.from, i)),
+      clicks: 0,
+      visitors: 0,
+      leads: 0,
+      sales: 0,
+      saleAmount: 0,
+      revenue: {},
+      refunded: {},
+    };
     return { ...g, previous: figuresOf(before.get(i)) };
   });
 }

@@ -4,7 +4,7 @@ import type { Ctx } from '../../core/context.js';
 import { moneyOf, type Money } from './money.js';
 import type { Span } from './periods.js';
 import { linkCountRankSource, linkCountRows, linkMoney, linkRankSources, type LinkCounts, type RankKey } from './store-link-stats.js';
-import { periodOf } from './service.js';
+import { periodOf } from './query-period.js';
 import { knownZone } from './zones.js';
 
 /**
@@ -26,10 +26,7 @@ export interface LinkStats extends LinkCounts {
 }
 
 /** The range of a query, or 'empty' when it leaves nothing; its 400s thrown here. */
-export function linkStatsSpan(
-  q: { startDate?: string; endDate?: string; timezone?: string },
-  now: Date,
-): Span | 'empty' {
+export function linkStatsSpan(q: { startDate?: string; endDate?: string; timezone?: string }, now: Date): Span | 'empty' {
   let zone: string | undefined;
   if (q.timezone !== undefined) {
     zone = knownZone(q.timezone);
@@ -47,7 +44,13 @@ export function linkStatsSpan(
  * to the figure to order by (a count, or the net revenue in `currency`), for the links module
  * to join each and add.
  */
-export function linkRankSql({ ctx, input }: { ctx: Ctx; input: { span: Span | 'empty'; key: 'clicks' | 'leads' | 'sales' | 'revenue'; currency?: string } }): SQL[] {
+export function linkRankSql({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { span: Span | 'empty'; key: 'clicks' | 'leads' | 'sales' | 'revenue'; currency?: string };
+}): SQL[] {
   const rank: RankKey = input.key === 'revenue' ? { key: 'amount', currency: input.currency! } : { key: input.key };
   return linkRankSources(ctx.workspace.id, input.span, rank);
 }
@@ -66,7 +69,13 @@ export function linkCounts({ ctx, input }: { ctx: Ctx; input: { span: Span | 'em
 }
 
 /** The money of these links over the span, per currency (never added across currencies), by link id; every link present. */
-export async function linkMoneyOf({ ctx, input }: { ctx: Ctx; input: { span: Span | 'empty'; linkIds: string[] } }): Promise<Map<string, { revenue: Money; refunded: Money }>> {
+export async function linkMoneyOf({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { span: Span | 'empty'; linkIds: string[] };
+}): Promise<Map<string, { revenue: Money; refunded: Money }>> {
   const entries = await linkMoney(ctx.db, ctx.workspace.id, input.span, input.linkIds);
   return new Map(input.linkIds.map((id) => [id, moneyOf(entries.get(id) ?? [])]));
 }

@@ -46,7 +46,6 @@ export interface Split {
   raw: Span[];
 }
 
-
 /**
  * Splits `span` into whole periods of `levels` (coarsest first) and raw pieces: at each level,
  * the whole periods inside what is left, the ends handed down to the next level, what no level

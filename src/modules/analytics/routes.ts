@@ -21,20 +21,26 @@ export const analyticsRoutes = routesPlugin<ResourceDeps & AnalyticsDeps>('analy
     '/api/analytics',
     {
       config: { scope: 'analyticsRead', heavy: true },
-      schema: { operationId: 'getAnalytics',
+      schema: {
+        operationId: 'getAnalytics',
         tags: ['Analytics'],
         summary: 'Click analytics',
         description:
           'Without groupBy: click records, filtered and paged, ordered by createdAt. With groupBy: one row per group with clicks, leads, sales, saleAmount, and revenue and refunded per currency (timeseries ordered by time per `sort`; other groups by clicks, most first); with compare, the figures of each row in an earlier period beside them (previous). Bot clicks are never counted. Clicks are written in batches, so a click shows here a second or two after the redirect (its click id is accepted by the tracking endpoints at once). Dates are read strictly (no 30 February, no 24:00); a startDate after the endDate is a 400. Bounds are clamped to the years 0001–9999 after their offset or whole day is applied: a start before 0001 or an end after 9999 is no limit on that side, a start after 9999 or an end before 0001 matches nothing (an empty array).',
         querystring: AnalyticsQuery,
-        response: { 200: JsonOrCsv(Type.Array(Type.Union([Type.Ref(ClickRecord), Type.Ref(GroupRecord)])), 'One record or group a line after a header line, UTF-8') },
+        response: {
+          200: JsonOrCsv(Type.Array(Type.Union([Type.Ref(ClickRecord), Type.Ref(GroupRecord)])), 'One record or group a line after a header line, UTF-8'),
+        },
       },
     },
     async (req, reply) => {
       const q = req.query as Query & { format?: 'json' | 'csv' };
       if (q.format === 'csv') {
         const csv = analyticsCsv({ ctx: serviceContext(deps, req), deps, input: { query: q, window: csvWindow(req.url, q) } });
-        return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="analytics.csv"').send(csv as never); // a stream: piped as it is, not checked against the JSON schema
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="analytics.csv"')
+          .send(csv as never); // a stream: piped as it is, not checked against the JSON schema
       }
       const records = await analytics({ ctx: serviceContext(deps, req), deps, input: req.query as Query });
       if (hasHugeSum(records)) return reply.type('application/json; charset=utf-8').serializer(exactJson).send(records);
@@ -45,7 +51,8 @@ export const analyticsRoutes = routesPlugin<ResourceDeps & AnalyticsDeps>('analy
     '/api/analytics/places',
     {
       config: { scope: 'analyticsRead' },
-      schema: { operationId: 'getAnalyticsPlaces',
+      schema: {
+        operationId: 'getAnalyticsPlaces',
         tags: ['Analytics'],
         summary: 'Where places come from (extension)',
         description:

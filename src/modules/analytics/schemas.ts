@@ -1,16 +1,27 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, listQueryProperties, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { GROUP_BYS } from './dimensions.js';
+export { DIMENSION_FILTERS, GROUP_BYS } from './dimensions.js';
 
 /** One query parameter per breakdown (extension): a row's key filters the view. */
 function dimensionFilterProperties() {
   const how =
     "A breakdown row's key filters the view: (unknown) or (none) selects the clicks without a value, as the rows name them. Filters combine (all must match) with linkId, partnerId and each other, and apply to leads and sales by their click's values. A workspace's timeseries or totals under one filter, and a breakdown by the filter's own dimension, are read from rollups; other combinations from raw clicks and events (slower over long ranges).";
   const text = (groupBy: string) =>
-    Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: `Filter (extension): only clicks whose ${groupBy} is this value, a row key of groupBy=${groupBy}. ${how}` }));
+    Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: `Filter (extension): only clicks whose ${groupBy} is this value, a row key of groupBy=${groupBy}. ${how}`,
+      }),
+    );
   return {
     country: text('country'),
-    continent: Type.Optional(StringEnum(['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA', '(unknown)'] as const, { description: `Filter (extension): only clicks from countries of this continent. ${how}` })),
+    continent: Type.Optional(
+      StringEnum(['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA', '(unknown)'] as const, {
+        description: `Filter (extension): only clicks from countries of this continent. ${how}`,
+      }),
+    ),
     region: text('region'),
     city: text('city'),
     device: text('device'),
@@ -23,7 +34,11 @@ function dimensionFilterProperties() {
     utmCampaign: text('utm_campaign'),
     utmTerm: text('utm_term'),
     utmContent: text('utm_content'),
-    trigger: Type.Optional(StringEnum(['link', 'qr'] as const, { description: `Filter (extension): only clicks opened from the link's QR code (qr) or any other way (link). ${how}` })),
+    trigger: Type.Optional(
+      StringEnum(['link', 'qr'] as const, {
+        description: `Filter (extension): only clicks opened from the link's QR code (qr) or any other way (link). ${how}`,
+      }),
+    ),
     collectionId: Type.Optional({ ...Uuid, description: `Filter (extension): only clicks of links now in this collection. ${how}` }),
     tagId: Type.Optional({ ...Uuid, description: `Filter (extension): only clicks of links now carrying this tag. ${how}` }),
   };
@@ -36,15 +51,21 @@ export const AnalyticsQuery = Type.Object({
   partnerId: Type.Optional({ ...Uuid, description: 'Only clicks of this partner' }),
   ...dimensionFilterProperties(),
   startDate: Type.Optional(
-    Type.String({ description: 'ISO 8601 date or date-time (YYYY-MM-DD[THH:MM[:SS[.fff]](Z|±HH:MM)]); a date means 00:00 UTC. Inclusive. Before year 0001 (e.g. 0000-01-01): no lower limit.' }),
+    Type.String({
+      description:
+        'ISO 8601 date or date-time (YYYY-MM-DD[THH:MM[:SS[.fff]](Z|±HH:MM)]); a date means 00:00 UTC. Inclusive. Before year 0001 (e.g. 0000-01-01): no lower limit.',
+    }),
   ),
   endDate: Type.Optional(
-    Type.String({ description: 'ISO 8601 date or date-time; a date means the end of that UTC day. Inclusive. After year 9999 (e.g. 9999-12-31 or a date-time pushed past it by its offset): no upper limit.' }),
+    Type.String({
+      description:
+        'ISO 8601 date or date-time; a date means the end of that UTC day. Inclusive. After year 9999 (e.g. 9999-12-31 or a date-time pushed past it by its offset): no upper limit.',
+    }),
   ),
   groupBy: Type.Optional(
     StringEnum(GROUP_BYS, {
       description:
-        'Totals per group instead of click records: [{ key, clicks, visitors, leads, sales, saleAmount, revenue, refunded }] (visitors, revenue and refunded are extensions; revenue and refunded per currency, as CSV cells of JSON text, as is previous with compare). Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), region and city ("<name>, <country code>", from trusted edge headers REGION_HEADER and CITY_HEADER, else the operator\'s city database GEOIP_CITY_DB; (unknown) without either), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link\'s, or the visitor\'s own), trigger (qr: opened from the link\'s QR code; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link\'s current collection and tags) and partner (the click\'s partner). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name. referrer_url of the whole workspace, for UTC days that are over: each day keeps its 500 most-clicked URLs and every URL with a lead or a sale, and counts its other clicks under (other), so a range of days reads a bounded number of rows; whole calendar months, hours and one link\'s or partner\'s URLs keep every URL.',
+        "Totals per group instead of click records: [{ key, clicks, visitors, leads, sales, saleAmount, revenue, refunded }] (visitors, revenue and refunded are extensions; revenue and refunded per currency, as CSV cells of JSON text, as is previous with compare). Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), region and city (\"<name>, <country code>\", from trusted edge headers REGION_HEADER and CITY_HEADER, else the operator's city database GEOIP_CITY_DB; (unknown) without either), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link's, or the visitor's own), trigger (qr: opened from the link's QR code; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link's current collection and tags) and partner (the click's partner). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name. referrer_url of the whole workspace, for UTC days that are over: each day keeps its 500 most-clicked URLs and every URL with a lead or a sale, and counts its other clicks under (other), so a range of days reads a bounded number of rows; whole calendar months, hours and one link's or partner's URLs keep every URL.",
     }),
   ),
   interval: Type.Optional(StringEnum(['hour', 'day', 'month'] as const, { description: 'With groupBy=timeseries; default day' })),
@@ -93,7 +114,9 @@ export const ClickRecord = Type.Object(
     os: Nullable(Type.String()),
     referrer: Type.String({ description: 'Referring host or (direct)' }),
     referrerUrl: Nullable(Type.String()),
-    utmSource: Nullable(Type.String({ description: 'UTM values the visitor was sent to the destination with (the link\'s utm, or the visitor\'s own query); extension' })),
+    utmSource: Nullable(
+      Type.String({ description: "UTM values the visitor was sent to the destination with (the link's utm, or the visitor's own query); extension" }),
+    ),
     utmMedium: Nullable(Type.String()),
     utmCampaign: Nullable(Type.String()),
     utmTerm: Nullable(Type.String()),
@@ -120,7 +143,9 @@ export const GroupRecord = Type.Object(
         'Sum of sale amounts net of refunds, minor units, all currencies added as they are (no conversion): meaningful for a workspace that sells in one currency; revenue gives each currency apart. ' +
         EXACT,
     }),
-    revenue: Money('Per currency (lower-case ISO 4217 code → amount): sale amounts net of refunds, in minor units; a currency of the group\'s sales is present even when refunds bring it to 0. Currencies are never added together. Extension.'),
+    revenue: Money(
+      "Per currency (lower-case ISO 4217 code → amount): sale amounts net of refunds, in minor units; a currency of the group's sales is present even when refunds bring it to 0. Currencies are never added together. Extension.",
+    ),
     refunded: Money('Per currency, the same keys as revenue: the part of those sales refunded (revenue + refunded is what was sold), minor units. Extension.'),
     previous: Type.Optional(
       Type.Object(
@@ -144,7 +169,9 @@ export const PlaceSources = Type.Object(
       Type.Object({
         databaseType: Type.String({ description: "The database's own type (its metadata), e.g. GeoLite2-City or DBIP-City-Lite" }),
         description: Nullable(Type.String({ description: "The database's own description (its metadata, in English)" })),
-        attribution: Type.String({ description: 'The credit line its licence asks for, to show under places (DB-IP Lite: "IP Geolocation by DB-IP"; GeoLite2: MaxMind\'s notice)' }),
+        attribution: Type.String({
+          description: 'The credit line its licence asks for, to show under places (DB-IP Lite: "IP Geolocation by DB-IP"; GeoLite2: MaxMind\'s notice)',
+        }),
         attributionUrl: Nullable(Type.String({ description: 'Where the credit links to' })),
       }),
     ),

@@ -92,9 +92,14 @@ export function linkRankSources(workspaceId: string, span: Span | 'empty', rank:
     );
   }
   for (const s of raw) {
-    if (rank.key === 'clicks') parts.push(sql`SELECT c.link_id, count(*) AS k FROM clicks c WHERE c.workspace_id = ${ws} AND NOT c.bot AND ${rawRange(s, sql`c.created_at`)} GROUP BY 1`);
-    if (rank.key === 'leads') parts.push(sql`SELECT e.link_id, count(*) AS k FROM lead_events e WHERE e.workspace_id = ${ws} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
-    if (rank.key === 'sales') parts.push(sql`SELECT e.link_id, count(*) AS k FROM sale_events e WHERE e.workspace_id = ${ws} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
+    if (rank.key === 'clicks')
+      parts.push(
+        sql`SELECT c.link_id, count(*) AS k FROM clicks c WHERE c.workspace_id = ${ws} AND NOT c.bot AND ${rawRange(s, sql`c.created_at`)} GROUP BY 1`,
+      );
+    if (rank.key === 'leads')
+      parts.push(sql`SELECT e.link_id, count(*) AS k FROM lead_events e WHERE e.workspace_id = ${ws} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
+    if (rank.key === 'sales')
+      parts.push(sql`SELECT e.link_id, count(*) AS k FROM sale_events e WHERE e.workspace_id = ${ws} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
     if (rank.key === 'amount')
       parts.push(sql`SELECT e.link_id, sum(e.amount - e.refunded_amount) AS k FROM sale_events e
         WHERE e.workspace_id = ${ws} AND e.currency = ${rank.currency} AND ${rawRange(s, sql`e.created_at`)} GROUP BY 1`);
@@ -127,7 +132,10 @@ export function linkCountRankSource(workspaceId: string, span: Span | 'empty', k
   const edges =
     raw.length > 0 &&
     sql`SELECT e.link_id, count(*) AS k FROM ${table} e
-      WHERE e.workspace_id = ${ws}${notBot} AND (${sql.join(raw.map((s) => rawRange(s, sql`e.created_at`)), sql` OR `)}) GROUP BY 1`;
+      WHERE e.workspace_id = ${ws}${notBot} AND (${sql.join(
+        raw.map((s) => rawRange(s, sql`e.created_at`)),
+        sql` OR `,
+      )}) GROUP BY 1`;
   if (daily && edges)
     return sql`(SELECT coalesce(a.link_id, b.link_id) AS link_id, coalesce(a.k, 0) + coalesce(b.k, 0) AS k FROM (${daily}) a FULL JOIN (${edges}) b ON b.link_id = a.link_id)`;
   if (daily) return sql`(${daily})`;
@@ -143,10 +151,14 @@ export async function linkMoney(conn: Conn, workspaceId: string, span: Span | 'e
   const ws = sql`${workspaceId}::uuid`;
   const ids = inList(linkIds, 'uuid');
   const parts: SQL[] = [
-    ...days.map((d) => sql`SELECT d.link_id, d.currency, d.amount, d.refunded FROM link_daily_revenue d
-      WHERE d.link_id ${ids} AND d.workspace_id = ${ws} AND ${dayRange(d)}`),
-    ...raw.map((s) => sql`SELECT e.link_id, e.currency COLLATE "C", e.amount - e.refunded_amount, e.refunded_amount FROM sale_events e
-      WHERE e.workspace_id = ${ws} AND e.link_id ${ids} AND ${rawRange(s, sql`e.created_at`)}`),
+    ...days.map(
+      (d) => sql`SELECT d.link_id, d.currency, d.amount, d.refunded FROM link_daily_revenue d
+      WHERE d.link_id ${ids} AND d.workspace_id = ${ws} AND ${dayRange(d)}`,
+    ),
+    ...raw.map(
+      (s) => sql`SELECT e.link_id, e.currency COLLATE "C", e.amount - e.refunded_amount, e.refunded_amount FROM sale_events e
+      WHERE e.workspace_id = ${ws} AND e.link_id ${ids} AND ${rawRange(s, sql`e.created_at`)}`,
+    ),
   ];
   const found = await rows<{ linkId: string; currency: string; net: string; refunded: string }>(
     conn,

@@ -3,7 +3,7 @@ import type { DimensionFilter, GroupBy, Interval } from './dimensions.js';
 import { columnValue, rawFilter, rollupFilter } from './store-filters.js';
 import { splitSpan, type Level, type RollupSpan, type Span } from './periods.js';
 import { zoneAlignment, type Alignment } from './zones.js';
-import { FIRST_IN_WORKSPACE, FIRST_ON_LINK } from '../clicks/service.js';
+import { FIRST_IN_WORKSPACE, FIRST_ON_LINK } from './store-rollup-writes.js';
 
 /*
  * The sources of a grouped answer of GET /api/analytics as one SQL union: the rollup rows of the
@@ -216,7 +216,14 @@ export function sources(q: GroupQuery, bucket: (col: string) => SQL): SQL | unde
   return partsFor(q, plan, q.span, plan.levels, plan.hotGated, bucket);
 }
 
-function partsFor(q: GroupQuery, plan: Plan, span: Span, levels: Level[], hotGated: HotColumn | false | undefined, bucket: (col: string) => SQL): SQL | undefined {
+function partsFor(
+  q: GroupQuery,
+  plan: Plan,
+  span: Span,
+  levels: Level[],
+  hotGated: HotColumn | false | undefined,
+  bucket: (col: string) => SQL,
+): SQL | undefined {
   const whole = splitSpan(span, levels);
   const rollups = whole.rollups.filter((s) => s.from === undefined || s.from <= LAST_INSTANT);
   const parts: SQL[] = [];

@@ -1,8 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
-import type { ClickRow } from '../clicks/service.js';
+import type { Static } from '@sinclair/typebox';
 import type { DimensionFilter } from './dimensions.js';
+import type { ClickRecord as ClickSchema } from './schemas.js';
 import { rawFilter } from './store-filters.js';
 
 /** Which clicks a read of GET /api/analytics covers (the clicks table is written by the redirect). */
@@ -29,8 +30,8 @@ export interface Page {
 const UTM_TRIGGER =
   'c.utm_source AS "utmSource", c.utm_medium AS "utmMedium", c.utm_campaign AS "utmCampaign", c.utm_term AS "utmTerm", c.utm_content AS "utmContent", c.trigger';
 
-/** A stored click as the API lists it (schemas.ts `Click`): the clicks module's row without the workspace and bot flag. */
-export type ClickRecord = Omit<ClickRow, 'workspaceId' | 'bot'>;
+/** A stored click as the API lists it (schemas.ts `Click`): the clicks table's row without the workspace and bot flag. */
+export type ClickRecord = Static<typeof ClickSchema>;
 
 /** Human clicks only: bot clicks are kept but never counted. */
 function clickWhere(f: ClickFilter, alias: string): SQL {
@@ -46,9 +47,7 @@ function clickWhere(f: ClickFilter, alias: string): SQL {
 }
 
 function endBound(a: SQL, f: ClickFilter): SQL {
-  return f.endExclusive
-    ? sql`${a}.created_at < ${f.end!.toISOString()}::timestamptz`
-    : sql`${a}.created_at <= ${f.end!.toISOString()}::timestamptz`;
+  return f.endExclusive ? sql`${a}.created_at < ${f.end!.toISOString()}::timestamptz` : sql`${a}.created_at <= ${f.end!.toISOString()}::timestamptz`;
 }
 
 export function listClicks(conn: Conn, f: ClickFilter, p: Page): Promise<ClickRecord[]> {
@@ -83,9 +82,7 @@ export async function clickPage(
   skip = 0,
 ): Promise<{ records: ClickRecord[]; next?: ClickCursor }> {
   const dir = sql.raw(sort === 'asc' ? 'ASC' : 'DESC');
-  const from = after
-    ? sql` AND (c.created_at, c.seq) ${sql.raw(sort === 'asc' ? '>' : '<')} (${after.at}::timestamptz, ${after.seq}::bigint)`
-    : sql``;
+  const from = after ? sql` AND (c.created_at, c.seq) ${sql.raw(sort === 'asc' ? '>' : '<')} (${after.at}::timestamptz, ${after.seq}::bigint)` : sql``;
   const found = await rows<ClickRecord & { cursorAt: string; seq: string | number }>(
     conn,
     sql`SELECT c.id, c.link_id AS "linkId", c.partner_id AS "partnerId", ${sql.raw(isoTimestamp('c.created_at'))} AS "createdAt",

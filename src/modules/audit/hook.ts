@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { absorbResult, OPERATOR_ACTOR, writeAudit, type AuditActor, type AuditIntent } from '../../core/audit.js';
-import type { Conn } from '../../db/connect.js';
+import { OPERATOR_ACTOR, type AuditActor, type AuditIntent } from '../../core/audit.js';
 import { newId } from '../../db/ids.js';
 import type { App } from '../../http/types.js';
 import { NOT_AUDITED, ROUTE_ACTIONS } from './actions.js';
@@ -31,7 +30,8 @@ const isOperatorRoute = (url: string) => url.startsWith('/admin/');
 /** The path parameter naming the workspace a route acts in (a settings route's or an operator's `/admin/workspaces/:id`), if any. */
 function workspaceParam(request: FastifyRequest): 'id' | 'workspaceId' | undefined {
   const url = request.routeOptions.url ?? '';
-  if (isOperatorRoute(url)) return url.startsWith('/admin/workspaces/:workspaceId') ? 'workspaceId' : url.startsWith('/admin/workspaces/:id') ? 'id' : undefined;
+  if (isOperatorRoute(url))
+    return url.startsWith('/admin/workspaces/:workspaceId') ? 'workspaceId' : url.startsWith('/admin/workspaces/:id') ? 'id' : undefined;
   return request.routeOptions.config.workspaceRole ? 'id' : undefined;
 }
 
@@ -61,37 +61,24 @@ function actorOf(request: FastifyRequest): AuditActor | undefined {
   return p.tokenId ? { kind: 'token', id: p.tokenId, userId: p.userId } : { kind: 'user', id: p.userId, userId: p.userId };
 }
 
-/** What a request tells before it runs: its path's record ids, and for a bulk body its ids and counts. */
-function targetsOf(request: FastifyRequest, intent: AuditIntent): void {
-  const params = (request.params ?? {}) as Record<string, string>;
-  const named = workspaceParam(request);
-  for (const [name, value] of Object.entries(params)) {
-    // A settings route names its workspace by a parameter; the records it changes by the others.
-    if (name === named) continue;
-    absorbResult(intent, value);
-  }
-  const body = request.body;
-  if (!Array.isArray(body)) return;
-  if (request.method === 'DELETE') {
-    absorbResult(intent, body);
-    intent.counts.deleted = body.length;
-  } else if (request.method === 'POST') intent.counts.created = body.length;
-  else {
-    const updates = body.filter((i) => i && typeof i === 'object' && 'id' in i).length;
-    intent.counts.updated = updates;
-    if (body.length > updates) intent.counts.created = body.length - updates;
-  }
-}
+/** What an audited success without its entry does besides the error log: fail the answer (tests) or leave it (production). */
+export type AuditMissing = 'fail' | 'log';
 
 /**
  * The audit log's hooks (operations.md §15). preHandler (after authentication and the role
  * check): a request to a mutating workspace route (or an operator's route of ROUTE_ACTIONS) gets
- * an AuditIntent, which every transaction opened on its context's connection writes, unless it
- * returns nothing (core/context.ts, core/transaction.ts). onSend: a change made without such a
- * transaction gets its entry from its success answer (ids from that answer); a failed answer —
- * a 404 for a record not found included — writes none. onResponse: the intent closes, so work the request left behind adds nothing.
+ * an AuditIntent — who, where, when, which action — which the route puts on the context it
+ * builds (core/context.ts); its service writes the entry, with the ids, counts and changes it
+ * made, in the transaction of its change (`audit(ctx, tx, …)`, core/audit.ts). A failed request
+ * — a 404 for a record not found included — rolled its entry back with its change.
+ *
+ * onSend: an audited route answered 2xx whose service wrote no entry (or wrote it in a transaction
+ * that then rolled back) is a bug — a change the log does not show. It is always logged as an error. With `missing: 'fail'` (every test app) the
+ * answer becomes a 500, so a test of any path of any audited route fails on it; in production
+ * (`'log'`) the answer stands: the change is committed by then, and a 500 would invite a retry
+ * that makes it twice.
  */
-export function registerAuditHooks(app: App, db: Conn, clock: () => Date): void {
+export function registerAuditHooks(app: App, clock: () => Date, missing: AuditMissing = 'log'): void {
   app.addHook('preHandler', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const config = request.routeOptions.config;
     const url = request.routeOptions.url ?? '';
@@ -99,7 +86,7 @@ export function registerAuditHooks(app: App, db: Conn, clock: () => Date): void 
     const workspaceId = workspaceOf(request);
     const actor = actorOf(request);
     if (!actor || (!workspaceId && actor.kind !== 'operator')) return done();
-    const intent: AuditIntent = {
+    request.auditIntent = {
       id: newId(),
       workspaceId: workspaceId?.toLowerCase(),
       actor,
@@ -107,35 +94,18 @@ export function registerAuditHooks(app: App, db: Conn, clock: () => Date): void 
       ip: request.ip,
       userAgent: request.headers['user-agent']?.slice(0, 500),
       at: clock(),
-      ids: new Set(),
-      counts: {},
-      changes: {},
       written: false,
-      open: true,
     };
-    targetsOf(request, intent);
-    request.auditIntent = intent;
     done();
   });
   app.addHook('onSend', async (request, reply, payload) => {
     const intent = request.auditIntent;
-    if (!intent || intent.written || reply.statusCode >= 300) return payload;
-    if (typeof payload === 'string' && payload.length > 0 && payload.length < 8_000_000) {
-      try {
-        absorbResult(intent, JSON.parse(payload));
-      } catch {
-        // Not JSON: the path's ids are the entry's.
-      }
-    }
-    try {
-      await writeAudit(db, intent);
-    } catch (err) {
-      // The change is made and answered as made; the missing entry is said in the log.
-      request.log.error({ err, action: intent.action, workspaceId: intent.workspaceId }, 'audit entry not written');
-    }
+    if (!intent || intent.written || reply.statusCode < 200 || reply.statusCode >= 300) return payload;
+    request.log.error(
+      { action: intent.action, workspaceId: intent.workspaceId, route: routeKey(request) },
+      'audit entry not written: the service of an audited route made no audit() call, or its transaction rolled back',
+    );
+    if (missing === 'fail') throw new Error(`audit entry not written for ${routeKey(request)}`);
     return payload;
-  });
-  app.addHook('onResponse', async (request) => {
-    if (request.auditIntent) request.auditIntent.open = false;
   });
 }

@@ -9,12 +9,24 @@ export const AuditQuery = Type.Object({
   skip: listQueryProperties.skip,
   sort: Type.Optional(StringEnum(['asc', 'desc'] as const, { default: 'desc', description: 'Order by `at` (desc: newest first); ties by insertion order' })),
   actor: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 100, description: "Only entries of this actor: a person's, key's, human token's or OAuth app's id (a person's id also matches the tokens and apps acting for them), or `operator`" }),
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        "Only entries of this actor: a person's, key's, human token's or OAuth app's id (a person's id also matches the tokens and apps acting for them), or `operator`",
+    }),
   ),
-  action: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only entries of this action (e.g. `links.created`; the list is in the description above)' })),
+  action: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: 'Only entries of this action (e.g. `links.created`; the list is in the description above)' }),
+  ),
   startDate: AnalyticsQuery.properties.startDate,
   endDate: AnalyticsQuery.properties.endDate,
-  format: Type.Optional(StringEnum(['json', 'csv'] as const, { default: 'json', description: 'csv: the same entries as a CSV download (every entry past skip unless take is given)' })),
+  format: Type.Optional(
+    StringEnum(['json', 'csv'] as const, {
+      default: 'json',
+      description: 'csv: the same entries as a CSV download (every entry past skip unless take is given)',
+    }),
+  ),
 });
 
 export const AuditEntry = Type.Object(
@@ -23,7 +35,8 @@ export const AuditEntry = Type.Object(
     at: DateTime,
     actor: Type.Object({
       kind: StringEnum(['user', 'key', 'token', 'app', 'operator'] as const, {
-        description: 'user: a session; key: an API key; token: a human token; app: an OAuth app acting for a person; operator: the operator API (ADMIN_TOKEN, operations.md §2), id `operator`',
+        description:
+          'user: a session; key: an API key; token: a human token; app: an OAuth app acting for a person; operator: the operator API (ADMIN_TOKEN), id `operator`',
       }),
       id: Type.String({ description: "The person's, key's, token's or app's id; `operator` for the operator" }),
       userId: Nullable({ ...Uuid, description: 'The person behind a session, token or app; null for a key or the operator' }),
@@ -32,14 +45,10 @@ export const AuditEntry = Type.Object(
     action: Type.String(),
     targetIds: Type.Array(Type.String(), { description: 'The records changed (up to 10,000)' }),
     counts: Type.Record(Type.String(), Type.Integer(), { description: 'A bulk request: created, updated, deleted' }),
-    changes: Type.Record(
-      Type.String(),
-      Type.Object({ before: AuditValue, after: AuditValue }),
-      {
-        description:
-          "Settings the request changed, by name, with their value before and after: a member's `role` (the member is in targetIds; before null: added, after null: removed), a workspace's `name`, `plan`, `rateLimitPerMinute`, `maxBulkItems`, `requireMfa`. Empty for other entries.",
-      },
-    ),
+    changes: Type.Record(Type.String(), Type.Object({ before: AuditValue, after: AuditValue }), {
+      description:
+        "Settings the request changed, by name, with their value before and after: a member's `role` (the member is in targetIds; before null: added, after null: removed), a workspace's `name`, `plan`, `rateLimitPerMinute`, `maxBulkItems`, `requireMfa`. Empty for other entries.",
+    }),
     ip: Nullable(Type.String()),
     userAgent: Nullable(Type.String()),
   },

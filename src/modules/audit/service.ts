@@ -55,7 +55,27 @@ export async function listAuditLog({ ctx, input }: { ctx: BaseCtx; input: AuditQ
   return (await store.listEntries(ctx.db, f, input)).map(view);
 }
 
-export const AUDIT_CSV_COLUMNS = ['at', 'actorKind', 'actorId', 'actorUserId', 'actorName', 'action', 'targetIds', 'counts', 'changes', 'ip', 'userAgent'] as const;
+/** The most actors the filter's list offers (the most recent first). */
+export const MAX_ACTORS = 500;
+
+/** Who appears in the workspace's log, each with the id the actor filter takes and a name to show. */
+export function auditActors({ ctx, input }: { ctx: BaseCtx; input: { workspaceId: string } }) {
+  return store.listActors(ctx.db, input.workspaceId, MAX_ACTORS);
+}
+
+export const AUDIT_CSV_COLUMNS = [
+  'at',
+  'actorKind',
+  'actorId',
+  'actorUserId',
+  'actorName',
+  'action',
+  'targetIds',
+  'counts',
+  'changes',
+  'ip',
+  'userAgent',
+] as const;
 type CsvRow = Record<(typeof AUDIT_CSV_COLUMNS)[number], unknown>;
 
 /** The entries as CSV (core/csv.ts), a page at a time: `take` rows when given, else every entry past `skip`. */
@@ -109,7 +129,7 @@ export async function securityLog({ ctx, input }: { ctx: BaseCtx; input: { userI
   return store.listSignIns(ctx.db, input.userId, input);
 }
 
-/** Deletes entries and sign-ins older than `days` (AUDIT_RETENTION_DAYS): a step of the periodic maintenance. */
+/** Deletes entries and sign-ins older than `days` (AUDIT_RETENTION_DAYS) by the database's clock: a step of the periodic maintenance. */
 export async function forgetOldAudit({ ctx, input }: { ctx: BaseCtx; input: { days: number } }) {
-  return store.deleteBefore(ctx.db, new Date(ctx.now.getTime() - input.days * 86_400_000));
+  return store.deleteOlderThan(ctx.db, input.days);
 }

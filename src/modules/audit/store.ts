@@ -4,7 +4,6 @@ import { newId } from '../../db/ids.js';
 import type { AuditActor, AuditChange } from '../../core/audit.js';
 import type { SignInMethod, SignInOutcome } from './actions.js';
 
-
 export interface EntryRow {
   id: string;
   at: Date;
@@ -60,11 +59,32 @@ export async function listEntries(conn: Conn, f: EntryFilter, page: { take: numb
   );
 }
 
+/** Who appears in a workspace's log, as its actor filter names them: a person by their user id (whatever they acted through), others by their own id; the most recent first. */
+export function listActors(conn: Conn, workspaceId: string, limit: number): Promise<{ id: string; kind: string; name: string | null }[]> {
+  return rows(
+    conn,
+    sql`SELECT COALESCE(e.actor_user_id::text, e.actor_id) AS id,
+               CASE WHEN e.actor_user_id IS NOT NULL THEN 'person' ELSE e.actor_kind END AS kind,
+               max(COALESCE(u.email, k.name, a.name)) AS name
+        FROM audit_entries e
+        LEFT JOIN users u ON u.id = e.actor_user_id
+        LEFT JOIN api_keys k ON e.actor_kind = 'key' AND k.id::text = e.actor_id AND k.workspace_id = e.workspace_id
+        LEFT JOIN oauth_apps a ON e.actor_kind = 'app' AND a.id::text = e.actor_id
+        WHERE e.workspace_id = ${workspaceId}::uuid
+        GROUP BY 1, 2
+        ORDER BY max(e.at) DESC
+        LIMIT ${limit}`,
+  );
+}
+
 /**
  * A sign-in in the person's own log and, as an entry, in each workspace they belong to (the
  * memberships table is read here, in the same statement, so no workspace is missed).
  */
-export async function insertSignIn(conn: Conn, s: { userId: string; at: Date; method: string; outcome: string; action: string; ip?: string; userAgent?: string }): Promise<void> {
+export async function insertSignIn(
+  conn: Conn,
+  s: { userId: string; at: Date; method: string; outcome: string; action: string; ip?: string; userAgent?: string },
+): Promise<void> {
   await conn.execute(sql`INSERT INTO sign_ins (id, user_id, at, method, outcome, ip, user_agent)
     VALUES (${newId()}::uuid, ${s.userId}::uuid, ${timestamptz(s.at)}, ${s.method}, ${s.outcome}, ${s.ip ?? null}, ${s.userAgent ?? null})`);
   await conn.execute(sql`INSERT INTO audit_entries (id, workspace_id, at, actor_kind, actor_id, actor_user_id, action, ip, user_agent)
@@ -89,9 +109,13 @@ export async function listSignIns(conn: Conn, userId: string, page: { take: numb
   );
 }
 
-/** Entries and sign-ins older than `before`; how many of each went. */
-export async function deleteBefore(conn: Conn, before: Date): Promise<{ entries: number; signIns: number }> {
-  const e = await rows<{ n: number }>(conn, sql`WITH d AS (DELETE FROM audit_entries WHERE at < ${timestamptz(before)} RETURNING 1) SELECT count(*)::int AS n FROM d`);
-  const s = await rows<{ n: number }>(conn, sql`WITH d AS (DELETE FROM sign_ins WHERE at < ${timestamptz(before)} RETURNING 1) SELECT count(*)::int AS n FROM d`);
+/**
+ * Entries and sign-ins older than `days` by the database's clock (an instance whose clock runs
+ * ahead would delete the others' recent ones); how many of each went.
+ */
+export async function deleteOlderThan(conn: Conn, days: number): Promise<{ entries: number; signIns: number }> {
+  const before = sql`now() - make_interval(days => ${days}::int)`;
+  const e = await rows<{ n: number }>(conn, sql`WITH d AS (DELETE FROM audit_entries WHERE at < ${before} RETURNING 1) SELECT count(*)::int AS n FROM d`);
+  const s = await rows<{ n: number }>(conn, sql`WITH d AS (DELETE FROM sign_ins WHERE at < ${before} RETURNING 1) SELECT count(*)::int AS n FROM d`);
   return { entries: e[0]?.n ?? 0, signIns: s[0]?.n ?? 0 };
 }

@@ -6,13 +6,13 @@ import { AppError } from '../../core/errors.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
 import { addSchemaOnce, errorAnswer as err } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
-import { clearedSessionCookie, isFirstParty, sessionCookie } from '../sessions/cookie.js';
+import { clearedSessionCookie, isFirstParty, sessionCookie } from '../../http/cookies.js';
 import { revokeSession } from '../sessions/service.js';
 import { User } from '../users/schemas.js';
 import { Workspace } from '../workspaces/schemas.js';
 import { AccountCreated, LoginBody, SetupBody, SetupStatus, SignedIn, SignupBody } from './schemas.js';
 import { completeSetup, logIn, setupNeeded, signUp } from './service.js';
-import { mfaCookie } from '../mfa/cookie.js';
+import { mfaCookie } from '../../http/mfa-cookie.js';
 import { MfaRequired } from '../mfa/schemas.js';
 import { PENDING_TTL_MS } from '../mfa/service.js';
 
@@ -47,19 +47,28 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
     {
       config: { public: true },
       onRequest: firstParty,
-      schema: { operationId: 'signIn',
+      schema: {
+        operationId: 'signIn',
         tags,
         summary: 'Sign in',
         description:
           'Email and password to a new session (with two-factor on, to the second step: `{ mfaRequired: true, methods }`, no session cookie, and an HttpOnly `lt_mfa` cookie for POST /api/auth/mfa, 5 minutes, one sign-in): the answer sets the session cookie (`__Host-lt_session` on https, else `lt_session`; HttpOnly, SameSite=Lax, Path=/). A wrong email or password is the same 401 either way. Repeated failures are slowed down and then refused for a while (429 with retryAfter) per account and address; the account itself is never locked.',
         body: LoginBody,
         security: [],
-        response: { 200: Type.Union([SignedIn, MfaRequired]), 401: err('Wrong email or password'), 403: err('Sent by a page of another site (`cross_site_sign_in`), or the account must sign in with single sign-on (`sso_required`: a member of a workspace that requires SSO for the e-mail’s verified domain)'), 429: err('Too many failed attempts (retryAfter)') },
+        response: {
+          200: Type.Union([SignedIn, MfaRequired]),
+          401: err('Wrong email or password'),
+          403: err(
+            'Sent by a page of another site (`cross_site_sign_in`), or the account must sign in with single sign-on (`sso_required`: a member of a workspace that requires SSO for the e-mail’s verified domain)',
+          ),
+          429: err('Too many failed attempts (retryAfter)'),
+        },
       },
     },
     async (req, reply) => {
       const signedIn = await logIn({ ctx: ctx(req), input: { ...req.body, address: req.ip, userAgent: userAgent(req) }, deps: { throttle: deps.throttle } });
-      if ('pending' in signedIn) return reply.header('set-cookie', mfaCookie(deps.baseUrl, signedIn.pending!, PENDING_TTL_MS)).send({ mfaRequired: true, methods: signedIn.methods! });
+      if ('pending' in signedIn)
+        return reply.header('set-cookie', mfaCookie(deps.baseUrl, signedIn.pending!, PENDING_TTL_MS)).send({ mfaRequired: true, methods: signedIn.methods! });
       return setCookie(reply, signedIn.token).send({ user: signedIn.user });
     },
   );
@@ -68,7 +77,14 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
     '/api/auth/logout',
     {
       config: { account: 'session' },
-      schema: { operationId: 'signOut', tags, summary: 'Sign out', description: 'Ends this session at once, on every instance, and clears the cookie.', security: [{ sessionCookie: [] }], response: { 204: Type.Null() } },
+      schema: {
+        operationId: 'signOut',
+        tags,
+        summary: 'Sign out',
+        description: 'Ends this session at once, on every instance, and clears the cookie.',
+        security: [{ sessionCookie: [] }],
+        response: { 204: Type.Null() },
+      },
     },
     async (req, reply) => {
       await revokeSession({ ctx: ctx(req), input: { userId: req.person!.userId, id: req.person!.sessionId! } });
@@ -81,7 +97,8 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
     '/api/setup',
     {
       config: { public: true },
-      schema: { operationId: 'getSetupState',
+      schema: {
+        operationId: 'getSetupState',
         tags,
         summary: 'Whether the first user is still to be created',
         description:
@@ -98,7 +115,8 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
     {
       config: { public: true },
       onRequest: firstParty,
-      schema: { operationId: 'completeSetup',
+      schema: {
+        operationId: 'completeSetup',
         tags,
         summary: 'Create the first user',
         description:

@@ -9,7 +9,7 @@ import { beginSecondStep, hasSecondFactor } from '../mfa/service.js';
 import { hasPasskey } from '../passkeys/service.js';
 import { createSession } from '../sessions/service.js';
 import { passwordSignInRefused } from '../sso/service.js';
-import { decoyHash, verifyPassword } from '../users/password.js';
+import { decoyHash, verifyPassword } from '../users/service.js';
 import * as users from '../users/service.js';
 import * as workspaces from '../workspaces/service.js';
 import * as store from './store.js';
@@ -67,7 +67,13 @@ export async function completeSetup({
 }
 
 /** Open sign-up (ALLOW_SIGNUP=true): an account, a free workspace it owns, and a session. */
-export async function signUp({ ctx, input: { account, workspaceName, userAgent } }: { ctx: BaseCtx; input: { account: NewAccount; workspaceName: string; userAgent?: string } }) {
+export async function signUp({
+  ctx,
+  input: { account, workspaceName, userAgent },
+}: {
+  ctx: BaseCtx;
+  input: { account: NewAccount; workspaceName: string; userAgent?: string };
+}) {
   return withTransaction(ctx.db, async (tx) => {
     const txCtx = { db: tx, now: ctx.now };
     const user = await users.createUser({ ctx: txCtx, input: account });

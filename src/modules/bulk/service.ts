@@ -1,3 +1,4 @@
+import { audit, type AuditNote } from '../../core/audit.js';
 import type { Ctx } from '../../core/context.js';
 import { invalid, tooManyItems } from '../../core/errors.js';
 import { pick, type Item } from '../../core/items.js';
@@ -10,6 +11,7 @@ import { keysetPages } from '../../db/keyset.js';
 import type { IdHolder, ListOptions, resourceStore } from '../../db/resource-table.js';
 
 export type { IdHolder } from '../../db/resource-table.js';
+export { assertHttps, isHttpsUrl, normalisedHttps } from './rules.js';
 
 /**
  * A record an import writes with its own id (operations.md §13: ids are kept where free):
@@ -29,11 +31,7 @@ export function assertBulkSize(workspace: Workspace, count: number): void {
 }
 
 /** The same id twice in one request is a 400 naming the second occurrence. */
-export function assertDistinct(
-  values: (string | undefined)[],
-  fieldOf: (index: number) => string,
-  normalise = (v: string) => v,
-): void {
+export function assertDistinct(values: (string | undefined)[], fieldOf: (index: number) => string, normalise = (v: string) => v): void {
   const seen = new Map<string, number>();
   values.forEach((v, i) => {
     if (v === undefined) return;
@@ -72,6 +70,11 @@ export interface BulkResourceDef<Row extends { id: string }, Q extends ListParam
   importOnlyFields?: readonly string[];
 }
 
+/** An upsert's counts: the records updated, and those created when there are any. */
+export function upsertCounts(inserts: readonly unknown[], updates: readonly unknown[]): Record<string, number> {
+  return inserts.length ? { updated: updates.length, created: inserts.length } : { updated: updates.length };
+}
+
 export interface Indexed {
   index: number;
   item: Item;
@@ -85,7 +88,8 @@ export interface Indexed {
 export function bulkResource<Row extends { id: string }, Q extends ListParams = ListParams>(def: BulkResourceDef<Row, Q>) {
   const { store } = def;
 
-  async function write(ctx: Ctx, inserts: Indexed[], updates: Indexed[], total: number): Promise<Row[]> {
+  /** Writes the items in one transaction with the request's audit entry: the records' ids and `counts`. */
+  async function write(ctx: Ctx, inserts: Indexed[], updates: Indexed[], total: number, counts: AuditNote['counts']): Promise<Row[]> {
     try {
       return await withTransaction(ctx.db, async (tx) => {
         if (updates.length) {
@@ -95,12 +99,26 @@ export function bulkResource<Row extends { id: string }, Q extends ListParams = 
         }
         await def.checkWrite?.(tx, ctx, { inserts, updates });
         const renamed = def.uniqueField ? updates.filter((u) => u.item[def.uniqueField!] !== undefined) : [];
-        if (renamed.length) await def.releaseUnique?.(tx, ctx.workspace.id, renamed.map((u) => u.item.id as string));
-        const updated = await store.updateMany(tx, ctx.workspace.id, updates.map((u) => u.item));
-        const created = await store.insertMany(tx, ctx.workspace.id, inserts.map((i) => i.item));
+        if (renamed.length)
+          await def.releaseUnique?.(
+            tx,
+            ctx.workspace.id,
+            renamed.map((u) => u.item.id as string),
+          );
+        const updated = await store.updateMany(
+          tx,
+          ctx.workspace.id,
+          updates.map((u) => u.item),
+        );
+        const created = await store.insertMany(
+          tx,
+          ctx.workspace.id,
+          inserts.map((i) => i.item),
+        );
         const out = new Array<Row>(total);
         inserts.forEach((ins, k) => (out[ins.index] = created[k]!));
         updates.forEach((upd, k) => (out[upd.index] = updated[k]!));
+        await audit(ctx, tx, { ids: out.map((r) => r.id), counts });
         return out;
       });
     } catch (err) {
@@ -140,7 +158,7 @@ export function bulkResource<Row extends { id: string }, Q extends ListParams = 
     async create({ ctx, input }: { ctx: Ctx; input: Item[] }): Promise<Row[]> {
       assertBulkSize(ctx.workspace, input.length);
       const inserts = input.map(prepareInsert);
-      return write(ctx, inserts, [], input.length);
+      return write(ctx, inserts, [], input.length, { created: inserts.length });
     },
 
     async upsert({ ctx, input }: { ctx: Ctx; input: Item[] }): Promise<Row[]> {
@@ -153,7 +171,7 @@ export function bulkResource<Row extends { id: string }, Q extends ListParams = 
         if (raw.id === undefined) return void inserts.push(prepareInsert(raw, index));
         updates.push({ index, item: { ...checkedUpdate(raw, index), id: ids[index] } });
       });
-      return write(ctx, inserts, updates, input.length);
+      return write(ctx, inserts, updates, input.length, upsertCounts(inserts, updates));
     },
 
     async remove({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<string[]> {
@@ -164,6 +182,7 @@ export function bulkResource<Row extends { id: string }, Q extends ListParams = 
         const deleted = new Set(await store.deleteMany(tx, ctx.workspace.id, ids));
         // Any id not deleted fails the whole request; the transaction undoes the rest.
         assertAllFound(ids, deleted, (i) => `[${i}]`);
+        await audit(ctx, tx, { ids, counts: { deleted: ids.length } });
         return ids;
       });
     },
@@ -193,7 +212,7 @@ export function bulkResource<Row extends { id: string }, Q extends ListParams = 
         const { item } = prepareInsert(r.fields, index);
         inserts.push({ index, item: { ...item, ...extra, id: r.id, createdAt: r.createdAt, updatedAt: r.updatedAt } });
       });
-      return write(ctx, inserts, updates, input.length);
+      return write(ctx, inserts, updates, input.length, upsertCounts(inserts, updates));
     },
 
     /** The ids among `input` that are live records of the workspace (for another module's references). */

@@ -1,7 +1,7 @@
 /**
  * The monthly partitions of `clicks` and retention, as rules: which partitions there are to be,
  * and which clicks are past retention. The SQL that applies them is in store.ts
- * (maintainClickPartitions); partition-keeper.ts runs it on a schedule.
+ * (maintainClickPartitions); maintenance.ts makes it a periodic job.
  */
 
 /** Partitions kept ready: the current month and this many after it. */

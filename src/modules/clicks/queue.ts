@@ -237,7 +237,8 @@ export class ClickQueue {
     }
     this.closed = true;
     const kept = this.spool?.close() ?? 0;
-    if (this.queue.length && this.spool) this.log.warn({ clicks: this.queue.length, spooled: kept }, 'clicks not yet in the database stay in the spool for the next start');
+    if (this.queue.length && this.spool)
+      this.log.warn({ clicks: this.queue.length, spooled: kept }, 'clicks not yet in the database stay in the spool for the next start');
     else if (this.queue.length) this.log.warn({ clicks: this.queue.length }, 'clicks left unwritten at shutdown');
     this.log.info({ redirects: this.redirects, clicksAccepted: this.accepted, clicksWritten: this.written, clicksSpilled: this.spilled }, 'click queue closed');
   }

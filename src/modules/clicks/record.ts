@@ -170,8 +170,27 @@ function utmValue(value: string | undefined): string | null {
 
 /** The columns of `clickCopyText`'s lines, in order. */
 export const CLICK_COPY_COLUMNS = [
-  'id', 'workspace_id', 'link_id', 'partner_id', 'created_at', 'country', 'device', 'browser', 'os', 'referrer', 'referrer_url', 'bot',
-  'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'trigger', 'region', 'city', 'visitor_flags',
+  'id',
+  'workspace_id',
+  'link_id',
+  'partner_id',
+  'created_at',
+  'country',
+  'device',
+  'browser',
+  'os',
+  'referrer',
+  'referrer_url',
+  'bot',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'trigger',
+  'region',
+  'city',
+  'visitor_flags',
 ];
 
 const COPY_SPECIAL = /[\\\t\n\r]/;

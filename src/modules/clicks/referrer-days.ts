@@ -5,7 +5,9 @@ import { rows, type Conn } from '../../db/connect.js';
  * A bound on a range of days of a workspace's referrer URLs (migration 0030). Every UTC day that
  * is over keeps its top URLS_KEPT_PER_DAY URLs by clicks, and every URL with a lead or a sale,
  * as daily rows; the rest of the day's clicks and visitors are one OTHER_URLS row. Months and
- * hours keep every URL, so whole months and the edges of a range stay exact.
+ * hours keep every URL, so whole months and the edges of a range stay exact. The cut rewrites
+ * the analytics module's rollup rows from the click writer's marks (analytics_url_days), in one
+ * statement with them.
  */
 
 /** Daily referrer-URL rows a past day keeps: 30 past days read at most ~15,000 rows (1,000 a day took 48.8–53.8 ms p50 at 3 M clicks, at the edge of the 50 ms goal: BENCHMARKS.md). */
@@ -14,7 +16,7 @@ export const URLS_KEPT_PER_DAY = 500;
 export const OTHER_URLS = '(other)';
 
 const DAY_MS = 86_400_000;
-/** How far ahead of this one another instance's clock may be. */
+/** How far ahead of this process's clock the database's may be (the cut tells a day over by it). */
 const DAY_END_MARGIN_MS = 10 * 60_000;
 const ZERO = '00000000-0000-0000-0000-000000000000';
 
@@ -65,7 +67,7 @@ async function upsertMarks(conn: Conn, days: readonly { workspaceId: string; day
 
 /**
  * The days of a batch just committed that a cut may have read before the commit: those over, or
- * over within DAY_END_MARGIN_MS (an instance whose clock is ahead may cut them already). A batch of
+ * over within DAY_END_MARGIN_MS (a database whose clock is ahead may cut them already). A batch of
  * today's clicks alone, the usual one, has none.
  */
 export function daysToTouch(days: readonly { workspaceId: string; day: number }[], nowMs: number): { workspaceId: string; day: number }[] {
@@ -104,11 +106,11 @@ export class ReferrerDayMarks {
  * meanwhile (a batch of that day committed beside the cut) stays, for the next run. Returns the
  * days cut and the rows folded.
  */
-export async function cutReferrerDays(conn: Conn, now: Date, kept = URLS_KEPT_PER_DAY): Promise<{ days: number; rows: number }> {
-  const today = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS).toISOString();
+export async function cutReferrerDays(conn: Conn, kept = URLS_KEPT_PER_DAY): Promise<{ days: number; rows: number }> {
+  // Over by the database's clock: an instance whose clock runs ahead would cut today's URLs.
   const due = await rows<Mark>(
     conn,
-    sql`SELECT workspace_id AS "workspaceId", day::text AS day, seq FROM analytics_url_days WHERE day < ${today}::timestamptz ORDER BY 1, 2`,
+    sql`SELECT workspace_id AS "workspaceId", day::text AS day, seq FROM analytics_url_days WHERE day < analytics_bucket('d', now()) ORDER BY 1, 2`,
   );
   let days = 0;
   let folded = 0;

@@ -87,7 +87,10 @@ export class SpoolReplayer {
     for (const name of names) {
       const who = parseSpoolName(name);
       if (who?.kind !== 'heartbeat') continue;
-      const age = await stat(join(this.o.dir, name)).then((s) => now - s.mtimeMs, () => undefined);
+      const age = await stat(join(this.o.dir, name)).then(
+        (s) => now - s.mtimeMs,
+        () => undefined,
+      );
       if (age !== undefined) heartbeats.set(`${who.host}~${who.pid}~${who.boot}`, age);
     }
     const staleMs = this.o.staleMs ?? 60_000;

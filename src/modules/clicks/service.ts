@@ -4,7 +4,6 @@ import type { ClickFlushBus } from '../../infra/bus.js';
 import type { CountryLookup } from '../../infra/country.js';
 import type { PlaceLookup } from '../../infra/city.js';
 import { ClickWebhooks, type ClickEventDeps } from './click-events.js';
-import { ClickPartitionKeeper } from './partition-keeper.js';
 import { ClickQueue } from './queue.js';
 import type { RawClick } from './record.js';
 import { SpoolReplayer } from './replay.js';
@@ -16,7 +15,6 @@ import type { Ctx } from '../../core/context.js';
 import type { IdHolder } from '../../db/resource-table.js';
 
 export type { ClickRow, RawClick, Utm } from './record.js';
-export { FIRST_IN_WORKSPACE, FIRST_ON_LINK } from './visitors.js';
 
 /** Which of these click ids are stored, here or in another workspace (an import keeps free ids, so visitors' click ids keep working). */
 export function importedClickHolders({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<IdHolder[]> {
@@ -34,9 +32,13 @@ export async function insertImportedClicks({ ctx, input }: { ctx: Ctx; input: Om
   const workspaceId = ctx.workspace.id;
   // Touched in the import's transaction: a cut meanwhile waits for it, then leaves the mark for the next run.
   await touchReferrerDays(ctx.db, clickDays(input.map((c) => ({ workspaceId, at: Date.parse(c.createdAt) }))));
-  await insertClicks(ctx.db, input.map((c) => ({ ...c, workspaceId, bot: false })));
+  await insertClicks(
+    ctx.db,
+    input.map((c) => ({ ...c, workspaceId, bot: false })),
+  );
 }
 export type { ClickEvent, ClickEventDeps } from './click-events.js';
+export { clickMaintenanceJobs } from './maintenance.js';
 
 /** What the pipeline reads of the configuration. */
 export interface ClickSettings {
@@ -49,7 +51,6 @@ export interface ClickSettings {
 export interface ClickPipelineOptions {
   database: Database;
   config: ClickSettings;
-  clock: () => Date;
   logger: Logger;
   bus: ClickFlushBus;
   lookupCountry: CountryLookup;
@@ -57,10 +58,6 @@ export interface ClickPipelineOptions {
   lookupPlace?: PlaceLookup;
   /** link.clicked webhooks, written by the batch writer; absent: none. */
   clickEvents?: ClickEventDeps;
-  /** Other periodic clean-ups run with the partition maintenance (the audit log's retention). */
-  maintenance?: readonly ((now: Date) => Promise<void>)[];
-  /** Whether the maintenance runs at start and on its timer (false: only when maintain() is called). */
-  scheduledMaintenance: boolean;
   /** Told after each batch is stored (the table statistics it makes stale); absent: nothing. */
   onBatchWritten?: () => void;
 }
@@ -100,18 +97,26 @@ export interface ClickPipeline {
   /** Asks every instance to write its queued clicks soon (through the bus). */
   requestFlush(): Promise<void>;
   metrics(): ClickMetrics;
-  /** One run of the partition job now (with its other maintenance steps), as its timer does. */
-  maintain(): Promise<void>;
-  /** Writes what it can (the rest stays in the spool), stops the replay and the partition job. */
+  /** Writes what it can (the rest stays in the spool) and stops the replay. */
   close(): Promise<void>;
 }
 
 /**
  * The click pipeline of this process: the queue that batches clicks into the database, the
- * spool and its replayer (when CLICK_SPOOL_DIR is set), the flush requests of other instances,
- * and the monthly partitions and retention of `clicks`.
+ * spool and its replayer (when CLICK_SPOOL_DIR is set), and the flush requests of other
+ * instances. Its periodic maintenance (the monthly partitions and retention of `clicks`) is
+ * clickMaintenanceJobs, run by the maintenance scheduler.
  */
-export function startClickPipeline({ database, config, clock, logger, bus, lookupCountry, lookupPlace, clickEvents, maintenance, scheduledMaintenance, onBatchWritten }: ClickPipelineOptions): ClickPipeline {
+export function startClickPipeline({
+  database,
+  config,
+  logger,
+  bus,
+  lookupCountry,
+  lookupPlace,
+  clickEvents,
+  onBatchWritten,
+}: ClickPipelineOptions): ClickPipeline {
   const webhooks = clickEvents && new ClickWebhooks(clickEvents, lookupCountry);
   /** A batch with its link.clicked events, in one transaction (queued and replayed clicks alike). */
   const writeBatch = (store: typeof storeClicks) => async (batch: RawClick[]) => {
@@ -124,17 +129,11 @@ export function startClickPipeline({ database, config, clock, logger, bus, looku
   const clicks = new ClickQueue(writeBatch(storeClicks), logger);
   const durable = config.clickSpoolDir ? startSpool(config.clickSpoolDir, config.clickSpoolSyncMs, clicks, logger, writeBatch(replayClicks)) : undefined;
   bus.onClickFlushRequest(() => void clicks.flushSoon().catch(() => undefined));
-  // Monthly clicks partitions made ahead and old ones dropped (PostgreSQL), at start and every 6 h.
-  const partitions = new ClickPartitionKeeper({ database, clock, retentionMonths: config.clickRetentionMonths, log: logger, steps: maintenance });
-  if (scheduledMaintenance) partitions.start();
   return {
     recorder: clicks,
     isClickPending: (id, workspaceId) => clicks.isPending(id, workspaceId),
     flush: () => clicks.flush(),
     requestFlush: () => bus.requestClickFlush(),
-    maintain: async () => {
-      await partitions.run();
-    },
     metrics: () => ({
       redirects: clicks.redirects,
       recorded: clicks.accepted,
@@ -147,7 +146,6 @@ export function startClickPipeline({ database, config, clock, logger, bus, looku
     async close() {
       await clicks.close();
       await durable?.replayer.close();
-      await partitions.close();
     },
   };
 }
@@ -171,7 +169,12 @@ function withPlaces(batch: RawClick[], lookup: PlaceLookup): void {
  */
 function startSpool(dir: string, syncMs: number, clicks: ClickQueue, logger: Logger, store: (batch: RawClick[]) => Promise<void>) {
   const late: { replayer?: SpoolReplayer } = {};
-  const spool = new ClickSpool({ dir, syncMs }, logger, (path) => late.replayer?.add(path), (taken) => clicks.takeBack(taken));
+  const spool = new ClickSpool(
+    { dir, syncMs },
+    logger,
+    (path) => late.replayer?.add(path),
+    (taken) => clicks.takeBack(taken),
+  );
   const replayer = (late.replayer = new SpoolReplayer({ dir, owner: spool.owner, store, log: logger }));
   clicks.useSpool(spool);
   void replayer.scan().catch((err: unknown) => logger.warn({ err }, 'spool scan failed'));

@@ -75,7 +75,17 @@ function readUtm(f: string[]): Utm | undefined {
 export function parseSpoolLine(line: string, version: 1 | 2 | 3 = 3): RawClick | undefined {
   const f = line.split('\t');
   if (f.length !== FIELDS[version]) return undefined;
-  const [id, workspaceId, linkId, partnerId, at, ip, country, userAgent, referer] = f as [string, string, string, string, string, string, string, string, string];
+  const [id, workspaceId, linkId, partnerId, at, ip, country, userAgent, referer] = f as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   if (!UUID.test(id) || !UUID.test(workspaceId) || !UUID.test(linkId) || (partnerId !== NONE && !UUID.test(partnerId))) return undefined;
   const ms = Number(at);
   if (!Number.isSafeInteger(ms) || ms < 0) return undefined;

@@ -56,7 +56,10 @@ export function parseSpoolName(name: string): (SpoolOwner & { kind: 'segment' | 
 }
 
 /** A host name safe in a file name. */
-const safeHost = () => hostname().replace(/[^A-Za-z0-9.-]/g, '_').slice(0, 64) || 'host';
+const safeHost = () =>
+  hostname()
+    .replace(/[^A-Za-z0-9.-]/g, '_')
+    .slice(0, 64) || 'host';
 
 /**
  * The click spool of one process: an append-only file under DATA_DIR that every recorded click
@@ -290,4 +293,3 @@ export class ClickSpool {
     return kept;
   }
 }
-

@@ -6,8 +6,8 @@ import type { IdHolder } from '../../db/resource-table.js';
 import { clickDays, daysToTouch, markReferrerDays, ReferrerDayMarks, touchReferrerDays } from './referrer-days.js';
 import { CLICK_COPY_COLUMNS, clickCopyChunks, enrichClick, type ClickRow, type ClickVariant, type RawClick } from './record.js';
 import type { CountryLookup } from '../../infra/country.js';
-import { claimCtes, claimStatement, FIRST_IN_WORKSPACE, FIRST_ON_LINK, saltsOf, visitorClaims, type VisitorClaim } from './visitors.js';
-import { addLinkDays, utcDay } from '../analytics/link-days.js';
+import { claimCtes, claimStatement, saltsOf, visitorClaims, type VisitorClaim } from './visitors.js';
+import { addLinkDays, FIRST_IN_WORKSPACE, FIRST_ON_LINK, utcDay } from '../analytics/service.js';
 import { MONTHS_AHEAD, monthOfPartition, monthStart, partitionName, retentionCutoff, type PartitionReport } from './partitions.js';
 
 /**
@@ -64,6 +64,8 @@ function insertClicksCounted(source: SQL, outbox?: SQL, claims?: readonly Visito
  * rollups keep, with their count n) on: fanned out to rollup rows, written in key order (so
  * writers never deadlock), each link's day added to link_daily_stats (migration 0020), and a
  * link whose day reaches HOT_LINK_CLICKS_PER_DAY marked hot.
+ * These are the analytics module's tables (src/README.md), written here so that the clicks and
+ * their counts commit together.
  */
 function rollupsOfG(): SQL {
   return sql`sums AS MATERIALIZED (
@@ -95,7 +97,25 @@ function rollupsOfG(): SQL {
 }
 
 const QUARTER_HOUR = 900_000;
-const GROUP_FIELDS = ['workspaceId', 'linkId', 'partnerId', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl', 'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'trigger', 'region', 'city'] as const;
+const GROUP_FIELDS = [
+  'workspaceId',
+  'linkId',
+  'partnerId',
+  'country',
+  'device',
+  'browser',
+  'os',
+  'referrer',
+  'referrerUrl',
+  'utmSource',
+  'utmMedium',
+  'utmCampaign',
+  'utmTerm',
+  'utmContent',
+  'trigger',
+  'region',
+  'city',
+] as const;
 
 /** One row of `g`: what the rollups keep of a group of clicks, its quarter hour, its count and its new visitors (workspace, link). */
 export type ClickGroupRow = Pick<ClickRow, (typeof GROUP_FIELDS)[number]> & { q: string; n: number; vw: number; vl: number };
@@ -223,7 +243,13 @@ export async function storeClicks(database: Database, clicks: RawClick[], lookup
 }
 
 async function writeClicks(database: Database, clicks: RawClick[], lookup: CountryLookup, claims: VisitorClaim[], outbox?: SQL): Promise<void> {
-  if (!database.copyThen) return insertClicks(database.db, clicks.map((c) => enrichClick(c, lookup)), outbox, claims);
+  if (!database.copyThen)
+    return insertClicks(
+      database.db,
+      clicks.map((c) => enrichClick(c, lookup)),
+      outbox,
+      claims,
+    );
   // On PostgreSQL the claims go first, in the batch's transaction: the COPY text carries the flags they give.
   const before = claims.length ? claimStatement(claims) : undefined;
   const flagsOf = (won: Record<string, unknown>[]) => new Map(won.map((w) => [String(w.id), Number(w.flags)]));
@@ -233,7 +259,13 @@ async function writeClicks(database: Database, clicks: RawClick[], lookup: Count
     // 86 + ~10 ms against 43 + 126 ms per 20,000 clicks). A batch with a click stored already (a
     // retry, a replay) fails on that key, is rolled back whole, and goes through staging below.
     const groups = new ClickGroups();
-    const done = await database.copyInto('clicks', CLICK_COPY_COLUMNS, (won) => clickCopyChunks(clicks, lookup, groups.add, flagsOf(won)), () => groups.rollups(outbox), before);
+    const done = await database.copyInto(
+      'clicks',
+      CLICK_COPY_COLUMNS,
+      (won) => clickCopyChunks(clicks, lookup, groups.add, flagsOf(won)),
+      () => groups.rollups(outbox),
+      before,
+    );
     if (done === 'written') return;
   }
   await database.copyThen(STAGING, (won) => clickCopyChunks(clicks, lookup, undefined, flagsOf(won)), insertClicksCounted(sql`click_staging`, outbox), before);
@@ -245,12 +277,12 @@ export async function replayClicks(database: Database, clicks: RawClick[], looku
 }
 
 // The monthly partitions of clicks and retention: the rules are in partitions.ts, the schedule
-// in partition-keeper.ts.
+// in maintenance.ts (run by infra/maintenance.ts).
 
 // Arbitrary constant shared by every instance (the migrations use 7_130_021).
 const LOCK_ID = 7_130_022;
 // A job that would wait longer than this for the clicks table gives up until its next run
-// (15 s later at first: partition-keeper.ts), instead of making every click write queue behind it.
+// (15 s later at first: infra/maintenance.ts), instead of making every click write queue behind it.
 const LOCK_TIMEOUT = '5s';
 const DELETE_BATCH = 5000;
 
@@ -309,7 +341,9 @@ async function ensurePartitions(s: RawSession, now: Date, report: PartitionRepor
       report.created.push(fallback);
     }
     const columns = (
-      await s.query<{ name: string }>(`SELECT attname AS name FROM pg_attribute WHERE attrelid = 'clicks'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`)
+      await s.query<{ name: string }>(
+        `SELECT attname AS name FROM pg_attribute WHERE attrelid = 'clicks'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`,
+      )
     )
       .map((c) => ident(c.name))
       .join(', ');
@@ -378,10 +412,18 @@ async function deleteOldRows(s: RawSession, cutoff: Date, vacuum: boolean, repor
   if (vacuum && deleted > 0) await s.exec('VACUUM (ANALYZE) clicks');
 }
 
+/** The database's clock: one for every instance. */
+async function databaseNow(s: RawSession): Promise<Date> {
+  const [row] = await s.query<{ ms: number }>(`SELECT (extract(epoch FROM now()) * 1000)::float8 AS ms`);
+  return new Date(row!.ms);
+}
+
 /**
- * One maintenance run: partitions ahead (when `clicks` is partitioned), then retention if
- * `retentionMonths` is set. Safe to run on several instances at once. analytics_rollups are
- * never touched: the counts of dropped clicks stay.
+ * One maintenance run: partitions ahead of `now` (when `clicks` is partitioned), then retention
+ * if `retentionMonths` is set, by the database's clock: an instance whose clock runs ahead would
+ * delete the others' recent clicks (partitions made ahead only wait for their months). Safe to
+ * run on several instances at once. analytics_rollups are never touched: the counts of dropped
+ * clicks stay.
  */
 export async function maintainClickPartitions(database: Database, now: Date, retentionMonths: number | undefined, log: Logger): Promise<PartitionReport> {
   const report: PartitionReport = { partitioned: false, created: [], moved: 0, dropped: [], deleted: 0 };
@@ -393,7 +435,7 @@ export async function maintainClickPartitions(database: Database, now: Date, ret
     const current = partitions ? await ensurePartitions(s, now, report) : undefined;
     if (report.created.length > 0) log.info({ created: report.created, movedFromDefault: report.moved }, 'created clicks partitions');
     if (retentionMonths === undefined) return;
-    const cutoff = retentionCutoff(now, retentionMonths);
+    const cutoff = retentionCutoff(await databaseNow(s), retentionMonths);
     if (current) await dropOldPartitions(s, current, cutoff, log, report);
     else await deleteOldRows(s, cutoff, database.kind === 'pglite', report);
     if (report.deleted > 0) log.info({ before: cutoff.toISOString(), deleted: report.deleted }, 'deleted clicks past CLICK_RETENTION_MONTHS');

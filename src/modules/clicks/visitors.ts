@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn, type Database } from '../../db/connect.js';
+import { FIRST_IN_WORKSPACE, FIRST_ON_LINK } from '../analytics/service.js';
 import { agentFacts, type RawClick } from './record.js';
 
 /*
@@ -14,10 +15,6 @@ import { agentFacts, type RawClick } from './record.js';
  */
 
 const DAY_MS = 86_400_000;
-/** Bit of visitor_flags: the click is its visitor's first of the UTC day in the workspace. */
-export const FIRST_IN_WORKSPACE = 1;
-/** Bit of visitor_flags: the click is its visitor's first of the UTC day on its link. */
-export const FIRST_ON_LINK = 2;
 
 /** The UTC date (YYYY-MM-DD) of a timestamp in ms. */
 export const utcDay = (ms: number): string => new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
@@ -157,13 +154,17 @@ export function claimStatement(claims: readonly VisitorClaim[]): SQL {
   return sql`WITH ${claimCtes(claims)} SELECT id::text AS id, flags FROM vf`;
 }
 
-/** Deletes the salts and visitor_days of the days before `now`'s UTC day: their hashes can no longer be tied to anyone. */
-export async function forgetPastVisitors(conn: Conn, now: Date): Promise<{ salts: number; visitorDays: number }> {
-  const today = utcDay(now.getTime());
+/**
+ * Deletes the salts and visitor_days of the days before the database's UTC day: their hashes can
+ * no longer be tied to anyone. (By the database's clock: an instance whose clock runs ahead would
+ * delete today's salt, and the day's visitors would be counted again under a new one.)
+ */
+export async function forgetPastVisitors(conn: Conn): Promise<{ salts: number; visitorDays: number }> {
+  const today = sql`(now() AT TIME ZONE 'UTC')::date`;
   const [gone] = await rows<{ salts: number; visitorDays: number }>(
     conn,
-    sql`WITH s AS (DELETE FROM visitor_salts WHERE day < ${today}::date RETURNING 1),
-             v AS (DELETE FROM visitor_days WHERE day < ${today}::date RETURNING 1)
+    sql`WITH s AS (DELETE FROM visitor_salts WHERE day < ${today} RETURNING 1),
+             v AS (DELETE FROM visitor_days WHERE day < ${today} RETURNING 1)
         SELECT (SELECT count(*) FROM s)::int AS salts, (SELECT count(*) FROM v)::int AS "visitorDays"`,
   );
   return gone ?? { salts: 0, visitorDays: 0 };

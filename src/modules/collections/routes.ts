@@ -1,6 +1,6 @@
 import { routesPlugin } from '../../http/types.js';
 import type { ResourceDeps } from '../../core/context.js';
-import { registerBulkRoutes } from '../bulk/routes.js';
+import { registerBulkRoutes } from '../../http/bulk-routes.js';
 import { Collection, CollectionCreate, CollectionUpsert } from './schemas.js';
 import { collections } from './service.js';
 

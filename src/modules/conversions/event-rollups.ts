@@ -1,12 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import { addLinkDays, addLinkRevenueDays, afterWrite, utcDay } from '../analytics/link-days.js';
+import { addLinkDays, addLinkRevenueDays, afterWrite, utcDay } from '../analytics/service.js';
 
 /*
  * The pieces of a tracking or import statement that add its events `ev` (a WITH query with the
  * event columns) to the analytics module's tables, shared by store.ts (one event) and
  * store-imports.ts (a batch). `after` names the statement's earlier write: the tables are taken
- * in one order (analytics/link-days.ts afterWrite).
+ * in one order (analytics/store-rollup-writes.ts afterWrite). These write the analytics module's
+ * tables in the tracking statement itself, so an event and its counts commit together.
  */
 
 /** The rollup keys of the events `ev` (analytics_keys() of migrations 0010, 0012, 0021 and 0031), as their clicks' would be. */

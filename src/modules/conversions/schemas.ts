@@ -11,7 +11,9 @@ const customerFields = {
   customerExternalId: Type.String({ minLength: 1, maxLength: 100, description: 'Used to upsert the customer' }),
   customerName: Type.String({ maxLength: 100 }),
   customerEmail: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 100, description: 'null clears it' }))),
-  customerAvatar: Type.Optional(Nullable(Type.String({ format: 'uri', maxLength: 2048, pattern: HTTPS_URL_PATTERN, description: 'https URL; null clears it' }))),
+  customerAvatar: Type.Optional(
+    Nullable(Type.String({ format: 'uri', maxLength: 2048, pattern: HTTPS_URL_PATTERN, description: 'https URL; null clears it' })),
+  ),
 };
 const metadata = Type.Optional(Nullable(Type.Object({}, { additionalProperties: true, description: 'Stored with the event' })));
 

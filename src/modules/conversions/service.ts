@@ -1,13 +1,33 @@
 import { newId, isUuid } from '../../db/ids.js';
 import { invalid } from '../../core/errors.js';
 import type { Ctx } from '../../core/context.js';
-import { assertHttps } from '../bulk/rules.js';
+import { assertHttps } from '../bulk/service.js';
 import { CURRENCIES } from './currencies.js';
 import { MAX_SALE_AMOUNT } from './schemas.js';
 import { conversionWriter, queueConversionEvent, type ConversionEventDeps } from './webhook-events.js';
 import type { IdHolder } from '../../db/resource-table.js';
-import { eventHolders, saleRefunds, insertImportedLeads as insertLeads, insertImportedSales as insertSales, type ImportedLeadRow, type ImportedSaleRow } from './store-imports.js';
-import { findClick, latestLead, recordLead, recordSale, setRefundedAmount, stripeSale, type ClickRef, type StripeSaleRef, type CustomerInput, type EventOrigin, type EventRow, type SaleRow } from './store.js';
+import {
+  eventHolders,
+  saleRefunds,
+  insertImportedLeads as insertLeads,
+  insertImportedSales as insertSales,
+  type ImportedLeadRow,
+  type ImportedSaleRow,
+} from './store-imports.js';
+import {
+  findClick,
+  latestLead,
+  recordLead,
+  recordSale,
+  setRefundedAmount,
+  stripeSale,
+  type ClickRef,
+  type StripeSaleRef,
+  type CustomerInput,
+  type EventOrigin,
+  type EventRow,
+  type SaleRow,
+} from './store.js';
 
 /** The click queue's hooks, and what the lead.created / sale.created webhooks need (webhook-events.ts). */
 export interface ConversionDeps extends ConversionEventDeps {
@@ -184,7 +204,13 @@ export async function isWorkspaceClick({ ctx, deps, input }: { ctx: Ctx; deps: C
  * latest lead, else `fallbackClickId` (the click a subscription's checkout carried). Undefined
  * when nothing attributes it: no error, since Stripe only needs to hear that the event arrived.
  */
-export async function recordStripeSale({ ctx, input }: { ctx: Ctx; input: StripeSaleInput & { fallbackClickId?: string | null } }): Promise<SaleRow | undefined> {
+export async function recordStripeSale({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: StripeSaleInput & { fallbackClickId?: string | null };
+}): Promise<SaleRow | undefined> {
   if (!CURRENCIES.has(input.currency) || input.amount < 0 || input.amount > MAX_SALE_AMOUNT) return undefined;
   const base = {
     id: newId(),
@@ -215,7 +241,13 @@ export function queueSaleWebhook({ ctx, deps, input }: { ctx: Ctx; deps: Convers
 }
 
 /** The sale a Stripe invoice or payment intent paid, if one was recorded; locked for the caller's transaction. */
-export async function findStripeSale({ ctx, input }: { ctx: Ctx; input: { invoiceId: string } | { paymentIntentId: string } }): Promise<StripeSaleRef | undefined> {
+export async function findStripeSale({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { invoiceId: string } | { paymentIntentId: string };
+}): Promise<StripeSaleRef | undefined> {
   return stripeSale(ctx.db, ctx.workspace.id, input);
 }
 

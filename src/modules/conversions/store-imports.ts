@@ -30,7 +30,23 @@ export interface ImportedSaleRow extends ImportedLeadRow {
   refundedAmount: number;
 }
 
-const DIMENSIONS = ['partner_id', 'country', 'device', 'browser', 'os', 'referrer', 'referrer_url', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'trigger', 'region', 'city'];
+const DIMENSIONS = [
+  'partner_id',
+  'country',
+  'device',
+  'browser',
+  'os',
+  'referrer',
+  'referrer_url',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'trigger',
+  'region',
+  'city',
+];
 const DIMENSION_LIST = sql.raw(DIMENSIONS.join(', '));
 const D_DIMENSIONS = sql.raw(DIMENSIONS.map((d) => `d.${d}`).join(', '));
 

@@ -69,7 +69,8 @@ function upsertCustomerSql(workspaceId: string, customerId: string, c: CustomerI
 export type EventOrigin = { clickId: string } | { leadId: string };
 
 /** The dimensions an event copies from its click, so that grouping events never joins clicks. */
-const DIMENSIONS = 'partner_id, country, device, browser, os, referrer, referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content, trigger, region, city';
+const DIMENSIONS =
+  'partner_id, country, device, browser, os, referrer, referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content, trigger, region, city';
 
 /** The event's link and dimensions: from its click (the redirect's table, read in the same statement), or from the lead it follows (no row: unknown). */
 function sourceSql(workspaceId: string, from: EventOrigin) {
@@ -114,7 +115,11 @@ function revenueEventSql(counts: SQL) {
 const CUSTOMER_COLUMNS = `c.id, c.external_id AS "externalId", c.name, c.email, c.avatar,
   ${isoTimestamp('c.created_at')} AS "createdAt", ${isoTimestamp('c.updated_at')} AS "updatedAt"`;
 
-const prefixed = (alias: string, columns: string) => columns.split(', ').map((c) => `${alias}.${c}`).join(', ');
+const prefixed = (alias: string, columns: string) =>
+  columns
+    .split(', ')
+    .map((c) => `${alias}.${c}`)
+    .join(', ');
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 

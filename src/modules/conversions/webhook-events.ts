@@ -3,7 +3,7 @@ import { retryOnConflict, withTransaction } from '../../core/transaction.js';
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 import { eventById } from '../events/service.js';
-import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/outbox.js';
+import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.js';
 
 /** What a tracked event's webhook needs: the short links' origin (the Event record's shortUrl), and whom to wake. */
 export interface ConversionEventDeps {
@@ -25,7 +25,7 @@ export type ConversionWriter = <R extends { id: string }>(write: (db: Conn) => P
  */
 export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind: 'lead' | 'sale'): Promise<ConversionWriter> {
   const wanted = await eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } });
-  // Writers take rollups and link days in one order (link-days.ts), so they do not deadlock on
+  // Writers take rollups and link days in one order (analytics/store-rollup-writes.ts), so they do not deadlock on
   // them; should PostgreSQL still end the write for a deadlock, it rolled back whole and runs again.
   if (!wanted.has(EVENT_TYPE[kind])) return (write) => retryOnConflict(() => write(ctx.db));
   return async (write) => {

@@ -13,7 +13,10 @@ export const customerRoutes = routesPlugin<ResourceDeps>('customers', (app, deps
 
   app.get(
     '/api/customers',
-    { config: { scope: 'customersRead' }, schema: { operationId: 'listCustomers', tags, summary: 'List customers', querystring: CustomerListQuery, response: { 200: list } } },
+    {
+      config: { scope: 'customersRead' },
+      schema: { operationId: 'listCustomers', tags, summary: 'List customers', querystring: CustomerListQuery, response: { 200: list } },
+    },
     async (req) => listCustomers({ ctx: serviceContext(deps, req), input: req.query as never }),
   );
 
@@ -21,7 +24,8 @@ export const customerRoutes = routesPlugin<ResourceDeps>('customers', (app, deps
     '/api/customers',
     {
       config: { scope: 'customersWrite' },
-      schema: { operationId: 'updateCustomers',
+      schema: {
+        operationId: 'updateCustomers',
         tags,
         summary: 'Update customers',
         description: 'Updates existing customers by id or externalId; never creates. An entry matching no active customer is a 400. Input order.',
@@ -36,7 +40,14 @@ export const customerRoutes = routesPlugin<ResourceDeps>('customers', (app, deps
     '/api/customers',
     {
       config: { scope: 'customersWrite' },
-      schema: { operationId: 'deleteCustomers', tags, summary: 'Delete customers', description: 'Soft delete by id; events stay.', body: IdList, response: { 200: DeletedIds } },
+      schema: {
+        operationId: 'deleteCustomers',
+        tags,
+        summary: 'Delete customers',
+        description: 'Soft delete by id; events stay.',
+        body: IdList,
+        response: { 200: DeletedIds },
+      },
     },
     async (req) => ({ deletedIds: await deleteCustomers({ ctx: serviceContext(deps, req), input: req.body as string[] }) }),
   );

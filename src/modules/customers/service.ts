@@ -1,10 +1,10 @@
+import { audit } from '../../core/audit.js';
 import { invalid } from '../../core/errors.js';
 import type { ListParams } from '../../core/list-params.js';
-import { assertBulkSize, assertDistinct, bulkResource } from '../bulk/service.js';
+import { assertBulkSize, assertDistinct, assertHttps, bulkResource } from '../bulk/service.js';
 import { withTransaction } from '../../core/transaction.js';
 import { type Ctx } from '../../core/context.js';
 import { type Item } from '../../core/items.js';
-import { assertHttps } from '../bulk/rules.js';
 import { customerStore, customersByExternalId, type CustomerRow } from './store.js';
 
 export type { CustomerRow } from './store.js';
@@ -51,9 +51,13 @@ export async function updateCustomers({ ctx, input }: { ctx: Ctx; input: Item[] 
   });
   return withTransaction(ctx.db, async (tx) => {
     const byExternal = new Map(
-      (await customersByExternalId(tx, ctx.workspace.id, input.filter((i) => i.id === undefined).map((i) => i.externalId as string))).map(
-        (c) => [c.externalId, c.id],
-      ),
+      (
+        await customersByExternalId(
+          tx,
+          ctx.workspace.id,
+          input.filter((i) => i.id === undefined).map((i) => i.externalId as string),
+        )
+      ).map((c) => [c.externalId, c.id]),
     );
     const ids = input.map((item) => (item.id !== undefined ? (item.id as string).toLowerCase() : byExternal.get(item.externalId as string)));
     ids.forEach((id, i) => {
@@ -69,6 +73,8 @@ export async function updateCustomers({ ctx, input }: { ctx: Ctx; input: Item[] 
       for (const f of ['name', 'email', 'avatar']) if (item[f] !== undefined) out[f] = item[f];
       return out;
     });
-    return customerStore.updateMany(tx, ctx.workspace.id, items);
+    const updated = await customerStore.updateMany(tx, ctx.workspace.id, items);
+    await audit(ctx, tx, { ids: updated.map((c) => c.id), counts: { updated: updated.length } });
+    return updated;
   });
 }

@@ -25,8 +25,8 @@ const write = { scope: 'linksWrite' } as const;
 
 // "Owner" (operations.md, rules before §11) and §13's "an owner claims a host".
 const OWNER_NOTE =
-  'Extension (operations.md §13). Owner: with a session, only an owner of the workspace (X-Workspace-Id) may call it (403 owner_required for members and viewers). ' +
-  'API keys, human tokens and OAuth tokens act by the scope named below: a claim routes visitors to the workspace\'s links, so changing claims needs the links write scope and reading them the links read scope (no new scope: §11\'s rules add none).';
+  'Extension. Owner: with a session, only an owner of the workspace (X-Workspace-Id) may call it (403 owner_required for members and viewers). ' +
+  "API keys, human tokens and OAuth tokens act by the scope named below: a claim routes visitors to the workspace's links, so changing claims needs the links write scope and reading them the links read scope (no new scope: §11's rules add none).";
 
 export type DomainRouteDeps = ResourceDeps & { domains: DomainDeps; roleOf: RoleLookup; isActiveHost: (host: string) => boolean };
 
@@ -42,7 +42,8 @@ export const domainRoutes = routesPlugin<DomainRouteDeps>('domains', (app, deps)
     {
       config: write,
       preHandler: ownerBySession,
-      schema: { operationId: 'createDomain',
+      schema: {
+        operationId: 'createDomain',
         tags,
         summary: 'Claim a host',
         description: `The claim starts pending: add the TXT record \`verification.txtName\` with \`verification.txtValue\`, then verify. Several workspaces may claim one host while pending; the first verified holds it, and only active hosts route. ${OWNER_NOTE}`,
@@ -55,13 +56,28 @@ export const domainRoutes = routesPlugin<DomainRouteDeps>('domains', (app, deps)
 
   app.get(
     '/api/domains',
-    { config: read, preHandler: ownerBySession, schema: { operationId: 'listDomains', tags, summary: 'Claimed hosts', description: `Newest first. ${OWNER_NOTE}`, querystring: DomainListQuery, response: { 200: Type.Array(domain) } } },
+    {
+      config: read,
+      preHandler: ownerBySession,
+      schema: {
+        operationId: 'listDomains',
+        tags,
+        summary: 'Claimed hosts',
+        description: `Newest first. ${OWNER_NOTE}`,
+        querystring: DomainListQuery,
+        response: { 200: Type.Array(domain) },
+      },
+    },
     async (req) => listDomains({ ctx: ctx(req), input: req.query as never }),
   );
 
   app.get(
     '/api/domains/:id',
-    { config: read, preHandler: ownerBySession, schema: { operationId: 'getDomain', tags, summary: 'A claimed host', description: OWNER_NOTE, params: DomainParam, response: { 200: domain } } },
+    {
+      config: read,
+      preHandler: ownerBySession,
+      schema: { operationId: 'getDomain', tags, summary: 'A claimed host', description: OWNER_NOTE, params: DomainParam, response: { 200: domain } },
+    },
     async (req) => getDomain({ ctx: ctx(req), input: { id: req.params.id } }),
   );
 
@@ -70,7 +86,15 @@ export const domainRoutes = routesPlugin<DomainRouteDeps>('domains', (app, deps)
     {
       config: write,
       preHandler: ownerBySession,
-      schema: { operationId: 'updateDomain', tags, summary: 'Change where a host sends visitors', description: `At least one of rootUrl, notFoundUrl (null clears). ${OWNER_NOTE}`, params: DomainParam, body: DomainUpdate, response: { 200: domain } },
+      schema: {
+        operationId: 'updateDomain',
+        tags,
+        summary: 'Change where a host sends visitors, or make it the default domain',
+        description: `At least one of rootUrl, notFoundUrl (null clears), default. ${OWNER_NOTE}`,
+        params: DomainParam,
+        body: DomainUpdate,
+        response: { 200: domain },
+      },
     },
     async (req) => updateDomain({ ctx: ctx(req), deps: deps.domains, input: { ...req.body, id: req.params.id } }),
   );
@@ -80,9 +104,18 @@ export const domainRoutes = routesPlugin<DomainRouteDeps>('domains', (app, deps)
     {
       config: write,
       preHandler: ownerBySession,
-      schema: { operationId: 'deleteDomain', tags, summary: 'Give up a host', description: `The host stops routing at once on every instance, and the workspace's aliases on it are removed from its links. ${OWNER_NOTE}`, params: DomainParam, response: { 200: DeletedIds } },
+      schema: {
+        operationId: 'deleteDomain',
+        tags,
+        summary: 'Give up a host',
+        description: `The host stops routing at once on every instance, and the workspace's aliases on it are removed from its links. ${OWNER_NOTE}`,
+        params: DomainParam,
+        response: { 200: DeletedIds },
+      },
     },
-    async (req) => ({ deletedIds: [await deleteDomain({ ctx: ctx(req), deps: deps.domains, input: { id: req.params.id, workspaceId: ctx(req).workspace.id } })] }),
+    async (req) => ({
+      deletedIds: [await deleteDomain({ ctx: ctx(req), deps: deps.domains, input: { id: req.params.id, workspaceId: ctx(req).workspace.id } })],
+    }),
   );
 
   app.post(
@@ -90,7 +123,8 @@ export const domainRoutes = routesPlugin<DomainRouteDeps>('domains', (app, deps)
     {
       config: write,
       preHandler: ownerBySession,
-      schema: { operationId: 'verifyDomain',
+      schema: {
+        operationId: 'verifyDomain',
         tags,
         summary: 'Verify a claim by its TXT record',
         description: `Looks up the TXT record \`_linktrail.<host>\` (through the server's resolver, or DNS_SERVERS). Found with the claim's value: the claim becomes active (200) — unless another workspace verified the host first (400 \`host_taken\`) — and the aliases other workspaces stored on the host are removed. Otherwise the claim stays pending and the answer is a 400 saying what was found: \`domain_txt_missing\` (no TXT record), \`domain_txt_mismatch\` (records without the value), \`domain_dns_failed\` (the lookup failed). An active claim answers 200 as it is. ${OWNER_NOTE}`,
@@ -105,10 +139,12 @@ export const domainRoutes = routesPlugin<DomainRouteDeps>('domains', (app, deps)
     '/internal/domains/allowed',
     {
       config: { public: true },
-      schema: { operationId: 'isDomainAllowed',
+      schema: {
+        operationId: 'isDomainAllowed',
         tags,
         summary: 'May the edge get a certificate for this host?',
-        description: 'For a TLS proxy\'s on-demand certificates (Caddy\'s `ask`): 200 when `domain` is an active claimed host, 404 otherwise. No credential; answered from memory.',
+        description:
+          "For a TLS proxy's on-demand certificates (Caddy's `ask`): 200 when `domain` is an active claimed host, 404 otherwise. No credential; answered from memory.",
         querystring: AllowedQuery,
         response: { 200: Allowed, 404: Type.Ref(ErrorBody) },
       },
@@ -135,14 +171,25 @@ export const domainAdminRoutes = routesPlugin<{ db: ResourceDeps['db']; clock: (
 
     app.get(
       '/domains',
-      { schema: { operationId: 'adminListDomains', tags: opTags, security, summary: 'Every claimed host', description: 'Claims of every workspace, newest first.', querystring: DomainListQuery, response: { 200: Type.Array(Type.Ref(Domain)), ...adminErrors } } },
+      {
+        schema: {
+          operationId: 'adminListDomains',
+          tags: opTags,
+          security,
+          summary: 'Every claimed host',
+          description: 'Claims of every workspace, newest first.',
+          querystring: DomainListQuery,
+          response: { 200: Type.Array(Type.Ref(Domain)), ...adminErrors },
+        },
+      },
       async (req) => listAllDomains({ ctx: ctx(req), input: req.query as never }),
     );
 
     app.post(
       '/domains/:id/verify',
       {
-        schema: { operationId: 'adminVerifyDomain',
+        schema: {
+          operationId: 'adminVerifyDomain',
           tags: opTags,
           security,
           summary: 'Verify a claim without its TXT record',
@@ -156,7 +203,17 @@ export const domainAdminRoutes = routesPlugin<{ db: ResourceDeps['db']; clock: (
 
     app.delete(
       '/domains/:id',
-      { schema: { operationId: 'adminDeleteDomain', tags: opTags, security, summary: 'Remove a claim', description: 'Any workspace\'s claim; its aliases on the host are removed.', params: DomainParam, response: { 200: DeletedIds, ...adminErrors } } },
+      {
+        schema: {
+          operationId: 'adminDeleteDomain',
+          tags: opTags,
+          security,
+          summary: 'Remove a claim',
+          description: "Any workspace's claim; its aliases on the host are removed.",
+          params: DomainParam,
+          response: { 200: DeletedIds, ...adminErrors },
+        },
+      },
       async (req) => ({ deletedIds: [await deleteDomain({ ctx: ctx(req), deps: deps.domains, input: { id: req.params.id, workspaceId: null } })] }),
     );
   },

@@ -11,6 +11,8 @@ export interface DomainRow {
   txtValue: string;
   rootUrl: string | null;
   notFoundUrl: string | null;
+  /** The workspace's default host for new links (operations.md §21). */
+  isDefault: boolean;
   verifiedAt: string | null;
   createdAt: string;
   updatedAt: string;
@@ -33,6 +35,7 @@ const SELECTION = sql.raw(
     'd.txt_value AS "txtValue"',
     'd.root_url AS "rootUrl"',
     'd.not_found_url AS "notFoundUrl"',
+    'd.is_default AS "isDefault"',
     `CASE WHEN d.verified_at IS NULL THEN NULL ELSE ${isoTimestamp('d.verified_at')} END AS "verifiedAt"`,
     `${isoTimestamp('d.created_at')} AS "createdAt"`,
     `${isoTimestamp('d.updated_at')} AS "updatedAt"`,
@@ -42,7 +45,10 @@ const SELECTION = sql.raw(
 /** `workspace_id = …` when a workspace acts; nothing when the operator does (every workspace). */
 const scoped = (workspaceId: string | null): SQL => (workspaceId === null ? sql`` : sql` AND d.workspace_id = ${workspaceId}::uuid`);
 
-export async function insertDomain(conn: Conn, d: { id: string; workspaceId: string; host: string; txtValue: string; rootUrl: string | null; notFoundUrl: string | null }): Promise<DomainRow> {
+export async function insertDomain(
+  conn: Conn,
+  d: { id: string; workspaceId: string; host: string; txtValue: string; rootUrl: string | null; notFoundUrl: string | null },
+): Promise<DomainRow> {
   const [row] = await rows<DomainRow>(
     conn,
     sql`WITH d AS (
@@ -70,7 +76,12 @@ export async function findDomainRow(conn: Conn, workspaceId: string | null, id: 
 }
 
 /** Sets the given fields (undefined: unchanged, null: cleared). */
-export async function updateDomainRow(conn: Conn, workspaceId: string, id: string, f: { rootUrl?: string | null; notFoundUrl?: string | null }): Promise<DomainRow | undefined> {
+export async function updateDomainRow(
+  conn: Conn,
+  workspaceId: string,
+  id: string,
+  f: { rootUrl?: string | null; notFoundUrl?: string | null },
+): Promise<DomainRow | undefined> {
   const sets: SQL[] = [sql`updated_at = now()`];
   if (f.rootUrl !== undefined) sets.push(sql`root_url = ${f.rootUrl}`);
   if (f.notFoundUrl !== undefined) sets.push(sql`not_found_url = ${f.notFoundUrl}`);
@@ -80,6 +91,43 @@ export async function updateDomainRow(conn: Conn, workspaceId: string, id: strin
         SELECT ${SELECTION} FROM d`,
   );
   return row;
+}
+
+/**
+ * Makes the claim the workspace's default host (and no other), or stops it being so. Clears the
+ * former default first: the partial unique index allows one at a time.
+ */
+export async function setDefaultDomainRow(conn: Conn, workspaceId: string, id: string, isDefault: boolean): Promise<DomainRow | undefined> {
+  if (isDefault) {
+    await conn.execute(
+      sql`UPDATE domains SET is_default = false, updated_at = now() WHERE workspace_id = ${workspaceId}::uuid AND is_default AND id <> ${id}::uuid AND deleted_at IS NULL`,
+    );
+  }
+  const [row] = await rows<DomainRow>(
+    conn,
+    sql`WITH d AS (UPDATE domains SET is_default = ${isDefault}, updated_at = now()
+                   WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid AND deleted_at IS NULL RETURNING *)
+        SELECT ${SELECTION} FROM d`,
+  );
+  return row;
+}
+
+/** The workspace's default host, while it is active. */
+export async function defaultHostOf(conn: Conn, workspaceId: string): Promise<string | undefined> {
+  const [row] = await rows<{ host: string }>(
+    conn,
+    sql`SELECT host FROM domains WHERE workspace_id = ${workspaceId}::uuid AND is_default AND status = 'active' AND deleted_at IS NULL`,
+  );
+  return row?.host;
+}
+
+/** The workspace's active hosts, the default first, then by host. */
+export function activeHostsOf(conn: Conn, workspaceId: string): Promise<{ host: string; isDefault: boolean }[]> {
+  return rows(
+    conn,
+    sql`SELECT host, is_default AS "isDefault" FROM domains WHERE workspace_id = ${workspaceId}::uuid AND status = 'active' AND deleted_at IS NULL
+        ORDER BY is_default DESC, host`,
+  );
 }
 
 /**
@@ -94,7 +142,11 @@ export async function activateDomainRow(conn: Conn, workspaceId: string | null, 
                    WHERE d.id = ${id}::uuid AND d.deleted_at IS NULL${scoped(workspaceId)} RETURNING *)
         SELECT ${SELECTION} FROM d`,
   );
-  if (row) await conn.execute(sql`DELETE FROM link_aliases WHERE host = ${row.host} AND workspace_id <> ${row.workspaceId}::uuid`);
+  if (row) {
+    await conn.execute(sql`DELETE FROM link_aliases WHERE host = ${row.host} AND workspace_id <> ${row.workspaceId}::uuid`);
+    // Keys too (operations.md §21): those links go back to the short-link host, by short id.
+    await conn.execute(sql`DELETE FROM link_keys WHERE host = ${row.host} AND workspace_id <> ${row.workspaceId}::uuid`);
+  }
   return row;
 }
 
@@ -106,10 +158,14 @@ export async function activateDomainRow(conn: Conn, workspaceId: string | null, 
 export async function deleteDomainRow(conn: Conn, workspaceId: string | null, id: string): Promise<DomainRow | undefined> {
   const [row] = await rows<DomainRow>(
     conn,
-    sql`WITH d AS (UPDATE domains d SET deleted_at = now(), updated_at = now() WHERE d.id = ${id}::uuid AND d.deleted_at IS NULL${scoped(workspaceId)} RETURNING *)
+    sql`WITH d AS (UPDATE domains d SET deleted_at = now(), updated_at = now(), is_default = false WHERE d.id = ${id}::uuid AND d.deleted_at IS NULL${scoped(workspaceId)} RETURNING *)
         SELECT ${SELECTION} FROM d`,
   );
-  if (row) await conn.execute(sql`DELETE FROM link_aliases WHERE host = ${row.host} AND workspace_id = ${row.workspaceId}::uuid`);
+  if (row) {
+    await conn.execute(sql`DELETE FROM link_aliases WHERE host = ${row.host} AND workspace_id = ${row.workspaceId}::uuid`);
+    // The links keyed on the host go back to the short-link host (by short id); the host's paths are free for its next holder.
+    await conn.execute(sql`DELETE FROM link_keys WHERE host = ${row.host} AND workspace_id = ${row.workspaceId}::uuid`);
+  }
   return row;
 }
 

@@ -31,7 +31,9 @@ export const Event = Type.Object(
     amount: Nullable(Type.Integer({ description: 'Sales: minor units; leads: null' })),
     currency: Nullable(Type.String({ description: 'Sales: lowercase ISO 4217; leads: null' })),
     refundedAmount: Nullable(
-      Type.Integer({ description: 'Extension (operations.md §12): sales: the part of amount refunded (Stripe refunds), 0 when none; analytics count amount − refundedAmount; leads: null' }),
+      Type.Integer({
+        description: 'Extension: sales: the part of amount refunded (Stripe refunds), 0 when none; analytics count amount − refundedAmount; leads: null',
+      }),
     ),
     metadata: Nullable(Type.Object({}, { additionalProperties: true })),
     createdAt: DateTime,
@@ -43,6 +45,6 @@ export const Event = Type.Object(
   {
     $id: 'Event',
     description:
-      'A lead or sale as recorded by POST /api/track/lead or /api/track/sale. Extension: api.md lists no events endpoint; this record is the same for both kinds, with the sale-only fields null on leads. It names its link (shortUrl, linkTitle) and customer (customerName, customerEmail) beside their ids, so a list shows them without a call per row.',
+      'A lead or sale as recorded by POST /api/track/lead or /api/track/sale. Extension: this record is the same for both kinds, with the sale-only fields null on leads. It names its link (shortUrl, linkTitle) and customer (customerName, customerEmail) beside their ids, so a list shows them without a call per row.',
   },
 );

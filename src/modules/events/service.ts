@@ -65,8 +65,23 @@ function filterOf(ctx: Ctx, q: EventListQuery): EventFilter | 'empty' {
 
 /** The Event record's fields in order; metadata (free-form) is written as its JSON text. */
 export const EVENT_COLUMNS = [
-  'type', 'id', 'eventName', 'linkId', 'clickId', 'customerId', 'customerExternalId', 'leadId', 'amount', 'currency', 'metadata', 'createdAt',
-  'shortUrl', 'linkTitle', 'customerName', 'customerEmail', 'refundedAmount',
+  'type',
+  'id',
+  'eventName',
+  'linkId',
+  'clickId',
+  'customerId',
+  'customerExternalId',
+  'leadId',
+  'amount',
+  'currency',
+  'metadata',
+  'createdAt',
+  'shortUrl',
+  'linkTitle',
+  'customerName',
+  'customerEmail',
+  'refundedAmount',
 ] as const;
 
 /** Keyset pages of events: each page starts after the last row of the one before. */

@@ -54,13 +54,13 @@ function eventWhere(alias: 'l' | 's', f: EventFilter): SQL {
   if (f.customerId) parts.push(sql`${a}.customer_id = ${f.customerId}::uuid`);
   if (f.customerExternalId !== undefined) {
     // Every customer that ever had the id (a deleted one's events stay), of this workspace only.
-    parts.push(sql`${a}.customer_id IN (SELECT k.id FROM customers k WHERE k.workspace_id = ${f.workspaceId}::uuid AND k.external_id = ${f.customerExternalId})`);
+    parts.push(
+      sql`${a}.customer_id IN (SELECT k.id FROM customers k WHERE k.workspace_id = ${f.workspaceId}::uuid AND k.external_id = ${f.customerExternalId})`,
+    );
   }
   if (f.start) parts.push(sql`${a}.created_at >= ${f.start.toISOString()}::timestamptz`);
   if (f.end) {
-    parts.push(
-      f.endExclusive ? sql`${a}.created_at < ${f.end.toISOString()}::timestamptz` : sql`${a}.created_at <= ${f.end.toISOString()}::timestamptz`,
-    );
+    parts.push(f.endExclusive ? sql`${a}.created_at < ${f.end.toISOString()}::timestamptz` : sql`${a}.created_at <= ${f.end.toISOString()}::timestamptz`);
   }
   return sql.join(parts, sql` AND `);
 }

@@ -14,7 +14,7 @@ const DESCRIPTION = [
   '`partner` (GET /api/partners), `link` (GET /api/links, with `aliases`), `customer` (GET /api/customers), `click` (the click record of GET /api/analytics),',
   '`lead` and `sale` (GET /api/events). Within a type, oldest first. Read a page at a time as the client reads, so any size streams.',
   'Needs all six read scopes, listed below (403 `missing_scopes` lists those absent).',
-  'It is the format `POST /api/imports?source=linktrail` (operations.md §13) reads back.',
+  'It is the format `POST /api/imports?source=linktrail` reads back (docs/imports.md).',
 ].join(' ');
 
 export const exportRoutes = routesPlugin<ResourceDeps & ExportDeps>('export', (app, deps) => {
@@ -22,7 +22,8 @@ export const exportRoutes = routesPlugin<ResourceDeps & ExportDeps>('export', (a
     '/api/export',
     {
       config: { scope: EXPORT_SCOPES, heavy: true },
-      schema: { operationId: 'exportWorkspace',
+      schema: {
+        operationId: 'exportWorkspace',
         tags: ['Export'],
         summary: 'Export the workspace as NDJSON',
         description: DESCRIPTION,
@@ -37,7 +38,10 @@ export const exportRoutes = routesPlugin<ResourceDeps & ExportDeps>('export', (a
 
 function sendExport(reply: FastifyReply, ctx: Ctx, deps: ExportDeps) {
   const body = Readable.from(exportWorkspace({ ctx, deps }), { objectMode: false });
-  return reply.type('application/x-ndjson; charset=utf-8').header('content-disposition', 'attachment; filename="export.ndjson"').send(body as never);
+  return reply
+    .type('application/x-ndjson; charset=utf-8')
+    .header('content-disposition', 'attachment; filename="export.ndjson"')
+    .send(body as never);
 }
 
 const AdminWorkspaceParam = Type.Object({ workspaceId: Type.String({ format: 'uuid' }) });
@@ -50,7 +54,8 @@ export const exportAdminRoutes = routesPlugin<ResourceDeps & ExportDeps & { admi
     app.get(
       '/workspaces/:workspaceId/export',
       {
-        schema: { operationId: 'adminExportWorkspace',
+        schema: {
+          operationId: 'adminExportWorkspace',
           tags: ['Operator'],
           security: [{ adminToken: [] }],
           summary: 'Export a workspace as NDJSON',

@@ -1,7 +1,9 @@
 import type { Ctx } from '../../core/context.js';
+import { isPublicShortenerHost } from '../../core/public-shorteners.js';
 import type { ReasonCode } from '../../i18n/messages.js';
 import { claimHostsForImport, type DomainDeps } from '../domains/service.js';
-import { destinationKey, importMatches, parseAlias, upsertLinks, type ImportMatches, type LinkDeps } from '../links/service.js';
+import { newId } from '../../db/ids.js';
+import { destinationKey, importLinks, importMatches, parseAlias, type ImportedLink, type ImportMatches, type LinkDeps } from '../links/service.js';
 import { failure } from './build-row.js';
 import { actionFor, type Action, type Resolved } from './plan-rows.js';
 import { collectionIds, tagIds } from './resolve-names.js';
@@ -54,7 +56,9 @@ function tooLong(row: ImportRow): RowFailure | undefined {
     over('description', row.description, LIMITS.description) ??
     over('externalId', row.externalId, LIMITS.externalId) ??
     over('collection', row.collection, LIMITS.collection) ??
-    Object.entries(row.utm).map(([k, v]) => over(`utm_${k}`, v, LIMITS.utm)).find(Boolean) ??
+    Object.entries(row.utm)
+      .map(([k, v]) => over(`utm_${k}`, v, LIMITS.utm))
+      .find(Boolean) ??
     (row.tags.length > LIMITS.tags ? fail(row.line, 'tags', 'max_items', { limit: LIMITS.tags }) : undefined) ??
     row.tags.map((t) => over('tags', t, LIMITS.tag)).find(Boolean)
   );
@@ -62,6 +66,8 @@ function tooLong(row: ImportRow): RowFailure | undefined {
 
 interface Pending {
   row: ImportRow;
+  /** The row's old short URL is a public shortener's (core/public-shorteners.ts): no alias, but one link per such URL in a file. */
+  publicShortUrl?: string;
   alias?: { host: string; path: string; url: string };
   /** The row's old short URL is one of this server's own (a file exported here): the link's short id. */
   ownShortId?: string;
@@ -88,6 +94,8 @@ function checkRows(rows: ImportRow[], failures: RowFailure[], ownHost: string, d
       const a = parseAlias(row.shortUrl, 'shortUrl');
       // This server's short URL is the link itself, not an alias: the row updates the link it names.
       if (a.host === ownHost) out.push({ row, ownShortId: a.path.slice(1) });
+      // A public shortener's short URL keeps working there: the link is imported without it.
+      else if (isPublicShortenerHost(a.host)) out.push({ row, publicShortUrl: `https://${a.host}${a.path}` });
       else out.push({ row, alias: { ...a, url: `https://${a.host}${a.path}` } });
     } catch {
       failures.push(fail(row.line, 'shortUrl', 'short_url'));
@@ -111,9 +119,12 @@ async function claimHosts(ctx: Ctx, deps: BatchDeps, pending: Pending[], failure
 
 /** The link a row already is: its alias here, else its external id, else (with neither) its destination and title. */
 function matchOf(ctx: Ctx, m: ImportMatches, p: Pending): { linkId?: string; taken?: boolean } {
-  if (p.alias) {
-    const owner = m.aliasOwners.get(`${p.alias.host}${p.alias.path}`);
-    if (owner) return owner.workspaceId === ctx.workspace.id ? { linkId: owner.linkId } : { taken: true };
+  // A public shortener's URL made an alias before it was refused: the link that holds it is this row's.
+  const aliasKey = p.alias ? `${p.alias.host}${p.alias.path}` : p.publicShortUrl?.slice('https://'.length);
+  if (aliasKey !== undefined) {
+    const owner = m.aliasOwners.get(aliasKey);
+    if (owner?.workspaceId === ctx.workspace.id) return { linkId: owner.linkId };
+    if (owner && p.alias) return { taken: true };
   }
   const own = p.ownShortId === undefined ? undefined : m.byShortId.get(p.ownShortId);
   if (own) return { linkId: own };
@@ -129,22 +140,32 @@ function matchOf(ctx: Ctx, m: ImportMatches, p: Pending): { linkId?: string; tak
 function sameLinkKey(p: Pending): string {
   if (p.alias) return `a:${p.alias.url}`;
   if (p.row.externalId !== undefined) return `e:${p.row.externalId}`;
+  if (p.publicShortUrl) return `p:${p.publicShortUrl}`;
   return `d:${destinationKey(p.row.url, p.row.title)}`;
 }
 
 interface Planned {
   line: number;
+  row: ImportRow;
   action: Action;
 }
 
 async function planActions(ctx: Ctx, deps: BatchDeps, pending: Pending[], failures: RowFailure[], defaultCollection?: string): Promise<Planned[]> {
-  const collections = await collectionIds(ctx, pending.map((p) => p.row.collection ?? defaultCollection!));
-  const tags = await tagIds(ctx, pending.flatMap((p) => p.row.tags));
+  const collections = await collectionIds(
+    ctx,
+    pending.map((p) => p.row.collection ?? defaultCollection!),
+  );
+  const tags = await tagIds(
+    ctx,
+    pending.flatMap((p) => p.row.tags),
+  );
   const matches = await importMatches({
     ctx,
     deps: deps.links,
     input: {
-      aliases: pending.flatMap((p) => (p.alias ? [{ host: p.alias.host, path: p.alias.path }] : [])),
+      aliases: pending.flatMap((p) =>
+        p.alias ? [{ host: p.alias.host, path: p.alias.path }] : p.publicShortUrl ? [parseAlias(p.publicShortUrl, 'shortUrl')] : [],
+      ),
       externalIds: pending.flatMap((p) => (p.row.externalId !== undefined ? [p.row.externalId] : [])),
       destinations: pending.filter((p) => !p.alias && p.row.externalId === undefined).map((p) => ({ url: p.row.url, title: p.row.title ?? '' })),
       shortIds: pending.flatMap((p) => (p.ownShortId !== undefined ? [p.ownShortId] : [])),
@@ -172,15 +193,25 @@ async function planActions(ctx: Ctx, deps: BatchDeps, pending: Pending[], failur
     }
     firstLine.set(key, p.row.line);
     const resolved: Resolved = { row: p.row, collectionId, tagIds: p.row.tags.map((t) => tags.get(t.toLowerCase())!), alias: p.alias?.url };
-    planned.push({ line: p.row.line, action: actionFor(resolved, match.linkId ? matches.links.get(match.linkId) : undefined) });
+    planned.push({ line: p.row.line, row: p.row, action: actionFor(resolved, match.linkId ? matches.links.get(match.linkId) : undefined) });
   }
   return planned;
 }
 
+/** A planned write as the links service takes an import's link: a new one with the file's creation date. */
+function importedLink(p: Planned): ImportedLink {
+  const { action } = p;
+  if (action.kind === 'update') {
+    const { id, ...fields } = action.input;
+    return { id, update: true, fields: fields as ImportedLink['fields'] };
+  }
+  const fields = (action.kind === 'create' ? action.input : {}) as ImportedLink['fields'];
+  return { id: newId(), update: false, fields, createdAt: p.row.createdAt };
+}
+
 /** Writes one chunk through the links service, a row failing alone (write-rows.ts). */
 function writeChunk(ctx: Ctx, deps: BatchDeps, chunk: Planned[], failures: RowFailure[]): Promise<Planned[]> {
-  const input = (left: Planned[]) => left.map((p) => (p.action.kind === 'unchanged' ? {} : p.action.input));
-  return writeRows(ctx, chunk, (c, left) => upsertLinks({ ctx: c, deps: deps.links, input: input(left) }), failures);
+  return writeRows(ctx, chunk, (c, left) => importLinks({ ctx: c, deps: deps.links, input: left.map(importedLink) }), failures);
 }
 
 export async function applyBatch(ctx: Ctx, deps: BatchDeps, results: ReadResult[], defaultCollection?: string): Promise<BatchOutcome> {
@@ -198,6 +229,8 @@ export async function applyBatch(ctx: Ctx, deps: BatchDeps, results: ReadResult[
     for (const p of await writeChunk(ctx, deps, writes.slice(at, at + size), failures)) {
       if (p.action.kind === 'create') outcome.created++;
       else outcome.updated++;
+      // Written, without what the reader could not keep (a creation date out of range): listed, not failed.
+      for (const w of p.row.warnings ?? []) failures.push({ line: p.line, ...w, leftOut: true });
     }
   }
   return outcome;

@@ -16,7 +16,12 @@ export interface RowContext {
   seenShortUrls: Map<string, number>;
   /** The host for a keyword whose row names no domain. */
   defaultDomain?: string;
+  /** When the file is read (ms): a creation date after it is not kept. */
+  now: number;
 }
+
+/** The earliest creation date kept: before it a date is a spreadsheet's zero or a typo, not a link's. */
+export const EARLIEST_CREATED_AT = Date.UTC(2000, 0, 1);
 
 type Failure = Extract<ReadResult, { ok: false }>;
 
@@ -102,7 +107,12 @@ export function buildRow(ctx: RowContext, line: number, cells: readonly string[]
   if (created !== undefined) {
     const iso = parseImportDate(created);
     if (iso === undefined) return failure(line, 'createdAt', 'import_date');
-    row.createdAt = iso;
+    const at = Date.parse(iso);
+    if (at >= EARLIEST_CREATED_AT && at <= ctx.now) row.createdAt = iso;
+    else {
+      const { ok: _ok, line: _line, ...warning } = failure(line, 'createdAt', 'import_date_range', { date: iso });
+      row.warnings = [warning];
+    }
   }
   const short = oldShortUrl(ctx, cells);
   if (short && !short.ok) return failure(line, 'shortUrl', short.reason);

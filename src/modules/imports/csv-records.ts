@@ -28,7 +28,8 @@ const TURN_RECORDS = 1000;
  */
 export const MAX_ROW_CELLS = 1000;
 
-export type CsvRecord = { line: number; cells: string[] } | { line: number; unclosedQuote: true };
+/** `bytes`: how far into the body the parser had read when the record ended. */
+export type CsvRecord = { line: number; cells: string[]; bytes: number } | { line: number; unclosedQuote: true };
 
 /**
  * Spreadsheets run a cell beginning with =, +, -, @, TAB or CR as a formula, so exports (ours,
@@ -74,7 +75,7 @@ export async function* csvRecords(body: Buffer, delimiter: Delimiter): AsyncGene
   try {
     for await (const cells of parser as AsyncIterable<string[]>) {
       line++;
-      yield { line, cells: cells.map(unguardFormula) };
+      yield { line, cells: cells.map(unguardFormula), bytes: parser.info.bytes };
       if (line % TURN_RECORDS === 0) await nextTurn();
     }
     if (broken) yield { line: line + 1, unclosedQuote: true };

@@ -12,6 +12,12 @@ import type { ImportOptions } from './store.js';
 
 const lineOf = (r: ReadResult): number => (r.ok ? r.row.line : r.line);
 
+/**
+ * Rows of a job's first batch: written (and its progress committed) in a fraction of a second, so
+ * a job shows movement at once; the next batches take the reader's full size (issue 43).
+ */
+const FIRST_BATCH_ROWS = 50;
+
 /** The names a file uses, read through once. */
 async function namesIn(file: Buffer, source: ImportSource, o: ImportOptions): Promise<{ total: number; collections: string[]; tags: string[] }> {
   const collections = new Set<string>();
@@ -50,10 +56,11 @@ export function csvSource(source: ImportSource): JobSource {
       return { total: names.total, columns };
     },
     async *batches(file, o) {
-      for await (const batch of readImportBatches(file, { ...o, source })) {
+      for await (const batch of readImportBatches(file, { ...o, source }, { firstBatchRows: FIRST_BATCH_ROWS })) {
         const job: JobBatch = {
           lastLine: lineOf(batch.results.at(-1)!),
           count: batch.results.length,
+          endByte: batch.endByte,
           async apply(ctx, deps, afterLine) {
             const results = batch.results.filter((r) => lineOf(r) > afterLine);
             const outcome = await applyBatch(ctx, deps, results, o.collection);

@@ -29,6 +29,8 @@ export interface JobBatch {
   lastLine: number;
   /** Rows (records) in the batch, rejected ones included: the job's `done` moves by this. */
   count: number;
+  /** How far into the file (bytes) the batch reaches, when the source knows: the job's `bytesRead`. */
+  endByte?: number;
   /**
    * Writes the batch's rows after `afterLine` (a resumed job skips the rest). Each row is counted
    * once: created, updated, unchanged, or a failure (a `leftOut` failure is also counted above).

@@ -15,9 +15,7 @@ export interface Resolved {
 }
 
 export type Action =
-  | { kind: 'create'; input: Record<string, unknown> }
-  | { kind: 'update'; input: Record<string, unknown> & { id: string } }
-  | { kind: 'unchanged' };
+  { kind: 'create'; input: Record<string, unknown> } | { kind: 'update'; input: Record<string, unknown> & { id: string } } | { kind: 'unchanged' };
 
 const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
 

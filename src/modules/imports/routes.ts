@@ -27,7 +27,7 @@ const READ_LIMITS =
   `At most ${READS_PER_WORKSPACE} files are read at once per workspace on each instance (previews, and imports being checked before their 202): one more is 429 \`import_reads_busy\` with Retry-After (and \`retryAfter\`). `;
 
 const START =
-  'Extension (operations.md §13). The file is the body (`text/csv`, UTF-8, a BOM ignored; delimiter `,` `;` or tab found from the header; at most 50 MB (413 above) and 100,000 rows). ' +
+  'Extension. The file is the body (`text/csv`, UTF-8, a BOM ignored; delimiter `,` `;` or tab found from the header; at most 50 MB (413 above) and 100,000 rows). ' +
   READ_LIMITS +
   'One import runs at a time per workspace: while one runs, another is 409 `import_running` before its file is read. ' +
   'The file is read through once before the answer: a file-level problem is a 400 (`import_not_csv`, `import_empty`, `import_no_destination`, `import_too_many_rows`, `import_too_many_cells`, `import_collection_required`…) and nothing is stored; ' +
@@ -35,18 +35,21 @@ const START =
   'Per row, not atomic: good rows are written, bad ones reported (GET /api/imports/{id}/errors). ' +
   'A row whose old short URL (an alias: aliases on the Link record) or externalId was imported before updates that link; a row with neither is matched by destination and title; importing the same file twice ends with created 0, updated 0. ' +
   'Each old short URL becomes an alias of its link; a host the workspace has not claimed is claimed (pending) for it — the alias answers once the claim is verified (POST /api/domains/{id}/verify). A host another workspace holds active fails its rows (`alias_host_taken`). ' +
-  'Creation dates in the file are read (and checked) but links are created now: the Link record\'s createdAt is when it came here. ' +
-  '`source=linktrail` reads a workspace\'s export back (GET /api/export: NDJSON, one record a line; recognised when the file\'s first line is a JSON object; collection, mapping and upgradeHttp do not apply). ' +
-  'Besides the route\'s own scope it needs the write scope of each record type the file holds: collectionsWrite, tagsWrite, partnersWrite, customersWrite, and conversionsWrite for clicks, leads and sales (403 `missing_scopes` before the job starts). ' +
-  'A line that is not a JSON object, names an unknown type or breaks a field\'s rule is a rejected row (its line, field and reason). ' +
-  'Each record keeps its id where that id is free on this server (so click ids in visitors\' cookies keep working) and gets an id derived from this workspace\'s and its own where another workspace holds it; references (a link\'s collection, tags and partner; an event\'s link, customer, click and lead) follow the same rule, and a tag or customer this workspace already has under the same name or externalId is that one. ' +
-  'A record whose id is already this workspace\'s is the same record: updated when a field differs, else unchanged (clicks, leads and sales never change, but a sale\'s refundedAmount), so the same export imported twice ends with created 0, updated 0. A record deleted here since an earlier import is not brought back. ' +
+  "Extension: a well-known public shortener's host (bit.ly, bitly.com, j.mp, tinyurl.com, t.co, goo.gl, ow.ly, is.gd, v.gd, buff.ly, rebrand.ly, rb.gy, short.io, dub.sh, cutt.ly, shorturl.at, tiny.cc, and their subdomains) is never claimed and its short URLs become no aliases: the file cannot own that host, the links are imported without them and their old short URLs keep working at the old service, not here (the preview's `publicShorteners` says so). " +
+  "Extension: a row's creation date (Bitly's `created_at`, Dub's `Created at`, Shlink's and Rebrandly's `createdAt`, a CSV's `createdAt` / `created`) becomes the createdAt of the link the row creates (a link it updates keeps its own): a date that is not one the reader knows fails the row (`import_date`); a date before 2000-01-01 or after the moment the file is read is not kept — the link is created with the import's time and the row is listed in the errors CSV (`import_date_range`), counted as written, not failed. " +
+  "`source=linktrail` reads a workspace's export back (GET /api/export: NDJSON, one record a line; recognised when the file's first line is a JSON object; collection, mapping and upgradeHttp do not apply). " +
+  "Besides the route's own scope it needs the write scope of each record type the file holds: collectionsWrite, tagsWrite, partnersWrite, customersWrite, and conversionsWrite for clicks, leads and sales (403 `missing_scopes` before the job starts). " +
+  "A line that is not a JSON object, names an unknown type or breaks a field's rule is a rejected row (its line, field and reason). " +
+  "Each record keeps its id where that id is free on this server (so click ids in visitors' cookies keep working) and gets an id derived from this workspace's and its own where another workspace holds it; references (a link's collection, tags and partner; an event's link, customer, click and lead) follow the same rule, and a tag or customer this workspace already has under the same name or externalId is that one. " +
+  "A record whose id is already this workspace's is the same record: updated when a field differs, else unchanged (clicks, leads and sales never change, but a sale's refundedAmount), so the same export imported twice ends with created 0, updated 0. A record deleted here since an earlier import is not brought back. " +
   'Records keep their createdAt and updatedAt. A link keeps its short id when free on this server, else gets a new one (its shortUrl differs: on the same server the link it was exported from holds it). ' +
-  'A link keeps its aliases, their hosts claimed pending for this workspace; an alias this workspace cannot hold (its host is another workspace\'s, or another link holds it) is left out, the link imported without it and the line listed in the errors CSV (counted as written, not failed). ' +
+  "A link keeps its aliases, their hosts claimed pending for this workspace; an alias this workspace cannot hold (its host is another workspace's, or another link holds it) is left out, the link imported without it and the line listed in the errors CSV (counted as written, not failed). " +
   'Clicks, leads and sales are written with their analytics rollups, so GET /api/analytics and GET /api/events show them as the source workspace did (an event takes its dimensions from its imported click, a sale from its lead); they send no webhooks.';
 
 const RUNNING = errorAnswer('import_running: an import of this workspace is still running (the file was not read)');
-const BUSY = errorAnswer(`Rate limit exceeded, or import_reads_busy: ${READS_PER_WORKSPACE} files of this workspace are being read already (see retryAfter and Retry-After)`);
+const BUSY = errorAnswer(
+  `Rate limit exceeded, or import_reads_busy: ${READS_PER_WORKSPACE} files of this workspace are being read already (see retryAfter and Retry-After)`,
+);
 
 /** The body of an import: the file's bytes, whatever its content type says. */
 function fileParser(app: App): void {
@@ -111,7 +114,19 @@ export const importRoutes = routesPlugin<ImportRouteDeps>('imports', (app, deps)
     const f = files as App;
     f.post(
       '/api/imports',
-      { config: write, bodyLimit: MAX_FILE_BYTES, schema: { operationId: 'createImport', tags, summary: 'Import links from a file', description: START, querystring: ImportQuery, body: FILE_BODY, response: { 202: Type.Ref(Import), 409: RUNNING, 429: BUSY } } },
+      {
+        config: write,
+        bodyLimit: MAX_FILE_BYTES,
+        schema: {
+          operationId: 'createImport',
+          tags,
+          summary: 'Import links from a file',
+          description: START,
+          querystring: ImportQuery,
+          body: FILE_BODY,
+          response: { 202: Type.Ref(Import), 409: RUNNING, 429: BUSY },
+        },
+      },
       async (req, reply) => {
         const started = await startImport({ ctx: ctx(req), deps, input: { ...requestOf(req.query), file: fileOf(req.body), scopes: req.principal!.scopes } });
         deps.wakeWorker();
@@ -123,7 +138,15 @@ export const importRoutes = routesPlugin<ImportRouteDeps>('imports', (app, deps)
       {
         config: write,
         bodyLimit: MAX_FILE_BYTES,
-        schema: { operationId: 'previewImport', tags, summary: 'Preview an import', description: `What POST /api/imports would read from this file and query, without importing: the source, the columns, which column feeds each field, the row count and the first 10 rows as they would be imported. The same 400s. A Linktrail export (source linktrail) has no columns: only its record count. ${READ_LIMITS}`, querystring: ImportQuery, body: FILE_BODY, response: { 200: ImportPreview, 429: BUSY } },
+        schema: {
+          operationId: 'previewImport',
+          tags,
+          summary: 'Preview an import',
+          description: `What POST /api/imports would read from this file and query, without importing: the source, the columns, which column feeds each field, the row count and the first 10 rows as they would be imported. It reads only the head of the file as rows (about 256 KB, cut after a record): a file of more than 512 KB gets its row count estimated from its line breaks (\`totalEstimated\`), and a row's problem after the head shows only in the import. The file-level 400s are the same (size, encoding, header, columns, mapping, more than 100,000 rows). A Linktrail export (source linktrail) has no columns: only its record count. ${READ_LIMITS}`,
+          querystring: ImportQuery,
+          body: FILE_BODY,
+          response: { 200: ImportPreview, 429: BUSY },
+        },
       },
       async (req) => previewImport({ ctx: ctx(req), deps, input: { ...requestOf(req.query), file: fileOf(req.body) } }),
     );
@@ -131,13 +154,33 @@ export const importRoutes = routesPlugin<ImportRouteDeps>('imports', (app, deps)
 
   app.get(
     '/api/imports',
-    { config: read, schema: { operationId: 'listImports', tags, summary: 'Imports', description: 'Newest first.', querystring: ImportListQuery, response: { 200: Type.Array(Type.Ref(Import)) } } },
+    {
+      config: read,
+      schema: {
+        operationId: 'listImports',
+        tags,
+        summary: 'Imports',
+        description: 'Newest first.',
+        querystring: ImportListQuery,
+        response: { 200: Type.Array(Type.Ref(Import)) },
+      },
+    },
     async (req) => listImports({ ctx: ctx(req), input: req.query as never }),
   );
 
   app.get(
     '/api/imports/:id',
-    { config: read, schema: { operationId: 'getImport', tags, summary: 'An import', description: 'Its progress until `status` is `done` or `failed`.', params: ImportParam, response: { 200: Type.Ref(Import) } } },
+    {
+      config: read,
+      schema: {
+        operationId: 'getImport',
+        tags,
+        summary: 'An import',
+        description: 'Its progress until `status` is `done` or `failed`.',
+        params: ImportParam,
+        response: { 200: Type.Ref(Import) },
+      },
+    },
     async (req) => getImport({ ctx: ctx(req), input: { id: req.params.id } }),
   );
 
@@ -145,10 +188,12 @@ export const importRoutes = routesPlugin<ImportRouteDeps>('imports', (app, deps)
     '/api/imports/:id/errors',
     {
       config: read,
-      schema: { operationId: 'getImportErrors',
+      schema: {
+        operationId: 'getImportErrors',
         tags,
         summary: 'The rows an import rejected',
-        description: 'CSV: `line` (as a spreadsheet numbers it, the header being 1), `field`, `reason` (a code), `error` (in English), then the file\'s own columns with the row as it was, to fix and import again. Text that a spreadsheet would run as a formula gets a leading `\'`. A linktrail import lists its rejected lines (no columns), and links written without an alias they could not keep (`error` begins "Imported without").',
+        description:
+          'CSV: `line` (as a spreadsheet numbers it, the header being 1), `field`, `reason` (a code), `error` (in English), then the file\'s own columns with the row as it was, to fix and import again. Text that a spreadsheet would run as a formula gets a leading `\'`. A linktrail import lists its rejected lines (no columns), and links written without an alias they could not keep (`error` begins "Imported without").',
         params: ImportParam,
         response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } } },
       },
@@ -164,47 +209,76 @@ const security = [{ adminToken: [] }];
 const opTags = ['Operator'];
 
 /** The operator's imports into any workspace (`linktrail import`); register with prefix `/admin`. */
-export const importAdminRoutes = routesPlugin<ImportRouteDeps & { adminToken: string }>('imports-admin', (app, deps) => {
-  app.addHook('onRequest', adminGuard(deps.adminToken));
-  /** The workspace's context for the operator; `req`'s audit entry rides on it (operations.md §15: actor `operator`). */
-  const ctxOf = async (req: FastifyRequest, workspaceId: string): Promise<Ctx> => {
-    const base = baseContext(deps)(req);
-    return { ...base, analyticsDb: deps.analyticsDb?.() ?? deps.db, workspace: await requireWorkspace({ ctx: base, input: { id: workspaceId } }) };
-  };
+export const importAdminRoutes = routesPlugin<ImportRouteDeps & { adminToken: string }>(
+  'imports-admin',
+  (app, deps) => {
+    app.addHook('onRequest', adminGuard(deps.adminToken));
+    /** The workspace's context for the operator, with `req`'s audit entry (`auditIntent`; operations.md §15: actor `operator`). */
+    const ctxOf = async (req: FastifyRequest, workspaceId: string): Promise<Ctx> => {
+      const base = baseContext(deps)(req);
+      return { ...base, analyticsDb: deps.analyticsDb?.() ?? deps.db, workspace: await requireWorkspace({ ctx: base, input: { id: workspaceId } }) };
+    };
 
-  void app.register(async (files) => {
-    fileParser(files as App);
-    (files as App).post(
-      '/workspaces/:workspaceId/imports',
+    void app.register(async (files) => {
+      fileParser(files as App);
+      (files as App).post(
+        '/workspaces/:workspaceId/imports',
+        {
+          bodyLimit: MAX_FILE_BYTES,
+          schema: {
+            operationId: 'adminCreateImport',
+            tags: opTags,
+            security,
+            summary: 'Import links into a workspace',
+            description: 'As POST /api/imports, for the operator (every scope), with its limits (409 `import_running`, 429 `import_reads_busy`).',
+            params: AdminWorkspaceParam,
+            querystring: ImportQuery,
+            body: FILE_BODY,
+            response: { 202: Type.Ref(Import), ...adminErrors, 409: RUNNING, 429: BUSY },
+          },
+        },
+        async (req, reply) => {
+          const started = await startImport({
+            ctx: await ctxOf(req, req.params.workspaceId),
+            deps,
+            input: { ...requestOf(req.query), file: fileOf(req.body), scopes: new Set(SCOPES) },
+          });
+          deps.wakeWorker();
+          return reply.status(202).send(started);
+        },
+      );
+    });
+
+    app.get(
+      '/workspaces/:workspaceId/imports/:id',
       {
-        bodyLimit: MAX_FILE_BYTES,
-        schema: { operationId: 'adminCreateImport', tags: opTags, security, summary: 'Import links into a workspace', description: 'As POST /api/imports, for the operator (every scope), with its limits (409 `import_running`, 429 `import_reads_busy`).', params: AdminWorkspaceParam, querystring: ImportQuery, body: FILE_BODY, response: { 202: Type.Ref(Import), ...adminErrors, 409: RUNNING, 429: BUSY } },
+        schema: {
+          operationId: 'adminGetImport',
+          tags: opTags,
+          security,
+          summary: 'An import of a workspace',
+          params: AdminImportParam,
+          response: { 200: Type.Ref(Import), ...adminErrors },
+        },
       },
-      async (req, reply) => {
-        const started = await startImport({ ctx: await ctxOf(req, req.params.workspaceId), deps, input: { ...requestOf(req.query), file: fileOf(req.body), scopes: new Set(SCOPES) } });
-        deps.wakeWorker();
-        return reply.status(202).send(started);
-      },
+      async (req) => getImport({ ctx: await ctxOf(req, req.params.workspaceId), input: { id: req.params.id } }),
     );
-  });
 
-  app.get(
-    '/workspaces/:workspaceId/imports/:id',
-    { schema: { operationId: 'adminGetImport', tags: opTags, security, summary: 'An import of a workspace', params: AdminImportParam, response: { 200: Type.Ref(Import), ...adminErrors } } },
-    async (req) => getImport({ ctx: await ctxOf(req, req.params.workspaceId), input: { id: req.params.id } }),
-  );
-
-  app.get(
-    '/workspaces/:workspaceId/imports/:id/errors',
-    {
-      schema: { operationId: 'adminGetImportErrors',
-        tags: opTags,
-        security,
-        summary: 'The rows an import of a workspace rejected',
-        params: AdminImportParam,
-        response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...adminErrors },
+    app.get(
+      '/workspaces/:workspaceId/imports/:id/errors',
+      {
+        schema: {
+          operationId: 'adminGetImportErrors',
+          tags: opTags,
+          security,
+          summary: 'The rows an import of a workspace rejected',
+          params: AdminImportParam,
+          response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...adminErrors },
+        },
       },
-    },
-    async (req, reply) => sendCsv(reply, req.params.id, await importErrorsCsv({ ctx: await ctxOf(req, req.params.workspaceId), input: { id: req.params.id } })),
-  );
-}, { isolated: true });
+      async (req, reply) =>
+        sendCsv(reply, req.params.id, await importErrorsCsv({ ctx: await ctxOf(req, req.params.workspaceId), input: { id: req.params.id } })),
+    );
+  },
+  { isolated: true },
+);

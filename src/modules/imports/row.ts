@@ -23,13 +23,19 @@ export interface ImportRow {
   externalId?: string;
   /** The old short URL, `https://<host>/<path>`: host lower-case punycode, path exact, one trailing slash dropped. */
   shortUrl?: string;
-  /** ISO 8601 (UTC) when the file gives a creation date. */
+  /** ISO 8601 (UTC) when the file gives a creation date from 2000 to now: the created link's createdAt. */
   createdAt?: string;
+  /** What of the row is not kept, the row imported all the same (a creation date out of range). */
+  warnings?: RowWarning[];
 }
 
-export type ReadResult =
-  | { ok: true; row: ImportRow }
-  | { ok: false; line: number; field: string; reason: string; message: { en: string; ar: string } };
+export interface RowWarning {
+  field: string;
+  reason: string;
+  message: { en: string; ar: string };
+}
+
+export type ReadResult = { ok: true; row: ImportRow } | { ok: false; line: number; field: string; reason: string; message: { en: string; ar: string } };
 
 export interface ReadOptions {
   source: CsvSource;

@@ -17,6 +17,9 @@ export interface ImportRowRecord {
   updated: number;
   unchanged: number;
   failed: number;
+  /** The file's size, and how far into it the batches written so far reach (bytes). */
+  bytesTotal: number;
+  bytesRead: number;
   error: { code: string; params: Record<string, unknown> } | null;
   createdAt: string;
   finishedAt: string | null;
@@ -53,6 +56,8 @@ const SELECTION = sql.raw(
     'i.updated',
     'i.unchanged',
     'i.failed',
+    'i.bytes_total::float8 AS "bytesTotal"',
+    'i.bytes_read::float8 AS "bytesRead"',
     'i.error',
     `${isoTimestamp('i.created_at')} AS "createdAt"`,
     `CASE WHEN i.finished_at IS NULL THEN NULL ELSE ${isoTimestamp('i.finished_at')} END AS "finishedAt"`,
@@ -72,8 +77,8 @@ export async function insertImport(
 ): Promise<ImportRowRecord | undefined> {
   const [row] = await rows<ImportRowRecord>(
     conn,
-    sql`WITH i AS (INSERT INTO imports (id, workspace_id, source, status, options, total)
-        VALUES (${o.id}::uuid, ${o.workspaceId}::uuid, ${o.source}, 'running', ${JSON.stringify(o.options)}::jsonb, ${o.total})
+    sql`WITH i AS (INSERT INTO imports (id, workspace_id, source, status, options, total, bytes_total)
+        VALUES (${o.id}::uuid, ${o.workspaceId}::uuid, ${o.source}, 'running', ${JSON.stringify(o.options)}::jsonb, ${o.total}, ${Buffer.byteLength(o.file)})
         ON CONFLICT (workspace_id) WHERE status = 'running' DO NOTHING RETURNING *)
         SELECT ${SELECTION} FROM i`,
   );
@@ -135,12 +140,25 @@ export async function leaseImport(conn: Conn, leaseMs: number): Promise<ImportRo
  */
 export async function recordBatch(
   conn: Conn,
-  o: { id: string; lastLine: number; done: number; created: number; updated: number; unchanged: number; failed: number; errors: RowError[]; leaseMs: number },
+  o: {
+    id: string;
+    lastLine: number;
+    /** How far into the file the batch's last row ends (bytes), when the source knows. */
+    bytesRead?: number;
+    done: number;
+    created: number;
+    updated: number;
+    unchanged: number;
+    failed: number;
+    errors: RowError[];
+    leaseMs: number;
+  },
 ): Promise<boolean> {
   const updated = await rows<{ id: string }>(
     conn,
     sql`UPDATE imports SET done = done + ${o.done}, last_line = ${o.lastLine}, created = created + ${o.created},
           updated = updated + ${o.updated}, unchanged = unchanged + ${o.unchanged}, failed = failed + ${o.failed},
+          bytes_read = LEAST(bytes_total, GREATEST(bytes_read, ${o.bytesRead ?? 0})),
           leased_until = now() + make_interval(secs => ${o.leaseMs / 1000})
         WHERE id = ${o.id}::uuid AND status = 'running' AND last_line < ${o.lastLine} RETURNING id`,
   );
@@ -164,6 +182,7 @@ export async function finishImport(conn: Conn, id: string, error: ImportRowRecor
 async function finishIn(conn: Conn, id: string, error: ImportRowRecord['error']): Promise<void> {
   await conn.execute(
     sql`UPDATE imports SET status = ${error ? 'failed' : 'done'}, error = ${error ? JSON.stringify(error) : null}::jsonb,
+          bytes_read = CASE WHEN ${error === null} THEN bytes_total ELSE bytes_read END,
           leased_until = NULL, finished_at = now()
         WHERE id = ${id}::uuid AND status = 'running'`,
   );

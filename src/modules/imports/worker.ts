@@ -105,6 +105,7 @@ export class ImportWorker {
         const recorded = await store.recordBatch(tx, {
           id: job.id,
           lastLine: batch.lastLine,
+          bytesRead: batch.endByte,
           // A resumed batch counts only the rows after where the job stood.
           done: outcome.created + outcome.updated + outcome.unchanged + failed,
           failed,

@@ -1,5 +1,6 @@
 import type { Ctx } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
+import { withSavepoint } from '../../core/transaction.js';
 import type { Tx } from '../../db/connect.js';
 import { translate } from '../../i18n/messages.js';
 
@@ -9,6 +10,8 @@ export interface RowFailure {
   field: string;
   reason: string;
   message: { en: string; ar: string };
+  /** The row was written all the same, without this field: listed with the rejected rows, not counted as failed. */
+  leftOut?: boolean;
 }
 
 /** The item index a service's 400 names (`[3].url` → 3, and `url`), if it names one. */
@@ -34,7 +37,7 @@ export async function writeRows<T extends { line: number }>(
   let left = rows;
   while (left.length > 0) {
     try {
-      await (ctx.db as Tx).transaction((sp) => write({ ...ctx, db: sp }, left));
+      await withSavepoint(ctx.db as Tx, (sp) => write({ ...ctx, db: sp }, left));
       return left;
     } catch (err) {
       if (!(err instanceof AppError)) throw err;

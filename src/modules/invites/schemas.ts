@@ -9,8 +9,13 @@ export const CreatedInvite = Type.Object({
   id: Uuid,
   email: Type.String(),
   role: Role,
-  url: Type.String({ description: 'The link to send, with its token: shown only in this answer, valid 7 days, once. Shown with mail too, so a mail that never arrives loses nothing.' }),
-  mailed: Type.Boolean({ description: 'Whether the invitation is also mailed (the server has SMTP_URL): queued with the invitation, sent after this answer. Extension.' }),
+  url: Type.String({
+    description:
+      'The link to send, with its token: shown only in this answer, valid 7 days, once. Shown with mail too, so a mail that never arrives loses nothing.',
+  }),
+  mailed: Type.Boolean({
+    description: 'Whether the invitation is also mailed (the server has SMTP_URL): queued with the invitation, sent after this answer. Extension.',
+  }),
   expiresAt: DateTime,
 });
 export const InviteLookup = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the invitation URL' }) });

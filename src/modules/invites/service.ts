@@ -1,4 +1,4 @@
-import { recordAudit } from '../../core/audit.js';
+import { audit, auditedChange, recordAudit } from '../../core/audit.js';
 import { emailKey, normalizeEmail } from '../../core/email.js';
 import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
@@ -6,9 +6,8 @@ import { isUuid, newId } from '../../db/ids.js';
 import { AppError, invalid, notFound } from '../../core/errors.js';
 import { secretFormat, sha256 } from '../../core/secret.js';
 import { withTransaction } from '../../core/transaction.js';
-import { checkNewPassword } from '../users/password.js';
 import { queueMail, type Mailer } from '../mail/service.js';
-import { createUser, findUser, toUser, ROLES, type Member, type Role, type User } from '../users/service.js';
+import { checkNewPassword, createUser, findUser, toUser, ROLES, type Member, type Role, type User } from '../users/service.js';
 import { requireWorkspace } from '../workspaces/service.js';
 import { invitationMail } from './mail.js';
 import * as store from './store.js';
@@ -77,7 +76,14 @@ export async function createInvite({
       createdAt: now,
     });
     // In the invitation's transaction: no invitation without its mail, no mail without it.
-    if (mailer) await queueMail(tx, mailer, 'invitation', invitationMail({ to: email, workspaceName: workspace.name, inviterName, role, url, expiresAt: invite.expiresAt }));
+    if (mailer)
+      await queueMail(
+        tx,
+        mailer,
+        'invitation',
+        invitationMail({ to: email, workspaceName: workspace.name, inviterName, role, url, expiresAt: invite.expiresAt }),
+      );
+    await audit(ctx, tx, { ids: [invite.id] });
     return invite;
   });
   mailer?.wake();
@@ -98,7 +104,15 @@ export async function listInvites({ ctx, input: { workspaceId } }: { ctx: BaseCt
 }
 
 export async function revokeInvite({ ctx, input: { workspaceId, id } }: { ctx: BaseCtx; input: { workspaceId: string; id: string } }): Promise<void> {
-  if (!isUuid(id) || !(await withTransaction(ctx.db, (tx) => store.revokeInvite(tx, workspaceId, id, ctx.now)))) throw notFound('invite', id);
+  if (
+    !isUuid(id) ||
+    !(await auditedChange(
+      ctx,
+      (tx) => store.revokeInvite(tx, workspaceId, id, ctx.now),
+      () => ({ ids: [id] }),
+    ))
+  )
+    throw notFound('invite', id);
 }
 
 export interface AcceptedInvite {

@@ -17,7 +17,17 @@ export const keyRoutes = routesPlugin<PeopleListDeps>('keys', (app, deps) => {
 
   app.get(
     '/api/workspaces/:id/keys',
-    { config: owner, schema: { operationId: 'listKeys', tags, summary: 'API keys', description: 'Owner only; without secrets. Revoked keys stay listed with revokedAt.', params: WorkspaceParam, response: { 200: Type.Array(Type.Ref('Key')) } } },
+    {
+      config: owner,
+      schema: {
+        operationId: 'listKeys',
+        tags,
+        summary: 'API keys',
+        description: 'Owner only; without secrets. Revoked keys stay listed with revokedAt.',
+        params: WorkspaceParam,
+        response: { 200: Type.Array(Type.Ref('Key')) },
+      },
+    },
     async (req) => {
       await deps.flushLastUsed();
       return listKeys({ ctx: ctx(req), input: { workspaceId: req.params.id } });
@@ -26,7 +36,18 @@ export const keyRoutes = routesPlugin<PeopleListDeps>('keys', (app, deps) => {
 
   app.post(
     '/api/workspaces/:id/keys',
-    { config: owner, schema: { operationId: 'createKey', tags, summary: 'Create an API key', description: 'Owner only. The `key` is shown only in this answer.', params: WorkspaceParam, body: KeyCreate, response: { 201: Type.Ref('CreatedKey') } } },
+    {
+      config: owner,
+      schema: {
+        operationId: 'createKey',
+        tags,
+        summary: 'Create an API key',
+        description: 'Owner only. The `key` is shown only in this answer.',
+        params: WorkspaceParam,
+        body: KeyCreate,
+        response: { 201: Type.Ref('CreatedKey') },
+      },
+    },
     async (req, reply) => {
       const expiresAt = keyExpiry(req.body.expiresAt);
       return reply.status(201).send(await createKey({ ctx: ctx(req), input: { ...req.body, expiresAt, workspaceId: req.params.id } }));
@@ -35,7 +56,17 @@ export const keyRoutes = routesPlugin<PeopleListDeps>('keys', (app, deps) => {
 
   app.delete(
     '/api/workspaces/:id/keys/:keyId',
-    { config: owner, schema: { operationId: 'revokeKey', tags, summary: 'Revoke an API key', description: 'Owner only. It stops working at once, for good, on every instance.', params: KeyParam, response: { 200: DeletedIds } } },
+    {
+      config: owner,
+      schema: {
+        operationId: 'revokeKey',
+        tags,
+        summary: 'Revoke an API key',
+        description: 'Owner only. It stops working at once, for good, on every instance.',
+        params: KeyParam,
+        response: { 200: DeletedIds },
+      },
+    },
     async (req) => {
       await revokeKey({ ctx: ctx(req), input: { id: req.params.keyId, workspaceId: req.params.id }, deps: { authChanged: deps.authChanged } });
       return { deletedIds: [req.params.keyId] };

@@ -24,10 +24,7 @@ const keyFields = {
 
 export const Key = Type.Object(keyFields, { $id: 'Key' });
 
-export const CreatedKey = Type.Object(
-  { ...keyFields, key: Type.String({ description: 'The secret key, shown only in this answer' }) },
-  { $id: 'CreatedKey' },
-);
+export const CreatedKey = Type.Object({ ...keyFields, key: Type.String({ description: 'The secret key, shown only in this answer' }) }, { $id: 'CreatedKey' });
 
 export const KeyCreate = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 190 }),

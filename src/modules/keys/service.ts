@@ -1,4 +1,4 @@
-import { withTransaction } from '../../core/transaction.js';
+import { auditedChange } from '../../core/audit.js';
 import type { BaseCtx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
 import { AppError, invalid, notFound } from '../../core/errors.js';
@@ -41,7 +41,8 @@ const toApiKey = (row: store.KeyRow): ApiKey => ({
 export function keyExpiry(value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const expiresAt = new Date(value);
-  if (Number.isNaN(expiresAt.getTime()) || expiresAt.getUTCFullYear() < 1 || expiresAt.getUTCFullYear() > 9999) throw invalid('expiresAt', 'format', { format: 'date-time' });
+  if (Number.isNaN(expiresAt.getTime()) || expiresAt.getUTCFullYear() < 1 || expiresAt.getUTCFullYear() > 9999)
+    throw invalid('expiresAt', 'format', { format: 'date-time' });
   return expiresAt;
 }
 
@@ -54,15 +55,20 @@ export async function createKey({
 }): Promise<ApiKey & { key: string }> {
   await workspaces.requireWorkspace({ ctx, input: { id: input.workspaceId } });
   const { key, hash, prefix } = generateKey();
-  const row = await withTransaction(ctx.db, (tx) => store.insertKey(tx, {
-    id: newId(),
-    workspaceId: input.workspaceId,
-    name: input.name,
-    scopes: [...new Set(input.scopes)],
-    prefix,
-    keyHash: hash,
-    expiresAt: input.expiresAt ?? null,
-  }));
+  const row = await auditedChange(
+    ctx,
+    (tx) =>
+      store.insertKey(tx, {
+        id: newId(),
+        workspaceId: input.workspaceId,
+        name: input.name,
+        scopes: [...new Set(input.scopes)],
+        prefix,
+        keyHash: hash,
+        expiresAt: input.expiresAt ?? null,
+      }),
+    (k) => ({ ids: [k.id] }),
+  );
   return { ...toApiKey(row), key };
 }
 
@@ -80,7 +86,13 @@ export async function revokeKey({
   input: { id: string; workspaceId?: string };
   deps: { authChanged: () => Promise<void> };
 }): Promise<void> {
-  if (!(await withTransaction(ctx.db, (tx) => store.revokeKey(tx, id, ctx.now, workspaceId)))) throw notFound('key', id);
+  // The operator's route names no workspace: the key's is the entry's.
+  const revoked = await auditedChange(
+    ctx,
+    (tx) => store.revokeKey(tx, id, ctx.now, workspaceId),
+    (k) => ({ ids: [k.id], workspaceId: k.workspaceId }),
+  );
+  if (!revoked) throw notFound('key', id);
   await deps.authChanged();
 }
 

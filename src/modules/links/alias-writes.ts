@@ -3,6 +3,7 @@ import { invalid } from '../../core/errors.js';
 import type { Tx } from '../../db/connect.js';
 import { claimedHosts } from '../domains/service.js';
 import type { Alias } from './aliases.js';
+import { keyHolders } from './key-store.js';
 import { aliasHolders, replaceLinkAliases } from './store.js';
 
 /** A write's entry as far as aliases go: its item index, its link id, its parsed aliases if given. */
@@ -23,7 +24,9 @@ const keyOf = (a: Alias) => `${a.host}${a.path}`;
 /**
  * Aliases of a bulk write, checked in two statements whatever the count: each on a host the
  * workspace claims (pending or active), none twice in the request, none held by a link outside
- * the request's own replaced lists. The 400 names the item and field (`[2].aliases[0]`).
+ * the request's own replaced lists, none a key of another link on that host (one namespace per
+ * host, operations.md §21; a key given up less than 30 days ago included). The 400 names the
+ * item and field (`[2].aliases[0]`).
  */
 export async function checkAliases(tx: Tx, ctx: Ctx, entries: AliasEntry[]): Promise<void> {
   const wanted: Wanted[] = entries.flatMap((entry) => ((entry.fields.aliases as Alias[] | undefined) ?? []).map((alias, j) => ({ entry, j, alias })));
@@ -39,8 +42,18 @@ export async function checkAliases(tx: Tx, ctx: Ctx, entries: AliasEntry[]): Pro
   for (const w of wanted) if (!held.has(w.alias.host)) throw invalid(field(w), 'alias_host_not_claimed', { host: w.alias.host });
   // Links whose lists this request replaces give theirs up (so aliases can move between them).
   const replacing = new Set(entries.filter((e) => e.id && e.fields.aliases !== undefined).map((e) => e.id!));
-  for (const h of await aliasHolders(tx, wanted.map((w) => w.alias))) {
+  for (const h of await aliasHolders(
+    tx,
+    wanted.map((w) => w.alias),
+  )) {
     if (!replacing.has(h.linkId)) throw invalid(field(seen.get(keyOf(h))!), 'alias_taken');
+  }
+  for (const h of await keyHolders(
+    tx,
+    wanted.map((w) => ({ host: w.alias.host, key: w.alias.path.slice(1) })),
+  )) {
+    const w = seen.get(`${h.host}/${h.key}`)!;
+    if (h.linkId !== w.entry.id) throw invalid(field(w), 'alias_taken');
   }
 }
 

@@ -6,7 +6,12 @@ export type FrameVerdict = { ok: true } | { ok: false; reason: 'frame_blocked' |
 /** Whether a page's headers let `embedderOrigin` show it in an iframe. Pure, for a table of tests. */
 export function allowsFraming(headers: IncomingHttpHeaders, embedderOrigin: string): boolean {
   const xfo = headers['x-frame-options'];
-  if (xfo && String(xfo).split(',').some((v) => ['deny', 'sameorigin', 'allow-from'].some((w) => v.trim().toLowerCase().startsWith(w)))) {
+  if (
+    xfo &&
+    String(xfo)
+      .split(',')
+      .some((v) => ['deny', 'sameorigin', 'allow-from'].some((w) => v.trim().toLowerCase().startsWith(w)))
+  ) {
     return false;
   }
   const csp = headers['content-security-policy'];

@@ -32,7 +32,12 @@ export async function importMatches({ ctx, deps, input }: { ctx: Ctx; deps: Link
   const external = await externalIdHolders(ctx.db, ws, input.externalIds);
   const destinations = await linksByDestination(ctx.db, ws, input.destinations);
   const own = await linksByShortId(ctx.db, ws, input.shortIds ?? []);
-  const ids = new Set([...owners.filter((o) => o.workspaceId === ws).map((o) => o.linkId), ...external.map((e) => e.id), ...destinations.map((d) => d.id), ...own.map((o) => o.id)]);
+  const ids = new Set([
+    ...owners.filter((o) => o.workspaceId === ws).map((o) => o.linkId),
+    ...external.map((e) => e.id),
+    ...destinations.map((d) => d.id),
+    ...own.map((o) => o.id),
+  ]);
   const links = new Map((await linkStore.byIds(ctx.db, ws, [...ids])).map((row) => [row.id, toLink(row, deps)]));
   const byDestination = new Map<string, string>();
   for (const d of destinations) {

@@ -1,11 +1,19 @@
 import { AppError, invalidQuery } from '../../core/errors.js';
 import type { Ctx } from '../../core/context.js';
 import type { SQL } from 'drizzle-orm';
-import { linkCountRankSql, linkCounts, linkMoneyOf, linkRankSql, linkStatsSpan, type LinkStats } from '../analytics/link-stats.js';
-import { CURRENCIES } from '../conversions/currencies.js';
+import { linkCountRankSql, linkCounts, linkMoneyOf, linkRankSql, linkStatsSpan, type LinkStats } from '../analytics/service.js';
+import { CURRENCIES } from '../conversions/service.js';
 import { toLink, type Link, type LinkSettings } from './record.js';
 import type { OrderBy } from './stats-schemas.js';
-import { countRankedLinkRows, listLinkRows, listRankedLinkRows, listTopCountedLinkRows, listUnrankedLinkRows, type LinkFilters, type LinkRow } from './store.js';
+import {
+  countRankedLinkRows,
+  listLinkRows,
+  listRankedLinkRows,
+  listTopCountedLinkRows,
+  listUnrankedLinkRows,
+  type LinkFilters,
+  type LinkRow,
+} from './store.js';
 
 /**
  * GET /api/links?withStats (operations.md §14): a page of links, each with its figures over a
@@ -33,7 +41,8 @@ export type LinkWithStats = Link & { stats: LinkStats };
  * order by needs withStats, revenue a currency. The currency in lower case.
  */
 export function checkStatsQuery(q: StatsQuery, scopes?: ReadonlySet<string>): string | undefined {
-  if (q.withStats && scopes && !scopes.has('analyticsRead')) throw new AppError('missing_scopes', { scopes: 'analyticsRead' }, { missingScopes: ['analyticsRead'] });
+  if (q.withStats && scopes && !scopes.has('analyticsRead'))
+    throw new AppError('missing_scopes', { scopes: 'analyticsRead' }, { missingScopes: ['analyticsRead'] });
   const orderBy = q.orderBy ?? 'createdAt';
   if (orderBy !== 'createdAt' && !q.withStats) throw invalidQuery('orderBy', 'needs_with_stats');
   if (orderBy === 'revenue' && q.currency === undefined) throw invalidQuery('currency', 'revenue_needs_currency');

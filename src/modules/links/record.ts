@@ -1,9 +1,9 @@
 import type { Sealer } from '../../core/sealed.js';
-import { DEFAULT_DESIGN, qrImageUrl, type QrDesign } from '../qr/design.js';
+import { DEFAULT_DESIGN, qrImageUrl, type QrDesign } from '../qr/service.js';
 import type { LinkRow } from './store.js';
 
 export interface LinkSettings {
-  /** Origin of short links: shortUrl = `${shortLinkBaseUrl}/${shortId}`. */
+  /** Origin of short links: shortUrl = `${shortLinkBaseUrl}/${shortId}` (or `/${key}`). */
   shortLinkBaseUrl: string;
   /** Origin of the API, where /api/qr renders QR codes. */
   baseUrl: string;
@@ -26,9 +26,25 @@ export function designOf(row: Pick<LinkRow, 'qrDesign' | 'qrLogoId'>): QrDesign 
   return { ...DEFAULT_DESIGN, ...row.qrDesign, logoId: row.qrLogoId };
 }
 
+const shortHosts = new Map<string, string>();
+/** The short-link host as the Link record's domain shows it: SHORT_LINK_BASE_URL's host, with its port when it has one. */
+export function shortLinkHost(shortLinkBaseUrl: string): string {
+  let host = shortHosts.get(shortLinkBaseUrl);
+  if (host === undefined) shortHosts.set(shortLinkBaseUrl, (host = new URL(shortLinkBaseUrl).host));
+  return host;
+}
+
+/** Where a link is reached (operations.md §21): its domain, its key (null: by short id on the short-link host) and that URL. */
+function placeOf(row: Pick<LinkRow, 'shortId' | 'branded'>, s: LinkSettings): { domain: string; key: string | null; shortUrl: string } {
+  const b = row.branded;
+  if (!b) return { domain: shortLinkHost(s.shortLinkBaseUrl), key: null, shortUrl: `${s.shortLinkBaseUrl}/${row.shortId}` };
+  if (b.host === '') return { domain: shortLinkHost(s.shortLinkBaseUrl), key: b.key, shortUrl: `${s.shortLinkBaseUrl}/${b.key}` };
+  return { domain: b.host, key: b.key, shortUrl: `https://${b.host}/${b.key}` };
+}
+
 /** The API's Link record: rows never leave the service as they are stored. */
 export function toLink(row: LinkRow, s: LinkSettings) {
-  const shortUrl = `${s.shortLinkBaseUrl}/${row.shortId}`;
+  const { domain, key, shortUrl } = placeOf(row, s);
   const design = designOf(row);
   return {
     id: row.id,
@@ -52,6 +68,9 @@ export function toLink(row: LinkRow, s: LinkSettings) {
     tenantId: row.tenantId,
     partnerId: row.partnerId,
     aliases: row.aliases,
+    domain,
+    key,
+    shortId: row.shortId,
     qrDesign: design,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

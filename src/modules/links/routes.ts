@@ -1,6 +1,6 @@
 import { routesPlugin } from '../../http/types.js';
 import type { ResourceDeps } from '../../core/context.js';
-import { registerBulkRoutes } from '../bulk/routes.js';
+import { registerBulkRoutes } from '../../http/bulk-routes.js';
 import { serviceContext } from '../../core/context.js';
 import { exactJson, hasBigint } from '../../core/exact-json.js';
 import { Link, LINK_LIST_DESCRIPTION, LinkCreate, LinkListQuery, LinkUpsert, TOTAL_COUNT_HEADER } from './schemas.js';

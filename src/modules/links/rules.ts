@@ -1,14 +1,34 @@
 import { invalid } from '../../core/errors.js';
 import { httpsUrl } from '../../core/url-rule.js';
 import { planAllows, type Feature, type Plan } from '../../core/plans.js';
-import { checkDesign, type DesignInput } from '../qr/design.js';
+import { checkDesign, type DesignInput } from '../qr/service.js';
 import { parseAliases } from './aliases.js';
+import { parseKey } from './keys.js';
 import { isCountryCode } from './countries.js';
 
 /** The fields a link write may carry, as the API names them. */
 export const LINK_FIELDS = [
-  'url', 'collectionId', 'tagIds', 'title', 'description', 'image', 'utm', 'expiresAt', 'expiredUrl',
-  'password', 'cloaked', 'ios', 'android', 'geo', 'externalId', 'tenantId', 'partnerId', 'aliases', 'qrDesign',
+  'url',
+  'collectionId',
+  'tagIds',
+  'title',
+  'description',
+  'image',
+  'utm',
+  'expiresAt',
+  'expiredUrl',
+  'password',
+  'cloaked',
+  'ios',
+  'android',
+  'geo',
+  'externalId',
+  'tenantId',
+  'partnerId',
+  'aliases',
+  'qrDesign',
+  'domain',
+  'key',
 ] as const;
 export type LinkField = (typeof LINK_FIELDS)[number];
 
@@ -34,8 +54,22 @@ const FEATURE_NAMES: Record<Feature, { en: string; ar: string }> = {
 
 /** Fields an update may clear with null (url, collectionId and tagIds may not be null). */
 const CLEARABLE = new Set<LinkField>([
-  'title', 'description', 'image', 'utm', 'expiresAt', 'expiredUrl', 'password', 'cloaked', 'ios', 'android', 'geo',
-  'externalId', 'tenantId', 'partnerId', 'qrDesign',
+  'title',
+  'description',
+  'image',
+  'utm',
+  'expiresAt',
+  'expiredUrl',
+  'password',
+  'cloaked',
+  'ios',
+  'android',
+  'geo',
+  'externalId',
+  'tenantId',
+  'partnerId',
+  'qrDesign',
+  'key',
 ]);
 
 const URL_FIELDS: LinkField[] = ['url', 'image', 'expiredUrl', 'ios', 'android'];
@@ -105,6 +139,8 @@ export function checkLinkInput(raw: LinkInput, index: number, mode: 'create' | '
   }
   // Parsed here (pure); whether the workspace claims their hosts and they are free is the service's check.
   if (fields.aliases !== undefined && fields.aliases !== null) fields.aliases = parseAliases(fields.aliases, at('aliases'));
+  // Its syntax only; whether the key is free on its domain is the service's check (branded-writes.ts).
+  if (fields.key !== undefined && fields.key !== null) fields.key = parseKey(fields.key, at('key'));
   // Complete and checked (contrast, H with a logo); whether the logo is the workspace's is the service's check.
   if (fields.qrDesign !== undefined && fields.qrDesign !== null) fields.qrDesign = checkDesign(fields.qrDesign as DesignInput, (f) => at(`qrDesign.${f}`));
   for (const f of ['collectionId', 'partnerId'] as const) if (typeof fields[f] === 'string') fields[f] = (fields[f] as string).toLowerCase();

@@ -1,7 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { COUNTRY_CODE_PATTERN, DateTime, DateTimeInput, HttpsUrlInput, listQueryProperties, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
-import { ERROR_CORRECTIONS, QR_DEFAULTS } from '../qr/design.js';
-import { CONTRAST_RULE, LOGO_RULE } from '../qr/schemas.js';
+import { CONTRAST_RULE, ERROR_CORRECTIONS, LOGO_RULE, QR_DEFAULTS } from '../qr/schemas.js';
 import { LinkStats, LinkStatsQuery, LINK_STATS_DESCRIPTION } from './stats-schemas.js';
 
 // No `format: 'uri'`: that is ASCII-only (it would refuse internationalised hosts); the URL rule
@@ -9,7 +8,11 @@ import { LinkStats, LinkStatsQuery, LINK_STATS_DESCRIPTION } from './stats-schem
 const URL_RULE =
   'https URL: absolute, with a host; stored and returned in its normalised form (WHATWG URL `href`: e.g. `https:example.com` becomes `https://example.com/`, an internationalised host is stored in punycode, non-ASCII in path and query percent-encoded); control characters or whitespace at either end are refused; at most 4096 characters once normalised';
 const ALIASES_RULE =
-  'Extension (operations.md §13): old short URLs of this link (absolute http(s) URLs, no query, fragment or port; returned as `https://host/path`), on hosts the workspace has claimed (POST /api/domains). An alias may be stored while its host is pending; it redirects only once the host is active for this workspace, exactly as shortUrl does (same click, click id, pages). Unique server-wide by host and path: the path compares exactly (case matters), one trailing slash ignored; an alias another link holds is a 400 naming the item and field (e.g. `[2].aliases[0]`). On update omitted keeps, a list replaces, [] clears. Deleting the link, or the claim of its host, frees its aliases.';
+  'Extension: old short URLs of this link (absolute http(s) URLs, no query, fragment or port; returned as `https://host/path`), on hosts the workspace has claimed (POST /api/domains). An alias may be stored while its host is pending; it redirects only once the host is active for this workspace, exactly as shortUrl does (same click, click id, pages). Unique server-wide by host and path: the path compares exactly (case matters), one trailing slash ignored; an alias another link holds is a 400 naming the item and field (e.g. `[2].aliases[0]`). On update omitted keeps, a list replaces, [] clears. Deleting the link, or the claim of its host, frees its aliases.';
+const DOMAIN_RULE =
+  "Extension: the host the link's short URL is on — one the workspace holds active (POST /api/domains, verified) or the short-link host (SHORT_LINK_BASE_URL's host, with its port when it has one). Default on insert: the workspace's default domain (PATCH /api/domains/{id} `{ default: true }`), else the short-link host; on update omitted keeps it. Any other host is 400 `domain_not_active` naming the item (e.g. `[2].domain`).";
+const KEY_RULE =
+  'Extension: the short path chosen for the link on its domain (shortUrl becomes `<scheme>://<domain>/<key>`; the short id keeps redirecting too). 1–190 characters of a-z A-Z 0-9 `-` `_` `.` `/`, no leading, trailing or doubled `/`, no `.` or `..` segment (else 400 invalid_field, reason key_invalid); compared exactly (case matters), a visit with one trailing slash matches. Unique server-wide per host together with aliases: 400 `key_taken` for a key a link, an alias or (on the short-link host) a short id holds, or one a link gave up (deleted, or its key changed) less than 30 days ago; on the short-link host 400 `key_reserved` for a path the service serves (app, api, admin, docs, apply, embed, oauth, webhooks, internal, healthz, readyz, metrics, attribution.js, favicon.ico, .well-known, the un-prefixed API forms track, links, tags, collections, partners, customers, analytics, and any path under them; compared ignoring case). Both name the item (`[2].key`), and a bulk write stays all-or-nothing. Without a key, a link on a claimed domain takes its short id as key. On update omitted keeps it (also when the domain changes), null gives the chosen key up.';
 const HttpsUrl = HttpsUrlInput(4096, URL_RULE);
 const urlWith = (description: string) => HttpsUrlInput(4096, `${description} ${URL_RULE}`);
 const UTM_DESCRIPTION = 'UTM values passed to the destination (referral as `ref`). On update, a key set to null is removed.';
@@ -35,7 +38,7 @@ const Geo = Type.Unsafe<Record<string, string>>({
 });
 
 const HexColour = Type.String({ pattern: '^[0-9A-Fa-f]{6}$', description: 'RRGGBB, no # (stored in lower case)' });
-const QR_DESIGN_RULE = `Extension (operations.md §14): the design of the link's QR code, which its qrCode URL carries. A field left out takes its default (foreground ${QR_DEFAULTS.foreground}, background ${QR_DEFAULTS.background}, size ${QR_DEFAULTS.size}, margin ${QR_DEFAULTS.margin}, errorCorrection ${QR_DEFAULTS.errorCorrection}, no logo). ${CONTRAST_RULE} ${LOGO_RULE} On update an object replaces the whole design; null goes back to the defaults.`;
+const QR_DESIGN_RULE = `Extension: the design of the link's QR code, which its qrCode URL carries. A field left out takes its default (foreground ${QR_DEFAULTS.foreground}, background ${QR_DEFAULTS.background}, size ${QR_DEFAULTS.size}, margin ${QR_DEFAULTS.margin}, errorCorrection ${QR_DEFAULTS.errorCorrection}, no logo). ${CONTRAST_RULE} ${LOGO_RULE} On update an object replaces the whole design; null goes back to the defaults.`;
 const QrDesignInput = Type.Object(
   {
     foreground: Type.Optional(HexColour),
@@ -72,10 +75,27 @@ const fields = {
   partnerId: { ...Uuid, description: 'An active partner of the workspace' },
   aliases: Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 100, description: ALIASES_RULE }),
   qrDesign: QrDesignInput,
+  domain: Type.String({ minLength: 1, maxLength: 300, description: DOMAIN_RULE }),
+  key: Type.String({ minLength: 1, maxLength: 190, description: KEY_RULE }),
 };
 
 /** The fields an update clears with null (src/modules/links/rules.ts CLEARABLE); a null utm key removes that key. */
-const CLEARABLE = ['title', 'description', 'image', 'expiresAt', 'expiredUrl', 'password', 'cloaked', 'ios', 'android', 'externalId', 'tenantId', 'partnerId', 'qrDesign'] as const;
+const CLEARABLE = [
+  'title',
+  'description',
+  'image',
+  'expiresAt',
+  'expiredUrl',
+  'password',
+  'cloaked',
+  'ios',
+  'android',
+  'externalId',
+  'tenantId',
+  'partnerId',
+  'qrDesign',
+  'key',
+] as const;
 const updateFields: Record<string, TSchema> = {
   ...fields,
   ...Object.fromEntries(CLEARABLE.map((k) => [k, Nullable(fields[k])])),
@@ -102,7 +122,10 @@ export const Link = Type.Object(
   {
     id: Uuid,
     url: Type.String(),
-    shortUrl: Type.String({ description: 'SHORT_LINK_BASE_URL/{shortId}' }),
+    shortUrl: Type.String({
+      description:
+        'SHORT_LINK_BASE_URL/{shortId}; with a key (extension) `<scheme>://<domain>/<key>`: SHORT_LINK_BASE_URL/{key} on the short-link host, https://{domain}/{key} on a claimed one',
+    }),
     qrCode: Type.String({
       description:
         'URL of the QR image (GET /api/qr). It encodes shortUrl with the QR marker, `{shortUrl}?ltqr=1`: a visit through it is recorded with trigger qr, and the marker is not passed on to the destination',
@@ -124,6 +147,11 @@ export const Link = Type.Object(
     tenantId: Nullable(Type.String()),
     partnerId: Nullable(Uuid),
     aliases: Type.Array(Type.String(), { description: 'Extension: the old short URLs that lead to this link (see the write schema)' }),
+    domain: Type.String({
+      description: 'Extension: the host of shortUrl — the short-link host as SHORT_LINK_BASE_URL writes it (with its port when it has one), or a claimed host',
+    }),
+    key: Nullable(Type.String({ description: 'Extension: the short path on domain; null for a link on the short-link host without a chosen key' })),
+    shortId: Type.String({ description: 'Extension: the generated short id; SHORT_LINK_BASE_URL/{shortId} always redirects too' }),
     qrDesign: Type.Object(
       {
         foreground: Type.String(),
@@ -156,18 +184,34 @@ export const LinkListQuery = Type.Object({
         'Extension. Only links whose title, destination url or short id contains this text, ignoring case (lower-cased by the database); taken literally (`%`, `_` and `\\` are no wildcards). Empty: no search. Combined with every other filter',
     }),
   ),
+  key: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 190,
+      description:
+        'Extension. The link holding this key (exactly, case matters) on `domain` (default: the workspace’s default domain, else the short-link host): at most one',
+    }),
+  ),
+  domain: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 300,
+      description: 'Extension. Only links whose domain is this host (the short-link host, or a claimed host); with `key`, the host of that key',
+    }),
+  ),
   ...LinkStatsQuery,
   count: Type.Optional(
     Type.Boolean({
       default: true,
-      description: 'Extension. false: no X-Total-Count, the matches are not counted (a client paging through a known total, or showing rows before their count, saves that work)',
+      description:
+        'Extension. false: no X-Total-Count, the matches are not counted (a client paging through a known total, or showing rows before their count, saves that work)',
     }),
   ),
 });
 
 export const LINK_LIST_DESCRIPTION = [
-  'api.md filters id, externalId, tenantId and partnerId match any of them.',
-  'Extensions: collectionId, tagId and search narrow the result further (each must hold, together with the any-of group); every filter works with take, skip and sort.',
+  'The filters id, externalId, tenantId and partnerId match any of them.',
+  'Extensions: collectionId, tagId, search, key and domain narrow the result further (each must hold, together with the any-of group); every filter works with take, skip and sort.',
   'The response header `X-Total-Count` gives how many links match the filters in all (for paging), whatever take and skip; `count=false` leaves it out.',
   LINK_STATS_DESCRIPTION,
 ].join(' ');

@@ -3,20 +3,23 @@ import { keysetPages } from '../../db/keyset.js';
 import type { IdHolder } from '../../db/resource-table.js';
 import { invalid } from '../../core/errors.js';
 import type { ListParams } from '../../core/list-params.js';
-import { assertBulkSize, assertDistinct } from '../bulk/service.js';
+import { assertBulkSize, assertDistinct, upsertCounts } from '../bulk/service.js';
+import { audit } from '../../core/audit.js';
 import { isUniqueViolation, withTransaction } from '../../core/transaction.js';
 import { type Ctx } from '../../core/context.js';
 import { existingCollections } from '../collections/service.js';
 import { existingPartners } from '../partners/service.js';
 import { existingTags } from '../tags/service.js';
-import { existingLogos } from '../qr/service.js';
-import type { QrDesign } from '../qr/design.js';
+import { existingLogos, type QrDesign } from '../qr/service.js';
 import type { FrameChecker } from './frame-check.js';
 import { toLink, type Link, type LinkSettings } from './record.js';
 import { checkLinkInput, type LinkInput } from './rules.js';
 import { isReservedShortId, isShortId, newShortId } from './short-id.js';
 import { linkEventsWanted, recordLinkEvents } from './webhook-events.js';
 import { checkAliases, freeAliases, isAliasConflict, writeAliases } from './alias-writes.js';
+import { checkKeys, freeKeysOfDeleted, placeLinks, shortIdsTakenAsKeys, writeKeys } from './branded-writes.js';
+import { shortLinkHost } from './record.js';
+import { defaultDomainHost, normalizeHost } from '../domains/service.js';
 import { checkHttpsUrl } from '../../core/url-rule.js';
 import { checkStatsQuery, listLinksWithStats, type StatsQuery } from './list-stats.js';
 import {
@@ -28,6 +31,7 @@ import {
   linkStore,
   linksForUpdate,
   redirectFieldsByAlias,
+  redirectFieldsByKey,
   redirectFieldsByShortId,
   releaseExternalIds,
   replaceLinkTags,
@@ -67,11 +71,31 @@ export interface LinkListFilters extends ListParams {
   collectionId?: string;
   tagId?: string;
   search?: string;
+  /** operations.md §21: with domain (default: the workspace's default domain), the link holding this key. */
+  key?: string;
+  /** operations.md §21: only links on this host (the short-link host, or a claimed one). */
+  domain?: string;
   /** false: the matches are not counted. */
   count?: boolean;
 }
 
 export type LinkListQuery = LinkListFilters & Omit<StatsQuery, keyof ListParams>;
+
+/** A list's host as link_keys stores it: '' for the short-link host; a claimed host normalised (a malformed one matches nothing). */
+function hostFilter(domain: string, deps: LinkDeps): string {
+  const raw = domain.trim().toLowerCase();
+  if (raw === shortLinkHost(deps.shortLinkBaseUrl).toLowerCase()) return '';
+  const verdict = normalizeHost(raw, new Set());
+  return verdict.ok ? verdict.host : raw;
+}
+
+/** The filters of a list; `key` without `domain` looks on the workspace's default domain. */
+async function filtersFor(ctx: Ctx, deps: LinkDeps, q: LinkListQuery): Promise<LinkFilters> {
+  const f = filtersOf(q);
+  if (q.domain !== undefined) f.host = hostFilter(q.domain, deps);
+  if (q.key !== undefined) f.key = { host: f.host ?? (await defaultDomainHost({ ctx })) ?? '', key: q.key };
+  return f;
+}
 
 function filtersOf(q: LinkListQuery): LinkFilters {
   const anyOf: LinkFilters['anyOf'] = [];
@@ -84,7 +108,7 @@ function filtersOf(q: LinkListQuery): LinkFilters {
 }
 
 export async function listLinks({ ctx, deps, input: q }: { ctx: Ctx; deps: LinkDeps; input: LinkListQuery }): Promise<Link[]> {
-  const found = await listLinkRows(ctx.db, ctx.workspace.id, filtersOf(q), q);
+  const found = await listLinkRows(ctx.db, ctx.workspace.id, await filtersFor(ctx, deps, q), q);
   return found.map((row) => toLink(row, deps));
 }
 
@@ -104,8 +128,8 @@ export async function listLinksWithTotal({
   /** scopes: the caller's, which withStats checks (it needs analyticsRead too). */
   input: LinkListQuery & { scopes: ReadonlySet<string> };
 }): Promise<{ links: Link[]; total?: number }> {
-  const filters = filtersOf(q);
   checkStatsQuery(q, q.scopes);
+  const filters = await filtersFor(ctx, deps, q);
   const links = q.withStats
     ? await listLinksWithStats(ctx, deps, filters, q)
     : (await listLinkRows(ctx.db, ctx.workspace.id, filters, q)).map((row) => toLink(row, deps));
@@ -118,7 +142,7 @@ export async function listLinksWithTotal({
 export async function createLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDeps; input: LinkInput[] }): Promise<Link[]> {
   assertBulkSize(ctx.workspace, input.length);
   const entries = input.map((raw, index) => ({ index, fields: checkLinkInput(raw, index, 'create', ctx.workspace.plan).fields }));
-  return writeLinks(ctx, deps, entries, input.length);
+  return writeLinks(ctx, deps, entries, input.length, 'create');
 }
 
 export async function upsertLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDeps; input: (LinkInput & { id?: unknown })[] }): Promise<Link[]> {
@@ -130,7 +154,7 @@ export async function upsertLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDe
     const mode = id ? 'update' : 'create';
     return { index, id, fields: checkLinkInput(raw, index, mode, ctx.workspace.plan).fields };
   });
-  return writeLinks(ctx, deps, entries, input.length);
+  return writeLinks(ctx, deps, entries, input.length, 'upsert');
 }
 
 export async function deleteLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDeps; input: string[] }): Promise<string[]> {
@@ -146,6 +170,8 @@ export async function deleteLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDe
       if (!deleted.has(id)) throw invalid(`[${i}]`, 'not_found');
     });
     await freeAliases(tx, ctx.workspace.id, ids);
+    await freeKeysOfDeleted(tx, ctx.workspace.id, ids);
+    await audit(ctx, tx, { ids, counts: { deleted: ids.length } });
     return recordLinkEvents(tx, ctx, deps.sealer, wanted, { 'link.deleted': () => before.map((row) => toLink(row, deps)) });
   });
   await deps.onChanged?.(ids);
@@ -238,7 +264,11 @@ async function checkExternalIds(tx: Ctx['db'], workspaceId: string, entries: Ent
     (i) => `[${entries[i]!.index}].externalId`,
   );
   const releasing = new Set(entries.filter((e) => e.id && e.fields.externalId !== undefined).map((e) => e.id!));
-  const holders = await externalIdHolders(tx, workspaceId, setting.map((e) => e.fields.externalId as string));
+  const holders = await externalIdHolders(
+    tx,
+    workspaceId,
+    setting.map((e) => e.fields.externalId as string),
+  );
   for (const h of holders) {
     const e = setting.find((s) => s.fields.externalId === h.externalId)!;
     if (e.id !== h.id && !releasing.has(h.id)) throw invalid(`[${e.index}].externalId`, 'already_exists');
@@ -246,7 +276,7 @@ async function checkExternalIds(tx: Ctx['db'], workspaceId: string, entries: Ent
 }
 
 function toStored(fields: LinkInput, deps: LinkDeps): Record<string, unknown> {
-  const { tagIds: _tags, aliases: _aliases, password, qrDesign, ...rest } = fields;
+  const { tagIds: _tags, aliases: _aliases, domain: _domain, key: _key, password, qrDesign, ...rest } = fields;
   const stored: Record<string, unknown> = { ...rest };
   if (password !== undefined) stored.passwordSealed = password === null ? null : deps.sealer.seal('link-password', password as string);
   // The logo is a column of its own (deleting the logo clears it); the rest of the design is one value.
@@ -258,20 +288,37 @@ function toStored(fields: LinkInput, deps: LinkDeps): Record<string, unknown> {
   return stored;
 }
 
-/** Inserts with fresh short ids (or the ones items bring, first); the rare colliding ones are retried with new ids. */
+/**
+ * Inserts with fresh short ids (or the ones items bring, first); the rare colliding ones (with a
+ * short id, or a key on the short-link host: a short id never shadows a key) are retried with new ids.
+ */
 async function insertWithShortIds(tx: Ctx['db'], workspaceId: string, items: Record<string, unknown>[]): Promise<void> {
   let pending = items;
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt === 6) throw new Error('could not allocate unique short ids');
     for (const item of pending) if (attempt > 0 || item.shortId === undefined) item.shortId = newShortId();
+    const keys = await shortIdsTakenAsKeys(
+      tx,
+      pending.map((item) => item.shortId as string),
+    );
+    for (const item of pending) if (keys.has(item.shortId as string)) item.shortId = newShortId();
     const inserted = new Set((await linkStore.insertManyIds(tx, workspaceId, pending)).map((r) => r.id));
     pending = pending.filter((item) => !inserted.has(item.id as string));
   }
 }
 
-async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: number): Promise<Link[]> {
+/** Writes the entries in one transaction with the request's audit entry (ids, and counts as a create or an upsert counts). */
+async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: number, kind: 'create' | 'upsert'): Promise<Link[]> {
   const updates = entries.filter((e) => e.id);
-  const current = new Map((await linksForUpdate(ctx.db, ctx.workspace.id, updates.map((e) => e.id!))).map((r) => [r.id, r]));
+  const current: Map<string, StoredDestinations & { shortId: string }> = new Map(
+    (
+      await linksForUpdate(
+        ctx.db,
+        ctx.workspace.id,
+        updates.map((e) => e.id!),
+      )
+    ).map((r) => [r.id, r]),
+  );
   for (const e of updates) if (!current.has(e.id!)) throw invalid(`[${e.index}].id`, 'not_found');
   await checkCloaking(deps, entries, current);
 
@@ -281,9 +328,23 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
       await checkReferences({ ...ctx, db: tx }, entries);
       await checkExternalIds(tx, ctx.workspace.id, entries);
       await checkAliases(tx, ctx, [...inserts, ...updates]);
-      await releaseExternalIds(tx, ctx.workspace.id, updates.filter((e) => e.fields.externalId !== undefined).map((e) => e.id!));
-      await insertWithShortIds(tx, ctx.workspace.id, inserts.map((e) => ({ ...toStored(e.fields, deps), ...e.keep, id: e.id })));
-      const updated = await linkStore.updateManyIds(tx, ctx.workspace.id, updates.map((e) => ({ ...toStored(e.fields, deps), id: e.id })));
+      // The new links' short ids, once inserted (insertWithShortIds writes them into these items).
+      const stored = inserts.map((e) => ({ ...toStored(e.fields, deps), ...e.keep, id: e.id }));
+      const storedById = new Map(stored.map((item) => [item.id, item]));
+      const shortIdOf = (id: string) => current.get(id)?.shortId ?? (storedById.get(id)!.shortId as string);
+      const placements = await placeLinks(tx, ctx, deps.shortLinkBaseUrl, { inserts, updates, shortIdOf });
+      await checkKeys(tx, placements, [...inserts, ...updates], deps.shortLinkBaseUrl);
+      await releaseExternalIds(
+        tx,
+        ctx.workspace.id,
+        updates.filter((e) => e.fields.externalId !== undefined).map((e) => e.id!),
+      );
+      await insertWithShortIds(tx, ctx.workspace.id, stored);
+      const updated = await linkStore.updateManyIds(
+        tx,
+        ctx.workspace.id,
+        updates.map((e) => ({ ...toStored(e.fields, deps), id: e.id })),
+      );
       if (updated.length !== updates.length) {
         const done = new Set(updated.map((r) => r.id));
         const lost = updates.find((e) => !done.has(e.id!))!;
@@ -296,11 +357,22 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
         retagged.map((e) => ({ linkId: e.id!, tagIds: e.fields.tagIds as string[] })),
       );
       await writeAliases(tx, ctx.workspace.id, [...inserts, ...updates]);
-      const written = new Map((await linkStore.byIds(tx, ctx.workspace.id, [...inserts, ...updates].map((e) => e.id!))).map((r) => [r.id, toLink(r, deps)]));
+      await writeKeys(tx, ctx.workspace.id, placements, { shortIdOf, shortLinkBaseUrl: deps.shortLinkBaseUrl });
+      const written = new Map(
+        (
+          await linkStore.byIds(
+            tx,
+            ctx.workspace.id,
+            [...inserts, ...updates].map((e) => e.id!),
+          )
+        ).map((r) => [r.id, toLink(r, deps)]),
+      );
       const queued = await recordLinkEvents(tx, ctx, deps.sealer, await linkEventsWanted(tx, ctx), {
         'link.created': () => inserts.map((e) => written.get(e.id)!),
         'link.updated': () => updates.map((e) => written.get(e.id!)!),
       });
+      const counts = kind === 'create' ? { created: inserts.length } : upsertCounts(inserts, updates);
+      await audit(ctx, tx, { ids: [...inserts, ...updates].map((e) => e.id!), counts });
       return { written, queued };
     });
     if (updates.length) await deps.onChanged?.(updates.map((e) => e.id!));
@@ -347,7 +419,7 @@ export async function importLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDe
     const shortId = r.shortId !== undefined && isShortId(r.shortId) && !isReservedShortId(r.shortId) ? r.shortId : undefined;
     return { index, fields, keep: { id: r.id.toLowerCase(), shortId, createdAt: r.createdAt, updatedAt: r.updatedAt } };
   });
-  return writeLinks(ctx, deps, entries, input.length);
+  return writeLinks(ctx, deps, entries, input.length, 'upsert');
 }
 
 /** Which of these link ids exist, here or in another workspace (an import keeps free ids). */
@@ -368,7 +440,12 @@ export async function findLinkForRedirect(db: Ctx['db'], shortId: string): Promi
   return forRedirect(await redirectFieldsByShortId(db, shortId));
 }
 
-/** A live link by one of its aliases, while its workspace holds the alias's host active. */
+/** A live link by its key on the short-link host (operations.md §21). */
+export async function findLinkByKey(db: Ctx['db'], key: string): Promise<RedirectRow | undefined> {
+  return forRedirect(await redirectFieldsByKey(db, key));
+}
+
+/** A live link by one of its aliases or its key on a claimed host, while its workspace holds that host active. */
 export async function findLinkByAlias(db: Ctx['db'], host: string, path: string): Promise<RedirectRow | undefined> {
   return forRedirect(await redirectFieldsByAlias(db, host, path));
 }
@@ -396,4 +473,6 @@ function asStoredNow(url: string): string {
   return verdict.ok ? verdict.href : url;
 }
 export { importMatches, destinationKey, type ImportMatches } from './import-matches.js';
-export type { Link } from './record.js';
+export { QR_MARKER, type Link } from './record.js';
+export { isShortId } from './short-id.js';
+export { isReservedKey, keyOfPath } from './keys.js';

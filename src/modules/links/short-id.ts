@@ -2,7 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { UNPREFIXED } from '../../http/api-prefix.js';
 
 /** Paths of the service itself: a generated short id never takes one (compared ignoring case). */
-const RESERVED = new Set<string>([...UNPREFIXED, 'api', 'admin', 'oauth', 'app', 'docs', 'healthz', 'readyz', 'attribution', 'well-known', 'setup', 'login', 'logout']);
+const RESERVED = new Set<string>([
+  ...UNPREFIXED,
+  'api',
+  'admin',
+  'oauth',
+  'app',
+  'docs',
+  'healthz',
+  'readyz',
+  'attribution',
+  'well-known',
+  'setup',
+  'login',
+  'logout',
+]);
 
 export const isReservedShortId = (id: string): boolean => RESERVED.has(id.toLowerCase());
 

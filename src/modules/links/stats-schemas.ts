@@ -12,7 +12,7 @@ export const LinkStatsQuery = {
     Type.Boolean({
       default: false,
       description:
-        'Extension (operations.md §14). true: each link gains stats (its clicks, leads, sales, revenue and refunded over startDate–endDate) and the list may be ordered by them (orderBy). Needs the analyticsRead scope besides linksRead (else 403 naming it). Every filter, take, skip and sort work with it.',
+        'Extension. true: each link gains stats (its clicks, leads, sales, revenue and refunded over startDate–endDate) and the list may be ordered by them (orderBy). Needs the analyticsRead scope besides linksRead (else 403 naming it). Every filter, take, skip and sort work with it.',
     }),
   ),
   startDate: Type.Optional(
@@ -23,13 +23,15 @@ export const LinkStatsQuery = {
   ),
   endDate: Type.Optional(
     Type.String({
-      description: 'Extension, with withStats: the end of the range, as GET /api/analytics reads it (a date means the end of that day in timezone; inclusive). Default: now. Ignored without withStats.',
+      description:
+        'Extension, with withStats: the end of the range, as GET /api/analytics reads it (a date means the end of that day in timezone; inclusive). Default: now. Ignored without withStats.',
     }),
   ),
   timezone: Type.Optional(
     Type.String({
       maxLength: 64,
-      description: 'Extension, with withStats: IANA time zone name for date-only startDate/endDate (default UTC), as GET /api/analytics. Ignored without withStats.',
+      description:
+        'Extension, with withStats: IANA time zone name for date-only startDate/endDate (default UTC), as GET /api/analytics. Ignored without withStats.',
     }),
   ),
   orderBy: Type.Optional(
@@ -42,7 +44,8 @@ export const LinkStatsQuery = {
   currency: Type.Optional(
     Type.String({
       maxLength: 3,
-      description: 'Extension, with orderBy=revenue: the ISO 4217 currency (any case) whose net revenue orders the list; links without revenue in it count 0. An unknown code is a 400.',
+      description:
+        'Extension, with orderBy=revenue: the ISO 4217 currency (any case) whose net revenue orders the list; links without revenue in it count 0. An unknown code is a 400.',
     }),
   ),
 };
@@ -54,7 +57,9 @@ export const LinkStats = Type.Object(
     clicks: Count('Clicks in the range (bots never counted)'),
     leads: Count('Leads in the range'),
     sales: Count('Sales in the range (a refunded sale still counts)'),
-    revenue: Money("Per currency (lower-case ISO 4217 code → amount), as GET /api/analytics's revenue: the range's sale amounts net of refunds, minor units; a currency of the link's sales is present even when refunds bring it to 0. Currencies are never added together."),
+    revenue: Money(
+      "Per currency (lower-case ISO 4217 code → amount), as GET /api/analytics's revenue: the range's sale amounts net of refunds, minor units; a currency of the link's sales is present even when refunds bring it to 0. Currencies are never added together.",
+    ),
     refunded: Money('Per currency, the same keys as revenue: the part of those sales refunded, minor units.'),
   },
   {
@@ -64,4 +69,4 @@ export const LinkStats = Type.Object(
 );
 
 export const LINK_STATS_DESCRIPTION =
-  'Extension (operations.md §14): withStats=true adds each link’s stats over startDate–endDate (default the last 30 days) and needs analyticsRead; orderBy orders by them.';
+  'Extension: withStats=true adds each link’s stats over startDate–endDate (default the last 30 days) and needs analyticsRead; orderBy orders by them.';

@@ -3,7 +3,8 @@ import { inList, rows, type Conn } from '../../db/connect.js';
 import { withTransaction } from '../../core/transaction.js';
 import { afterCursor, cursorColumns, keysetPage, type RowCursor } from '../../db/keyset.js';
 import { isoTimestamp, resourceStore, type Column } from '../../db/resource-table.js';
-import type { QrDesign } from '../qr/design.js';
+import type { QrDesign } from '../qr/service.js';
+import { KEY_SELECT } from './key-store.js';
 
 /** A link as stored; the service turns it into the API's Link record. */
 export interface LinkRow {
@@ -31,6 +32,8 @@ export interface LinkRow {
   /** The QR design without its logo (null: the defaults); the logo is a column of its own. */
   qrDesign: Omit<QrDesign, 'logoId'> | null;
   qrLogoId: string | null;
+  /** Its key and the key's host ('' for the short-link host); null: on the short-link host by short id only. */
+  branded: { host: string; key: string } | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -65,7 +68,7 @@ export const linkStore = resourceStore<LinkRow>({
   softDelete: true,
   skipConflictsOn: 'short_id',
   columns: LINK_COLUMNS,
-  extraSelect: [TAG_IDS, ALIASES],
+  extraSelect: [TAG_IDS, ALIASES, KEY_SELECT],
 });
 
 /** The list's selection: the same fields as linkStore's reads. */
@@ -77,6 +80,7 @@ const SELECTION = sql.raw(
     `${isoTimestamp('t.updated_at')} AS "updatedAt"`,
     TAG_IDS,
     ALIASES,
+    KEY_SELECT,
   ].join(', '),
 );
 
@@ -87,13 +91,26 @@ export interface LinkFilters {
   tagId?: string;
   /** Case-insensitive substring of title, url or short id, taken literally (`%` and `_` are no wildcards). */
   search?: string;
+  /** The link holding this key on this host ('' the short-link host): a primary-key look-up. */
+  key?: { host: string; key: string };
+  /** Only links on this host ('' the short-link host: those without a key on a claimed host). */
+  host?: string;
 }
 
 function filterSql(workspaceId: string, f: LinkFilters): SQL {
   const parts: SQL[] = [sql`t.workspace_id = ${workspaceId} AND t.deleted_at IS NULL`];
-  if (f.anyOf.length) parts.push(sql`(${sql.join(f.anyOf.map((a) => sql`t.${sql.raw(a.column)} = ${a.value}::${sql.raw(a.type)}`), sql` OR `)})`);
+  if (f.anyOf.length)
+    parts.push(
+      sql`(${sql.join(
+        f.anyOf.map((a) => sql`t.${sql.raw(a.column)} = ${a.value}::${sql.raw(a.type)}`),
+        sql` OR `,
+      )})`,
+    );
   if (f.collectionId) parts.push(sql`t.collection_id = ${f.collectionId}::uuid`);
   if (f.tagId) parts.push(sql`EXISTS (SELECT 1 FROM link_tags lt WHERE lt.link_id = t.id AND lt.tag_id = ${f.tagId}::uuid)`);
+  if (f.key) parts.push(sql`t.id = (SELECT k.link_id FROM link_keys k WHERE k.host = ${f.key.host} AND k.key = ${f.key.key} AND k.freed_at IS NULL)`);
+  else if (f.host === '') parts.push(sql`NOT EXISTS (SELECT 1 FROM link_keys k WHERE k.link_id = t.id AND k.freed_at IS NULL AND k.host <> '')`);
+  else if (f.host !== undefined) parts.push(sql`EXISTS (SELECT 1 FROM link_keys k WHERE k.link_id = t.id AND k.freed_at IS NULL AND k.host = ${f.host})`);
   if (f.search) {
     // strpos, not ILIKE: the term is plain text (no wildcard to escape) and, measured on PGlite
     // over 100,000 rows, 256 ms against ILIKE's 601 ms.
@@ -135,9 +152,16 @@ export function listRankedLinkRows(
 ): Promise<LinkRow[]> {
   const dir = sql.raw(page.sort === 'asc' ? 'ASC' : 'DESC');
   const joins = rank.map((source, i) => sql` LEFT JOIN ${source} ${sql.raw(`r${i}`)} ON ${sql.raw(`r${i}`)}.link_id = t.id`);
-  const k = rank.length ? sql.join(rank.map((_, i) => sql.raw(`COALESCE(r${i}.k, 0)`)), sql` + `) : sql`0`;
+  const k = rank.length
+    ? sql.join(
+        rank.map((_, i) => sql.raw(`COALESCE(r${i}.k, 0)`)),
+        sql` + `,
+      )
+    : sql`0`;
   return withTransaction(conn, async (tx) => {
-    await tx.execute(sql`SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), set_config('max_parallel_workers_per_gather', '0', true)`);
+    await tx.execute(
+      sql`SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), set_config('max_parallel_workers_per_gather', '0', true)`,
+    );
     return rows<LinkRow>(
       tx,
       sql`WITH p AS (
@@ -159,15 +183,11 @@ export function listRankedLinkRows(
  * the links below the page: on 99,000 links clicked in 30 days this skipped the hash join of
  * every link and its top-N sort. The lateral LIMIT 1 keeps the lookup a nested loop that
  * preserves the walk's order. */
-export function listTopCountedLinkRows(
-  conn: Conn,
-  workspaceId: string,
-  f: LinkFilters,
-  page: { take: number; skip: number },
-  rank: SQL,
-): Promise<LinkRow[]> {
+export function listTopCountedLinkRows(conn: Conn, workspaceId: string, f: LinkFilters, page: { take: number; skip: number }, rank: SQL): Promise<LinkRow[]> {
   return withTransaction(conn, async (tx) => {
-    await tx.execute(sql`SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), set_config('max_parallel_workers_per_gather', '0', true)`);
+    await tx.execute(
+      sql`SELECT set_config('jit', 'off', true), set_config('work_mem', '64MB', true), set_config('max_parallel_workers_per_gather', '0', true)`,
+    );
     return rows<LinkRow>(
       tx,
       sql`WITH p AS (
@@ -203,7 +223,12 @@ export function listUnrankedLinkRows(conn: Conn, workspaceId: string, f: LinkFil
 }
 
 /** Up to `limit` live links after `after`, oldest first (keyset: the export), and the last one's cursor. */
-export async function linkPage(conn: Conn, workspaceId: string, after: RowCursor | undefined, limit: number): Promise<{ records: LinkRow[]; next?: RowCursor }> {
+export async function linkPage(
+  conn: Conn,
+  workspaceId: string,
+  after: RowCursor | undefined,
+  limit: number,
+): Promise<{ records: LinkRow[]; next?: RowCursor }> {
   const found = await rows<LinkRow & { cursorAt: string; cursorSeq: string | number }>(
     conn,
     sql`SELECT ${SELECTION}${cursorColumns('t')} FROM links AS t WHERE t.workspace_id = ${workspaceId} AND t.deleted_at IS NULL${afterCursor('t', after)}
@@ -242,11 +267,11 @@ export interface StoredDestinations {
   geo: Record<string, string> | null;
 }
 
-export function linksForUpdate(conn: Conn, workspaceId: string, ids: string[]): Promise<StoredDestinations[]> {
+export function linksForUpdate(conn: Conn, workspaceId: string, ids: string[]): Promise<(StoredDestinations & { shortId: string })[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return rows(
     conn,
-    sql`SELECT id, url, cloaked, ios, android, geo FROM links WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL
+    sql`SELECT id, short_id AS "shortId", url, cloaked, ios, android, geo FROM links WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL
         AND id ${inList(ids, 'uuid')}`,
   );
 }
@@ -293,18 +318,32 @@ export async function redirectFieldsByShortId(conn: Conn, shortId: string): Prom
   return row;
 }
 
+/** The fields the redirect needs, by a key on the short-link host (keys are global, as short ids are). */
+export async function redirectFieldsByKey(conn: Conn, key: string): Promise<RedirectRow | undefined> {
+  const [row] = await rows<RedirectRow>(
+    conn,
+    sql`SELECT ${REDIRECT_FIELDS} FROM link_keys k JOIN links l ON l.id = k.link_id AND l.deleted_at IS NULL
+        WHERE k.host = '' AND k.key = ${key} AND k.freed_at IS NULL`,
+  );
+  return row;
+}
+
 /**
- * The fields the redirect needs, by alias, when the alias's workspace holds its host active.
+ * The fields the redirect needs, by a path of a claimed host: an alias, or a link's key there
+ * (one namespace per host, operations.md §21), when the workspace holds the host active.
  * Reads domains (the domains module's table) in the same statement: a host that changed hands
  * never leads to the former holder's links, whatever a cache still believes about the host.
  */
 export async function redirectFieldsByAlias(conn: Conn, host: string, path: string): Promise<RedirectRow | undefined> {
   const [row] = await rows<RedirectRow>(
     conn,
-    sql`SELECT ${REDIRECT_FIELDS} FROM link_aliases a
+    sql`SELECT ${REDIRECT_FIELDS} FROM (
+          SELECT a.link_id, a.workspace_id FROM link_aliases a WHERE a.host = ${host} AND a.path = ${path}
+          UNION ALL
+          SELECT k.link_id, k.workspace_id FROM link_keys k WHERE k.host = ${host} AND k.key = ${path.slice(1)} AND k.freed_at IS NULL) a
         JOIN links l ON l.id = a.link_id AND l.deleted_at IS NULL
-        JOIN domains d ON d.host = a.host AND d.workspace_id = a.workspace_id AND d.status = 'active' AND d.deleted_at IS NULL
-        WHERE a.host = ${host} AND a.path = ${path}`,
+        JOIN domains d ON d.host = ${host} AND d.workspace_id = a.workspace_id AND d.status = 'active' AND d.deleted_at IS NULL
+        LIMIT 1`,
   );
   return row;
 }
@@ -357,7 +396,11 @@ export interface RedirectRow {
 }
 
 /** The links of the workspace whose destination and title are one of `pairs` (title null as ''). */
-export function linksByDestination(conn: Conn, workspaceId: string, pairs: { url: string; title: string }[]): Promise<{ id: string; url: string; title: string }[]> {
+export function linksByDestination(
+  conn: Conn,
+  workspaceId: string,
+  pairs: { url: string; title: string }[],
+): Promise<{ id: string; url: string; title: string }[]> {
   if (pairs.length === 0) return Promise.resolve([]);
   // A nested loop over the pairs reaches the hash index on url; the title narrows what it found.
   return rows(
@@ -370,7 +413,10 @@ export function linksByDestination(conn: Conn, workspaceId: string, pairs: { url
 }
 
 /** Which workspace's link holds each of these aliases now (server-wide): one statement. */
-export function aliasOwners(conn: Conn, aliases: { host: string; path: string }[]): Promise<{ host: string; path: string; linkId: string; workspaceId: string }[]> {
+export function aliasOwners(
+  conn: Conn,
+  aliases: { host: string; path: string }[],
+): Promise<{ host: string; path: string; linkId: string; workspaceId: string }[]> {
   if (aliases.length === 0) return Promise.resolve([]);
   return rows(
     conn,

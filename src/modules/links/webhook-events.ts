@@ -2,7 +2,7 @@ import type { Ctx } from '../../core/context.js';
 import type { Sealer } from '../../core/sealed.js';
 import type { Tx } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
-import { eventBody, eventTypesWanted, recordEvents, type EventType, type OutboxEvent } from '../webhooks/outbox.js';
+import { eventBody, eventTypesWanted, recordEvents, type EventType, type OutboxEvent } from '../webhooks/service.js';
 import type { Link } from './record.js';
 
 type LinkEventType = Extract<EventType, 'link.created' | 'link.updated' | 'link.deleted'>;

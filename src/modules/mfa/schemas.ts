@@ -19,5 +19,7 @@ export const MfaStatus = Type.Object({
 });
 export const MfaRequired = Type.Object({
   mfaRequired: Type.Literal(true),
-  methods: Type.Array(Type.String(), { description: '`totp` and `recovery_code` (what POST /api/auth/mfa accepts) with an authenticator app; `passkey` (POST /api/auth/passkey) with a passkey' }),
+  methods: Type.Array(Type.String(), {
+    description: '`totp` and `recovery_code` (what POST /api/auth/mfa accepts) with an authenticator app; `passkey` (POST /api/auth/passkey) with a passkey',
+  }),
 });

@@ -13,6 +13,8 @@ import { matchingStep, newSeed, otpauthUrl } from './totp.js';
 export const PENDING_TTL_MS = 5 * 60_000;
 export const PENDING_MAX_FAILURES = 5;
 export const ACCOUNT_MAX_FAILURES_PER_HOUR = 20;
+/** The account's wrong answers are counted over the last hour. */
+const FAILURE_WINDOW_MS = 3600_000;
 
 export type Throttle = { before(email: string): Promise<void>; failed(email: string): Promise<void> };
 export interface MfaDeps {
@@ -55,14 +57,30 @@ export async function confirmTotp({ ctx, input: { userId, code }, deps }: { ctx:
 }
 
 /** A new set of recovery codes (the old ones stop working); the password first. */
-export async function renewRecoveryCodes({ ctx, input: { userId, password }, deps }: { ctx: BaseCtx; input: { userId: string; password: string }; deps: MfaDeps }) {
+export async function renewRecoveryCodes({
+  ctx,
+  input: { userId, password },
+  deps,
+}: {
+  ctx: BaseCtx;
+  input: { userId: string; password: string };
+  deps: MfaDeps;
+}) {
   await verifyCurrentPassword({ ctx, input: { userId, password, field: 'password' }, deps });
   if (!(await hasSecondFactor({ ctx, input: { userId } }))) throw invalid('password', 'totp_not_enabled');
   return { recoveryCodes: await withTransaction(ctx.db, (tx) => replaceCodes(tx, userId)) };
 }
 
 /** Turns TOTP off: the password and a current code (or a recovery code). */
-export async function disableTotp({ ctx, input: { userId, password, code }, deps }: { ctx: BaseCtx; input: { userId: string; password: string; code: string }; deps: MfaDeps }) {
+export async function disableTotp({
+  ctx,
+  input: { userId, password, code },
+  deps,
+}: {
+  ctx: BaseCtx;
+  input: { userId: string; password: string; code: string };
+  deps: MfaDeps;
+}) {
   await verifyCurrentPassword({ ctx, input: { userId, password, field: 'password' }, deps });
   if (!(await hasSecondFactor({ ctx, input: { userId } }))) throw invalid('code', 'totp_not_enabled');
   await withTransaction(ctx.db, async (tx) => {
@@ -73,7 +91,11 @@ export async function disableTotp({ ctx, input: { userId, password, code }, deps
 
 async function replaceCodes(tx: BaseCtx['db'], userId: string): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  await store.replaceRecoveryCodes(tx, userId, codes.map((c) => sha256(normalizeRecoveryCode(c))));
+  await store.replaceRecoveryCodes(
+    tx,
+    userId,
+    codes.map((c) => sha256(normalizeRecoveryCode(c))),
+  );
   return codes;
 }
 
@@ -109,7 +131,11 @@ export async function completeSecondStep({
   deps: MfaDeps;
 }): Promise<string> {
   const method = looksLikeRecoveryCode(code.trim()) ? 'recovery_code' : 'totp';
-  return completeSecondStepWith({ ctx, input: { pendingToken, signIn: { method, ip, userAgent } }, deps: { check: (c, userId) => useCode(c, userId, code, deps.sealer) } });
+  return completeSecondStepWith({
+    ctx,
+    input: { pendingToken, signIn: { method, ip, userAgent } },
+    deps: { check: (c, userId) => useCode(c, userId, code, deps.sealer) },
+  });
 }
 
 /**
@@ -131,7 +157,8 @@ export async function completeSecondStepWith({
   const outcome = await withTransaction(ctx.db, async (tx) => {
     const pending = await store.findPending(tx, hash, ctx.now);
     if (!pending) return { kind: 'restart' } as const;
-    if ((await store.failuresSince(tx, pending.userId, new Date(ctx.now.getTime() - 3600_000))) >= ACCOUNT_MAX_FAILURES_PER_HOUR) return { kind: 'throttled', userId: pending.userId } as const;
+    if ((await store.failuresSince(tx, pending.userId, new Date(ctx.now.getTime() - FAILURE_WINDOW_MS))) >= ACCOUNT_MAX_FAILURES_PER_HOUR)
+      return { kind: 'throttled', userId: pending.userId } as const;
     if (await check({ ...ctx, db: tx }, pending.userId)) {
       await store.deletePending(tx, hash);
       return { kind: 'ok', userId: pending.userId } as const;
@@ -157,9 +184,18 @@ export async function pendingUser({ ctx, input: { pendingToken } }: { ctx: BaseC
   return pending.userId;
 }
 
+/**
+ * The periodic maintenance: forgets the wrong answers no count reads any more — past a day, the
+ * window's 24 times, so that an instance whose clock is behind the database's still counts its hour.
+ */
+export async function forgetOldFailures({ ctx }: { ctx: BaseCtx }): Promise<void> {
+  await store.deleteOldFailures(ctx.db, 24 * FAILURE_WINDOW_MS);
+}
+
 /** A factor used alone (a passkey without the password) shares the account's 20 wrong answers an hour. */
 export async function assertFactorNotThrottled({ ctx, input: { userId } }: { ctx: BaseCtx; input: { userId: string } }): Promise<void> {
-  if ((await store.failuresSince(ctx.db, userId, new Date(ctx.now.getTime() - 3600_000))) >= ACCOUNT_MAX_FAILURES_PER_HOUR) throw new AppError('mfa_throttled');
+  if ((await store.failuresSince(ctx.db, userId, new Date(ctx.now.getTime() - FAILURE_WINDOW_MS))) >= ACCOUNT_MAX_FAILURES_PER_HOUR)
+    throw new AppError('mfa_throttled');
 }
 
 export async function recordFactorFailure({ ctx, input: { userId } }: { ctx: BaseCtx; input: { userId: string } }): Promise<void> {

@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { rows, timestamptz, type Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 
-
 export interface TotpRow {
   seedSealed: string;
   confirmedAt: Date | null;
@@ -93,7 +92,15 @@ export async function recordAccountFailure(conn: Conn, userId: string, now: Date
   await conn.execute(sql`INSERT INTO mfa_failures (user_id, at) VALUES (${userId}::uuid, ${timestamptz(now)})`);
 }
 
+/** Deletes the wrong answers older than `ageMs` by the database's clock (an instance's own may run ahead or behind). */
+export async function deleteOldFailures(conn: Conn, ageMs: number): Promise<void> {
+  await conn.execute(sql`DELETE FROM mfa_failures WHERE at < now() - make_interval(secs => ${ageMs / 1000})`);
+}
+
 export async function failuresSince(conn: Conn, userId: string, since: Date): Promise<number> {
-  const [row] = await rows<{ n: number }>(conn, sql`SELECT count(*)::int AS n FROM mfa_failures WHERE user_id = ${userId}::uuid AND at > ${timestamptz(since)}`);
+  const [row] = await rows<{ n: number }>(
+    conn,
+    sql`SELECT count(*)::int AS n FROM mfa_failures WHERE user_id = ${userId}::uuid AND at > ${timestamptz(since)}`,
+  );
   return row?.n ?? 0;
 }

@@ -19,7 +19,14 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
     '/api/workspaces/:id/oauth-apps',
     {
       config,
-      schema: { operationId: 'listOauthApps', tags, summary: 'OAuth apps', description: 'Owner only. The apps this workspace registered, oldest first, without secrets.', params: s.WorkspaceParam, response: { 200: Type.Array(Type.Ref('OauthApp')) } },
+      schema: {
+        operationId: 'listOauthApps',
+        tags,
+        summary: 'OAuth apps',
+        description: 'Owner only. The apps this workspace registered, oldest first, without secrets.',
+        params: s.WorkspaceParam,
+        response: { 200: Type.Array(Type.Ref('OauthApp')) },
+      },
     },
     async (req) => {
       return listApps({ ctx: ctx(req), input: { workspaceId: req.params.id } });
@@ -30,7 +37,8 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
     '/api/workspaces/:id/oauth-apps',
     {
       config,
-      schema: { operationId: 'createOauthApp',
+      schema: {
+        operationId: 'createOauthApp',
         tags,
         summary: 'Register an OAuth app',
         description:
@@ -49,7 +57,8 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
     '/api/workspaces/:id/oauth-apps/:appId',
     {
       config,
-      schema: { operationId: 'updateOauthApp',
+      schema: {
+        operationId: 'updateOauthApp',
         tags,
         summary: 'Change an OAuth app',
         description: 'Owner only. Renames it, or replaces its redirect URIs or the scopes it may ask for; at least one field.',
@@ -69,7 +78,14 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
     '/api/workspaces/:id/oauth-apps/:appId',
     {
       config,
-      schema: { operationId: 'deleteOauthApp', tags, summary: 'Delete an OAuth app', description: 'Owner only. Every consent given to it, in any workspace, is revoked: its tokens stop working at once.', params: s.AppParam, response: { 200: DeletedIds } },
+      schema: {
+        operationId: 'deleteOauthApp',
+        tags,
+        summary: 'Delete an OAuth app',
+        description: 'Owner only. Every consent given to it, in any workspace, is revoked: its tokens stop working at once.',
+        params: s.AppParam,
+        response: { 200: DeletedIds },
+      },
     },
     async (req) => {
       await deleteApp({ ctx: ctx(req), input: { workspaceId: req.params.id, id: req.params.appId } });
@@ -82,10 +98,12 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
     '/api/workspaces/:id/oauth-apps/:appId/secret',
     {
       config,
-      schema: { operationId: 'rotateOauthAppSecret',
+      schema: {
+        operationId: 'rotateOauthAppSecret',
         tags,
         summary: 'New client secret',
-        description: 'Owner only, confidential apps only (a public app is a 400). The new secret is shown only in this answer; the old one stops working at once.',
+        description:
+          'Owner only, confidential apps only (a public app is a 400). The new secret is shown only in this answer; the old one stops working at once.',
         params: s.AppParam,
         response: { 200: s.NewClientSecret },
       },
@@ -101,10 +119,11 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
     '/api/workspaces/:id/authorizations',
     {
       config,
-      schema: { operationId: 'listAuthorizations',
+      schema: {
+        operationId: 'listAuthorizations',
         tags,
         summary: 'Connected apps',
-        description: "Owner only. The consents people gave apps to act in this workspace (whichever workspace registered the app), oldest first.",
+        description: 'Owner only. The consents people gave apps to act in this workspace (whichever workspace registered the app), oldest first.',
         params: s.WorkspaceParam,
         response: { 200: Type.Array(Type.Ref('Authorization')) },
       },
@@ -118,7 +137,14 @@ export const oauthAppsRoutes = routesPlugin<PeopleDeps>('oauth-apps', (app, deps
     '/api/workspaces/:id/authorizations/:grantId',
     {
       config,
-      schema: { operationId: 'revokeAuthorization', tags, summary: 'Disconnect an app', description: 'Owner only. Revokes the consent: every token issued under it stops working at once.', params: s.GrantParam, response: { 200: DeletedIds } },
+      schema: {
+        operationId: 'revokeAuthorization',
+        tags,
+        summary: 'Disconnect an app',
+        description: 'Owner only. Revokes the consent: every token issued under it stops working at once.',
+        params: s.GrantParam,
+        response: { 200: DeletedIds },
+      },
     },
     async (req) => {
       await revokeAuthorization({ ctx: ctx(req), input: { workspaceId: req.params.id, id: req.params.grantId } });

@@ -27,7 +27,9 @@ const appFields = {
   name: Type.String(),
   clientId: Type.String({ description: '`ltc_…`, public: the `client_id` of the OAuth endpoints' }),
   redirectUris: Type.Array(Type.String()),
-  confidential: Type.Boolean({ description: 'A confidential app (a server) authenticates with its secret; a public one (a browser or mobile app) with PKCE alone' }),
+  confidential: Type.Boolean({
+    description: 'A confidential app (a server) authenticates with its secret; a public one (a browser or mobile app) with PKCE alone',
+  }),
   scopes: Type.Array(Scope),
   createdAt: DateTime,
 };
@@ -50,7 +52,9 @@ export const OauthAppUpdate = Type.Object({
   scopes: Type.Optional(AppScopes),
 });
 
-export const NewClientSecret = Type.Object({ clientSecret: Type.String({ description: 'The new `ltcs_…` secret, shown only in this answer; the old one stops working' }) });
+export const NewClientSecret = Type.Object({
+  clientSecret: Type.String({ description: 'The new `ltcs_…` secret, shown only in this answer; the old one stops working' }),
+});
 
 export const Authorization = Type.Object(
   {

@@ -4,6 +4,7 @@ import { invalid, notFound } from '../../core/errors.js';
 import { SCOPES, type Scope } from '../../core/scopes.js';
 import { sameHash, secretFormat, sha256 } from '../../core/secret.js';
 import { assertDistinct } from '../bulk/service.js';
+import { audit, auditedChange } from '../../core/audit.js';
 import { withTransaction } from '../../core/transaction.js';
 import { requireWorkspace } from '../workspaces/service.js';
 import { disableWebhooksOfGrants } from '../webhooks/service.js';
@@ -114,7 +115,7 @@ export async function createApp({
   const scopes = checkScopes(input.scopes);
   await requireWorkspace({ ctx, input: { id: workspaceId } });
   const secret = input.confidential ? clientSecretFormat.generate() : undefined;
-  const row = await withTransaction(ctx.db, (tx) => store.insertApp(tx, {
+  const fields = {
     id: newId(),
     workspaceId,
     name,
@@ -124,7 +125,12 @@ export async function createApp({
     confidential: input.confidential,
     scopes,
     createdAt: ctx.now,
-  }));
+  };
+  const row = await auditedChange(
+    ctx,
+    (tx) => store.insertApp(tx, fields),
+    (a) => ({ ids: [a.id] }),
+  );
   const app = toOauthApp(row);
   return secret ? { ...app, clientSecret: secret.value } : app;
 }
@@ -152,28 +158,46 @@ export async function updateApp({
     scopes: input.scopes === undefined ? undefined : checkScopes(input.scopes),
   };
   if (Object.values(patch).every((v) => v === undefined)) throw invalid('body', 'nothing_to_update');
-  const row = await withTransaction(ctx.db, (tx) => store.updateApp(tx, workspaceId, id, patch));
+  const row = await auditedChange(
+    ctx,
+    (tx) => store.updateApp(tx, workspaceId, id, patch),
+    (a) => ({ ids: [a.id] }),
+  );
   if (!row) throw notFound('oauth app', id);
   return toOauthApp(row);
 }
 
 /** A new secret for a confidential app, shown only in this answer; the old one stops matching at once. */
-export async function rotateSecret({ ctx: { db }, input: { workspaceId, id } }: { ctx: BaseCtx; input: { workspaceId: string; id: string } }): Promise<{ clientSecret: string }> {
-  const app = await store.findApp(db, workspaceId, id);
+export async function rotateSecret({
+  ctx,
+  input: { workspaceId, id },
+}: {
+  ctx: BaseCtx;
+  input: { workspaceId: string; id: string };
+}): Promise<{ clientSecret: string }> {
+  const app = await store.findApp(ctx.db, workspaceId, id);
   if (!app) throw notFound('oauth app', id);
   if (!app.confidential) throw invalid('confidential', 'public_app');
   const secret = clientSecretFormat.generate();
-  if (!(await withTransaction(db, (tx) => store.setSecretHash(tx, workspaceId, id, secret.hash)))) throw notFound('oauth app', id);
+  if (
+    !(await auditedChange(
+      ctx,
+      (tx) => store.setSecretHash(tx, workspaceId, id, secret.hash),
+      () => ({ ids: [id] }),
+    ))
+  )
+    throw notFound('oauth app', id);
   return { clientSecret: secret.value };
 }
 
 /** Deletes an app and revokes every consent given to it (in any workspace), so its tokens stop working. */
-export async function deleteApp({ ctx: { db, now }, input: { workspaceId, id } }: { ctx: BaseCtx; input: { workspaceId: string; id: string } }): Promise<void> {
-  await withTransaction(db, async (tx) => {
+export async function deleteApp({ ctx, input: { workspaceId, id } }: { ctx: BaseCtx; input: { workspaceId: string; id: string } }): Promise<void> {
+  const { now } = ctx;
+  await withTransaction(ctx.db, async (tx) => {
     if (!(await store.markAppDeleted(tx, workspaceId, id, now))) throw notFound('oauth app', id);
     const ended = await store.revokeGrantsOfApp(tx, id, now);
     await disableWebhooksOfGrants({ ctx: { db: tx, now }, input: { grantIds: ended } });
-    return id; // what it changed: its audit entry commits with it (core/transaction.ts)
+    await audit(ctx, tx, { ids: [id] });
   });
 }
 
@@ -200,6 +224,6 @@ export async function revokeAuthorization({ ctx, input: { workspaceId, id } }: {
   await withTransaction(ctx.db, async (tx) => {
     if (!(await store.revokeGrant(tx, workspaceId, id, ctx.now))) throw notFound('authorization', id);
     await disableWebhooksOfGrants({ ctx: { ...ctx, db: tx }, input: { grantIds: [id] } });
-    return id; // what it changed: its audit entry commits with it (core/transaction.ts)
+    await audit(ctx, tx, { ids: [id] });
   });
 }

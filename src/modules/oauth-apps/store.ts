@@ -27,7 +27,10 @@ export async function findApp(conn: Conn, workspaceId: string, id: string): Prom
 
 /** The live app with this client id, whichever workspace registered it. */
 export async function findAppByClientId(conn: Conn, clientId: string): Promise<AppRow | undefined> {
-  const [row] = await conn.select().from(oauthApps).where(and(eq(oauthApps.clientId, clientId), isNull(oauthApps.deletedAt)));
+  const [row] = await conn
+    .select()
+    .from(oauthApps)
+    .where(and(eq(oauthApps.clientId, clientId), isNull(oauthApps.deletedAt)));
   return row;
 }
 

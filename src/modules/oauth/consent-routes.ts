@@ -26,11 +26,12 @@ export const oauthConsentRoutes = routesPlugin<OauthConsentRoutesDeps>('oauth-co
     '/api/oauth/authorize',
     {
       config: { account: 'session' },
-      schema: { operationId: 'getConsentRequest',
+      schema: {
+        operationId: 'getConsentRequest',
         tags: ['OAuth apps'],
         summary: 'Read an authorization request',
         description:
-          "Extension (operations.md §9 describes the consent page, not this call): the parameters of GET /oauth/authorize, read for the signed-in person — the app's name, the scopes asked (every scope the app may ask for when `scope` is omitted or empty), and the person's workspaces whose role allows them all. An unknown client, a redirect URI the app has not registered, or any other bad parameter is a 400 naming the parameter. To consent, the page posts the same parameters with `workspaceId` and `decision=allow|deny` to POST /oauth/authorize.",
+          "Extension, for the consent page: the parameters of GET /oauth/authorize, read for the signed-in person — the app's name, the scopes asked (every scope the app may ask for when `scope` is omitted or empty), and the person's workspaces whose role allows them all. An unknown client, a redirect URI the app has not registered, or any other bad parameter is a 400 naming the parameter. To consent, the page posts the same parameters with `workspaceId` and `decision=allow|deny` to POST /oauth/authorize.",
         querystring: AuthorizeQuery,
         response: { 200: Type.Ref('ConsentRequest'), 400: errorResponses[400] },
       },
@@ -38,7 +39,10 @@ export const oauthConsentRoutes = routesPlugin<OauthConsentRoutesDeps>('oauth-co
     async (req) => {
       const q = req.query;
       const target = await authorizeTarget({ ctx: context(req), input: { clientId: q.client_id, redirectUri: q.redirect_uri } });
-      if ('refused' in target) throw target.refused === 'unknown_client' ? invalidQuery('client_id', 'oauth_unknown_client') : invalidQuery('redirect_uri', 'oauth_unregistered_redirect');
+      if ('refused' in target)
+        throw target.refused === 'unknown_client'
+          ? invalidQuery('client_id', 'oauth_unknown_client')
+          : invalidQuery('redirect_uri', 'oauth_unregistered_redirect');
       let scopes;
       try {
         ({ scopes } = checkAuthorizeParams(target.client, target.redirectUri, q));

@@ -4,9 +4,20 @@ import type { Conn } from '../../db/connect.js';
 import { SCOPES } from '../../core/scopes.js';
 import { routesPlugin } from '../../http/types.js';
 import { clientSecretMatches, findClient } from '../oauth-apps/service.js';
-import { isFirstParty } from '../sessions/cookie.js';
+import { isFirstParty } from '../../http/cookies.js';
 import { authorizeErrorPage } from './pages.js';
-import { authorizeTarget, checkAuthorizeParams, eligibleWorkspaces, exchangeCode, issueCode, OAuthError, refresh, revoke, type AuthorizeRequest, type Client } from './service.js';
+import {
+  authorizeTarget,
+  checkAuthorizeParams,
+  eligibleWorkspaces,
+  exchangeCode,
+  issueCode,
+  OAuthError,
+  refresh,
+  revoke,
+  type AuthorizeRequest,
+  type Client,
+} from './service.js';
 
 export interface OauthRoutesDeps {
   db: Conn;
@@ -71,7 +82,10 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
     });
     // Token and revocation answers are JSON errors of RFC 6749 §5.2, never the API's error body.
     app.setErrorHandler((err, _req, reply) => {
-      const e = err instanceof OAuthError ? err : new OAuthError('invalid_request', (err as { statusCode?: number }).statusCode === 413 ? 'the body is too large' : 'the request could not be read');
+      const e =
+        err instanceof OAuthError
+          ? err
+          : new OAuthError('invalid_request', (err as { statusCode?: number }).statusCode === 413 ? 'the body is too large' : 'the request could not be read');
       void reply.code(e.status).header('cache-control', 'no-store').header('pragma', 'no-cache').send({ error: e.error, error_description: e.description });
     });
 
@@ -143,7 +157,8 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
       const now = deps.clock();
       const person = await deps.signedIn(req, now);
       if (!person) return html(reply, 401, authorizeErrorPage('You are not signed in any more; start again from the app.'));
-      if (q.decision !== 'allow') return redirectError(reply, request.redirectUri, new OAuthError('access_denied', 'the user denied the request'), request.state);
+      if (q.decision !== 'allow')
+        return redirectError(reply, request.redirectUri, new OAuthError('access_denied', 'the user denied the request'), request.state);
       const allowed = await eligibleWorkspaces({ ctx: ctx(req, now), input: { userId: person.userId, scopes: request.scopes } });
       if (!q.workspaceId || !allowed.some((w) => w.id === q.workspaceId)) {
         return redirectError(reply, request.redirectUri, new OAuthError('access_denied', 'no workspace of the user allows these scopes'), request.state);
@@ -194,16 +209,25 @@ export const oauthRoutes = routesPlugin<OauthRoutesDeps>(
       try {
         client = await authenticateClient(req, body);
       } catch (e) {
-        if (e instanceof OAuthError && e.error === 'invalid_client' && req.headers.authorization) void reply.header('www-authenticate', 'Basic realm="linktrail"');
+        if (e instanceof OAuthError && e.error === 'invalid_client' && req.headers.authorization)
+          void reply.header('www-authenticate', 'Basic realm="linktrail"');
         throw e;
       }
       const now = deps.clock();
       const tokenDeps = { authChanged: deps.authChanged };
       if (body.grant_type === 'authorization_code') {
-        return exchangeCode({ ctx: ctx(req, now), input: { client, code: body.code, redirectUri: body.redirect_uri, verifier: body.code_verifier }, deps: tokenDeps });
+        return exchangeCode({
+          ctx: ctx(req, now),
+          input: { client, code: body.code, redirectUri: body.redirect_uri, verifier: body.code_verifier },
+          deps: tokenDeps,
+        });
       }
-      if (body.grant_type === 'refresh_token') return refresh({ ctx: ctx(req, now), input: { client, token: body.refresh_token, scope: body.scope }, deps: tokenDeps });
-      throw new OAuthError(body.grant_type ? 'unsupported_grant_type' : 'invalid_request', body.grant_type ? `grant_type ${body.grant_type} is not supported` : 'grant_type is required');
+      if (body.grant_type === 'refresh_token')
+        return refresh({ ctx: ctx(req, now), input: { client, token: body.refresh_token, scope: body.scope }, deps: tokenDeps });
+      throw new OAuthError(
+        body.grant_type ? 'unsupported_grant_type' : 'invalid_request',
+        body.grant_type ? `grant_type ${body.grant_type} is not supported` : 'grant_type is required',
+      );
     });
 
     app.post('/oauth/revoke', { bodyLimit: FORM_LIMIT, schema: { hide: true } }, async (req, reply) => {

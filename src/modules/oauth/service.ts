@@ -8,8 +8,7 @@ import { sameHash, secretFormat, sha256 } from '../../core/secret.js';
 import { SCOPES, type Scope } from '../../core/scopes.js';
 import { withTransaction } from '../../core/transaction.js';
 import { findClient } from '../oauth-apps/service.js';
-import { workspacesOf } from '../users/service.js';
-import { ROLE_SCOPES, type Role } from '../users/roles.js';
+import { ROLE_SCOPES, workspacesOf, type Role } from '../users/service.js';
 import { toWorkspace } from '../workspaces/service.js';
 import { disableWebhooksOfGrants } from '../webhooks/service.js';
 import { type Workspace } from '../../core/workspace.js';
@@ -32,7 +31,15 @@ export interface ParamProblem {
 /** An RFC 6749 error: `error` and `error_description`, 400 unless the client failed to authenticate (401). */
 export class OAuthError extends Error {
   constructor(
-    readonly error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | 'access_denied' | 'unsupported_response_type',
+    readonly error:
+      | 'invalid_request'
+      | 'invalid_client'
+      | 'invalid_grant'
+      | 'unauthorized_client'
+      | 'unsupported_grant_type'
+      | 'invalid_scope'
+      | 'access_denied'
+      | 'unsupported_response_type',
     readonly description: string,
     readonly status = error === 'invalid_client' ? 401 : 400,
     readonly problem?: ParamProblem,
@@ -56,8 +63,10 @@ export function parseScope(raw: string | undefined, allowed: readonly string[]):
   if (raw === undefined || raw.trim() === '') return allowed.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
   const asked = raw.split(' ').filter(Boolean);
   for (const s of asked) {
-    if (!(SCOPES as readonly string[]).includes(s)) throw new OAuthError('invalid_scope', `unknown scope ${s}`, undefined, { field: 'scope', reason: 'unknown_scope', params: { scope: s } });
-    if (!allowed.includes(s)) throw new OAuthError('invalid_scope', `the app may not ask for ${s}`, undefined, { field: 'scope', reason: 'scope_beyond_app', params: { scope: s } });
+    if (!(SCOPES as readonly string[]).includes(s))
+      throw new OAuthError('invalid_scope', `unknown scope ${s}`, undefined, { field: 'scope', reason: 'unknown_scope', params: { scope: s } });
+    if (!allowed.includes(s))
+      throw new OAuthError('invalid_scope', `the app may not ask for ${s}`, undefined, { field: 'scope', reason: 'scope_beyond_app', params: { scope: s } });
   }
   return [...new Set(asked)] as Scope[];
 }
@@ -74,11 +83,28 @@ export interface AuthorizeRequest {
 const CHALLENGE_RE = /^[A-Za-z0-9_-]{43}$/;
 
 export function checkAuthorizeParams(client: Client, redirectUri: string, q: Record<string, string | undefined>): AuthorizeRequest {
-  if (q.response_type !== 'code') throw new OAuthError('unsupported_response_type', 'response_type must be code', undefined, { field: 'response_type', reason: 'enum', params: { values: 'code' } });
-  if (!q.code_challenge) throw new OAuthError('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256', undefined, { field: 'code_challenge', reason: 'required' });
-  if (q.code_challenge_method !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256', undefined, { field: 'code_challenge_method', reason: 'enum', params: { values: 'S256' } });
+  if (q.response_type !== 'code')
+    throw new OAuthError('unsupported_response_type', 'response_type must be code', undefined, {
+      field: 'response_type',
+      reason: 'enum',
+      params: { values: 'code' },
+    });
+  if (!q.code_challenge)
+    throw new OAuthError('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256', undefined, {
+      field: 'code_challenge',
+      reason: 'required',
+    });
+  if (q.code_challenge_method !== 'S256')
+    throw new OAuthError('invalid_request', 'code_challenge_method must be S256', undefined, {
+      field: 'code_challenge_method',
+      reason: 'enum',
+      params: { values: 'S256' },
+    });
   if (!CHALLENGE_RE.test(q.code_challenge)) {
-    throw new OAuthError('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)', undefined, { field: 'code_challenge', reason: 'pkce_challenge' });
+    throw new OAuthError('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)', undefined, {
+      field: 'code_challenge',
+      reason: 'pkce_challenge',
+    });
   }
   const scopes = parseScope(q.scope, client.scopes);
   if (scopes.length === 0) throw new OAuthError('invalid_scope', 'no scope requested', undefined, { field: 'scope', reason: 'required' });
@@ -113,7 +139,13 @@ export async function consentRedirectOrigin({ ctx, input }: { ctx: BaseCtx; inpu
 }
 
 /** The user's workspaces where their role allows every scope asked: what a consent may choose from. */
-export async function eligibleWorkspaces({ ctx, input: { userId, scopes } }: { ctx: BaseCtx; input: { userId: string; scopes: readonly Scope[] } }): Promise<(Workspace & { role: Role })[]> {
+export async function eligibleWorkspaces({
+  ctx,
+  input: { userId, scopes },
+}: {
+  ctx: BaseCtx;
+  input: { userId: string; scopes: readonly Scope[] };
+}): Promise<(Workspace & { role: Role })[]> {
   return (await workspacesOf({ ctx, input: { userId } })).filter((w) => roleAllows(w.role, scopes));
 }
 
@@ -128,7 +160,13 @@ export async function issueCode({
   const code = CODE.generate();
   await withTransaction(db, async (tx) => {
     const grant = await store.insertGrant(tx, { id: newId(), appId: request.client.id, userId, workspaceId, scopes: request.scopes, createdAt: now });
-    await store.insertCode(tx, { codeHash: code.hash, grantId: grant.id, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge, expiresAt: new Date(now.getTime() + CODE_TTL_MS) });
+    await store.insertCode(tx, {
+      codeHash: code.hash,
+      grantId: grant.id,
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+      expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+    });
   });
   return code.value;
 }
@@ -155,7 +193,14 @@ async function issueTokens(db: Conn, grant: store.GrantRow, now: Date, scopes: s
     { id: newId(), grantId: grant.id, kind: 'access', tokenHash: access.hash, expiresAt: new Date(now.getTime() + ACCESS_TTL_MS), createdAt: now },
     { id: newId(), grantId: grant.id, kind: 'refresh', tokenHash: refresh.hash, expiresAt: new Date(now.getTime() + REFRESH_TTL_MS), createdAt: now },
   ]);
-  return { access_token: access.value, token_type: 'Bearer', expires_in: ACCESS_TTL_MS / 1000, refresh_token: refresh.value, scope: scopes.join(' '), workspace_id: grant.workspaceId };
+  return {
+    access_token: access.value,
+    token_type: 'Bearer',
+    expires_in: ACCESS_TTL_MS / 1000,
+    refresh_token: refresh.value,
+    scope: scopes.join(' '),
+    workspace_id: grant.workspaceId,
+  };
 }
 
 const VERIFIER_RE = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -185,7 +230,8 @@ export async function exchangeCode({
   }
   if (found.code.expiresAt.getTime() <= now.getTime()) throw new OAuthError('invalid_grant', 'the code has expired');
   if (found.code.redirectUri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
-  if (!VERIFIER_RE.test(verifier) || !sameHash(Buffer.from(s256(verifier)), Buffer.from(found.code.codeChallenge))) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+  if (!VERIFIER_RE.test(verifier) || !sameHash(Buffer.from(s256(verifier)), Buffer.from(found.code.codeChallenge)))
+    throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
   if (found.grant.revokedAt) throw new OAuthError('invalid_grant', 'the authorization was revoked');
   return issueTokens(db, found.grant, now, effectiveScopes(found.grant, found.appScopes, found.role));
 }
@@ -226,7 +272,9 @@ export async function refresh({
   checkRefreshScope(scope, found.grant.scopes);
   // Two presentations at once: the row lock lets one spend it; the other is a reuse like any later one.
   const scopes = effectiveScopes(found.grant, found.appScopes, found.role);
-  const issued = await withTransaction(db, async (tx) => ((await store.spendRefreshToken(tx, found.token.id, now)) ? issueTokens(tx, found.grant, now, scopes) : undefined));
+  const issued = await withTransaction(db, async (tx) =>
+    (await store.spendRefreshToken(tx, found.token.id, now)) ? issueTokens(tx, found.grant, now, scopes) : undefined,
+  );
   if (issued) return issued;
   await endGrant(db, found.grant.id, now);
   await authChanged();

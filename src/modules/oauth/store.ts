@@ -47,7 +47,14 @@ export async function insertTokens(conn: Conn, rows: (typeof oauthTokens.$inferI
 /** A token with its grant, app and the user's current role (any state). */
 export async function findToken(conn: Conn, tokenHash: Buffer) {
   const [row] = await conn
-    .select({ token: oauthTokens, grant: oauthGrants, appClientId: oauthApps.clientId, appDeletedAt: oauthApps.deletedAt, appScopes: oauthApps.scopes, role: memberships.role })
+    .select({
+      token: oauthTokens,
+      grant: oauthGrants,
+      appClientId: oauthApps.clientId,
+      appDeletedAt: oauthApps.deletedAt,
+      appScopes: oauthApps.scopes,
+      role: memberships.role,
+    })
     .from(oauthTokens)
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
     .innerJoin(oauthApps, eq(oauthApps.id, oauthGrants.appId))
@@ -67,13 +74,22 @@ export async function spendRefreshToken(conn: Conn, id: string, at: Date): Promi
 }
 
 export async function revokeToken(conn: Conn, id: string, at: Date): Promise<void> {
-  await conn.update(oauthTokens).set({ revokedAt: at }).where(and(eq(oauthTokens.id, id), isNull(oauthTokens.revokedAt)));
+  await conn
+    .update(oauthTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(oauthTokens.id, id), isNull(oauthTokens.revokedAt)));
 }
 
 /** Ends a consent: the grant and every token issued under it. */
 export async function revokeGrant(conn: Conn, grantId: string, at: Date): Promise<void> {
-  await conn.update(oauthGrants).set({ revokedAt: at }).where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt)));
-  await conn.update(oauthTokens).set({ revokedAt: at }).where(and(eq(oauthTokens.grantId, grantId), isNull(oauthTokens.revokedAt)));
+  await conn
+    .update(oauthGrants)
+    .set({ revokedAt: at })
+    .where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt)));
+  await conn
+    .update(oauthTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(oauthTokens.grantId, grantId), isNull(oauthTokens.revokedAt)));
 }
 
 /**
@@ -107,7 +123,17 @@ export async function revokeGrantsOf(conn: Conn, userId: string, workspaceId: st
     .where(and(eq(oauthGrants.userId, userId), eq(oauthGrants.workspaceId, workspaceId), isNull(oauthGrants.revokedAt)))
     .returning({ id: oauthGrants.id });
   if (ended.length === 0) return [];
-  await conn.update(oauthTokens).set({ revokedAt: at }).where(and(inArray(oauthTokens.grantId, ended.map((g) => g.id)), isNull(oauthTokens.revokedAt)));
+  await conn
+    .update(oauthTokens)
+    .set({ revokedAt: at })
+    .where(
+      and(
+        inArray(
+          oauthTokens.grantId,
+          ended.map((g) => g.id),
+        ),
+        isNull(oauthTokens.revokedAt),
+      ),
+    );
   return ended.map((g) => g.id);
 }
-

@@ -1,6 +1,6 @@
 import { routesPlugin } from '../../http/types.js';
 import type { ResourceDeps } from '../../core/context.js';
-import { registerBulkRoutes } from '../bulk/routes.js';
+import { registerBulkRoutes } from '../../http/bulk-routes.js';
 import { Partner, PartnerCreate, PartnerUpsert } from './schemas.js';
 import { partners } from './service.js';
 

@@ -4,7 +4,10 @@ import { DateTime, HttpsUrlInput, Nullable, Uuid } from '../../http/schemas.js';
 const name = Type.String({ minLength: 1, maxLength: 190 });
 const email = Nullable(Type.String({ format: 'email', maxLength: 190 }));
 const image = Nullable(
-  HttpsUrlInput(2048, 'https URL, stored in its normalised form (as a link `url`: punycode host, percent-encoded path), at most 2048 characters once normalised'),
+  HttpsUrlInput(
+    2048,
+    'https URL, stored in its normalised form (as a link `url`: punycode host, percent-encoded path), at most 2048 characters once normalised',
+  ),
 );
 
 export const Partner = Type.Object(

@@ -1,5 +1,4 @@
-import { bulkResource } from '../bulk/service.js';
-import { normalisedHttps } from '../bulk/rules.js';
+import { bulkResource, normalisedHttps } from '../bulk/service.js';
 import { partnerStore } from './store.js';
 
 /** Partners delete softly: gone from every read, kept for the history of their links and clicks. */

@@ -6,8 +6,8 @@ import type { Conn } from '../../db/connect.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
 import { errorAnswer as err } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
-import { mfaCookie, pendingTokenOf } from '../mfa/cookie.js';
-import { isFirstParty, sessionCookie } from '../sessions/cookie.js';
+import { mfaCookie, pendingTokenOf } from '../../http/mfa-cookie.js';
+import { isFirstParty, sessionCookie } from '../../http/cookies.js';
 import { createSession } from '../sessions/service.js';
 import { findUser } from '../users/service.js';
 import { Options, PasskeyParam, PasskeyView, PasswordBody, RegisterBody, SignInBody, SignInOptionsBody } from './schemas.js';
@@ -40,15 +40,21 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
     if (!isFirstParty(req, rp.origin)) throw new AppError('cross_site_sign_in');
   };
 
-  app.get('/api/me/passkeys', { config: session, schema: { operationId: 'listPasskeys', tags, summary: 'My passkeys', description: 'Oldest first.', response: { 200: Type.Array(PasskeyView) } } }, async (req) =>
-    listPasskeys({ ctx: ctx(req), input: { userId: req.person!.userId } }),
+  app.get(
+    '/api/me/passkeys',
+    {
+      config: session,
+      schema: { operationId: 'listPasskeys', tags, summary: 'My passkeys', description: 'Oldest first.', response: { 200: Type.Array(PasskeyView) } },
+    },
+    async (req) => listPasskeys({ ctx: ctx(req), input: { userId: req.person!.userId } }),
   );
 
   app.post(
     '/api/me/passkeys/options',
     {
       config: session,
-      schema: { operationId: 'getPasskeyRegistrationOptions',
+      schema: {
+        operationId: 'getPasskeyRegistrationOptions',
         tags,
         summary: 'Start adding a passkey',
         description: `The password first. Answers WebAuthn registration options for @simplewebauthn/browser's startRegistration: relying party ${'`'}BASE_URL${'`'}'s host, a discoverable credential (so it can sign in alone), no attestation, the account's passkeys excluded. The challenge is kept on the server (every instance), 5 minutes, single use.`,
@@ -63,7 +69,8 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
     '/api/me/passkeys',
     {
       config: session,
-      schema: { operationId: 'addPasskey',
+      schema: {
+        operationId: 'addPasskey',
         tags,
         summary: 'Add a passkey',
         description:
@@ -83,7 +90,8 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
     '/api/me/passkeys/:id',
     {
       config: session,
-      schema: { operationId: 'removePasskey',
+      schema: {
+        operationId: 'removePasskey',
         tags,
         summary: 'Remove a passkey',
         description:
@@ -105,7 +113,8 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
     {
       config: { public: true },
       onRequest: firstParty,
-      schema: { operationId: 'getPasskeySignInOptions',
+      schema: {
+        operationId: 'getPasskeySignInOptions',
         tags,
         summary: 'Sign in with a passkey: options',
         description:
@@ -115,7 +124,8 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
         response: { 200: Options, 401: err('No pending sign-in (secondFactor): sign in with the password again'), 403: err('Sent by a page of another site') },
       },
     },
-    async (req) => signInOptions({ ctx: ctx(req), input: { secondFactor: req.body.secondFactor === true, pendingToken: pendingTokenOf(req, deps.baseUrl) }, deps: { rp } }),
+    async (req) =>
+      signInOptions({ ctx: ctx(req), input: { secondFactor: req.body.secondFactor === true, pendingToken: pendingTokenOf(req, deps.baseUrl) }, deps: { rp } }),
   );
 
   app.post(
@@ -123,7 +133,8 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
     {
       config: { public: true },
       onRequest: firstParty,
-      schema: { operationId: 'signInWithPasskey',
+      schema: {
+        operationId: 'signInWithPasskey',
         tags,
         summary: 'Sign in with a passkey',
         description:
@@ -141,7 +152,11 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
     },
     async (req, reply) => {
       const c = ctx(req);
-      const { userId } = await signInWithPasskey({ ctx: c, input: { response: req.body.response, pendingToken: pendingTokenOf(req, deps.baseUrl), ip: req.ip, userAgent: req.headers['user-agent'] }, deps: { rp } });
+      const { userId } = await signInWithPasskey({
+        ctx: c,
+        input: { response: req.body.response, pendingToken: pendingTokenOf(req, deps.baseUrl), ip: req.ip, userAgent: req.headers['user-agent'] },
+        deps: { rp },
+      });
       const { token } = await createSession({ ctx: c, input: { userId, userAgent: req.headers['user-agent'] } });
       const user = await findUser({ ctx: c, input: { id: userId } });
       return reply.header('set-cookie', [sessionCookie(deps.baseUrl, token, deps.sessionMaxMs), mfaCookie(deps.baseUrl, '', 0)]).send({ user });

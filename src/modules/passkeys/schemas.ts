@@ -49,21 +49,29 @@ export type RegistrationResponseBody = Static<typeof RegistrationResponse>;
 export type AuthenticationResponseBody = Static<typeof AuthenticationResponse>;
 
 export const PasswordBody = Type.Object({ password: Password });
-export const RegisterBody = Type.Object(
-  { response: RegistrationResponse, name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A name to recognise it by (default: “Passkey”)' })) },
-);
-export const SignInOptionsBody = Type.Object(
-  {
-    secondFactor: Type.Optional(
-      Type.Boolean({ description: 'true: the second step of a password sign-in (needs the `lt_mfa` cookie; the account’s passkeys are offered). Absent or false: a passkey alone, any account (user verification required).' }),
-    ),
-  },
-);
+export const RegisterBody = Type.Object({
+  response: RegistrationResponse,
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A name to recognise it by (default: “Passkey”)' })),
+});
+export const SignInOptionsBody = Type.Object({
+  secondFactor: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: the second step of a password sign-in (needs the `lt_mfa` cookie; the account’s passkeys are offered). Absent or false: a passkey alone, any account (user verification required).',
+    }),
+  ),
+});
 export const SignInBody = Type.Object({ response: AuthenticationResponse });
 export const PasskeyParam = Type.Object({ id: Uuid });
 
 /** The WebAuthn options, passed as they are to @simplewebauthn/browser. */
-export const Options = Type.Object({}, { additionalProperties: true, description: 'PublicKeyCredentialCreationOptionsJSON / PublicKeyCredentialRequestOptionsJSON (WebAuthn Level 3), for @simplewebauthn/browser' });
+export const Options = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: 'PublicKeyCredentialCreationOptionsJSON / PublicKeyCredentialRequestOptionsJSON (WebAuthn Level 3), for @simplewebauthn/browser',
+  },
+);
 
 export const PasskeyView = Type.Object({
   id: Uuid,

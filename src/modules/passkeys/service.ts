@@ -44,7 +44,15 @@ async function issueChallenge(ctx: BaseCtx, challenge: string, purpose: store.Ch
  * kept in the database (every instance sees it), 5 minutes, single use. A discoverable
  * credential is asked for, so the passkey can later sign in alone.
  */
-export async function registrationOptions({ ctx, input: { userId, password }, deps }: { ctx: BaseCtx; input: { userId: string; password: string }; deps: PasskeyDeps }) {
+export async function registrationOptions({
+  ctx,
+  input: { userId, password },
+  deps,
+}: {
+  ctx: BaseCtx;
+  input: { userId: string; password: string };
+  deps: PasskeyDeps;
+}) {
   const user = await verifyCurrentPassword({ ctx, input: { userId, password, field: 'password' }, deps });
   const existing = await store.listPasskeys(ctx.db, userId);
   const options = await generateRegistrationOptions({
@@ -110,7 +118,15 @@ export async function registerPasskey({
 }
 
 /** Removes one of the account's passkeys (the password first); another's is a 404, like an unknown one. */
-export async function deletePasskey({ ctx, input: { userId, id, password }, deps }: { ctx: BaseCtx; input: { userId: string; id: string; password: string }; deps: PasskeyDeps }) {
+export async function deletePasskey({
+  ctx,
+  input: { userId, id, password },
+  deps,
+}: {
+  ctx: BaseCtx;
+  input: { userId: string; id: string; password: string };
+  deps: PasskeyDeps;
+}) {
   await verifyCurrentPassword({ ctx, input: { userId, password, field: 'password' }, deps });
   if (!(await store.deletePasskey(ctx.db, userId, id))) throw notFound('passkey', id);
 }
@@ -120,7 +136,15 @@ export async function deletePasskey({ ctx, input: { userId, id, password }, deps
  * (user verification preferred: the password was the first factor); a passkey alone offers
  * none (the browser lists the discoverable ones) and requires user verification.
  */
-export async function signInOptions({ ctx, input: { secondFactor, pendingToken }, deps }: { ctx: BaseCtx; input: { secondFactor: boolean; pendingToken?: string }; deps: PasskeyDeps }) {
+export async function signInOptions({
+  ctx,
+  input: { secondFactor, pendingToken },
+  deps,
+}: {
+  ctx: BaseCtx;
+  input: { secondFactor: boolean; pendingToken?: string };
+  deps: PasskeyDeps;
+}) {
   if (!secondFactor) {
     const options = await generateAuthenticationOptions({ rpID: deps.rp.id, allowCredentials: [], userVerification: 'required', timeout: CEREMONY_TIMEOUT_MS });
     await issueChallenge(ctx, options.challenge, 'sign_in', null);
@@ -143,7 +167,14 @@ export async function signInOptions({ ctx, input: { secondFactor, pendingToken }
  * Whether the assertion is a valid signature of `userId`'s passkey over the challenge, with a
  * counter that moved forward (a cloned authenticator replays an old one); records the use.
  */
-async function assertionValid(ctx: BaseCtx, userId: string, response: AuthenticationResponseBody, challenge: string, requireUserVerification: boolean, deps: PasskeyDeps): Promise<boolean> {
+async function assertionValid(
+  ctx: BaseCtx,
+  userId: string,
+  response: AuthenticationResponseBody,
+  challenge: string,
+  requireUserVerification: boolean,
+  deps: PasskeyDeps,
+): Promise<boolean> {
   const passkey = await store.findByCredentialId(ctx.db, response.id);
   if (!passkey || passkey.userId !== userId) return false;
   if (response.response.userHandle !== undefined && response.response.userHandle !== userHandleText(userId)) return false;
@@ -153,7 +184,12 @@ async function assertionValid(ctx: BaseCtx, userId: string, response: Authentica
       expectedChallenge: challenge,
       expectedOrigin: deps.rp.origin,
       expectedRPID: deps.rp.id,
-      credential: { id: passkey.credentialId, publicKey: new Uint8Array(passkey.publicKey) as Uint8Array<ArrayBuffer>, counter: passkey.counter, transports: passkey.transports as AuthenticatorTransport[] },
+      credential: {
+        id: passkey.credentialId,
+        publicKey: new Uint8Array(passkey.publicKey) as Uint8Array<ArrayBuffer>,
+        counter: passkey.counter,
+        transports: passkey.transports as AuthenticatorTransport[],
+      },
       requireUserVerification,
     });
     return verified && (await store.recordUse(ctx.db, passkey.id, passkey.counter, authenticationInfo.newCounter, ctx.now));
@@ -184,7 +220,10 @@ export async function signInWithPasskey({
     const userId = await completeSecondStepWith({
       ctx,
       input: { pendingToken, signIn },
-      deps: { check: (c, pendingUserId) => Promise.resolve(pendingUserId === taken.userId && assertionValid(c, pendingUserId, response, taken.challenge, false, deps)) },
+      deps: {
+        check: (c, pendingUserId) =>
+          Promise.resolve(pendingUserId === taken.userId && assertionValid(c, pendingUserId, response, taken.challenge, false, deps)),
+      },
     });
     return { userId };
   }

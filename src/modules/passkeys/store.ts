@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { rows, timestamptz, type Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 
-
 export type ChallengePurpose = 'register' | 'second_factor' | 'sign_in';
 
 export interface PasskeyRow {
@@ -21,7 +20,12 @@ const columns = sql`id, user_id AS "userId", credential_id AS "credentialId", pu
   transports, name, created_at AS "createdAt", last_used_at AS "lastUsedAt"`;
 
 /** Raw SQL answers timestamps as text on some drivers: one shape for every engine. */
-const dated = (r: PasskeyRow): PasskeyRow => ({ ...r, publicKey: Buffer.from(r.publicKey), createdAt: new Date(r.createdAt), lastUsedAt: r.lastUsedAt === null ? null : new Date(r.lastUsedAt) });
+const dated = (r: PasskeyRow): PasskeyRow => ({
+  ...r,
+  publicKey: Buffer.from(r.publicKey),
+  createdAt: new Date(r.createdAt),
+  lastUsedAt: r.lastUsedAt === null ? null : new Date(r.lastUsedAt),
+});
 
 export async function insertChallenge(conn: Conn, hash: Buffer, purpose: ChallengePurpose, userId: string | null, expiresAt: Date): Promise<void> {
   await conn.execute(

@@ -29,14 +29,18 @@ export const passwordResetRoutes = routesPlugin<PasswordResetDeps>('password-res
     '/api/auth/password-reset',
     {
       config: { public: true },
-      schema: { operationId: 'requestPasswordReset',
+      schema: {
+        operationId: 'requestPasswordReset',
         tags,
         summary: 'Mail a password reset link',
         description:
           'Answers 202 with an empty body at once, the same whatever the address: the account is looked up after the answer. An account gets a single-use link valid one hour, at most 3 mails per address an hour. Without mail on the server (no SMTP_URL): 400 `password_reset_unavailable` for every address (the operator makes links: `linktrail users reset-link EMAIL`).',
         body: ResetRequest,
         security: [],
-        response: { 202: { description: 'Accepted (whether or not the address is an account’s); no body' }, 400: err('No mail on this server, or not an email address') },
+        response: {
+          202: { description: 'Accepted (whether or not the address is an account’s); no body' },
+          400: err('No mail on this server, or not an email address'),
+        },
       },
     },
     async (req, reply) => {
@@ -45,7 +49,9 @@ export const passwordResetRoutes = routesPlugin<PasswordResetDeps>('password-res
       reply.status(202).send();
       // After the answer: its content and timing say nothing of the address.
       setImmediate(() => {
-        mailResetLink({ ctx: ctx(req), input: { email: req.body.email }, deps: { mailer, baseUrl: deps.baseUrl } }).catch((e: unknown) => req.log.error({ err: e }, 'password reset mail'));
+        mailResetLink({ ctx: ctx(req), input: { email: req.body.email }, deps: { mailer, baseUrl: deps.baseUrl } }).catch((e: unknown) =>
+          req.log.error({ err: e }, 'password reset mail'),
+        );
       });
       return reply;
     },
@@ -55,7 +61,8 @@ export const passwordResetRoutes = routesPlugin<PasswordResetDeps>('password-res
     '/api/auth/password-reset/confirm',
     {
       config: { public: true },
-      schema: { operationId: 'confirmPasswordReset',
+      schema: {
+        operationId: 'confirmPasswordReset',
         tags,
         summary: 'Set a new password with a reset link',
         description:
@@ -82,11 +89,13 @@ export const passwordResetAdminRoutes = routesPlugin<PasswordResetDeps & { admin
     app.post(
       '/users/reset-link',
       {
-        schema: { operationId: 'adminCreateResetLink',
+        schema: {
+          operationId: 'adminCreateResetLink',
           tags: ['Operator'],
           security: [{ adminToken: [] }],
           summary: 'Make a password reset link for a user',
-          description: 'For servers without mail (or a person whose mail does not arrive): a single-use link valid one hour, to hand over by other means. 404 when no user has that email.',
+          description:
+            'For servers without mail (or a person whose mail does not arrive): a single-use link valid one hour, to hand over by other means. 404 when no user has that email.',
           body: OperatorResetRequest,
           response: { 201: OperatorResetLink, 401: Type.Ref(ErrorBody), 404: Type.Ref(ErrorBody) },
         },

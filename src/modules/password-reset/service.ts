@@ -43,7 +43,15 @@ async function newReset(ctx: BaseCtx, userId: string, baseUrl: string, o: { cap?
  * last hour; otherwise does nothing. The caller has already answered (the same 202 whatever the
  * address, at the same moment), so nothing here can tell an address apart.
  */
-export async function mailResetLink({ ctx, input: { email }, deps }: { ctx: BaseCtx; input: { email: string }; deps: { mailer: Mailer; baseUrl: string } }): Promise<void> {
+export async function mailResetLink({
+  ctx,
+  input: { email },
+  deps,
+}: {
+  ctx: BaseCtx;
+  input: { email: string };
+  deps: { mailer: Mailer; baseUrl: string };
+}): Promise<void> {
   const user = await findUserByEmail({ ctx, input: { email } });
   if (!user) return;
   const made = await newReset(ctx, user.id, deps.baseUrl, {
@@ -76,8 +84,8 @@ export async function confirmReset({ ctx, input: { token, password } }: { ctx: B
 
 /**
  * Periodic maintenance: a link is useless once expired, and the hourly cap counts only the last
- * hour, so links made over a day ago are deleted (used or not).
+ * hour, so links made over a day ago (by the database's clock) are deleted (used or not).
  */
 export async function forgetOldResets({ ctx }: { ctx: BaseCtx }): Promise<void> {
-  await store.deleteOldResets(ctx.db, new Date(ctx.now.getTime() - 24 * RESET_TTL_MS));
+  await store.deleteOldResets(ctx.db, 24 * RESET_TTL_MS);
 }

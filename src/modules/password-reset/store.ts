@@ -15,7 +15,10 @@ export async function lockUserResets(conn: Conn, userId: string): Promise<void> 
 
 /** Resets made for the user since `since` (mailed or not), to cap the mails per hour. */
 export async function countResetsSince(conn: Conn, userId: string, since: Date): Promise<number> {
-  const [row] = await rows<{ n: number }>(conn, sql`SELECT count(*)::int AS n FROM password_resets WHERE user_id = ${userId}::uuid AND created_at > ${since.toISOString()}::timestamptz`);
+  const [row] = await rows<{ n: number }>(
+    conn,
+    sql`SELECT count(*)::int AS n FROM password_resets WHERE user_id = ${userId}::uuid AND created_at > ${since.toISOString()}::timestamptz`,
+  );
   return row?.n ?? 0;
 }
 
@@ -35,7 +38,10 @@ export async function claimReset(conn: Conn, tokenHash: Buffer, now: Date): Prom
   return row.userId;
 }
 
-/** Links that can no longer be used, kept a day for the hourly cap, then removed. */
-export async function deleteOldResets(conn: Conn, before: Date): Promise<void> {
-  await conn.execute(sql`DELETE FROM password_resets WHERE created_at < ${before.toISOString()}::timestamptz`);
+/**
+ * Links made over `ageMs` ago by the database's clock, removed: an instance whose clock runs
+ * ahead would delete the others' links still open.
+ */
+export async function deleteOldResets(conn: Conn, ageMs: number): Promise<void> {
+  await conn.execute(sql`DELETE FROM password_resets WHERE created_at < now() - make_interval(secs => ${ageMs / 1000})`);
 }

@@ -91,7 +91,8 @@ export function checkDesign(input: DesignInput, at: (field: keyof QrDesign) => s
     logoId,
   };
   const problem = colourProblem(design.foreground, design.background);
-  if (problem) throw invalid(at(input.foreground === undefined && input.background !== undefined ? 'background' : 'foreground'), problem.reason, problem.params);
+  if (problem)
+    throw invalid(at(input.foreground === undefined && input.background !== undefined ? 'background' : 'foreground'), problem.reason, problem.params);
   if (logoId && design.errorCorrection !== LOGO_ERROR_CORRECTION) throw invalid(at('errorCorrection'), 'qr_logo_needs_h');
   return design;
 }
@@ -128,7 +129,12 @@ function designParams(design: QrDesign, format: string): string {
 }
 
 const sameDesign = (a: QrDesign, b: QrDesign): boolean =>
-  a.size === b.size && a.margin === b.margin && a.errorCorrection === b.errorCorrection && a.foreground === b.foreground && a.background === b.background && a.logoId === b.logoId;
+  a.size === b.size &&
+  a.margin === b.margin &&
+  a.errorCorrection === b.errorCorrection &&
+  a.foreground === b.foreground &&
+  a.background === b.background &&
+  a.logoId === b.logoId;
 
 /** application/x-www-form-urlencoded, as URLSearchParams writes it: space as +, only A–Z a–z 0–9 * - . _ left as they are. */
 export function formEncode(value: string): string {

@@ -21,7 +21,7 @@ function sandboxed(_req: FastifyRequest, reply: FastifyReply, done: () => void):
 }
 
 const UPLOAD =
-  `Extension (operations.md §14). The body is the image: \`image/png\` or \`image/svg+xml\`, at most ${MAX_LOGO_BYTES / 1024} KB (413 above). ` +
+  `Extension. The body is the image: \`image/png\` or \`image/svg+xml\`, at most ${MAX_LOGO_BYTES / 1024} KB (413 above). ` +
   `It is drawn into a PNG whose longest side is ${LOGO_BOX} px (an SVG is drawn at that size; a PNG is re-encoded, made smaller if larger, never larger, and may be at most ${MAX_PNG_SIDE} px on a side). ` +
   `The SVG itself is not kept and never served back. In an SVG, scripts, text (convert it to outlines) and references to other files are not drawn; an image that draws nothing, one more than ${MAX_ASPECT} times as wide as high (or high as wide), or one too complex to draw in 5 s is a 400. ` +
   `A workspace keeps at most ${MAX_LOGOS} logos. The answer's id goes into a link's \`qrDesign.logoId\`.`;
@@ -43,14 +43,15 @@ export const qrRoutes = routesPlugin<ResourceDeps>('qr', (app, deps) => {
     {
       config: { public: true },
       onRequest: sandboxed,
-      schema: { operationId: 'getQrCode',
+      schema: {
+        operationId: 'getQrCode',
         tags,
         summary: 'Render a QR code',
         description: `No key needed. Out-of-range parameters are a 400. ${CONTRAST_RULE} ${LOGO_RULE} Answers with \`Content-Security-Policy: ${IMAGE_CSP}\` and \`X-Content-Type-Options: nosniff\`.`,
         querystring: QrQuery,
         response: {
           200: { description: 'image/png or image/svg+xml', content: { 'image/png': { schema: {} }, 'image/svg+xml': { schema: {} } } },
-          304: { description: 'Not modified: the If-None-Match named this image\'s ETag', type: 'null' },
+          304: { description: "Not modified: the If-None-Match named this image's ETag", type: 'null' },
           400: Type.Ref(ErrorBody),
         },
       },
@@ -58,7 +59,10 @@ export const qrRoutes = routesPlugin<ResourceDeps>('qr', (app, deps) => {
     async (req, reply) => {
       const q = req.query;
       // The image is a pure function of its parameters (a logo never changes): the ETag is their digest.
-      const etag = `"${createHash('sha256').update(JSON.stringify([q.text, q.size, q.errorCorrection, q.foreground, q.background, q.margin, q.format, q.logoId])).digest('base64url').slice(0, 27)}"`;
+      const etag = `"${createHash('sha256')
+        .update(JSON.stringify([q.text, q.size, q.errorCorrection, q.foreground, q.background, q.margin, q.format, q.logoId]))
+        .digest('base64url')
+        .slice(0, 27)}"`;
       void reply.header('etag', etag).header('cache-control', 'public, max-age=86400, immutable');
       if (req.headers['if-none-match'] === etag) return reply.code(304 as 200).send();
       const image = await codeImage({ ctx: now(req), input: q });
@@ -86,7 +90,16 @@ export const qrRoutes = routesPlugin<ResourceDeps>('qr', (app, deps) => {
 
   app.get(
     '/api/qr-logos',
-    { config: { scope: 'linksRead' }, schema: { operationId: 'listQrLogos', tags, summary: 'Logos', description: 'Extension (operations.md §14). The workspace\'s logos, newest first (all of them).', response: { 200: Type.Array(Type.Ref(QrLogo)) } } },
+    {
+      config: { scope: 'linksRead' },
+      schema: {
+        operationId: 'listQrLogos',
+        tags,
+        summary: 'Logos',
+        description: "Extension. The workspace's logos, newest first (all of them).",
+        response: { 200: Type.Array(Type.Ref(QrLogo)) },
+      },
+    },
     async (req) => listLogos({ ctx: ctx(req) }),
   );
 
@@ -95,22 +108,34 @@ export const qrRoutes = routesPlugin<ResourceDeps>('qr', (app, deps) => {
     {
       config: { scope: 'linksRead' },
       onRequest: sandboxed,
-      schema: { operationId: 'getQrLogo',
+      schema: {
+        operationId: 'getQrLogo',
         tags,
-        summary: 'A logo\'s image',
-        description: 'Extension (operations.md §14). The stored PNG (an uploaded SVG was drawn into one).',
+        summary: "A logo's image",
+        description: 'Extension. The stored PNG (an uploaded SVG was drawn into one).',
         params: QrLogoParam,
         response: { 200: { description: 'image/png', content: { 'image/png': { schema: {} } } } },
       },
     },
-    async (req, reply) => reply.type('image/png').header('cache-control', 'private, max-age=86400').send(await logoPng({ ctx: ctx(req), input: { id: req.params.id } })),
+    async (req, reply) =>
+      reply
+        .type('image/png')
+        .header('cache-control', 'private, max-age=86400')
+        .send(await logoPng({ ctx: ctx(req), input: { id: req.params.id } })),
   );
 
   app.delete(
     '/api/qr-logos/:id',
     {
       config: { scope: 'linksWrite' },
-      schema: { operationId: 'deleteQrLogo', tags, summary: 'Delete a logo', description: 'Extension (operations.md §14). Links whose design used it keep the rest of their design, without a logo.', params: QrLogoParam, response: { 200: DeletedIds } },
+      schema: {
+        operationId: 'deleteQrLogo',
+        tags,
+        summary: 'Delete a logo',
+        description: 'Extension. Links whose design used it keep the rest of their design, without a logo.',
+        params: QrLogoParam,
+        response: { 200: DeletedIds },
+      },
     },
     async (req) => {
       await removeLogo({ ctx: ctx(req), input: { id: req.params.id } });

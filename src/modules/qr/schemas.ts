@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, StringEnum, Uuid } from '../../http/schemas.js';
 import { ERROR_CORRECTIONS, MIN_CONTRAST, QR_DEFAULTS } from './design.js';
+export { ERROR_CORRECTIONS, QR_DEFAULTS } from './design.js';
 
 const Hex = (def: string) => Type.String({ pattern: '^[0-9A-Fa-f]{6}$', default: def, description: 'RRGGBB, no #' });
 
@@ -20,7 +21,7 @@ export const QrQuery = Type.Object({
 
 export const QrLogo = Type.Object(
   {
-    id: { ...Uuid, description: 'Random: the public GET /api/qr names it in a link\'s qrCode URL' },
+    id: { ...Uuid, description: "Random: the public GET /api/qr names it in a link's qrCode URL" },
     width: Type.Integer({ description: 'Of the stored PNG, in pixels' }),
     height: Type.Integer(),
     source: StringEnum(['png', 'svg'] as const, { description: 'What was uploaded; the stored logo is always a PNG' }),

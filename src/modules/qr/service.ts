@@ -1,4 +1,4 @@
-import { withTransaction } from '../../core/transaction.js';
+import { auditedChange } from '../../core/audit.js';
 import { randomUUID } from 'node:crypto';
 import type { BaseCtx, Ctx } from '../../core/context.js';
 import { AppError, invalidQuery, notFound } from '../../core/errors.js';
@@ -6,6 +6,9 @@ import { colourProblem, LOGO_ERROR_CORRECTION, QR_DEFAULTS, type ErrorCorrection
 import { drawLogo, MAX_ASPECT, type Drawing } from './logo-drawing.js';
 import { renderCode } from './render.js';
 import { countLogos, deleteLogo, existingLogoIds, insertLogo, listLogoRows, logoForCode, logoImage, type LogoRow } from './store.js';
+
+// What a link's QR design is, for the links module that stores one per link.
+export { checkDesign, DEFAULT_DESIGN, qrImageUrl, type DesignInput, type QrDesign } from './design.js';
 
 export type QrLogo = LogoRow;
 
@@ -73,8 +76,19 @@ export async function uploadLogo({ ctx, input }: { ctx: Ctx; input: { contentTyp
   if ((await countLogos(ctx.db, ctx.workspace.id)) >= MAX_LOGOS) throw new AppError('qr_logo_limit', { limit: MAX_LOGOS });
   // An SVG is drawn with its longest side LOGO_BOX px; a PNG is only ever made smaller.
   const drawn = drawnOrThrow(await drawLogo(asSvg(format, input.body), format === 'svg'), format);
-  const logo = { id: randomUUID(), workspaceId: ctx.workspace.id, pngBase64: drawn.png.toString('base64'), width: drawn.width, height: drawn.height, source: format };
-  return withTransaction(ctx.db, (tx) => insertLogo(tx, logo));
+  const logo = {
+    id: randomUUID(),
+    workspaceId: ctx.workspace.id,
+    pngBase64: drawn.png.toString('base64'),
+    width: drawn.width,
+    height: drawn.height,
+    source: format,
+  };
+  return auditedChange(
+    ctx,
+    (tx) => insertLogo(tx, logo),
+    (l) => ({ ids: [l.id] }),
+  );
 }
 
 export const listLogos = ({ ctx }: { ctx: Ctx }): Promise<QrLogo[]> => listLogoRows(ctx.db, ctx.workspace.id);
@@ -87,7 +101,14 @@ export async function logoPng({ ctx, input }: { ctx: Ctx; input: { id: string } 
 
 /** Deletes a logo; the links whose design used it keep the rest of their design. */
 export async function removeLogo({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<void> {
-  if (!(await withTransaction(ctx.db, (tx) => deleteLogo(tx, ctx.workspace.id, input.id)))) throw notFound('logo', input.id);
+  if (
+    !(await auditedChange(
+      ctx,
+      (tx) => deleteLogo(tx, ctx.workspace.id, input.id),
+      () => ({ ids: [input.id] }),
+    ))
+  )
+    throw notFound('logo', input.id);
 }
 
 /** The ids among `input` that are logos of the workspace (for the links' designs). */

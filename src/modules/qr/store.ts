@@ -11,15 +11,7 @@ export interface LogoRow {
   createdAt: string;
 }
 
-const SELECTION = sql.raw(
-  [
-    'l.id',
-    'l.width',
-    'l.height',
-    'l.source',
-    `${isoTimestamp('l.created_at')} AS "createdAt"`,
-  ].join(', '),
-);
+const SELECTION = sql.raw(['l.id', 'l.width', 'l.height', 'l.source', `${isoTimestamp('l.created_at')} AS "createdAt"`].join(', '));
 
 export async function insertLogo(
   conn: Conn,

@@ -4,6 +4,7 @@ import type { ClickRecorder } from '../clicks/service.js';
 import type { ActiveHosts } from '../domains/service.js';
 import type { AliasCache } from './alias-cache.js';
 import { headerSafe } from './destination.js';
+import type { KeyedLinkCache } from './keyed-link-cache.js';
 import type { LinkCache } from './link-cache.js';
 import { cloakedPage, expiredPage, passwordPage, previewPage, serverErrorPage } from './pages.js';
 import type { RedirectLink } from './resolve.js';
@@ -14,6 +15,8 @@ export interface RedirectDeps extends VisitDeps {
   log: { error(o: object, m: string): void };
   trustProxy: boolean;
   cache: LinkCache;
+  /** Links by chosen key on the short-link host (operations.md §21). */
+  keys: KeyedLinkCache;
   /** The server's active claimed hosts (operations.md §13): their requests are served by alias. */
   hosts: ActiveHosts;
   aliases: AliasCache;
@@ -71,7 +74,13 @@ export async function answerVisit(d: RedirectDeps, req: FastifyRequest, reply: F
 }
 
 /** A password form's post: `self` is the path (with query) the form came from and goes back to. */
-export async function answerPassword(d: RedirectDeps, req: FastifyRequest<{ Body: { password?: unknown } }>, reply: FastifyReply, link: RedirectLink, self: string) {
+export async function answerPassword(
+  d: RedirectDeps,
+  req: FastifyRequest<{ Body: { password?: unknown } }>,
+  reply: FastifyReply,
+  link: RedirectLink,
+  self: string,
+) {
   if (!link.passwordSealed) return reply.code(303).header('location', self).send();
   const ip = clientIp(req.headers, req.socket.remoteAddress, d.trustProxy);
   const attempts = await d.limiter.hit(`pw:${link.id}:${ip}`, PASSWORD_ATTEMPTS_PER_MINUTE, d.clock().getTime());

@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isShortId } from '../links/short-id.js';
 import { serverErrorPage } from './pages.js';
 import type { RedirectDeps } from './answer.js';
 import type { RedirectLink } from './resolve.js';
-import { aliasPath } from '../links/service.js';
+import { aliasPath, isShortId, keyOfPath } from '../links/service.js';
 import { clientIp, visitLink } from './visit.js';
 
 /**
@@ -29,7 +28,12 @@ export function fastRedirect(d: RedirectDeps): (req: IncomingMessage, res: Serve
   /** Forwards to the link when the visit simply forwards and the click fits the queue; else false. */
   const serve = (req: IncomingMessage, res: ServerResponse, link: RedirectLink, url: string, end: number): boolean => {
     if (!d.clicks.hasRoom()) return false;
-    const visit = { method: req.method!, headers: req.headers, ip: clientIp(req.headers, req.socket.remoteAddress, d.trustProxy), query: end === -1 ? '' : url.slice(end + 1) };
+    const visit = {
+      method: req.method!,
+      headers: req.headers,
+      ip: clientIp(req.headers, req.socket.remoteAddress, d.trustProxy),
+      query: end === -1 ? '' : url.slice(end + 1),
+    };
     const outcome = visitLink(d, link, visit, d.clock().getTime());
     if (outcome.kind !== 'forward' || outcome.cloaked) return false;
     const answer = () => {
@@ -64,9 +68,12 @@ export function fastRedirect(d: RedirectDeps): (req: IncomingMessage, res: Serve
       }
       if (!url.startsWith(prefix + '/')) return false;
       const end = url.indexOf('?');
-      const shortId = url.slice(prefix.length + 1, end === -1 ? undefined : end);
-      if (!isShortId(shortId)) return false;
-      const link = d.cache.peek(shortId);
+      const path = url.slice(prefix.length + 1, end === -1 ? undefined : end);
+      // A short id first, else a chosen key (operations.md §21): the same order as the route.
+      // Only keys the route loaded are in the cache, so a reserved path never hits.
+      const byId = isShortId(path) ? d.cache.peek(path) : undefined;
+      const key = byId ? undefined : keyOfPath(path);
+      const link = byId ?? (key === undefined ? undefined : d.keys.peek(key));
       if (!link) return false;
       linkId = link.id;
       return serve(req, res, link, url, end);

@@ -11,7 +11,8 @@ function openGraph(link: RedirectLink | undefined, url: string | undefined): str
   }
   if (link.image) tags.push(`<meta property="og:image" content="${escape(link.image)}"><meta name="twitter:image" content="${escape(link.image)}">`);
   if (url) tags.push(`<meta property="og:url" content="${escape(url)}">`);
-  if (tags.length) tags.push(`<meta property="og:type" content="website"><meta name="twitter:card" content="${link.image ? 'summary_large_image' : 'summary'}">`);
+  if (tags.length)
+    tags.push(`<meta property="og:type" content="website"><meta name="twitter:card" content="${link.image ? 'summary_large_image' : 'summary'}">`);
   return tags.join('');
 }
 
@@ -20,11 +21,18 @@ export function notFoundPage(): string {
 }
 
 export function serverErrorPage(): string {
-  return htmlPage({ title: 'Something went wrong', body: '<h1>Something went wrong</h1><p>This link cannot be followed right now. Please try again later.</p>' });
+  return htmlPage({
+    title: 'Something went wrong',
+    body: '<h1>Something went wrong</h1><p>This link cannot be followed right now. Please try again later.</p>',
+  });
 }
 
 export function expiredPage(link: RedirectLink): string {
-  return htmlPage({ title: 'Link expired', head: openGraph(link, undefined), body: '<h1>This link has expired</h1><p>The link you followed is no longer active.</p>' });
+  return htmlPage({
+    title: 'Link expired',
+    head: openGraph(link, undefined),
+    body: '<h1>This link has expired</h1><p>The link you followed is no longer active.</p>',
+  });
 }
 
 export function passwordPage(link: RedirectLink, action: string, error?: 'wrong' | 'too_many'): string {

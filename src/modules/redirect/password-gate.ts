@@ -17,7 +17,9 @@ export class PasswordGate {
   ) {}
 
   token(link: RedirectLink): string {
-    return createHmac('sha256', this.secret).update(`pass:${link.id}:${link.passwordSealed ?? ''}`).digest('base64url');
+    return createHmac('sha256', this.secret)
+      .update(`pass:${link.id}:${link.passwordSealed ?? ''}`)
+      .digest('base64url');
   }
 
   unlocked(link: RedirectLink, cookieHeader: string | undefined): boolean {

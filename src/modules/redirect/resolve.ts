@@ -12,9 +12,7 @@ export interface Visitor {
 }
 
 export type Decision =
-  | { kind: 'password' }
-  | { kind: 'expired'; to: string | null }
-  | { kind: 'forward'; to: string; cloaked: boolean; via: 'ios' | 'android' | 'geo' | 'url' };
+  { kind: 'password' } | { kind: 'expired'; to: string | null } | { kind: 'forward'; to: string; cloaked: boolean; via: 'ios' | 'android' | 'geo' | 'url' };
 
 /**
  * api.md "Link resolution order": password gate, expiration, iOS/Android (before geo), geo by

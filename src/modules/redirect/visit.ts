@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { newId } from '../../db/ids.js';
 import type { RawClick } from '../clicks/service.js';
-import { QR_MARKER } from '../links/record.js';
+import { QR_MARKER } from '../links/service.js';
 import { locationWith, tracking } from './destination.js';
 import type { PasswordGate } from './password-gate.js';
 import { osOf, resolveDestination, type RedirectLink } from './resolve.js';

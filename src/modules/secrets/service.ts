@@ -42,7 +42,7 @@ export async function resealAll({ ctx, deps }: { ctx: BaseCtx; deps: ResealDeps 
 async function resealColumn(ctx: BaseCtx, deps: ResealDeps, col: SealedColumn): Promise<ResealCount> {
   const count: ResealCount = { table: col.table, column: col.column, purpose: col.purpose, sealed: 0, resealed: 0, unopenable: 0, unopenableIds: [] };
   const limit = deps.batchSize ?? 500;
-  for (let afterId: string | null = null; ; ) {
+  for (let afterId: string | null = null; ;) {
     const batch = await store.sealedAfter(ctx.db, col, afterId, limit);
     count.sealed += batch.length;
     const changes = batch.flatMap((v) => moved(deps.sealer, col, v, count));

@@ -1,24 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import type { Conn } from '../../db/connect.js';
 import { AppError } from '../../core/errors.js';
-import { lacksRequiredSecondFactor, type CredentialKind, type SecondFactorCheck } from '../../http/auth.js';
-import type { CredentialCache } from '../../infra/credential-cache.js';
-import { ROLE_SCOPES, type Role } from '../users/roles.js';
-import { membershipFor } from '../users/service.js';
-import type { Workspace } from '../../core/workspace.js';
-import { cookieValues, isFirstParty, sessionCookieName } from './cookie.js';
-import { resolveSession, type SessionFound, type SessionLimits } from './service.js';
+import { lacksRequiredSecondFactor, type CredentialKind } from '../../http/auth.js';
+import { membershipFor, ROLE_SCOPES } from '../users/service.js';
+import { cookieValues, isFirstParty, sessionCookieName } from '../../http/cookies.js';
+import { resolveSession, type SessionCredentialDeps, type SessionFound } from './service.js';
 
-export interface SessionCredentialDeps {
-  db: Conn;
-  baseUrl: string;
-  limits: SessionLimits;
-  sessions: CredentialCache<SessionFound>;
-  memberships: CredentialCache<{ role: Role; workspace: Workspace }>;
-  touch: (sessionId: string, at: Date) => void;
-  pendingSeen: (sessionId: string) => Date | undefined;
-  hasSecondFactor: SecondFactorCheck;
-}
+export type { SessionCredentialDeps } from './service.js';
 
 /** What resolving a session cookie is given: the limits, the session cache, the batched last-seen writes. */
 const resolveDeps = (deps: SessionCredentialDeps, now: Date) => ({
@@ -65,7 +52,11 @@ export function sessionCredential(deps: SessionCredentialDeps): CredentialKind {
         kind: 'session',
         actor: { type: 'user', userId: user.id, sessionId: session.id },
         async inWorkspace(workspaceId) {
-          const m = await deps.memberships.lookup(`${user.id}:${workspaceId}`, () => membershipFor({ ctx: { db: deps.db, now }, input: { userId: user.id, workspaceId } }), now.getTime());
+          const m = await deps.memberships.lookup(
+            `${user.id}:${workspaceId}`,
+            () => membershipFor({ ctx: { db: deps.db, now }, input: { userId: user.id, workspaceId } }),
+            now.getTime(),
+          );
           if (!m) throw new AppError('not_a_member');
           const secondFactorMissing = await lacksRequiredSecondFactor(m.workspace, user.id, deps.hasSecondFactor, now);
           return { workspace: m.workspace, scopes: ROLE_SCOPES[m.role], secondFactorMissing };

@@ -13,7 +13,16 @@ export const sessionRoutes = routesPlugin<PeopleListDeps>('sessions', (app, deps
 
   app.get(
     '/api/me/sessions',
-    { config: { account: 'session' }, schema: { operationId: 'listSessions', tags, summary: 'My sessions', description: 'Live sessions, oldest first.', response: { 200: Type.Array(SessionView) } } },
+    {
+      config: { account: 'session' },
+      schema: {
+        operationId: 'listSessions',
+        tags,
+        summary: 'My sessions',
+        description: 'Live sessions, oldest first.',
+        response: { 200: Type.Array(SessionView) },
+      },
+    },
     async (req) => {
       await deps.flushLastUsed();
       return (await listSessions({ ctx: ctx(req), input: { userId: req.person!.userId } })).map((s) => ({ ...s, current: s.id === req.person!.sessionId }));
@@ -22,7 +31,17 @@ export const sessionRoutes = routesPlugin<PeopleListDeps>('sessions', (app, deps
 
   app.delete(
     '/api/me/sessions/:id',
-    { config: { account: 'session' }, schema: { operationId: 'revokeSession', tags, summary: 'End a session', description: 'It stops working at once, on every instance (ending the current one signs this browser out).', params: SessionParam, response: { 200: DeletedIds } } },
+    {
+      config: { account: 'session' },
+      schema: {
+        operationId: 'revokeSession',
+        tags,
+        summary: 'End a session',
+        description: 'It stops working at once, on every instance (ending the current one signs this browser out).',
+        params: SessionParam,
+        response: { 200: DeletedIds },
+      },
+    },
     async (req) => {
       await revokeSession({ ctx: ctx(req), input: { userId: req.person!.userId, id: req.params.id } });
       await deps.authChanged();

@@ -2,13 +2,29 @@ import type { BaseCtx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { sameHash, secretFormat, sha256 } from '../../core/secret.js';
-import { toUser, type User } from '../users/service.js';
+import type { SecondFactorCheck } from '../../http/auth.js';
+import type { CredentialCache } from '../../infra/credential-cache.js';
+import type { Conn } from '../../db/connect.js';
+import type { Workspace } from '../../core/workspace.js';
+import { toUser, type Role, type User } from '../users/service.js';
 import * as store from './store.js';
 
 /** operations.md §7: 24 h idle, 7 days in all, unless configured (SESSION_IDLE, SESSION_MAX). */
 export interface SessionLimits {
   idleMs: number;
   maxMs: number;
+}
+
+/** What the session credential (credential.ts) is given: the limits, the session and membership caches, the batched last-seen writes. */
+export interface SessionCredentialDeps {
+  db: Conn;
+  baseUrl: string;
+  limits: SessionLimits;
+  sessions: CredentialCache<SessionFound>;
+  memberships: CredentialCache<{ role: Role; workspace: Workspace }>;
+  touch: (sessionId: string, at: Date) => void;
+  pendingSeen: (sessionId: string) => Date | undefined;
+  hasSecondFactor: SecondFactorCheck;
 }
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 24 * 3600_000, maxMs: 7 * 24 * 3600_000 };

@@ -13,7 +13,11 @@ export async function insertSession(conn: Conn, row: typeof sessions.$inferInser
 
 /** The session with this hash and its user, in one indexed lookup. */
 export async function findSessionByHash(conn: Conn, tokenHash: Buffer): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-  const [row] = await conn.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(sessions.tokenHash, tokenHash));
+  const [row] = await conn
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.tokenHash, tokenHash));
   return row;
 }
 

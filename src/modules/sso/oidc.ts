@@ -67,7 +67,11 @@ export function derivedSecrets(browserSecret: string): { verifier: string; nonce
   return { verifier: mac('pkce-verifier'), nonce: mac('nonce') };
 }
 
-export async function authorizationUrl(as: oauth.AuthorizationServer, rp: RelyingParty, o: { state: string; browserSecret: string; loginHint?: string }): Promise<string> {
+export async function authorizationUrl(
+  as: oauth.AuthorizationServer,
+  rp: RelyingParty,
+  o: { state: string; browserSecret: string; loginHint?: string },
+): Promise<string> {
   if (!as.authorization_endpoint) throw new ProviderUnavailable('no authorization endpoint');
   const { verifier, nonce } = derivedSecrets(o.browserSecret);
   const url = new URL(as.authorization_endpoint);
@@ -87,7 +91,11 @@ export async function authorizationUrl(as: oauth.AuthorizationServer, rp: Relyin
  * The callback's query to the ID token's claims: the state matches, the code is exchanged with
  * the PKCE verifier and the client secret, and the ID token passes every check.
  */
-export async function exchange(as: oauth.AuthorizationServer, rp: RelyingParty, o: { query: URLSearchParams; state: string; browserSecret: string }): Promise<oauth.IDToken> {
+export async function exchange(
+  as: oauth.AuthorizationServer,
+  rp: RelyingParty,
+  o: { query: URLSearchParams; state: string; browserSecret: string },
+): Promise<oauth.IDToken> {
   const { verifier, nonce } = derivedSecrets(o.browserSecret);
   const c = client(rp);
   let params: URLSearchParams;
@@ -115,7 +123,10 @@ export async function exchange(as: oauth.AuthorizationServer, rp: RelyingParty, 
   }
 }
 
-const isNetwork = (err: unknown) => err instanceof BlockedAddressError || ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET'].includes(String((err as { code?: string }).code)) || (err as Error).message === 'timeout';
+const isNetwork = (err: unknown) =>
+  err instanceof BlockedAddressError ||
+  ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET'].includes(String((err as { code?: string }).code)) ||
+  (err as Error).message === 'timeout';
 
 /** What went wrong, in words fit for a log line and a page: never a token or a code. */
 function describe(err: unknown): string {

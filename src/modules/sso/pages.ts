@@ -20,7 +20,14 @@ export function ssoErrorPage(err: AppError, signInPath: string): string {
  * a page elsewhere must not sign this browser in as the account of its choosing). It names the
  * workspace and its provider; only its button, a form posted from this origin, goes on.
  */
-export function ssoConfirmPage(o: { workspaceName: string; providerHost: string; field: 'workspace' | 'email'; value: string; action: string; signInPath: string }): string {
+export function ssoConfirmPage(o: {
+  workspaceName: string;
+  providerHost: string;
+  field: 'workspace' | 'email';
+  value: string;
+  action: string;
+  signInPath: string;
+}): string {
   const name = escapeHtml(o.workspaceName);
   const host = escapeHtml(o.providerHost);
   const button = (text: string) => `<button type="submit" form="sso-continue">${text}</button>`;

@@ -6,10 +6,24 @@ const Role = Type.Union([Type.Literal('member'), Type.Literal('viewer')], {
 });
 
 export const SsoBody = Type.Object({
-  issuer: Type.String({ minLength: 1, maxLength: 2000, description: 'The OpenID provider’s issuer URL, exactly as its discovery document states it (https; http only inside SSO_ALLOWED_CIDRS)' }),
+  issuer: Type.String({
+    minLength: 1,
+    maxLength: 2000,
+    description: 'The OpenID provider’s issuer URL, exactly as its discovery document states it (https; http only inside SSO_ALLOWED_CIDRS)',
+  }),
   clientId: Type.String({ minLength: 1, maxLength: 500, description: 'The client id registered at the provider' }),
-  clientSecret: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'The client secret (sealed with SECRET, never shown again); leave it out to keep the current one' })),
-  domains: Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { minItems: 1, maxItems: 20, description: 'The e-mail domains this provider speaks for; each must be verified (TXT record or operator) before it admits anyone' }),
+  clientSecret: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description: 'The client secret (sealed with SECRET, never shown again); leave it out to keep the current one',
+    }),
+  ),
+  domains: Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
+    minItems: 1,
+    maxItems: 20,
+    description: 'The e-mail domains this provider speaks for; each must be verified (TXT record or operator) before it admits anyone',
+  }),
   role: Role,
   requireSso: Type.Optional(Type.Boolean({ description: 'Refuse password sign-in to members whose e-mail is in a verified domain (default false)' })),
 });
@@ -42,7 +56,9 @@ export const AdminDomainParams = Type.Object({ id: Type.String({ format: 'uuid' 
 
 export const StartQuery = Type.Object({
   workspace: Type.Optional(Type.String({ maxLength: 100, description: 'The workspace whose provider signs in' })),
-  email: Type.Optional(Type.String({ maxLength: 320, description: 'A work e-mail: its verified domain names the workspace (and is the provider’s login hint)' })),
+  email: Type.Optional(
+    Type.String({ maxLength: 320, description: 'A work e-mail: its verified domain names the workspace (and is the provider’s login hint)' }),
+  ),
 });
 
 export const CallbackQuery = Type.Object({
@@ -52,4 +68,6 @@ export const CallbackQuery = Type.Object({
 });
 
 export const LinkBody = Type.Object({ workspaceId: Type.String({ format: 'uuid', description: 'The workspace whose provider to link' }) });
-export const LinkStarted = Type.Object({ authorizationUrl: Type.String({ description: 'Where the browser goes next (the provider); the answer also sets the lt_sso cookie' }) });
+export const LinkStarted = Type.Object({
+  authorizationUrl: Type.String({ description: 'Where the browser goes next (the provider); the answer also sets the lt_sso cookie' }),
+});

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { audit, auditAct, auditedChange } from '../../core/audit.js';
 import type { BaseCtx } from '../../core/context.js';
 import { emailDomain, normalizeDomain } from '../../core/email.js';
 import { AppError, invalid, notFound } from '../../core/errors.js';
@@ -52,7 +53,8 @@ function checkIssuer(value: string): string {
   } catch {
     throw invalid('issuer', 'sso_issuer_url');
   }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.search || url.hash) throw invalid('issuer', 'sso_issuer_url');
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.search || url.hash)
+    throw invalid('issuer', 'sso_issuer_url');
   return value.trim();
 }
 
@@ -61,7 +63,13 @@ async function settingsOf(ctx: BaseCtx, row: store.ConnectionRow, baseUrl: strin
   return {
     issuer: row.issuer,
     clientId: row.clientId,
-    domains: domains.map((d) => ({ domain: d.domain, verified: d.verifiedAt !== null, verifiedAt: d.verifiedAt, txtName: txtNameOf(d.domain), txtValue: d.txtValue })),
+    domains: domains.map((d) => ({
+      domain: d.domain,
+      verified: d.verifiedAt !== null,
+      verifiedAt: d.verifiedAt,
+      txtName: txtNameOf(d.domain),
+      txtValue: d.txtValue,
+    })),
     role: row.role as SsoRole,
     requireSso: row.requireSso,
     redirectUri: callbackUrl(baseUrl),
@@ -70,7 +78,15 @@ async function settingsOf(ctx: BaseCtx, row: store.ConnectionRow, baseUrl: strin
   };
 }
 
-export async function getSso({ ctx, input: { workspaceId }, deps }: { ctx: BaseCtx; input: { workspaceId: string }; deps: Pick<SsoDeps, 'baseUrl'> }): Promise<SsoSettings> {
+export async function getSso({
+  ctx,
+  input: { workspaceId },
+  deps,
+}: {
+  ctx: BaseCtx;
+  input: { workspaceId: string };
+  deps: Pick<SsoDeps, 'baseUrl'>;
+}): Promise<SsoSettings> {
   const row = await store.findConnection(ctx.db, workspaceId);
   if (!row) throw new AppError('sso_not_configured');
   return settingsOf(ctx, row, deps.baseUrl);
@@ -107,10 +123,23 @@ export async function putSso({ ctx, input, deps }: { ctx: BaseCtx; input: SsoInp
   const row = await withTransaction(ctx.db, async (tx) => {
     const saved = await store.upsertConnection(
       tx,
-      { id: existing?.id ?? newId(), workspaceId: input.workspaceId, issuer, clientId: input.clientId, clientSecretSealed, role: input.role, requireSso: input.requireSso ?? false },
+      {
+        id: existing?.id ?? newId(),
+        workspaceId: input.workspaceId,
+        issuer,
+        clientId: input.clientId,
+        clientSecretSealed,
+        role: input.role,
+        requireSso: input.requireSso ?? false,
+      },
       ctx.now,
     );
-    await store.setDomains(tx, saved.id, domains.map((domain) => ({ id: newId(), domain, txtValue: `linktrail-sso=${randomBytes(24).toString('base64url')}` })));
+    await store.setDomains(
+      tx,
+      saved.id,
+      domains.map((domain) => ({ id: newId(), domain, txtValue: `linktrail-sso=${randomBytes(24).toString('base64url')}` })),
+    );
+    await audit(ctx, tx, { ids: [saved.id] });
     return saved;
   });
   return settingsOf(ctx, row, deps.baseUrl);
@@ -121,7 +150,14 @@ function fail(field: string): never {
 }
 
 export async function deleteSso({ ctx, input: { workspaceId } }: { ctx: BaseCtx; input: { workspaceId: string } }): Promise<void> {
-  if (!(await store.deleteConnection(ctx.db, workspaceId))) throw new AppError('sso_not_configured');
+  if (
+    !(await auditedChange(
+      ctx,
+      (tx) => store.deleteConnection(tx, workspaceId),
+      (id) => ({ ids: [id] }),
+    ))
+  )
+    throw new AppError('sso_not_configured');
 }
 
 async function domainRow(ctx: BaseCtx, workspaceId: string, raw: string) {
@@ -133,9 +169,15 @@ async function domainRow(ctx: BaseCtx, workspaceId: string, raw: string) {
   return { connection, row };
 }
 
+/** Verifies the domain, with the request's entry; one verified already changes nothing, the check is the entry. */
 async function markVerified(ctx: BaseCtx, row: store.DomainRow, by: 'dns' | 'operator'): Promise<void> {
+  if (row.verifiedAt) return auditAct(ctx, { ids: [row.id] });
   try {
-    await store.markVerified(ctx.db, row.id, by, ctx.now);
+    await auditedChange(
+      ctx,
+      (tx) => store.markVerified(tx, row.id, by, ctx.now),
+      (d) => ({ ids: [d.id] }),
+    );
   } catch (err) {
     // Another workspace's connection verified the domain first: it speaks for it.
     if (isUniqueViolation(err)) throw new AppError('sso_domain_taken', { domain: row.domain });
@@ -144,23 +186,40 @@ async function markVerified(ctx: BaseCtx, row: store.DomainRow, by: 'dns' | 'ope
 }
 
 /** Checks `_linktrail.<domain>` for the domain's token; verified, the domain admits sign-ins. */
-export async function verifySsoDomain({ ctx, input: { workspaceId, domain }, deps }: { ctx: BaseCtx; input: { workspaceId: string; domain: string }; deps: SsoDeps }): Promise<SsoSettings> {
+export async function verifySsoDomain({
+  ctx,
+  input: { workspaceId, domain },
+  deps,
+}: {
+  ctx: BaseCtx;
+  input: { workspaceId: string; domain: string };
+  deps: SsoDeps;
+}): Promise<SsoSettings> {
   const { connection, row } = await domainRow(ctx, workspaceId, domain);
   if (!row.verifiedAt) {
     const expected = { txtName: txtNameOf(row.domain), txtValue: row.txtValue };
     const verdict = await checkTxt(deps.resolveTxt, row.domain, row.txtValue);
     if (!verdict.ok && verdict.reason === 'missing') throw new AppError('sso_txt_missing', expected);
-    if (!verdict.ok && verdict.reason === 'mismatch') throw new AppError('sso_txt_mismatch', { ...expected, found: verdict.found.map((v) => JSON.stringify(v)).join(', ') });
+    if (!verdict.ok && verdict.reason === 'mismatch')
+      throw new AppError('sso_txt_mismatch', { ...expected, found: verdict.found.map((v) => JSON.stringify(v)).join(', ') });
     if (!verdict.ok && verdict.reason === 'failed') throw new AppError('sso_dns_failed', { ...expected, problem: verdict.problem });
-    await markVerified(ctx, row, 'dns');
   }
+  await markVerified(ctx, row, 'dns');
   return settingsOf(ctx, connection, deps.baseUrl);
 }
 
 /** The operator vouches for a domain without the TXT record. */
-export async function forceVerifySsoDomain({ ctx, input: { workspaceId, domain }, deps }: { ctx: BaseCtx; input: { workspaceId: string; domain: string }; deps: Pick<SsoDeps, 'baseUrl'> }): Promise<SsoSettings> {
+export async function forceVerifySsoDomain({
+  ctx,
+  input: { workspaceId, domain },
+  deps,
+}: {
+  ctx: BaseCtx;
+  input: { workspaceId: string; domain: string };
+  deps: Pick<SsoDeps, 'baseUrl'>;
+}): Promise<SsoSettings> {
   const { connection, row } = await domainRow(ctx, workspaceId, domain);
-  if (!row.verifiedAt) await markVerified(ctx, row, 'operator');
+  await markVerified(ctx, row, 'operator');
   return settingsOf(ctx, connection, deps.baseUrl);
 }
 

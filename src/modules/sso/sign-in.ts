@@ -7,8 +7,7 @@ import { withTransaction } from '../../core/transaction.js';
 import { newId } from '../../db/ids.js';
 import { recordSignIn } from '../audit/service.js';
 import { createSession } from '../sessions/service.js';
-import { roleIn } from '../users/members.js';
-import { addMember, createUser, findUser, findUserByEmail } from '../users/service.js';
+import { addMember, createUser, findUser, findUserByEmail, roleIn } from '../users/service.js';
 import { requireWorkspace } from '../workspaces/service.js';
 import { authorizationUrl, discover, exchange, ProviderUnavailable, SignInRefused, type RelyingParty } from './oidc.js';
 import { callbackUrl, type SsoDeps, type SsoRole } from './service.js';
@@ -52,7 +51,13 @@ const down = (err: unknown): never => {
  * What the confirmation page names before a sign-in this service's own pages did not start
  * (routes.ts): the workspace and its provider's host. The provider is not contacted.
  */
-export async function describeSsoStart({ ctx, input }: { ctx: BaseCtx; input: { workspaceId?: string; email?: string } }): Promise<{ workspaceName: string; providerHost: string }> {
+export async function describeSsoStart({
+  ctx,
+  input,
+}: {
+  ctx: BaseCtx;
+  input: { workspaceId?: string; email?: string };
+}): Promise<{ workspaceName: string; providerHost: string }> {
   const connection = await connectionFor(ctx, input);
   const workspace = await requireWorkspace({ ctx, input: { id: connection.workspaceId } });
   return { workspaceName: workspace.name, providerHost: new URL(connection.issuer).host };
@@ -127,7 +132,8 @@ export async function finishSsoSignIn({
   if (claims.email_verified !== true || typeof claims.email !== 'string') throw new AppError('sso_email_unverified');
   const domain = emailDomain(claims.email);
   const domains = await store.domainsOf(ctx.db, connection.id);
-  if (!domain || !domains.some((d) => d.domain === domain && d.verifiedAt)) throw new AppError('sso_domain_unverified', { domain: domain ?? claims.email.slice(claims.email.lastIndexOf('@') + 1, 300) });
+  if (!domain || !domains.some((d) => d.domain === domain && d.verifiedAt))
+    throw new AppError('sso_domain_unverified', { domain: domain ?? claims.email.slice(claims.email.lastIndexOf('@') + 1, 300) });
   // The provider's spelling (`Sam@CORP.test.`) is the account's one form, as at every other entry point.
   const email = normalizeEmail(claims.email);
   if (!email) throw new AppError('sso_email_invalid', { email: claims.email.slice(0, 300) });

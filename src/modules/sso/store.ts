@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rows, timestamptz, type Conn } from '../../db/connect.js';
 
-
 export interface ConnectionRow {
   id: string;
   workspaceId: string;
@@ -50,8 +49,9 @@ export async function upsertConnection(conn: Conn, r: Omit<ConnectionRow, 'creat
   return row!;
 }
 
-export async function deleteConnection(conn: Conn, workspaceId: string): Promise<boolean> {
-  return (await rows(conn, sql`DELETE FROM sso_connections WHERE workspace_id = ${workspaceId}::uuid RETURNING id`)).length > 0;
+/** The deleted connection's id, or undefined when the workspace had none. */
+export async function deleteConnection(conn: Conn, workspaceId: string): Promise<string | undefined> {
+  return (await rows<{ id: string }>(conn, sql`DELETE FROM sso_connections WHERE workspace_id = ${workspaceId}::uuid RETURNING id`))[0]?.id;
 }
 
 export function domainsOf(conn: Conn, connectionId: string): Promise<DomainRow[]> {
@@ -60,7 +60,12 @@ export function domainsOf(conn: Conn, connectionId: string): Promise<DomainRow[]
 
 /** Keeps exactly `domains` (with their verification when already there), adding the new ones. */
 export async function setDomains(conn: Conn, connectionId: string, domains: { id: string; domain: string; txtValue: string }[]): Promise<void> {
-  await conn.execute(keepOnly(connectionId, domains.map((d) => d.domain)));
+  await conn.execute(
+    keepOnly(
+      connectionId,
+      domains.map((d) => d.domain),
+    ),
+  );
   for (const d of domains) {
     await conn.execute(
       sql`INSERT INTO sso_domains (id, connection_id, domain, txt_value) VALUES (${d.id}::uuid, ${connectionId}::uuid, ${d.domain}, ${d.txtValue})
@@ -120,14 +125,21 @@ export async function findIdentity(conn: Conn, connectionId: string, issuer: str
   return row;
 }
 
-export async function insertIdentity(conn: Conn, r: { id: string; connectionId: string; issuer: string; subject: string; userId: string }, now: Date): Promise<void> {
+export async function insertIdentity(
+  conn: Conn,
+  r: { id: string; connectionId: string; issuer: string; subject: string; userId: string },
+  now: Date,
+): Promise<void> {
   await conn.execute(
     sql`INSERT INTO sso_identities (id, connection_id, issuer, subject, user_id, created_at)
         VALUES (${r.id}::uuid, ${r.connectionId}::uuid, ${r.issuer}, ${r.subject}, ${r.userId}::uuid, ${timestamptz(now)})`,
   );
 }
 
-export async function insertPending(conn: Conn, r: { stateHash: Buffer; browserHash: Buffer; connectionId: string; linkUserId: string | null; expiresAt: Date }): Promise<void> {
+export async function insertPending(
+  conn: Conn,
+  r: { stateHash: Buffer; browserHash: Buffer; connectionId: string; linkUserId: string | null; expiresAt: Date },
+): Promise<void> {
   await conn.execute(
     sql`INSERT INTO sso_pending (state_hash, browser_hash, connection_id, link_user_id, expires_at)
         VALUES (${r.stateHash}, ${r.browserHash}, ${r.connectionId}::uuid, ${r.linkUserId}::uuid, ${timestamptz(r.expiresAt)})`,

@@ -6,7 +6,8 @@ export type ResolveTxt = (name: string) => Promise<string[][]>;
 /** The record that proves a domain: `_linktrail.<domain>` holding the token shown to the owner. */
 export const txtNameOf = (domain: string): string => `_linktrail.${domain}`;
 
-export type TxtVerdict = { ok: true } | { ok: false; reason: 'missing' } | { ok: false; reason: 'mismatch'; found: string[] } | { ok: false; reason: 'failed'; problem: string };
+export type TxtVerdict =
+  { ok: true } | { ok: false; reason: 'missing' } | { ok: false; reason: 'mismatch'; found: string[] } | { ok: false; reason: 'failed'; problem: string };
 
 // NXDOMAIN and "no TXT at this name" both mean: the record has not been added (yet).
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA']);

@@ -18,7 +18,7 @@ const OWNER_NOTE =
 /** Changing where revenue comes from is an owner's act by session (operations.md §12 "Connect (owner)"). */
 const OWNER_SESSION_NOTE =
   'Owner by session only: an owner of the workspace (X-Workspace-Id) signed in to the dashboard (403 owner_required for members and viewers). ' +
-  'API keys, human tokens and OAuth tokens are refused with 401 session_required, so a credential that leaks cannot re-point the workspace\'s revenue.';
+  "API keys, human tokens and OAuth tokens are refused with 401 session_required, so a credential that leaks cannot re-point the workspace's revenue.";
 
 export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) => {
   app.addSchema(StripeConnection);
@@ -34,10 +34,11 @@ export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) 
       // Connecting, re-pointing or removing where revenue comes from: an owner's session only.
       config: { scope: 'conversionsWrite', sessionOnly: true },
       preHandler: ownerBySession,
-      schema: { operationId: 'connectStripe',
+      schema: {
+        operationId: 'connectStripe',
         tags,
         summary: 'Connect Stripe, step one: the webhook URL',
-        description: `Extension (operations.md §12). Makes the workspace's connection (one at a time) and its webhook URL, status pending; add the URL in Stripe for \`events\`, then give its signing secret with PUT. ${OWNER_SESSION_NOTE}`,
+        description: `Extension. Makes the workspace's connection (one at a time) and its webhook URL, status pending; add the URL in Stripe for \`events\`, then give its signing secret with PUT. ${OWNER_SESSION_NOTE}`,
         response: { 201: connection },
       },
     },
@@ -50,7 +51,8 @@ export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) 
       // Connecting, re-pointing or removing where revenue comes from: an owner's session only.
       config: { scope: 'conversionsWrite', sessionOnly: true },
       preHandler: ownerBySession,
-      schema: { operationId: 'updateStripeConnection',
+      schema: {
+        operationId: 'updateStripeConnection',
         tags,
         summary: 'Connect Stripe, step two: the signing secret',
         description: `Stores the endpoint's signing secret (sealed) and connects: events are received from now on. Again later: replaces the secret. ${OWNER_SESSION_NOTE}`,
@@ -66,7 +68,13 @@ export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) 
     {
       config: { scope: 'analyticsRead' },
       preHandler: ownerBySession,
-      schema: { operationId: 'getStripeConnection', tags, summary: 'The Stripe connection', description: `Without the secret; 404 when there is none. ${OWNER_NOTE}`, response: { 200: connection, 404: errorAnswer('This workspace has no Stripe connection') } },
+      schema: {
+        operationId: 'getStripeConnection',
+        tags,
+        summary: 'The Stripe connection',
+        description: `Without the secret; 404 when there is none. ${OWNER_NOTE}`,
+        response: { 200: connection, 404: errorAnswer('This workspace has no Stripe connection') },
+      },
     },
     async (req) => getConnection({ ctx: ctx(req), deps }),
   );
@@ -77,7 +85,8 @@ export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) 
       // Connecting, re-pointing or removing where revenue comes from: an owner's session only.
       config: { scope: 'conversionsWrite', sessionOnly: true },
       preHandler: ownerBySession,
-      schema: { operationId: 'disconnectStripe',
+      schema: {
+        operationId: 'disconnectStripe',
         tags,
         summary: 'Disconnect Stripe',
         description: `The webhook URL answers 404 from now on; a new connection gets a new id. Sales already made stay. ${OWNER_SESSION_NOTE}`,
@@ -92,7 +101,8 @@ export const stripeRoutes = routesPlugin<StripeRouteDeps>('stripe', (app, deps) 
     {
       config: { scope: 'analyticsRead' },
       preHandler: ownerBySession,
-      schema: { operationId: 'listStripeEvents',
+      schema: {
+        operationId: 'listStripeEvents',
         tags,
         summary: 'Stripe events received',
         description: `Every event received with a valid signature (also under earlier connections), newest first, with its outcome and the sale it made. ${OWNER_NOTE}`,
@@ -119,7 +129,8 @@ function registerWebhook(app: App, deps: StripeRouteDeps) {
     {
       bodyLimit: MAX_STRIPE_BODY,
       config: { public: true },
-      schema: { operationId: 'receiveStripeEvent',
+      schema: {
+        operationId: 'receiveStripeEvent',
         tags: ['Stripe'],
         summary: 'Receive a Stripe event',
         description:

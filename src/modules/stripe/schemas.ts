@@ -15,7 +15,7 @@ export const StripeConnection = Type.Object(
     apiVersion: Type.String({ description: 'The Stripe API version the events are read as (2024-06-20)' }),
     createdAt: DateTime,
   },
-  { $id: 'StripeConnection', description: 'Extension (operations.md §12): the workspace\'s Stripe connection. The signing secret is never shown.' },
+  { $id: 'StripeConnection', description: "Extension: the workspace's Stripe connection. The signing secret is never shown." },
 );
 
 export const StripeConnect = Type.Object(

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { auditedChange } from '../../core/audit.js';
 import type { BaseCtx, Ctx } from '../../core/context.js';
 import { AppError, notFound } from '../../core/errors.js';
 import type { ListParams } from '../../core/list-params.js';
@@ -47,15 +48,36 @@ const view = (deps: StripeDeps, c: store.ConnectionRow): ConnectionView => ({
 
 /** Step one: the webhook URL to add in Stripe, under a new random id. One connection per workspace. */
 export async function createConnection({ ctx, deps }: { ctx: Ctx; deps: StripeDeps }): Promise<ConnectionView> {
-  const created = await withTransaction(ctx.db, (tx) => store.insertConnection(tx, { id: randomUUID(), workspaceId: ctx.workspace.id }));
+  const created = await auditedChange(
+    ctx,
+    (tx) => store.insertConnection(tx, { id: randomUUID(), workspaceId: ctx.workspace.id }),
+    (c) => ({ ids: [c.id] }),
+  );
   if (!created) throw new AppError('stripe_connection_exists');
   return view(deps, created);
 }
 
 /** Step two: the endpoint's signing secret, sealed; the connection accepts events from now on. Again later: a new secret. */
-export async function connectStripe({ ctx, deps, input }: { ctx: Ctx; deps: StripeDeps; input: { signingSecret: string; testMode?: boolean } }): Promise<ConnectionView> {
-  const change = { workspaceId: ctx.workspace.id, secretSealed: deps.sealer.seal('stripe-secret', input.signingSecret), testMode: input.testMode ?? false, now: ctx.now };
-  const connected = await withTransaction(ctx.db, (tx) => store.connect(tx, change));
+export async function connectStripe({
+  ctx,
+  deps,
+  input,
+}: {
+  ctx: Ctx;
+  deps: StripeDeps;
+  input: { signingSecret: string; testMode?: boolean };
+}): Promise<ConnectionView> {
+  const change = {
+    workspaceId: ctx.workspace.id,
+    secretSealed: deps.sealer.seal('stripe-secret', input.signingSecret),
+    testMode: input.testMode ?? false,
+    now: ctx.now,
+  };
+  const connected = await auditedChange(
+    ctx,
+    (tx) => store.connect(tx, change),
+    (c) => ({ ids: [c.id] }),
+  );
   if (!connected) throw new AppError('stripe_no_connection');
   return view(deps, connected);
 }
@@ -67,7 +89,11 @@ export async function getConnection({ ctx, deps }: { ctx: Ctx; deps: StripeDeps 
 }
 
 export async function deleteConnection({ ctx }: { ctx: Ctx }): Promise<{ deletedIds: string[] }> {
-  const id = await withTransaction(ctx.db, (tx) => store.deleteConnection(tx, ctx.workspace.id, ctx.now));
+  const id = await auditedChange(
+    ctx,
+    (tx) => store.deleteConnection(tx, ctx.workspace.id, ctx.now),
+    (deleted) => ({ ids: [deleted] }),
+  );
   if (!id) throw new AppError('stripe_no_connection');
   return { deletedIds: [id] };
 }
@@ -102,7 +128,11 @@ export async function receiveStripeEvent({
   const meaning = meaningOf(event, deps.clickIdParam);
   // A click handed out a moment ago may still be queued: it is waited for before the transaction
   // (the wait flushes the click queues, which need the database themselves); unknown, it is no click.
-  if (meaning.kind === 'checkout' && meaning.clickId && !(await isWorkspaceClick({ ctx: { ...ctx, workspace }, deps: deps.conversions, input: { clickId: meaning.clickId } }))) {
+  if (
+    meaning.kind === 'checkout' &&
+    meaning.clickId &&
+    !(await isWorkspaceClick({ ctx: { ...ctx, workspace }, deps: deps.conversions, input: { clickId: meaning.clickId } }))
+  ) {
     meaning.clickId = undefined;
   }
   let queued = 0;
@@ -111,10 +141,12 @@ export async function receiveStripeEvent({
     // Disconnected, or given a new secret, while this request ran: answer as the new state would.
     if (!connection) throw notFound('Stripe connection', input.connectionId);
     // (A reseal may have sealed the same secret anew meanwhile: the secrets are compared, not their sealed forms.)
-    const sameSecret = connection.secretSealed === found.secretSealed || (connection.secretSealed !== null && deps.sealer.open('stripe-secret', connection.secretSealed) === secret);
+    const sameSecret =
+      connection.secretSealed === found.secretSealed ||
+      (connection.secretSealed !== null && deps.sealer.open('stripe-secret', connection.secretSealed) === secret);
     if (!sameSecret) throw new AppError('stripe_signature', { problem: 'mismatch' });
     const wctx: Ctx = { db: tx, analyticsDb: tx, workspace, now: ctx.now };
-    const fresh = await store.claimEventId(tx, connection.id, event.id, ctx.now);
+    const fresh = await store.claimEventId(tx, connection.id, event.id);
     const result: Result = !fresh
       ? { outcome: 'duplicate', saleId: null }
       : !event.livemode && !connection.testMode
@@ -161,7 +193,12 @@ async function waitingRefund(ctx: Ctx, paymentIntentId: string | undefined): Pro
 async function checkoutCompleted(ctx: Ctx, m: Extract<Meaning, { kind: 'checkout' }>): Promise<Result> {
   // Paid or not (a trial, a delayed payment): later invoices of this Stripe customer are this customer's.
   if (m.stripeCustomerId) {
-    await store.rememberCustomer(ctx.db, { workspaceId: ctx.workspace.id, stripeCustomerId: m.stripeCustomerId, customerExternalId: m.buyer.externalId, clickId: m.clickId ?? null });
+    await store.rememberCustomer(ctx.db, {
+      workspaceId: ctx.workspace.id,
+      stripeCustomerId: m.stripeCustomerId,
+      customerExternalId: m.buyer.externalId,
+      clickId: m.clickId ?? null,
+    });
   }
   if (!m.paid || m.amount === undefined || m.currency === undefined) return { outcome: 'ignored', saleId: null };
   // The first invoice of a subscription checkout is the same payment: counted once, whichever event came first.

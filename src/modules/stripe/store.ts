@@ -19,7 +19,10 @@ const CONNECTION_COLUMNS = sql.raw(`id, workspace_id AS "workspaceId", status, s
 
 /** The workspace's live connection. */
 export async function connectionOf(conn: Conn, workspaceId: string): Promise<ConnectionRow | undefined> {
-  const [row] = await rows<ConnectionRow>(conn, sql`SELECT ${CONNECTION_COLUMNS} FROM stripe_connections WHERE workspace_id = ${workspaceId}::uuid AND deleted_at IS NULL`);
+  const [row] = await rows<ConnectionRow>(
+    conn,
+    sql`SELECT ${CONNECTION_COLUMNS} FROM stripe_connections WHERE workspace_id = ${workspaceId}::uuid AND deleted_at IS NULL`,
+  );
   return row;
 }
 
@@ -67,15 +70,16 @@ export async function deleteConnection(conn: Conn, workspaceId: string, now: Dat
 
 /**
  * Claims a Stripe event id for this connection: true the first time, or when the last claim is
- * more than 30 days old; false for an event id seen within 30 days (a retry or a replay).
+ * more than 30 days old; false for an event id seen within 30 days (a retry or a replay). Both
+ * times are the database's: an instance whose clock runs ahead took the others' claims of a
+ * minute ago for old ones, and a retry made a second sale.
  */
-export async function claimEventId(conn: Conn, connectionId: string, stripeId: string, now: Date): Promise<boolean> {
-  const at = now.toISOString();
+export async function claimEventId(conn: Conn, connectionId: string, stripeId: string): Promise<boolean> {
   const claimed = await rows(
     conn,
-    sql`INSERT INTO stripe_event_ids AS e (connection_id, stripe_id, seen_at) VALUES (${connectionId}::uuid, ${stripeId}, ${at}::timestamptz)
+    sql`INSERT INTO stripe_event_ids AS e (connection_id, stripe_id, seen_at) VALUES (${connectionId}::uuid, ${stripeId}, now())
         ON CONFLICT (connection_id, stripe_id) DO UPDATE SET seen_at = EXCLUDED.seen_at
-          WHERE e.seen_at < ${at}::timestamptz - interval '30 days'
+          WHERE e.seen_at < now() - interval '30 days'
         RETURNING 1`,
   );
   return claimed.length === 1;
@@ -125,7 +129,10 @@ export interface StripeCustomerRow {
 }
 
 /** Remembers which customer a Stripe customer id is (the latest checkout's word wins; a known click is kept when the new one has none). */
-export async function rememberCustomer(conn: Conn, c: { workspaceId: string; stripeCustomerId: string; customerExternalId: string; clickId: string | null }): Promise<void> {
+export async function rememberCustomer(
+  conn: Conn,
+  c: { workspaceId: string; stripeCustomerId: string; customerExternalId: string; clickId: string | null },
+): Promise<void> {
   await conn.execute(
     sql`INSERT INTO stripe_customers AS s (workspace_id, stripe_customer_id, customer_external_id, click_id)
         VALUES (${c.workspaceId}::uuid, ${c.stripeCustomerId}, ${c.customerExternalId}, ${c.clickId}::uuid)

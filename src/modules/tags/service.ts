@@ -36,7 +36,11 @@ export const tags = bulkResource({
   uniqueField: 'name',
   releaseUnique: releaseTagNames,
   checkWrite: (tx, ctx, { inserts, updates }) =>
-    checkNames(tx, ctx.workspace.id, [...inserts, ...updates].sort((a, b) => a.index - b.index)),
+    checkNames(
+      tx,
+      ctx.workspace.id,
+      [...inserts, ...updates].sort((a, b) => a.index - b.index),
+    ),
 });
 
 export const { list: listTags, create: createTags, upsert: upsertTags, remove: deleteTags } = tags;

@@ -22,10 +22,7 @@ export const tagStore = resourceStore<TagRow>({
 /** Tags of the workspace whose lower-cased name is one of `lowerNames`, in one statement. */
 export function tagsNamed(conn: Conn, workspaceId: string, lowerNames: string[]): Promise<{ id: string; key: string }[]> {
   if (lowerNames.length === 0) return Promise.resolve([]);
-  return rows(
-    conn,
-    sql`SELECT id, lower(name) AS key FROM tags WHERE workspace_id = ${workspaceId} AND lower(name) ${inList(lowerNames, 'text')}`,
-  );
+  return rows(conn, sql`SELECT id, lower(name) AS key FROM tags WHERE workspace_id = ${workspaceId} AND lower(name) ${inList(lowerNames, 'text')}`);
 }
 
 /** Parks the names of tags about to be renamed on a value no client can send (U+0001 + id). */

@@ -15,7 +15,16 @@ export const tokenRoutes = routesPlugin<PeopleListDeps>('tokens', (app, deps) =>
 
   app.get(
     '/api/me/tokens',
-    { config: { account: 'session' }, schema: { operationId: 'listHumanTokens', tags, summary: 'My human tokens', description: 'Without their secret.', response: { 200: Type.Array(Type.Ref('HumanToken')) } } },
+    {
+      config: { account: 'session' },
+      schema: {
+        operationId: 'listHumanTokens',
+        tags,
+        summary: 'My human tokens',
+        description: 'Without their secret.',
+        response: { 200: Type.Array(Type.Ref('HumanToken')) },
+      },
+    },
     async (req) => {
       await deps.flushLastUsed();
       return listTokens({ ctx: ctx(req), input: { userId: req.person!.userId } });
@@ -26,7 +35,8 @@ export const tokenRoutes = routesPlugin<PeopleListDeps>('tokens', (app, deps) =>
     '/api/me/tokens',
     {
       config: { account: 'session' },
-      schema: { operationId: 'createHumanToken',
+      schema: {
+        operationId: 'createHumanToken',
         tags,
         summary: 'Create a human token',
         description:
@@ -44,7 +54,17 @@ export const tokenRoutes = routesPlugin<PeopleListDeps>('tokens', (app, deps) =>
 
   app.delete(
     '/api/me/tokens/:id',
-    { config: { account: 'session' }, schema: { operationId: 'revokeHumanToken', tags, summary: 'Revoke a human token', description: 'It stops working at once, on every instance.', params: TokenParam, response: { 200: DeletedIds } } },
+    {
+      config: { account: 'session' },
+      schema: {
+        operationId: 'revokeHumanToken',
+        tags,
+        summary: 'Revoke a human token',
+        description: 'It stops working at once, on every instance.',
+        params: TokenParam,
+        response: { 200: DeletedIds },
+      },
+    },
     async (req) => {
       await revokeToken({ ctx: ctx(req), input: { userId: req.person!.userId, id: req.params.id } });
       await deps.authChanged();

@@ -2,7 +2,7 @@ import type { BaseCtx } from '../../core/context.js';
 import { isUuid, newId } from '../../db/ids.js';
 import { AppError, invalid, notFound } from '../../core/errors.js';
 import type { Scope } from '../../core/scopes.js';
-import { ROLE_SCOPES, type Role } from '../users/roles.js';
+import { ROLE_SCOPES, type Role } from '../users/service.js';
 import { toWorkspace } from '../workspaces/service.js';
 import { type Workspace } from '../../core/workspace.js';
 import { generateToken, hashToken, isWellFormedToken, sameHash } from './secret.js';

@@ -1,10 +1,11 @@
-import { auditChange } from '../../core/audit.js';
+import { audit } from '../../core/audit.js';
 import type { BaseCtx } from '../../core/context.js';
 import type { Conn } from '../../db/connect.js';
 import { AppError, invalid, notFound } from '../../core/errors.js';
 import { withTransaction } from '../../core/transaction.js';
+import type { Workspace } from '../../core/workspace.js';
+import { toWorkspace } from '../workspaces/service.js';
 import type { Role } from './roles.js';
-import { membershipFor } from './service.js';
 import * as store from './store.js';
 
 export interface MemberView {
@@ -13,6 +14,18 @@ export interface MemberView {
   name: string;
   role: Role;
   createdAt: Date;
+}
+
+/** The user's role in a workspace, with the workspace, or undefined for a non-member: one indexed query. */
+export async function membershipFor({
+  ctx,
+  input: { userId, workspaceId },
+}: {
+  ctx: BaseCtx;
+  input: { userId: string; workspaceId: string };
+}): Promise<{ role: Role; workspace: Workspace } | undefined> {
+  const row = await store.membershipWithWorkspace(ctx.db, workspaceId, userId);
+  return row && { role: row.role as Role, workspace: toWorkspace(row.workspace) };
 }
 
 /** A person's role in a workspace, or undefined for a non-member (http/auth.ts enforces routes' `workspaceRole` with it). */
@@ -25,14 +38,19 @@ export async function listMembers({ ctx, input: { workspaceId } }: { ctx: BaseCt
 }
 
 /** A role change that would leave no owner is a 400; the owners are locked while it is decided. */
-export async function changeRole({ ctx, input: { workspaceId, userId, role } }: { ctx: BaseCtx; input: { workspaceId: string; userId: string; role: Role } }): Promise<MemberView> {
+export async function changeRole({
+  ctx,
+  input: { workspaceId, userId, role },
+}: {
+  ctx: BaseCtx;
+  input: { workspaceId: string; userId: string; role: Role };
+}): Promise<MemberView> {
   await withTransaction(ctx.db, async (tx) => {
     const owners = await store.lockOwners(tx, workspaceId);
     if (role !== 'owner' && owners.length === 1 && owners[0] === userId) throw invalid('role', 'last_owner');
     const changed = await store.setRole(tx, workspaceId, userId, role);
     if (!changed) throw notFound('member', userId);
-    auditChange(ctx.db, { targetId: userId, field: 'role', before: changed.before, after: role });
-    return userId; // what it changed: its audit entry commits with it (core/transaction.ts)
+    await audit(ctx, tx, { ids: [userId], changes: { role: { before: changed.before, after: role } } });
   });
   const member = (await listMembers({ ctx, input: { workspaceId } })).find((m) => m.userId === userId);
   return member!;
@@ -60,7 +78,6 @@ export async function removeMember({
     const role = await store.deleteMembership(tx, workspaceId, userId);
     if (!role) throw notFound('member', userId);
     await onRemoved(tx);
-    auditChange(ctx.db, { targetId: userId, field: 'role', before: role, after: null });
-    return userId;
+    await audit(ctx, tx, { ids: [userId], changes: { role: { before: role, after: null } } });
   });
 }

@@ -19,7 +19,10 @@ export const UserCreate = Type.Object({
   password: Type.String({ minLength: 8, maxLength: 1024, description: '8–256 characters, compared as given, not one of the most common passwords' }),
 });
 
-export const Role = StringEnum(ROLES, { description: 'owner: all fourteen scopes and the settings; member: the twelve scopes of api.md (not webhooksRead, webhooksWrite); viewer: the six read scopes' });
+export const Role = StringEnum(ROLES, {
+  description:
+    'owner: all fourteen scopes and the settings; member: the twelve scopes of the API (not webhooksRead, webhooksWrite); viewer: the six read scopes',
+});
 
 export const Member = Type.Object({ workspaceId: Uuid, userId: Uuid, role: Role, createdAt: DateTime }, { $id: 'Member' });
 
@@ -37,15 +40,17 @@ export const Me = Type.Object({
       name: Type.String(),
       plan: StringEnum(PLANS),
       role: Role,
-      scopes: Type.Array(StringEnum(SCOPES), { description: "What the person's role allows in this workspace (operations.md §7): a session acts with these, a human token with at most these" }),
-      features: Type.Array(StringEnum(FEATURES), { description: "The link features the workspace's plan allows (operations.md §3)" }),
-      maxBulkItems: Type.Integer({ description: 'Items per bulk request in force (the plan\'s, or the workspace\'s own)' }),
+      scopes: Type.Array(StringEnum(SCOPES), {
+        description: "What the person's role allows in this workspace: a session acts with these, a human token with at most these",
+      }),
+      features: Type.Array(StringEnum(FEATURES), { description: "The link features the workspace's plan allows" }),
+      maxBulkItems: Type.Integer({ description: "Items per bulk request in force (the plan's, or the workspace's own)" }),
       requireMfa: Type.Boolean({ description: 'The workspace requires two-factor sign-in: without it the person is refused there (403 mfa_required)' }),
     }),
   ),
   secondFactor: Type.Boolean({ description: 'Whether the person has two-factor sign-in on (what a workspace with `requireMfa` asks of its members)' }),
   scopeEndpoints: Type.Object(Object.fromEntries(SCOPES.map((s) => [s, Type.String()])) as Record<(typeof SCOPES)[number], ReturnType<typeof Type.String>>, {
-    description: 'Extension for clients that show scopes: the endpoints each scope opens (api.md Authentication 5)',
+    description: 'Extension for clients that show scopes: the endpoints each scope opens',
   }),
 });
 

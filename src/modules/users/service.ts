@@ -1,4 +1,4 @@
-import { auditChange } from '../../core/audit.js';
+import { audit } from '../../core/audit.js';
 import type { BaseCtx } from '../../core/context.js';
 import { isUniqueViolation, withTransaction } from '../../core/transaction.js';
 import { newId } from '../../db/ids.js';
@@ -11,7 +11,9 @@ import * as store from './store.js';
 
 import type { Role } from './roles.js';
 
-export { ROLES, type Role } from './roles.js';
+export { ROLE_SCOPES, ROLES, type Role } from './roles.js';
+export { changeRole, listMembers, membershipFor, removeMember, roleIn, type MemberView } from './members.js';
+export { checkNewPassword, decoyHash, verifyPassword } from './password.js';
 
 /** A user as every answer shows one: never the password hash. */
 export interface User {
@@ -52,15 +54,22 @@ export interface Member {
   createdAt: Date;
 }
 
-export async function addMember({ ctx, input: { workspaceId, userId, role } }: { ctx: BaseCtx; input: { workspaceId: string; userId: string; role: Role } }): Promise<Member> {
+export async function addMember({
+  ctx,
+  input: { workspaceId, userId, role },
+}: {
+  ctx: BaseCtx;
+  input: { workspaceId: string; userId: string; role: Role };
+}): Promise<Member> {
   const { db } = ctx;
   await requireWorkspace({ ctx, input: { id: workspaceId } });
   if (!(await store.findUser(db, userId))) throw notFound('user', userId);
   if (await store.findMembership(db, workspaceId, userId)) throw invalid('userId', 'already_member');
   try {
     const row = await withTransaction(db, async (tx) => {
-      auditChange(db, { targetId: userId, field: 'role', before: null, after: role });
-      return store.insertMembership(tx, { workspaceId, userId, role });
+      const inserted = await store.insertMembership(tx, { workspaceId, userId, role });
+      await audit(ctx, tx, { ids: [userId], changes: { role: { before: null, after: role } } });
+      return inserted;
     });
     return { workspaceId: row.workspaceId, userId: row.userId, role: row.role as Role, createdAt: row.createdAt };
   } catch (err) {
@@ -73,20 +82,14 @@ export async function workspacesOf({ ctx, input: { userId } }: { ctx: BaseCtx; i
   return (await store.workspacesOf(ctx.db, userId)).map((r) => ({ ...toWorkspace(r.workspace), role: r.role as Role }));
 }
 
-/** The user's role in a workspace, with the workspace, or undefined for a non-member: one indexed query. */
-export async function membershipFor({
+/** For sign-in only: the user and their password hash (never part of an answer). */
+export async function findCredentials({
   ctx,
-  input: { userId, workspaceId },
+  input: { email },
 }: {
   ctx: BaseCtx;
-  input: { userId: string; workspaceId: string };
-}): Promise<{ role: Role; workspace: Workspace } | undefined> {
-  const row = await store.membershipWithWorkspace(ctx.db, workspaceId, userId);
-  return row && { role: row.role as Role, workspace: toWorkspace(row.workspace) };
-}
-
-/** For sign-in only: the user and their password hash (never part of an answer). */
-export async function findCredentials({ ctx, input: { email } }: { ctx: BaseCtx; input: { email: string } }): Promise<{ user: User; passwordHash: string } | undefined> {
+  input: { email: string };
+}): Promise<{ user: User; passwordHash: string } | undefined> {
   const row = await store.findUserByEmail(ctx.db, emailKey(email));
   return row && { user: toUser(row), passwordHash: row.passwordHash };
 }
@@ -128,7 +131,13 @@ export async function findUserByEmail({ ctx, input: { email } }: { ctx: BaseCtx;
 }
 
 /** Sets a new password without the current one: a reset link proved the mailbox (operations.md §15). */
-export async function setPassword({ ctx: { db, now }, input: { userId, password } }: { ctx: BaseCtx; input: { userId: string; password: string } }): Promise<void> {
+export async function setPassword({
+  ctx: { db, now },
+  input: { userId, password },
+}: {
+  ctx: BaseCtx;
+  input: { userId: string; password: string };
+}): Promise<void> {
   checkNewPassword(password);
   await store.updateUser(db, userId, { passwordHash: await hashPassword(password), updatedAt: now });
 }

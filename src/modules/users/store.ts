@@ -12,7 +12,10 @@ export async function insertUser(conn: Conn, row: typeof users.$inferInsert): Pr
 
 /** By email, ignoring case (the unique index is on lower(email)). */
 export async function findUserByEmail(conn: Conn, email: string): Promise<UserRow | undefined> {
-  const [row] = await conn.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
+  const [row] = await conn
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`);
   return row;
 }
 
@@ -35,7 +38,10 @@ export async function insertMembership(conn: Conn, row: typeof memberships.$infe
 }
 
 export async function findMembership(conn: Conn, workspaceId: string, userId: string): Promise<MembershipRow | undefined> {
-  const [row] = await conn.select().from(memberships).where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)));
+  const [row] = await conn
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)));
   return row;
 }
 
@@ -95,7 +101,10 @@ export async function setRole(conn: Conn, workspaceId: string, userId: string, r
 
 /** Ends a membership; the role it had, or undefined for a non-member. */
 export async function deleteMembership(conn: Conn, workspaceId: string, userId: string): Promise<string | undefined> {
-  const [done] = await conn.delete(memberships).where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId))).returning({ role: memberships.role });
+  const [done] = await conn
+    .delete(memberships)
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
+    .returning({ role: memberships.role });
   return done?.role;
 }
 

@@ -17,7 +17,16 @@ export const utmTemplateRoutes = routesPlugin<ResourceDeps>('utm-templates', (ap
 
   app.get(
     '/api/utm-templates',
-    { config: read, schema: { operationId: 'listUtmTemplates', tags, summary: 'UTM templates', description: 'Extension (operations.md §14). Every template of the workspace, by name.', response: { 200: Type.Array(ref) } } },
+    {
+      config: read,
+      schema: {
+        operationId: 'listUtmTemplates',
+        tags,
+        summary: 'UTM templates',
+        description: 'Extension. Every template of the workspace, by name.',
+        response: { 200: Type.Array(ref) },
+      },
+    },
     async (req) => listUtmTemplates({ ctx: ctx(req) }),
   );
 
@@ -25,10 +34,11 @@ export const utmTemplateRoutes = routesPlugin<ResourceDeps>('utm-templates', (ap
     '/api/utm-templates',
     {
       config: write,
-      schema: { operationId: 'createUtmTemplate',
+      schema: {
+        operationId: 'createUtmTemplate',
         tags,
         summary: 'Save a UTM template',
-        description: `Extension (operations.md §14). A name taken in the workspace (ignoring case) is a 409 \`utm_template_name_taken\`; at most ${MAX_TEMPLATES} templates per workspace (400 \`utm_template_limit\`).`,
+        description: `Extension. A name taken in the workspace (ignoring case) is a 409 \`utm_template_name_taken\`; at most ${MAX_TEMPLATES} templates per workspace (400 \`utm_template_limit\`).`,
         body: UtmTemplateCreate,
         response: { 201: ref, 409: errorAnswer('utm_template_name_taken: another template has this name') },
       },
@@ -40,10 +50,11 @@ export const utmTemplateRoutes = routesPlugin<ResourceDeps>('utm-templates', (ap
     '/api/utm-templates/:id',
     {
       config: write,
-      schema: { operationId: 'updateUtmTemplate',
+      schema: {
+        operationId: 'updateUtmTemplate',
         tags,
         summary: 'Change a UTM template',
-        description: 'Extension (operations.md §14). At least one field; `utm` replaces the whole set of values. Links made with the template keep their own values.',
+        description: 'Extension. At least one field; `utm` replaces the whole set of values. Links made with the template keep their own values.',
         params: UtmTemplateParam,
         body: UtmTemplateUpdate,
         response: { 200: ref, 409: errorAnswer('utm_template_name_taken: another template has this name') },
@@ -54,7 +65,17 @@ export const utmTemplateRoutes = routesPlugin<ResourceDeps>('utm-templates', (ap
 
   app.delete(
     '/api/utm-templates/:id',
-    { config: write, schema: { operationId: 'deleteUtmTemplate', tags, summary: 'Delete a UTM template', description: 'Extension (operations.md §14). Links made with it keep their values.', params: UtmTemplateParam, response: { 200: DeletedIds } } },
+    {
+      config: write,
+      schema: {
+        operationId: 'deleteUtmTemplate',
+        tags,
+        summary: 'Delete a UTM template',
+        description: 'Extension. Links made with it keep their values.',
+        params: UtmTemplateParam,
+        response: { 200: DeletedIds },
+      },
+    },
     async (req) => {
       await removeUtmTemplate({ ctx: ctx(req), input: { id: req.params.id } });
       return { deletedIds: [req.params.id] };

@@ -14,12 +14,12 @@ export type UtmValues = Partial<Record<UtmKey, string>>;
 const name = Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, description: 'Unique in the workspace, ignoring case (409 `utm_template_name_taken`)' });
 const value = Type.String({ maxLength: VALUE_MAX_LENGTH });
 const Utm = Type.Object(Object.fromEntries(UTM_KEYS.map((k) => [k, Type.Optional(value)])), {
-  description: 'The values the template sets, with the keys of a link\'s `utm` (referral is sent as `ref`). Empty strings are dropped; at least one value.',
+  description: "The values the template sets, with the keys of a link's `utm` (referral is sent as `ref`). Empty strings are dropped; at least one value.",
 });
 
 export const UtmTemplate = Type.Object(
   { id: Uuid, name: Type.String(), utm: Utm, createdAt: DateTime, updatedAt: DateTime },
-  { $id: 'UtmTemplate', description: 'Extension (operations.md §14). A named set of UTM values the dashboard applies to a link\'s `utm`.' },
+  { $id: 'UtmTemplate', description: "Extension. A named set of UTM values the dashboard applies to a link's `utm`." },
 );
 
 export const UtmTemplateParam = Type.Object({ id: Uuid });

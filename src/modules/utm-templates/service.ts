@@ -1,6 +1,7 @@
+import { auditedChange } from '../../core/audit.js';
 import type { Ctx } from '../../core/context.js';
 import { AppError, invalid, notFound } from '../../core/errors.js';
-import { isUniqueViolation, withTransaction } from '../../core/transaction.js';
+import { isUniqueViolation } from '../../core/transaction.js';
 import { newId } from '../../db/ids.js';
 import { MAX_TEMPLATES, UTM_KEYS, type UtmValues } from './schemas.js';
 import { countTemplates, deleteTemplate, insertTemplate, listTemplateRows, updateTemplate, type TemplateRow } from './store.js';
@@ -41,7 +42,13 @@ export async function createUtmTemplate({ ctx, input }: { ctx: Ctx; input: { nam
   const name = cleanName(input.name);
   const utm = cleanUtm(input.utm);
   if ((await countTemplates(ctx.db, ctx.workspace.id)) >= MAX_TEMPLATES) throw new AppError('utm_template_limit', { limit: MAX_TEMPLATES });
-  return uniqueName(name, () => withTransaction(ctx.db, (tx) => insertTemplate(tx, { id: newId(), workspaceId: ctx.workspace.id, name, utm })));
+  return uniqueName(name, () =>
+    auditedChange(
+      ctx,
+      (tx) => insertTemplate(tx, { id: newId(), workspaceId: ctx.workspace.id, name, utm }),
+      (t) => ({ ids: [t.id] }),
+    ),
+  );
 }
 
 /** Renames a template or replaces its values (the whole set: keys left out are removed). */
@@ -49,11 +56,24 @@ export async function changeUtmTemplate({ ctx, input }: { ctx: Ctx; input: { id:
   if (input.name === undefined && input.utm === undefined) throw invalid('body', 'nothing_to_update');
   const name = input.name === undefined ? undefined : cleanName(input.name);
   const utm = input.utm === undefined ? undefined : cleanUtm(input.utm);
-  const row = await uniqueName(name, () => withTransaction(ctx.db, (tx) => updateTemplate(tx, ctx.workspace.id, input.id, { name, utm })));
+  const row = await uniqueName(name, () =>
+    auditedChange(
+      ctx,
+      (tx) => updateTemplate(tx, ctx.workspace.id, input.id, { name, utm }),
+      (t) => ({ ids: [t.id] }),
+    ),
+  );
   if (!row) throw notFound('utm template', input.id);
   return row;
 }
 
 export async function removeUtmTemplate({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<void> {
-  if (!(await withTransaction(ctx.db, (tx) => deleteTemplate(tx, ctx.workspace.id, input.id)))) throw notFound('utm template', input.id);
+  if (
+    !(await auditedChange(
+      ctx,
+      (tx) => deleteTemplate(tx, ctx.workspace.id, input.id),
+      () => ({ ids: [input.id] }),
+    ))
+  )
+    throw notFound('utm template', input.id);
 }

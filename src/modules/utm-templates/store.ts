@@ -11,7 +11,9 @@ export interface TemplateRow {
   updatedAt: string;
 }
 
-const SELECTION = sql.raw(['t.id', 't.name', 't.utm', `${isoTimestamp('t.created_at')} AS "createdAt"`, `${isoTimestamp('t.updated_at')} AS "updatedAt"`].join(', '));
+const SELECTION = sql.raw(
+  ['t.id', 't.name', 't.utm', `${isoTimestamp('t.created_at')} AS "createdAt"`, `${isoTimestamp('t.updated_at')} AS "updatedAt"`].join(', '),
+);
 
 /** The workspace's templates by name (case-insensitive order, then id for equal names). */
 export function listTemplateRows(conn: Conn, workspaceId: string): Promise<TemplateRow[]> {

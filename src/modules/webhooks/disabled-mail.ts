@@ -1,7 +1,7 @@
 import type { Conn } from '../../db/connect.js';
 import { escapeHtml } from '../../http/html-page.js';
 import { queueMail, type Mailer, type MailMessage } from '../mail/service.js';
-import { listMembers } from '../users/members.js';
+import { listMembers } from '../users/service.js';
 import { requireWorkspace } from '../workspaces/service.js';
 import type { DisabledEndpoint } from './store-delivery.js';
 

@@ -36,7 +36,11 @@ const EVENTS: { type: EventType; summary: string; data: Record<string, unknown> 
   { type: 'link.created', summary: 'A link was created (one event per link of a bulk write or an import)', data: ref('Link') },
   { type: 'link.updated', summary: 'A link was changed; data is the link after the change', data: ref('Link') },
   { type: 'link.deleted', summary: 'A link was deleted; data is the link as it was before', data: ref('Link') },
-  { type: 'link.clicked', summary: 'A click was recorded (not for bots, HEAD requests or prefetches); data is the Click, with its linkId; webhook-id is the click id', data: ref('Click') },
+  {
+    type: 'link.clicked',
+    summary: 'A click was recorded (not for bots, HEAD requests or prefetches); data is the Click, with its linkId; webhook-id is the click id',
+    data: ref('Click'),
+  },
   { type: 'lead.created', summary: 'A lead was recorded; data is the Event as GET /api/events shows it', data: ref('Event') },
   { type: 'sale.created', summary: 'A sale was recorded; data is the Event as GET /api/events shows it', data: ref('Event') },
   {

@@ -107,9 +107,7 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
 }
 
 function refusal(protocol: string, address: string): string {
-  return protocol === 'http:'
-    ? `refused: http is allowed only inside WEBHOOK_ALLOWED_CIDRS (${address})`
-    : `refused: ${address} is not a public address`;
+  return protocol === 'http:' ? `refused: http is allowed only inside WEBHOOK_ALLOWED_CIDRS (${address})` : `refused: ${address} is not a public address`;
 }
 
 function describe(err: NodeJS.ErrnoException, protocol: string): string {

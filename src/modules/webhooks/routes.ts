@@ -14,6 +14,7 @@ import {
   rollWebhookSecret,
   sendTestEvent,
   updateWebhook,
+  webhookBacklog,
   type WebhookDeps,
 } from './service.js';
 
@@ -26,19 +27,47 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
   addSchemaOnce(app, s.Webhook);
   addSchemaOnce(app, s.CreatedWebhook);
   addSchemaOnce(app, s.WebhookDelivery);
+  addSchemaOnce(app, s.WebhookBacklog);
   const ctx = (req: Parameters<typeof serviceContext>[1]) => serviceContext(deps, req);
 
   app.get(
     '/api/webhooks',
-    { config: read, schema: { operationId: 'listWebhooks', tags, summary: 'Webhook endpoints', description: 'The endpoints of the workspace, newest first, without their secrets.', querystring: s.WebhookListQuery, response: { 200: Type.Array(Type.Ref('Webhook')) } } },
+    {
+      config: read,
+      schema: {
+        operationId: 'listWebhooks',
+        tags,
+        summary: 'Webhook endpoints',
+        description: 'The endpoints of the workspace, newest first, without their secrets.',
+        querystring: s.WebhookListQuery,
+        response: { 200: Type.Array(Type.Ref('Webhook')) },
+      },
+    },
     async (req) => listWebhooks({ ctx: ctx(req), input: req.query as never }),
+  );
+
+  app.get(
+    '/api/webhooks/backlog',
+    {
+      config: read,
+      schema: {
+        operationId: 'getWebhookBacklog',
+        tags,
+        summary: 'Deliveries still to send',
+        description:
+          'For every endpoint of the workspace, newest first: its pending deliveries, how many of them are due now, and since when the oldest due one waits (how far behind delivery is).',
+        response: { 200: Type.Array(Type.Ref('WebhookBacklog')) },
+      },
+    },
+    async (req) => webhookBacklog({ ctx: ctx(req) }),
   );
 
   app.post(
     '/api/webhooks',
     {
       config: write,
-      schema: { operationId: 'createWebhook',
+      schema: {
+        operationId: 'createWebhook',
         tags,
         summary: 'Register a webhook endpoint',
         description:
@@ -55,7 +84,10 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
 
   app.get(
     '/api/webhooks/:id',
-    { config: read, schema: { operationId: 'getWebhook', tags, summary: 'A webhook endpoint', params: s.WebhookParam, response: { 200: Type.Ref('Webhook') } } },
+    {
+      config: read,
+      schema: { operationId: 'getWebhook', tags, summary: 'A webhook endpoint', params: s.WebhookParam, response: { 200: Type.Ref('Webhook') } },
+    },
     async (req) => getWebhook({ ctx: ctx(req), input: { id: req.params.id } }),
   );
 
@@ -63,7 +95,8 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
     '/api/webhooks/:id',
     {
       config: write,
-      schema: { operationId: 'updateWebhook',
+      schema: {
+        operationId: 'updateWebhook',
         tags,
         summary: 'Change a webhook endpoint',
         description:
@@ -78,7 +111,17 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
 
   app.delete(
     '/api/webhooks/:id',
-    { config: write, schema: { operationId: 'deleteWebhook', tags, summary: 'Delete a webhook endpoint', description: 'Nothing more is sent to it; its pending deliveries end.', params: s.WebhookParam, response: { 200: DeletedIds } } },
+    {
+      config: write,
+      schema: {
+        operationId: 'deleteWebhook',
+        tags,
+        summary: 'Delete a webhook endpoint',
+        description: 'Nothing more is sent to it; its pending deliveries end.',
+        params: s.WebhookParam,
+        response: { 200: DeletedIds },
+      },
+    },
     async (req) => {
       await deleteWebhook({ ctx: ctx(req), input: { id: req.params.id } });
       return { deletedIds: [req.params.id] };
@@ -89,10 +132,12 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
     '/api/webhooks/:id/secret',
     {
       config: write,
-      schema: { operationId: 'rotateWebhookSecret',
+      schema: {
+        operationId: 'rotateWebhookSecret',
         tags,
         summary: 'Roll the signing secret',
-        description: 'A new secret, shown only in this answer. The old one keeps signing beside it (a second `v1,` signature) until `previousSecretExpiresAt`, 24 hours from now, so the receiver can switch without losing an event.',
+        description:
+          'A new secret, shown only in this answer. The old one keeps signing beside it (a second `v1,` signature) until `previousSecretExpiresAt`, 24 hours from now, so the receiver can switch without losing an event.',
         params: s.WebhookParam,
         response: { 200: s.NewWebhookSecret },
       },
@@ -104,7 +149,15 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
     '/api/webhooks/:id/test',
     {
       config: write,
-      schema: { operationId: 'sendWebhookTest', tags, summary: 'Send a test event', description: 'Queues a `webhook.test` event, `data: { webhookId }`, to this endpoint only. Needs the read scopes of every type the endpoint subscribes to, as creating it does (403 with `missingScopes`). A disabled endpoint is a 400.', params: s.WebhookParam, response: { 202: s.TestSent } },
+      schema: {
+        operationId: 'sendWebhookTest',
+        tags,
+        summary: 'Send a test event',
+        description:
+          'Queues a `webhook.test` event, `data: { webhookId }`, to this endpoint only. Needs the read scopes of every type the endpoint subscribes to, as creating it does (403 with `missingScopes`). A disabled endpoint is a 400.',
+        params: s.WebhookParam,
+        response: { 202: s.TestSent },
+      },
     },
     async (req, reply) => reply.status(202).send(await sendTestEvent({ ctx: ctx(req), input: { id: req.params.id, scopes: req.principal!.scopes } })),
   );
@@ -113,23 +166,35 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
     '/api/webhooks/:id/recover',
     {
       config: write,
-      schema: { operationId: 'recoverWebhook',
+      schema: {
+        operationId: 'recoverWebhook',
         tags,
         summary: 'Send failed deliveries again',
-        description: 'Every failed delivery of this endpoint created since `since` (at most 30 days ago) goes back to pending, due now. Needs the read scopes of every type the endpoint subscribes to and of the deliveries sent again, as creating it does (403 with `missingScopes`).',
+        description:
+          'Every failed delivery of this endpoint created since `since` (at most 30 days ago) goes back to pending, due now. Needs the read scopes of every type the endpoint subscribes to and of the deliveries sent again, as creating it does (403 with `missingScopes`).',
         params: s.WebhookParam,
         body: s.RecoverBody,
         response: { 202: s.Recovered },
       },
     },
-    async (req, reply) => reply.status(202).send(await recoverWebhook({ ctx: ctx(req), input: { id: req.params.id, since: req.body.since, scopes: req.principal!.scopes } })),
+    async (req, reply) =>
+      reply.status(202).send(await recoverWebhook({ ctx: ctx(req), input: { id: req.params.id, since: req.body.since, scopes: req.principal!.scopes } })),
   );
 
   app.get(
     '/api/webhooks/:id/deliveries',
     {
       config: read,
-      schema: { operationId: 'listWebhookDeliveries', tags, summary: 'Delivery log', description: 'The deliveries of this endpoint, newest first, each with the outcome of its latest attempt. Kept 30 days.', params: s.WebhookParam, querystring: s.WebhookListQuery, response: { 200: Type.Array(Type.Ref('WebhookDelivery')) } },
+      schema: {
+        operationId: 'listWebhookDeliveries',
+        tags,
+        summary: 'Delivery log',
+        description:
+          'The deliveries of this endpoint, newest first, each with the outcome of its latest attempt; `status` keeps those in one state. Kept 30 days.',
+        params: s.WebhookParam,
+        querystring: s.DeliveryListQuery,
+        response: { 200: Type.Array(Type.Ref('WebhookDelivery')) },
+      },
     },
     async (req) => listWebhookDeliveries({ ctx: ctx(req), input: { ...(req.query as never as object), webhookId: req.params.id } as never }),
   );
@@ -138,8 +203,19 @@ export const webhookRoutes = routesPlugin<ResourceDeps & WebhookDeps>('webhooks'
     '/api/webhooks/:id/deliveries/:deliveryId/retry',
     {
       config: write,
-      schema: { operationId: 'retryWebhookDelivery', tags, summary: 'Retry a delivery', description: 'The delivery goes back to pending, due now. Needs the read scopes of every type the endpoint subscribes to and of the delivery\'s own type, as creating it does (403 with `missingScopes`).', params: s.DeliveryParam, response: { 202: Type.Ref('WebhookDelivery') } },
+      schema: {
+        operationId: 'retryWebhookDelivery',
+        tags,
+        summary: 'Retry a delivery',
+        description:
+          "The delivery goes back to pending, due now. Needs the read scopes of every type the endpoint subscribes to and of the delivery's own type, as creating it does (403 with `missingScopes`).",
+        params: s.DeliveryParam,
+        response: { 202: Type.Ref('WebhookDelivery') },
+      },
     },
-    async (req, reply) => reply.status(202).send(await retryWebhookDelivery({ ctx: ctx(req), input: { id: req.params.id, deliveryId: req.params.deliveryId, scopes: req.principal!.scopes } })),
+    async (req, reply) =>
+      reply
+        .status(202)
+        .send(await retryWebhookDelivery({ ctx: ctx(req), input: { id: req.params.id, deliveryId: req.params.deliveryId, scopes: req.principal!.scopes } })),
   );
 });

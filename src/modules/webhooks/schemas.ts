@@ -13,6 +13,12 @@ export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export const WebhookParam = Type.Object({ id: Uuid });
 export const DeliveryParam = Type.Object({ id: Uuid, deliveryId: Uuid });
 export const WebhookListQuery = Type.Object(listQueryProperties);
+export const DeliveryListQuery = Type.Object({
+  ...listQueryProperties,
+  status: Type.Optional(
+    StringEnum(DELIVERY_STATUSES, { description: 'Only the deliveries in this state (`pending`: waiting for an attempt, or one under way)' }),
+  ),
+});
 
 const EventTypeList = Type.Array(
   // Plain strings: the service names the bad one (`events[2]`) and says which types exist.
@@ -27,7 +33,7 @@ const Url = Type.String({
   minLength: 1,
   maxLength: URL_MAX_LENGTH,
   description:
-    'Where events are POSTed: https, on a host whose every address is public (http, and private addresses, only inside the operator\'s WEBHOOK_ALLOWED_CIDRS). Resolved at registration and at every connection; redirects are not followed.',
+    "Where events are POSTed: https, on a host whose every address is public (http, and private addresses, only inside the operator's WEBHOOK_ALLOWED_CIDRS). Resolved at registration and at every connection; redirects are not followed.",
 });
 const Description = Nullable(Type.String({ maxLength: DESCRIPTION_MAX_LENGTH }));
 
@@ -58,10 +64,16 @@ const webhookFields = {
   updatedAt: DateTime,
 };
 
-export const Webhook = Type.Object(webhookFields, { $id: 'Webhook', description: 'An endpoint the workspace sends its events to (Standard Webhooks). Its secret is never shown again after creation or a roll.' });
+export const Webhook = Type.Object(webhookFields, {
+  $id: 'Webhook',
+  description: 'An endpoint the workspace sends its events to (Standard Webhooks). Its secret is never shown again after creation or a roll.',
+});
 
 export const CreatedWebhook = Type.Object(
-  { ...webhookFields, secret: Type.String({ description: '`whsec_` + base64 of 32 random bytes (the HMAC key is the decoded bytes): shown only in this answer' }) },
+  {
+    ...webhookFields,
+    secret: Type.String({ description: '`whsec_` + base64 of 32 random bytes (the HMAC key is the decoded bytes): shown only in this answer' }),
+  },
   { $id: 'CreatedWebhook' },
 );
 
@@ -102,4 +114,19 @@ export const WebhookDelivery = Type.Object(
     createdAt: DateTime,
   },
   { $id: 'WebhookDelivery', description: 'One event sent to one endpoint, with the outcome of its latest attempt. Kept 30 days.' },
+);
+
+export const WebhookBacklog = Type.Object(
+  {
+    webhookId: Uuid,
+    pending: Type.Integer({ description: 'Deliveries not yet succeeded or failed: due, under way, or waiting for a retry' }),
+    due: Type.Integer({
+      description: 'Of them, those due now (waiting for a free slot, or under way): how far behind delivery is. Deliveries waiting for a retry are not due.',
+    }),
+    oldestDueAt: Nullable({
+      ...DateTime,
+      description: 'When the longest-waiting due delivery became due (delivery is behind by now minus this); null when none is due',
+    }),
+  },
+  { $id: 'WebhookBacklog', description: "An endpoint's deliveries still to send, as of the answer" },
 );

@@ -4,6 +4,7 @@ import { AppError, invalid, notFound } from '../../core/errors.js';
 import type { ListParams } from '../../core/list-params.js';
 import type { Scope } from '../../core/scopes.js';
 import type { Sealer } from '../../core/sealed.js';
+import { audit, auditedChange } from '../../core/audit.js';
 import { withTransaction } from '../../core/transaction.js';
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
@@ -11,6 +12,8 @@ import type { Actor } from '../../http/auth.js';
 import { checkWebhookUrl, type DestinationRules } from './destination.js';
 import { EVENT_TYPES, eventBody, SCOPES_TO_SUBSCRIBE } from './event-types.js';
 import { recordEvents } from './outbox.js';
+// How other modules queue their events: the outbox row is written in their own transaction.
+export { eventBody, eventTypesWanted, recordEvents, type EventType, type OutboxEvent } from './outbox.js';
 import { DESCRIPTION_MAX_LENGTH, MAX_ENDPOINTS } from './schemas.js';
 import * as store from './store.js';
 
@@ -119,7 +122,7 @@ export async function createWebhook({
   const created = await withTransaction(ctx.db, async (tx) => {
     await store.lockWorkspaceEndpoints(tx, ctx.workspace.id);
     if ((await store.countEndpoints(tx, ctx.workspace.id)) >= MAX_ENDPOINTS) throw new AppError('webhook_limit', { limit: MAX_ENDPOINTS });
-    return store.insertEndpoint(tx, {
+    const inserted = await store.insertEndpoint(tx, {
       id: newId(),
       workspaceId: ctx.workspace.id,
       url,
@@ -130,6 +133,8 @@ export async function createWebhook({
       secretSealed: deps.sealer.seal('webhook-secret', secret),
       now: ctx.now,
     });
+    await audit(ctx, tx, { ids: [inserted.id] });
+    return inserted;
   });
   return { ...created, secret };
 }
@@ -160,20 +165,47 @@ export async function updateWebhook({
   } else checkSubscribeScopes(added, scopes);
   if (input.disabled === false && current.disabledReason === 'grant_ended') throw invalid('disabled', 'grant_ended');
   const url = input.url === undefined ? undefined : await checkWebhookUrl(input.url, deps.destinations);
-  const updated = await withTransaction(ctx.db, (tx) => store.updateEndpoint(tx, ctx.workspace.id, id, { url, events, description, disabled: input.disabled }, ctx.now));
+  const updated = await auditedChange(
+    ctx,
+    (tx) => store.updateEndpoint(tx, ctx.workspace.id, id, { url, events, description, disabled: input.disabled }, ctx.now),
+    () => ({ ids: [id] }),
+  );
   if (!updated) throw notFound('webhook', id);
   return updated;
 }
 
 export async function deleteWebhook({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<void> {
-  if (!(await withTransaction(ctx.db, (tx) => store.deleteEndpoint(tx, ctx.workspace.id, input.id, ctx.now)))) throw notFound('webhook', input.id);
+  if (
+    !(await auditedChange(
+      ctx,
+      (tx) => store.deleteEndpoint(tx, ctx.workspace.id, input.id, ctx.now),
+      () => ({ ids: [input.id] }),
+    ))
+  )
+    throw notFound('webhook', input.id);
 }
 
 /** A new secret, shown in this answer only; the old one keeps signing beside it for 24 h. */
-export async function rollWebhookSecret({ ctx, deps, input }: { ctx: Ctx; deps: Pick<WebhookDeps, 'sealer'>; input: { id: string } }): Promise<{ secret: string; previousSecretExpiresAt: Date }> {
+export async function rollWebhookSecret({
+  ctx,
+  deps,
+  input,
+}: {
+  ctx: Ctx;
+  deps: Pick<WebhookDeps, 'sealer'>;
+  input: { id: string };
+}): Promise<{ secret: string; previousSecretExpiresAt: Date }> {
   const secret = newWebhookSecret();
   const until = new Date(ctx.now.getTime() + PREVIOUS_SECRET_MS);
-  if (!(await withTransaction(ctx.db, (tx) => store.rollSecret(tx, ctx.workspace.id, input.id, deps.sealer.seal('webhook-secret', secret), until, ctx.now)))) throw notFound('webhook', input.id);
+  const sealed = deps.sealer.seal('webhook-secret', secret);
+  if (
+    !(await auditedChange(
+      ctx,
+      (tx) => store.rollSecret(tx, ctx.workspace.id, input.id, sealed, until, ctx.now),
+      () => ({ ids: [input.id] }),
+    ))
+  )
+    throw notFound('webhook', input.id);
   return { secret, previousSecretExpiresAt: until };
 }
 
@@ -187,17 +219,29 @@ async function requireEnabled(ctx: Ctx, id: string): Promise<Webhook> {
 export async function sendTestEvent({ ctx, input }: { ctx: Ctx; input: { id: string; scopes: ReadonlySet<Scope> } }): Promise<{ eventId: string }> {
   await checkSendScopes(ctx.db, ctx, await requireEnabled(ctx, input.id), input.scopes);
   const eventId = newId();
-  const queued = await withTransaction(ctx.db, (tx) => recordEvents({
-    ctx: { ...ctx, db: tx },
-    input: { events: [{ id: eventId, workspaceId: ctx.workspace.id, type: 'webhook.test', body: eventBody('webhook.test', ctx.now, { webhookId: input.id }) }], endpointId: input.id },
-  }));
-  // Deleted between the check and the insert.
-  if (queued === 0) throw notFound('webhook', input.id);
+  await withTransaction(ctx.db, async (tx) => {
+    const queued = await recordEvents({
+      ctx: { ...ctx, db: tx },
+      input: {
+        events: [{ id: eventId, workspaceId: ctx.workspace.id, type: 'webhook.test', body: eventBody('webhook.test', ctx.now, { webhookId: input.id }) }],
+        endpointId: input.id,
+      },
+    });
+    // Deleted between the check and the insert.
+    if (queued === 0) throw notFound('webhook', input.id);
+    await audit(ctx, tx, { ids: [input.id] });
+  });
   return { eventId };
 }
 
 /** Every failed delivery of the endpoint created since `since` goes back to pending, due now (with the read scopes of what they send). */
-export async function recoverWebhook({ ctx, input }: { ctx: Ctx; input: { id: string; since: string; scopes: ReadonlySet<Scope> } }): Promise<{ requeued: number }> {
+export async function recoverWebhook({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { id: string; since: string; scopes: ReadonlySet<Scope> };
+}): Promise<{ requeued: number }> {
   const since = new Date(input.since);
   if (Number.isNaN(since.getTime())) throw invalid('since', 'format', { format: 'date-time' });
   if (since.getTime() > ctx.now.getTime()) throw invalid('since', 'not_in_future');
@@ -205,22 +249,43 @@ export async function recoverWebhook({ ctx, input }: { ctx: Ctx; input: { id: st
   const endpoint = await requireEnabled(ctx, input.id);
   const requeued = await withTransaction(ctx.db, async (tx) => {
     await checkSendScopes(tx, ctx, endpoint, input.scopes, { failedSince: since });
-    return store.recoverDeliveries(tx, ctx.workspace.id, input.id, since, ctx.now);
+    const count = await store.recoverDeliveries(tx, ctx.workspace.id, input.id, since);
+    await audit(ctx, tx, { ids: [input.id] });
+    return count;
   });
   return { requeued };
 }
 
-export async function listWebhookDeliveries({ ctx, input }: { ctx: Ctx; input: ListParams & { webhookId: string } }): Promise<WebhookDelivery[]> {
+export async function listWebhookDeliveries({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: ListParams & { webhookId: string; status?: WebhookDelivery['status'] };
+}): Promise<WebhookDelivery[]> {
   await requireEndpoint(ctx, input.webhookId);
   return store.listDeliveries(ctx.db, ctx.workspace.id, input.webhookId, input);
 }
 
+/** What each endpoint of the workspace has still to send (pending, due now, since when): how far behind delivery is. */
+export function webhookBacklog({ ctx }: { ctx: Ctx }): Promise<store.BacklogRow[]> {
+  return store.listBacklog(ctx.db, ctx.workspace.id);
+}
+
 /** One delivery back to pending, due now (with the read scopes of what it sends). */
-export async function retryWebhookDelivery({ ctx, input }: { ctx: Ctx; input: { id: string; deliveryId: string; scopes: ReadonlySet<Scope> } }): Promise<WebhookDelivery> {
+export async function retryWebhookDelivery({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { id: string; deliveryId: string; scopes: ReadonlySet<Scope> };
+}): Promise<WebhookDelivery> {
   const endpoint = await requireEnabled(ctx, input.id);
   const delivery = await withTransaction(ctx.db, async (tx) => {
     await checkSendScopes(tx, ctx, endpoint, input.scopes, { deliveryId: input.deliveryId });
-    return store.retryDelivery(tx, ctx.workspace.id, input.id, input.deliveryId, ctx.now);
+    const retried = await store.retryDelivery(tx, ctx.workspace.id, input.id, input.deliveryId);
+    if (retried) await audit(ctx, tx, { ids: [input.id, input.deliveryId] });
+    return retried;
   });
   if (!delivery) throw notFound('delivery', input.deliveryId);
   return delivery;

@@ -79,14 +79,18 @@ const placesLeft = (o: ClaimLimits, workspace: SQL) =>
  * slots and the others' deliveries are claimed beside its backlog.
  */
 export function claimDueDeliveries(conn: Conn, o: ClaimLimits): Promise<ClaimedDelivery[]> {
-  return conn.transaction(async (tx) => {
-    // The claim's estimated cost (a LIMIT per endpoint over a large backlog) crosses PostgreSQL's
-    // JIT threshold, and compiling took ~450 ms of a claim that runs in under 1 ms: delivery fell
-    // to ~20 a second with a million deliveries queued.
-    await tx.execute(sql`SET LOCAL jit = off`);
-    const endpoints = await rows<{ id: string }>(
-      tx,
-      sql`WITH ready AS (
+  return conn.transaction((tx) => claimWithin(tx, o));
+}
+
+/** claimDueDeliveries in a transaction already open (the worker's, which records outcomes first). */
+export async function claimWithin(tx: Conn, o: ClaimLimits): Promise<ClaimedDelivery[]> {
+  // The claim's estimated cost (a LIMIT per endpoint over a large backlog) crosses PostgreSQL's
+  // JIT threshold, and compiling took ~450 ms of a claim that runs in under 1 ms: delivery fell
+  // to ~20 a second with a million deliveries queued.
+  await tx.execute(sql`SET LOCAL jit = off`);
+  const endpoints = await rows<{ id: string }>(
+    tx,
+    sql`WITH ready AS (
             SELECT e.id, e.workspace_id, row_number() OVER (PARTITION BY e.workspace_id ORDER BY random()) AS turn
             FROM webhook_endpoints e
             WHERE NOT e.disabled AND e.deleted_at IS NULL
@@ -97,11 +101,11 @@ export function claimDueDeliveries(conn: Conn, o: ClaimLimits): Promise<ClaimedD
           WHERE NOT e.disabled AND e.deleted_at IS NULL AND r.turn <= ${placesLeft(o, sql`r.workspace_id`)}
           ORDER BY r.turn, random() LIMIT ${Math.max(o.limit, 1)}
           FOR NO KEY UPDATE OF e SKIP LOCKED`,
-    );
-    if (endpoints.length === 0) return [];
-    return rows<ClaimedDelivery>(
-      tx,
-      sql`WITH ep AS (SELECT value::uuid AS id FROM jsonb_array_elements_text(${JSON.stringify(endpoints.map((e) => e.id))}::jsonb)),
+  );
+  if (endpoints.length === 0) return [];
+  return rows<ClaimedDelivery>(
+    tx,
+    sql`WITH ep AS (SELECT value::uuid AS id FROM jsonb_array_elements_text(${JSON.stringify(endpoints.map((e) => e.id))}::jsonb)),
           due AS (
             SELECT c.* FROM ep
             CROSS JOIN LATERAL (
@@ -125,12 +129,11 @@ export function claimDueDeliveries(conn: Conn, o: ClaimLimits): Promise<ClaimedD
           RETURNING d.id, d.endpoint_id AS "endpointId", d.workspace_id AS "workspaceId", d.event_id AS "eventId",
             d.attempts, ${storedEventBody} AS body, ev.body_sealed AS "bodySealed", e.url, e.secret_sealed AS "secretSealed",
             CASE WHEN e.previous_secret_until > now() THEN e.previous_secret_sealed END AS "previousSecretSealed"`,
-    );
-  });
+  );
 }
 
-/** What one attempt brought back (see post.ts). */
-export interface AttemptRecord {
+/** What one attempt brought back (see post.ts), and what follows it (schedule.ts). */
+export interface AttemptOutcome {
   id: string;
   /** `attempts` as claimed: an outcome recorded by another instance since is not overwritten. */
   claimedAttempts: number;
@@ -138,21 +141,88 @@ export interface AttemptRecord {
   error: string | null;
   durationMs: number;
   response: string | null;
+  /** How long before the recording the attempt began (outcomes wait for the next claim). */
+  startedAgoMs: number;
+  /** 'retry' waits retryInMs for the next attempt; 'failed' is final; 'gone' (a 410) fails it and disables the endpoint. */
+  next: { kind: 'succeeded' } | { kind: 'retry'; inMs: number } | { kind: 'failed' } | { kind: 'gone' };
 }
 
-const lastFields = (a: AttemptRecord) => sql`
-  attempts = d.attempts + 1, locked_until = NULL,
-  last_attempt_at = now() - ${a.durationMs}::int * interval '1 millisecond', last_status_code = ${a.statusCode}::int,
-  last_error = ${a.error}::text, last_duration_ms = ${a.durationMs}::int, last_response = ${a.response}::text`;
+/** An endpoint a failure disabled, and why. */
+export interface DisabledEndpoint {
+  id: string;
+  workspaceId: string;
+  url: string;
+  reason: 'gone' | 'failing';
+}
 
-const mine = (a: AttemptRecord) => sql`d.id = ${a.id}::uuid AND d.status = 'pending' AND d.attempts = ${a.claimedAttempts}::int`;
+/** The outcomes as a row source `a` (one parameter, whatever their number). */
+function outcomeRows(outcomes: readonly AttemptOutcome[]): SQL {
+  const list = outcomes.map((o) => ({
+    id: o.id,
+    attempts: o.claimedAttempts,
+    status_code: o.statusCode,
+    error: o.error,
+    duration_ms: o.durationMs,
+    response: o.response,
+    ago_ms: Math.round(o.startedAgoMs),
+    retry_in_ms: o.next.kind === 'retry' ? Math.round(o.next.inMs) : null,
+    gone: o.next.kind === 'gone',
+  }));
+  return sql`SELECT * FROM jsonb_to_recordset(${JSON.stringify(list)}::jsonb)
+    AS a(id uuid, attempts int, status_code int, error text, duration_ms int, response text, ago_ms int, retry_in_ms bigint, gone boolean)`;
+}
 
-/** A 2xx: the delivery succeeded, and its endpoint is no longer failing. */
-export async function recordSuccess(conn: Conn, a: AttemptRecord): Promise<void> {
-  await conn.execute(sql`WITH done AS (
-      UPDATE webhook_deliveries d SET status = 'succeeded', next_attempt_at = NULL, ${lastFields(a)}
-      WHERE ${mine(a)} RETURNING d.endpoint_id)
-    UPDATE webhook_endpoints e SET failing_since = NULL FROM done WHERE e.id = done.endpoint_id AND e.failing_since IS NOT NULL`);
+/** The delivery is `a`'s and still where the claim left it: an outcome another instance recorded since stays. */
+const LAST_FIELDS = sql`attempts = d.attempts + 1, locked_until = NULL, last_attempt_at = now() - a.ago_ms * interval '1 millisecond',
+  last_status_code = a.status_code, last_error = a.error, last_duration_ms = a.duration_ms, last_response = a.response
+  FROM a WHERE d.id = a.id AND d.status = 'pending' AND d.attempts = a.attempts`;
+
+/**
+ * Records finished attempts, in two statements whatever their number (pass the claim's
+ * transaction: one commit for a claim and the outcomes before it). Failures: the delivery waits
+ * for its retry, or is failed; its endpoint is failing since its first failure, disabled at once
+ * on a 410 (`gone`) or once failing for 5 days. Then successes: the delivery succeeded and its
+ * endpoint is no longer failing (after the failures, so a success among them clears the state).
+ * Answers the endpoints this disabled.
+ */
+export async function recordOutcomes(conn: Conn, outcomes: readonly AttemptOutcome[]): Promise<DisabledEndpoint[]> {
+  const failures = outcomes.filter((o) => o.next.kind !== 'succeeded');
+  const successes = outcomes.filter((o) => o.next.kind === 'succeeded');
+  const disabled =
+    failures.length === 0
+      ? []
+      : await rows<DisabledEndpoint & { reason: DisabledEndpoint['reason'] | null }>(
+          conn,
+          sql`WITH a AS (${outcomeRows(failures)}),
+            done AS (
+              UPDATE webhook_deliveries d SET
+                status = CASE WHEN a.retry_in_ms IS NULL THEN 'failed' ELSE 'pending' END,
+                next_attempt_at = now() + a.retry_in_ms * interval '1 millisecond',
+                ${LAST_FIELDS}
+              RETURNING d.endpoint_id, a.gone),
+            hit AS (SELECT endpoint_id, bool_or(gone) AS gone FROM done GROUP BY endpoint_id),
+            verdict AS (
+              SELECT e.id, CASE WHEN e.disabled THEN NULL WHEN hit.gone THEN 'gone'
+                WHEN e.failing_since <= now() - interval '5 days' THEN 'failing' END AS reason
+              FROM webhook_endpoints e JOIN hit ON hit.endpoint_id = e.id)
+            UPDATE webhook_endpoints e SET
+              failing_since = coalesce(e.failing_since, now()),
+              disabled = e.disabled OR v.reason IS NOT NULL,
+              disabled_reason = coalesce(v.reason, e.disabled_reason),
+              disabled_at = CASE WHEN v.reason IS NULL THEN e.disabled_at ELSE now() END,
+              updated_at = CASE WHEN v.reason IS NULL THEN e.updated_at ELSE now() END
+            -- Failing already and not disabled now: the row stays as it is (no new version of it per
+            -- failure, no lock that a claim's SKIP LOCKED would step around).
+            FROM verdict v WHERE e.id = v.id AND (e.failing_since IS NULL OR v.reason IS NOT NULL)
+            RETURNING e.id, e.workspace_id AS "workspaceId", e.url, v.reason`,
+        );
+  if (successes.length > 0) {
+    await conn.execute(sql`WITH a AS (${outcomeRows(successes)}),
+      done AS (UPDATE webhook_deliveries d SET status = 'succeeded', next_attempt_at = NULL, ${LAST_FIELDS} RETURNING d.endpoint_id)
+      UPDATE webhook_endpoints e SET failing_since = NULL FROM (SELECT DISTINCT endpoint_id FROM done) x
+      WHERE e.id = x.endpoint_id AND e.failing_since IS NOT NULL`);
+  }
+  return disabled.filter((d): d is DisabledEndpoint => d.reason !== null);
 }
 
 /** Attempts abandoned (or never started) by an instance shutting down: due again at once, not counted. */
@@ -162,44 +232,6 @@ export async function releaseLeases(conn: Conn, claimed: readonly Pick<ClaimedDe
   await conn.execute(sql`UPDATE webhook_deliveries d SET locked_until = NULL
     FROM jsonb_to_recordset(${list}::jsonb) AS c(id uuid, attempts int)
     WHERE d.id = c.id AND d.status = 'pending' AND d.attempts = c.attempts`);
-}
-
-/** An endpoint this failure disabled, and why. */
-export interface DisabledEndpoint {
-  id: string;
-  workspaceId: string;
-  url: string;
-  reason: 'gone' | 'failing';
-}
-
-/**
- * A failure: the delivery waits `retryInMs` for its next attempt, or is failed (null). The
- * endpoint is failing since its first failure; it is disabled at once on a 410 (`gone`), or
- * when it has been failing for 5 days. Answers the endpoint if this disabled it.
- */
-export async function recordFailure(conn: Conn, a: AttemptRecord, o: { retryInMs: number | null; gone: boolean }): Promise<DisabledEndpoint | undefined> {
-  const [disabled] = await rows<{ id: string; workspaceId: string; url: string; reason: DisabledEndpoint['reason'] | null }>(
-    conn,
-    sql`WITH done AS (
-        UPDATE webhook_deliveries d SET
-          status = ${o.retryInMs === null ? 'failed' : 'pending'},
-          next_attempt_at = ${o.retryInMs === null ? sql`NULL` : sql`now() + ${o.retryInMs}::bigint * interval '1 millisecond'`},
-          ${lastFields(a)}
-        WHERE ${mine(a)} RETURNING d.endpoint_id),
-      verdict AS (
-        SELECT e.id, CASE WHEN e.disabled THEN NULL WHEN ${o.gone}::boolean THEN 'gone'
-          WHEN e.failing_since <= now() - interval '5 days' THEN 'failing' END AS reason
-        FROM webhook_endpoints e JOIN done ON done.endpoint_id = e.id)
-      UPDATE webhook_endpoints e SET
-        failing_since = coalesce(e.failing_since, now()),
-        disabled = e.disabled OR v.reason IS NOT NULL,
-        disabled_reason = coalesce(v.reason, e.disabled_reason),
-        disabled_at = CASE WHEN v.reason IS NULL THEN e.disabled_at ELSE now() END,
-        updated_at = CASE WHEN v.reason IS NULL THEN e.updated_at ELSE now() END
-      FROM verdict v WHERE e.id = v.id
-      RETURNING e.id, e.workspace_id AS "workspaceId", e.url, v.reason`,
-  );
-  return disabled?.reason ? (disabled as DisabledEndpoint) : undefined;
 }
 
 /** Taken by one instance at a time (pg_try_advisory_xact_lock); beside migrations' and clicks'. */

@@ -60,7 +60,10 @@ export async function lockWorkspaceEndpoints(tx: Conn, workspaceId: string): Pro
 }
 
 export async function countEndpoints(conn: Conn, workspaceId: string): Promise<number> {
-  const [row] = await rows<{ n: number }>(conn, sql`SELECT count(*)::int AS n FROM webhook_endpoints WHERE workspace_id = ${workspaceId}::uuid AND deleted_at IS NULL`);
+  const [row] = await rows<{ n: number }>(
+    conn,
+    sql`SELECT count(*)::int AS n FROM webhook_endpoints WHERE workspace_id = ${workspaceId}::uuid AND deleted_at IS NULL`,
+  );
   return row?.n ?? 0;
 }
 
@@ -71,11 +74,19 @@ export async function countEndpoints(conn: Conn, workspaceId: string): Promise<n
  */
 export async function insertEndpoint(
   conn: Conn,
-  row: { id: string; workspaceId: string; url: string; events: string[]; description: string | null; createdBy: CreatedByRow; oauthGrantId: string | null; secretSealed: string; now: Date },
+  row: {
+    id: string;
+    workspaceId: string;
+    url: string;
+    events: string[];
+    description: string | null;
+    createdBy: CreatedByRow;
+    oauthGrantId: string | null;
+    secretSealed: string;
+    now: Date;
+  },
 ): Promise<EndpointRow> {
-  const ended = row.oauthGrantId
-    ? sql`EXISTS (SELECT 1 FROM oauth_grants g WHERE g.id = ${row.oauthGrantId}::uuid AND g.revoked_at IS NOT NULL)`
-    : sql`false`;
+  const ended = row.oauthGrantId ? sql`EXISTS (SELECT 1 FROM oauth_grants g WHERE g.id = ${row.oauthGrantId}::uuid AND g.revoked_at IS NOT NULL)` : sql`false`;
   const [created] = await rows<EndpointRow>(
     conn,
     sql`WITH e AS (
@@ -99,7 +110,10 @@ function pageOf(o: ListParams): SQL {
 
 export async function listEndpoints(conn: Conn, workspaceId: string, o: ListParams): Promise<EndpointRow[]> {
   const byId = o.id ? sql` AND e.id = ${o.id}::uuid` : sql``;
-  const found = await rows<EndpointRow>(conn, sql`SELECT ${ENDPOINT} FROM webhook_endpoints e WHERE e.workspace_id = ${workspaceId}::uuid AND e.deleted_at IS NULL${byId} ${pageOf(o)}`);
+  const found = await rows<EndpointRow>(
+    conn,
+    sql`SELECT ${ENDPOINT} FROM webhook_endpoints e WHERE e.workspace_id = ${workspaceId}::uuid AND e.deleted_at IS NULL${byId} ${pageOf(o)}`,
+  );
   return found.map(endpointOf);
 }
 
@@ -127,13 +141,19 @@ export async function updateEndpoint(conn: Conn, workspaceId: string, id: string
   } else if (change.disabled === false) {
     sets.push(sql`disabled = false, disabled_reason = NULL, disabled_at = NULL, failing_since = NULL`);
   }
-  const [row] = await rows<EndpointRow>(conn, sql`UPDATE webhook_endpoints e SET ${sql.join(sets, sql`, `)} WHERE ${live(workspaceId, id)} RETURNING ${ENDPOINT}`);
+  const [row] = await rows<EndpointRow>(
+    conn,
+    sql`UPDATE webhook_endpoints e SET ${sql.join(sets, sql`, `)} WHERE ${live(workspaceId, id)} RETURNING ${ENDPOINT}`,
+  );
   return row && endpointOf(row);
 }
 
 /** Soft delete: its deliveries stay until they age out; the delivery worker attempts none of a deleted endpoint. */
 export async function deleteEndpoint(conn: Conn, workspaceId: string, id: string, now: Date): Promise<boolean> {
-  const done = await rows<{ id: string }>(conn, sql`UPDATE webhook_endpoints e SET deleted_at = ${now}::timestamptz, updated_at = ${now}::timestamptz WHERE ${live(workspaceId, id)} RETURNING e.id`);
+  const done = await rows<{ id: string }>(
+    conn,
+    sql`UPDATE webhook_endpoints e SET deleted_at = ${now}::timestamptz, updated_at = ${now}::timestamptz WHERE ${live(workspaceId, id)} RETURNING e.id`,
+  );
   return done.length > 0;
 }
 
@@ -164,14 +184,45 @@ const DELIVERY = raw(`d.id, d.event_id AS "eventId", ev.type AS "eventType", d.s
   d.last_error AS "error", d.last_duration_ms AS "durationMs", d.last_response AS "response", ${isoTimestamp('d.next_attempt_at')} AS "nextAttemptAt",
   ${isoTimestamp('d.last_attempt_at')} AS "lastAttemptAt", ${isoTimestamp('d.created_at')} AS "createdAt"`);
 
-export function listDeliveries(conn: Conn, workspaceId: string, endpointId: string, o: ListParams): Promise<DeliveryRow[]> {
+export function listDeliveries(
+  conn: Conn,
+  workspaceId: string,
+  endpointId: string,
+  o: ListParams & { status?: DeliveryRow['status'] },
+): Promise<DeliveryRow[]> {
   const dir = raw(o.sort === 'asc' ? 'ASC' : 'DESC');
   const byId = o.id ? sql` AND d.id = ${o.id}::uuid` : sql``;
+  const byStatus = o.status ? sql` AND d.status = ${o.status}` : sql``;
   return rows<DeliveryRow>(
     conn,
     sql`SELECT ${DELIVERY} FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id
-        WHERE d.workspace_id = ${workspaceId}::uuid AND d.endpoint_id = ${endpointId}::uuid${byId}
+        WHERE d.workspace_id = ${workspaceId}::uuid AND d.endpoint_id = ${endpointId}::uuid${byId}${byStatus}
         ORDER BY d.created_at ${dir}, d.seq ${dir} LIMIT ${o.take} OFFSET ${o.skip}`,
+  );
+}
+
+export interface BacklogRow {
+  webhookId: string;
+  pending: number;
+  due: number;
+  oldestDueAt: string | null;
+}
+
+/**
+ * Every live endpoint's deliveries still to send, newest endpoint first: how many are pending, how
+ * many of them are due now (the database's clock, as delivery's), and since when the oldest due
+ * one waits. One index-only count per endpoint (webhook_deliveries_endpoint_due_idx); the
+ * endpoints are the workspace's, so their deliveries are too.
+ */
+export function listBacklog(conn: Conn, workspaceId: string): Promise<BacklogRow[]> {
+  return rows<BacklogRow>(
+    conn,
+    sql`SELECT e.id AS "webhookId", b.pending, b.due, CASE WHEN b.due > 0 THEN ${raw(isoTimestamp('b.oldest'))} END AS "oldestDueAt"
+        FROM webhook_endpoints e CROSS JOIN LATERAL (
+          SELECT count(*)::int AS pending, count(*) FILTER (WHERE d.next_attempt_at <= now())::int AS due, min(d.next_attempt_at) AS oldest
+          FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'pending') b
+        WHERE e.workspace_id = ${workspaceId}::uuid AND e.deleted_at IS NULL
+        ORDER BY e.created_at DESC, e.seq DESC`,
   );
 }
 
@@ -198,11 +249,12 @@ export async function eventTypesOfDeliveries(conn: Conn, workspaceId: string, en
  * One delivery of the endpoint back to pending, due now. An attempt in flight keeps its lease
  * (the worker that holds it finishes; the next claim sees the delivery due).
  */
-export async function retryDelivery(conn: Conn, workspaceId: string, endpointId: string, deliveryId: string, now: Date): Promise<DeliveryRow | undefined> {
+export async function retryDelivery(conn: Conn, workspaceId: string, endpointId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
+  // Due now by the database's clock, as delivery reads it (an instance's clock ahead would park it).
   const [row] = await rows<DeliveryRow>(
     conn,
     sql`WITH d AS (
-          UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ${now}::timestamptz,
+          UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(),
             locked_until = CASE WHEN status = 'pending' THEN locked_until END
           WHERE id = ${deliveryId}::uuid AND workspace_id = ${workspaceId}::uuid AND endpoint_id = ${endpointId}::uuid
           RETURNING *)
@@ -211,11 +263,11 @@ export async function retryDelivery(conn: Conn, workspaceId: string, endpointId:
   return row;
 }
 
-/** Every failed delivery of the endpoint created since `since` back to pending, due now; how many. */
-export async function recoverDeliveries(conn: Conn, workspaceId: string, endpointId: string, since: Date, now: Date): Promise<number> {
+/** Every failed delivery of the endpoint created since `since` back to pending, due now (the database's clock); how many. */
+export async function recoverDeliveries(conn: Conn, workspaceId: string, endpointId: string, since: Date): Promise<number> {
   const done = await rows<{ id: string }>(
     conn,
-    sql`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ${now}::timestamptz, locked_until = NULL
+    sql`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), locked_until = NULL
         WHERE workspace_id = ${workspaceId}::uuid AND endpoint_id = ${endpointId}::uuid AND status = 'failed' AND created_at >= ${since}::timestamptz
         RETURNING id`,
   );

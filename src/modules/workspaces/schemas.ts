@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { PLANS } from '../../core/plans.js';
-import { Role } from '../users/schemas.js';
 
-const Plan = StringEnum(PLANS, { description: 'Plan (operations.md §3)' });
+const Plan = StringEnum(PLANS, { description: 'Plan' });
 
 export const Workspace = Type.Object(
   {
@@ -38,19 +37,11 @@ export const WorkspaceSettings = Type.Object(
   {
     name: Type.Optional(WorkspaceName),
     requireMfa: Type.Optional(
-      Type.Boolean({ description: 'Require two-factor sign-in of every member (sessions, human tokens, OAuth apps acting for them; API keys are not people). Turning it on needs the caller to have it.' }),
+      Type.Boolean({
+        description:
+          'Require two-factor sign-in of every member (sessions, human tokens, OAuth apps acting for them; API keys are not people). Turning it on needs the caller to have it.',
+      }),
     ),
   },
   { description: 'At least one of the two (an empty body is a 400 naming `name`).' },
 );
-
-export const MyWorkspace = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  plan: Type.String(),
-  rateLimitPerMinute: Type.Integer(),
-  maxBulkItems: Type.Integer(),
-  requireMfa: Type.Boolean({ description: 'Members need two-factor sign-in to act in this workspace' }),
-  createdAt: DateTime,
-  role: Role,
-});

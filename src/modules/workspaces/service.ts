@@ -1,4 +1,4 @@
-import { auditChange } from '../../core/audit.js';
+import { audit, type AuditChange } from '../../core/audit.js';
 import type { BaseCtx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
 import { invalid, notFound } from '../../core/errors.js';
@@ -6,8 +6,6 @@ import { withTransaction } from '../../core/transaction.js';
 import { PLAN_LIMITS, type Plan } from '../../core/plans.js';
 import type { Workspace } from '../../core/workspace.js';
 import * as store from './store.js';
-
-
 
 // The workspace a request acts in (http/auth.ts) is this whole record.
 declare module '../../http/auth.js' {
@@ -56,14 +54,16 @@ export async function updateWorkspace({ ctx, input }: { ctx: BaseCtx; input: Wor
 
 const AUDITED_FIELDS = ['name', 'plan', 'rateLimitPerMinute', 'maxBulkItems', 'requireMfa'] as const;
 
-/** Changes a workspace, and tells the request's audit entry each value in force it changed (a plan change moves its limits too). */
+/** Changes a workspace, and tells the request's audit entry each value in force it changed (a plan change moves its limits too), in the same transaction. */
 async function applyPatch(ctx: BaseCtx, id: string, patch: Parameters<typeof store.updateWorkspace>[2]): Promise<Workspace> {
   const row = await withTransaction(ctx.db, async (tx) => {
     const before = await store.findWorkspace(tx, id, { lock: true });
     const after = before && (await store.updateWorkspace(tx, id, patch));
     if (!before || !after) return undefined;
     const [was, is] = [toWorkspace(before), toWorkspace(after)];
-    for (const field of AUDITED_FIELDS) if (was[field] !== is[field]) auditChange(ctx.db, { field, before: was[field], after: is[field] });
+    const changes: Record<string, AuditChange> = {};
+    for (const field of AUDITED_FIELDS) if (was[field] !== is[field]) changes[field] = { before: was[field], after: is[field] };
+    await audit(ctx, tx, { ids: [id], changes });
     return after;
   });
   if (!row) throw notFound('workspace', id);

@@ -45,7 +45,7 @@ describe('GET /admin/metrics', () => {
     }
   });
 
-  it('is the operator\'s: 401 without ADMIN_TOKEN, 400 on an unknown format', async () => {
+  it("is the operator's: 401 without ADMIN_TOKEN, 400 on an unknown format", async () => {
     const res = await t.inject({ method: 'GET', url: '/admin/metrics?format=prometheus' });
     expect(res.statusCode).toBe(401);
     const bad = await t.admin('GET', '/metrics?format=xml');

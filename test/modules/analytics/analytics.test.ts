@@ -20,8 +20,6 @@ import { ANDROID, DESKTOP, IP_DE, IP_GB, IP_US, IPAD, IPHONE, UUID } from '../..
 const FIREFOX_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.4; rv:125.0) Gecko/20100101 Firefox/125.0';
 const GOOGLEBOT = 'Googlebot/2.1 (+http://www.google.com/bot.html)';
 
-
-
 /** The server's clock: real time unless a test pins it. */
 let pinned: number | undefined;
 const clock = () => new Date(pinned ?? Date.now());
@@ -179,12 +177,7 @@ const ids = (list: { id: string }[]) => list.map((c) => c.id);
 const byKey = (groups: Group[]) => [...groups].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 
 /** Groups computed from raw clicks and the created events: clicks by `clickKey`, events by `eventKey`. */
-function expectedGroups(
-  clicks: Click[],
-  events: { leads: Event[]; sales: Event[] },
-  clickKey: (c: Click) => string,
-  eventKey?: (e: Event) => string,
-): Group[] {
+function expectedGroups(clicks: Click[], events: { leads: Event[]; sales: Event[] }, clickKey: (c: Click) => string, eventKey?: (e: Event) => string): Group[] {
   const byId = new Map(clicks.map((c) => [c.id, c]));
   const keyOfEvent = eventKey ?? ((e: Event) => clickKey(byId.get(e.clickId)!));
   const out = new Map<string, Group>();
@@ -235,7 +228,24 @@ describe('GET /api/analytics: click records', () => {
     await settle();
     const list = await api.clicks();
     expect(list.map((c) => Object.keys(c).sort())).toEqual(
-      Array(4).fill(['browser', 'country', 'createdAt', 'device', 'id', 'linkId', 'os', 'partnerId', 'referrer', 'referrerUrl', 'trigger', 'utmCampaign', 'utmContent', 'utmMedium', 'utmSource', 'utmTerm']),
+      Array(4).fill([
+        'browser',
+        'country',
+        'createdAt',
+        'device',
+        'id',
+        'linkId',
+        'os',
+        'partnerId',
+        'referrer',
+        'referrerUrl',
+        'trigger',
+        'utmCampaign',
+        'utmContent',
+        'utmMedium',
+        'utmSource',
+        'utmTerm',
+      ]),
     );
     expect(list.map((c) => ({ ...c, createdAt: new Date(c.createdAt).toISOString() }))).toEqual([
       {
@@ -304,7 +314,10 @@ describe('GET /api/analytics: click records', () => {
     expect(ids(await api.clicks())).toEqual([human1, human2]);
     for (const groupBy of ['link', 'timeseries', 'browser', 'os', 'device', 'country', 'referrer']) {
       const groups = await api.groups(`&groupBy=${groupBy}`);
-      expect(groups.reduce((n, g) => n + g.clicks, 0), groupBy).toBe(2);
+      expect(
+        groups.reduce((n, g) => n + g.clicks, 0),
+        groupBy,
+      ).toBe(2);
     }
     expect((await api.groups('&groupBy=browser')).map((g) => g.key).sort()).toEqual(['Chrome', 'Mobile Safari']);
   });
@@ -357,7 +370,14 @@ describe('GET /api/analytics: click records', () => {
     expect(await api.clicks('&trigger=qr')).toEqual([]);
     expect(await api.clicks('&country=FR')).toEqual([]);
     expect(await api.clicks(`&collectionId=${randomUUID()}`)).toEqual([]);
-    for (const [param, value] of [['trigger', 'email'], ['continent', 'Europe'], ['collectionId', 'x'], ['tagId', '12'], ['country', ''], ['utmSource', 'x'.repeat(2049)]] as const)
+    for (const [param, value] of [
+      ['trigger', 'email'],
+      ['continent', 'Europe'],
+      ['collectionId', 'x'],
+      ['tagId', '12'],
+      ['country', ''],
+      ['utmSource', 'x'.repeat(2049)],
+    ] as const)
       expect400(await api.analytics(`?${param}=${encodeURIComponent(value)}`), param);
     // Another workspace's filter values select nothing of this one.
     const other = await client();
@@ -483,12 +503,7 @@ describe('GET /api/analytics: groupBy', () => {
     };
     await api.click(l1, { ua: GOOGLEBOT, ip: IP_US, time: '2024-01-15T10:30:00Z' });
     const leads = [await api.lead(c.a, 'u1'), await api.lead(c.c, 'u2'), await api.lead(c.a, 'u3'), await api.lead(c.e, 'u4')];
-    const sales = [
-      await api.sale(c.a, 1500, 'u1'),
-      await api.sale(c.d, 250, 'u5'),
-      await api.sale(c.c, 99, 'u2'),
-      await api.sale(c.a, 1, 'u1'),
-    ];
+    const sales = [await api.sale(c.a, 1500, 'u1'), await api.sale(c.d, 250, 'u5'), await api.sale(c.c, 99, 'u2'), await api.sale(c.a, 1, 'u1')];
     await settle();
     const clicks = await api.clicks();
     expect(ids(clicks)).toEqual(Object.values(c));
@@ -507,7 +522,10 @@ describe('GET /api/analytics: groupBy', () => {
     };
     for (const [groupBy, keyOf] of Object.entries(dimensions)) {
       const groups = await api.groups(`&groupBy=${groupBy}`);
-      expect(groups.map((g) => Object.keys(g).sort()), groupBy).toEqual(groups.map(() => ['clicks', 'key', 'leads', 'refunded', 'revenue', 'saleAmount', 'sales']));
+      expect(
+        groups.map((g) => Object.keys(g).sort()),
+        groupBy,
+      ).toEqual(groups.map(() => ['clicks', 'key', 'leads', 'refunded', 'revenue', 'saleAmount', 'sales']));
       expect(byKey(groups), groupBy).toEqual(expectedGroups(clicks, events, keyOf));
     }
     // A few values spelled out, so the expectation above cannot agree with a wrong click list.
@@ -534,9 +552,7 @@ describe('GET /api/analytics: groupBy', () => {
     expect(byKey(await api.groups(`&groupBy=device&partnerId=${partnerId}`))).toEqual(expectedGroups(p.kept, p.events, (c) => c.device));
     const l = only((c) => c.linkId === l2.id);
     expect(byKey(await api.groups(`&groupBy=os&linkId=${l2.id}`))).toEqual(expectedGroups(l.kept, l.events, (c) => c.os!));
-    expect(await api.groups(`&groupBy=link&linkId=${l1.id}&partnerId=${partnerId}`)).toEqual(
-      expectedGroups(p.kept, p.events, (c) => c.linkId),
-    );
+    expect(await api.groups(`&groupBy=link&linkId=${l1.id}&partnerId=${partnerId}`)).toEqual(expectedGroups(p.kept, p.events, (c) => c.linkId));
     expect(await api.groups(`&groupBy=link&linkId=${l2.id}&partnerId=${partnerId}`)).toEqual([]);
   });
 
@@ -544,7 +560,12 @@ describe('GET /api/analytics: groupBy', () => {
     const { api, clicks, events } = await scenario();
     for (const interval of ['hour', 'day', 'month'] as const) {
       const bucket = bucketOf(interval);
-      const expected = expectedGroups(clicks, events, (c) => bucket(c.createdAt), (e) => bucket(e.createdAt));
+      const expected = expectedGroups(
+        clicks,
+        events,
+        (c) => bucket(c.createdAt),
+        (e) => bucket(e.createdAt),
+      );
       const asc = normalized(await api.groups(`&groupBy=timeseries&interval=${interval}&sort=asc`));
       expect(asc, interval).toEqual(expected);
       const desc = normalized(await api.groups(`&groupBy=timeseries&interval=${interval}&sort=desc`));
@@ -581,7 +602,12 @@ describe('GET /api/analytics: groupBy', () => {
       expect(byKey(await api.groups(`&groupBy=link${query}`)), query).toEqual(expectedGroups(kept, ev, (c) => c.linkId, linkOf));
       const days = bucketOf('day');
       expect(normalized(await api.groups(`&groupBy=timeseries&sort=asc${query}`)), query).toEqual(
-        expectedGroups(kept, ev, (c) => days(c.createdAt), (e) => days(e.createdAt)),
+        expectedGroups(
+          kept,
+          ev,
+          (c) => days(c.createdAt),
+          (e) => days(e.createdAt),
+        ),
       );
     };
     // January 2024: clicks only (the events happen now).

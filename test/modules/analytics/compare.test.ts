@@ -57,7 +57,10 @@ const none: Previous = { clicks: 0, leads: 0, sales: 0, revenue: {} };
 
 async function scenario() {
   const { send, collectionId } = await workspaceWithCollection(t);
-  const res = await send('POST', '/api/links', [{ url: 'https://shop.example/1', collectionId }, { url: 'https://shop.example/2', collectionId }]);
+  const res = await send('POST', '/api/links', [
+    { url: 'https://shop.example/1', collectionId },
+    { url: 'https://shop.example/2', collectionId },
+  ]);
   expect(res.statusCode, res.body).toBe(201);
   const [l1, l2] = res.json<{ id: string; shortUrl: string }[]>() as [{ id: string; shortUrl: string }, { id: string; shortUrl: string }];
   const clicks = async (link: { shortUrl: string }, ip: string, at: number, n: number) => {
@@ -98,7 +101,16 @@ async function scenario() {
   const groups = async (query: string): Promise<Group[]> => {
     const r = await get(query);
     expect(r.statusCode, r.body).toBe(200);
-    return r.json<Group[]>().map(({ key, clicks, leads, sales, saleAmount, revenue, refunded, previous }) => ({ key, clicks, leads, sales, saleAmount, revenue, refunded, previous }));
+    return r.json<Group[]>().map(({ key, clicks, leads, sales, saleAmount, revenue, refunded, previous }) => ({
+      key,
+      clicks,
+      leads,
+      sales,
+      saleAmount,
+      revenue,
+      refunded,
+      previous,
+    }));
   };
   return { l1: l1.id, l2: l2.id, get, groups };
 }
@@ -136,7 +148,16 @@ describe('compare=previous', () => {
   it('a breakdown by link and by country: each row beside the same key of the week before', async () => {
     expect(await s.groups(`groupBy=link&${week}`)).toEqual([
       { key: s.l1, clicks: 3, leads: 1, sales: 1, saleAmount: 1000, revenue: { usd: 1000 }, refunded: { usd: 0 }, previous: { ...none, clicks: 2 } },
-      { key: s.l2, clicks: 1, leads: 0, sales: 2, saleAmount: 800, revenue: { eur: 500, usd: 300 }, refunded: { eur: 0, usd: 0 }, previous: { ...none, clicks: 4 } },
+      {
+        key: s.l2,
+        clicks: 1,
+        leads: 0,
+        sales: 2,
+        saleAmount: 800,
+        revenue: { eur: 500, usd: 300 },
+        refunded: { eur: 0, usd: 0 },
+        previous: { ...none, clicks: 4 },
+      },
     ]);
     // US has the sales of the week (their clicks were before it) and the clicks of the week before; DE (earlier only) is not listed.
     const countries = await s.groups(`groupBy=country&${week}`);
@@ -167,7 +188,9 @@ describe('compare=previous', () => {
   it('the sales in the earlier period: the week after today compared with the week up to today', async () => {
     const next = `startDate=${day(1)}&endDate=${day(7)}&compare=previous`;
     const upToToday = `startDate=${day(-6)}&endDate=${day(0)}`;
-    expect((await s.groups(`groupBy=link&${next}`)).map((g) => [g.key, g.clicks, g.previous])).toEqual([[s.l2, 1, { clicks: 4, leads: 0, sales: 2, revenue: { eur: 500, usd: 300 } }]]);
+    expect((await s.groups(`groupBy=link&${next}`)).map((g) => [g.key, g.clicks, g.previous])).toEqual([
+      [s.l2, 1, { clicks: 4, leads: 0, sales: 2, revenue: { eur: 500, usd: 300 } }],
+    ]);
     const series = await s.groups(`groupBy=timeseries&sort=asc&${next}`);
     expect(series.map((g) => [g.key, g.clicks, g.previous])).toEqual([
       [at0(day(1)), 0, { ...none, clicks: 4 }],
@@ -186,7 +209,10 @@ describe('compare=previous', () => {
       [`${day(-20)}T09:00:00Z`, 0, 1], // 03:30 is in the 2nd hour of 02:00–08:00
       [`${day(-20)}T10:00:00Z`, 2, 0],
     ]);
-    await expectSeriesTotals(`groupBy=timeseries&${hours}`, `groupBy=timeseries&interval=hour&startDate=${day(-20)}T02:00:00Z&endDate=${day(-20)}T07:59:59.999Z`);
+    await expectSeriesTotals(
+      `groupBy=timeseries&${hours}`,
+      `groupBy=timeseries&interval=hour&startDate=${day(-20)}T02:00:00Z&endDate=${day(-20)}T07:59:59.999Z`,
+    );
   });
 
   it('in a time zone: whole local days before', async () => {

@@ -35,7 +35,7 @@ function parseCsv(text: string): string[][] {
   while (i < text.length) {
     let field = '';
     if (text[i] === '"') {
-      for (i++; ; ) {
+      for (i++; ;) {
         if (i >= text.length) throw new Error('unterminated quote');
         if (text[i] === '"' && text[i + 1] === '"') {
           field += '"';
@@ -52,8 +52,7 @@ function parseCsv(text: string): string[][] {
       out.push(record);
       record = [];
       i += 2;
-    }
-    else throw new Error(`unexpected ${JSON.stringify(text[i])} at ${i}`);
+    } else throw new Error(`unexpected ${JSON.stringify(text[i])} at ${i}`);
   }
   return out;
 }
@@ -66,8 +65,22 @@ function cell(v: unknown): string {
 }
 
 const CLICK_HEADER = [
-  'id', 'linkId', 'partnerId', 'createdAt', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl',
-  'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'trigger',
+  'id',
+  'linkId',
+  'partnerId',
+  'createdAt',
+  'country',
+  'device',
+  'browser',
+  'os',
+  'referrer',
+  'referrerUrl',
+  'utmSource',
+  'utmMedium',
+  'utmCampaign',
+  'utmTerm',
+  'utmContent',
+  'trigger',
 ];
 const GROUP_HEADER = ['key', 'clicks', 'leads', 'sales', 'saleAmount', 'revenue', 'refunded', 'visitors'];
 
@@ -206,7 +219,11 @@ describe('GET /api/analytics?format=csv', () => {
 
   it('quotes per RFC 4180 and guards text that a spreadsheet would run as a formula', async () => {
     const { res, rows } = await csv(`&linkId=${shop.b.id}&sort=asc`);
-    expect(res.body.startsWith('id,linkId,partnerId,createdAt,country,device,browser,os,referrer,referrerUrl,utmSource,utmMedium,utmCampaign,utmTerm,utmContent,trigger\r\n')).toBe(true);
+    expect(
+      res.body.startsWith(
+        'id,linkId,partnerId,createdAt,country,device,browser,os,referrer,referrerUrl,utmSource,utmMedium,utmCampaign,utmTerm,utmContent,trigger\r\n',
+      ),
+    ).toBe(true);
     expect(res.body).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
     expect(res.body).toContain('"Fire, ""fox"""');
     expect(res.body).toContain("'@SUM(1+1)");

@@ -69,13 +69,7 @@ async function client() {
 }
 
 /** Click times: the first and last instants of years 0001–9999 and a few between. */
-const TIMES = [
-  '0001-01-01T00:00:00.000Z',
-  '0001-01-01T13:59:59.999Z',
-  '2024-03-10T12:00:00.000Z',
-  '9999-12-31T10:00:00.000Z',
-  '9999-12-31T23:59:59.999Z',
-];
+const TIMES = ['0001-01-01T00:00:00.000Z', '0001-01-01T13:59:59.999Z', '2024-03-10T12:00:00.000Z', '9999-12-31T10:00:00.000Z', '9999-12-31T23:59:59.999Z'];
 
 let fixture: { api: Awaited<ReturnType<typeof client>>; clicks: { id: string; at: number }[] } | undefined;
 
@@ -119,8 +113,16 @@ describe('GET /api/analytics: bounds outside years 0001–9999 are clamped, neve
       for (const groupBy of ['', '&groupBy=link', '&groupBy=timeseries&interval=month']) {
         const res = await api.analytics(q(params) + groupBy);
         expect(res.statusCode, `${JSON.stringify(params)}${groupBy}: ${res.body}`).toBe(200);
-        if (groupBy === '') expect(res.json<{ id: string }[]>().map((c) => c.id), JSON.stringify(params)).toEqual(expected);
-        else expect(res.json<Group[]>().reduce((n, g) => n + g.clicks, 0), JSON.stringify(params) + groupBy).toBe(expected.length);
+        if (groupBy === '')
+          expect(
+            res.json<{ id: string }[]>().map((c) => c.id),
+            JSON.stringify(params),
+          ).toEqual(expected);
+        else
+          expect(
+            res.json<Group[]>().reduce((n, g) => n + g.clicks, 0),
+            JSON.stringify(params) + groupBy,
+          ).toBe(expected.length);
       }
     }
   });
@@ -181,7 +183,11 @@ const dateArbitrary: fc.Arbitrary<GeneratedDate> = fc
         fraction: fc.option(fc.stringMatching(/^\d{1,9}$/), { nil: undefined }),
         offset: fc.oneof(
           fc.constantFrom('Z', 'z'),
-          fc.record({ sign: fc.constantFrom(1, -1), hours: fc.oneof(fc.constantFrom(0, 14), fc.integer({ min: 0, max: 15 })), minutes: fc.constantFrom(0, 30, 45, 59, 60) }),
+          fc.record({
+            sign: fc.constantFrom(1, -1),
+            hours: fc.oneof(fc.constantFrom(0, 14), fc.integer({ min: 0, max: 15 })),
+            minutes: fc.constantFrom(0, 30, 45, 59, 60),
+          }),
         ),
       }),
       { nil: undefined },
@@ -232,7 +238,20 @@ describe('GET /api/analytics?id=…: one click', () => {
     expect(list.statusCode, list.body).toBe(200);
     expect(list.json<{ id: string }[]>().map((c) => c.id)).toEqual([one]);
     const groups = await api.analytics(`&id=${one}&groupBy=link`);
-    expect(groups.json<Group[]>()).toEqual([{ key: api.link.id, clicks: 1, visitors: 1, leads: 1, sales: 1, saleAmount: 700, revenue: { usd: 700 }, refunded: { usd: 0 }, shortUrl: api.link.shortUrl, title: null }]);
+    expect(groups.json<Group[]>()).toEqual([
+      {
+        key: api.link.id,
+        clicks: 1,
+        visitors: 1,
+        leads: 1,
+        sales: 1,
+        saleAmount: 700,
+        revenue: { usd: 700 },
+        refunded: { usd: 0 },
+        shortUrl: api.link.shortUrl,
+        title: null,
+      },
+    ]);
     // Combined with the other filters, all must match.
     expect((await api.analytics(`&id=${one}&linkId=${api.link.id}`)).json<unknown[]>()).toHaveLength(1);
     expect((await api.analytics(`&id=${one}&linkId=${randomUUID()}`)).json<unknown[]>()).toEqual([]);

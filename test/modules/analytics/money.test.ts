@@ -47,7 +47,8 @@ async function shop() {
     expect(id).toMatch(UUID);
     return id!;
   };
-  const sale = (clickId: string, amount: number, currency: string) => api.okSale({ clickId, amount, currency, customerExternalId: `c-${clickId}`, customerName: 'C' });
+  const sale = (clickId: string, amount: number, currency: string) =>
+    api.okSale({ clickId, amount, currency, customerExternalId: `c-${clickId}`, customerName: 'C' });
   const connection = await connectStripe(t, api.ws);
   const stripe = async (type: 'checkout.session.completed' | 'charge.refunded', object: Record<string, unknown>) => {
     const res = await postEvent(t, connection.webhookUrl, stripeEvent(type, object), SIGNING_SECRET);
@@ -56,7 +57,9 @@ async function shop() {
   const groups = async (query: string): Promise<Group[]> => {
     const res = await api.send('GET', `/api/analytics?take=5000&${query}`);
     expect(res.statusCode, res.body).toBe(200);
-    return res.json<Group[]>().map(({ key, clicks, leads, sales, saleAmount, revenue, refunded }) => ({ key, clicks, leads, sales, saleAmount, revenue, refunded }));
+    return res
+      .json<Group[]>()
+      .map(({ key, clicks, leads, sales, saleAmount, revenue, refunded }) => ({ key, clicks, leads, sales, saleAmount, revenue, refunded }));
   };
   return { api, click, sale, stripe, groups };
 }
@@ -97,7 +100,10 @@ describe('revenue and refunded per currency', () => {
       const whole = { clicks: 3, leads: 0, sales: 5, saleAmount: 13_500, revenue: { eur: 8400, usd: 5100 }, refunded: { eur: 1500, usd: 0 } };
       expect(await s.groups(`groupBy=continent&${period}`), period).toEqual([{ key: 'EU', ...whole }]);
       // Two links of one collection: their amounts added per currency, not per link.
-      expect((await s.groups(`groupBy=collection&${period}`)).map(({ key: _, ...g }) => g), period).toEqual([whole]);
+      expect(
+        (await s.groups(`groupBy=collection&${period}`)).map(({ key: _, ...g }) => g),
+        period,
+      ).toEqual([whole]);
       const series = await s.groups(`groupBy=timeseries&interval=hour&${period}`);
       expect(perCurrency(series, 'revenue'), period).toEqual(whole.revenue);
       expect(perCurrency(series, 'refunded'), period).toEqual(whole.refunded);

@@ -20,7 +20,7 @@ import pino from 'pino';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
-import { ClickPartitionKeeper } from '../../../src/modules/clicks/partition-keeper.js';
+import { clickMaintenanceJobs } from '../../../src/modules/clicks/service.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { dropFreshDatabases, freshDatabase } from '../../helpers/fresh-database.js';
 import { workspaceWithCollection } from '../../helpers/client.js';
@@ -53,7 +53,11 @@ beforeAll(async () => {
   const clock = () => new Date(pinned ?? Date.now());
   // Databases of their own: on the shared PostgreSQL test database another file's app runs the
   // same maintenance job, which would delete the past salts this file counts before it does.
-  t = await startTestApp({ clock, database: await freshDatabase(), env: { GEOIP_CITY_DB: file, COUNTRY_HEADER: 'cf-ipcountry', REGION_HEADER: 'cf-region', CITY_HEADER: 'cf-ipcity' } });
+  t = await startTestApp({
+    clock,
+    database: await freshDatabase(),
+    env: { GEOIP_CITY_DB: file, COUNTRY_HEADER: 'cf-ipcountry', REGION_HEADER: 'cf-region', CITY_HEADER: 'cf-ipcity' },
+  });
   plain = await startTestApp({ clock, database: await freshDatabase() });
 }, 120_000);
 
@@ -72,7 +76,10 @@ interface Group {
 
 async function setUp(app: TestApp) {
   const { send, collectionId } = await workspaceWithCollection(app);
-  const res = await send('POST', '/api/links', [{ url: 'https://shop.example/1', collectionId }, { url: 'https://shop.example/2', collectionId }]);
+  const res = await send('POST', '/api/links', [
+    { url: 'https://shop.example/1', collectionId },
+    { url: 'https://shop.example/2', collectionId },
+  ]);
   expect(res.statusCode, res.body).toBe(201);
   const [l1, l2] = res.json<{ id: string; shortUrl: string }[]>() as [{ id: string; shortUrl: string }, { id: string; shortUrl: string }];
   let last: string | undefined;
@@ -177,7 +184,12 @@ describe('places', () => {
     const r = await s.send('GET', '/api/analytics/places');
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toEqual({
-      cityDatabase: { databaseType: 'DBIP-City-Lite', description: 'dbip.com IP to City Lite', attribution: 'IP Geolocation by DB-IP', attributionUrl: 'https://db-ip.com' },
+      cityDatabase: {
+        databaseType: 'DBIP-City-Lite',
+        description: 'dbip.com IP to City Lite',
+        attribution: 'IP Geolocation by DB-IP',
+        attributionUrl: 'https://db-ip.com',
+      },
       regionHeader: true,
       cityHeader: true,
     });
@@ -217,10 +229,12 @@ describe('visitors', () => {
       { clicks: 1, visitors: 1 },
     ]);
     // The workspace's visitors by link: each visitor-day in the link of its first click.
-    expect(await s.groups(`groupBy=link&${range}`)).toEqual([
-      { key: s.l1.id, clicks: 3, visitors: 2 },
-      { key: s.l2.id, clicks: 3, visitors: 2 },
-    ].sort((a, b) => (a.key < b.key ? -1 : 1)));
+    expect(await s.groups(`groupBy=link&${range}`)).toEqual(
+      [
+        { key: s.l1.id, clicks: 3, visitors: 2 },
+        { key: s.l2.id, clicks: 3, visitors: 2 },
+      ].sort((a, b) => (a.key < b.key ? -1 : 1)),
+    );
     expect(await s.groups(`groupBy=device&${range}`)).toEqual([
       { key: 'desktop', clicks: 5, visitors: 3 },
       { key: 'mobile', clicks: 1, visitors: 1 },
@@ -256,7 +270,7 @@ describe('visitors', () => {
     const past = await rows<{ n: number }>(plain.database.db, sql`SELECT count(*)::int AS n FROM visitor_salts WHERE day < ${today}::date`);
     expect(past[0]!.n).toBeGreaterThan(0);
     const log = pino({ level: 'silent' });
-    await new ClickPartitionKeeper({ database: plain.database, clock: () => new Date(), retentionMonths: undefined, log }).run();
+    for (const job of clickMaintenanceJobs({ database: plain.database, retentionMonths: undefined, log })) await job.run(new Date());
     const left = await rows<{ salts: number; days: number; today: number }>(
       plain.database.db,
       sql`SELECT (SELECT count(*) FROM visitor_salts WHERE day < ${today}::date)::int AS salts,

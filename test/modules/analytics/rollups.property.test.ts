@@ -23,7 +23,17 @@ import { storeClicks } from '../../../src/modules/clicks/store.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { workspaceWithCollection } from '../../helpers/client.js';
 
-const ZONES = ['UTC', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'Pacific/Chatham', 'America/St_Johns', 'Asia/Tehran', 'Europe/London'];
+const ZONES = [
+  'UTC',
+  'America/New_York',
+  'Asia/Kolkata',
+  'Asia/Kathmandu',
+  'Australia/Lord_Howe',
+  'Pacific/Chatham',
+  'America/St_Johns',
+  'Asia/Tehran',
+  'Europe/London',
+];
 const AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
@@ -71,7 +81,9 @@ async function fixture() {
     { url: 'https://b.example/', collectionId: second!.id, partnerId: partners[1]!.id, tagIds: [tags[1]!.id] },
     { url: 'https://c.example/', collectionId },
   ]);
-  const linkMeta = new Map(links.map((l, i) => [l.id, { collection: i === 1 ? second!.id : collectionId, tags: i === 0 ? [tags[0]!.id, tags[1]!.id] : i === 1 ? [tags[1]!.id] : [] }]));
+  const linkMeta = new Map(
+    links.map((l, i) => [l.id, { collection: i === 1 ? second!.id : collectionId, tags: i === 0 ? [tags[0]!.id, tags[1]!.id] : i === 1 ? [tags[1]!.id] : [] }]),
+  );
   // Link 0 is hot (its dimensions in rollups) from a midnight 12 days ago, link 1 from before
   // every click, link 2 never: link answers mix rollup days and raw days. Link 0's referrer URLs
   // and places (region, city) are kept from the first of last month (so a whole month of its
@@ -121,7 +133,13 @@ async function fixture() {
     const lead = await send('POST', '/api/track/lead', { clickId: c.id, eventName: 'Sign up', customerExternalId: `u${i}`, customerName: 'U' });
     expect(lead.statusCode, lead.body).toBe(200);
     if (i % 2 === 0) {
-      const sale = await send('POST', '/api/track/sale', { clickId: c.id, customerExternalId: `u${i}`, customerName: 'U', amount: 1000 + i, currency: ['usd', 'eur', 'jpy'][i % 3] });
+      const sale = await send('POST', '/api/track/sale', {
+        clickId: c.id,
+        customerExternalId: `u${i}`,
+        customerName: 'U',
+        amount: 1000 + i,
+        currency: ['usd', 'eur', 'jpy'][i % 3],
+      });
       expect(sale.statusCode, sale.body).toBe(200);
     }
   }
@@ -133,7 +151,8 @@ async function fixture() {
       UNION ALL SELECT 'lead', ${us}, 0, NULL, ${dimCols} FROM lead_events WHERE workspace_id = '${ws.id}'
       UNION ALL SELECT 'sale', ${us}, amount, currency, ${dimCols} FROM sale_events WHERE workspace_id = '${ws.id}'`),
   );
-  const dflt = (k: string, v: string | null) => v ?? (['country', 'region', 'city', 'device', 'browser', 'os', 'referrer'].includes(k) ? '(unknown)' : k === 'trigger' ? 'link' : '(none)');
+  const dflt = (k: string, v: string | null) =>
+    v ?? (['country', 'region', 'city', 'device', 'browser', 'os', 'referrer'].includes(k) ? '(unknown)' : k === 'trigger' ? 'link' : '(none)');
   const data: RawRow[] = stored.map((r) => ({
     kind: r.kind as RawRow['kind'],
     us: BigInt(r.us!),
@@ -142,16 +161,49 @@ async function fixture() {
     amount: Number(r.amount),
     currency: r.currency ?? null,
     dims: Object.fromEntries(
-      ['country', 'region', 'city', 'device', 'browser', 'os', 'referrer', 'referrer_url', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'trigger'].map((k) => [k, dflt(k, r[k] ?? null)]),
+      [
+        'country',
+        'region',
+        'city',
+        'device',
+        'browser',
+        'os',
+        'referrer',
+        'referrer_url',
+        'utm_source',
+        'utm_medium',
+        'utm_campaign',
+        'utm_term',
+        'utm_content',
+        'trigger',
+      ].map((k) => [k, dflt(k, r[k] ?? null)]),
     ),
   }));
-  return { ws, send, links, partners, tags, collections: [collectionId, second!.id], linkMeta, data, now, eventInstants: data.filter((d) => d.kind !== 'click').map((d) => d.us) };
+  return {
+    ws,
+    send,
+    links,
+    partners,
+    tags,
+    collections: [collectionId, second!.id],
+    linkMeta,
+    data,
+    now,
+    eventInstants: data.filter((d) => d.kind !== 'click').map((d) => d.us),
+  };
 }
 
 // ---- the oracle: the same question from raw rows, in JavaScript ----
 
 const wall = (zone: string, ms: number) => {
-  const p = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit' }).formatToParts(ms);
+  const p = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+  }).formatToParts(ms);
   const g = (ty: string) => p.find((x) => x.type === ty)!.value;
   return { date: `${g('year')}-${g('month')}-${g('day')}`, hour: g('hour') };
 };
@@ -219,7 +271,13 @@ function keysOf(q: Query, r: RawRow, zone: string, ms: number): string[] {
       const w = wall(zone, ms);
       const interval = q.interval ?? 'day';
       // An hour keeps its offset: the repeated hour when clocks go back is two hours, two keys.
-      return [interval === 'hour' ? `${w.date}T${w.hour}:00:00${offsetOf(zone, ms)}` : interval === 'day' ? `${w.date}T00:00:00` : `${w.date.slice(0, 7)}-01T00:00:00`];
+      return [
+        interval === 'hour'
+          ? `${w.date}T${w.hour}:00:00${offsetOf(zone, ms)}`
+          : interval === 'day'
+            ? `${w.date}T00:00:00`
+            : `${w.date.slice(0, 7)}-01T00:00:00`,
+      ];
     }
     case 'continent':
       return [CONTINENT_OF[r.dims.country!] ?? '(unknown)'];
@@ -283,17 +341,31 @@ function boundArb(side: 'start' | 'end') {
 }
 
 const FILTER_PARAMS: [param: string, by: string][] = [
-  ['country', 'country'], ['continent', 'continent'], ['region', 'region'], ['city', 'city'], ['device', 'device'], ['browser', 'browser'], ['os', 'os'],
-  ['referrer', 'referrer'], ['referrerUrl', 'referrer_url'], ['utmSource', 'utm_source'], ['utmMedium', 'utm_medium'],
-  ['utmCampaign', 'utm_campaign'], ['utmTerm', 'utm_term'], ['utmContent', 'utm_content'], ['trigger', 'trigger'],
-  ['collectionId', 'collection'], ['tagId', 'tag'],
+  ['country', 'country'],
+  ['continent', 'continent'],
+  ['region', 'region'],
+  ['city', 'city'],
+  ['device', 'device'],
+  ['browser', 'browser'],
+  ['os', 'os'],
+  ['referrer', 'referrer'],
+  ['referrerUrl', 'referrer_url'],
+  ['utmSource', 'utm_source'],
+  ['utmMedium', 'utm_medium'],
+  ['utmCampaign', 'utm_campaign'],
+  ['utmTerm', 'utm_term'],
+  ['utmContent', 'utm_content'],
+  ['trigger', 'trigger'],
+  ['collectionId', 'collection'],
+  ['tagId', 'tag'],
 ];
 
 /** A filter on a value the data has (or, now and then, one it lacks). */
 function dimFilterArb(): fc.Arbitrary<DimFilter> {
   return fc.tuple(fc.constantFrom(...FILTER_PARAMS), fc.nat(), fc.boolean()).map(([[param, by], n, absent]) => {
     const seen = [...new Set(f.data.flatMap((r) => dimValues(by, r)))].sort();
-    if (absent && n % 5 === 0) return { param, by, value: by === 'collection' || by === 'tag' ? randomUUID() : by === 'continent' ? 'AN' : by === 'trigger' ? 'qr' : 'nowhere' };
+    if (absent && n % 5 === 0)
+      return { param, by, value: by === 'collection' || by === 'tag' ? randomUUID() : by === 'continent' ? 'AN' : by === 'trigger' ? 'qr' : 'nowhere' };
     return { param, by, value: seen[n % seen.length]! };
   });
 }
@@ -339,7 +411,8 @@ function url(q: Query): string {
 // A date-only start in a zone east of UTC begins before that UTC date: rows the oracle's local
 // date comparison keeps, and the service too. Reversed bounds are a 400 (tested elsewhere).
 const reversed = (q: Query) => {
-  const ms = (b: Query['start'] | Query['end']) => (b === undefined ? undefined : b.us !== undefined ? Number(b.us / 1000n) : Date.parse(`${b.date}T12:00:00Z`));
+  const ms = (b: Query['start'] | Query['end']) =>
+    b === undefined ? undefined : b.us !== undefined ? Number(b.us / 1000n) : Date.parse(`${b.date}T12:00:00Z`);
   const s = ms(q.start);
   const e = ms(q.end);
   return s !== undefined && e !== undefined && s > e - 2 * DAY;
@@ -378,11 +451,8 @@ describe('groupBy answers from rollups and raw edges equal the raw answer', () =
     expect(places.map((p) => p.dim).sort()).toEqual(['city', 'region']);
   });
 
-  it('a link\'s and a partner\'s referrer URLs, regions and cities, across the days before and after they joined the rollups', async () => {
-    const scopes: Partial<Query>[] = [
-      ...f.links.map((l) => ({ linkId: l.id })),
-      ...f.partners.map((p) => ({ partnerId: p.id })),
-    ];
+  it("a link's and a partner's referrer URLs, regions and cities, across the days before and after they joined the rollups", async () => {
+    const scopes: Partial<Query>[] = [...f.links.map((l) => ({ linkId: l.id })), ...f.partners.map((p) => ({ partnerId: p.id }))];
     const instant = (daysBack: number) => {
       const ms = f.now - daysBack * DAY - 4321;
       return { text: new Date(ms).toISOString(), us: BigInt(ms) * 1000n };
@@ -391,7 +461,13 @@ describe('groupBy answers from rollups and raw edges equal the raw answer', () =
       const d = new Date(f.now - daysBack * DAY).toISOString().slice(0, 10);
       return { text: d, date: d };
     };
-    const bounds: Pick<Query, 'start' | 'end'>[] = [{}, { start: instant(7) }, { end: instant(3) }, { start: date(20), end: date(2) }, { start: instant(9), end: instant(4) }];
+    const bounds: Pick<Query, 'start' | 'end'>[] = [
+      {},
+      { start: instant(7) },
+      { end: instant(3) },
+      { start: date(20), end: date(2) },
+      { start: instant(9), end: instant(4) },
+    ];
     for (const by of ['referrer_url', 'region', 'city'] as const)
       for (const scope of scopes)
         for (const b of bounds) {
@@ -399,7 +475,9 @@ describe('groupBy answers from rollups and raw edges equal the raw answer', () =
           const res = await f.send('GET', url(q));
           expect(res.statusCode, res.body).toBe(200);
           const got = res.json<({ key: string } & Figures)[]>();
-          const actual = Object.fromEntries(got.map((g) => [g.key, { clicks: g.clicks, leads: g.leads, sales: g.sales, saleAmount: g.saleAmount, revenue: g.revenue }]));
+          const actual = Object.fromEntries(
+            got.map((g) => [g.key, { clicks: g.clicks, leads: g.leads, sales: g.sales, saleAmount: g.saleAmount, revenue: g.revenue }]),
+          );
           expect(actual, url(q)).toEqual(Object.fromEntries(expected(q)));
         }
   });
@@ -413,7 +491,10 @@ describe('groupBy answers from rollups and raw edges equal the raw answer', () =
         const got = res.json<({ key: string; name?: string | null; shortUrl?: string } & Figures)[]>();
         const zone = q.zone ?? 'UTC';
         const actual = new Map(
-          got.map((g) => [q.by === 'timeseries' ? wallKey(g.key, zone, q.interval) : g.key, { clicks: g.clicks, leads: g.leads, sales: g.sales, saleAmount: g.saleAmount, revenue: g.revenue }]),
+          got.map((g) => [
+            q.by === 'timeseries' ? wallKey(g.key, zone, q.interval) : g.key,
+            { clicks: g.clicks, leads: g.leads, sales: g.sales, saleAmount: g.saleAmount, revenue: g.revenue },
+          ]),
         );
         expect(actual.size, 'one row per key').toBe(got.length);
         expect(Object.fromEntries(actual), url(q)).toEqual(Object.fromEntries(expected(q)));

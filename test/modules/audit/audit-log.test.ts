@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
-import { asSession, createHumanToken, expectError, ownedWorkspace, signedInMember, uniqueEmail, loginRequest, createUser, addMember } from '../people/helpers.js';
+import {
+  asSession,
+  createHumanToken,
+  expectError,
+  ownedWorkspace,
+  signedInMember,
+  uniqueEmail,
+  loginRequest,
+  createUser,
+  addMember,
+} from '../people/helpers.js';
 import { connect, registerApp } from '../oauth/helpers.js';
 import { auditLog, changes } from './helpers.js';
 
@@ -21,7 +31,12 @@ describe('entries', () => {
   it('writes one entry for a bulk request, with its counts, every id, the key, the address and the user agent', async () => {
     const { workspace, owner } = await ownedWorkspace(t);
     const key = await workspace.newKey(undefined, { name: 'ci key' });
-    const res = await t.inject({ method: 'POST', url: '/api/tags', headers: { ...bearer(key.key), ...UA }, payload: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] });
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/tags',
+      headers: { ...bearer(key.key), ...UA },
+      payload: [{ name: 'a' }, { name: 'b' }, { name: 'c' }],
+    });
     expect(res.statusCode, res.body).toBe(201);
     const ids = res.json<{ id: string }[]>().map((r) => r.id);
     const entries = await changes(t, owner, workspace.id);
@@ -38,7 +53,9 @@ describe('entries', () => {
 
   it('counts updates and inserts of one upsert, and deletions with their ids, each request one entry', async () => {
     const { workspace, owner } = await ownedWorkspace(t);
-    const made = (await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(workspace.key), payload: [{ name: 'x' }, { name: 'y' }] })).json<{ id: string }[]>();
+    const made = (await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(workspace.key), payload: [{ name: 'x' }, { name: 'y' }] })).json<
+      { id: string }[]
+    >();
     const up = await t.inject({ method: 'PUT', url: '/api/tags', headers: bearer(workspace.key), payload: [{ id: made[0]!.id, name: 'x2' }, { name: 'z' }] });
     expect(up.statusCode, up.body).toBe(200);
     const del = await t.inject({ method: 'DELETE', url: '/api/tags', headers: bearer(workspace.key), payload: made.map((m) => m.id) });
@@ -68,7 +85,12 @@ describe('entries', () => {
   it('writes no entry for a failed change: a bulk create with one bad item is a 400 and leaves the log as it was', async () => {
     const { workspace, owner } = await ownedWorkspace(t);
     const before = await changes(t, owner, workspace.id);
-    const bad = await t.inject({ method: 'POST', url: '/api/links', headers: bearer(workspace.key), payload: [{ url: 'https://ok.example/a' }, { url: 'http://not-https.example' }] });
+    const bad = await t.inject({
+      method: 'POST',
+      url: '/api/links',
+      headers: bearer(workspace.key),
+      payload: [{ url: 'https://ok.example/a' }, { url: 'http://not-https.example' }],
+    });
     expect(bad.statusCode, bad.body).toBe(400);
     const unknown = await t.inject({ method: 'DELETE', url: '/api/tags', headers: bearer(workspace.key), payload: ['0b6c3c4e-2f2a-4c55-9a0e-5c7d2b1e9f10'] });
     expect(unknown.statusCode, unknown.body).toBe(400);
@@ -132,9 +154,25 @@ describe('settings changes', () => {
     const [left, removed, changed, ...more] = await changes(t, owner, workspace.id);
     expect(more).toEqual([]);
     const byOwner = { kind: 'user', id: owner.user.id, userId: owner.user.id, name: owner.user.email };
-    expect(changed).toMatchObject({ action: 'member.role_changed', actor: byOwner, targetIds: [member.user.id], changes: { role: { before: 'member', after: 'viewer' } }, userAgent: 'AuditTest/1.0' });
-    expect(removed).toMatchObject({ action: 'member.removed', actor: byOwner, targetIds: [member.user.id], changes: { role: { before: 'viewer', after: null } } });
-    expect(left).toMatchObject({ action: 'member.removed', actor: { kind: 'user', id: leaver.user.id }, targetIds: [leaver.user.id], changes: { role: { before: 'viewer', after: null } } });
+    expect(changed).toMatchObject({
+      action: 'member.role_changed',
+      actor: byOwner,
+      targetIds: [member.user.id],
+      changes: { role: { before: 'member', after: 'viewer' } },
+      userAgent: 'AuditTest/1.0',
+    });
+    expect(removed).toMatchObject({
+      action: 'member.removed',
+      actor: byOwner,
+      targetIds: [member.user.id],
+      changes: { role: { before: 'viewer', after: null } },
+    });
+    expect(left).toMatchObject({
+      action: 'member.removed',
+      actor: { kind: 'user', id: leaver.user.id },
+      targetIds: [leaver.user.id],
+      changes: { role: { before: 'viewer', after: null } },
+    });
   });
 
   it('puts the operator’s changes of a workspace (keys, members, plan) in its log, actor operator, with the plan before and after', async () => {
@@ -154,7 +192,16 @@ describe('settings changes', () => {
     const mine = await auditLog(t, owner, workspace.id, 'actor=operator&take=4');
     const operator = { kind: 'operator', id: 'operator', userId: null, name: null };
     expect(mine.map(({ action, actor, targetIds, changes }) => ({ action, actor, targetIds, changes }))).toEqual([
-      { action: 'workspace.updated', actor: operator, targetIds: [workspace.id], changes: { plan: { before: 'enterprise', after: 'pro' }, rateLimitPerMinute: { before: 10_000, after: 600 }, maxBulkItems: { before: 10_000, after: 1_000 } } },
+      {
+        action: 'workspace.updated',
+        actor: operator,
+        targetIds: [workspace.id],
+        changes: {
+          plan: { before: 'enterprise', after: 'pro' },
+          rateLimitPerMinute: { before: 10_000, after: 600 },
+          maxBulkItems: { before: 10_000, after: 1_000 },
+        },
+      },
       { action: 'member.added', actor: operator, targetIds: [person.id], changes: { role: { before: null, after: 'member' } } },
       { action: 'key.revoked', actor: operator, targetIds: [key.id], changes: {} },
       { action: 'key.created', actor: operator, targetIds: [key.id], changes: {} },
@@ -166,7 +213,11 @@ describe('GET /api/audit-log', () => {
   it('filters by actor, action and date, pages with skip/take, and answers CSV', async () => {
     const { workspace, owner } = await ownedWorkspace(t);
     const key = await workspace.newKey(undefined, { name: 'second' });
-    for (const [url, k, name] of [['/api/tags', workspace.key, 'one'], ['/api/tags', key.key, 'two'], ['/api/collections', key.key, 'c']] as const) {
+    for (const [url, k, name] of [
+      ['/api/tags', workspace.key, 'one'],
+      ['/api/tags', key.key, 'two'],
+      ['/api/collections', key.key, 'c'],
+    ] as const) {
       const made = await t.inject({ method: 'POST', url, headers: bearer(k), payload: [{ name }] });
       expect(made.statusCode, made.body).toBe(201);
     }
@@ -181,7 +232,12 @@ describe('GET /api/audit-log', () => {
     expect((await auditLog(t, owner, workspace.id, `startDate=${today}&action=tags.created`)).length).toBe(2);
     const page = await auditLog(t, owner, workspace.id, 'take=1&skip=1&sort=asc&action=tags.created');
     expect(page.map((e) => e.actor.name)).toEqual(['second']);
-    expectError(await asSession(t, owner.cookie, 'GET', '/api/audit-log?startDate=yesterday', undefined, { workspaceId: workspace.id }), 400, 'invalid_query', 'startDate');
+    expectError(
+      await asSession(t, owner.cookie, 'GET', '/api/audit-log?startDate=yesterday', undefined, { workspaceId: workspace.id }),
+      400,
+      'invalid_query',
+      'startDate',
+    );
 
     const csv = await asSession(t, owner.cookie, 'GET', '/api/audit-log?format=csv&action=tags.created&sort=asc', undefined, { workspaceId: workspace.id });
     expect(csv.statusCode, csv.body).toBe(200);
@@ -191,6 +247,29 @@ describe('GET /api/audit-log', () => {
     expect(lines).toHaveLength(3);
     expect(lines[2]).toContain(`key,${key.id},,second,tags.created,`);
     expect(lines[2]).toContain('"{""created"":1}"');
+  });
+
+  it('names its actors for the filter: a person once by user id, a key by its id and name, the operator; each id filters the log', async () => {
+    const { workspace, owner } = await ownedWorkspace(t);
+    const key = await workspace.newKey(undefined, { name: 'CRM sync' });
+    expect((await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(key.key), payload: [{ name: 'k' }] })).statusCode).toBe(201);
+    const { token } = await createHumanToken(t, owner.cookie, workspace.id, ['tagsWrite']);
+    expect((await t.inject({ method: 'POST', url: '/api/tags', headers: bearer(token), payload: [{ name: 't' }] })).statusCode).toBe(201);
+    const res = await asSession(t, owner.cookie, 'GET', '/api/audit-log/actors', undefined, { workspaceId: workspace.id });
+    expect(res.statusCode, res.body).toBe(200);
+    const actors = res.json<{ id: string; kind: string; name: string | null }[]>();
+    expect(actors).toEqual(
+      expect.arrayContaining([
+        { id: owner.user.id, kind: 'person', name: owner.user.email },
+        { id: key.id, kind: 'key', name: 'CRM sync' },
+        { id: 'operator', kind: 'operator', name: null },
+      ]),
+    );
+    // The owner acted by session (sign-in) and by token: one person, once.
+    expect(actors.filter((a) => a.id === owner.user.id)).toHaveLength(1);
+    for (const a of actors) expect((await auditLog(t, owner, workspace.id, `actor=${a.id}`)).length, a.id).toBeGreaterThan(0);
+    const member = await signedInMember(t, workspace.id, 'member');
+    expectError(await asSession(t, member.cookie, 'GET', '/api/audit-log/actors', undefined, { workspaceId: workspace.id }), 403, 'owner_required');
   });
 
   it('is the owner’s only: a member is refused, a key has no way in, and a workspace never sees another’s entries', async () => {

@@ -120,7 +120,14 @@ async function app(f: Fixture) {
 }
 /** PUT /api/sso against the test's provider, for one domain. */
 const configureSso = (f: Fixture, domain: string) =>
-  asSession(t, f.owner.cookie, 'PUT', '/api/sso', { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, domains: [domain], role: 'member' }, { workspaceId: f.workspaceId });
+  asSession(
+    t,
+    f.owner.cookie,
+    'PUT',
+    '/api/sso',
+    { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, domains: [domain], role: 'member' },
+    { workspaceId: f.workspaceId },
+  );
 const domainHost = () => `audit-${Math.random().toString(36).slice(2)}.example.org`;
 
 /**
@@ -136,7 +143,8 @@ const bulk = (path: string, item: (f: Fixture) => object): Record<string, Scenar
 const n = () => Math.random().toString(36).slice(2);
 /** Waits until the workspace runs no import (one at a time: the next would be 409 import_running). */
 async function importsIdle(f: Fixture): Promise<void> {
-  const idle = async () => !(await t.inject({ method: 'GET', url: '/api/imports', headers: bearer(f.key) })).json<{ status: string }[]>().some((i) => i.status === 'running');
+  const idle = async () =>
+    !(await t.inject({ method: 'GET', url: '/api/imports', headers: bearer(f.key) })).json<{ status: string }[]>().some((i) => i.status === 'running');
   expect(await within(60_000, idle), 'the previous import never finished').toBe(true);
 }
 /** A claimed host of the workspace, pending. */
@@ -162,8 +170,10 @@ const SCENARIOS: Record<string, Scenario> = {
   'DELETE /admin/domains/:id': async (f) => byOperator('DELETE', `/domains/${await claimedDomain(f)}`),
   'PATCH /admin/workspaces/:id': (f) => byOperator('PATCH', `/workspaces/${f.workspaceId}`, { name: `renamed ${n()}` }),
   'POST /admin/workspaces/:id/keys': (f) => byOperator('POST', `/workspaces/${f.workspaceId}/keys`, { name: 'by operator', scopes: ['linksRead'] }),
-  'DELETE /admin/keys/:id': async (f) => byOperator('DELETE', `/keys/${idOf(await byOperator('POST', `/workspaces/${f.workspaceId}/keys`, { name: 'gone', scopes: ['linksRead'] }))}`),
-  'POST /admin/workspaces/:id/members': async (f) => byOperator('POST', `/workspaces/${f.workspaceId}/members`, { userId: (await createUser(t, { email: uniqueEmail('added') })).id, role: 'viewer' }),
+  'DELETE /admin/keys/:id': async (f) =>
+    byOperator('DELETE', `/keys/${idOf(await byOperator('POST', `/workspaces/${f.workspaceId}/keys`, { name: 'gone', scopes: ['linksRead'] }))}`),
+  'POST /admin/workspaces/:id/members': async (f) =>
+    byOperator('POST', `/workspaces/${f.workspaceId}/members`, { userId: (await createUser(t, { email: uniqueEmail('added') })).id, role: 'viewer' }),
   'POST /admin/workspaces/:id/sso/domains/:domain/verify': async (f) => {
     const domain = domainHost();
     await configureSso(f, domain);
@@ -171,29 +181,59 @@ const SCENARIOS: Record<string, Scenario> = {
   },
   'POST /admin/workspaces/:workspaceId/imports': async (f) => {
     await importsIdle(f);
-    return byOperator('POST', `/workspaces/${f.workspaceId}/imports?source=bitly&collection=Imported`, fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']).file, { 'content-type': 'text/csv' });
+    return byOperator(
+      'POST',
+      `/workspaces/${f.workspaceId}/imports?source=bitly&collection=Imported`,
+      fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']).file,
+      { 'content-type': 'text/csv' },
+    );
   },
   'POST /api/imports': async (f) => {
     await importsIdle(f);
-    return byKey(f, 'POST', '/api/imports?source=bitly&collection=Imported', fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']).file, { 'content-type': 'text/csv' });
+    return byKey(f, 'POST', '/api/imports?source=bitly&collection=Imported', fixtureWithFreshHosts('bitly.csv', ['brand.link', 'bit.ly']).file, {
+      'content-type': 'text/csv',
+    });
   },
   // Connecting Stripe is an owner's act by session (operations.md §12).
   'POST /api/integrations/stripe': (f) => asSession(t, f.owner.cookie, 'POST', '/api/integrations/stripe', undefined, { workspaceId: f.workspaceId }),
-  'PUT /api/integrations/stripe': (f) => asSession(t, f.owner.cookie, 'PUT', '/api/integrations/stripe', { signingSecret: SIGNING_SECRET }, { workspaceId: f.workspaceId }),
+  'PUT /api/integrations/stripe': (f) =>
+    asSession(t, f.owner.cookie, 'PUT', '/api/integrations/stripe', { signingSecret: SIGNING_SECRET }, { workspaceId: f.workspaceId }),
   'DELETE /api/integrations/stripe': (f) => asSession(t, f.owner.cookie, 'DELETE', '/api/integrations/stripe', undefined, { workspaceId: f.workspaceId }),
-  'POST /api/qr-logos': (f) => byKey(f, 'POST', '/api/qr-logos', pngImage(64, 64, () => [37, 99, 235, 255]), { 'content-type': 'image/png' }),
+  'POST /api/qr-logos': (f) =>
+    byKey(
+      f,
+      'POST',
+      '/api/qr-logos',
+      pngImage(64, 64, () => [37, 99, 235, 255]),
+      { 'content-type': 'image/png' },
+    ),
   'DELETE /api/qr-logos/:id': async (f) =>
-    byKey(f, 'DELETE', `/api/qr-logos/${idOf(await byKey(f, 'POST', '/api/qr-logos', pngImage(64, 64, () => [0, 0, 0, 255]), { 'content-type': 'image/png' }))}`),
+    byKey(
+      f,
+      'DELETE',
+      `/api/qr-logos/${idOf(
+        await byKey(
+          f,
+          'POST',
+          '/api/qr-logos',
+          pngImage(64, 64, () => [0, 0, 0, 255]),
+          { 'content-type': 'image/png' },
+        ),
+      )}`,
+    ),
   'POST /api/utm-templates': (f) => byKey(f, 'POST', '/api/utm-templates', { name: `u-${n()}`, utm: { source: 'news' } }),
   'PATCH /api/utm-templates/:id': async (f) =>
-    byKey(f, 'PATCH', `/api/utm-templates/${idOf(await byKey(f, 'POST', '/api/utm-templates', { name: `u-${n()}`, utm: { source: 'a' } }))}`, { name: `u-${n()}` }),
+    byKey(f, 'PATCH', `/api/utm-templates/${idOf(await byKey(f, 'POST', '/api/utm-templates', { name: `u-${n()}`, utm: { source: 'a' } }))}`, {
+      name: `u-${n()}`,
+    }),
   'DELETE /api/utm-templates/:id': async (f) =>
     byKey(f, 'DELETE', `/api/utm-templates/${idOf(await byKey(f, 'POST', '/api/utm-templates', { name: `u-${n()}`, utm: { source: 'a' } }))}`),
   'POST /api/webhooks': (f) => byKey(f, 'POST', '/api/webhooks', { url: PUBLIC_URL, events: ['link.created'] }),
   'PATCH /api/webhooks/:id': async (f) => byKey(f, 'PATCH', `/api/webhooks/${await webhook(f)}`, { description: 'changed' }),
   'DELETE /api/webhooks/:id': async (f) => byKey(f, 'DELETE', `/api/webhooks/${await webhook(f)}`),
   'POST /api/webhooks/:id/secret': async (f) => byKey(f, 'POST', `/api/webhooks/${await webhook(f)}/secret`),
-  'POST /api/webhooks/:id/recover': async (f) => byKey(f, 'POST', `/api/webhooks/${await webhook(f)}/recover`, { since: new Date(Date.now() - 3600_000).toISOString() }),
+  'POST /api/webhooks/:id/recover': async (f) =>
+    byKey(f, 'POST', `/api/webhooks/${await webhook(f)}/recover`, { since: new Date(Date.now() - 3600_000).toISOString() }),
   'POST /api/webhooks/:id/test': async (f) => byKey(f, 'POST', `/api/webhooks/${await webhook(f)}/test`),
   'POST /api/webhooks/:id/deliveries/:deliveryId/retry': async (f) => {
     const endpointId = await webhook(f);
@@ -221,7 +261,8 @@ const SCENARIOS: Record<string, Scenario> = {
     bySession(f, 'DELETE', `${ws(f)}/invites/${idOf(await bySession(f, 'POST', `${ws(f)}/invites`, { email: uniqueEmail(), role: 'member' }))}`),
   'PATCH /api/workspaces/:id/members/:userId': async (f) => bySession(f, 'PATCH', `${ws(f)}/members/${await member(f)}`, { role: 'viewer' }),
   'DELETE /api/workspaces/:id/members/:userId': async (f) => bySession(f, 'DELETE', `${ws(f)}/members/${await member(f)}`),
-  'POST /api/workspaces/:id/oauth-apps': (f) => bySession(f, 'POST', `${ws(f)}/oauth-apps`, { name: 'App', redirectUris: ['https://app.example.com/cb'], confidential: true, scopes: ['linksRead'] }),
+  'POST /api/workspaces/:id/oauth-apps': (f) =>
+    bySession(f, 'POST', `${ws(f)}/oauth-apps`, { name: 'App', redirectUris: ['https://app.example.com/cb'], confidential: true, scopes: ['linksRead'] }),
   'PATCH /api/workspaces/:id/oauth-apps/:appId': async (f) => bySession(f, 'PATCH', `${ws(f)}/oauth-apps/${(await app(f)).id}`, { name: 'Renamed app' }),
   'DELETE /api/workspaces/:id/oauth-apps/:appId': async (f) => bySession(f, 'DELETE', `${ws(f)}/oauth-apps/${(await app(f)).id}`),
   'POST /api/workspaces/:id/oauth-apps/:appId/secret': async (f) => bySession(f, 'POST', `${ws(f)}/oauth-apps/${(await app(f)).id}/secret`),
@@ -237,7 +278,11 @@ const asRoute = (key: string) => key.replace(/\{(\w+)\}/g, ':$1');
 
 async function documentOperations(): Promise<string[]> {
   const doc = (await t.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>();
-  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((m) => MUTATING.includes(m)).map((m) => `${m.toUpperCase()} ${path}`));
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.keys(ops)
+      .filter((m) => MUTATING.includes(m))
+      .map((m) => `${m.toUpperCase()} ${path}`),
+  );
 }
 
 /** A workspace with a key, an owner's session, a click and a collection. */
@@ -296,8 +341,12 @@ function unknownRecordRequest(route: string, config: { scope?: unknown; workspac
     return name === 'domain' ? `unknown-${n()}.example.org` : randomUUID();
   });
   const body = UNKNOWN_ID_BODIES[route]?.(unknownId);
-  if (!namesRecord && !(Array.isArray(body))) return undefined;
-  const headers = operator ? bearer(ADMIN_TOKEN) : config.scope ? bearer(f.key) : sessionHeaders(f.owner.cookie, config.workspaceRole ? undefined : f.workspaceId);
+  if (!namesRecord && !Array.isArray(body)) return undefined;
+  const headers = operator
+    ? bearer(ADMIN_TOKEN)
+    : config.scope
+      ? bearer(f.key)
+      : sessionHeaders(f.owner.cookie, config.workspaceRole ? undefined : f.workspaceId);
   return { method, url, headers, payload: body as string | undefined };
 }
 
@@ -312,7 +361,11 @@ describe('every mutating workspace route', () => {
     expect(Object.keys(ROUTE_ACTIONS).filter((r) => !ops.map(asRoute).includes(r))).toEqual([]);
     // The hook audits exactly the routes of ROUTE_ACTIONS.
     const hooked = routeTable(t.runtime.app).flatMap((r) =>
-      [r.method].flat().map(String).filter((m) => isAuditedRoute(m, r.url ?? '', r.config ?? {})).map((m) => `${m} ${r.url}`),
+      [r.method]
+        .flat()
+        .map(String)
+        .filter((m) => isAuditedRoute(m, r.url ?? '', r.config ?? {}))
+        .map((m) => `${m} ${r.url}`),
     );
     expect([...new Set(hooked)].sort()).toEqual(Object.keys(ROUTE_ACTIONS).sort());
     expect(Object.keys(SCENARIOS).sort()).toEqual(Object.keys(ROUTE_ACTIONS).sort());
@@ -341,7 +394,9 @@ describe('every mutating workspace route', () => {
 
   it('writes no entry for a request naming a record that does not exist (404, or 400 for a bulk body)', async () => {
     const f = await fixture();
-    const configs = new Map<string, { scope?: unknown; workspaceRole?: unknown }>(routeTable(t.runtime.app).flatMap((r) => [r.method].flat().map((m) => [`${String(m)} ${r.url}`, r.config ?? {}] as const)));
+    const configs = new Map<string, { scope?: unknown; workspaceRole?: unknown }>(
+      routeTable(t.runtime.app).flatMap((r) => [r.method].flat().map((m) => [`${String(m)} ${r.url}`, r.config ?? {}] as const)),
+    );
     const failures: string[] = [];
     let tried = 0;
     for (const route of Object.keys(ROUTE_ACTIONS)) {
@@ -351,7 +406,8 @@ describe('every mutating workspace route', () => {
       const before = (await changes(t, f.owner, f.workspaceId)).length;
       const res = await t.inject(request);
       const expected = request.url === route.split(' ')[1] ? 400 : 404;
-      if (res.statusCode !== expected) failures.push(`${route}: answered ${res.statusCode} ${res.body}, expected ${expected} (give it a body in UNKNOWN_ID_BODIES?)`);
+      if (res.statusCode !== expected)
+        failures.push(`${route}: answered ${res.statusCode} ${res.body}, expected ${expected} (give it a body in UNKNOWN_ID_BODIES?)`);
       const written = (await changes(t, f.owner, f.workspaceId)).length - before;
       if (written !== 0) failures.push(`${route}: ${res.statusCode} wrote ${written} entries`);
     }

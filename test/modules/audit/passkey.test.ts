@@ -22,23 +22,45 @@ describe('passkey sign-ins', () => {
     await addMember(t, workspace.id, user.id, 'member');
     const first = sessionCookieFrom(await loginRequest(t, user.email, user.password));
     const auth = new SoftAuthenticator();
-    const options = (await t.inject({ method: 'POST', url: '/api/me/passkeys/options', headers: { cookie: first }, payload: { password: user.password } })).json<CreationOptions>();
-    const registered = await t.inject({ method: 'POST', url: '/api/me/passkeys', headers: { cookie: first }, payload: { response: auth.register(options, { origin: 'https://lt.test' }) } });
+    const options = (
+      await t.inject({ method: 'POST', url: '/api/me/passkeys/options', headers: { cookie: first }, payload: { password: user.password } })
+    ).json<CreationOptions>();
+    const registered = await t.inject({
+      method: 'POST',
+      url: '/api/me/passkeys',
+      headers: { cookie: first },
+      payload: { response: auth.register(options, { origin: 'https://lt.test' }) },
+    });
     expect(registered.statusCode, registered.body).toBe(201);
 
     const login = await loginRequest(t, user.email, user.password);
-    const mfa = [login.headers['set-cookie']].flat().map(String).find((c) => /lt_mfa=/.test(c))!.split(';')[0]!;
-    const second = (await t.inject({ method: 'POST', url: '/api/auth/passkey/options', headers: { cookie: mfa }, payload: { secondFactor: true } })).json<RequestOptions>();
-    const bySecond = await t.inject({ method: 'POST', url: '/api/auth/passkey', headers: { cookie: mfa }, payload: { response: auth.assert(second, { origin: 'https://lt.test' }) } });
+    const mfa = [login.headers['set-cookie']]
+      .flat()
+      .map(String)
+      .find((c) => /lt_mfa=/.test(c))!
+      .split(';')[0]!;
+    const second = (
+      await t.inject({ method: 'POST', url: '/api/auth/passkey/options', headers: { cookie: mfa }, payload: { secondFactor: true } })
+    ).json<RequestOptions>();
+    const bySecond = await t.inject({
+      method: 'POST',
+      url: '/api/auth/passkey',
+      headers: { cookie: mfa },
+      payload: { response: auth.assert(second, { origin: 'https://lt.test' }) },
+    });
     expect(bySecond.statusCode, bySecond.body).toBe(200);
     // A signature made for another site is refused: a failed sign-in of the passkey's person.
     const wrong = (await t.inject({ method: 'POST', url: '/api/auth/passkey/options', payload: {} })).json<RequestOptions>();
-    expect((await t.inject({ method: 'POST', url: '/api/auth/passkey', payload: { response: auth.assert(wrong, { origin: 'https://evil.example' }) } })).statusCode).toBe(401);
+    expect(
+      (await t.inject({ method: 'POST', url: '/api/auth/passkey', payload: { response: auth.assert(wrong, { origin: 'https://evil.example' }) } })).statusCode,
+    ).toBe(401);
     const alone = (await t.inject({ method: 'POST', url: '/api/auth/passkey/options', payload: {} })).json<RequestOptions>();
     const byAlone = await t.inject({ method: 'POST', url: '/api/auth/passkey', payload: { response: auth.assert(alone, { origin: 'https://lt.test' }) } });
     expect(byAlone.statusCode, byAlone.body).toBe(200);
 
-    const mine = (await t.inject({ method: 'GET', url: '/api/me/security-log', headers: { cookie: sessionCookieFrom(byAlone) } })).json<{ method: string; outcome: string }[]>();
+    const mine = (await t.inject({ method: 'GET', url: '/api/me/security-log', headers: { cookie: sessionCookieFrom(byAlone) } })).json<
+      { method: string; outcome: string }[]
+    >();
     expect(mine.map((s) => `${s.method} ${s.outcome}`)).toEqual([
       'passkey succeeded',
       'passkey failed',

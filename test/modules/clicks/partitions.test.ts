@@ -1,14 +1,14 @@
 /**
  * The clicks partition job: monthly partitions made ahead and a default one (PostgreSQL),
  * CLICK_RETENTION_MONTHS dropping whole old months (PostgreSQL) or deleting old rows (PGlite),
- * the rollups keeping every count. Each PostgreSQL test database is its own: retention drops
- * tables.
+ * by the database's clock, the rollups keeping every count. Each PostgreSQL test database is its
+ * own: retention drops tables.
  */
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Database } from '../../../src/db/connect.js';
-import { retentionCutoff } from '../../../src/modules/clicks/partitions.js';
+import { monthStart, partitionName, retentionCutoff } from '../../../src/modules/clicks/partitions.js';
 import type { RawClick } from '../../../src/modules/clicks/record.js';
 import { maintainClickPartitions, storeClicks } from '../../../src/modules/clicks/store.js';
 import { onPostgres, startTestApp, type TestApp } from '../../helpers/app.js';
@@ -29,6 +29,8 @@ function recordingLogger() {
 }
 
 const query = <T = Record<string, unknown>>(db: Database, text: string, params?: unknown[]) => db.withSession((s) => s.query<T>(text, params));
+/** The database's clock, which retention goes by. */
+const databaseNow = async (db: Database) => new Date((await query<{ ms: number }>(db, `SELECT (extract(epoch FROM now()) * 1000)::float8 AS ms`))[0]!.ms);
 
 /** A workspace with one link, used over HTTP, and a click writer for it. */
 async function workspaceWithLink(t: TestApp) {
@@ -148,19 +150,26 @@ describe.runIf(onPostgres)('clicks partitions on PostgreSQL', () => {
     expect(await analytics(`id=${ahead.id}`)).toEqual(listed);
   });
 
-  test('retention drops the months past CLICK_RETENTION_MONTHS and no others; the rollups keep their counts', async () => {
+  test("retention drops the months past CLICK_RETENTION_MONTHS by the database's clock and no others; the rollups keep their counts", async () => {
     const { ws, send, click, analytics } = await workspaceWithLink(t);
-    for (const now of ['2030-01-01T00:00:00Z', '2030-04-01T00:00:00Z']) await maintainClickPartitions(database, new Date(now), undefined, quiet);
+    // The six months to the database's current one (the last), their partitions made.
+    const now = await databaseNow(database);
+    const first = monthStart(now, -5);
+    for (const at of [first, monthStart(now, -2)]) await maintainClickPartitions(database, at, undefined, quiet);
     const byMonth = new Map<number, RawClick[]>();
     for (let month = 0; month < 6; month++) {
+      const start = monthStart(first, month).getTime();
       const batch = Array.from({ length: 30 }, (_, i) =>
-        click(Date.UTC(2030, month, 1 + (i % 28), i % 24), { bot: i % 10 === 0, country: COUNTRIES[(i + month) % 3] }),
+        click(Math.min(start + (i % 28) * 86_400_000 + (i % 24) * 3_600_000, now.getTime() - 30 + i), {
+          bot: i % 10 === 0,
+          country: COUNTRIES[(i + month) % 3],
+        }),
       );
       await storeClicks(database, batch, noLookup);
       byMonth.set(month, batch);
     }
     // A late click of a month that has no partition: in the default one, and past retention too.
-    const stray = click('2029-06-15T00:00:00Z', { country: 'FR' });
+    const stray = click(monthStart(now, -12).getTime() + 14 * 86_400_000, { country: 'FR' });
     await storeClicks(database, [stray], noLookup);
     expect((await whereIs(stray.id))?.part).toBe('clicks_default');
 
@@ -169,34 +178,35 @@ describe.runIf(onPostgres)('clicks partitions on PostgreSQL', () => {
     const rollupsBefore = await rollupCountries(database, ws.id);
     expect(rollupsBefore).toEqual(new Map(countriesBefore.map((g) => [g.key, g.clicks])));
 
-    const now = new Date('2030-06-15T00:00:00Z');
     const cutoff = retentionCutoff(now, 3);
-    expect(cutoff.toISOString()).toBe('2030-03-01T00:00:00.000Z');
-    const old = [...(await partitions()).keys()].filter((p) => /^clicks_p\d{4}_\d{2}$/.test(p) && p < 'clicks_p2030_03').sort();
-    expect(old).toEqual(expect.arrayContaining(['clicks_p2030_01', 'clicks_p2030_02']));
+    expect(cutoff).toEqual(monthStart(first, 2));
+    const old = [...(await partitions()).keys()].filter((p) => /^clicks_p\d{4}_\d{2}$/.test(p) && p < partitionName(cutoff)).sort();
+    expect(old).toEqual(expect.arrayContaining([partitionName(first), partitionName(monthStart(first, 1))]));
 
+    // A run by a clock years ahead: the partitions it makes wait for their months, retention goes by the database's clock.
     const { lines, log } = recordingLogger();
-    const report = await maintainClickPartitions(database, now, 3, log);
+    const report = await maintainClickPartitions(database, new Date('2044-12-15T00:00:00Z'), 3, log);
     expect(report.dropped).toEqual(old);
     expect(report.deleted).toBe(1); // the stray click in the default partition
     const after = await partitions();
     for (const p of old) expect(after.has(p)).toBe(false);
-    for (const p of ['clicks_p2030_03', 'clicks_p2030_04', 'clicks_p2030_05', 'clicks_p2030_06', 'clicks_p2030_07', 'clicks_p2030_08', 'clicks_p2045_03', 'clicks_default']) {
+    for (const p of [...[2, 3, 4, 5].map((m) => partitionName(monthStart(first, m))), 'clicks_p2044_12', 'clicks_p2045_03', 'clicks_default']) {
       expect(after.has(p), p).toBe(true);
     }
-    expect(await query(database, `SELECT to_regclass('clicks_p2030_01') AS t`)).toEqual([{ t: null }]);
+    expect(await query(database, `SELECT to_regclass('${partitionName(first)}') AS t`)).toEqual([{ t: null }]);
     const dropLines = lines.filter((l) => l.msg === 'dropped a month of clicks past CLICK_RETENTION_MONTHS');
     expect(dropLines.map((l) => l.partition)).toEqual(old);
     expect(dropLines.every((l) => l.level === 30)).toBe(true);
-    expect(dropLines.find((l) => l.partition === 'clicks_p2030_01')).toMatchObject({ month: '2030-01' });
+    expect(dropLines.find((l) => l.partition === partitionName(first))).toMatchObject({ month: first.toISOString().slice(0, 7) });
 
     // Raw clicks of the dropped months are gone from the list and from tracking…
     const kept = [2, 3, 4, 5].flatMap((m) => byMonth.get(m)!.filter((c) => c.userAgent !== BOT)).sort((a, b) => a.at - b.at);
-    const listed = await analytics('startDate=2029-01-01&endDate=2030-12-31&take=5000&sort=asc');
+    const listed = await analytics(`startDate=${monthStart(now, -13).toISOString().slice(0, 10)}&endDate=${now.toISOString().slice(0, 10)}&take=5000&sort=asc`);
     expect(listed.map((c) => c.id)).toEqual(kept.map((c) => c.id));
     const dropped = byMonth.get(0)!.find((c) => c.userAgent !== BOT)!;
     expect(await analytics(`id=${dropped.id}`)).toEqual([]);
-    const lead = (clickId: string) => send('POST', '/api/track/lead', { clickId, eventName: 'Sign up', customerExternalId: `c-${clickId}`, customerName: 'Ada' });
+    const lead = (clickId: string) =>
+      send('POST', '/api/track/lead', { clickId, eventName: 'Sign up', customerExternalId: `c-${clickId}`, customerName: 'Ada' });
     const refused = await lead(dropped.id);
     expect(refused.statusCode, refused.body).toBe(400);
     expect(refused.json().error.en).toBe('Invalid clickId: is not a click of a link in this workspace.');
@@ -211,22 +221,26 @@ describe.runIf(onPostgres)('clicks partitions on PostgreSQL', () => {
     const countriesAfter = await analytics('groupBy=country');
     expect(new Map(countriesAfter.map((g) => [g.key, g.clicks]))).toEqual(new Map(countriesBefore.map((g) => [g.key, g.clicks])));
     // A second run finds nothing more to drop.
-    expect(await maintainClickPartitions(database, now, 3, quiet)).toMatchObject({ created: [], dropped: [], deleted: 0 });
+    expect(await maintainClickPartitions(database, new Date('2044-12-15T00:00:00Z'), 3, quiet)).toMatchObject({ created: [], dropped: [], deleted: 0 });
   });
 
   test('the service runs the job at start with CLICK_RETENTION_MONTHS from its configuration', async () => {
-    const clock = () => new Date('2030-08-10T00:00:00Z');
+    const now = await databaseNow(database);
+    const ahead = monthStart(now, 4);
+    const clock = () => new Date(ahead.getTime() + 9 * 86_400_000);
     const second = await startTestApp({ database: await openAgain(url), clock, env: { CLICK_RETENTION_MONTHS: '1' }, scheduledMaintenance: true });
     try {
-      // Cutoff 2030-07-01: March to June go; August to October are made.
+      // Cutoff the database's last month: the months before it go; its clock's month and the next two are made.
+      const lastMonth = partitionName(monthStart(now, -1));
       const done = await within(45_000, async () => {
         const parts = await partitions();
-        return !parts.has('clicks_p2030_06') && parts.has('clicks_p2030_10');
+        return !parts.has(partitionName(monthStart(now, -2))) && parts.has(partitionName(monthStart(ahead, 2)));
       });
       expect(done).toBe(true);
       const parts = await partitions();
-      expect(['clicks_p2030_07', 'clicks_p2030_08', 'clicks_p2030_09', 'clicks_p2030_10', 'clicks_p2045_03'].every((p) => parts.has(p))).toBe(true);
-      expect([...parts.keys()].filter((p) => /^clicks_p\d{4}_\d{2}$/.test(p) && p < 'clicks_p2030_07')).toEqual([]);
+      const kept = [lastMonth, partitionName(monthStart(now)), ...[0, 1, 2].map((m) => partitionName(monthStart(ahead, m))), 'clicks_p2045_03'];
+      expect(kept.filter((p) => !parts.has(p))).toEqual([]);
+      expect([...parts.keys()].filter((p) => /^clicks_p\d{4}_\d{2}$/.test(p) && p < lastMonth)).toEqual([]);
     } finally {
       await second.close();
     }
@@ -241,13 +255,23 @@ describe.runIf(!onPostgres)('click retention on PGlite (one table)', () => {
   afterAll(() => t.close());
 
   test('without CLICK_RETENTION_MONTHS the job does nothing on PGlite', async () => {
-    expect(await maintainClickPartitions(t.database, new Date(), undefined, quiet)).toEqual({ partitioned: false, created: [], moved: 0, dropped: [], deleted: 0 });
+    expect(await maintainClickPartitions(t.database, new Date(), undefined, quiet)).toEqual({
+      partitioned: false,
+      created: [],
+      moved: 0,
+      dropped: [],
+      deleted: 0,
+    });
   });
 
-  test('retention deletes clicks of the whole months past it in batches, keeps the rest, and the rollups keep their counts', async () => {
+  test("retention deletes clicks of the whole months past it (by the database's clock) in batches, keeps the rest, and the rollups keep their counts", async () => {
     const { ws, click, analytics } = await workspaceWithLink(t);
-    const old = Array.from({ length: 12_001 }, (_, i) => click(Date.UTC(2030, i % 2, 1 + (i % 28), i % 24, i % 60), { country: COUNTRIES[i % 3], bot: i % 50 === 0 }));
-    const kept = Array.from({ length: 90 }, (_, i) => click(Date.UTC(2030, 2 + (i % 4), 1 + (i % 28), 0, i), { country: COUNTRIES[i % 3] }));
+    const now = await databaseNow(t.database);
+    const at = (month: number, day: number, hour: number, minute: number) =>
+      monthStart(now, month).getTime() + day * 86_400_000 + hour * 3_600_000 + minute * 60_000;
+    // Retention 3: the database's fifth and fourth months back go, the three before its current one stay.
+    const old = Array.from({ length: 12_001 }, (_, i) => click(at(-5 + (i % 2), i % 28, i % 24, i % 60), { country: COUNTRIES[i % 3], bot: i % 50 === 0 }));
+    const kept = Array.from({ length: 90 }, (_, i) => click(at(-3 + (i % 3), i % 28, 0, i), { country: COUNTRIES[i % 3] }));
     for (let i = 0; i < old.length; i += 4000) await storeClicks(t.database, old.slice(i, i + 4000), noLookup);
     await storeClicks(t.database, kept, noLookup);
     const countriesBefore = await analytics('groupBy=country');
@@ -255,24 +279,31 @@ describe.runIf(!onPostgres)('click retention on PGlite (one table)', () => {
     expect(rollupsBefore).toEqual(new Map(countriesBefore.map((g) => [g.key, g.clicks])));
 
     const { lines, log } = recordingLogger();
-    const report = await maintainClickPartitions(t.database, new Date('2030-06-15T00:00:00Z'), 3, log);
+    // With a clock years ahead: retention goes by the database's.
+    const report = await maintainClickPartitions(t.database, new Date('2044-12-15T00:00:00Z'), 3, log);
     expect(report).toMatchObject({ partitioned: false, created: [], dropped: [] });
     expect(report.deleted).toBeGreaterThanOrEqual(old.length); // other tests' clicks of those months too
-    expect(lines.find((l) => l.msg === 'deleted clicks past CLICK_RETENTION_MONTHS')).toMatchObject({ level: 30, before: '2030-03-01T00:00:00.000Z' });
+    expect(lines.find((l) => l.msg === 'deleted clicks past CLICK_RETENTION_MONTHS')).toMatchObject({ level: 30, before: monthStart(now, -3).toISOString() });
 
     const listed = await analytics('take=5000&sort=asc');
     expect(listed.map((c) => c.id)).toEqual([...kept].sort((a, b) => a.at - b.at).map((c) => c.id));
     expect(await analytics(`id=${old[1]!.id}`)).toEqual([]);
     expect(await rollupCountries(t.database, ws.id)).toEqual(rollupsBefore);
     expect(await analytics('groupBy=country')).toEqual(countriesBefore);
-    expect((await maintainClickPartitions(t.database, new Date('2030-06-15T00:00:00Z'), 3, quiet)).deleted).toBe(0);
+    expect((await maintainClickPartitions(t.database, now, 3, quiet)).deleted).toBe(0);
   });
 
-  test('the service runs retention at start with CLICK_RETENTION_MONTHS from its configuration', async () => {
+  test("the service runs retention at start with CLICK_RETENTION_MONTHS from its configuration (by the database's clock, not its own)", async () => {
     const { click } = await workspaceWithLink(t);
-    const [old, recent] = [click('2031-01-31T23:59:59Z'), click('2031-02-01T00:00:00Z')];
+    const lastMonth = monthStart(await databaseNow(t.database), -1).getTime();
+    const [old, recent] = [click(lastMonth - 1000), click(lastMonth)];
     await storeClicks(t.database, [old, recent], noLookup);
-    const second = await startTestApp({ database: t.database, clock: () => new Date('2031-03-10T00:00:00Z'), env: { CLICK_RETENTION_MONTHS: '1' }, scheduledMaintenance: true });
+    const second = await startTestApp({
+      database: t.database,
+      clock: () => new Date('2031-03-10T00:00:00Z'),
+      env: { CLICK_RETENTION_MONTHS: '1' },
+      scheduledMaintenance: true,
+    });
     try {
       const ids = async () => (await query<{ id: string }>(t.database, `SELECT id FROM clicks WHERE id IN ($1, $2)`, [old.id, recent.id])).map((r) => r.id);
       expect(await within(15_000, async () => (await ids()).length === 1)).toBe(true);

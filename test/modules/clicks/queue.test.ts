@@ -50,7 +50,8 @@ describe('click queue', () => {
     expect(q.size).toBe(6);
     let admitted = false;
     void Promise.all(waiting).then(() => (admitted = true));
-    await new Promise((r) => setTimeout(r, 20));
+    // Nothing can make room while the write is held: a turn of the event loop lets any admission happen.
+    await new Promise((r) => setImmediate(r));
     expect(admitted).toBe(false);
     w.open();
     await Promise.all(waiting);
@@ -101,7 +102,8 @@ describe('click queue', () => {
     for (let i = 0; i < 4; i++) q.enqueue(aClick()); // a whole batch starts a write
     q.enqueue(aClick()); // arrives while that write is under way
     w.open();
-    await new Promise((r) => setTimeout(r, 20));
+    // The first write is done (a tiny batch after it would have started at once, synchronously).
+    await expect.poll(() => q.written).toBe(4);
     expect(w.batches.map((b) => b.length)).toEqual([4]);
     expect(q.size).toBe(1);
     await q.flush();

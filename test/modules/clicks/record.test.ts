@@ -4,15 +4,34 @@ import { CLICK_COPY_COLUMNS, clickCopyChunks, clickCopyText, copyField, enrichCl
 import { ClickGroups } from '../../../src/modules/clicks/store.js';
 
 const COLUMN_KEYS = [
-  'id', 'workspaceId', 'linkId', 'partnerId', 'createdAt', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl', 'bot',
-  'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'trigger', 'region', 'city', 'visitorFlags',
+  'id',
+  'workspaceId',
+  'linkId',
+  'partnerId',
+  'createdAt',
+  'country',
+  'device',
+  'browser',
+  'os',
+  'referrer',
+  'referrerUrl',
+  'bot',
+  'utmSource',
+  'utmMedium',
+  'utmCampaign',
+  'utmTerm',
+  'utmContent',
+  'trigger',
+  'region',
+  'city',
+  'visitorFlags',
 ];
 
 /** Reads one line of COPY text back, the way PostgreSQL does. */
 function parseCopyLine(line: string): (string | null)[] {
-  return line.split('\t').map((field) =>
-    field === '\\N' ? null : field.replace(/\\(.)/g, (_, c: string) => ({ t: '\t', n: '\n', r: '\r', '\\': '\\' })[c] ?? c),
-  );
+  return line
+    .split('\t')
+    .map((field) => (field === '\\N' ? null : field.replace(/\\(.)/g, (_, c: string) => ({ t: '\t', n: '\n', r: '\r', '\\': '\\' })[c] ?? c)));
 }
 
 const AGENTS = [
@@ -23,23 +42,29 @@ const AGENTS = [
   '',
 ];
 
-const rawClick = fc.record<RawClick>({
-  id: fc.uuid(),
-  workspaceId: fc.uuid(),
-  linkId: fc.uuid(),
-  partnerId: fc.option(fc.uuid(), { nil: null }),
-  at: fc.integer({ min: 0, max: 4_102_444_800_000 }),
-  ip: fc.constantFrom('127.0.0.1', '8.8.8.8', '2001:4860:4860::8888', 'not-an-ip'),
-  userAgent: fc.oneof(fc.constantFrom(...AGENTS), fc.string()),
-  referer: fc.option(fc.oneof(fc.webUrl(), fc.string(), fc.constant('https://a.example/tab\there\\N\r\n')), { nil: undefined }),
-  country: fc.option(fc.constantFrom('GB', 'SA', 'US'), { nil: undefined }),
-  // UTM values come from visitors' query strings: any text, tabs, backslashes and NUL included.
-  utm: fc.option(
-    fc.record({ source: fc.string(), medium: fc.string({ unit: 'binary' }), campaign: fc.constant('\\N\t\0x'), term: fc.string(), content: fc.string() }, { requiredKeys: [] }),
-    { nil: undefined },
-  ),
-  trigger: fc.option(fc.constant('qr' as const), { nil: undefined }),
-}, { requiredKeys: ['id', 'workspaceId', 'linkId', 'partnerId', 'at', 'ip', 'userAgent', 'referer', 'country'] });
+const rawClick = fc.record<RawClick>(
+  {
+    id: fc.uuid(),
+    workspaceId: fc.uuid(),
+    linkId: fc.uuid(),
+    partnerId: fc.option(fc.uuid(), { nil: null }),
+    at: fc.integer({ min: 0, max: 4_102_444_800_000 }),
+    ip: fc.constantFrom('127.0.0.1', '8.8.8.8', '2001:4860:4860::8888', 'not-an-ip'),
+    userAgent: fc.oneof(fc.constantFrom(...AGENTS), fc.string()),
+    referer: fc.option(fc.oneof(fc.webUrl(), fc.string(), fc.constant('https://a.example/tab\there\\N\r\n')), { nil: undefined }),
+    country: fc.option(fc.constantFrom('GB', 'SA', 'US'), { nil: undefined }),
+    // UTM values come from visitors' query strings: any text, tabs, backslashes and NUL included.
+    utm: fc.option(
+      fc.record(
+        { source: fc.string(), medium: fc.string({ unit: 'binary' }), campaign: fc.constant('\\N\t\0x'), term: fc.string(), content: fc.string() },
+        { requiredKeys: [] },
+      ),
+      { nil: undefined },
+    ),
+    trigger: fc.option(fc.constant('qr' as const), { nil: undefined }),
+  },
+  { requiredKeys: ['id', 'workspaceId', 'linkId', 'partnerId', 'at', 'ip', 'userAgent', 'referer', 'country'] },
+);
 
 describe('click records', () => {
   test('isoTime matches Date#toISOString for any time, in or out of order', () => {
@@ -72,20 +97,39 @@ describe('click records', () => {
   test('the groups counted while a batch is encoded are those of its enriched human clicks', () => {
     const lookup = (ip: string) => (ip === '8.8.8.8' ? 'US' : undefined);
     // Few distinct values, so that clicks share groups; times spread over a few quarter hours.
-    const shared = fc.record<RawClick>({
-      id: fc.uuid(),
-      workspaceId: fc.constantFrom('w1', 'w2'),
-      linkId: fc.constantFrom('l1', 'l2'),
-      partnerId: fc.constantFrom(null, 'p1'),
-      at: fc.integer({ min: 1_700_000_000_000, max: 1_700_000_000_000 + 3_600_000 }),
-      ip: fc.constantFrom('127.0.0.1', '8.8.8.8'),
-      userAgent: fc.constantFrom(...AGENTS),
-      referer: fc.constantFrom(undefined, 'https://a.example/x', 'not a url'),
-      country: fc.constantFrom(undefined, 'GB'),
-      utm: fc.constantFrom(undefined, { source: 'news' }, { source: 'news', medium: '' }, { campaign: 'x\0' }),
-      trigger: fc.constantFrom(undefined, 'qr' as const),
-    }, { requiredKeys: ['id', 'workspaceId', 'linkId', 'partnerId', 'at', 'ip', 'userAgent', 'referer', 'country'] });
-    const KEY_FIELDS = ['workspaceId', 'linkId', 'partnerId', 'country', 'device', 'browser', 'os', 'referrer', 'referrerUrl', 'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'trigger'] as const;
+    const shared = fc.record<RawClick>(
+      {
+        id: fc.uuid(),
+        workspaceId: fc.constantFrom('w1', 'w2'),
+        linkId: fc.constantFrom('l1', 'l2'),
+        partnerId: fc.constantFrom(null, 'p1'),
+        at: fc.integer({ min: 1_700_000_000_000, max: 1_700_000_000_000 + 3_600_000 }),
+        ip: fc.constantFrom('127.0.0.1', '8.8.8.8'),
+        userAgent: fc.constantFrom(...AGENTS),
+        referer: fc.constantFrom(undefined, 'https://a.example/x', 'not a url'),
+        country: fc.constantFrom(undefined, 'GB'),
+        utm: fc.constantFrom(undefined, { source: 'news' }, { source: 'news', medium: '' }, { campaign: 'x\0' }),
+        trigger: fc.constantFrom(undefined, 'qr' as const),
+      },
+      { requiredKeys: ['id', 'workspaceId', 'linkId', 'partnerId', 'at', 'ip', 'userAgent', 'referer', 'country'] },
+    );
+    const KEY_FIELDS = [
+      'workspaceId',
+      'linkId',
+      'partnerId',
+      'country',
+      'device',
+      'browser',
+      'os',
+      'referrer',
+      'referrerUrl',
+      'utmSource',
+      'utmMedium',
+      'utmCampaign',
+      'utmTerm',
+      'utmContent',
+      'trigger',
+    ] as const;
     fc.assert(
       fc.property(fc.array(fc.oneof(shared, rawClick), { maxLength: 60 }), (clicks) => {
         const groups = new ClickGroups();

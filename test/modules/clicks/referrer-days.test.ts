@@ -92,7 +92,9 @@ describe('referrer URLs of a day that is over', () => {
     const dayTotal = await total(`startDate=${yDate}&endDate=${yDate}`);
     expect(dayTotal).toBe(2 * URLS_KEPT_PER_DAY + 4);
     const morning = `startDate=${yDate}T00:00:00Z&endDate=${yDate}T02:00:00Z&groupBy=referrer_url&take=5000`;
-    const hoursBefore = (await (await t.inject({ method: 'GET', url: `/api/analytics?${morning}`, headers: { authorization: `Bearer ${ws.key}` } })).json<Row[]>()).length;
+    const hoursBefore = (
+      await (await t.inject({ method: 'GET', url: `/api/analytics?${morning}`, headers: { authorization: `Bearer ${ws.key}` } })).json<Row[]>()
+    ).length;
 
     await t.runtime.maintain();
 
@@ -106,7 +108,9 @@ describe('referrer URLs of a day that is over', () => {
     expect(after.reduce((s, r) => s + r.clicks, 0)).toBe(dayTotal);
     expect(await total(`startDate=${yDate}&endDate=${yDate}`)).toBe(dayTotal);
     expect(await byUrl(tDate)).toHaveLength(URLS_KEPT_PER_DAY + 4);
-    const hoursAfter = (await (await t.inject({ method: 'GET', url: `/api/analytics?${morning}`, headers: { authorization: `Bearer ${ws.key}` } })).json<Row[]>()).length;
+    const hoursAfter = (
+      await (await t.inject({ method: 'GET', url: `/api/analytics?${morning}`, headers: { authorization: `Bearer ${ws.key}` } })).json<Row[]>()
+    ).length;
     expect(hoursAfter).toBe(hoursBefore);
 
     // A late batch of yesterday (a spool replayed after midnight): its new URL is cut at the next run.
@@ -139,8 +143,7 @@ describe('two instances maintaining at once', () => {
       expect(after.find((r) => r.key === OTHER_URLS)?.clicks).toBe(5);
       expect(after.reduce((s, r) => s + r.clicks, 0)).toBe(dayTotal);
     };
-    const now = new Date();
-    const runs = [cutReferrerDays(t.database.db, now), cutReferrerDays(t.database.db, now), t.runtime.maintain()];
+    const runs = [cutReferrerDays(t.database.db), cutReferrerDays(t.database.db), t.runtime.maintain()];
     await Promise.race(runs);
     await isCut(dates.at(-1)!, totals.at(-1)!);
     await Promise.all(runs);
@@ -163,7 +166,7 @@ describe('a cut beside a batch of that day', () => {
           const result = await target.execute(query);
           if (cuts === 0 && dialect.sqlToQuery(query).sql.includes('analytics_url_days')) {
             cuts++;
-            await cutReferrerDays(t.database.db, new Date());
+            await cutReferrerDays(t.database.db);
           }
           return result;
         };
@@ -179,34 +182,51 @@ describe('a cut beside a batch of that day', () => {
     expect(after.reduce((s, r) => s + r.clicks, 0)).toBe(await total(`startDate=${date}&endDate=${date}`));
   }, 120_000);
 
-  it.runIf(onPostgres)('in an import’s transaction: the cut waits for it, leaves the mark, and the next run cuts the imported URL too', async () => {
-    const { cutReferrerDays } = await import('../../../src/modules/clicks/referrer-days.js');
-    const { insertImportedClicks } = await import('../../../src/modules/clicks/service.js');
-    const { ws, click, byUrl, total } = await setup();
-    const date = new Date(Math.floor(Date.now() / DAY) * DAY - 3 * DAY).toISOString().slice(0, 10);
-    const clicks = dayOfClicks(click, Date.parse(date), 5);
-    await storeClicks(t.database, clicks, () => undefined);
-    const dayTotal = await total(`startDate=${date}&endDate=${date}`);
-    const imported = {
-      id: randomUUID(), linkId: clicks[0]!.linkId, partnerId: null, createdAt: new Date(Date.parse(date) + 7_200_000).toISOString(),
-      country: 'DE', device: 'desktop' as const, browser: null, os: null, referrer: 'late.example', referrerUrl: 'https://late.example/',
-      utmSource: null, utmMedium: null, utmCampaign: null, utmTerm: null, utmContent: null, trigger: 'link' as const,
-    };
-    let cut: Promise<unknown> | undefined;
-    await t.database.db.transaction(async (tx) => {
-      await insertImportedClicks({ ctx: { db: tx, workspace: { id: ws.id } } as Ctx, input: [imported] });
-      cut = cutReferrerDays(t.database.db, new Date());
-      // Until the cut waits for this transaction's mark (or is done: then it did not wait).
-      await Promise.race([cut, waitingOnMark()]);
-    });
-    await cut;
-    await cutReferrerDays(t.database.db, new Date());
-    const after = await byUrl(date);
-    expect(after.find((r) => r.key === 'https://late.example/')).toBeUndefined();
-    expect(after).toHaveLength(URLS_KEPT_PER_DAY + 1);
-    expect(after.find((r) => r.key === OTHER_URLS)?.clicks).toBe(6);
-    expect(after.reduce((s, r) => s + r.clicks, 0)).toBe(dayTotal + 1);
-  }, 120_000);
+  it.runIf(onPostgres)(
+    'in an import’s transaction: the cut waits for it, leaves the mark, and the next run cuts the imported URL too',
+    async () => {
+      const { cutReferrerDays } = await import('../../../src/modules/clicks/referrer-days.js');
+      const { insertImportedClicks } = await import('../../../src/modules/clicks/service.js');
+      const { ws, click, byUrl, total } = await setup();
+      const date = new Date(Math.floor(Date.now() / DAY) * DAY - 3 * DAY).toISOString().slice(0, 10);
+      const clicks = dayOfClicks(click, Date.parse(date), 5);
+      await storeClicks(t.database, clicks, () => undefined);
+      const dayTotal = await total(`startDate=${date}&endDate=${date}`);
+      const imported = {
+        id: randomUUID(),
+        linkId: clicks[0]!.linkId,
+        partnerId: null,
+        createdAt: new Date(Date.parse(date) + 7_200_000).toISOString(),
+        country: 'DE',
+        device: 'desktop' as const,
+        browser: null,
+        os: null,
+        referrer: 'late.example',
+        referrerUrl: 'https://late.example/',
+        utmSource: null,
+        utmMedium: null,
+        utmCampaign: null,
+        utmTerm: null,
+        utmContent: null,
+        trigger: 'link' as const,
+      };
+      let cut: Promise<unknown> | undefined;
+      await t.database.db.transaction(async (tx) => {
+        await insertImportedClicks({ ctx: { db: tx, workspace: { id: ws.id } } as Ctx, input: [imported] });
+        cut = cutReferrerDays(t.database.db);
+        // Until the cut waits for this transaction's mark (or is done: then it did not wait).
+        await Promise.race([cut, waitingOnMark()]);
+      });
+      await cut;
+      await cutReferrerDays(t.database.db);
+      const after = await byUrl(date);
+      expect(after.find((r) => r.key === 'https://late.example/')).toBeUndefined();
+      expect(after).toHaveLength(URLS_KEPT_PER_DAY + 1);
+      expect(after.find((r) => r.key === OTHER_URLS)?.clicks).toBe(6);
+      expect(after.reduce((s, r) => s + r.clicks, 0)).toBe(dayTotal + 1);
+    },
+    120_000,
+  );
 });
 
 /** Resolves once a statement on analytics_url_days waits for a lock. */
@@ -224,12 +244,15 @@ describe('clickDays', () => {
     const { clickDays } = await import('../../../src/modules/clicks/referrer-days.js');
     const fc = (await import('fast-check')).default;
     fc.assert(
-      fc.property(fc.array(fc.record({ workspaceId: fc.constantFrom('a', 'b', 'c'), at: fc.integer({ min: 0, max: 5 * DAY }) }), { maxLength: 200 }), (clicks) => {
-        const want = new Set(clicks.map((c) => `${c.workspaceId} ${Math.floor(c.at / DAY) * DAY}`));
-        const got = clickDays(clicks).map((d) => `${d.workspaceId} ${d.day}`);
-        expect(got.length).toBe(want.size);
-        expect(new Set(got)).toEqual(want);
-      }),
+      fc.property(
+        fc.array(fc.record({ workspaceId: fc.constantFrom('a', 'b', 'c'), at: fc.integer({ min: 0, max: 5 * DAY }) }), { maxLength: 200 }),
+        (clicks) => {
+          const want = new Set(clicks.map((c) => `${c.workspaceId} ${Math.floor(c.at / DAY) * DAY}`));
+          const got = clickDays(clicks).map((d) => `${d.workspaceId} ${d.day}`);
+          expect(got.length).toBe(want.size);
+          expect(new Set(got)).toEqual(want);
+        },
+      ),
     );
   });
 });

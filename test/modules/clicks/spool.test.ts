@@ -92,7 +92,19 @@ describe('spool format', () => {
     const id = newId();
     const written = `linktrail-clicks v1\n${id}\t${ws}\t${link}\t\\N\t1767225600000\t203.0.113.9\tDE\tMozilla/5.0\\tx\thttps://news.example/\n`;
     expect(parseSpool(written)).toEqual({
-      clicks: [{ id, workspaceId: ws, linkId: link, partnerId: null, at: 1767225600000, ip: '203.0.113.9', country: 'DE', userAgent: 'Mozilla/5.0\tx', referer: 'https://news.example/' }],
+      clicks: [
+        {
+          id,
+          workspaceId: ws,
+          linkId: link,
+          partnerId: null,
+          at: 1767225600000,
+          ip: '203.0.113.9',
+          country: 'DE',
+          userAgent: 'Mozilla/5.0\tx',
+          referer: 'https://news.example/',
+        },
+      ],
       skipped: 0,
     });
     fc.assert(
@@ -167,7 +179,12 @@ describe('click spool on disk', () => {
     newDir();
     const written: string[] = [];
     const q = new ClickQueue(async (b) => void written.push(...b.map((c) => c.id)), quiet, { batchSize: 1000, flushIntervalMs: 60_000, summaryMs: 0 });
-    const spool = new ClickSpool({ dir, syncMs: 5, segmentMs: 0 }, quiet, () => undefined, (c) => q.takeBack(c));
+    const spool = new ClickSpool(
+      { dir, syncMs: 5, segmentMs: 0 },
+      quiet,
+      () => undefined,
+      (c) => q.takeBack(c),
+    );
     q.useSpool(spool);
     const clicks = Array.from({ length: 50 }, () => aClick());
     const seenAtAnswer: boolean[] = [];
@@ -194,8 +211,20 @@ describe('click spool on disk', () => {
 
   test('close() while the database is away keeps every unwritten click in the spool', async () => {
     newDir();
-    const q = new ClickQueue(async () => Promise.reject(new Error('database away')), quiet, { batchSize: 1000, flushIntervalMs: 60_000, summaryMs: 0, closeMs: 200 });
-    q.useSpool(new ClickSpool({ dir, syncMs: 50 }, quiet, () => undefined, (c) => q.takeBack(c)));
+    const q = new ClickQueue(async () => Promise.reject(new Error('database away')), quiet, {
+      batchSize: 1000,
+      flushIntervalMs: 60_000,
+      summaryMs: 0,
+      closeMs: 200,
+    });
+    q.useSpool(
+      new ClickSpool(
+        { dir, syncMs: 50 },
+        quiet,
+        () => undefined,
+        (c) => q.takeBack(c),
+      ),
+    );
     const clicks = Array.from({ length: 30 }, () => aClick());
     await Promise.all(clicks.map((c) => q.enqueue(c)));
     await q.close();
@@ -211,7 +240,14 @@ describe('click spool on disk', () => {
       written.push(...b.map((c) => c.id));
     };
     const q = new ClickQueue(slow, quiet, { batchSize: 2, flushIntervalMs: 60_000, summaryMs: 0, closeMs: 200 });
-    q.useSpool(new ClickSpool({ dir, syncMs: 50 }, quiet, () => undefined, (c) => q.takeBack(c)));
+    q.useSpool(
+      new ClickSpool(
+        { dir, syncMs: 50 },
+        quiet,
+        () => undefined,
+        (c) => q.takeBack(c),
+      ),
+    );
     const clicks = Array.from({ length: 60 }, () => aClick());
     await Promise.all(clicks.map((c) => q.enqueue(c)));
     await q.close();
@@ -227,9 +263,19 @@ describe('click spool on disk', () => {
   test('beyond the memory capacity clicks are spilled to disk, answered at once, and replayed from there', async () => {
     newDir();
     const stored: string[] = [];
-    const q = new ClickQueue(async (b) => void stored.push(...b.map((c) => c.id)), quiet, { batchSize: 1000, flushIntervalMs: 60_000, capacity: 5, summaryMs: 0 });
+    const q = new ClickQueue(async (b) => void stored.push(...b.map((c) => c.id)), quiet, {
+      batchSize: 1000,
+      flushIntervalMs: 60_000,
+      capacity: 5,
+      summaryMs: 0,
+    });
     const late: { replayer?: SpoolReplayer } = {};
-    const spool = new ClickSpool({ dir, syncMs: 50, segmentMs: 0 }, quiet, (p) => late.replayer!.add(p), (c) => q.takeBack(c));
+    const spool = new ClickSpool(
+      { dir, syncMs: 50, segmentMs: 0 },
+      quiet,
+      (p) => late.replayer!.add(p),
+      (c) => q.takeBack(c),
+    );
     const replayer = (late.replayer = new SpoolReplayer({ dir, owner: spool.owner, store: async (b) => void stored.push(...b.map((c) => c.id)), log: quiet }));
     q.useSpool(spool);
     cleanups.push(() => replayer.close());
@@ -263,7 +309,15 @@ describe('replay of spool files left by dead processes', () => {
     return Number(child.stdout.trim());
   };
   const countOf = async (ids: string[]) =>
-    (await rows<{ n: number }>(app.database.db, sql`select count(*)::int as n from clicks where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`))[0]!.n;
+    (
+      await rows<{ n: number }>(
+        app.database.db,
+        sql`select count(*)::int as n from clicks where id in (${sql.join(
+          ids.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`,
+      )
+    )[0]!.n;
 
   test('files of a dead writer are replayed once into the database, files of live writers are left alone', async () => {
     dir = mkdtempSync(join(tmpdir(), 'lt-replay-'));
@@ -310,13 +364,21 @@ describe('replay of spool files left by dead processes', () => {
     const byLink = aClick({ utm: { medium: 'email' } });
     writeFileSync(join(dir, segmentName(dead, 0)), `linktrail-clicks v1\n${v1Line(older)}`);
     writeFileSync(join(dir, segmentName(dead, 1)), SPOOL_HEADER + [byQr, byLink].map(spoolLine).join(''));
-    const replayer = new SpoolReplayer({ dir, owner: { host: 'h', pid: process.pid, boot: '6666aaaa' }, store: (b) => replayClicks(app.database, b, () => undefined), log: quiet });
+    const replayer = new SpoolReplayer({
+      dir,
+      owner: { host: 'h', pid: process.pid, boot: '6666aaaa' },
+      store: (b) => replayClicks(app.database, b, () => undefined),
+      log: quiet,
+    });
     await replayer.scan();
     await replayer.close();
     const stored = await rows<Record<string, string | null>>(
       app.database.db,
       sql`select id, utm_source, utm_medium, utm_campaign, utm_term, utm_content, "trigger" from clicks
-           where id in (${sql.join([older, byQr, byLink].map((c) => sql`${c.id}::uuid`), sql`, `)})`,
+           where id in (${sql.join(
+             [older, byQr, byLink].map((c) => sql`${c.id}::uuid`),
+             sql`, `,
+           )})`,
     );
     const none = { utm_source: null, utm_medium: null, utm_campaign: null, utm_term: null, utm_content: null };
     const order = [older, byQr, byLink].map((c) => c.id);

@@ -38,7 +38,13 @@ const noLookup = () => undefined;
 describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () => {
   test('store every value exactly, including tabs, newlines, backslashes, unicode and nulls', async () => {
     const { workspaceId, linkId } = await aLink();
-    const tricky = ['https://a.example/?q=tab\there', 'https://a.example/line\nbreak\r\n', 'https://a.example/back\\slash \\N \\t', 'https://a.example/café ☕ 𝄞', undefined];
+    const tricky = [
+      'https://a.example/?q=tab\there',
+      'https://a.example/line\nbreak\r\n',
+      'https://a.example/back\\slash \\N \\t',
+      'https://a.example/café ☕ 𝄞',
+      undefined,
+    ];
     const batch = tricky.map((r, i) => ({
       ...click(workspaceId, linkId, r),
       // UTM values come from visitors' query strings too: any text, NUL removed, 255 characters at most.
@@ -57,7 +63,15 @@ describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () =
     for (const c of batch) {
       expect(byId.get(c.id)).toEqual(enrichClick(c, noLookup));
       expect(byId.get(c.id)?.referrerUrl).toBe(c.referer ?? null);
-      if (c.utm) expect(byId.get(c.id)).toMatchObject({ utmSource: c.utm.source, utmMedium: 'email', utmCampaign: 'c'.repeat(255), utmTerm: null, utmContent: '\\N', trigger: 'qr' });
+      if (c.utm)
+        expect(byId.get(c.id)).toMatchObject({
+          utmSource: c.utm.source,
+          utmMedium: 'email',
+          utmCampaign: 'c'.repeat(255),
+          utmTerm: null,
+          utmContent: '\\N',
+          trigger: 'qr',
+        });
     }
   });
 
@@ -101,8 +115,16 @@ describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () =
     const busy = await aLink();
     const quiet = await aLink();
     const before = Date.now();
-    await storeClicks(t.database, Array.from({ length: HOT_LINK_CLICKS_PER_DAY }, () => click(busy.workspaceId, busy.linkId, undefined)), noLookup);
-    await storeClicks(t.database, Array.from({ length: 20 }, () => click(quiet.workspaceId, quiet.linkId, undefined)), noLookup);
+    await storeClicks(
+      t.database,
+      Array.from({ length: HOT_LINK_CLICKS_PER_DAY }, () => click(busy.workspaceId, busy.linkId, undefined)),
+      noLookup,
+    );
+    await storeClicks(
+      t.database,
+      Array.from({ length: 20 }, () => click(quiet.workspaceId, quiet.linkId, undefined)),
+      noLookup,
+    );
     const hot = await rows<{ link: string; from: Date; urlsFrom: Date; placesFrom: Date }>(
       t.database.db,
       sql`SELECT link_id::text AS link, dims_from AS "from", urls_from AS "urlsFrom", places_from AS "placesFrom" FROM analytics_hot_links WHERE link_id IN (${busy.linkId}::uuid, ${quiet.linkId}::uuid)`,
@@ -116,7 +138,10 @@ describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () =
     expect(from).toBeGreaterThanOrEqual(before + 3_600_000);
     expect(from).toBeLessThanOrEqual(Date.now() + 3_600_000 + 86_400_000);
     // Its clicks of today stay raw-only: no dimension rows before dims_from.
-    const dimRows = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM analytics_rollups WHERE scope_id = ${busy.linkId}::uuid AND dim <> ''`);
+    const dimRows = await rows<{ n: number }>(
+      t.database.db,
+      sql`SELECT count(*)::int AS n FROM analytics_rollups WHERE scope_id = ${busy.linkId}::uuid AND dim <> ''`,
+    );
     expect(dimRows[0]!.n).toBe(0);
   });
 

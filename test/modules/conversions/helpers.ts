@@ -23,17 +23,15 @@ export function mutatedBodies(
   wrong: fc.Arbitrary<unknown>,
   anyJson: fc.Arbitrary<unknown>,
 ): fc.Arbitrary<Body> {
-  return fc
-    .tuple(valid, fc.array(fc.tuple(field, wrong), { maxLength: 2 }), fc.option(anyJson, { nil: undefined }))
-    .map(([b, changes, junk]) => {
-      const out: Body = { ...b };
-      for (const [k, v] of changes) {
-        if (v === undefined) delete out[k];
-        else out[k] = v;
-      }
-      if (junk !== undefined) out.junk = junk;
-      return out;
-    });
+  return fc.tuple(valid, fc.array(fc.tuple(field, wrong), { maxLength: 2 }), fc.option(anyJson, { nil: undefined })).map(([b, changes, junk]) => {
+    const out: Body = { ...b };
+    for (const [k, v] of changes) {
+      if (v === undefined) delete out[k];
+      else out[k] = v;
+    }
+    if (junk !== undefined) out.junk = junk;
+    return out;
+  });
 }
 
 export interface Link {

@@ -122,7 +122,13 @@ describe('POST /api/track/lead: field rules', () => {
     const { eventName: _omit, ...without } = base(clickId);
     await expectRejected(
       api,
-      [base(clickId, { eventName: '' }), base(clickId, { eventName: 'e'.repeat(256) }), without, base(clickId, { eventName: 5 }), base(clickId, { eventName: null })],
+      [
+        base(clickId, { eventName: '' }),
+        base(clickId, { eventName: 'e'.repeat(256) }),
+        without,
+        base(clickId, { eventName: 5 }),
+        base(clickId, { eventName: null }),
+      ],
       'eventName',
     );
   });
@@ -225,11 +231,7 @@ describe('POST /api/track/lead: field rules', () => {
   it('clickId: required string; a value that is no click id is a 400', async () => {
     const { api, clickId } = await withClick();
     const { clickId: _omit, ...without } = base(clickId);
-    await expectRejected(
-      api,
-      [without, base(clickId, { clickId: null }), base(clickId, { clickId: 5 }), base(clickId, { clickId: 'not-a-click' })],
-      'clickId',
-    );
+    await expectRejected(api, [without, base(clickId, { clickId: null }), base(clickId, { clickId: 5 }), base(clickId, { clickId: 'not-a-click' })], 'clickId');
   });
 
   it('an unknown click id is a 400 and writes nothing', async () => {
@@ -349,7 +351,10 @@ describe('POST /api/track/lead: property', () => {
       {
         clickId: fc.constantFrom(clickId, clickId, ''),
         eventName: fc.string({ minLength: 1, maxLength: 20 }),
-        customerExternalId: fc.oneof(fc.constantFrom('known', 'other'), fc.nat().map(() => `fresh-${fresh++}`)),
+        customerExternalId: fc.oneof(
+          fc.constantFrom('known', 'other'),
+          fc.nat().map(() => `fresh-${fresh++}`),
+        ),
         customerName: fc.string({ maxLength: 20 }),
         customerEmail: fc.constantFrom('a@b.co', 'first.last@example.com', null),
         customerAvatar: fc.oneof(fc.constantFrom('https://cdn.example.com/a.png', null), fc.webUrl({ validSchemes: ['https'] })),

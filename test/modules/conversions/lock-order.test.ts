@@ -40,7 +40,15 @@ async function fixture() {
   expect(made.statusCode, made.body).toBe(201);
   const linkId = made.json<{ id: string }[]>()[0]!.id;
   const click = (): RawClick => ({
-    id: randomUUID(), workspaceId: ws.id, linkId, partnerId: null, at: Date.now(), ip: '203.0.113.9', userAgent: AGENT, referer: undefined, country: 'DE',
+    id: randomUUID(),
+    workspaceId: ws.id,
+    linkId,
+    partnerId: null,
+    at: Date.now(),
+    ip: '203.0.113.9',
+    userAgent: AGENT,
+    referer: undefined,
+    country: 'DE',
   });
   const seed = click();
   await storeClicks(t.database, [seed], () => undefined);
@@ -81,7 +89,10 @@ async function free(where: string, table: Table): Promise<boolean> {
 /** Until a statement waits for the transaction of backend `holder`. */
 async function waitingFor(holder: number): Promise<void> {
   for (;;) {
-    const found = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${holder}::int = ANY(pg_blocking_pids(pid))`);
+    const found = await rows<{ n: number }>(
+      t.database.db,
+      sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${holder}::int = ANY(pg_blocking_pids(pid))`,
+    );
     if (found[0]!.n > 0) return;
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -125,8 +136,14 @@ describe.runIf(onPostgres)('tracking and the click writer take rollups and link 
     const f = await fixture();
     const lead = () =>
       recordLead(t.database.db, {
-        id: randomUUID(), workspaceId: f.ws.id, customerId: randomUUID(), eventName: 'Sign up', clickId: f.seed.id, from: { clickId: f.seed.id },
-        metadata: null, customer: { externalId: 'c1', name: 'C' },
+        id: randomUUID(),
+        workspaceId: f.ws.id,
+        customerId: randomUUID(),
+        eventName: 'Sign up',
+        clickId: f.seed.id,
+        from: { clickId: f.seed.id },
+        metadata: null,
+        customer: { externalId: 'c1', name: 'C' },
       });
     expect(await lockedBefore(f, 'link_daily_stats', lead)).toEqual(['analytics_rollups']);
   });
@@ -135,8 +152,17 @@ describe.runIf(onPostgres)('tracking and the click writer take rollups and link 
     const f = await fixture();
     const sale = () =>
       recordSale(t.database.db, {
-        id: randomUUID(), workspaceId: f.ws.id, customerId: randomUUID(), eventName: 'Purchase', amount: 1200, currency: 'usd', clickId: f.seed.id,
-        leadId: null, from: { clickId: f.seed.id }, metadata: null, customer: { externalId: 'c2', name: 'C' },
+        id: randomUUID(),
+        workspaceId: f.ws.id,
+        customerId: randomUUID(),
+        eventName: 'Purchase',
+        amount: 1200,
+        currency: 'usd',
+        clickId: f.seed.id,
+        leadId: null,
+        from: { clickId: f.seed.id },
+        metadata: null,
+        customer: { externalId: 'c2', name: 'C' },
       });
     expect(await lockedBefore(f, 'link_daily_stats', sale)).toEqual(['analytics_rollups', 'analytics_revenue_rollups']);
     expect(await lockedBefore(f, 'link_daily_revenue', sale)).toEqual(['analytics_rollups', 'analytics_revenue_rollups', 'link_daily_stats']);
@@ -145,8 +171,17 @@ describe.runIf(onPostgres)('tracking and the click writer take rollups and link 
   it('a refund: its rollups and their money before the link day’s money', async () => {
     const f = await fixture();
     const sold = await recordSale(t.database.db, {
-      id: randomUUID(), workspaceId: f.ws.id, customerId: randomUUID(), eventName: 'Purchase', amount: 1200, currency: 'usd', clickId: f.seed.id,
-      leadId: null, from: { clickId: f.seed.id }, metadata: null, customer: { externalId: 'c3', name: 'C' },
+      id: randomUUID(),
+      workspaceId: f.ws.id,
+      customerId: randomUUID(),
+      eventName: 'Purchase',
+      amount: 1200,
+      currency: 'usd',
+      clickId: f.seed.id,
+      leadId: null,
+      from: { clickId: f.seed.id },
+      metadata: null,
+      customer: { externalId: 'c3', name: 'C' },
     });
     const refund = () => setRefundedAmount(t.database.db, { workspaceId: f.ws.id, saleId: sold!.id, refundedAmount: 200 });
     expect(await lockedBefore(f, 'link_daily_revenue', refund)).toEqual(['analytics_rollups', 'analytics_revenue_rollups']);

@@ -63,18 +63,7 @@ describe('POST /api/track/sale: the event', () => {
     const res = await api.sale(saleBody({ clickId, customerEmail: 'ada@example.com', customerAvatar: 'https://cdn.example.com/ada.png' }));
     expect(res.statusCode, res.body).toBe(200);
     const event = res.json<SaleEvent>();
-    expect(Object.keys(event).sort()).toEqual([
-      'amount',
-      'clickId',
-      'createdAt',
-      'currency',
-      'customer',
-      'eventName',
-      'id',
-      'leadId',
-      'linkId',
-      'metadata',
-    ]);
+    expect(Object.keys(event).sort()).toEqual(['amount', 'clickId', 'createdAt', 'currency', 'customer', 'eventName', 'id', 'leadId', 'linkId', 'metadata']);
     expect(event).toMatchObject({
       eventName: 'Purchase',
       amount: 4999,
@@ -113,7 +102,11 @@ describe('POST /api/track/sale: the event', () => {
     expect((await api.okSale(saleBody({ clickId }))).eventName).toBe('Purchase');
     expect((await api.okSale(saleBody({ clickId, eventName: 'Upgrade' }))).eventName).toBe('Upgrade');
     expect((await api.okSale(saleBody({ clickId, eventName: 'e'.repeat(255) }))).eventName).toBe('e'.repeat(255));
-    await expectRejected(api, [saleBody({ clickId, eventName: 'e'.repeat(256) }), saleBody({ clickId, eventName: 5 }), saleBody({ clickId, eventName: null })], 'eventName');
+    await expectRejected(
+      api,
+      [saleBody({ clickId, eventName: 'e'.repeat(256) }), saleBody({ clickId, eventName: 5 }), saleBody({ clickId, eventName: null })],
+      'eventName',
+    );
   });
 
   it('metadata: an object stored with the event; anything else is a 400', async () => {
@@ -121,7 +114,11 @@ describe('POST /api/track/sale: the event', () => {
     const metadata = { order: 'A-17', items: [{ sku: 'X', qty: 2 }], coupon: null, gift: false };
     expect((await api.okSale(saleBody({ clickId, metadata }))).metadata).toEqual(metadata);
     expect((await api.okSale(saleBody({ clickId, metadata: null }))).metadata).toBeNull();
-    await expectRejected(api, [saleBody({ clickId, metadata: [metadata] }), saleBody({ clickId, metadata: 'x' }), saleBody({ clickId, metadata: 1 })], 'metadata');
+    await expectRejected(
+      api,
+      [saleBody({ clickId, metadata: [metadata] }), saleBody({ clickId, metadata: 'x' }), saleBody({ clickId, metadata: 1 })],
+      'metadata',
+    );
   });
 });
 
@@ -168,7 +165,12 @@ describe('POST /api/track/sale: customer fields', () => {
     const { customerExternalId: _omit, ...without } = saleBody({ clickId });
     await expectRejected(
       api,
-      [saleBody({ clickId, customerExternalId: '' }), saleBody({ clickId, customerExternalId: 'c'.repeat(101) }), saleBody({ clickId, customerExternalId: 1 }), without],
+      [
+        saleBody({ clickId, customerExternalId: '' }),
+        saleBody({ clickId, customerExternalId: 'c'.repeat(101) }),
+        saleBody({ clickId, customerExternalId: 1 }),
+        without,
+      ],
       'customerExternalId',
     );
   });
@@ -179,7 +181,11 @@ describe('POST /api/track/sale: customer fields', () => {
     const { customerName: _omit, ...without } = saleBody({ clickId, customerExternalId: 'other' });
     await expectRejected(
       api,
-      [saleBody({ clickId, customerExternalId: 'other', customerName: 'n'.repeat(101) }), saleBody({ clickId, customerExternalId: 'other', customerName: null }), without],
+      [
+        saleBody({ clickId, customerExternalId: 'other', customerName: 'n'.repeat(101) }),
+        saleBody({ clickId, customerExternalId: 'other', customerName: null }),
+        without,
+      ],
       'customerName',
     );
   });
@@ -190,7 +196,11 @@ describe('POST /api/track/sale: customer fields', () => {
     expect(set.customer).toMatchObject({ email: 'ada@example.com', avatar: 'https://cdn.example.com/ada.png' });
     expect((await api.okSale(saleBody({ clickId }))).customer).toMatchObject({ email: 'ada@example.com', avatar: 'https://cdn.example.com/ada.png' });
     await expectRejected(api, [saleBody({ clickId, customerEmail: 'nope' }), saleBody({ clickId, customerEmail: `${'a'.repeat(95)}@b.com` })], 'customerEmail');
-    await expectRejected(api, [saleBody({ clickId, customerAvatar: 'http://cdn.example.com/a.png' }), saleBody({ clickId, customerAvatar: 'nope' })], 'customerAvatar');
+    await expectRejected(
+      api,
+      [saleBody({ clickId, customerAvatar: 'http://cdn.example.com/a.png' }), saleBody({ clickId, customerAvatar: 'nope' })],
+      'customerAvatar',
+    );
     const cleared = await api.okSale(saleBody({ clickId, customerEmail: null, customerAvatar: null }));
     expect(cleared.customer).toMatchObject({ id: set.customer.id, email: null, avatar: null });
     expect(await api.customers()).toEqual([cleared.customer]);

@@ -49,7 +49,9 @@ const ids = (list: { id: string }[]) => list.map((c) => c.id);
 describe('customer upsert by customerExternalId on every accepted event', () => {
   it('reuses the active customer and updates name, email and avatar as given (omitted keeps, null clears)', async () => {
     const { api, clickId } = await withClick();
-    const first = await api.okLead(leadBody(clickId, { customerName: 'Ada', customerEmail: 'ada@example.com', customerAvatar: 'https://cdn.example.com/a.png' }));
+    const first = await api.okLead(
+      leadBody(clickId, { customerName: 'Ada', customerEmail: 'ada@example.com', customerAvatar: 'https://cdn.example.com/a.png' }),
+    );
     const second = await api.okLead(leadBody(clickId, { customerName: 'Ada L.', customerEmail: 'ada.l@example.com' }));
     expect(second.customer).toMatchObject({
       id: first.customer.id,
@@ -191,8 +193,18 @@ describe('PUT /api/customers', () => {
     const { api, customer, put } = await shop();
     const a = await customer('a');
     const before = await api.customers();
-    expect400(await put([{ id: a.id, name: 'changed' }, { id: randomUUID(), name: 'ghost' }]));
-    expect400(await put([{ externalId: 'a', name: 'changed' }, { externalId: 'ghost', name: 'ghost' }]));
+    expect400(
+      await put([
+        { id: a.id, name: 'changed' },
+        { id: randomUUID(), name: 'ghost' },
+      ]),
+    );
+    expect400(
+      await put([
+        { externalId: 'a', name: 'changed' },
+        { externalId: 'ghost', name: 'ghost' },
+      ]),
+    );
     expect400(await put([{ externalId: 'nobody', name: 'New' }]));
     expect(await api.customers()).toEqual(before);
   });
@@ -213,7 +225,13 @@ describe('PUT /api/customers', () => {
     const a = await customer('a');
     const before = await api.customers();
     expect400(await put([{ id: a.id, avatar: 'http://cdn.example.com/a.png' }]), '[0].avatar');
-    expect400(await put([{ id: a.id, name: 'ok' }, { id: a.id, email: 'not-an-email' }]), '[1].email');
+    expect400(
+      await put([
+        { id: a.id, name: 'ok' },
+        { id: a.id, email: 'not-an-email' },
+      ]),
+      '[1].email',
+    );
     expect400(await put([{ id: a.id, name: 'n'.repeat(101) }]), '[0].name');
     expect400(await put([{ id: a.id }]));
     expect400(await put([{ name: 'no id' }]));

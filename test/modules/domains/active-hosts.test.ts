@@ -11,10 +11,14 @@ describe('ActiveHosts', () => {
   it('reloads on a change announced through the bus until closed, then never (the database may be closing)', async () => {
     const bus = new LocalBus();
     let loads = 0;
-    const hosts = new ActiveHosts(async (): Promise<ClaimedHost[]> => {
-      loads++;
-      return [{ host: 'brand.example', workspaceId: 'ws', rootUrl: null, notFoundUrl: null }];
-    }, bus, quiet);
+    const hosts = new ActiveHosts(
+      async (): Promise<ClaimedHost[]> => {
+        loads++;
+        return [{ host: 'brand.example', workspaceId: 'ws', rootUrl: null, notFoundUrl: null }];
+      },
+      bus,
+      quiet,
+    );
     await hosts.start();
     expect(loads).toBe(1);
     await bus.publishDomainsChanged();

@@ -43,13 +43,13 @@ describe('aliases through /api/links', () => {
     expect(kept.json<LinkOut[]>()[0]!.aliases).toEqual([`https://${host}/one`, `https://${host}/two`]);
     const replaced = await a.send('PUT', '/api/links', [
       { id: link.id, aliases: [`https://${host}/two`, `https://${host}/three`] },
-      { url: 'https://shop.example/new', collectionId: (await a.collection()), aliases: [] },
+      { url: 'https://shop.example/new', collectionId: await a.collection(), aliases: [] },
     ]);
     expectStatus(replaced, 200);
     expect(replaced.json<LinkOut[]>()[0]!.aliases).toEqual([`https://${host}/two`, `https://${host}/three`]);
     const moved = await a.send('PUT', '/api/links', [
       { id: link.id, aliases: [] },
-      { url: 'https://shop.example/other', collectionId: (await a.collection()), aliases: [`https://${host}/two`] },
+      { url: 'https://shop.example/other', collectionId: await a.collection(), aliases: [`https://${host}/two`] },
     ]);
     expectStatus(moved, 200);
     expect(moved.json<LinkOut[]>().map((l) => l.aliases)).toEqual([[], [`https://${host}/two`]]);
@@ -63,15 +63,24 @@ describe('aliases through /api/links', () => {
     ]);
     expectStatus(taken, 400);
     expect(errorOf(taken)).toMatchObject({ field: '[1].aliases[1]', reason: 'alias_taken' });
-    const free = await first.api.send('POST', '/api/links', [{ url: 'https://shop.example/a', collectionId: first.collectionId, aliases: [`https://${first.host}/free`] }]);
+    const free = await first.api.send('POST', '/api/links', [
+      { url: 'https://shop.example/a', collectionId: first.collectionId, aliases: [`https://${first.host}/free`] },
+    ]);
     expectStatus(free, 201); // the failed request wrote nothing
     // Case matters: /Taken is another alias.
-    expectStatus(await first.api.send('PUT', '/api/links', [{ id: first.link.id, aliases: [`https://${first.host}/taken`, `https://${first.host}/Taken`] }]), 200);
+    expectStatus(
+      await first.api.send('PUT', '/api/links', [{ id: first.link.id, aliases: [`https://${first.host}/taken`, `https://${first.host}/Taken`] }]),
+      200,
+    );
   });
 
   it('refuses aliases on unclaimed hosts, malformed ones and duplicates within the request', async () => {
     const { api: a, host, collectionId } = await activeHostWithLink(t);
-    const post = (aliases: unknown) => a.send('POST', '/api/links', [{ url: 'https://shop.example/', collectionId }, { url: 'https://shop.example/', collectionId, aliases }]);
+    const post = (aliases: unknown) =>
+      a.send('POST', '/api/links', [
+        { url: 'https://shop.example/', collectionId },
+        { url: 'https://shop.example/', collectionId, aliases },
+      ]);
     const cases: [unknown, string, string][] = [
       [[`https://${freshHost()}/x`], '[1].aliases[0]', 'alias_host_not_claimed'],
       [[`https://${host}/`], '[1].aliases[0]', 'alias_invalid'],
@@ -93,7 +102,7 @@ describe('aliases through /api/links', () => {
     expect(errorOf(twice)).toMatchObject({ field: '[1].aliases[0]', reason: 'duplicate_in_request' });
   });
 
-  it('deleting a link frees its aliases; removing the claim removes the workspace\'s aliases on it', async () => {
+  it("deleting a link frees its aliases; removing the claim removes the workspace's aliases on it", async () => {
     const { api: a, host, link, domain, collectionId } = await activeHostWithLink(t, { paths: ['/gone'] });
     expectStatus(await a.send('DELETE', '/api/links', [link.id]), 200);
     const reused = await a.send('POST', '/api/links', [{ url: 'https://shop.example/', collectionId, aliases: [`https://${host}/gone`] }]);
@@ -103,15 +112,19 @@ describe('aliases through /api/links', () => {
     expect(after.json<LinkOut[]>()[0]!.aliases).toEqual([]);
   });
 
-  it("verification removes the aliases other workspaces stored on the host while pending", async () => {
+  it('verification removes the aliases other workspaces stored on the host while pending', async () => {
     const host = freshHost();
     const [w1, w2] = [await t.workspace(), await t.workspace()];
     await api(t, w1).claim({ host });
     const c2 = await api(t, w2).claim({ host });
-    const squat = await api(t, w1).send('POST', '/api/links', [{ url: 'https://shop.example/', collectionId: await api(t, w1).collection(), aliases: [`https://${host}/spring`] }]);
+    const squat = await api(t, w1).send('POST', '/api/links', [
+      { url: 'https://shop.example/', collectionId: await api(t, w1).collection(), aliases: [`https://${host}/spring`] },
+    ]);
     expectStatus(squat, 201);
     expectStatus(await t.admin('POST', `/domains/${c2.id}/verify`), 200);
-    const mine = await api(t, w2).send('POST', '/api/links', [{ url: 'https://shop.example/', collectionId: await api(t, w2).collection(), aliases: [`https://${host}/spring`] }]);
+    const mine = await api(t, w2).send('POST', '/api/links', [
+      { url: 'https://shop.example/', collectionId: await api(t, w2).collection(), aliases: [`https://${host}/spring`] },
+    ]);
     expectStatus(mine, 201);
     const theirs = await api(t, w1).send('GET', `/api/links?id=${squat.json<LinkOut[]>()[0]!.id}`);
     expect(theirs.json<LinkOut[]>()[0]!.aliases).toEqual([]);

@@ -154,7 +154,13 @@ describe('operator routes', () => {
     const c2 = await api(t, w2).claim({ host });
     const all = await t.admin('GET', '/domains?take=5000');
     expectStatus(all, 200);
-    expect(all.json<Claimed[]>().filter((d) => d.host === host).map((d) => d.id).sort()).toEqual([c1.id, c2.id].sort());
+    expect(
+      all
+        .json<Claimed[]>()
+        .filter((d) => d.host === host)
+        .map((d) => d.id)
+        .sort(),
+    ).toEqual([c1.id, c2.id].sort());
     expect((await t.admin('POST', `/domains/${c1.id}/verify`)).json()).toMatchObject({ status: 'active' });
     const taken = await t.admin('POST', `/domains/${c2.id}/verify`);
     expectStatus(taken, 400);

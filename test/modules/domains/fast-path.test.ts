@@ -42,7 +42,10 @@ describe('claimed hosts on the fast path', () => {
     const clickId = new URL(res.location!).searchParams.get('ltid')!;
     expect(new URL(res.location!).searchParams.get('a')).toBe('1');
     expect(
-      await within(5000, async () => (await rows<{ l: string }>(t.database.db, sql`SELECT link_id AS l FROM clicks WHERE id = ${clickId}::uuid`))[0]?.l === link.id),
+      await within(
+        5000,
+        async () => (await rows<{ l: string }>(t.database.db, sql`SELECT link_id AS l FROM clicks WHERE id = ${clickId}::uuid`))[0]?.l === link.id,
+      ),
     ).toBe(true);
     // An unknown path of the host goes through the framework to the 404 page.
     const unknown = await hit(host, '/unknown');

@@ -46,7 +46,9 @@ export async function activeHostWithLink(t: TestApp, o: { host?: string; rootUrl
   expectStatus(await t.admin('POST', `/domains/${claimed.id}/verify`), 200);
   const collectionId = await a.collection();
   const paths = o.paths ?? ['/spring'];
-  const res = await a.send('POST', '/api/links', [{ url: 'https://shop.example/sale', collectionId, aliases: paths.map((p) => `https://${host}${p}`), ...o.link }]);
+  const res = await a.send('POST', '/api/links', [
+    { url: 'https://shop.example/sale', collectionId, aliases: paths.map((p) => `https://${host}${p}`), ...o.link },
+  ]);
   expectStatus(res, 201);
   const link = res.json<{ id: string; shortUrl: string; aliases: string[] }[]>()[0]!;
   return { ws, api: a, host, domain: claimed, link, collectionId };

@@ -40,9 +40,16 @@ describe('normalizeHost', () => {
 
   it('IPv4 and IPv6 literals, in any spelling, are refused as IP literals', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.ipV4(), fc.ipV6().map((a) => `[${a}]`), fc.ipV6()), (ip) => {
-        expect(normalizeHost(ip, NONE)).toEqual({ ok: false, problem: 'host_ip_literal' });
-      }),
+      fc.property(
+        fc.oneof(
+          fc.ipV4(),
+          fc.ipV6().map((a) => `[${a}]`),
+          fc.ipV6(),
+        ),
+        (ip) => {
+          expect(normalizeHost(ip, NONE)).toEqual({ ok: false, problem: 'host_ip_literal' });
+        },
+      ),
     );
     for (const legacy of ['127.1', '0x7f.0.0.1', '2130706433.']) expect(normalizeHost(legacy, NONE)).toMatchObject({ ok: false });
   });

@@ -1,7 +1,7 @@
 /**
  * Two instances on one PostgreSQL and one Redis (operations.md §13, §17): a host verified,
  * changed or removed on A routes (or stops routing) on B within the bus's delay, and an alias
- * added or removed on A does too.
+ * or a key (§21) added or removed on A does too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres, onRedis, startTestApp, type TestApp } from '../../helpers/app.js';
@@ -21,10 +21,14 @@ describe.skipIf(!onPostgres || !onRedis)('two instances agree on claimed hosts a
   const on = (t: TestApp, host: string, url: string) => t.inject({ method: 'GET', url, headers: { host } });
   /** B answers `status` (and `location`) within the bus's delay (bounded: 2 s; well under the 60 s safety net). */
   const bAgrees = (host: string, url: string, status: number, location?: string) =>
-    within(2000, async () => {
-      const res = await on(b, host, url);
-      return res.statusCode === status && (location === undefined || res.headers.location === location);
-    }, 20);
+    within(
+      2000,
+      async () => {
+        const res = await on(b, host, url);
+        return res.statusCode === status && (location === undefined || res.headers.location === location);
+      },
+      20,
+    );
 
   it('verification on A makes B route the host; a PATCH and the removal on A reach B', async () => {
     const ws = await a.workspace();
@@ -45,5 +49,27 @@ describe.skipIf(!onPostgres || !onRedis)('two instances agree on claimed hosts a
     expectStatus(await wsApi.send('PUT', '/api/links', [{ id: link.id, aliases: [`https://${host}/summer`] }]), 200);
     expect(await bAgrees(host, '/spring', 302, 'https://shop.example/missing')).toBe(true);
     expect(await bAgrees(host, '/summer', 302)).toBe(true);
+  });
+
+  it('a key (operations.md §21) cached on B is dropped when A changes it, on the short-link host and on a claimed one', async () => {
+    const { api: wsApi, host, collectionId } = await activeHostWithLink(a);
+    const [onShort, onClaimed] = [`k-${freshHost('s').split('.')[0]}`, `k-${freshHost('c').split('.')[0]}`];
+    const made = await wsApi.send('POST', '/api/links', [
+      { url: 'https://shop.example/short', collectionId, key: onShort },
+      { url: 'https://shop.example/claimed', collectionId, domain: host, key: onClaimed },
+    ]);
+    expectStatus(made, 201);
+    const [shortLink, claimedLink] = made.json<{ id: string }[]>();
+    expect(await bAgrees('lt.test', `/${onShort}`, 302)).toBe(true); // cached on B
+    expect(await bAgrees(host, `/${onClaimed}`, 302)).toBe(true);
+    const moved = await wsApi.send('PUT', '/api/links', [
+      { id: shortLink!.id, key: `${onShort}-2` },
+      { id: claimedLink!.id, key: `${onClaimed}-2` },
+    ]);
+    expectStatus(moved, 200);
+    expect(await bAgrees('lt.test', `/${onShort}`, 404)).toBe(true);
+    expect(await bAgrees(host, `/${onClaimed}`, 404)).toBe(true);
+    expect(await bAgrees('lt.test', `/${onShort}-2`, 302)).toBe(true);
+    expect(await bAgrees(host, `/${onClaimed}-2`, 302)).toBe(true);
   });
 });

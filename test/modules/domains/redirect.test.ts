@@ -4,11 +4,9 @@
  * `/` and other paths go to rootUrl / notFoundUrl or get the 404 page; a pending or unclaimed
  * host is served exactly as before.
  */
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rows } from '../../../src/db/connect.js';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
-import { within } from '../../helpers/wait.js';
+import { clickLinkOf } from '../links/branded.helpers.js';
 import { activeHostWithLink, api, expectStatus, freshHost } from './helpers.js';
 
 let t: TestApp;
@@ -23,17 +21,6 @@ const visit = (host: string, url: string, o: { method?: 'GET' | 'HEAD' | 'POST';
   t.inject({ method: o.method ?? 'GET', url, headers: { host, ...o.headers }, payload: o.payload });
 const shortPath = (shortUrl: string) => new URL(shortUrl).pathname;
 
-/** The click id a forwarding carried, once its click is stored (bounded wait): its link. */
-async function clickLinkOf(location: string): Promise<string | undefined> {
-  const clickId = new URL(location).searchParams.get('ltid')!;
-  let linkId: string | undefined;
-  await within(5000, async () => {
-    [{ linkId } = { linkId: undefined }] = await rows<{ linkId: string }>(t.database.db, sql`SELECT link_id AS "linkId" FROM clicks WHERE id = ${clickId}::uuid`);
-    return linkId !== undefined;
-  });
-  return linkId;
-}
-
 describe('an alias on an active host', () => {
   it('302 to the destination with a click id, stored as a click of the link; the short URL keeps working', async () => {
     const { host, link } = await activeHostWithLink(t, { link: { utm: { source: 'old' } } });
@@ -43,7 +30,7 @@ describe('an alias on an active host', () => {
     expect(location).toMatch(/^https:\/\/shop\.example\/sale\?/);
     expect(new URL(location).searchParams.get('utm_source')).toBe('old');
     expect(new URL(location).searchParams.get('x')).toBe('1');
-    expect(await clickLinkOf(location)).toBe(link.id);
+    expect(await clickLinkOf(t, location)).toBe(link.id);
     // One trailing slash is ignored; the host's case and default port too.
     expectStatus(await visit(host.toUpperCase(), '/spring/'), 302);
     expectStatus(await visit(`${host}:443`, '/spring/'), 302);
@@ -51,12 +38,12 @@ describe('an alias on an active host', () => {
     for (const fqdn of [`${host}.`, `${host.toUpperCase()}.`, `${host}.:443`]) {
       const viaDot = await visit(fqdn, '/spring');
       expectStatus(viaDot, 302);
-      expect(await clickLinkOf(viaDot.headers.location as string)).toBe(link.id);
+      expect(await clickLinkOf(t, viaDot.headers.location as string)).toBe(link.id);
     }
     // The generated short URL, on the service's own host, is the same link.
     const direct = await visit('lt.test', shortPath(link.shortUrl));
     expectStatus(direct, 302);
-    expect(await clickLinkOf(direct.headers.location as string)).toBe(link.id);
+    expect(await clickLinkOf(t, direct.headers.location as string)).toBe(link.id);
   });
 
   it('paths compare exactly: another case is not the alias', async () => {
@@ -74,7 +61,11 @@ describe('an alias on an active host', () => {
     expect(form.body).toContain('action="/secret"');
     const wrong = await visit(host, '/secret', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'password=nope' });
     expectStatus(wrong, 401);
-    const right = await visit(host, '/secret', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'password=open%20sesame' });
+    const right = await visit(host, '/secret', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'password=open%20sesame',
+    });
     expectStatus(right, 303);
     expect(right.headers.location).toBe('/secret');
     const cookie = String(right.headers['set-cookie']).split(';')[0]!;
@@ -120,7 +111,9 @@ describe('hosts that are not active', () => {
     const a = api(t, ws);
     const host = freshHost();
     await a.claim({ host, rootUrl: 'https://shop.example/' });
-    const created = await a.send('POST', '/api/links', [{ url: 'https://shop.example/sale', collectionId: await a.collection(), aliases: [`https://${host}/spring`] }]);
+    const created = await a.send('POST', '/api/links', [
+      { url: 'https://shop.example/sale', collectionId: await a.collection(), aliases: [`https://${host}/spring`] },
+    ]);
     expectStatus(created, 201);
     const link = created.json<{ shortUrl: string }[]>()[0]!;
     expectStatus(await visit(host, '/spring'), 404);
@@ -128,7 +121,7 @@ describe('hosts that are not active', () => {
     expect((await visit(host, '/healthz')).json()).toEqual({ status: 'ok' });
   });
 
-  it('the route behind the rewrite answers the 404 page on the service\'s own host', async () => {
+  it("the route behind the rewrite answers the 404 page on the service's own host", async () => {
     const res = await visit('lt.test', '/__claimed-host/spring');
     expectStatus(res, 404);
     expect(res.headers['content-type']).toMatch(/text\/html/);

@@ -21,7 +21,7 @@ function parseCsv(text: string): string[][] {
   while (i < text.length) {
     let field = '';
     if (text[i] === '"') {
-      for (i++; ; ) {
+      for (i++; ;) {
         if (i >= text.length) throw new Error('unterminated quote');
         if (text[i] === '"' && text[i + 1] === '"') {
           field += '"';
@@ -38,8 +38,7 @@ function parseCsv(text: string): string[][] {
       out.push(record);
       record = [];
       i += 2;
-    }
-    else throw new Error(`unexpected ${JSON.stringify(text[i])} at ${i}`);
+    } else throw new Error(`unexpected ${JSON.stringify(text[i])} at ${i}`);
   }
   return out;
 }
@@ -51,13 +50,37 @@ function cell(v: unknown): string {
   return /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
 }
 
-const HEADER = ['type', 'id', 'eventName', 'linkId', 'clickId', 'customerId', 'customerExternalId', 'leadId', 'amount', 'currency', 'metadata', 'createdAt', 'shortUrl', 'linkTitle', 'customerName', 'customerEmail', 'refundedAmount'];
+const HEADER = [
+  'type',
+  'id',
+  'eventName',
+  'linkId',
+  'clickId',
+  'customerId',
+  'customerExternalId',
+  'leadId',
+  'amount',
+  'currency',
+  'metadata',
+  'createdAt',
+  'shortUrl',
+  'linkTitle',
+  'customerName',
+  'customerEmail',
+  'refundedAmount',
+];
 
 async function seed() {
   const c = await conversionClient(t);
   const [a, b] = [await c.link(), await c.link()] as [Link, Link];
   const [ka, kb] = [await c.click(a), await c.click(b)];
-  const lead = await c.okLead({ clickId: ka, eventName: '=cmd|calc', customerExternalId: '+evil, "x"', customerName: 'E', metadata: { note: 'a,b\r\n"c"', n: 1 } });
+  const lead = await c.okLead({
+    clickId: ka,
+    eventName: '=cmd|calc',
+    customerExternalId: '+evil, "x"',
+    customerName: 'E',
+    metadata: { note: 'a,b\r\n"c"', n: 1 },
+  });
   const other = await c.okLead({ clickId: kb, eventName: 'Sign up', customerExternalId: 'plain', customerName: 'P' });
   const sale = await c.okSale({ clickId: ka, customerExternalId: '+evil, "x"', customerName: 'E', amount: 1_000_000_000_000, eventName: '@buy' });
   // Copies at 25 instants (ties of leads and sales at each), so the keyset meets ties at every page end.
@@ -65,7 +88,8 @@ async function seed() {
   await t.database.db.execute(sql`INSERT INTO lead_events (id, workspace_id, event_name, click_id, link_id, customer_id, metadata, created_at)
     SELECT gen_random_uuid(), l.workspace_id, l.event_name || ' ' || g, l.click_id, l.link_id, l.customer_id, l.metadata, ${at('g')}
       FROM lead_events l, generate_series(1, 6000) g WHERE l.id = ${lead.id}::uuid`);
-  await t.database.db.execute(sql`INSERT INTO sale_events (id, workspace_id, event_name, click_id, link_id, customer_id, lead_id, amount, currency, metadata, created_at)
+  await t.database.db
+    .execute(sql`INSERT INTO sale_events (id, workspace_id, event_name, click_id, link_id, customer_id, lead_id, amount, currency, metadata, created_at)
     SELECT gen_random_uuid(), s.workspace_id, s.event_name, s.click_id, s.link_id, s.customer_id, s.lead_id, s.amount + g, s.currency, s.metadata, ${at('g')}
       FROM sale_events s, generate_series(1, 1500) g WHERE s.id = ${sale.id}::uuid`);
   return { c, a, b, lead, other, sale, total: 6000 + 1500 + 3 };

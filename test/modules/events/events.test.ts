@@ -77,10 +77,7 @@ const asEvent = (e: LeadEvent | SaleEvent, type: 'lead' | 'sale', link: Link): E
 /** The documented order: createdAt, leads before sales at one instant, then insertion order; desc reversed. */
 function ordered(events: Tracked[], sort: 'asc' | 'desc' = 'desc'): Event[] {
   const asc = [...events].sort(
-    (a, b) =>
-      Date.parse(a.event.createdAt) - Date.parse(b.event.createdAt) ||
-      Number(a.event.type === 'sale') - Number(b.event.type === 'sale') ||
-      a.n - b.n,
+    (a, b) => Date.parse(a.event.createdAt) - Date.parse(b.event.createdAt) || Number(a.event.type === 'sale') - Number(b.event.type === 'sale') || a.n - b.n,
   );
   return (sort === 'asc' ? asc : asc.reverse()).map((x) => x.event);
 }
@@ -153,13 +150,36 @@ describe('GET /api/events: the record', () => {
     const list = await c.list();
     expect(list).toEqual(ordered(c.tracked));
     for (const e of list) {
-      expect(Object.keys(e).sort()).toEqual(
-        ['amount', 'clickId', 'createdAt', 'currency', 'customerEmail', 'customerExternalId', 'customerId', 'customerName', 'eventName', 'id', 'leadId', 'linkId', 'linkTitle', 'metadata', 'refundedAmount', 'shortUrl', 'type'],
-      );
+      expect(Object.keys(e).sort()).toEqual([
+        'amount',
+        'clickId',
+        'createdAt',
+        'currency',
+        'customerEmail',
+        'customerExternalId',
+        'customerId',
+        'customerName',
+        'eventName',
+        'id',
+        'leadId',
+        'linkId',
+        'linkTitle',
+        'metadata',
+        'refundedAmount',
+        'shortUrl',
+        'type',
+      ]);
     }
     const byId = new Map(list.map((e) => [e.id, e]));
     expect(byId.get(lead1.id)).toMatchObject({ type: 'lead', linkId: l1.id, leadId: null, amount: null, currency: null, metadata: { plan: 'pro', seats: 3 } });
-    expect(byId.get(lead2.id)).toMatchObject({ type: 'lead', linkId: l2.id, customerExternalId: 'user-2', metadata: null, shortUrl: l2.shortUrl, customerName: 'Name of user-2' });
+    expect(byId.get(lead2.id)).toMatchObject({
+      type: 'lead',
+      linkId: l2.id,
+      customerExternalId: 'user-2',
+      metadata: null,
+      shortUrl: l2.shortUrl,
+      customerName: 'Name of user-2',
+    });
     expect(byId.get(lead1.id)!.shortUrl).toBe(l1.shortUrl);
     // The largest sale the API takes comes back exact, with its currency and the click it was attributed to.
     expect(byId.get(sale1.id)).toMatchObject({ type: 'sale', amount: 1_000_000_000_000, currency: 'eur', clickId: lead1.clickId, metadata: { order: 'A-1' } });
@@ -361,13 +381,7 @@ describe('GET /api/events: other workspaces', () => {
     const bAll = await b.c.list('?take=5000');
     expect(aAll).toEqual(ordered(a.c.tracked));
     expect(bAll).toEqual(ordered(b.c.tracked));
-    for (const query of [
-      `?linkId=${b.l1.id}`,
-      `?customerId=${b.lead1.customerId}`,
-      `?id=${b.sale1.id}`,
-      `?id=${b.lead1.id}`,
-      `?linkId=${b.l2.id}&type=sale`,
-    ]) {
+    for (const query of [`?linkId=${b.l1.id}`, `?customerId=${b.lead1.customerId}`, `?id=${b.sale1.id}`, `?id=${b.lead1.id}`, `?linkId=${b.l2.id}&type=sale`]) {
       expect(await a.c.list(query), query).toEqual([]);
     }
     // Both workspaces have a user-1: each sees only its own.

@@ -27,7 +27,10 @@ afterAll(async () => {
 
 function parse(body: string): Rec[] {
   expect(body.endsWith('\n')).toBe(true);
-  return body.slice(0, -1).split('\n').map((line) => JSON.parse(line) as Rec);
+  return body
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => JSON.parse(line) as Rec);
 }
 
 async function exported(api: ConversionApi, key?: string) {
@@ -87,8 +90,8 @@ async function apiView(api: ConversionApi): Promise<Rec[]> {
     ...typed('link', await list(api, '/api/links?sort=asc&take=5000')),
     ...typed('customer', await list(api, '/api/customers?sort=asc&take=5000')),
     ...typed('click', await list(api, '/api/analytics?sort=asc&take=5000')),
-    ...events.filter((e) => e.type === 'lead') as Rec[],
-    ...events.filter((e) => e.type === 'sale') as Rec[],
+    ...(events.filter((e) => e.type === 'lead') as Rec[]),
+    ...(events.filter((e) => e.type === 'sale') as Rec[]),
   ];
 }
 
@@ -142,7 +145,11 @@ describe('GET /api/export of a workspace larger than one page', () => {
     const patched = await t.admin('PATCH', `/workspaces/${api.ws.id}`, { maxBulkItems: 5000 });
     expect(patched.statusCode, patched.body).toBe(200);
     const collectionId = await firstCollection(api);
-    await ids(api, '/api/links', Array.from({ length: 2500 }, (_, i) => ({ url: `https://shop.example/p/${i}`, collectionId })));
+    await ids(
+      api,
+      '/api/links',
+      Array.from({ length: 2500 }, (_, i) => ({ url: `https://shop.example/p/${i}`, collectionId })),
+    );
     const links = (await exported(api)).filter((r) => r.type === 'link');
     expect(links.length).toBe(2500);
     const shown = await list<Record<string, unknown>>(api, '/api/links?sort=asc&take=5000');
@@ -160,7 +167,12 @@ describe('GET /api/export of a workspace larger than one page', () => {
       ['partner', '/api/partners', (i: number) => ({ name: `Partner ${i}` })],
     ] as const;
     // One request each: one transaction, so one created_at for all 2,100 (more than two pages).
-    for (const [, url, item] of kinds) await ids(api, url, Array.from({ length: 2100 }, (_, i) => item(i)));
+    for (const [, url, item] of kinds)
+      await ids(
+        api,
+        url,
+        Array.from({ length: 2100 }, (_, i) => item(i)),
+      );
     const records = await exported(api);
     for (const [type, url] of kinds) {
       const shown = await list<Record<string, unknown>>(api, `${url}?sort=asc&take=5000`);

@@ -69,12 +69,21 @@ describe('a Bitly export', () => {
     const results = await readAll(fixture('bitly.csv'), { source: 'bitly', upgradeHttp: true });
     expect(results[2]).toEqual({
       ok: true,
-      row: { line: 4, url: 'https://old.example.com/page', title: 'He said "hi"', tags: [], utm: {}, createdAt: '2023-12-31T23:59:59.000Z', shortUrl: 'https://bit.ly/5Qq' },
+      row: {
+        line: 4,
+        url: 'https://old.example.com/page',
+        title: 'He said "hi"',
+        tags: [],
+        utm: {},
+        createdAt: '2023-12-31T23:59:59.000Z',
+        shortUrl: 'https://bit.ly/5Qq',
+      },
     });
   });
 
   it("reads the app's export columns (Link, Custom Link, Destination URL)", async () => {
-    const file = 'Link,Custom Link,Destination URL\r\nhttps://bit.ly/3ab,,https://example.com/a\r\nhttps://bit.ly/3cd,brand.link/Sale,https://example.com/b\r\n';
+    const file =
+      'Link,Custom Link,Destination URL\r\nhttps://bit.ly/3ab,,https://example.com/a\r\nhttps://bit.ly/3cd,brand.link/Sale,https://example.com/b\r\n';
     expect(detectSource(file)).toBe('bitly');
     expect(await readAll(file, { source: 'bitly' })).toEqual([
       { ok: true, row: { line: 2, url: 'https://example.com/a', tags: [], utm: {}, shortUrl: 'https://bit.ly/3ab' } },

@@ -28,7 +28,16 @@ describe('a plain CSV', () => {
       },
       {
         ok: true,
-        row: { line: 3, url: 'https://example.com/ar', title: 'عنوان عربي 😀', tags: [], collection: 'حملة', utm: {}, externalId: 'ext-2', shortUrl: 'https://sho.rt/sale' },
+        row: {
+          line: 3,
+          url: 'https://example.com/ar',
+          title: 'عنوان عربي 😀',
+          tags: [],
+          collection: 'حملة',
+          utm: {},
+          externalId: 'ext-2',
+          shortUrl: 'https://sho.rt/sale',
+        },
       },
       failed(4, 'url', 'required'),
       // Line 5 is blank (only delimiters): no link, no error.
@@ -45,10 +54,29 @@ describe('a plain CSV', () => {
     const file = fixture('yourls.csv');
     expect(detectSource(file.toString('utf8'))).toBe('csv');
     expect(await readAll(file, { source: 'csv', mapping: { createdAt: 'timestamp', externalId: 'keyword' } })).toEqual([
-      { ok: true, row: { line: 2, url: 'https://example.com/spring', title: 'Spring, again', tags: [], utm: {}, externalId: 'spring', createdAt: '2024-05-01T10:20:30.000Z' } },
       {
         ok: true,
-        row: { line: 3, url: 'https://example.com/%D8%B9%D8%B1%D8%A8%D9%8A', title: 'مرحبا 🌍', tags: [], utm: {}, externalId: 'ar', createdAt: '2024-05-02T00:00:00.000Z' },
+        row: {
+          line: 2,
+          url: 'https://example.com/spring',
+          title: 'Spring, again',
+          tags: [],
+          utm: {},
+          externalId: 'spring',
+          createdAt: '2024-05-01T10:20:30.000Z',
+        },
+      },
+      {
+        ok: true,
+        row: {
+          line: 3,
+          url: 'https://example.com/%D8%B9%D8%B1%D8%A8%D9%8A',
+          title: 'مرحبا 🌍',
+          tags: [],
+          utm: {},
+          externalId: 'ar',
+          createdAt: '2024-05-02T00:00:00.000Z',
+        },
       },
       failed(4, 'url', 'http_not_upgraded'),
     ]);

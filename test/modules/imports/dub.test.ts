@@ -13,7 +13,14 @@ import { failed, fixture, readAll } from './read.js';
 const expected = [
   {
     ok: true,
-    row: { line: 2, url: 'https://example.com/launch?utm_source=x&a=1', tags: ['launch', 'q2'], utm: {}, createdAt: '2024-05-01T10:20:30.000Z', shortUrl: 'https://dub.sh/Launch' },
+    row: {
+      line: 2,
+      url: 'https://example.com/launch?utm_source=x&a=1',
+      tags: ['launch', 'q2'],
+      utm: {},
+      createdAt: '2024-05-01T10:20:30.000Z',
+      shortUrl: 'https://dub.sh/Launch',
+    },
   },
   {
     ok: true,
@@ -29,7 +36,10 @@ const expected = [
   // A domain's root link (`_root`) is exported as the bare host: no path to alias.
   failed(4, 'shortUrl', 'short_url'),
   // The guard quote Dub writes before "-sale" is not part of the tag.
-  { ok: true, row: { line: 5, url: 'https://example.com/n', tags: ['-sale', 'spring'], utm: {}, createdAt: '2024-05-05T00:00:00.000Z', shortUrl: 'https://dub.sh/neg' } },
+  {
+    ok: true,
+    row: { line: 5, url: 'https://example.com/n', tags: ['-sale', 'spring'], utm: {}, createdAt: '2024-05-05T00:00:00.000Z', shortUrl: 'https://dub.sh/neg' },
+  },
 ];
 
 describe('a Dub export', () => {
@@ -38,7 +48,10 @@ describe('a Dub export', () => {
   });
 
   it('reads it as Dub writes it too (LF, no BOM)', async () => {
-    const asWritten = fixture('dub.csv').toString('utf8').replace(/^\uFEFF/, '').replaceAll('\r\n', '\n');
+    const asWritten = fixture('dub.csv')
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .replaceAll('\r\n', '\n');
     expect(await readAll(asWritten, { source: 'dub' })).toEqual(expected);
   });
 

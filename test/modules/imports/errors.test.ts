@@ -74,9 +74,14 @@ describe('a file that cannot be imported', () => {
 
   it('a row of more than 1,000 cells: refused naming the row, a row of 1,000 read', async () => {
     const row = (cells: number) => `https://a.example/${cells}${','.repeat(cells - 1)}\n`;
-    expect(await readAll(`url,title\n${row(1000)}`, { source: 'csv' })).toEqual([{ ok: true, row: { line: 2, url: 'https://a.example/1000', tags: [], utm: {} } }]);
+    expect(await readAll(`url,title\n${row(1000)}`, { source: 'csv' })).toEqual([
+      { ok: true, row: { line: 2, url: 'https://a.example/1000', tags: [], utm: {} } },
+    ]);
     const refused = readAll(`url,title\n${row(2)}\n${row(1001)}${row(2)}`, { source: 'csv' });
-    const err = await refused.then(() => undefined, (e: unknown) => e);
+    const err = await refused.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(AppError);
     const body = errorBody(err as AppError);
     expect(body).toMatchObject({ error: { code: 'import_too_many_cells' } });
@@ -130,7 +135,8 @@ describe('a row that cannot be imported', () => {
   });
 
   it('an old short URL that is not a URL with a host and a path', async () => {
-    const file = 'url,short_url\nhttps://a.example,not a url\nhttps://a.example,https://sho.rt/\nhttps://a.example,mailto:x@sho.rt\nhttps://a.example,https://sho.rt:8443/Ok/?q=1#f\n';
+    const file =
+      'url,short_url\nhttps://a.example,not a url\nhttps://a.example,https://sho.rt/\nhttps://a.example,mailto:x@sho.rt\nhttps://a.example,https://sho.rt:8443/Ok/?q=1#f\n';
     expect(await readAll(file, { source: 'csv' })).toEqual([
       failed(2, 'shortUrl', 'short_url'),
       failed(3, 'shortUrl', 'short_url'),
@@ -140,7 +146,8 @@ describe('a row that cannot be imported', () => {
   });
 
   it('a duplicate old short URL names the first line; a failed first row does not count', async () => {
-    const file = 'url,short_url\nnope,https://sho.rt/a\nhttps://a.example/1,https://SHO.RT./a/\nhttps://a.example/2,sho.rt/a\nhttps://a.example/3,https://sho.rt/A\n';
+    const file =
+      'url,short_url\nnope,https://sho.rt/a\nhttps://a.example/1,https://SHO.RT./a/\nhttps://a.example/2,sho.rt/a\nhttps://a.example/3,https://sho.rt/A\n';
     expect(await readAll(file, { source: 'csv' })).toEqual([
       failed(2, 'url', 'https_required'),
       { ok: true, row: { line: 3, url: 'https://a.example/1', tags: [], utm: {}, shortUrl: 'https://sho.rt/a' } },

@@ -29,6 +29,7 @@ export interface LinkRecord {
   aliases: string[];
   externalId: string | null;
   utm: Record<string, string> | null;
+  createdAt: string;
 }
 
 /**
@@ -60,12 +61,16 @@ export function importClient(t: TestApp, ws: WorkspaceFixture) {
   /** The job once it has ended (bounded wait). */
   async function finished(id: string): Promise<ImportRecord> {
     let job: ImportRecord | undefined;
-    const ended = await within(60_000, async () => {
-      const res = await send('GET', `/api/imports/${id}`);
-      expect(res.statusCode, res.body).toBe(200);
-      job = res.json<ImportRecord>();
-      return job.status !== 'running';
-    }, 50);
+    const ended = await within(
+      60_000,
+      async () => {
+        const res = await send('GET', `/api/imports/${id}`);
+        expect(res.statusCode, res.body).toBe(200);
+        job = res.json<ImportRecord>();
+        return job.status !== 'running';
+      },
+      50,
+    );
     expect(ended, `import ${id} still running: ${JSON.stringify(job)}`).toBe(true);
     return job!;
   }

@@ -33,12 +33,32 @@ describe('importing a Bitly export', () => {
     expect([...tags.keys()].sort()).toEqual(['+new', '-draft', 'sale', 'spring', 'رمضان'].sort());
 
     const links = await c.links();
+    // Listed oldest first: each link has its row's creation date (2024-01-02, 2024-03-01, 2024-03-10).
+    expect(links.map((l) => l.createdAt)).toEqual(['2024-01-02T03:04:05.000Z', '2024-03-01T09:15:00.000Z', '2024-03-10T18:00:00.000Z']);
     expect(links.map((l) => ({ url: l.url, title: l.title, aliases: l.aliases, tags: l.tagIds.length, collection: l.collectionId }))).toEqual([
-      { url: 'https://shop.example.com/spring?ref=a', title: 'Spring sale, 50% off', aliases: [`https://${hosts['brand.link']}/Spring`], tags: 2, collection: collections.get('From Bitly') },
-      { url: 'https://example.com/ar/%D8%B1%D9%85%D8%B6%D8%A7%D9%86', title: 'عرض رمضان 🌙\r\nالجزء الثاني', aliases: [`https://${hosts['bit.ly']}/4Abc`], tags: 1, collection: collections.get('From Bitly') },
-      { url: 'https://example.com/formula', title: '=HYPERLINK("https://evil.example")', aliases: [`https://${hosts['brand.link']}/spring`], tags: 2, collection: collections.get('From Bitly') },
+      {
+        url: 'https://example.com/formula',
+        title: '=HYPERLINK("https://evil.example")',
+        aliases: [`https://${hosts['brand.link']}/spring`],
+        tags: 2,
+        collection: collections.get('From Bitly'),
+      },
+      {
+        url: 'https://shop.example.com/spring?ref=a',
+        title: 'Spring sale, 50% off',
+        aliases: [`https://${hosts['brand.link']}/Spring`],
+        tags: 2,
+        collection: collections.get('From Bitly'),
+      },
+      {
+        url: 'https://example.com/ar/%D8%B1%D9%85%D8%B6%D8%A7%D9%86',
+        title: 'عرض رمضان 🌙\r\nالجزء الثاني',
+        aliases: [`https://${hosts['bit.ly']}/4Abc`],
+        tags: 1,
+        collection: collections.get('From Bitly'),
+      },
     ]);
-    expect(links[0]!.tagIds).toEqual([tags.get('sale'), tags.get('spring')]);
+    expect(links[1]!.tagIds).toEqual([tags.get('sale'), tags.get('spring')]);
 
     const errors = parse(await c.errors(job.id), { relax_column_count: true }) as string[][];
     expect(errors[0]).toEqual(['line', 'field', 'reason', 'error', 'id', 'link', 'custom_bitlinks', 'long_url', 'title', 'archived', 'created_at', 'tags']);
@@ -72,8 +92,9 @@ describe('importing a Bitly export', () => {
     expect(third).toMatchObject({ created: 0, updated: 1, unchanged: 3, failed: 1 });
     const after = await c.links();
     expect(after.map((l) => l.id)).toEqual(before.map((l) => l.id));
-    expect(after[0]!.title).toBe('Spring sale, 60% off');
-    expect(after[0]!.shortUrl).toBe(before[0]!.shortUrl);
+    const spring = (links: typeof after) => links.find((l) => l.url === 'https://shop.example.com/spring?ref=a')!;
+    expect(spring(after).title).toBe('Spring sale, 60% off');
+    expect(spring(after).shortUrl).toBe(spring(before).shortUrl);
   });
 
   it('an imported link answers on its old short URL once the host is verified, and on its short URL as before', async () => {
@@ -91,7 +112,7 @@ describe('importing a Bitly export', () => {
     expect(viaAlias.statusCode, viaAlias.body).toBe(302);
     // The link's own answer: destination and the click id of a recorded click.
     expect(viaAlias.headers.location).toMatch(/^https:\/\/shop\.example\.com\/spring\?ref=a&ltid=[0-9a-f-]{36}$/);
-    const link = (await c.links())[0]!;
+    const link = (await c.links()).find((l) => l.url === 'https://shop.example.com/spring?ref=a')!;
     const viaShort = await t.inject({ method: 'GET', url: new URL(link.shortUrl).pathname });
     expect(viaShort.statusCode).toBe(302);
     expect(viaShort.headers.location).toMatch(/^https:\/\/shop\.example\.com\/spring\?ref=a&ltid=/);
@@ -103,7 +124,8 @@ describe('importing a Bitly export', () => {
     const host = freshHost('yourls');
     const query = `source=csv&collection=YOURLS&upgradeHttp=true&domain=${host}&mapping=${encodeURIComponent('{"createdAt":"timestamp"}')}`;
     expect(await c.run(query, file)).toMatchObject({ status: 'done', total: 3, created: 3, failed: 0 });
-    expect((await c.links()).map((l) => l.aliases)).toEqual([[`https://${host}/spring`], [`https://${host}/ar`], [`https://${host}/old`]]);
+    // Oldest first, by the table's timestamps (2019, then 2024).
+    expect((await c.links()).map((l) => l.aliases)).toEqual([[`https://${host}/old`], [`https://${host}/spring`], [`https://${host}/ar`]]);
     expect(await c.run(query, file)).toMatchObject({ created: 0, updated: 0, unchanged: 3 });
   });
 
@@ -122,7 +144,10 @@ describe('importing a Bitly export', () => {
     const before = await c.links();
     // The columns and cells web/src/pages/links/rows.ts writes (tag ids separated by spaces).
     const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
-    const csv = ['id,shortUrl,url,title,collectionId,tagIds', ...before.map((l) => [l.id, l.shortUrl, l.url, l.title ?? '', l.collectionId, l.tagIds.join(' ')].map(cell).join(','))];
+    const csv = [
+      'id,shortUrl,url,title,collectionId,tagIds',
+      ...before.map((l) => [l.id, l.shortUrl, l.url, l.title ?? '', l.collectionId, l.tagIds.join(' ')].map(cell).join(',')),
+    ];
     const job = await c.run('', `\uFEFF${csv.join('\r\n')}\r\n`);
     expect(job).toMatchObject({ status: 'done', source: 'csv', total: 3, created: 0, updated: 0, unchanged: 3, failed: 0 });
     expect(await c.links()).toEqual(before);

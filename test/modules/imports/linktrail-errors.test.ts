@@ -42,8 +42,28 @@ describe('a linktrail file with bad lines', () => {
       JSON.stringify({ type: 'link', id: ok, url: 'https://ok.example/4', collectionId: col }),
       JSON.stringify({ type: 'click', id: click, linkId: ok, createdAt: at, device: 'desktop', referrer: '(direct)' }),
       JSON.stringify({ type: 'click', id: id(), linkId: dup, createdAt: at, device: 'desktop', referrer: '(direct)' }),
-      JSON.stringify({ type: 'lead', id: id(), eventName: 'Sign\u0000up', linkId: ok, clickId: click, customerId: id(), customerExternalId: 'u', createdAt: at }),
-      JSON.stringify({ type: 'sale', id: id(), eventName: 'Buy', linkId: ok, clickId: click, customerId: id(), customerExternalId: 'u', createdAt: at, amount: 5, currency: 'xyz' }),
+      JSON.stringify({
+        type: 'lead',
+        id: id(),
+        eventName: 'Sign\u0000up',
+        linkId: ok,
+        clickId: click,
+        customerId: id(),
+        customerExternalId: 'u',
+        createdAt: at,
+      }),
+      JSON.stringify({
+        type: 'sale',
+        id: id(),
+        eventName: 'Buy',
+        linkId: ok,
+        clickId: click,
+        customerId: id(),
+        customerExternalId: 'u',
+        createdAt: at,
+        amount: 5,
+        currency: 'xyz',
+      }),
       JSON.stringify({ type: 'collection', id: 'not-a-uuid', name: 'x' }),
       JSON.stringify({ type: 'link', id: id(), url: 'https://ok.example/', collectionId: col, title: 'x'.repeat(2_200_000) }),
     ];
@@ -117,7 +137,9 @@ describe('scopes', () => {
       { type: 'customer', id: id(), externalId: 'u', name: 'U' },
       { type: 'click', id: id(), linkId: id(), createdAt: '2024-01-01T00:00:00Z', device: 'desktop', referrer: '(direct)' },
       { type: 'sale', id: id() },
-    ].map((r) => JSON.stringify(r)).join('\n');
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n');
     const res = await postImport(t, key, 'source=linktrail', file);
     expect(res.statusCode, res.body).toBe(403);
     expect(res.json()).toMatchObject({ error: { code: 'missing_scopes' }, missingScopes: ['collectionsWrite', 'customersWrite', 'conversionsWrite'] });

@@ -48,7 +48,7 @@ describe('an export imported into a workspace of a fresh server', () => {
     expect(imported.find((r) => r.type === 'link' && r.title === 'Spring')!.aliases).toHaveLength(1);
   });
 
-  it('claims the aliases\' host for the workspace, pending its TXT record', async () => {
+  it("claims the aliases' host for the workspace, pending its TXT record", async () => {
     const res = await newServer.inject({ method: 'GET', url: '/api/domains', headers: bearer(ws.key) });
     const alias = new URL((imported.find((r) => r.type === 'link' && r.title === 'Spring')!.aliases as string[])[0]!);
     expect(res.json<{ host: string; status: string }[]>().map((d) => `${d.host} ${d.status}`)).toEqual([`${alias.host} pending`]);

@@ -31,9 +31,24 @@ function exportFile(): string {
     { type: 'collection', id: collection, name: 'C', createdAt: at(0) },
     { type: 'link', id: link, url: 'https://shop.example/resume', collectionId: collection, createdAt: at(0) },
     ...customers.map((id, i) => ({ type: 'customer', id, externalId: `u${i}`, name: `U${i}`, createdAt: at(0) })),
-    ...clicks.map((id, i) => ({ type: 'click', id, linkId: link, createdAt: at(i * 60), country: ['GB', 'FR'][i % 2], device: 'desktop', referrer: '(direct)' })),
+    ...clicks.map((id, i) => ({
+      type: 'click',
+      id,
+      linkId: link,
+      createdAt: at(i * 60),
+      country: ['GB', 'FR'][i % 2],
+      device: 'desktop',
+      referrer: '(direct)',
+    })),
     ...Array.from({ length: 100 }, (_, i) => ({
-      type: 'lead', id: randomUUID(), eventName: 'Sign up', linkId: link, clickId: clicks[i * 7], customerId: customers[i % 10], customerExternalId: `u${i % 10}`, createdAt: at(i * 420 + 1),
+      type: 'lead',
+      id: randomUUID(),
+      eventName: 'Sign up',
+      linkId: link,
+      clickId: clicks[i * 7],
+      customerId: customers[i % 10],
+      customerExternalId: `u${i % 10}`,
+      createdAt: at(i * 420 + 1),
     })),
   ];
   return lines.map((l) => JSON.stringify(l)).join('\n');

@@ -14,7 +14,10 @@ import { csvRecords } from '../../../src/modules/imports/csv-records.js';
 import { readAll } from './read.js';
 
 const cell = fc
-  .string({ unit: fc.oneof(fc.constantFrom(',', ';', '\t', '"', '\r', '\n', "'", '=', '-', ' ', 'é', 'ع', '😀'), fc.string({ unit: 'binary', maxLength: 1 })), maxLength: 12 })
+  .string({
+    unit: fc.oneof(fc.constantFrom(',', ';', '\t', '"', '\r', '\n', "'", '=', '-', ' ', 'é', 'ع', '😀'), fc.string({ unit: 'binary', maxLength: 1 })),
+    maxLength: 12,
+  })
   .filter((s) => !/^'[=+\-@\t\r]/.test(s) && !s.includes('\0') && !s.startsWith('\uFEFF'));
 
 const columnName = cell.map((s) => s.replace(/[;\t]/g, '')).filter((s) => !/^'[=+\-@\t\r]/.test(s));

@@ -26,7 +26,15 @@ describe('a Shlink export', () => {
       },
       {
         ok: true,
-        row: { line: 3, url: 'https://example.com/b', title: 'مرحبا 👋', tags: ['عربي', 'Docs'], utm: {}, createdAt: '2024-05-02T00:00:00.000Z', shortUrl: 'https://s.test/CaseA' },
+        row: {
+          line: 3,
+          url: 'https://example.com/b',
+          title: 'مرحبا 👋',
+          tags: ['عربي', 'Docs'],
+          utm: {},
+          createdAt: '2024-05-02T00:00:00.000Z',
+          shortUrl: 'https://s.test/CaseA',
+        },
       },
       { ok: true, row: { line: 4, url: 'https://example.com/c', tags: [], utm: {}, createdAt: '2024-05-02T00:00:00.000Z', shortUrl: 'https://s.test/casea' } },
       failed(5, 'url', 'https_required'),

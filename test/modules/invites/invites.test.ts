@@ -116,7 +116,9 @@ describe('creating and listing', () => {
     const first = await invite(ws.id, address, { role: 'viewer' });
     const second = await invite(ws.id, address.toUpperCase(), { role: 'owner', now: at(1000) });
     expect((await invites.listInvites({ ctx: ctx(at(2000)), input: { workspaceId: ws.id } })).map((i) => i.id)).toEqual([second.id]);
-    expect(await outcome(invites.acceptInvite({ ctx: ctx(at(2000)), input: { token: first.token, newAccount: { name: 'N', password: PASSWORD } } }))).toBe('token:invite_invalid');
+    expect(await outcome(invites.acceptInvite({ ctx: ctx(at(2000)), input: { token: first.token, newAccount: { name: 'N', password: PASSWORD } } }))).toBe(
+      'token:invite_invalid',
+    );
     const done = await invites.acceptInvite({ ctx: ctx(at(2000)), input: { token: second.token, newAccount: { name: 'N', password: PASSWORD } } });
     expect(done.member.role).toBe('owner');
   });
@@ -137,7 +139,9 @@ describe('revoking', () => {
     expect(await outcome(invites.revokeInvite({ ctx: ctx(), input: { workspaceId: elsewhere.id, id: made.id } }))).toBe('not_found');
     await invites.revokeInvite({ ctx: ctx(), input: { workspaceId: ws.id, id: made.id } });
     expect(await invites.listInvites({ ctx: ctx(), input: { workspaceId: ws.id } })).toEqual([]);
-    expect(await outcome(invites.acceptInvite({ ctx: ctx(), input: { token: made.token, newAccount: { name: 'R', password: PASSWORD } } }))).toBe('token:invite_invalid');
+    expect(await outcome(invites.acceptInvite({ ctx: ctx(), input: { token: made.token, newAccount: { name: 'R', password: PASSWORD } } }))).toBe(
+      'token:invite_invalid',
+    );
     expect(await outcome(invites.revokeInvite({ ctx: ctx(), input: { workspaceId: ws.id, id: made.id } }))).toBe('not_found');
     expect(await outcome(invites.revokeInvite({ ctx: ctx(), input: { workspaceId: ws.id, id: 'not-a-uuid' } }))).toBe('not_found');
   });
@@ -217,7 +221,8 @@ describe('accepting with a new account', () => {
   test('bad names and passwords are refused by field, and the invite stays usable', async () => {
     const ws = await t.workspace();
     const made = await invite(ws.id, email());
-    const accept = (name: string, password: string) => outcome(invites.acceptInvite({ ctx: ctx(), input: { token: made.token, newAccount: { name, password } } }));
+    const accept = (name: string, password: string) =>
+      outcome(invites.acceptInvite({ ctx: ctx(), input: { token: made.token, newAccount: { name, password } } }));
     expect(await accept('', PASSWORD)).toBe('name:min_length');
     expect(await accept('x'.repeat(101), PASSWORD)).toBe('name:max_length');
     expect(await accept('Ok', 'short')).toBe('password:min_length');
@@ -229,7 +234,9 @@ describe('accepting with a new account', () => {
     const ws = await t.workspace();
     const user = await newUser();
     const made = await invite(ws.id, user.email.toUpperCase());
-    expect(await outcome(invites.acceptInvite({ ctx: ctx(), input: { token: made.token, newAccount: { name: 'X', password: PASSWORD } } }))).toBe('token:sign_in_to_accept');
+    expect(await outcome(invites.acceptInvite({ ctx: ctx(), input: { token: made.token, newAccount: { name: 'X', password: PASSWORD } } }))).toBe(
+      'token:sign_in_to_accept',
+    );
     expect(await membersOf(ws.id)).toEqual([]);
     expect(await outcome(invites.acceptInvite({ ctx: ctx(), input: { token: made.token, userId: user.id } }))).toBe('ok');
   });

@@ -259,11 +259,21 @@ describe('cloaking with ALLOW_PRIVATE_DESTINATIONS=true', () => {
 
     expect400(await api.put([{ id: plain!.id, cloaked: true, title: 'now cloaked' }]), '[0].url', FRAMING);
     expect400(await api.put([{ id: cloaked!.id, url: `${cspNone.origin}/moved` }]), '[0].url', FRAMING);
-    expect400(await api.put([{ id: plain!.id, url: `${allow.origin}/z`, title: 'ok' }, { id: cloaked!.id, url: `${deny.origin}/moved` }]), '[1].url', FRAMING);
+    expect400(
+      await api.put([
+        { id: plain!.id, url: `${allow.origin}/z`, title: 'ok' },
+        { id: cloaked!.id, url: `${deny.origin}/moved` },
+      ]),
+      '[1].url',
+      FRAMING,
+    );
     expect(await api.all()).toEqual(before);
 
     // Onto a page that allows framing, both succeed.
-    const res = await api.put([{ id: plain!.id, url: `${allow.origin}/now`, cloaked: true }, { id: cloaked!.id, url: `${namesEmbedder.origin}/moved` }]);
+    const res = await api.put([
+      { id: plain!.id, url: `${allow.origin}/now`, cloaked: true },
+      { id: cloaked!.id, url: `${namesEmbedder.origin}/moved` },
+    ]);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<Link[]>().map((l) => [l.url, l.cloaked])).toEqual([
       [`${allow.origin}/now`, true],
@@ -318,7 +328,13 @@ describe('every destination a cloaked visitor can land on is checked (url, ios, 
   it('POST: every destination framable → 201, each one fetched', async () => {
     const api = await workspace(open, 'business');
     const before = allow.hits.length;
-    const res = await api.post([api.item(`${allow.origin}/u`, { ios: `${allow.origin}/i`, android: `${allow.origin}/a`, geo: { DE: `${allow.origin}/de`, FR: `${namesEmbedder.origin}/fr` } })]);
+    const res = await api.post([
+      api.item(`${allow.origin}/u`, {
+        ios: `${allow.origin}/i`,
+        android: `${allow.origin}/a`,
+        geo: { DE: `${allow.origin}/de`, FR: `${namesEmbedder.origin}/fr` },
+      }),
+    ]);
     expect(res.statusCode, res.body).toBe(201);
     const paths = allow.hits.slice(before).map((h) => h.path);
     for (const p of ['/u', '/i', '/a', '/de']) expect(paths).toContain(p);
@@ -453,9 +469,7 @@ describe('a redirect to a forbidden address', () => {
     });
     const onlyFirstHop = { allowPrivate: false, isAllowedAddress: (a: string) => a === '127.0.0.1' };
     try {
-      await expect(safeHead(`${hop.origin}/out`, 'HEAD', { ...onlyFirstHop, timeoutMs: 4000, maxRedirects: 5 })).rejects.toBeInstanceOf(
-        BlockedAddressError,
-      );
+      await expect(safeHead(`${hop.origin}/out`, 'HEAD', { ...onlyFirstHop, timeoutMs: 4000, maxRedirects: 5 })).rejects.toBeInstanceOf(BlockedAddressError);
       expect(await frameChecker(EMBEDDER, onlyFirstHop)(`${hop.origin}/out`)).toEqual({ ok: false, reason: 'private_address' });
       expect(hop.hits.map((h) => h.path)).toEqual(['/out', '/out']);
       expect(targetHits).toBe(0);

@@ -25,8 +25,27 @@ const ARABIC = /[\u0600-\u06FF]/;
 
 /** Every field of api.md's Link table. */
 const LINK_FIELDS = [
-  'id', 'url', 'shortUrl', 'qrCode', 'title', 'description', 'image', 'utm', 'expiresAt', 'expiredUrl', 'password', 'cloaked',
-  'ios', 'android', 'geo', 'collectionId', 'tagIds', 'externalId', 'tenantId', 'partnerId', 'createdAt',
+  'id',
+  'url',
+  'shortUrl',
+  'qrCode',
+  'title',
+  'description',
+  'image',
+  'utm',
+  'expiresAt',
+  'expiredUrl',
+  'password',
+  'cloaked',
+  'ios',
+  'android',
+  'geo',
+  'collectionId',
+  'tagIds',
+  'externalId',
+  'tenantId',
+  'partnerId',
+  'createdAt',
 ] as const;
 
 interface Link {
@@ -207,8 +226,8 @@ describe('the Link record', () => {
     const [link] = await f.api.create([{ ...item, id: randomUUID(), shortUrl: 'https://evil.test/x', qrCode: 'https://evil.test/q', unknown: 1 }]);
 
     for (const field of LINK_FIELDS) expect(link).toHaveProperty(field);
-    // Nothing internal (short id, sealed password, workspace, deletion) leaks into the record (aliases: the §13 extension; qrDesign: §14's).
-    for (const key of Object.keys(link!)) expect([...LINK_FIELDS, 'updatedAt', 'aliases', 'qrDesign']).toContain(key);
+    // Nothing internal (sealed password, workspace, deletion) leaks into the record (aliases: the §13 extension; qrDesign: §14's; domain, key, shortId: §21's).
+    for (const key of Object.keys(link!)) expect([...LINK_FIELDS, 'updatedAt', 'aliases', 'qrDesign', 'domain', 'key', 'shortId']).toContain(key);
     const { expiresAt, ...rest } = item;
     expect(link).toMatchObject(rest);
     expect(link!.expiresAt).toMatch(ISO);
@@ -227,9 +246,23 @@ describe('the Link record', () => {
     const f = await fixture('free');
     const [link] = await f.api.create([minimal(f)]);
     expect(link).toMatchObject({
-      url: 'https://example.com/landing', collectionId: f.collectionId, title: null, description: null, image: null, utm: null,
-      expiresAt: null, expiredUrl: null, password: null, cloaked: false, ios: null, android: null, geo: null, tagIds: [],
-      externalId: null, tenantId: null, partnerId: null,
+      url: 'https://example.com/landing',
+      collectionId: f.collectionId,
+      title: null,
+      description: null,
+      image: null,
+      utm: null,
+      expiresAt: null,
+      expiredUrl: null,
+      password: null,
+      cloaked: false,
+      ios: null,
+      android: null,
+      geo: null,
+      tagIds: [],
+      externalId: null,
+      tenantId: null,
+      partnerId: null,
     });
   });
 
@@ -294,7 +327,13 @@ describe('POST /api/links rules', () => {
     expect(await f.api.all()).toEqual([]);
     // The same fields with https URLs are accepted.
     const [ok] = await f.api.create([
-      minimal(f, { image: 'https://e.com/i.png', expiredUrl: 'https://e.com/x', ios: 'https://e.com/i', android: 'https://e.com/a', geo: { FR: 'https://e.com/fr' } }),
+      minimal(f, {
+        image: 'https://e.com/i.png',
+        expiredUrl: 'https://e.com/x',
+        ios: 'https://e.com/i',
+        android: 'https://e.com/a',
+        geo: { FR: 'https://e.com/fr' },
+      }),
     ]);
     expect(ok!.geo).toEqual({ FR: 'https://e.com/fr' });
   });
@@ -505,7 +544,22 @@ describe('PUT /api/links', () => {
       [minimal(f, { tagIds: [randomUUID()] }), '[0].tagIds[0]'],
       [minimal(f, { expiresAt: '2031-01-01T00:00:00' }), '[0].expiresAt'],
     ];
-    for (const field of ['title', 'description', 'image', 'utm', 'expiresAt', 'expiredUrl', 'password', 'cloaked', 'ios', 'android', 'externalId', 'tenantId', 'partnerId', 'tagIds']) {
+    for (const field of [
+      'title',
+      'description',
+      'image',
+      'utm',
+      'expiresAt',
+      'expiredUrl',
+      'password',
+      'cloaked',
+      'ios',
+      'android',
+      'externalId',
+      'tenantId',
+      'partnerId',
+      'tagIds',
+    ]) {
       bad.push([minimal(f, { [field]: null }), `[0].${field}`]);
     }
     for (const [item, field] of bad) expect400(await f.api.put([item]), field);
@@ -527,7 +581,17 @@ describe('PUT /api/links', () => {
     expect(a!.cloaked && b!.cloaked).toBe(true);
 
     const [cleared] = await f.api.upsert([
-      { id: a!.id, expiresAt: null, expiredUrl: null, password: null, ios: null, android: null, geo: null, cloaked: null, utm: { source: null, campaign: 'summer' } },
+      {
+        id: a!.id,
+        expiresAt: null,
+        expiredUrl: null,
+        password: null,
+        ios: null,
+        android: null,
+        geo: null,
+        cloaked: null,
+        utm: { source: null, campaign: 'summer' },
+      },
     ]);
     expect(cleared).toMatchObject({ expiresAt: null, expiredUrl: null, password: null, ios: null, android: null, geo: null, cloaked: false });
     expect(cleared!.utm).toEqual({ medium: 'email', campaign: 'summer', term: 'shoes', content: 'hero', referral: 'friend' });
@@ -588,8 +652,14 @@ describe('PUT /api/links', () => {
 
     const [again] = await f.api.upsert([
       {
-        id: link!.id, description: 'd', expiresAt: '2031-01-01T00:00:00Z', expiredUrl: 'https://e.com/x', cloaked: true,
-        ios: 'https://e.com/i', android: 'https://e.com/a', geo: { US: 'https://e.com/us' },
+        id: link!.id,
+        description: 'd',
+        expiresAt: '2031-01-01T00:00:00Z',
+        expiredUrl: 'https://e.com/x',
+        cloaked: true,
+        ios: 'https://e.com/i',
+        android: 'https://e.com/a',
+        geo: { US: 'https://e.com/us' },
       },
     ]);
     expect(again).toMatchObject({ description: 'd', expiresAt: null, expiredUrl: null, cloaked: false, ios: null, android: null, geo: null, password: null });
@@ -719,11 +789,7 @@ describe('tag deletion', () => {
   it('DELETE /api/tags removes the tag from every link, keeping the other tags', async () => {
     const f = await fixture();
     const [t0, t1, t2] = f.tagIds;
-    const [a, b, c] = await f.api.create([
-      minimal(f, { tagIds: [t0, t1, t2] }),
-      minimal(f, { tagIds: [t1] }),
-      minimal(f, { tagIds: [t2, t0] }),
-    ]);
+    const [a, b, c] = await f.api.create([minimal(f, { tagIds: [t0, t1, t2] }), minimal(f, { tagIds: [t1] }), minimal(f, { tagIds: [t2, t0] })]);
     const res = await f.api.send('DELETE', '/api/tags', [t1]);
     expect(res.statusCode, res.body).toBe(200);
     expect((await f.api.one(a!.id)).tagIds).toEqual([t0, t2]);

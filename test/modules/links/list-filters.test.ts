@@ -61,7 +61,12 @@ beforeAll(async () => {
   await post(
     other.key,
     '/api/links',
-    TITLES.map((title, i) => ({ url: `https://shop.example.com/Spring/${i}`, ...(title ? { title } : {}), collectionId: foreignCollection, tagIds: [foreignTag] })),
+    TITLES.map((title, i) => ({
+      url: `https://shop.example.com/Spring/${i}`,
+      ...(title ? { title } : {}),
+      collectionId: foreignCollection,
+      tagIds: [foreignTag],
+    })),
   );
   get = (query) => t.inject({ url: `/api/links?${query}`, headers: bearer(ws.key) });
   const res = await get('take=5000&sort=asc');
@@ -134,7 +139,10 @@ describe('GET /api/links filters (extensions)', () => {
     const own = new Set(ids(all));
     for (const term of ['Spring', 'shop.example.com', 'خصم']) {
       const { links } = await list({ search: term, take: 5000 });
-      expect(links.every((l) => own.has(l.id)), term).toBe(true);
+      expect(
+        links.every((l) => own.has(l.id)),
+        term,
+      ).toBe(true);
     }
   });
 
@@ -148,7 +156,15 @@ describe('GET /api/links filters (extensions)', () => {
   });
 
   it('bad values are a 400 with the standard error body', async () => {
-    for (const query of ['count=maybe', 'collectionId=nope', 'tagId=123', `tagId=urn:uuid:${red}`, `search=${'a'.repeat(201)}`, 'collectionId=', 'take=0&search=x']) {
+    for (const query of [
+      'count=maybe',
+      'collectionId=nope',
+      'tagId=123',
+      `tagId=urn:uuid:${red}`,
+      `search=${'a'.repeat(201)}`,
+      'collectionId=',
+      'take=0&search=x',
+    ]) {
       const res = await get(query);
       expect(res.statusCode, query).toBe(400);
       const body = res.json<{ error: { en: string; ar: string; code: string } }>();

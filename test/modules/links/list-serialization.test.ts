@@ -20,7 +20,9 @@ let serializeList: Serialize;
 
 /** The 200 response of GET /api/links as the served document describes it, compiled. */
 async function listSerializer(): Promise<Serialize> {
-  const doc = (await t.inject({ method: 'GET', url: '/api/openapi.json' })).json<Record<string, unknown> & { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: object }> }> } }> }>();
+  const doc = (await t.inject({ method: 'GET', url: '/api/openapi.json' })).json<
+    Record<string, unknown> & { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: object }> }> } }> }
+  >();
   const schema = doc.paths['/api/links']!.get.responses['200']!.content['application/json']!.schema;
   // Its $refs point into the document (#/components/schemas/…): the document is the root.
   return fastJson({ ...schema, components: doc.components } as never) as Serialize;
@@ -116,6 +118,9 @@ describe('JSON.stringify and the schema serializer agree on any Link record', ()
     tenantId: nullableText,
     partnerId: fc.option(uuid, { nil: null }),
     aliases: fc.array(text, { maxLength: 2 }),
+    domain: text,
+    key: nullableText,
+    shortId: text,
     qrDesign: fc.record({
       foreground: text,
       background: text,

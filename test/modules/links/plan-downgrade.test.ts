@@ -40,7 +40,12 @@ interface Link {
 async function businessWorkspace() {
   const ws = await t.workspace({ plan: 'business', rateLimitPerMinute: 1_000_000 });
   const send = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown): Promise<LightMyRequestResponse> =>
-    t.inject({ method, url, headers: { ...bearer(ws.key), 'content-type': 'application/json' }, payload: body === undefined ? undefined : JSON.stringify(body) });
+    t.inject({
+      method,
+      url,
+      headers: { ...bearer(ws.key), 'content-type': 'application/json' },
+      payload: body === undefined ? undefined : JSON.stringify(body),
+    });
   const col = await send('POST', '/api/collections', [{ name: 'c' }]);
   const collectionId = col.json<{ id: string }[]>()[0]!.id;
   return {
@@ -48,7 +53,11 @@ async function businessWorkspace() {
     collectionId,
     send,
     async create(items: Record<string, unknown>[]): Promise<Link[]> {
-      const res = await send('POST', '/api/links', items.map((i) => ({ url: DEST, collectionId, ...i })));
+      const res = await send(
+        'POST',
+        '/api/links',
+        items.map((i) => ({ url: DEST, collectionId, ...i })),
+      );
       expect(res.statusCode, res.body).toBe(201);
       return res.json<Link[]>();
     },
@@ -128,7 +137,9 @@ describe('after a downgrade to free', () => {
     const api = await businessWorkspace();
     const [link] = await api.create([{ url: site.url, cloaked: true, password: 'pw' }]);
     await api.downgrade();
-    const res = await api.send('PUT', '/api/links', [{ id: link!.id, cloaked: null, password: null, ios: 'https://ios.example/', geo: { DE: 'https://de.example/' }, title: 'kept' }]);
+    const res = await api.send('PUT', '/api/links', [
+      { id: link!.id, cloaked: null, password: null, ios: 'https://ios.example/', geo: { DE: 'https://de.example/' }, title: 'kept' },
+    ]);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<Link[]>()[0]).toMatchObject({ cloaked: false, password: null, ios: null, geo: null, title: 'kept' });
     expect(await visit(link!, { 'user-agent': IPHONE, [COUNTRY_HEADER]: 'DE' })).toBe(site.url);

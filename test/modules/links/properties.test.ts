@@ -76,8 +76,7 @@ async function world(plan: Plan): Promise<World> {
 const mix = <T, U>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<U>, invalidWeight = 1) =>
   fc.oneof({ weight: 20, arbitrary: valid }, { weight: invalidWeight, arbitrary: invalid });
 /** Left out (undefined: JSON drops it) `absent` times out of `absent + 1`. */
-const maybe = <T>(arb: fc.Arbitrary<T>, absent = 1) =>
-  fc.oneof({ weight: absent, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
+const maybe = <T>(arb: fc.Arbitrary<T>, absent = 1) => fc.oneof({ weight: absent, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
 
 /** Strings a database or a JSON layer may choke on. */
 const NASTY = ['', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udfff', '😀', 'مرحبا', "'; DROP TABLE links; --", '%00', '\\u0000', 'x'.repeat(3000)];
@@ -100,7 +99,16 @@ const httpsUrl = fc
   .map(([host, path, query]) => `https://${host}${path}${query ? `?${query}` : ''}`);
 const badUrl = fc.oneof(
   httpsUrl.map((u) => u.replace('https:', 'http:')),
-  fc.constantFrom('ftp://x.test/', 'javascript:alert(1)', 'x.test/path', '', 'https://', 'https://exa mple.test/', '//x.test/', `https://x.test/${'a'.repeat(5000)}`),
+  fc.constantFrom(
+    'ftp://x.test/',
+    'javascript:alert(1)',
+    'x.test/path',
+    '',
+    'https://',
+    'https://exa mple.test/',
+    '//x.test/',
+    `https://x.test/${'a'.repeat(5000)}`,
+  ),
   text,
 );
 const urlOrNull = mix(httpsUrl, fc.oneof(badUrl, fc.constant(null)));
@@ -181,10 +189,7 @@ function createItem(w: World, foreign: Foreign): fc.Arbitrary<Item> {
 
 function updateItem(w: World, foreign: Foreign): fc.Arbitrary<Item> {
   const f = fields(w, foreign);
-  const id = mix(
-    fc.constantFrom(...w.links, w.links[0]!.toUpperCase()),
-    fc.oneof(fc.constantFrom(foreign.link, 'nope', null), fc.uuid()),
-  );
+  const id = mix(fc.constantFrom(...w.links, w.links[0]!.toUpperCase()), fc.oneof(fc.constantFrom(foreign.link, 'nope', null), fc.uuid()));
   return fc.record({ ...f, id, url: maybe(mix(httpsUrl, badUrl), 2), collectionId: maybe(f.collectionId, 3) });
 }
 
@@ -211,7 +216,9 @@ describe('property: POST and PUT /api/links', () => {
 
   it('POST: only 201 or 400; a 400 writes nothing; a 201 adds exactly the links it returns', async () => {
     const seen = { 201: 0, 400: 0 };
-    const request = fc.constantFrom(...PLANS).chain((plan) => fc.tuple(fc.constant(plan), fc.array(createItem(worlds[plan], foreign), { minLength: 1, maxLength: 3 })));
+    const request = fc
+      .constantFrom(...PLANS)
+      .chain((plan) => fc.tuple(fc.constant(plan), fc.array(createItem(worlds[plan], foreign), { minLength: 1, maxLength: 3 })));
     const c = worlds.enterprise.collections[0]!;
     await fc.assert(
       fc.asyncProperty(request, async ([plan, items]) => {

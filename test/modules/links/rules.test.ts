@@ -94,8 +94,22 @@ describe('checkLinkInput: create (POST, or PUT entry without id)', () => {
     {
       why: 'pro: expiration, password, device targeting',
       plan: 'pro',
-      input: { ...BASE, expiresAt: '2030-01-01T02:00:00+02:00', expiredUrl: 'https://e.com/x', password: 'pw', ios: 'https://i.com/', android: 'https://a.com/' },
-      expect: { ...BASE, expiresAt: '2030-01-01T00:00:00.000Z', expiredUrl: 'https://e.com/x', password: 'pw', ios: 'https://i.com/', android: 'https://a.com/' },
+      input: {
+        ...BASE,
+        expiresAt: '2030-01-01T02:00:00+02:00',
+        expiredUrl: 'https://e.com/x',
+        password: 'pw',
+        ios: 'https://i.com/',
+        android: 'https://a.com/',
+      },
+      expect: {
+        ...BASE,
+        expiresAt: '2030-01-01T00:00:00.000Z',
+        expiredUrl: 'https://e.com/x',
+        password: 'pw',
+        ios: 'https://i.com/',
+        android: 'https://a.com/',
+      },
     },
     {
       why: 'business: cloaking and geo',
@@ -135,9 +149,7 @@ describe('checkLinkInput: create (POST, or PUT entry without id)', () => {
 describe('checkLinkInput: update (PUT entry with id)', () => {
   it('needs at least one field besides id; unknown properties do not count', () => {
     expect(failure(() => checkLinkInput({}, 2, 'update', 'enterprise')).field).toBe('[2]');
-    expect(failure(() => checkLinkInput({ id: COLLECTION, foo: 1 } as LinkInput, 2, 'update', 'enterprise')).reasonCode).toBe(
-      'nothing_to_update',
-    );
+    expect(failure(() => checkLinkInput({ id: COLLECTION, foo: 1 } as LinkInput, 2, 'update', 'enterprise')).reasonCode).toBe('nothing_to_update');
   });
 
   it.each(['url', 'collectionId', 'tagIds'] as const)('refuses %s: null', (field) => {
@@ -147,8 +159,20 @@ describe('checkLinkInput: update (PUT entry with id)', () => {
 
   it('lets null clear the optional fields, cloaked null meaning false', () => {
     const input: LinkInput = {
-      title: null, description: null, image: null, utm: null, expiresAt: null, expiredUrl: null, password: null,
-      cloaked: null, ios: null, android: null, geo: null, externalId: null, tenantId: null, partnerId: null,
+      title: null,
+      description: null,
+      image: null,
+      utm: null,
+      expiresAt: null,
+      expiredUrl: null,
+      password: null,
+      cloaked: null,
+      ios: null,
+      android: null,
+      geo: null,
+      externalId: null,
+      tenantId: null,
+      partnerId: null,
     };
     expect(checkLinkInput(input, 0, 'update', 'enterprise')).toEqual({ fields: { ...input, cloaked: false }, ignored: [] });
   });
@@ -219,8 +243,25 @@ describe('allowsFraming', () => {
 
 describe('isPublicAddress', () => {
   it.each([
-    '127.0.0.1', '127.8.9.10', '::1', '10.0.0.1', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '::ffff:127.0.0.1',
-    '::ffff:10.0.0.1', 'fc00::1', 'fd00::2', 'fe80::1', '0.0.0.0', '::', '224.0.0.1', '255.255.255.255', 'not an address', '',
+    '127.0.0.1',
+    '127.8.9.10',
+    '::1',
+    '10.0.0.1',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    'fc00::1',
+    'fd00::2',
+    'fe80::1',
+    '0.0.0.0',
+    '::',
+    '224.0.0.1',
+    '255.255.255.255',
+    'not an address',
+    '',
   ])('%s is not public', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });

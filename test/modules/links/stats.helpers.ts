@@ -38,7 +38,11 @@ export async function statsClient(t: TestApp) {
     send,
     collectionId,
     async links(items: Record<string, unknown>[]): Promise<StatLink[]> {
-      const res = await send('POST', '/api/links', items.map((i) => ({ url: 'https://shop.example/landing', collectionId, ...i })));
+      const res = await send(
+        'POST',
+        '/api/links',
+        items.map((i) => ({ url: 'https://shop.example/landing', collectionId, ...i })),
+      );
       expect(res.statusCode, res.body).toBe(201);
       return res.json<StatLink[]>();
     },
@@ -65,7 +69,13 @@ export async function statsClient(t: TestApp) {
         const res = await postEvent(t, stripe!.webhookUrl, stripeEvent(type, object), SIGNING_SECRET);
         expect(res.statusCode, res.body).toBe(200);
       };
-      await post('checkout.session.completed', { client_reference_id: clickId, amount_total: amount, currency, customer: stripeId('cus'), payment_intent: paymentIntent });
+      await post('checkout.session.completed', {
+        client_reference_id: clickId,
+        amount_total: amount,
+        currency,
+        customer: stripeId('cus'),
+        payment_intent: paymentIntent,
+      });
       if (refunded > 0) await post('charge.refunded', { payment_intent: paymentIntent, amount_refunded: refunded, refunded: refunded === amount });
     },
     get: (query: string, key?: string): Promise<LightMyRequestResponse> => send('GET', `/api/links?${query}`, undefined, key),

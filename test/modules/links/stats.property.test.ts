@@ -79,7 +79,10 @@ it('ordering by each figure equals sorting the figures counted naively', async (
           const base = sort === 'asc' ? links : [...links].reverse();
           const expected = [...base].sort((a, b) => sign * (figures.get(a.id)![figure] - figures.get(b.id)![figure])).map((l) => l.id);
           const found: StatLink[] = await api.list(`withStats=true&orderBy=${orderBy}&sort=${sort}${extra}`);
-          expect(found.map((l) => l.id), `${orderBy} ${figure} ${sort}`).toEqual(expected);
+          expect(
+            found.map((l) => l.id),
+            `${orderBy} ${figure} ${sort}`,
+          ).toEqual(expected);
           // Page by page, the same order: pages end inside the links with a figure, on their
           // last one, and past them among the links without one.
           const paged: string[] = [];

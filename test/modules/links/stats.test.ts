@@ -55,7 +55,11 @@ describe('stats of each link', () => {
     const day = 86_400_000;
     const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     // The default range (the last 30 days), whole UTC days, and a range starting mid-hour (raw edges).
-    for (const range of ['', `&startDate=${date(Date.now() - day)}&endDate=${date(Date.now() + day)}`, `&startDate=${new Date(Date.now() - 20 * 60_000).toISOString()}`]) {
+    for (const range of [
+      '',
+      `&startDate=${date(Date.now() - day)}&endDate=${date(Date.now() + day)}`,
+      `&startDate=${new Date(Date.now() - 20 * 60_000).toISOString()}`,
+    ]) {
       expect(statsOf(await api.list(`withStats=true${range}`)), range).toEqual(expected);
     }
     // The same figures as the analytics API's link rows.
@@ -116,7 +120,8 @@ describe('orderBy', () => {
     await settle(t);
     const byCreation = await api.list('withStats=true&sort=asc&take=100');
     expect(byCreation.map((l) => l.id)).toEqual(links.map((l) => l.id));
-    const rank = (l: StatLink, key: string) => (key === 'revenue' ? (l.stats!.revenue.usd ?? 0) : key === 'createdAt' ? 0 : (l.stats as unknown as Record<string, number>)[key]!);
+    const rank = (l: StatLink, key: string) =>
+      key === 'revenue' ? (l.stats!.revenue.usd ?? 0) : key === 'createdAt' ? 0 : (l.stats as unknown as Record<string, number>)[key]!;
     for (const key of ['clicks', 'leads', 'sales', 'revenue', 'createdAt']) {
       for (const sort of ['asc', 'desc'] as const) {
         const sign = sort === 'asc' ? 1 : -1;
@@ -124,9 +129,15 @@ describe('orderBy', () => {
         const base = sort === 'asc' ? byCreation : [...byCreation].reverse();
         const expected = [...base].sort((x, y) => sign * (rank(x, key) - rank(y, key))).map((l) => l.id);
         const query = `withStats=true&orderBy=${key}&sort=${sort}${key === 'revenue' ? '&currency=USD' : ''}`;
-        expect((await api.list(`${query}&take=100`)).map((l) => l.id), query).toEqual(expected);
+        expect(
+          (await api.list(`${query}&take=100`)).map((l) => l.id),
+          query,
+        ).toEqual(expected);
         const pages = [...(await api.list(`${query}&take=4`)), ...(await api.list(`${query}&take=4&skip=4`))];
-        expect(pages.map((l) => l.id), `${query} paged`).toEqual(expected);
+        expect(
+          pages.map((l) => l.id),
+          `${query} paged`,
+        ).toEqual(expected);
       }
     }
     // EUR orders by EUR alone: the link with 900 EUR and no USD first.

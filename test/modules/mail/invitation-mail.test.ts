@@ -44,7 +44,11 @@ beforeEach(async () => {
   if (t) expect(await within(5000, async () => (await outbox(t)).length === 0), 'earlier mail sent').toBe(true);
 });
 
-const outbox = (app: TestApp) => rows<{ kind: string; message_sealed: string; attempts: number; last_error: string | null }>(app.database.db, sql`SELECT kind, message_sealed, attempts, last_error FROM mail_outbox`);
+const outbox = (app: TestApp) =>
+  rows<{ kind: string; message_sealed: string; attempts: number; last_error: string | null }>(
+    app.database.db,
+    sql`SELECT kind, message_sealed, attempts, last_error FROM mail_outbox`,
+  );
 
 describe('an invitation with mail configured', () => {
   test('is mailed: workspace, inviter and role in English and Arabic, with the link of the answer', async () => {
@@ -127,7 +131,12 @@ describe('a mail server that is down', () => {
     expect(res.statusCode, res.body).toBe(201);
     expect((await outbox(down)).map((r) => r.kind)).toEqual(['invitation']);
     const token = new URL(res.json<{ url: string }>().url).searchParams.get('token')!;
-    const accepted = await down.inject({ method: 'POST', url: '/api/invites/accept', headers: { origin: 'https://lt.test' }, payload: { token, name: 'Dana', password: 'a long enough secret phrase' } });
+    const accepted = await down.inject({
+      method: 'POST',
+      url: '/api/invites/accept',
+      headers: { origin: 'https://lt.test' },
+      payload: { token, name: 'Dana', password: 'a long enough secret phrase' },
+    });
     expect(accepted.statusCode, accepted.body).toBe(201);
   });
 });

@@ -7,15 +7,16 @@
  * change, so a cached resolution that was not forgotten would show. Also two instances on one
  * PostgreSQL + Redis: a change on A holds on B.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { LightMyRequestResponse } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, onPostgres, onRedis, startTestApp, type TestApp } from '../../helpers/app.js';
+import { within } from '../../helpers/wait.js';
 import { asSession, createHumanToken, expectError, ownedWorkspace, signedInMember, type SignedIn } from '../people/helpers.js';
 import { connect, registerApp } from '../oauth/helpers.js';
 
-const code = (secret: string, at = Date.now()) => new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: at });
+const code = (secret: string, at = Date.now()) =>
+  new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: at });
 
 /** Turns TOTP on for a signed-in person (on `t`); answers a recovery code. */
 async function enrol(t: TestApp, who: SignedIn): Promise<string> {
@@ -39,43 +40,57 @@ function require2fa(t: TestApp, owner: SignedIn, workspaceId: string, on: boolea
 
 describe('required two-factor in one workspace', () => {
   let t: TestApp;
-  let owner: SignedIn;
-  let member: SignedIn;
-  let workspaceId: string;
-  let apiKey: string;
-  let humanToken: string;
-  let oauthToken: string;
-  let ownerSecret: string;
 
   beforeAll(async () => {
     t = await startTestApp();
-    const made = await ownedWorkspace(t);
-    owner = made.owner;
-    workspaceId = made.workspace.id;
-    apiKey = made.workspace.key;
-    member = await signedInMember(t, workspaceId, 'member');
-    humanToken = (await createHumanToken(t, member.cookie, workspaceId, ['linksRead'])).token;
-    const app = await registerApp(t, owner, workspaceId);
-    oauthToken = (await connect(t, member, app, workspaceId, { scope: 'linksRead' })).access_token;
   });
   afterAll(() => t?.close());
 
-  const viaSession = () => asSession(t, member.cookie, 'GET', '/api/links', undefined, { workspaceId });
-  const viaHumanToken = () => t.inject({ method: 'GET', url: '/api/links', headers: bearer(humanToken) });
-  const viaOauth = () => t.inject({ method: 'GET', url: '/api/links', headers: bearer(oauthToken) });
-  const viaKey = () => t.inject({ method: 'GET', url: '/api/links', headers: bearer(apiKey) });
-  const viaSettings = () => asSession(t, member.cookie, 'GET', `/api/workspaces/${workspaceId}/members`);
-
-  async function expectMemberAllowed(): Promise<void> {
-    for (const [what, res] of [['session', await viaSession()], ['human token', await viaHumanToken()], ['oauth token', await viaOauth()], ['settings', await viaSettings()]] as const) {
-      expect(res.statusCode, `${what}: ${res.body}`).toBe(200);
-    }
+  /** Each test's own workspace: its owner, a member with a human token and an OAuth token, its API key. */
+  async function workspaceWithMember() {
+    const made = await ownedWorkspace(t);
+    const owner = made.owner;
+    const workspaceId = made.workspace.id;
+    const member = await signedInMember(t, workspaceId, 'member');
+    const humanToken = (await createHumanToken(t, member.cookie, workspaceId, ['linksRead'])).token;
+    const app = await registerApp(t, owner, workspaceId);
+    const oauthToken = (await connect(t, member, app, workspaceId, { scope: 'linksRead' })).access_token;
+    const viaSession = () => asSession(t, member.cookie, 'GET', '/api/links', undefined, { workspaceId });
+    const viaKey = () => t.inject({ method: 'GET', url: '/api/links', headers: bearer(made.workspace.key) });
+    const memberAnswers = async () =>
+      [
+        ['session', await viaSession()],
+        ['human token', await t.inject({ method: 'GET', url: '/api/links', headers: bearer(humanToken) })],
+        ['oauth token', await t.inject({ method: 'GET', url: '/api/links', headers: bearer(oauthToken) })],
+        ['settings', await asSession(t, member.cookie, 'GET', `/api/workspaces/${workspaceId}/members`)],
+      ] as const;
+    return {
+      owner,
+      member,
+      workspaceId,
+      viaSession,
+      viaKey,
+      async expectMemberAllowed(): Promise<void> {
+        for (const [what, res] of await memberAnswers()) expect(res.statusCode, `${what}: ${res.body}`).toBe(200);
+      },
+      async expectMemberRefused(): Promise<void> {
+        for (const [, res] of await memberAnswers()) expectError(res, 403, 'mfa_required');
+      },
+    };
   }
-  async function expectMemberRefused(): Promise<void> {
-    for (const res of [await viaSession(), await viaHumanToken(), await viaOauth(), await viaSettings()]) expectError(res, 403, 'mfa_required');
+
+  /** workspaceWithMember with two-factor required (the owner enrolled first) and the member refused. */
+  async function securedWorkspace() {
+    const w = await workspaceWithMember();
+    await enrol(t, w.owner);
+    const on = await require2fa(t, w.owner, w.workspaceId, true);
+    expect(on.statusCode, on.body).toBe(200);
+    await w.expectMemberRefused();
+    return w;
   }
 
   test('off by default, shown on the workspace objects', async () => {
+    const { owner, member, workspaceId, expectMemberAllowed } = await workspaceWithMember();
     const mine = (await asSession(t, owner.cookie, 'GET', '/api/workspaces')).json<{ id: string; requireMfa: boolean }[]>();
     expect(mine.find((w) => w.id === workspaceId)?.requireMfa).toBe(false);
     const me = (await asSession(t, member.cookie, 'GET', '/api/me')).json<{ workspaces: { id: string; requireMfa: boolean }[] }>();
@@ -84,12 +99,13 @@ describe('required two-factor in one workspace', () => {
   });
 
   test('only an owner, and only one who has two-factor, can turn it on', async () => {
+    const { owner, member, workspaceId } = await workspaceWithMember();
     expectError(await require2fa(t, member, workspaceId, true), 403, 'owner_required');
     const early = await require2fa(t, owner, workspaceId, true);
     expectError(early, 400, 'invalid_field');
     expect(early.json()).toMatchObject({ field: 'requireMfa', reason: 'mfa_enrol_first' });
     expectError(await asSession(t, owner.cookie, 'PATCH', `/api/workspaces/${workspaceId}`, {}), 400, 'invalid_field');
-    ownerSecret = await enrol(t, owner);
+    await enrol(t, owner);
     const on = await require2fa(t, owner, workspaceId, true);
     expect(on.statusCode, on.body).toBe(200);
     expect(on.json()).toMatchObject({ id: workspaceId, requireMfa: true });
@@ -101,7 +117,7 @@ describe('required two-factor in one workspace', () => {
   });
 
   test('a member without it: session, human token and OAuth token refused (403 mfa_required); the API key works; the owner works', async () => {
-    await expectMemberRefused();
+    const { owner, workspaceId, viaSession, viaKey } = await securedWorkspace();
     expect((await viaKey()).statusCode).toBe(200);
     expect((await asSession(t, owner.cookie, 'GET', '/api/links', undefined, { workspaceId })).statusCode).toBe(200);
     const body = (await viaSession()).json<{ error: { en: string; ar: string } }>();
@@ -109,6 +125,7 @@ describe('required two-factor in one workspace', () => {
   });
 
   test('the account routes needed to enrol stay open', async () => {
+    const { member, workspaceId } = await securedWorkspace();
     for (const url of ['/api/me', '/api/me/mfa', '/api/workspaces', '/api/me/sessions']) {
       const res = await asSession(t, member.cookie, 'GET', url);
       expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
@@ -120,29 +137,28 @@ describe('required two-factor in one workspace', () => {
   });
 
   test('other workspaces of the member are not affected', async () => {
+    const { member } = await securedWorkspace();
     const other = await t.workspace();
     const res = await t.admin('POST', `/workspaces/${other.id}/members`, { userId: member.user.id, role: 'member' });
     expect(res.statusCode, res.body).toBe(201);
     expect((await asSession(t, member.cookie, 'GET', '/api/links', undefined, { workspaceId: other.id })).statusCode).toBe(200);
   });
 
-  let memberSecret: string;
   test('after enrolling, everything works at the very next request; turning their two-factor off refuses them again', async () => {
-    await expectMemberRefused();
-    memberSecret = await enrol(t, member);
+    const { member, expectMemberAllowed, expectMemberRefused } = await securedWorkspace();
+    const recoveryCode = await enrol(t, member);
     await expectMemberAllowed();
     expect((await asSession(t, member.cookie, 'GET', '/api/me')).json()).toMatchObject({ secondFactor: true });
-    await disable(t, member, memberSecret);
+    await disable(t, member, recoveryCode);
     await expectMemberRefused();
   });
 
   test('the owner turning the requirement off lets the member in again', async () => {
-    await expectMemberRefused();
+    const { owner, workspaceId, expectMemberAllowed } = await securedWorkspace();
     const off = await require2fa(t, owner, workspaceId, false);
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json()).toMatchObject({ requireMfa: false });
     await expectMemberAllowed();
-    expect(ownerSecret).toBeTruthy();
   });
 });
 
@@ -167,20 +183,22 @@ describe.skipIf(!onPostgres || !onRedis)('two instances: the flag and enrolment 
     await Promise.all([a?.close(), b?.close()]);
   });
 
-  // See test/modules/people/instances.test.ts: the Redis bus reaches B within milliseconds.
-  const settle = () => sleep(100);
-  const onB = async () => [await asSession(b, member.cookie, 'GET', '/api/links', undefined, { workspaceId }), await b.inject({ method: 'GET', url: '/api/links', headers: bearer(humanToken) })];
+  const onB = async () => [
+    await asSession(b, member.cookie, 'GET', '/api/links', undefined, { workspaceId }),
+    await b.inject({ method: 'GET', url: '/api/links', headers: bearer(humanToken) }),
+  ];
+  /** B answers `status` to both, polled: the Redis bus reaches B within milliseconds (see test/modules/people/instances.test.ts). */
+  const bAnswers = async (status: number) => expect(await within(5000, async () => (await onB()).every((res) => res.statusCode === status), 20)).toBe(true);
 
   test('on A: required, enrolled, disabled — B follows each time', async () => {
     for (const res of await onB()) expect(res.statusCode, res.body).toBe(200);
     expect((await require2fa(a, owner, workspaceId, true)).statusCode).toBe(200);
-    await settle();
+    await bAnswers(403);
     for (const res of await onB()) expectError(res, 403, 'mfa_required');
     const recovery = await enrol(a, member);
-    await settle();
-    for (const res of await onB()) expect(res.statusCode, res.body).toBe(200);
+    await bAnswers(200);
     await disable(a, member, recovery);
-    await settle();
+    await bAnswers(403);
     for (const res of await onB()) expectError(res, 403, 'mfa_required');
   });
 });

@@ -176,7 +176,10 @@ describe('recovery codes and turning it off', () => {
     const fresh = renewed.json<{ recoveryCodes: string[] }>().recoveryCodes;
     expect(fresh).toHaveLength(10);
     expect((await secondStep(await passwordStep(user), recovery[0]!)).statusCode).toBe(401);
-    expect((await as(session, 'DELETE', '/api/me/mfa/totp', { password: user.password, code: '123456' })).json()).toMatchObject({ field: 'code', reason: 'mfa_code_wrong' });
+    expect((await as(session, 'DELETE', '/api/me/mfa/totp', { password: user.password, code: '123456' })).json()).toMatchObject({
+      field: 'code',
+      reason: 'mfa_code_wrong',
+    });
     expect((await as(session, 'DELETE', '/api/me/mfa/totp', { password: 'wrong', code: code(secret) })).json()).toMatchObject({ field: 'password' });
     expect((await as(session, 'DELETE', '/api/me/mfa/totp', { password: user.password, code: fresh[0]! })).statusCode).toBe(204);
     expect((await loginRequest(t, user.email, user.password)).json()).toHaveProperty('user');

@@ -136,7 +136,13 @@ describe('service', () => {
   test('a confidential app: ltc_ client id in clear, ltcs_ secret returned once and stored only as its SHA-256', async () => {
     const w = await t.workspace();
     const app = await createApp({ ctx: ctx(), input: { ...input({ scopes: ['linksRead', 'linksRead', 'tagsRead'] }), workspaceId: w.id } });
-    expect(app).toMatchObject({ workspaceId: w.id, name: 'Zapier-like', redirectUris: ['https://app.example.com/oauth/callback'], confidential: true, scopes: ['linksRead', 'tagsRead'] });
+    expect(app).toMatchObject({
+      workspaceId: w.id,
+      name: 'Zapier-like',
+      redirectUris: ['https://app.example.com/oauth/callback'],
+      confidential: true,
+      scopes: ['linksRead', 'tagsRead'],
+    });
     expect(app.createdAt.toISOString()).toBe(clock.now().toISOString());
     expect(app.clientId).toMatch(CLIENT_ID);
     expect(app.clientSecret).toMatch(CLIENT_SECRET);
@@ -172,7 +178,11 @@ describe('service', () => {
     const eleven = Array.from({ length: 11 }, (_, i) => `https://app.example.com/cb${i}`);
     await expectInvalid(create({ redirectUris: eleven }), 'redirectUris', 'max_items');
     await expectInvalid(create({ redirectUris: [] }), 'redirectUris', 'min_items');
-    await expectInvalid(create({ redirectUris: ['https://a.example/cb', 'https://b.example/cb', 'https://a.example/cb'] }), 'redirectUris[2]', 'duplicate_in_request');
+    await expectInvalid(
+      create({ redirectUris: ['https://a.example/cb', 'https://b.example/cb', 'https://a.example/cb'] }),
+      'redirectUris[2]',
+      'duplicate_in_request',
+    );
     await expectInvalid(create({ redirectUris: ['https://a.example/cb', 'http://example.com/cb'] }), 'redirectUris[1]', 'redirect_uri');
     await expectInvalid(create({ scopes: [] }), 'scopes', 'min_items');
     await expectInvalid(create({ scopes: ['linksRead', 'admin'] }), 'scopes[1]', 'enum');
@@ -192,13 +202,17 @@ describe('service', () => {
     const w = await t.workspace();
     const other = await t.workspace();
     const first = await createApp({ ctx: ctx(new Date('2030-01-01T00:00:00Z')), input: { ...input({ name: 'first' }), workspaceId: w.id } });
-    const second = await createApp({ ctx: ctx(new Date('2030-01-02T00:00:00Z')), input: { ...input({ name: 'second', confidential: false }), workspaceId: w.id } });
+    const second = await createApp({
+      ctx: ctx(new Date('2030-01-02T00:00:00Z')),
+      input: { ...input({ name: 'second', confidential: false }), workspaceId: w.id },
+    });
     const gone = await createApp({ ctx: ctx(new Date('2030-01-03T00:00:00Z')), input: { ...input({ name: 'gone' }), workspaceId: w.id } });
     await createApp({ ctx: ctx(), input: { ...input({ name: 'elsewhere' }), workspaceId: other.id } });
     await deleteApp({ ctx: ctx(), input: { workspaceId: w.id, id: gone.id } });
     const listed = await listApps({ ctx: ctx(), input: { workspaceId: w.id } });
     expect(listed.map((a) => a.name)).toEqual(['first', 'second']);
-    for (const a of listed) expect(Object.keys(a).sort()).toEqual(['clientId', 'confidential', 'createdAt', 'id', 'name', 'redirectUris', 'scopes', 'workspaceId']);
+    for (const a of listed)
+      expect(Object.keys(a).sort()).toEqual(['clientId', 'confidential', 'createdAt', 'id', 'name', 'redirectUris', 'scopes', 'workspaceId']);
     const { clientSecret: _shownOnce, ...firstListed } = first;
     expect(listed[0]).toEqual(firstListed);
     expect(listed[1]).toEqual(second);
@@ -209,12 +223,19 @@ describe('service', () => {
     const app = await createApp({ ctx: ctx(), input: { ...input(), workspaceId: w.id } });
     const renamed = await updateApp({ ctx: ctx(), input: { workspaceId: w.id, id: app.id, name: 'Renamed' } });
     expect(renamed).toMatchObject({ name: 'Renamed', redirectUris: app.redirectUris, scopes: app.scopes, clientId: app.clientId });
-    const moved = await updateApp({ ctx: ctx(), input: { workspaceId: w.id, id: app.id, redirectUris: ['http://127.0.0.1:9000/cb', 'https://new.example/cb'] } });
+    const moved = await updateApp({
+      ctx: ctx(),
+      input: { workspaceId: w.id, id: app.id, redirectUris: ['http://127.0.0.1:9000/cb', 'https://new.example/cb'] },
+    });
     expect(moved.redirectUris).toEqual(['http://127.0.0.1:9000/cb', 'https://new.example/cb']);
     const narrowed = await updateApp({ ctx: ctx(), input: { workspaceId: w.id, id: app.id, scopes: ['analyticsRead', 'analyticsRead'] } });
     expect(narrowed).toMatchObject({ name: 'Renamed', scopes: ['analyticsRead'] });
     expect((await listApps({ ctx: ctx(), input: { workspaceId: w.id } }))[0]).toEqual(narrowed);
-    await expectInvalid(updateApp({ ctx: ctx(), input: { workspaceId: w.id, id: app.id, redirectUris: ['https://x.example/cb#f'] } }), 'redirectUris[0]', 'redirect_uri');
+    await expectInvalid(
+      updateApp({ ctx: ctx(), input: { workspaceId: w.id, id: app.id, redirectUris: ['https://x.example/cb#f'] } }),
+      'redirectUris[0]',
+      'redirect_uri',
+    );
     await expectInvalid(updateApp({ ctx: ctx(), input: { workspaceId: w.id, id: app.id } }), 'body', 'nothing_to_update');
     // The secret survives an update.
     expect(clientSecretMatches((await findClient({ ctx: ctx(), input: { clientId: app.clientId } }))!, app.clientSecret!)).toBe(true);
@@ -265,7 +286,15 @@ describe('service', () => {
     const w = await t.workspace();
     const app = await createApp({ ctx: ctx(), input: { ...input(), workspaceId: w.id } });
     const client = (await findClient({ ctx: ctx(), input: { clientId: app.clientId } }))!;
-    expect(client).toMatchObject({ id: app.id, workspaceId: w.id, clientId: app.clientId, confidential: true, redirectUris: app.redirectUris, scopes: app.scopes, deletedAt: null });
+    expect(client).toMatchObject({
+      id: app.id,
+      workspaceId: w.id,
+      clientId: app.clientId,
+      confidential: true,
+      redirectUris: app.redirectUris,
+      scopes: app.scopes,
+      deletedAt: null,
+    });
     expect(Buffer.from(client.secretHash!).equals(sha256(app.clientSecret!))).toBe(true);
     expect(await findClient({ ctx: ctx(), input: { clientId: 'ltc_' + 'A'.repeat(43) } })).toBeUndefined();
     expect(await findClient({ ctx: ctx(), input: { clientId: app.clientId.toUpperCase() } })).toBeUndefined();
@@ -312,8 +341,20 @@ describe('service', () => {
 
     const listed = await listAuthorizations({ ctx: ctx(), input: { workspaceId: w.id } });
     expect(listed).toEqual([
-      { id: g1, app: { id: foreign.id, name: 'Foreign', clientId: foreign.clientId }, user: { id: ann.id, email: ann.email, name: 'Ann' }, scopes: ['linksRead'], createdAt: new Date('2030-02-01T00:00:00Z') },
-      { id: g2, app: { id: own.id, name: 'Own', clientId: own.clientId }, user: { id: bob.id, email: bob.email, name: 'Bob' }, scopes: ['linksRead', 'tagsRead'], createdAt: new Date('2030-02-02T00:00:00Z') },
+      {
+        id: g1,
+        app: { id: foreign.id, name: 'Foreign', clientId: foreign.clientId },
+        user: { id: ann.id, email: ann.email, name: 'Ann' },
+        scopes: ['linksRead'],
+        createdAt: new Date('2030-02-01T00:00:00Z'),
+      },
+      {
+        id: g2,
+        app: { id: own.id, name: 'Own', clientId: own.clientId },
+        user: { id: bob.id, email: bob.email, name: 'Bob' },
+        scopes: ['linksRead', 'tagsRead'],
+        createdAt: new Date('2030-02-02T00:00:00Z'),
+      },
     ]);
     expect((await listAuthorizations({ ctx: ctx(), input: { workspaceId: registrar.id } })).map((g) => g.id)).toEqual([inRegistrar]);
 
@@ -332,7 +373,17 @@ describe('service', () => {
 });
 
 describe('HTTP', () => {
-  type AppBody = { id: string; workspaceId: string; name: string; clientId: string; clientSecret?: string; redirectUris: string[]; confidential: boolean; scopes: string[]; createdAt: string };
+  type AppBody = {
+    id: string;
+    workspaceId: string;
+    name: string;
+    clientId: string;
+    clientSecret?: string;
+    redirectUris: string[];
+    confidential: boolean;
+    scopes: string[];
+    createdAt: string;
+  };
   const appsUrl = (workspaceId: string) => `/api/workspaces/${workspaceId}/oauth-apps`;
 
   async function register(cookie: string, workspaceId: string, extra: Parameters<typeof input>[0] = {}): Promise<AppBody> {
@@ -344,7 +395,13 @@ describe('HTTP', () => {
   test('the owner registers a confidential and a public app: the secret only in the 201, only its hash stored; the list never shows one', async () => {
     const { workspace: w, owner } = await ownedWorkspace(t);
     const conf = await register(owner.cookie, w.id);
-    expect(conf).toMatchObject({ workspaceId: w.id, name: 'Zapier-like', confidential: true, redirectUris: ['https://app.example.com/oauth/callback'], scopes: ['linksRead', 'linksWrite'] });
+    expect(conf).toMatchObject({
+      workspaceId: w.id,
+      name: 'Zapier-like',
+      confidential: true,
+      redirectUris: ['https://app.example.com/oauth/callback'],
+      scopes: ['linksRead', 'linksWrite'],
+    });
     expect(conf.clientId).toMatch(CLIENT_ID);
     expect(conf.clientSecret).toMatch(CLIENT_SECRET);
     expect(conf.createdAt).toBe(clock.now().toISOString());
@@ -392,7 +449,12 @@ describe('HTTP', () => {
     expect(patched.json()).toMatchObject({ id: app.id, name: 'New name', scopes: ['tagsRead'], redirectUris: app.redirectUris, clientId: app.clientId });
     expect(patched.json()).not.toHaveProperty('clientSecret');
     expectError(await asSession(t, owner.cookie, 'PATCH', `${appsUrl(w.id)}/${app.id}`, {}), 400, 'invalid_field');
-    expectError(await asSession(t, owner.cookie, 'PATCH', `${appsUrl(w.id)}/${app.id}`, { redirectUris: ['http://example.com/cb'] }), 400, 'invalid_field', 'redirectUris[0]');
+    expectError(
+      await asSession(t, owner.cookie, 'PATCH', `${appsUrl(w.id)}/${app.id}`, { redirectUris: ['http://example.com/cb'] }),
+      400,
+      'invalid_field',
+      'redirectUris[0]',
+    );
 
     const rotated = await asSession(t, owner.cookie, 'POST', `${appsUrl(w.id)}/${app.id}/secret`);
     expect(rotated.statusCode, rotated.body).toBe(200);
@@ -494,7 +556,9 @@ describe('HTTP', () => {
   test("another workspace's app or grant: 404 through the owner's own workspace; a workspace they are not in: 404", async () => {
     const { w, app, grant, unchanged } = await setting();
     const { workspace: mine, owner: intruder } = await ownedWorkspace(t);
-    for (const [method, url, payload] of routes(mine.id, app.id, grant).slice(2).filter(([, u]) => u.includes(app.id) || u.includes(grant))) {
+    for (const [method, url, payload] of routes(mine.id, app.id, grant)
+      .slice(2)
+      .filter(([, u]) => u.includes(app.id) || u.includes(grant))) {
       expectError(await asSession(t, intruder.cookie, method, url, payload), 404, 'not_found');
     }
     for (const [method, url, payload] of routes(w.id, app.id, grant)) {

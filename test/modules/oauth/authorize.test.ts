@@ -77,7 +77,7 @@ describe('GET /oauth/authorize: an app that cannot be sent back to gets a page, 
     expect(res.body).not.toContain('unsupported_response_type');
   });
 
-  test('a redirect_uri of another app is not this app\'s: page', async () => {
+  test("a redirect_uri of another app is not this app's: page", async () => {
     const other = await registerApp(t, owner, workspaceId, { redirectUris: ['https://other.example/cb'] });
     expectPage(await getAuthorize(t, authorizeParams(app, challenge, { redirect_uri: other.redirectUris[0] })), 400, 'not registered');
   });
@@ -111,7 +111,7 @@ describe('GET /oauth/authorize: other problems go back to the app with error and
     ['a challenge one character long', { code_challenge: `${challenge}A` }, 'invalid_request'],
     ['a challenge in base64 (+ and /)', { code_challenge: `${'+/'.repeat(21)}A` }, 'invalid_request'],
     ['an unknown scope', { scope: 'linksRead linksDelete' }, 'invalid_scope'],
-    ['a scope beyond the app\'s', { scope: 'linksRead tagsWrite' }, 'invalid_scope'],
+    ["a scope beyond the app's", { scope: 'linksRead tagsWrite' }, 'invalid_scope'],
     ['a scope in another case', { scope: 'LinksRead' }, 'invalid_scope'],
   ];
   test.each(cases)('%s: 302 to the redirect URI with that error and the state', async (_what, change, error) => {
@@ -149,7 +149,7 @@ describe('GET /oauth/authorize: other problems go back to the app with error and
   });
 });
 
-describe('not signed in: to the dashboard\'s sign-in and back', () => {
+describe("not signed in: to the dashboard's sign-in and back", () => {
   test('GET /oauth/authorize without a session: 302 /app?next=<the authorize path and query>, not cached', async () => {
     const path = authorizePath(authorizeParams(app, challenge));
     const res = await t.inject({ method: 'GET', url: path });
@@ -168,7 +168,7 @@ describe('not signed in: to the dashboard\'s sign-in and back', () => {
     }
   });
 
-  test('the round trip: the dashboard\'s sign-in gives a session, next leads to the consent page, which reads the request and can allow', async () => {
+  test("the round trip: the dashboard's sign-in gives a session, next leads to the consent page, which reads the request and can allow", async () => {
     const user = await createUser(t);
     await addMember(t, workspaceId, user.id, 'member');
     const params = authorizeParams(app, challenge);
@@ -205,12 +205,14 @@ describe('not signed in: to the dashboard\'s sign-in and back', () => {
       const location = String(res.headers.location);
       expect(location).toMatch(/^[\x21-\x7e]+$/);
       expect(String(res.headers['set-cookie'] ?? '')).not.toContain('planted');
-      const query = cookie ? new URL(location, ORIGIN).searchParams : new URLSearchParams(new URL(new URL(location, ORIGIN).searchParams.get('next')!, ORIGIN).search);
+      const query = cookie
+        ? new URL(location, ORIGIN).searchParams
+        : new URLSearchParams(new URL(new URL(location, ORIGIN).searchParams.get('next')!, ORIGIN).search);
       expect(query.get('state')).toBe(state);
     }
   });
 
-  test('parameters that are not the authorize request\'s are not passed on', async () => {
+  test("parameters that are not the authorize request's are not passed on", async () => {
     const res = await getAuthorize(t, { ...authorizeParams(app, challenge), next: 'https://evil.example/', prompt: 'none' }, owner.cookie);
     expect(res.statusCode, res.body).toBe(302);
     const passed = [...new URL(String(res.headers.location), ORIGIN).searchParams.keys()];
@@ -239,7 +241,7 @@ function expectBadQuery(res: Awaited<ReturnType<typeof readConsent>>, field: str
   expect(error.ar).toMatch(/[\u0600-\u06ff]/);
 }
 
-describe('the consent: GET /oauth/authorize signed in, GET /api/oauth/authorize, the page\'s CSP', () => {
+describe("the consent: GET /oauth/authorize signed in, GET /api/oauth/authorize, the page's CSP", () => {
   let viewerOf: string;
   let person: SignedIn;
   let ownWorkspace: string;
@@ -253,7 +255,7 @@ describe('the consent: GET /oauth/authorize signed in, GET /api/oauth/authorize,
     await addMember(t, viewerOf, person.user.id, 'viewer');
   });
 
-  test('a signed-in user gets the consent: 302 to the dashboard\'s /app/oauth/consent with the same parameters, not cached', async () => {
+  test("a signed-in user gets the consent: 302 to the dashboard's /app/oauth/consent with the same parameters, not cached", async () => {
     const params = authorizeParams(app, challenge);
     const res = await getAuthorize(t, params, person.cookie);
     expect(res.statusCode, res.body).toBe(302);
@@ -276,7 +278,11 @@ describe('the consent: GET /oauth/authorize signed in, GET /api/oauth/authorize,
   test('the API names the app and each scope asked', async () => {
     const res = await readConsent(person.cookie, authorizeParams(app, challenge));
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ app: { name: 'Sync Robot', clientId: app.clientId }, scopes: ['linksRead', 'linksWrite'], workspaces: [{ id: ownWorkspace, name: expect.any(String), role: 'owner' }] });
+    expect(res.json()).toEqual({
+      app: { name: 'Sync Robot', clientId: app.clientId },
+      scopes: ['linksRead', 'linksWrite'],
+      workspaces: [{ id: ownWorkspace, name: expect.any(String), role: 'owner' }],
+    });
   });
 
   test('only the scopes asked: linksRead alone', async () => {
@@ -284,7 +290,10 @@ describe('the consent: GET /oauth/authorize signed in, GET /api/oauth/authorize,
     expect(res.json<ConsentAnswer>().scopes).toEqual(['linksRead']);
   });
 
-  test.each([['omitted', undefined], ['empty', '']])('scope %s: the app\'s scopes', async (_what, scope) => {
+  test.each([
+    ['omitted', undefined],
+    ['empty', ''],
+  ])("scope %s: the app's scopes", async (_what, scope) => {
     const narrow = await registerApp(t, owner, workspaceId, { scopes: ['tagsRead', 'analyticsRead'] });
     const res = await readConsent(person.cookie, authorizeParams(narrow, challenge, { scope }));
     expect(res.statusCode, res.body).toBe(200);
@@ -325,14 +334,18 @@ describe('the consent: GET /oauth/authorize signed in, GET /api/oauth/authorize,
     ['code_challenge_method=plain', { code_challenge_method: 'plain' }, 'code_challenge_method', /must be one of S256/],
     ['a short code_challenge', { code_challenge: challenge.slice(1) }, 'code_challenge', /SHA-256/],
     ['an unknown scope', { scope: 'linksRead linksDelete' }, 'scope', /linksDelete, which is not a scope/],
-    ['a scope beyond the app\'s', { scope: 'linksRead tagsWrite' }, 'scope', /tagsWrite, which this app may not ask for/],
+    ["a scope beyond the app's", { scope: 'linksRead tagsWrite' }, 'scope', /tagsWrite, which this app may not ask for/],
   ])('%s: 400 naming the parameter, in English and Arabic', async (_what, change, field, en) => {
     expectBadQuery(await readConsent(person.cookie, authorizeParams(app, challenge, change)), field, en);
   });
 
   test('a parameter repeated: 400', async () => {
     const params = authorizeParams(app, challenge);
-    const res = await t.inject({ method: 'GET', url: `/api/oauth/authorize?${new URLSearchParams(params).toString()}&client_id=${app.clientId}`, headers: { ...SAME_ORIGIN, cookie: person.cookie } });
+    const res = await t.inject({
+      method: 'GET',
+      url: `/api/oauth/authorize?${new URLSearchParams(params).toString()}&client_id=${app.clientId}`,
+      headers: { ...SAME_ORIGIN, cookie: person.cookie },
+    });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json<{ error: { code: string } }>().error.code).toBe('invalid_query');
   });
@@ -343,7 +356,8 @@ describe('the consent: GET /oauth/authorize signed in, GET /api/oauth/authorize,
     const gone = await signedInMember(t, workspaceId, 'member');
     expect((await asSession(t, gone.cookie, 'POST', '/api/auth/logout')).statusCode).toBe(204);
     expect((await readConsent(gone.cookie, params)).statusCode).toBe(401);
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) expect((await readConsent(person.cookie, params, headers)).statusCode).toBe(401);
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[])
+      expect((await readConsent(person.cookie, params, headers)).statusCode).toBe(401);
   });
 
   /** The form-action directive of a dashboard page's CSP. */
@@ -352,7 +366,7 @@ describe('the consent: GET /oauth/authorize signed in, GET /api/oauth/authorize,
       .split('; ')
       .filter((d) => d.startsWith('form-action'));
   const consentFormAction = (query: string) => formActionOf(`/app/oauth/consent?${query}`);
-  test('the consent page\'s CSP lets its form lead to the registered callback\'s origin, and only after the app and the redirect URI check out', async () => {
+  test("the consent page's CSP lets its form lead to the registered callback's origin, and only after the app and the redirect URI check out", async () => {
     const params = authorizeParams(app, challenge);
     expect(await consentFormAction(new URLSearchParams(params).toString())).toEqual(["form-action 'self' https://app.example.com"]);
     const withPort = await registerApp(t, owner, workspaceId, { redirectUris: ['http://localhost:8123/cb?x=1'] });
@@ -365,7 +379,9 @@ describe('the consent: GET /oauth/authorize signed in, GET /api/oauth/authorize,
     ];
     for (const q of refused) expect(await consentFormAction(new URLSearchParams(q).toString()), JSON.stringify(q)).toEqual(["form-action 'self'"]);
     // Repeated: no single value to check, so nothing added.
-    expect(await consentFormAction(`${new URLSearchParams(params).toString()}&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`)).toEqual(["form-action 'self'"]);
+    expect(await consentFormAction(`${new URLSearchParams(params).toString()}&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`)).toEqual([
+      "form-action 'self'",
+    ]);
     // Other dashboard pages never name another origin.
     expect(await formActionOf(`/app/links?${new URLSearchParams(params).toString()}`)).toEqual(["form-action 'self'"]);
   });
@@ -383,7 +399,12 @@ describe('POST /oauth/authorize', () => {
     await addMember(t, viewerOf, member.user.id, 'viewer');
   });
 
-  const consentParams = (extra: Record<string, string> = {}): Record<string, string> => ({ ...authorizeParams(app, challenge), workspaceId, decision: 'allow', ...extra });
+  const consentParams = (extra: Record<string, string> = {}): Record<string, string> => ({
+    ...authorizeParams(app, challenge),
+    workspaceId,
+    decision: 'allow',
+    ...extra,
+  });
 
   test.each([
     ['Origin of another site', { origin: 'https://evil.example' }],

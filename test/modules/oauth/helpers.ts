@@ -224,7 +224,12 @@ export const writeLink = (t: TestApp, token: string, collectionId: string) =>
 
 /** A collection made with a key of the workspace; its id. */
 export async function newCollection(t: TestApp, key: string): Promise<string> {
-  const res = await t.inject({ method: 'POST', url: '/api/collections', headers: { ...bearer(key), 'content-type': 'application/json' }, payload: JSON.stringify([{ name: 'Main' }]) });
+  const res = await t.inject({
+    method: 'POST',
+    url: '/api/collections',
+    headers: { ...bearer(key), 'content-type': 'application/json' },
+    payload: JSON.stringify([{ name: 'Main' }]),
+  });
   if (res.statusCode !== 201) throw new Error(`collection create failed: ${res.statusCode} ${res.body}`);
   return res.json<{ id: string }[]>()[0]!.id;
 }

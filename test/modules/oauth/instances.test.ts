@@ -13,7 +13,18 @@ import { oauthTokens } from '../../../src/db/schema.js';
 import { sha256 } from '../../../src/core/secret.js';
 import { onPostgres, onRedis, startTestApp, type TestApp } from '../../helpers/app.js';
 import { asSession, expectError, ownedWorkspace, signedInMember, type SignedIn } from '../people/helpers.js';
-import { connect, grantIdOf, newCollection, readLinks, refreshRequest, registerApp, revokeRequest, writeLink, type RegisteredApp, type TokenAnswer } from './helpers.js';
+import {
+  connect,
+  grantIdOf,
+  newCollection,
+  readLinks,
+  refreshRequest,
+  registerApp,
+  revokeRequest,
+  writeLink,
+  type RegisteredApp,
+  type TokenAnswer,
+} from './helpers.js';
 
 describe.skipIf(!onPostgres || !onRedis)('two instances: an OAuth token from A, ended on A, is 401 on B at its very next request', () => {
   let a: TestApp;
@@ -61,7 +72,10 @@ describe.skipIf(!onPostgres || !onRedis)('two instances: an OAuth token from A, 
     for (;;) {
       const s = await scene();
       ok(await readLinks(t, s.tokens.access_token), 'probe token');
-      await a.database.db.update(oauthTokens).set({ revokedAt: new Date() }).where(eq(oauthTokens.tokenHash, sha256(s.tokens.access_token)));
+      await a.database.db
+        .update(oauthTokens)
+        .set({ revokedAt: new Date() })
+        .where(eq(oauthTokens.tokenHash, sha256(s.tokens.access_token)));
       if ((await readLinks(t, s.tokens.access_token)).statusCode === 200) return;
       if (Date.now() > deadline) throw new Error('the instance never cached an OAuth access token: is its Redis bus subscribed?');
       await sleep(50);
@@ -82,7 +96,7 @@ describe.skipIf(!onPostgres || !onRedis)('two instances: an OAuth token from A, 
     expectError(await readLinks(b, s.tokens.access_token), 401, 'credential_revoked');
   });
 
-  test('the refresh token revoked on A: the grant\'s access token is 401 on B at once', async () => {
+  test("the refresh token revoked on A: the grant's access token is 401 on B at once", async () => {
     const s = await scene();
     const res = await revokeRequest(a, s.app, s.tokens.refresh_token);
     expect(res.statusCode, res.body).toBe(200);

@@ -131,7 +131,12 @@ describe('client authentication', () => {
   test('an Authorization header that is not Basic credentials: 401 invalid_client with WWW-Authenticate', async () => {
     const consented = await authorizeCode(t, member, app, workspaceId);
     for (const authorization of [`Bearer ${app.clientSecret}`, `Basic ${Buffer.from(app.clientId).toString('base64')}`]) {
-      const res = await t.inject({ method: 'POST', url: '/oauth/token', headers: { ...FORM, authorization }, payload: new URLSearchParams(codeGrant(consented)).toString() });
+      const res = await t.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: { ...FORM, authorization },
+        payload: new URLSearchParams(codeGrant(consented)).toString(),
+      });
       expectOAuthError(res, 401, 'invalid_client');
       expect(String(res.headers['www-authenticate'])).toMatch(/^Basic /);
     }
@@ -273,7 +278,12 @@ describe('grant_type=authorization_code', () => {
   test('a parameter repeated in the body: invalid_request, and the code still works', async () => {
     const consented = await authorizeCode(t, member, app, workspaceId);
     const body = `${new URLSearchParams(codeGrant(consented)).toString()}&code=${consented.code}`;
-    const res = await t.inject({ method: 'POST', url: '/oauth/token', headers: { ...FORM, authorization: basicAuth(app.clientId, app.clientSecret!) }, payload: body });
+    const res = await t.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { ...FORM, authorization: basicAuth(app.clientId, app.clientSecret!) },
+      payload: body,
+    });
     expectOAuthError(res, 400, 'invalid_request');
     await exchange(t, app, consented);
   });
@@ -401,7 +411,7 @@ describe('the access token on /api', () => {
     expect(res.statusCode, res.body).toBe(200);
   });
 
-  test("granted ∩ role: the user demoted to viewer by another owner can no longer write (403), still read; promoted back, writes again", async () => {
+  test('granted ∩ role: the user demoted to viewer by another owner can no longer write (403), still read; promoted back, writes again', async () => {
     const person = await signedInMember(t, workspaceId, 'member');
     const body = await connect(t, person, app, workspaceId);
     expect((await writeLink(t, body.access_token, collectionId)).statusCode).toBe(201);

@@ -21,7 +21,11 @@ afterAll(() => t.close());
 beforeEach(() => clock.advance(2 * 3600_000));
 
 const as = (cookie: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) => t.inject({ method, url, headers: { cookie }, payload });
-const mfaCookieOf = (res: LightMyRequestResponse) => [res.headers['set-cookie'] ?? []].flat().find((c) => /^(__Host-)?lt_mfa=/.test(c))?.split(';')[0];
+const mfaCookieOf = (res: LightMyRequestResponse) =>
+  [res.headers['set-cookie'] ?? []]
+    .flat()
+    .find((c) => /^(__Host-)?lt_mfa=/.test(c))
+    ?.split(';')[0];
 const post = (url: string, payload: object, cookie?: string, headers: Record<string, string> = {}) =>
   t.inject({ method: 'POST', url, headers: { ...(cookie ? { cookie } : {}), ...headers }, payload });
 
@@ -35,7 +39,10 @@ async function signedIn(): Promise<{ user: TestUser; session: string }> {
 async function register(session: string, password: string, auth: SoftAuthenticator, name?: string) {
   const options = await as(session, 'POST', '/api/me/passkeys/options', { password });
   expect(options.statusCode, options.body).toBe(200);
-  const res = await as(session, 'POST', '/api/me/passkeys', { response: auth.register(options.json<CreationOptions>(), { origin: ORIGIN }), ...(name ? { name } : {}) });
+  const res = await as(session, 'POST', '/api/me/passkeys', {
+    response: auth.register(options.json<CreationOptions>(), { origin: ORIGIN }),
+    ...(name ? { name } : {}),
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json<{ id: string; name: string }>();
 }
@@ -72,7 +79,12 @@ describe('registration', () => {
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toMatchObject({ field: 'password', reason: 'wrong_password', error: { code: 'invalid_field' } });
     const options = (await as(session, 'POST', '/api/me/passkeys/options', { password: user.password })).json<CreationOptions & Record<string, unknown>>();
-    expect(options).toMatchObject({ rp: { id: 'lt.test' }, user: { name: user.email }, attestation: 'none', authenticatorSelection: { residentKey: 'required' } });
+    expect(options).toMatchObject({
+      rp: { id: 'lt.test' },
+      user: { name: user.email },
+      attestation: 'none',
+      authenticatorSelection: { residentKey: 'required' },
+    });
     const auth = new SoftAuthenticator();
     const res = await as(session, 'POST', '/api/me/passkeys', { response: auth.register(options, { origin: ORIGIN }), name: 'My phone' });
     expect(res.statusCode, res.body).toBe(201);
@@ -100,7 +112,9 @@ describe('registration', () => {
     const options2 = (await as(session, 'POST', '/api/me/passkeys/options', { password: user.password })).json<CreationOptions>();
     expect((await as(session, 'POST', '/api/me/passkeys', { response: auth.register(options2, { origin: ORIGIN }) })).statusCode).toBe(201);
     const options3 = (await as(other.session, 'POST', '/api/me/passkeys/options', { password: other.user.password })).json<CreationOptions>();
-    expect((await as(other.session, 'POST', '/api/me/passkeys', { response: auth.register(options3, { origin: ORIGIN }) })).json()).toMatchObject({ reason: 'passkey_exists' });
+    expect((await as(other.session, 'POST', '/api/me/passkeys', { response: auth.register(options3, { origin: ORIGIN }) })).json()).toMatchObject({
+      reason: 'passkey_exists',
+    });
     expect(await (await as(session, 'GET', '/api/me/passkeys')).json()).toHaveLength(1);
   });
 
@@ -110,7 +124,10 @@ describe('registration', () => {
     clock.advance(5 * 60_000 + 1);
     const res = await as(session, 'POST', '/api/me/passkeys', { response: new SoftAuthenticator().register(options, { origin: ORIGIN }) });
     expect(res.json()).toMatchObject({ reason: 'passkey_challenge' });
-    const good = new SoftAuthenticator().register((await as(session, 'POST', '/api/me/passkeys/options', { password: user.password })).json<CreationOptions>(), { origin: ORIGIN });
+    const good = new SoftAuthenticator().register(
+      (await as(session, 'POST', '/api/me/passkeys/options', { password: user.password })).json<CreationOptions>(),
+      { origin: ORIGIN },
+    );
     for (const response of [
       { ...good, response: { ...good.response, clientDataJSON: 'bm90IGpzb24' } },
       { ...good, response: { ...good.response, attestationObject: 'AAAA' } },
@@ -157,7 +174,11 @@ describe('sign-in as the second factor', () => {
     const a = await withPasskey();
     const b = await withPasskey();
     const mfa = await passwordStep(a.user);
-    const forged = await post('/api/auth/passkey', { response: a.auth.assert(await secondFactorOptions(mfa), { origin: ORIGIN, signWith: new SoftAuthenticator() }) }, mfa);
+    const forged = await post(
+      '/api/auth/passkey',
+      { response: a.auth.assert(await secondFactorOptions(mfa), { origin: ORIGIN, signWith: new SoftAuthenticator() }) },
+      mfa,
+    );
     expect(forged.statusCode).toBe(401);
     expect(forged.json()).toMatchObject({ error: { code: 'mfa_failed' } });
     const foreign = await post('/api/auth/passkey', { response: b.auth.assert(await secondFactorOptions(mfa), { origin: ORIGIN }) }, mfa);
@@ -178,8 +199,10 @@ describe('sign-in as the second factor', () => {
   test('five refused passkeys end the pending sign-in, as five wrong codes do', async () => {
     const { user, auth } = await withPasskey();
     const mfa = await passwordStep(user);
-    const forge = async () => post('/api/auth/passkey', { response: auth.assert(await secondFactorOptions(mfa), { origin: ORIGIN, signWith: new SoftAuthenticator() }) }, mfa);
-    for (const left of [4, 3, 2, 1]) expect((await forge()).json()).toMatchObject({ error: { code: 'mfa_failed', en: expect.stringContaining(`${left} attempts left`) } });
+    const forge = async () =>
+      post('/api/auth/passkey', { response: auth.assert(await secondFactorOptions(mfa), { origin: ORIGIN, signWith: new SoftAuthenticator() }) }, mfa);
+    for (const left of [4, 3, 2, 1])
+      expect((await forge()).json()).toMatchObject({ error: { code: 'mfa_failed', en: expect.stringContaining(`${left} attempts left`) } });
     expect((await forge()).json().error.code).toBe('mfa_restart');
     expect((await post('/api/auth/passkey/options', { secondFactor: true }, mfa)).json().error.code).toBe('mfa_restart');
   });
@@ -195,7 +218,9 @@ describe('sign-in as the second factor', () => {
   test('a page of another site cannot use these routes', async () => {
     const evil = { origin: 'https://evil.test' };
     expect((await post('/api/auth/passkey/options', {}, undefined, evil)).statusCode).toBe(403);
-    const res = await post('/api/auth/passkey', { response: new SoftAuthenticator().assert(await passwordlessOptions(), { origin: ORIGIN }) }, undefined, { 'sec-fetch-site': 'cross-site' });
+    const res = await post('/api/auth/passkey', { response: new SoftAuthenticator().assert(await passwordlessOptions(), { origin: ORIGIN }) }, undefined, {
+      'sec-fetch-site': 'cross-site',
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('cross_site_sign_in');
   });
@@ -252,14 +277,17 @@ describe('removal', () => {
   test('the password first; only one’s own (another’s is a 404); then the password alone signs in again', async () => {
     const a = await withPasskey();
     const b = await withPasskey();
-    const del = (s: string, id: string, password: string) => t.inject({ method: 'DELETE', url: `/api/me/passkeys/${id}`, headers: { cookie: s }, payload: { password } });
+    const del = (s: string, id: string, password: string) =>
+      t.inject({ method: 'DELETE', url: `/api/me/passkeys/${id}`, headers: { cookie: s }, payload: { password } });
     expect((await del(a.session, a.passkey.id, 'wrong')).json()).toMatchObject({ reason: 'wrong_password' });
     expect((await del(b.session, a.passkey.id, b.user.password)).statusCode).toBe(404);
     expect((await del(a.session, a.passkey.id, a.user.password)).statusCode).toBe(204);
     expect((await del(a.session, a.passkey.id, a.user.password)).statusCode).toBe(404);
     expect((await as(a.session, 'GET', '/api/me/passkeys')).json()).toEqual([]);
     expect((await loginRequest(t, a.user.email, a.user.password)).json()).toHaveProperty('user');
-    expect((await post('/api/auth/passkey', { response: a.auth.assert(await passwordlessOptions(), { origin: ORIGIN }) })).json().error.code).toBe('passkey_failed');
+    expect((await post('/api/auth/passkey', { response: a.auth.assert(await passwordlessOptions(), { origin: ORIGIN }) })).json().error.code).toBe(
+      'passkey_failed',
+    );
     expect((await as(b.session, 'GET', '/api/me/passkeys')).json()).toHaveLength(1);
   });
 });

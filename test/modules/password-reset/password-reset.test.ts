@@ -37,7 +37,8 @@ beforeEach(async () => {
 });
 
 const requestReset = (app: TestApp, email: string) => app.inject({ method: 'POST', url: '/api/auth/password-reset', payload: { email } });
-const confirm = (app: TestApp, token: string, password = NEW_PASSWORD) => app.inject({ method: 'POST', url: '/api/auth/password-reset/confirm', payload: { token, password } });
+const confirm = (app: TestApp, token: string, password = NEW_PASSWORD) =>
+  app.inject({ method: 'POST', url: '/api/auth/password-reset/confirm', payload: { token, password } });
 const me = (cookie: string) => t.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
 const mailsTo = (email: string) => smtp.received.filter((m) => m.text?.includes('reset the password') && JSON.stringify(m.to).includes(email));
 /** The token of the newest reset mail to `email`. */
@@ -135,16 +136,20 @@ describe('setting a new password with the link', () => {
     expect((await confirm(t, token)).statusCode).toBe(204);
   });
 
-  test('the periodic maintenance deletes links made over a day ago, used or not, and keeps newer ones', async () => {
+  test("the periodic maintenance deletes links made over a day ago by the database's clock, used or not, and keeps newer ones", async () => {
     const user = await createUser(t);
     const resetsOf = async () =>
-      rows<{ createdAt: string | Date }>(t.database.db, sql`SELECT created_at AS "createdAt" FROM password_resets WHERE user_id = ${user.id}::uuid ORDER BY created_at`);
+      rows<{ createdAt: string | Date }>(
+        t.database.db,
+        sql`SELECT created_at AS "createdAt" FROM password_resets WHERE user_id = ${user.id}::uuid ORDER BY created_at`,
+      );
     expect((await requestReset(t, user.email)).statusCode).toBe(202);
     await confirm(t, await mailedToken(user.email));
     expect((await requestReset(t, user.email)).statusCode).toBe(202);
     // The link is made after the answer went out: wait for it.
     expect(await within(5000, async () => (await resetsOf()).length === 2)).toBe(true);
-    clock.advance(25 * HOUR);
+    // Made a day and an hour ago by the database's clock, which the maintenance goes by (this app's runs years ahead).
+    await t.database.db.execute(sql`UPDATE password_resets SET created_at = now() - interval '25 hours' WHERE user_id = ${user.id}::uuid`);
     expect((await requestReset(t, user.email)).statusCode).toBe(202);
     expect(await within(5000, async () => (await resetsOf()).length === 3)).toBe(true);
     await t.runtime.maintain();

@@ -30,7 +30,12 @@ describe('every entry point normalizes an e-mail the same way', () => {
       expect(res.json<{ user: { id: string } }>().user.id).toBe(made.json<{ id: string }>().id);
     }
     // Sign-up and the operator cannot make a second account of it.
-    const signUp = await t.inject({ method: 'POST', url: '/api/auth/signup', headers: { origin: ORIGIN }, payload: { email: `${who}@bücher.example.`, name: 'Twin', password: PASSWORD, workspaceName: 'Twin' } });
+    const signUp = await t.inject({
+      method: 'POST',
+      url: '/api/auth/signup',
+      headers: { origin: ORIGIN },
+      payload: { email: `${who}@bücher.example.`, name: 'Twin', password: PASSWORD, workspaceName: 'Twin' },
+    });
     expectError(signUp, 400, 'invalid_field', 'email');
     expect(signUp.body).toContain('already belongs to an account');
     expectError(await t.admin('POST', '/users', { email: `${who}@XN--BCHER-KVA.EXAMPLE`, name: 'Twin', password: PASSWORD }), 400, 'invalid_field', 'email');
@@ -44,14 +49,27 @@ describe('every entry point normalizes an e-mail the same way', () => {
     expect(invite.json<{ email: string }>().email).toBe(canonical);
     const token = new URL(invite.json<{ url: string }>().url).searchParams.get('token')!;
     // Not signed in, it cannot make a second account with that address.
-    const asNew = await t.inject({ method: 'POST', url: '/api/invites/accept', headers: { origin: ORIGIN }, payload: { token, name: 'Twin', password: PASSWORD } });
+    const asNew = await t.inject({
+      method: 'POST',
+      url: '/api/invites/accept',
+      headers: { origin: ORIGIN },
+      payload: { token, name: 'Twin', password: PASSWORD },
+    });
     expect(asNew.statusCode, asNew.body).toBe(400);
     expect(asNew.json<{ error: { en: string } }>().error.en).toMatch(/sign in/i);
     // Signed in as the account, it is accepted.
     const session = String((await loginRequest(t, `${who}@bücher.example`, PASSWORD, { origin: ORIGIN })).headers['set-cookie']).split(';')[0]!;
     const accepted = await asSession(t, session, 'POST', '/api/invites/accept', { token });
     expect(accepted.statusCode, accepted.body).toBe(201);
-    expectError(await asSession(t, owner.cookie, 'POST', `/api/workspaces/${workspace.id}/invites`, { email: `${who.toUpperCase()}@xn--bcher-kva.example.`, role: 'viewer' }), 400, 'invalid_field', 'email');
+    expectError(
+      await asSession(t, owner.cookie, 'POST', `/api/workspaces/${workspace.id}/invites`, {
+        email: `${who.toUpperCase()}@xn--bcher-kva.example.`,
+        role: 'viewer',
+      }),
+      400,
+      'invalid_field',
+      'email',
+    );
   });
 
   test('an address that has no one form is a 400 at every entry point, naming the field', async () => {

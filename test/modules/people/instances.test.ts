@@ -84,7 +84,11 @@ describe.skipIf(!onPostgres || !onRedis)('two instances: a change on A holds on 
     expect(made.statusCode, made.body).toBe(201);
     const key = made.json<{ id: string; key: string }>();
     const s: Scene = { workspaceId: ws.id, owner, member, session: { cookie: member.cookie, 'x-workspace-id': ws.id }, token, key };
-    for (const [what, headers] of [['session', s.session], ['token', bearer(token.token)], ['key', bearer(key.key)]] as const) {
+    for (const [what, headers] of [
+      ['session', s.session],
+      ['token', bearer(token.token)],
+      ['key', bearer(key.key)],
+    ] as const) {
       ok(await read(b, headers), `${what} read on B`);
       ok(await write(b, headers), `${what} write on B`);
     }
@@ -149,7 +153,10 @@ describe.skipIf(!onPostgres || !onRedis)('two instances: a change on A holds on 
   test('a member demoted to viewer on A: writes by their session and their token are 403 on B at once; reads still work', async () => {
     const s = await scene();
     await onA(asSession(a, s.owner.cookie, 'PATCH', `/api/workspaces/${s.workspaceId}/members/${s.member.user.id}`, { role: 'viewer' }), 200);
-    for (const [what, headers] of [['session', s.session], ['token', bearer(s.token.token)]] as const) {
+    for (const [what, headers] of [
+      ['session', s.session],
+      ['token', bearer(s.token.token)],
+    ] as const) {
       const res = await write(b, headers);
       expectError(res, 403, 'missing_scopes');
       expect(res.json<{ missingScopes: string[] }>().missingScopes, what).toEqual(['tagsWrite']);

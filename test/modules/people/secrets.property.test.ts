@@ -92,7 +92,13 @@ const valueOf = (cookie: string) => cookie.slice(cookie.indexOf('=') + 1);
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
 /** The ways a hash could be written out. */
-const bytesForms = (b: Buffer) => [b.toString('hex'), b.toString('hex').toUpperCase(), b.toString('base64'), b.toString('base64').replace(/=+$/, ''), b.toString('base64url')];
+const bytesForms = (b: Buffer) => [
+  b.toString('hex'),
+  b.toString('hex').toUpperCase(),
+  b.toString('base64'),
+  b.toString('base64').replace(/=+$/, ''),
+  b.toString('base64url'),
+];
 
 /** The PHC string, its salt and hash parts (unpadded base64), and the hash bytes in the other forms. */
 function passwordHashForms(phc: string): string[] {
@@ -169,7 +175,11 @@ async function play(ops: Op[]) {
         break;
       }
       case 'token': {
-        const { res, answer } = await asCookie('create token', cookieOf(someone(o.who)), 'POST', '/api/me/tokens', { name: 'prop', workspaceId: ws.id, scopes: ['linksRead'] });
+        const { res, answer } = await asCookie('create token', cookieOf(someone(o.who)), 'POST', '/api/me/tokens', {
+          name: 'prop',
+          workspaceId: ws.id,
+          scopes: ['linksRead'],
+        });
         expect(res.statusCode, res.body).toBe(201);
         const { token } = res.json<{ token: string }>();
         secrets.set(token, 'a human token');
@@ -199,7 +209,11 @@ async function play(ops: Op[]) {
         if (pending.length === 0) break;
         const [invite] = pending.splice(o.which % pending.length, 1);
         passwords.add(o.password);
-        const { res, answer } = await send('accept as a new account', { method: 'POST', url: '/api/invites/accept', payload: { token: invite!.token, name: o.name, password: o.password } });
+        const { res, answer } = await send('accept as a new account', {
+          method: 'POST',
+          url: '/api/invites/accept',
+          payload: { token: invite!.token, name: o.name, password: o.password },
+        });
         if (res.statusCode !== 201) break;
         const cookie = sessionCookieFrom(res);
         secrets.set(valueOf(cookie), 'a session cookie');
@@ -208,7 +222,10 @@ async function play(ops: Op[]) {
         break;
       }
       case 'key': {
-        const { res, answer } = await asCookie('create key', cookieOf(owner), 'POST', `/api/workspaces/${ws.id}/keys`, { name: 'prop', scopes: ['linksRead', 'tagsRead'] });
+        const { res, answer } = await asCookie('create key', cookieOf(owner), 'POST', `/api/workspaces/${ws.id}/keys`, {
+          name: 'prop',
+          scopes: ['linksRead', 'tagsRead'],
+        });
         expect(res.statusCode, res.body).toBe(201);
         const { key } = res.json<{ key: string }>();
         secrets.set(key, 'an API key');

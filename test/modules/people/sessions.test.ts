@@ -9,9 +9,9 @@ import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Database } from '../../../src/db/connect.js';
 import { users } from '../../../src/db/schema.js';
-import { createRuntime, openDatabase, type Runtime } from '../../../src/runtime.js';
+import { createRuntime } from '../../../src/runtime.js';
+import { migratedPglite } from '../../helpers/migrated-pglite.js';
 import { onPostgres, testRuntimeOptions, startTestApp, testConfig, type TestApp } from '../../helpers/app.js';
 import { asSession, COOKIE_NAME, createUser, expectError, login, loginRequest, mutableClock, PASSWORD, sessionCookieFrom, uniqueEmail } from './helpers.js';
 
@@ -59,105 +59,162 @@ const sessionsOf = async (t: Pick<TestApp, 'inject'>, cookie: string) => {
 
 const me = (t: Pick<TestApp, 'inject'>, cookie: string) => asSession(t as TestApp, cookie, 'GET', '/api/me');
 
-describe('first-user setup', () => {
-  let fresh: Awaited<ReturnType<typeof freshDatabase>>;
-  let shared: Database | undefined;
-  let first: Runtime;
-  let firstClosed = false;
-  let firstLog: ReturnType<typeof memoryLogger>;
-  let code: string;
-  let ownerCookie: string;
+// Each test starts a runtime on a fresh database (on PostgreSQL, migrations included).
+describe('first-user setup', { timeout: 180_000 }, () => {
   const owner = { email: uniqueEmail('first'), name: 'First Person', password: 'the first of us all, setting up' };
 
-  beforeAll(async () => {
-    fresh = await freshDatabase();
+  /**
+   * Each test's own first start: a fresh database nobody has an account in, the runtime on it,
+   * and the setup code it logged. `close` ends the runtime (once) and drops the database.
+   */
+  async function firstRun() {
+    const fresh = await freshDatabase();
     const config = testConfig(fresh.env);
-    // A restart on PGlite in memory must see the same data: both runtimes share one database.
-    shared = onPostgres ? undefined : await openDatabase(config);
-    firstLog = memoryLogger();
-    first = await createRuntime(config, { logger: firstLog.logger, database: shared, ...testRuntimeOptions() });
+    // A restart on PGlite in memory must see the same data: both runtimes share one database
+    // (made from the migrated template: nobody has an account in it yet).
+    const shared = onPostgres ? undefined : await migratedPglite();
+    const log = memoryLogger();
+    const first = await createRuntime(config, { logger: log.logger, database: shared, ...testRuntimeOptions() });
     await first.app.ready();
-  });
-  afterAll(async () => {
-    if (!firstClosed) await first?.close();
-    await shared?.close();
-    await fresh?.drop();
-  });
-
-  const setup = (body: Record<string, unknown>) => first.app.inject({ method: 'POST', url: '/api/setup', payload: body });
-
-  test('the server logs one setup URL at start: BASE_URL/app/setup?code=…', () => {
-    const urls = firstLog.setupUrls();
-    expect(urls).toHaveLength(1);
-    const url = new URL(urls[0]!);
-    expect(`${url.origin}${url.pathname}`).toBe('https://lt.test/app/setup');
-    code = url.searchParams.get('code') ?? '';
-    expect(code.length).toBeGreaterThanOrEqual(20);
-  });
-
-  test('GET /api/setup, public, answers only that setup is needed while nobody has an account', async () => {
-    const res = await first.app.inject({ method: 'GET', url: '/api/setup' });
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ needed: true });
-  });
-
-  test('a wrong code is refused (400 naming `code`) while no user exists, and makes nobody', async () => {
-    const res = await setup({ ...owner, workspaceName: 'Mine', code: randomBytes(24).toString('base64url') });
-    expectError(res, 400, 'invalid_field');
-    expect(res.json<{ error: { en: string } }>().error.en).toMatch(/^Invalid code:/);
-    expect(res.headers['set-cookie']).toBeUndefined();
-    expect(await first.database.db.select().from(users)).toHaveLength(0);
-  });
-
-  test('the right code: 201, a cookie, and GET /api/me shows the enterprise workspace as owner', async () => {
-    const res = await setup({ ...owner, workspaceName: 'First workspace', code });
-    expect(res.statusCode, res.body).toBe(201);
-    const body = res.json<{ user: Record<string, unknown>; workspace: { id: string; name: string; plan: string } }>();
-    expect(Object.keys(body.user).sort()).toEqual(['createdAt', 'email', 'id', 'name']);
-    expect(body.user.email).toBe(owner.email);
-    expect(body.workspace).toMatchObject({ name: 'First workspace', plan: 'enterprise' });
-    ownerCookie = sessionCookieFrom(res);
-    expect(ownerCookie.startsWith(`${COOKIE_NAME}=`)).toBe(true);
-
-    const who = await me(first.app, ownerCookie);
-    expect(who.statusCode, who.body).toBe(200);
-    expect(who.json()).toEqual({
-      user: body.user,
-      workspaces: [{ id: body.workspace.id, name: 'First workspace', plan: 'enterprise', role: 'owner', scopes: ['linksRead', 'linksWrite', 'collectionsRead', 'collectionsWrite', 'tagsRead', 'tagsWrite', 'analyticsRead', 'conversionsWrite', 'customersRead', 'customersWrite', 'partnersRead', 'partnersWrite', 'webhooksRead', 'webhooksWrite'], features: ['expiration', 'password', 'cloaking', 'deviceTargeting', 'geoTargeting'], maxBulkItems: 10_000, requireMfa: false }],
-      secondFactor: false,
-      scopeEndpoints: expect.objectContaining({ linksRead: 'GET /api/links', conversionsWrite: 'POST /api/track/lead, POST /api/track/sale' }),
-    });
-  });
-
-  test('once the first user exists, GET /api/setup answers needed: false', async () => {
-    const res = await first.app.inject({ method: 'GET', url: '/api/setup' });
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ needed: false });
-  });
-
-  test('the same code a second time: 400 naming `code`, and no second user', async () => {
-    const res = await setup({ ...owner, email: uniqueEmail('second'), workspaceName: 'Another', code });
-    expectError(res, 400, 'invalid_field');
-    expect(res.json<{ error: { en: string } }>().error.en).toMatch(/^Invalid code:/);
-    expect(res.headers['set-cookie']).toBeUndefined();
-    expect(await first.database.db.select().from(users)).toHaveLength(1);
-  });
-
-  test('after a user exists, a restart logs no setup URL (and the account is still there)', async () => {
-    await first.close();
-    firstClosed = true;
-    const again = memoryLogger();
-    const second = await createRuntime(testConfig(fresh.env), { logger: again.logger, database: shared, ...testRuntimeOptions() });
+    let closed = false;
+    const closeFirst = async () => {
+      if (!closed) await first.close();
+      closed = true;
+    };
+    const code = new URL(log.setupUrls()[0] ?? 'https://none/').searchParams.get('code') ?? '';
+    const setup = (body: Record<string, unknown>) => first.app.inject({ method: 'POST', url: '/api/setup', payload: body });
+    return {
+      first,
+      log,
+      code,
+      setup,
+      /** The first user, made with the right code. */
+      made: () => setup({ ...owner, workspaceName: 'First workspace', code }),
+      restart: async () => {
+        await closeFirst();
+        const again = memoryLogger();
+        return { runtime: await createRuntime(config, { logger: again.logger, database: shared, ...testRuntimeOptions() }), log: again };
+      },
+      close: async () => {
+        await closeFirst();
+        await shared?.close();
+        await fresh.drop();
+      },
+    };
+  }
+  const onFirstRun = async (test: (run: Awaited<ReturnType<typeof firstRun>>) => Promise<void>) => {
+    const run = await firstRun();
     try {
-      await second.app.ready();
-      expect(again.setupUrls()).toEqual([]);
-      expect(again.lines.some((l) => String(l.msg).includes('setup'))).toBe(false);
-      const res = await second.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: owner.email, password: owner.password } });
-      expect(res.statusCode, res.body).toBe(200);
+      await test(run);
     } finally {
-      await second.close();
+      await run.close();
     }
-  });
+  };
+
+  test('the server logs one setup URL at start: BASE_URL/app/setup?code=…', () =>
+    onFirstRun(async ({ log, code }) => {
+      const urls = log.setupUrls();
+      expect(urls).toHaveLength(1);
+      const url = new URL(urls[0]!);
+      expect(`${url.origin}${url.pathname}`).toBe('https://lt.test/app/setup');
+      expect(code.length).toBeGreaterThanOrEqual(20);
+    }));
+
+  test('GET /api/setup, public, answers only that setup is needed while nobody has an account', () =>
+    onFirstRun(async ({ first }) => {
+      const res = await first.app.inject({ method: 'GET', url: '/api/setup' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ needed: true });
+    }));
+
+  test('a wrong code is refused (400 naming `code`) while no user exists, and makes nobody', () =>
+    onFirstRun(async ({ first, setup }) => {
+      const res = await setup({ ...owner, workspaceName: 'Mine', code: randomBytes(24).toString('base64url') });
+      expectError(res, 400, 'invalid_field');
+      expect(res.json<{ error: { en: string } }>().error.en).toMatch(/^Invalid code:/);
+      expect(res.headers['set-cookie']).toBeUndefined();
+      expect(await first.database.db.select().from(users)).toHaveLength(0);
+    }));
+
+  test('the right code: 201, a cookie, and GET /api/me shows the enterprise workspace as owner', () =>
+    onFirstRun(async ({ first, made }) => {
+      const res = await made();
+      expect(res.statusCode, res.body).toBe(201);
+      const body = res.json<{ user: Record<string, unknown>; workspace: { id: string; name: string; plan: string } }>();
+      expect(Object.keys(body.user).sort()).toEqual(['createdAt', 'email', 'id', 'name']);
+      expect(body.user.email).toBe(owner.email);
+      expect(body.workspace).toMatchObject({ name: 'First workspace', plan: 'enterprise' });
+      const ownerCookie = sessionCookieFrom(res);
+      expect(ownerCookie.startsWith(`${COOKIE_NAME}=`)).toBe(true);
+
+      const who = await me(first.app, ownerCookie);
+      expect(who.statusCode, who.body).toBe(200);
+      expect(who.json()).toEqual({
+        user: body.user,
+        workspaces: [
+          {
+            id: body.workspace.id,
+            name: 'First workspace',
+            plan: 'enterprise',
+            role: 'owner',
+            scopes: [
+              'linksRead',
+              'linksWrite',
+              'collectionsRead',
+              'collectionsWrite',
+              'tagsRead',
+              'tagsWrite',
+              'analyticsRead',
+              'conversionsWrite',
+              'customersRead',
+              'customersWrite',
+              'partnersRead',
+              'partnersWrite',
+              'webhooksRead',
+              'webhooksWrite',
+            ],
+            features: ['expiration', 'password', 'cloaking', 'deviceTargeting', 'geoTargeting'],
+            maxBulkItems: 10_000,
+            requireMfa: false,
+          },
+        ],
+        secondFactor: false,
+        scopeEndpoints: expect.objectContaining({ linksRead: 'GET /api/links', conversionsWrite: 'POST /api/track/lead, POST /api/track/sale' }),
+      });
+    }));
+
+  test('once the first user exists, GET /api/setup answers needed: false', () =>
+    onFirstRun(async ({ first, made }) => {
+      expect((await made()).statusCode).toBe(201);
+      const res = await first.app.inject({ method: 'GET', url: '/api/setup' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ needed: false });
+    }));
+
+  test('the same code a second time: 400 naming `code`, and no second user', () =>
+    onFirstRun(async ({ first, made, setup, code }) => {
+      expect((await made()).statusCode).toBe(201);
+      const res = await setup({ ...owner, email: uniqueEmail('second'), workspaceName: 'Another', code });
+      expectError(res, 400, 'invalid_field');
+      expect(res.json<{ error: { en: string } }>().error.en).toMatch(/^Invalid code:/);
+      expect(res.headers['set-cookie']).toBeUndefined();
+      expect(await first.database.db.select().from(users)).toHaveLength(1);
+    }));
+
+  test('after a user exists, a restart logs no setup URL (and the account is still there)', () =>
+    onFirstRun(async ({ made, restart }) => {
+      expect((await made()).statusCode).toBe(201);
+      const { runtime: second, log: again } = await restart();
+      try {
+        await second.app.ready();
+        expect(again.setupUrls()).toEqual([]);
+        expect(again.lines.some((l) => String(l.msg).includes('setup'))).toBe(false);
+        const res = await second.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: owner.email, password: owner.password } });
+        expect(res.statusCode, res.body).toBe(200);
+      } finally {
+        await second.close();
+      }
+    }));
 });
 
 describe('login', () => {
@@ -324,7 +381,13 @@ describe('logout, password change, ending a session', () => {
     const cookie = await login(t, user);
     const other = await login(t, user);
     // From an address of its own: a wrong current password counts as a failed sign-in there.
-    const res = await t.inject({ method: 'PATCH', url: '/api/me', headers: { cookie }, remoteAddress: randomAddress(), payload: { password: 'a different long phrase', currentPassword: `${PASSWORD}?` } });
+    const res = await t.inject({
+      method: 'PATCH',
+      url: '/api/me',
+      headers: { cookie },
+      remoteAddress: randomAddress(),
+      payload: { password: 'a different long phrase', currentPassword: `${PASSWORD}?` },
+    });
     expectError(res, 400, 'invalid_field', 'currentPassword');
     expect((await me(t, other)).statusCode).toBe(200);
     expect((await loginRequest(t, user.email, user.password)).statusCode).toBe(200);
@@ -360,28 +423,22 @@ describe('login throttling (never a locked account)', () => {
   const from = (address: string, email: string, password: string) =>
     t.inject({ method: 'POST', url: '/api/auth/login', headers: { 'x-forwarded-for': address }, payload: { email, password } });
 
-  test(
-    '10 wrong passwords from one address: the 11th from there is 429 even when right; from elsewhere the right password signs in',
-    async () => {
-      const user = await createUser(t);
-      const attacker = randomAddress();
-      const started = Date.now();
-      for (let i = 1; i <= 10; i++) expectError(await from(attacker, user.email, `wrong guess number ${i}`), 401, 'login_failed');
-      // The growing delays (250 ms, 500 ms, 1 s, 2 s, then 4 s) before attempts 4 to 10.
-      expect(Date.now() - started).toBeGreaterThanOrEqual(15_000);
+  test('10 wrong passwords from one address: the 11th from there is 429 even when right; from elsewhere the right password signs in', async () => {
+    const user = await createUser(t);
+    const attacker = randomAddress();
+    // Paced by growing delays before attempts 4 to 10 (their schedule: test/http/login-throttle.test.ts; their time: npm run bench timing).
+    for (let i = 1; i <= 10; i++) expectError(await from(attacker, user.email, `wrong guess number ${i}`), 401, 'login_failed');
 
-      const refused = await from(attacker, user.email, user.password);
-      expectError(refused, 429, 'login_throttled');
-      const { retryAfter } = refused.json<{ retryAfter: number }>();
-      expect(retryAfter).toBeGreaterThan(0);
-      expect(retryAfter).toBeLessThanOrEqual(15 * 60);
-      expect(refused.headers['retry-after']).toBe(String(retryAfter));
-      expect(refused.headers['set-cookie']).toBeUndefined();
+    const refused = await from(attacker, user.email, user.password);
+    expectError(refused, 429, 'login_throttled');
+    const { retryAfter } = refused.json<{ retryAfter: number }>();
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(refused.headers['retry-after']).toBe(String(retryAfter));
+    expect(refused.headers['set-cookie']).toBeUndefined();
 
-      const owner = await from(randomAddress(), user.email, user.password);
-      expect(owner.statusCode, owner.body).toBe(200);
-      expect((await me(t, sessionCookieFrom(owner))).statusCode).toBe(200);
-    },
-    40_000,
-  );
+    const owner = await from(randomAddress(), user.email, user.password);
+    expect(owner.statusCode, owner.body).toBe(200);
+    expect((await me(t, sessionCookieFrom(owner))).statusCode).toBe(200);
+  }, 40_000);
 });

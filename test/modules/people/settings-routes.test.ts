@@ -270,7 +270,9 @@ describe('each role against each of the fourteen scopes (session + X-Workspace-I
     webhooksWrite: { method: 'POST', url: `/api/webhooks/${randomUUID()}/test`, allowed: (r) => expect(r.statusCode, r.body).toBe(404) },
   };
 
-  const cases = (['owner', 'member', 'viewer'] as Role[]).flatMap((role) => ALL_SCOPES.map((scope) => [role, scope, ROLE_TABLE[role].includes(scope)] as const));
+  const cases = (['owner', 'member', 'viewer'] as Role[]).flatMap((role) =>
+    ALL_SCOPES.map((scope) => [role, scope, ROLE_TABLE[role].includes(scope)] as const),
+  );
 
   test.each(cases)('%s, %s: allowed = %s', async (role, scope, allowed) => {
     const probe = PROBES[scope];
@@ -357,7 +359,18 @@ describe('account and settings routes: 401 for anything but the session', () => 
     expect(bySession.statusCode, bySession.body).toBe(200);
     expect(bySession.json()).toEqual({
       user: { id: owner.user.id, email: owner.user.email, name: owner.user.name, createdAt: expect.any(String) },
-      workspaces: [{ id: w.id, name: expect.any(String), plan: 'enterprise', role: 'owner', scopes: ALL_SCOPES, features: expect.arrayContaining(['cloaking', 'geoTargeting']), maxBulkItems: expect.any(Number), requireMfa: false }],
+      workspaces: [
+        {
+          id: w.id,
+          name: expect.any(String),
+          plan: 'enterprise',
+          role: 'owner',
+          scopes: ALL_SCOPES,
+          features: expect.arrayContaining(['cloaking', 'geoTargeting']),
+          maxBulkItems: expect.any(Number),
+          requireMfa: false,
+        },
+      ],
       secondFactor: false,
       scopeEndpoints: expect.any(Object),
     });
@@ -484,7 +497,12 @@ describe('account routes: success and 400s', () => {
 
   test('GET/DELETE /api/me/sessions: list with the current one marked; revoking one ends it at once; another user’s is 404', async () => {
     const user = await createUser(t);
-    const a = await t.inject({ method: 'POST', url: '/api/auth/login', headers: { 'user-agent': 'Browser A' }, payload: { email: user.email, password: PASSWORD } });
+    const a = await t.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'user-agent': 'Browser A' },
+      payload: { email: user.email, password: PASSWORD },
+    });
     const cookieA = sessionCookieFrom(a);
     const cookieB = await login(t, user);
     const list = await asSession(t, cookieA, 'GET', '/api/me/sessions');
@@ -534,7 +552,16 @@ describe('account routes: success and 400s', () => {
       [ws.id, 'owner'],
     ]);
     const me = (await asSession(t, owner.cookie, 'GET', '/api/me')).json<{ workspaces: { id: string; plan: string; role: string; name: string }[] }>();
-    expect(me.workspaces).toContainEqual({ id: ws.id, name: 'My second', plan: 'free', role: 'owner', scopes: ALL_SCOPES, features: [], maxBulkItems: 100, requireMfa: false });
+    expect(me.workspaces).toContainEqual({
+      id: ws.id,
+      name: 'My second',
+      plan: 'free',
+      role: 'owner',
+      scopes: ALL_SCOPES,
+      features: [],
+      maxBulkItems: 100,
+      requireMfa: false,
+    });
     // The new workspace works at once with the session.
     expect((await inWorkspace(owner.cookie, ws.id, 'POST', '/api/tags', [{ name: 'first' }])).statusCode).toBe(201);
     for (const bad of [{}, { name: '' }, { name: 5 }, { name: 'x'.repeat(191) }]) {
@@ -593,7 +620,12 @@ describe('members: role changes, removal, the last owner', () => {
     expect(demoted.json().role).toBe('member');
     // The demoted one lost the settings at once; the second is now the last owner.
     expectError(await asSession(t, owner.cookie, 'GET', `/api/workspaces/${w.id}/keys`), 403, 'owner_required');
-    expectError(await asSession(t, second.cookie, 'PATCH', `/api/workspaces/${w.id}/members/${second.user.id}`, { role: 'viewer' }), 400, 'invalid_field', 'role');
+    expectError(
+      await asSession(t, second.cookie, 'PATCH', `/api/workspaces/${w.id}/members/${second.user.id}`, { role: 'viewer' }),
+      400,
+      'invalid_field',
+      'role',
+    );
     expectError(await asSession(t, second.cookie, 'DELETE', `/api/workspaces/${w.id}/members/${second.user.id}`), 400, 'invalid_field', 'userId');
     const members = (await asSession(t, second.cookie, 'GET', `/api/workspaces/${w.id}/members`)).json<{ userId: string; role: string }[]>();
     expect(members.filter((m) => m.role === 'owner').map((m) => m.userId)).toEqual([second.user.id]);
@@ -737,8 +769,18 @@ describe('human tokens over HTTP (§8)', () => {
     expectError(await post({ name: 'x', workspaceId: w.id, scopes: [] }), 400, 'invalid_field', 'scopes');
     expectError(await post({ name: 'x', workspaceId: w.id, scopes: ['everything'] }), 400, 'invalid_field', 'scopes[0]');
     expectError(await post({ workspaceId: w.id, scopes: ['linksRead'] }), 400, 'invalid_field', 'name');
-    expectError(await post({ name: 'x', workspaceId: w.id, scopes: ['linksRead'], expiresAt: new Date(Date.now() - 60_000).toISOString() }), 400, 'invalid_field', 'expiresAt');
-    expectError(await post({ name: 'x', workspaceId: w.id, scopes: ['linksRead'], expiresAt: new Date(Date.now() + 400 * DAY_MS).toISOString() }), 400, 'invalid_field', 'expiresAt');
+    expectError(
+      await post({ name: 'x', workspaceId: w.id, scopes: ['linksRead'], expiresAt: new Date(Date.now() - 60_000).toISOString() }),
+      400,
+      'invalid_field',
+      'expiresAt',
+    );
+    expectError(
+      await post({ name: 'x', workspaceId: w.id, scopes: ['linksRead'], expiresAt: new Date(Date.now() + 400 * DAY_MS).toISOString() }),
+      400,
+      'invalid_field',
+      'expiresAt',
+    );
     expectError(await post({ name: 'x', workspaceId: w.id, scopes: ['linksRead'], expiresAt: 'soon' }), 400, 'invalid_field', 'expiresAt');
     expect((await asSession(t, viewer.cookie, 'GET', '/api/me/tokens')).json()).toEqual([]);
     // Within the role and a year: accepted, with the asked expiry.
@@ -883,7 +925,12 @@ describe('invitation and token expiry (a clock the test moves)', () => {
       const late = await inviteOf(uniqueEmail('late'));
       const accept = (token: string) => c.inject({ method: 'POST', url: '/api/invites/accept', payload: { token, name: 'N', password: PASSWORD } });
 
-      const tokenRes = await c.inject({ method: 'POST', url: '/api/me/tokens', headers: { cookie }, payload: { name: 'n', workspaceId: w.id, scopes: ['linksRead'] } });
+      const tokenRes = await c.inject({
+        method: 'POST',
+        url: '/api/me/tokens',
+        headers: { cookie },
+        payload: { name: 'n', workspaceId: w.id, scopes: ['linksRead'] },
+      });
       expect(tokenRes.statusCode, tokenRes.body).toBe(201);
       const human = tokenRes.json<{ token: string; expiresAt: string }>();
       // The default expiry is exactly 90 days from the server's clock.

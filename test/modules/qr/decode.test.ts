@@ -51,7 +51,7 @@ async function logo(body: Buffer | string, type: string): Promise<string> {
   return res.json<{ id: string }>().id;
 }
 
-describe('a link\'s QR code reads back to its URL', () => {
+describe("a link's QR code reads back to its URL", () => {
   test('plain: the default design', async () => {
     const link = await linkWith();
     expect(decodePng(await pngOf(link.qrCode))).toBe(`${link.shortUrl}?ltqr=1`);

@@ -7,14 +7,23 @@ import { describe, expect, it } from 'vitest';
 import { formEncode, qrImageUrl, type QrDesign } from '../../../src/modules/qr/design.js';
 
 const viaSearchParams = (baseUrl: string, text: string, d: QrDesign, format: 'png' | 'svg') => {
-  const q = new URLSearchParams({ text, size: String(d.size), errorCorrection: d.errorCorrection, foreground: d.foreground, background: d.background, margin: String(d.margin), format });
+  const q = new URLSearchParams({
+    text,
+    size: String(d.size),
+    errorCorrection: d.errorCorrection,
+    foreground: d.foreground,
+    background: d.background,
+    margin: String(d.margin),
+    format,
+  });
   if (d.logoId) q.set('logoId', d.logoId);
   return `${baseUrl}/api/qr?${q.toString()}`;
 };
 
 describe('qrImageUrl', () => {
   it('encodes any string as URLSearchParams does (spaces, reserved characters, non-ASCII, lone surrogates)', () => {
-    for (const s of [' ', "!'()~*-._", 'a b+c&d=e', 'é€😀', '\uD800x', '%20', 'https://lt.test/ab?x=1#y']) expect(formEncode(s)).toBe(new URLSearchParams({ v: s }).toString().slice(2));
+    for (const s of [' ', "!'()~*-._", 'a b+c&d=e', 'é€😀', '\uD800x', '%20', 'https://lt.test/ab?x=1#y'])
+      expect(formEncode(s)).toBe(new URLSearchParams({ v: s }).toString().slice(2));
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (s) => {
         expect(formEncode(s)).toBe(new URLSearchParams({ v: s }).toString().slice(2));
@@ -47,7 +56,9 @@ describe('qrImageUrl', () => {
       margin: fc.constantFrom(0, 2),
       logoId: fc.option(fc.constant('9f1c2d3e-0000-4000-8000-000000000001'), { nil: null }),
     }) as fc.Arbitrary<QrDesign>;
-    const text = fc.tuple(fc.constantFrom('https://lt.test/', 'https://ex ample.test/é/', 'no-slash', 'https://lt.test/a/'), fc.string({ unit: 'binary', maxLength: 12 })).map(([o, t]) => o + t);
+    const text = fc
+      .tuple(fc.constantFrom('https://lt.test/', 'https://ex ample.test/é/', 'no-slash', 'https://lt.test/a/'), fc.string({ unit: 'binary', maxLength: 12 }))
+      .map(([o, t]) => o + t);
     fc.assert(
       fc.property(fc.array(fc.tuple(text, design, fc.constantFrom('png' as const, 'svg' as const)), { minLength: 1, maxLength: 20 }), (run) => {
         for (const [t, d, format] of run) expect(qrImageUrl('https://lt.test', t, d, format)).toBe(viaSearchParams('https://lt.test', t, d, format));

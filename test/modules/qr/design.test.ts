@@ -14,7 +14,12 @@ let logoId: string;
 beforeAll(async () => {
   t = await startTestApp();
   f = await qrFixture(t);
-  logoId = (await f.upload(pngImage(64, 64, () => [220, 38, 38, 255]), 'image/png')).json().id;
+  logoId = (
+    await f.upload(
+      pngImage(64, 64, () => [220, 38, 38, 255]),
+      'image/png',
+    )
+  ).json().id;
 });
 afterAll(() => t.close());
 
@@ -83,7 +88,12 @@ describe('qrDesign on the Link record', () => {
   });
 
   test('deleting the logo takes it out of every design (the rest stays)', async () => {
-    const own = (await f.upload(pngImage(64, 64, () => [0, 0, 255, 255]), 'image/png')).json().id;
+    const own = (
+      await f.upload(
+        pngImage(64, 64, () => [0, 0, 255, 255]),
+        'image/png',
+      )
+    ).json().id;
     const link = await create({ logoId: own, foreground: '1d4ed8' });
     const del = await t.inject({ method: 'DELETE', url: `/api/qr-logos/${own}`, headers: f.headers });
     expect(del.statusCode, del.body).toBe(200);
@@ -115,7 +125,19 @@ describe('a design a scanner could not read is a 400 naming the field', () => {
 
   test('on update too, naming the item', async () => {
     const [a, b] = (await f.createLinks([{}, {}])).json();
-    expect400(await t.inject({ method: 'PUT', url: '/api/links', headers: f.headers, payload: [{ id: a.id, title: 'ok' }, { id: b.id, qrDesign: { foreground: 'ffff00' } }] }), '[1].qrDesign.foreground', 'qr_contrast');
+    expect400(
+      await t.inject({
+        method: 'PUT',
+        url: '/api/links',
+        headers: f.headers,
+        payload: [
+          { id: a.id, title: 'ok' },
+          { id: b.id, qrDesign: { foreground: 'ffff00' } },
+        ],
+      }),
+      '[1].qrDesign.foreground',
+      'qr_contrast',
+    );
   });
 
   test('a create may not send null', async () => {

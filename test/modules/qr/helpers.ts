@@ -87,7 +87,13 @@ export async function qrFixture(t: TestApp): Promise<QrFixture> {
     headers,
     collectionId: collection.id,
     upload: (body, type) => t.inject({ method: 'POST', url: '/api/qr-logos', headers: { ...headers, 'content-type': type }, payload: body }),
-    createLinks: (items) => t.inject({ method: 'POST', url: '/api/links', headers, payload: items.map((i) => ({ url: 'https://example.com/landing', collectionId: collection.id, ...i })) }),
+    createLinks: (items) =>
+      t.inject({
+        method: 'POST',
+        url: '/api/links',
+        headers,
+        payload: items.map((i) => ({ url: 'https://example.com/landing', collectionId: collection.id, ...i })),
+      }),
     get: (url) => {
       const u = new URL(url);
       return t.inject({ method: 'GET', url: u.pathname + u.search });

@@ -27,13 +27,25 @@ const utmOf = (destination: string, utm: Record<string, string> | null, visitorQ
 describe('the UTM values of a click', () => {
   it.each([
     ['none anywhere', 'https://shop.example/p?x=1', null, '', undefined],
-    ['the link\'s', 'https://shop.example/p', { source: 'news', medium: 'email', referral: 'partner' }, '', { source: 'news', medium: 'email' }],
-    ['the destination\'s own', 'https://shop.example/p?utm_campaign=spring&utm_campaign=later#top', null, '', { campaign: 'spring' }],
-    ['the link\'s over the destination\'s', 'https://shop.example/p?utm_source=site&utm_term=shoes', { source: 'news' }, '', { source: 'news', term: 'shoes' }],
-    ['the visitor\'s over both', 'https://shop.example/p?utm_campaign=spring', { source: 'news', medium: 'email' }, 'utm_source=x&utm_term=t&utm_campaign=c', { source: 'x', medium: 'email', term: 't', campaign: 'c' }],
-    ['an empty visitor value removes the link\'s', 'https://shop.example/p', { source: 'news' }, 'utm_source=', undefined],
+    ["the link's", 'https://shop.example/p', { source: 'news', medium: 'email', referral: 'partner' }, '', { source: 'news', medium: 'email' }],
+    ["the destination's own", 'https://shop.example/p?utm_campaign=spring&utm_campaign=later#top', null, '', { campaign: 'spring' }],
+    ["the link's over the destination's", 'https://shop.example/p?utm_source=site&utm_term=shoes', { source: 'news' }, '', { source: 'news', term: 'shoes' }],
+    [
+      "the visitor's over both",
+      'https://shop.example/p?utm_campaign=spring',
+      { source: 'news', medium: 'email' },
+      'utm_source=x&utm_term=t&utm_campaign=c',
+      { source: 'x', medium: 'email', term: 't', campaign: 'c' },
+    ],
+    ["an empty visitor value removes the link's", 'https://shop.example/p', { source: 'news' }, 'utm_source=', undefined],
     ['the first of a repeated visitor name', 'https://shop.example/p', null, 'utm_source=a&utm_source=b', { source: 'a' }],
-    ['decoded: + is a space, %XX UTF-8', 'https://shop.example/p?utm_term=caf%C3%A9+au+lait', null, 'utm_content=50%25+off&utm%5Fmedium=e%2Bmail', { term: 'café au lait', content: '50% off', medium: 'e+mail' }],
+    [
+      'decoded: + is a space, %XX UTF-8',
+      'https://shop.example/p?utm_term=caf%C3%A9+au+lait',
+      null,
+      'utm_content=50%25+off&utm%5Fmedium=e%2Bmail',
+      { term: 'café au lait', content: '50% off', medium: 'e+mail' },
+    ],
     ['malformed escapes as a server reads them', 'https://shop.example/p', null, 'utm_source=%E9t%C3&utm_term=100%', { source: '\ufffdt\ufffd', term: '100%' }],
     ['raw latin1 bytes of a request target', 'https://shop.example/p', null, 'utm_source=caf\u00c3\u00a9', { source: 'café' }],
     ['a non-ASCII destination value', 'https://shop.example/p?utm_campaign=été', null, '', { campaign: 'été' }],
@@ -55,20 +67,32 @@ describe('the UTM values of a click', () => {
   it('property: the values recorded are those a server reads in the Location', () => {
     const name = fc.constantFrom(...Object.values(FIELDS), 'utm%5Fsource', 'UTM_SOURCE', 'utm_term+', 'ltid', 'ref', 'x', '__proto__');
     const value = fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom('', '+', '%', '%2', '%41', '%FF', '%C3%A9', '%E2%82', '%00', 'a%2Bb'));
-    const pairs = fc.array(fc.tuple(name, value).map(([k, v]) => `${k}=${v}`), { maxLength: 6 }).map((ps) => ps.join('&'));
-    const linkUtm = fc.option(fc.dictionary(fc.constantFrom('source', 'medium', 'campaign', 'term', 'content', 'referral'), fc.string({ maxLength: 8 })), { nil: null });
+    const pairs = fc
+      .array(
+        fc.tuple(name, value).map(([k, v]) => `${k}=${v}`),
+        { maxLength: 6 },
+      )
+      .map((ps) => ps.join('&'));
+    const linkUtm = fc.option(fc.dictionary(fc.constantFrom('source', 'medium', 'campaign', 'term', 'content', 'referral'), fc.string({ maxLength: 8 })), {
+      nil: null,
+    });
     fc.assert(
-      fc.property(pairs, linkUtm, pairs.map((q) => q.replace(/#/g, '')), (destinationQuery, utm, visitorQuery) => {
-        const parts = tracking(`https://shop.example/p?${destinationQuery}`, utm, 'ltid', visitorQuery);
-        if (parts === undefined) return; // a lone surrogate: no Location, no click
-        expect(parts.utm).toEqual(served(locationWith(parts, CLICK)));
-      }),
+      fc.property(
+        pairs,
+        linkUtm,
+        pairs.map((q) => q.replace(/#/g, '')),
+        (destinationQuery, utm, visitorQuery) => {
+          const parts = tracking(`https://shop.example/p?${destinationQuery}`, utm, 'ltid', visitorQuery);
+          if (parts === undefined) return; // a lone surrogate: no Location, no click
+          expect(parts.utm).toEqual(served(locationWith(parts, CLICK)));
+        },
+      ),
       { numRuns: 3000 },
     );
   });
 
   // Node 20's `new URLSearchParams(string)` misreads '%%39é' ('%9\ufffd'); a URL's searchParams follow the standard.
-  it('formValue decodes like a URL\'s searchParams', () => {
+  it("formValue decodes like a URL's searchParams", () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom('%', '+', 'a', 'F', '0', 'C', '3', '9', 'é', '\u00ff') }), (raw) => {
         const clean = raw.replace(/[&#=]/g, '');

@@ -147,9 +147,15 @@ describe('withTracking reuse', () => {
   });
 });
 
-describe('the short link\'s own query (operations.md §5)', () => {
-  it('is passed on; its keys replace the destination\'s and the utm values; the click id stays ours', () => {
-    const out = track('https://shop.example/p?a=1&utm_source=site&keep=yes#top', { source: 'link', medium: 'email' }, 'ltid', CLICK, 'utm_source=newsletter&a=2&x=1&ltid=forged');
+describe("the short link's own query (operations.md §5)", () => {
+  it("is passed on; its keys replace the destination's and the utm values; the click id stays ours", () => {
+    const out = track(
+      'https://shop.example/p?a=1&utm_source=site&keep=yes#top',
+      { source: 'link', medium: 'email' },
+      'ltid',
+      CLICK,
+      'utm_source=newsletter&a=2&x=1&ltid=forged',
+    );
     const url = new URL(out);
     expect(url.hash).toBe('#top');
     expect(url.searchParams.getAll('utm_source')).toEqual(['newsletter']);
@@ -163,7 +169,10 @@ describe('the short link\'s own query (operations.md §5)', () => {
   it('property: whatever a visitor or a stored destination holds, the result is a header-safe URL with one click id, or none at all', () => {
     fc.assert(
       fc.property(
-        fc.oneof(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.string({ unit: 'binary' }).map((s) => `https://shop.example/${s}`)),
+        fc.oneof(
+          fc.webUrl({ withQueryParameters: true, withFragments: true }),
+          fc.string({ unit: 'binary' }).map((s) => `https://shop.example/${s}`),
+        ),
         fc.string({ unit: 'binary', maxLength: 80 }),
         fc.dictionary(fc.constantFrom('source', 'medium', 'campaign'), fc.string({ unit: 'binary', maxLength: 10 })),
         (destination, visitorQuery, utm) => {

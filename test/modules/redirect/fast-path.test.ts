@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -23,7 +24,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function link(fields: Record<string, unknown>) {
-  const res = await t.inject({ method: 'POST', url: '/api/links', headers: bearer(key), payload: [{ url: 'https://dest.example/p?x=1', collectionId, ...fields }] });
+  const res = await t.inject({
+    method: 'POST',
+    url: '/api/links',
+    headers: bearer(key),
+    payload: [{ url: 'https://dest.example/p?x=1', collectionId, ...fields }],
+  });
   expect(res.statusCode, res.body).toBe(201);
   const l = res.json()[0];
   return { id: l.id as string, path: new URL(l.shortUrl).pathname };
@@ -62,6 +68,24 @@ describe('the redirect fast path', () => {
     const stored = await clicksOf(l.id, 2);
     expect(stored.map((c) => c.id).sort()).toEqual([...ids].sort());
     expect(stored.find((c) => c.id === ids[1])!.device).toBe('mobile');
+  });
+
+  test('a chosen key (operations.md §21) is answered before the framework too, with a trailing slash; its change reaches the fast path', async () => {
+    const chosen = `fast-${randomBytes(4).toString('hex')}/Sale`;
+    const l = await link({ key: chosen });
+    expect(l.path).toBe(`/${chosen}`);
+    expect((await get(l.path)).status).toBe(302);
+    await warmFastPath(base, l.path);
+    for (const path of [l.path, `${l.path}/`]) {
+      const res = await get(path);
+      expect(res.status).toBe(302);
+      expect(res.headers.get('x-request-id')).toBeNull();
+    }
+    expect(await clicksOf(l.id, 3)).toHaveLength(3);
+    // The link gives its key up: the cached key goes at once.
+    const put = await t.inject({ method: 'PUT', url: '/api/links', headers: bearer(key), payload: [{ id: l.id, key: `${chosen}-2` }] });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await get(l.path)).status).toBe(404);
   });
 
   test('HEAD answers the same redirect without a click', async () => {

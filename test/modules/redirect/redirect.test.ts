@@ -19,8 +19,6 @@ import { ANDROID, DESKTOP, IP_DE, IP_GB, IP_US, IPAD, IPHONE, UUID } from '../..
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
-
-
 /** The server's clock: starts at the real time and only ever moves forward. */
 let nowMs = Date.now();
 const clock = () => new Date(nowMs);
@@ -313,7 +311,15 @@ describe('expiry (server time later than expiresAt)', () => {
     }
 
     advanceTo(expiresAt + 1_000);
-    const visitors: VisitOptions[] = [{}, { ua: IPHONE }, { ua: IPAD }, { ua: ANDROID }, { ip: IP_GB }, { ip: IP_DE, ua: IPHONE }, { headers: { 'cf-ipcountry': 'DE' } }];
+    const visitors: VisitOptions[] = [
+      {},
+      { ua: IPHONE },
+      { ua: IPAD },
+      { ua: ANDROID },
+      { ip: IP_GB },
+      { ip: IP_DE, ua: IPHONE },
+      { headers: { 'cf-ipcountry': 'DE' } },
+    ];
     for (const v of visitors) {
       expect(target(await visit(withUrl.path, v)), JSON.stringify(v)).toBe('https://shop.example/expired');
       const gone = await visit(withoutUrl.path, v);
@@ -338,7 +344,11 @@ describe('expiry (server time later than expiresAt)', () => {
   it('PUT expiresAt null brings an expired link back at once', async () => {
     const api = await client();
     const expiresAt = soon();
-    const link = await api.create({ url: 'https://shop.example/again', expiresAt: new Date(expiresAt).toISOString(), expiredUrl: 'https://shop.example/expired' });
+    const link = await api.create({
+      url: 'https://shop.example/again',
+      expiresAt: new Date(expiresAt).toISOString(),
+      expiredUrl: 'https://shop.example/expired',
+    });
     advanceTo(expiresAt + 1_000);
     expect(target(await visit(link.path))).toBe('https://shop.example/expired');
     await api.update({ id: link.id, expiresAt: null });
@@ -548,7 +558,13 @@ describe('password gate', () => {
 });
 
 describe('cloaking', () => {
-  const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const unescapeHtml = (s: string) =>
+    s
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
 
   it('a cloaked link → 200 HTML whose full-page iframe shows the destination with utm and ltid; one click recorded', async () => {
     const api = await client();

@@ -103,19 +103,82 @@ const piece = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 12 }),
   fc.string({ unit: 'binary', maxLength: 12 }),
   fc.constantFrom(
-    '\r\n', '\n', '\r', '\t', ' ', '\u0000', '\u007f', '\u0085', '\u00a0', '\u2028', '\ufeff', '\u202e', '\ud800', '\udfff',
-    '%', '%0d%0a', '%00', '%zz', '%E2%80%AE', '?', '#', '&', '=', '@', ':', '/', '//', '\\', '..', '.', '[', ']', '[::1]', '[::127.0.0.1]',
-    'bücher', 'straße', '例え', 'xn--', 'xn--bcher-kva', 'ltid=x', 'utm_source=y', 'Set-Cookie: a=b', '<script>', '"', "'", '`', '{', '}',
+    '\r\n',
+    '\n',
+    '\r',
+    '\t',
+    ' ',
+    '\u0000',
+    '\u007f',
+    '\u0085',
+    '\u00a0',
+    '\u2028',
+    '\ufeff',
+    '\u202e',
+    '\ud800',
+    '\udfff',
+    '%',
+    '%0d%0a',
+    '%00',
+    '%zz',
+    '%E2%80%AE',
+    '?',
+    '#',
+    '&',
+    '=',
+    '@',
+    ':',
+    '/',
+    '//',
+    '\\',
+    '..',
+    '.',
+    '[',
+    ']',
+    '[::1]',
+    '[::127.0.0.1]',
+    'bücher',
+    'straße',
+    '例え',
+    'xn--',
+    'xn--bcher-kva',
+    'ltid=x',
+    'utm_source=y',
+    'Set-Cookie: a=b',
+    '<script>',
+    '"',
+    "'",
+    '`',
+    '{',
+    '}',
   ),
 );
 const PREFIXES = [
-  'https://', 'https:', 'HTTPS://', 'https:/', 'https:\\\\', 'https://dest.example/', 'https://dest.example/p?x=', 'https://bücher.example/straße?q=',
-  'https://例え.テスト/', 'https://[::1]/', 'http://', 'javascript:', '', ' https://a.example/', 'https://a.example/#',
+  'https://',
+  'https:',
+  'HTTPS://',
+  'https:/',
+  'https:\\\\',
+  'https://dest.example/',
+  'https://dest.example/p?x=',
+  'https://bücher.example/straße?q=',
+  'https://例え.テスト/',
+  'https://[::1]/',
+  'http://',
+  'javascript:',
+  '',
+  ' https://a.example/',
+  'https://a.example/#',
 ];
 const urlString = fc.oneof(
   { weight: 12, arbitrary: fc.tuple(fc.constantFrom(...PREFIXES), fc.array(piece, { maxLength: 6 })).map(([p, parts]) => p + parts.join('')) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('https://a.example/', 'https:a.example/'), fc.constantFrom('a', 'é', '例', '%', ' '), fc.integer({ min: 1000, max: 4200 })).map(([p, c, n]) => p + c.repeat(n)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('https://a.example/', 'https:a.example/'), fc.constantFrom('a', 'é', '例', '%', ' '), fc.integer({ min: 1000, max: 4200 }))
+      .map(([p, c, n]) => p + c.repeat(n)),
+  },
 );
 
 // Values the rule should accept, spelled in ways it must normalise (so that many links get stored).
@@ -123,8 +186,18 @@ const isControl = (c: string) => c.charCodeAt(0) <= 0x1f || (c.charCodeAt(0) >= 
 const CONTROL_OR_EDGE_SPACE = (v: string) => [...v].some(isControl) || v.trim() !== v || !v.isWellFormed();
 const storableUrl = fc
   .tuple(
-    fc.constantFrom('https://dest.example/', 'https:dest.example/', 'HTTPS://Bücher.Example/straße?', 'https://例え.テスト/', 'https://[::1]/', 'https:\\\\x.example\\', 'https://a.example/p?q=1&'),
-    fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 10 }), fc.constantFrom('%', '%zz', ' ', '\u2028', '\u202e', '#', '?', 'ü', '..', '//')), { maxLength: 5 }),
+    fc.constantFrom(
+      'https://dest.example/',
+      'https:dest.example/',
+      'HTTPS://Bücher.Example/straße?',
+      'https://例え.テスト/',
+      'https://[::1]/',
+      'https:\\\\x.example\\',
+      'https://a.example/p?q=1&',
+    ),
+    fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 10 }), fc.constantFrom('%', '%zz', ' ', '\u2028', '\u202e', '#', '?', 'ü', '..', '//')), {
+      maxLength: 5,
+    }),
   )
   .map(([p, parts]) => p + parts.join('') + 'x')
   .filter((v) => !CONTROL_OR_EDGE_SPACE(v));
@@ -143,13 +216,12 @@ const urlFields = fc.record(
 );
 
 /** URLs of the framable site in different spellings, with hostile suffixes: cloaking can check them. */
-const framableUrl = fc
-  .tuple(fc.constantFrom('plain', 'no-slashes', 'upper'), fc.array(piece, { maxLength: 3 }))
-  .map(([spelling, parts]) => {
-    const u = new URL(site.url);
-    const head = spelling === 'plain' ? site.url : spelling === 'no-slashes' ? `https:${u.host}${u.pathname}` : site.url.toUpperCase().replace('/LANDING', '/landing');
-    return `${head}?${parts.join('')}`;
-  });
+const framableUrl = fc.tuple(fc.constantFrom('plain', 'no-slashes', 'upper'), fc.array(piece, { maxLength: 3 })).map(([spelling, parts]) => {
+  const u = new URL(site.url);
+  const head =
+    spelling === 'plain' ? site.url : spelling === 'no-slashes' ? `https:${u.host}${u.pathname}` : site.url.toUpperCase().replace('/LANDING', '/landing');
+  return `${head}?${parts.join('')}`;
+});
 
 describe('any string in any URL field', () => {
   it('is stored normalised or refused with a 400; every branch of every stored link answers validly; the process lives', async () => {

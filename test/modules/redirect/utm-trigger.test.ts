@@ -35,7 +35,12 @@ interface Link {
 }
 
 async function link(fields: Record<string, unknown> = {}): Promise<Link> {
-  const res = await t.inject({ method: 'POST', url: '/api/links', headers: bearer(key), payload: [{ url: 'https://shop.example/p', collectionId, ...fields }] });
+  const res = await t.inject({
+    method: 'POST',
+    url: '/api/links',
+    headers: bearer(key),
+    payload: [{ url: 'https://shop.example/p', collectionId, ...fields }],
+  });
   expect(res.statusCode, res.body).toBe(201);
   const l = res.json()[0];
   const text = new URL(new URL(l.qrCode).searchParams.get('text')!);
@@ -105,7 +110,14 @@ describe.each(Object.entries(routes))('through the %s route', (_name, visit) => 
     const l = await link({ utm: { source: 'news', medium: 'email' } });
     const sent = await visit(`${l.path}?utm_source=x&utm_term=t&utm_content=50%25+off`);
     expect(sent.location.searchParams.get('utm_source')).toBe('x');
-    expect(await stored(sent.clickId)).toMatchObject({ utmSource: 'x', utmMedium: 'email', utmTerm: 't', utmContent: '50% off', utmCampaign: null, trigger: 'link' });
+    expect(await stored(sent.clickId)).toMatchObject({
+      utmSource: 'x',
+      utmMedium: 'email',
+      utmTerm: 't',
+      utmContent: '50% off',
+      utmCampaign: null,
+      trigger: 'link',
+    });
   });
 
   it("the destination's own utm parameters are stored when neither the link nor the visitor sets them", async () => {

@@ -27,7 +27,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function newLink(fields: Record<string, unknown> = {}): Promise<{ id: string; path: string }> {
-  const res = await t.inject({ method: 'POST', url: '/api/links', headers: bearer(ws.key), payload: [{ url: 'https://dest.example/p?x=1', collectionId, ...fields }] });
+  const res = await t.inject({
+    method: 'POST',
+    url: '/api/links',
+    headers: bearer(ws.key),
+    payload: [{ url: 'https://dest.example/p?x=1', collectionId, ...fields }],
+  });
   expect(res.statusCode, res.body).toBe(201);
   const l = res.json()[0];
   return { id: l.id, path: new URL(l.shortUrl).pathname };
@@ -37,12 +42,24 @@ const visit = (path: string, headers: Record<string, string> = {}) => fetch(base
 const clickIds = async (linkId: string) => (await rows<{ id: string }>(t.database.db, sql`select id from clicks where link_id = ${linkId}`)).map((r) => r.id);
 
 describe('a stored destination that cannot be a Location never takes the process down', () => {
+  // Every character outside visible ASCII is percent-encoded as UTF-8: a 302 to that. A lone
+  // surrogate cannot be stored (the database keeps U+FFFD in its place), so it redirects too.
   test.each([
-    ['CR/LF in url', { url: 'https://x.example/a\r\nSet-Cookie: evil=1' }, {}],
-    ['TAB and non-ASCII in a geo value, visited from that country', { geo: { DE: 'https://ü.example/\tpath?q=ü' } }, { 'cf-ipcountry': 'DE' }],
-    ['non-BMP characters in ios, visited from an iPhone', { ios: 'https://x.example/😀' }, { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' }],
-    ['a lone surrogate in url', { url: 'https://x.example/\ud800' }, {}],
-  ])('%s: a 500 page or a safe 302, twice (route, then fast path), and the server lives', async (_name, stored, headers) => {
+    ['CR/LF in url', { url: 'https://x.example/a\r\nSet-Cookie: evil=1' }, {}, /^https:\/\/x\.example\/a%0D%0ASet-Cookie:%20evil=1\?ltid=[0-9a-f-]{36}$/],
+    [
+      'TAB and non-ASCII in a geo value, visited from that country',
+      { geo: { DE: 'https://ü.example/\tpath?q=ü' } },
+      { 'cf-ipcountry': 'DE' },
+      /^https:\/\/%C3%BC\.example\/%09path\?q=%C3%BC&ltid=[0-9a-f-]{36}$/,
+    ],
+    [
+      'non-BMP characters in ios, visited from an iPhone',
+      { ios: 'https://x.example/😀' },
+      { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)' },
+      /^https:\/\/x\.example\/%F0%9F%98%80\?ltid=[0-9a-f-]{36}$/,
+    ],
+    ['a lone surrogate in url', { url: 'https://x.example/\ud800' }, {}, /^https:\/\/x\.example\/%EF%BF%BD\?ltid=[0-9a-f-]{36}$/],
+  ])('%s: a 302 to it percent-encoded, twice (route, then fast path), and the server lives', async (_name, stored, headers, location) => {
     const link = await newLink({ geo: { FR: 'https://dest.example/fr' }, ios: 'https://dest.example/ios' });
     const set = stored as Record<string, unknown>;
     // Written straight into the table, as data stored before the URL rule would be.
@@ -51,9 +68,8 @@ describe('a stored destination that cannot be a Location never takes the process
     if (set.ios) await t.database.db.execute(sql`update links set ios = ${set.ios as string} where id = ${link.id}`);
     for (let i = 0; i < 2; i++) {
       const res = await visit(link.path, headers);
-      expect([302, 500]).toContain(res.status);
-      if (res.status === 302) expect(res.headers.get('location')).toMatch(/^https:\/\/[\x21-\x7e]+$/);
-      else expect(res.headers.get('content-type')).toMatch(/text\/html/);
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toMatch(location);
       await res.arrayBuffer();
     }
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
@@ -62,7 +78,9 @@ describe('a stored destination that cannot be a Location never takes the process
 
 test('a link stored before the URL rule as https:host (or raw unicode) redirects to the absolute normalised URL', async () => {
   const link = await newLink({ geo: { FR: 'https://dest.example/fr' } });
-  await t.database.db.execute(sql`update links set url = ${'https:old.example/p?q=1'}, geo = ${JSON.stringify({ FR: 'https://bücher.example/ü' })}::jsonb where id = ${link.id}`);
+  await t.database.db.execute(
+    sql`update links set url = ${'https:old.example/p?q=1'}, geo = ${JSON.stringify({ FR: 'https://bücher.example/ü' })}::jsonb where id = ${link.id}`,
+  );
   for (let i = 0; i < 2; i++) {
     const plain = await visit(link.path);
     expect(plain.status).toBe(302);

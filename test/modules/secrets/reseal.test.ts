@@ -31,10 +31,15 @@ beforeAll(async () => {
     method: 'POST',
     url: '/api/links',
     headers: bearer(ws.key),
-    payload: [1, 2, 3, 4, 5].map((i) => ({ url: `https://vault.example/${i}`, collectionId, password: `pw-${i}` })).concat([{ url: 'https://open.example/', collectionId } as never]),
+    payload: [1, 2, 3, 4, 5]
+      .map((i) => ({ url: `https://vault.example/${i}`, collectionId, password: `pw-${i}` }))
+      .concat([{ url: 'https://open.example/', collectionId } as never]),
   });
   expect(made.statusCode, made.body).toBe(201);
-  linkIds = made.json<{ id: string; password: string | null }[]>().filter((l) => l.password).map((l) => l.id);
+  linkIds = made
+    .json<{ id: string; password: string | null }[]>()
+    .filter((l) => l.password)
+    .map((l) => l.id);
 }, 180_000);
 
 afterAll(async () => {
@@ -75,7 +80,10 @@ describe('resealAll', () => {
 
     // Nothing left to move: one read per column, no write, nobody told.
     const again = counting(database.db);
-    const second = await resealAll({ ctx: { db: again.db, now: new Date() }, deps: { sealer: new Sealer(B, A), batchSize: 2, changed: () => void told.push('again') } });
+    const second = await resealAll({
+      ctx: { db: again.db, now: new Date() },
+      deps: { sealer: new Sealer(B, A), batchSize: 2, changed: () => void told.push('again') },
+    });
     expect(second.map((c) => c.resealed)).toEqual(SEALED_COLUMNS.map(() => 0));
     expect(again.statements()).toBe(3 + (SEALED_COLUMNS.length - 1));
     expect(told).not.toContain('again');

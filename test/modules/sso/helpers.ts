@@ -15,16 +15,31 @@ export const newProvider = (): Promise<TestProvider> => startProvider({ redirect
 /** A unique domain per test (shared PostgreSQL runs keep verified domains around). */
 export const uniqueDomain = (label = 'corp') => `${label}-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}.test`;
 
-export async function ssoWorkspace(t: TestApp, idp: TestProvider, o: { domains: string[]; role?: 'member' | 'viewer'; requireSso?: boolean; verify?: boolean }) {
+export async function ssoWorkspace(
+  t: TestApp,
+  idp: TestProvider,
+  o: { domains: string[]; role?: 'member' | 'viewer'; requireSso?: boolean; verify?: boolean },
+) {
   const { workspace, owner } = await ownedWorkspace(t);
-  const put = await asSession(t, owner.cookie, 'PUT', '/api/sso', { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, domains: o.domains, role: o.role ?? 'member', requireSso: o.requireSso }, { workspaceId: workspace.id });
+  const put = await asSession(
+    t,
+    owner.cookie,
+    'PUT',
+    '/api/sso',
+    { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, domains: o.domains, role: o.role ?? 'member', requireSso: o.requireSso },
+    { workspaceId: workspace.id },
+  );
   expect(put.statusCode, put.body).toBe(200);
-  if (o.verify !== false) for (const d of o.domains) expect((await t.admin('POST', `/workspaces/${workspace.id}/sso/domains/${d}/verify`)).statusCode).toBe(200);
+  if (o.verify !== false)
+    for (const d of o.domains) expect((await t.admin('POST', `/workspaces/${workspace.id}/sso/domains/${d}/verify`)).statusCode).toBe(200);
   return { workspace, owner };
 }
 
 export const cookieOf = (res: LightMyRequestResponse, name: RegExp): string | undefined =>
-  [res.headers['set-cookie'] ?? []].flat().find((c) => name.test(c))?.split(';')[0];
+  [res.headers['set-cookie'] ?? []]
+    .flat()
+    .find((c) => name.test(c))
+    ?.split(';')[0];
 
 /** The headers a browser sends on a navigation from this service's own page (the sign-in page's "Sign in with SSO"). */
 export const FROM_OWN_PAGE = { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate' } as const;

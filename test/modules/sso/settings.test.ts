@@ -26,7 +26,14 @@ afterAll(async () => {
   await t.close();
 });
 
-const body = (domains: string[], extra: Record<string, unknown> = {}) => ({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, domains, role: 'member', ...extra });
+const body = (domains: string[], extra: Record<string, unknown> = {}) => ({
+  issuer: idp.issuer,
+  clientId: idp.clientId,
+  clientSecret: idp.clientSecret,
+  domains,
+  role: 'member',
+  ...extra,
+});
 
 describe('PUT, GET, DELETE /api/sso', () => {
   test('an owner sets it; GET never shows the secret, which is sealed in the database', async () => {
@@ -36,12 +43,21 @@ describe('PUT, GET, DELETE /api/sso', () => {
     const put = await asSession(t, owner.cookie, 'PUT', '/api/sso', body([domain.toUpperCase()], { requireSso: true }), { workspaceId: workspace.id });
     expect(put.statusCode, put.body).toBe(200);
     const got = await asSession(t, owner.cookie, 'GET', '/api/sso', undefined, { workspaceId: workspace.id });
-    expect(got.json()).toMatchObject({ issuer: idp.issuer, clientId: idp.clientId, role: 'member', requireSso: true, redirectUri: 'https://lt.test/api/auth/sso/callback' });
+    expect(got.json()).toMatchObject({
+      issuer: idp.issuer,
+      clientId: idp.clientId,
+      role: 'member',
+      requireSso: true,
+      redirectUri: 'https://lt.test/api/auth/sso/callback',
+    });
     const [d] = got.json<{ domains: { domain: string; verified: boolean; txtName: string; txtValue: string }[] }>().domains;
     expect(d).toMatchObject({ domain, verified: false, txtName: `_linktrail.${domain}` });
     expect(d!.txtValue).toMatch(/^linktrail-sso=[\w-]{32}$/);
     expect(put.body + got.body).not.toContain(idp.clientSecret);
-    const [row] = await rows<{ s: string }>(t.database.db, sql`SELECT client_secret_sealed AS s FROM sso_connections WHERE workspace_id = ${workspace.id}::uuid`);
+    const [row] = await rows<{ s: string }>(
+      t.database.db,
+      sql`SELECT client_secret_sealed AS s FROM sso_connections WHERE workspace_id = ${workspace.id}::uuid`,
+    );
     expect(row!.s).toMatch(/^s2\./);
     expect(row!.s).not.toContain(idp.clientSecret);
     // Without a secret, PUT keeps the one there; the domain keeps its token.
@@ -62,8 +78,17 @@ describe('PUT, GET, DELETE /api/sso', () => {
     expectError(await asSession(t, stranger.cookie, 'GET', '/api/sso', undefined, { workspaceId: workspace.id }), 404, 'not_found');
     const { owner } = await ownedWorkspace(t);
     const token = await createHumanToken(t, owner.cookie, workspace.id, ['linksRead']).catch(() => undefined);
-    if (token) expectError(await t.inject({ method: 'GET', url: '/api/sso', headers: { authorization: `Bearer ${token.token}`, 'x-workspace-id': workspace.id } }), 401, 'session_required');
-    expectError(await t.inject({ method: 'GET', url: '/api/sso', headers: { authorization: `Bearer ${workspace.key}`, 'x-workspace-id': workspace.id } }), 401, 'session_required');
+    if (token)
+      expectError(
+        await t.inject({ method: 'GET', url: '/api/sso', headers: { authorization: `Bearer ${token.token}`, 'x-workspace-id': workspace.id } }),
+        401,
+        'session_required',
+      );
+    expectError(
+      await t.inject({ method: 'GET', url: '/api/sso', headers: { authorization: `Bearer ${workspace.key}`, 'x-workspace-id': workspace.id } }),
+      401,
+      'session_required',
+    );
     expectError(await asSession(t, member.cookie, 'GET', '/api/sso'), 400, 'workspace_required');
   });
 

@@ -7,7 +7,18 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { Browser, type TestProvider } from '../../helpers/oidc-provider.js';
 import { asSession, createUser, expectError, loginRequest, login, addMember, ownedWorkspace, uniqueEmail, ORIGIN, PASSWORD } from '../people/helpers.js';
-import { CALLBACK, callbackRequest, cookieOf, expectPage, newProvider, ssoSignIn, ssoWorkspace, startFromOwnPage, throughProvider, uniqueDomain } from './helpers.js';
+import {
+  CALLBACK,
+  callbackRequest,
+  cookieOf,
+  expectPage,
+  newProvider,
+  ssoSignIn,
+  ssoWorkspace,
+  startFromOwnPage,
+  throughProvider,
+  uniqueDomain,
+} from './helpers.js';
 
 let t: TestApp;
 let idp: TestProvider;
@@ -78,7 +89,12 @@ describe('sign-in through the provider', () => {
   test.each([
     ['a nonce that is not this sign-in’s', (c: Record<string, unknown>) => ({ ...c, nonce: 'another-nonce' }), false, /nonce/],
     ['another audience', (c: Record<string, unknown>) => ({ ...c, aud: 'another-client' }), false, /aud/],
-    ['an expired token', (c: Record<string, unknown>) => ({ ...c, exp: Math.floor(Date.now() / 1000) - 3600, iat: Math.floor(Date.now() / 1000) - 7200 }), false, /exp/],
+    [
+      'an expired token',
+      (c: Record<string, unknown>) => ({ ...c, exp: Math.floor(Date.now() / 1000) - 3600, iat: Math.floor(Date.now() / 1000) - 7200 }),
+      false,
+      /exp/,
+    ],
     ['another issuer', (c: Record<string, unknown>) => ({ ...c, iss: 'http://127.0.0.1:1' }), false, /iss/],
     ['a signature by a key the provider never published', (c: Record<string, unknown>) => c, true, /signature|key/i],
   ])('an ID token with %s is refused', async (_what, change, otherKey, why) => {
@@ -142,12 +158,20 @@ describe('existing accounts', () => {
     const user = await createUser(t, { email: `victim-${sub}@${domain}` });
     // The same mailbox as the provider may spell it: upper case and the domain's trailing dot.
     idp.accounts.set(sub, { email: `Victim-${sub}@${domain.toUpperCase()}.`, email_verified: true, name: 'Victim' });
-    const accounts = async () => (await t.admin('GET', '/users')).json<{ email: string }[]>().filter((u) => u.email.toLowerCase().includes(sub)).map((u) => u.email);
+    const accounts = async () =>
+      (await t.admin('GET', '/users'))
+        .json<{ email: string }[]>()
+        .filter((u) => u.email.toLowerCase().includes(sub))
+        .map((u) => u.email);
     expectPage(await ssoSignIn(t, `/api/auth/sso?workspace=${workspace.id}`, sub), 403, 'sso_link_required');
     expect(await accounts()).toEqual([`victim-${sub}@${domain}`]);
     // Linked by its person (the provider's spelling is this account's e-mail), it signs that account in.
     const link = await asSession(t, await login(t, user), 'POST', '/api/me/sso/link', { workspaceId: workspace.id });
-    const linked = await callbackRequest(t, await new Browser().authorize(link.json<{ authorizationUrl: string }>().authorizationUrl, sub), cookieOf(link, /lt_sso=/));
+    const linked = await callbackRequest(
+      t,
+      await new Browser().authorize(link.json<{ authorizationUrl: string }>().authorizationUrl, sub),
+      cookieOf(link, /lt_sso=/),
+    );
     expect(linked.statusCode, linked.body).toBe(302);
     const next = await ssoSignIn(t, `/api/auth/sso?email=${encodeURIComponent(`VICTIM-${sub}@${domain}.`)}`, sub);
     expect(next.statusCode, next.body).toBe(302);
@@ -212,7 +236,7 @@ describe('existing accounts', () => {
     }
   });
 
-  test("another workspace cannot verify a domain one connection verified", async () => {
+  test('another workspace cannot verify a domain one connection verified', async () => {
     const domain = uniqueDomain();
     await ssoWorkspace(t, idp, { domains: [domain] });
     const { workspace: other } = await ssoWorkspace(t, idp, { domains: [domain], verify: false });
@@ -231,14 +255,26 @@ describe('require SSO', () => {
     expect(cookieOf(refused, /lt_session=/)).toBeUndefined();
     // A wrong password is still the usual 401 (nothing said about SSO).
     // (From an address of its own: failed sign-ins count per address, shared by every test file.)
-    const wrong = await t.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '198.51.100.27', payload: { email: inside.email, password: 'not the password at all' } });
+    const wrong = await t.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: '198.51.100.27',
+      payload: { email: inside.email, password: 'not the password at all' },
+    });
     expectError(wrong, 401, 'login_failed');
     // The owner (another domain) and a non-member of the domain still sign in with passwords.
     expect((await loginRequest(t, owner.user.email, owner.user.password)).statusCode).toBe(200);
     const outsider = await createUser(t, { email: uniqueEmail('y').replace('example.com', domain) });
     expect((await loginRequest(t, outsider.email, outsider.password)).statusCode).toBe(200);
     // Turned off, the member signs in with the password again.
-    const off = await asSession(t, owner.cookie, 'PUT', '/api/sso', { issuer: idp.issuer, clientId: idp.clientId, domains: [domain], role: 'member', requireSso: false }, { workspaceId: workspace.id });
+    const off = await asSession(
+      t,
+      owner.cookie,
+      'PUT',
+      '/api/sso',
+      { issuer: idp.issuer, clientId: idp.clientId, domains: [domain], role: 'member', requireSso: false },
+      { workspaceId: workspace.id },
+    );
     expect(off.statusCode, off.body).toBe(200);
     expect((await loginRequest(t, inside.email, inside.password)).statusCode).toBe(200);
   });
@@ -287,7 +323,12 @@ describe('login CSRF: a start this service did not make', () => {
     // Another site posting the form itself (auto-submitted): refused, nothing started.
     const form = (body: string, headers: Record<string, string>) =>
       t.inject({ method: 'POST', url: '/api/auth/sso', payload: body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
-    const foreign: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site', origin: 'https://evil.test' }, { 'sec-fetch-site': 'same-site', origin: 'https://sub.lt.test' }, { origin: 'https://evil.test' }, {}];
+    const foreign: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site', origin: 'https://evil.test' },
+      { 'sec-fetch-site': 'same-site', origin: 'https://sub.lt.test' },
+      { origin: 'https://evil.test' },
+      {},
+    ];
     for (const headers of foreign) {
       const refused = await form(`workspace=${workspace.id}`, headers);
       expectPage(refused, 403, 'cross_site_sign_in');

@@ -94,12 +94,23 @@ describe('who may connect', () => {
     const member = await signedInMember(t, workspace.id, 'member');
     const viewer = await signedInMember(t, workspace.id, 'viewer');
     for (const who of [member, viewer]) {
-      expectError(await asSession(t, who.cookie, 'POST', '/api/integrations/stripe', undefined, { workspaceId: workspace.id }), 403, who === member ? 'owner_required' : 'missing_scopes');
+      expectError(
+        await asSession(t, who.cookie, 'POST', '/api/integrations/stripe', undefined, { workspaceId: workspace.id }),
+        403,
+        who === member ? 'owner_required' : 'missing_scopes',
+      );
       expect((await asSession(t, who.cookie, 'GET', '/api/integrations/stripe/events', undefined, { workspaceId: workspace.id })).statusCode).toBe(403);
     }
     const created = await asSession(t, owner.cookie, 'POST', '/api/integrations/stripe', undefined, { workspaceId: workspace.id });
     expect(created.statusCode, created.body).toBe(201);
-    const put = await asSession(t, owner.cookie, 'PUT', '/api/integrations/stripe', { signingSecret: SIGNING_SECRET, testMode: true }, { workspaceId: workspace.id });
+    const put = await asSession(
+      t,
+      owner.cookie,
+      'PUT',
+      '/api/integrations/stripe',
+      { signingSecret: SIGNING_SECRET, testMode: true },
+      { workspaceId: workspace.id },
+    );
     expect(put.statusCode, put.body).toBe(200);
     expect(put.json<{ testMode: boolean }>().testMode).toBe(true);
     expect((await asSession(t, owner.cookie, 'GET', '/api/integrations/stripe/events', undefined, { workspaceId: workspace.id })).statusCode).toBe(200);
@@ -142,15 +153,34 @@ describe('bad input: 400 with en, ar and a code', () => {
     const { cookie } = await signedInMember(t, ws.id, 'owner');
     const asOwner = (headers: Record<string, string> = {}) => ({ ...sessionHeaders(cookie, ws.id), ...headers });
     await t.inject({ method: 'POST', url: '/api/integrations/stripe', headers: asOwner() });
-    const bodies: unknown[] = [{}, { signingSecret: '' }, { signingSecret: 'sk_live_123' }, { signingSecret: 'whsec_short' }, { signingSecret: `whsec_${'a'.repeat(300)}` },
-      { signingSecret: 'whsec_abc def ghi jkl mno pqr' }, { signingSecret: 42 }, { signingSecret: SIGNING_SECRET, testMode: 'yes' }, []];
+    const bodies: unknown[] = [
+      {},
+      { signingSecret: '' },
+      { signingSecret: 'sk_live_123' },
+      { signingSecret: 'whsec_short' },
+      { signingSecret: `whsec_${'a'.repeat(300)}` },
+      { signingSecret: 'whsec_abc def ghi jkl mno pqr' },
+      { signingSecret: 42 },
+      { signingSecret: SIGNING_SECRET, testMode: 'yes' },
+      [],
+    ];
     for (const payload of bodies) {
       const res = await t.inject({ method: 'PUT', url: '/api/integrations/stripe', headers: asOwner(), payload: payload as object });
       expectError(res, 400, 'invalid_field');
     }
-    const notJson = await t.inject({ method: 'PUT', url: '/api/integrations/stripe', headers: asOwner({ 'content-type': 'application/json' }), payload: '{"signingSecret":' });
+    const notJson = await t.inject({
+      method: 'PUT',
+      url: '/api/integrations/stripe',
+      headers: asOwner({ 'content-type': 'application/json' }),
+      payload: '{"signingSecret":',
+    });
     expectError(notJson, 400, 'malformed_json');
-    const text = await t.inject({ method: 'PUT', url: '/api/integrations/stripe', headers: asOwner({ 'content-type': 'text/plain' }), payload: SIGNING_SECRET });
+    const text = await t.inject({
+      method: 'PUT',
+      url: '/api/integrations/stripe',
+      headers: asOwner({ 'content-type': 'text/plain' }),
+      payload: SIGNING_SECRET,
+    });
     expectError(text, 400, 'unsupported_content_type');
     const got = await t.inject({ method: 'GET', url: '/api/integrations/stripe', headers: bearer(ws.key) });
     expect(got.json<{ status: string }>().status).toBe('pending');

@@ -37,7 +37,11 @@ export const stripeId = (prefix: string) => `${prefix}_${randomBytes(12).toStrin
  * (undefined removes one), and `livemode` as given (both the event's and the object's).
  */
 export function stripeEvent(type: StripeType | string, object: Record<string, unknown>, o: { id?: string; livemode?: boolean } = {}): StripeEventBody {
-  const event = fixture(type === 'checkout.session.completed' || type.startsWith('checkout.session.async') || type === 'invoice.paid' || type === 'charge.refunded' ? type : 'checkout.session.completed');
+  const event = fixture(
+    type === 'checkout.session.completed' || type.startsWith('checkout.session.async') || type === 'invoice.paid' || type === 'charge.refunded'
+      ? type
+      : 'checkout.session.completed',
+  );
   event.type = type;
   event.id = o.id ?? stripeId('evt');
   const target = event.data.object;
@@ -70,7 +74,12 @@ export function postEvent(
   return t.inject({
     method: 'POST',
     url: new URL(webhookUrl).pathname,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': header, 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)', ...o.headers },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'stripe-signature': header,
+      'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+      ...o.headers,
+    },
     payload: o.tamper ? o.tamper(payload) : payload,
   });
 }

@@ -64,7 +64,10 @@ describe('the signature is checked before anything is read', () => {
       ['stale: 301 s old', postEvent(t, url, s.checkout(), SIGNING_SECRET, { timestamp: now() - 301 })],
       ['stale: a day old', postEvent(t, url, s.checkout(), SIGNING_SECRET, { timestamp: now() - 86_400 })],
       ['from the future', postEvent(t, url, s.checkout(), SIGNING_SECRET, { timestamp: now() + 3600 })],
-      ['amount changed after signing', postEvent(t, url, s.checkout(), SIGNING_SECRET, { tamper: (p) => p.replace('"amount_total": 4900', '"amount_total": 490000') })],
+      [
+        'amount changed after signing',
+        postEvent(t, url, s.checkout(), SIGNING_SECRET, { tamper: (p) => p.replace('"amount_total": 4900', '"amount_total": 490000') }),
+      ],
       ['a space added after signing', postEvent(t, url, s.checkout(), SIGNING_SECRET, { tamper: (p) => `${p} ` })],
       ['re-serialised after signing', postEvent(t, url, s.checkout(), SIGNING_SECRET, { tamper: (p) => JSON.stringify(JSON.parse(p)) })],
     ];
@@ -74,12 +77,17 @@ describe('the signature is checked before anything is read', () => {
       expectError(res, 400, 'stripe_signature');
     }
     // The headers Stripe sends without the signature header at all.
-    const bare = await t.inject({ method: 'POST', url: new URL(url).pathname, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(s.checkout()) });
+    const bare = await t.inject({
+      method: 'POST',
+      url: new URL(url).pathname,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(s.checkout()),
+    });
     expectError(bare, 400, 'stripe_signature');
     await s.nothingRecorded();
   });
 
-  it('an event signed with another connection\'s secret: 400, nothing recorded in either', async () => {
+  it("an event signed with another connection's secret: 400, nothing recorded in either", async () => {
     const a = await shop(`whsec_${randomBytes(24).toString('hex')}`);
     const otherSecret = `whsec_${randomBytes(24).toString('hex')}`;
     const b = await shop(otherSecret);
@@ -92,7 +100,9 @@ describe('the signature is checked before anything is read', () => {
   it('any v1 may match (Stripe sends two while a secret rolls); the stale check applies to the t they share', async () => {
     const s = await shop();
     const payload = JSON.stringify(s.checkout());
-    const good = signature(payload, SIGNING_SECRET).split(',').find((p) => p.startsWith('v1='))!;
+    const good = signature(payload, SIGNING_SECRET)
+      .split(',')
+      .find((p) => p.startsWith('v1='))!;
     const t0 = signature(payload, SIGNING_SECRET).split(',')[0]!;
     const header = `${t0},v1=${'0'.repeat(64)},${good},v0=abc`;
     const res = await postEvent(t, s.connection.webhookUrl, payload, SIGNING_SECRET, { headers: { 'stripe-signature': header } });
@@ -103,7 +113,13 @@ describe('the signature is checked before anything is read', () => {
   it('a correctly signed body that is not JSON, or not an event: 400 in the error form, nothing recorded', async () => {
     const s = await shop();
     expectError(await postEvent(t, s.connection.webhookUrl, '{"id": "evt_1",', SIGNING_SECRET), 400, 'malformed_json');
-    for (const body of ['[]', '"evt"', '{}', '{"object":"event","id":"evt_1","type":"invoice.paid"}', '{"object":"charge","id":"ch_1","type":"x","data":{"object":{}}}']) {
+    for (const body of [
+      '[]',
+      '"evt"',
+      '{}',
+      '{"object":"event","id":"evt_1","type":"invoice.paid"}',
+      '{"object":"charge","id":"ch_1","type":"x","data":{"object":{}}}',
+    ]) {
       expectError(await postEvent(t, s.connection.webhookUrl, body, SIGNING_SECRET), 400, 'stripe_event_invalid');
     }
     await s.nothingRecorded();
@@ -124,13 +140,24 @@ describe('the signature is checked before anything is read', () => {
     const header = signature(payload, SIGNING_SECRET);
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(
-          fc.record({ at: fc.nat(payload.length - 1), ch: fc.string({ minLength: 1, maxLength: 1 }) }).map(({ at, ch }) => ({ body: payload.slice(0, at) + ch + payload.slice(at + 1), header })),
-          fc.record({ at: fc.nat(header.length - 1), ch: fc.constantFrom(...'0123456789abcdef=,t') }).map(({ at, ch }) => ({ body: payload, header: header.slice(0, at) + ch + header.slice(at + 1) })),
-          fc.string({ maxLength: 200 }).map((h) => ({ body: payload, header: h })),
-        ).filter((c) => c.body !== payload || c.header !== header),
+        fc
+          .oneof(
+            fc
+              .record({ at: fc.nat(payload.length - 1), ch: fc.string({ minLength: 1, maxLength: 1 }) })
+              .map(({ at, ch }) => ({ body: payload.slice(0, at) + ch + payload.slice(at + 1), header })),
+            fc
+              .record({ at: fc.nat(header.length - 1), ch: fc.constantFrom(...'0123456789abcdef=,t') })
+              .map(({ at, ch }) => ({ body: payload, header: header.slice(0, at) + ch + header.slice(at + 1) })),
+            fc.string({ maxLength: 200 }).map((h) => ({ body: payload, header: h })),
+          )
+          .filter((c) => c.body !== payload || c.header !== header),
         async (c) => {
-          const res = await t.inject({ method: 'POST', url: new URL(s.connection.webhookUrl).pathname, headers: { 'content-type': 'application/json', 'stripe-signature': c.header }, payload: c.body });
+          const res = await t.inject({
+            method: 'POST',
+            url: new URL(s.connection.webhookUrl).pathname,
+            headers: { 'content-type': 'application/json', 'stripe-signature': c.header },
+            payload: c.body,
+          });
           // A changed character of the header that keeps it valid (the same hex digit) is no change.
           if (res.statusCode === 200) {
             expect(c.body).toBe(payload);
@@ -194,9 +221,14 @@ describe('what a valid event makes', () => {
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
     expect(res.json()).toEqual({ received: true });
     for (const customer of [42, ['cus_a'], { id: { id: 'cus_b' } }, '']) {
-      expect((await postEvent(t, s.connection.webhookUrl, stripeEvent('checkout.session.completed', { ...s.checkout().data.object, customer }), SIGNING_SECRET)).statusCode).toBe(200);
+      expect(
+        (await postEvent(t, s.connection.webhookUrl, stripeEvent('checkout.session.completed', { ...s.checkout().data.object, customer }), SIGNING_SECRET))
+          .statusCode,
+      ).toBe(200);
     }
-    expect((await receivedEvents(t, s.api.ws.key)).map((e) => [e.type, e.outcome, e.saleId])).toEqual(Array(5).fill(['checkout.session.completed', 'ignored', null]));
+    expect((await receivedEvents(t, s.api.ws.key)).map((e) => [e.type, e.outcome, e.saleId])).toEqual(
+      Array(5).fill(['checkout.session.completed', 'ignored', null]),
+    );
     expect(await s.sales()).toEqual([]);
   });
 

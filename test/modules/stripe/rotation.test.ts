@@ -33,7 +33,8 @@ it('events verify after a SECRET rotation, and the reseal moves the Stripe secre
   const { api, clickId } = await clientWithClick(before);
   await api.okLead({ clickId, eventName: 'Sign up', customerExternalId: 'user-9', customerName: 'Ada' });
   const connection = await connectStripe(before, api.ws);
-  const purchase = () => stripeEvent('checkout.session.completed', { customer: stripeId('cus'), payment_intent: stripeId('pi'), metadata: { customerExternalId: 'user-9' } });
+  const purchase = () =>
+    stripeEvent('checkout.session.completed', { customer: stripeId('cus'), payment_intent: stripeId('pi'), metadata: { customerExternalId: 'user-9' } });
 
   const rotated = await startTestApp({ database: before.database, env: { SECRET: NEW_SECRET, SECRET_PREVIOUS: SECRET } });
   others.push(rotated);
@@ -44,7 +45,10 @@ it('events verify after a SECRET rotation, and the reseal moves the Stripe secre
   const stripeColumn = reseal.json<{ columns: { table: string; column: string; resealed: number }[] }>().columns.find((c) => c.table === 'stripe_connections');
   expect(stripeColumn?.column).toBe('secret_sealed');
   expect(stripeColumn!.resealed).toBeGreaterThanOrEqual(1);
-  const [row] = await rows<{ sealed: string }>(before.database.db, sql`SELECT secret_sealed AS sealed FROM stripe_connections WHERE id = ${connection.id}::uuid`);
+  const [row] = await rows<{ sealed: string }>(
+    before.database.db,
+    sql`SELECT secret_sealed AS sealed FROM stripe_connections WHERE id = ${connection.id}::uuid`,
+  );
   expect(new Sealer(NEW_SECRET).open('stripe-secret', row!.sealed)).toBe(SIGNING_SECRET);
 
   // Only the new SECRET now: the resealed secret opens, events still verify.
@@ -54,13 +58,19 @@ it('events verify after a SECRET rotation, and the reseal moves the Stripe secre
   expect((await receivedEvents(after, api.ws.key)).map((e) => e.outcome)).toEqual(['sale', 'sale']);
 });
 
-it('a SECRET that opens nothing (changed without SECRET_PREVIOUS) answers Stripe 503 secret_unopenable, so Stripe retries, and records nothing', { timeout: 180_000 }, async () => {
-  const { api } = await clientWithClick(before);
-  const connection = await connectStripe(before, api.ws);
-  const lost = await startTestApp({ database: before.database, env: { SECRET: 'another-secret-0000000000-0000000000-00000' } });
-  others.push(lost);
-  const res = await postEvent(lost, connection.webhookUrl, stripeEvent('checkout.session.completed', { customer: stripeId('cus') }), SIGNING_SECRET);
-  expect(res.statusCode, res.body).toBe(503);
-  expect(res.json()).toMatchObject({ error: { code: 'secret_unopenable', en: expect.stringContaining('SECRET_PREVIOUS'), ar: expect.stringContaining('SECRET_PREVIOUS') } });
-  expect(await receivedEvents(before, api.ws.key)).toEqual([]);
-});
+it(
+  'a SECRET that opens nothing (changed without SECRET_PREVIOUS) answers Stripe 503 secret_unopenable, so Stripe retries, and records nothing',
+  { timeout: 180_000 },
+  async () => {
+    const { api } = await clientWithClick(before);
+    const connection = await connectStripe(before, api.ws);
+    const lost = await startTestApp({ database: before.database, env: { SECRET: 'another-secret-0000000000-0000000000-00000' } });
+    others.push(lost);
+    const res = await postEvent(lost, connection.webhookUrl, stripeEvent('checkout.session.completed', { customer: stripeId('cus') }), SIGNING_SECRET);
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.json()).toMatchObject({
+      error: { code: 'secret_unopenable', en: expect.stringContaining('SECRET_PREVIOUS'), ar: expect.stringContaining('SECRET_PREVIOUS') },
+    });
+    expect(await receivedEvents(before, api.ws.key)).toEqual([]);
+  },
+);

@@ -62,7 +62,10 @@ async function shop(o: { testMode?: boolean } = {}) {
     const byLink = await api.send('GET', '/api/analytics?groupBy=link');
     const series = await api.send('GET', '/api/analytics?groupBy=timeseries&interval=hour');
     expect(byLink.statusCode, byLink.body).toBe(200);
-    const sum = (res: typeof byLink) => res.json<{ saleAmount: number; sales: number }[]>().reduce((n, g) => ({ amount: n.amount + g.saleAmount, sales: n.sales + g.sales }), { amount: 0, sales: 0 });
+    const sum = (res: typeof byLink) =>
+      res
+        .json<{ saleAmount: number; sales: number }[]>()
+        .reduce((n, g) => ({ amount: n.amount + g.saleAmount, sales: n.sales + g.sales }), { amount: 0, sales: 0 });
     const a = sum(byLink);
     expect(sum(series)).toEqual(a);
     return a;
@@ -111,7 +114,10 @@ describe('checkout.session.completed', () => {
   it('the click id as ltid_<uuid>, or in metadata[CLICK_ID_PARAM]; metadata.customerExternalId names the customer', async () => {
     const s = await shop();
     await s.send('checkout.session.completed', checkout({ client_reference_id: `ltid_${s.clickId}` }));
-    await s.send('checkout.session.completed', checkout({ client_reference_id: null, metadata: { ltid: s.clickId.toUpperCase(), customerExternalId: 'user-42' }, amount_total: 700 }));
+    await s.send(
+      'checkout.session.completed',
+      checkout({ client_reference_id: null, metadata: { ltid: s.clickId.toUpperCase(), customerExternalId: 'user-42' }, amount_total: 700 }),
+    );
     const sales = await s.sales();
     expect(sales.map((x) => [x.linkId, x.clickId, x.amount])).toEqual([
       [s.link.id, s.clickId, 4900],
@@ -135,7 +141,7 @@ describe('checkout.session.completed', () => {
     expect((await s.latest()).outcome).toBe('sale');
   });
 
-  it("a click id of another workspace is no click id here", async () => {
+  it('a click id of another workspace is no click id here', async () => {
     const s = await shop();
     const other = await clientWithClick(t);
     await s.send('checkout.session.completed', checkout({ client_reference_id: other.clickId }));
@@ -145,12 +151,15 @@ describe('checkout.session.completed', () => {
 
   it('a guest checkout without a Stripe customer: the e-mail is the customer, else the session id and "Stripe customer"', async () => {
     const s = await shop();
-    await s.send('checkout.session.completed', checkout({
-      client_reference_id: s.clickId,
-      customer: null,
-      customer_creation: 'if_required',
-      customer_details: { address: null, email: 'guest@example.com', name: null, phone: null, tax_exempt: 'none', tax_ids: [] },
-    }));
+    await s.send(
+      'checkout.session.completed',
+      checkout({
+        client_reference_id: s.clickId,
+        customer: null,
+        customer_creation: 'if_required',
+        customer_details: { address: null, email: 'guest@example.com', name: null, phone: null, tax_exempt: 'none', tax_ids: [] },
+      }),
+    );
     const sessionId = 'cs_test_guest_without_email_0001';
     await s.send('checkout.session.completed', checkout({ id: sessionId, client_reference_id: s.clickId, customer: null, customer_details: null }));
     const sales = await s.sales();
@@ -162,7 +171,13 @@ describe('checkout.session.completed', () => {
 
   it('an unpaid completed session (a delayed payment) makes no sale; async_payment_succeeded then does', async () => {
     const s = await shop();
-    const object = checkout({ client_reference_id: s.clickId, payment_status: 'unpaid', currency: 'eur', amount_total: 12900, payment_method_types: ['sepa_debit'] });
+    const object = checkout({
+      client_reference_id: s.clickId,
+      payment_status: 'unpaid',
+      currency: 'eur',
+      amount_total: 12900,
+      payment_method_types: ['sepa_debit'],
+    });
     await s.send('checkout.session.completed', object);
     expect(await s.latest()).toEqual({ outcome: 'ignored', saleId: null });
     expect(await s.sales()).toEqual([]);
@@ -175,9 +190,24 @@ describe('checkout.session.completed', () => {
 
 /** A subscription checkout: no payment intent on the session, the first invoice's id instead. */
 const subscriptionCheckout = (s: Shop, o: Record<string, unknown> = {}) =>
-  checkout({ mode: 'subscription', client_reference_id: s.clickId, payment_intent: null, invoice: stripeId('in'), subscription: stripeId('sub'), amount_total: 1900, ...o });
+  checkout({
+    mode: 'subscription',
+    client_reference_id: s.clickId,
+    payment_intent: null,
+    invoice: stripeId('in'),
+    subscription: stripeId('sub'),
+    amount_total: 1900,
+    ...o,
+  });
 
-const invoice = (o: Record<string, unknown>) => ({ id: stripeId('in'), amount_paid: 1900, amount_due: 1900, payment_intent: stripeId('pi'), billing_reason: 'subscription_cycle', ...o });
+const invoice = (o: Record<string, unknown>) => ({
+  id: stripeId('in'),
+  amount_paid: 1900,
+  amount_due: 1900,
+  payment_intent: stripeId('pi'),
+  billing_reason: 'subscription_cycle',
+  ...o,
+});
 
 describe('subscriptions: invoice.paid', () => {
   it('a subscription checkout and its first invoice are one sale, not two; the next invoice is a renewal on the same link', async () => {
@@ -213,7 +243,10 @@ describe('subscriptions: invoice.paid', () => {
     await s.send('checkout.session.completed', trial);
     expect(await s.latest()).toEqual({ outcome: 'ignored', saleId: null });
     // The trial's own invoice is paid with 0: no revenue, no sale.
-    await s.send('invoice.paid', invoice({ id: trial.invoice, customer: trial.customer, amount_paid: 0, amount_due: 0, payment_intent: null, billing_reason: 'subscription_create' }));
+    await s.send(
+      'invoice.paid',
+      invoice({ id: trial.invoice, customer: trial.customer, amount_paid: 0, amount_due: 0, payment_intent: null, billing_reason: 'subscription_create' }),
+    );
     expect(await s.sales()).toEqual([]);
     await s.send('invoice.paid', invoice({ customer: trial.customer, amount_paid: 2900 }));
     const [sale] = await s.sales();
@@ -224,7 +257,12 @@ describe('subscriptions: invoice.paid', () => {
   it("a trial of a customer the app tracked a lead for: the paid invoice follows that customer's latest lead", async () => {
     const s = await shop();
     const lead = await s.api.okLead({ clickId: s.clickId, eventName: 'Sign up', customerExternalId: 'acct-77', customerName: 'Grace' });
-    const trial = subscriptionCheckout(s, { client_reference_id: 'acct-77', metadata: { customerExternalId: 'acct-77' }, payment_status: 'no_payment_required', amount_total: 0 });
+    const trial = subscriptionCheckout(s, {
+      client_reference_id: 'acct-77',
+      metadata: { customerExternalId: 'acct-77' },
+      payment_status: 'no_payment_required',
+      amount_total: 0,
+    });
     await s.send('checkout.session.completed', trial);
     await s.send('invoice.paid', invoice({ customer: trial.customer, amount_paid: 2900, customer_name: 'Grace Hopper' }));
     const [sale] = await s.sales();
@@ -240,7 +278,11 @@ describe('subscriptions: invoice.paid', () => {
 });
 
 describe('charge.refunded: revenue net of refunds', () => {
-  const refund = (paymentIntent: unknown, amountRefunded: number) => ({ payment_intent: paymentIntent, amount_refunded: amountRefunded, refunded: amountRefunded >= 4900 });
+  const refund = (paymentIntent: unknown, amountRefunded: number) => ({
+    payment_intent: paymentIntent,
+    amount_refunded: amountRefunded,
+    refunded: amountRefunded >= 4900,
+  });
 
   it('a partial then a full refund: refundedAmount follows the cumulative amount_refunded, analytics count the net, the sale stays one sale', async () => {
     const s = await shop();

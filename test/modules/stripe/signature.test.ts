@@ -14,7 +14,7 @@ const secretArb = fc.stringMatching(/^whsec_[A-Za-z0-9]{16,64}$/);
 const now = 1_750_000_000;
 
 describe('checkSignature', () => {
-  it("accepts exactly what the stripe package signs, within 5 minutes either way", () => {
+  it('accepts exactly what the stripe package signs, within 5 minutes either way', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 300 }), secretArb, fc.integer({ min: -300, max: 300 }), (payload, secret, skew) => {
         const header = stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: now + skew });
@@ -25,14 +25,20 @@ describe('checkSignature', () => {
 
   it('refuses another secret, another body, and a timestamp past the tolerance', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 200 }), secretArb, secretArb, fc.integer({ min: 301, max: 10_000_000 }), (payload, secret, other, late) => {
-        fc.pre(secret !== other);
-        const header = stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: now });
-        expect(checkSignature({ header, body: Buffer.from(payload), secret: other, nowSeconds: now })).toBe('mismatch');
-        expect(checkSignature({ header, body: Buffer.from(`${payload}x`), secret, nowSeconds: now })).toBe('mismatch');
-        expect(checkSignature({ header, body: Buffer.from(payload), secret, nowSeconds: now + late })).toBe('stale');
-        expect(checkSignature({ header, body: Buffer.from(payload), secret, nowSeconds: now - late })).toBe('stale');
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 200 }),
+        secretArb,
+        secretArb,
+        fc.integer({ min: 301, max: 10_000_000 }),
+        (payload, secret, other, late) => {
+          fc.pre(secret !== other);
+          const header = stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: now });
+          expect(checkSignature({ header, body: Buffer.from(payload), secret: other, nowSeconds: now })).toBe('mismatch');
+          expect(checkSignature({ header, body: Buffer.from(`${payload}x`), secret, nowSeconds: now })).toBe('mismatch');
+          expect(checkSignature({ header, body: Buffer.from(payload), secret, nowSeconds: now + late })).toBe('stale');
+          expect(checkSignature({ header, body: Buffer.from(payload), secret, nowSeconds: now - late })).toBe('stale');
+        },
+      ),
     );
   });
 
@@ -64,7 +70,18 @@ describe('clickIdIn', () => {
         expect(clickIdIn(written)).toBe(id.toLowerCase());
       }),
     );
-    for (const v of [undefined, null, 42, '', 'user_8812', 'ltid_', 'ltid_user', `x${'0'.repeat(36)}`, 'LTID_6f1c1a52-3f5e-4a53-9d39-1e8b9f6a1c11', '6f1c1a52-3f5e-4a53-9d39-1e8b9f6a1c11 ']) {
+    for (const v of [
+      undefined,
+      null,
+      42,
+      '',
+      'user_8812',
+      'ltid_',
+      'ltid_user',
+      `x${'0'.repeat(36)}`,
+      'LTID_6f1c1a52-3f5e-4a53-9d39-1e8b9f6a1c11',
+      '6f1c1a52-3f5e-4a53-9d39-1e8b9f6a1c11 ',
+    ]) {
       expect(clickIdIn(v), String(v)).toBeUndefined();
     }
   });

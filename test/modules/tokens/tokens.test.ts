@@ -65,12 +65,20 @@ async function member(role: Role = 'member'): Promise<{ workspaceId: string; use
 
 // Routes for role changes and removals come later; the tests change the table directly.
 const setRole = (workspaceId: string, userId: string, role: Role) =>
-  db().update(memberships).set({ role }).where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)));
+  db()
+    .update(memberships)
+    .set({ role })
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)));
 const removeMember = (workspaceId: string, userId: string) =>
-  db().delete(memberships).where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)));
+  db()
+    .delete(memberships)
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)));
 
 function create(userId: string, workspaceId: string, input: { scopes?: Scope[]; expiresAt?: Date; name?: string } = {}, now = T0) {
-  return tokens.createToken({ ctx: ctx(now), input: { userId, name: input.name ?? 'ci', workspaceId, scopes: input.scopes ?? ['linksRead'], expiresAt: input.expiresAt } });
+  return tokens.createToken({
+    ctx: ctx(now),
+    input: { userId, name: input.name ?? 'ci', workspaceId, scopes: input.scopes ?? ['linksRead'], expiresAt: input.expiresAt },
+  });
 }
 
 const authenticate = (token: string, now = at(DAY)) => tokens.authenticateToken({ ctx: ctx(now), input: { token } });
@@ -191,7 +199,16 @@ describe('authenticating', () => {
     const last = made.token.at(-1) === 'A' ? 'B' : 'A';
     expect(await outcome(authenticate(made.token.slice(0, -1) + last))).toBe('credential_invalid');
     expect(await outcome(authenticate(TOKEN_PREFIX + 'A'.repeat(43)))).toBe('credential_invalid');
-    for (const bad of ['', 'ltp_', made.token.slice(0, -1), made.token + 'x', made.token.replace('ltp_', 'lt_'), made.token.replace('ltp_', 'LTP_'), `${made.token.slice(0, -1)}=`, ` ${made.token}`]) {
+    for (const bad of [
+      '',
+      'ltp_',
+      made.token.slice(0, -1),
+      made.token + 'x',
+      made.token.replace('ltp_', 'lt_'),
+      made.token.replace('ltp_', 'LTP_'),
+      `${made.token.slice(0, -1)}=`,
+      ` ${made.token}`,
+    ]) {
       expect(await outcome(authenticate(bad)), JSON.stringify(bad)).toBe('credential_malformed');
     }
   });
@@ -214,7 +231,9 @@ describe('authenticating', () => {
 
     const other = await create(userId, workspaceId);
     const wrongEntry = async () => cache.get(sha256(made.token).toString('hex'));
-    expect(await outcome(tokens.authenticateToken({ ctx: ctx(at(DAY)), input: { token: other.token }, deps: { lookup: wrongEntry } }))).toBe('credential_invalid');
+    expect(await outcome(tokens.authenticateToken({ ctx: ctx(at(DAY)), input: { token: other.token }, deps: { lookup: wrongEntry } }))).toBe(
+      'credential_invalid',
+    );
   });
 });
 
@@ -231,9 +250,19 @@ describe('listing, revoking, last use', () => {
 
     const listed = await tokens.listTokens({ ctx: ctx(at(10 * DAY)), input: { userId } });
     expect(listed.map((x) => x.name)).toEqual(['a', 'b']);
-    expect(listed[0]).toEqual({ id: a.id, name: 'a', workspaceId, scopes: ['linksRead'], prefix: a.prefix, expiresAt: at(DAY), createdAt: T0, lastUsedAt: null });
+    expect(listed[0]).toEqual({
+      id: a.id,
+      name: 'a',
+      workspaceId,
+      scopes: ['linksRead'],
+      prefix: a.prefix,
+      expiresAt: at(DAY),
+      createdAt: T0,
+      lastUsedAt: null,
+    });
     expect(listed[1]!.workspaceId).toBe(second.workspaceId);
-    for (const item of listed) expect(Object.keys(item).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'scopes', 'workspaceId']);
+    for (const item of listed)
+      expect(Object.keys(item).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'scopes', 'workspaceId']);
     expect(JSON.stringify(listed)).not.toContain(b.token);
   });
 
@@ -294,7 +323,8 @@ describe('property', () => {
   /** Every string inside a value, Sets and Buffers included (a Buffer as hex and base64). */
   function strings(value: unknown, out: string[] = []): string[] {
     if (typeof value === 'string') out.push(value);
-    else if (Buffer.isBuffer(value) || value instanceof Uint8Array) out.push(Buffer.from(value).toString('hex'), Buffer.from(value).toString('base64'), '<bytes>');
+    else if (Buffer.isBuffer(value) || value instanceof Uint8Array)
+      out.push(Buffer.from(value).toString('hex'), Buffer.from(value).toString('base64'), '<bytes>');
     else if (value instanceof Date || value === null || typeof value !== 'object') return out;
     else if (value instanceof Set || Array.isArray(value)) for (const v of value) strings(v, out);
     else

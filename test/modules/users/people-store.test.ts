@@ -38,7 +38,9 @@ describe('users', () => {
     const [stored] = await rows<{ password_hash: string }>(t.database.db, sql`select password_hash from users where id = ${user.id}`);
     expect(stored!.password_hash).toMatch(/^\$argon2id\$/);
     expect(stored!.password_hash).not.toContain('horse');
-    expect(await codeOf(users.createUser({ ctx: ctx(), input: { email: address.toUpperCase(), name: 'B', password: 'another long one' } }))).toBe('email_taken');
+    expect(await codeOf(users.createUser({ ctx: ctx(), input: { email: address.toUpperCase(), name: 'B', password: 'another long one' } }))).toBe(
+      'email_taken',
+    );
     expect(await codeOf(users.createUser({ ctx: ctx(), input: { email: email(), name: 'C', password: 'password1' } }))).toBe('common_password');
   });
 
@@ -47,7 +49,9 @@ describe('users', () => {
     const user = await users.createUser({ ctx: ctx(), input: { email: email(), name: 'M', password: 'correct horse battery' } });
     await users.addMember({ ctx: ctx(), input: { workspaceId: ws.id, userId: user.id, role: 'viewer' } });
     expect(await codeOf(users.addMember({ ctx: ctx(), input: { workspaceId: ws.id, userId: user.id, role: 'owner' } }))).toBe('already_member');
-    expect(await codeOf(users.addMember({ ctx: ctx(), input: { workspaceId: ws.id, userId: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', role: 'owner' } }))).toBe('not_found');
+    expect(await codeOf(users.addMember({ ctx: ctx(), input: { workspaceId: ws.id, userId: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', role: 'owner' } }))).toBe(
+      'not_found',
+    );
     const mine = await users.workspacesOf({ ctx: ctx(), input: { userId: user.id } });
     expect(mine.map((w) => [w.id, w.role])).toEqual([[ws.id, 'viewer']]);
   });
@@ -65,7 +69,9 @@ describe('sessions', () => {
     expect(Buffer.from(stored!.token_hash).equals(createHash('sha256').update(token).digest())).toBe(true);
     const resolved = await sessions.resolveSession({ ctx: ctx(now), input: { token }, deps: { limits } });
     expect(resolved.user.id).toBe(user.id);
-    expect(await codeOf(sessions.resolveSession({ ctx: ctx(now), input: { token: token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A') }, deps: { limits } }))).toBe('credential_invalid');
+    expect(
+      await codeOf(sessions.resolveSession({ ctx: ctx(now), input: { token: token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A') }, deps: { limits } })),
+    ).toBe('credential_invalid');
   });
 
   test('ends after the idle limit, after the absolute limit even when used, and when revoked', async () => {
@@ -79,7 +85,8 @@ describe('sessions', () => {
     expect(await codeOf(sessions.resolveSession({ ctx: ctx(at(179)), input: { token: idle.token }, deps: { limits } }))).toBe('credential_expired');
 
     const busy = await sessions.createSession({ ctx: ctx(start), input: { userId: user.id, userAgent: undefined } });
-    for (let m = 50; m < 180; m += 50) expect(await codeOf(sessions.resolveSession({ ctx: ctx(at(m)), input: { token: busy.token }, deps: { limits } }))).toBe('ok');
+    for (let m = 50; m < 180; m += 50)
+      expect(await codeOf(sessions.resolveSession({ ctx: ctx(at(m)), input: { token: busy.token }, deps: { limits } }))).toBe('ok');
     expect(await codeOf(sessions.resolveSession({ ctx: ctx(at(181)), input: { token: busy.token }, deps: { limits } }))).toBe('credential_expired');
 
     const revoked = await sessions.createSession({ ctx: ctx(start), input: { userId: user.id, userAgent: undefined } });
@@ -88,6 +95,8 @@ describe('sessions', () => {
     expect(await codeOf(sessions.resolveSession({ ctx: ctx(at(2)), input: { token: revoked.token }, deps: { limits } }))).toBe('credential_revoked');
     expect(await codeOf(sessions.resolveSession({ ctx: ctx(at(2)), input: { token: other.token }, deps: { limits } }))).toBe('ok');
     expect((await sessions.listSessions({ ctx: ctx(), input: { userId: user.id } })).map((s) => s.id)).toEqual([other.session.id]);
-    expect(await codeOf(sessions.revokeSession({ ctx: ctx(at(3)), input: { userId: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', id: other.session.id } }))).toBe('not_found');
+    expect(await codeOf(sessions.revokeSession({ ctx: ctx(at(3)), input: { userId: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', id: other.session.id } }))).toBe(
+      'not_found',
+    );
   });
 });

@@ -11,7 +11,12 @@ import { checkWebhookUrl, insideCidrs, webhookAddressAllowed, type DestinationRu
 const strict: DestinationRules = { allowedCidrs: [], allowPrivate: false };
 const octet = fc.integer({ min: 0, max: 255 });
 const ipv4 = (first: fc.Arbitrary<number>) => fc.tuple(first, octet, octet, octet).map((p) => p.join('.'));
-const privateV4 = fc.oneof(ipv4(fc.constant(10)), ipv4(fc.constant(127)), fc.tuple(octet, octet).map(([c, d]) => `192.168.${c}.${d}`), fc.tuple(octet, octet).map(([c, d]) => `169.254.${c}.${d}`));
+const privateV4 = fc.oneof(
+  ipv4(fc.constant(10)),
+  ipv4(fc.constant(127)),
+  fc.tuple(octet, octet).map(([c, d]) => `192.168.${c}.${d}`),
+  fc.tuple(octet, octet).map(([c, d]) => `169.254.${c}.${d}`),
+);
 
 async function reasonOf(url: string, rules = strict): Promise<string | undefined> {
   try {

@@ -57,7 +57,10 @@ describe('scopes', () => {
       [['link.deleted', 'link.updated'], ['linksRead']],
       [['link.clicked'], ['analyticsRead']],
       [['lead.created'], ['analyticsRead', 'customersRead']],
-      [['sale.created', 'link.created'], ['analyticsRead', 'customersRead', 'linksRead']],
+      [
+        ['sale.created', 'link.created'],
+        ['analyticsRead', 'customersRead', 'linksRead'],
+      ],
     ];
     for (const [events, missing] of cases) {
       const res = await call(t, key, 'POST', '/api/webhooks', { url: PUBLIC_URL, events });
@@ -91,7 +94,13 @@ describe('sending the data somewhere needs its read scopes (issue 41 M3)', () =>
   /** The owner's lead/sale endpoint, a failed lead delivery to it, and a key holding only the webhook scopes. */
   async function ownersEndpoint() {
     const w = await register(t, ws.key, { events: ['lead.created', 'sale.created'] });
-    const old = await seedDelivery(t, { workspaceId: ws.id, endpointId: w.id, status: 'failed', createdAt: new Date(Date.now() - 60_000), type: 'lead.created' });
+    const old = await seedDelivery(t, {
+      workspaceId: ws.id,
+      endpointId: w.id,
+      status: 'failed',
+      createdAt: new Date(Date.now() - 60_000),
+      type: 'lead.created',
+    });
     const { key } = await ws.newKey(['webhooksRead', 'webhooksWrite']);
     return { w, old, key };
   }
@@ -121,7 +130,13 @@ describe('sending the data somewhere needs its read scopes (issue 41 M3)', () =>
 
   it('narrowing the types first does not open the old deliveries: their own types need their scopes too', async () => {
     const w = await register(t, ws.key, { events: ['link.created', 'lead.created'] });
-    const old = await seedDelivery(t, { workspaceId: ws.id, endpointId: w.id, status: 'failed', createdAt: new Date(Date.now() - 60_000), type: 'lead.created' });
+    const old = await seedDelivery(t, {
+      workspaceId: ws.id,
+      endpointId: w.id,
+      status: 'failed',
+      createdAt: new Date(Date.now() - 60_000),
+      type: 'lead.created',
+    });
     const pending = await register(t, ws.key, { events: ['link.created', 'lead.created'] });
     await seedDelivery(t, { workspaceId: ws.id, endpointId: pending.id, status: 'pending', createdAt: new Date(Date.now() - 60_000), type: 'lead.created' });
     const { key } = await ws.newKey(['webhooksWrite', 'linksRead']);
@@ -288,7 +303,13 @@ describe('WEBHOOK_ALLOWED_CIDRS', () => {
       expect((await post('https://127.0.0.1:8443/hook')).statusCode).toBe(201);
       expect((await post('https://[::1]:8443/hook')).statusCode).toBe(201);
       expectError(await post('http://127.0.0.1:8443/hook'), 400, 'invalid_field', 'url');
-      for (const url of ['https://10.1.2.3/hook', 'https://192.168.0.10/hook', 'https://169.254.169.254/latest', 'https://[fd00::5]/hook', 'https://100.64.0.1/hook']) {
+      for (const url of [
+        'https://10.1.2.3/hook',
+        'https://192.168.0.10/hook',
+        'https://169.254.169.254/latest',
+        'https://[fd00::5]/hook',
+        'https://100.64.0.1/hook',
+      ]) {
         expectError(await post(url), 400, 'invalid_field', 'url');
       }
     } finally {

@@ -19,7 +19,10 @@ beforeAll(async () => {
       done();
     },
   });
-  rt = await createRuntime(testConfig({ ...NO_DELIVERY, LOG_LEVEL: 'trace' }), { logger: pino({ level: 'trace', redact: LOG_REDACT }, sink), ...testRuntimeOptions() });
+  rt = await createRuntime(testConfig({ ...NO_DELIVERY, LOG_LEVEL: 'trace' }), {
+    logger: pino({ level: 'trace', redact: LOG_REDACT }, sink),
+    ...testRuntimeOptions(),
+  });
   await rt.app.ready();
 });
 afterAll(() => rt?.close());
@@ -27,7 +30,14 @@ afterAll(() => rt?.close());
 it('logs no webhook secret, current, rolled or sealed', async () => {
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   const ws = (await rt.app.inject({ method: 'POST', url: '/admin/workspaces', headers: admin, payload: { name: 'log', plan: 'pro' } })).json<{ id: string }>();
-  const { key } = (await rt.app.inject({ method: 'POST', url: `/admin/workspaces/${ws.id}/keys`, headers: admin, payload: { name: 'k', scopes: ['webhooksWrite', 'linksRead'] } })).json<{ key: string }>();
+  const { key } = (
+    await rt.app.inject({
+      method: 'POST',
+      url: `/admin/workspaces/${ws.id}/keys`,
+      headers: admin,
+      payload: { name: 'k', scopes: ['webhooksWrite', 'linksRead'] },
+    })
+  ).json<{ key: string }>();
   const created = await rt.app.inject({ method: 'POST', url: '/api/webhooks', headers: bearer(key), payload: { url: PUBLIC_URL, events: ['link.created'] } });
   expect(created.statusCode, created.body).toBe(201);
   const { id, secret } = created.json<{ id: string; secret: string }>();
@@ -37,7 +47,14 @@ it('logs no webhook secret, current, rolled or sealed', async () => {
   const row = await endpointRow({ database: rt.database } as never, id);
 
   expect(lines).toContain(`/api/webhooks/${id}/secret`);
-  for (const value of [secret, secret.slice('whsec_'.length), rolled.secret, rolled.secret.slice('whsec_'.length), row.secretSealed, row.previousSecretSealed!]) {
+  for (const value of [
+    secret,
+    secret.slice('whsec_'.length),
+    rolled.secret,
+    rolled.secret.slice('whsec_'.length),
+    row.secretSealed,
+    row.previousSecretSealed!,
+  ]) {
     expect(lines).not.toContain(value);
   }
 });

@@ -10,7 +10,15 @@ import { startTestApp, type TestApp } from '../../helpers/app.js';
 
 interface Doc {
   paths: Record<string, Record<string, { description?: string; responses?: Record<string, unknown> }>>;
-  webhooks: Record<string, { post: { parameters: { name: string; in: string }[]; requestBody: { content: { 'application/json': { schema: { properties: Record<string, { $ref?: string; enum?: string[] }> } } } } } }>;
+  webhooks: Record<
+    string,
+    {
+      post: {
+        parameters: { name: string; in: string }[];
+        requestBody: { content: { 'application/json': { schema: { properties: Record<string, { $ref?: string; enum?: string[] }> } } } };
+      };
+    }
+  >;
   components: { schemas: Record<string, unknown> };
 }
 
@@ -58,7 +66,8 @@ describe('the OpenAPI document', () => {
       expect(op!.description).toContain(`\`${scope}\``);
       expect(Object.keys(op!.responses ?? {})).toEqual(expect.arrayContaining(['400', '401', '403']));
     }
-    for (const path of ['/api/webhooks/{id}/test', '/api/webhooks/{id}/recover', '/api/webhooks/{id}/deliveries/{deliveryId}/retry']) expect(doc.paths[path]!.post!.responses!['202']).toBeDefined();
+    for (const path of ['/api/webhooks/{id}/test', '/api/webhooks/{id}/recover', '/api/webhooks/{id}/deliveries/{deliveryId}/retry'])
+      expect(doc.paths[path]!.post!.responses!['202']).toBeDefined();
   });
 
   it('stays a valid OpenAPI 3.1 document whose references all resolve', async () => {

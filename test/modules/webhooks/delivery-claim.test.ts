@@ -46,7 +46,11 @@ const release = () => t.database.db.execute(sql`UPDATE webhook_deliveries SET lo
 describe('the claim of due deliveries', () => {
   it('takes turns: a workspace with a large backlog queued first does not take every slot', async () => {
     // A: 5 endpoints × 4 events (20 due, queued first); B: 1 × 3; C: 2 × 1.
-    const [a, b, c] = await queue([{ endpoints: 5, events: 4 }, { endpoints: 1, events: 3 }, { endpoints: 2, events: 1 }]);
+    const [a, b, c] = await queue([
+      { endpoints: 5, events: 4 },
+      { endpoints: 1, events: 3 },
+      { endpoints: 2, events: 1 },
+    ]);
     for (let round = 0; round < 5; round++) {
       expect(await claimedPer([a!, b!, c!], { limit: 6 })).toEqual([2, 2, 2]);
       await release();
@@ -55,7 +59,16 @@ describe('the claim of due deliveries', () => {
     expect(await claimedPer([a!, b!, c!], { limit: 3 })).toEqual([1, 1, 1]);
     await release();
     // A workspace at its share on this instance gets nothing; one with one place left gets one.
-    expect(await claimedPer([a!, b!, c!], { limit: 6, perWorkspace: 2, busy: new Map([[a!, 2], [b!, 1]]) })).toEqual([0, 1, 2]);
+    expect(
+      await claimedPer([a!, b!, c!], {
+        limit: 6,
+        perWorkspace: 2,
+        busy: new Map([
+          [a!, 2],
+          [b!, 1],
+        ]),
+      }),
+    ).toEqual([0, 1, 2]);
     await release();
     // With room for all, every due delivery is claimed, at most perEndpoint per endpoint.
     expect(await claimedPer([a!, b!, c!], { limit: 100, perEndpoint: 2 })).toEqual([10, 2, 2]);

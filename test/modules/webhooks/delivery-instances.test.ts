@@ -59,7 +59,11 @@ describe.skipIf(!onPostgres || !onRedis)('two instances deliver together', () =>
     const all = () => receivers.every((r, i) => r.received.length >= expected[i]!.size);
     expect(await within(60_000, async () => all())).toBe(true);
     // Settle: every delivery recorded, and nothing more arrives.
-    expect(await within(10_000, async () => (await Promise.all(endpoints.map((id) => deliveriesOf(a.database.db, id)))).flat().every((d) => d.status === 'succeeded'))).toBe(true);
+    expect(
+      await within(10_000, async () =>
+        (await Promise.all(endpoints.map((id) => deliveriesOf(a.database.db, id)))).flat().every((d) => d.status === 'succeeded'),
+      ),
+    ).toBe(true);
     receivers.forEach((r, i) => {
       expect(r.received).toHaveLength(expected[i]!.size);
       expect(r.ids()).toEqual(expected[i]);

@@ -23,7 +23,13 @@ beforeAll(async () => {
   receiver = await startReceiver({ answer: (_req, res) => res.writeHead(410).end('gone') });
   t = await startTestApp({
     database: await freshDatabase(),
-    env: { WEBHOOK_DELIVERY: 'true', ALLOW_PRIVATE_DESTINATIONS: 'true', WEBHOOK_RETRY_DELAYS: '100ms', SMTP_URL: smtp.url, MAIL_FROM: 'Linktrail <noreply@lt.test>' },
+    env: {
+      WEBHOOK_DELIVERY: 'true',
+      ALLOW_PRIVATE_DESTINATIONS: 'true',
+      WEBHOOK_RETRY_DELAYS: '100ms',
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Linktrail <noreply@lt.test>',
+    },
   });
 }, START_MS);
 

@@ -106,4 +106,3 @@ describe('misbehaving receivers', () => {
     expect((await deliveriesOf(db(), endpoints.hanging!)).every((d) => d.status === 'pending' && d.attempts === 1 && d.lastStatusCode === null)).toBe(true);
   });
 });
-

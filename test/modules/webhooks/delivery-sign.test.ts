@@ -12,7 +12,10 @@ import { signature, webhookHeaders } from '../../../src/modules/webhooks/sign.js
 import { retryAfterMs, verdict } from '../../../src/modules/webhooks/schedule.js';
 
 const secretArb = fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => `whsec_${Buffer.from(bytes).toString('base64')}`);
-const idArb = fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 40 }).filter((s) => !/[\s,]/.test(s)));
+const idArb = fc.oneof(
+  fc.uuid(),
+  fc.string({ minLength: 1, maxLength: 40 }).filter((s) => !/[\s,]/.test(s)),
+);
 /** The library's verify, on any text (it parses JSON unless told not to). */
 const verify = (secret: string, body: string, headers: Record<string, string>) => new Webhook(secret).verify(body, headers, { jsonParse: false });
 const bodyArb = fc.oneof(fc.string(), fc.json(), fc.string({ unit: 'grapheme' }));
@@ -86,9 +89,11 @@ describe('after an attempt', () => {
     expect(retryAfterMs('30', now)).toBe(30_000);
     expect(retryAfterMs('Tue, 24 Nov 2026 11:00:00 GMT', now)).toBe(0);
     for (const bad of [null, '', '-5', '1.5', 'soon', '2026-11-24T12:10:00Z']) expect(retryAfterMs(bad, now)).toBeUndefined();
-    fc.assert(fc.property(fc.string(), (s) => {
-      const ms = retryAfterMs(s, now);
-      expect(ms === undefined || (Number.isFinite(ms) && ms >= 0)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const ms = retryAfterMs(s, now);
+        expect(ms === undefined || (Number.isFinite(ms) && ms >= 0)).toBe(true);
+      }),
+    );
   });
 });

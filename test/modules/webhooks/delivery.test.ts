@@ -49,12 +49,13 @@ describe('webhook delivery', () => {
     expect(row).toMatchObject({ status: 'succeeded', attempts: 1, lastStatusCode: 200, lastError: null, lastResponse: 'ok', nextAttemptAt: null });
   });
 
-  it('sends a link.clicked event, stored without a body, as its click\'s record; one whose click is gone fails without an attempt', async () => {
+  it("sends a link.clicked event, stored without a body, as its click's record; one whose click is gone fails without an attempt", async () => {
     const r = await receiver();
     const { id, secret } = await seedEndpoint(db(), app.ws, r.url, { events: ['link.clicked'] });
     r.secrets = [secret];
     const click = { id: newId(), linkId: newId(), createdAt: new Date(Date.now() - 60_000).toISOString() };
-    await db().execute(sql`INSERT INTO clicks (id, workspace_id, link_id, created_at, country, device, browser, os, referrer, referrer_url, bot, utm_source, trigger)
+    await db()
+      .execute(sql`INSERT INTO clicks (id, workspace_id, link_id, created_at, country, device, browser, os, referrer, referrer_url, bot, utm_source, trigger)
       VALUES (${click.id}::uuid, ${app.ws}::uuid, ${click.linkId}::uuid, ${click.createdAt}::timestamptz, 'GB', 'mobile', 'Safari', 'iOS',
         'news.example', 'https://news.example/a', false, 'newsletter', 'qr')`);
     const gone = { id: newId(), workspaceId: app.ws, createdAt: click.createdAt };
@@ -70,9 +71,22 @@ describe('webhook delivery', () => {
       type: 'link.clicked',
       timestamp: click.createdAt,
       data: {
-        id: click.id, linkId: click.linkId, partnerId: null, createdAt: click.createdAt, country: 'GB', device: 'mobile', browser: 'Safari',
-        os: 'iOS', referrer: 'news.example', referrerUrl: 'https://news.example/a', utmSource: 'newsletter', utmMedium: null,
-        utmCampaign: null, utmTerm: null, utmContent: null, trigger: 'qr',
+        id: click.id,
+        linkId: click.linkId,
+        partnerId: null,
+        createdAt: click.createdAt,
+        country: 'GB',
+        device: 'mobile',
+        browser: 'Safari',
+        os: 'iOS',
+        referrer: 'news.example',
+        referrerUrl: 'https://news.example/a',
+        utmSource: 'newsletter',
+        utmMedium: null,
+        utmCampaign: null,
+        utmTerm: null,
+        utmContent: null,
+        trigger: 'qr',
       },
     });
     await until('both recorded', async () => (await deliveriesOf(db(), id)).every((d) => d.status !== 'pending'));
@@ -88,7 +102,10 @@ describe('webhook delivery', () => {
     r.secrets = [secret];
     const body = eventBody('link.created', new Date(), { id: 'lnk_sealed', password: 'open sesame 7f3a' });
     const id = newId();
-    await recordEvents({ ctx: { db: db() }, input: { events: [{ id, workspaceId: app.ws, type: 'link.created', bodySealed: new Sealer(SECRET).seal('webhook-body', body) }] } });
+    await recordEvents({
+      ctx: { db: db() },
+      input: { events: [{ id, workspaceId: app.ws, type: 'link.created', bodySealed: new Sealer(SECRET).seal('webhook-body', body) }] },
+    });
     app.t.runtime.wakeWebhooks();
     await until('delivered', () => r.received.length === 1);
     expect(r.received[0]!.body).toBe(body);
@@ -96,7 +113,7 @@ describe('webhook delivery', () => {
     expect(r.received[0]!.headers['webhook-id']).toBe(id);
   });
 
-  it('rejects a replay once its timestamp is stale (the library\'s 5 minutes)', async () => {
+  it("rejects a replay once its timestamp is stale (the library's 5 minutes)", async () => {
     const r = await receiver();
     const { secret } = await seedEndpoint(db(), app.ws, r.url);
     await emit(db(), app.ws);
@@ -227,7 +244,9 @@ describe('webhook delivery', () => {
     const [a, b] = (await deliveriesOf(db(), id)).map((d) => d.eventId);
     // a: old and done; b: old but pending (a recovered delivery waiting for its attempt).
     await db().execute(sql`UPDATE webhook_events SET created_at = now() - interval '31 days' WHERE id IN (${a}::uuid, ${b}::uuid)`);
-    await db().execute(sql`UPDATE webhook_deliveries SET created_at = now() - interval '31 days', last_attempt_at = now() - interval '31 days' WHERE event_id IN (${a}::uuid, ${b}::uuid)`);
+    await db().execute(
+      sql`UPDATE webhook_deliveries SET created_at = now() - interval '31 days', last_attempt_at = now() - interval '31 days' WHERE event_id IN (${a}::uuid, ${b}::uuid)`,
+    );
     await db().execute(sql`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now() + interval '1 hour' WHERE event_id = ${b}::uuid`);
     const report = await keepWebhookDeliveries({ ctx: { db: db() } });
     expect(report).toMatchObject({ ran: true, deletedDeliveries: 1, deletedEvents: 1 });

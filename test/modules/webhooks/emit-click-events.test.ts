@@ -57,7 +57,11 @@ describe('the subscribed workspaces of an instance', () => {
     let now = 1_000;
     let reads = 0;
     const answers = [new Set(['a']), new Set(['a', 'b'])];
-    const subs = new ClickSubscriptions(async () => answers[Math.min(reads++, 1)]!, 5000, () => now);
+    const subs = new ClickSubscriptions(
+      async () => answers[Math.min(reads++, 1)]!,
+      5000,
+      () => now,
+    );
     const [first, second] = await Promise.all([subs.current(), subs.current()]);
     expect(reads).toBe(1);
     expect(first).toEqual(new Set(['a']));

@@ -23,7 +23,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { workspaceWithCollection } from '../../helpers/client.js';
 import { DESKTOP, IP_GB, IPHONE, UUID } from '../../helpers/visitors.js';
 import { within } from '../../helpers/wait.js';
-import { deleteEndpoint, endpoint, eventsOf, failEventsWhere, type StoredEvent } from './emit-helpers.js';
+import { deleteEndpoint, endpoint, eventsOf, failEventsWhere, refusalsOf, type StoredEvent } from './emit-helpers.js';
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
@@ -116,13 +116,20 @@ describe('link.clicked', () => {
       expect(e.body).toEqual({ type: 'link.clicked', timestamp: record.createdAt, data: record });
       expect(e.endpoints).toHaveLength(1);
     }
-    expect(events.get(byInject)!.body.data).toMatchObject({ linkId: subscribed.link.id, country: 'GB', device: 'mobile', referrer: 'news.example', utmSource: 'newsletter', trigger: 'qr' });
+    expect(events.get(byInject)!.body.data).toMatchObject({
+      linkId: subscribed.link.id,
+      country: 'GB',
+      device: 'mobile',
+      referrer: 'news.example',
+      utmSource: 'newsletter',
+      trigger: 'qr',
+    });
     expect(events.get(byInject)!.body.data).not.toHaveProperty('workspaceId');
     expect(events.get(byInject)!.body.data).not.toHaveProperty('bot');
     expect(await eventsOf(t, unsubscribed.ws.id, 'link.clicked')).toEqual([]);
   });
 
-  it('a bot, a HEAD and a prefetch have no event (the bot\'s click is stored; HEAD and prefetch are no clicks)', async () => {
+  it("a bot, a HEAD and a prefetch have no event (the bot's click is stored; HEAD and prefetch are no clicks)", async () => {
     const bot = await visitByInject(subscribed, { headers: { 'user-agent': GOOGLEBOT } });
     const botBySocket = await visitBySocket(subscribed, { headers: { 'user-agent': GOOGLEBOT } });
     const head = await visitByInject(subscribed, { method: 'HEAD', headers: { 'user-agent': DESKTOP } });
@@ -186,7 +193,10 @@ describe('link.clicked', () => {
       country: undefined,
     });
     const fresh = newId();
-    writeFileSync(join(spoolDir, segmentName(dead, 0)), SPOOL_HEADER + [raw(known, Date.parse(record.createdAt as string)), raw(fresh, Date.now())].map(spoolLine).join(''));
+    writeFileSync(
+      join(spoolDir, segmentName(dead, 0)),
+      SPOOL_HEADER + [raw(known, Date.parse(record.createdAt as string)), raw(fresh, Date.now())].map(spoolLine).join(''),
+    );
     // No heartbeat for a while: another host's writer counts as dead.
     writeFileSync(join(spoolDir, heartbeatName(dead)), 'x');
     const old = new Date(Date.now() - 600_000);
@@ -215,8 +225,8 @@ describe('link.clicked', () => {
     let id: string;
     try {
       id = await visitByInject(subscribed, { headers: { 'user-agent': DESKTOP, referer: 'https://ref.example/outbox-refuses-this-click' } });
-      // Long enough for the batch to be tried and refused a few times.
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      // The batch tried and refused a few times (retried with backoff: 250 ms, 500 ms, 1 s…), and still nothing stored.
+      expect(await within(20_000, async () => (await refusalsOf(t, 'fail_subscribed_clicks')) >= 3)).toBe(true);
       expect(await stored(id)).toBe(false);
       expect((await clickEvents(subscribed)).has(id)).toBe(false);
     } finally {

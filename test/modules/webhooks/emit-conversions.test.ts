@@ -14,8 +14,20 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const lead = (clickId: string, extra: Body = {}): Body => ({ clickId, eventName: 'Sign up', customerExternalId: 'user-1', customerName: 'Ada Lovelace', ...extra });
-const sale = (extra: Body = {}): Body => ({ customerExternalId: 'user-1', customerName: 'Ada Lovelace', customerEmail: 'ada@example.com', amount: 4999, ...extra });
+const lead = (clickId: string, extra: Body = {}): Body => ({
+  clickId,
+  eventName: 'Sign up',
+  customerExternalId: 'user-1',
+  customerName: 'Ada Lovelace',
+  ...extra,
+});
+const sale = (extra: Body = {}): Body => ({
+  customerExternalId: 'user-1',
+  customerName: 'Ada Lovelace',
+  customerEmail: 'ada@example.com',
+  amount: 4999,
+  ...extra,
+});
 
 /** The Event record as GET /api/events shows it. */
 async function shown(api: ConversionApi, id: string) {
@@ -53,7 +65,12 @@ describe('lead and sale events', () => {
       const record = seen.get(e.body.data.id)!;
       expect(e.body).toEqual({ type: e.type, timestamp: record.createdAt, data: record });
     }
-    expect(sales.find((e) => e.body.data.id === byLead.id)!.body.data).toMatchObject({ type: 'sale', leadId: l.id, currency: 'eur', customerEmail: 'ada@example.com' });
+    expect(sales.find((e) => e.body.data.id === byLead.id)!.body.data).toMatchObject({
+      type: 'sale',
+      leadId: l.id,
+      currency: 'eur',
+      customerEmail: 'ada@example.com',
+    });
     expect(leads.find((e) => e.body.data.id === l.id)!.body.data).toMatchObject({ type: 'lead', metadata: { plan: 'trial' }, customerName: 'Ada Lovelace' });
     expect(leads.every((e) => e.endpoints.length === 1 && e.endpoints[0] === hook)).toBe(true);
     expect(sales.every((e) => e.endpoints.length === 2 && e.endpoints.includes(other))).toBe(true);

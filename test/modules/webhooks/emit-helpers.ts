@@ -66,14 +66,26 @@ export function failEventsContaining(t: TestApp, marker: string): Promise<() => 
 
 /**
  * A trigger that fails the insert of any webhook event matching `condition` (SQL over NEW, the
- * event row); link.clicked events have no body, so they are matched by workspace or type.
+ * event row); link.clicked events have no body, so they are matched by workspace or type. Each
+ * refusal is counted in a sequence (whose nextval the refused transaction cannot roll back):
+ * refusalsOf(t, name).
  */
 export async function failEventsWhere(t: TestApp, name: string, condition: string): Promise<() => Promise<void>> {
   const run = (statement: string) => t.database.db.execute(sql.raw(statement));
-  await run(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'outbox write refused for a test'; END $$`);
+  await run(`CREATE SEQUENCE ${name}_refusals`);
+  await run(
+    `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM nextval('${name}_refusals'); RAISE EXCEPTION 'outbox write refused for a test'; END $$`,
+  );
   await run(`CREATE TRIGGER ${name} BEFORE INSERT ON webhook_events FOR EACH ROW WHEN (${condition}) EXECUTE FUNCTION ${name}()`);
   return async () => {
     await run(`DROP TRIGGER ${name} ON webhook_events`);
     await run(`DROP FUNCTION ${name}()`);
+    await run(`DROP SEQUENCE ${name}_refusals`);
   };
+}
+
+/** How many inserts failEventsWhere's trigger `name` has refused so far. */
+export async function refusalsOf(t: TestApp, name: string): Promise<number> {
+  const [row] = await rows<{ n: number }>(t.database.db, sql.raw(`SELECT CASE WHEN is_called THEN last_value ELSE 0 END::int AS n FROM ${name}_refusals`));
+  return row!.n;
 }

@@ -90,7 +90,11 @@ describe('link events', () => {
     const before = await c.all();
     expect(await eventsOf(t, c.ws.id)).toEqual([]);
 
-    const res = await c.send('DELETE', '/api/links', links.map((l) => l.id));
+    const res = await c.send(
+      'DELETE',
+      '/api/links',
+      links.map((l) => l.id),
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(await c.all()).toEqual([]);
     const deleted = await eventsByDataId(t, c.ws.id, 'link.deleted');
@@ -99,10 +103,14 @@ describe('link events', () => {
     expect(deleted.get(links[3]!.id)!.body.data).toMatchObject({ title: 'last words', tagIds: [tag.id] });
   });
 
-  it('a link with a password has its events\' bodies stored sealed, never the password in clear; sent, they carry the Link as answered', async () => {
+  it("a link with a password has its events' bodies stored sealed, never the password in clear; sent, they carry the Link as answered", async () => {
     const c = await client();
     await endpoint(t, c.ws.id, LINK_EVENTS);
-    const res = await c.send('POST', '/api/links', c.items(2, (i) => (i === 0 ? { password: 'open sesame 7f3a' } : {})));
+    const res = await c.send(
+      'POST',
+      '/api/links',
+      c.items(2, (i) => (i === 0 ? { password: 'open sesame 7f3a' } : {})),
+    );
     expect(res.statusCode, res.body).toBe(201);
     const [locked, open] = res.json<Link[]>();
     expect(locked!.password).toBe('open sesame 7f3a');
@@ -141,7 +149,11 @@ describe('link events', () => {
     const baseline = (await eventsOf(t, c.ws.id)).length;
     // Refused before the transaction (a bad URL) and inside it (an unknown collection).
     for (const bad of [{ url: 'ftp://nope.example/' }, { collectionId: '0190a6b0-0000-7000-8000-000000000000' }]) {
-      const res = await c.send('POST', '/api/links', c.items(BULK, (i) => (i === 499 ? bad : {})));
+      const res = await c.send(
+        'POST',
+        '/api/links',
+        c.items(BULK, (i) => (i === 499 ? bad : {})),
+      );
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().error.en).toContain('[499]');
     }
@@ -158,7 +170,11 @@ describe('link events', () => {
     await endpoint(t, c.ws.id, LINK_EVENTS);
     const restore = await failEventsContaining(t, 'outbox-refuses-this-link');
     try {
-      const res = await c.send('POST', '/api/links', c.items(BULK, (i) => (i === 499 ? { title: 'outbox-refuses-this-link' } : {})));
+      const res = await c.send(
+        'POST',
+        '/api/links',
+        c.items(BULK, (i) => (i === 499 ? { title: 'outbox-refuses-this-link' } : {})),
+      );
       expect(res.statusCode).toBe(500);
       const [link] = await c.create(1);
       const del = await c.send('PUT', '/api/links', [{ id: link!.id, title: 'outbox-refuses-this-link' }]);

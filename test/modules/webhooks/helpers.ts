@@ -64,7 +64,16 @@ export async function endpointRow(t: TestApp, id: string): Promise<EndpointColum
 /** Seeds one event and its delivery to `endpointId`, as the worker would leave it. */
 export async function seedDelivery(
   t: TestApp,
-  o: { workspaceId: string; endpointId: string; status: 'pending' | 'succeeded' | 'failed'; createdAt: Date; attempts?: number; statusCode?: number; error?: string; type?: string },
+  o: {
+    workspaceId: string;
+    endpointId: string;
+    status: 'pending' | 'succeeded' | 'failed';
+    createdAt: Date;
+    attempts?: number;
+    statusCode?: number;
+    error?: string;
+    type?: string;
+  },
 ): Promise<{ deliveryId: string; eventId: string }> {
   const eventId = randomUUID();
   const deliveryId = randomUUID();

@@ -42,7 +42,7 @@ async function deliveriesOf(eventId: string) {
 }
 
 describe('the webhooks outbox', () => {
-  it('queues one delivery per enabled endpoint subscribed to the type, in the event\'s workspace only', async () => {
+  it("queues one delivery per enabled endpoint subscribed to the type, in the event's workspace only", async () => {
     const a = await endpoint(ws, ['link.created', 'link.updated']);
     const b = await endpoint(ws, ['link.created']);
     await endpoint(ws, ['link.created'], true); // disabled

@@ -54,10 +54,11 @@ export async function startReceiver(o: { tls?: boolean; port?: number; answer?: 
     answer: o.answer ?? ok,
     secrets: o.secrets ?? [],
     ids: () => new Set(r.received.map((x) => x.id)),
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -74,7 +75,13 @@ export async function startReceiver(o: { tls?: boolean; port?: number; answer?: 
           return false;
         }
       });
-      const received: Received = { id: String(req.headers['webhook-id']), timestamp: Number(req.headers['webhook-timestamp']), headers: req.headers, body, verified };
+      const received: Received = {
+        id: String(req.headers['webhook-id']),
+        timestamp: Number(req.headers['webhook-timestamp']),
+        headers: req.headers,
+        body,
+        verified,
+      };
       r.received.push(received);
       r.answer(req, res, received);
     });

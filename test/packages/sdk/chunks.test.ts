@@ -30,7 +30,10 @@ const links = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ ur
 describe('25,000 links', () => {
   it('without chunk: one request, and the server’s too_many_items as a typed error', async () => {
     const { client, sent } = countingClient({ apiKey: key, baseUrl: live.baseUrl });
-    const error = await client.links.create(links(25_000)).then(() => undefined, (e: unknown) => e);
+    const error = await client.links.create(links(25_000)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(LinktrailError);
     expect(error).toMatchObject({ status: 400, code: 'too_many_items' });
     // `limit` in the body is new to the server: when it sends it, it is the plan's maximum.
@@ -52,7 +55,10 @@ describe('25,000 links', () => {
 
     // The client remembers the maximum: no refused try the next time.
     sent.length = 0;
-    const removed = await client.links.delete(stored.slice(0, 5_001).map((l) => l.id), { chunk: true });
+    const removed = await client.links.delete(
+      stored.slice(0, 5_001).map((l) => l.id),
+      { chunk: true },
+    );
     expect(removed.chunks.map((c) => [c.start, c.end, c.status === 'stored' && c.result.deletedIds.length])).toEqual([
       [0, 5_000, 5_000],
       [5_000, 5_001, 1],

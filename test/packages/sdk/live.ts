@@ -42,7 +42,12 @@ export function countingClient(options: LinktrailOptions): { client: Linktrail; 
 
 /** A visitor opens the short link (through inject: a visitor, not the SDK); the click id. */
 export async function click(t: TestApp, shortUrl: string): Promise<string> {
-  const res = await t.inject({ method: 'GET', url: new URL(shortUrl).pathname, remoteAddress: '81.2.69.160', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0' } });
+  const res = await t.inject({
+    method: 'GET',
+    url: new URL(shortUrl).pathname,
+    remoteAddress: '81.2.69.160',
+    headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0' },
+  });
   expect(res.statusCode, res.body).toBe(302);
   return new URL(res.headers.location as string).searchParams.get('ltid')!;
 }
@@ -67,7 +72,10 @@ export async function startProxy(upstream: string, plan: (req: http.IncomingMess
     const what = plan(req, index);
     let answer: Response | undefined;
     if (what.answer === 'pass' || what.forward) {
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name))) as Record<string, string>;
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name))) as Record<
+        string,
+        string
+      >;
       answer = await fetch(upstream + req.url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
     }
     if (what.answer === 'pass' && answer) {

@@ -58,7 +58,10 @@ it('the installed package pages, fails with a typed error, and verifies a real d
 it('TypeScript finds the types through `exports` and checks calls against the document', async () => {
   writeFileSync(
     join(folder, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [] }, files: ['typed.ts'] }),
+    JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [] },
+      files: ['typed.ts'],
+    }),
   );
   writeFileSync(
     join(folder, 'typed.ts'),

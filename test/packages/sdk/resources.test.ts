@@ -44,9 +44,14 @@ describe('links, collections, tags, partners', () => {
     expect((await client.partners.upsert([{ id: partner!.id, name: 'Affiliate B' }]))[0]!.name).toBe('Affiliate B');
     expect((await client.tags.upsert([{ id: tag!.id, name: 'newsletter' }]))[0]!.name).toBe('newsletter');
 
-    const [link] = await client.links.create([{ url: 'https://shop.example/a', collectionId: collection!.id, tagIds: [tag!.id], partnerId: partner!.id, externalId: 'ext-a' }]);
+    const [link] = await client.links.create([
+      { url: 'https://shop.example/a', collectionId: collection!.id, tagIds: [tag!.id], partnerId: partner!.id, externalId: 'ext-a' },
+    ]);
     expect(link).toMatchObject({ url: 'https://shop.example/a', externalId: 'ext-a', partnerId: partner!.id });
-    const [moved] = await client.links.upsert([{ id: link!.id, title: 'Landing' }, { url: 'https://shop.example/b', collectionId: collection!.id }]);
+    const [moved] = await client.links.upsert([
+      { id: link!.id, title: 'Landing' },
+      { url: 'https://shop.example/b', collectionId: collection!.id },
+    ]);
     expect(moved!.title).toBe('Landing');
 
     expect((await client.links.list({ externalId: 'ext-a' }).toArray()).map((l) => l.id)).toEqual([link!.id]);
@@ -146,7 +151,12 @@ describe('webhooks', () => {
 describe('errors', () => {
   it('a 400 is a LinktrailError with code, field and both languages', async () => {
     const [collection] = await client.collections.create([{ name: 'Errors' }]);
-    const error = await failure(client.links.create([{ url: 'https://shop.example/ok', collectionId: collection!.id }, { url: 'http://shop.example/plain', collectionId: collection!.id }]));
+    const error = await failure(
+      client.links.create([
+        { url: 'https://shop.example/ok', collectionId: collection!.id },
+        { url: 'http://shop.example/plain', collectionId: collection!.id },
+      ]),
+    );
     expect(error).toMatchObject({ status: 400, code: 'invalid_field', field: '[1].url', missingScopes: [] });
     expect(error.en).toContain('[1].url');
     expect(error.ar).toMatch(/[\u0600-\u06FF]/);

@@ -38,7 +38,10 @@ async function proxy(plan: Parameters<typeof startProxy>[1]): Promise<Proxy> {
 }
 
 async function failure(p: Promise<unknown>): Promise<LinktrailError> {
-  const error = await p.then(() => undefined, (e: unknown) => e);
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(LinktrailError);
   return error as LinktrailError;
 }

@@ -22,7 +22,10 @@ function signed(secrets: string[], body: string, o: { id?: string; timestamp?: n
 }
 
 async function refusal(p: Promise<unknown>): Promise<string> {
-  const error = await p.then(() => undefined, (e: unknown) => e);
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(LinktrailError);
   expect((error as LinktrailError).status).toBe(0);
   expect((error as LinktrailError).ar).toMatch(/[\u0600-\u06FF]/);
@@ -37,7 +40,11 @@ const libraryAccepts = (secret: string, body: string, headers: Record<string, st
     return false;
   }
 };
-const sdkAccepts = (secret: string, body: string, headers: Record<string, string>) => verifyWebhook(body, headers, secret).then(() => true, () => false);
+const sdkAccepts = (secret: string, body: string, headers: Record<string, string>) =>
+  verifyWebhook(body, headers, secret).then(
+    () => true,
+    () => false,
+  );
 
 describe('verifyWebhook', () => {
   it('returns the event of a message the library signed: text or bytes, plain headers or Headers, any case', async () => {
@@ -72,7 +79,9 @@ describe('verifyWebhook', () => {
     expect(await refusal(verifyWebhook(body, signed([secret], body, { timestamp: now() + 301 }), secret))).toBe('webhook_timestamp_too_new');
     expect(await refusal(verifyWebhook(`${body} `, headers, secret))).toBe('webhook_signature_mismatch');
     expect(await refusal(verifyWebhook(body, { ...headers, 'webhook-id': 'msg_other' }, secret))).toBe('webhook_signature_mismatch');
-    expect(await refusal(verifyWebhook(body, { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) - 1) }, secret))).toBe('webhook_signature_mismatch');
+    expect(await refusal(verifyWebhook(body, { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) - 1) }, secret))).toBe(
+      'webhook_signature_mismatch',
+    );
   });
 
   it('agrees with the library on any secret, id, JSON body and clock skew, and on every alteration', async () => {
@@ -80,19 +89,27 @@ describe('verifyWebhook', () => {
     const idArb = fc.string({ minLength: 1, maxLength: 40 }).filter((s) => !/[\s,]/.test(s));
     const alteration = fc.constantFrom('none', 'body', 'id', 'timestamp', 'secret', 'version');
     await fc.assert(
-      fc.asyncProperty(secretArb, secretArb, idArb, fc.json(), fc.integer({ min: -400, max: 400 }), alteration, async (secret, other, id, body, skew, change) => {
-        let headers = signed([secret], body, { id, timestamp: now() + skew });
-        let given = body;
-        let verifier = secret;
-        if (change === 'body') given = `${body} `;
-        if (change === 'id') headers = { ...headers, 'webhook-id': `${id}x` };
-        if (change === 'timestamp') headers = { ...headers, 'webhook-timestamp': String(now() + skew + 1) };
-        if (change === 'secret') verifier = other;
-        if (change === 'version') headers = { ...headers, 'webhook-signature': headers['webhook-signature']!.replace('v1,', 'v2,') };
-        // Skews within a second of the 5-minute edge may fall either side between the two reads of the clock.
-        fc.pre(Math.abs(Math.abs(skew) - 300) > 2);
-        expect(await sdkAccepts(verifier, given, headers)).toBe(libraryAccepts(verifier, given, headers));
-      }),
+      fc.asyncProperty(
+        secretArb,
+        secretArb,
+        idArb,
+        fc.json(),
+        fc.integer({ min: -400, max: 400 }),
+        alteration,
+        async (secret, other, id, body, skew, change) => {
+          let headers = signed([secret], body, { id, timestamp: now() + skew });
+          let given = body;
+          let verifier = secret;
+          if (change === 'body') given = `${body} `;
+          if (change === 'id') headers = { ...headers, 'webhook-id': `${id}x` };
+          if (change === 'timestamp') headers = { ...headers, 'webhook-timestamp': String(now() + skew + 1) };
+          if (change === 'secret') verifier = other;
+          if (change === 'version') headers = { ...headers, 'webhook-signature': headers['webhook-signature']!.replace('v1,', 'v2,') };
+          // Skews within a second of the 5-minute edge may fall either side between the two reads of the clock.
+          fc.pre(Math.abs(Math.abs(skew) - 300) > 2);
+          expect(await sdkAccepts(verifier, given, headers)).toBe(libraryAccepts(verifier, given, headers));
+        },
+      ),
       { numRuns: 300 },
     );
   });

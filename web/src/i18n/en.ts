@@ -47,7 +47,8 @@ export const en = {
   passkeyCancelled: 'The passkey was not used (cancelled or timed out). Try again.',
   signInTitle: 'Sign in to Linktrail',
   signInForApp: 'An app asks to connect to one of your workspaces. Sign in to continue.',
-  signInFirstRun: 'Nobody has an account yet. To create the first one, open the one-time setup link the server printed where it was started (its terminal or log), the line with',
+  signInFirstRun:
+    'Nobody has an account yet. To create the first one, open the one-time setup link the server printed where it was started (its terminal or log), the line with',
   email: 'Email',
   password: 'Password',
   name: 'Your name',

@@ -27,6 +27,11 @@ export function applyLang(lang: Lang, remember: boolean): void {
 
 export const LangContext = createContext<{ lang: Lang; setLang: (l: Lang) => void }>({ lang: 'en', setLang: () => undefined });
 
+/** The page's language. */
+export function useLang(): Lang {
+  return useContext(LangContext).lang;
+}
+
 export function useT(): Dictionary {
   return dictionaries[useContext(LangContext).lang];
 }

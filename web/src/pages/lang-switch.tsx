@@ -9,8 +9,12 @@ export function LangSwitch() {
     <label class="field-inline lang-switch">
       <span>{t.language}</span>
       <select value={lang} onChange={(e) => setLang(e.currentTarget.value as Lang)}>
-        <option value="en" lang="en">English</option>
-        <option value="ar" lang="ar">العربية</option>
+        <option value="en" lang="en">
+          English
+        </option>
+        <option value="ar" lang="ar">
+          العربية
+        </option>
       </select>
     </label>
   );

@@ -45,7 +45,10 @@ const signInLink = (label: string) => <a href="/app">{label}</a>;
 export function ForgotPassword() {
   const s = useStrings(strings);
   const [sent, setSent] = useState(false);
-  const { error, busy, submit } = useFormSubmit((form) => api.POST('/api/auth/password-reset', { body: { email: String(form.get('email')) } }), () => setSent(true));
+  const { error, busy, submit } = useFormSubmit(
+    (form) => api.POST('/api/auth/password-reset', { body: { email: String(form.get('email')) } }),
+    () => setSent(true),
+  );
   return (
     <Card title={s.forgotTitle}>
       {sent ? (
@@ -54,7 +57,11 @@ export function ForgotPassword() {
         <form onSubmit={submit} class="stack">
           <p>{s.forgotIntro}</p>
           <InputField label={s.email} name="email" type="email" autocomplete="username" required />
-          {error && <p role="alert" class="error">{error}</p>}
+          {error && (
+            <p role="alert" class="error">
+              {error}
+            </p>
+          )}
           <button type="submit" disabled={busy}>
             {s.send}
           </button>
@@ -74,7 +81,12 @@ export function ResetPassword() {
     (form) => api.POST('/api/auth/password-reset/confirm', { body: { token: token ?? '', password: String(form.get('password')) } }),
     () => setDone(true),
   );
-  if (!token) return <Card title={s.resetTitle}><p role="alert">{s.noToken}</p></Card>;
+  if (!token)
+    return (
+      <Card title={s.resetTitle}>
+        <p role="alert">{s.noToken}</p>
+      </Card>
+    );
   return (
     <Card title={s.resetTitle}>
       {done ? (
@@ -85,7 +97,11 @@ export function ResetPassword() {
         <form onSubmit={submit} class="stack">
           <p>{s.resetIntro}</p>
           <NewPasswordField label={s.password} help={s.passwordHelp} id="reset-password-help" />
-          {error && <p role="alert" class="error">{error}</p>}
+          {error && (
+            <p role="alert" class="error">
+              {error}
+            </p>
+          )}
           <button type="submit" disabled={busy}>
             {s.save}
           </button>

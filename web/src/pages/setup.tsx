@@ -9,7 +9,9 @@ export function Setup({ onDone }: { onDone: () => void }) {
   const code = new URLSearchParams(location.search).get('code');
   const { error, busy, submit } = useFormSubmit((form) => {
     const field = (name: string) => String(form.get(name));
-    return api.POST('/api/setup', { body: { code: code!, email: field('email'), name: field('name'), password: field('password'), workspaceName: field('workspaceName') } });
+    return api.POST('/api/setup', {
+      body: { code: code!, email: field('email'), name: field('name'), password: field('password'), workspaceName: field('workspaceName') },
+    });
   }, onDone);
   return (
     <Card title={t.setupTitle}>
@@ -22,7 +24,11 @@ export function Setup({ onDone }: { onDone: () => void }) {
           <InputField label={t.email} name="email" type="email" autocomplete="username" required />
           <InputField label={t.password} name="password" type="password" autocomplete="new-password" minLength={8} required />
           <InputField label={t.workspaceName} name="workspaceName" required />
-          {error && <p role="alert" class="error">{error}</p>}
+          {error && (
+            <p role="alert" class="error">
+              {error}
+            </p>
+          )}
           <button type="submit" disabled={busy}>
             {t.setupButton}
           </button>

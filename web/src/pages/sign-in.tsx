@@ -29,7 +29,11 @@ export function SignIn({ onDone }: { onDone: () => void }) {
       <form onSubmit={submit} class="stack">
         <InputField label={t.email} name="email" type="email" autocomplete="username" required />
         <InputField label={t.password} name="password" type="password" autocomplete="current-password" required />
-        {error && <p role="alert" class="error">{error}</p>}
+        {error && (
+          <p role="alert" class="error">
+            {error}
+          </p>
+        )}
         <button type="submit" disabled={busy}>
           {t.signIn}
         </button>
@@ -43,7 +47,11 @@ export function SignIn({ onDone }: { onDone: () => void }) {
           <button type="button" onClick={passkey.start} disabled={passkey.busy}>
             {t.passkeyUse}
           </button>
-          {passkey.error && <p role="alert" class="error">{passkey.error}</p>}
+          {passkey.error && (
+            <p role="alert" class="error">
+              {passkey.error}
+            </p>
+          )}
         </div>
       )}
       <SsoSignIn />
@@ -114,7 +122,10 @@ function useFirstRun(): boolean {
   const [needed, setNeeded] = useState(false);
   useEffect(() => {
     // Only a hint: if the question fails, the page is the plain sign-in.
-    void api.GET('/api/setup').then(({ data }) => setNeeded(data?.needed === true), () => undefined);
+    void api.GET('/api/setup').then(
+      ({ data }) => setNeeded(data?.needed === true),
+      () => undefined,
+    );
   }, []);
   return needed;
 }
@@ -132,7 +143,11 @@ function SecondStep({ methods, onDone, onRestart }: { methods: string[]; onDone:
         <form onSubmit={submit} class="stack">
           <p>{t.mfaIntro}</p>
           <InputField label={t.mfaCode} name="code" autocomplete="one-time-code" required maxLength={64} />
-          {error && <p role="alert" class="error">{error}</p>}
+          {error && (
+            <p role="alert" class="error">
+              {error}
+            </p>
+          )}
           <button type="submit" disabled={busy}>
             {t.mfaVerify}
           </button>
@@ -144,7 +159,11 @@ function SecondStep({ methods, onDone, onRestart }: { methods: string[]; onDone:
           <button type="button" onClick={passkey.start} disabled={passkey.busy}>
             {t.passkeyUse}
           </button>
-          {passkey.error && <p role="alert" class="error">{passkey.error}</p>}
+          {passkey.error && (
+            <p role="alert" class="error">
+              {passkey.error}
+            </p>
+          )}
         </div>
       )}
       <div class="stack">

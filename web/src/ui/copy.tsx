@@ -1,4 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useStrings } from '../i18n/index.js';
+import { strings } from './strings.js';
+import './ui.css';
 
 export type CopyState = 'idle' | 'copied' | 'failed';
 
@@ -27,10 +30,13 @@ export function useCopy(resetAfterMs?: number): { state: CopyState; copy: (text:
 
 interface Props {
   text: string;
-  /** The button's words before and after copying, and what a failure says (the page's own). */
-  words: { copy: string; copied: string; failed: string };
-  /** The button's accessible name for its current word (when the word alone does not say what is copied). */
-  label?: (word: string) => string | undefined;
+  /** The button's words before and after copying, and what a failure says; the kit's own without them. */
+  words?: { copy: string; copied: string; failed: string };
+  /**
+   * What is copied, when the word alone does not say: a name ("Client ID" → "Copy: Client ID"),
+   * or the button's accessible name for its current word.
+   */
+  label?: string | ((word: string) => string | undefined);
   class?: string;
   resetAfterMs?: number;
   /**
@@ -42,16 +48,19 @@ interface Props {
 }
 
 /** A Copy button: its word turns to "Copied" once the text is on the clipboard. */
-export function CopyButton({ text, words, label, class: look, resetAfterMs, announce = false, onCopied }: Props) {
+export function CopyButton({ text, words: own, label, class: look, resetAfterMs, announce = false, onCopied }: Props) {
+  const u = useStrings(strings);
+  const words = own ?? { copy: u.copy, copied: u.copied, failed: u.copyFailed };
   const { state, copy } = useCopy(resetAfterMs);
   const word = state === 'copied' ? words.copied : words.copy;
+  const name = typeof label === 'string' ? `${word}: ${label}` : label?.(word);
   const onClick = async () => {
     // (Not `onCopied?.(await copy(text))`: without onCopied that would never copy.)
     const ok = await copy(text);
     onCopied?.(ok);
   };
   const button = (
-    <button type="button" class={look} onClick={onClick} aria-label={label?.(word)}>
+    <button type="button" class={look} onClick={onClick} aria-label={name}>
       {word}
     </button>
   );

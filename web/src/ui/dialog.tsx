@@ -10,6 +10,8 @@ interface Props {
   onClose: () => void;
   /** While something runs, Escape does not close it. */
   busy?: boolean;
+  /** A question that interrupts (a confirmation): announced as an alertdialog. */
+  alert?: boolean;
   /** Where the focus starts; else the browser's choice (the first field). */
   initialFocus?: RefObject<HTMLElement | null>;
   children: ComponentChildren;
@@ -19,7 +21,7 @@ interface Props {
  * A modal <dialog>: opened on mount (focus moves into it, the page behind is inert), closed
  * by Escape or by the caller; focus returns to what opened it (a caller may move it on after).
  */
-export function Dialog({ title, description, class: look, onClose, busy = false, initialFocus, children }: Props) {
+export function Dialog({ title, description, class: look, onClose, busy = false, alert = false, initialFocus, children }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   useEffect(() => {
@@ -36,6 +38,7 @@ export function Dialog({ title, description, class: look, onClose, busy = false,
     <dialog
       ref={ref}
       class={look}
+      role={alert ? 'alertdialog' : undefined}
       aria-labelledby={`${id}-title`}
       aria-describedby={description ? `${id}-description` : undefined}
       onCancel={(e) => {

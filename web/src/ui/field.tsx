@@ -1,3 +1,6 @@
+import { useId } from 'preact/hooks';
+import './ui.css';
+
 interface Props {
   label: string;
   name: string;
@@ -28,5 +31,37 @@ export function NewPasswordField({ label, help, id }: { label: string; help: str
         {help}
       </span>
     </label>
+  );
+}
+
+/**
+ * A labelled select. The label holds only its words (a label wrapped around a select would
+ * add the chosen option to the select's accessible name).
+ */
+export function SelectField<V extends string>({
+  label,
+  name,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  name?: string;
+  value: V;
+  options: readonly (readonly [V, string])[];
+  onChange: (value: V) => void;
+}) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} name={name} value={value} onChange={(e) => onChange(e.currentTarget.value as V)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

@@ -67,3 +67,24 @@ export function formatByCurrency(lang: string, amounts: ByCurrency): string {
   if (codes.length === 0) return '—';
   return codes.map((code) => formatMoney(lang, Number(amounts[code]), code)).join(' · ');
 }
+
+/** Decimals of a currency's minor unit (2 when this browser does not know the code, as formatMinor writes it). */
+function currencyDigits(currency: string): number {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+/**
+ * Minor units as a plain decimal of the currency's unit, exactly (string arithmetic, no float):
+ * 4900 usd → "49.00", -50 usd → "-0.50", 500 jpy → "500", 1234 kwd → "1.234". For CSV files.
+ */
+export function majorUnits(minor: number, currency: string): string {
+  const digits = currencyDigits(currency);
+  if (digits === 0) return String(minor);
+  const sign = minor < 0 ? '-' : '';
+  const abs = String(Math.abs(minor)).padStart(digits + 1, '0');
+  return `${sign}${abs.slice(0, -digits)}.${abs.slice(-digits)}`;
+}

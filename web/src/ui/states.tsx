@@ -21,7 +21,19 @@ export function Loading({ text }: { text?: string }) {
  * answer or thrown error (`error`, worded at render, so a language change rewords it) or a
  * message already worded (`message`) — with a Try again button. `class`: a layout of the page's.
  */
-export function LoadFailure({ lead, error, message, retry, class: layout }: { lead?: string; error?: unknown; message?: string; retry: () => void; class?: string }) {
+export function LoadFailure({
+  lead,
+  error,
+  message,
+  retry,
+  class: layout,
+}: {
+  lead?: string;
+  error?: unknown;
+  message?: string;
+  retry: () => void;
+  class?: string;
+}) {
   const u = useStrings(strings);
   const { lang } = useContext(LangContext);
   return (
@@ -77,9 +89,22 @@ export function useLoad<T>(fetcher: () => Promise<Answer<T>>): [Load<T>, () => v
   return [state, () => setAttempt((n) => n + 1)];
 }
 
-/** The loading line or the failure with Try again; the children once ready. */
-export function Loaded<T>({ state, retry, lead, layout, children }: { state: Load<T>; retry: () => void; lead?: string; layout?: string; children: (data: T) => ComponentChildren }) {
+/** The loading line or the failure ("Could not load this: …") with Try again; the children once ready. */
+export function Loaded<T>({
+  state,
+  retry,
+  lead,
+  layout = 'stack-tight',
+  children,
+}: {
+  state: Load<T>;
+  retry: () => void;
+  lead?: string;
+  layout?: string;
+  children: (data: T) => ComponentChildren;
+}) {
+  const u = useStrings(strings);
   if (state.kind === 'loading') return <Loading />;
-  if (state.kind === 'error') return <LoadFailure lead={lead} error={state.error} retry={retry} class={layout} />;
+  if (state.kind === 'error') return <LoadFailure lead={lead ?? u.failedThis} error={state.error} retry={retry} class={layout} />;
   return <>{children(state.data)}</>;
 }

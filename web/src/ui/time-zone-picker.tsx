@@ -70,7 +70,9 @@ export function TimeZonePicker({ label, value, onChange, class: look = 'field' }
   const browser = browserZone();
   return (
     <div class={`${look} tz-picker`}>
-      <label id={`${id}-label`} for={`${id}-input`}>{label}</label>
+      <label id={`${id}-label`} for={`${id}-input`}>
+        {label}
+      </label>
       <div class="tz-box">
         <input
           id={`${id}-input`}

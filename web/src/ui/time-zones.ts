@@ -69,7 +69,11 @@ export function zoneList(current: string, at = new Date()): Zone[] {
 
 /** The zones matching what was typed: every word (spaces or `/`) in the name, its older name or the offset. */
 export function matchZones(zones: Zone[], query: string): Zone[] {
-  const words = query.toLowerCase().replace(/_/g, ' ').split(/[\s/]+/).filter(Boolean);
+  const words = query
+    .toLowerCase()
+    .replace(/_/g, ' ')
+    .split(/[\s/]+/)
+    .filter(Boolean);
   if (words.length === 0) return zones;
   return zones.filter((z) => words.every((w) => z.key.includes(w)));
 }

@@ -123,7 +123,7 @@ export interface paths {
         };
         /**
          * List links
-         * @description api.md filters id, externalId, tenantId and partnerId match any of them. Extensions: collectionId, tagId and search narrow the result further (each must hold, together with the any-of group); every filter works with take, skip and sort. The response header `X-Total-Count` gives how many links match the filters in all (for paging), whatever take and skip; `count=false` leaves it out. Extension (operations.md §14): withStats=true adds each link’s stats over startDate–endDate (default the last 30 days) and needs analyticsRead; orderBy orders by them.
+         * @description The filters id, externalId, tenantId and partnerId match any of them. Extensions: collectionId, tagId, search, key and domain narrow the result further (each must hold, together with the any-of group); every filter works with take, skip and sort. The response header `X-Total-Count` gives how many links match the filters in all (for paging), whatever take and skip; `count=false` leaves it out. Extension: withStats=true adds each link’s stats over startDate–endDate (default the last 30 days) and needs analyticsRead; orderBy orders by them.
          *
          *     Scope: `linksRead`.
          */
@@ -257,7 +257,7 @@ export interface paths {
         };
         /**
          * Lead and sale events
-         * @description Extension (api.md names no events endpoint): the leads and sales recorded by the tracking endpoints, as one list of the workspace. Ordered by createdAt, then leads before sales at the same instant, then insertion order (desc is asc reversed), so skip/take paging visits every event exactly once. Filters combine (all must match); an id of another workspace matches nothing (an empty array). startDate and endDate are read and clamped as in GET /api/analytics.
+         * @description Extension: the leads and sales recorded by the tracking endpoints, as one list of the workspace. Ordered by createdAt, then leads before sales at the same instant, then insertion order (desc is asc reversed), so skip/take paging visits every event exactly once. Filters combine (all must match); an id of another workspace matches nothing (an empty array). startDate and endDate are read and clamped as in GET /api/analytics.
          *
          *     Scope: `analyticsRead`.
          */
@@ -292,6 +292,28 @@ export interface paths {
          *     Scope: `webhooksWrite`.
          */
         post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/backlog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deliveries still to send
+         * @description For every endpoint of the workspace, newest first: its pending deliveries, how many of them are due now, and since when the oldest due one waits (how far behind delivery is).
+         *
+         *     Scope: `webhooksRead`.
+         */
+        get: operations["getWebhookBacklog"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -405,7 +427,7 @@ export interface paths {
         };
         /**
          * Delivery log
-         * @description The deliveries of this endpoint, newest first, each with the outcome of its latest attempt. Kept 30 days.
+         * @description The deliveries of this endpoint, newest first, each with the outcome of its latest attempt; `status` keeps those in one state. Kept 30 days.
          *
          *     Scope: `webhooksRead`.
          */
@@ -660,7 +682,7 @@ export interface components {
              */
             id: string;
             url: string;
-            /** @description SHORT_LINK_BASE_URL/{shortId} */
+            /** @description SHORT_LINK_BASE_URL/{shortId}; with a key (extension) `<scheme>://<domain>/<key>`: SHORT_LINK_BASE_URL/{key} on the short-link host, https://{domain}/{key} on a claimed one */
             shortUrl: string;
             /** @description URL of the QR image (GET /api/qr). It encodes shortUrl with the QR marker, `{shortUrl}?ltqr=1`: a visit through it is recorded with trigger qr, and the marker is not passed on to the destination */
             qrCode: string;
@@ -695,6 +717,12 @@ export interface components {
             partnerId: string | null;
             /** @description Extension: the old short URLs that lead to this link (see the write schema) */
             aliases: string[];
+            /** @description Extension: the host of shortUrl — the short-link host as SHORT_LINK_BASE_URL writes it (with its port when it has one), or a claimed host */
+            domain: string;
+            /** @description Extension: the short path on domain; null for a link on the short-link host without a chosen key */
+            key: string | null;
+            /** @description Extension: the generated short id; SHORT_LINK_BASE_URL/{shortId} always redirects too */
+            shortId: string;
             /** @description Extension: the QR design, complete (defaults filled in); logoId null once its logo is deleted */
             qrDesign: {
                 foreground: string;
@@ -878,7 +906,7 @@ export interface components {
             /** @description link rows: the title */
             title?: string | null;
         };
-        /** @description A lead or sale as recorded by POST /api/track/lead or /api/track/sale. Extension: api.md lists no events endpoint; this record is the same for both kinds, with the sale-only fields null on leads. It names its link (shortUrl, linkTitle) and customer (customerName, customerEmail) beside their ids, so a list shows them without a call per row. */
+        /** @description A lead or sale as recorded by POST /api/track/lead or /api/track/sale. Extension: this record is the same for both kinds, with the sale-only fields null on leads. It names its link (shortUrl, linkTitle) and customer (customerName, customerEmail) beside their ids, so a list shows them without a call per row. */
         Event: {
             /** @enum {string} */
             type: "lead" | "sale";
@@ -913,7 +941,7 @@ export interface components {
             amount: number | null;
             /** @description Sales: lowercase ISO 4217; leads: null */
             currency: string | null;
-            /** @description Extension (operations.md §12): sales: the part of amount refunded (Stripe refunds), 0 when none; analytics count amount − refundedAmount; leads: null */
+            /** @description Extension: sales: the part of amount refunded (Stripe refunds), 0 when none; analytics count amount − refundedAmount; leads: null */
             refundedAmount: number | null;
             metadata: {
                 [key: string]: unknown;
@@ -1039,6 +1067,23 @@ export interface components {
             lastAttemptAt: string | null;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** @description An endpoint's deliveries still to send, as of the answer */
+        WebhookBacklog: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            webhookId: string;
+            /** @description Deliveries not yet succeeded or failed: due, under way, or waiting for a retry */
+            pending: number;
+            /** @description Of them, those due now (waiting for a free slot, or under way): how far behind delivery is. Deliveries waiting for a retry are not due. */
+            due: number;
+            /**
+             * Format: date-time
+             * @description When the longest-waiting due delivery became due (delivery is behind by now minus this); null when none is due
+             */
+            oldestDueAt: string | null;
         };
     };
     responses: never;
@@ -2722,7 +2767,11 @@ export interface operations {
                 tagId?: string;
                 /** @description Extension. Only links whose title, destination url or short id contains this text, ignoring case (lower-cased by the database); taken literally (`%`, `_` and `\` are no wildcards). Empty: no search. Combined with every other filter */
                 search?: string;
-                /** @description Extension (operations.md §14). true: each link gains stats (its clicks, leads, sales, revenue and refunded over startDate–endDate) and the list may be ordered by them (orderBy). Needs the analyticsRead scope besides linksRead (else 403 naming it). Every filter, take, skip and sort work with it. */
+                /** @description Extension. The link holding this key (exactly, case matters) on `domain` (default: the workspace’s default domain, else the short-link host): at most one */
+                key?: string;
+                /** @description Extension. Only links whose domain is this host (the short-link host, or a claimed host); with `key`, the host of that key */
+                domain?: string;
+                /** @description Extension. true: each link gains stats (its clicks, leads, sales, revenue and refunded over startDate–endDate) and the list may be ordered by them (orderBy). Needs the analyticsRead scope besides linksRead (else 403 naming it). Every filter, take, skip and sort work with it. */
                 withStats?: boolean;
                 /** @description Extension, with withStats: the start of the range, as GET /api/analytics reads it (ISO 8601 date or date-time; a date is that day in timezone; inclusive). Default: 30 days (720 hours) before the end. Ignored without withStats. */
                 startDate?: string;
@@ -2921,9 +2970,9 @@ export interface operations {
                      * @description An active partner of the workspace
                      */
                     partnerId?: string | null;
-                    /** @description Extension (operations.md §13): old short URLs of this link (absolute http(s) URLs, no query, fragment or port; returned as `https://host/path`), on hosts the workspace has claimed (POST /api/domains). An alias may be stored while its host is pending; it redirects only once the host is active for this workspace, exactly as shortUrl does (same click, click id, pages). Unique server-wide by host and path: the path compares exactly (case matters), one trailing slash ignored; an alias another link holds is a 400 naming the item and field (e.g. `[2].aliases[0]`). On update omitted keeps, a list replaces, [] clears. Deleting the link, or the claim of its host, frees its aliases. */
+                    /** @description Extension: old short URLs of this link (absolute http(s) URLs, no query, fragment or port; returned as `https://host/path`), on hosts the workspace has claimed (POST /api/domains). An alias may be stored while its host is pending; it redirects only once the host is active for this workspace, exactly as shortUrl does (same click, click id, pages). Unique server-wide by host and path: the path compares exactly (case matters), one trailing slash ignored; an alias another link holds is a 400 naming the item and field (e.g. `[2].aliases[0]`). On update omitted keeps, a list replaces, [] clears. Deleting the link, or the claim of its host, frees its aliases. */
                     aliases?: string[];
-                    /** @description Extension (operations.md §14): the design of the link's QR code, which its qrCode URL carries. A field left out takes its default (foreground 000000, background ffffff, size 600, margin 2, errorCorrection M, no logo). The foreground must be darker than the background, with a WCAG contrast ratio of at least 4.5:1 (else a 400 naming the colour: a scanner could not read the code). With a logo the error correction is H (H when left out; another level is a 400): the logo hides the middle of the code. On update an object replaces the whole design; null goes back to the defaults. */
+                    /** @description Extension: the design of the link's QR code, which its qrCode URL carries. A field left out takes its default (foreground 000000, background ffffff, size 600, margin 2, errorCorrection M, no logo). The foreground must be darker than the background, with a WCAG contrast ratio of at least 4.5:1 (else a 400 naming the colour: a scanner could not read the code). With a logo the error correction is H (H when left out; another level is a 400): the logo hides the middle of the code. On update an object replaces the whole design; null goes back to the defaults. */
                     qrDesign?: {
                         /** @description RRGGBB, no # (stored in lower case) */
                         foreground?: string;
@@ -2941,6 +2990,10 @@ export interface operations {
                          */
                         logoId?: string | null;
                     } | null;
+                    /** @description Extension: the host the link's short URL is on — one the workspace holds active (POST /api/domains, verified) or the short-link host (SHORT_LINK_BASE_URL's host, with its port when it has one). Default on insert: the workspace's default domain (PATCH /api/domains/{id} `{ default: true }`), else the short-link host; on update omitted keeps it. Any other host is 400 `domain_not_active` naming the item (e.g. `[2].domain`). */
+                    domain?: string;
+                    /** @description Extension: the short path chosen for the link on its domain (shortUrl becomes `<scheme>://<domain>/<key>`; the short id keeps redirecting too). 1–190 characters of a-z A-Z 0-9 `-` `_` `.` `/`, no leading, trailing or doubled `/`, no `.` or `..` segment (else 400 invalid_field, reason key_invalid); compared exactly (case matters), a visit with one trailing slash matches. Unique server-wide per host together with aliases: 400 `key_taken` for a key a link, an alias or (on the short-link host) a short id holds, or one a link gave up (deleted, or its key changed) less than 30 days ago; on the short-link host 400 `key_reserved` for a path the service serves (app, api, admin, docs, apply, embed, oauth, webhooks, internal, healthz, readyz, metrics, attribution.js, favicon.ico, .well-known, the un-prefixed API forms track, links, tags, collections, partners, customers, analytics, and any path under them; compared ignoring case). Both name the item (`[2].key`), and a bulk write stays all-or-nothing. Without a key, a link on a claimed domain takes its short id as key. On update omitted keeps it (also when the domain changes), null gives the chosen key up. */
+                    key?: string | null;
                 }[];
             };
         };
@@ -3131,9 +3184,9 @@ export interface operations {
                      * @description An active partner of the workspace
                      */
                     partnerId?: string;
-                    /** @description Extension (operations.md §13): old short URLs of this link (absolute http(s) URLs, no query, fragment or port; returned as `https://host/path`), on hosts the workspace has claimed (POST /api/domains). An alias may be stored while its host is pending; it redirects only once the host is active for this workspace, exactly as shortUrl does (same click, click id, pages). Unique server-wide by host and path: the path compares exactly (case matters), one trailing slash ignored; an alias another link holds is a 400 naming the item and field (e.g. `[2].aliases[0]`). On update omitted keeps, a list replaces, [] clears. Deleting the link, or the claim of its host, frees its aliases. */
+                    /** @description Extension: old short URLs of this link (absolute http(s) URLs, no query, fragment or port; returned as `https://host/path`), on hosts the workspace has claimed (POST /api/domains). An alias may be stored while its host is pending; it redirects only once the host is active for this workspace, exactly as shortUrl does (same click, click id, pages). Unique server-wide by host and path: the path compares exactly (case matters), one trailing slash ignored; an alias another link holds is a 400 naming the item and field (e.g. `[2].aliases[0]`). On update omitted keeps, a list replaces, [] clears. Deleting the link, or the claim of its host, frees its aliases. */
                     aliases?: string[];
-                    /** @description Extension (operations.md §14): the design of the link's QR code, which its qrCode URL carries. A field left out takes its default (foreground 000000, background ffffff, size 600, margin 2, errorCorrection M, no logo). The foreground must be darker than the background, with a WCAG contrast ratio of at least 4.5:1 (else a 400 naming the colour: a scanner could not read the code). With a logo the error correction is H (H when left out; another level is a 400): the logo hides the middle of the code. On update an object replaces the whole design; null goes back to the defaults. */
+                    /** @description Extension: the design of the link's QR code, which its qrCode URL carries. A field left out takes its default (foreground 000000, background ffffff, size 600, margin 2, errorCorrection M, no logo). The foreground must be darker than the background, with a WCAG contrast ratio of at least 4.5:1 (else a 400 naming the colour: a scanner could not read the code). With a logo the error correction is H (H when left out; another level is a 400): the logo hides the middle of the code. On update an object replaces the whole design; null goes back to the defaults. */
                     qrDesign?: {
                         /** @description RRGGBB, no # (stored in lower case) */
                         foreground?: string;
@@ -3151,6 +3204,10 @@ export interface operations {
                          */
                         logoId?: string | null;
                     };
+                    /** @description Extension: the host the link's short URL is on — one the workspace holds active (POST /api/domains, verified) or the short-link host (SHORT_LINK_BASE_URL's host, with its port when it has one). Default on insert: the workspace's default domain (PATCH /api/domains/{id} `{ default: true }`), else the short-link host; on update omitted keeps it. Any other host is 400 `domain_not_active` naming the item (e.g. `[2].domain`). */
+                    domain?: string;
+                    /** @description Extension: the short path chosen for the link on its domain (shortUrl becomes `<scheme>://<domain>/<key>`; the short id keeps redirecting too). 1–190 characters of a-z A-Z 0-9 `-` `_` `.` `/`, no leading, trailing or doubled `/`, no `.` or `..` segment (else 400 invalid_field, reason key_invalid); compared exactly (case matters), a visit with one trailing slash matches. Unique server-wide per host together with aliases: 400 `key_taken` for a key a link, an alias or (on the short-link host) a short id holds, or one a link gave up (deleted, or its key changed) less than 30 days ago; on the short-link host 400 `key_reserved` for a path the service serves (app, api, admin, docs, apply, embed, oauth, webhooks, internal, healthz, readyz, metrics, attribution.js, favicon.ico, .well-known, the un-prefixed API forms track, links, tags, collections, partners, customers, analytics, and any path under them; compared ignoring case). Both name the item (`[2].key`), and a bulk write stays all-or-nothing. Without a key, a link on a claimed domain takes its short id as key. On update omitted keeps it (also when the domain changes), null gives the chosen key up. */
+                    key?: string;
                 }[];
             };
         };
@@ -4750,6 +4807,126 @@ export interface operations {
             };
         };
     };
+    getWebhookBacklog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookBacklog"][];
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks a required scope (see missingScopes) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getWebhook: {
         parameters: {
             query?: never;
@@ -5687,6 +5864,8 @@ export interface operations {
                 skip?: number;
                 /** @description Order by createdAt (asc: oldest first); ties by insertion order */
                 sort?: "asc" | "desc";
+                /** @description Only the deliveries in this state (`pending`: waiting for an attempt, or one under way) */
+                status?: "pending" | "succeeded" | "failed";
             };
             header?: never;
             path: {

@@ -30,7 +30,10 @@ export function checkExportFile(file: Buffer): Buffer {
   const start = body.findIndex((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09);
   if (start < 0) throw notNdjson('it holds no record', 'لا يحتوي على أي سجل');
   if (body[start] !== 0x7b) {
-    throw notNdjson('its first line is not a JSON object (a CSV is imported with another source, such as source=csv)', 'سطره الأول ليس كائن JSON (يُستورد ملف CSV بمصدر آخر، مثل source=csv)');
+    throw notNdjson(
+      'its first line is not a JSON object (a CSV is imported with another source, such as source=csv)',
+      'سطره الأول ليس كائن JSON (يُستورد ملف CSV بمصدر آخر، مثل source=csv)',
+    );
   }
   return body;
 }
@@ -45,7 +48,7 @@ export interface RawLine {
 export async function* exportLines(body: Buffer): AsyncGenerator<RawLine> {
   let line = 0;
   let sinceTurn = 0;
-  for (let at = 0; at < body.length; ) {
+  for (let at = 0; at < body.length;) {
     const nl = body.indexOf(0x0a, at);
     const end = nl < 0 ? body.length : nl;
     line++;

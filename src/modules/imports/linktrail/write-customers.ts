@@ -20,7 +20,11 @@ const fieldsOf = (r: Partial<Record<(typeof FIELDS)[number], unknown>>) => Objec
 export async function writeCustomerRecords(ctx: Ctx, all: Line<CustomerRecord>[]): Promise<Written> {
   const w = nothingWritten();
   const lines = firstOfEach(all, (r) => [r.id, `external:${r.externalId}`], 'customer', w);
-  const targets = await targetsOf(ctx, lines.map((l) => l.record.id), (ids) => customerHolders({ ctx, input: ids }));
+  const targets = await targetsOf(
+    ctx,
+    lines.map((l) => l.record.id),
+    (ids) => customerHolders({ ctx, input: ids }),
+  );
   const fresh = lines.filter((l) => targets.get(l.record.id)!.state === 'new').map((l) => l.record.externalId);
   const byExternalId = fresh.length ? await customerIdsByExternalId({ ctx, input: fresh }) : new Map<string, string>();
   const found = (l: Line<CustomerRecord>) => {

@@ -1,6 +1,13 @@
 import type { Ctx } from '../../../core/context.js';
 import { importedClickHolders, insertImportedClicks } from '../../clicks/service.js';
-import { applyRefund, importedEventHolders, saleRefundedAmounts, insertImportedLeads, insertImportedSales, type ImportedLeadRow } from '../../conversions/service.js';
+import {
+  applyRefund,
+  importedEventHolders,
+  saleRefundedAmounts,
+  insertImportedLeads,
+  insertImportedSales,
+  type ImportedLeadRow,
+} from '../../conversions/service.js';
 import { customerHolders, customerIdsByExternalId } from '../../customers/service.js';
 import { linkHolders } from '../../links/service.js';
 import { partners } from '../../partners/service.js';
@@ -19,7 +26,11 @@ import { failed, firstOfEach, missing, nothingWritten, type Line, type Written }
 /** The records not stored here yet, with their id here; the rest are unchanged, or fail (deleted, taken). */
 async function newOnes<R extends { id: string }>(ctx: Ctx, kind: 'click' | 'lead' | 'sale', all: Line<R>[], holders: Holders, w: Written) {
   const lines = firstOfEach(all, (r) => [r.id], kind, w);
-  const targets = await targetsOf(ctx, lines.map((l) => l.record.id), holders);
+  const targets = await targetsOf(
+    ctx,
+    lines.map((l) => l.record.id),
+    holders,
+  );
   const out: (Line<R> & { target: Target })[] = [];
   for (const l of lines) {
     const target = targets.get(l.record.id)!;
@@ -41,19 +52,41 @@ const links = (ctx: Ctx, ids: string[]) => resolveReferences(ctx, ids, (x) => li
 export async function writeClickRecords(ctx: Ctx, all: Line<ClickRecord>[]): Promise<Written> {
   const w = nothingWritten();
   const { fresh } = await newOnes(ctx, 'click', all, (ids) => importedClickHolders({ ctx, input: ids }), w);
-  const linkIds = await links(ctx, fresh.map((l) => l.record.linkId));
+  const linkIds = await links(
+    ctx,
+    fresh.map((l) => l.record.linkId),
+  );
   // A click's partner may be gone (partners delete softly): its id is mapped by the same rule all the same.
-  const partnerIds = await targetsOf(ctx, fresh.flatMap((l) => l.record.partnerId ?? []), (ids) => partners.holders({ ctx, input: ids }));
+  const partnerIds = await targetsOf(
+    ctx,
+    fresh.flatMap((l) => l.record.partnerId ?? []),
+    (ids) => partners.holders({ ctx, input: ids }),
+  );
   const rows = fresh.flatMap(({ line, record: r, target }) => {
     const linkId = linkIds.get(r.linkId);
     if (!linkId) return reject(w, missing(line, 'linkId', 'link', r.linkId));
     const partnerId = r.partnerId ? partnerIds.get(r.partnerId)!.id : null;
     const none = (v: string | null | undefined) => v ?? null;
-    return [{
-      id: target.id, linkId, partnerId, createdAt: r.createdAt, country: none(r.country), device: r.device, browser: none(r.browser),
-      os: none(r.os), referrer: r.referrer, referrerUrl: none(r.referrerUrl), utmSource: none(r.utmSource), utmMedium: none(r.utmMedium),
-      utmCampaign: none(r.utmCampaign), utmTerm: none(r.utmTerm), utmContent: none(r.utmContent), trigger: r.trigger ?? 'link',
-    }];
+    return [
+      {
+        id: target.id,
+        linkId,
+        partnerId,
+        createdAt: r.createdAt,
+        country: none(r.country),
+        device: r.device,
+        browser: none(r.browser),
+        os: none(r.os),
+        referrer: r.referrer,
+        referrerUrl: none(r.referrerUrl),
+        utmSource: none(r.utmSource),
+        utmMedium: none(r.utmMedium),
+        utmCampaign: none(r.utmCampaign),
+        utmTerm: none(r.utmTerm),
+        utmContent: none(r.utmContent),
+        trigger: r.trigger ?? 'link',
+      },
+    ];
   });
   await insertImportedClicks({ ctx, input: rows });
   w.created += rows.length;
@@ -64,12 +97,23 @@ type EventRecord = LeadRecord | SaleRecord;
 
 /** An event's link, customer and click as they are here, or the missing one. */
 async function eventReferences(ctx: Ctx, lines: Line<EventRecord>[]) {
-  const linkIds = await links(ctx, lines.map((l) => l.record.linkId));
-  const customers = await resolveReferences(ctx, lines.map((l) => l.record.customerId), (ids) => customerHolders({ ctx, input: ids }));
+  const linkIds = await links(
+    ctx,
+    lines.map((l) => l.record.linkId),
+  );
+  const customers = await resolveReferences(
+    ctx,
+    lines.map((l) => l.record.customerId),
+    (ids) => customerHolders({ ctx, input: ids }),
+  );
   const unresolved = lines.filter((l) => !customers.has(l.record.customerId)).map((l) => l.record.customerExternalId);
   const byExternalId = unresolved.length ? await customerIdsByExternalId({ ctx, input: unresolved }) : new Map<string, string>();
   // Click ids map by the clicks' rule even when the click is not here (a bot's, or past retention).
-  const clicks = await targetsOf(ctx, lines.map((l) => l.record.clickId), (ids) => importedClickHolders({ ctx, input: ids }));
+  const clicks = await targetsOf(
+    ctx,
+    lines.map((l) => l.record.clickId),
+    (ids) => importedClickHolders({ ctx, input: ids }),
+  );
   return (l: Line<EventRecord>): Omit<ImportedLeadRow, 'id' | 'eventName' | 'metadata' | 'createdAt'> | ReturnType<typeof missing> => {
     const linkId = linkIds.get(l.record.linkId);
     if (!linkId) return missing(l.line, 'linkId', 'link', l.record.linkId);
@@ -98,17 +142,30 @@ export async function writeSaleRecords(ctx: Ctx, all: Line<SaleRecord>[]): Promi
   const { fresh, targets } = await newOnes(ctx, 'sale', all, holders, w);
   await refundsOf(ctx, all, targets, w);
   const refs = await eventReferences(ctx, fresh);
-  const leadIds = await resolveReferences(ctx, fresh.flatMap((l) => l.record.leadId ?? []), (ids) => importedEventHolders({ ctx, input: { kind: 'lead', ids } }));
+  const leadIds = await resolveReferences(
+    ctx,
+    fresh.flatMap((l) => l.record.leadId ?? []),
+    (ids) => importedEventHolders({ ctx, input: { kind: 'lead', ids } }),
+  );
   const rows = fresh.flatMap((l) => {
     const r = l.record;
     const ref = refs(l);
     if ('reason' in ref) return reject(w, ref);
     const leadId = r.leadId ? leadIds.get(r.leadId) : null;
     if (leadId === undefined) return reject(w, missing(l.line, 'leadId', 'lead', r.leadId!));
-    return [{
-      ...ref, id: l.target.id, eventName: r.eventName, metadata: r.metadata ?? null, createdAt: r.createdAt, amount: r.amount,
-      currency: r.currency, leadId, refundedAmount: r.refundedAmount ?? 0,
-    }];
+    return [
+      {
+        ...ref,
+        id: l.target.id,
+        eventName: r.eventName,
+        metadata: r.metadata ?? null,
+        createdAt: r.createdAt,
+        amount: r.amount,
+        currency: r.currency,
+        leadId,
+        refundedAmount: r.refundedAmount ?? 0,
+      },
+    ];
   });
   w.created += await insertImportedSales({ ctx, input: rows });
   return w;

@@ -21,8 +21,24 @@ import { failed, firstOfEach, missing, nothingWritten, sameJson, type Line, type
  */
 
 const COMPARED = [
-  'url', 'title', 'description', 'image', 'utm', 'expiresAt', 'expiredUrl', 'password', 'cloaked', 'ios', 'android', 'geo',
-  'collectionId', 'tagIds', 'externalId', 'tenantId', 'partnerId', 'aliases',
+  'url',
+  'title',
+  'description',
+  'image',
+  'utm',
+  'expiresAt',
+  'expiredUrl',
+  'password',
+  'cloaked',
+  'ios',
+  'android',
+  'geo',
+  'collectionId',
+  'tagIds',
+  'externalId',
+  'tenantId',
+  'partnerId',
+  'aliases',
 ] as const;
 
 type Fields = Record<(typeof COMPARED)[number], unknown>;
@@ -47,7 +63,11 @@ async function referencesOf(ctx: Ctx, lines: Line<LinkRecord>[], tagNames: Reado
   }
   const partnerIds = lines.flatMap((l) => (typeof l.record.partnerId === 'string' ? [l.record.partnerId] : []));
   return {
-    collections: await resolveReferences(ctx, lines.map((l) => l.record.collectionId), (ids) => collections.holders({ ctx, input: ids })),
+    collections: await resolveReferences(
+      ctx,
+      lines.map((l) => l.record.collectionId),
+      (ids) => collections.holders({ ctx, input: ids }),
+    ),
     tags: byId,
     partners: await resolveReferences(ctx, partnerIds, (ids) => partners.holders({ ctx, input: ids })),
   };
@@ -67,10 +87,23 @@ function mapped(line: number, r: LinkRecord, refs: References): Omit<Fields, 'al
   if (partnerId === undefined) return missing(line, 'partnerId', 'partner', r.partnerId as string);
   const value = (f: string) => r[f] ?? null;
   return {
-    url: r.url, title: value('title'), description: value('description'), image: value('image'), utm: value('utm'),
-    expiresAt: value('expiresAt'), expiredUrl: value('expiredUrl'), password: value('password'), cloaked: r.cloaked ?? false,
-    ios: value('ios'), android: value('android'), geo: value('geo'), collectionId, tagIds, externalId: value('externalId'),
-    tenantId: value('tenantId'), partnerId,
+    url: r.url,
+    title: value('title'),
+    description: value('description'),
+    image: value('image'),
+    utm: value('utm'),
+    expiresAt: value('expiresAt'),
+    expiredUrl: value('expiredUrl'),
+    password: value('password'),
+    cloaked: r.cloaked ?? false,
+    ios: value('ios'),
+    android: value('android'),
+    geo: value('geo'),
+    collectionId,
+    tagIds,
+    externalId: value('externalId'),
+    tenantId: value('tenantId'),
+    partnerId,
   };
 }
 
@@ -97,7 +130,10 @@ const differs = (wanted: Fields, link: Link) => COMPARED.some((f) => !sameJson(c
 /** A create takes no nulls (but geo's): absent is the same. */
 const withoutNulls = (f: Fields) => Object.fromEntries(Object.entries(f).filter(([k, v]) => v !== null || k === 'geo'));
 
-const shortIdOf = (shortUrl: unknown): string | undefined => {
+/** The short id the link had: its own field (operations.md §21: shortUrl may end in a chosen key), else shortUrl's last segment. */
+const shortIdOf = (record: { shortId?: unknown; shortUrl?: unknown }): string | undefined => {
+  if (typeof record.shortId === 'string') return record.shortId;
+  const { shortUrl } = record;
   if (typeof shortUrl !== 'string') return undefined;
   return shortUrl.slice(shortUrl.lastIndexOf('/') + 1) || undefined;
 };
@@ -110,7 +146,11 @@ interface Candidate extends Line<LinkRecord> {
 export async function writeLinkRecords(ctx: Ctx, deps: BatchDeps, all: Line<LinkRecord>[], tagNames: ReadonlyMap<string, string>): Promise<Written> {
   const w = nothingWritten();
   const lines = firstOfEach(all, (r) => [r.id], 'link', w);
-  const targets = await targetsOf(ctx, lines.map((l) => l.record.id), (ids) => linkHolders({ ctx, input: ids }));
+  const targets = await targetsOf(
+    ctx,
+    lines.map((l) => l.record.id),
+    (ids) => linkHolders({ ctx, input: ids }),
+  );
   const refs = await referencesOf(ctx, lines, tagNames);
   const candidates: Candidate[] = [];
   for (const l of lines) {
@@ -123,8 +163,14 @@ export async function writeLinkRecords(ctx: Ctx, deps: BatchDeps, all: Line<Link
     if ('reason' in fields) w.failures.push(fields);
     else candidates.push({ ...l, target, fields });
   }
-  const { kept, notes } = await keptAliases(ctx, deps, candidates.map((c) => ({ line: c.line, linkId: c.target.id, aliases: (c.record.aliases as string[] | undefined) ?? [] })));
-  const current = new Map((await linksByIds({ ctx, deps: deps.links, input: candidates.filter((c) => c.target.state === 'live').map((c) => c.target.id) })).map((l) => [l.id, l]));
+  const { kept, notes } = await keptAliases(
+    ctx,
+    deps,
+    candidates.map((c) => ({ line: c.line, linkId: c.target.id, aliases: (c.record.aliases as string[] | undefined) ?? [] })),
+  );
+  const current = new Map(
+    (await linksByIds({ ctx, deps: deps.links, input: candidates.filter((c) => c.target.state === 'live').map((c) => c.target.id) })).map((l) => [l.id, l]),
+  );
   const writes: (ImportedLink & { line: number })[] = [];
   const unchanged: number[] = [];
   for (const c of candidates) {
@@ -134,7 +180,15 @@ export async function writeLinkRecords(ctx: Ctx, deps: BatchDeps, all: Line<Link
     else if (link) writes.push({ line: c.line, id: c.target.id, update: true, fields: wanted });
     else {
       const { createdAt, updatedAt } = c.record;
-      writes.push({ line: c.line, id: c.target.id, update: false, fields: withoutNulls(wanted), shortId: shortIdOf(c.record.shortUrl), createdAt, updatedAt });
+      writes.push({
+        line: c.line,
+        id: c.target.id,
+        update: false,
+        fields: withoutNulls(wanted),
+        shortId: shortIdOf(c.record as { shortId?: unknown; shortUrl?: unknown }),
+        createdAt,
+        updatedAt,
+      });
     }
   }
   const done = await writeRows(ctx, writes, (cx, left) => importLinks({ ctx: cx, deps: deps.links, input: left }), w.failures);

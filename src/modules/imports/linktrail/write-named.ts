@@ -49,7 +49,11 @@ export async function writeNamed(ctx: Ctx, kind: NamedKind, all: Line<NamedRecor
   const { resource, fields } = KINDS[kind];
   const w = nothingWritten();
   const lines = firstOfEach(all, (r) => [r.id, kind === 'tag' ? `name:${(r.name as string).toLowerCase()}` : undefined], kind, w);
-  const targets = await targetsOf(ctx, lines.map((l) => l.record.id), (ids) => resource.holders({ ctx, input: ids }));
+  const targets = await targetsOf(
+    ctx,
+    lines.map((l) => l.record.id),
+    (ids) => resource.holders({ ctx, input: ids }),
+  );
   const live = [...targets.values()].filter((t) => t.state === 'live').map((t) => t.id);
   const current = new Map((await resource.byIds({ ctx, input: live })).map((r) => [r.id, r]));
   const named = await tagsByName(ctx, kind, lines, targets);

@@ -2,26 +2,22 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { useStrings } from '../../i18n/index.js';
-import { workspaceOf, type PageProps } from '../../session.js';
-import { Empty } from '../../ui/states.js';
-import {
-  ConfirmButton,
-  ErrorLine,
-  Loaded,
-  meChanged,
-  ScopeList,
-  SelectField,
-  useAction,
-  useDate,
-  useLoad,
-  useSettingsStrings,
-} from '../settings/ui.js';
+import { meChanged } from '../../me-changed.js';
+import { type PageProps, workspaceOf } from '../../session.js';
+import { Empty, ErrorLine, Loaded, useLoad } from '../../ui/states.js';
+import { ConfirmButton } from '../../ui/confirm.js';
+import { ScopeList } from '../settings/scopes.js';
+import { SelectField } from '../../ui/field.js';
+import { useAction } from '../../ui/action.js';
+import { useDate } from '../../ui/date.js';
+import { useSettingsStrings } from '../settings/use-strings.js';
 import { asMade, CredentialForm, NewCredential, type Made } from '../settings/credential.js';
 import { ShortcutsSetting } from './shortcuts.js';
 import { SsoLink } from './sso-link.js';
 import { strings } from './strings.js';
 import { securityStrings } from './security-strings.js';
 import { onLinkClick } from '../../router.js';
+import '../settings/settings.css';
 
 type Token = components['schemas']['HumanToken'];
 const EXPIRIES = ['30', '90', '365'] as const;
@@ -76,7 +72,16 @@ function Profile({ me }: { me: PageProps['me'] }) {
         </label>
         <label class="field">
           <span>{a.currentPassword}</span>
-          <input name="currentPassword" id="profile-current" type="password" autocomplete="current-password" required value={current} onInput={(e) => setCurrent(e.currentTarget.value)} aria-describedby="profile-current-help" />
+          <input
+            name="currentPassword"
+            id="profile-current"
+            type="password"
+            autocomplete="current-password"
+            required
+            value={current}
+            onInput={(e) => setCurrent(e.currentTarget.value)}
+            aria-describedby="profile-current-help"
+          />
           <span id="profile-current-help" class="hint">
             {a.currentPasswordHelp}
           </span>
@@ -106,7 +111,13 @@ function Tokens({ me, workspaceId }: { me: PageProps['me']; workspaceId: string 
     <section aria-labelledby="tokens-heading">
       <h2 id="tokens-heading">{a.tokensTitle}</h2>
       <p>{a.tokensIntro}</p>
-      <NewCredential newLabel={a.newToken} secretTitle={a.yourToken} createdIntro={a.tokenCreated} onCreated={reload} form={(handlers) => <TokenForm me={me} workspaceId={workspaceId} {...handlers} />} />
+      <NewCredential
+        newLabel={a.newToken}
+        secretTitle={a.yourToken}
+        createdIntro={a.tokenCreated}
+        onCreated={reload}
+        form={(handlers) => <TokenForm me={me} workspaceId={workspaceId} {...handlers} />}
+      />
       <ErrorLine error={error} />
       <Loaded state={tokens} retry={reload}>
         {(list) =>
@@ -181,9 +192,17 @@ function TokenForm({ me, workspaceId, ...handlers }: { me: PageProps['me']; work
       allowed={chosen?.scopes ?? []}
       endpoints={me.scopeEndpoints}
       scopesHelp={chosen?.role === 'viewer' ? a.viewerNote : undefined}
-      create={({ name, scopes, expiresAt }) => api.POST('/api/me/tokens', { body: { name, workspaceId: workspace, scopes, expiresAt: expiresAt! } }).then((r) => asMade(r, (t) => t.token))}
+      create={({ name, scopes, expiresAt }) =>
+        api.POST('/api/me/tokens', { body: { name, workspaceId: workspace, scopes, expiresAt: expiresAt! } }).then((r) => asMade(r, (t) => t.token))
+      }
     >
-      <SelectField label={a.workspace} name="workspace" value={workspace} onChange={setWorkspace} options={me.workspaces.map((w) => [w.id, `${w.name} (${s.roles[w.role]})`] as const)} />
+      <SelectField
+        label={a.workspace}
+        name="workspace"
+        value={workspace}
+        onChange={setWorkspace}
+        options={me.workspaces.map((w) => [w.id, `${w.name} (${s.roles[w.role]})`] as const)}
+      />
     </CredentialForm>
   );
 }

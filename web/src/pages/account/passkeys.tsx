@@ -2,8 +2,10 @@ import { browserSupportsWebAuthn, startRegistration, type PublicKeyCredentialCre
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
-import { Empty } from '../../ui/states.js';
-import { ErrorLine, Loaded, meChanged, useAction, useDate, useLoad } from '../settings/ui.js';
+import { Empty, ErrorLine, Loaded, useLoad } from '../../ui/states.js';
+import { meChanged } from '../../me-changed.js';
+import { useAction } from '../../ui/action.js';
+import { useDate } from '../../ui/date.js';
 
 interface Passkey {
   id: string;
@@ -14,7 +16,8 @@ interface Passkey {
 
 const en = {
   title: 'Passkeys',
-  intro: 'A passkey signs you in with this device’s screen lock or a security key instead of a code. With a passkey, signing in with the password also asks for it; a passkey can also sign you in on its own.',
+  intro:
+    'A passkey signs you in with this device’s screen lock or a security key instead of a code. With a passkey, signing in with the password also asks for it; a passkey can also sign you in on its own.',
   unsupported: 'This browser cannot use passkeys.',
   none: 'No passkeys yet.',
   add: 'Add a passkey',
@@ -37,7 +40,8 @@ const en = {
 };
 const ar: typeof en = {
   title: 'مفاتيح المرور',
-  intro: 'يسجّل مفتاح المرور دخولك بقفل شاشة هذا الجهاز أو بمفتاح أمان بدلًا من الرمز. مع مفتاح المرور يطلبه تسجيل الدخول بكلمة المرور أيضًا، ويمكنه كذلك أن يسجّل دخولك وحده.',
+  intro:
+    'يسجّل مفتاح المرور دخولك بقفل شاشة هذا الجهاز أو بمفتاح أمان بدلًا من الرمز. مع مفتاح المرور يطلبه تسجيل الدخول بكلمة المرور أيضًا، ويمكنه كذلك أن يسجّل دخولك وحده.',
   unsupported: 'لا يستطيع هذا المتصفح استخدام مفاتيح المرور.',
   none: 'لا مفاتيح مرور بعد.',
   add: 'إضافة مفتاح مرور',
@@ -81,7 +85,9 @@ export function PasskeysSection() {
       <Loaded state={list} retry={reload}>
         {(passkeys) => (
           <>
-            {passkeys.length === 0 ? <Empty>{p.none}</Empty> : (
+            {passkeys.length === 0 ? (
+              <Empty>{p.none}</Empty>
+            ) : (
               <ul class="items">
                 {passkeys.map((passkey) => (
                   <PasskeyItem key={passkey.id} passkey={passkey} onRemoved={() => done(p.removed(passkey.name))} />
@@ -94,9 +100,19 @@ export function PasskeysSection() {
       <p role="status" class="status">
         {status}
       </p>
-      {!supported ? <p>{p.unsupported}</p> : adding ? <AddForm onCancel={() => setAdding(false)} onAdded={(name) => done(p.added(name))} /> : (
+      {!supported ? (
+        <p>{p.unsupported}</p>
+      ) : adding ? (
+        <AddForm onCancel={() => setAdding(false)} onAdded={(name) => done(p.added(name))} />
+      ) : (
         <div class="actions">
-          <button type="button" onClick={() => { setStatus(''); setAdding(true); }}>
+          <button
+            type="button"
+            onClick={() => {
+              setStatus('');
+              setAdding(true);
+            }}
+          >
             {p.add}
           </button>
         </div>
@@ -140,7 +156,14 @@ function PasskeyItem({ passkey, onRemoved }: { passkey: Passkey; onRemoved: () =
             <p>{p.removeQuestion(passkey.name)}</p>
             <label class="field">
               <span>{p.password}</span>
-              <input type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} ref={passwordRef} />
+              <input
+                type="password"
+                autocomplete="current-password"
+                required
+                value={password}
+                onInput={(e) => setPassword(e.currentTarget.value)}
+                ref={passwordRef}
+              />
             </label>
             <ErrorLine error={error} />
             <div class="actions">
@@ -207,7 +230,15 @@ function AddForm({ onCancel, onAdded }: { onCancel: () => void; onAdded: (name: 
       </label>
       <label class="field">
         <span>{p.password}</span>
-        <input name="password" type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} aria-describedby="passkey-password-help" />
+        <input
+          name="password"
+          type="password"
+          autocomplete="current-password"
+          required
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+          aria-describedby="passkey-password-help"
+        />
         <span id="passkey-password-help" class="hint">
           {p.passwordHelp}
         </span>

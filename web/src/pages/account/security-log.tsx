@@ -1,8 +1,8 @@
 import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
-import { Empty } from '../../ui/states.js';
+import { Empty, Loaded, useLoad } from '../../ui/states.js';
 import { Table } from '../../ui/table.js';
-import { Loaded, useDate, useLoad } from '../settings/ui.js';
+import { useDate } from '../../ui/date.js';
 import '../settings/audit-log.css';
 
 const en = {
@@ -14,7 +14,10 @@ const en = {
   outcome: 'Result',
   where: 'From',
   none: 'No sign-ins recorded yet.',
-  methods: { password: 'Password', totp: 'Authenticator code', recovery_code: 'Recovery code', passkey: 'Passkey', sso: 'Single sign-on' } as Record<string, string>,
+  methods: { password: 'Password', totp: 'Authenticator code', recovery_code: 'Recovery code', passkey: 'Passkey', sso: 'Single sign-on' } as Record<
+    string,
+    string
+  >,
   outcomes: { succeeded: 'Signed in', failed: 'Failed', second_factor_required: 'Password right, second step asked' } as Record<string, string>,
 };
 

@@ -2,13 +2,16 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
 import type { PageProps } from '../../session.js';
-import { Empty } from '../../ui/states.js';
-import { ConfirmButton, ErrorLine, Loaded, useAction, useDate, useLoad } from '../settings/ui.js';
+import { Empty, ErrorLine, Loaded, useLoad } from '../../ui/states.js';
+import { ConfirmButton } from '../../ui/confirm.js';
+import { useAction } from '../../ui/action.js';
+import { useDate } from '../../ui/date.js';
 import { securityStrings } from './security-strings.js';
 import { strings } from './strings.js';
 import { PasskeysSection } from './passkeys.js';
 import { SecurityLogSection } from './security-log.js';
 import { TwoFactor } from './two-factor.js';
+import '../settings/settings.css';
 
 /**
  * Account → Security (operations.md §7, §15): the password, two-factor sign-in (TOTP and its
@@ -50,7 +53,14 @@ function Password() {
       <form class="stack-tight" onSubmit={submit}>
         <label class="field">
           <span>{a.currentPassword}</span>
-          <input name="currentPassword" type="password" autocomplete="current-password" required value={current} onInput={(e) => setCurrent(e.currentTarget.value)} />
+          <input
+            name="currentPassword"
+            type="password"
+            autocomplete="current-password"
+            required
+            value={current}
+            onInput={(e) => setCurrent(e.currentTarget.value)}
+          />
         </label>
         <label class="field">
           <span>{a.newPassword}</span>
@@ -147,8 +157,26 @@ function Sessions() {
 /** "Chrome 131 on Linux" from a User-Agent, or undefined. */
 function browserName(ua: string | null): string | undefined {
   if (!ua) return undefined;
-  const browser = /Edg\/(\d+)/.exec(ua) ? `Edge ${/Edg\/(\d+)/.exec(ua)![1]}` : /Firefox\/(\d+)/.exec(ua) ? `Firefox ${/Firefox\/(\d+)/.exec(ua)![1]}` : /Chrom(?:e|ium)\/(\d+)/.exec(ua) ? `Chrome ${/Chrom(?:e|ium)\/(\d+)/.exec(ua)![1]}` : /Version\/(\d+).*Safari/.exec(ua) ? `Safari ${/Version\/(\d+)/.exec(ua)![1]}` : undefined;
-  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Windows/.test(ua) ? 'Windows' : /Mac OS X/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : undefined;
+  const browser = /Edg\/(\d+)/.exec(ua)
+    ? `Edge ${/Edg\/(\d+)/.exec(ua)![1]}`
+    : /Firefox\/(\d+)/.exec(ua)
+      ? `Firefox ${/Firefox\/(\d+)/.exec(ua)![1]}`
+      : /Chrom(?:e|ium)\/(\d+)/.exec(ua)
+        ? `Chrome ${/Chrom(?:e|ium)\/(\d+)/.exec(ua)![1]}`
+        : /Version\/(\d+).*Safari/.exec(ua)
+          ? `Safari ${/Version\/(\d+)/.exec(ua)![1]}`
+          : undefined;
+  const os = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iOS'
+      : /Windows/.test(ua)
+        ? 'Windows'
+        : /Mac OS X/.test(ua)
+          ? 'macOS'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : undefined;
   if (!browser) return ua.slice(0, 60);
   return os ? `${browser} · ${os}` : browser;
 }

@@ -1,10 +1,12 @@
 import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
-import { ErrorLine, useAction } from '../settings/ui.js';
+import { ErrorLine } from '../../ui/states.js';
+import { useAction } from '../../ui/action.js';
 
 const en = {
   title: 'Single sign-on',
-  intro: 'If your workspace’s identity provider refused to sign you in because this account already existed, link it here: you go to the provider, and afterwards it signs you into this account.',
+  intro:
+    'If your workspace’s identity provider refused to sign you in because this account already existed, link it here: you go to the provider, and afterwards it signs you into this account.',
   link: 'Link single sign-on of this workspace',
   linked: 'Single sign-on is linked: next time, sign in with SSO.',
 };

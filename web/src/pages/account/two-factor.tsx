@@ -3,7 +3,10 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
 import { download } from '../../ui/download.js';
-import { CopyButton, ErrorLine, Loaded, meChanged, useAction, useLoad } from '../settings/ui.js';
+import { CopyButton } from '../../ui/copy.js';
+import { ErrorLine, Loaded, useLoad } from '../../ui/states.js';
+import { meChanged } from '../../me-changed.js';
+import { useAction } from '../../ui/action.js';
 import { securityStrings } from './security-strings.js';
 
 /** Enrolment in steps: nothing started, the new secret to scan, the recovery codes to keep. */
@@ -97,7 +100,9 @@ function useQrCode(text: string): string | undefined {
   const [src, setSrc] = useState<string>();
   useEffect(() => {
     let live = true;
-    void QRCode.toString(text, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }).then((svg) => live && setSrc(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`));
+    void QRCode.toString(text, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }).then(
+      (svg) => live && setSrc(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`),
+    );
     return () => {
       live = false;
     };
@@ -105,7 +110,17 @@ function useQrCode(text: string): string | undefined {
   return src;
 }
 
-function Scan({ secret, otpauthUrl, onCancel, onConfirmed }: { secret: string; otpauthUrl: string; onCancel: () => void; onConfirmed: (codes: string[]) => void }) {
+function Scan({
+  secret,
+  otpauthUrl,
+  onCancel,
+  onConfirmed,
+}: {
+  secret: string;
+  otpauthUrl: string;
+  onCancel: () => void;
+  onConfirmed: (codes: string[]) => void;
+}) {
   const sec = useStrings(securityStrings);
   const qr = useQrCode(otpauthUrl);
   const [code, setCode] = useState('');
@@ -129,11 +144,20 @@ function Scan({ secret, otpauthUrl, onCancel, onConfirmed }: { secret: string; o
         <input class="mono" name="secret" readOnly value={secret} onFocus={(e) => e.currentTarget.select()} />
       </label>
       <div class="actions">
-        <CopyButton text={secret} label={sec.secretLabel} />
+        <CopyButton text={secret} label={sec.secretLabel} announce />
       </div>
       <label class="field">
         <span>{sec.codeLabel}</span>
-        <input name="code" inputMode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" required value={code} onInput={(e) => setCode(e.currentTarget.value)} aria-describedby="mfa-code-help" />
+        <input
+          name="code"
+          inputMode="numeric"
+          autocomplete="one-time-code"
+          pattern="[0-9 ]{6,7}"
+          required
+          value={code}
+          onInput={(e) => setCode(e.currentTarget.value)}
+          aria-describedby="mfa-code-help"
+        />
         <span id="mfa-code-help" class="hint">
           {sec.codeHelp}
         </span>
@@ -169,7 +193,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
         ))}
       </ol>
       <div class="actions">
-        <CopyButton text={text} label={sec.copyCodes} />
+        <CopyButton text={text} label={sec.copyCodes} announce />
         <button type="button" onClick={() => download(text, 'text/plain', 'linktrail-recovery-codes.txt')}>
           {sec.downloadCodes}
         </button>

@@ -65,7 +65,10 @@ export function Breakdown({ card, dim, onDim, query, onFilter, filters, carry, f
   const take = expanded === `${dim} ${key}` ? MANY : FEW;
   // The rows come with the dimension they were asked for (the last ones stay while the next load).
   const groups = useLoad<{ rows: Group[]; dim: Dimension }>(
-    () => api.GET('/api/analytics', { params: { query: { ...query, groupBy: dim, take } } }).then((r) => (r.error ? r : { data: { rows: r.data as Group[], dim } })),
+    () =>
+      api
+        .GET('/api/analytics', { params: { query: { ...query, groupBy: dim, take } } })
+        .then((r) => (r.error ? r : { data: { rows: r.data as Group[], dim } })),
     [key, dim, take],
     f.lang,
   );
@@ -91,7 +94,11 @@ export function Breakdown({ card, dim, onDim, query, onFilter, filters, carry, f
       {rows && rows.length === 0 && <Empty>{s.emptyGroup}</Empty>}
       {rows && rows.length > 0 && (
         <div class="lt-result" aria-busy={groups.loading}>
-          <Table class="lt-breakdown lt-collapse" region={{ class: 'lt-scroll', label: `${s[card.title]}: ${s[shown]}` }} columns={[s[shown], ...metricColumns(s, visitors)]}>
+          <Table
+            class="lt-breakdown lt-collapse"
+            region={{ class: 'lt-scroll', label: `${s[card.title]}: ${s[shown]}` }}
+            columns={[s[shown], ...metricColumns(s, visitors)]}
+          >
             {rows.map((g) => {
               const label = rowLabel(shown, g, s, f.lang);
               const most = Math.max(1, ...rows.map((r) => r.clicks));
@@ -109,12 +116,7 @@ export function Breakdown({ card, dim, onDim, query, onFilter, filters, carry, f
                       <Label {...label} />
                     )}
                     {shown === 'link' && g.shortUrl && (
-                      <a
-                        class="lt-sub"
-                        href={`/app/links/${g.key}${carry}`}
-                        onClick={(e) => openInApp(e)}
-                        aria-label={`${s.openLink}: ${g.shortUrl}`}
-                      >
+                      <a class="lt-sub" href={`/app/links/${g.key}${carry}`} onClick={(e) => openInApp(e)} aria-label={`${s.openLink}: ${g.shortUrl}`}>
                         <bdi dir="ltr">{g.shortUrl}</bdi>
                       </a>
                     )}

@@ -9,6 +9,8 @@ import { CompareSelect } from './compare-select.js';
 import { FILTER_PARAMS, FILTERS, type FilterParam, type ViewState } from './view-state.js';
 
 export const PRESET_LABEL: Record<Preset, keyof Strings> = {
+  today: 'today',
+  mtd: 'monthToDate',
   '24h': 'last24h',
   '7d': 'last7d',
   '30d': 'last30d',

@@ -10,7 +10,23 @@ type Said = Pick<Strings, 'up' | 'down' | 'same' | 'noBase' | 'was'>;
  * colour is never the only signal), the signed percentage, and the earlier figure. Nothing in
  * the earlier period: "—", there is no percentage of nothing.
  */
-export function Delta({ now, before, earlier, f, s, code, compact }: { now: number; before: number; earlier: string; f: Formats; s: Said; code?: string; compact?: boolean }) {
+export function Delta({
+  now,
+  before,
+  earlier,
+  f,
+  s,
+  code,
+  compact,
+}: {
+  now: number;
+  before: number;
+  earlier: string;
+  f: Formats;
+  s: Said;
+  code?: string;
+  compact?: boolean;
+}) {
   const p = changePercent(now, before);
   const trend = p === undefined ? 'none' : p > 0 ? 'up' : p < 0 ? 'down' : 'same';
   return (
@@ -57,7 +73,16 @@ export function RevenueDelta({ now, before, f, s, compact }: Change<ByCurrency>)
   return (
     <>
       {codes.map((c) => (
-        <Delta key={c} now={now[c] ?? 0} before={before[c] ?? 0} earlier={f.money(before[c] ?? 0, c)} f={f} s={s} code={codes.length > 1 ? c : undefined} compact={compact} />
+        <Delta
+          key={c}
+          now={now[c] ?? 0}
+          before={before[c] ?? 0}
+          earlier={f.money(before[c] ?? 0, c)}
+          f={f}
+          s={s}
+          code={codes.length > 1 ? c : undefined}
+          compact={compact}
+        />
       ))}
     </>
   );

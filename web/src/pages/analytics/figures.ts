@@ -20,6 +20,19 @@ export function funnelRates(g: { clicks: number; leads: number; sales: number })
   return { leadsPerClick: rate(g.leads, g.clicks), salesPerLead: rate(g.sales, g.leads), salesPerClick: rate(g.sales, g.clicks) };
 }
 
+/**
+ * The funnel's shares, never over 100 %: a step's share of the step before, capped. A click can
+ * bring several leads (a sign-up, then a demo request) and a lead several sales (renewals), so
+ * a later step can count more than the one before; `several` says so, and the share shows 100 %.
+ */
+export function funnelShares(g: { clicks: number; leads: number; sales: number }) {
+  const share = (part: number, whole: number) => {
+    const r = rate(part, whole);
+    return { share: r === undefined ? undefined : Math.min(100, r), several: r !== undefined && r > 100 };
+  };
+  return { leadsOfClicks: share(g.leads, g.clicks), salesOfLeads: share(g.sales, g.leads), salesOfClicks: share(g.sales, g.clicks) };
+}
+
 /** The figures of a group that a comparison covers (its previous has the same shape). */
 export interface Figures {
   clicks: number;

@@ -1,6 +1,6 @@
 import { useContext, useMemo } from 'preact/hooks';
 import { LangContext, type Lang } from '../../i18n/index.js';
-import { formatByCurrency, formatMoney, type ByCurrency } from '../../ui/money.js';
+import { formatMoney } from '../../ui/money.js';
 import { bucketOf, bucketSeconds, type Interval } from './range.js';
 
 export interface Formats {
@@ -8,8 +8,6 @@ export interface Formats {
   number: (n: number) => string;
   /** Minor units of a currency (ISO 4217, any case) as money; a plain number when the currency is unknown. */
   money: (minor: number, currency: string) => string;
-  /** Amounts per currency as a list of totals, one per currency ("$49.00 · €20.00"). */
-  revenue: (amounts: ByCurrency) => string;
   /** An instant in a zone: date and time. */
   dateTime: (at: string | number | Date, zone?: string) => string;
   /** A date (YYYY-MM-DD) as the language writes it. */
@@ -33,7 +31,6 @@ export function formats(lang: Lang): Formats {
   return {
     lang,
     number: (n) => number.format(n),
-    revenue: (amounts) => formatByCurrency(lang, amounts),
     money: (minor, currency) => formatMoney(lang, minor, currency),
     dateTime(at, zone) {
       const key = zone ?? '';

@@ -6,7 +6,7 @@
  * characters name the same bucket.
  */
 export type Interval = 'hour' | 'day' | 'month';
-export const PRESETS = ['24h', '7d', '30d', '90d', '12m', 'all'] as const;
+export const PRESETS = ['today', '24h', '7d', '30d', 'mtd', '90d', '12m', 'all'] as const;
 export type Preset = (typeof PRESETS)[number];
 export const DEFAULT_PRESET: Preset = '30d';
 
@@ -112,6 +112,14 @@ export function resolveRange(range: Preset | { start: string; end: string }, zon
     return { startDate: range.start, endDate: range.end, interval, buckets };
   }
   switch (range) {
+    case 'today':
+      // Today in the zone, hour by hour, to now.
+      return { startDate: today, interval: 'hour', buckets: Array.from({ length: 24 }, (_, h) => `${today}T${String(h).padStart(2, '0')}`) };
+    case 'mtd': {
+      // The calendar month so far, day by day.
+      const start = `${today.slice(0, 7)}-01`;
+      return { startDate: start, interval: 'day', buckets: dayRange(start, today) };
+    }
     case '24h': {
       // The last 24 hours to the minute; the buckets are the hours they touch.
       const start = now - 24 * HOUR_MS;

@@ -53,7 +53,15 @@ export function ReportActions(props: Props & { breakdowns: { title: string; dim:
     setState({ busy: true, say: s.exporting });
     try {
       const { buildReport } = await import('./report.js');
-      const text = await buildReport({ query, interval: resolved.interval, breakdowns, header: reportHeader(props), bucketName: bucketNamer(resolved.interval, f.lang), s, f });
+      const text = await buildReport({
+        query,
+        interval: resolved.interval,
+        breakdowns,
+        header: reportHeader(props),
+        bucketName: bucketNamer(resolved.interval, f.lang),
+        s,
+        f,
+      });
       download(text, 'text/csv;charset=utf-8', `analytics-${name}-${new Date().toISOString().slice(0, 10)}.csv`);
       setState({ busy: false, say: s.exported });
     } catch (e) {

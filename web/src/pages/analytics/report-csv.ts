@@ -5,6 +5,7 @@
  * (a well-formed table). Money stays per currency: one column per currency, in major units,
  * never added together.
  */
+import { majorUnits } from '../../ui/money.js';
 import { guardFormula } from '../links/csv.js';
 import { currenciesOf, hasVisitors } from './figures.js';
 import type { components } from '../../api/schema.js';
@@ -37,17 +38,6 @@ export function toCsv(records: readonly Cell[][]): string {
   return records.map((r) => [...r, ...Array<Cell>(width - r.length).fill('')].map(csvField).join(',') + '\r\n').join('');
 }
 
-/** Minor units of a currency as a decimal in major units ("49.00"), with the currency's own number of decimals. */
-export function majorUnits(minor: number, currency: string): string {
-  let digits = 2;
-  try {
-    digits = new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    // A code this browser does not know: two decimals, as money.ts writes it.
-  }
-  return (minor / 10 ** digits).toFixed(digits);
-}
-
 export interface Section {
   name: string;
   groupBy: string;
@@ -61,10 +51,7 @@ export function reportRecords(sections: Section[], header: ReportHeader, compare
   const visitors = hasVisitors(all);
   // The earlier period's visitors, when the API gives them with the comparison.
   const earlierVisitors = compare && hasVisitors(all.map((g) => g.previous ?? {}));
-  const codes = currenciesOf(
-    Object.assign({}, ...all.map((g) => g.revenue)),
-    compare ? Object.assign({}, ...all.map((g) => g.previous?.revenue ?? {})) : {},
-  );
+  const codes = currenciesOf(Object.assign({}, ...all.map((g) => g.revenue)), compare ? Object.assign({}, ...all.map((g) => g.previous?.revenue ?? {})) : {});
   const money = (prefix: string) => codes.map((c) => `${prefix}${s.revenue} (${c.toUpperCase()})`);
   const heading: Cell[] = [
     s.dimension,
@@ -76,7 +63,15 @@ export function reportRecords(sections: Section[], header: ReportHeader, compare
     s.leads,
     s.sales,
     ...money(''),
-    ...(compare ? [`${s.earlier}: ${s.clicks}`, ...(earlierVisitors ? [`${s.earlier}: ${s.visitors}`] : []), `${s.earlier}: ${s.leads}`, `${s.earlier}: ${s.sales}`, ...money(`${s.earlier}: `)] : []),
+    ...(compare
+      ? [
+          `${s.earlier}: ${s.clicks}`,
+          ...(earlierVisitors ? [`${s.earlier}: ${s.visitors}`] : []),
+          `${s.earlier}: ${s.leads}`,
+          `${s.earlier}: ${s.sales}`,
+          ...money(`${s.earlier}: `),
+        ]
+      : []),
   ];
   const records: Cell[][] = [
     [s.report],
@@ -100,7 +95,15 @@ export function reportRecords(sections: Section[], header: ReportHeader, compare
         g.leads,
         g.sales,
         ...codes.map((c) => majorUnits(Number(g.revenue[c] ?? 0), c)),
-        ...(compare ? [p?.clicks ?? 0, ...(earlierVisitors ? [(p as { visitors?: number }).visitors ?? 0] : []), p?.leads ?? 0, p?.sales ?? 0, ...codes.map((c) => majorUnits(Number(p?.revenue[c] ?? 0), c))] : []),
+        ...(compare
+          ? [
+              p?.clicks ?? 0,
+              ...(earlierVisitors ? [(p as { visitors?: number }).visitors ?? 0] : []),
+              p?.leads ?? 0,
+              p?.sales ?? 0,
+              ...codes.map((c) => majorUnits(Number(p?.revenue[c] ?? 0), c)),
+            ]
+          : []),
       ]);
     }
   }

@@ -41,7 +41,12 @@ export async function buildReport(input: ReportInput): Promise<string> {
   ]);
   const sections: Section[] = [
     { name: s.time, groupBy: 'timeseries', rows: series!, label: (g) => bucketName(g.key) },
-    ...breakdowns.map((b, i) => ({ name: `${b.title}: ${s[b.dim]}`, groupBy: b.dim, rows: cards[i]!, label: (g: Group) => rowLabel(b.dim, g, s, f.lang).text })),
+    ...breakdowns.map((b, i) => ({
+      name: `${b.title}: ${s[b.dim]}`,
+      groupBy: b.dim,
+      rows: cards[i]!,
+      label: (g: Group) => rowLabel(b.dim, g, s, f.lang).text,
+    })),
   ];
   return '\uFEFF' + toCsv(reportRecords(sections, header, query.compare !== undefined, s, new Date().toISOString()));
 }

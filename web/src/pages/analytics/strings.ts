@@ -2,6 +2,8 @@
 const en = {
   controls: 'Analytics view',
   range: 'Date range',
+  today: 'Today',
+  monthToDate: 'Month to date',
   last24h: 'Last 24 hours',
   last7d: 'Last 7 days',
   last30d: 'Last 30 days',
@@ -84,6 +86,10 @@ const en = {
   funnelLabel: 'Clicks to leads to sales, with the conversion rates',
   ofClicks: 'of clicks',
   ofLeads: 'of leads',
+  severalLeadsPerClick:
+    'More leads than clicks: some clicks brought several leads (a sign-up, then a demo request…). The share shows 100 %; the Leads figure counts every lead.',
+  severalSalesPerLead:
+    'More sales than leads (or clicks): some customers bought several times (renewals, repeat orders). The share shows 100 %; the Sales figure counts every sale.',
   leadsPerClick: 'Leads per click',
   salesPerClick: 'Sales per click',
   exportCsv: 'Export CSV',
@@ -122,6 +128,8 @@ const en = {
 const ar: typeof en = {
   controls: 'عرض التحليلات',
   range: 'الفترة الزمنية',
+  today: 'اليوم',
+  monthToDate: 'من بداية الشهر حتى اليوم',
   last24h: 'آخر ٢٤ ساعة',
   last7d: 'آخر ٧ أيام',
   last30d: 'آخر ٣٠ يومًا',
@@ -201,6 +209,10 @@ const ar: typeof en = {
   funnelLabel: 'من النقرات إلى العملاء المحتملين إلى المبيعات، مع معدلات التحويل',
   ofClicks: 'من النقرات',
   ofLeads: 'من العملاء المحتملين',
+  severalLeadsPerClick:
+    'العملاء المحتملون أكثر من النقرات: جاءت بعض النقرات بأكثر من عميل محتمل (تسجيل ثم طلب عرض توضيحي…). تظهر النسبة 100٪، ويعدّ رقم العملاء المحتملين كل عميل.',
+  severalSalesPerLead:
+    'المبيعات أكثر من العملاء المحتملين (أو النقرات): اشترى بعض العملاء أكثر من مرة (تجديدات وطلبات متكررة). تظهر النسبة 100٪، ويعدّ رقم المبيعات كل عملية بيع.',
   leadsPerClick: 'العملاء لكل نقرة',
   salesPerClick: 'المبيعات لكل نقرة',
   exportCsv: 'تصدير CSV',

@@ -1,7 +1,8 @@
 import { CountDelta, RevenueDelta } from './delta.js';
-import { funnelRates, type Figures } from './figures.js';
+import { funnelShares, type Figures } from './figures.js';
 import type { Formats } from './format.js';
 import type { Strings } from './strings.js';
+import { Amounts } from './metrics.js';
 
 interface Props {
   now: Figures;
@@ -32,10 +33,12 @@ export function Totals({ now, before, s, f }: Props) {
             </dd>
           </div>
         ))}
-        <div class="total">
+        <div class="total lt-total-money">
           <dt>{s.revenue}</dt>
           <dd>
-            <span class="lt-now">{f.revenue(now.revenue)}</span>
+            <span class="lt-now">
+              <Amounts amounts={now.revenue} f={f} />
+            </span>
             {before && <RevenueDelta now={now.revenue} before={before.revenue} f={f} s={s} />}
           </dd>
         </div>
@@ -46,13 +49,17 @@ export function Totals({ now, before, s, f }: Props) {
 
 /** Clicks → leads → sales, each step's bar against clicks and its conversion rates (visitors beside clicks when counted). */
 export function Funnel({ now, s, f }: Props) {
-  const r = funnelRates(now);
-  const pct = (p: number | undefined) => (p === undefined ? '—' : f.percent(p));
+  const r = funnelShares(now);
+  const pct = (p: { share: number | undefined }) => (p.share === undefined ? '—' : f.percent(p.share));
+  // A later step counting more than the one before is said in words, not as a share over 100 %.
+  const several = [r.leadsOfClicks.several && s.severalLeadsPerClick, (r.salesOfLeads.several || r.salesOfClicks.several) && s.severalSalesPerLead].filter(
+    Boolean,
+  );
   const width = (n: number) => (now.clicks > 0 ? Math.min(100, (100 * n) / now.clicks) : 0);
   const steps = [
     { key: 'clicks', n: now.clicks, note: now.visitors === undefined ? '' : `${s.visitors}: ${f.number(now.visitors)}` },
-    { key: 'leads', n: now.leads, note: `${pct(r.leadsPerClick)} ${s.ofClicks}` },
-    { key: 'sales', n: now.sales, note: `${pct(r.salesPerLead)} ${s.ofLeads} · ${pct(r.salesPerClick)} ${s.ofClicks}` },
+    { key: 'leads', n: now.leads, note: `${pct(r.leadsOfClicks)} ${s.ofClicks}` },
+    { key: 'sales', n: now.sales, note: `${pct(r.salesOfLeads)} ${s.ofLeads} · ${pct(r.salesOfClicks)} ${s.ofClicks}` },
   ] as const;
   return (
     <section class="lt-funnel" aria-labelledby="lt-funnel-title">
@@ -69,6 +76,11 @@ export function Funnel({ now, s, f }: Props) {
           </li>
         ))}
       </ol>
+      {several.map((text) => (
+        <p key={text as string} class="muted lt-funnel-note">
+          {text}
+        </p>
+      ))}
     </section>
   );
 }

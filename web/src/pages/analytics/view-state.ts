@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { browserZone, DEFAULT_PRESET, isDate, isZone, PRESETS, type Preset } from './range.js';
+import { browserZone, DEFAULT_PRESET, isDate, isZone, PRESETS, resolveRange, type Preset, type Resolved } from './range.js';
 
 /**
  * The filters GET /api/analytics takes, each the key of a row of one breakdown (its query
@@ -125,6 +125,12 @@ export function writeView(v: ViewState): string {
 }
 
 /** The view of the current URL, and a way to change it (a new history entry, so Back undoes it). */
+/** The view's range in its zone: its preset, or its custom dates (the last 30 days while they are incomplete). */
+export function resolvedRangeOf(view: Pick<ViewState, 'range' | 'start' | 'end' | 'tz'>): Resolved {
+  if (view.range !== 'custom') return resolveRange(view.range, view.tz);
+  return resolveRange(isDate(view.start) && isDate(view.end) ? { start: view.start, end: view.end } : '30d', view.tz);
+}
+
 export function useViewState(): [ViewState, (patch: Partial<ViewState>) => void] {
   const [search, setSearch] = useState(location.search);
   useEffect(() => {

@@ -4,12 +4,12 @@ import { useStrings } from '../../i18n/index.js';
 import { Breakdown, CARDS, type AnalyticsQuery, type Group, type RowFilter } from './breakdown.js';
 import { Controls, FilterChips, focusChip, rememberFilterName } from './controls.js';
 import { bucketNamer, useFormats } from './format.js';
-import { bucketOf, bucketSeconds, isDate, monthRange, resolveRange, wallHour, type Interval } from './range.js';
+import { bucketOf, bucketSeconds, monthRange, wallHour, type Interval } from './range.js';
 import { useLoad } from './load.js';
 import { strings } from './strings.js';
 import { TimeChart, type ChartSeries } from '../../ui/time-chart.js';
 import { GeoCredit } from '../../ui/geo-credit.js';
-import { FILTER_PARAMS, useViewState, type Filters, type ViewState } from './view-state.js';
+import { FILTER_PARAMS, resolvedRangeOf, useViewState, type Filters, type ViewState } from './view-state.js';
 import './analytics.css';
 import { Empty, Loading, LoadFailure } from '../../ui/states.js';
 import { Table } from '../../ui/table.js';
@@ -27,10 +27,7 @@ export function AnalyticsView({ linkId }: { linkId?: string }) {
   const s = useStrings(strings);
   const f = useFormats();
   const [view, update] = useViewState();
-  const resolved = useMemo(
-    () => resolveRange(view.range === 'custom' && isDate(view.start) && isDate(view.end) ? { start: view.start, end: view.end } : view.range === 'custom' ? '30d' : view.range, view.tz),
-    [view.range, view.start, view.end, view.tz],
-  );
+  const resolved = useMemo(() => resolvedRangeOf(view), [view.range, view.start, view.end, view.tz]);
   const query = useMemo<AnalyticsQuery>(
     () => ({
       timezone: view.tz,
@@ -156,7 +153,12 @@ function Series({ rows, interval, buckets, tz, filtered, compare }: SeriesProps)
       { label: s.leads, values: pick('leads'), colorVar: '--c-leads' },
       { label: s.sales, values: pick('sales'), colorVar: '--c-sales' },
       ...(compare
-        ? (['clicks', 'leads', 'sales'] as const).map((k) => ({ label: `${s[k]} (${s.earlierSeries})`, values: earlier(k), colorVar: `--c-${k}`, dash: [6, 4] }))
+        ? (['clicks', 'leads', 'sales'] as const).map((k) => ({
+            label: `${s[k]} (${s.earlierSeries})`,
+            values: earlier(k),
+            colorVar: `--c-${k}`,
+            dash: [6, 4],
+          }))
         : []),
     ];
     return { times: all.map(bucketSeconds), series, active: all.filter((b) => byBucket.has(b)).map((b) => [b, byBucket.get(b)!] as const) };
@@ -191,7 +193,6 @@ function Series({ rows, interval, buckets, tz, filtered, compare }: SeriesProps)
     </>
   );
 }
-
 
 /** Two rows of one bucket added up (figures, earlier figures, visitors). */
 function mergeGroups(a: Group, b: Group): Group {

@@ -21,11 +21,7 @@ interface Props {
 
 /** Customers a page at a time, newest first; a chosen one shows their details and their events. */
 export function CustomersView({ query, go }: Props) {
-  return query.customer ? (
-    <CustomerDetail id={query.customer} query={query} go={go} />
-  ) : (
-    <CustomerList query={query} go={go} />
-  );
+  return query.customer ? <CustomerDetail id={query.customer} query={query} go={go} /> : <CustomerList query={query} go={go} />;
 }
 
 /** A same-page link that keeps the browser's own ways (new tab…) and otherwise changes the view in place. */
@@ -48,7 +44,10 @@ function CustomerList({ query, go }: Props) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
   const page = query.cpage;
-  const { list, reload } = usePagedList<Customer>(({ take, skip }) => api.GET('/api/customers', { params: { query: { take, skip, sort: 'desc' } } }), { page: page - 1, size: PAGE });
+  const { list, reload } = usePagedList<Customer>(({ take, skip }) => api.GET('/api/customers', { params: { query: { take, skip, sort: 'desc' } } }), {
+    page: page - 1,
+    size: PAGE,
+  });
   const dates = useMemo(() => new Intl.DateTimeFormat(lang, { dateStyle: 'medium' }), [lang]);
 
   if (list.kind === 'loading') return <Loading />;

@@ -36,11 +36,14 @@ interface Props {
 export function EventsList({ filter, page, onPage, title, empty, customerHref, onCustomer, onDateError }: Props) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
-  const { list, reload } = usePagedList<Event>(({ take, skip }) => jsonList(api.GET('/api/events', { params: { query: { ...filter, take, skip, sort: 'desc' } } })), {
-    page: page - 1,
-    size: PAGE,
-    deps: [JSON.stringify(filter)],
-  });
+  const { list, reload } = usePagedList<Event>(
+    ({ take, skip }) => jsonList(api.GET('/api/events', { params: { query: { ...filter, take, skip, sort: 'desc' } } })),
+    {
+      page: page - 1,
+      size: PAGE,
+      deps: [JSON.stringify(filter)],
+    },
+  );
   // An error that names a date parameter is shown at that field, not here.
   const field = list.kind === 'error' ? errorField(list.error) : undefined;
   const atField = Boolean(onDateError && (field === 'startDate' || field === 'endDate'));

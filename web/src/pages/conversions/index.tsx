@@ -56,8 +56,7 @@ export function ConversionsPage() {
       </div>
       {VIEWS.map((view) => (
         <div key={view} id={`conv-panel-${view}`} role="tabpanel" aria-labelledby={`conv-tab-${view}`} hidden={query.view !== view} class="stack">
-          {query.view === view &&
-            (view === 'events' ? <EventsView query={query} go={go} /> : <CustomersView query={query} go={go} />)}
+          {query.view === view && (view === 'events' ? <EventsView query={query} go={go} /> : <CustomersView query={query} go={go} />)}
         </div>
       ))}
     </section>
@@ -99,7 +98,14 @@ function EventsView({ query, go }: { query: ConversionsQuery; go: (q: Conversion
     return (
       <div class="field">
         <label for={id}>{label}</label>
-        <input id={id} name={name} type="date" defaultValue={query[name] ?? ''} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? `${id}-error` : undefined} />
+        <input
+          id={id}
+          name={name}
+          type="date"
+          defaultValue={query[name] ?? ''}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
         {error && (
           <p id={`${id}-error`} class="error" role="alert">
             {error}

@@ -1,7 +1,8 @@
 import { useId, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
-import { ErrorLine, useAction } from '../settings/ui.js';
+import { ErrorLine } from '../../ui/states.js';
+import { useAction } from '../../ui/action.js';
 import { strings } from './strings.js';
 import { urlOrNull, type Domain } from './types.js';
 import { UrlField } from './url-field.js';
@@ -28,7 +29,19 @@ export function ClaimForm({ onClaimed }: { onClaimed: (domain: Domain) => void }
       <h2 id={`${id}-title`}>{w.claimTitle}</h2>
       <div class="field">
         <label for={`${id}-host`}>{w.host}</label>
-        <input id={`${id}-host`} name="host" required maxLength={300} dir="ltr" autocomplete="off" spellcheck={false} placeholder="brand.link" aria-describedby={`${id}-host-help`} value={host} onInput={(e) => setHost(e.currentTarget.value)} />
+        <input
+          id={`${id}-host`}
+          name="host"
+          required
+          maxLength={300}
+          dir="ltr"
+          autocomplete="off"
+          spellcheck={false}
+          placeholder="brand.link"
+          aria-describedby={`${id}-host-help`}
+          value={host}
+          onInput={(e) => setHost(e.currentTarget.value)}
+        />
         <span id={`${id}-host-help`} class="hint">
           {w.hostHelp}
         </span>

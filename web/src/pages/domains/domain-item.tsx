@@ -2,7 +2,11 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
-import { ConfirmButton, CopyButton, ErrorLine, useAction, useDate } from '../settings/ui.js';
+import { ConfirmButton } from '../../ui/confirm.js';
+import { CopyButton } from '../../ui/copy.js';
+import { ErrorLine } from '../../ui/states.js';
+import { useAction } from '../../ui/action.js';
+import { useDate } from '../../ui/date.js';
 import { strings } from './strings.js';
 import { TargetsForm } from './targets-form.js';
 import type { Domain } from './types.js';
@@ -99,12 +103,12 @@ function TxtRecord({ domain: d, children }: { domain: Domain; children: Componen
         <dt>{w.recordName}</dt>
         <dd>
           <code>{d.verification.txtName}</code>
-          <CopyButton text={d.verification.txtName} label={w.copyName(d.host)} />
+          <CopyButton text={d.verification.txtName} label={w.copyName(d.host)} announce />
         </dd>
         <dt>{w.recordValue}</dt>
         <dd>
           <code>{d.verification.txtValue}</code>
-          <CopyButton text={d.verification.txtValue} label={w.copyValue(d.host)} />
+          <CopyButton text={d.verification.txtValue} label={w.copyValue(d.host)} announce />
         </dd>
       </dl>
       {children}

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
-import { Empty } from '../../ui/states.js';
-import { Loaded, useLoad } from '../settings/ui.js';
+import { Empty, Loaded, useLoad } from '../../ui/states.js';
 import { ClaimForm } from './claim-form.js';
 import { DomainItem } from './domain-item.js';
 import { strings } from './strings.js';
+import '../settings/settings.css';
 import './domains.css';
 
 /** Settings → Domains: claim a host, add its TXT record, verify it; where it sends visitors; give it up. */

@@ -3,7 +3,8 @@ const bidi = (text: string) => `\u2068${text}\u2069`;
 
 /** Words of Settings → Domains (operations.md §13: claimed hosts for old short URLs), in English and Arabic. */
 const en = {
-  intro: 'Claim the host of your old short links (for example brand.link) and they keep working here: each imported link answers on its old short URL. A host routes once its DNS proves it is yours.',
+  intro:
+    'Claim the host of your old short links (for example brand.link) and they keep working here: each imported link answers on its old short URL. A host routes once its DNS proves it is yours.',
   claimTitle: 'Claim a host',
   host: 'Host',
   hostHelp: 'The host name alone, without https:// or a path, e.g. brand.link.',
@@ -44,7 +45,8 @@ const en = {
 };
 
 const ar: typeof en = {
-  intro: 'طالِب بمضيف روابطك القصيرة القديمة (مثل brand.link) لتستمر في العمل هنا: يستجيب كل رابط مستورد على عنوانه القصير القديم. يبدأ المضيف في التوجيه بعد أن يثبت سجل DNS أنه ملكك.',
+  intro:
+    'طالِب بمضيف روابطك القصيرة القديمة (مثل brand.link) لتستمر في العمل هنا: يستجيب كل رابط مستورد على عنوانه القصير القديم. يبدأ المضيف في التوجيه بعد أن يثبت سجل DNS أنه ملكك.',
   claimTitle: 'المطالبة بمضيف',
   host: 'المضيف',
   hostHelp: 'اسم المضيف وحده، دون https://‎ أو مسار، مثل brand.link.',

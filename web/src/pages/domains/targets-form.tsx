@@ -1,7 +1,8 @@
 import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
-import { ErrorLine, useAction } from '../settings/ui.js';
+import { ErrorLine } from '../../ui/states.js';
+import { useAction } from '../../ui/action.js';
 import { strings } from './strings.js';
 import { urlOrNull, type Domain } from './types.js';
 import { UrlField } from './url-field.js';
@@ -18,7 +19,9 @@ export function TargetsForm({ domain: d, onCancel, onSaved }: { domain: Domain; 
   useLayoutEffect(() => ref.current?.querySelector('input')?.focus(), []);
   const submit = async (e: Event) => {
     e.preventDefault();
-    const saved = await run(() => api.PATCH('/api/domains/{id}', { params: { path: { id: d.id } }, body: { rootUrl: urlOrNull(rootUrl), notFoundUrl: urlOrNull(notFoundUrl) } }));
+    const saved = await run(() =>
+      api.PATCH('/api/domains/{id}', { params: { path: { id: d.id } }, body: { rootUrl: urlOrNull(rootUrl), notFoundUrl: urlOrNull(notFoundUrl) } }),
+    );
     if (saved) onSaved();
   };
   return (

@@ -28,7 +28,8 @@ function dataOf<T>({ data, error }: { data?: T; error?: unknown }): T {
 export const previewImport = async (file: Blob, c: ImportChoices, signal?: AbortSignal): Promise<Preview> =>
   dataOf(await api.POST('/api/imports/preview', { params: { query: query(c) }, ...fileBody(file), signal }));
 
-export const startImport = async (file: File, c: ImportChoices): Promise<ImportJob> => dataOf(await api.POST('/api/imports', { params: { query: query(c) }, ...fileBody(file) }));
+export const startImport = async (file: File, c: ImportChoices): Promise<ImportJob> =>
+  dataOf(await api.POST('/api/imports', { params: { query: query(c) }, ...fileBody(file) }));
 
 export const getImport = async (id: string): Promise<ImportJob> => dataOf(await api.GET('/api/imports/{id}', { params: { path: { id } } }));
 
@@ -36,4 +37,5 @@ export const listImports = async (take: number, skip: number, signal?: AbortSign
   dataOf(await api.GET('/api/imports', { params: { query: { take, skip } }, signal }));
 
 /** The rejected rows as the server writes them (CSV text). */
-export const importErrors = async (id: string): Promise<string> => dataOf(await api.GET('/api/imports/{id}/errors', { params: { path: { id } }, parseAs: 'text' }));
+export const importErrors = async (id: string): Promise<string> =>
+  dataOf(await api.GET('/api/imports/{id}/errors', { params: { path: { id } }, parseAs: 'text' }));

@@ -26,7 +26,11 @@ export function ImportHistory({ version, onRunning }: Props) {
   const date = useMemo(() => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }), [lang]);
   const [page, setPage] = useState(0);
   const { list, loading, reload } = usePagedList<ImportJob>(
-    ({ take, skip, signal }) => listImports(take, skip, signal).then((data) => ({ data }), (error: unknown) => ({ error })),
+    ({ take, skip, signal }) =>
+      listImports(take, skip, signal).then(
+        (data) => ({ data }),
+        (error: unknown) => ({ error }),
+      ),
     { page, size: PAGE_SIZE, deps: [version], keep: true, onPastEnd: () => setPage((p) => Math.max(0, p - 1)) },
   );
   useEffect(() => {

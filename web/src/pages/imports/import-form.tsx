@@ -36,8 +36,7 @@ export function ImportForm({ onStarted }: { onStarted: (job: ImportJob) => void 
     setStartError(undefined);
   };
   // Back to "no column" drops the person's choice: the field reads what the source guesses, if anything.
-  const remap = (field: string, column: string) =>
-    setOverrides(({ [field]: _dropped, ...rest }) => (column ? { ...rest, [field]: column } : rest));
+  const remap = (field: string, column: string) => setOverrides(({ [field]: _dropped, ...rest }) => (column ? { ...rest, [field]: column } : rest));
   const submit = async (e: Event) => {
     e.preventDefault();
     if (!file) return;
@@ -49,7 +48,9 @@ export function ImportForm({ onStarted }: { onStarted: (job: ImportJob) => void 
     setStarting(true);
     setStartError(undefined);
     try {
-      onStarted(await startImport(file, { source: (state.preview?.source as ImportSource | undefined) ?? source, mapping: overrides, collection, upgradeHttp }));
+      onStarted(
+        await startImport(file, { source: (state.preview?.source as ImportSource | undefined) ?? source, mapping: overrides, collection, upgradeHttp }),
+      );
     } catch (err) {
       setStartError(err);
     } finally {
@@ -63,7 +64,13 @@ export function ImportForm({ onStarted }: { onStarted: (job: ImportJob) => void 
         <h2 id="imp-file-title">{s.fileTitle}</h2>
         <div class="field">
           <label for="imp-file">{s.file}</label>
-          <input id="imp-file" type="file" accept=".csv,.tsv,.txt,text/csv" aria-describedby="imp-file-help" onChange={(e) => choose(e.currentTarget.files?.[0] ?? null)} />
+          <input
+            id="imp-file"
+            type="file"
+            accept=".csv,.tsv,.txt,text/csv"
+            aria-describedby="imp-file-help"
+            onChange={(e) => choose(e.currentTarget.files?.[0] ?? null)}
+          />
           <span id="imp-file-help" class="hint">
             {s.fileHelp}
           </span>
@@ -77,7 +84,9 @@ export function ImportForm({ onStarted }: { onStarted: (job: ImportJob) => void 
           </p>
         )}
       </section>
-      {file && state.columns.length > 0 && <MappingEditor fields={state.fields} columns={state.columns} mapping={mapping} changed={overrides} onChange={remap} />}
+      {file && state.columns.length > 0 && (
+        <MappingEditor fields={state.fields} columns={state.columns} mapping={mapping} changed={overrides} onChange={remap} />
+      )}
       {ready && <PreviewTable preview={state.preview!} collection={collection} busy={state.loading} />}
       {ready && (
         <>

@@ -21,7 +21,10 @@ export function JobPanel({ started, onEnded, onAnother, showDomains }: Props) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
   const number = useMemo(() => new Intl.NumberFormat(lang), [lang]);
+  const percent = useMemo(() => new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 0 }), [lang]);
   const { job, error } = useImportJob(started);
+  // Progress from the first byte: how far into the file the rows written reach (the rows count moves by batches).
+  const byBytes = job.bytesTotal > 0;
   const running = job.status === 'running';
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -42,9 +45,15 @@ export function JobPanel({ started, onEnded, onAnother, showDomains }: Props) {
       </h2>
       <div class="field">
         <label for="imp-progress">{s.progress}</label>
-        <progress id="imp-progress" max={Math.max(job.total, 1)} value={job.done} aria-describedby="imp-progress-text" />
+        <progress
+          id="imp-progress"
+          max={byBytes ? job.bytesTotal : Math.max(job.total, 1)}
+          value={byBytes ? job.bytesRead : job.done}
+          aria-describedby="imp-progress-text"
+        />
         <span id="imp-progress-text" class="hint">
           {s.progressText(number.format(job.done), number.format(job.total))}
+          {byBytes && running && s.progressBytes(percent.format(job.bytesRead / job.bytesTotal))}
         </span>
       </div>
       {error !== undefined && <p class="error">{errorText(error, lang)}</p>}

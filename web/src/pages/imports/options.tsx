@@ -60,7 +60,13 @@ export function ImportOptions({ collections, collection, required, missing, upgr
       </div>
       <div class="choice">
         <label>
-          <input type="checkbox" name="upgradeHttp" checked={upgradeHttp} aria-describedby={`${id}-upgrade-help`} onChange={(e) => onUpgradeHttp(e.currentTarget.checked)} />
+          <input
+            type="checkbox"
+            name="upgradeHttp"
+            checked={upgradeHttp}
+            aria-describedby={`${id}-upgrade-help`}
+            onChange={(e) => onUpgradeHttp(e.currentTarget.checked)}
+          />
           <span>{s.upgradeHttp}</span>
         </label>
         <span id={`${id}-upgrade-help`} class="hint">

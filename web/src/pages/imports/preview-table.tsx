@@ -16,20 +16,37 @@ export function PreviewTable({ preview, collection, busy }: Props) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
   const number = useMemo(() => new Intl.NumberFormat(lang), [lang]);
+  const publicHosts = new Set(preview.publicShorteners.map((p) => p.host));
   return (
     <section class="stack-tight">
       <h2 id="imp-preview-title">{s.previewTitle}</h2>
-      <p class="hint">{s.previewSummary(number.format(preview.rows.length), number.format(preview.total))}</p>
-      <Table class="imp-preview" region={{ class: 'imp-scroll', labelledBy: 'imp-preview-title', busy }} columns={[s.line, s.destination, s.tags, s.collection, s.oldShortUrl, s.more, s.outcome]}>
+      <p class="hint">
+        {(preview.totalEstimated ? s.previewSummaryAbout : s.previewSummary)(number.format(preview.rows.length), number.format(preview.total))}
+      </p>
+      {preview.publicShorteners.length > 0 && (
+        <div class="stack-tight" role="note" aria-labelledby="imp-public-title">
+          <h3 id="imp-public-title">{s.publicShortenersTitle}</h3>
+          <ul class="imp-public">
+            {preview.publicShorteners.map((p) => (
+              <li key={p.host}>{s.publicShortener(p.host, number.format(p.rows))}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <Table
+        class="imp-preview"
+        region={{ class: 'imp-scroll', labelledBy: 'imp-preview-title', busy }}
+        columns={[s.line, s.destination, s.tags, s.collection, s.oldShortUrl, s.more, s.outcome]}
+      >
         {preview.rows.map((row) => (
-          <PreviewLine key={row.line} row={row} collection={collection} lang={lang} />
+          <PreviewLine key={row.line} row={row} collection={collection} lang={lang} publicHosts={publicHosts} />
         ))}
       </Table>
     </section>
   );
 }
 
-function PreviewLine({ row, collection, lang }: { row: PreviewRow; collection: string; lang: 'en' | 'ar' }) {
+function PreviewLine({ row, collection, lang, publicHosts }: { row: PreviewRow; collection: string; lang: 'en' | 'ar'; publicHosts: Set<string> }) {
   const s = useStrings(strings);
   if (!row.ok)
     return (
@@ -62,7 +79,10 @@ function PreviewLine({ row, collection, lang }: { row: PreviewRow; collection: s
         )}
       </td>
       <td>{row.collection ? <bdi>{row.collection}</bdi> : collection.trim() && <bdi class="muted">{collection.trim()}</bdi>}</td>
-      <td>{row.shortUrl && <code>{row.shortUrl}</code>}</td>
+      <td>
+        {row.shortUrl && <code>{row.shortUrl}</code>}
+        {row.shortUrl && publicHosts.has(new URL(row.shortUrl).hostname) && <span class="hint imp-stays">{s.staysThere}</span>}
+      </td>
       <td>
         <OtherFields row={row} />
       </td>
@@ -85,9 +105,16 @@ function OtherFields({ row }: { row: Extract<PreviewRow, { ok: true }> }) {
     ['createdAt', row.createdAt && `${date.format(new Date(row.createdAt))} UTC`],
   ];
   const shown = values.filter((v): v is [string, string] => !!v[1]);
-  if (shown.length === 0) return null;
+  const warnings = row.warnings ?? [];
+  if (shown.length === 0 && warnings.length === 0) return null;
   return (
     <dl class="imp-other">
+      {warnings.map((w) => (
+        <div key={`w-${w.field}`} class="imp-warning">
+          <dt>{s.fields[w.field] ?? w.field}</dt>
+          <dd>{lang === 'ar' ? w.message.ar : w.message.en}</dd>
+        </div>
+      ))}
       {shown.map(([field, value]) => (
         <div key={field}>
           <dt>{s.fields[field] ?? field}</dt>

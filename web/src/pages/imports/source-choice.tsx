@@ -1,5 +1,5 @@
 import { useStrings } from '../../i18n/index.js';
-import { SelectField } from '../settings/ui.js';
+import { SelectField } from '../../ui/field.js';
 import { strings } from './strings.js';
 import { SOURCES, type ImportSource, type Preview } from './types.js';
 
@@ -18,7 +18,13 @@ export function SourceChoice({ preview, chosen, onChoose }: Props) {
       <p role="status">
         <strong>{preview.detected ? s.detected(name) : s.chosen(name)}</strong>
       </p>
-      <SelectField label={s.source} name="source" value={chosen ?? (preview.source as ImportSource)} options={SOURCES.map((x) => [x, s.sources[x]] as const)} onChange={onChoose} />
+      <SelectField
+        label={s.source}
+        name="source"
+        value={chosen ?? (preview.source as ImportSource)}
+        options={SOURCES.map((x) => [x, s.sources[x]] as const)}
+        onChange={onChoose}
+      />
     </div>
   );
 }

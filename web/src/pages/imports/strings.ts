@@ -2,7 +2,8 @@ import type { ImportSource } from './types.js';
 
 /** Words of Links → Import (operations.md §13), in English and Arabic. */
 const en = {
-  intro: 'Bring your links from Bitly, Dub, Shlink, Rebrandly, YOURLS, Kutt or any other CSV. Nothing is written until you start; then each row is imported on its own, and rows that cannot be are listed with the reason.',
+  intro:
+    'Bring your links from Bitly, Dub, Shlink, Rebrandly, YOURLS, Kutt or any other CSV. Nothing is written until you start; then each row is imported on its own, and rows that cannot be are listed with the reason.',
   fileTitle: '1. Choose the file',
   file: 'File to import',
   fileHelp: 'A CSV export, up to 50 MB and 100,000 rows.',
@@ -41,6 +42,8 @@ const en = {
   } as Record<string, string>,
   previewTitle: '3. Preview',
   previewSummary: (shown: string, total: string) => `The first ${shown} of ${total} rows, as they will be imported:`,
+  previewSummaryAbout: (shown: string, total: string) =>
+    `The first ${shown} of about ${total} rows (counted when the import starts), as they will be imported:`,
   line: 'Line',
   destination: 'Destination',
   tags: 'Tags',
@@ -48,8 +51,12 @@ const en = {
   oldShortUrl: 'Old short URL',
   more: 'Other fields',
   outcome: 'Outcome',
-  willImport: 'Imported',
-  wontImport: 'Not imported',
+  willImport: 'Will be imported',
+  wontImport: 'Will not be imported',
+  publicShortenersTitle: 'Short links of public shorteners',
+  publicShortener: (host: string, rows: string) =>
+    `${host} (${rows} of the rows read): a public shortener. Its links keep working at the old service, not here: they are imported without their old short URL, and ${host} is not claimed.`,
+  staysThere: 'stays at the old service',
   optionsTitle: '4. Options',
   collectionLabel: 'Collection of the imported links',
   collectionHelpRequired: 'The file has no collection column: choose a collection for its links, or type a new name.',
@@ -63,6 +70,7 @@ const en = {
   progressTitle: 'Importing',
   progress: 'Progress',
   progressText: (done: string, total: string) => `${done} of ${total} rows`,
+  progressBytes: (percent: string) => ` · ${percent} of the file read`,
   resultTitle: 'Result',
   finished: 'The import is finished.',
   jobFailed: 'The import stopped: ',
@@ -90,7 +98,8 @@ const en = {
 };
 
 const ar: typeof en = {
-  intro: 'انقل روابطك من Bitly أو Dub أو Shlink أو Rebrandly أو YOURLS أو Kutt أو من أي ملف CSV آخر. لا يُكتب شيء قبل أن تبدأ؛ ثم يُستورد كل صف وحده، وتُسرد الصفوف التي تعذّر استيرادها مع السبب.',
+  intro:
+    'انقل روابطك من Bitly أو Dub أو Shlink أو Rebrandly أو YOURLS أو Kutt أو من أي ملف CSV آخر. لا يُكتب شيء قبل أن تبدأ؛ ثم يُستورد كل صف وحده، وتُسرد الصفوف التي تعذّر استيرادها مع السبب.',
   fileTitle: '١. اختر الملف',
   file: 'الملف المراد استيراده',
   fileHelp: 'ملف CSV مُصدَّر، حتى ٥٠ ميغابايت و١٠٠٬٠٠٠ صف.',
@@ -129,6 +138,7 @@ const ar: typeof en = {
   },
   previewTitle: '٣. المعاينة',
   previewSummary: (shown: string, total: string) => `أول ${shown} من ${total} صفًا، كما ستُستورد:`,
+  previewSummaryAbout: (shown: string, total: string) => `أول ${shown} من نحو ${total} صف (تُعدّ عند بدء الاستيراد)، كما ستُستورد:`,
   line: 'السطر',
   destination: 'الوجهة',
   tags: 'الوسوم',
@@ -136,8 +146,12 @@ const ar: typeof en = {
   oldShortUrl: 'الرابط القصير القديم',
   more: 'حقول أخرى',
   outcome: 'النتيجة',
-  willImport: 'يُستورد',
-  wontImport: 'لا يُستورد',
+  willImport: 'سيُستورد',
+  wontImport: 'لن يُستورد',
+  publicShortenersTitle: 'روابط خدمات الاختصار العامة',
+  publicShortener: (host: string, rows: string) =>
+    `\u2068${host}\u2069 (${rows} من الصفوف المقروءة): خدمة اختصار عامة. تبقى روابطها عاملة لدى الخدمة القديمة لا هنا: تُستورد دون رابطها المختصر القديم، ولا يُطالَب بالمضيف \u2068${host}\u2069.`,
+  staysThere: 'يبقى لدى الخدمة القديمة',
   optionsTitle: '٤. الخيارات',
   collectionLabel: 'مجموعة الروابط المستوردة',
   collectionHelpRequired: 'لا يحتوي الملف على عمود للمجموعة: اختر مجموعة لروابطه، أو اكتب اسمًا جديدًا.',
@@ -151,6 +165,7 @@ const ar: typeof en = {
   progressTitle: 'جارٍ الاستيراد',
   progress: 'التقدّم',
   progressText: (done: string, total: string) => `${done} من ${total} صفًا`,
+  progressBytes: (percent: string) => ` · قُرئ ${percent} من الملف`,
   resultTitle: 'النتيجة',
   finished: 'اكتمل الاستيراد.',
   jobFailed: 'توقّف الاستيراد: ',

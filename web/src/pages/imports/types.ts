@@ -20,4 +20,20 @@ export interface ImportChoices {
 }
 
 /** Every field a mapping may name (the API's listing; the preview's `fields` is used once there is one). */
-export const FIELDS = ['url', 'title', 'description', 'tags', 'collection', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'externalId', 'shortUrl', 'keyword', 'domain', 'createdAt'] as const;
+export const FIELDS = [
+  'url',
+  'title',
+  'description',
+  'tags',
+  'collection',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'externalId',
+  'shortUrl',
+  'keyword',
+  'domain',
+  'createdAt',
+] as const;

@@ -3,9 +3,11 @@ import { getImport } from './calls.js';
 import type { ImportJob } from './types.js';
 
 const POLL_MS = 500;
+/** The first look comes sooner: a job's first batch (50 rows) is written within a fraction of a second. */
+const FIRST_POLL_MS = 200;
 
 /**
- * An import as it runs: asked again every half second while it is `running` (GET
+ * An import as it runs: asked after 0.2 s, then every half second while it is `running` (GET
  * /api/imports/{id}), until `done` or `failed`. A failed request is asked again too (the job
  * goes on on the server); the last error is kept for the page to say.
  */
@@ -28,7 +30,7 @@ export function useImportJob(started: ImportJob): { job: ImportJob; error?: unkn
       }
       timer = setTimeout(poll, POLL_MS);
     };
-    if (started.status === 'running') timer = setTimeout(poll, POLL_MS);
+    if (started.status === 'running') timer = setTimeout(poll, FIRST_POLL_MS);
     return () => {
       live = false;
       clearTimeout(timer);

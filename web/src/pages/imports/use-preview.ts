@@ -26,7 +26,7 @@ const IDLE: PreviewState = { columns: [], fields: [], loading: false };
  */
 export function usePreview(file: File | null, choices: Omit<ImportChoices, 'collection'>): PreviewState {
   const [state, setState] = useState<PreviewState>(IDLE);
-  const counted = useRef<{ file: File; total: number }>(undefined);
+  const counted = useRef<{ file: File; total: number; estimated: boolean }>(undefined);
   const key = JSON.stringify(choices);
   useEffect(() => {
     if (!file) return setState(IDLE);
@@ -37,8 +37,13 @@ export function usePreview(file: File | null, choices: Omit<ImportChoices, 'coll
     ask().then(
       (preview) => {
         if (controller.signal.aborted) return;
-        if (known === undefined) counted.current = { file, total: preview.total };
-        setState({ preview: { ...preview, total: known ?? preview.total }, columns: preview.columns, fields: preview.fields, loading: false });
+        if (known === undefined) counted.current = { file, total: preview.total, estimated: preview.totalEstimated };
+        setState({
+          preview: { ...preview, total: known ?? preview.total, totalEstimated: known === undefined ? preview.totalEstimated : counted.current!.estimated },
+          columns: preview.columns,
+          fields: preview.fields,
+          loading: false,
+        });
       },
       async (error: unknown) => {
         if (controller.signal.aborted) return;

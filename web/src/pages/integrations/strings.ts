@@ -1,4 +1,4 @@
-/** Words of Settings → Integrations → Stripe (operations.md §12), in English and Arabic. */
+/** Words of Settings → Integrations → Stripe, in English and Arabic. */
 const en = {
   stripe: 'Stripe',
   intro: 'Connect your Stripe account and its paid checkouts, renewals and refunds become sales here, with no code on your server.',
@@ -6,6 +6,8 @@ const en = {
   createUrl: 'Create the webhook URL',
   step1: 'In Stripe, open Developers → Webhooks → Add endpoint, and paste this URL:',
   webhookUrl: 'Webhook URL',
+  unreachable:
+    'Stripe cannot reach this URL: its host is this machine or a private network (the server’s BASE_URL). To test here, forward the events with the Stripe CLI (stripe listen --forward-to this URL) and paste the signing secret it prints; in production, set BASE_URL to the server’s public https address. See /docs/guides/local-testing.md.',
   step2: 'Choose these events:',
   step3: 'Stripe then shows the endpoint’s signing secret (it starts with whsec_). Paste it here:',
   signingSecret: 'Signing secret',
@@ -52,6 +54,8 @@ const ar: StripeStrings = {
   createUrl: 'إنشاء عنوان خطاف الويب',
   step1: 'في Stripe، افتح Developers ← Webhooks ← Add endpoint، والصق هذا العنوان:',
   webhookUrl: 'عنوان خطاف الويب',
+  unreachable:
+    'لا يستطيع Stripe الوصول إلى هذا العنوان: مضيفه هو هذا الجهاز أو شبكة خاصة (قيمة BASE_URL للخادم). للاختبار هنا، مرّر الأحداث بأداة Stripe CLI ‏(stripe listen --forward-to مع هذا العنوان) والصق سرّ التوقيع الذي تطبعه؛ وفي بيئة الإنتاج، اجعل BASE_URL عنوان الخادم العام عبر https. انظر /docs/guides/local-testing.md.',
   step2: 'اختر هذه الأحداث:',
   step3: 'يعرض Stripe بعدها سرّ التوقيع لنقطة الاستقبال (يبدأ بـ whsec_). الصقه هنا:',
   signingSecret: 'سرّ التوقيع',

@@ -2,10 +2,15 @@ import { useId, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { paths } from '../../api/schema.js';
 import { useStrings } from '../../i18n/index.js';
-import { Empty } from '../../ui/states.js';
+import { Empty, ErrorLine, Loaded, useLoad } from '../../ui/states.js';
 import { Table } from '../../ui/table.js';
-import { ConfirmButton, CopyButton, ErrorLine, Loaded, useAction, useDate, useLoad } from '../settings/ui.js';
+import { ConfirmButton } from '../../ui/confirm.js';
+import { CopyButton } from '../../ui/copy.js';
+import { useAction } from '../../ui/action.js';
+import { useDate } from '../../ui/date.js';
+import { reachableFromInternet } from './public-url.js';
 import { strings } from './strings.js';
+import '../settings/settings.css';
 import '../webhooks/webhooks.css';
 
 type Connection = paths['/api/integrations/stripe']['get']['responses'][200]['content']['application/json'];
@@ -82,8 +87,13 @@ function Connected({ connection: c, onChanged }: { connection: Connection; onCha
           <p>{p.step1}</p>
           <p class="stripe-url">
             <code>{c.webhookUrl}</code>
-            <CopyButton text={c.webhookUrl} label={p.webhookUrl} />
+            <CopyButton text={c.webhookUrl} label={p.webhookUrl} announce />
           </p>
+          {!reachableFromInternet(c.webhookUrl) && (
+            <p class="warning" role="note">
+              {p.unreachable}
+            </p>
+          )}
         </li>
         <li>
           <p>{p.step2}</p>
@@ -133,7 +143,19 @@ function SecretForm({ connected, testMode: wasTest, onSaved }: { connected: bool
       {/* for/id, the hint outside the label: the field's name is its label alone, the hint its description. */}
       <div class="field">
         <label for={`${id}-secret`}>{p.signingSecret}</label>
-        <input id={`${id}-secret`} name="signingSecret" type="password" autocomplete="off" spellcheck={false} dir="ltr" required placeholder="whsec_…" aria-describedby={`${id}-help`} value={secret} onInput={(e) => setSecret(e.currentTarget.value)} />
+        <input
+          id={`${id}-secret`}
+          name="signingSecret"
+          type="password"
+          autocomplete="off"
+          spellcheck={false}
+          dir="ltr"
+          required
+          placeholder="whsec_…"
+          aria-describedby={`${id}-help`}
+          value={secret}
+          onInput={(e) => setSecret(e.currentTarget.value)}
+        />
         <span id={`${id}-help`} class="hint">
           {p.signingSecretHelp}
         </span>

@@ -94,7 +94,21 @@ export function RecordForm({ id, s, fields, initial, submitLabel, busy, error, o
   );
 }
 
-function TextField({ id, s, field, value, onChange, error }: { id: string; s: LibraryStrings; field: FieldDef; value: string; onChange: (v: string) => void; error?: string }) {
+function TextField({
+  id,
+  s,
+  field,
+  value,
+  onChange,
+  error,
+}: {
+  id: string;
+  s: LibraryStrings;
+  field: FieldDef;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+}) {
   const hint = field.kind === 'url' ? s.imageHint : undefined;
   const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
   return (
@@ -132,7 +146,19 @@ function TextField({ id, s, field, value, onChange, error }: { id: string; s: Li
 type Choice = 'none' | 'other' | (typeof PALETTE)[number][0];
 
 /** The tag colour: no colour, one of the named colours, or any other hex typed in. */
-function ColorField({ id, s, value, onChange, error }: { id: string; s: LibraryStrings; value: string | null; onChange: (v: string | null) => void; error?: string }) {
+function ColorField({
+  id,
+  s,
+  value,
+  onChange,
+  error,
+}: {
+  id: string;
+  s: LibraryStrings;
+  value: string | null;
+  onChange: (v: string | null) => void;
+  error?: string;
+}) {
   const [choice, setChoice] = useState<Choice>(() => (value === null ? 'none' : (paletteOf(value) ?? 'other')));
   const [custom, setCustom] = useState(() => (value !== null && !paletteOf(value) ? value : ''));
   const choose = (c: Choice) => {

@@ -35,7 +35,18 @@ export function CreateForm({ resource, s, onDone, onCancel }: Props) {
   const { busy, error, submit } = useSubmit((values) => resource.create(itemOf(resource.fields, values, false)), onDone);
   const initial = useMemo(() => Object.fromEntries(resource.fields.map((f) => [f.key, f.kind === 'color' ? null : ''])), [resource]);
   return (
-    <RecordForm id="new" s={s} fields={resource.fields} initial={initial} submitLabel={s[resource.kind].create} busy={busy} error={error} onSubmit={submit} onCancel={onCancel} autoFocus />
+    <RecordForm
+      id="new"
+      s={s}
+      fields={resource.fields}
+      initial={initial}
+      submitLabel={s[resource.kind].create}
+      busy={busy}
+      error={error}
+      onSubmit={submit}
+      onCancel={onCancel}
+      autoFocus
+    />
   );
 }
 
@@ -43,5 +54,18 @@ export function CreateForm({ resource, s, onDone, onCancel }: Props) {
 export function EditForm({ resource, s, row, onDone, onCancel }: Props & { row: Row }) {
   const { busy, error, submit } = useSubmit((values) => resource.update(row.id, itemOf(resource.fields, values, true)), onDone);
   const initial = useMemo(() => valuesOf(resource.fields, row), [row]);
-  return <RecordForm id={`e${row.id}`} s={s} fields={resource.fields} initial={initial} submitLabel={s.save} busy={busy} error={error} onSubmit={submit} onCancel={onCancel} autoFocus />;
+  return (
+    <RecordForm
+      id={`e${row.id}`}
+      s={s}
+      fields={resource.fields}
+      initial={initial}
+      submitLabel={s.save}
+      busy={busy}
+      error={error}
+      onSubmit={submit}
+      onCancel={onCancel}
+      autoFocus
+    />
+  );
 }

@@ -1,11 +1,11 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useStrings } from '../../i18n/index.js';
 import { Paginator } from '../../ui/paginator.js';
 import { Empty, Loading, LoadFailure } from '../../ui/states.js';
 import { ConfirmDelete } from './confirm-delete.js';
 import { CreateForm, EditForm } from './resource-forms.js';
 import { ResourceRow } from './resource-row.js';
-import type { Resource, Row } from './resources.js';
+import { linkCountsOf, type Resource, type Row } from './resources.js';
 import { strings } from './strings.js';
 import { useResourceList } from './use-resource-list.js';
 import './library.css';
@@ -24,6 +24,18 @@ export function ResourcePage({ resource, canWrite }: { resource: Resource; canWr
   const k = s[resource.kind];
   const records = useResourceList(resource);
   const { list, page } = records;
+  // Asked again whenever the list is (a record made or removed here changes no count, but a reload may follow links changed elsewhere).
+  const [counts, setCounts] = useState<Map<string, number>>();
+  useEffect(() => {
+    let live = true;
+    linkCountsOf(resource).then(
+      (c) => live && setCounts(c),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [resource, list]);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<string>();
   const [deleting, setDeleting] = useState<Row>();
@@ -88,6 +100,7 @@ export function ResourcePage({ resource, canWrite }: { resource: Resource; canWr
                 key={row.id}
                 kind={resource.kind}
                 row={row}
+                links={counts && (counts.get(row.id) ?? 0)}
                 s={s}
                 canWrite={canWrite}
                 onEdit={() => (setEditing(row.id), setStatus(''))}

@@ -7,6 +7,8 @@ import type { LibraryStrings } from './strings.js';
 interface Props {
   kind: Resource['kind'];
   row: Row;
+  /** How many links it holds (undefined: not known, e.g. without the links read scope). */
+  links?: number;
   s: LibraryStrings;
   /** Edit and Delete are for those whose role may write this kind. */
   canWrite: boolean;
@@ -15,14 +17,21 @@ interface Props {
 }
 
 /** A record in the list: its name and details, when it was made, and Edit and Delete (named with the record for screen readers). */
-export function ResourceRow({ kind, row, s, canWrite, onEdit, onDelete }: Props) {
+export function ResourceRow({ kind, row, links, s, canWrite, onEdit, onDelete }: Props) {
   const { lang } = useContext(LangContext);
   const dates = useMemo(() => new Intl.DateTimeFormat(lang, { dateStyle: 'medium' }), [lang]);
+  const number = useMemo(() => new Intl.NumberFormat(lang), [lang]);
   return (
     <li class="lib-row">
       <div class="lib-main">
         <Summary kind={kind} row={row} s={s} />
         <p class="muted lib-meta">
+          {links !== undefined && (
+            <>
+              <span class="lib-count">{s.linkCount(links, number.format(links))}</span>
+              {' · '}
+            </>
+          )}
           {s.created} <time dateTime={row.createdAt}>{dates.format(new Date(row.createdAt))}</time>
         </p>
       </div>

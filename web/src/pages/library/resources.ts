@@ -23,6 +23,8 @@ type Answer<T> = Promise<{ data?: T; error?: unknown }>;
 /** What the page needs of one kind of record; every call is one request of the public API. */
 export interface Resource {
   kind: Kind;
+  /** What GET /api/links/counts counts this kind's links by. */
+  countBy: 'collection' | 'tag' | 'partner';
   fields: FieldDef[];
   list(take: number, skip: number): Answer<Row[]>;
   create(input: Values): Answer<Row[]>;
@@ -55,6 +57,7 @@ type Update = Values & { id: string };
 export const RESOURCES: Record<Kind, Resource> = {
   collections: {
     kind: 'collections',
+    countBy: 'collection',
     fields: [
       { key: 'name', kind: 'text', required: true, autocomplete: 'off' },
       { key: 'description', kind: 'text', autocomplete: 'off' },
@@ -66,6 +69,7 @@ export const RESOURCES: Record<Kind, Resource> = {
   },
   tags: {
     kind: 'tags',
+    countBy: 'tag',
     fields: [
       { key: 'name', kind: 'text', required: true, autocomplete: 'off' },
       { key: 'color', kind: 'color' },
@@ -77,6 +81,7 @@ export const RESOURCES: Record<Kind, Resource> = {
   },
   partners: {
     kind: 'partners',
+    countBy: 'partner',
     fields: [
       { key: 'name', kind: 'text', required: true, autocomplete: 'off' },
       { key: 'email', kind: 'email', autocomplete: 'off' },
@@ -95,4 +100,10 @@ export function valuesOf(fields: FieldDef[], row: Row): Values {
   const record = row as unknown as Record<string, string | null | undefined>;
   for (const f of fields) values[f.key] = f.kind === 'color' ? (record[f.key] ?? null) : (record[f.key] ?? '');
   return values;
+}
+
+/** Links per record of this kind (a record holding none is absent); empty when the caller may not read links. */
+export async function linkCountsOf(resource: Resource): Promise<Map<string, number>> {
+  const { data } = await api.GET('/api/links/counts', { params: { query: { by: resource.countBy } } });
+  return new Map((data ?? []).map((c) => [c.id, c.links]));
 }

@@ -9,6 +9,7 @@ const en = {
   deleting: 'Deleting…',
   pagination: 'Pages',
   created: 'Created',
+  linkCount: (n: number, shown: string) => (n === 1 ? '1 link' : `${shown} links`),
   required: '(required)',
   optional: '(optional)',
   name: 'Name',
@@ -87,6 +88,14 @@ const ar: LibraryStrings = {
   deleting: 'جارٍ الحذف…',
   pagination: 'الصفحات',
   created: 'أُنشئ في',
+  // Arabic counts: 1 and 2 have their own forms, 3–10 take the plural, 11–99 the singular accusative, hundreds the singular.
+  linkCount: (n: number, shown: string) => {
+    if (n === 0) return 'لا روابط';
+    if (n === 1) return 'رابط واحد';
+    if (n === 2) return 'رابطان';
+    const r = n % 100;
+    return r >= 3 && r <= 10 ? `${shown} روابط` : r >= 11 ? `${shown} رابطًا` : `${shown} رابط`;
+  },
   required: '(مطلوب)',
   optional: '(اختياري)',
   name: 'الاسم',

@@ -15,12 +15,15 @@ const PAGE = 25;
 export function LinkEvents({ linkId, tz, s, f }: { linkId: string; tz: string; s: Strings; f: Formats }) {
   const [pages, setPages] = useState(1);
   // "More" asks again for all the pages shown so far and one more; the rows shown stay meanwhile.
-  const { list, reload } = usePagedList<Event>(({ take, skip }) => jsonList(api.GET('/api/events', { params: { query: { linkId, sort: 'desc', take, skip } } })), {
-    page: 0,
-    size: PAGE * pages,
-    deps: [linkId],
-    keep: pages > 1,
-  });
+  const { list, reload } = usePagedList<Event>(
+    ({ take, skip }) => jsonList(api.GET('/api/events', { params: { query: { linkId, sort: 'desc', take, skip } } })),
+    {
+      page: 0,
+      size: PAGE * pages,
+      deps: [linkId],
+      keep: pages > 1,
+    },
+  );
 
   return (
     <section class="stack" aria-labelledby="link-events">
@@ -30,23 +33,25 @@ export function LinkEvents({ linkId, tz, s, f }: { linkId: string; tz: string; s
       {list.kind === 'ready' && list.rows.length === 0 && <Empty>{s.noEvents}</Empty>}
       {list.kind === 'ready' && list.rows.length > 0 && (
         <>
-          <Table class="lk-events" region={{ class: 'lt-scroll', label: s.eventsLabel }} columns={[s.type, s.event, s.time, s.customer, s.amount]}>
+          <Table class="lk-events lt-collapse" region={{ class: 'lt-scroll', label: s.eventsLabel }} columns={[s.type, s.event, s.time, s.customer, s.amount]}>
             {list.rows.map((e) => (
               <tr key={e.id}>
                 <td>
                   <span class={`lk-type lk-${e.type}`}>{e.type === 'lead' ? s.lead : s.sale}</span>
                 </td>
-                <td>
+                <td data-label={s.event}>
                   <bdi>{e.eventName}</bdi>
                 </td>
-                <td>
+                <td data-label={s.time}>
                   <time dateTime={String(e.createdAt)}>{f.dateTime(e.createdAt, tz)}</time>
                 </td>
-                <td>
+                <td data-label={s.customer}>
                   {e.customerName ? <bdi class="title">{e.customerName}</bdi> : null}
                   <bdi class="muted">{e.customerExternalId}</bdi>
                 </td>
-                <td>{e.amount === null ? '–' : f.money(e.amount, e.currency ?? 'usd')}</td>
+                <td data-label={s.amount} class="lt-money">
+                  {e.amount === null ? '–' : f.money(e.amount, e.currency ?? 'usd')}
+                </td>
               </tr>
             ))}
           </Table>

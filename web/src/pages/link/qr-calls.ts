@@ -19,7 +19,9 @@ export const listLogos = async (): Promise<Logo[]> => dataOf(await api.GET('/api
 /** The file is the body, as it is; its type says PNG or SVG (by its name when the browser does not know). */
 export async function uploadLogo(file: File): Promise<Logo> {
   const type = file.type || (/\.svg$/i.test(file.name) ? 'image/svg+xml' : 'image/png');
-  return dataOf(await api.POST('/api/qr-logos', { body: file as never, bodySerializer: (body: unknown) => body as BodyInit, headers: { 'content-type': type } }));
+  return dataOf(
+    await api.POST('/api/qr-logos', { body: file as never, bodySerializer: (body: unknown) => body as BodyInit, headers: { 'content-type': type } }),
+  );
 }
 
 /**

@@ -48,7 +48,14 @@ export function designBody(d: Design): Design {
 export function codeUrl(qrCode: string, d: Design, format: 'png' | 'svg', size = d.size): string {
   const url = new URL(qrCode);
   const body = designBody(d);
-  const set = { size: String(size), errorCorrection: body.errorCorrection, foreground: body.foreground, background: body.background, margin: String(body.margin), format };
+  const set = {
+    size: String(size),
+    errorCorrection: body.errorCorrection,
+    foreground: body.foreground,
+    background: body.background,
+    margin: String(body.margin),
+    format,
+  };
   for (const [k, v] of Object.entries(set)) url.searchParams.set(k, v);
   if (body.logoId) url.searchParams.set('logoId', body.logoId);
   else url.searchParams.delete('logoId');

@@ -60,13 +60,33 @@ function Preview({ link, design, s }: { link: Link; design: Design; s: QrStrings
   );
 }
 
-function ColourField({ name, label, value, error, onChange }: { name: 'foreground' | 'background'; label: string; value: string; error?: string; onChange: (hex: string) => void }) {
+function ColourField({
+  name,
+  label,
+  value,
+  error,
+  onChange,
+}: {
+  name: 'foreground' | 'background';
+  label: string;
+  value: string;
+  error?: string;
+  onChange: (hex: string) => void;
+}) {
   const id = `qr-${name}`;
   return (
     <div class="field qr-colour">
       <label for={id}>{label}</label>
       <span class="qr-colour-input">
-        <input type="color" id={id} name={name} value={toInput(value)} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? `${id}-error` : undefined} onInput={(e) => onChange(fromInput(e.currentTarget.value))} />
+        <input
+          type="color"
+          id={id}
+          name={name}
+          value={toInput(value)}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          onInput={(e) => onChange(fromInput(e.currentTarget.value))}
+        />
         <code dir="ltr">{toInput(value)}</code>
       </span>
       {error && (
@@ -132,17 +152,27 @@ export function QrDesigner({ link, canWrite, onSaved }: { link: Link; canWrite: 
             <label class="field">
               <span>{s.size}</span>
               <select name="size" value={String(design.size)} onChange={(e) => set('size', Number(e.currentTarget.value))}>
-                {[...new Set([...SIZES, design.size])].sort((a, b) => a - b).map((px) => (
-                  <option value={String(px)} key={px}>
-                    {px} × {px}
-                  </option>
-                ))}
+                {[...new Set([...SIZES, design.size])]
+                  .sort((a, b) => a - b)
+                  .map((px) => (
+                    <option value={String(px)} key={px}>
+                      {px} × {px}
+                    </option>
+                  ))}
               </select>
             </label>
             <div class="field">
               <label for="qr-margin">{s.margin}</label>
               <span class="qr-colour-input">
-                <input type="range" id="qr-margin" name="margin" min={0} max={16} value={design.margin} onInput={(e) => set('margin', Number(e.currentTarget.value))} />
+                <input
+                  type="range"
+                  id="qr-margin"
+                  name="margin"
+                  min={0}
+                  max={16}
+                  value={design.margin}
+                  onInput={(e) => set('margin', Number(e.currentTarget.value))}
+                />
                 <output for="qr-margin">{design.margin}</output>
               </span>
             </div>

@@ -23,7 +23,10 @@ export function LogoPicker({ value, canUpload, onChange }: { value: string | nul
     for (const logo of logos) {
       if (images[logo.id]) continue;
       // A thumbnail that fails to load leaves its radio button with its name only.
-      logoDataUrl(logo.id).then((url) => setImages((m) => ({ ...m, [logo.id]: url })), () => undefined);
+      logoDataUrl(logo.id).then(
+        (url) => setImages((m) => ({ ...m, [logo.id]: url })),
+        () => undefined,
+      );
     }
   }, [logos]);
 

@@ -6,15 +6,21 @@
 import { useContext, useState } from 'preact/hooks';
 import { api, errorText } from '../../api/client.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
+import { useConfirm } from '../../ui/confirm.js';
 import { download } from '../../ui/download.js';
-import { toCsv } from './csv.js';
 import type { Named } from './data.js';
-import { COLUMNS, linkToRow, type Link } from './rows.js';
+import { linksCsv } from './export-csv.js';
+import type { Names } from './rows.js';
+import type { LinkRow } from './stats.js';
 import { strings } from './strings.js';
 
 interface Props {
   /** The selected links, as the list shows them (their tags are the ones added to). */
-  links: Link[];
+  links: LinkRow[];
+  /** The names the export writes beside the ids. */
+  names: Names;
+  /** The rows carry their figures (the export writes them too). */
+  withStats: boolean;
   canWrite: boolean;
   collections: Named[];
   tags: Named[];
@@ -27,13 +33,14 @@ interface Props {
 }
 
 /** The bar above the table while links are selected. */
-export function BulkBar({ links, canWrite, collections, tags, number, onNotice, onChanged, onClear }: Props) {
+export function BulkBar({ links, names, withStats, canWrite, collections, tags, number, onNotice, onChanged, onClear }: Props) {
   const s = useStrings(strings);
   const { lang } = useContext(LangContext);
   const [tagId, setTagId] = useState('');
   const [collectionId, setCollectionId] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const { confirm, dialog: confirmation } = useConfirm();
   const n = number.format(links.length);
   const nameIn = (list: Named[], id: string) => list.find((x) => x.id === id)?.name ?? '';
 
@@ -53,14 +60,19 @@ export function BulkBar({ links, canWrite, collections, tags, number, onNotice, 
   }
 
   const addTag = () =>
-    run(() => api.PUT('/api/links', { body: links.map((l) => ({ id: l.id, tagIds: [...new Set([...l.tagIds, tagId])] })) }), s.bulkTagged(n, nameIn(tags, tagId)));
-  const move = () => run(() => api.PUT('/api/links', { body: links.map((l) => ({ id: l.id, collectionId })) }), s.bulkMoved(n, nameIn(collections, collectionId)));
-  const remove = () => {
-    if (confirm(s.confirmBulkDelete(n))) void run(() => api.DELETE('/api/links', { body: links.map((l) => l.id) }), s.bulkDeleted(n));
+    run(
+      () => api.PUT('/api/links', { body: links.map((l) => ({ id: l.id, tagIds: [...new Set([...l.tagIds, tagId])] })) }),
+      s.bulkTagged(n, nameIn(tags, tagId)),
+    );
+  const move = () =>
+    run(() => api.PUT('/api/links', { body: links.map((l) => ({ id: l.id, collectionId })) }), s.bulkMoved(n, nameIn(collections, collectionId)));
+  const remove = async () => {
+    if (await confirm({ title: s.bulkDeleteTitle(n), body: s.bulkDeleteBody, confirm: s.bulkDelete(n), danger: true }))
+      await run(() => api.DELETE('/api/links', { body: links.map((l) => l.id) }), s.bulkDeleted(n));
   };
   const exportCsv = () => {
-    // A byte-order mark, so spreadsheets read the file as UTF-8 (Arabic titles); the columns of Export CSV.
-    download('\uFEFF' + toCsv([[...COLUMNS], ...links.map(linkToRow)]), 'text/csv;charset=utf-8', `links-selected-${new Date().toISOString().slice(0, 10)}.csv`);
+    // The columns of Export CSV, the figures of the list's range included.
+    download(linksCsv(links, names, withStats), 'text/csv;charset=utf-8', `links-selected-${new Date().toISOString().slice(0, 10)}.csv`);
     onNotice(s.bulkExported(n));
   };
 
@@ -91,7 +103,7 @@ export function BulkBar({ links, canWrite, collections, tags, number, onNotice, 
           {s.exportSelected}
         </button>
         {canWrite && (
-          <button type="button" class="links-small links-danger" disabled={busy} onClick={remove}>
+          <button type="button" class="links-small links-danger" disabled={busy} onClick={() => void remove()}>
             {s.deleteSelected}
           </button>
         )}
@@ -104,6 +116,7 @@ export function BulkBar({ links, canWrite, collections, tags, number, onNotice, 
           {error}
         </p>
       )}
+      {confirmation}
     </div>
   );
 }

@@ -14,13 +14,16 @@ export function guardFormula(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-/** One field, formula-guarded, then quoted when it must be. */
-function csvField(value: string): string {
-  const text = guardFormula(value);
+/** A plain decimal number: no formula, written as it is (a negative figure), as the server writes numbers. */
+const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
+
+/** One field, formula-guarded (unless a plain number in a column of figures), then quoted when it must be. */
+function csvField(value: string, figure: boolean): string {
+  const text = figure && PLAIN_NUMBER.test(value) ? value : guardFormula(value);
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** A CSV text of these records, CRLF after each. */
-export function toCsv(records: readonly (readonly string[])[]): string {
-  return records.map((r) => r.map(csvField).join(',') + '\r\n').join('');
+/** A CSV text of these records, CRLF after each; `figuresFrom`: the first column of figures (numbers written as they are). */
+export function toCsv(records: readonly (readonly string[])[], figuresFrom = Infinity): string {
+  return records.map((r) => r.map((v, i) => csvField(v, i >= figuresFrom)).join(',') + '\r\n').join('');
 }

@@ -1,6 +1,5 @@
 /** The Links page's calls to the API (the typed client), each answering data or throwing the API's error body. */
 import { api } from '../../api/client.js';
-import type { Link } from './rows.js';
 import type { LinkRow } from './stats.js';
 
 export interface Named {
@@ -45,11 +44,11 @@ export async function fetchLinks(
   return { links: data as LinkRow[], total: header === null ? undefined : Number(header) };
 }
 
-/** Every link the filters match, oldest first, 5,000 a request (the API's most). */
-export async function fetchAllLinks(f: ListFilters, onProgress: (done: number, total: number) => void): Promise<Link[]> {
-  const out: Link[] = [];
+/** Every link the filters match, oldest first, 5,000 a request (the API's most); with `stats`, each with its figures. */
+export async function fetchAllLinks(f: ListFilters, onProgress: (done: number, total: number) => void, stats?: Record<string, string>): Promise<LinkRow[]> {
+  const out: LinkRow[] = [];
   for (;;) {
-    const { links, total = out.length + links.length } = await fetchLinks(f, 5000, out.length, { sort: 'asc' });
+    const { links, total = out.length + links.length } = await fetchLinks(f, 5000, out.length, { sort: 'asc', stats });
     out.push(...links);
     onProgress(out.length, total);
     if (links.length < 5000 || out.length >= total) return out;

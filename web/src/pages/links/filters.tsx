@@ -27,7 +27,15 @@ export function FiltersForm({ view, refs, withStats }: { view: LinkFilters; refs
     <form class="links-toolbar links-filters" role="search" aria-label={s.filters} onSubmit={(e) => e.preventDefault()}>
       <div class="field">
         <label for="links-search">{s.search}</label>
-        <input id="links-search" data-shortcut="search" type="search" value={view.searchInput} placeholder={s.searchHint} maxLength={200} onInput={(e) => view.setSearchInput(e.currentTarget.value)} />
+        <input
+          id="links-search"
+          data-shortcut="search"
+          type="search"
+          value={view.searchInput}
+          placeholder={s.searchHint}
+          maxLength={200}
+          onInput={(e) => view.setSearchInput(e.currentTarget.value)}
+        />
       </div>
       {select('collectionId', s.collection, refs.collections)}
       {select('tagId', s.tag, refs.tags)}

@@ -43,7 +43,23 @@ export function TextField({ form, name, label, type = 'text', extra = {} }: Text
 }
 
 /** A select of collections or partners; `blank` is the choice of none (its words). */
-export function NamedSelect({ form, name, label, options, blank, required, children }: { form: FormState; name: 'collectionId' | 'partnerId'; label: string; options: Named[]; blank?: string; required?: boolean; children?: ComponentChildren }) {
+export function NamedSelect({
+  form,
+  name,
+  label,
+  options,
+  blank,
+  required,
+  children,
+}: {
+  form: FormState;
+  name: 'collectionId' | 'partnerId';
+  label: string;
+  options: Named[];
+  blank?: string;
+  required?: boolean;
+  children?: ComponentChildren;
+}) {
   return (
     <div class="field">
       <label for={`link-${name}`}>{label}</label>
@@ -62,7 +78,17 @@ export function NamedSelect({ form, name, label, options, blank, required, child
 }
 
 /** The tags as checkboxes (none shown when the workspace has no tags). */
-export function TagsField({ errors, tags, tagIds, onChange }: { errors: Record<string, string>; tags: Named[]; tagIds: string[]; onChange: (ids: string[]) => void }) {
+export function TagsField({
+  errors,
+  tags,
+  tagIds,
+  onChange,
+}: {
+  errors: Record<string, string>;
+  tags: Named[];
+  tagIds: string[];
+  onChange: (ids: string[]) => void;
+}) {
   const s = useStrings(strings);
   if (tags.length === 0) return null;
   return (
@@ -116,7 +142,14 @@ export function PlanFields({ form, plan, features }: { form: FormState; plan: st
       {features.has('geoTargeting') && (
         <div class="field">
           <label for="link-geo">{s.geo}</label>
-          <textarea {...fieldAttrs(errors, 'geo')} rows={3} dir="ltr" value={values.geo} onInput={set('geo')} aria-describedby={errors.geo ? 'link-geo-error link-geo-hint' : 'link-geo-hint'} />
+          <textarea
+            {...fieldAttrs(errors, 'geo')}
+            rows={3}
+            dir="ltr"
+            value={values.geo}
+            onInput={set('geo')}
+            aria-describedby={errors.geo ? 'link-geo-error link-geo-hint' : 'link-geo-hint'}
+          />
           <p id="link-geo-hint" class="muted">
             {s.geoHint}
           </p>
@@ -128,7 +161,19 @@ export function PlanFields({ form, plan, features }: { form: FormState; plan: st
 }
 
 /** The link form's rarely used fields, in a disclosure that is open when one of them holds a value. */
-export function AdvancedFields({ form, partners, cloaking, cloaked, onCloaked }: { form: FormState; partners: Named[]; cloaking: boolean; cloaked: boolean; onCloaked: (on: boolean) => void }) {
+export function AdvancedFields({
+  form,
+  partners,
+  cloaking,
+  cloaked,
+  onCloaked,
+}: {
+  form: FormState;
+  partners: Named[];
+  cloaking: boolean;
+  cloaked: boolean;
+  onCloaked: (on: boolean) => void;
+}) {
   const s = useStrings(strings);
   const { errors, values } = form;
   // Only the first render decides: a field the user fills or empties afterwards does not fold it.

@@ -8,7 +8,7 @@ import type { Link, LinkItem } from './rows.js';
 export const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content', 'referral'] as const;
 export const TEXT_FIELDS = ['url', 'title', 'description', 'image', 'externalId', 'tenantId', 'expiredUrl', 'password', 'ios', 'android'] as const;
 export type TextName = (typeof TEXT_FIELDS)[number] | `utm.${(typeof UTM_KEYS)[number]}`;
-export type Values = Record<TextName | 'collectionId' | 'partnerId' | 'expiresAt' | 'geo', string>;
+export type Values = Record<TextName | 'collectionId' | 'partnerId' | 'expiresAt' | 'geo' | 'domain' | 'key', string>;
 
 /** What the form holds besides its text values. */
 export interface Choices {
@@ -31,6 +31,9 @@ export function initialValues(l: Link | undefined, defaultCollectionId: string):
   for (const k of UTM_KEYS) v[`utm.${k}`] = utm[k] ?? '';
   v.collectionId = l?.collectionId ?? defaultCollectionId;
   v.partnerId = l?.partnerId ?? '';
+  // '' on a new link: the workspace's default domain, which the form shows once it knows it.
+  v.domain = l?.domain ?? '';
+  v.key = l?.key ?? '';
   v.expiresAt = localInput(l?.expiresAt as string | null | undefined);
   v.geo = Object.entries((l?.geo ?? {}) as Record<string, string>)
     .map(([c, u]) => `${c} ${u}`)
@@ -54,15 +57,26 @@ function parseGeo(text: string): Record<string, string> | number {
 
 /** The request fields a plan feature gates: a field the plan forbids is not shown, and never sent. */
 const GATED: [field: string, feature: Feature][] = [
-  ['expiresAt', 'expiration'], ['expiredUrl', 'expiration'], ['password', 'password'],
-  ['cloaked', 'cloaking'], ['ios', 'deviceTargeting'], ['android', 'deviceTargeting'], ['geo', 'geoTargeting'],
+  ['expiresAt', 'expiration'],
+  ['expiredUrl', 'expiration'],
+  ['password', 'password'],
+  ['cloaked', 'cloaking'],
+  ['ios', 'deviceTargeting'],
+  ['android', 'deviceTargeting'],
+  ['geo', 'geoTargeting'],
 ];
 
 /**
  * The fields of the request: all that are set (create, no `link`), or those that changed from
  * `initial`, null clearing (edit). A bad geo line: its 1-based number instead.
  */
-export function buildItem(link: Link | undefined, initial: Values, values: Values, { tagIds, cloaked }: Choices, features: ReadonlySet<Feature>): LinkItem | number {
+export function buildItem(
+  link: Link | undefined,
+  initial: Values,
+  values: Values,
+  { tagIds, cloaked }: Choices,
+  features: ReadonlySet<Feature>,
+): LinkItem | number {
   const item: LinkItem = {};
   const changed = (k: keyof Values) => !link || values[k] !== initial[k];
   for (const f of TEXT_FIELDS) {
@@ -87,6 +101,12 @@ export function buildItem(link: Link | undefined, initial: Values, values: Value
     if (values.expiresAt) item.expiresAt = new Date(values.expiresAt).toISOString();
     else if (link) item.expiresAt = null;
   }
+  if (values.domain && changed('domain')) item.domain = values.domain;
+  if (changed('key')) {
+    const key = values.key.trim();
+    if (key) item.key = key;
+    else if (link) item.key = null;
+  }
   if (cloaked !== (link?.cloaked ?? false)) item.cloaked = cloaked;
   if (changed('geo')) {
     const geo = parseGeo(values.geo);
@@ -100,7 +120,12 @@ export function buildItem(link: Link | undefined, initial: Values, values: Value
 
 /** The query parameter each UTM value becomes at the redirect (src/modules/redirect/destination.ts). */
 export const UTM_PARAMS: Record<(typeof UTM_KEYS)[number], string> = {
-  source: 'utm_source', medium: 'utm_medium', campaign: 'utm_campaign', term: 'utm_term', content: 'utm_content', referral: 'ref',
+  source: 'utm_source',
+  medium: 'utm_medium',
+  campaign: 'utm_campaign',
+  term: 'utm_term',
+  content: 'utm_content',
+  referral: 'ref',
 };
 
 const parsed = (url: string): URL | undefined => {

@@ -12,6 +12,7 @@ import type { Named } from './data.js';
 import { AdvancedFields, FieldError, fieldAttrs, NamedSelect, PlanFields, TagsField, TextField, type FormState } from './form-fields.js';
 import { buildItem, initialValues, utmFromUrl, type Values } from './form-values.js';
 import { withoutIndex, type Link } from './rows.js';
+import { ShortLinkFields } from './short-link-fields.js';
 import { strings } from './strings.js';
 import { UtmBuilder } from './utm-builder.js';
 
@@ -84,11 +85,18 @@ export function LinkForm({ link, plan, allowed, collections, tags, partners, def
   return (
     <Dialog class="links-dialog" title={link ? s.editTitle : s.newTitle} onClose={onClose}>
       <form ref={formRef} class="stack links-form" onSubmit={submit} noValidate>
-        <TextField form={form} name="url" label={s.destinationUrl} type="url" extra={{ required: true, autoComplete: 'url', dir: 'ltr', onBlur: () => setValues(utmFromUrl) }} />
+        <TextField
+          form={form}
+          name="url"
+          label={s.destinationUrl}
+          type="url"
+          extra={{ required: true, autoComplete: 'url', dir: 'ltr', onBlur: () => setValues(utmFromUrl) }}
+        />
         <NamedSelect form={form} name="collectionId" label={s.collection} options={collections} blank={values.collectionId ? undefined : '—'} required>
           {collections.length === 0 && <p class="muted">{s.noCollections}</p>}
         </NamedSelect>
         <TextField form={form} name="title" label={s.title} />
+        <ShortLinkFields form={form} linkId={link?.id} initial={{ domain: initial.domain, key: initial.key }} />
         <div class="field">
           <label for="link-description">{s.description}</label>
           <textarea {...fieldAttrs(errors, 'description')} rows={2} value={values.description} onInput={form.set('description')} />

@@ -12,6 +12,7 @@ import { LangContext, useStrings } from '../../i18n/index.js';
 import type { PageProps } from '../../session.js';
 import { mayOpen } from '../../access.js';
 import { onLinkClick } from '../../router.js';
+import { useConfirm } from '../../ui/confirm.js';
 import { Paginator } from '../../ui/paginator.js';
 import { Loading, LoadFailure } from '../../ui/states.js';
 import { BulkBar } from './bulk.js';
@@ -20,11 +21,12 @@ import { FiltersForm } from './filters.js';
 import { LinkForm } from './form.js';
 import { QrDialog } from './qr-dialog.js';
 import type { Link } from './rows.js';
-import { largestCurrency, nextOrder, type OrderKey } from './stats.js';
+import { DEFAULT_ORDER, largestCurrency, nextOrder, statsQuery, type OrderKey } from './stats.js';
 import { strings } from './strings.js';
 import { LinksTable, nameOf } from './table.js';
 import { IMPORT_PAGE, LinksToolbar } from './toolbar.js';
-import { PAGE_SIZE, useLinkFilters, useLinkRows, useReferences } from './use-link-list.js';
+import { PageJump } from './page-jump.js';
+import { useLinkFilters, useLinkRows, useReferences } from './use-link-list.js';
 import './links.css';
 
 export function LinksPage({ workspace }: PageProps) {
@@ -46,8 +48,10 @@ export function LinksPage({ workspace }: PageProps) {
   const [notice, setNotice] = useState('');
   const [editing, setEditing] = useState<Link | 'new' | null>(null);
   const [qrOf, setQrOf] = useState<Link | null>(null);
-  const { exporting, exportCsv } = useCsvExport(view.filters, number, setNotice);
-  const names = useMemo(() => ({ collections: byId(refs.collections), tags: byId(refs.tags) }), [refs]);
+  const names = useMemo(() => ({ collections: byId(refs.collections), tags: byId(refs.tags), partners: byId(refs.partners) }), [refs]);
+  // The export's figures: the list's range, whatever its order (the file is oldest first).
+  const exportStats = withStats ? statsQuery(view.preset, DEFAULT_ORDER) : undefined;
+  const { exporting, exportCsv } = useCsvExport(view.filters, number, setNotice, { names, stats: exportStats });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const shown = rows.list.kind === 'ready' ? rows.list.rows : [];
   // The selection is of the rows shown: other rows (another page, order or filter) drop out of it.
@@ -61,10 +65,11 @@ export function LinksPage({ workspace }: PageProps) {
       }
       return next;
     });
+  const { confirm, dialog: confirmation } = useConfirm();
   const sortBy = (by: OrderKey) => view.setOrder(nextOrder(view.order, by, largestCurrency(shown)));
 
   async function remove(l: Link) {
-    if (!confirm(s.confirmDelete(nameOf(l)))) return;
+    if (!(await confirm({ title: s.deleteTitle(nameOf(l)), body: s.deleteBody, confirm: s.delete, danger: true }))) return;
     const { error } = await api.DELETE('/api/links', { body: [l.id] });
     if (error) return setNotice(errorText(error, lang));
     setNotice(s.deleted);
@@ -73,7 +78,7 @@ export function LinksPage({ workspace }: PageProps) {
 
   const defaultCollectionId = view.filters.collectionId || refs.collections[0]?.id || '';
   const { list, total } = rows;
-  const skip = view.page * PAGE_SIZE;
+  const skip = view.page * view.pageSize;
   return (
     <section class="stack links-page">
       <LinksToolbar canWrite={canWrite} canImport={canImport} exporting={exporting} onNew={() => setEditing('new')} onExport={exportCsv} />
@@ -95,6 +100,8 @@ export function LinksPage({ workspace }: PageProps) {
           {selected.size > 0 && (
             <BulkBar
               links={list.rows.filter((l) => selected.has(l.id))}
+              names={names}
+              withStats={withStats}
               canWrite={canWrite}
               collections={refs.collections}
               tags={refs.tags}
@@ -132,6 +139,7 @@ export function LinksPage({ workspace }: PageProps) {
             onNext={() => view.setPage(view.page + 1)}
             words={{ previous: s.previous, next: s.next }}
           />
+          <PageJump view={view} total={total} number={number} />
         </>
       )}
       {editing && (
@@ -151,6 +159,7 @@ export function LinksPage({ workspace }: PageProps) {
         />
       )}
       {qrOf && <QrDialog link={qrOf} onClose={() => setQrOf(null)} />}
+      {confirmation}
     </section>
   );
 }

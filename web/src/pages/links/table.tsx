@@ -46,7 +46,9 @@ export function LinksTable(props: Props) {
   const date = useMemo(() => new Intl.DateTimeFormat(lang, { dateStyle: 'medium' }), [lang]);
   const allOn = links.length > 0 && links.every((l) => selected.has(l.id));
   const someOn = !allOn && links.some((l) => selected.has(l.id));
-  const sortable = (by: OrderKey, label: string) => <SortHeading by={by} label={label} order={order} onSort={onSort} s={s} currency={by === 'revenue' ? order.currency : undefined} />;
+  const sortable = (by: OrderKey, label: string) => (
+    <SortHeading by={by} label={label} order={order} onSort={onSort} s={s} currency={by === 'revenue' ? order.currency : undefined} />
+  );
   return (
     <div class="links-scroll" role="region" tabIndex={0} aria-label={s.tableLabel} aria-busy={busy}>
       <table class={`table links-table${withStats ? ' links-with-stats' : ''}`}>
@@ -58,7 +60,12 @@ export function LinksTable(props: Props) {
                 aria-label={s.selectPage}
                 checked={allOn}
                 indeterminate={someOn}
-                onChange={(e) => onSelect(links.map((l) => l.id), e.currentTarget.checked)}
+                onChange={(e) =>
+                  onSelect(
+                    links.map((l) => l.id),
+                    e.currentTarget.checked,
+                  )
+                }
               />
             </th>
             <th scope="col">{s.link}</th>
@@ -78,7 +85,21 @@ export function LinksTable(props: Props) {
   );
 }
 
-function SortHeading({ by, label, order, onSort, s, currency }: { by: OrderKey; label: string; order: Order; onSort: (by: OrderKey) => void; s: LinksStrings; currency?: string }) {
+function SortHeading({
+  by,
+  label,
+  order,
+  onSort,
+  s,
+  currency,
+}: {
+  by: OrderKey;
+  label: string;
+  order: Order;
+  onSort: (by: OrderKey) => void;
+  s: LinksStrings;
+  currency?: string;
+}) {
   const on = order.by === by;
   const ariaSort = on ? (order.sort === 'asc' ? 'ascending' : 'descending') : undefined;
   return (

@@ -9,7 +9,9 @@ import { usePagedList } from '../../ui/paged-list.js';
 import { fetchLinks, fetchReferences, NO_FILTERS, type ListFilters, type Named } from './data.js';
 import { DEFAULT_ORDER, DEFAULT_PRESET, statsQuery, type LinkRow, type Order, type Preset } from './stats.js';
 
-export const PAGE_SIZE = 50;
+/** Rows per page the list offers; the first page shows DEFAULT_PAGE_SIZE. */
+export const PAGE_SIZES = [25, 50, 100, 250] as const;
+export const DEFAULT_PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 300;
 
 export type FilterKey = Exclude<keyof ListFilters, 'search'>;
@@ -22,6 +24,7 @@ export function useLinkFilters() {
   const [page, setPage] = useState(0);
   const [order, setOrderState] = useState<Order>(DEFAULT_ORDER);
   const [preset, setPresetState] = useState<Preset>(DEFAULT_PRESET);
+  const [pageSize, setPageSizeState] = useState<number>(DEFAULT_PAGE_SIZE);
   useEffect(() => {
     if (searchInput === filters.search) return;
     const timer = setTimeout(() => {
@@ -52,6 +55,12 @@ export function useLinkFilters() {
       setOrderState(o);
       setPage(0);
     },
+    /** Rows per page (one of PAGE_SIZES): a new size shows the page holding the first row shown until then. */
+    pageSize,
+    setPageSize: (size: number) => {
+      setPage((p) => Math.floor((p * pageSize) / size));
+      setPageSizeState(size);
+    },
     /** The range of the stats columns. */
     preset,
     setPreset: (p: Preset) => {
@@ -68,12 +77,14 @@ export type LinkFilters = ReturnType<typeof useLinkFilters>;
  * change. `version` goes up when links were changed here. With `withStats` (the analyticsRead
  * scope) each row carries its clicks, leads, sales and revenue for the range, in the order chosen.
  */
-export function useLinkRows({ filters, page, setPage, order, preset }: LinkFilters, version: number, withStats: boolean) {
+export function useLinkRows({ filters, page, setPage, order, preset, pageSize }: LinkFilters, version: number, withStats: boolean) {
   const rows = usePagedList<LinkRow>(
     ({ take, skip, signal }) =>
-      fetchLinks(filters, take, skip, { count: false, signal, sort: order.sort, stats: withStats ? statsQuery(preset, order) : undefined }).then(({ links }) => ({ data: links })),
+      fetchLinks(filters, take, skip, { count: false, signal, sort: order.sort, stats: withStats ? statsQuery(preset, order) : undefined }).then(
+        ({ links }) => ({ data: links }),
+      ),
     // Past the end (links deleted meanwhile): back to the first page.
-    { page, size: PAGE_SIZE, deps: [filters, version, order, preset, withStats], keep: true, onPastEnd: () => setPage(0) },
+    { page, size: pageSize, deps: [filters, version, order, preset, withStats, pageSize], keep: true, onPastEnd: () => setPage(0) },
   );
   const [total, setTotal] = useState<number | undefined>(undefined);
   useEffect(() => {

@@ -73,7 +73,12 @@ export function UtmBuilder({ form, setValues }: Props) {
           {s.utmLanding} <bdi dir="ltr">{landing}</bdi>
         </p>
       )}
-      {hasUtm && <SaveTemplate utm={utmOf(form.values)} onSaved={(t) => (setTemplates((all) => [...all, t].sort((a, b) => a.name.localeCompare(b.name))), setChosen(t.id))} />}
+      {hasUtm && (
+        <SaveTemplate
+          utm={utmOf(form.values)}
+          onSaved={(t) => (setTemplates((all) => [...all, t].sort((a, b) => a.name.localeCompare(b.name))), setChosen(t.id))}
+        />
+      )}
     </fieldset>
   );
 }

@@ -2,8 +2,15 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { allScopes, type Me, type PageProps } from '../../session.js';
-import { ConfirmButton, CopyButton, ErrorLine, Loaded, ScopeChecks, ScopeList, SecretOnce, useAction, useDate, useLoad, useSettingsStrings, type Scope } from './ui.js';
-import { Empty } from '../../ui/states.js';
+import { ConfirmButton } from '../../ui/confirm.js';
+import { CopyButton } from '../../ui/copy.js';
+import { type Scope, ScopeChecks, ScopeList } from './scopes.js';
+import { SecretOnce } from '../../ui/secret-once.js';
+import { useAction } from '../../ui/action.js';
+import { useDate } from '../../ui/date.js';
+import { useSettingsStrings } from './use-strings.js';
+import { Empty, ErrorLine, Loaded, useLoad } from '../../ui/states.js';
+import './settings.css';
 
 type App = components['schemas']['OauthApp'];
 type Editing = { kind: 'new' } | { kind: 'edit'; app: App };
@@ -29,7 +36,7 @@ export function OAuthAppsSettings({ workspaceId, me }: PageProps) {
               <span>
                 {s.clientId}: <code>{secret.clientId}</code>
               </span>
-              <CopyButton text={secret.clientId} label={s.clientId} />
+              <CopyButton text={secret.clientId} label={s.clientId} announce />
             </p>
           )}
           <SecretOnce title={s.clientSecret} intro={secret.intro} label={s.clientSecret} value={secret.value} onDone={() => setSecret(undefined)} />
@@ -62,7 +69,14 @@ export function OAuthAppsSettings({ workspaceId, me }: PageProps) {
           ) : (
             <ul class="items">
               {list.map((app) => (
-                <AppRow key={app.id} app={app} workspaceId={workspaceId} onEdit={() => setEditing({ kind: 'edit', app })} onChanged={reload} onSecret={(value) => setSecret({ intro: s.secretRotated, value })} />
+                <AppRow
+                  key={app.id}
+                  app={app}
+                  workspaceId={workspaceId}
+                  onEdit={() => setEditing({ kind: 'edit', app })}
+                  onChanged={reload}
+                  onSecret={(value) => setSecret({ intro: s.secretRotated, value })}
+                />
               ))}
             </ul>
           )
@@ -72,13 +86,25 @@ export function OAuthAppsSettings({ workspaceId, me }: PageProps) {
   );
 }
 
-function AppForm({ workspaceId, me, app, onCancel, onSaved }: { workspaceId: string; me: Me; app?: App; onCancel: () => void; onSaved: (made?: components['schemas']['CreatedOauthApp']) => void }) {
+function AppForm({
+  workspaceId,
+  me,
+  app,
+  onCancel,
+  onSaved,
+}: {
+  workspaceId: string;
+  me: Me;
+  app?: App;
+  onCancel: () => void;
+  onSaved: (made?: components['schemas']['CreatedOauthApp']) => void;
+}) {
   const s = useSettingsStrings();
   const [name, setName] = useState(app?.name ?? '');
   const [uris, setUris] = useState(app?.redirectUris.join('\n') ?? '');
   const [scopes, setScopes] = useState<Scope[]>(app?.scopes ?? []);
   const [confidential, setConfidential] = useState(app?.confidential ?? true);
-  const { busy, error, setError, run } = useAction();
+  const { busy, error, setError, run } = useAction({ pickScope: s.pickScope });
   const nameRef = useRef<HTMLInputElement>(null);
   useLayoutEffect(() => nameRef.current?.focus(), []);
   const submit = async (e: Event) => {
@@ -106,7 +132,15 @@ function AppForm({ workspaceId, me, app, onCancel, onSaved }: { workspaceId: str
       </label>
       <label class="field">
         <span>{s.redirectUris}</span>
-        <textarea name="redirectUris" required rows={3} dir="ltr" aria-describedby="redirect-help" value={uris} onInput={(e) => setUris(e.currentTarget.value)} />
+        <textarea
+          name="redirectUris"
+          required
+          rows={3}
+          dir="ltr"
+          aria-describedby="redirect-help"
+          value={uris}
+          onInput={(e) => setUris(e.currentTarget.value)}
+        />
         <span id="redirect-help" class="hint">
           {s.redirectHelp}
         </span>
@@ -138,7 +172,19 @@ function AppForm({ workspaceId, me, app, onCancel, onSaved }: { workspaceId: str
   );
 }
 
-function AppRow({ app, workspaceId, onEdit, onChanged, onSecret }: { app: App; workspaceId: string; onEdit: () => void; onChanged: () => void; onSecret: (value: string) => void }) {
+function AppRow({
+  app,
+  workspaceId,
+  onEdit,
+  onChanged,
+  onSecret,
+}: {
+  app: App;
+  workspaceId: string;
+  onEdit: () => void;
+  onChanged: () => void;
+  onSecret: (value: string) => void;
+}) {
   const s = useSettingsStrings();
   const date = useDate();
   const { error, run } = useAction();
@@ -153,7 +199,7 @@ function AppRow({ app, workspaceId, onEdit, onChanged, onSecret }: { app: App; w
           <span>
             {s.clientId}: <code>{app.clientId}</code>
           </span>
-          <CopyButton text={app.clientId} label={`${s.clientId} ${app.name}`} />
+          <CopyButton text={app.clientId} label={`${s.clientId} ${app.name}`} announce />
         </span>
         <ul class="hint">
           {app.redirectUris.map((u) => (

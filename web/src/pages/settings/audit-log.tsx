@@ -1,4 +1,4 @@
-import { useContext, useState } from 'preact/hooks';
+import { useContext, useEffect, useState } from 'preact/hooks';
 import { api, errorText, jsonList } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
@@ -8,7 +8,8 @@ import { Paginator } from '../../ui/paginator.js';
 import { Empty, LoadFailure, Loading } from '../../ui/states.js';
 import { Table } from '../../ui/table.js';
 import type { PageProps } from '../../session.js';
-import { useDate } from './ui.js';
+import { useDate } from '../../ui/date.js';
+import './settings.css';
 import './audit-log.css';
 
 type Entry = components['schemas']['AuditEntry'];
@@ -16,8 +17,8 @@ type Entry = components['schemas']['AuditEntry'];
 const en = {
   intro: 'Every change to this workspace, by whom and from where, and its members’ sign-ins. Only owners see it.',
   filters: 'Filters',
-  actor: 'Actor id',
-  actorHelp: 'A person’s, key’s, token’s or app’s id',
+  actor: 'Who',
+  anyone: 'Anyone',
   action: 'Action',
   anyAction: 'Any action',
   from: 'From',
@@ -33,7 +34,8 @@ const en = {
   when: 'When',
   where: 'From',
   records: (n: number) => (n === 1 ? '1 record' : `${n} records`),
-  kinds: { user: 'Person', key: 'API key', token: 'Personal token', app: 'OAuth app', operator: 'Operator' } as Record<string, string>,
+  kinds: { user: 'Person', person: 'Person', key: 'API key', token: 'Personal token', app: 'OAuth app', operator: 'Operator' } as Record<string, string>,
+  deleted: 'deleted',
   none: 'none',
   empty: 'No entries match.',
   failed: 'Could not load the audit log: ',
@@ -43,8 +45,8 @@ const en = {
 const ar: typeof en = {
   intro: 'كل تغيير في مساحة العمل هذه، ومن أجراه ومن أين، وعمليات تسجيل دخول أعضائها. لا يراه إلا المالكون.',
   filters: 'عوامل التصفية',
-  actor: 'معرّف الفاعل',
-  actorHelp: 'معرّف شخص أو مفتاح أو رمز أو تطبيق',
+  actor: 'من',
+  anyone: 'أيّ أحد',
   action: 'الإجراء',
   anyAction: 'أي إجراء',
   from: 'من',
@@ -60,7 +62,8 @@ const ar: typeof en = {
   when: 'متى',
   where: 'المصدر',
   records: (n: number) => (n === 1 ? 'سجل واحد' : n === 2 ? 'سجلان' : `${n} سجلات`),
-  kinds: { user: 'شخص', key: 'مفتاح API', token: 'رمز شخصي', app: 'تطبيق OAuth', operator: 'المشغّل' },
+  kinds: { user: 'شخص', person: 'شخص', key: 'مفتاح API', token: 'رمز شخصي', app: 'تطبيق OAuth', operator: 'المشغّل' },
+  deleted: 'محذوف',
   none: 'لا شيء',
   empty: 'لا توجد إدخالات مطابقة.',
   failed: 'تعذّر تحميل سجل التدقيق: ',
@@ -118,6 +121,11 @@ export function AuditLogSettings(_: PageProps) {
     ({ take, skip, signal }) => jsonList(api.GET('/api/audit-log', { params: { query: { take, skip, ...queryOf(filter) } }, signal })),
     { page, size: PAGE_SIZE, deps: [filter], keep: true, onPastEnd: () => setPage((p) => Math.max(0, p - 1)) },
   );
+  // Who appears in the log, by name: the filter is chosen from them (ids are the API's business).
+  const [actors, setActors] = useState<{ id: string; kind: string; name: string | null }[]>([]);
+  useEffect(() => {
+    void api.GET('/api/audit-log/actors').then(({ data }) => data && setActors(data));
+  }, []);
   const apply = (next: Filter) => {
     setFilter(next);
     setPage(0);
@@ -147,7 +155,14 @@ export function AuditLogSettings(_: PageProps) {
       >
         <label>
           {s.actor}
-          <input type="text" name="actor" dir="ltr" placeholder={s.actorHelp} {...box('actor')} />
+          <select name="actor" value={draft.actor} onChange={(e) => setDraft({ ...draft, actor: e.currentTarget.value })}>
+            <option value="">{s.anyone}</option>
+            {actors.map((a) => (
+              <option key={a.id} value={a.id}>
+                {`${a.name ?? `${a.id.slice(0, 8)}… (${s.deleted})`} — ${s.kinds[a.kind] ?? a.kind}`}
+              </option>
+            ))}
+          </select>
         </label>
         <label>
           {s.action}
@@ -205,8 +220,7 @@ export function AuditLogSettings(_: PageProps) {
                   <time dateTime={String(e.at)}>{date(String(e.at))}</time>
                 </td>
                 <td>
-                  <span class="audit-kind">{s.kinds[e.actor.kind] ?? e.actor.kind}</span>{' '}
-                  <bdi>{e.actor.name ?? e.actor.id}</bdi>
+                  <span class="audit-kind">{s.kinds[e.actor.kind] ?? e.actor.kind}</span> <bdi>{e.actor.name ?? e.actor.id}</bdi>
                 </td>
                 <td>
                   <code dir="ltr">{e.action}</code>

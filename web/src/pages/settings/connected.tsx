@@ -1,7 +1,12 @@
 import { api } from '../../api/client.js';
 import type { PageProps } from '../../session.js';
-import { ConfirmButton, ErrorLine, Loaded, ScopeList, useAction, useDate, useLoad, useSettingsStrings } from './ui.js';
-import { Empty } from '../../ui/states.js';
+import { ConfirmButton } from '../../ui/confirm.js';
+import { ScopeList } from './scopes.js';
+import { useAction } from '../../ui/action.js';
+import { useDate } from '../../ui/date.js';
+import { useSettingsStrings } from './use-strings.js';
+import { Empty, ErrorLine, Loaded, useLoad } from '../../ui/states.js';
+import './settings.css';
 
 /** Apps people connected to this workspace (their consents), with a way to end each. */
 export function ConnectedAppsSettings({ workspaceId }: PageProps) {
@@ -50,7 +55,10 @@ export function ConnectedAppsSettings({ workspaceId }: PageProps) {
                       question={s.disconnectQuestion(g.app.name, g.user.name)}
                       confirm={s.confirmDisconnect}
                       onConfirm={async () => {
-                        if (await run(() => api.DELETE('/api/workspaces/{id}/authorizations/{grantId}', { params: { path: { id: workspaceId, grantId: g.id } } }))) reload();
+                        if (
+                          await run(() => api.DELETE('/api/workspaces/{id}/authorizations/{grantId}', { params: { path: { id: workspaceId, grantId: g.id } } }))
+                        )
+                          reload();
                       }}
                     />
                   </div>

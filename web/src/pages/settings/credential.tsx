@@ -1,6 +1,11 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { ErrorLine, ScopeChecks, SecretOnce, SelectField, useAction, useSettingsStrings, type Scope, type ScopeEndpoints } from './ui.js';
+import { ErrorLine } from '../../ui/states.js';
+import { type Scope, ScopeChecks, type ScopeEndpoints } from './scopes.js';
+import { SecretOnce } from '../../ui/secret-once.js';
+import { SelectField } from '../../ui/field.js';
+import { useAction } from '../../ui/action.js';
+import { useSettingsStrings } from './use-strings.js';
 
 /**
  * A new credential (a workspace's API key, a person's token): a name, scopes as checkboxes with
@@ -16,7 +21,19 @@ export type CreateInput = { name: string; scopes: Scope[]; expiresAt?: string };
 type FormHandlers = { onCancel: () => void; onCreated: (made: Made) => void };
 
 /** The "New …" button, the form it opens (`form`), and the secret once made; `onCreated` reloads the list. */
-export function NewCredential({ newLabel, secretTitle, createdIntro, onCreated, form }: { newLabel: string; secretTitle: string; createdIntro: (name: string) => string; onCreated: () => void; form: (handlers: FormHandlers) => JSX.Element }) {
+export function NewCredential({
+  newLabel,
+  secretTitle,
+  createdIntro,
+  onCreated,
+  form,
+}: {
+  newLabel: string;
+  secretTitle: string;
+  createdIntro: (name: string) => string;
+  onCreated: () => void;
+  form: (handlers: FormHandlers) => JSX.Element;
+}) {
   const [open, setOpen] = useState(false);
   const [made, setMade] = useState<Made>();
   const newRef = useRef<HTMLButtonElement>(null);
@@ -96,7 +113,7 @@ export function CredentialForm({
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Scope[]>([]);
   const [expiry, setExpiry] = useState<Expiry>(initialExpiry);
-  const { busy, error, setError, run } = useAction();
+  const { busy, error, setError, run } = useAction({ pickScope: s.pickScope });
   const nameRef = useRef<HTMLInputElement>(null);
   useLayoutEffect(() => nameRef.current?.focus(), []);
   const submit = async (e: Event) => {
@@ -113,7 +130,15 @@ export function CredentialForm({
       <Heading id={`${id}-heading`}>{heading}</Heading>
       <label class="field">
         <span>{nameLabel}</span>
-        <input ref={nameRef} name="name" required maxLength={190} aria-describedby={nameHelp ? `${id}-name-help` : undefined} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <input
+          ref={nameRef}
+          name="name"
+          required
+          maxLength={190}
+          aria-describedby={nameHelp ? `${id}-name-help` : undefined}
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
         {nameHelp && (
           <span id={`${id}-name-help`} class="hint">
             {nameHelp}

@@ -1,7 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
+import { meChanged } from '../../me-changed.js';
 import type { PageProps } from '../../session.js';
-import { ErrorLine, Loaded, meChanged, useAction, useLang, useLoad, useSettingsStrings } from './ui.js';
+import { ErrorLine, Loaded, useLoad } from '../../ui/states.js';
+import { useAction } from '../../ui/action.js';
+import { useLang } from '../../i18n/index.js';
+import { useSettingsStrings } from './use-strings.js';
+import './settings.css';
 
 /** The workspace's name and whether it requires two-factor sign-in (what an owner may change), and its plan and limits, read-only. */
 export function GeneralSettings({ workspaceId }: PageProps) {
@@ -13,7 +18,13 @@ export function GeneralSettings({ workspaceId }: PageProps) {
       <Loaded state={state} retry={retry}>
         {(list) => {
           const workspace = list.find((w) => w.id === workspaceId);
-          return workspace ? <Form workspace={workspace} /> : <p role="alert" class="error">{s.failedToLoad}</p>;
+          return workspace ? (
+            <Form workspace={workspace} />
+          ) : (
+            <p role="alert" class="error">
+              {s.failedToLoad}
+            </p>
+          );
         }}
       </Loaded>
     </div>
@@ -99,7 +110,14 @@ function RequireMfa({ workspace }: { workspace: Workspace }) {
     <section aria-labelledby="require-mfa-heading" class="stack-tight">
       <h2 id="require-mfa-heading">{s.requireMfaTitle}</h2>
       <label class="check">
-        <input type="checkbox" name="requireMfa" checked={on} disabled={busy} onChange={(e) => void toggle(e.currentTarget.checked)} aria-describedby="require-mfa-help" />
+        <input
+          type="checkbox"
+          name="requireMfa"
+          checked={on}
+          disabled={busy}
+          onChange={(e) => void toggle(e.currentTarget.checked)}
+          aria-describedby="require-mfa-help"
+        />
         <span>{s.requireMfaLabel}</span>
       </label>
       <p id="require-mfa-help" class="hint">

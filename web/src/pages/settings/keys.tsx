@@ -2,8 +2,13 @@ import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import type { PageProps } from '../../session.js';
 import { asMade, CredentialForm, NewCredential } from './credential.js';
-import { ConfirmButton, ErrorLine, Loaded, ScopeList, useAction, useDate, useLoad, useSettingsStrings } from './ui.js';
-import { Empty } from '../../ui/states.js';
+import { ConfirmButton } from '../../ui/confirm.js';
+import { ScopeList } from './scopes.js';
+import { useAction } from '../../ui/action.js';
+import { useDate } from '../../ui/date.js';
+import { useSettingsStrings } from './use-strings.js';
+import { Empty, ErrorLine, Loaded, useLoad } from '../../ui/states.js';
+import './settings.css';
 
 type Key = components['schemas']['Key'];
 const EXPIRIES = ['never', '30', '90', '365'] as const;

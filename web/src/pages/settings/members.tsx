@@ -1,9 +1,16 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { paths } from '../../api/schema.js';
+import { meChanged } from '../../me-changed.js';
 import type { PageProps, Role } from '../../session.js';
-import { ConfirmButton, ErrorLine, Loaded, meChanged, SecretOnce, SelectField, useAction, useDate, useLoad, useSettingsStrings } from './ui.js';
-import { Empty } from '../../ui/states.js';
+import { ConfirmButton } from '../../ui/confirm.js';
+import { SecretOnce } from '../../ui/secret-once.js';
+import { SelectField } from '../../ui/field.js';
+import { useAction } from '../../ui/action.js';
+import { useDate } from '../../ui/date.js';
+import { useSettingsStrings } from './use-strings.js';
+import { Empty, ErrorLine, Loaded, useLoad } from '../../ui/states.js';
+import './settings.css';
 
 type Member = paths['/api/workspaces/{id}/members']['get']['responses'][200]['content']['application/json'][number];
 const ROLES: Role[] = ['owner', 'member', 'viewer'];
@@ -126,7 +133,15 @@ function InviteForm({ workspaceId, onCreated }: { workspaceId: string; onCreated
           </button>
         </div>
       </form>
-      {created && <SecretOnce title={s.inviteLink} intro={created.mailed ? s.inviteMailed(created.email) : s.inviteCreated(created.email)} label={s.inviteLink} value={created.url} onDone={() => setCreated(undefined)} />}
+      {created && (
+        <SecretOnce
+          title={s.inviteLink}
+          intro={created.mailed ? s.inviteMailed(created.email) : s.inviteCreated(created.email)}
+          label={s.inviteLink}
+          value={created.url}
+          onDone={() => setCreated(undefined)}
+        />
+      )}
     </>
   );
 }
@@ -163,7 +178,8 @@ function InviteList({ invites, workspaceId, onChanged }: { invites: Invite[]; wo
                 question={s.revokeInviteQuestion(i.email)}
                 confirm={s.confirmRevoke}
                 onConfirm={async () => {
-                  if (await run(() => api.DELETE('/api/workspaces/{id}/invites/{inviteId}', { params: { path: { id: workspaceId, inviteId: i.id } } }))) onChanged();
+                  if (await run(() => api.DELETE('/api/workspaces/{id}/invites/{inviteId}', { params: { path: { id: workspaceId, inviteId: i.id } } })))
+                    onChanged();
                 }}
               />
             </div>

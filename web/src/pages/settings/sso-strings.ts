@@ -3,7 +3,8 @@ const bidi = (text: string) => `\u2068${text}\u2069`;
 
 /** Words of Settings → Single sign-on (operations.md §15), in English and Arabic. */
 const en = {
-  intro: 'Let your team sign in with your company’s identity provider (OpenID Connect: Okta, Microsoft Entra ID, Google Workspace, Keycloak…). People of your verified e-mail domains sign in with “Sign in with SSO”; the first time, their account and membership are made.',
+  intro:
+    'Let your team sign in with your company’s identity provider (OpenID Connect: Okta, Microsoft Entra ID, Google Workspace, Keycloak…). People of your verified e-mail domains sign in with “Sign in with SSO”; the first time, their account and membership are made.',
   providerTitle: 'Identity provider',
   issuer: 'Issuer URL',
   issuerHelp: 'Exactly as your provider states it (its /.well-known/openid-configuration answers with it).',
@@ -41,7 +42,8 @@ const en = {
 };
 
 const ar: typeof en = {
-  intro: 'دع فريقك يسجّل الدخول عبر مزوّد الهوية في شركتك (OpenID Connect: ‏Okta أو Microsoft Entra ID أو Google Workspace أو Keycloak…). يسجّل أصحاب نطاقات البريد الموثَّقة الدخول عبر «الدخول عبر SSO»؛ وفي المرة الأولى يُنشأ حسابهم وعضويتهم.',
+  intro:
+    'دع فريقك يسجّل الدخول عبر مزوّد الهوية في شركتك (OpenID Connect: ‏Okta أو Microsoft Entra ID أو Google Workspace أو Keycloak…). يسجّل أصحاب نطاقات البريد الموثَّقة الدخول عبر «الدخول عبر SSO»؛ وفي المرة الأولى يُنشأ حسابهم وعضويتهم.',
   providerTitle: 'مزوّد الهوية',
   issuer: 'رابط المُصدِر',
   issuerHelp: 'تمامًا كما يذكره مزوّدك (يجيب به ‎/.well-known/openid-configuration).',

@@ -1,8 +1,13 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
-import { ConfirmButton, CopyButton, ErrorLine, Loaded, SelectField, useAction, useLoad } from './ui.js';
+import { ConfirmButton } from '../../ui/confirm.js';
+import { CopyButton } from '../../ui/copy.js';
+import { ErrorLine, Loaded, useLoad } from '../../ui/states.js';
+import { SelectField } from '../../ui/field.js';
+import { useAction } from '../../ui/action.js';
 import { strings } from './sso-strings.js';
+import './settings.css';
 
 interface SsoDomain {
   domain: string;
@@ -64,7 +69,9 @@ function SsoForm({ sso, onSaved }: { sso: Sso | null; onSaved: () => void }) {
       issuer: String(form.get('issuer')).trim(),
       clientId: String(form.get('clientId')).trim(),
       ...(secret ? { clientSecret: secret } : {}),
-      domains: String(form.get('domains')).split(/[\s,]+/).filter(Boolean),
+      domains: String(form.get('domains'))
+        .split(/[\s,]+/)
+        .filter(Boolean),
       role,
       requireSso: form.get('requireSso') === 'on',
     };
@@ -92,7 +99,18 @@ function SsoForm({ sso, onSaved }: { sso: Sso | null; onSaved: () => void }) {
         <textarea name="domains" required rows={3} dir="ltr" defaultValue={sso?.domains.map((d) => d.domain).join('\n')} />
         <small class="hint">{w.domainsHelp}</small>
       </label>
-      <SelectField label={w.role} name="role" value={role} options={[['member', w.roles.member], ['viewer', w.roles.viewer]] as const} onChange={setRole} />
+      <SelectField
+        label={w.role}
+        name="role"
+        value={role}
+        options={
+          [
+            ['member', w.roles.member],
+            ['viewer', w.roles.viewer],
+          ] as const
+        }
+        onChange={setRole}
+      />
       <label class="field-inline">
         <input type="checkbox" name="requireSso" defaultChecked={sso?.requireSso} />
         <span>{w.requireSso}</span>
@@ -100,7 +118,7 @@ function SsoForm({ sso, onSaved }: { sso: Sso | null; onSaved: () => void }) {
       <small class="hint">{w.requireSsoHelp}</small>
       {sso && (
         <p>
-          {w.redirectUri} <code dir="ltr">{sso.redirectUri}</code> <CopyButton text={sso.redirectUri} label={w.redirectUri} />
+          {w.redirectUri} <code dir="ltr">{sso.redirectUri}</code> <CopyButton text={sso.redirectUri} label={w.redirectUri} announce />
         </p>
       )}
       <ErrorLine error={error} />
@@ -149,11 +167,11 @@ function DomainItem({ d, onChanged }: { d: SsoDomain; onChanged: (message: strin
               </dd>
               <dt>{w.recordName}</dt>
               <dd>
-                <code>{d.txtName}</code> <CopyButton text={d.txtName} label={w.copyName(d.domain)} />
+                <code>{d.txtName}</code> <CopyButton text={d.txtName} label={w.copyName(d.domain)} announce />
               </dd>
               <dt>{w.recordValue}</dt>
               <dd>
-                <code>{d.txtValue}</code> <CopyButton text={d.txtValue} label={w.copyValue(d.domain)} />
+                <code>{d.txtValue}</code> <CopyButton text={d.txtValue} label={w.copyValue(d.domain)} announce />
               </dd>
             </dl>
             <div class="actions">

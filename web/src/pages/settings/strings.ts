@@ -1,16 +1,11 @@
 import type { Scope } from '../../session.js';
 
-/** Strings of the settings pages and the shared pieces (scopes, copy, confirm) the account page reuses. */
+/** Strings of the settings pages and the pieces (scopes, credential forms) the account and webhooks pages reuse. */
 const en = {
   failedToLoad: 'Could not load this: ',
   cancel: 'Cancel',
   save: 'Save',
   saved: 'Saved.',
-  copy: 'Copy',
-  copied: 'Copied',
-  copyFailed: 'Could not copy: select the text and copy it yourself.',
-  shownOnce: 'Copy it now: it will not be shown again.',
-  done: 'Done',
   created: 'Created',
   never: 'Never',
   you: '(you)',
@@ -21,6 +16,8 @@ const en = {
   // Scopes (api.md Authentication 5)
   scopes: 'Scopes',
   scopesHelp: 'Choose at least one. Each scope is independent of the others.',
+  scopePresets: 'Presets',
+  scopePreset: { readOnly: 'Read only', trackingOnly: 'Tracking only (leads and sales)', fullAccess: 'Full access' },
   scopeWords: {
     linksRead: 'Read links',
     linksWrite: 'Create, change and delete links',
@@ -45,7 +42,8 @@ const en = {
   planHelp: 'The plan is set by whoever runs this server.',
   requireMfaTitle: 'Two-factor sign-in',
   requireMfaLabel: 'Require two-factor sign-in for every member',
-  requireMfaHelp: 'Members without it are refused in this workspace (their sessions, personal tokens and connected apps) until they turn it on in Account → Security. API keys are not affected. You need it on yourself first.',
+  requireMfaHelp:
+    'Members without it are refused in this workspace (their sessions, personal tokens and connected apps) until they turn it on in Account → Security. API keys are not affected. You need it on yourself first.',
   requireMfaOn: 'Two-factor sign-in is now required.',
   requireMfaOff: 'Two-factor sign-in is no longer required.',
   plans: { free: 'Free', pro: 'Pro', business: 'Business', enterprise: 'Enterprise' } as Record<string, string>,
@@ -140,11 +138,6 @@ const ar: SettingsStrings = {
   cancel: 'إلغاء',
   save: 'حفظ',
   saved: 'تم الحفظ.',
-  copy: 'نسخ',
-  copied: 'تم النسخ',
-  copyFailed: 'تعذّر النسخ: حدّد النص وانسخه بنفسك.',
-  shownOnce: 'انسخه الآن: لن يُعرض مرة أخرى.',
-  done: 'تم',
   created: 'أُنشئ',
   never: 'أبدًا',
   you: '(أنت)',
@@ -153,6 +146,8 @@ const ar: SettingsStrings = {
   roleHelp: 'المالكون يديرون الإعدادات وخطافات الويب، والأعضاء يقرؤون ويكتبون كل ما عداها، والمطّلعون يقرؤون فقط.',
   scopes: 'الصلاحيات',
   scopesHelp: 'اختر صلاحية واحدة على الأقل. كل صلاحية مستقلة عن غيرها.',
+  scopePresets: 'مجموعات جاهزة',
+  scopePreset: { readOnly: 'قراءة فقط', trackingOnly: 'التتبّع فقط (العملاء المحتملون والمبيعات)', fullAccess: 'وصول كامل' },
   scopeWords: {
     linksRead: 'قراءة الروابط',
     linksWrite: 'إنشاء الروابط وتعديلها وحذفها',
@@ -176,7 +171,8 @@ const ar: SettingsStrings = {
   planHelp: 'يحدّد الخطةَ مَن يشغّل هذا الخادم.',
   requireMfaTitle: 'تسجيل الدخول بخطوتين',
   requireMfaLabel: 'اشتراط تسجيل الدخول بخطوتين على كل عضو',
-  requireMfaHelp: 'يُرفض الأعضاء الذين لم يفعّلوه في مساحة العمل هذه (جلساتهم ورموزهم الشخصية وتطبيقاتهم المتصلة) حتى يفعّلوه من الحساب ← الأمان. لا يتأثر مفتاح API. يجب أن تفعّله لنفسك أولًا.',
+  requireMfaHelp:
+    'يُرفض الأعضاء الذين لم يفعّلوه في مساحة العمل هذه (جلساتهم ورموزهم الشخصية وتطبيقاتهم المتصلة) حتى يفعّلوه من الحساب ← الأمان. لا يتأثر مفتاح API. يجب أن تفعّله لنفسك أولًا.',
   requireMfaOn: 'أصبح تسجيل الدخول بخطوتين مشترطًا.',
   requireMfaOff: 'لم يعد تسجيل الدخول بخطوتين مشترطًا.',
   plans: { free: 'مجانية', pro: 'احترافية', business: 'أعمال', enterprise: 'مؤسسات' },

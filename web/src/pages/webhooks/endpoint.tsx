@@ -3,12 +3,18 @@ import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
 import { navigate, onLinkClick } from '../../router.js';
 import type { PageProps } from '../../session.js';
-import { ConfirmButton, ErrorLine, Loaded, ScopeList, SecretOnce, useAction, useDate, useLoad } from '../settings/ui.js';
+import { ConfirmButton } from '../../ui/confirm.js';
+import { ErrorLine, Loaded, useLoad } from '../../ui/states.js';
+import { ScopeList } from '../settings/scopes.js';
+import { SecretOnce } from '../../ui/secret-once.js';
+import { useAction } from '../../ui/action.js';
+import { useDate } from '../../ui/date.js';
 import { DeliveryLog } from './deliveries.js';
 import { EndpointForm } from './form.js';
 import { StatusBadge } from './list.js';
 import { strings } from './strings.js';
 import type { Endpoint } from './types.js';
+import '../settings/settings.css';
 import './webhooks.css';
 
 /** One endpoint: what it is, what may be done to it (test, roll, recover, edit, disable, delete), its delivery log. */
@@ -97,18 +103,32 @@ function Details({ endpoint: e, writable, scopes, onChanged, onDelivery }: Detai
         <section aria-labelledby="wh-actions" class="stack-tight">
           <h2 id="wh-actions">{w.actionsTitle}</h2>
           <div class="actions">
-            <button type="button" disabled={busy || e.disabled} aria-describedby={e.disabled ? 'wh-enable-first' : undefined} onClick={() => act(() => api.POST('/api/webhooks/{id}/test', path), w.testSent, onDelivery)}>
+            <button
+              type="button"
+              disabled={busy || e.disabled}
+              aria-describedby={e.disabled ? 'wh-enable-first' : undefined}
+              onClick={() => act(() => api.POST('/api/webhooks/{id}/test', path), w.testSent, onDelivery)}
+            >
               {w.sendTest}
             </button>
             <button type="button" onClick={() => setEditing(true)}>
               {w.edit}
             </button>
             {e.disabled ? (
-              <button type="button" disabled={busy} onClick={() => act(() => api.PATCH('/api/webhooks/{id}', { ...path, body: { disabled: false } }), w.enabled, onChanged)}>
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => act(() => api.PATCH('/api/webhooks/{id}', { ...path, body: { disabled: false } }), w.enabled, onChanged)}
+              >
                 {w.enable}
               </button>
             ) : (
-              <ConfirmButton label={w.disable} question={w.disableQuestion} confirm={w.confirmDisable} onConfirm={() => act(() => api.PATCH('/api/webhooks/{id}', { ...path, body: { disabled: true } }), '', onChanged)} />
+              <ConfirmButton
+                label={w.disable}
+                question={w.disableQuestion}
+                confirm={w.confirmDisable}
+                onConfirm={() => act(() => api.PATCH('/api/webhooks/{id}', { ...path, body: { disabled: true } }), '', onChanged)}
+              />
             )}
             <ConfirmButton
               label={w.roll}
@@ -175,7 +195,15 @@ function Recover({ endpointId, onRecovered }: { endpointId: string; onRecovered:
       <p class="hint">{w.recoverHelp}</p>
       <label class="field">
         <span>{w.since}</span>
-        <input type="datetime-local" name="since" required value={since} min={localInput(new Date(now - MAX_RECOVER_DAYS * DAY_MS))} max={localInput(new Date(now))} onInput={(e) => setSince(e.currentTarget.value)} />
+        <input
+          type="datetime-local"
+          name="since"
+          required
+          value={since}
+          min={localInput(new Date(now - MAX_RECOVER_DAYS * DAY_MS))}
+          max={localInput(new Date(now))}
+          onInput={(e) => setSince(e.currentTarget.value)}
+        />
       </label>
       <ErrorLine error={error} />
       <div class="actions">

@@ -2,7 +2,8 @@ import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
 import type { Scope } from '../../session.js';
-import { ErrorLine, useAction } from '../settings/ui.js';
+import { ErrorLine } from '../../ui/states.js';
+import { useAction } from '../../ui/action.js';
 import { strings } from './strings.js';
 import { EVENT_SCOPES, EVENT_TYPES, type Endpoint, type Subscribable } from './types.js';
 
@@ -35,7 +36,9 @@ export function EndpointForm({ endpoint, scopes, onCancel, onSaved }: Props) {
     if (events.length === 0) return setOwn(w.pickEvent);
     const body = { url: url.trim(), events, description: description.trim() || undefined };
     if (endpoint) {
-      const saved = await run(() => api.PATCH('/api/webhooks/{id}', { params: { path: { id: endpoint.id } }, body: { ...body, description: description.trim() || null } }));
+      const saved = await run(() =>
+        api.PATCH('/api/webhooks/{id}', { params: { path: { id: endpoint.id } }, body: { ...body, description: description.trim() || null } }),
+      );
       if (saved) onSaved({ endpoint: saved });
     } else {
       const made = await run(() => api.POST('/api/webhooks', { body }));
@@ -49,14 +52,33 @@ export function EndpointForm({ endpoint, scopes, onCancel, onSaved }: Props) {
       {/* for/id, the hint outside the label: a field's name is its label alone, the hint its description. */}
       <div class="field">
         <label for={`${id}-url`}>{w.url}</label>
-        <input id={`${id}-url`} ref={urlRef} name="url" type="url" required maxLength={2048} dir="ltr" placeholder="https://" aria-describedby={`${id}-url-help`} value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+        <input
+          id={`${id}-url`}
+          ref={urlRef}
+          name="url"
+          type="url"
+          required
+          maxLength={2048}
+          dir="ltr"
+          placeholder="https://"
+          aria-describedby={`${id}-url-help`}
+          value={url}
+          onInput={(e) => setUrl(e.currentTarget.value)}
+        />
         <span id={`${id}-url-help`} class="hint">
           {w.urlHelp}
         </span>
       </div>
       <div class="field">
         <label for={`${id}-description`}>{w.description}</label>
-        <input id={`${id}-description`} name="description" maxLength={500} aria-describedby={`${id}-description-help`} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+        <input
+          id={`${id}-description`}
+          name="description"
+          maxLength={500}
+          aria-describedby={`${id}-description-help`}
+          value={description}
+          onInput={(e) => setDescription(e.currentTarget.value)}
+        />
         <span id={`${id}-description-help`} class="hint">
           {w.descriptionHelp}
         </span>

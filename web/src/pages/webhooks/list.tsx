@@ -3,17 +3,24 @@ import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
 import { onLinkClick } from '../../router.js';
 import type { PageProps } from '../../session.js';
-import { Empty } from '../../ui/states.js';
-import { Loaded, ScopeList, SecretOnce, useDate, useLoad } from '../settings/ui.js';
+import { Empty, Loaded, useLoad } from '../../ui/states.js';
+import { ScopeList } from '../settings/scopes.js';
+import { SecretOnce } from '../../ui/secret-once.js';
+import { useDate } from '../../ui/date.js';
+import { BacklogLine } from './backlog.js';
 import { EndpointForm } from './form.js';
 import { strings } from './strings.js';
-import type { Endpoint } from './types.js';
+import type { Backlog, Endpoint } from './types.js';
+import '../settings/settings.css';
 import './webhooks.css';
 
 /** Settings → Webhooks: the workspace's endpoints, a new one (its secret shown once), each one's page. */
 export function WebhooksPage({ workspace }: PageProps) {
   const w = useStrings(strings);
   const [endpoints, reload] = useLoad(() => api.GET('/api/webhooks', { params: { query: { take: 100 } } }));
+  // What each endpoint has still to send; the list shows without it if it fails.
+  const [backlog] = useLoad(() => api.GET('/api/webhooks/backlog'));
+  const backlogOf = (id: string) => (backlog.kind === 'ready' ? backlog.data.find((b) => b.webhookId === id) : undefined);
   const [open, setOpen] = useState(false);
   const [secret, setSecret] = useState<string>();
   const newRef = useRef<HTMLButtonElement>(null);
@@ -65,7 +72,7 @@ export function WebhooksPage({ workspace }: PageProps) {
             ) : (
               <ul class="items">
                 {list.map((e) => (
-                  <EndpointItem key={e.id} endpoint={e} />
+                  <EndpointItem key={e.id} endpoint={e} backlog={backlogOf(e.id)} />
                 ))}
               </ul>
             )
@@ -76,7 +83,7 @@ export function WebhooksPage({ workspace }: PageProps) {
   );
 }
 
-function EndpointItem({ endpoint: e }: { endpoint: Endpoint }) {
+function EndpointItem({ endpoint: e, backlog }: { endpoint: Endpoint; backlog: Backlog | undefined }) {
   const w = useStrings(strings);
   const date = useDate();
   return (
@@ -88,6 +95,7 @@ function EndpointItem({ endpoint: e }: { endpoint: Endpoint }) {
         </span>
         {e.description && <span>{e.description}</span>}
         <ScopeList scopes={e.events} />
+        {backlog && backlog.pending > 0 && <BacklogLine backlog={backlog} class="hint" />}
         <span class="hint">
           {w.created}: {date(e.createdAt)}
         </span>

@@ -2,7 +2,8 @@ import type { EventType } from './types.js';
 
 /** Words of the webhooks pages (operations.md §11), in English and Arabic. */
 const en = {
-  intro: 'Webhooks send this workspace’s events to your own HTTPS addresses as they happen, signed as Standard Webhooks describes, so any receiver can check they came from here.',
+  intro:
+    'Webhooks send this workspace’s events to your own HTTPS addresses as they happen, signed as Standard Webhooks describes, so any receiver can check they came from here.',
   readOnly: 'You may see the endpoints and their deliveries; changing them needs the webhooksWrite scope.',
   newEndpoint: 'New endpoint',
   endpointsTitle: 'Endpoints',
@@ -64,7 +65,8 @@ const en = {
   recoverHelp: 'Sends again every delivery to this endpoint that failed since the time you choose, up to 30 days ago (your receiver was down, for example).',
   since: 'Failed since',
   recover: 'Send failed deliveries again',
-  recovered: (n: number) => (n === 0 ? 'No delivery failed since that time.' : n === 1 ? 'One failed delivery is being sent again.' : `${n} failed deliveries are being sent again.`),
+  recovered: (n: number) =>
+    n === 0 ? 'No delivery failed since that time.' : n === 1 ? 'One failed delivery is being sent again.' : `${n} failed deliveries are being sent again.`,
   enableFirst: 'The endpoint is disabled: enable it to send a test, retry or recover.',
   // Delivery log
   logTitle: 'Delivery log',
@@ -86,12 +88,22 @@ const en = {
   retry: 'Retry',
   retryFor: (type: string, id: string) => `Retry ${type} ${id}`,
   retried: 'The delivery is queued to be sent again.',
+  // Backlog and the log's filter
+  show: 'Show',
+  allDeliveries: 'All deliveries',
+  onlyStatus: { pending: 'Pending only', succeeded: 'Succeeded only', failed: 'Failed only' } as Record<string, string>,
+  noDeliveriesIn: 'No delivery in this state.',
+  pendingCount: (n: string) => `${n} pending`,
+  behindBy: (n: string, age: string) => `${n} due now, behind by ${age}`,
+  nothingWaiting: 'Nothing waiting to be sent.',
+  waitingRetry: 'each waiting for its next attempt',
 };
 
 export type WebhookStrings = typeof en;
 
 const ar: WebhookStrings = {
-  intro: 'ترسل خطافات الويب (Webhooks) أحداث مساحة العمل هذه إلى عناوين HTTPS الخاصة بك لحظة وقوعها، موقّعةً كما تصف مواصفة Standard Webhooks، ليتحقق أي مستقبِل من أنها صادرة من هنا.',
+  intro:
+    'ترسل خطافات الويب (Webhooks) أحداث مساحة العمل هذه إلى عناوين HTTPS الخاصة بك لحظة وقوعها، موقّعةً كما تصف مواصفة Standard Webhooks، ليتحقق أي مستقبِل من أنها صادرة من هنا.',
   readOnly: 'يمكنك رؤية نقاط الاستقبال وعمليات تسليمها؛ أما تغييرها فيتطلب صلاحية webhooksWrite.',
   newEndpoint: 'نقطة استقبال جديدة',
   endpointsTitle: 'نقاط الاستقبال',
@@ -152,7 +164,16 @@ const ar: WebhookStrings = {
   recoverHelp: 'يعيد إرسال كل عملية تسليم إلى نقطة الاستقبال هذه فشلت منذ الوقت الذي تختاره، حتى 30 يومًا مضت (إن تعطّل مستقبِلك مثلًا).',
   since: 'فشلت منذ',
   recover: 'أعد إرسال عمليات التسليم الفاشلة',
-  recovered: (n: number) => (n === 0 ? 'لا عمليات تسليم فاشلة منذ ذلك الوقت.' : n === 1 ? 'يُعاد الآن إرسال عملية تسليم فاشلة واحدة.' : n === 2 ? 'يُعاد الآن إرسال عمليتي تسليم فاشلتين.' : n <= 10 ? `يُعاد الآن إرسال ${n} عمليات تسليم فاشلة.` : `يُعاد الآن إرسال ${n} عملية تسليم فاشلة.`),
+  recovered: (n: number) =>
+    n === 0
+      ? 'لا عمليات تسليم فاشلة منذ ذلك الوقت.'
+      : n === 1
+        ? 'يُعاد الآن إرسال عملية تسليم فاشلة واحدة.'
+        : n === 2
+          ? 'يُعاد الآن إرسال عمليتي تسليم فاشلتين.'
+          : n <= 10
+            ? `يُعاد الآن إرسال ${n} عمليات تسليم فاشلة.`
+            : `يُعاد الآن إرسال ${n} عملية تسليم فاشلة.`,
   enableFirst: 'نقطة الاستقبال معطّلة: فعّلها لإرسال حدث تجريبي أو إعادة المحاولة أو الاستعادة.',
   logTitle: 'سجل التسليم',
   logLabel: 'عمليات تسليم نقطة الاستقبال هذه',
@@ -173,6 +194,14 @@ const ar: WebhookStrings = {
   retry: 'إعادة المحاولة',
   retryFor: (type: string, id: string) => `إعادة محاولة ${type} ${id}`,
   retried: 'وُضعت عملية التسليم في الطابور لإرسالها من جديد.',
+  show: 'عرض',
+  allDeliveries: 'كل عمليات التسليم',
+  onlyStatus: { pending: 'قيد الانتظار فقط', succeeded: 'الناجحة فقط', failed: 'الفاشلة فقط' },
+  noDeliveriesIn: 'لا عمليات تسليم في هذه الحالة.',
+  pendingCount: (n: string) => `${n} قيد الانتظار`,
+  behindBy: (n: string, age: string) => `${n} مستحقة الآن، بتأخّر ${age}`,
+  nothingWaiting: 'لا شيء ينتظر الإرسال.',
+  waitingRetry: 'كلٌّ منها ينتظر محاولته التالية',
 };
 
 export const strings = { en, ar };

@@ -1,0 +1,7 @@
+import { plugin, type ModuleRegistration } from '../../wiring.js';
+import { partnerRoutes } from './routes.js';
+
+export const partnersModule: ModuleRegistration = {
+  name: 'partners',
+  setUp: (w) => ({ plugins: [plugin(partnerRoutes, w.resource)] }),
+};
