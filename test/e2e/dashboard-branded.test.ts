@@ -105,6 +105,28 @@ describe.skipIf(!dashboardRunnable())('branded short links in the link form', ()
     expect(d.cspViolations).toEqual([]);
   });
 
+  it('a form opened before the collections answer takes the default collection when they do, and creates the link', async () => {
+    const page = await signedIn();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/collections?*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const dialog = await openNewLink(page, 'New link');
+    const collection = dialog.getByLabel('Collection', { exact: true });
+    expect(await collection.inputValue()).toBe('');
+    release();
+    await expect.poll(() => collection.locator('option:checked').textContent()).toBe('Spring');
+    const key = `early-${randomBytes(3).toString('hex')}`;
+    await dialog.getByLabel('Destination URL', { exact: true }).fill('https://shop.example/early');
+    await dialog.getByLabel('Short path', { exact: true }).fill(key);
+    await dialog.getByRole('button', { name: 'Create link' }).click();
+    await page.getByText('Link created.').waitFor();
+    const listed = await page.request.get(`${d.origin}/api/links?key=${key}`, { headers });
+    expect(await listed.json()).toMatchObject([{ key, url: 'https://shop.example/early' }]);
+  });
+
   it('Arabic at 375 px: the fields and the check speak Arabic, right-to-left, nothing overflows', async () => {
     const taken = `taken-${randomBytes(3).toString('hex')}`;
     const page = await signedIn('ar-EG', PHONE);

@@ -2,7 +2,7 @@
  * Create or edit a link: every field the workspace's plan allows (the others are hidden), and
  * the API's own message shown at the field it names (`[0].url` → Destination URL).
  */
-import { useContext, useRef, useState } from 'preact/hooks';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { api, errorText } from '../../api/client.js';
 import { LangContext, useStrings } from '../../i18n/index.js';
 import type { Feature } from '../../session.js';
@@ -42,6 +42,10 @@ export function LinkForm({ link, plan, allowed, collections, tags, partners, def
   const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const form: FormState = { values, errors, set: (k) => (e) => setValues((v) => ({ ...v, [k]: (e.currentTarget as HTMLInputElement).value })) };
+  // A form opened before the collections answered gets the default when they do, unless one was chosen.
+  useEffect(() => {
+    if (!link && defaultCollectionId) setValues((v) => (v.collectionId ? v : { ...v, collectionId: defaultCollectionId }));
+  }, [link, defaultCollectionId]);
   const focusField = (name: string) => formRef.current?.querySelector<HTMLElement>(`[name="${name}"]`);
 
   async function submit(e: Event) {
