@@ -22,6 +22,7 @@ import { oauthAppsModule } from './modules/oauth-apps/module.js';
 import { oauthModule } from './modules/oauth/module.js';
 import { partnersModule } from './modules/partners/module.js';
 import { passkeysModule } from './modules/passkeys/module.js';
+import { programModule } from './modules/program/module.js';
 import { passwordResetModule } from './modules/password-reset/module.js';
 import { qrModule } from './modules/qr/module.js';
 import { redirectModule } from './modules/redirect/module.js';
@@ -46,6 +47,7 @@ export const MODULES: readonly ModuleRegistration[] = [
   tagsModule,
   utmTemplatesModule,
   partnersModule,
+  programModule,
   linksModule,
   customersModule,
   conversionsModule,

@@ -16,6 +16,8 @@ export const SCOPE_ENDPOINTS: Record<Scope, string> = {
   partnersWrite: 'POST, PUT, DELETE /api/partners',
   webhooksRead: 'GET /api/webhooks, GET /api/webhooks/{id}/deliveries',
   webhooksWrite: 'POST, PATCH, DELETE /api/webhooks and its secret, test, recover and retry actions',
+  programsRead: 'GET /api/program, /api/partner-groups, /api/commissions, /api/payouts',
+  programsWrite: 'PUT /api/program; POST, PUT, DELETE /api/partner-groups; POST, PATCH /api/commissions; POST /api/payouts and its actions',
 };
 
 const WORDS: Record<Scope, string> = {
@@ -33,6 +35,8 @@ const WORDS: Record<Scope, string> = {
   partnersWrite: 'create, update and delete partners',
   webhooksRead: 'list webhook endpoints and their deliveries',
   webhooksWrite: 'register, change and remove webhook endpoints, roll their secrets, send tests and retries',
+  programsRead: 'read the partner program, its groups and rewards, commissions and payouts (payout destinations masked)',
+  programsWrite: "change the partner program, its groups and rewards, partners' standing, commissions and payouts (the money routes also need an owner when acting for a person)",
 };
 
 /** What each scope allows, in words for /docs and `linktrail --help`. */

@@ -1,4 +1,4 @@
-/** The twelve scopes of api.md and the two of operations.md §11 (webhooks), each independent of the others. */
+/** The twelve scopes of api.md, the two of operations.md §11 (webhooks) and the two of §18 (partner programs), each independent of the others. */
 export const SCOPES = [
   'linksRead',
   'linksWrite',
@@ -14,6 +14,8 @@ export const SCOPES = [
   'partnersWrite',
   'webhooksRead',
   'webhooksWrite',
+  'programsRead',
+  'programsWrite',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -70,3 +70,10 @@ export async function retryOnConflict<T>(fn: () => Promise<T>, tries = 4): Promi
     }
   }
 }
+
+/** The unique index or constraint a write broke (also when wrapped by the driver); undefined for any other error. */
+export function uniqueConstraintOf(err: unknown): string | undefined {
+  if (!isUniqueViolation(err)) return undefined;
+  const e = err as { constraint?: string; cause?: { constraint?: string } };
+  return e.constraint ?? e.cause?.constraint;
+}

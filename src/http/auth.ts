@@ -252,6 +252,19 @@ export function ownerBySession(roleOf: RoleLookup) {
   };
 }
 
+/**
+ * preHandler of a money route of the partner program (operations.md §18 Scopes): a person acting
+ * by session, human token or OAuth grant must be an owner (403 owner_required); API keys, which
+ * owners make, act by the route's scope.
+ */
+export function ownerForMoney(roleOf: RoleLookup) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const actor = request.principal?.actor;
+    if (!actor || actor.type === 'key') return;
+    if ((await roleOf(actor.userId, request.principal!.workspace.id)) !== 'owner') throw new AppError('owner_required');
+  };
+}
+
 /** Constant-time check of the operator token (hashed first so lengths never leak). */
 export function adminGuard(adminToken: string) {
   const expected = createHash('sha256').update(adminToken).digest();

@@ -470,6 +470,42 @@ export const messages = {
     en: 'This single sign-on identity is already linked to another account.',
     ar: 'هوية الدخول الموحّد هذه مرتبطة مسبقًا بحساب آخر.',
   },
+  // Partner programs (operations.md §18).
+  slug_taken: {
+    status: 409,
+    en: 'The program address "{slug}" is taken on this server: choose another slug.',
+    ar: 'عنوان البرنامج "{~slug}" مستخدم على هذا الخادم: اختر معرّفًا آخر.',
+  },
+  program_required: {
+    status: 409,
+    en: 'This workspace has no partner program yet: create it with PUT /api/program first.',
+    ar: 'ليس لمساحة العمل هذه برنامج شركاء بعد: أنشئه أولًا عبر PUT /api/program.',
+  },
+  self_dealing: {
+    status: 403,
+    en: 'You cannot give a custom commission to the partner you sign in as.',
+    ar: 'لا يمكنك منح عمولة مخصّصة للشريك الذي تسجّل الدخول بصفته.',
+  },
+  payout_pending: {
+    status: 409,
+    en: 'A payout in {currency} is already pending: complete or cancel it before creating another.',
+    ar: 'هناك دفعة بعملة {~currency} قيد الانتظار: أكملها أو ألغها قبل إنشاء دفعة أخرى.',
+  },
+  payout_not_pending: {
+    status: 409,
+    en: 'This payout is no longer pending (it is {status}): nothing was changed.',
+    ar: 'لم تعد هذه الدفعة قيد الانتظار (حالتها {status}): لم يتغيّر شيء.',
+  },
+  default_group: {
+    status: 400,
+    en: 'The group named "default" cannot be deleted or renamed: every program keeps it.',
+    ar: 'لا يمكن حذف المجموعة المسمّاة "default" أو إعادة تسميتها: كل برنامج يحتفظ بها.',
+  },
+  group_name_taken: {
+    status: 409,
+    en: 'A partner group named "{name}" already exists in this program.',
+    ar: 'توجد في هذا البرنامج مجموعة شركاء باسم "{~name}".',
+  },
 } as const satisfies Record<string, Text & { status?: number }>;
 
 export type MessageCode = keyof typeof messages;
@@ -556,6 +592,18 @@ export const reasons = {
   currency_code: {
     en: 'must be a lowercase ISO 4217 currency code ("{value}" is not one)',
     ar: 'يجب أن يكون رمز عملة ISO 4217 بأحرف صغيرة ("{value}" ليس منها)',
+  },
+  host_not_active: {
+    en: 'must be a host this workspace holds active ("{value}" is not one)',
+    ar: 'يجب أن يكون مضيفًا نشطًا تملكه مساحة العمل هذه ("{~value}" ليس منها)',
+  },
+  status_move: {
+    en: 'cannot move from {from} to {to}',
+    ar: 'لا يمكن الانتقال من {from} إلى {to}',
+  },
+  taken_in_workspace: {
+    en: '"{value}" is already used in this workspace',
+    ar: '"{~value}" مستخدم مسبقًا في مساحة العمل هذه',
   },
   nesting_too_deep: {
     en: 'is nested too deeply (at most 64 levels)',

@@ -13,6 +13,7 @@ describe('scope presets', () => {
       'customersRead',
       'partnersRead',
       'webhooksRead',
+      'programsRead',
     ]);
     expect(presetScopes('trackingOnly', SCOPES)).toEqual(['conversionsWrite']);
     expect(presetScopes('fullAccess', SCOPES)).toEqual([...SCOPES]);

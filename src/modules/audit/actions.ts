@@ -19,6 +19,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, string>> = {
   'DELETE /api/partners': 'partners.deleted',
   'PUT /api/customers': 'customers.updated',
   'DELETE /api/customers': 'customers.deleted',
+  'PUT /api/program': 'program.updated',
   'POST /api/domains': 'domain.created',
   'PATCH /api/domains/:id': 'domain.updated',
   'DELETE /api/domains/:id': 'domain.deleted',

@@ -54,12 +54,13 @@ const API_MD_SCOPES: Scope[] = [
   'partnersRead',
   'partnersWrite',
 ];
-const ALL_SCOPES: Scope[] = [...API_MD_SCOPES, 'webhooksRead', 'webhooksWrite'];
+const ALL_SCOPES: Scope[] = [...API_MD_SCOPES, 'webhooksRead', 'webhooksWrite', 'programsRead', 'programsWrite'];
 const ROLE_TABLE: Record<Role, Scope[]> = {
   owner: ALL_SCOPES,
-  // "member and viewer unchanged" (operations.md, rules before §11): no webhooks scopes.
-  member: API_MD_SCOPES,
-  viewer: ['linksRead', 'collectionsRead', 'tagsRead', 'analyticsRead', 'customersRead', 'partnersRead'],
+  // "member and viewer unchanged" (operations.md, rules before §11): no webhooks scopes. The program's
+  // scopes (§18) are a member's too; its money routes ask for an owner besides.
+  member: [...API_MD_SCOPES, 'programsRead', 'programsWrite'],
+  viewer: ['linksRead', 'collectionsRead', 'tagsRead', 'analyticsRead', 'customersRead', 'partnersRead', 'programsRead'],
 };
 
 const uniq = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
@@ -268,6 +269,22 @@ describe('each role against each of the fourteen scopes (session + X-Workspace-I
     webhooksRead: { method: 'GET', url: '/api/webhooks', allowed: (r) => expect(r.statusCode, r.body).toBe(200) },
     // Past the scope check, a webhook.test to an unknown endpoint is a 404 (not a 401/403).
     webhooksWrite: { method: 'POST', url: `/api/webhooks/${randomUUID()}/test`, allowed: (r) => expect(r.statusCode, r.body).toBe(404) },
+    // Past the scope check, the workspace has no program yet: 404.
+    programsRead: { method: 'GET', url: '/api/program', allowed: (r) => expectError(r, 404, 'not_found') },
+    // A money route: past the scope check, an owner makes the program and a member is refused by role.
+    programsWrite: {
+      method: 'PUT',
+      url: '/api/program',
+      payload: () => ({
+        name: 'Friends',
+        slug: uniq('friends')
+          .toLowerCase()
+          .replace(/[^a-z0-9-]/g, '-'),
+        landingUrl: 'https://shop.example/',
+        currency: 'usd',
+      }),
+      allowed: (r) => (r.statusCode === 200 ? expect(r.json().name).toBe('Friends') : expectError(r, 403, 'owner_required')),
+    },
   };
 
   const cases = (['owner', 'member', 'viewer'] as Role[]).flatMap((role) =>
@@ -284,12 +301,12 @@ describe('each role against each of the fourteen scopes (session + X-Workspace-I
     }
   });
 
-  test('the table itself: viewer has exactly the six reads, member the twelve of api.md, owner all fourteen', () => {
+  test("the table itself: viewer has exactly the seven reads, member all but the webhooks' two, owner all sixteen", () => {
     expect(ROLE_TABLE.viewer.every((s) => s.endsWith('Read'))).toBe(true);
-    expect(ROLE_TABLE.viewer).toHaveLength(6);
-    expect(ROLE_TABLE.member).toHaveLength(12);
+    expect(ROLE_TABLE.viewer).toHaveLength(7);
+    expect(ROLE_TABLE.member).toHaveLength(14);
     expect(ROLE_TABLE.member).not.toContain('webhooksRead');
-    expect(new Set(cases.map((c) => c[1])).size).toBe(14);
+    expect(new Set(cases.map((c) => c[1])).size).toBe(16);
   });
 });
 

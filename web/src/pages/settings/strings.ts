@@ -33,6 +33,8 @@ const en = {
     partnersWrite: 'Create, change and delete partners',
     webhooksRead: 'Read webhook endpoints and their deliveries',
     webhooksWrite: 'Add, change and delete webhook endpoints; roll their secrets, send tests and retries',
+    programsRead: 'See the partner program, its groups and rewards, commissions and payouts',
+    programsWrite: "Change the partner program, its rewards, partners' standing, commissions and payouts",
   } satisfies Record<Scope, string>,
   // General
   generalIntro: 'The workspace name is what its members see in the workspace menu.',
@@ -163,6 +165,8 @@ const ar: SettingsStrings = {
     partnersWrite: 'إنشاء الشركاء وتعديلهم وحذفهم',
     webhooksRead: 'قراءة نقاط استقبال خطافات الويب وعمليات تسليمها',
     webhooksWrite: 'إضافة نقاط استقبال خطافات الويب وتعديلها وحذفها، وتجديد أسرارها، وإرسال الاختبارات وإعادة المحاولات',
+    programsRead: 'عرض برنامج الشركاء ومجموعاته ومكافآته والعمولات والدفعات',
+    programsWrite: 'تعديل برنامج الشركاء ومكافآته ووضع الشركاء والعمولات والدفعات',
   },
   generalIntro: 'اسم مساحة العمل هو ما يراه أعضاؤها في قائمة مساحات العمل.',
   workspaceName: 'اسم مساحة العمل',

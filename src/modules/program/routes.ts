@@ -1,0 +1,58 @@
+import { Type } from '@sinclair/typebox';
+import { serviceContext, type ResourceDeps } from '../../core/context.js';
+import { ownerForMoney, type RoleLookup } from '../../http/auth.js';
+import { addSchemaOnce, errorAnswer } from '../../http/schemas.js';
+import { routesPlugin } from '../../http/types.js';
+import { Program, ProgramInput } from './schemas.js';
+import { getProgram, putProgram } from './service.js';
+
+export type ProgramRouteDeps = ResourceDeps & { roleOf: RoleLookup };
+
+const tags = ['Partner program'];
+
+/** Who may change money settings, as every money route of the program says it. */
+export const MONEY_NOTE =
+  'A money route: it needs `programsWrite`, and a person acting by session, human token or OAuth grant must be an owner of the workspace ' +
+  '(403 `owner_required` for members and viewers); an API key acts by its scopes.';
+
+export const programRoutes = routesPlugin<ProgramRouteDeps>('program', (app, deps) => {
+  addSchemaOnce(app, Program);
+  const ctx = (req: Parameters<typeof serviceContext>[1]) => serviceContext(deps, req);
+  const ref = Type.Ref('Program');
+
+  app.get(
+    '/api/program',
+    {
+      config: { scope: 'programsRead' },
+      schema: {
+        operationId: 'getProgram',
+        tags,
+        summary: 'The partner program',
+        description: 'Extension. The workspace has at most one program; 404 `not_found` until the first PUT makes it.',
+        response: { 200: ref, 404: errorAnswer('not_found: the workspace has no program yet') },
+      },
+    },
+    async (req) => getProgram({ ctx: ctx(req) }),
+  );
+
+  app.put(
+    '/api/program',
+    {
+      config: { scope: 'programsWrite' },
+      preHandler: ownerForMoney(deps.roleOf),
+      schema: {
+        operationId: 'putProgram',
+        tags,
+        summary: 'Create or change the partner program',
+        description:
+          "Extension. The first PUT makes the program, a collection named after it (partners' default links and the links partners make) and the group `default`; " +
+          'partners that exist are approved from then on, and nothing stored before earns. Later PUTs change what they give: a setting left out keeps its value ' +
+          '(on the first PUT, its default). `slug` is unique on the server (409 `slug_taken`); `linkHost` must be a host the workspace holds active. ' +
+          MONEY_NOTE,
+        body: ProgramInput,
+        response: { 200: ref, 409: errorAnswer('slug_taken: another program has this slug') },
+      },
+    },
+    async (req) => putProgram({ ctx: ctx(req), input: req.body }),
+  );
+});

@@ -1,0 +1,115 @@
+import { audit, type AuditChange } from '../../core/audit.js';
+import type { Ctx } from '../../core/context.js';
+import { AppError, invalid, notFound } from '../../core/errors.js';
+import { uniqueConstraintOf, withTransaction } from '../../core/transaction.js';
+import { newId } from '../../db/ids.js';
+import { createCollections } from '../collections/service.js';
+import { CURRENCIES } from '../conversions/service.js';
+import { activeHostsOfWorkspace, normalizeHost } from '../domains/service.js';
+import { FRAUD_RULES, type ProgramInputBody, type ProgramSettings } from './schemas.js';
+import { ensureDefaultGroup } from './groups-store.js';
+import { insertProgram, programRow, updateProgram, type ProgramRow } from './store.js';
+
+export type { ProgramRow } from './store.js';
+
+/** The workspace's program; 404 until the first PUT makes it. */
+export async function getProgram({ ctx }: { ctx: Ctx }): Promise<ProgramRow> {
+  const program = await programRow(ctx.db, ctx.workspace.id);
+  if (!program) throw notFound('program', ctx.workspace.id);
+  return program;
+}
+
+/** The program when there is one (the commission writes and the partners module ask). */
+export function findProgram({ ctx }: { ctx: Pick<Ctx, 'db' | 'workspace'> }): Promise<ProgramRow | undefined> {
+  return programRow(ctx.db, ctx.workspace.id);
+}
+
+function defaults(input: ProgramInputBody): ProgramSettings {
+  return {
+    holdingDays: 30,
+    minPayout: { [input.currency]: 5000 },
+    attributionDays: 90,
+    linkPrefixes: [`${new URL(input.landingUrl).origin}/`],
+    maxPartnerLinks: 20,
+    linkHost: null,
+    applications: { open: false, autoApprove: false },
+    embedOrigins: [],
+    termsUrl: null,
+    fraudRules: Object.fromEntries(FRAUD_RULES.map((r) => [r, true])) as ProgramSettings['fraudRules'],
+    trustClientEvents: false,
+  };
+}
+
+/** The settings the body gives over `base` (the current program's, or the defaults), checked. */
+async function settingsOf(ctx: Ctx, input: ProgramInputBody, base: ProgramSettings): Promise<ProgramSettings> {
+  if (!CURRENCIES.has(input.currency)) throw invalid('currency', 'currency_code', { value: input.currency });
+  const given = Object.fromEntries(Object.entries(input).filter(([k, v]) => k in base && v !== undefined)) as Partial<ProgramSettings>;
+  const settings: ProgramSettings = { ...base, ...given };
+  for (const code of Object.keys(settings.minPayout)) {
+    if (!CURRENCIES.has(code)) throw invalid(`minPayout.${code}`, 'currency_code', { value: code });
+  }
+  // The schema admits only scheme and host (and port): the origin is their normal form.
+  settings.embedOrigins = [...new Set(settings.embedOrigins.map((o) => new URL(o).origin))];
+  if (settings.linkHost) {
+    const verdict = normalizeHost(settings.linkHost, new Set());
+    const held = await activeHostsOfWorkspace({ ctx });
+    if (!verdict.ok || !held.some((h) => h.host === verdict.host)) throw invalid('linkHost', 'host_not_active', { value: settings.linkHost });
+    settings.linkHost = verdict.host;
+  }
+  return settings;
+}
+
+/** What a PUT changed, for the audit entry: each setting whose value moved. */
+function changesOf(before: ProgramRow | undefined, after: ProgramRow): Record<string, AuditChange> {
+  const out: Record<string, AuditChange> = {};
+  for (const [k, v] of Object.entries(after)) {
+    if (k === 'updatedAt' || k === 'createdAt') continue;
+    const old = before?.[k as keyof ProgramRow];
+    if (JSON.stringify(old) === JSON.stringify(v)) continue;
+    const plain = (x: unknown) => (x === undefined || x === null ? null : typeof x === 'object' ? JSON.stringify(x) : (x as string | number | boolean));
+    out[k] = { before: plain(old), after: plain(v) };
+  }
+  return out;
+}
+
+/**
+ * PUT /api/program: the first makes the program, its collection (named after it) and its default
+ * group; later ones change what they give and keep the rest. Partners that exist are approved
+ * (their column's default). A slug another workspace holds is 409 slug_taken.
+ */
+export async function putProgram({ ctx, input }: { ctx: Ctx; input: ProgramInputBody }): Promise<ProgramRow> {
+  try {
+    return await writeProgram(ctx, input);
+  } catch (err) {
+    // Two first PUTs at once: the loser finds the winner's program and changes it.
+    if (constraintOf(err) === 'programs_workspace_id_key') return writeProgram(ctx, input);
+    throw err;
+  }
+}
+
+const constraintOf = uniqueConstraintOf;
+
+async function writeProgram(ctx: Ctx, input: ProgramInputBody): Promise<ProgramRow> {
+  try {
+    return await withTransaction(ctx.db, async (tx) => {
+      const txCtx = { ...ctx, db: tx };
+      const before = await programRow(tx, ctx.workspace.id, true);
+      const settings = await settingsOf(txCtx, input, before ?? defaults(input));
+      const write = { workspaceId: ctx.workspace.id, name: input.name, slug: input.slug, landingUrl: input.landingUrl, currency: input.currency, settings };
+      let program: ProgramRow;
+      if (before) program = await updateProgram(tx, { ...write, id: before.id, collectionId: before.collectionId });
+      else {
+        const [collection] = await createCollections({ ctx: txCtx, input: [{ name: input.name }] });
+        program = await insertProgram(tx, { ...write, id: newId(), collectionId: collection!.id });
+        await ensureDefaultGroup(tx, ctx.workspace.id);
+      }
+      await audit(ctx, tx, { ids: [program.id], changes: changesOf(before, program) });
+      return program;
+    });
+  } catch (err) {
+    if (constraintOf(err) === 'programs_slug_key') {
+      throw new AppError('slug_taken', { field: 'slug', slug: input.slug });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,75 @@
+import { sql } from 'drizzle-orm';
+import { rows, type Conn } from '../../db/connect.js';
+import { isoTimestamp } from '../../db/resource-table.js';
+import type { ProgramSettings } from './schemas.js';
+
+export interface ProgramRow extends ProgramSettings {
+  id: string;
+  name: string;
+  slug: string;
+  landingUrl: string;
+  currency: string;
+  collectionId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Name, slug, landing URL and currency are columns or kept beside them; holding and attribution days are columns the commission writes read. */
+const SELECTION = sql.raw(`p.id, p.name, p.slug, p.settings->>'landingUrl' AS "landingUrl", p.currency, p.holding_days AS "holdingDays",
+  p.attribution_days AS "attributionDays", p.collection_id AS "collectionId", p.settings,
+  ${isoTimestamp('p.created_at')} AS "createdAt", ${isoTimestamp('p.updated_at')} AS "updatedAt"`);
+
+type Selected = Omit<ProgramRow, keyof ProgramSettings> &
+  Pick<ProgramSettings, 'holdingDays' | 'attributionDays'> & { settings: Omit<ProgramSettings, 'holdingDays' | 'attributionDays'> };
+
+const flat = ({ settings, ...row }: Selected): ProgramRow => ({ ...row, ...settings, holdingDays: row.holdingDays, attributionDays: row.attributionDays });
+
+export async function programRow(conn: Conn, workspaceId: string, lock = false): Promise<ProgramRow | undefined> {
+  const [row] = await rows<Selected>(
+    conn,
+    sql`SELECT ${SELECTION} FROM programs p WHERE p.workspace_id = ${workspaceId}::uuid ${lock ? sql`FOR UPDATE` : sql``}`,
+  );
+  return row && flat(row);
+}
+
+export interface ProgramWrite {
+  id: string;
+  workspaceId: string;
+  name: string;
+  slug: string;
+  landingUrl: string;
+  currency: string;
+  collectionId: string;
+  settings: ProgramSettings;
+}
+
+function settingsJson(w: ProgramWrite): string {
+  const { holdingDays: _h, attributionDays: _a, ...rest } = w.settings;
+  return JSON.stringify({ ...rest, landingUrl: w.landingUrl });
+}
+
+export async function insertProgram(conn: Conn, w: ProgramWrite): Promise<ProgramRow> {
+  const [row] = await rows<Selected>(
+    conn,
+    sql`WITH p AS (
+          INSERT INTO programs (id, workspace_id, name, slug, currency, holding_days, attribution_days, collection_id, settings)
+          VALUES (${w.id}::uuid, ${w.workspaceId}::uuid, ${w.name}, ${w.slug}, ${w.currency}, ${w.settings.holdingDays}, ${w.settings.attributionDays},
+            ${w.collectionId}::uuid, ${settingsJson(w)}::jsonb)
+          RETURNING *)
+        SELECT ${SELECTION} FROM p`,
+  );
+  return flat(row!);
+}
+
+export async function updateProgram(conn: Conn, w: ProgramWrite): Promise<ProgramRow> {
+  const [row] = await rows<Selected>(
+    conn,
+    sql`WITH p AS (
+          UPDATE programs SET name = ${w.name}, slug = ${w.slug}, currency = ${w.currency}, holding_days = ${w.settings.holdingDays},
+            attribution_days = ${w.settings.attributionDays}, settings = ${settingsJson(w)}::jsonb, updated_at = now()
+          WHERE workspace_id = ${w.workspaceId}::uuid
+          RETURNING *)
+        SELECT ${SELECTION} FROM p`,
+  );
+  return flat(row!);
+}
