@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatMajor, minorUnitDigits } from '../../src/core/money.js';
-import { CURRENCIES } from '../../src/modules/conversions/currencies.js';
+import { CURRENCIES } from '../../src/core/currencies.js';
 
 /** The decimal text back to minor units, by string arithmetic only. */
 function parseMajor(text: string, digits: number): bigint {
