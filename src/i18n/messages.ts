@@ -811,8 +811,8 @@ export const reasons = {
   condition_number: { en: 'must be a number for the op {op}', ar: 'يجب أن يكون رقمًا مع العامل {op}' },
   condition_scalar: { en: 'must be a string or a number for the op {op}', ar: 'يجب أن يكون نصًا أو رقمًا مع العامل {op}' },
   condition_compares_numbers: {
-    en: 'is {op}, which compares numbers, and {field} is never a number: use eq, neq or in',
-    ar: 'قيمته {op}، وهو عامل يقارن الأرقام، و{field} ليس رقمًا أبدًا: استخدم eq أو neq أو in',
+    en: 'is {op}, which compares numbers, and {name} is never a number: use eq, neq or in',
+    ar: 'قيمته {op}، وهو عامل يقارن الأرقام، و{name} ليس رقمًا أبدًا: استخدم eq أو neq أو in',
   },
   condition_country: {
     en: 'must be an uppercase ISO 3166-1 alpha-2 country code ("{value}" is not one)',

@@ -21,7 +21,7 @@ function mailboxOf(email: string): string {
   if (!GMAIL.has(domain)) return key;
   // Gmail delivers j.o.e+x@googlemail.com to joe@gmail.com: one inbox, so one person.
   const local = key.slice(0, at).split('+')[0]!.replaceAll('.', '');
-  return `${local}@gmail.com`;
+  return local ? `${local}@gmail.com` : key;
 }
 
 /** Whether two e-mail addresses reach the same mailbox (ignoring case, and Gmail's dots and `+tag`). */

@@ -47,7 +47,7 @@ function checkAmount({ type, amount }: Reward, at: string): void {
 
 function checkCondition({ field, op, value }: RewardCondition, at: string): void {
   if (!isConditionField(field)) throw invalid(`${at}.field`, 'condition_field');
-  if (NUMBER_OPS.has(op) && TEXT_FIELDS.has(field)) throw invalid(`${at}.op`, 'condition_compares_numbers', { op, field });
+  if (NUMBER_OPS.has(op) && TEXT_FIELDS.has(field)) throw invalid(`${at}.op`, 'condition_compares_numbers', { op, name: field });
   checkValueShape(op, value, `${at}.value`);
   // The value's shape is right for the op; now its texts must be codes when the field holds codes.
   const texts = Array.isArray(value) ? value.map((v, k) => [v, `${at}.value[${k}]`] as const) : [[value, `${at}.value`] as const];
