@@ -25,7 +25,7 @@ export function isConditionField(field: string): boolean {
  * the range of an amount by its type, and condition values that fit their field and op.
  * Throws the first problem as a 400 naming the field under `path` (e.g. `rewards[2].amount`).
  */
-export function checkRewards(rewards: Reward[], path: string): void {
+export function checkRewards(rewards: readonly Reward[], path: string): void {
   if (rewards.length > MAX_REWARDS) throw invalid(path, 'max_items', { limit: MAX_REWARDS });
   rewards.forEach((reward, i) => checkReward(reward, `${path}[${i}]`));
 }

@@ -1,6 +1,7 @@
 import type { Reward, RewardCondition } from './reward-schema.js';
 
 export { checkRewards, isConditionField, MAX_BASIS_POINTS, MAX_FLAT_AMOUNT } from './reward-check.js';
+export { earnsWithinDuration, maxDurationEnd } from './reward-duration.js';
 export type { Reward, RewardCondition } from './reward-schema.js';
 
 /** What a reward is judged on: a lead or sale as stored, or a partner's counted click. */
@@ -107,5 +108,3 @@ export function netEarnings(original: number, amount: number, refundedAmount: nu
   if (refundedAmount >= amount) return 0;
   return Number(roundHalfEven(BigInt(original) * BigInt(amount - refundedAmount), BigInt(amount)));
 }
-
-export { earnsWithinDuration, maxDurationEnd } from './reward-duration.js';
