@@ -7,9 +7,7 @@ import type { Ctx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
 import { winCustomer } from '../customers/service.js';
 import { partnerStanding } from '../partners/service.js';
-import { rewardsOfGroup, type ProgramRow } from '../program/service.js';
-import type { Reward } from '../program/reward-schema.js';
-import { earningsOf, earnsWithinDuration, rewardFor } from '../program/rewards.js';
+import { earningsOf, earnsWithinDuration, rewardFor, rewardsOfGroup, type ProgramRow, type Reward } from '../program/service.js';
 import { isDisposableEmail, samePerson } from './fraud-signals.js';
 import { firstSaleAt, insertCommissions, pairFirstCommission, type CommissionRow } from './store.js';
 
@@ -94,7 +92,7 @@ export async function earnForConversion(ctx: Ctx, program: ProgramRow, c: Stored
   if (!reward) return undefined;
   if (c.kind === 'sale' && reward.maxDuration !== undefined) {
     const first = await firstSaleAt(ctx.db, ctx.workspace.id, earning.partnerId, c.customer.id);
-    if (first && !earnsWithinDuration(new Date(first), new Date(c.createdAt), reward.maxDuration)) return undefined;
+    if (first && !earnsWithinDuration(new Date(first), new Date(c.createdAt), reward.maxDuration, false)) return undefined;
   }
   const { earnings, currency } = earningsOf(reward, event, program.currency);
   const verdict = await fraudVerdict(ctx, program, c, { id: earning.partnerId, email: standing.email }, earning.duplicate);

@@ -178,8 +178,30 @@ export async function saleCommission(
   conn: Conn,
   workspaceId: string,
   saleId: string,
-): Promise<{ id: string; partnerId: string; status: StoredStatus; originalEarnings: number; earnings: number; adjustment: number | null; payoutId: string | null; currency: string; holdingDays?: number } | undefined> {
-  const [row] = await rows<{ id: string; partnerId: string; status: StoredStatus; originalEarnings: number; earnings: number; adjustment: number | null; payoutId: string | null; currency: string }>(
+): Promise<
+  | {
+      id: string;
+      partnerId: string;
+      status: StoredStatus;
+      originalEarnings: number;
+      earnings: number;
+      adjustment: number | null;
+      payoutId: string | null;
+      currency: string;
+      holdingDays?: number;
+    }
+  | undefined
+> {
+  const [row] = await rows<{
+    id: string;
+    partnerId: string;
+    status: StoredStatus;
+    originalEarnings: number;
+    earnings: number;
+    adjustment: number | null;
+    payoutId: string | null;
+    currency: string;
+  }>(
     conn,
     sql`SELECT id, partner_id AS "partnerId", status, original_earnings::float8 AS "originalEarnings", earnings::float8 AS earnings,
           adjustment::float8 AS adjustment, payout_id AS "payoutId", currency

@@ -44,7 +44,8 @@ export const SaleInput = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 190,
-        description: 'Extension. The invoice the sale pays: a later sale naming an invoice id the workspace already has is stored but earns no partner commission.',
+        description:
+          'Extension. The invoice the sale pays: a later sale naming an invoice id the workspace already has is stored but earns no partner commission.',
       }),
     ),
     customerName: customerFields.customerName,

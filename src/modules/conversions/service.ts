@@ -118,17 +118,18 @@ export async function trackLead({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
   const customer = customerOf(input);
   const inOutbox = await conversionWriter(ctx, deps, 'lead');
   const record = (clickId: string, from: EventOrigin) =>
-    inOutbox((db) =>
-      recordLead(db, {
-        id: newId(),
-        workspaceId: ctx.workspace.id,
-        customerId: newId(),
-        eventName: input.eventName,
-        clickId,
-        from,
-        metadata: input.metadata,
-        customer,
-      }),
+    inOutbox(
+      (db) =>
+        recordLead(db, {
+          id: newId(),
+          workspaceId: ctx.workspace.id,
+          customerId: newId(),
+          eventName: input.eventName,
+          clickId,
+          from,
+          metadata: input.metadata,
+          customer,
+        }),
       (row) => asConversion('lead', row, true),
     );
   if (input.clickId === '') {
@@ -182,20 +183,21 @@ export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
   const from: EventOrigin = attribution.leadId ? { leadId: attribution.leadId } : { clickId: attribution.clickId };
   const inOutbox = await conversionWriter(ctx, deps, 'sale');
   const record = () =>
-    inOutbox((db) =>
-      recordSale(db, {
-        id: newId(),
-        workspaceId: ctx.workspace.id,
-        customerId: newId(),
-        eventName: input.eventName ?? 'Purchase',
-        amount: input.amount,
-        currency,
-        ...attribution,
-        from,
-        metadata: input.metadata,
-        customer,
-        invoiceId: input.invoiceId,
-      }),
+    inOutbox(
+      (db) =>
+        recordSale(db, {
+          id: newId(),
+          workspaceId: ctx.workspace.id,
+          customerId: newId(),
+          eventName: input.eventName ?? 'Purchase',
+          amount: input.amount,
+          currency,
+          ...attribution,
+          from,
+          metadata: input.metadata,
+          customer,
+          invoiceId: input.invoiceId,
+        }),
       (row) => asConversion('sale', row, named),
     );
   const recorded = await record();

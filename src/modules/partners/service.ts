@@ -20,7 +20,13 @@ export const workspacePartnerPages = partners.pages;
 export const existingPartners = partners.existing;
 
 /** PLACEHOLDER until the partner-fields branch: each partner's standing in the program. */
-export async function partnerStanding({ ctx, input }: { ctx: import('../../core/context.js').Ctx; input: string[] }): Promise<Map<string, { status: string; groupId: string | null; userId: string | null; email: string | null }>> {
+export async function partnerStanding({
+  ctx,
+  input,
+}: {
+  ctx: import('../../core/context.js').Ctx;
+  input: string[];
+}): Promise<Map<string, { status: string; groupId: string | null; userId: string | null; email: string | null }>> {
   const { rows } = await import('../../db/connect.js');
   const { sql } = await import('drizzle-orm');
   const found = await rows<{ id: string; status: string; groupId: string | null; userId: string | null; email: string | null }>(

@@ -1,5 +1,5 @@
 import { invalid } from '../../core/errors.js';
-import { CURRENCIES } from '../conversions/service.js';
+import { CURRENCIES } from '../../core/currencies.js';
 import { MAX_CONDITIONS, MAX_IN_VALUES, MAX_REWARDS, type Reward, type RewardCondition } from './reward-schema.js';
 
 /** The largest flat reward in minor units: far above any real one, it keeps amounts well inside exact integers. */

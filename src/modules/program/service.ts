@@ -11,6 +11,8 @@ import { ensureDefaultGroup, groupRewards } from './groups-store.js';
 import { insertProgram, programRow, updateProgram, type ProgramRow } from './store.js';
 
 export type { ProgramRow } from './store.js';
+export type { Reward } from './reward-schema.js';
+export { earningsOf, earnsWithinDuration, netEarnings, rewardFor, roundHalfEven } from './rewards.js';
 
 /** The workspace's program; 404 until the first PUT makes it. */
 export async function getProgram({ ctx }: { ctx: Ctx }): Promise<ProgramRow> {
