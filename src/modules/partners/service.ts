@@ -35,3 +35,5 @@ export async function partnerStanding({
   );
   return new Map(found.map((p) => [p.id, p]));
 }
+
+export { maskDestination, payoutDestinations, payoutProfiles, type PayoutDestination, type PayoutProfile } from './payout-details.js';
