@@ -23,6 +23,7 @@ import { oauthModule } from './modules/oauth/module.js';
 import { partnersModule } from './modules/partners/module.js';
 import { passkeysModule } from './modules/passkeys/module.js';
 import { programModule } from './modules/program/module.js';
+import { commissionsModule } from './modules/commissions/module.js';
 import { passwordResetModule } from './modules/password-reset/module.js';
 import { qrModule } from './modules/qr/module.js';
 import { redirectModule } from './modules/redirect/module.js';
@@ -48,6 +49,7 @@ export const MODULES: readonly ModuleRegistration[] = [
   utmTemplatesModule,
   partnersModule,
   programModule,
+  commissionsModule,
   linksModule,
   customersModule,
   conversionsModule,

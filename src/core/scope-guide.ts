@@ -36,7 +36,8 @@ const WORDS: Record<Scope, string> = {
   webhooksRead: 'list webhook endpoints and their deliveries',
   webhooksWrite: 'register, change and remove webhook endpoints, roll their secrets, send tests and retries',
   programsRead: 'read the partner program, its groups and rewards, commissions and payouts (payout destinations masked)',
-  programsWrite: "change the partner program, its groups and rewards, partners' standing, commissions and payouts (the money routes also need an owner when acting for a person)",
+  programsWrite:
+    "change the partner program, its groups and rewards, partners' standing, commissions and payouts (the money routes also need an owner when acting for a person)",
 };
 
 /** What each scope allows, in words for /docs and `linktrail --help`. */

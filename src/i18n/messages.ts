@@ -838,6 +838,38 @@ export const reasons = {
     en: 'is required when the connection is made (later, leave it out to keep the current one)',
     ar: 'مطلوب عند إنشاء الاتصال (لاحقًا، اتركه فارغًا للإبقاء على الحالي)',
   },
+  reward_percentage_sales: {
+    en: 'can be percentage only for a sale reward: clicks and leads have no amount to take a share of',
+    ar: 'لا يكون percentage إلا لمكافأة على عملية بيع: فالنقرات والعملاء المحتملون ليس لهم مبلغ تُؤخذ منه نسبة',
+  },
+  reward_basis_points: {
+    en: 'must be 1 to 10000 basis points for a percentage reward (100 is 1 %, 10000 is 100 %)',
+    ar: 'يجب أن يكون من 1 إلى 10000 نقطة أساس لمكافأة النسبة المئوية (100 تعني 1٪ و10000 تعني 100٪)',
+  },
+  reward_flat_amount: {
+    en: "must be 0 to 1000000000000 in the program currency's minor unit for a flat reward",
+    ar: 'يجب أن يكون من 0 إلى 1000000000000 بالوحدة الصغرى لعملة البرنامج لمكافأة المبلغ الثابت',
+  },
+  reward_sale_only: { en: 'applies only to a sale reward', ar: 'لا ينطبق إلا على مكافأة عملية بيع' },
+  reward_click_only: { en: 'applies only to a click reward', ar: 'لا ينطبق إلا على مكافأة النقرات' },
+  condition_field: {
+    en: 'must be eventName, amount, currency, country or metadata.<key> with a key of 1 to 100 characters',
+    ar: 'يجب أن يكون eventName أو amount أو currency أو country أو metadata.<key> بمفتاح من 1 إلى 100 حرف',
+  },
+  condition_in_list: {
+    en: 'must be a list of 1 to {limit} strings for the op in',
+    ar: 'يجب أن يكون قائمة من 1 إلى {limit} نصًا مع العامل in',
+  },
+  condition_number: { en: 'must be a number for the op {op}', ar: 'يجب أن يكون رقمًا مع العامل {op}' },
+  condition_scalar: { en: 'must be a string or a number for the op {op}', ar: 'يجب أن يكون نصًا أو رقمًا مع العامل {op}' },
+  condition_compares_numbers: {
+    en: 'is {op}, which compares numbers, and {name} is never a number: use eq, neq or in',
+    ar: 'قيمته {op}، وهو عامل يقارن الأرقام، و{name} ليس رقمًا أبدًا: استخدم eq أو neq أو in',
+  },
+  condition_country: {
+    en: 'must be an uppercase ISO 3166-1 alpha-2 country code ("{value}" is not one)',
+    ar: 'يجب أن يكون رمز دولة ISO 3166-1 alpha-2 بأحرف كبيرة ("{value}" ليس منها)',
+  },
 } as const satisfies Record<string, Text>;
 
 export type ReasonCode = keyof typeof reasons;

@@ -40,6 +40,14 @@ export const SaleInput = Type.Object(
     metadata,
     leadEventName: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Attributes the sale to the customer’s latest lead of this name' })),
     clickId: Type.Optional(Type.String({ maxLength: 100, description: 'Direct attribution to a click' })),
+    invoiceId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 190,
+        description:
+          'Extension. The invoice the sale pays: a later sale naming an invoice id the workspace already has is stored but earns no partner commission.',
+      }),
+    ),
     customerName: customerFields.customerName,
     customerEmail: customerFields.customerEmail,
     customerAvatar: customerFields.customerAvatar,

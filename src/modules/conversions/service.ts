@@ -2,8 +2,9 @@ import { newId, isUuid } from '../../db/ids.js';
 import { invalid } from '../../core/errors.js';
 import type { Ctx } from '../../core/context.js';
 import { assertHttps } from '../bulk/service.js';
-import { CURRENCIES } from './currencies.js';
+import { CURRENCIES } from '../../core/currencies.js';
 import { MAX_SALE_AMOUNT } from './schemas.js';
+import type { StoredConversion } from '../commissions/service.js';
 import { conversionWriter, queueConversionEvent, type ConversionEventDeps } from './webhook-events.js';
 import type { IdHolder } from '../../db/resource-table.js';
 import {
@@ -37,6 +38,26 @@ export interface ConversionDeps extends ConversionEventDeps {
   /** Asks every instance to write its queued clicks (a click may wait in another one). */
   requestClickFlush(): Promise<void>;
   sleep?: (ms: number) => Promise<void>;
+}
+
+/** What commissions read of a lead or sale just stored. */
+function asConversion(kind: 'lead' | 'sale', row: EventRow & Partial<SaleRow>, named: boolean): StoredConversion {
+  return {
+    kind,
+    id: row.id,
+    eventName: row.eventName,
+    createdAt: row.createdAt,
+    linkId: row.linkId,
+    partnerId: row.partnerId,
+    clickAt: row.clickAt,
+    country: row.country,
+    metadata: row.metadata,
+    customer: { id: row.customer.id, email: row.customer.email, partnerId: row.customer.partnerId },
+    amount: row.amount,
+    currency: row.currency,
+    named,
+    invoiceRepeat: row.invoiceRepeat,
+  };
 }
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -97,17 +118,19 @@ export async function trackLead({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
   const customer = customerOf(input);
   const inOutbox = await conversionWriter(ctx, deps, 'lead');
   const record = (clickId: string, from: EventOrigin) =>
-    inOutbox((db) =>
-      recordLead(db, {
-        id: newId(),
-        workspaceId: ctx.workspace.id,
-        customerId: newId(),
-        eventName: input.eventName,
-        clickId,
-        from,
-        metadata: input.metadata,
-        customer,
-      }),
+    inOutbox(
+      (db) =>
+        recordLead(db, {
+          id: newId(),
+          workspaceId: ctx.workspace.id,
+          customerId: newId(),
+          eventName: input.eventName,
+          clickId,
+          from,
+          metadata: input.metadata,
+          customer,
+        }),
+      (row) => asConversion('lead', row, true),
     );
   if (input.clickId === '') {
     const previous = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId);
@@ -131,6 +154,8 @@ export interface SaleInput extends CustomerFields {
   metadata?: Record<string, unknown> | null;
   leadEventName?: string;
   clickId?: string;
+  /** An invoice the sale pays: a second sale naming the same one is stored but earns no commission. */
+  invoiceId?: string;
 }
 
 /** api.md POST /track/sale: attributed by leadEventName, else clickId, else the latest lead. */
@@ -140,6 +165,8 @@ export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
   const currency = input.currency ?? 'usd';
   if (!CURRENCIES.has(currency)) throw invalid('currency', 'currency_code', { value: currency });
   let attribution: { clickId: string; leadId: string | null };
+  // Whether the sale names its click (a partner's click earns for that partner) or reaches it through the customer's latest lead.
+  const named = input.leadEventName !== undefined || Boolean(input.clickId);
   if (input.leadEventName !== undefined) {
     const lead = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId, input.leadEventName);
     if (!lead) throw invalid('leadEventName', 'no_such_lead', { value: input.leadEventName });
@@ -156,19 +183,22 @@ export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
   const from: EventOrigin = attribution.leadId ? { leadId: attribution.leadId } : { clickId: attribution.clickId };
   const inOutbox = await conversionWriter(ctx, deps, 'sale');
   const record = () =>
-    inOutbox((db) =>
-      recordSale(db, {
-        id: newId(),
-        workspaceId: ctx.workspace.id,
-        customerId: newId(),
-        eventName: input.eventName ?? 'Purchase',
-        amount: input.amount,
-        currency,
-        ...attribution,
-        from,
-        metadata: input.metadata,
-        customer,
-      }),
+    inOutbox(
+      (db) =>
+        recordSale(db, {
+          id: newId(),
+          workspaceId: ctx.workspace.id,
+          customerId: newId(),
+          eventName: input.eventName ?? 'Purchase',
+          amount: input.amount,
+          currency,
+          ...attribution,
+          from,
+          metadata: input.metadata,
+          customer,
+          invoiceId: input.invoiceId,
+        }),
+      (row) => asConversion('sale', row, named),
     );
   const recorded = await record();
   if (recorded) return recorded;
@@ -257,7 +287,7 @@ export async function applyRefund({ ctx, input }: { ctx: Ctx; input: { saleId: s
 }
 
 export type { ImportedLeadRow, ImportedSaleRow } from './store-imports.js';
-export { CURRENCIES } from './currencies.js';
+export { CURRENCIES } from '../../core/currencies.js';
 
 /** Which of these lead or sale ids are stored, here or in another workspace (an import keeps free ids). */
 export function importedEventHolders({ ctx, input }: { ctx: Ctx; input: { kind: 'lead' | 'sale'; ids: string[] } }): Promise<IdHolder[]> {

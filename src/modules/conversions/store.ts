@@ -112,7 +112,7 @@ function revenueEventSql(counts: SQL) {
 }
 
 /** The customer as the API's Customer record (customers/schemas.ts), read from the upsert's `c`. */
-const CUSTOMER_COLUMNS = `c.id, c.external_id AS "externalId", c.name, c.email, c.avatar,
+const CUSTOMER_COLUMNS = `c.id, c.external_id AS "externalId", c.name, c.email, c.avatar, c.partner_id AS "partnerId",
   ${isoTimestamp('c.created_at')} AS "createdAt", ${isoTimestamp('c.updated_at')} AS "updatedAt"`;
 
 const prefixed = (alias: string, columns: string) =>
@@ -131,12 +131,18 @@ export interface EventRow {
   metadata: Record<string, unknown> | null;
   createdAt: string;
   customer: CustomerRow;
+  /** What commissions read (not in the API's record): the click's partner as it recorded it, the click's time and country. */
+  partnerId: string | null;
+  clickAt: string | null;
+  country: string | null;
 }
 
 export interface SaleRow extends EventRow {
   amount: number;
   currency: string;
   leadId: string | null;
+  /** Whether an earlier sale of the workspace names the same invoiceId (it earns nothing). */
+  invoiceRepeat: boolean;
 }
 
 /**
@@ -160,7 +166,8 @@ export async function recordLead(
       ru AS (${rollupEventSql(sql`0, 1, 0, 0`, sql`leads = r.leads + EXCLUDED.leads`)}),
       ld AS (${linkDaysOfEvents(1, 0, 'ru')})
       SELECT ev.id, ev.event_name AS "eventName", ev.click_id AS "clickId", ev.link_id AS "linkId", ev.metadata,
-        ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
+        ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt", ev.partner_id AS "partnerId", ev.country,
+        (SELECT ${sql.raw(isoTimestamp('k.created_at'))} FROM clicks k WHERE k.id = ev.click_id AND k.workspace_id = ev.workspace_id LIMIT 1) AS "clickAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
       FROM ev`,
   );
@@ -183,6 +190,8 @@ export async function recordSale(
     customer: CustomerInput;
     /** Stripe (operations.md §12): the invoice and payment intent that paid it, and a refund that arrived first. */
     stripe?: { invoiceId: string | null; paymentIntentId: string | null; refundedAmount: number };
+    /** POST /api/track/sale's invoiceId, or a Stripe sale's invoice: a second sale naming one earns nothing. */
+    invoiceId?: string | null;
   },
 ): Promise<SaleRow | undefined> {
   const stripe = e.stripe ?? { invoiceId: null, paymentIntentId: null, refundedAmount: 0 };
@@ -192,10 +201,11 @@ export async function recordSale(
       c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer)}),
       ev AS (
         INSERT INTO sale_events (id, workspace_id, event_name, amount, currency, click_id, link_id, lead_id, customer_id, metadata,
-          refunded_amount, stripe_invoice_id, stripe_payment_intent_id, ${sql.raw(DIMENSIONS)})
+          refunded_amount, stripe_invoice_id, stripe_payment_intent_id, invoice_id, ${sql.raw(DIMENSIONS)})
         SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.amount}::bigint, ${e.currency}::text, ${e.clickId}::uuid,
           src.link_id, ${e.leadId}::uuid, c.id, ${json(e.metadata)}::jsonb,
           LEAST(${stripe.refundedAmount}::bigint, ${e.amount}::bigint), ${stripe.invoiceId}::text, ${stripe.paymentIntentId}::text,
+          ${e.invoiceId ?? stripe.invoiceId}::text,
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
@@ -205,6 +215,9 @@ export async function recordSale(
       lm AS (${linkRevenueOfSales(sql`amount - refunded_amount`, sql`refunded_amount`, 'ld')})
       SELECT ev.id, ev.event_name AS "eventName", ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId",
         ev.link_id AS "linkId", ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
+        ev.invoice_id IS NOT NULL AND EXISTS (SELECT 1 FROM sale_events o WHERE o.workspace_id = ev.workspace_id AND o.invoice_id = ev.invoice_id AND o.id <> ev.id) AS "invoiceRepeat",
+        ev.partner_id AS "partnerId", ev.country,
+        (SELECT ${sql.raw(isoTimestamp('k.created_at'))} FROM clicks k WHERE k.id = ev.click_id AND k.workspace_id = ev.workspace_id LIMIT 1) AS "clickAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
       FROM ev`,
   );

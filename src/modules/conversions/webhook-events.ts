@@ -2,7 +2,9 @@ import type { Ctx } from '../../core/context.js';
 import { retryOnConflict, withTransaction } from '../../core/transaction.js';
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
+import { earnForConversion, type StoredConversion } from '../commissions/service.js';
 import { eventById } from '../events/service.js';
+import { findProgram } from '../program/service.js';
 import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.js';
 
 /** What a tracked event's webhook needs: the short links' origin (the Event record's shortUrl), and whom to wake. */
@@ -14,8 +16,15 @@ export interface ConversionEventDeps {
 
 const EVENT_TYPE = { lead: 'lead.created', sale: 'sale.created' } as const;
 
-/** Runs the write of one lead or sale (undefined: nothing written), with its webhook if one is wanted. */
-export type ConversionWriter = <R extends { id: string }>(write: (db: Conn) => Promise<R | undefined>) => Promise<R | undefined>;
+/**
+ * Runs the write of one lead or sale (undefined: nothing written), with its webhook if one is
+ * wanted and, when the workspace has a partner program, the commission it earns (`asConversion`
+ * tells commissions what was stored).
+ */
+export type ConversionWriter = <R extends { id: string }>(
+  write: (db: Conn) => Promise<R | undefined>,
+  asConversion: (row: R) => StoredConversion,
+) => Promise<R | undefined>;
 
 /**
  * How this request writes a lead or a sale (operations.md §11): when some endpoint of the
@@ -24,17 +33,20 @@ export type ConversionWriter = <R extends { id: string }>(write: (db: Conn) => P
  * of the write, as before. One indexed read decides, before the write.
  */
 export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind: 'lead' | 'sale'): Promise<ConversionWriter> {
-  const wanted = await eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } });
+  const [wanted, program] = await Promise.all([eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } }), findProgram({ ctx })]);
+  const webhook = wanted.has(EVENT_TYPE[kind]);
   // Writers take rollups and link days in one order (analytics/store-rollup-writes.ts), so they do not deadlock on
   // them; should PostgreSQL still end the write for a deadlock, it rolled back whole and runs again.
-  if (!wanted.has(EVENT_TYPE[kind])) return (write) => retryOnConflict(() => write(ctx.db));
-  return async (write) => {
+  if (!webhook && !program) return (write) => retryOnConflict(() => write(ctx.db));
+  return async (write, asConversion) => {
     let queued = 0;
     const recorded = await retryOnConflict(() =>
       withTransaction(ctx.db, async (tx) => {
         const row = await write(tx);
         if (!row) return undefined;
-        queued = await recordConversionEvent({ ...ctx, db: tx }, deps, kind, row.id);
+        const txCtx = { ...ctx, db: tx };
+        if (program) await earnForConversion({ ctx: txCtx, input: { program, conversion: asConversion(row) } });
+        queued = webhook ? await recordConversionEvent(txCtx, deps, kind, row.id) : 0;
         return row;
       }),
     );

@@ -8,6 +8,7 @@ export const Customer = Type.Object(
     name: Nullable(Type.String()),
     email: Nullable(Type.String()),
     avatar: Nullable(Type.String()),
+    partnerId: Nullable({ ...Uuid, description: 'Read-only: the partner who won the customer (their first earning partner in the program); null for none' }),
     createdAt: DateTime,
     updatedAt: DateTime,
   },

@@ -5,7 +5,7 @@ import { assertBulkSize, assertDistinct, assertHttps, bulkResource } from '../bu
 import { withTransaction } from '../../core/transaction.js';
 import { type Ctx } from '../../core/context.js';
 import { type Item } from '../../core/items.js';
-import { customerStore, customersByExternalId, type CustomerRow } from './store.js';
+import { customerStore, customersByExternalId, setWinningPartner, type CustomerRow } from './store.js';
 
 export type { CustomerRow } from './store.js';
 
@@ -77,4 +77,9 @@ export async function updateCustomers({ ctx, input }: { ctx: Ctx; input: Item[] 
     await audit(ctx, tx, { ids: updated.map((c) => c.id), counts: { updated: updated.length } });
     return updated;
   });
+}
+
+/** The customer is won for this partner (their first earning partner), unless already won; in the caller's transaction. */
+export function winCustomer({ ctx, input }: { ctx: Ctx; input: { customerId: string; partnerId: string } }): Promise<boolean> {
+  return setWinningPartner(ctx.db, ctx.workspace.id, input.customerId, input.partnerId);
 }

@@ -8,6 +8,8 @@ export interface CustomerRow {
   name: string | null;
   email: string | null;
   avatar: string | null;
+  /** The partner who won the customer (operations.md §18 "Who earns"): read-only. */
+  partnerId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -20,6 +22,7 @@ export const customerStore = resourceStore<CustomerRow>({
     { field: 'name', column: 'name', type: 'text' },
     { field: 'email', column: 'email', type: 'text' },
     { field: 'avatar', column: 'avatar', type: 'text' },
+    { field: 'partnerId', column: 'partner_id', type: 'uuid' },
   ],
 });
 
@@ -31,4 +34,13 @@ export function customersByExternalId(conn: Conn, workspaceId: string, externalI
     sql`SELECT id, external_id AS "externalId" FROM customers
         WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL AND external_id ${inList(externalIds, 'text')}`,
   );
+}
+
+/** Records the partner who won the customer, unless one already has; whether this one did. */
+export async function setWinningPartner(conn: Conn, workspaceId: string, customerId: string, partnerId: string): Promise<boolean> {
+  const won = await rows(
+    conn,
+    sql`UPDATE customers SET partner_id = ${partnerId}::uuid WHERE id = ${customerId}::uuid AND workspace_id = ${workspaceId}::uuid AND partner_id IS NULL RETURNING 1`,
+  );
+  return won.length > 0;
 }

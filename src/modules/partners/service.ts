@@ -98,7 +98,7 @@ export interface PartnerStanding {
   email: string | null;
 }
 
-/** The standing of these partners of the workspace (deleted ones too, as `archived`); ids not found are absent. */
+/** The standing of these live partners of the workspace; deleted partners and ids not found are absent. */
 export async function partnerStanding({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<Map<string, PartnerStanding>> {
   const found = await standingRows(ctx.db, ctx.workspace.id, input);
   return new Map(found.map(({ id, ...standing }) => [id, standing]));

@@ -126,12 +126,12 @@ export interface StandingRow {
   email: string | null;
 }
 
-/** What the commission writes need of these partners (deleted ones too: they read `archived`, those deleted before the program too). */
+/** What the commission writes need of these live partners (a deleted one is archived and earns nothing). */
 export function standingRows(conn: Conn, workspaceId: string, ids: string[]): Promise<StandingRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return rows<StandingRow>(
     conn,
-    sql`SELECT p.id, CASE WHEN p.deleted_at IS NULL THEN p.status ELSE 'archived' END AS status, p.group_id AS "groupId", p.user_id AS "userId", p.email FROM partners p
-        WHERE p.workspace_id = ${workspaceId}::uuid AND p.id ${inList(ids, 'uuid')}`,
+    sql`SELECT p.id, p.status, p.group_id AS "groupId", p.user_id AS "userId", p.email FROM partners p
+        WHERE p.workspace_id = ${workspaceId}::uuid AND p.deleted_at IS NULL AND p.id ${inList(ids, 'uuid')}`,
   );
 }

@@ -3,17 +3,14 @@ import { serviceContext, type ResourceDeps } from '../../core/context.js';
 import { ownerForMoney, type RoleLookup } from '../../http/auth.js';
 import { addSchemaOnce, errorAnswer } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
-import { Program, ProgramInput } from './schemas.js';
+import { registerBulkRoutes } from '../../http/bulk-routes.js';
+import { deletePartnerGroups, listGroups, writePartnerGroups, type GroupItem } from './groups.js';
+import { MONEY_NOTE, PartnerGroup, PartnerGroupCreate, PartnerGroupUpsert, Program, ProgramInput } from './schemas.js';
 import { getProgram, putProgram } from './service.js';
 
 export type ProgramRouteDeps = ResourceDeps & { roleOf: RoleLookup };
 
 const tags = ['Partner program'];
-
-/** Who may change money settings, as every money route of the program says it. */
-export const MONEY_NOTE =
-  'A money route: it needs `programsWrite`, and a person acting by session, human token or OAuth grant must be an owner of the workspace ' +
-  '(403 `owner_required` for members and viewers); an API key acts by its scopes.';
 
 export const programRoutes = routesPlugin<ProgramRouteDeps>('program', (app, deps) => {
   addSchemaOnce(app, Program);
@@ -55,4 +52,21 @@ export const programRoutes = routesPlugin<ProgramRouteDeps>('program', (app, dep
     },
     async (req) => putProgram({ ctx: ctx(req), input: req.body }),
   );
+
+  registerBulkRoutes(app, deps, {
+    path: '/api/partner-groups',
+    tag: 'Partner groups',
+    readScope: 'programsRead',
+    writeScope: 'programsWrite',
+    record: PartnerGroup,
+    createItem: PartnerGroupCreate,
+    upsertItem: PartnerGroupUpsert,
+    deleteNote: 'Their partners move to the group `default`, which cannot be deleted (400 `default_group`).',
+    service: {
+      list: ({ ctx }) => listGroups({ ctx }),
+      create: ({ ctx, input }) => writePartnerGroups({ ctx, input: input as GroupItem[], mode: 'create' }),
+      upsert: ({ ctx, input }) => writePartnerGroups({ ctx, input: input as GroupItem[], mode: 'upsert' }),
+      remove: ({ ctx, input }) => deletePartnerGroups({ ctx, input }),
+    },
+  });
 });

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, HttpsUrlInput, Nullable, Uuid } from '../../http/schemas.js';
+import { Reward } from './reward-schema.js';
 
 export const FRAUD_RULES = ['selfReferral', 'sameVisitor', 'disposableEmail', 'burst', 'duplicateCustomer'] as const;
 export type FraudRule = (typeof FRAUD_RULES)[number];
@@ -81,3 +82,29 @@ export const Program = Type.Object(
   },
   { $id: 'Program', description: "Extension. The workspace's partner program: who earns what for the leads and sales they bring, and how they are paid." },
 );
+
+/** Who may change money settings, as every money route of the program says it. */
+export const MONEY_NOTE =
+  'A money route: it needs `programsWrite`, and a person acting by session, human token or OAuth grant must be an owner of the workspace ' +
+  '(403 `owner_required` for members and viewers); an API key acts by its scopes.';
+
+export const PartnerGroup = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    rewards: Type.Array(Reward, {
+      description:
+        'In order: an event earns by the first reward of its type whose conditions all hold (none: no commission). A sale earns by the rewards in force when it is stored.',
+    }),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'PartnerGroup', description: 'Extension. Partners of a group earn by its rewards; `default` always exists and holds partners of no other group.' },
+);
+
+const groupName = Type.String({ minLength: 1, maxLength: 100, description: 'Unique in the program, ignoring case (409 `group_name_taken`)' });
+const rewards = Type.Array(Reward, { maxItems: 50 });
+
+export const PartnerGroupCreate = Type.Object({ name: groupName, rewards: Type.Optional(rewards) });
+/** An id changes that group (the rewards given replace its rewards); none creates one. */
+export const PartnerGroupUpsert = Type.Object({ id: Type.Optional(Uuid), name: Type.Optional(groupName), rewards: Type.Optional(rewards) });

@@ -4,13 +4,15 @@ import { AppError, invalid, notFound } from '../../core/errors.js';
 import { uniqueConstraintOf, withTransaction } from '../../core/transaction.js';
 import { newId } from '../../db/ids.js';
 import { createCollections } from '../collections/service.js';
-import { CURRENCIES } from '../conversions/service.js';
+import { CURRENCIES } from '../../core/currencies.js';
 import { activeHostsOfWorkspace, normalizeHost } from '../domains/service.js';
 import { FRAUD_RULES, type ProgramInputBody, type ProgramSettings } from './schemas.js';
-import { defaultGroupIdOf, ensureDefaultGroup, groupIdsIn } from './groups-store.js';
+import { defaultGroupIdOf, ensureDefaultGroup, groupIdsIn, groupRewards } from './groups-store.js';
 import { insertProgram, programRow, updateProgram, type ProgramRow } from './store.js';
 
 export type { ProgramRow } from './store.js';
+export type { Reward } from './reward-schema.js';
+export { earningsOf, earnsWithinDuration, netEarnings, rewardFor, roundHalfEven } from './rewards.js';
 
 /** The workspace's program; 404 until the first PUT makes it. */
 export async function getProgram({ ctx }: { ctx: Ctx }): Promise<ProgramRow> {
@@ -122,4 +124,9 @@ async function writeProgram(ctx: Ctx, input: ProgramInputBody): Promise<ProgramR
     }
     throw err;
   }
+}
+
+/** The rewards of a partner's group (null: the default group), in force now: what an event stored now earns by. */
+export async function rewardsOfGroup({ ctx, input }: { ctx: Pick<Ctx, 'db' | 'workspace'>; input: { groupId: string | null } }): Promise<unknown[]> {
+  return groupRewards(ctx.db, ctx.workspace.id, input.groupId);
 }

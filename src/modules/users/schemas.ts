@@ -21,7 +21,7 @@ export const UserCreate = Type.Object({
 
 export const Role = StringEnum(ROLES, {
   description:
-    'owner: all sixteen scopes and the settings; member: every scope but webhooksRead and webhooksWrite (the partner program\'s money routes stay an owner\'s); viewer: the seven read scopes',
+    "owner: all sixteen scopes and the settings; member: every scope but webhooksRead and webhooksWrite (the partner program's money routes stay an owner's); viewer: the seven read scopes",
 });
 
 export const Member = Type.Object({ workspaceId: Uuid, userId: Uuid, role: Role, createdAt: DateTime }, { $id: 'Member' });

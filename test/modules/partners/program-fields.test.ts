@@ -8,7 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../../src/core/context.js';
+import { rows } from '../../../src/db/connect.js';
 import type { Scope } from '../../../src/core/scopes.js';
 import { partnerStanding, partnersHoldingCoupon } from '../../../src/modules/partners/service.js';
 import { bearer, startTestApp, type TestApp, type WorkspaceFixture } from '../../helpers/app.js';
@@ -482,7 +484,7 @@ describe('status moves', () => {
 });
 
 describe('delete and the standing the commissions read', () => {
-  test('DELETE archives the partner; partnerStanding tells status, group column, user and e-mail; the coupon holder is found ignoring case', async () => {
+  test('DELETE archives the partner; partnerStanding tells a live partner’s status, group column (null: default), user and e-mail; the coupon holder is found ignoring case', async () => {
     const w = await t.workspace();
     await putProgram(w);
     const [a, b] = await create(w, [
@@ -492,10 +494,13 @@ describe('delete and the standing the commissions read', () => {
     const groupId = a!.groupId!;
     await upsert(w, [{ id: b!.id, groupId }]);
     expect((await send('DELETE', w.key, [a!.id])).statusCode).toBe(200);
-    const standing = await partnerStanding({ ctx: ctxOf(w), input: [a!.id, b!.id, randomUUID()] });
+    const [gone] = await rows<{ status: string }>(t.database.db, sql`SELECT status FROM partners WHERE id = ${a!.id}::uuid AND deleted_at IS NOT NULL`);
+    expect(gone).toEqual({ status: 'archived' });
+    const [c] = await create(w, [{ name: 'C', email: 'c@partners.example' }]);
+    const standing = await partnerStanding({ ctx: ctxOf(w), input: [a!.id, b!.id, c!.id, randomUUID()] });
     expect(Object.fromEntries(standing)).toEqual({
-      [a!.id]: { status: 'archived', groupId: null, userId: null, email: 'a@partners.example' },
       [b!.id]: { status: 'pending', groupId, userId: null, email: null },
+      [c!.id]: { status: 'approved', groupId: null, userId: null, email: 'c@partners.example' },
     });
     expect(await partnersHoldingCoupon({ ctx: ctxOf(w), input: 'SPRING10' })).toBe(a!.id);
     expect(await partnersHoldingCoupon({ ctx: ctxOf(w), input: 'spring' })).toBeUndefined();

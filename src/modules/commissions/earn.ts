@@ -1,0 +1,118 @@
+/**
+ * What a lead or sale earns (operations.md §18 "Who earns", "Commissions", "Fraud rules"), decided
+ * and written in the transaction that stores the event (`ctx.db`): both or neither, so a replay,
+ * a retried Stripe event or a restart never pays twice or misses.
+ */
+import type { Ctx } from '../../core/context.js';
+import { newId } from '../../db/ids.js';
+import { winCustomer } from '../customers/service.js';
+import { partnerStanding } from '../partners/service.js';
+import { earningsOf, earnsWithinDuration, rewardFor, rewardsOfGroup, type ProgramRow, type Reward } from '../program/service.js';
+import { isDisposableEmail, samePerson } from './fraud-signals.js';
+import { firstSaleAt, insertCommissions, pairFirstCommission, type CommissionRow } from './store.js';
+
+/** A lead or sale just stored, as commissions read it. */
+export interface StoredConversion {
+  kind: 'lead' | 'sale';
+  id: string;
+  eventName: string;
+  createdAt: string;
+  linkId: string;
+  /** The partner the click recorded when it happened (never the link's current one). */
+  partnerId: string | null;
+  clickAt: string | null;
+  country: string | null;
+  metadata: Record<string, unknown> | null;
+  customer: { id: string; email: string | null; partnerId: string | null };
+  amount?: number;
+  currency?: string;
+  /** A sale that named its click (clickId, leadEventName, a coupon); false: found through the customer (latest lead, an invoice). */
+  named: boolean;
+  invoiceRepeat?: boolean;
+}
+
+const DAY_MS = 86_400_000;
+
+function withinAttribution(c: StoredConversion, program: ProgramRow): boolean {
+  if (!c.clickAt) return false;
+  return Date.parse(c.createdAt) - Date.parse(c.clickAt) <= program.attributionDays * DAY_MS;
+}
+
+/**
+ * The partner a conversion earns for, and whether that takes the customer from the partner who
+ * won them: a lead, or a sale that names its click, earns for the click's partner when within
+ * attributionDays; a sale found through the customer earns for the partner who won them.
+ */
+function earningPartner(c: StoredConversion, program: ProgramRow): { partnerId: string; duplicate: boolean } | undefined {
+  const won = c.customer.partnerId;
+  const clicked = c.partnerId && withinAttribution(c, program) ? c.partnerId : null;
+  const partnerId = c.kind === 'lead' || c.named ? (clicked ?? won) : (won ?? clicked);
+  if (!partnerId) return undefined;
+  return { partnerId, duplicate: won !== null && won !== partnerId };
+}
+
+/** Why the pair's first commission is held: each rule of the program's that fires. */
+function holdReasons(program: ProgramRow, c: StoredConversion, partner: { email: string | null }, duplicate: boolean): string[] {
+  const rules = program.fraudRules;
+  const reasons: string[] = [];
+  const email = c.customer.email;
+  if (rules.selfReferral && email && partner.email && samePerson(email, partner.email)) reasons.push('selfReferral');
+  if (rules.disposableEmail && email && isDisposableEmail(email)) reasons.push('disposableEmail');
+  if (rules.duplicateCustomer && duplicate) reasons.push('duplicateCustomer');
+  return reasons;
+}
+
+/** Later commissions of a (partner, customer) pair follow its first: held as it is, reversed for fraud as it was, else clean. */
+async function fraudVerdict(
+  ctx: Ctx,
+  program: ProgramRow,
+  c: StoredConversion,
+  partner: { id: string; email: string | null },
+  duplicate: boolean,
+): Promise<{ status: 'pending' | 'held' | 'reversed'; holdReasons: string[]; reversedReason: string | null }> {
+  const first = await pairFirstCommission(ctx.db, ctx.workspace.id, partner.id, c.customer.id);
+  if (first?.status === 'held') return { status: 'held', holdReasons: first.holdReasons, reversedReason: null };
+  if (first?.status === 'reversed' && first.reversedReason === 'fraud') return { status: 'reversed', holdReasons: [], reversedReason: 'fraud' };
+  const reasons = first ? (duplicate && program.fraudRules.duplicateCustomer ? ['duplicateCustomer'] : []) : holdReasons(program, c, partner, duplicate);
+  return { status: reasons.length ? 'held' : 'pending', holdReasons: reasons, reversedReason: null };
+}
+
+/** The commission the conversion earns, written; undefined when it earns none. */
+export async function earnForConversion(ctx: Ctx, program: ProgramRow, c: StoredConversion): Promise<CommissionRow | undefined> {
+  const earning = earningPartner(c, program);
+  if (!earning) return undefined;
+  const standing = (await partnerStanding({ ctx, input: [earning.partnerId] })).get(earning.partnerId);
+  if (standing?.status !== 'approved') return undefined;
+  // The customer's first earning partner wins them (a partner of a named click within the window, or the one who won).
+  if (!c.customer.partnerId) await winCustomer({ ctx, input: { customerId: c.customer.id, partnerId: earning.partnerId } });
+  if (c.kind === 'sale' && c.invoiceRepeat) return undefined;
+  const rewards = (await rewardsOfGroup({ ctx, input: { groupId: standing.groupId } })) as Reward[];
+  const event = { kind: c.kind, eventName: c.eventName, amount: c.amount, currency: c.currency, country: c.country, metadata: c.metadata };
+  const reward = rewardFor(rewards, event, program.currency);
+  if (!reward) return undefined;
+  if (c.kind === 'sale' && reward.maxDuration !== undefined) {
+    const first = await firstSaleAt(ctx.db, ctx.workspace.id, earning.partnerId, c.customer.id);
+    if (first && !earnsWithinDuration(new Date(first), new Date(c.createdAt), reward.maxDuration, false)) return undefined;
+  }
+  const { earnings, currency } = earningsOf(reward, event, program.currency);
+  const verdict = await fraudVerdict(ctx, program, c, { id: earning.partnerId, email: standing.email }, earning.duplicate);
+  const [written] = await insertCommissions(ctx.db, [
+    {
+      id: newId(),
+      workspaceId: ctx.workspace.id,
+      partnerId: earning.partnerId,
+      type: c.kind,
+      linkId: c.linkId,
+      customerId: c.customer.id,
+      eventId: c.id,
+      saleAmount: c.kind === 'sale' ? (c.amount ?? null) : null,
+      currency,
+      earnings,
+      ...verdict,
+      description: null,
+      at: c.createdAt,
+      holdingDays: program.holdingDays,
+    },
+  ]);
+  return written;
+}

@@ -1,0 +1,125 @@
+import { audit, auditedChange } from '../../core/audit.js';
+import type { Ctx } from '../../core/context.js';
+import { CURRENCIES } from '../../core/currencies.js';
+import { AppError, invalid } from '../../core/errors.js';
+import type { ListParams } from '../../core/list-params.js';
+import { withTransaction } from '../../core/transaction.js';
+import { newId } from '../../db/ids.js';
+import { assertDistinct } from '../bulk/service.js';
+import { partnerStanding } from '../partners/service.js';
+import { findProgram, type ProgramRow } from '../program/service.js';
+import { earnForConversion as earn, type StoredConversion } from './earn.js';
+import { applyStatusChanges, insertCommissions, listCommissionRows, lockCommissions, type CommissionFilter, type CommissionRow } from './store.js';
+
+export type { StoredConversion } from './earn.js';
+export type { CommissionRow } from './store.js';
+
+/** The commission a lead or sale just stored earns, written in its transaction (`ctx.db`); undefined: none. */
+export function earnForConversion({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { program: ProgramRow; conversion: StoredConversion };
+}): Promise<CommissionRow | undefined> {
+  return earn(ctx, input.program, input.conversion);
+}
+
+/** GET /api/commissions: newest first by default; `payable` and `pending` split by payableAt. */
+export function listCommissions({ ctx, input }: { ctx: Ctx; input: CommissionFilter & ListParams }): Promise<CommissionRow[]> {
+  return listCommissionRows(ctx.db, ctx.workspace.id, input);
+}
+
+async function requireProgram(ctx: Ctx): Promise<ProgramRow> {
+  const program = await findProgram({ ctx });
+  if (!program) throw new AppError('program_required');
+  return program;
+}
+
+/**
+ * POST /api/commissions: custom commissions, payable at once. A partner the acting person signs
+ * in as is 403 self_dealing: nobody pays themselves.
+ */
+export async function createCustomCommissions({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { actingUserId: string | null; items: { partnerId: string; earnings: number; currency: string; description: string }[] };
+}): Promise<CommissionRow[]> {
+  await requireProgram(ctx);
+  input.items.forEach((item, i) => {
+    if (!CURRENCIES.has(item.currency)) throw invalid(`[${i}].currency`, 'currency_code', { value: item.currency });
+  });
+  const ids = [...new Set(input.items.map((i) => i.partnerId.toLowerCase()))];
+  const standing = await partnerStanding({ ctx, input: ids });
+  input.items.forEach((item, i) => {
+    const partner = standing.get(item.partnerId.toLowerCase());
+    if (!partner) throw invalid(`[${i}].partnerId`, 'not_found');
+    if (input.actingUserId && partner.userId === input.actingUserId) throw new AppError('self_dealing');
+  });
+  return auditedChange(
+    ctx,
+    (tx) =>
+      insertCommissions(
+        tx,
+        input.items.map((item) => ({
+          id: newId(),
+          workspaceId: ctx.workspace.id,
+          partnerId: item.partnerId.toLowerCase(),
+          type: 'custom' as const,
+          linkId: null,
+          customerId: null,
+          eventId: null,
+          saleAmount: null,
+          currency: item.currency,
+          earnings: item.earnings,
+          status: 'pending' as const,
+          holdReasons: [],
+          reversedReason: null,
+          description: item.description,
+          at: null,
+          holdingDays: 0,
+        })),
+      ),
+    (rows) => ({ ids: rows.map((r) => r.id), counts: { created: rows.length } }),
+  );
+}
+
+/** The moves PATCH /api/commissions allows, from the status as read (payable included). */
+function checkedMove(row: CommissionRow, to: 'pending' | 'reversed', reason: string | undefined, index: number): string | null {
+  const allowed =
+    (row.status === 'held' && (to === 'pending' || to === 'reversed')) || ((row.status === 'pending' || row.status === 'payable') && to === 'reversed');
+  if (!allowed) throw invalid(`[${index}].status`, 'status_move', { from: row.status, to });
+  if (to === 'pending') return null;
+  return reason ?? (row.status === 'held' ? 'fraud' : 'manual');
+}
+
+/**
+ * PATCH /api/commissions: release a held commission (payableAt unchanged), reverse a held one
+ * for fraud, or reverse a pending or payable one (manual unless a reason is given). A commission
+ * inside a pending payout keeps its place there; its reversal is kept as the adjustment.
+ * Any move not allowed fails the whole request, naming its index.
+ */
+export async function changeCommissionStatuses({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { id: string; status: 'pending' | 'reversed'; reason?: 'fraud' | 'manual' }[];
+}): Promise<CommissionRow[]> {
+  const ids = input.map((c) => c.id.toLowerCase());
+  assertDistinct(ids, (i) => `[${i}].id`);
+  return withTransaction(ctx.db, async (tx) => {
+    const found = new Map((await lockCommissions(tx, ctx.workspace.id, ids)).map((r) => [r.id, r]));
+    const changes = input.map((c, i) => {
+      const row = found.get(ids[i]!);
+      if (!row) throw invalid(`[${i}].id`, 'not_found');
+      const reversedReason = checkedMove(row, c.status, c.reason, i);
+      return { id: row.id, status: c.status, reversedReason, inPayout: row.payoutId !== null };
+    });
+    const changed = await applyStatusChanges(tx, ctx.workspace.id, changes);
+    await audit(ctx, tx, { ids: changed.map((c) => c.id), counts: { updated: changed.length } });
+    return changed;
+  });
+}

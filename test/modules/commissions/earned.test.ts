@@ -1,0 +1,196 @@
+/**
+ * Commissions earned with the leads and sales that make them (operations.md §18 "Who earns",
+ * "Commissions"), through HTTP as a client would: a program, its default group's rewards, a
+ * partner's link clicked, a lead and sales tracked. The partner of the click earns; the first
+ * matching reward decides; percentages round half to even; one lead commission per customer; a
+ * repeated invoice earns nothing; maxDuration counts months from the first sale; only approved
+ * partners earn; nothing earns before the program exists; custom commissions, release and reversal.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { DESKTOP } from '../../helpers/visitors.js';
+import { workspaceWithCollection } from '../../helpers/client.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+interface Commission {
+  id: string;
+  partnerId: string;
+  type: string;
+  customerId: string | null;
+  eventId: string | null;
+  saleAmount: number | null;
+  currency: string;
+  earnings: number;
+  status: string;
+  holdReasons: string[];
+  reversedReason: string | null;
+}
+
+type Reward = Record<string, unknown>;
+
+/** A workspace with a program whose default group has `rewards`, and a client for it. */
+async function programWith(rewards: Reward[], program: Record<string, unknown> = {}) {
+  const { ws, send, collectionId } = await workspaceWithCollection(t);
+  const ok = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, status = 200) => {
+    const res = await send(method, url, body);
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(status);
+    return res.json();
+  };
+  const made = await ok('PUT', '/api/program', {
+    name: 'Friends',
+    slug: `f-${randomUUID().slice(0, 8)}`,
+    landingUrl: 'https://shop.example/',
+    currency: 'usd',
+    ...program,
+  });
+  const [group] = await ok('GET', '/api/partner-groups');
+  expect(group.name).toBe('default');
+  await ok('PUT', '/api/partner-groups', [{ id: group.id, rewards }]);
+  const api = {
+    ws,
+    send,
+    ok,
+    program: made,
+    async partner(name = 'Ana', extra: Record<string, unknown> = {}): Promise<{ id: string; linkPath: string }> {
+      const [p] = await ok('POST', '/api/partners', [{ name, email: `${name.toLowerCase()}-${randomUUID().slice(0, 6)}@partner.example`, ...extra }], 201);
+      const [link] = await ok('POST', '/api/links', [{ url: 'https://shop.example/spring', collectionId, partnerId: p.id }], 201);
+      return { id: p.id, linkPath: new URL(link.shortUrl).pathname };
+    },
+    async plainLink(): Promise<string> {
+      const [link] = await ok('POST', '/api/links', [{ url: 'https://shop.example/plain', collectionId }], 201);
+      return new URL(link.shortUrl).pathname;
+    },
+    async click(path: string): Promise<string> {
+      const res = await t.inject({ method: 'GET', url: path, remoteAddress: '81.2.69.160', headers: { 'user-agent': DESKTOP } });
+      expect(res.statusCode, res.body).toBe(302);
+      return new URL(res.headers.location as string).searchParams.get('ltid')!;
+    },
+    lead: (clickId: string, customer: string, extra: Record<string, unknown> = {}) =>
+      ok('POST', '/api/track/lead', { clickId, eventName: 'Sign up', customerExternalId: customer, customerName: 'Cam Buyer', ...extra }),
+    sale: (customer: string, amount: number, extra: Record<string, unknown> = {}) =>
+      ok('POST', '/api/track/sale', { customerExternalId: customer, customerName: 'Cam Buyer', amount, currency: 'usd', ...extra }),
+    commissions: (query = ''): Promise<Commission[]> => ok('GET', `/api/commissions?sort=asc${query}`),
+  };
+  return api;
+}
+
+describe('commissions earned by leads and sales', () => {
+  test('a lead and sales on a partner link earn by the first matching reward; a plain link earns nothing', async () => {
+    const api = await programWith([
+      { event: 'lead', type: 'flat', amount: 500 },
+      { event: 'sale', type: 'percentage', amount: 2000, conditions: [{ field: 'amount', op: 'gte', value: 10000 }] },
+      { event: 'sale', type: 'flat', amount: 150 },
+    ]);
+    const ana = await api.partner('Ana');
+    const lead = await api.lead(await api.click(ana.linkPath), 'cust-1');
+    await api.sale('cust-1', 12345);
+    await api.sale('cust-1', 999);
+    const plainLead = await api.lead(await api.click(await api.plainLink()), 'cust-2');
+    await api.sale('cust-2', 50000);
+    const all = await api.commissions();
+    expect(all.map((c) => [c.type, c.partnerId, c.customerId, c.saleAmount, c.earnings, c.currency, c.status])).toEqual([
+      ['lead', ana.id, lead.customer.id, null, 500, 'usd', 'pending'],
+      // 20 % of 123.45 = 24.69: 2469 exactly; a sale under 100.00 falls to the flat reward.
+      ['sale', ana.id, lead.customer.id, 12345, 2469, 'usd', 'pending'],
+      ['sale', ana.id, lead.customer.id, 999, 150, 'usd', 'pending'],
+    ]);
+    expect(plainLead.customer.partnerId).toBeNull();
+    const [customer] = await api.ok('GET', `/api/customers?externalId=cust-1`);
+    expect(customer.partnerId).toBe(ana.id);
+  });
+
+  test('percentages round half to even: 2.5 → 2 and 3.5 → 4', async () => {
+    const api = await programWith([{ event: 'sale', type: 'percentage', amount: 500 }]);
+    const ana = await api.partner();
+    await api.lead(await api.click(ana.linkPath), 'c');
+    await api.sale('c', 50); // 5 % of 50 = 2.5
+    await api.sale('c', 70); // 5 % of 70 = 3.5
+    expect((await api.commissions()).map((c) => c.earnings)).toEqual([2, 4]);
+  });
+
+  test('one lead commission per customer; the same sale posted twice earns twice; a repeated invoiceId earns nothing', async () => {
+    const api = await programWith([
+      { event: 'lead', type: 'flat', amount: 300 },
+      { event: 'sale', type: 'flat', amount: 1000 },
+    ]);
+    const ana = await api.partner();
+    const click = await api.click(ana.linkPath);
+    await api.lead(click, 'c');
+    await api.lead(click, 'c', { eventName: 'Activated' });
+    await api.sale('c', 100);
+    await api.sale('c', 100);
+    await api.sale('c', 100, { invoiceId: 'inv-1' });
+    await api.sale('c', 100, { invoiceId: 'inv-1' });
+    expect((await api.commissions()).map((c) => [c.type, c.earnings])).toEqual([
+      ['lead', 300],
+      ['sale', 1000],
+      ['sale', 1000],
+      ['sale', 1000],
+    ]);
+  });
+
+  test('maxDuration 0: the first sale only; conditions on metadata and event name pick the reward', async () => {
+    const api = await programWith([
+      { event: 'sale', type: 'flat', amount: 700, conditions: [{ field: 'metadata.plan', op: 'in', value: ['pro', 'team'] }] },
+      { event: 'sale', type: 'flat', amount: 100, maxDuration: 0 },
+    ]);
+    const ana = await api.partner();
+    await api.lead(await api.click(ana.linkPath), 'c');
+    await api.sale('c', 100);
+    await api.sale('c', 100);
+    await api.sale('c', 100, { metadata: { plan: 'team' } });
+    expect((await api.commissions()).map((c) => c.earnings)).toEqual([100, 700]);
+  });
+
+  test('a partner who is not approved earns nothing; a click on a partner link before the program earns nothing', async () => {
+    const { ws, send, collectionId } = await workspaceWithCollection(t);
+    const [p] = (await send('POST', '/api/partners', [{ name: 'Early' }])).json();
+    const [link] = (await send('POST', '/api/links', [{ url: 'https://shop.example/', collectionId, partnerId: p.id }])).json();
+    const res = await t.inject({ method: 'GET', url: new URL(link.shortUrl).pathname, headers: { 'user-agent': DESKTOP } });
+    const click = new URL(res.headers.location as string).searchParams.get('ltid')!;
+    const before = await send('POST', '/api/track/lead', { clickId: click, eventName: 'Sign up', customerExternalId: 'early', customerName: 'E' });
+    expect(before.statusCode, before.body).toBe(200);
+    expect(ws.id).toBeTruthy();
+    const program = await send('PUT', '/api/program', {
+      name: 'Late',
+      slug: `l-${randomUUID().slice(0, 8)}`,
+      landingUrl: 'https://shop.example/',
+      currency: 'usd',
+    });
+    expect(program.statusCode, program.body).toBe(200);
+    expect((await send('GET', '/api/commissions')).json()).toEqual([]);
+  });
+
+  test('custom commissions are payable at once; held ones are released or reversed; other moves fail naming the index', async () => {
+    const api = await programWith([{ event: 'lead', type: 'flat', amount: 300 }]);
+    const ana = await api.partner();
+    const [bonus, clawback] = await api.ok(
+      'POST',
+      '/api/commissions',
+      [
+        { partnerId: ana.id, earnings: 2500, currency: 'eur', description: 'Launch bonus' },
+        { partnerId: ana.id, earnings: -100, currency: 'usd', description: 'Correction' },
+      ],
+      201,
+    );
+    expect([bonus.type, bonus.status, bonus.earnings, bonus.currency, clawback.earnings]).toEqual(['custom', 'payable', 2500, 'eur', -100]);
+    const [reversed] = await api.ok('PATCH', '/api/commissions', [{ id: bonus.id, status: 'reversed' }]);
+    expect([reversed.status, reversed.reversedReason]).toEqual(['reversed', 'manual']);
+    const refused = await api.send('PATCH', '/api/commissions', [
+      { id: clawback.id, status: 'reversed' },
+      { id: bonus.id, status: 'pending' },
+    ]);
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().field).toBe('[1].status');
+    expect((await api.commissions(`&status=payable`)).map((c) => c.id)).toEqual([clawback.id]);
+    const unknown = await api.send('POST', '/api/commissions', [{ partnerId: randomUUID(), earnings: 1, currency: 'usd', description: 'x' }]);
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().field).toBe('[0].partnerId');
+  });
+});
