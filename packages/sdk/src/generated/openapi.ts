@@ -808,6 +808,11 @@ export interface components {
             name: string | null;
             email: string | null;
             avatar: string | null;
+            /**
+             * Format: uuid
+             * @description Read-only: the partner who won the customer (their first earning partner in the program); null for none
+             */
+            partnerId: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -4136,6 +4141,8 @@ export interface operations {
                     leadEventName?: string;
                     /** @description Direct attribution to a click */
                     clickId?: string;
+                    /** @description Extension. The invoice the sale pays: a later sale naming an invoice id the workspace already has is stored but earns no partner commission. */
+                    invoiceId?: string;
                     customerName: string;
                     /**
                      * Format: email
