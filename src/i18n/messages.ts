@@ -608,6 +608,10 @@ export const reasons = {
     en: 'cannot move from {from} to {to}',
     ar: 'لا يمكن الانتقال من {from} إلى {to}',
   },
+  status_on_create: {
+    en: 'a new partner starts as invited, pending or approved, not {value}',
+    ar: 'يبدأ الشريك الجديد مدعوًّا أو قيد المراجعة أو مقبولًا، لا {~value}',
+  },
   taken_in_workspace: {
     en: '"{value}" is already used in this workspace',
     ar: '"{~value}" مستخدم مسبقًا في مساحة العمل هذه',
