@@ -9,6 +9,7 @@ import { winCustomer } from '../customers/service.js';
 import { partnerStanding } from '../partners/service.js';
 import { earningsOf, earnsWithinDuration, rewardFor, rewardsOfGroup, type ProgramRow, type Reward } from '../program/service.js';
 import { isDisposableEmail, samePerson } from './fraud-signals.js';
+import { commissionsCreated } from './events.js';
 import { firstSaleAt, insertCommissions, pairFirstCommission, type CommissionRow } from './store.js';
 
 /** A lead or sale just stored, as commissions read it. */
@@ -96,7 +97,7 @@ export async function earnForConversion(ctx: Ctx, program: ProgramRow, c: Stored
   }
   const { earnings, currency } = earningsOf(reward, event, program.currency);
   const verdict = await fraudVerdict(ctx, program, c, { id: earning.partnerId, email: standing.email }, earning.duplicate);
-  const [written] = await insertCommissions(ctx.db, [
+  const written = await insertCommissions(ctx.db, [
     {
       id: newId(),
       workspaceId: ctx.workspace.id,
@@ -114,5 +115,6 @@ export async function earnForConversion(ctx: Ctx, program: ProgramRow, c: Stored
       holdingDays: program.holdingDays,
     },
   ]);
-  return written;
+  await commissionsCreated(ctx, written);
+  return written[0];
 }

@@ -116,9 +116,9 @@ export async function releaseRows(conn: Conn, r: { workspaceId: string; payoutId
  * Reverses the unpaid commissions of banned or rejected partners (reason `banned`/`rejected`):
  * those inside a pending payout keep their place there, the reversal kept as the adjustment.
  */
-export async function reverseUnpaidRows(conn: Conn, workspaceId: string, changed: { partnerId: string; status: string }[]): Promise<number> {
+export async function reverseUnpaidRows(conn: Conn, workspaceId: string, changed: { partnerId: string; status: string }[]): Promise<string[]> {
   const data = JSON.stringify(changed);
-  const reversed = await rows(
+  const reversed = await rows<{ id: string }>(
     conn,
     sql`WITH d AS (SELECT * FROM jsonb_to_recordset(${data}::jsonb) AS d("partnerId" uuid, status text))
         UPDATE commissions c SET
@@ -126,7 +126,7 @@ export async function reverseUnpaidRows(conn: Conn, workspaceId: string, changed
           adjustment = CASE WHEN c.payout_id IS NULL THEN c.adjustment ELSE -c.earnings END,
           reversed_reason = d.status, updated_at = now()
         FROM d WHERE c.workspace_id = ${workspaceId}::uuid AND c.partner_id = d."partnerId" AND c.status IN ('pending', 'held')
-        RETURNING 1`,
+        RETURNING c.id`,
   );
-  return reversed.length;
+  return reversed.map((r) => r.id);
 }

@@ -7,6 +7,7 @@
 import type { Ctx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
 import { netEarnings } from '../program/service.js';
+import { commissionsCreated, commissionsUpdated } from './events.js';
 import { clawedBack, insertCommissions, saleCommission, setEarnings, type CommissionRow } from './store.js';
 
 export async function followRefund(ctx: Ctx, sale: { id: string; amount: number; refundedAmount: number }): Promise<CommissionRow | undefined> {
@@ -17,7 +18,7 @@ export async function followRefund(ctx: Ctx, sale: { id: string; amount: number;
   if (c.status === 'paid') {
     const drop = c.earnings + (await clawedBack(ctx.db, ctx.workspace.id, sale.id)) - net;
     if (drop === 0) return undefined;
-    const [clawback] = await insertCommissions(ctx.db, [
+    const clawbacks = await insertCommissions(ctx.db, [
       {
         id: newId(),
         workspaceId: ctx.workspace.id,
@@ -37,12 +38,14 @@ export async function followRefund(ctx: Ctx, sale: { id: string; amount: number;
         holdingDays: 0,
       },
     ]);
-    return clawback;
+    await commissionsCreated(ctx, clawbacks);
+    return clawbacks[0];
   }
   if (c.status === 'reversed') return undefined;
-  if (c.payoutId) {
-    const adjustment = net - c.earnings === 0 ? null : net - c.earnings;
-    return setEarnings(ctx.db, c.id, whole ? { adjustment, reversedReason: 'refund' } : { adjustment });
-  }
-  return setEarnings(ctx.db, c.id, whole ? { earnings: net, status: 'reversed', reversedReason: 'refund' } : { earnings: net });
+  const adjustment = net - c.earnings === 0 ? null : net - c.earnings;
+  const changed = c.payoutId
+    ? await setEarnings(ctx.db, c.id, whole ? { adjustment, reversedReason: 'refund' } : { adjustment })
+    : await setEarnings(ctx.db, c.id, whole ? { earnings: net, status: 'reversed', reversedReason: 'refund' } : { earnings: net });
+  await commissionsUpdated(ctx, [changed]);
+  return changed;
 }

@@ -9,6 +9,7 @@ import { assertDistinct } from '../bulk/service.js';
 import { partnerStanding } from '../partners/service.js';
 import { findProgram, type ProgramRow } from '../program/service.js';
 import { earnForConversion as earn, type StoredConversion } from './earn.js';
+import { commissionsCreated, commissionsUpdated } from './events.js';
 import { followRefund } from './refunds.js';
 import {
   claimRows,
@@ -71,8 +72,8 @@ export async function createCustomCommissions({
   });
   return auditedChange(
     ctx,
-    (tx) =>
-      insertCommissions(
+    async (tx) => {
+      const created = await insertCommissions(
         tx,
         input.items.map((item) => ({
           id: newId(),
@@ -92,7 +93,10 @@ export async function createCustomCommissions({
           at: null,
           holdingDays: 0,
         })),
-      ),
+      );
+      await commissionsCreated({ ...ctx, db: tx }, created);
+      return created;
+    },
     (rows) => ({ ids: rows.map((r) => r.id), counts: { created: rows.length } }),
   );
 }
@@ -130,6 +134,7 @@ export async function changeCommissionStatuses({
       return { id: row.id, status: c.status, reversedReason, inPayout: row.payoutId !== null };
     });
     const changed = await applyStatusChanges(tx, ctx.workspace.id, changes);
+    await commissionsUpdated({ ...ctx, db: tx }, changed);
     await audit(ctx, tx, { ids: changed.map((c) => c.id), counts: { updated: changed.length } });
     return changed;
   });
@@ -187,5 +192,8 @@ export async function releasePayout({ ctx, input }: { ctx: Ctx; input: { payoutI
 
 /** A partner banned or rejected: their unpaid commissions reversed, in the change's transaction (partners call it through onPartnersBannedOrRejected). */
 export async function reverseUnpaidCommissions(ctx: Ctx, changed: { partnerId: string; status: 'banned' | 'rejected' }[]): Promise<void> {
-  await reverseUnpaidRows(ctx.db, ctx.workspace.id, changed);
+  const ids = await reverseUnpaidRows(ctx.db, ctx.workspace.id, changed);
+  if (ids.length) await commissionsUpdated(ctx, await listCommissionRows(ctx.db, ctx.workspace.id, { ids, take: ids.length, skip: 0, sort: 'asc' }));
 }
+
+export { emitProgramEvents } from './events.js';

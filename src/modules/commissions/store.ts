@@ -102,11 +102,13 @@ export interface CommissionFilter {
   startDate?: string;
   endDate?: string;
   id?: string;
+  ids?: string[];
 }
 
 function filterSql(f: CommissionFilter): SQL {
   const parts: SQL[] = [];
   if (f.id) parts.push(sql`c.id = ${f.id}::uuid`);
+  if (f.ids) parts.push(sql`c.id = ANY(${`{${f.ids.join(',')}}`}::uuid[])`);
   if (f.partnerId) parts.push(sql`c.partner_id = ${f.partnerId}::uuid`);
   if (f.type) parts.push(sql`c.type = ${f.type}`);
   if (f.customerId) parts.push(sql`c.customer_id = ${f.customerId}::uuid`);

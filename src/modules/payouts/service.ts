@@ -11,7 +11,7 @@ import { AppError, invalid, notFound } from '../../core/errors.js';
 import type { Sealer } from '../../core/sealed.js';
 import { uniqueConstraintOf, withTransaction } from '../../core/transaction.js';
 import { newId } from '../../db/ids.js';
-import { claimForPayout, commissionIdsOfPayout, payableTotals, releasePayout, settlePayout } from '../commissions/service.js';
+import { claimForPayout, commissionIdsOfPayout, emitProgramEvents, payableTotals, releasePayout, settlePayout } from '../commissions/service.js';
 import { payoutDestinations, payoutProfiles, type PayoutProfile } from '../partners/service.js';
 import { findProgram } from '../program/service.js';
 import { PAYOUT_FILE_FORMATS, payoutFileStream, type PayoutFileFormat, type PayoutFileItem } from './files.js';
@@ -119,7 +119,7 @@ export async function getPayout({ ctx, input }: { ctx: Ctx; input: { id: string 
 
 /** Ends a pending payout; another status is 409 payout_not_pending, another workspace's 404. */
 async function end(ctx: Ctx, id: string, change: (tx: Ctx) => Promise<PayoutRow | undefined>): Promise<PayoutRecord> {
-  const row = await withTransaction(ctx.db, async (tx) => {
+  return withTransaction(ctx.db, async (tx) => {
     const txCtx = { ...ctx, db: tx };
     const ended = await change(txCtx);
     if (!ended) {
@@ -128,9 +128,10 @@ async function end(ctx: Ctx, id: string, change: (tx: Ctx) => Promise<PayoutRow 
       throw new AppError('payout_not_pending', { status: current.status });
     }
     await audit(ctx, tx, { ids: [id] });
-    return ended;
+    const done = await record(txCtx, ended);
+    if (done.status === 'completed') await emitProgramEvents(txCtx, 'payout.completed', [done]);
+    return done;
   });
-  return record(ctx, row);
 }
 
 /** POST …/complete: the commissions paid as listed; the failed partners' back to payable. */

@@ -1,7 +1,18 @@
 import type { Scope } from '../../core/scopes.js';
 
 /** The events an endpoint subscribes to (operations.md §11); webhook.test is sent on request only. */
-export const EVENT_TYPES = ['link.created', 'link.updated', 'link.deleted', 'link.clicked', 'lead.created', 'sale.created'] as const;
+export const EVENT_TYPES = [
+  'link.created',
+  'link.updated',
+  'link.deleted',
+  'link.clicked',
+  'lead.created',
+  'sale.created',
+  'partner.enrolled',
+  'commission.created',
+  'commission.updated',
+  'payout.completed',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';
 
 /** Subscribing to a type also needs the read scope of its data. */
@@ -12,6 +23,10 @@ export const SCOPES_TO_SUBSCRIBE: Record<(typeof EVENT_TYPES)[number], readonly 
   'link.clicked': ['analyticsRead'],
   'lead.created': ['analyticsRead', 'customersRead'],
   'sale.created': ['analyticsRead', 'customersRead'],
+  'partner.enrolled': ['partnersRead', 'programsRead'],
+  'commission.created': ['programsRead'],
+  'commission.updated': ['programsRead'],
+  'payout.completed': ['programsRead'],
 };
 
 /**

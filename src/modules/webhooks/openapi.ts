@@ -44,6 +44,24 @@ const EVENTS: { type: EventType; summary: string; data: Record<string, unknown> 
   { type: 'lead.created', summary: 'A lead was recorded; data is the Event as GET /api/events shows it', data: ref('Event') },
   { type: 'sale.created', summary: 'A sale was recorded; data is the Event as GET /api/events shows it', data: ref('Event') },
   {
+    type: 'partner.enrolled',
+    summary: 'A partner was approved into the program (created approved, or moved to approved); data is the Partner',
+    data: ref('Partner'),
+  },
+  {
+    type: 'commission.created',
+    summary:
+      'A commission was earned (a lead, a sale, a click day) or added by hand (custom, also the clawback of a refund after payout); data is the Commission',
+    data: ref('Commission'),
+  },
+  {
+    type: 'commission.updated',
+    summary:
+      "A commission's status or earnings changed: released, reversed (by hand, a ban or rejection, a whole refund), or a refund's new net; data is the Commission after the change. Commissions paid by a payout are told by payout.completed instead",
+    data: ref('Commission'),
+  },
+  { type: 'payout.completed', summary: 'A payout was marked paid; data is the Payout with its items', data: ref('Payout') },
+  {
     type: 'webhook.test',
     summary: 'Sent on request by POST /api/webhooks/{id}/test, to that endpoint only',
     data: { type: 'object', required: ['webhookId'], properties: { webhookId: { type: 'string', format: 'uuid', description: 'The endpoint tested' } } },

@@ -584,6 +584,86 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "partner.enrolled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A partner was approved into the program (created approved, or moved to approved); data is the Partner
+         * @description Standard Webhooks (standardwebhooks.com). Answer 2xx to acknowledge; anything else (redirects are not followed), a timeout of 10 s or a refused connection is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (a longer `Retry-After` on 429 or 503 is honoured); 410 Gone disables the endpoint. Delivery is at least once and order is not promised.
+         */
+        post: operations["webhook_partner_enrolled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "commission.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A commission was earned (a lead, a sale, a click day) or added by hand (custom, also the clawback of a refund after payout); data is the Commission
+         * @description Standard Webhooks (standardwebhooks.com). Answer 2xx to acknowledge; anything else (redirects are not followed), a timeout of 10 s or a refused connection is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (a longer `Retry-After` on 429 or 503 is honoured); 410 Gone disables the endpoint. Delivery is at least once and order is not promised.
+         */
+        post: operations["webhook_commission_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "commission.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A commission's status or earnings changed: released, reversed (by hand, a ban or rejection, a whole refund), or a refund's new net; data is the Commission after the change. Commissions paid by a payout are told by payout.completed instead
+         * @description Standard Webhooks (standardwebhooks.com). Answer 2xx to acknowledge; anything else (redirects are not followed), a timeout of 10 s or a refused connection is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (a longer `Retry-After` on 429 or 503 is honoured); 410 Gone disables the endpoint. Delivery is at least once and order is not promised.
+         */
+        post: operations["webhook_commission_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout was marked paid; data is the Payout with its items
+         * @description Standard Webhooks (standardwebhooks.com). Answer 2xx to acknowledge; anything else (redirects are not followed), a timeout of 10 s or a refused connection is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (a longer `Retry-After` on 429 or 503 is honoured); 410 Gone disables the endpoint. Delivery is at least once and order is not promised.
+         */
+        post: operations["webhook_payout_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -712,6 +792,113 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /** @description Extension. What a partner earned for a click day, a lead, a sale, or by the owner's hand. */
+        Commission: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            partnerId: string;
+            /** @enum {string} */
+            type: "click" | "lead" | "sale" | "custom";
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            linkId: string | null;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            customerId: string | null;
+            /**
+             * Format: uuid
+             * @description The lead or sale that earned it; null for click and custom commissions
+             */
+            eventId: string | null;
+            /** @description The sale's amount, in the currency's minor unit */
+            saleAmount: number | null;
+            currency: string;
+            /** @description What the partner earns (negative for a clawback); follows the sale's refunds, in the currency's minor unit */
+            earnings: number;
+            /**
+             * @description pending until payableAt, then payable (derived, no event); held for review with holdReasons; reversed with reversedReason; paid when its payout completes (never changes after)
+             * @enum {string}
+             */
+            status: "pending" | "payable" | "held" | "reversed" | "paid";
+            /** @description The fraud rules that hold it: selfReferral, sameVisitor, disposableEmail, burst, duplicateCustomer */
+            holdReasons: string[];
+            /** @enum {string|null} */
+            reversedReason: "refund" | "banned" | "rejected" | "fraud" | "manual" | null;
+            /** @description A change made while the commission is in a pending payout, settled when the payout completes or is cancelled, in the currency's minor unit */
+            adjustment: number | null;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            payoutId: string | null;
+            description: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            payableAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description Extension. A batch of what is payable in one currency: a record of what was paid, and the file for the payment provider. */
+        Payout: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "completed" | "cancelled";
+            currency: string;
+            /** @description The method it was limited to; null: every method */
+            method: string | null;
+            /** @description The sum of its items, in the currency's minor unit: an exact JSON integer, which may pass 2^53 (read it with a big-integer parser) */
+            total: number;
+            /** @description Frozen when the payout is made: a later refund or reversal is kept as the commission's adjustment */
+            items: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                partnerId: string;
+                /** @description What the partner is paid, in the currency's minor unit: an exact JSON integer, which may pass 2^53 (read it with a big-integer parser) */
+                amount: number;
+                /** @description The commissions it pays */
+                commissions: string[];
+                /** @enum {string|null} */
+                method: "paypal" | "wise" | "bank" | null;
+                /** @description Masked (j•••@example.com) */
+                destination: string | null;
+                /** Format: date-time */
+                detailsChangedAt: string | null;
+            }[];
+            /** @description Partners with payable commissions in the currency left out, and why */
+            skipped: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                partnerId: string;
+                /** @enum {string} */
+                reason: "no_payout_details" | "details_changed_recently" | "not_approved" | "below_minimum" | "method";
+            }[];
+            reference: string | null;
+            failedPartnerIds: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
         };
         Link: {
             /**
@@ -1010,7 +1197,7 @@ export interface components {
              */
             id: string;
             url: string;
-            events: ("link.created" | "link.updated" | "link.deleted" | "link.clicked" | "lead.created" | "sale.created")[];
+            events: ("link.created" | "link.updated" | "link.deleted" | "link.clicked" | "lead.created" | "sale.created" | "partner.enrolled" | "commission.created" | "commission.updated" | "payout.completed")[];
             description: string | null;
             disabled: boolean;
             /**
@@ -1050,7 +1237,7 @@ export interface components {
              */
             id: string;
             url: string;
-            events: ("link.created" | "link.updated" | "link.deleted" | "link.clicked" | "lead.created" | "sale.created")[];
+            events: ("link.created" | "link.updated" | "link.deleted" | "link.clicked" | "lead.created" | "sale.created" | "partner.enrolled" | "commission.created" | "commission.updated" | "payout.completed")[];
             description: string | null;
             disabled: boolean;
             /**
@@ -4753,7 +4940,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where events are POSTed: https, on a host whose every address is public (http, and private addresses, only inside the operator's WEBHOOK_ALLOWED_CIDRS). Resolved at registration and at every connection; redirects are not followed. */
                     url: string;
-                    /** @description The event types to receive, each once: `link.created`, `link.updated`, `link.deleted`, `link.clicked`, `lead.created`, `sale.created`. Subscribing needs the read scope of the data too (link.* linksRead; link.clicked analyticsRead; lead.created and sale.created analyticsRead and customersRead). */
+                    /** @description The event types to receive, each once: `link.created`, `link.updated`, `link.deleted`, `link.clicked`, `lead.created`, `sale.created`, `partner.enrolled`, `commission.created`, `commission.updated`, `payout.completed`. Subscribing needs the read scope of the data too (link.* linksRead; link.clicked analyticsRead; lead.created and sale.created analyticsRead and customersRead). */
                     events: string[];
                     description?: string | null;
                 };
@@ -5299,7 +5486,7 @@ export interface operations {
                 "application/json": {
                     /** @description Where events are POSTed: https, on a host whose every address is public (http, and private addresses, only inside the operator's WEBHOOK_ALLOWED_CIDRS). Resolved at registration and at every connection; redirects are not followed. */
                     url?: string;
-                    /** @description The event types to receive, each once: `link.created`, `link.updated`, `link.deleted`, `link.clicked`, `lead.created`, `sale.created`. Subscribing needs the read scope of the data too (link.* linksRead; link.clicked analyticsRead; lead.created and sale.created analyticsRead and customersRead). */
+                    /** @description The event types to receive, each once: `link.created`, `link.updated`, `link.deleted`, `link.clicked`, `lead.created`, `sale.created`, `partner.enrolled`, `commission.created`, `commission.updated`, `payout.completed`. Subscribing needs the read scope of the data too (link.* linksRead; link.clicked analyticsRead; lead.created and sale.created analyticsRead and customersRead). */
                     events?: string[];
                     description?: string | null;
                     /** @description true pauses deliveries; false enables it again and forgets its failing state */
@@ -6486,6 +6673,186 @@ export interface operations {
                      */
                     timestamp: string;
                     data: components["schemas"]["Event"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_partner_enrolled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt, so a receiver ignores one it has seen (for link.clicked, the click id) */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (a retry is signed anew); reject one too far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part of the `whsec_` secret; one per active secret (two for 24 hours after a roll), space-separated. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "partner.enrolled";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (ISO 8601)
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["Partner"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_commission_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt, so a receiver ignores one it has seen (for link.clicked, the click id) */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (a retry is signed anew); reject one too far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part of the `whsec_` secret; one per active secret (two for 24 hours after a roll), space-separated. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "commission.created";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (ISO 8601)
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["Commission"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_commission_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt, so a receiver ignores one it has seen (for link.clicked, the click id) */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (a retry is signed anew); reject one too far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part of the `whsec_` secret; one per active secret (two for 24 hours after a roll), space-separated. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "commission.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (ISO 8601)
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["Commission"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_payout_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every attempt, so a receiver ignores one it has seen (for link.clicked, the click id) */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt (a retry is signed anew); reject one too far from your clock */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the base64-decoded part of the `whsec_` secret; one per active secret (two for 24 hours after a roll), space-separated. Any Standard Webhooks library verifies it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "payout.completed";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (ISO 8601)
+                     */
+                    timestamp: string;
+                    data: components["schemas"]["Payout"];
                 };
             };
         };

@@ -14,6 +14,10 @@ export const EVENT_SCOPES = {
   'link.clicked': ['analyticsRead'],
   'lead.created': ['analyticsRead', 'customersRead'],
   'sale.created': ['analyticsRead', 'customersRead'],
+  'partner.enrolled': ['partnersRead', 'programsRead'],
+  'commission.created': ['programsRead'],
+  'commission.updated': ['programsRead'],
+  'payout.completed': ['programsRead'],
 } as const;
 export type Subscribable = keyof typeof EVENT_SCOPES;
 export type EventType = Subscribable | 'webhook.test';
