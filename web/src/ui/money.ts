@@ -88,3 +88,36 @@ export function majorUnits(minor: number, currency: string): string {
   const abs = String(Math.abs(minor)).padStart(digits + 1, '0');
   return `${sign}${abs.slice(0, -digits)}.${abs.slice(-digits)}`;
 }
+
+/** Arabic-Indic and Persian digits, and the Arabic decimal separator, as the ASCII a number is read from. */
+function asciiDigits(text: string): string {
+  return text
+    .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
+    .replace(/[\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
+    .replace(/\u066b/g, '.');
+}
+
+/**
+ * A typed decimal as an integer of `digits` decimal places, exactly (string arithmetic, no
+ * float): ("12.5", 2) → 1250, ("0.01", 2) → 1, ("7", 0) → 7. Arabic digits and a comma or the
+ * Arabic separator as the decimal point are read too. Undefined for anything else: a sign, more
+ * decimals than `digits`, thousands separators, an empty text, or more than 15 digits.
+ */
+export function parseScaled(text: string, digits: number): number | undefined {
+  const match = /^(\d*)(?:[.,](\d*))?$/.exec(asciiDigits(text.trim()));
+  if (!match) return undefined;
+  const [, whole = '', fraction = ''] = match;
+  if (whole === '' && fraction === '') return undefined;
+  if (fraction.length > digits) return undefined;
+  const joined = (whole + fraction.padEnd(digits, '0')).replace(/^0+(?=\d)/, '');
+  if (joined.length > 15) return undefined;
+  return Number(joined);
+}
+
+/**
+ * An amount typed in the currency's major unit as its minor units, exactly: "5" usd → 500,
+ * "0.10" usd → 10, "500" jpy → 500, "1.234" kwd → 1234; "1.234" usd (too many decimals) → undefined.
+ */
+export function parseMajor(text: string, currency: string): number | undefined {
+  return parseScaled(text, currencyDigits(currency));
+}
