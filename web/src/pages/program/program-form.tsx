@@ -293,6 +293,8 @@ export function ProgramForm({ program, writable, onSaved }: Props) {
     try {
       const { data, error } = await api.PUT('/api/program', { body: made.body });
       if (error !== undefined || !data) return showAt(formFieldOf(errorField(error)), errorText(error, lang));
+      // As the server keeps it (amounts in their currency's decimals, origins in normal form).
+      setDraft(draftOf(data));
       onSaved(data);
     } catch (err) {
       setFormError(errorText(err, lang));
