@@ -33,7 +33,8 @@ export function CommissionsPage(props: PageProps) {
   const [page, setPage] = useState(0);
   const [partners] = useLoad(() => api.GET('/api/partners', { params: { query: { take: 5000 } } }));
   const partnerList: PartnerLite[] = partners.kind === 'ready' ? (partners.data as PartnerLite[]) : [];
-  const names = new Map(partnerList.map((p) => [p.id, p.name]));
+  // Until the partners are read a name is unknown, not gone.
+  const names = partners.kind === 'ready' ? new Map(partnerList.map((p) => [p.id, p.name])) : undefined;
   const [done, setDone] = useState<string>();
   const writable = mayChangeProgram(props);
   const change = (next: Partial<Filter>) => {
@@ -111,7 +112,8 @@ interface ListProps {
   filter: Filter;
   page: number;
   onPage: (page: number) => void;
-  names: Map<string, string>;
+  /** Partners' names by id; undefined while they load. */
+  names: Map<string, string> | undefined;
   writable: boolean;
   onDone: (message: string) => void;
 }
@@ -128,7 +130,7 @@ function CommissionList({ filter, page, onPage, names, writable, onDone }: ListP
     { page, size: PAGE, deps: [JSON.stringify(query)], keep: true, onPastEnd: () => onPage(Math.max(0, page - 1)) },
   );
   const { busy, error, run } = useAction();
-  const nameOf = (id: string) => names.get(id) ?? s.unknownPartner;
+  const nameOf = (id: string) => (names ? (names.get(id) ?? s.unknownPartner) : '…');
   const act = async (c: Commission, status: 'pending' | 'reversed', message: string) => {
     const body = [status === 'reversed' ? { id: c.id, status, reason: 'fraud' as const } : { id: c.id, status }];
     if (await run(() => api.PATCH('/api/commissions', { body }))) {
@@ -145,7 +147,7 @@ function CommissionList({ filter, page, onPage, names, writable, onDone }: ListP
       <Table
         class="program-table"
         region={{ class: 'program-scroll', label: s.commissionsLabel, busy: loading }}
-        columns={[s.partner, s.kind, s.earnings, s.sale, s.status, s.date, ...(writable ? [s.actions] : [])]}
+        columns={[s.partner, s.earnings, s.status, s.kind, s.date]}
       >
         {list.rows.map((c) => (
           <CommissionRow key={c.id} c={c} partner={nameOf(c.partnerId)} writable={writable} busy={busy} onAct={act} />
@@ -183,11 +185,9 @@ function CommissionRow({ c, partner, writable, busy, onAct }: RowProps) {
         <bdi class="cell-name">{partner}</bdi>
         {c.description && <span class="hint program-description">{c.description}</span>}
       </td>
-      <td>{s.kinds[c.type] ?? c.type}</td>
       <td>
         <bdi>{amount}</bdi>
       </td>
-      <td>{c.saleAmount === null ? '—' : <bdi>{formatMoney(lang, c.saleAmount, c.currency)}</bdi>}</td>
       <td class="program-status-cell">
         <span class={`program-badge program-${c.status}`}>{s.statuses[c.status]}</span>
         {c.status === 'held' && c.holdReasons.length > 0 && (
@@ -199,30 +199,27 @@ function CommissionRow({ c, partner, writable, busy, onAct }: RowProps) {
         )}
         {c.status === 'reversed' && c.reversedReason && <span class="hint program-reason">{s.reversedReasons[c.reversedReason] ?? c.reversedReason}</span>}
         {c.status === 'pending' && <span class="hint program-reason">{s.payableOn(date(c.payableAt))}</span>}
+        {writable && c.status === 'held' && (
+          <span class="actions program-row-actions">
+            <button type="button" disabled={busy} aria-label={s.releaseFor(partner, amount)} onClick={() => onAct(c, 'pending', s.released(partner, amount))}>
+              {s.release}
+            </button>
+            <button
+              type="button"
+              class="danger"
+              disabled={busy}
+              aria-label={s.rejectFor(partner, amount)}
+              onClick={() => onAct(c, 'reversed', s.rejected(partner, amount))}
+            >
+              {s.reject}
+            </button>
+          </span>
+        )}
       </td>
+      <td>{s.kinds[c.type] ?? c.type}</td>
       <td>
         <time dateTime={c.createdAt}>{date(c.createdAt)}</time>
       </td>
-      {writable && (
-        <td>
-          {c.status === 'held' && (
-            <span class="actions program-row-actions">
-              <button type="button" disabled={busy} aria-label={s.releaseFor(partner, amount)} onClick={() => onAct(c, 'pending', s.released(partner, amount))}>
-                {s.release}
-              </button>
-              <button
-                type="button"
-                class="danger"
-                disabled={busy}
-                aria-label={s.rejectFor(partner, amount)}
-                onClick={() => onAct(c, 'reversed', s.rejected(partner, amount))}
-              >
-                {s.reject}
-              </button>
-            </span>
-          )}
-        </td>
-      )}
     </tr>
   );
 }

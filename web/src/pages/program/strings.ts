@@ -155,9 +155,7 @@ const en = {
   date: 'Date',
   kind: 'For',
   kinds: { click: 'Clicks', lead: 'Lead', sale: 'Sale', custom: 'Custom' } as Record<string, string>,
-  sale: 'Sale',
   earnings: 'Earnings',
-  actions: 'Actions',
   payableOn: (date: string) => `Payable on ${date}`,
   holdReasons: {
     selfReferral: 'The customer’s e-mail is the partner’s own',
@@ -330,9 +328,7 @@ const ar: ProgramStrings = {
   date: 'التاريخ',
   kind: 'عن',
   kinds: { click: 'نقرات', lead: 'عميل محتمل', sale: 'بيع', custom: 'مخصّصة' },
-  sale: 'البيع',
   earnings: 'الأرباح',
-  actions: 'الإجراءات',
   payableOn: (date: string) => `مستحقة الدفع في ${date}`,
   holdReasons: {
     selfReferral: 'بريد العميل هو بريد الشريك نفسه',
