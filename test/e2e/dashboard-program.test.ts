@@ -194,6 +194,10 @@ describe.skipIf(!dashboardRunnable())('Partner program in Chromium', () => {
     await d.open(page, '/program', 'برنامج الشركاء');
     expect(await page.evaluate<string>('document.documentElement.dir')).toBe('rtl');
     await page.getByRole('group', { name: 'قواعد الاحتيال' }).waitFor();
+    // Dana's $5.00 waits for review; nothing is payable yet (14 holding days).
+    const money = page.getByRole('region', { name: 'عمولات تنتظر التسوية' });
+    await money.locator('.total', { hasText: 'محتجزة للمراجعة' }).locator('[data-currency="usd"]').waitFor();
+    expect(await money.locator('.total', { hasText: 'مستحقة الدفع الآن' }).locator('dd').textContent()).toBe('—');
     await page.getByText('خطر: يستطيع أي أحد إرسال أحداث المتصفح').waitFor();
     await d.checkAccessibility(page, 'program-settings-ar');
 

@@ -212,3 +212,20 @@ describe('who sees the partner program', () => {
     expect(mayOpen('/programs', { role: 'viewer', scopes: [] })).toBe(true);
   });
 });
+
+describe('totals per currency', () => {
+  it('adds commissions currency by currency, exactly past 2^53, in code order', async () => {
+    const { totalsByCurrency } = await import('../../web/src/pages/program/totals.js');
+    const big = Number.MAX_SAFE_INTEGER;
+    const totals = totalsByCurrency([
+      { currency: 'usd', earnings: big },
+      { currency: 'eur', earnings: 250 },
+      { currency: 'usd', earnings: 2 },
+      { currency: 'eur', earnings: -50 },
+    ]);
+    expect([...totals]).toEqual([
+      ['eur', 200n],
+      ['usd', 9007199254740993n],
+    ]);
+  });
+});

@@ -124,3 +124,13 @@ describe('what an owner types, read exactly', () => {
     );
   });
 });
+
+describe('formatMoney of a BigInt sum', () => {
+  it('writes sums past 2^53 exactly, in the currency’s decimals', async () => {
+    const { formatMoney } = await import('../../web/src/ui/money.js');
+    expect(formatMoney('en', 9007199254740993n, 'usd')).toBe('$90,071,992,547,409.93');
+    expect(formatMoney('en', -5n, 'usd')).toBe('-$0.05');
+    expect(formatMoney('en', 9007199254740993n, 'jpy')).toBe('¥9,007,199,254,740,993');
+    expect(formatMoney('en', 1999n, 'usd')).toBe(formatMoney('en', 1999, 'usd'));
+  });
+});

@@ -31,18 +31,28 @@ export function formatMinor(lang: string, minor: number): string {
  * decimals: 1999 usd is $19.99, 500 jpy is ¥500, 1234 kwd is KWD 1.234. A code this browser
  * does not know: the plain amount and the code.
  */
-export function formatMoney(lang: string, minor: number, currency: string): string {
+export function formatMoney(lang: string, minor: number | bigint, currency: string): string {
   const code = currency.toUpperCase();
   const f = moneyFormat(lang, code);
-  if (!f) return `${formatMinor(lang, minor)} ${code}`;
+  if (!f) return `${formatMinor(lang, Number(minor))} ${code}`;
   const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
-  const amount = minor / 10 ** digits;
+  // A BigInt sum (past 2^53) goes in as an exact decimal string, which Intl formats without a float (ES2023).
+  const amount = typeof minor === 'bigint' ? (decimalText(minor, digits) as unknown as number) : minor / 10 ** digits;
   if (!RTL.has(lang.split('-')[0]!)) return f.format(amount);
   // Right to left, a Latin symbol's trailing sign would be moved before its letters ("$US"): isolated left to right, it stays "US$".
   return f
     .formatToParts(amount)
     .map((p) => (p.type === 'currency' && /[A-Za-z]/.test(p.value) ? `\u2066${p.value}\u2069` : p.value))
     .join('');
+}
+
+/** Minor units as an exact decimal of `digits` places: (-5n, 2) → "-0.05". */
+function decimalText(minor: bigint, digits: number): string {
+  const sign = minor < 0n ? '-' : '';
+  const abs = String(minor < 0n ? -minor : minor);
+  if (digits === 0) return sign + abs;
+  const padded = abs.padStart(digits + 1, '0');
+  return `${sign}${padded.slice(0, -digits)}.${padded.slice(-digits)}`;
 }
 
 /** Languages written right to left (of those the dashboard may be shown in). */

@@ -3,6 +3,7 @@ import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
 import type { PageProps } from '../../session.js';
 import { LoadFailure, Loading, useLoad } from '../../ui/states.js';
+import { PayableSummary } from './payable.js';
 import { ProgramForm } from './program-form.js';
 import { strings } from './strings.js';
 import { isNoProgram, mayChangeProgram, type Program } from './types.js';
@@ -27,6 +28,7 @@ export function ProgramPage(props: PageProps) {
       <p role="status" class="status program-status">
         {done}
       </p>
+      {program && <PayableSummary />}
       {(program || writable) && (
         <ProgramForm
           key={program?.id ?? 'new'}
