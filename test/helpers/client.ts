@@ -4,7 +4,7 @@ import { bearer, type TestApp } from './app.js';
 /** A fresh workspace of `t` (no practical rate limit) with one collection, and a JSON client for it. */
 export async function workspaceWithCollection(t: TestApp) {
   const ws = await t.workspace({ rateLimitPerMinute: 1_000_000 });
-  const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, key = ws.key) =>
+  const send = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, key = ws.key) =>
     t.inject({
       method,
       url,

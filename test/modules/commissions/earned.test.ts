@@ -37,7 +37,7 @@ type Reward = Record<string, unknown>;
 /** A workspace with a program whose default group has `rewards`, and a client for it. */
 async function programWith(rewards: Reward[], program: Record<string, unknown> = {}) {
   const { ws, send, collectionId } = await workspaceWithCollection(t);
-  const ok = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, status = 200) => {
+  const ok = async (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, status = 200) => {
     const res = await send(method, url, body);
     expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(status);
     return res.json();
