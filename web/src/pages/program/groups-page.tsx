@@ -48,10 +48,10 @@ export function GroupsPage({ workspace }: PageProps) {
       <p role="status" class="status program-status">
         {done}
       </p>
-      {writable && <NewGroup onAdded={(name) => changed(s.groupAdded(name))} />}
       {groups.data.map((g) => (
         <GroupCard key={g.id} group={g} currency={program.data.currency} writable={writable} onChanged={changed} />
       ))}
+      {writable && <NewGroup onAdded={(name) => changed(s.groupAdded(name))} />}
     </div>
   );
 }
