@@ -24,6 +24,7 @@ import { partnersModule } from './modules/partners/module.js';
 import { passkeysModule } from './modules/passkeys/module.js';
 import { programModule } from './modules/program/module.js';
 import { commissionsModule } from './modules/commissions/module.js';
+import { payoutsModule } from './modules/payouts/module.js';
 import { passwordResetModule } from './modules/password-reset/module.js';
 import { qrModule } from './modules/qr/module.js';
 import { redirectModule } from './modules/redirect/module.js';
@@ -50,6 +51,7 @@ export const MODULES: readonly ModuleRegistration[] = [
   partnersModule,
   programModule,
   commissionsModule,
+  payoutsModule,
   linksModule,
   customersModule,
   conversionsModule,

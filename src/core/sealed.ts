@@ -13,7 +13,16 @@ import { AppError } from './errors.js';
  * rotation values sealed under SECRET_PREVIOUS still open, and `needsReseal` finds them.
  * Link passwords sealed before this form (`v1.<iv>.<ciphertext>.<tag>`) open with the same key.
  */
-export const SEAL_PURPOSES = ['link-password', 'webhook-secret', 'webhook-body', 'stripe-secret', 'totp-seed', 'oidc-client-secret', 'mail-message'] as const;
+export const SEAL_PURPOSES = [
+  'link-password',
+  'webhook-secret',
+  'webhook-body',
+  'stripe-secret',
+  'totp-seed',
+  'oidc-client-secret',
+  'mail-message',
+  'payout-details',
+] as const;
 export type SealPurpose = (typeof SEAL_PURPOSES)[number];
 
 interface Key {

@@ -11,6 +11,8 @@ export interface Column {
   merge?: boolean;
   /** SQL value an insert uses when the item leaves the field out or null. */
   insertDefault?: string;
+  /** Read, never written by the bulk writes (another module's process sets it). */
+  readOnly?: boolean;
 }
 
 export interface ResourceTable {
@@ -22,6 +24,8 @@ export interface ResourceTable {
   skipConflictsOn?: string;
   /** Extra computed columns of reads (`expr AS "field"`), e.g. aggregated children. */
   extraSelect?: string[];
+  /** Further assignments of a soft delete besides deleted_at (e.g. `status = 'archived'`). */
+  softDeleteSets?: string;
 }
 
 /** An id found in a table: this workspace's (live, or soft-deleted) or another workspace's. */
@@ -65,6 +69,7 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
   ];
   const returning = raw(columnList.join(', '));
   const selection = raw([...columnList, ...(def.extraSelect ?? [])].join(', '));
+  const written = def.columns.filter((c) => !c.readOnly);
   const onConflict = def.skipConflictsOn ? raw(` ON CONFLICT (${def.skipConflictsOn}) DO NOTHING`) : raw('');
   const assign = (c: Column): SQL => {
     const keep = raw(`t.${c.column}`);
@@ -81,13 +86,13 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
   /** One INSERT of every item (passed as one JSON array), answering `returnCols`; none when there are no items. */
   const insertSql = (workspaceId: string, items: Record<string, unknown>[], returnCols: SQL): SQL | undefined => {
     if (items.length === 0) return undefined;
-    const cols = raw(['id', 'workspace_id', ...def.columns.map((c) => c.column), 'created_at', 'updated_at'].join(', '));
+    const cols = raw(['id', 'workspace_id', ...written.map((c) => c.column), 'created_at', 'updated_at'].join(', '));
     const valueOf = (c: Column) => (c.insertDefault ? sql`COALESCE(${fromJson(c)}, ${raw(c.insertDefault)})` : fromJson(c));
     const stamps = [
       sql`COALESCE((e.j->>'createdAt')::timestamptz, now())`,
       sql`COALESCE((e.j->>'updatedAt')::timestamptz, (e.j->>'createdAt')::timestamptz, now())`,
     ];
-    const values = sql.join([sql`(e.j->>'id')::uuid`, sql`${workspaceId}::uuid`, ...def.columns.map(valueOf), ...stamps], sql`, `);
+    const values = sql.join([sql`(e.j->>'id')::uuid`, sql`${workspaceId}::uuid`, ...written.map(valueOf), ...stamps], sql`, `);
     return sql`INSERT INTO ${raw(t)} AS t (${cols})
         SELECT ${values} FROM jsonb_array_elements(${JSON.stringify(items)}::jsonb) WITH ORDINALITY AS e(j, ord)
         ORDER BY e.ord${onConflict}
@@ -97,7 +102,7 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
   const updateSql = (workspaceId: string, items: Record<string, unknown>[], returnCols: SQL): SQL | undefined => {
     if (items.length === 0) return undefined;
     const sets = sql.join(
-      def.columns.map((c) => sql`${raw(c.column)} = ${assign(c)}`),
+      written.map((c) => sql`${raw(c.column)} = ${assign(c)}`),
       sql`, `,
     );
     return sql`UPDATE ${raw(t)} AS t SET ${sets}, updated_at = now()
@@ -193,7 +198,7 @@ export function resourceStore<Row extends { id: string }>(def: ResourceTable) {
       const done = def.softDelete
         ? await rows<{ id: string }>(
             conn,
-            sql`UPDATE ${raw(t)} AS t SET deleted_at = now() WHERE t.workspace_id = ${workspaceId}${alive}
+            sql`UPDATE ${raw(t)} AS t SET deleted_at = now()${raw(def.softDeleteSets ? `, ${def.softDeleteSets}` : '')} WHERE t.workspace_id = ${workspaceId}${alive}
                 AND t.id ${inList(ids, 'uuid')} RETURNING t.id`,
           )
         : await rows<{ id: string }>(

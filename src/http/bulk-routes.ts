@@ -3,6 +3,7 @@ import { BulkOf, DeletedIds, IdList, ListQuery } from './schemas.js';
 import { type ListParams } from '../core/list-params.js';
 import type { Scope } from '../core/scopes.js';
 import type { App } from './types.js';
+import type { preHandlerAsyncHookHandler } from 'fastify';
 import { serviceContext, type ResourceDeps } from '../core/context.js';
 import type { Ctx } from '../core/context.js';
 import type { Item } from '../core/items.js';
@@ -18,6 +19,10 @@ export interface BulkRouteSpec<Q extends ListParams = ListParams> {
   upsertItem: TSchema;
   listQuery?: TSchema;
   deleteNote: string;
+  /** Checks of POST and PUT beyond the write scope, once the body is valid (e.g. scopes some fields need). */
+  writeGuard?: preHandlerAsyncHookHandler;
+  /** What POST and PUT add to their descriptions (what the guard asks). */
+  writeNote?: string;
   service: {
     list(op: { ctx: Ctx; input: Q }): Promise<unknown[]>;
     create(op: { ctx: Ctx; input: Item[] }): Promise<unknown[]>;
@@ -53,11 +58,12 @@ export function registerBulkRoutes<Q extends ListParams>(app: App, deps: Resourc
     spec.path,
     {
       config: { scope: spec.writeScope },
+      ...(spec.writeGuard ? { preHandler: spec.writeGuard } : {}),
       schema: {
         operationId: `create${named}`,
         tags,
         summary: `Create ${spec.tag.toLowerCase()}`,
-        description: 'Atomic: one bad item fails the request with 400 naming `[index].field`, and nothing is written.',
+        description: `Atomic: one bad item fails the request with 400 naming \`[index].field\`, and nothing is written.${spec.writeNote ? ` ${spec.writeNote}` : ''}`,
         body: BulkOf(spec.createItem, 'Items to create, 1 to the plan maximum'),
         response: { 201: list },
       },
@@ -69,12 +75,14 @@ export function registerBulkRoutes<Q extends ListParams>(app: App, deps: Resourc
     spec.path,
     {
       config: { scope: spec.writeScope },
+      ...(spec.writeGuard ? { preHandler: spec.writeGuard } : {}),
       schema: {
         operationId: `upsert${named}`,
         tags,
         summary: `Upsert ${spec.tag.toLowerCase()}`,
         description:
-          'Entries with `id` update that record (omitted fields stay, null clears optional fields); entries without `id` are inserted. Results in input order. Atomic.',
+          'Entries with `id` update that record (omitted fields stay, null clears optional fields); entries without `id` are inserted. Results in input order. Atomic.' +
+          (spec.writeNote ? ` ${spec.writeNote}` : ''),
         body: BulkOf(spec.upsertItem, 'Entries to update (with id) or insert (without id)'),
         response: { 200: list },
       },

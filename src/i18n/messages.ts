@@ -593,6 +593,13 @@ export const reasons = {
     en: 'must be a lowercase ISO 4217 currency code ("{value}" is not one)',
     ar: 'يجب أن يكون رمز عملة ISO 4217 بأحرف صغيرة ("{value}" ليس منها)',
   },
+  payout_file_part: { en: 'must be a part of the file, 1 to {parts}', ar: 'يجب أن يكون جزءًا من الملف، من 1 إلى {parts}' },
+  sale_or_invoice: { en: 'give exactly one of saleId and invoiceId', ar: 'أدخل واحدًا فقط من saleId وinvoiceId' },
+  refund_above_amount: { en: 'cannot be more than the sale amount ({amount})', ar: 'لا يمكن أن يتجاوز مبلغ البيع ({amount})' },
+  refund_below_recorded: {
+    en: 'is the refunded total so far and cannot go below the {recorded} already recorded',
+    ar: 'هو إجمالي المبلغ المسترد حتى الآن ولا يمكن أن يقل عن {recorded} المسجّل مسبقًا',
+  },
   host_not_active: {
     en: 'must be a host this workspace holds active ("{value}" is not one)',
     ar: 'يجب أن يكون مضيفًا نشطًا تملكه مساحة العمل هذه ("{~value}" ليس منها)',
@@ -600,6 +607,10 @@ export const reasons = {
   status_move: {
     en: 'cannot move from {from} to {to}',
     ar: 'لا يمكن الانتقال من {from} إلى {to}',
+  },
+  status_on_create: {
+    en: 'a new partner starts as invited, pending or approved, not {value}',
+    ar: 'يبدأ الشريك الجديد مدعوًّا أو قيد المراجعة أو مقبولًا، لا {~value}',
   },
   taken_in_workspace: {
     en: '"{value}" is already used in this workspace',

@@ -40,6 +40,8 @@ export interface ResourceCase {
   writeScope: Scope;
   /** Record fields besides id, createdAt and updatedAt. */
   fields: readonly string[];
+  /** Record fields the server fills (defaults, read-only ones): present, their values checked elsewhere. */
+  serverFields?: readonly string[];
   /** Optional (nullable) fields with two different valid values each. */
   optional: Record<string, readonly [unknown, unknown]>;
   /** Maximum length of `name`, when the contract fixes one. */
@@ -169,7 +171,7 @@ export function bulkResourceSuite(c: ResourceCase): Suite {
   const full = (n: number): Item => ({ ...c.item(n), ...Object.fromEntries(optionalFields.map((f) => [f, c.optional[f]![0]])) });
 
   function expectRecord(row: Row, input: Item): void {
-    expect(Object.keys(row).sort()).toEqual(['id', 'createdAt', 'updatedAt', ...c.fields].sort());
+    expect(Object.keys(row).sort()).toEqual(['id', 'createdAt', 'updatedAt', ...c.fields, ...(c.serverFields ?? [])].sort());
     expect(row.id).toMatch(UUID);
     expect(row.createdAt).toMatch(ISO);
     expect(row.updatedAt).toMatch(ISO);

@@ -8,6 +8,19 @@ const partners: ResourceCase = {
   readScope: 'partnersRead',
   writeScope: 'partnersWrite',
   fields: ['name', 'email', 'image'],
+  // The program's fields (test/modules/partners/program-fields.test.ts checks their values).
+  serverFields: [
+    'status',
+    'groupId',
+    'referralKey',
+    'couponCodes',
+    'tenantId',
+    'userId',
+    'defaultLinkId',
+    'payoutMethod',
+    'payoutDestination',
+    'payoutDetailsChangedAt',
+  ],
   optional: {
     email: ['ada@partners.example', 'grace@partners.example'],
     image: ['https://cdn.example.com/ada.png', 'https://img.example.org/p/grace.jpg?size=200'],

@@ -46,8 +46,10 @@ ALTER TABLE partners
   ADD COLUMN user_id uuid REFERENCES users(id),
   ADD COLUMN default_link_id uuid,
   ADD COLUMN payout_method text CHECK (payout_method IN ('paypal', 'wise', 'bank')),
-  -- Sealed with SECRET: { email?, holderName?, details? }.
-  ADD COLUMN payout_destination bytea,
+  -- Sealed with SECRET: { email?, holderName?, details? }; the masked form lists show beside it.
+  ADD COLUMN payout_details_sealed text,
+  ADD COLUMN payout_destination_masked text,
+  -- Set when details are replaced (a partner's first setting is no change) or set by an import.
   ADD COLUMN payout_details_changed_at timestamptz;
 CREATE UNIQUE INDEX partners_referral_key ON partners (workspace_id, lower(referral_key)) WHERE referral_key IS NOT NULL;
 CREATE UNIQUE INDEX partners_tenant ON partners (workspace_id, tenant_id) WHERE tenant_id IS NOT NULL;
@@ -129,7 +131,8 @@ CREATE TABLE commissions (
   seq bigint GENERATED ALWAYS AS IDENTITY
 );
 -- A lead or sale earns once: a replayed batch or a retried Stripe event finds its commission.
-CREATE UNIQUE INDEX commissions_event ON commissions (event_id, type) WHERE event_id IS NOT NULL;
+-- Custom commissions may name a sale too (the clawbacks of its refunds after payout).
+CREATE UNIQUE INDEX commissions_event ON commissions (event_id, type) WHERE event_id IS NOT NULL AND type <> 'custom';
 -- A lead reward is earned once per customer.
 CREATE UNIQUE INDEX commissions_lead_customer ON commissions (workspace_id, customer_id) WHERE type = 'lead';
 CREATE UNIQUE INDEX commissions_click_day ON commissions (partner_id, click_day) WHERE type = 'click';

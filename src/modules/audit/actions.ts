@@ -25,6 +25,9 @@ export const ROUTE_ACTIONS: Readonly<Record<string, string>> = {
   'DELETE /api/partner-groups': 'partner_groups.deleted',
   'POST /api/commissions': 'commissions.created',
   'PATCH /api/commissions': 'commissions.updated',
+  'POST /api/payouts': 'payout.created',
+  'POST /api/payouts/:id/complete': 'payout.completed',
+  'POST /api/payouts/:id/cancel': 'payout.cancelled',
   'POST /api/domains': 'domain.created',
   'PATCH /api/domains/:id': 'domain.updated',
   'DELETE /api/domains/:id': 'domain.deleted',
@@ -79,7 +82,12 @@ export const SERVICE_ACTIONS = ['member.joined'] as const;
  * Mutating routes of a workspace that write no entry, and why: conversion tracking is not an
  * entry (§15), and an import preview changes nothing.
  */
-export const NOT_AUDITED: ReadonlySet<string> = new Set(['POST /api/track/lead', 'POST /api/track/sale', 'POST /api/imports/preview']);
+export const NOT_AUDITED: ReadonlySet<string> = new Set([
+  'POST /api/track/lead',
+  'POST /api/track/sale',
+  'POST /api/track/refund',
+  'POST /api/imports/preview',
+]);
 
 export type SignInMethod = 'password' | 'totp' | 'recovery_code' | 'passkey' | 'sso';
 export type SignInOutcome = 'succeeded' | 'failed' | 'second_factor_required';

@@ -57,6 +57,11 @@ export interface BulkResourceDef<Row extends { id: string }, Q extends ListParam
   checkItem?: (item: Item, index: number) => void;
   /** Checks across the whole request and the stored data, inside the transaction. */
   checkWrite?: (tx: Tx, ctx: Ctx, write: { inserts: Indexed[]; updates: Indexed[] }) => Promise<void>;
+  /**
+   * Writes beside the records' own row, after them in the same transaction (a partner's coupon
+   * codes): may complete `rows`, the records answered in input order.
+   */
+  afterWrite?: (tx: Tx, ctx: Ctx, write: { inserts: Indexed[]; updates: Indexed[] }, rows: Row[]) => Promise<void>;
   /** Field named when the database reports a uniqueness conflict. */
   uniqueField?: string;
   /**
@@ -118,6 +123,7 @@ export function bulkResource<Row extends { id: string }, Q extends ListParams = 
         const out = new Array<Row>(total);
         inserts.forEach((ins, k) => (out[ins.index] = created[k]!));
         updates.forEach((upd, k) => (out[upd.index] = updated[k]!));
+        await def.afterWrite?.(tx, ctx, { inserts, updates }, out);
         await audit(ctx, tx, { ids: out.map((r) => r.id), counts });
         return out;
       });

@@ -9,6 +9,8 @@ import { assertDistinct } from '../bulk/service.js';
 import { partnerStanding } from '../partners/service.js';
 import { findProgram, type ProgramRow } from '../program/service.js';
 import { earnForConversion as earn, type StoredConversion } from './earn.js';
+import { followRefund } from './refunds.js';
+import { claimRows, markPaidRows, payableByCurrencyRows, payableTotalRows, payoutCommissionIds, releaseRows, type PartnerTotal } from './payout-claims.js';
 import { applyStatusChanges, insertCommissions, listCommissionRows, lockCommissions, type CommissionFilter, type CommissionRow } from './store.js';
 
 export type { StoredConversion } from './earn.js';
@@ -122,4 +124,54 @@ export async function changeCommissionStatuses({
     await audit(ctx, tx, { ids: changed.map((c) => c.id), counts: { updated: changed.length } });
     return changed;
   });
+}
+
+/** The sale's commission after a refund (its refundedAmount now as given), in the refund's transaction (`ctx.db`). */
+export function followSaleRefund({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { id: string; amount: number; refundedAmount: number };
+}): Promise<CommissionRow | undefined> {
+  return followRefund(ctx, input);
+}
+
+export type { PartnerTotal } from './payout-claims.js';
+
+/** Each partner's payable total in a currency (of `partnerIds` only, when given), decimal strings. */
+export function payableTotals({ ctx, input }: { ctx: Ctx; input: { currency: string; partnerIds?: string[] } }): Promise<PartnerTotal[]> {
+  return payableTotalRows(ctx.db, ctx.workspace.id, input.currency, input.partnerIds);
+}
+
+/** What is payable now, per currency (never added across currencies). */
+export function payableByCurrency({ ctx }: { ctx: Ctx }): Promise<{ currency: string; total: string; partners: number }[]> {
+  return payableByCurrencyRows(ctx.db, ctx.workspace.id);
+}
+
+/** Claims payable commissions for a payout in its transaction (`ctx.db`); what each partner got. */
+export function claimForPayout({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { payoutId: string; currency: string; partnerIds: string[]; minimum: number };
+}): Promise<PartnerTotal[]> {
+  return claimRows(ctx.db, { workspaceId: ctx.workspace.id, ...input });
+}
+
+/** The commission ids of each of these partners in a payout. */
+export function commissionIdsOfPayout({ ctx, input }: { ctx: Ctx; input: { payoutId: string; partnerIds: string[] } }): Promise<Map<string, string[]>> {
+  return payoutCommissionIds(ctx.db, ctx.workspace.id, input.payoutId, input.partnerIds);
+}
+
+/** A payout completed: its commissions paid but the failed partners', whose go back to payable; in its transaction. */
+export async function settlePayout({ ctx, input }: { ctx: Ctx; input: { payoutId: string; failed: string[] } }): Promise<void> {
+  await markPaidRows(ctx.db, { workspaceId: ctx.workspace.id, payoutId: input.payoutId, failed: input.failed, newIds: newId });
+  if (input.failed.length) await releaseRows(ctx.db, { workspaceId: ctx.workspace.id, payoutId: input.payoutId, partnerIds: input.failed });
+}
+
+/** A payout cancelled: its commissions payable again, the changes made meanwhile applied; in its transaction. */
+export async function releasePayout({ ctx, input }: { ctx: Ctx; input: { payoutId: string } }): Promise<void> {
+  await releaseRows(ctx.db, { workspaceId: ctx.workspace.id, payoutId: input.payoutId });
 }

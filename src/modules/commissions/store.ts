@@ -61,27 +61,26 @@ export interface NewCommission {
  */
 export async function insertCommissions(conn: Conn, list: NewCommission[]): Promise<CommissionRow[]> {
   if (list.length === 0) return [];
-  const values = sql.join(
-    list.map(
-      (c) => sql`(${c.id}::uuid, ${c.workspaceId}::uuid, ${c.partnerId}::uuid, ${c.type}, ${c.linkId}::uuid, ${c.customerId}::uuid, ${c.eventId}::uuid,
-        ${c.saleAmount}::bigint, ${c.currency}, ${c.earnings}::bigint, ${c.earnings}::bigint, ${c.status}, ${sql.raw(textArray(c.holdReasons))},
-        ${c.reversedReason}, ${c.description}, coalesce(${c.at}::timestamptz, now()), coalesce(${c.at}::timestamptz, now()) + make_interval(days => ${c.holdingDays}::int))`,
-    ),
-    sql`, `,
-  );
-  return rows<CommissionRow>(
+  // One parameter whatever the count (a statement of 10,000 VALUES rows is too deep for the query builder).
+  const data = JSON.stringify(list.map((c, position) => ({ ...c, position })));
+  const written = await rows<CommissionRow & { position: number }>(
     conn,
-    sql`WITH c AS (
+    sql`WITH d AS (
+          SELECT * FROM jsonb_to_recordset(${data}::jsonb) AS d(id uuid, "workspaceId" uuid, "partnerId" uuid, type text, "linkId" uuid, "customerId" uuid,
+            "eventId" uuid, "saleAmount" bigint, currency text, earnings bigint, status text, "holdReasons" text[], "reversedReason" text,
+            description text, at timestamptz, "holdingDays" int, position int)),
+        c AS (
           INSERT INTO commissions (id, workspace_id, partner_id, type, link_id, customer_id, event_id, sale_amount, currency, original_earnings, earnings,
             status, hold_reasons, reversed_reason, description, created_at, payable_at)
-          VALUES ${values}
+          SELECT d.id, d."workspaceId", d."partnerId", d.type, d."linkId", d."customerId", d."eventId", d."saleAmount", d.currency, d.earnings, d.earnings,
+            d.status, d."holdReasons", d."reversedReason", d.description, coalesce(d.at, now()), coalesce(d.at, now()) + make_interval(days => d."holdingDays")
+          FROM d ORDER BY d.position
           ON CONFLICT DO NOTHING
           RETURNING *)
-        SELECT ${SELECTION} FROM c`,
+        SELECT ${SELECTION}, d.position FROM c JOIN d ON d.id = c.id ORDER BY d.position`,
   );
+  return written.map(({ position: _p, ...row }) => row as CommissionRow);
 }
-
-const textArray = (values: string[]) => `ARRAY[${values.map((v) => `'${v.replace(/[^a-zA-Z]/g, '')}'`).join(',')}]::text[]`;
 
 /** When the pair's first sale commission was made (maxDuration counts from it); undefined: none yet. */
 export async function firstSaleAt(conn: Conn, workspaceId: string, partnerId: string, customerId: string): Promise<string | undefined> {
@@ -245,4 +244,13 @@ export async function pairFirstCommission(
         ORDER BY created_at, seq LIMIT 1`,
   );
   return row;
+}
+
+/** What custom commissions already took back for a sale's refunds after its commission was paid (≤ 0). */
+export async function clawedBack(conn: Conn, workspaceId: string, saleId: string): Promise<number> {
+  const [row] = await rows<{ sum: number }>(
+    conn,
+    sql`SELECT coalesce(sum(earnings), 0)::float8 AS sum FROM commissions WHERE workspace_id = ${workspaceId}::uuid AND event_id = ${saleId}::uuid AND type = 'custom'`,
+  );
+  return row!.sum;
 }

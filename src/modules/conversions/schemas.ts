@@ -73,6 +73,20 @@ export const SaleEvent = Type.Object(
     amount: Type.Integer({ description: 'Minor units' }),
     currency: Type.String(),
     leadId: Nullable(Uuid),
+    refundedAmount: Type.Optional(Type.Integer({ description: 'Extension, in the answer of POST /api/track/refund: the refunded total so far, minor units' })),
   },
   { $id: 'SaleEvent' },
+);
+
+export const RefundInput = Type.Object(
+  {
+    saleId: Type.Optional({ ...Uuid, description: 'The sale (the id POST /api/track/sale answered)' }),
+    invoiceId: Type.Optional(Type.String({ minLength: 1, maxLength: 190, description: 'Or the invoice id the sale named (its first sale)' })),
+    refundedAmount: Type.Integer({
+      minimum: 0,
+      maximum: MAX_SALE_AMOUNT,
+      description: 'The refunded total so far, minor units: cumulative, never below what is recorded, never above the amount',
+    }),
+  },
+  { description: 'Exactly one of saleId and invoiceId.' },
 );

@@ -1,10 +1,12 @@
 import { newId, isUuid } from '../../db/ids.js';
+import { withTransaction } from '../../core/transaction.js';
 import { invalid } from '../../core/errors.js';
 import type { Ctx } from '../../core/context.js';
 import { assertHttps } from '../bulk/service.js';
 import { CURRENCIES } from '../../core/currencies.js';
 import { MAX_SALE_AMOUNT } from './schemas.js';
-import type { StoredConversion } from '../commissions/service.js';
+import { earnForConversion, followSaleRefund, type StoredConversion } from '../commissions/service.js';
+import { findProgram } from '../program/service.js';
 import { conversionWriter, queueConversionEvent, type ConversionEventDeps } from './webhook-events.js';
 import type { IdHolder } from '../../db/resource-table.js';
 import {
@@ -21,6 +23,8 @@ import {
   recordLead,
   recordSale,
   setRefundedAmount,
+  saleRecord,
+  saleToRefund,
   stripeSale,
   type ClickRef,
   type StripeSaleRef,
@@ -253,15 +257,21 @@ export async function recordStripeSale({
     customer: input.customer,
     stripe: input.stripe,
   };
+  // The commission it earns, in the caller's transaction: a click the payment carried names its partner.
+  const earned = async (sale: SaleRow | undefined, named: boolean) => {
+    const program = sale && (await findProgram({ ctx }));
+    if (program) await earnForConversion({ ctx, input: { program, conversion: asConversion('sale', sale, named) } });
+    return sale;
+  };
   // No click of this workspace with that id: nothing written, undefined.
   const byClick = (clickId: string) => recordSale(ctx.db, { ...base, clickId, leadId: null, from: { clickId } });
   if (input.clickId && isUuid(input.clickId)) {
     const sale = await byClick(input.clickId);
-    if (sale) return sale;
+    if (sale) return earned(sale, true);
   }
   const lead = await latestLead(ctx.db, ctx.workspace.id, input.customer.externalId);
-  if (lead) return recordSale(ctx.db, { ...base, clickId: lead.clickId, leadId: lead.id, from: { leadId: lead.id } });
-  if (input.fallbackClickId && isUuid(input.fallbackClickId)) return byClick(input.fallbackClickId);
+  if (lead) return earned(await recordSale(ctx.db, { ...base, clickId: lead.clickId, leadId: lead.id, from: { leadId: lead.id } }), false);
+  if (input.fallbackClickId && isUuid(input.fallbackClickId)) return earned(await byClick(input.fallbackClickId), false);
   return undefined;
 }
 
@@ -283,7 +293,9 @@ export async function findStripeSale({
 
 /** A sale's refunded total (cumulative, at most its amount); analytics then count it net, in the sale's period. */
 export async function applyRefund({ ctx, input }: { ctx: Ctx; input: { saleId: string; refundedAmount: number } }): Promise<void> {
-  await setRefundedAmount(ctx.db, { workspaceId: ctx.workspace.id, ...input });
+  const sale = await setRefundedAmount(ctx.db, { workspaceId: ctx.workspace.id, ...input });
+  // The sale's commission follows its net amount, in the same transaction (the caller's).
+  if (sale) await followSaleRefund({ ctx, input: { id: input.saleId, ...sale } });
 }
 
 export type { ImportedLeadRow, ImportedSaleRow } from './store-imports.js';
@@ -311,4 +323,30 @@ export function insertImportedSales({ ctx, input }: { ctx: Ctx; input: ImportedS
 /** The refunded amounts of the workspace's sales with these ids (an import compares them with its file's). */
 export function saleRefundedAmounts({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<Map<string, number>> {
   return saleRefunds(ctx.db, ctx.workspace.id, input);
+}
+
+/**
+ * POST /api/track/refund: a sale's refunded total so far (cumulative: never below what is
+ * recorded, never above its amount), for sales not from Stripe; analytics count it net and the
+ * sale's commission follows, in one transaction.
+ */
+export async function trackRefund({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { saleId?: string; invoiceId?: string; refundedAmount: number };
+}): Promise<SaleRow & { refundedAmount: number }> {
+  if ((input.saleId === undefined) === (input.invoiceId === undefined)) throw invalid('saleId', 'sale_or_invoice');
+  const by = input.saleId !== undefined ? { saleId: input.saleId } : { invoiceId: input.invoiceId! };
+  const field = 'saleId' in by ? 'saleId' : 'invoiceId';
+  return withTransaction(ctx.db, async (tx) => {
+    const txCtx = { ...ctx, db: tx };
+    const sale = 'saleId' in by && !isUuid(by.saleId) ? undefined : await saleToRefund(tx, ctx.workspace.id, by);
+    if (!sale) throw invalid(field, 'not_found');
+    if (input.refundedAmount > sale.amount) throw invalid('refundedAmount', 'refund_above_amount', { amount: sale.amount });
+    if (input.refundedAmount < sale.refundedAmount) throw invalid('refundedAmount', 'refund_below_recorded', { recorded: sale.refundedAmount });
+    if (input.refundedAmount > sale.refundedAmount) await applyRefund({ ctx: txCtx, input: { saleId: sale.id, refundedAmount: input.refundedAmount } });
+    return (await saleRecord(tx, ctx.workspace.id, sale.id))!;
+  });
 }

@@ -246,10 +246,14 @@ export async function stripeSale(conn: Conn, workspaceId: string, by: { invoiceI
  * period and dimensions (revenue is net of refunds where the sale counts), and adds it to the
  * refunded amount of its currency, in one statement.
  */
-export async function setRefundedAmount(conn: Conn, r: { workspaceId: string; saleId: string; refundedAmount: number }): Promise<void> {
-  await conn.execute(
+export async function setRefundedAmount(
+  conn: Conn,
+  r: { workspaceId: string; saleId: string; refundedAmount: number },
+): Promise<{ amount: number; refundedAmount: number } | undefined> {
+  const [row] = await rows<{ amount: number; refundedAmount: number }>(
+    conn,
     sql`WITH before AS (
-        SELECT refunded_amount FROM sale_events WHERE id = ${r.saleId}::uuid AND workspace_id = ${r.workspaceId}::uuid FOR UPDATE),
+        SELECT refunded_amount, amount FROM sale_events WHERE id = ${r.saleId}::uuid AND workspace_id = ${r.workspaceId}::uuid FOR UPDATE),
       ev AS (
         UPDATE sale_events s SET refunded_amount = LEAST(${r.refundedAmount}::bigint, s.amount)
         FROM before WHERE s.id = ${r.saleId}::uuid AND s.workspace_id = ${r.workspaceId}::uuid AND LEAST(${r.refundedAmount}::bigint, s.amount) <> before.refunded_amount
@@ -257,6 +261,34 @@ export async function setRefundedAmount(conn: Conn, r: { workspaceId: string; sa
       ru AS (${rollupEventSql(sql`0, 0, 0, -ev.delta`, sql`amount = r.amount + EXCLUDED.amount`)}),
       rm AS (${revenueEventSql(sql`0, -ev.delta, ev.delta`)}),
       lm AS (${linkRevenueOfSales(sql`-delta`, sql`delta`, 'rm')})
-      SELECT 1`,
+      SELECT b.amount::float8 AS amount, LEAST(${r.refundedAmount}::bigint, b.amount)::float8 AS "refundedAmount" FROM before b`,
   );
+  return row;
+}
+
+/** A sale of the workspace by id or by the invoice id it names (the first such sale), locked for the caller's transaction. */
+export async function saleToRefund(
+  conn: Conn,
+  workspaceId: string,
+  by: { saleId: string } | { invoiceId: string },
+): Promise<{ id: string; amount: number; refundedAmount: number } | undefined> {
+  const match = 'saleId' in by ? sql`id = ${by.saleId}::uuid` : sql`invoice_id = ${by.invoiceId}`;
+  const [row] = await rows<{ id: string; amount: number; refundedAmount: number }>(
+    conn,
+    sql`SELECT id, amount::float8 AS amount, refunded_amount::float8 AS "refundedAmount" FROM sale_events
+        WHERE workspace_id = ${workspaceId}::uuid AND ${match} ORDER BY seq LIMIT 1 FOR UPDATE`,
+  );
+  return row;
+}
+
+/** A sale as POST /api/track/sale answers it, with its refunded amount. */
+export async function saleRecord(conn: Conn, workspaceId: string, saleId: string): Promise<(SaleRow & { refundedAmount: number }) | undefined> {
+  const [row] = await rows<SaleRow & { refundedAmount: number }>(
+    conn,
+    sql`SELECT ev.id, ev.event_name AS "eventName", ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId", ev.link_id AS "linkId",
+          ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt", ev.refunded_amount::float8 AS "refundedAmount",
+          (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM customers c WHERE c.id = ev.customer_id) x) AS customer
+        FROM sale_events ev WHERE ev.id = ${saleId}::uuid AND ev.workspace_id = ${workspaceId}::uuid`,
+  );
+  return row;
 }

@@ -1,37 +1,112 @@
-import { bulkResource, normalisedHttps } from '../bulk/service.js';
-import { partnerStore } from './store.js';
+import type { Ctx } from '../../core/context.js';
+import { invalid } from '../../core/errors.js';
+import type { Item } from '../../core/items.js';
+import type { ListParams } from '../../core/list-params.js';
+import { uniqueConstraintOf } from '../../core/transaction.js';
+import type { Tx } from '../../db/connect.js';
+import { bulkResource, normalisedHttps, type Indexed } from '../bulk/service.js';
+import { defaultGroupId } from '../program/service.js';
+import { PROGRAM_FIELDS } from './schemas.js';
+import { checkStanding } from './standing-checks.js';
+import { couponHolder, couponsOf, insertCoupons, standingRows } from './standing-store.js';
+import { partnerStore, type PartnerRow } from './store.js';
 
-/** Partners delete softly: gone from every read, kept for the history of their links and clicks. */
+/** A partner as the API shows it: the group `default` named where the column is null, the payout destination masked. */
+export type Partner = PartnerRow & { payoutDestination: string | null };
+
+/** The partners' coupon codes, stored after their rows; the rows answered get their lists. */
+async function writeCoupons(tx: Tx, ctx: Ctx, write: { inserts: Indexed[]; updates: Indexed[] }, rows: PartnerRow[]): Promise<void> {
+  const entries = [...write.inserts, ...write.updates];
+  const codes = entries.flatMap(({ item }) =>
+    ((item.couponCodes as string[] | undefined) ?? []).map((code, position) => ({ partnerId: item.id as string, code, position })),
+  );
+  await insertCoupons(tx, ctx.workspace.id, codes);
+  const kept = write.updates.filter((u) => u.item.couponCodes === undefined).map((u) => u.item.id as string);
+  const stored = await couponsOf(tx, ctx.workspace.id, kept);
+  for (const { index, item } of entries) rows[index]!.couponCodes = (item.couponCodes as string[] | undefined) ?? stored.get(item.id as string) ?? [];
+}
+
+/** Partners delete softly: gone from every read, kept for the history of their links and clicks; deleting archives them. */
 export const partners = bulkResource({
   store: partnerStore,
-  fields: ['name', 'email', 'image'],
+  fields: ['name', 'email', 'image', ...PROGRAM_FIELDS],
   requiredOnInsert: ['name'],
   checkItem: (item, i) => {
     if (item.image !== undefined) item.image = normalisedHttps(item.image, `[${i}].image`, 2048);
   },
+  checkWrite: checkStanding,
+  afterWrite: writeCoupons,
 });
 
-export const { list: listPartners, create: createPartners, upsert: upsertPartners, remove: deletePartners } = partners;
+/** Which unique index a lost race hit, as the field a 400 names. */
+const UNIQUE_FIELDS: Record<string, string> = {
+  partners_referral_key: 'referralKey',
+  partners_tenant: 'tenantId',
+  partner_coupon_codes_code: 'couponCodes',
+};
 
-/** Every partner of the workspace, oldest first, in keyset pages (the NDJSON export reads these). */
-export const workspacePartnerPages = partners.pages;
+/** The rows as the API shows them. */
+async function shown(ctx: Ctx, rows: PartnerRow[]): Promise<Partner[]> {
+  const byDefault = rows.some((r) => r.groupId === null) ? ((await defaultGroupId({ ctx })) ?? null) : null;
+  // The sealed destination is never opened here; the payouts work masks it (until then: null).
+  return rows.map((r) => ({ ...r, groupId: r.groupId ?? byDefault, payoutDestination: null }));
+}
+
+/** A write, with a uniqueness race lost after the checks answered as the client's 400. */
+async function written(ctx: Ctx, run: () => Promise<PartnerRow[]>): Promise<Partner[]> {
+  try {
+    return await shown(ctx, await run());
+  } catch (err) {
+    const field = UNIQUE_FIELDS[uniqueConstraintOf(err) ?? ''];
+    if (field) throw invalid(field, 'already_exists');
+    throw err;
+  }
+}
+
+export async function listPartners({ ctx, input }: { ctx: Ctx; input: ListParams }): Promise<Partner[]> {
+  return shown(ctx, await partners.list({ ctx, input }));
+}
+
+export function createPartners({ ctx, input }: { ctx: Ctx; input: Item[] }): Promise<Partner[]> {
+  return written(ctx, () => partners.create({ ctx, input }));
+}
+
+export function upsertPartners({ ctx, input }: { ctx: Ctx; input: Item[] }): Promise<Partner[]> {
+  return written(ctx, () => partners.upsert({ ctx, input }));
+}
+
+/** Soft delete; the partners are archived too. */
+export const deletePartners = partners.remove;
+
+/** The routes' service: partners as the API shows them. */
+export const partnerService = { list: listPartners, create: createPartners, upsert: upsertPartners, remove: deletePartners };
+
+/** Every partner of the workspace, oldest first, in keyset pages, as the API shows them (the NDJSON export reads these). */
+export async function* workspacePartnerPages({ ctx }: { ctx: Ctx }): AsyncGenerator<Partner[]> {
+  for await (const page of partners.pages({ ctx })) yield shown(ctx, page);
+}
 
 /** The ids among `ids` that are active partners of the workspace (for links). */
 export const existingPartners = partners.existing;
 
-/** PLACEHOLDER until the partner-fields branch: each partner's standing in the program. */
-export async function partnerStanding({
-  ctx,
-  input,
-}: {
-  ctx: import('../../core/context.js').Ctx;
-  input: string[];
-}): Promise<Map<string, { status: string; groupId: string | null; userId: string | null; email: string | null }>> {
-  const { rows } = await import('../../db/connect.js');
-  const { sql } = await import('drizzle-orm');
-  const found = await rows<{ id: string; status: string; groupId: string | null; userId: string | null; email: string | null }>(
-    ctx.db,
-    sql`SELECT id, status, group_id AS "groupId", user_id AS "userId", email FROM partners WHERE workspace_id = ${ctx.workspace.id}::uuid AND id = ANY(${`{${input.join(',')}}`}::uuid[]) AND deleted_at IS NULL`,
-  );
-  return new Map(found.map((p) => [p.id, p]));
+/** A partner's standing as the commission writes need it. */
+export interface PartnerStanding {
+  status: string;
+  /** The column: null is the group `default`. */
+  groupId: string | null;
+  userId: string | null;
+  email: string | null;
 }
+
+/** The standing of these live partners of the workspace; deleted partners and ids not found are absent. */
+export async function partnerStanding({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<Map<string, PartnerStanding>> {
+  const found = await standingRows(ctx.db, ctx.workspace.id, input);
+  return new Map(found.map(({ id, ...standing }) => [id, standing]));
+}
+
+/** The partner holding this coupon code, ignoring case, whatever their status. */
+export function partnersHoldingCoupon({ ctx, input }: { ctx: Ctx; input: string }): Promise<string | undefined> {
+  return couponHolder(ctx.db, ctx.workspace.id, input);
+}
+
+export { maskDestination, payoutDestinations, payoutProfiles, type PayoutDestination, type PayoutProfile } from './payout-details.js';

@@ -7,7 +7,7 @@ import { createCollections } from '../collections/service.js';
 import { CURRENCIES } from '../../core/currencies.js';
 import { activeHostsOfWorkspace, normalizeHost } from '../domains/service.js';
 import { FRAUD_RULES, type ProgramInputBody, type ProgramSettings } from './schemas.js';
-import { ensureDefaultGroup, groupRewards } from './groups-store.js';
+import { defaultGroupIdOf, ensureDefaultGroup, groupIdsIn, groupRewards } from './groups-store.js';
 import { insertProgram, programRow, updateProgram, type ProgramRow } from './store.js';
 
 export type { ProgramRow } from './store.js';
@@ -24,6 +24,16 @@ export async function getProgram({ ctx }: { ctx: Ctx }): Promise<ProgramRow> {
 /** The program when there is one (the commission writes and the partners module ask). */
 export function findProgram({ ctx }: { ctx: Pick<Ctx, 'db' | 'workspace'> }): Promise<ProgramRow | undefined> {
   return programRow(ctx.db, ctx.workspace.id);
+}
+
+/** The ids among `input` that are partner groups of the workspace (the partners module checks a `groupId`). */
+export function groupIdsOf({ ctx, input }: { ctx: Pick<Ctx, 'db' | 'workspace'>; input: string[] }): Promise<Set<string>> {
+  return groupIdsIn(ctx.db, ctx.workspace.id, input);
+}
+
+/** The id of the group `default` (partners whose group is null are in it); none until the program exists. */
+export function defaultGroupId({ ctx }: { ctx: Pick<Ctx, 'db' | 'workspace'> }): Promise<string | undefined> {
+  return defaultGroupIdOf(ctx.db, ctx.workspace.id);
 }
 
 function defaults(input: ProgramInputBody): ProgramSettings {

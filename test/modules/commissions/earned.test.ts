@@ -194,3 +194,39 @@ describe('commissions earned by leads and sales', () => {
     expect(unknown.json().field).toBe('[0].partnerId');
   });
 });
+
+describe('refunds', () => {
+  test('a commission follows its sale net of refunds, from what it first earned; a whole refund reverses it; bad refunds are 400', async () => {
+    const api = await programWith([{ event: 'sale', type: 'percentage', amount: 1000 }]);
+    const ana = await api.partner();
+    await api.lead(await api.click(ana.linkPath), 'c');
+    const sale = await api.sale('c', 10005, { invoiceId: 'inv-9' }); // 10 % of 100.05 = 10.005 → 1000 (half to even)
+    const refund = (body: unknown) => api.send('POST', '/api/track/refund', body);
+    const earnings = async () => (await api.commissions()).map((c) => [c.earnings, c.status, c.reversedReason]);
+    expect(await earnings()).toEqual([[1000, 'pending', null]]);
+    const first = await refund({ saleId: sale.id, refundedAmount: 5 });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ id: sale.id, amount: 10005, refundedAmount: 5 });
+    // 1000 × 10000 / 10005 = 999.5002… → 1000
+    expect(await earnings()).toEqual([[1000, 'pending', null]]);
+    expect((await refund({ invoiceId: 'inv-9', refundedAmount: 5005 })).statusCode).toBe(200);
+    // 1000 × 5000 / 10005 = 499.75… → 500
+    expect(await earnings()).toEqual([[500, 'pending', null]]);
+    for (const [body, field] of [
+      [{ saleId: sale.id, refundedAmount: 10006 }, 'refundedAmount'],
+      [{ saleId: sale.id, refundedAmount: 100 }, 'refundedAmount'],
+      [{ saleId: sale.id, invoiceId: 'inv-9', refundedAmount: 6000 }, 'saleId'],
+      [{ invoiceId: 'nope', refundedAmount: 1 }, 'invoiceId'],
+      [{ saleId: randomUUID(), refundedAmount: 1 }, 'saleId'],
+    ] as const) {
+      const res = await refund(body);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().field).toBe(field);
+      expect(res.json().error.ar).toMatch(/[\u0600-\u06ff]/);
+    }
+    expect((await refund({ saleId: sale.id, refundedAmount: 10005 })).statusCode).toBe(200);
+    expect(await earnings()).toEqual([[0, 'reversed', 'refund']]);
+    const totals = (await api.ok('GET', '/api/analytics?groupBy=link')) as { saleAmount: number }[];
+    expect(totals.reduce((n, g) => n + g.saleAmount, 0)).toBe(0);
+  });
+});

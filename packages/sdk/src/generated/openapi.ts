@@ -90,21 +90,21 @@ export interface paths {
         get: operations["listPartners"];
         /**
          * Upsert partners
-         * @description Entries with `id` update that record (omitted fields stay, null clears optional fields); entries without `id` are inserted. Results in input order. Atomic.
+         * @description Entries with `id` update that record (omitted fields stay, null clears optional fields); entries without `id` are inserted. Results in input order. Atomic. An entry setting `status`, `groupId`, `couponCodes`, `referralKey` or `tenantId` needs `programsWrite` as well (403 `missing_scopes` listing every missing scope); setting `status` to `approved` or `banned` is a money act: a person acting by session, human token or OAuth grant must be an owner of the workspace (403 `owner_required`); an API key acts by its scopes.
          *
          *     Scope: `partnersWrite`.
          */
         put: operations["upsertPartners"];
         /**
          * Create partners
-         * @description Atomic: one bad item fails the request with 400 naming `[index].field`, and nothing is written.
+         * @description Atomic: one bad item fails the request with 400 naming `[index].field`, and nothing is written. An entry setting `status`, `groupId`, `couponCodes`, `referralKey` or `tenantId` needs `programsWrite` as well (403 `missing_scopes` listing every missing scope); setting `status` to `approved` or `banned` is a money act: a person acting by session, human token or OAuth grant must be an owner of the workspace (403 `owner_required`); an API key acts by its scopes.
          *
          *     Scope: `partnersWrite`.
          */
         post: operations["createPartners"];
         /**
          * Delete partners
-         * @description Soft delete: the partners disappear from GET and stay in history. Unknown, invalid, repeated or already deleted ids are a 400 and nothing is deleted.
+         * @description Soft delete: the partners disappear from GET and stay in history, archived (they stop earning). Unknown, invalid, repeated or already deleted ids are a 400 and nothing is deleted.
          *
          *     Scope: `partnersWrite`.
          */
@@ -658,7 +658,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** @description Someone who promotes links (an affiliate); links and clicks can name one. */
+        /** @description Someone who promotes links (an affiliate); links and clicks can name one. Setting `status`, `groupId`, `couponCodes`, `referralKey` or `tenantId` needs `partnersWrite` and `programsWrite` (403 `missing_scopes`). */
         Partner: {
             /**
              * Format: uuid
@@ -670,6 +670,44 @@ export interface components {
             email: string | null;
             /** @description https URL, stored in its normalised form (as a link `url`: punycode host, percent-encoded path), at most 2048 characters once normalised */
             image: string | null;
+            /**
+             * @description The partner in the program. A new partner is `approved` unless the body says `invited` or `pending`. Moves: invited → approved; pending → approved or rejected; approved → banned or archived; banned or archived → approved; anything else is 400 `status_move`. Setting `approved` or `banned` is a money act: by session, human token or OAuth grant, only an owner (403 `owner_required`).
+             * @enum {string}
+             */
+            status: "invited" | "pending" | "approved" | "rejected" | "banned" | "archived";
+            /**
+             * Format: uuid
+             * @description The partner's group: the id of the group `default` when none is set; null while the workspace has no program
+             */
+            groupId: string | null;
+            /** @description Unique in the workspace ignoring case: 3–50 of a-z, 0-9, `_` and `-`. Default: the name in lower case, each run of other characters `-`, trimmed, cut to 47, then `-2`, `-3`… on collision (or the first 8 characters of the id when shorter than 3) */
+            referralKey: string | null;
+            /** @description Codes customers type, or Stripe promotion code ids (`promo_…`): unique in the workspace ignoring case; a list given replaces the stored one */
+            couponCodes: string[];
+            /** @description The embedding product's user id: unique in the workspace */
+            tenantId: string | null;
+            /**
+             * Format: uuid
+             * @description Read-only: the person who signs in as this partner (set by accepting an invitation)
+             */
+            userId: string | null;
+            /**
+             * Format: uuid
+             * @description Read-only: the link made for the partner the first time they are approved
+             */
+            defaultLinkId: string | null;
+            /**
+             * @description Read-only: set by the partner in the portal
+             * @enum {string|null}
+             */
+            payoutMethod: "paypal" | "wise" | "bank" | null;
+            /** @description Read-only, masked (`j•••@example.com`): where payouts go */
+            payoutDestination: string | null;
+            /**
+             * Format: date-time
+             * @description Read-only: when the payout details were last replaced
+             */
+            payoutDetailsChangedAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -770,6 +808,11 @@ export interface components {
             name: string | null;
             email: string | null;
             avatar: string | null;
+            /**
+             * Format: uuid
+             * @description Read-only: the partner who won the customer (their first earning partner in the program); null for none
+             */
+            partnerId: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2342,6 +2385,22 @@ export interface operations {
                     email?: string | null;
                     /** @description https URL, stored in its normalised form (as a link `url`: punycode host, percent-encoded path), at most 2048 characters once normalised */
                     image?: string | null;
+                    /**
+                     * @description The partner in the program. A new partner is `approved` unless the body says `invited` or `pending`. Moves: invited → approved; pending → approved or rejected; approved → banned or archived; banned or archived → approved; anything else is 400 `status_move`. Setting `approved` or `banned` is a money act: by session, human token or OAuth grant, only an owner (403 `owner_required`).
+                     * @enum {string}
+                     */
+                    status?: "invited" | "pending" | "approved" | "rejected" | "banned" | "archived";
+                    /**
+                     * Format: uuid
+                     * @description A group of the program (GET /api/partner-groups); null: the group `default`
+                     */
+                    groupId?: string | null;
+                    /** @description Codes customers type, or Stripe promotion code ids (`promo_…`): unique in the workspace ignoring case; a list given replaces the stored one */
+                    couponCodes?: string[];
+                    /** @description Unique in the workspace ignoring case: 3–50 of a-z, 0-9, `_` and `-`. Default: the name in lower case, each run of other characters `-`, trimmed, cut to 47, then `-2`, `-3`… on collision (or the first 8 characters of the id when shorter than 3) */
+                    referralKey?: string;
+                    /** @description The embedding product's user id: unique in the workspace */
+                    tenantId?: string | null;
                 }[];
             };
         };
@@ -2488,6 +2547,22 @@ export interface operations {
                     email?: string | null;
                     /** @description https URL, stored in its normalised form (as a link `url`: punycode host, percent-encoded path), at most 2048 characters once normalised */
                     image?: string | null;
+                    /**
+                     * @description The partner in the program. A new partner is `approved` unless the body says `invited` or `pending`. Moves: invited → approved; pending → approved or rejected; approved → banned or archived; banned or archived → approved; anything else is 400 `status_move`. Setting `approved` or `banned` is a money act: by session, human token or OAuth grant, only an owner (403 `owner_required`).
+                     * @enum {string}
+                     */
+                    status?: "invited" | "pending" | "approved" | "rejected" | "banned" | "archived";
+                    /**
+                     * Format: uuid
+                     * @description A group of the program (GET /api/partner-groups); null: the group `default`
+                     */
+                    groupId?: string | null;
+                    /** @description Codes customers type, or Stripe promotion code ids (`promo_…`): unique in the workspace ignoring case; a list given replaces the stored one */
+                    couponCodes?: string[];
+                    /** @description Unique in the workspace ignoring case: 3–50 of a-z, 0-9, `_` and `-`. Default: the name in lower case, each run of other characters `-`, trimmed, cut to 47, then `-2`, `-3`… on collision (or the first 8 characters of the id when shorter than 3) */
+                    referralKey?: string;
+                    /** @description The embedding product's user id: unique in the workspace */
+                    tenantId?: string | null;
                 }[];
             };
         };
@@ -4066,6 +4141,8 @@ export interface operations {
                     leadEventName?: string;
                     /** @description Direct attribution to a click */
                     clickId?: string;
+                    /** @description Extension. The invoice the sale pays: a later sale naming an invoice id the workspace already has is stored but earns no partner commission. */
+                    invoiceId?: string;
                     customerName: string;
                     /**
                      * Format: email

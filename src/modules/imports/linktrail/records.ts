@@ -22,10 +22,13 @@ import type { RejectedRow } from '../job-source.js';
 const stamps = { createdAt: Type.Optional(DateTimeInput), updatedAt: Type.Optional(DateTimeInput) };
 const text = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
 
+// A partner's standing in a program (status, keys, codes) is not carried from another workspace.
+const { name: partnerName, email: partnerEmail, image: partnerImage } = PartnerCreate.properties;
+
 const SCHEMAS = {
   collection: Type.Object({ id: Uuid, ...CollectionCreate.properties, ...stamps }),
   tag: Type.Object({ id: Uuid, ...TagCreate.properties, ...stamps }),
-  partner: Type.Object({ id: Uuid, ...PartnerCreate.properties, ...stamps }),
+  partner: Type.Object({ id: Uuid, name: partnerName, email: partnerEmail, image: partnerImage, ...stamps }),
   link: Type.Object({
     ...(LinkUpsert.properties as Record<string, TSchema>),
     id: Uuid,

@@ -1,0 +1,137 @@
+import { sql } from 'drizzle-orm';
+import { arrayParam, inList, rows, type Conn } from '../../db/connect.js';
+
+/**
+ * The SQL of a partner's standing in the program beside the bulk columns: the values unique in
+ * the workspace (referral keys and coupon codes ignoring case, tenant ids), coupon codes' rows,
+ * statuses. Deleted partners count: they keep their values (the unique indexes hold them too).
+ * Each function is one statement whatever the number of values.
+ */
+
+/** A stored value and the partner holding it (`value` lower-cased where the index ignores case). */
+export interface Holder {
+  value: string;
+  partnerId: string;
+}
+
+/** The holders of these referral keys (given lower-cased). */
+export function referralKeyHolders(conn: Conn, workspaceId: string, keys: string[]): Promise<Holder[]> {
+  if (keys.length === 0) return Promise.resolve([]);
+  return rows<Holder>(
+    conn,
+    sql`SELECT lower(p.referral_key) AS value, p.id AS "partnerId" FROM partners p
+        WHERE p.workspace_id = ${workspaceId}::uuid AND lower(p.referral_key) = ANY(${arrayParam(keys, 'text')})`,
+  );
+}
+
+/**
+ * The stored keys (lower-cased) a default key made from these stems could collide with: each
+ * stem itself and `stem-N`. A key's own stem is the key less one trailing `-digits`.
+ */
+export async function keysOfStems(conn: Conn, workspaceId: string, stems: string[]): Promise<string[]> {
+  if (stems.length === 0) return [];
+  const found = await rows<{ key: string }>(
+    conn,
+    sql`WITH s AS (SELECT DISTINCT unnest(${arrayParam(stems, 'text')}) AS stem),
+          k AS (SELECT lower(p.referral_key) AS key FROM partners p WHERE p.workspace_id = ${workspaceId}::uuid AND p.referral_key IS NOT NULL)
+        SELECT k.key FROM k JOIN s ON s.stem = k.key
+        UNION SELECT k.key FROM k JOIN s ON s.stem = regexp_replace(k.key, '-[0-9]+$', '')`,
+  );
+  return found.map((r) => r.key);
+}
+
+export function tenantHolders(conn: Conn, workspaceId: string, tenantIds: string[]): Promise<Holder[]> {
+  if (tenantIds.length === 0) return Promise.resolve([]);
+  return rows<Holder>(
+    conn,
+    sql`SELECT p.tenant_id AS value, p.id AS "partnerId" FROM partners p
+        WHERE p.workspace_id = ${workspaceId}::uuid AND p.tenant_id = ANY(${arrayParam(tenantIds, 'text')})`,
+  );
+}
+
+/** The holders of these coupon codes (given lower-cased). */
+export function couponHolders(conn: Conn, workspaceId: string, codes: string[]): Promise<Holder[]> {
+  if (codes.length === 0) return Promise.resolve([]);
+  return rows<Holder>(
+    conn,
+    sql`SELECT lower(c.code) AS value, c.partner_id AS "partnerId" FROM partner_coupon_codes c
+        WHERE c.workspace_id = ${workspaceId}::uuid AND lower(c.code) = ANY(${arrayParam(codes, 'text')})`,
+  );
+}
+
+/** The statuses of these partners (live ones). */
+export async function statusesOf(conn: Conn, workspaceId: string, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const found = await rows<{ id: string; status: string }>(
+    conn,
+    sql`SELECT p.id, p.status FROM partners p WHERE p.workspace_id = ${workspaceId}::uuid AND p.deleted_at IS NULL AND p.id ${inList(ids, 'uuid')}`,
+  );
+  return new Map(found.map((r) => [r.id, r.status]));
+}
+
+/**
+ * Frees the referral keys and tenant ids of partners whose entries set new ones, before the
+ * update writes them, so two partners of one request can swap their values.
+ */
+export async function releaseValues(conn: Conn, workspaceId: string, release: { referralKey: string[]; tenantId: string[] }): Promise<void> {
+  if (release.referralKey.length + release.tenantId.length === 0) return;
+  const keys = arrayParam(release.referralKey, 'uuid');
+  const tenants = arrayParam(release.tenantId, 'uuid');
+  await conn.execute(
+    sql`UPDATE partners p SET
+          referral_key = CASE WHEN p.id = ANY(${keys}) THEN NULL ELSE p.referral_key END,
+          tenant_id = CASE WHEN p.id = ANY(${tenants}) THEN NULL ELSE p.tenant_id END
+        WHERE p.workspace_id = ${workspaceId}::uuid AND (p.id = ANY(${keys}) OR p.id = ANY(${tenants}))`,
+  );
+}
+
+/** Drops every coupon code of these partners (their entries give new lists). */
+export async function dropCoupons(conn: Conn, workspaceId: string, partnerIds: string[]): Promise<void> {
+  if (partnerIds.length === 0) return;
+  await conn.execute(sql`DELETE FROM partner_coupon_codes c WHERE c.workspace_id = ${workspaceId}::uuid AND c.partner_id ${inList(partnerIds, 'uuid')}`);
+}
+
+/** Stores coupon codes, each with its partner and its position in the partner's list. */
+export async function insertCoupons(conn: Conn, workspaceId: string, codes: { partnerId: string; code: string; position: number }[]): Promise<void> {
+  if (codes.length === 0) return;
+  await conn.execute(
+    sql`INSERT INTO partner_coupon_codes (workspace_id, code, partner_id, position)
+        SELECT ${workspaceId}::uuid, e.j->>'code', (e.j->>'partnerId')::uuid, (e.j->>'position')::integer
+        FROM jsonb_array_elements(${JSON.stringify(codes)}::jsonb) AS e(j)`,
+  );
+}
+
+/** The coupon codes of these partners, each list in its order (partners without codes are absent). */
+export async function couponsOf(conn: Conn, workspaceId: string, partnerIds: string[]): Promise<Map<string, string[]>> {
+  if (partnerIds.length === 0) return new Map();
+  const found = await rows<{ partnerId: string; codes: string[] }>(
+    conn,
+    sql`SELECT c.partner_id AS "partnerId", jsonb_agg(c.code ORDER BY c.position) AS codes FROM partner_coupon_codes c
+        WHERE c.workspace_id = ${workspaceId}::uuid AND c.partner_id ${inList(partnerIds, 'uuid')} GROUP BY c.partner_id`,
+  );
+  return new Map(found.map((r) => [r.partnerId, r.codes]));
+}
+
+/** The partner holding a coupon code, ignoring case. */
+export async function couponHolder(conn: Conn, workspaceId: string, code: string): Promise<string | undefined> {
+  const [row] = await couponHolders(conn, workspaceId, [code.toLowerCase()]);
+  return row?.partnerId;
+}
+
+export interface StandingRow {
+  id: string;
+  status: string;
+  groupId: string | null;
+  userId: string | null;
+  email: string | null;
+}
+
+/** What the commission writes need of these live partners (a deleted one is archived and earns nothing). */
+export function standingRows(conn: Conn, workspaceId: string, ids: string[]): Promise<StandingRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return rows<StandingRow>(
+    conn,
+    sql`SELECT p.id, p.status, p.group_id AS "groupId", p.user_id AS "userId", p.email FROM partners p
+        WHERE p.workspace_id = ${workspaceId}::uuid AND p.deleted_at IS NULL AND p.id ${inList(ids, 'uuid')}`,
+  );
+}
