@@ -4,11 +4,17 @@
  * and reads them as sentences, orders them, adds, renames and deletes a group; commissions made
  * through the API (a partner's link clicked, a lead tracked) show with their amounts, a held one
  * (self-referral) with its reason, released with a button. English at desktop, Arabic at 375 px
- * (right to left), axe clean at both widths, no horizontal overflow, no CSP report.
+ * (right to left), axe clean at both widths, no horizontal overflow, no CSP report. Payouts: the
+ * payable total per currency, a payout made (who is in it, who is left out and why), its CSV file
+ * downloaded, marked complete; in Arabic one made and cancelled.
  * Screenshots: test/e2e/__screenshots__/dashboard-program-*.png.
  */
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Sealer } from '../../src/core/sealed.js';
+import { SECRET } from '../helpers/app.js';
 import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
 
 const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
@@ -42,6 +48,25 @@ describe.skipIf(!dashboardRunnable())('Partner program in Chromium', () => {
     expect(res.statusCode, res.body).toBe(302);
     return new URL(String(res.headers.location)).searchParams.get('ltid')!;
   };
+  /**
+   * A partner's payout details as the partner portal sets them (sealed with SECRET, masked
+   * beside them); the portal's own form is another page's.
+   */
+  const setPayoutDetails = async (partnerId: string, email: string) => {
+    const sealed = new Sealer(SECRET).seal('payout-details', JSON.stringify({ method: 'paypal', email }));
+    const masked = `${email[0]}•••${email.slice(email.indexOf('@'))}`;
+    await d.t.database.db.execute(
+      sql`UPDATE partners SET payout_method = 'paypal', payout_details_sealed = ${sealed}, payout_destination_masked = ${masked} WHERE id = ${partnerId}::uuid`,
+    );
+  };
+  const partnerNamed = async (page: Page, name: string): Promise<string> => {
+    const partners: { id: string; name: string }[] = await api(page, 'get', '/api/partners');
+    const found = partners.find((p) => p.name === name);
+    expect(found, name).toBeTruthy();
+    return found!.id;
+  };
+  const bonus = (page: Page, partnerId: string, earnings: number) =>
+    api(page, 'post', '/api/commissions', [{ partnerId, earnings, currency: 'usd', description: 'Launch bonus' }]);
   const lead = (page: Page, clickId: string, externalId: string, email: string) =>
     api(page, 'post', '/api/track/lead', { clickId, eventName: 'Sign up', customerExternalId: externalId, customerName: 'Cam Buyer', customerEmail: email });
 
@@ -218,6 +243,78 @@ describe.skipIf(!dashboardRunnable())('Partner program in Chromium', () => {
       .getByText(/^أُفرج عن .* للشريك Dana Partner: عادت قيد الانتظار\.$/)
       .waitFor();
     expect((await api(page, 'get', '/api/commissions?status=held')).length).toBe(0);
+    expect(d.cspViolations).toEqual([]);
+  });
+  it('an owner pays out: the payable total, a payout with who is left out, its CSV file, marked complete', async () => {
+    const page = await d.newPage();
+    await d.signInWithApi(page, OWNER);
+    const ana = await partnerNamed(page, 'Ana Partner');
+    const bob = await partnerNamed(page, 'Bob Partner');
+    await setPayoutDetails(ana, 'ana@pay.example');
+    // Custom commissions are payable at once: Ana's $60.00 is paid, Bob (no payout details) is left out.
+    await bonus(page, ana, 6000);
+    await bonus(page, bob, 7000);
+    await d.open(page, '/program/payouts', 'Payouts');
+    const payable = page.getByRole('region', { name: 'Payable now' });
+    expect(await payable.locator('[data-currency="usd"]').textContent()).toBe('$130.00');
+    await d.checkAccessibility(page, 'program-payouts-payable-en');
+
+    await page.getByRole('button', { name: 'Create payout' }).click();
+    await page.getByRole('status').getByText('Payout of $60.00 created. Download its file, pay it with your provider, then mark it complete.').waitFor();
+    const result = page.getByRole('region', { name: 'Payout of $60.00' });
+    const item = result.getByRole('row').filter({ hasText: 'Ana Partner' });
+    expect(await item.getByRole('cell').allTextContents()).toEqual(['Ana Partner', '$60.00', 'PayPal', 'a•••@pay.example']);
+    await result.getByText('Bob Partner: no payout details yet').waitFor();
+    await expect.poll(() => payable.locator('[data-currency="usd"]').textContent()).toBe('$70.00');
+
+    const listed = page.locator('[data-payout]');
+    await listed.getByText('Pending').waitFor();
+    const [file] = await Promise.all([page.waitForEvent('download'), listed.getByRole('button', { name: 'CSV file of the payout of $60.00' }).click()]);
+    const csv = readFileSync((await file.path())!, 'utf8');
+    expect(csv).toContain('Ana Partner');
+    expect(csv).toContain('60.00');
+    expect(file.suggestedFilename()).toMatch(/\.csv$/);
+    await d.checkAccessibility(page, 'program-payouts-pending-en');
+
+    await listed.getByLabel('Provider’s reference (optional)').fill('PP-2026-11');
+    await listed.getByRole('button', { name: 'Mark complete the payout of $60.00' }).click();
+    await page.getByRole('status').getByText('The payout of $60.00 is complete: its commissions are paid.').waitFor();
+    await listed.getByText('Completed').waitFor();
+    await listed.getByText('Reference: PP-2026-11').waitFor();
+    const [payout] = await api(page, 'get', '/api/payouts');
+    expect(payout).toMatchObject({ status: 'completed', currency: 'usd', total: 6000, reference: 'PP-2026-11' });
+    const paid = await api(page, 'get', `/api/commissions?partnerId=${ana}&status=paid`);
+    expect(paid.map((c: { earnings: number }) => c.earnings)).toEqual([6000]);
+    await listed.getByRole('button', { name: 'Show partners of the payout of $60.00' }).click();
+    await listed.getByRole('region', { name: 'Partners in this payout: $60.00' }).getByText('a•••@pay.example').waitFor();
+    expect(d.cspViolations).toEqual([]);
+  });
+
+  it('Arabic at 375 px: a payout made and cancelled, its commissions payable again', async () => {
+    const page = await d.newPage('ar-EG', PHONE);
+    await d.signInWithApi(page, OWNER);
+    const dana = await partnerNamed(page, 'Dana Partner');
+    await setPayoutDetails(dana, 'dana@pay.example');
+    await bonus(page, dana, 5500);
+    await d.open(page, '/program/payouts', 'الدفعات');
+    await page.getByRole('button', { name: 'أنشئ الدفعة' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/^أُنشئت دفعة بقيمة /)
+      .waitFor();
+    const pending = page.locator('[data-payout]').filter({ hasText: 'قيد الانتظار' });
+    await pending.waitFor();
+    await d.checkAccessibility(page, 'program-payouts-ar');
+    await pending.getByRole('button', { name: /^ألغِ الدفعة بقيمة / }).click();
+    await pending.getByRole('button', { name: 'نعم، ألغها' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/^أُلغيت الدفعة بقيمة .*: عادت عمولاتها مستحقة الدفع\.$/)
+      .waitFor();
+    const payouts = await api(page, 'get', '/api/payouts?status=cancelled');
+    expect(payouts.map((p: { total: number }) => p.total)).toEqual([5500]);
+    const payable = await api(page, 'get', `/api/commissions?partnerId=${dana}&status=payable`);
+    expect(payable.map((c: { earnings: number }) => c.earnings)).toEqual([5500]);
     expect(d.cspViolations).toEqual([]);
   });
 });

@@ -19,6 +19,7 @@ const ROUTES: [pattern: string, page: Page][] = [
   ['/program', page(() => import('./pages/program/index.js').then((m) => m.ProgramPage))],
   ['/program/groups', page(() => import('./pages/program/index.js').then((m) => m.GroupsPage))],
   ['/program/commissions', page(() => import('./pages/program/index.js').then((m) => m.CommissionsPage))],
+  ['/program/payouts', page(() => import('./pages/program/index.js').then((m) => m.PayoutsPage))],
   ['/settings', page(() => import('./pages/settings/index.js').then((m) => m.GeneralSettings))],
   ['/settings/members', page(() => import('./pages/settings/index.js').then((m) => m.MembersSettings))],
   ['/settings/keys', page(() => import('./pages/settings/index.js').then((m) => m.KeysSettings))],
@@ -83,5 +84,6 @@ export const SECTIONS = [
     ['/program', 'programHome'],
     ['/program/groups', 'partnerGroups'],
     ['/program/commissions', 'commissions'],
+    ['/program/payouts', 'payouts'],
   ],
 ] as const;

@@ -31,6 +31,9 @@ export async function allCommissions(
   return { data: { rows, partial: true } };
 }
 
+/** Payable commissions no pending payout has claimed yet (a claimed one reads payable until its payout completes). */
+export const unclaimed = (rows: Commission[]) => rows.filter((c) => c.payoutId === null);
+
 /** Totals per currency as a description list: one figure per currency, or a dash. */
 export function TotalsList({ totals, label }: { totals: Map<string, bigint>; label: string }) {
   const lang = useLang();
@@ -73,7 +76,8 @@ export function PayableSummary() {
     <section aria-labelledby="program-money" class="stack-tight">
       <h2 id="program-money">{s.moneyTitle}</h2>
       <dl class="totals program-totals">
-        <TotalsList totals={totalsByCurrency(payable.data.rows)} label={s.payableNow} />
+        <TotalsList totals={totalsByCurrency(unclaimed(payable.data.rows))} label={s.payableNow} />
+        <TotalsList totals={totalsByCurrency(payable.data.rows.filter((c) => c.payoutId !== null))} label={s.inPayouts} />
         <TotalsList totals={totalsByCurrency(held.data.rows)} label={s.heldForReview} />
       </dl>
       {(payable.data.partial || held.data.partial) && <p class="hint">{s.partialTotals}</p>}
