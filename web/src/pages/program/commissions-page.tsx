@@ -145,7 +145,7 @@ function CommissionList({ filter, page, onPage, names, writable, onDone }: ListP
     <>
       <ErrorLine error={error} />
       <Table
-        class="program-table"
+        class="program-table program-commissions"
         region={{ class: 'program-scroll', label: s.commissionsLabel, busy: loading }}
         columns={[s.partner, s.earnings, s.status, s.kind, s.date]}
       >

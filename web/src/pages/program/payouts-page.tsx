@@ -53,7 +53,7 @@ export function PayoutsPage(props: PageProps) {
         {payable.kind === 'error' && <LoadFailure error={payable.error} retry={reloadPayable} />}
         {payable.kind === 'ready' && (
           <dl class="totals program-totals">
-            <TotalsList totals={totals} label={s.payableNow} />
+            <TotalsList totals={totals} label={s.perCurrency} />
           </dl>
         )}
         {writable && totals.size > 0 && (
