@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/core/scopes.js';
 import { mayOpen } from '../../web/src/access.js';
 import { bodyOf, draftOf, emptyDraft, formFieldOf } from '../../web/src/pages/program/program-draft.js';
-import { emptyRewardDraft, rewardDraftOf, rewardOf, type RewardDraft } from '../../web/src/pages/program/reward-draft.js';
+import { emptyRewardDraft, rewardDraftOf, rewardFieldOf, rewardOf, type RewardDraft } from '../../web/src/pages/program/reward-draft.js';
 import type { Reward } from '../../web/src/pages/program/reward-sentence.js';
 import type { Program } from '../../web/src/pages/program/types.js';
 
@@ -153,6 +153,17 @@ describe('the reward form', () => {
       field: 'conditions.0',
       problem: 'value',
     });
+  });
+
+  it('finds the field an API error names for the reward the dialog holds', () => {
+    expect(rewardFieldOf('rewards[1].amount', 1)).toBe('amount');
+    expect(rewardFieldOf('rewards[1].maxPerDay', 1)).toBe('maxPerDay');
+    expect(rewardFieldOf('rewards[1].conditions[2].op', 1)).toBe('conditions.2');
+    expect(rewardFieldOf('rewards[1].conditions', 1)).toBeUndefined();
+    expect(rewardFieldOf('rewards[0].amount', 1)).toBeUndefined();
+    expect(rewardFieldOf('rewards[1].type', 1)).toBeUndefined();
+    expect(rewardFieldOf('name', 0)).toBeUndefined();
+    expect(rewardFieldOf(undefined, 0)).toBeUndefined();
   });
 
   it('reads every reward back into the form and makes the same reward again', () => {

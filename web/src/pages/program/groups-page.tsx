@@ -5,7 +5,7 @@
  * (never `default`).
  */
 import { useRef, useState } from 'preact/hooks';
-import { api, errorText } from '../../api/client.js';
+import { api } from '../../api/client.js';
 import { useLang, useStrings } from '../../i18n/index.js';
 import { onLinkClick } from '../../router.js';
 import type { PageProps } from '../../session.js';
@@ -104,7 +104,7 @@ function GroupCard({ group: g, currency, writable, onChanged }: CardProps) {
   const [renaming, setRenaming] = useState(false);
   const { busy, error, run } = useAction();
   // The dialog's own refusal (shown in it); a move's or removal's shows under the list.
-  const [dialogError, setDialogError] = useState<string>();
+  const [dialogError, setDialogError] = useState<unknown>();
   const [dialogBusy, setDialogBusy] = useState(false);
   const listRef = useRef<HTMLOListElement>(null);
 
@@ -126,11 +126,11 @@ function GroupCard({ group: g, currency, writable, onChanged }: CardProps) {
     setDialogError(undefined);
     try {
       const { error: failed } = await write(next);
-      if (failed !== undefined) return setDialogError(errorText(failed, lang));
+      if (failed !== undefined) return setDialogError(failed);
       setEditing(null);
       onChanged(s.rewardSaved);
     } catch (err) {
-      setDialogError(errorText(err, lang));
+      setDialogError(err);
     } finally {
       setDialogBusy(false);
     }
@@ -218,8 +218,9 @@ function GroupCard({ group: g, currency, writable, onChanged }: CardProps) {
         <RewardForm
           reward={editing >= 0 ? g.rewards[editing] : undefined}
           currency={currency}
+          index={editing >= 0 ? editing : g.rewards.length}
           busy={dialogBusy}
-          error={dialogError}
+          failure={dialogError}
           onSave={saveReward}
           onClose={() => {
             setEditing(null);

@@ -119,3 +119,16 @@ export function rewardOf(d: RewardDraft, currency: string): { reward: Reward } |
   if (conditions.length) reward.conditions = conditions;
   return { reward };
 }
+
+/**
+ * The reward form's field an API error names, for the reward at `index` of the group's list
+ * (`rewards[1].amount` → amount, `rewards[1].conditions[0].value` → conditions.0); undefined
+ * when it names another reward or nothing the form shows.
+ */
+export function rewardFieldOf(field: string | undefined, index: number): string | undefined {
+  const m = /^rewards\[(\d+)\](?:\.(\w+)(?:\[(\d+)\])?)?/.exec(field ?? '');
+  if (!m || Number(m[1]) !== index) return undefined;
+  const [, , name, sub] = m;
+  if (name === 'conditions' && sub !== undefined) return `conditions.${sub}`;
+  return name === 'amount' || name === 'maxDuration' || name === 'maxPerDay' ? name : undefined;
+}

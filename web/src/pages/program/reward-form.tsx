@@ -3,8 +3,10 @@
  * currency's major unit) or a percentage of the sale, for how long or how many a day, and its
  * conditions; the sentence it makes is shown as it is typed.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { errorText } from '../../api/client.js';
 import { useLang, useStrings } from '../../i18n/index.js';
+import { errorField } from '../../ui/api-error.js';
 import { Dialog } from '../../ui/dialog.js';
 import {
   CONDITION_FIELDS,
@@ -12,6 +14,7 @@ import {
   emptyCondition,
   emptyRewardDraft,
   rewardDraftOf,
+  rewardFieldOf,
   rewardOf,
   type ConditionDraft,
   type RewardDraft,
@@ -22,9 +25,11 @@ import { strings, type ProgramStrings } from './strings.js';
 interface Props {
   reward?: Reward;
   currency: string;
+  /** Where the reward is (or will be) in the group's list: the API names its fields by it. */
+  index: number;
   busy: boolean;
-  /** The API's refusal of the group's rewards, worded. */
-  error?: string;
+  /** The API's refusal of the group's rewards (an error body): shown at the field it names, else above the buttons. */
+  failure?: unknown;
   onSave: (reward: Reward) => void;
   onClose: () => void;
 }
@@ -115,7 +120,7 @@ function ConditionRow({
   );
 }
 
-export function RewardForm({ reward, currency, busy, error, onSave, onClose }: Props) {
+export function RewardForm({ reward, currency, index, busy, failure, onSave, onClose }: Props) {
   const s = useStrings(strings);
   const lang = useLang();
   const [draft, setDraft] = useState<RewardDraft>(() => (reward ? rewardDraftOf(reward, currency) : emptyRewardDraft()));
@@ -123,7 +128,13 @@ export function RewardForm({ reward, currency, busy, error, onSave, onClose }: P
   const set = (change: Partial<RewardDraft>) => setDraft((d) => ({ ...d, ...change }));
   const made = rewardOf(draft, currency);
   const percentage = draft.event === 'sale' && draft.type === 'percentage';
-  const fieldError = (name: string) => (problem?.field === name ? problem.text : undefined);
+  const apiField = failure === undefined ? undefined : rewardFieldOf(errorField(failure, 0), index);
+  const error = failure === undefined ? undefined : errorText(failure, lang);
+  const fieldError = (name: string) => (problem?.field === name ? problem.text : apiField === name ? error : undefined);
+  // A refusal that names a field moves the focus there.
+  useEffect(() => {
+    if (apiField) document.querySelector<HTMLElement>(`.reward-dialog [name="${apiField}"]`)?.focus();
+  }, [failure]);
   const invalid = (name: string) => (fieldError(name) ? { 'aria-invalid': 'true' as const, 'aria-describedby': `reward-${name}-error` } : {});
   const errorLine = (name: string) =>
     fieldError(name) ? (
@@ -251,7 +262,7 @@ export function RewardForm({ reward, currency, busy, error, onSave, onClose }: P
             {s.preview} <strong class="reward-sentence">{rewardSentence(lang, made.reward, currency)}</strong>
           </p>
         )}
-        {error && (
+        {error && !apiField && (
           <p role="alert" class="error">
             {error}
           </p>
