@@ -143,6 +143,7 @@ describe.skipIf(!dashboardRunnable())('Partner program in Chromium', () => {
     expect(await dialog.locator('#reward-condition-1-error').textContent()).toMatch(/eventName/);
     await expect.poll(() => page.evaluate<string>('document.activeElement.id')).toBe('reward-condition-1-field');
     await dialog.getByLabel('Field').selectOption('amount');
+    expect(await dialog.locator('#reward-condition-1-error').count()).toBe(0);
     await dialog.getByLabel('Test').selectOption('gte');
     await dialog.getByLabel('Value').fill('100');
     await dialog.getByText('20 % of every sale for 12 months when amount ≥ $100.00').waitFor();

@@ -125,11 +125,17 @@ export function RewardForm({ reward, currency, index, busy, failure, onSave, onC
   const lang = useLang();
   const [draft, setDraft] = useState<RewardDraft>(() => (reward ? rewardDraftOf(reward, currency) : emptyRewardDraft()));
   const [problem, setProblem] = useState<{ field: string; text: string }>();
-  const set = (change: Partial<RewardDraft>) => setDraft((d) => ({ ...d, ...change }));
+  // A refusal stops showing once the reward is changed (it was about what was sent).
+  const [dismissed, setDismissed] = useState<unknown>();
+  const set = (change: Partial<RewardDraft>) => {
+    setDraft((d) => ({ ...d, ...change }));
+    if (failure !== undefined) setDismissed(failure);
+  };
+  const live = failure !== undefined && failure !== dismissed ? failure : undefined;
   const made = rewardOf(draft, currency);
   const percentage = draft.event === 'sale' && draft.type === 'percentage';
-  const apiField = failure === undefined ? undefined : rewardFieldOf(errorField(failure, 0), index);
-  const error = failure === undefined ? undefined : errorText(failure, lang);
+  const apiField = live === undefined ? undefined : rewardFieldOf(errorField(live, 0), index);
+  const error = live === undefined ? undefined : errorText(live, lang);
   const fieldError = (name: string) => (problem?.field === name ? problem.text : apiField === name ? error : undefined);
   // A refusal that names a field moves the focus there.
   useEffect(() => {
