@@ -37,6 +37,9 @@ export const NOT_CREATES: Record<string, string> = {
   'post /api/invites/lookup': 'reads an invitation token',
   'post /api/invites/accept': 'needs the token of a mail',
   'post /admin/users/reset-link': 'an action on a user',
+  'post /api/payouts': 'gathers what is payable (one pending payout per currency)',
+  'post /api/payouts/{id}/complete': 'an action on a payout',
+  'post /api/track/refund': 'an action on a sale (its cumulative refunded amount)',
 };
 
 const unique = (label: string) => `${label}-${randomBytes(5).toString('hex')}`;
@@ -59,6 +62,9 @@ export async function createOperations(t: TestApp, ws: WorkspaceFixture): Promis
   const send = (method: string, url: string, body: unknown) => t.inject({ method: method as 'POST', url, headers: json, payload: JSON.stringify(body) });
   const collectionId = (await send('POST', '/api/collections', [{ name: 'contract' }])).json<{ id: string }[]>()[0]!.id;
   const clickId = await clickOf(t, send, collectionId);
+  // The partner program's creates need a program, and a partner for commissions.
+  await send('PUT', '/api/program', { name: 'Contract', slug: unique('contract'), landingUrl: 'https://shop.example/', currency: 'usd' });
+  const partnerId = (await send('POST', '/api/partners', [{ name: 'Contract partner' }])).json<{ id: string }[]>()[0]!.id;
   const { workspace: owned, owner } = await ownedWorkspace(t);
   const asOwner = (url: string) => (body: unknown) =>
     t.inject({ method: 'POST', url, headers: { ...sessionHeaders(owner.cookie), 'content-type': 'application/json' }, payload: JSON.stringify(body) });
@@ -75,6 +81,8 @@ export async function createOperations(t: TestApp, ws: WorkspaceFixture): Promis
     ['/api/webhooks', () => ({ url: 'https://93.184.215.14/hooks/contract', events: ['link.created'] }), withKey('/api/webhooks')],
     ['/api/domains', () => ({ host: `${unique('brand')}.example` }), withKey('/api/domains')],
     ['/api/utm-templates', () => ({ name: unique('u'), utm: { source: 'newsletter' } }), withKey('/api/utm-templates')],
+    ['/api/partner-groups', () => [{ name: unique('g') }], withKey('/api/partner-groups')],
+    ['/api/commissions', () => [{ partnerId, earnings: 100, currency: 'usd', description: unique('bonus') }], withKey('/api/commissions')],
     ['/api/workspaces', () => ({ name: unique('w') }), asOwner('/api/workspaces')],
     ['/api/me/tokens', () => ({ name: unique('token'), workspaceId: owned.id, scopes: ['linksRead'] }), asOwner('/api/me/tokens')],
     ['/api/workspaces/{id}/keys', () => ({ name: unique('key'), scopes: ['linksRead'] }), asOwner(`/api/workspaces/${owned.id}/keys`)],

@@ -35,6 +35,8 @@ const SPEC_SCOPES = [
   'partnersWrite',
   'webhooksRead',
   'webhooksWrite',
+  'programsRead',
+  'programsWrite',
 ];
 
 /** api.md's scope of each endpoint (HEAD follows GET). */
@@ -128,7 +130,7 @@ describe('the route table', () => {
     expect(scopedEndpoints().map((e) => `${e.method} ${e.url}`)).toContain('GET /api/tags');
   });
 
-  it('gives every /api route one or more scopes of the fourteen, an account rule (session, person), or marks it public', () => {
+  it('gives every /api route one or more scopes of the sixteen, an account rule (session, person), or marks it public', () => {
     const offenders = apiEndpoints()
       .filter(
         (e) =>
@@ -154,7 +156,7 @@ describe('the route table', () => {
     expect(publicOnes.map((e) => e.url).filter((u) => !PUBLIC_API_PATHS.has(u))).toEqual([]);
   });
 
-  it('uses only the fourteen scope names (the twelve of api.md, the two of §11)', () => {
+  it('uses only the sixteen scope names (the twelve of api.md, the two of §11, the two of §18)', () => {
     expect([...SCOPES]).toEqual(SPEC_SCOPES);
     const used = new Set(scopedEndpoints().flatMap((e) => e.scopes));
     for (const s of used) expect(SPEC_SCOPES, `scope ${s}`).toContain(s);

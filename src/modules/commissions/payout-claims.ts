@@ -111,3 +111,22 @@ export async function releaseRows(conn: Conn, r: { workspaceId: string; payoutId
   );
   return released.length;
 }
+
+/**
+ * Reverses the unpaid commissions of banned or rejected partners (reason `banned`/`rejected`):
+ * those inside a pending payout keep their place there, the reversal kept as the adjustment.
+ */
+export async function reverseUnpaidRows(conn: Conn, workspaceId: string, changed: { partnerId: string; status: string }[]): Promise<number> {
+  const data = JSON.stringify(changed);
+  const reversed = await rows(
+    conn,
+    sql`WITH d AS (SELECT * FROM jsonb_to_recordset(${data}::jsonb) AS d("partnerId" uuid, status text))
+        UPDATE commissions c SET
+          status = CASE WHEN c.payout_id IS NULL THEN 'reversed' ELSE c.status END,
+          adjustment = CASE WHEN c.payout_id IS NULL THEN c.adjustment ELSE -c.earnings END,
+          reversed_reason = d.status, updated_at = now()
+        FROM d WHERE c.workspace_id = ${workspaceId}::uuid AND c.partner_id = d."partnerId" AND c.status IN ('pending', 'held')
+        RETURNING 1`,
+  );
+  return reversed.length;
+}

@@ -10,7 +10,16 @@ import { partnerStanding } from '../partners/service.js';
 import { findProgram, type ProgramRow } from '../program/service.js';
 import { earnForConversion as earn, type StoredConversion } from './earn.js';
 import { followRefund } from './refunds.js';
-import { claimRows, markPaidRows, payableByCurrencyRows, payableTotalRows, payoutCommissionIds, releaseRows, type PartnerTotal } from './payout-claims.js';
+import {
+  claimRows,
+  markPaidRows,
+  payableByCurrencyRows,
+  payableTotalRows,
+  payoutCommissionIds,
+  releaseRows,
+  reverseUnpaidRows,
+  type PartnerTotal,
+} from './payout-claims.js';
 import { applyStatusChanges, insertCommissions, listCommissionRows, lockCommissions, type CommissionFilter, type CommissionRow } from './store.js';
 
 export type { StoredConversion } from './earn.js';
@@ -174,4 +183,9 @@ export async function settlePayout({ ctx, input }: { ctx: Ctx; input: { payoutId
 /** A payout cancelled: its commissions payable again, the changes made meanwhile applied; in its transaction. */
 export async function releasePayout({ ctx, input }: { ctx: Ctx; input: { payoutId: string } }): Promise<void> {
   await releaseRows(ctx.db, { workspaceId: ctx.workspace.id, payoutId: input.payoutId });
+}
+
+/** A partner banned or rejected: their unpaid commissions reversed, in the change's transaction (partners call it through onPartnersBannedOrRejected). */
+export async function reverseUnpaidCommissions(ctx: Ctx, changed: { partnerId: string; status: 'banned' | 'rejected' }[]): Promise<void> {
+  await reverseUnpaidRows(ctx.db, ctx.workspace.id, changed);
 }

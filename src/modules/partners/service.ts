@@ -12,7 +12,7 @@ import { couponHolder, couponsOf, insertCoupons, standingRows } from './standing
 import { partnerStore, type PartnerRow } from './store.js';
 
 /** A partner as the API shows it: the group `default` named where the column is null, the payout destination masked. */
-export type Partner = PartnerRow & { payoutDestination: string | null };
+export type Partner = PartnerRow;
 
 /** The partners' coupon codes, stored after their rows; the rows answered get their lists. */
 async function writeCoupons(tx: Tx, ctx: Ctx, write: { inserts: Indexed[]; updates: Indexed[] }, rows: PartnerRow[]): Promise<void> {
@@ -26,6 +26,25 @@ async function writeCoupons(tx: Tx, ctx: Ctx, write: { inserts: Indexed[]; updat
   for (const { index, item } of entries) rows[index]!.couponCodes = (item.couponCodes as string[] | undefined) ?? stored.get(item.id as string) ?? [];
 }
 
+/**
+ * What another module does, in the same transaction, when partners are banned or rejected (the
+ * commissions module reverses their unpaid commissions): registered by that module's setUp,
+ * so partners need not know of it.
+ */
+export type StandingListener = (ctx: Ctx, changed: { partnerId: string; status: 'banned' | 'rejected' }[]) => Promise<void>;
+const standingListeners = new Set<StandingListener>();
+export function onPartnersBannedOrRejected(listener: StandingListener): void {
+  standingListeners.add(listener);
+}
+
+async function afterWrite(tx: Tx, ctx: Ctx, write: { inserts: Indexed[]; updates: Indexed[] }, rows: PartnerRow[]): Promise<void> {
+  await writeCoupons(tx, ctx, write, rows);
+  const changed = write.updates.flatMap(({ item }) =>
+    item.status === 'banned' || item.status === 'rejected' ? [{ partnerId: item.id as string, status: item.status as 'banned' | 'rejected' }] : [],
+  );
+  for (const listener of changed.length ? standingListeners : []) await listener({ ...ctx, db: tx }, changed);
+}
+
 /** Partners delete softly: gone from every read, kept for the history of their links and clicks; deleting archives them. */
 export const partners = bulkResource({
   store: partnerStore,
@@ -35,7 +54,7 @@ export const partners = bulkResource({
     if (item.image !== undefined) item.image = normalisedHttps(item.image, `[${i}].image`, 2048);
   },
   checkWrite: checkStanding,
-  afterWrite: writeCoupons,
+  afterWrite,
 });
 
 /** Which unique index a lost race hit, as the field a 400 names. */
@@ -48,8 +67,8 @@ const UNIQUE_FIELDS: Record<string, string> = {
 /** The rows as the API shows them. */
 async function shown(ctx: Ctx, rows: PartnerRow[]): Promise<Partner[]> {
   const byDefault = rows.some((r) => r.groupId === null) ? ((await defaultGroupId({ ctx })) ?? null) : null;
-  // The sealed destination is never opened here; the payouts work masks it (until then: null).
-  return rows.map((r) => ({ ...r, groupId: r.groupId ?? byDefault, payoutDestination: null }));
+  // The destination is the masked copy kept beside the sealed details, which are never opened here.
+  return rows.map((r) => ({ ...r, groupId: r.groupId ?? byDefault }));
 }
 
 /** A write, with a uniqueness race lost after the checks answered as the client's 400. */

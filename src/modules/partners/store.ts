@@ -15,6 +15,8 @@ export interface PartnerRow {
   userId: string | null;
   defaultLinkId: string | null;
   payoutMethod: 'paypal' | 'wise' | 'bank' | null;
+  /** Masked (j•••@example.com); the sealed details are opened only for a payout's file. */
+  payoutDestination: string | null;
   payoutDetailsChangedAt: string | null;
   createdAt: string;
   updatedAt: string;
@@ -39,6 +41,7 @@ export const partnerStore = resourceStore<PartnerRow>({
     { field: 'userId', column: 'user_id', type: 'uuid', readOnly: true },
     { field: 'defaultLinkId', column: 'default_link_id', type: 'uuid', readOnly: true },
     { field: 'payoutMethod', column: 'payout_method', type: 'text', readOnly: true },
+    { field: 'payoutDestination', column: 'payout_destination_masked', type: 'text', readOnly: true },
     { field: 'payoutDetailsChangedAt', column: 'payout_details_changed_at', type: 'timestamptz', readOnly: true },
   ],
   extraSelect: [COUPON_CODES],

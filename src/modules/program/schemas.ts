@@ -54,18 +54,15 @@ const settingsProperties = {
 const Settings = Type.Object(settingsProperties);
 export type ProgramSettings = Static<typeof Settings>;
 
-export const ProgramInput = Type.Composite(
-  [
-    Type.Object({
-      name: Type.String({ minLength: 1, maxLength: 190 }),
-      slug: Type.String({ pattern: '^[a-z0-9-]{3,50}$', description: 'Unique on the server: 3–50 of a-z, 0-9 and `-` (409 `slug_taken`)' }),
-      landingUrl: httpsUrl("Where partners' default links point"),
-      currency: { ...currency, description: 'Lower-case ISO 4217 code: flat rewards and conditions on amounts are in this currency' },
-    }),
-    Type.Partial(Settings),
-  ],
-  { additionalProperties: false },
-);
+export const ProgramInput = Type.Composite([
+  Type.Object({
+    name: Type.String({ minLength: 1, maxLength: 190 }),
+    slug: Type.String({ pattern: '^[a-z0-9-]{3,50}$', description: 'Unique on the server: 3–50 of a-z, 0-9 and `-` (409 `slug_taken`)' }),
+    landingUrl: httpsUrl("Where partners' default links point"),
+    currency: { ...currency, description: 'Lower-case ISO 4217 code: flat rewards and conditions on amounts are in this currency' },
+  }),
+  Type.Partial(Settings),
+]);
 export type ProgramInputBody = Static<typeof ProgramInput>;
 
 export const Program = Type.Object(
@@ -85,7 +82,7 @@ export const Program = Type.Object(
 
 /** Who may change money settings, as every money route of the program says it. */
 export const MONEY_NOTE =
-  'A money route: it needs `programsWrite`, and a person acting by session, human token or OAuth grant must be an owner of the workspace ' +
+  'A money route: besides its scope, a person acting by session, human token or OAuth grant must be an owner of the workspace ' +
   '(403 `owner_required` for members and viewers); an API key acts by its scopes.';
 
 export const PartnerGroup = Type.Object(

@@ -45,6 +45,7 @@ const NOT_WORKSPACE: Record<string, string> = {
   // Conversion tracking is not an entry (§15); clicks are not either (they are no /api operation).
   'POST /api/track/lead': 'conversion tracking',
   'POST /api/track/sale': 'conversion tracking',
+  'POST /api/track/refund': 'conversion tracking (a sale refunded)',
   // Reads a file and changes nothing.
   'POST /api/imports/preview': 'changes nothing',
   // A person's own account, before or outside any workspace: sign-ins are recorded by recordSignIn instead.
@@ -149,7 +150,45 @@ async function importsIdle(f: Fixture): Promise<void> {
 }
 /** A claimed host of the workspace, pending. */
 const claimedDomain = async (f: Fixture) => idOf(await byKey(f, 'POST', '/api/domains', { host: domainHost() }));
+/** The workspace's partner program (made once; later calls change nothing that matters here). */
+const program = (f: Fixture) =>
+  byKey(f, 'PUT', '/api/program', { name: 'Audited', slug: `a-${f.workspaceId.slice(-12)}`, landingUrl: 'https://shop.example/', currency: 'usd' });
+async function partnerWithCommission(f: Fixture, currency: string): Promise<string> {
+  await program(f);
+  const partnerId = idOf(await byKey(f, 'POST', '/api/partners', [{ name: `p-${n()}` }]));
+  await byKey(f, 'POST', '/api/commissions', [{ partnerId, earnings: 100, currency, description: 'bonus' }]);
+  return partnerId;
+}
+const payoutIn = async (f: Fixture, currency: string) => {
+  await partnerWithCommission(f, currency);
+  return idOf(await byKey(f, 'POST', '/api/payouts', { currency }));
+};
 const SCENARIOS: Record<string, Scenario> = {
+  'PUT /api/program': (f) => program(f),
+  'POST /api/partner-groups': async (f) => (await program(f), byKey(f, 'POST', '/api/partner-groups', [{ name: `g-${n()}` }])),
+  'PUT /api/partner-groups': async (f) => {
+    await program(f);
+    const id = idOf(await byKey(f, 'POST', '/api/partner-groups', [{ name: `g-${n()}` }]));
+    return byKey(f, 'PUT', '/api/partner-groups', [{ id, rewards: [{ event: 'lead', type: 'flat', amount: 100 }] }]);
+  },
+  'DELETE /api/partner-groups': async (f) => {
+    await program(f);
+    return byKey(f, 'DELETE', '/api/partner-groups', [idOf(await byKey(f, 'POST', '/api/partner-groups', [{ name: `g-${n()}` }]))]);
+  },
+  'POST /api/commissions': async (f) => {
+    await program(f);
+    const partnerId = idOf(await byKey(f, 'POST', '/api/partners', [{ name: `p-${n()}` }]));
+    return byKey(f, 'POST', '/api/commissions', [{ partnerId, earnings: 100, currency: 'usd', description: 'bonus' }]);
+  },
+  'PATCH /api/commissions': async (f) => {
+    await program(f);
+    const partnerId = idOf(await byKey(f, 'POST', '/api/partners', [{ name: `p-${n()}` }]));
+    const id = idOf(await byKey(f, 'POST', '/api/commissions', [{ partnerId, earnings: 100, currency: 'usd', description: 'bonus' }]));
+    return byKey(f, 'PATCH', '/api/commissions', [{ id, status: 'reversed' }]);
+  },
+  'POST /api/payouts': async (f) => (await partnerWithCommission(f, 'usd'), byKey(f, 'POST', '/api/payouts', { currency: 'usd' })),
+  'POST /api/payouts/:id/complete': async (f) => byKey(f, 'POST', `/api/payouts/${await payoutIn(f, 'eur')}/complete`, { reference: 'batch-1' }),
+  'POST /api/payouts/:id/cancel': async (f) => byKey(f, 'POST', `/api/payouts/${await payoutIn(f, 'gbp')}/cancel`, {}),
   ...bulk('/api/links', (f) => ({ url: `https://example.com/${n()}`, collectionId: f.collectionId })),
   ...bulk('/api/collections', () => ({ name: `c-${n()}` })),
   ...bulk('/api/tags', () => ({ name: `t-${n()}` })),
@@ -318,6 +357,9 @@ const UNKNOWN_ID_BODIES: Record<string, (unknownId: string) => unknown> = {
   'DELETE /api/customers': (id) => [id],
   'PATCH /api/domains/:id': () => ({ notFoundUrl: 'https://example.com/404' }),
   'PATCH /api/utm-templates/:id': () => ({ name: 'unknown' }),
+  'POST /api/payouts/:id/complete': () => ({}),
+  'POST /api/payouts/:id/cancel': () => ({}),
+  'PATCH /api/commissions': (id) => [{ id, status: 'reversed' }],
   'PATCH /api/webhooks/:id': () => ({ description: 'unknown' }),
   'POST /api/webhooks/:id/recover': () => ({ since: new Date(Date.now() - 3600_000).toISOString() }),
   'PATCH /api/workspaces/:id/members/:userId': () => ({ role: 'viewer' }),

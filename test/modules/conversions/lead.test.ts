@@ -64,7 +64,7 @@ describe('POST /api/track/lead: the event', () => {
     expect(event.id).toMatch(UUID);
     expect(event.id).not.toBe(clickId);
     expect(event.createdAt).toMatch(ISO);
-    expect(Object.keys(event.customer).sort()).toEqual(['avatar', 'createdAt', 'email', 'externalId', 'id', 'name', 'updatedAt']);
+    expect(Object.keys(event.customer).sort()).toEqual(['avatar', 'createdAt', 'email', 'externalId', 'id', 'name', 'partnerId', 'updatedAt']);
     expect(event.customer).toMatchObject({
       externalId: 'user-1',
       name: 'Ada Lovelace',

@@ -75,7 +75,7 @@ describe('POST /api/track/sale: the event', () => {
     });
     expect(event.id).toMatch(UUID);
     expect(event.createdAt).toMatch(ISO);
-    expect(Object.keys(event.customer).sort()).toEqual(['avatar', 'createdAt', 'email', 'externalId', 'id', 'name', 'updatedAt']);
+    expect(Object.keys(event.customer).sort()).toEqual(['avatar', 'createdAt', 'email', 'externalId', 'id', 'name', 'partnerId', 'updatedAt']);
     expect(event.customer).toMatchObject({
       externalId: 'user-1',
       name: 'Ada Lovelace',

@@ -126,13 +126,14 @@ describe('GET /api/customers', () => {
     expect(res.statusCode, res.body).toBe(200);
     const list = res.json<Customer[]>();
     expect(ids(list)).toEqual([b.id, a.id]);
-    expect(Object.keys(list[1]!).sort()).toEqual(['avatar', 'createdAt', 'email', 'externalId', 'id', 'name', 'updatedAt']);
+    expect(Object.keys(list[1]!).sort()).toEqual(['avatar', 'createdAt', 'email', 'externalId', 'id', 'name', 'partnerId', 'updatedAt']);
     expect(list[1]).toEqual({
       id: a.id,
       externalId: 'a',
       name: 'Name of a',
       email: 'a@example.com',
       avatar: 'https://cdn.example.com/a.png',
+      partnerId: null,
       createdAt: a.createdAt,
       updatedAt: a.updatedAt,
     });

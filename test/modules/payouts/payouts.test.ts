@@ -174,6 +174,37 @@ describe('payouts', () => {
     expect(bad.json().field).toBe('currency');
   });
 
+  test('a partner banned mid-payout: the unpaid commissions reversed, the one in the payout kept as an adjustment and taken back on completion', async () => {
+    const api = await programClient({ minPayout: {} });
+    const ana = await api.partner('Ana');
+    await setPayoutDetails(ana.id, { method: 'paypal', email: 'ana@pay.example' });
+    const [inPayout] = await api.custom(ana.id, 100);
+    const payout = await api.ok('POST', '/api/payouts', { currency: 'usd' }, 201);
+    const [outside] = await api.custom(ana.id, 40);
+    await api.ok('PUT', '/api/partners', [{ id: ana.id, status: 'banned' }]);
+    const read = async () =>
+      new Map(
+        (await api.ok('GET', `/api/commissions?partnerId=${ana.id}`)).map((c: Record<string, unknown>) => [
+          c.id,
+          [c.status, c.reversedReason, c.adjustment, c.earnings],
+        ]),
+      );
+    expect(await read()).toEqual(
+      new Map([
+        [inPayout.id, ['payable', 'banned', -100, 100]],
+        [outside.id, ['reversed', 'banned', null, 40]],
+      ]),
+    );
+    expect((await api.ok('GET', `/api/payouts/${payout.id}`)).total).toBe(100);
+    await api.ok('POST', `/api/payouts/${payout.id}/complete`, {});
+    const after = await api.ok('GET', `/api/commissions?partnerId=${ana.id}&sort=asc`);
+    expect(after.map((c: { type: string; status: string; earnings: number }) => [c.type, c.status, c.earnings])).toEqual([
+      ['custom', 'paid', 100],
+      ['custom', 'reversed', 40],
+      ['custom', 'payable', -100],
+    ]);
+  });
+
   test('a total past 2^53 is written exactly', async () => {
     const api = await programClient({ minPayout: {} });
     const ana = await api.partner('Ana');

@@ -873,6 +873,8 @@ export interface components {
              * @description UUID
              */
             leadId: string | null;
+            /** @description Extension, in the answer of POST /api/track/refund: the refunded total so far, minor units */
+            refundedAmount?: number;
         };
         /** @description One click; id is the click id. Clicks by known bots are kept but not returned. */
         Click: {
