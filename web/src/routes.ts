@@ -16,6 +16,10 @@ const ROUTES: [pattern: string, page: Page][] = [
   ['/partners', page(() => import('./pages/library/index.js').then((m) => m.PartnersPage))],
   ['/analytics', page(() => import('./pages/analytics/index.js').then((m) => m.AnalyticsPage))],
   ['/conversions', page(() => import('./pages/conversions/index.js').then((m) => m.ConversionsPage))],
+  ['/program', page(() => import('./pages/program/index.js').then((m) => m.ProgramPage))],
+  ['/program/groups', page(() => import('./pages/program/index.js').then((m) => m.GroupsPage))],
+  ['/program/commissions', page(() => import('./pages/program/index.js').then((m) => m.CommissionsPage))],
+  ['/program/payouts', page(() => import('./pages/program/index.js').then((m) => m.PayoutsPage))],
   ['/settings', page(() => import('./pages/settings/index.js').then((m) => m.GeneralSettings))],
   ['/settings/members', page(() => import('./pages/settings/index.js').then((m) => m.MembersSettings))],
   ['/settings/keys', page(() => import('./pages/settings/index.js').then((m) => m.KeysSettings))],
@@ -51,7 +55,7 @@ export function matchRoute(path: string): { page: Page; params: Record<string, s
   return undefined;
 }
 
-/** Sub-navigation of a section: the links area and the settings area. */
+/** Sub-navigation of a section: the links area, the settings area, the account, the partner program. */
 export const SECTIONS = [
   [
     ['/links', 'links'],
@@ -75,5 +79,11 @@ export const SECTIONS = [
   [
     ['/account', 'account'],
     ['/account/security', 'security'],
+  ],
+  [
+    ['/program', 'programHome'],
+    ['/program/groups', 'partnerGroups'],
+    ['/program/commissions', 'commissions'],
+    ['/program/payouts', 'payouts'],
   ],
 ] as const;

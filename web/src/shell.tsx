@@ -13,6 +13,7 @@ const NAV = [
   ['/links', 'links'],
   ['/analytics', 'analytics'],
   ['/conversions', 'conversions'],
+  ['/program', 'program'],
   ['/settings', 'settings'],
 ] as const;
 
@@ -31,10 +32,10 @@ export function Shell({ me, path, workspaceId, onWorkspace, onSignOut }: Props) 
   const workspace = me.workspaces.find((w) => w.id === workspaceId);
   const role = workspace?.role;
   const route = matchRoute(path);
-  // Settings are the owner's, except Webhooks (webhooksRead): a section shows the pages one may open.
+  // Settings are the owner's, except Webhooks (webhooksRead); the partner program needs programsRead: a section shows the pages one may open.
   const allowed = (href: string) => workspace !== undefined && mayOpen(href, workspace);
   const settings = SECTIONS[1].filter(([href]) => allowed(href));
-  const nav = NAV.filter(([href]) => href !== '/settings' || settings.length > 0).map(
+  const nav = NAV.filter(([href]) => (href === '/settings' ? settings.length > 0 : href !== '/program' || allowed(href))).map(
     ([href, key]) => [href === '/settings' ? settings[0]![0] : href, key] as const,
   );
   const inSection = SECTIONS.find((items) => items.some(([p]) => route?.pattern === p || route?.pattern.startsWith(p + '/')))?.filter(([href]) =>

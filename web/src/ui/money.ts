@@ -31,18 +31,28 @@ export function formatMinor(lang: string, minor: number): string {
  * decimals: 1999 usd is $19.99, 500 jpy is ¥500, 1234 kwd is KWD 1.234. A code this browser
  * does not know: the plain amount and the code.
  */
-export function formatMoney(lang: string, minor: number, currency: string): string {
+export function formatMoney(lang: string, minor: number | bigint, currency: string): string {
   const code = currency.toUpperCase();
   const f = moneyFormat(lang, code);
-  if (!f) return `${formatMinor(lang, minor)} ${code}`;
+  if (!f) return `${formatMinor(lang, Number(minor))} ${code}`;
   const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
-  const amount = minor / 10 ** digits;
+  // A BigInt sum (past 2^53) goes in as an exact decimal string, which Intl formats without a float (ES2023).
+  const amount = typeof minor === 'bigint' ? (decimalText(minor, digits) as unknown as number) : minor / 10 ** digits;
   if (!RTL.has(lang.split('-')[0]!)) return f.format(amount);
   // Right to left, a Latin symbol's trailing sign would be moved before its letters ("$US"): isolated left to right, it stays "US$".
   return f
     .formatToParts(amount)
     .map((p) => (p.type === 'currency' && /[A-Za-z]/.test(p.value) ? `\u2066${p.value}\u2069` : p.value))
     .join('');
+}
+
+/** Minor units as an exact decimal of `digits` places: (-5n, 2) → "-0.05". */
+function decimalText(minor: bigint, digits: number): string {
+  const sign = minor < 0n ? '-' : '';
+  const abs = String(minor < 0n ? -minor : minor);
+  if (digits === 0) return sign + abs;
+  const padded = abs.padStart(digits + 1, '0');
+  return `${sign}${padded.slice(0, -digits)}.${padded.slice(-digits)}`;
 }
 
 /** Languages written right to left (of those the dashboard may be shown in). */
@@ -87,4 +97,37 @@ export function majorUnits(minor: number, currency: string): string {
   const sign = minor < 0 ? '-' : '';
   const abs = String(Math.abs(minor)).padStart(digits + 1, '0');
   return `${sign}${abs.slice(0, -digits)}.${abs.slice(-digits)}`;
+}
+
+/** Arabic-Indic and Persian digits, and the Arabic decimal separator, as the ASCII a number is read from. */
+function asciiDigits(text: string): string {
+  return text
+    .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
+    .replace(/[\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
+    .replace(/\u066b/g, '.');
+}
+
+/**
+ * A typed decimal as an integer of `digits` decimal places, exactly (string arithmetic, no
+ * float): ("12.5", 2) → 1250, ("0.01", 2) → 1, ("7", 0) → 7. Arabic digits and a comma or the
+ * Arabic separator as the decimal point are read too. Undefined for anything else: a sign, more
+ * decimals than `digits`, thousands separators, an empty text, or more than 15 digits.
+ */
+export function parseScaled(text: string, digits: number): number | undefined {
+  const match = /^(\d*)(?:[.,](\d*))?$/.exec(asciiDigits(text.trim()));
+  if (!match) return undefined;
+  const [, whole = '', fraction = ''] = match;
+  if (whole === '' && fraction === '') return undefined;
+  if (fraction.length > digits) return undefined;
+  const joined = (whole + fraction.padEnd(digits, '0')).replace(/^0+(?=\d)/, '');
+  if (joined.length > 15) return undefined;
+  return Number(joined);
+}
+
+/**
+ * An amount typed in the currency's major unit as its minor units, exactly: "5" usd → 500,
+ * "0.10" usd → 10, "500" jpy → 500, "1.234" kwd → 1234; "1.234" usd (too many decimals) → undefined.
+ */
+export function parseMajor(text: string, currency: string): number | undefined {
+  return parseScaled(text, currencyDigits(currency));
 }
