@@ -5,7 +5,9 @@ import type { ListParams } from '../../core/list-params.js';
 import { uniqueConstraintOf } from '../../core/transaction.js';
 import type { Tx } from '../../db/connect.js';
 import { bulkResource, normalisedHttps, type Indexed } from '../bulk/service.js';
-import { defaultGroupId } from '../program/service.js';
+import { newId } from '../../db/ids.js';
+import { defaultGroupId, findProgram } from '../program/service.js';
+import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.js';
 import { PROGRAM_FIELDS } from './schemas.js';
 import { checkStanding } from './standing-checks.js';
 import { couponHolder, couponsOf, insertCoupons, standingRows } from './standing-store.js';
@@ -43,6 +45,21 @@ async function afterWrite(tx: Tx, ctx: Ctx, write: { inserts: Indexed[]; updates
     item.status === 'banned' || item.status === 'rejected' ? [{ partnerId: item.id as string, status: item.status as 'banned' | 'rejected' }] : [],
   );
   for (const listener of changed.length ? standingListeners : []) await listener({ ...ctx, db: tx }, changed);
+  await tellEnrolled({ ...ctx, db: tx }, write, rows);
+}
+
+/** partner.enrolled for each partner created approved or moved to approved, once the workspace has a program. */
+async function tellEnrolled(ctx: Ctx, write: { inserts: Indexed[]; updates: Indexed[] }, rows: PartnerRow[]): Promise<void> {
+  const enrolled = [
+    ...write.inserts.filter(({ item }) => (item.status ?? 'approved') === 'approved'),
+    ...write.updates.filter(({ item }) => item.status === 'approved'),
+  ].map(({ index }) => rows[index]!);
+  if (enrolled.length === 0) return;
+  const wanted = await eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } });
+  if (!wanted.has('partner.enrolled') || !(await findProgram({ ctx }))) return;
+  const records = await shown(ctx, enrolled);
+  const events = records.map((p) => ({ id: newId(), workspaceId: ctx.workspace.id, type: 'partner.enrolled' as const, body: eventBody('partner.enrolled', p.updatedAt, p) }));
+  await recordEvents({ ctx, input: { events } });
 }
 
 /** Partners delete softly: gone from every read, kept for the history of their links and clicks; deleting archives them. */
