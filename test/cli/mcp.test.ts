@@ -121,7 +121,9 @@ describe('linktrail mcp', () => {
       'find_links',
       'get_analytics',
       'list_collections',
+      'list_commissions',
       'list_events',
+      'payable_totals',
       'track_lead',
       'track_sale',
     ]);
@@ -217,11 +219,11 @@ describe('linktrail mcp', () => {
     const lead = await failure(limited, 'track_lead', { clickId: '', eventName: 'Sign up', customerExternalId: 'c', customerName: 'C' });
     expect(lead).toContain('missingScopes: conversionsWrite');
     // The server keeps serving after refusals.
-    expect((await limited.client.listTools()).tools.length).toBe(8);
+    expect((await limited.client.listTools()).tools.length).toBe(10);
   });
 
   test('without LINKTRAIL_API_KEY it still starts, and every tool says what to set', async () => {
-    expect((await keyless.client.listTools()).tools.length).toBe(8);
+    expect((await keyless.client.listTools()).tools.length).toBe(10);
     expect(await failure(keyless, 'find_links')).toMatch(/^LINKTRAIL_API_KEY is not set/);
     expect(keyless.stderr()).toContain('LINKTRAIL_API_KEY is not set');
   });

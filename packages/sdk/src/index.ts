@@ -3,6 +3,7 @@
  * and WebCrypto (Node 20+, Deno, Bun, browsers), with no dependency.
  */
 import type { BulkMemory } from './chunks.js';
+import { Commissions, Payouts, ProgramResource } from './program.js';
 import { Analytics, BulkResource, Customers, Events, Track } from './resources.js';
 import { Transport, type LinktrailOptions } from './transport.js';
 import { Webhooks } from './webhooks.js';
@@ -17,6 +18,10 @@ export class Linktrail {
   readonly events: Events;
   readonly track: Track;
   readonly webhooks: Webhooks;
+  readonly program: ProgramResource;
+  readonly partnerGroups: BulkResource<'/api/partner-groups'>;
+  readonly commissions: Commissions;
+  readonly payouts: Payouts;
 
   constructor(options: LinktrailOptions) {
     const transport = new Transport(options);
@@ -31,6 +36,10 @@ export class Linktrail {
     this.events = new Events(transport);
     this.track = new Track(transport);
     this.webhooks = new Webhooks(transport);
+    this.program = new ProgramResource(transport);
+    this.partnerGroups = new BulkResource(transport, '/api/partner-groups', memory);
+    this.commissions = new Commissions(transport, memory);
+    this.payouts = new Payouts(transport);
   }
 }
 
@@ -39,6 +48,7 @@ export { verifyWebhook, type WebhookHeaders } from './verify-webhook.js';
 export { List, type Paging } from './list.js';
 export type { BulkResource, BulkWrite, Customers, Analytics, Events, Track, ListParams } from './resources.js';
 export type { Webhooks } from './webhooks.js';
+export type { ProgramResource, Commissions, Payouts, PayoutFile, PayoutFileQuery } from './program.js';
 export type { ChunkedWrite, ChunkOutcome, ChunkOption } from './chunks.js';
 export type { LinktrailOptions } from './transport.js';
 export type * from './types.js';

@@ -1,6 +1,7 @@
 /**
- * The api.md resources: links, collections, tags and partners (list, create, upsert, delete),
- * customers (list, update, delete), analytics and events (list), tracking (lead, sale).
+ * The api.md resources: links, collections, tags, partners and partner groups (list, create,
+ * upsert, delete), customers (list, update, delete), analytics and events (list), tracking
+ * (lead, sale, refund).
  */
 import { writeInChunks, type BulkMemory, type ChunkedWrite, type ChunkOption } from './chunks.js';
 import { List, type Paging } from './list.js';
@@ -15,7 +16,7 @@ export function listOf<P extends Path>(transport: Transport, path: P, params: Li
   return new List((at, take) => transport.send({ method: 'GET', path, query: { ...query, skip: at, take } }), { skip, pageSize });
 }
 
-type WriteMethod = 'POST' | 'PUT' | 'DELETE';
+type WriteMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A bulk write: as given in one request, or split with `{ chunk }`. */
 export interface BulkWrite<I, R> {
@@ -24,15 +25,15 @@ export interface BulkWrite<I, R> {
   (items: I[], options?: ChunkOption): Promise<R | ChunkedWrite<R>>;
 }
 
-function bulkWrite<I, R>(transport: Transport, memory: BulkMemory, method: WriteMethod, path: string): BulkWrite<I, R> {
+export function bulkWrite<I, R>(transport: Transport, memory: BulkMemory, method: WriteMethod, path: string): BulkWrite<I, R> {
   const send = (part: I[]) => transport.send<R>({ method, path, body: part });
   return ((items: I[], options: ChunkOption = {}) =>
     options.chunk === undefined || options.chunk === false ? send(items) : writeInChunks(items, options.chunk, memory, send)) as BulkWrite<I, R>;
 }
 
-type BulkPath = '/api/links' | '/api/collections' | '/api/tags' | '/api/partners';
+type BulkPath = '/api/links' | '/api/collections' | '/api/tags' | '/api/partners' | '/api/partner-groups';
 
-/** Links, collections, tags or partners. */
+/** Links, collections, tags, partners or partner groups. */
 export class BulkResource<P extends BulkPath> {
   /** Creates every item, atomically (201); the records in input order. */
   readonly create: BulkWrite<Item<RequestBody<P, 'post'>>, Success<P, 'post'>>;
@@ -104,5 +105,13 @@ export class Track {
 
   sale(body: RequestBody<'/api/track/sale', 'post'>): Promise<Success<'/api/track/sale', 'post'>> {
     return this.transport.send({ method: 'POST', path: '/api/track/sale', body });
+  }
+
+  /**
+   * A refund of a sale not from Stripe: `refundedAmount` is the refunded total so far (cumulative),
+   * by `saleId` or `invoiceId`. The sale's partner commission follows. Answers the sale.
+   */
+  refund(body: RequestBody<'/api/track/refund', 'post'>): Promise<Success<'/api/track/refund', 'post'>> {
+    return this.transport.send({ method: 'POST', path: '/api/track/refund', body });
   }
 }

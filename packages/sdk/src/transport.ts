@@ -48,13 +48,29 @@ export class Transport {
     this.maxRetries = options.maxRetries ?? DEFAULT_RETRIES;
   }
 
+  /** The call's JSON answer, parsed with JSON.parse (an integer past 2^53 arrives rounded). */
   async send<T>(call: Call): Promise<T> {
+    return (await readJson(await this.exchange(call, 'application/json'))) as T;
+  }
+
+  /** The call's answer as text (a file such as a payout's CSV), with its headers. */
+  async download(call: Call, accept: string): Promise<{ text: string; headers: Headers }> {
+    const res = await this.exchange(call, accept);
+    try {
+      return { text: await res.text(), headers: res.headers };
+    } catch (cause) {
+      throw networkError(cause);
+    }
+  }
+
+  /** The first successful answer, after the retries; the error of the last attempt otherwise. */
+  private async exchange(call: Call, accept: string): Promise<Response> {
     const url = this.url(call);
     const init: RequestInit = {
       method: call.method,
       headers: {
         authorization: `Bearer ${this.options.apiKey}`,
-        accept: 'application/json',
+        accept,
         ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: call.body === undefined ? undefined : JSON.stringify(call.body),
@@ -72,7 +88,7 @@ export class Transport {
         }
         throw networkError(cause);
       }
-      if (res.ok) return (await readJson(res)) as T;
+      if (res.ok) return res;
       const error = await errorFromResponse(res);
       if (last || !retryable(error, read)) throw error;
       await this.sleep(error.retryAfter !== undefined ? error.retryAfter * 1000 : backoffMs(attempt));

@@ -32,6 +32,18 @@ export type Customer = Item<Success<'/api/customers', 'get'>>;
 export type AnalyticsRow = Item<Success<'/api/analytics', 'get'>>;
 /** A lead or a sale. */
 export type TrackedEvent = Item<Success<'/api/events', 'get'>>;
+export type Program = Success<'/api/program', 'get'>;
+export type PartnerGroup = Item<Success<'/api/partner-groups', 'get'>>;
+export type Commission = Item<Success<'/api/commissions', 'get'>>;
+/**
+ * A payout with its items. `total` and each item's `amount` are exact JSON integers that may
+ * pass 2^53; the SDK reads answers with JSON.parse, so such a sum arrives as the nearest double
+ * (compare with `Number.isSafeInteger`). The payout's CSV file writes every amount exactly.
+ */
+export type Payout = Success<'/api/payouts/{id}', 'get'>;
+/** A payout as listed, without its items; `total` as in `Payout` (rounded past 2^53). */
+export type PayoutSummary = Item<Success<'/api/payouts', 'get'>>;
+export type PayoutItem = Item<Payout['items']>;
 export type Webhook = Item<Success<'/api/webhooks', 'get'>>;
 export type WebhookDelivery = Item<Success<'/api/webhooks/{id}/deliveries', 'get'>>;
 

@@ -10,11 +10,13 @@ import { configProblem, type Connection } from './api.js';
 import { registerAnalyticsTools } from './analytics-tools.js';
 import { registerConversionTools } from './conversion-tools.js';
 import { registerLinkTools } from './link-tools.js';
+import { registerProgramTools } from './program-tools.js';
 
 const INSTRUCTIONS = `Linktrail is a link-attribution service: short links, the clicks on them, and the leads and sales those clicks bring.
 - To make a short link: create_links needs a collectionId (list_collections, or create_collection first). Share the shortUrl it returns.
 - To see results: get_analytics (clicks, or totals per day, country, link… with groupBy) and list_events (leads and sales).
 - To record conversions: track_lead with the click id of the visit, then track_sale. Amounts are integers in minor units (cents).
+- Partner program: list_commissions (what partners earned), payable_totals (what is owed now, per currency).
 Each tool needs a scope of the API key; a refusal names the missing scopes.`;
 
 /** The package's version, for the MCP handshake (package.json sits three levels above src/cli/mcp and dist/cli/mcp). */
@@ -31,6 +33,7 @@ export function createMcpServer(conn: Connection): McpServer {
   registerLinkTools(server, conn);
   registerAnalyticsTools(server, conn);
   registerConversionTools(server, conn);
+  registerProgramTools(server, conn);
   return server;
 }
 

@@ -114,6 +114,222 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/program": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The partner program
+         * @description Extension. The workspace has at most one program; 404 `not_found` until the first PUT makes it.
+         *
+         *     Scope: `programsRead`.
+         */
+        get: operations["getProgram"];
+        /**
+         * Create or change the partner program
+         * @description Extension. The first PUT makes the program, a collection named after it (partners' default links and the links partners make) and the group `default`; partners that exist are approved from then on, and nothing stored before earns. Later PUTs change what they give: a setting left out keeps its value (on the first PUT, its default). `slug` is unique on the server (409 `slug_taken`); `linkHost` must be a host the workspace holds active. A money route: besides its scope, a person acting by session, human token or OAuth grant must be an owner of the workspace (403 `owner_required` for members and viewers); an API key acts by its scopes.
+         *
+         *     Scope: `programsWrite`.
+         */
+        put: operations["putProgram"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List partner groups
+         * @description Scope: `programsRead`.
+         */
+        get: operations["listPartnergroups"];
+        /**
+         * Upsert partner groups
+         * @description Entries with `id` update that record (omitted fields stay, null clears optional fields); entries without `id` are inserted. Results in input order. Atomic.
+         *
+         *     Scope: `programsWrite`.
+         */
+        put: operations["upsertPartnergroups"];
+        /**
+         * Create partner groups
+         * @description Atomic: one bad item fails the request with 400 naming `[index].field`, and nothing is written.
+         *
+         *     Scope: `programsWrite`.
+         */
+        post: operations["createPartnergroups"];
+        /**
+         * Delete partner groups
+         * @description Their partners move to the group `default`, which cannot be deleted (400 `default_group`). Unknown, invalid, repeated or already deleted ids are a 400 and nothing is deleted.
+         *
+         *     Scope: `programsWrite`.
+         */
+        delete: operations["deletePartnergroups"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/commissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Commissions
+         * @description Extension. Every commission of the program, newest first by default, with the common list parameters and filters.
+         *
+         *     Scope: `programsRead`.
+         */
+        get: operations["listCommissions"];
+        put?: never;
+        /**
+         * Add custom commissions
+         * @description Extension. Bonuses or corrections (earnings may be negative), type custom, payable at once. A partner the acting person signs in as is 403 `self_dealing`. A money route: besides its scope, a person acting by session, human token or OAuth grant must be an owner of the workspace (403 `owner_required` for members and viewers); an API key acts by its scopes.
+         *
+         *     Scope: `programsWrite`.
+         */
+        post: operations["createCommissions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Release or reverse commissions
+         * @description Extension. held → pending releases (payableAt unchanged); held → reversed (fraud); pending or payable → reversed (manual unless given). Any other move fails the request naming its index; a commission inside a pending payout keeps its place and the reversal becomes its adjustment. A money route: besides its scope, a person acting by session, human token or OAuth grant must be an owner of the workspace (403 `owner_required` for members and viewers); an API key acts by its scopes.
+         *
+         *     Scope: `programsWrite`.
+         */
+        patch: operations["changeCommissions"];
+        trace?: never;
+    };
+    "/api/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payouts
+         * @description Extension. Without their items.
+         *
+         *     Scope: `programsRead`.
+         */
+        get: operations["listPayouts"];
+        put?: never;
+        /**
+         * Create a payout
+         * @description Extension. Gathers every payable commission in the currency of approved partners with payout details whose payable total reaches the program's minimum for it (none set: any positive total), claimed at once so no commission is in two payouts. Partners whose details changed in the last 7 days are left out unless named. One pending payout per currency: 409 `payout_pending`. A money route: besides its scope, a person acting by session, human token or OAuth grant must be an owner of the workspace (403 `owner_required` for members and viewers); an API key acts by its scopes.
+         *
+         *     Scope: `programsWrite`.
+         */
+        post: operations["createPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A payout
+         * @description Extension. With its items; destinations masked.
+         *
+         *     Scope: `programsRead`.
+         */
+        get: operations["getPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payouts/{id}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The payout's file for the payment provider
+         * @description Extension. CSV, streamed. The items of the format's method (csv: all), in parts of the provider's rows per file; the answer's Linktrail-Parts header says how many. A money route: besides its scope, a person acting by session, human token or OAuth grant must be an owner of the workspace (403 `owner_required` for members and viewers); an API key acts by its scopes.
+         *
+         *     Scope: `programsWrite`.
+         */
+        get: operations["getPayoutFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payouts/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a payout paid
+         * @description Extension. Its commissions paid as listed (changes made meanwhile become negative commissions, payable at once); the failed partners' go back to payable. A money route: besides its scope, a person acting by session, human token or OAuth grant must be an owner of the workspace (403 `owner_required` for members and viewers); an API key acts by its scopes.
+         *
+         *     Scope: `programsWrite`.
+         */
+        post: operations["completePayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payouts/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payout
+         * @description Extension. Its commissions payable again, with the changes made meanwhile applied. A money route: besides its scope, a person acting by session, human token or OAuth grant must be an owner of the workspace (403 `owner_required` for members and viewers); an API key acts by its scopes.
+         *
+         *     Scope: `programsWrite`.
+         */
+        post: operations["cancelPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/links": {
         parameters: {
             query?: never;
@@ -220,6 +436,28 @@ export interface paths {
          * @description Scope: `conversionsWrite`.
          */
         post: operations["trackSale"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/track/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a refund of a sale
+         * @description Extension, for sales not from Stripe (Stripe's refunds arrive by its events). The refunded total so far: analytics count the sale net of it, and the sale's partner commission follows (recomputed from what it first earned; a whole refund reverses it; after payout a negative commission takes the difference back).
+         *
+         *     Scope: `conversionsWrite`.
+         */
+        post: operations["trackRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -793,6 +1031,106 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** @description Extension. The workspace's partner program: who earns what for the leads and sales they bring, and how they are paid. */
+        Program: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            name: string;
+            slug: string;
+            landingUrl: string;
+            currency: string;
+            /** @description Days a commission waits before it is payable (default 30) */
+            holdingDays: number;
+            /** @description The smallest payable total that is paid out, per currency (minor unit). A currency not listed: any positive total. Default `{ <program currency>: 5000 }`. */
+            minPayout: {
+                [key: string]: number;
+            };
+            /** @description A lead or sale within this many days of its click wins the customer for the partner (default 90) */
+            attributionDays: number;
+            /** @description Where partners' links may point (default: the landing URL's origin followed by `/`) */
+            linkPrefixes: string[];
+            /** @description Links a partner may make in the portal (default 20) */
+            maxPartnerLinks: number;
+            /** @description A host the workspace holds active, for partner link aliases */
+            linkHost: string | null;
+            /** @description Default `{ open: false, autoApprove: false }` */
+            applications: {
+                /** @description Whether BASE_URL/apply/{slug} takes applications */
+                open: boolean;
+                /** @description Whether an application is approved at once (the applicant is mailed an invitation) */
+                autoApprove: boolean;
+            };
+            /** @description Origins that may frame the embedded referral page (default none) */
+            embedOrigins: string[];
+            /** @description The program's terms, linked from the application page */
+            termsUrl: string | null;
+            /** @description Which fraud rules hold commissions for review; all true by default. */
+            fraudRules: {
+                selfReferral: boolean;
+                sameVisitor: boolean;
+                disposableEmail: boolean;
+                burst: boolean;
+                duplicateCustomer: boolean;
+            };
+            /** @description Whether leads and sales reported from browsers earn commissions (default false: anyone can post those, so they'd be trusted blindly) */
+            trustClientEvents: boolean;
+            /**
+             * Format: uuid
+             * @description The program's collection: partners' default links and the links partners make
+             */
+            collectionId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description Extension. Partners of a group earn by its rewards; `default` always exists and holds partners of no other group. */
+        PartnerGroup: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            name: string;
+            /** @description In order: an event earns by the first reward of its type whose conditions all hold (none: no commission). A sale earns by the rewards in force when it is stored. */
+            rewards: {
+                /**
+                 * @description What earns: a counted visitor a day (`click`), a lead, or a sale.
+                 * @enum {string}
+                 */
+                event: "click" | "lead" | "sale";
+                /**
+                 * @description `flat`: `amount` in the program currency per event; `percentage` (sales only): `amount` basis points of the sale, in its currency.
+                 * @enum {string}
+                 */
+                type: "flat" | "percentage";
+                /** @description `flat`: the minor unit of the program currency (0 to 1,000,000,000,000); `percentage`: basis points, 1 to 10,000 (1,000 is 10 %), of the sale's amount, rounded half to even. */
+                amount: number;
+                /** @description Sales only: months (calendar, UTC) from the customer's first earning sale during which later sales earn; 12 pays the first sale and 11 monthly renewals, 0 the first sale only. Absent: every sale earns. */
+                maxDuration?: number;
+                /** @description Clicks only: the most visitors paid for per partner and UTC day. Absent: no cap. */
+                maxPerDay?: number;
+                /** @description At most 20, all of which must hold. An event earns by the first reward for its kind, in the order listed, whose conditions hold. */
+                conditions?: {
+                    /** @description What the condition reads: `eventName` (the lead or sale event name), `amount` (the sale amount, minor unit), `currency` (the sale currency), `country` (of the click, ISO 3166-1 alpha-2) or `metadata.<key>` (the top-level key of the event metadata, 1–100 characters). */
+                    field: string;
+                    /**
+                     * @description `eq`, `neq` and `in` compare as strings (the number 42 equals "42"); `gt`, `gte`, `lt` and `lte` compare numbers, and a field that is not a number does not satisfy them. A field the event lacks satisfies only `neq`.
+                     * @enum {string}
+                     */
+                    op: "eq" | "neq" | "in" | "gt" | "gte" | "lt" | "lte";
+                    /** @description A string or number for `eq` and `neq`; a non-empty list of strings (at most 100) for `in`; a number for `gt`, `gte`, `lt`, `lte`. A `currency` value is a lowercase ISO 4217 code, a `country` value two uppercase letters. */
+                    value: string | number | string[];
+                }[];
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /** @description Extension. What a partner earned for a click day, a lead, a sale, or by the owner's hand. */
         Commission: {
             /**
@@ -883,6 +1221,37 @@ export interface components {
                 /** Format: date-time */
                 detailsChangedAt: string | null;
             }[];
+            /** @description Partners with payable commissions in the currency left out, and why */
+            skipped: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                partnerId: string;
+                /** @enum {string} */
+                reason: "no_payout_details" | "details_changed_recently" | "not_approved" | "below_minimum" | "method";
+            }[];
+            reference: string | null;
+            failedPartnerIds: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            completedAt: string | null;
+        };
+        /** @description Extension. A batch of what is payable in one currency: a record of what was paid, and the file for the payment provider. */
+        PayoutSummary: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "completed" | "cancelled";
+            currency: string;
+            /** @description The method it was limited to; null: every method */
+            method: string | null;
+            /** @description The sum of its items, in the currency's minor unit: an exact JSON integer, which may pass 2^53 (read it with a big-integer parser) */
+            total: number;
             /** @description Partners with payable commissions in the currency left out, and why */
             skipped: {
                 /**
@@ -3009,6 +3378,2329 @@ export interface operations {
             };
         };
     };
+    getProgram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Extension. The workspace's partner program: who earns what for the leads and sales they bring, and how they are paid. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Program"];
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks a required scope (see missingScopes) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: the workspace has no program yet */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putProgram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Unique on the server: 3–50 of a-z, 0-9 and `-` (409 `slug_taken`) */
+                    slug: string;
+                    /** @description Where partners' default links point */
+                    landingUrl: string;
+                    /** @description Lower-case ISO 4217 code: flat rewards and conditions on amounts are in this currency */
+                    currency: string;
+                    /** @description Days a commission waits before it is payable (default 30) */
+                    holdingDays?: number;
+                    /** @description The smallest payable total that is paid out, per currency (minor unit). A currency not listed: any positive total. Default `{ <program currency>: 5000 }`. */
+                    minPayout?: {
+                        [key: string]: number;
+                    };
+                    /** @description A lead or sale within this many days of its click wins the customer for the partner (default 90) */
+                    attributionDays?: number;
+                    /** @description Where partners' links may point (default: the landing URL's origin followed by `/`) */
+                    linkPrefixes?: string[];
+                    /** @description Links a partner may make in the portal (default 20) */
+                    maxPartnerLinks?: number;
+                    /** @description A host the workspace holds active, for partner link aliases */
+                    linkHost?: string | null;
+                    /** @description Default `{ open: false, autoApprove: false }` */
+                    applications?: {
+                        /** @description Whether BASE_URL/apply/{slug} takes applications */
+                        open: boolean;
+                        /** @description Whether an application is approved at once (the applicant is mailed an invitation) */
+                        autoApprove: boolean;
+                    };
+                    /** @description Origins that may frame the embedded referral page (default none) */
+                    embedOrigins?: string[];
+                    /** @description The program's terms, linked from the application page */
+                    termsUrl?: string | null;
+                    /** @description Which fraud rules hold commissions for review; all true by default. */
+                    fraudRules?: {
+                        selfReferral: boolean;
+                        sameVisitor: boolean;
+                        disposableEmail: boolean;
+                        burst: boolean;
+                        duplicateCustomer: boolean;
+                    };
+                    /** @description Whether leads and sales reported from browsers earn commissions (default false: anyone can post those, so they'd be trusted blindly) */
+                    trustClientEvents?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Extension. The workspace's partner program: who earns what for the leads and sales they bring, and how they are paid. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Program"];
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks a required scope (see missingScopes) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description slug_taken: another program has this slug */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over the size limit */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPartnergroups: {
+        parameters: {
+            query?: {
+                /** @description Filter by resource id */
+                id?: string;
+                /** @description 1 to 5000; above 5000 is a 400 */
+                take?: number;
+                /** @description Records to skip */
+                skip?: number;
+                /** @description Order by createdAt (asc: oldest first); ties by insertion order */
+                sort?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerGroup"][];
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks a required scope (see missingScopes) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    upsertPartnergroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Entries to update (with id) or insert (without id) (at most 10000; the plan may lower it) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID
+                     */
+                    id?: string;
+                    /** @description Unique in the program, ignoring case (409 `group_name_taken`) */
+                    name?: string;
+                    rewards?: {
+                        /**
+                         * @description What earns: a counted visitor a day (`click`), a lead, or a sale.
+                         * @enum {string}
+                         */
+                        event: "click" | "lead" | "sale";
+                        /**
+                         * @description `flat`: `amount` in the program currency per event; `percentage` (sales only): `amount` basis points of the sale, in its currency.
+                         * @enum {string}
+                         */
+                        type: "flat" | "percentage";
+                        /** @description `flat`: the minor unit of the program currency (0 to 1,000,000,000,000); `percentage`: basis points, 1 to 10,000 (1,000 is 10 %), of the sale's amount, rounded half to even. */
+                        amount: number;
+                        /** @description Sales only: months (calendar, UTC) from the customer's first earning sale during which later sales earn; 12 pays the first sale and 11 monthly renewals, 0 the first sale only. Absent: every sale earns. */
+                        maxDuration?: number;
+                        /** @description Clicks only: the most visitors paid for per partner and UTC day. Absent: no cap. */
+                        maxPerDay?: number;
+                        /** @description At most 20, all of which must hold. An event earns by the first reward for its kind, in the order listed, whose conditions hold. */
+                        conditions?: {
+                            /** @description What the condition reads: `eventName` (the lead or sale event name), `amount` (the sale amount, minor unit), `currency` (the sale currency), `country` (of the click, ISO 3166-1 alpha-2) or `metadata.<key>` (the top-level key of the event metadata, 1–100 characters). */
+                            field: string;
+                            /**
+                             * @description `eq`, `neq` and `in` compare as strings (the number 42 equals "42"); `gt`, `gte`, `lt` and `lte` compare numbers, and a field that is not a number does not satisfy them. A field the event lacks satisfies only `neq`.
+                             * @enum {string}
+                             */
+                            op: "eq" | "neq" | "in" | "gt" | "gte" | "lt" | "lte";
+                            /** @description A string or number for `eq` and `neq`; a non-empty list of strings (at most 100) for `in`; a number for `gt`, `gte`, `lt`, `lte`. A `currency` value is a lowercase ISO 4217 code, a `country` value two uppercase letters. */
+                            value: string | number | string[];
+                        }[];
+                    }[];
+                }[];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerGroup"][];
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks a required scope (see missingScopes) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over the size limit */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createPartnergroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Items to create, 1 to the plan maximum (at most 10000; the plan may lower it) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Unique in the program, ignoring case (409 `group_name_taken`) */
+                    name: string;
+                    rewards?: {
+                        /**
+                         * @description What earns: a counted visitor a day (`click`), a lead, or a sale.
+                         * @enum {string}
+                         */
+                        event: "click" | "lead" | "sale";
+                        /**
+                         * @description `flat`: `amount` in the program currency per event; `percentage` (sales only): `amount` basis points of the sale, in its currency.
+                         * @enum {string}
+                         */
+                        type: "flat" | "percentage";
+                        /** @description `flat`: the minor unit of the program currency (0 to 1,000,000,000,000); `percentage`: basis points, 1 to 10,000 (1,000 is 10 %), of the sale's amount, rounded half to even. */
+                        amount: number;
+                        /** @description Sales only: months (calendar, UTC) from the customer's first earning sale during which later sales earn; 12 pays the first sale and 11 monthly renewals, 0 the first sale only. Absent: every sale earns. */
+                        maxDuration?: number;
+                        /** @description Clicks only: the most visitors paid for per partner and UTC day. Absent: no cap. */
+                        maxPerDay?: number;
+                        /** @description At most 20, all of which must hold. An event earns by the first reward for its kind, in the order listed, whose conditions hold. */
+                        conditions?: {
+                            /** @description What the condition reads: `eventName` (the lead or sale event name), `amount` (the sale amount, minor unit), `currency` (the sale currency), `country` (of the click, ISO 3166-1 alpha-2) or `metadata.<key>` (the top-level key of the event metadata, 1–100 characters). */
+                            field: string;
+                            /**
+                             * @description `eq`, `neq` and `in` compare as strings (the number 42 equals "42"); `gt`, `gte`, `lt` and `lte` compare numbers, and a field that is not a number does not satisfy them. A field the event lacks satisfies only `neq`.
+                             * @enum {string}
+                             */
+                            op: "eq" | "neq" | "in" | "gt" | "gte" | "lt" | "lte";
+                            /** @description A string or number for `eq` and `neq`; a non-empty list of strings (at most 100) for `in`; a number for `gt`, `gte`, `lt`, `lte`. A `currency` value is a lowercase ISO 4217 code, a `country` value two uppercase letters. */
+                            value: string | number | string[];
+                        }[];
+                    }[];
+                }[];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerGroup"][];
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks a required scope (see missingScopes) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over the size limit */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deletePartnergroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Array of ids (at most 10000; the plan may lower it) */
+        requestBody: {
+            content: {
+                "application/json": string[];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deletedIds: string[];
+                    };
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks a required scope (see missingScopes) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listCommissions: {
+        parameters: {
+            query?: {
+                /** @description Filter by resource id */
+                id?: string;
+                /** @description 1 to 5000; above 5000 is a 400 */
+                take?: number;
+                /** @description Records to skip */
+                skip?: number;
+                /** @description Order by createdAt (asc: oldest first); ties by insertion order */
+                sort?: "asc" | "desc";
+                /** @description UUID */
+                partnerId?: string;
+                status?: "pending" | "payable" | "held" | "reversed" | "paid";
+                type?: "click" | "lead" | "sale" | "custom";
+                /** @description UUID */
+                customerId?: string;
+                currency?: string;
+                /** @description UUID */
+                payoutId?: string;
+                /** @description Made at or after */
+                startDate?: string;
+                /** @description Made before */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Commission"][];
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks a required scope (see missingScopes) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createCommissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Custom commissions, payable at once (at most 10000; the plan may lower it) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID
+                     */
+                    partnerId: string;
+                    /** @description In the currency's minor unit; negative takes money back */
+                    earnings: number;
+                    currency: string;
+                    description: string;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Commission"][];
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description owner_required or self_dealing */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description program_required: the workspace has no program */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over the size limit */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    changeCommissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Status changes (at most 10000; the plan may lower it) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description UUID
+                     */
+                    id: string;
+                    /**
+                     * @description pending releases a held commission; reversed rejects or cancels one
+                     * @enum {string}
+                     */
+                    status: "pending" | "reversed";
+                    /**
+                     * @description Of a reversal: fraud for a held one, manual (default) for others
+                     * @enum {string}
+                     */
+                    reason?: "fraud" | "manual";
+                }[];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Commission"][];
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks a required scope (see missingScopes) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over the size limit */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPayouts: {
+        parameters: {
+            query?: {
+                /** @description Filter by resource id */
+                id?: string;
+                /** @description 1 to 5000; above 5000 is a 400 */
+                take?: number;
+                /** @description Records to skip */
+                skip?: number;
+                /** @description Order by createdAt (asc: oldest first); ties by insertion order */
+                sort?: "asc" | "desc";
+                status?: "pending" | "completed" | "cancelled";
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutSummary"][];
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks a required scope (see missingScopes) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Lower-case ISO 4217 code: one currency per payout */
+                    currency: string;
+                    /**
+                     * @description Only partners paid by this method
+                     * @enum {string}
+                     */
+                    method?: "paypal" | "wise" | "bank";
+                    /** @description Only these partners; naming a partner also lets in payout details changed in the last 7 days (left out otherwise) */
+                    partnerIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Extension. A batch of what is payable in one currency: a record of what was paid, and the file for the payment provider. */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks a required scope (see missingScopes) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payout_pending or program_required */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over the size limit */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Extension. A batch of what is payable in one currency: a record of what was paid, and the file for the payment provider. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks a required scope (see missingScopes) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing with that id here (or not yours to see) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPayoutFile: {
+        parameters: {
+            query: {
+                /** @description paypal: PayPal Payouts' web upload (no header; ≤ 5,000 rows a file); wise: Wise's batch by e-mail template (≤ 1,000 rows); csv: every item */
+                format: "paypal" | "wise" | "csv";
+                /** @description Which file, when the items pass the provider's rows per file (Linktrail-Parts tells how many) */
+                part?: number;
+            };
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks a required scope (see missingScopes) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing with that id here (or not yours to see) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    completePayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The provider's batch reference */
+                    reference?: string;
+                    /** @description Partners the provider could not pay: their commissions go back to payable */
+                    failed?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Extension. A batch of what is payable in one currency: a record of what was paid, and the file for the payment provider. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks a required scope (see missingScopes) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing with that id here (or not yours to see) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payout_not_pending: the payout is completed or cancelled */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over the size limit */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancelPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Extension. A batch of what is payable in one currency: a record of what was paid, and the file for the payment provider. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks a required scope (see missingScopes) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing with that id here (or not yours to see) */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payout_not_pending: the payout is completed or cancelled */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over the size limit */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listLinks: {
         parameters: {
             query?: {
@@ -4343,6 +7035,156 @@ export interface operations {
                      * @description https URL; null clears it
                      */
                     customerAvatar?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SaleEvent"];
+                };
+            };
+            /** @description Malformed body, query or JSON, or a violated rule */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked credential */
+            401: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks a required scope (see missingScopes) */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over the size limit */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded (see retryAfter and Retry-After) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database is unreachable for a moment (Retry-After) */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    trackRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Exactly one of saleId and invoiceId. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The sale (the id POST /api/track/sale answered)
+                     */
+                    saleId?: string;
+                    /** @description Or the invoice id the sale named (its first sale) */
+                    invoiceId?: string;
+                    /** @description The refunded total so far, minor units: cumulative, never below what is recorded, never above the amount */
+                    refundedAmount: number;
                 };
             };
         };
