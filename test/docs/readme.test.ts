@@ -209,6 +209,22 @@ describe('README walkthrough, from nothing to the first sale', () => {
     ]);
   });
 
+  it("runs a partner program: a reward, a partner's link, a sale that earns 20 %, a payout that names who has no payout details", () => {
+    const at = walkthrough.length - 3;
+    const group = JSON.parse(run.steps[at]!.split('\n').find((l) => l.startsWith('[{'))!) as { name: string; rewards: unknown[] }[];
+    expect(group).toMatchObject([{ name: 'default', rewards: [{ event: 'sale', type: 'percentage', amount: 2000, maxDuration: 12 }] }]);
+    const commissions = JSON.parse(run.steps[at + 1]!.split('\n').find((l) => l.startsWith('[{'))!) as Record<string, unknown>[];
+    expect(commissions).toMatchObject([{ type: 'sale', saleAmount: 9900, currency: 'usd', earnings: 1980, status: 'payable' }]);
+    const payout = JSON.parse(run.steps[at + 2]!.split('\n').find((l) => l.startsWith('{'))!) as Record<string, unknown>;
+    expect(payout).toMatchObject({
+      status: 'pending',
+      currency: 'usd',
+      total: 0,
+      items: [],
+      skipped: [{ partnerId: commissions[0]!.partnerId, reason: 'no_payout_details' }],
+    });
+  });
+
   it('connects an app with OAuth: metadata, consent, code, tokens, and the token reads the links', () => {
     const at = walkthrough.length + plans.length;
     const metadata = JSON.parse(run.steps[at]!.split('\n').find((l) => l.startsWith('{'))!) as Record<string, unknown>;
@@ -265,8 +281,8 @@ describe('README walkthrough, from nothing to the first sale', () => {
   });
 
   it('changes the plan and the limits with the CLI', () => {
-    expect(run.steps[7]).toMatch(/Acme\s+business\s+3000\s+10000/);
-    expect(run.steps[7]).toMatch(/Acme\s+business\s+1200\s+5000/);
+    expect(run.steps[walkthrough.length]).toMatch(/Acme\s+business\s+3000\s+10000/);
+    expect(run.steps[walkthrough.length]).toMatch(/Acme\s+business\s+1200\s+5000/);
   });
 });
 

@@ -58,7 +58,12 @@ async function tellEnrolled(ctx: Ctx, write: { inserts: Indexed[]; updates: Inde
   const wanted = await eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } });
   if (!wanted.has('partner.enrolled') || !(await findProgram({ ctx }))) return;
   const records = await shown(ctx, enrolled);
-  const events = records.map((p) => ({ id: newId(), workspaceId: ctx.workspace.id, type: 'partner.enrolled' as const, body: eventBody('partner.enrolled', p.updatedAt, p) }));
+  const events = records.map((p) => ({
+    id: newId(),
+    workspaceId: ctx.workspace.id,
+    type: 'partner.enrolled' as const,
+    body: eventBody('partner.enrolled', p.updatedAt, p),
+  }));
   await recordEvents({ ctx, input: { events } });
 }
 

@@ -27,7 +27,14 @@ async function setUp(subscribed: boolean) {
     return res.json();
   };
   if (subscribed) await endpoint(t, ws.id, TYPES);
-  await ok('PUT', '/api/program', { name: 'P', slug: `e-${randomUUID().slice(0, 8)}`, landingUrl: 'https://shop.example/', currency: 'usd', holdingDays: 0, minPayout: {} });
+  await ok('PUT', '/api/program', {
+    name: 'P',
+    slug: `e-${randomUUID().slice(0, 8)}`,
+    landingUrl: 'https://shop.example/',
+    currency: 'usd',
+    holdingDays: 0,
+    minPayout: {},
+  });
   const [group] = await ok('GET', '/api/partner-groups');
   await ok('PUT', '/api/partner-groups', [{ id: group.id, rewards: [{ event: 'sale', type: 'percentage', amount: 1000 }] }]);
   const [partner] = await ok('POST', '/api/partners', [{ name: 'Ana' }]);
@@ -60,7 +67,13 @@ describe('the program’s webhooks', () => {
       [created[0]!.body.data.id, 'payable', 50],
     ]);
     const [completed] = await eventsOf(t, ws.id, 'payout.completed');
-    expect(completed!.body.data).toMatchObject({ id: payout.id, status: 'completed', reference: 'R1', total: 50, items: [{ partnerId: partner.id, amount: 50 }] });
+    expect(completed!.body.data).toMatchObject({
+      id: payout.id,
+      status: 'completed',
+      reference: 'R1',
+      total: 50,
+      items: [{ partnerId: partner.id, amount: 50 }],
+    });
   });
 
   test('nothing is written for a workspace without an endpoint that wants them', async () => {

@@ -64,7 +64,14 @@ describe('commissions computed from events and rewards', () => {
           expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
           return res.json();
         };
-        await ok('PUT', '/api/program', { name: 'P', slug: `q-${randomUUID().slice(0, 8)}`, landingUrl: 'https://shop.example/', currency: 'usd', holdingDays: 0, minPayout: {} });
+        await ok('PUT', '/api/program', {
+          name: 'P',
+          slug: `q-${randomUUID().slice(0, 8)}`,
+          landingUrl: 'https://shop.example/',
+          currency: 'usd',
+          holdingDays: 0,
+          minPayout: {},
+        });
         const [group] = await ok('GET', '/api/partner-groups');
         await ok('PUT', '/api/partner-groups', [{ id: group.id, rewards }]);
         const [partner] = await ok('POST', '/api/partners', [{ name: 'Ana' }]);
