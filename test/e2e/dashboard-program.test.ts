@@ -9,6 +9,7 @@
  * downloaded, marked complete; in Arabic one made and cancelled.
  * Screenshots: test/e2e/__screenshots__/dashboard-program-*.png.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
@@ -21,10 +22,12 @@ const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, l
 
 describe.skipIf(!dashboardRunnable())('Partner program in Chromium', () => {
   let d: Dashboard;
+  /** The session headers of the workspace the running test acts in (the setup owner's, or a workspace of the test's own). */
   let headers: Record<string, string>;
+  let ownerHeaders: Record<string, string>;
   beforeAll(async () => {
     d = await startDashboard();
-    ({ headers } = await d.setUpOwner(await d.newPage()));
+    ({ headers: ownerHeaders } = await d.setUpOwner(await d.newPage()));
     await d.closeContexts();
   });
   afterEach(async () => d.closeContexts());
@@ -59,18 +62,41 @@ describe.skipIf(!dashboardRunnable())('Partner program in Chromium', () => {
       sql`UPDATE partners SET payout_method = 'paypal', payout_details_sealed = ${sealed}, payout_destination_masked = ${masked} WHERE id = ${partnerId}::uuid`,
     );
   };
-  const partnerNamed = async (page: Page, name: string): Promise<string> => {
-    const partners: { id: string; name: string }[] = await api(page, 'get', '/api/partners');
-    const found = partners.find((p) => p.name === name);
-    expect(found, name).toBeTruthy();
-    return found!.id;
+  /**
+   * A new person owning a workspace of their own, signed in on `page`, with a program as the
+   * first test leaves it (14 holding days; a percentage for 12 months on sales of $100 or more,
+   * then $5.00 a lead): each later test stands alone.
+   */
+  const programOwner = async (page: Page): Promise<void> => {
+    const person = { name: 'Program Owner', email: `owner-${randomUUID().slice(0, 8)}@example.com`, password: 'violet-harbour-91-lantern' };
+    ({ headers } = await d.workspaceOf(person));
+    await d.signInWithApi(page, person);
+    await api(page, 'put', '/api/program', {
+      name: 'Acme Partners',
+      slug: `acme-${randomUUID().slice(0, 8)}`,
+      landingUrl: 'https://shop.example/',
+      currency: 'usd',
+      holdingDays: 14,
+    });
+    const [group] = await api(page, 'get', '/api/partner-groups');
+    await api(page, 'put', '/api/partner-groups', [
+      {
+        id: group.id,
+        rewards: [
+          { event: 'sale', type: 'percentage', amount: 2000, maxDuration: 12, conditions: [{ field: 'amount', op: 'gte', value: 10000 }] },
+          { event: 'lead', type: 'flat', amount: 500 },
+        ],
+      },
+    ]);
   };
+  const newPartner = async (page: Page, name: string): Promise<string> => (await api(page, 'post', '/api/partners', [{ name }]))[0].id;
   const bonus = (page: Page, partnerId: string, earnings: number) =>
     api(page, 'post', '/api/commissions', [{ partnerId, earnings, currency: 'usd', description: 'Launch bonus' }]);
   const lead = (page: Page, clickId: string, externalId: string, email: string) =>
     api(page, 'post', '/api/track/lead', { clickId, eventName: 'Sign up', customerExternalId: externalId, customerName: 'Cam Buyer', customerEmail: email });
 
   it('an owner starts a program, saves settings, writes rewards as sentences, and releases a held commission', async () => {
+    headers = ownerHeaders;
     const page = await d.newPage();
     await d.signInWithApi(page, OWNER);
     await d.open(page, '/program', 'Partner program');
@@ -220,8 +246,8 @@ describe.skipIf(!dashboardRunnable())('Partner program in Chromium', () => {
 
   it('Arabic at 375 px: the settings, the rewards as Arabic sentences, a held commission released', async () => {
     const page = await d.newPage('ar-EG', PHONE);
-    await d.signInWithApi(page, OWNER);
-    // A self-referral by Dana (the program the first test made), held for the Arabic page.
+    await programOwner(page);
+    // A self-referral by Dana, held for the Arabic page.
     const dana = await partnerWithLink(page, 'Dana Partner', 'dana@partner.example');
     await lead(page, await click(dana.path, 3), 'cus-3', 'dana@partner.example');
 
@@ -256,9 +282,9 @@ describe.skipIf(!dashboardRunnable())('Partner program in Chromium', () => {
   });
   it('an owner pays out: the payable total, a payout with who is left out, its CSV file, marked complete', async () => {
     const page = await d.newPage();
-    await d.signInWithApi(page, OWNER);
-    const ana = await partnerNamed(page, 'Ana Partner');
-    const bob = await partnerNamed(page, 'Bob Partner');
+    await programOwner(page);
+    const ana = await newPartner(page, 'Ana Partner');
+    const bob = await newPartner(page, 'Bob Partner');
     await setPayoutDetails(ana, 'ana@pay.example');
     // Custom commissions are payable at once: Ana's $60.00 is paid, Bob (no payout details) is left out.
     await bonus(page, ana, 6000);
@@ -301,8 +327,8 @@ describe.skipIf(!dashboardRunnable())('Partner program in Chromium', () => {
 
   it('Arabic at 375 px: a payout made and cancelled, its commissions payable again', async () => {
     const page = await d.newPage('ar-EG', PHONE);
-    await d.signInWithApi(page, OWNER);
-    const dana = await partnerNamed(page, 'Dana Partner');
+    await programOwner(page);
+    const dana = await newPartner(page, 'Dana Partner');
     await setPayoutDetails(dana, 'dana@pay.example');
     await bonus(page, dana, 5500);
     await d.open(page, '/program/payouts', 'الدفعات');
