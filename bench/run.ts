@@ -8,6 +8,7 @@ import { benchAnalytics } from './analytics.js';
 import { benchClickEvents } from './click-events.js';
 import { benchClickPartitions } from './click-partitions.js';
 import { benchConversions } from './conversions.js';
+import { benchConversionsPartner } from './conversions-partner.js';
 import { benchDashboard } from './dashboard.js';
 import { benchExport } from './export.js';
 import { benchExportLatency } from './export-latency.js';
@@ -48,6 +49,7 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['links', () => benchLinks()],
   ['redirect', () => benchRedirect()],
   ['conversions', () => benchConversions()],
+  ['conversions-partner', () => benchConversionsPartner()],
   ['soak', () => benchSoak(Number(process.env.SOAK_SECONDS ?? 60))],
   ['hostile', () => benchHostile()],
   ['people', () => benchPeople()],

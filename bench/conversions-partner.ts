@@ -1,0 +1,108 @@
+/**
+ * The cost of a partner program on tracking (operations.md §18): POST /api/track/lead and
+ * /api/track/sale on a partner's link (the commission written in the event's transaction) against
+ * the same calls on a link without a partner, in one workspace with a program, one server, the
+ * same run. Rounds alternate A/B/A/B so drift hits both; the ratio is partner / plain of the
+ * median round. PostgreSQL (DATABASE_URL).
+ */
+import autocannon from 'autocannon';
+import { pathToFileURL } from 'node:url';
+import { seed, startServer } from './server.js';
+
+type Json = Record<string, unknown> & { id: string; shortUrl: string };
+
+async function clicksOf(base: string, shortUrl: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${base}${new URL(shortUrl).pathname}`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' } });
+    ids.push(new URL(res.headers.get('location')!).searchParams.get('ltid')!);
+  }
+  return ids;
+}
+
+let customers = 0;
+
+/** One round of `kind` on these clicks: requests per second (mean) and p99 latency. */
+async function round(base: string, headers: Record<string, string>, kind: 'lead' | 'sale', clickIds: string[], seconds: number) {
+  const result = await autocannon({
+    url: `${base}/api/track/${kind}`,
+    method: 'POST',
+    connections: 16,
+    duration: seconds,
+    headers: { ...headers, 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (req) => {
+          const n = ++customers;
+          const clickId = clickIds[n % clickIds.length];
+          const body =
+            kind === 'lead'
+              ? { clickId, eventName: 'Sign up', customerExternalId: `c-${n}`, customerName: `Customer ${n}`, customerEmail: `c${n}@example.com` }
+              : { clickId, customerExternalId: `c-${n}`, customerName: `Customer ${n}`, amount: 4900 + (n % 100), currency: 'usd' };
+          return { ...req, body: JSON.stringify(body) };
+        },
+      },
+    ],
+  });
+  if (result.non2xx + result.errors > 0) throw new Error(`track/${kind}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+export async function benchConversionsPartner(seconds = 5, rounds = 3): Promise<{ name: string; value: string }[]> {
+  if (!process.env.DATABASE_URL) throw new Error('benchConversionsPartner needs DATABASE_URL');
+  const server = await startServer();
+  try {
+    const { headers, link: plain } = await seed(server.base);
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${server.base}${path}`, {
+        method,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+      return res.json() as Promise<Json & Json[]>;
+    };
+    const program = await call('PUT', '/api/program', { name: 'Bench', slug: `bench-${Date.now()}`, landingUrl: 'https://example.com/', currency: 'usd' });
+    const [group] = await call('GET', '/api/partner-groups');
+    await call('PUT', '/api/partner-groups', [
+      {
+        id: group!.id,
+        rewards: [
+          { event: 'lead', type: 'flat', amount: 300, conditions: [{ field: 'eventName', op: 'eq', value: 'Sign up' }] },
+          { event: 'sale', type: 'percentage', amount: 2000, maxDuration: 12 },
+        ],
+      },
+    ]);
+    const [partner] = await call('POST', '/api/partners', [{ name: 'Bench Partner', email: 'partner@example.com' }]);
+    const [partnered] = await call('POST', '/api/links', [{ url: 'https://example.com/p', collectionId: program.collectionId, partnerId: partner!.id }]);
+    const clicks = { plain: await clicksOf(server.base, plain.shortUrl as string, 50), partner: await clicksOf(server.base, partnered!.shortUrl, 50) };
+    const out: { name: string; value: string }[] = [];
+    for (const kind of ['lead', 'sale'] as const) {
+      const got: Record<'plain' | 'partner', { rps: number; p99: number }[]> = { plain: [], partner: [] };
+      await round(server.base, headers, kind, clicks.plain, 2); // warm-up
+      for (let r = 0; r < rounds; r++) {
+        for (const side of r % 2 === 0 ? (['plain', 'partner'] as const) : (['partner', 'plain'] as const)) {
+          got[side].push(await round(server.base, headers, kind, clicks[side], seconds));
+        }
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      const plainRps = median(got.plain.map((g) => g.rps));
+      const partnerRps = median(got.partner.map((g) => g.rps));
+      out.push(
+        { name: `track/${kind} without a partner (req/s, median of ${rounds})`, value: plainRps.toFixed(0) },
+        { name: `track/${kind} on a partner link, commission written (req/s)`, value: partnerRps.toFixed(0) },
+        { name: `track/${kind} cost ratio (plain req/s ÷ partner req/s; goal ≤ 1.3)`, value: (plainRps / partnerRps).toFixed(2) },
+        { name: `track/${kind} p99 plain / partner (ms)`, value: `${median(got.plain.map((g) => g.p99))} / ${median(got.partner.map((g) => g.p99))}` },
+      );
+    }
+    const commissions = await call('GET', `/api/commissions?partnerId=${partner!.id}&take=1`);
+    if (commissions.length === 0) throw new Error('no commission was written: the partner side measured nothing');
+    return out;
+  } finally {
+    await server.stop();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.table(await benchConversionsPartner());
+}
