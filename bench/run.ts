@@ -9,6 +9,7 @@ import { benchClickEvents } from './click-events.js';
 import { benchClickPartitions } from './click-partitions.js';
 import { benchConversions } from './conversions.js';
 import { benchConversionsPartner } from './conversions-partner.js';
+import { benchPayouts } from './payouts.js';
 import { benchDashboard } from './dashboard.js';
 import { benchExport } from './export.js';
 import { benchExportLatency } from './export-latency.js';
@@ -50,6 +51,7 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['redirect', () => benchRedirect()],
   ['conversions', () => benchConversions()],
   ['conversions-partner', () => benchConversionsPartner()],
+  ['payouts', () => benchPayouts()],
   ['soak', () => benchSoak(Number(process.env.SOAK_SECONDS ?? 60))],
   ['hostile', () => benchHostile()],
   ['people', () => benchPeople()],
