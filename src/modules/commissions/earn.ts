@@ -41,13 +41,15 @@ function withinAttribution(c: StoredConversion, program: ProgramRow): boolean {
 
 /**
  * The partner a conversion earns for, and whether that takes the customer from the partner who
- * won them: a lead, or a sale that names its click, earns for the click's partner when within
- * attributionDays; a sale found through the customer earns for the partner who won them.
+ * won them: a lead earns for its click's partner when within attributionDays; a sale that names
+ * its click, for that click's partner (else the winner); a sale found through the customer, for
+ * the partner who won them.
  */
 function earningPartner(c: StoredConversion, program: ProgramRow): { partnerId: string; duplicate: boolean } | undefined {
   const won = c.customer.partnerId;
   const clicked = c.partnerId && withinAttribution(c, program) ? c.partnerId : null;
-  const partnerId = c.kind === 'lead' || c.named ? (clicked ?? won) : (won ?? clicked);
+  // A lead earns only for the partner of its own click; a sale that names a click without a partner still earns for the one who won the customer.
+  const partnerId = c.kind === 'lead' ? clicked : c.named ? (clicked ?? won) : (won ?? clicked);
   if (!partnerId) return undefined;
   return { partnerId, duplicate: won !== null && won !== partnerId };
 }

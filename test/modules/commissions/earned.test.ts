@@ -105,6 +105,25 @@ describe('commissions earned by leads and sales', () => {
     expect(customer.partnerId).toBe(ana.id);
   });
 
+  test("who earns: the winner on later sales; another partner's named click earns for them, held as a duplicate customer; a lead on a plain link earns nothing", async () => {
+    const api = await programWith([
+      { event: 'lead', type: 'flat', amount: 300 },
+      { event: 'sale', type: 'flat', amount: 1000 },
+    ]);
+    const [ana, ben] = [await api.partner('Ana'), await api.partner('Ben')];
+    // Ana wins the customer with a sale on her link; a lead on a plain link then earns nobody.
+    await api.sale('c', 100, { clickId: await api.click(ana.linkPath) });
+    await api.lead(await api.click(await api.plainLink()), 'c');
+    // A sale through the latest lead (the plain one) earns for Ana, who won them; one naming Ben's click earns for Ben, held.
+    await api.sale('c', 100);
+    await api.sale('c', 100, { clickId: await api.click(ben.linkPath) });
+    expect((await api.commissions()).map((c) => [c.type, c.partnerId, c.status, c.holdReasons])).toEqual([
+      ['sale', ana.id, 'pending', []],
+      ['sale', ana.id, 'pending', []],
+      ['sale', ben.id, 'held', ['duplicateCustomer']],
+    ]);
+  });
+
   test('percentages round half to even: 2.5 → 2 and 3.5 → 4', async () => {
     const api = await programWith([{ event: 'sale', type: 'percentage', amount: 500 }]);
     const ana = await api.partner();
