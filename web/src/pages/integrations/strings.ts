@@ -42,6 +42,11 @@ const en = {
     test_mode: 'Test mode: no sale',
     ignored: 'Ignored',
   } as Record<string, string>,
+  reasons: {
+    no_customer: 'No customer with this Stripe customer id, subscription metadata or e-mail',
+    no_lead: 'The customer has no lead or click',
+    no_sale: 'No sale holds this payment',
+  } as Record<string, string>,
   refresh: 'Refresh',
   none: '—',
 };
@@ -90,6 +95,11 @@ const ar: StripeStrings = {
     unattributed: 'لا شيء يُنسب إليه',
     test_mode: 'وضع الاختبار: بلا عملية بيع',
     ignored: 'تم تجاهله',
+  },
+  reasons: {
+    no_customer: 'لا عميل بمعرّف عميل Stripe هذا أو بيانات الاشتراك أو البريد الإلكتروني',
+    no_lead: 'ليس للعميل عميل محتمل ولا نقرة',
+    no_sale: 'لا عملية بيع تخص هذه الدفعة',
   },
   refresh: 'تحديث',
   none: '—',
