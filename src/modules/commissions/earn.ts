@@ -74,7 +74,9 @@ async function fraudVerdict(
   duplicate: boolean,
 ): Promise<{ status: 'pending' | 'held' | 'reversed'; holdReasons: string[]; reversedReason: string | null }> {
   const first = await pairFirstCommission(ctx.db, ctx.workspace.id, partner.id, c.customer.id);
-  if (first?.status === 'held') return { status: 'held', holdReasons: first.holdReasons, reversedReason: null };
+  // A dispute holds its own sale's commission only: it is no verdict on the pair.
+  const followed = first?.holdReasons.filter((r) => r !== 'dispute') ?? [];
+  if (first?.status === 'held' && followed.length) return { status: 'held', holdReasons: followed, reversedReason: null };
   if (first?.status === 'reversed' && first.reversedReason === 'fraud') return { status: 'reversed', holdReasons: [], reversedReason: 'fraud' };
   const reasons = first ? (duplicate && program.fraudRules.duplicateCustomer ? ['duplicateCustomer'] : []) : holdReasons(program, c, partner, duplicate);
   return { status: reasons.length ? 'held' : 'pending', holdReasons: reasons, reversedReason: null };

@@ -23,7 +23,8 @@ export const Commission = Type.Object(
         'pending until payableAt, then payable (derived, no event); held for review with holdReasons; reversed with reversedReason; paid when its payout completes (never changes after)',
     }),
     holdReasons: Type.Array(Type.String(), {
-      description: 'The fraud rules that hold it: selfReferral, sameVisitor, disposableEmail, burst, duplicateCustomer',
+      description:
+        'Why it is held: the fraud rules that fired (selfReferral, sameVisitor, disposableEmail, burst, duplicateCustomer), and dispute while a Stripe dispute of its sale is open',
     }),
     reversedReason: Nullable(StringEnum(REVERSED_REASONS)),
     adjustment: Nullable(minor('A change made while the commission is in a pending payout, settled when the payout completes or is cancelled')),

@@ -10,6 +10,7 @@ import { partnerStanding } from '../partners/service.js';
 import { findProgram, type ProgramRow } from '../program/service.js';
 import { earnForConversion as earn, type StoredConversion } from './earn.js';
 import { commissionsCreated, commissionsUpdated } from './events.js';
+import { holdForDispute, releaseDisputeHold } from './disputes.js';
 import { followRefund } from './refunds.js';
 import {
   claimRows,
@@ -149,6 +150,20 @@ export function followSaleRefund({
   input: { id: string; amount: number; refundedAmount: number };
 }): Promise<CommissionRow | undefined> {
   return followRefund(ctx, input);
+}
+
+/**
+ * A dispute opened on the sale's payment: its commission `held` (reason `dispute`), in the
+ * event's transaction (`ctx.db`); a paid one stays paid. Undefined when nothing changed (no
+ * commission, paid, reversed, in a pending payout, or already held for it).
+ */
+export function holdSaleCommissionForDispute({ ctx, input }: { ctx: Ctx; input: { saleId: string } }): Promise<CommissionRow | undefined> {
+  return holdForDispute(ctx, input.saleId);
+}
+
+/** A dispute won: the `dispute` hold of the sale's commission released (pending again unless other reasons hold it), in the event's transaction. */
+export function releaseSaleCommissionDisputeHold({ ctx, input }: { ctx: Ctx; input: { saleId: string } }): Promise<CommissionRow | undefined> {
+  return releaseDisputeHold(ctx, input.saleId);
 }
 
 export type { PartnerTotal } from './payout-claims.js';

@@ -15,6 +15,13 @@ const customerFields = {
     Nullable(Type.String({ format: 'uri', maxLength: 2048, pattern: HTTPS_URL_PATTERN, description: 'https URL; null clears it' })),
   ),
 };
+const stripeCustomerId = Type.Optional(
+  Type.String({
+    pattern: '^cus_[A-Za-z0-9]{1,250}$',
+    description:
+      "Extension. The customer's Stripe customer id (cus_…), remembered for them: a later Stripe invoice.paid of that Stripe customer (a subscription made outside Stripe Checkout) is their sale, attributed to their latest lead",
+  }),
+);
 const metadata = Type.Optional(Nullable(Type.Object({}, { additionalProperties: true, description: 'Stored with the event' })));
 
 export const LeadInput = Type.Object(
@@ -23,6 +30,7 @@ export const LeadInput = Type.Object(
     eventName: Type.String({ minLength: 1, maxLength: 255 }),
     ...customerFields,
     metadata,
+    stripeCustomerId,
   },
   { description: 'One lead event. Every accepted call records a new event (retries included).' },
 );
@@ -51,6 +59,7 @@ export const SaleInput = Type.Object(
     customerName: customerFields.customerName,
     customerEmail: customerFields.customerEmail,
     customerAvatar: customerFields.customerAvatar,
+    stripeCustomerId,
   },
   { description: 'Attribution order: leadEventName, then clickId, then the customer’s most recent lead; none: 400.' },
 );

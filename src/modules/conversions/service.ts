@@ -9,6 +9,7 @@ import { earnForConversion, followSaleRefund, type StoredConversion } from '../c
 import { findProgram } from '../program/service.js';
 import { conversionWriter, queueConversionEvent, type ConversionEventDeps } from './webhook-events.js';
 import type { IdHolder } from '../../db/resource-table.js';
+import type { Conn } from '../../db/connect.js';
 import {
   eventHolders,
   saleRefunds,
@@ -108,6 +109,30 @@ interface CustomerFields {
   customerName: string;
   customerEmail?: string | null;
   customerAvatar?: string | null;
+  /** The customer's Stripe customer id (cus_…), remembered through the listener the stripe module registers. */
+  stripeCustomerId?: string;
+}
+
+/** Remembers a Stripe customer id for a customer, on `ctx.db` (the write's transaction when it has one). */
+export type StripeCustomerListener = (ctx: Ctx, input: { stripeCustomerId: string; customerExternalId: string; clickId: string | null }) => Promise<void>;
+const stripeCustomerListeners = new Set<StripeCustomerListener>();
+
+/** The stripe module registers here at setUp (it imports conversions, so conversions cannot import it). */
+export function onStripeCustomerNamed(listener: StripeCustomerListener): void {
+  stripeCustomerListeners.add(listener);
+}
+
+/** The write of a lead or sale, then (on the same connection) the Stripe customer id it names remembered. */
+function rememberingStripeCustomer<R extends { clickId: string }>(ctx: Ctx, input: CustomerFields, write: (db: Conn) => Promise<R | undefined>) {
+  const stripeCustomerId = input.stripeCustomerId;
+  if (!stripeCustomerId) return write;
+  return async (db: Conn) => {
+    const row = await write(db);
+    if (!row) return row;
+    const named = { stripeCustomerId, customerExternalId: input.customerExternalId, clickId: row.clickId };
+    for (const listener of stripeCustomerListeners) await listener({ ...ctx, db }, named);
+    return row;
+  };
 }
 
 export interface LeadInput extends CustomerFields {
@@ -123,7 +148,7 @@ export async function trackLead({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
   const inOutbox = await conversionWriter(ctx, deps, 'lead');
   const record = (clickId: string, from: EventOrigin) =>
     inOutbox(
-      (db) =>
+      rememberingStripeCustomer(ctx, input, (db) =>
         recordLead(db, {
           id: newId(),
           workspaceId: ctx.workspace.id,
@@ -134,6 +159,7 @@ export async function trackLead({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
           metadata: input.metadata,
           customer,
         }),
+      ),
       (row) => asConversion('lead', row, true),
     );
   if (input.clickId === '') {
@@ -188,7 +214,7 @@ export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
   const inOutbox = await conversionWriter(ctx, deps, 'sale');
   const record = () =>
     inOutbox(
-      (db) =>
+      rememberingStripeCustomer(ctx, input, (db) =>
         recordSale(db, {
           id: newId(),
           workspaceId: ctx.workspace.id,
@@ -202,6 +228,7 @@ export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
           customer,
           invoiceId: input.invoiceId,
         }),
+      ),
       (row) => asConversion('sale', row, named),
     );
   const recorded = await record();

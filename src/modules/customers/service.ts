@@ -5,7 +5,8 @@ import { assertBulkSize, assertDistinct, assertHttps, bulkResource } from '../bu
 import { withTransaction } from '../../core/transaction.js';
 import { type Ctx } from '../../core/context.js';
 import { type Item } from '../../core/items.js';
-import { customerStore, customersByExternalId, setWinningPartner, type CustomerRow } from './store.js';
+import { normalizeEmail, emailKey } from '../../core/email.js';
+import { customerStore, customersByEmailLocal, customersByExternalId, setWinningPartner, type CustomerRow } from './store.js';
 
 export type { CustomerRow } from './store.js';
 
@@ -28,6 +29,17 @@ export const { holders: customerHolders, byIds: customersByIds, importRecords: i
 /** The workspace's active customers with these external ids: externalId → id (an import merges a customer into the one it already is). */
 export async function customerIdsByExternalId({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<Map<string, string>> {
   return new Map((await customersByExternalId(ctx.db, ctx.workspace.id, input)).map((c) => [c.externalId, c.id]));
+}
+
+/**
+ * The external ids of the workspace's active customers with this e-mail, compared as
+ * core/email.ts normalizes addresses (case, a trailing dot, an internationalized domain).
+ */
+export async function customerExternalIdsByEmail({ ctx, input }: { ctx: Ctx; input: { email: string } }): Promise<string[]> {
+  const email = normalizeEmail(input.email);
+  if (!email) return [];
+  const candidates = await customersByEmailLocal(ctx.db, ctx.workspace.id, email.slice(0, email.lastIndexOf('@')));
+  return candidates.filter((c) => emailKey(c.email) === email).map((c) => c.externalId);
 }
 
 export const listCustomers = customers.list;

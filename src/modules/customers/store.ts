@@ -44,3 +44,16 @@ export async function setWinningPartner(conn: Conn, workspaceId: string, custome
   );
   return won.length > 0;
 }
+
+/**
+ * Active customers of the workspace whose e-mail's local part is `local` (lower case): the
+ * candidates for one address, read through customers_email_local; the caller compares them whole.
+ */
+export function customersByEmailLocal(conn: Conn, workspaceId: string, local: string): Promise<{ externalId: string; email: string }[]> {
+  return rows(
+    conn,
+    sql`SELECT external_id AS "externalId", email FROM customers
+        WHERE workspace_id = ${workspaceId}::uuid AND deleted_at IS NULL AND email IS NOT NULL AND lower(split_part(email, '@', 1)) = ${local}
+        LIMIT 1000`,
+  );
+}

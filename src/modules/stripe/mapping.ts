@@ -5,7 +5,14 @@
  */
 
 /** The event types a connection asks Stripe to send. */
-export const STRIPE_EVENT_TYPES = ['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'invoice.paid', 'charge.refunded'] as const;
+export const STRIPE_EVENT_TYPES = [
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'invoice.paid',
+  'charge.refunded',
+  'charge.dispute.created',
+  'charge.dispute.closed',
+] as const;
 
 export const STRIPE_API_VERSION = '2024-06-20';
 
@@ -43,8 +50,16 @@ export type Meaning =
       currency: string | undefined;
       stripeCustomerId: string | undefined;
       paymentIntentId: string | undefined;
+      /** The subscription's metadata.customerExternalId, when the invoice carries one. */
+      customerExternalId: string | undefined;
       name: string | undefined;
       email: string | undefined;
+    }
+  | {
+      kind: 'dispute';
+      /** opened: its commission held; lost: a whole refund; won (or an inquiry closed): the hold released; other: nothing. */
+      phase: 'opened' | 'lost' | 'won' | 'other';
+      paymentIntentId: string | undefined;
     }
   | { kind: 'refund'; paymentIntentId: string | undefined; amountRefunded: number | undefined }
   | { kind: 'ignored' };
@@ -158,15 +173,40 @@ export function meaningOf(event: StripeEvent, clickIdParam: string): Meaning {
         currency: currencyOf(o.currency),
         stripeCustomerId: idOf(o.customer),
         paymentIntentId: idOf(o.payment_intent),
+        customerExternalId: subscriptionExternalId(o),
         name: cleanText(o.customer_name),
         email: email(o.customer_email),
       };
     }
+    case 'charge.dispute.created':
+      return { kind: 'dispute', phase: 'opened', paymentIntentId: idOf(o.payment_intent) };
+    case 'charge.dispute.closed':
+      return { kind: 'dispute', phase: closedPhase(o.status), paymentIntentId: idOf(o.payment_intent) };
     case 'charge.refunded':
       return { kind: 'refund', paymentIntentId: idOf(o.payment_intent), amountRefunded: amountOf(o.amount_refunded) };
     default:
       return { kind: 'ignored' };
   }
+}
+
+/**
+ * The invoice's subscription metadata.customerExternalId: `parent.subscription_details.metadata`
+ * since API version 2025-03-31 (basil), `subscription_details.metadata` before it; both are read.
+ */
+function subscriptionExternalId(invoice: Record<string, unknown>): string | undefined {
+  const parent = isObject(invoice.parent) ? invoice.parent : {};
+  for (const details of [parent.subscription_details, invoice.subscription_details]) {
+    const metadata = isObject(details) && isObject(details.metadata) ? details.metadata : {};
+    const id = cleanText(metadata.customerExternalId);
+    if (id) return id;
+  }
+  return undefined;
+}
+
+/** A closed dispute's status: lost, won, or an inquiry closed without a chargeback (warning_closed: nothing was taken). */
+function closedPhase(status: unknown): 'lost' | 'won' | 'other' {
+  if (status === 'lost') return 'lost';
+  return status === 'won' || status === 'warning_closed' ? 'won' : 'other';
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -134,7 +134,7 @@ function registerWebhook(app: App, deps: StripeRouteDeps) {
         tags: ['Stripe'],
         summary: 'Receive a Stripe event',
         description:
-          'Called by Stripe, not by clients: no credential; the `Stripe-Signature` header (t=…,v1=…: HMAC-SHA256 with the signing secret over `t.body`, at most 5 minutes old) is checked over the raw body (at most 1 MB) before it is read. 400 for a missing or wrong signature, a pending connection or a body that is not an event; 404 for an unknown or deleted connection; 200 `{ received: true }` for every event accepted, also one already seen (within 30 days) or of a type that makes no sale.',
+          "Called by Stripe, not by clients: no credential. Events read: checkout.session.completed and checkout.session.async_payment_succeeded (a sale), invoice.paid (a Subscription sale of the customer found by Stripe customer id, else subscription metadata.customerExternalId, else a unique e-mail), charge.refunded (the sale's refunded total), charge.dispute.created (the sale's partner commission held, reason dispute) and charge.dispute.closed (lost: a whole refund; won: the dispute hold released). The `Stripe-Signature` header (t=…,v1=…: HMAC-SHA256 with the signing secret over `t.body`, at most 5 minutes old) is checked over the raw body (at most 1 MB) before it is read. 400 for a missing or wrong signature, a pending connection or a body that is not an event; 404 for an unknown or deleted connection; 200 `{ received: true }` for every event accepted, also one already seen (within 30 days) or of a type that makes no sale.",
         params: WebhookParams,
         response: { 200: Received },
       },

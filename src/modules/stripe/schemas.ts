@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 import { STRIPE_EVENT_TYPES } from './mapping.js';
 
-export const OUTCOMES = ['sale', 'renewal', 'refund', 'duplicate', 'unattributed', 'test_mode', 'ignored'] as const;
+export const OUTCOMES = ['sale', 'renewal', 'refund', 'dispute', 'duplicate', 'unattributed', 'test_mode', 'ignored'] as const;
+export const UNATTRIBUTED_REASONS = ['no_customer', 'no_lead', 'no_sale'] as const;
 
 export const StripeConnection = Type.Object(
   {
@@ -37,9 +38,15 @@ export const StripeEventRecord = Type.Object(
     livemode: Type.Boolean(),
     outcome: StringEnum(OUTCOMES, {
       description:
-        'sale (a checkout made a sale), renewal (an invoice made a sale), refund (a refund applied, or kept for a sale not seen yet), duplicate (an event id seen within 30 days, or a payment already counted), unattributed (no click id of this workspace, no known customer, no lead), test_mode (livemode false on a connection without testMode), ignored (an event type or state that makes no sale)',
+        "sale (a checkout made a sale), renewal (an invoice made a sale), refund (a refund applied, or kept for a sale not seen yet; also a dispute lost, a whole refund), dispute (charge.dispute.created: the sale's partner commission held with the reason dispute; charge.dispute.closed won: that hold released), duplicate (an event id seen within 30 days, or a payment already counted), unattributed (no click id of this workspace, no known customer, no lead, no sale for the payment: see reason), test_mode (livemode false on a connection without testMode), ignored (an event type or state that makes no sale)",
     }),
-    saleId: Nullable({ ...Uuid, description: 'The sale made or refunded (GET /api/events?id=…)' }),
+    saleId: Nullable({ ...Uuid, description: 'The sale made, refunded or disputed (GET /api/events?id=…)' }),
+    reason: Nullable(
+      StringEnum(UNATTRIBUTED_REASONS, {
+        description:
+          'Of an unattributed event: no_customer (an invoice whose Stripe customer id, subscription metadata.customerExternalId and e-mail name no one customer), no_lead (a customer without a lead or click), no_sale (a refund or dispute of a payment no sale holds)',
+      }),
+    ),
     createdAt: DateTime,
   },
   { $id: 'StripeEvent' },

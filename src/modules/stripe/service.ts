@@ -9,6 +9,8 @@ import { isUuid, newId } from '../../db/ids.js';
 import { applyRefund, findStripeSale, isWorkspaceClick, queueSaleWebhook, recordStripeSale, type ConversionDeps } from '../conversions/service.js';
 import { requireWorkspace } from '../workspaces/service.js';
 import { meaningOf, readEvent, STRIPE_EVENT_TYPES, type Meaning, type StripeEvent } from './mapping.js';
+import { disputeEvent } from './disputes.js';
+import { invoiceCustomer } from './invoice-customer.js';
 import { checkSignature } from './signature.js';
 import * as store from './store.js';
 
@@ -98,6 +100,22 @@ export async function deleteConnection({ ctx }: { ctx: Ctx }): Promise<{ deleted
   return { deletedIds: [id] };
 }
 
+/**
+ * Remembers that a Stripe customer id is this customer (POST /api/track/lead and /sale with
+ * `stripeCustomerId`, for subscriptions made outside Checkout): a later invoice.paid of that
+ * Stripe customer is theirs. On `ctx.db`, the caller's transaction when it has one; a click
+ * remembered before is kept.
+ */
+export async function rememberStripeCustomer({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { stripeCustomerId: string; customerExternalId: string; clickId: string | null };
+}): Promise<void> {
+  await store.rememberCustomer(ctx.db, { workspaceId: ctx.workspace.id, ...input });
+}
+
 export async function listStripeEvents({ ctx, input }: { ctx: Ctx; input: ListParams }): Promise<store.EventRow[]> {
   return store.listEvents(ctx.db, ctx.workspace.id, input);
 }
@@ -154,7 +172,8 @@ export async function receiveStripeEvent({
         : await handle(wctx, meaning);
     await store.insertEvent(tx, { id: newId(), workspaceId: workspace.id, connectionId: connection.id, ...eventFields(event), ...result });
     // A sale made here is a sale like any other: its sale.created webhook, in the same transaction.
-    if (result.saleId && result.outcome !== 'refund') queued = await queueSaleWebhook({ ctx: wctx, deps: deps.conversions, input: { saleId: result.saleId } });
+    if (result.saleId && result.outcome !== 'refund' && result.outcome !== 'dispute')
+      queued = await queueSaleWebhook({ ctx: wctx, deps: deps.conversions, input: { saleId: result.saleId } });
   });
   if (queued > 0) deps.conversions.onEventsWritten?.();
   return { received: true };
@@ -170,7 +189,7 @@ function parseJson(body: Buffer): unknown {
   }
 }
 
-type Result = { outcome: store.Outcome; saleId: string | null };
+type Result = store.Result;
 
 function handle(ctx: Ctx, meaning: Meaning): Promise<Result> {
   switch (meaning.kind) {
@@ -180,6 +199,8 @@ function handle(ctx: Ctx, meaning: Meaning): Promise<Result> {
       return invoicePaid(ctx, meaning);
     case 'refund':
       return chargeRefunded(ctx, meaning);
+    case 'dispute':
+      return disputeEvent(ctx, meaning);
     default:
       return Promise.resolve({ outcome: 'ignored', saleId: null });
   }
@@ -220,8 +241,8 @@ async function invoicePaid(ctx: Ctx, m: Extract<Meaning, { kind: 'invoice' }>): 
   if (already) return { outcome: 'duplicate', saleId: already.id };
   // A trial's first invoice is paid with nothing: no revenue, no sale.
   if (m.amount === undefined || m.amount === 0 || m.currency === undefined) return { outcome: 'ignored', saleId: null };
-  const known = m.stripeCustomerId ? await store.customerOf(ctx.db, ctx.workspace.id, m.stripeCustomerId) : undefined;
-  if (!known) return { outcome: 'unattributed', saleId: null };
+  const known = await invoiceCustomer(ctx, m);
+  if (!known) return { outcome: 'unattributed', saleId: null, reason: 'no_customer' };
   return madeSale(ctx, 'renewal', m.paymentIntentId, {
     amount: m.amount,
     currency: m.currency,
@@ -253,13 +274,13 @@ async function madeSale(
     ctx,
     input: { ...s, stripe: { invoiceId: s.invoiceId ?? null, paymentIntentId: paymentIntentId ?? null, refundedAmount } },
   });
-  if (!sale) return { outcome: 'unattributed', saleId: null };
+  if (!sale) return { outcome: 'unattributed', saleId: null, reason: 'no_lead' };
   if (paymentIntentId && refundedAmount > 0) await store.dropPendingRefund(ctx.db, ctx.workspace.id, paymentIntentId);
   return { outcome, saleId: sale.id };
 }
 
 async function chargeRefunded(ctx: Ctx, m: Extract<Meaning, { kind: 'refund' }>): Promise<Result> {
-  if (!m.paymentIntentId || m.amountRefunded === undefined) return { outcome: 'unattributed', saleId: null };
+  if (!m.paymentIntentId || m.amountRefunded === undefined) return { outcome: 'unattributed', saleId: null, reason: 'no_sale' };
   const sale = await findStripeSale({ ctx, input: { paymentIntentId: m.paymentIntentId } });
   if (!sale) {
     await store.keepPendingRefund(ctx.db, { workspaceId: ctx.workspace.id, paymentIntentId: m.paymentIntentId, amountRefunded: m.amountRefunded });

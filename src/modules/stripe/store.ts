@@ -85,7 +85,17 @@ export async function claimEventId(conn: Conn, connectionId: string, stripeId: s
   return claimed.length === 1;
 }
 
-export type Outcome = 'sale' | 'renewal' | 'refund' | 'duplicate' | 'unattributed' | 'test_mode' | 'ignored';
+export type Outcome = 'sale' | 'renewal' | 'refund' | 'dispute' | 'duplicate' | 'unattributed' | 'test_mode' | 'ignored';
+
+/** Why an event is unattributed: no customer found, a customer without a lead (or click), no sale for the payment. */
+export type UnattributedReason = 'no_customer' | 'no_lead' | 'no_sale';
+
+/** What an event made, as listed. */
+export interface Result {
+  outcome: Outcome;
+  saleId: string | null;
+  reason?: UnattributedReason;
+}
 
 export interface EventRow {
   id: string;
@@ -94,19 +104,33 @@ export interface EventRow {
   livemode: boolean;
   outcome: Outcome;
   saleId: string | null;
+  reason: UnattributedReason | null;
   createdAt: string;
 }
 
-const EVENT_COLUMNS = sql.raw(`id, stripe_id AS "stripeId", type, livemode, outcome, sale_id AS "saleId", ${isoTimestamp('created_at')} AS "createdAt"`);
+const EVENT_COLUMNS = sql.raw(
+  `id, stripe_id AS "stripeId", type, livemode, outcome, sale_id AS "saleId", reason, ${isoTimestamp('created_at')} AS "createdAt"`,
+);
 
 export async function insertEvent(
   conn: Conn,
-  e: { id: string; workspaceId: string; connectionId: string; stripeId: string; type: string; livemode: boolean; outcome: Outcome; saleId: string | null },
+  e: {
+    id: string;
+    workspaceId: string;
+    connectionId: string;
+    stripeId: string;
+    type: string;
+    livemode: boolean;
+    outcome: Outcome;
+    saleId: string | null;
+    reason?: UnattributedReason;
+  },
 ): Promise<EventRow> {
   const [row] = await rows<EventRow>(
     conn,
-    sql`INSERT INTO stripe_events (id, workspace_id, connection_id, stripe_id, type, livemode, outcome, sale_id)
-        VALUES (${e.id}::uuid, ${e.workspaceId}::uuid, ${e.connectionId}::uuid, ${e.stripeId}, ${e.type}, ${e.livemode}, ${e.outcome}, ${e.saleId}::uuid)
+    sql`INSERT INTO stripe_events (id, workspace_id, connection_id, stripe_id, type, livemode, outcome, sale_id, reason)
+        VALUES (${e.id}::uuid, ${e.workspaceId}::uuid, ${e.connectionId}::uuid, ${e.stripeId}, ${e.type}, ${e.livemode}, ${e.outcome}, ${e.saleId}::uuid,
+          ${e.reason ?? null})
         RETURNING ${EVENT_COLUMNS}`,
   );
   return row!;

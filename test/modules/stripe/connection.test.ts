@@ -41,7 +41,14 @@ describe('connecting Stripe in two steps', () => {
     expect(put.statusCode, put.body).toBe(200);
     const connected = put.json<Record<string, unknown>>();
     expect(connected).toMatchObject({ id: pending.id, webhookUrl: pending.webhookUrl, status: 'connected', testMode: false, apiVersion: '2024-06-20' });
-    expect(connected.events).toEqual(['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'invoice.paid', 'charge.refunded']);
+    expect(connected.events).toEqual([
+      'checkout.session.completed',
+      'checkout.session.async_payment_succeeded',
+      'invoice.paid',
+      'charge.refunded',
+      'charge.dispute.created',
+      'charge.dispute.closed',
+    ]);
     expect(Date.parse(connected.connectedAt as string)).not.toBeNaN();
 
     const got = await t.inject({ method: 'GET', url: '/api/integrations/stripe', headers: bearer(ws.key) });

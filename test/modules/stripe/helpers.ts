@@ -29,6 +29,17 @@ export interface StripeEventBody {
 const fixture = (type: string): StripeEventBody =>
   JSON.parse(readFileSync(new URL(`../../fixtures/stripe/${type}.json`, import.meta.url), 'utf8')) as StripeEventBody;
 
+/** The event types with a fixture of their own; any other type is built on checkout.session.completed's. */
+const FIXTURES = new Set([
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'invoice.paid',
+  'invoice.paid.parent',
+  'charge.refunded',
+  'charge.dispute.created',
+  'charge.dispute.closed',
+]);
+
 /** A unique Stripe-style id with this prefix. */
 export const stripeId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
@@ -37,11 +48,7 @@ export const stripeId = (prefix: string) => `${prefix}_${randomBytes(12).toStrin
  * (undefined removes one), and `livemode` as given (both the event's and the object's).
  */
 export function stripeEvent(type: StripeType | string, object: Record<string, unknown>, o: { id?: string; livemode?: boolean } = {}): StripeEventBody {
-  const event = fixture(
-    type === 'checkout.session.completed' || type.startsWith('checkout.session.async') || type === 'invoice.paid' || type === 'charge.refunded'
-      ? type
-      : 'checkout.session.completed',
-  );
+  const event = fixture(FIXTURES.has(type) ? type : 'checkout.session.completed');
   event.type = type;
   event.id = o.id ?? stripeId('evt');
   const target = event.data.object;
@@ -116,6 +123,7 @@ export interface ReceivedEvent {
   livemode: boolean;
   outcome: string;
   saleId: string | null;
+  reason: string | null;
   createdAt: string;
 }
 

@@ -53,10 +53,10 @@ async function shop(o: { testMode?: boolean } = {}) {
     expect(res.statusCode, res.body).toBe(200);
     return res.json<Sale[]>();
   };
-  /** The outcome the latest received event was listed with, and its sale. */
+  /** The outcome the latest received event was listed with, its sale, and why when unattributed. */
   const latest = async () => {
     const [e] = await receivedEvents(t, api.ws.key, '?take=1');
-    return { outcome: e!.outcome, saleId: e!.saleId };
+    return { outcome: e!.outcome, saleId: e!.saleId, ...(e!.reason ? { reason: e!.reason } : {}) };
   };
   const revenue = async () => {
     const byLink = await api.send('GET', '/api/analytics?groupBy=link');
@@ -130,7 +130,7 @@ describe('checkout.session.completed', () => {
     const s = await shop();
     for (const ref of ['user_8812', randomUUID(), `ltid_${randomUUID()}`, `${s.clickId}x`]) {
       await s.send('checkout.session.completed', checkout({ client_reference_id: ref }));
-      expect(await s.latest()).toEqual({ outcome: 'unattributed', saleId: null });
+      expect(await s.latest()).toEqual({ outcome: 'unattributed', saleId: null, reason: 'no_lead' });
     }
     expect(await s.sales()).toEqual([]);
 
@@ -145,7 +145,7 @@ describe('checkout.session.completed', () => {
     const s = await shop();
     const other = await clientWithClick(t);
     await s.send('checkout.session.completed', checkout({ client_reference_id: other.clickId }));
-    expect(await s.latest()).toEqual({ outcome: 'unattributed', saleId: null });
+    expect(await s.latest()).toEqual({ outcome: 'unattributed', saleId: null, reason: 'no_lead' });
     expect(await s.sales()).toEqual([]);
   });
 
@@ -231,7 +231,7 @@ describe('subscriptions: invoice.paid', () => {
     const s = await shop();
     const session = subscriptionCheckout(s);
     await s.send('invoice.paid', invoice({ id: session.invoice, customer: session.customer, billing_reason: 'subscription_create' }));
-    expect(await s.latest()).toEqual({ outcome: 'unattributed', saleId: null });
+    expect(await s.latest()).toEqual({ outcome: 'unattributed', saleId: null, reason: 'no_customer' });
     await s.send('checkout.session.completed', session);
     expect(await s.sales()).toHaveLength(1);
     expect((await s.latest()).outcome).toBe('sale');
@@ -272,7 +272,7 @@ describe('subscriptions: invoice.paid', () => {
   it('an invoice of a Stripe customer no checkout named: unattributed', async () => {
     const s = await shop();
     await s.send('invoice.paid', invoice({ customer: stripeId('cus') }));
-    expect(await s.latest()).toEqual({ outcome: 'unattributed', saleId: null });
+    expect(await s.latest()).toEqual({ outcome: 'unattributed', saleId: null, reason: 'no_customer' });
     expect(await s.sales()).toEqual([]);
   });
 });
@@ -339,7 +339,7 @@ describe('charge.refunded: revenue net of refunds', () => {
   it('a refund without a payment intent: unattributed', async () => {
     const s = await shop();
     await s.send('charge.refunded', refund(null, 100));
-    expect(await s.latest()).toEqual({ outcome: 'unattributed', saleId: null });
+    expect(await s.latest()).toEqual({ outcome: 'unattributed', saleId: null, reason: 'no_sale' });
   });
 });
 

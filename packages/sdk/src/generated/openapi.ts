@@ -1170,7 +1170,7 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "payable" | "held" | "reversed" | "paid";
-            /** @description The fraud rules that hold it: selfReferral, sameVisitor, disposableEmail, burst, duplicateCustomer */
+            /** @description Why it is held: the fraud rules that fired (selfReferral, sameVisitor, disposableEmail, burst, duplicateCustomer), and dispute while a Stripe dispute of its sale is open */
             holdReasons: string[];
             /** @enum {string|null} */
             reversedReason: "refund" | "banned" | "rejected" | "fraud" | "manual" | null;
@@ -6865,6 +6865,8 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description Extension. The customer's Stripe customer id (cus_…), remembered for them: a later Stripe invoice.paid of that Stripe customer (a subscription made outside Stripe Checkout) is their sale, attributed to their latest lead */
+                    stripeCustomerId?: string;
                 };
             };
         };
@@ -7035,6 +7037,8 @@ export interface operations {
                      * @description https URL; null clears it
                      */
                     customerAvatar?: string | null;
+                    /** @description Extension. The customer's Stripe customer id (cus_…), remembered for them: a later Stripe invoice.paid of that Stripe customer (a subscription made outside Stripe Checkout) is their sale, attributed to their latest lead */
+                    stripeCustomerId?: string;
                 };
             };
         };

@@ -201,7 +201,10 @@ function Events() {
                       <code>{e.stripeId}</code>
                     </span>
                   </td>
-                  <td>{p.outcomes[e.outcome] ?? e.outcome}</td>
+                  <td>
+                    {p.outcomes[e.outcome] ?? e.outcome}
+                    {e.reason ? <span class="hint">{p.reasons[e.reason] ?? e.reason}</span> : null}
+                  </td>
                   <td>{e.saleId ? <code class="wh-id">{e.saleId}</code> : p.none}</td>
                   <td>{date(e.createdAt)}</td>
                 </tr>
