@@ -18,6 +18,8 @@ export interface BulkRouteSpec<Q extends ListParams = ListParams> {
   createItem: TSchema;
   upsertItem: TSchema;
   listQuery?: TSchema;
+  /** Further answers of POST and PUT (a state conflict's 409), declared in the document. */
+  writeResponses?: Record<number, TSchema>;
   deleteNote: string;
   /** Checks of POST and PUT beyond the write scope, once the body is valid (e.g. scopes some fields need). */
   writeGuard?: preHandlerAsyncHookHandler;
@@ -65,7 +67,7 @@ export function registerBulkRoutes<Q extends ListParams>(app: App, deps: Resourc
         summary: `Create ${spec.tag.toLowerCase()}`,
         description: `Atomic: one bad item fails the request with 400 naming \`[index].field\`, and nothing is written.${spec.writeNote ? ` ${spec.writeNote}` : ''}`,
         body: BulkOf(spec.createItem, 'Items to create, 1 to the plan maximum'),
-        response: { 201: list },
+        response: { 201: list, ...spec.writeResponses },
       },
     },
     async (req, reply) => reply.status(201).send(await spec.service.create({ ctx: serviceContext(deps, req), input: req.body as Item[] })),
@@ -84,7 +86,7 @@ export function registerBulkRoutes<Q extends ListParams>(app: App, deps: Resourc
           'Entries with `id` update that record (omitted fields stay, null clears optional fields); entries without `id` are inserted. Results in input order. Atomic.' +
           (spec.writeNote ? ` ${spec.writeNote}` : ''),
         body: BulkOf(spec.upsertItem, 'Entries to update (with id) or insert (without id)'),
-        response: { 200: list },
+        response: { 200: list, ...spec.writeResponses },
       },
     },
     async (req) => spec.service.upsert({ ctx: serviceContext(deps, req), input: req.body as Item[] }),

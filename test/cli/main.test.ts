@@ -145,11 +145,11 @@ describe('people from the CLI (operations.md §7)', () => {
 });
 
 describe('linktrail as a child process', () => {
-  test('--help and key create --help list the fourteen scopes, each with what it allows', async () => {
+  test('--help and key create --help list the sixteen scopes, each with what it allows', async () => {
     for (const args of [['--help'], ['key', 'create', '--help'], ['-h']]) {
       const { code, stdout } = await linktrail(args);
       expect(code, stdout).toBe(0);
-      expect(SCOPES).toHaveLength(14);
+      expect(SCOPES).toHaveLength(16);
       for (const scope of SCOPES) expect(stdout).toMatch(new RegExp(`^\\s+${scope}\\s+\\S.{8,}$`, 'm'));
     }
     const keyCreate = (await linktrail(['key', 'create', '--help'])).stdout;

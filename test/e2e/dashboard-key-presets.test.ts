@@ -36,10 +36,19 @@ describe.skipIf(!dashboardRunnable())('API key presets', () => {
     await page.getByRole('button', { name: 'New API key', exact: true }).click();
     const presets = page.getByRole('group', { name: 'Presets' });
     await presets.getByRole('button', { name: 'Read only' }).click();
-    expect(await ticked(page)).toEqual(['linksRead', 'collectionsRead', 'tagsRead', 'analyticsRead', 'customersRead', 'partnersRead', 'webhooksRead']);
+    expect(await ticked(page)).toEqual([
+      'linksRead',
+      'collectionsRead',
+      'tagsRead',
+      'analyticsRead',
+      'customersRead',
+      'partnersRead',
+      'webhooksRead',
+      'programsRead',
+    ]);
     expect(await presets.getByRole('button', { name: 'Read only' }).getAttribute('aria-pressed')).toBe('true');
     await presets.getByRole('button', { name: 'Full access' }).click();
-    expect(await ticked(page)).toHaveLength(14);
+    expect(await ticked(page)).toHaveLength(16);
     // A box unticked by hand is no preset any more.
     await page.getByRole('checkbox', { name: /webhooksWrite/ }).uncheck();
     expect(await presets.locator('[aria-pressed="true"]').count()).toBe(0);
@@ -58,7 +67,7 @@ describe.skipIf(!dashboardRunnable())('API key presets', () => {
     await d.open(page, '/settings/keys', 'مفاتيح الواجهة البرمجية');
     await page.getByRole('button', { name: 'مفتاح واجهة برمجية جديد', exact: true }).click();
     await page.getByRole('group', { name: 'مجموعات جاهزة' }).getByRole('button', { name: 'قراءة فقط' }).click();
-    expect(await ticked(page)).toHaveLength(7);
+    expect(await ticked(page)).toHaveLength(8);
     await d.checkAccessibility(page, 'key-presets-ar');
   });
 });

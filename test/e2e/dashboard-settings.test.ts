@@ -66,8 +66,8 @@ describe.skipIf(!dashboardRunnable())('settings, account and invitation pages in
     // Each scope says what it allows (api.md's table).
     await page.getByRole('checkbox', { name: /linksRead Read links/ }).check();
     await page.getByRole('checkbox', { name: /analyticsRead Read click analytics/ }).check();
-    // The owner's role allows all fourteen scopes (operations.md §7 with §11's two).
-    expect(await page.getByRole('checkbox').count()).toBe(14);
+    // The owner's role allows all sixteen scopes (operations.md §7 with §11's two and §18's two).
+    expect(await page.getByRole('checkbox').count()).toBe(16);
     await d.checkAccessibility(page, 'settings-keys-form-en');
     await page.getByRole('button', { name: 'Create key' }).click();
 

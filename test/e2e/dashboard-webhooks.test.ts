@@ -132,8 +132,9 @@ describe.skipIf(!dashboardRunnable())('Settings → Webhooks in Chromium', () =>
     await expect.poll(() => page.evaluate<string>('document.activeElement.getAttribute("name")')).toBe('url');
     await page.getByLabel('Endpoint URL').fill(receiver.url);
     await page.getByLabel('Description').fill('CRM sync');
-    // Each event says what it is and which read scopes it needs.
-    expect(await page.getByRole('checkbox').count()).toBe(6);
+    // Each event says what it is and which read scopes it needs (the program's four among them).
+    expect(await page.getByRole('checkbox').count()).toBe(10);
+    await page.getByRole('checkbox', { name: /commission\.created A partner earned a commission Needs programsRead/ }).waitFor();
     await page.getByRole('checkbox', { name: /link\.created A link was created Needs linksRead/ }).check();
     await page.getByRole('checkbox', { name: /sale\.created .* analyticsRead, customersRead/ }).check();
     // None chosen is said on the page, not sent.

@@ -199,7 +199,7 @@ describe('discovery', () => {
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     };
     expect(await res.json()).toEqual(expected);
-    expect(SCOPES).toHaveLength(14);
+    expect(SCOPES).toHaveLength(16);
     expect(as).toEqual(expected);
   });
 });

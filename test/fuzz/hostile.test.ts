@@ -77,6 +77,8 @@ interface Route {
   sessionOnly: boolean;
   body?: Schema;
   query?: Schema;
+  /** The route declares a state conflict (409 with a code) in its schema: the partner program's routes. */
+  conflicts: boolean;
 }
 
 /** Unauthenticated routes of operations.md §1 that are neither /api nor short links. */
@@ -123,7 +125,7 @@ function familyOf(r: RouteOptions): Family | undefined {
 
 function allRoutes(): Route[] {
   return routeTable(t.runtime.app).flatMap((r) => {
-    const schema = (r.schema ?? {}) as { body?: Schema; querystring?: Schema };
+    const schema = (r.schema ?? {}) as { body?: Schema; querystring?: Schema; response?: Record<string, unknown> };
     const config = (r.config ?? {}) as { scope?: Scope | readonly Scope[]; sessionOnly?: boolean };
     return (Array.isArray(r.method) ? r.method : [r.method]).map((m) => ({
       method: String(m).toUpperCase(),
@@ -133,6 +135,7 @@ function allRoutes(): Route[] {
       sessionOnly: config.sessionOnly === true,
       body: schema.body,
       query: schema.querystring,
+      conflicts: schema.response?.['409'] !== undefined,
     }));
   });
 }
@@ -143,7 +146,8 @@ const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
  * Starting an import answers 202 (a background job), 409 while one runs (operations.md §13): a
  * JSON object body is read as a Linktrail export (source=linktrail), which a fuzzed body can be.
  */
-const startsImport = (route: Route): readonly number[] => (route.method === 'POST' && route.url.endsWith('/imports') ? [202, 409] : []);
+const startsImport = (route: Route): readonly number[] =>
+  route.method === 'POST' && route.url.endsWith('/imports') ? [202, 409] : route.conflicts ? [409] : [];
 
 /** A family's routes, deletions last (so that the records the other routes use are still there). */
 const routesOf = (family: Family, filter: (r: Route) => boolean = () => true) =>

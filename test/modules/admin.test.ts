@@ -308,9 +308,9 @@ describe('keys', () => {
     expect(new Date(listed.expiresAt!).toISOString()).toBe(expiresAt);
   });
 
-  it('accepts every one of the fourteen scopes', async () => {
+  it('accepts every one of the sixteen scopes', async () => {
     const ws = await createWorkspace({ name: uniqueName('all-scopes') });
-    expect(SCOPES).toHaveLength(14);
+    expect(SCOPES).toHaveLength(16);
     const created = await createKey(ws.id, { name: 'all', scopes: [...SCOPES] });
     expect([...created.scopes].sort()).toEqual([...SCOPES].sort());
   });

@@ -62,6 +62,7 @@ export const programRoutes = routesPlugin<ProgramRouteDeps>('program', (app, dep
     createItem: PartnerGroupCreate,
     upsertItem: PartnerGroupUpsert,
     deleteNote: 'Their partners move to the group `default`, which cannot be deleted (400 `default_group`).',
+    writeResponses: { 409: errorAnswer('program_required (the workspace has no program yet) or group_name_taken') },
     service: {
       list: ({ ctx }) => listGroups({ ctx }),
       create: ({ ctx, input }) => writePartnerGroups({ ctx, input: input as GroupItem[], mode: 'create' }),

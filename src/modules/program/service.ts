@@ -3,6 +3,7 @@ import type { Ctx } from '../../core/context.js';
 import { AppError, invalid, notFound } from '../../core/errors.js';
 import { uniqueConstraintOf, withTransaction } from '../../core/transaction.js';
 import { newId } from '../../db/ids.js';
+import { normalisedHttps } from '../bulk/service.js';
 import { createCollections } from '../collections/service.js';
 import { CURRENCIES } from '../../core/currencies.js';
 import { activeHostsOfWorkspace, normalizeHost } from '../domains/service.js';
@@ -90,6 +91,12 @@ function changesOf(before: ProgramRow | undefined, after: ProgramRow): Record<st
  * (their column's default). A slug another workspace holds is 409 slug_taken.
  */
 export async function putProgram({ ctx, input }: { ctx: Ctx; input: ProgramInputBody }): Promise<ProgramRow> {
+  input = { ...input };
+  // The URL rule of every link (400 naming the field), and their stored form.
+  input.landingUrl = normalisedHttps(input.landingUrl, 'landingUrl', 2048)!;
+  if (input.termsUrl) input.termsUrl = normalisedHttps(input.termsUrl, 'termsUrl', 2048)!;
+  if (input.linkPrefixes) input.linkPrefixes = input.linkPrefixes.map((p, i) => normalisedHttps(p, `linkPrefixes[${i}]`, 2048)!);
+  input.embedOrigins?.forEach((o, i) => normalisedHttps(o, `embedOrigins[${i}]`, 300));
   try {
     return await writeProgram(ctx, input);
   } catch (err) {

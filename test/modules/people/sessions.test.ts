@@ -172,6 +172,8 @@ describe('first-user setup', { timeout: 180_000 }, () => {
               'partnersWrite',
               'webhooksRead',
               'webhooksWrite',
+              'programsRead',
+              'programsWrite',
             ],
             features: ['expiration', 'password', 'cloaking', 'deviceTargeting', 'geoTargeting'],
             maxBulkItems: 10_000,

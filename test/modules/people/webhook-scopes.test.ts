@@ -69,14 +69,14 @@ describe('§7 role table: the owner has both webhook scopes, member and viewer n
     return res.json<{ workspaces: { id: string; scopes: string[] }[] }>().workspaces.find((x) => x.id === w.id)!.scopes;
   };
 
-  test('GET /api/me: owner 14 scopes with both; member the twelve of api.md; viewer the six reads', async () => {
+  test("GET /api/me: owner 16 scopes with both; member the twelve of api.md and the program's two; viewer the seven reads", async () => {
     const owner = await meScopes('owner');
-    expect(owner).toHaveLength(14);
+    expect(owner).toHaveLength(16);
     expect(owner).toEqual(expect.arrayContaining(WEBHOOK_SCOPES));
     const member = await meScopes('member');
-    expect(member).toHaveLength(12);
+    expect(member).toHaveLength(14);
     const viewer = await meScopes('viewer');
-    expect(viewer).toHaveLength(6);
+    expect(viewer).toHaveLength(7);
     for (const scope of WEBHOOK_SCOPES) {
       expect(member).not.toContain(scope);
       expect(viewer).not.toContain(scope);
@@ -104,10 +104,10 @@ describe('§7 role table: the owner has both webhook scopes, member and viewer n
 });
 
 describe('OAuth (§9): the webhook scopes are supported, and consent offers only workspaces whose role allows them', () => {
-  test('scopes_supported lists all fourteen', async () => {
+  test('scopes_supported lists all sixteen', async () => {
     const res = await t.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server' });
     const supported = res.json<{ scopes_supported: string[] }>().scopes_supported;
-    expect(supported).toHaveLength(14);
+    expect(supported).toHaveLength(16);
     expect(supported).toEqual(expect.arrayContaining(WEBHOOK_SCOPES));
   });
 

@@ -221,7 +221,7 @@ describe('bad input', () => {
     ['events duplicate', { ...base, events: ['link.created', 'link.updated', 'link.created'] }, 'events[2]'],
     ['events webhook.test', { ...base, events: ['webhook.test'] }, 'events[0]'],
     ['events numbers', { ...base, events: [1, 2] }, 'events[0]'],
-    ['events too many', { ...base, events: [...'abcdefgh'].map(() => 'link.created') }, 'events'],
+    ['events too many', { ...base, events: [...'abcdefghijk'].map(() => 'link.created') }, 'events'],
     ['description too long', { ...base, description: 'x'.repeat(501) }, 'description'],
     ['description huge (the server-wide string guard)', { ...base, description: 'x'.repeat(200_000) }, 'body'],
     ['description an object', { ...base, description: { a: 1 } }, 'description'],
