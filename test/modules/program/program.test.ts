@@ -91,6 +91,11 @@ describe('the program', () => {
     ['minPayout.xyz', { minPayout: { xyz: 100 } }],
     ['linkHost', { linkHost: 'not-mine.example' }],
     ['embedOrigins[0]', { embedOrigins: ['https://app.example/path'] }],
+    // Found by the fuzz: these passed the schema's pattern and were read by the URL parser (500).
+    ['landingUrl', { landingUrl: 'https://exa mple.com/' }],
+    ['embedOrigins[0]', { embedOrigins: ['https://a b'] }],
+    ['linkPrefixes[0]', { linkPrefixes: ['https://%/'] }],
+    ['termsUrl', { termsUrl: 'https://%zz/' }],
   ])('bad %s: 400 naming it, in English and Arabic', async (field, change) => {
     const w = await t.workspace();
     const res = await put(w, { ...base(), ...change });
