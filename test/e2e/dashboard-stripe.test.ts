@@ -130,6 +130,8 @@ describe.skipIf(!dashboardRunnable())('Settings → Integrations → Stripe in C
       const row = table.getByRole('row').filter({ hasText: event.id });
       await row.getByText(outcome, { exact: true }).waitFor();
     }
+    // The unattributed one says why.
+    await table.getByRole('row').filter({ hasText: outcomes[1]![0].id }).getByText('The customer has no lead or click').waitFor();
     // The sale's row names the sale made, and the sale is there.
     const saleRow = table.getByRole('row').filter({ hasText: sale.id });
     const saleId = (await saleRow.getByRole('cell').nth(2).textContent())?.trim() ?? '';

@@ -3951,6 +3951,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description program_required (the workspace has no program yet) or group_name_taken */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body is over the size limit */
             413: {
                 headers: {
@@ -4111,6 +4126,21 @@ export interface operations {
             };
             /** @description The key lacks a required scope (see missingScopes) */
             403: {
+                headers: {
+                    /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix seconds at which the oldest counted request leaves the window */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description program_required (the workspace has no program yet) or group_name_taken */
+            409: {
                 headers: {
                     /** @description Requests allowed in the sliding 60-second window (the workspace's plan; account operations: per person) */
                     "X-RateLimit-Limit"?: number;

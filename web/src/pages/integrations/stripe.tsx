@@ -202,7 +202,7 @@ function Events() {
                     </span>
                   </td>
                   <td>
-                    {p.outcomes[e.outcome] ?? e.outcome}
+                    <span>{p.outcomes[e.outcome] ?? e.outcome}</span>
                     {e.reason ? <span class="hint">{p.reasons[e.reason] ?? e.reason}</span> : null}
                   </td>
                   <td>{e.saleId ? <code class="wh-id">{e.saleId}</code> : p.none}</td>
