@@ -4,10 +4,10 @@
  * in SQL and decimal strings here: exact past 2^53.
  */
 import { sql } from 'drizzle-orm';
-import { rows, type Conn } from '../../db/connect.js';
+import { arrayParam, rows, type Conn } from '../../db/connect.js';
 
 const PAYABLE = sql`c.status = 'pending' AND c.payable_at <= now() AND c.payout_id IS NULL`;
-const ids = (list: string[]) => `{${list.join(',')}}`;
+const ids = (list: string[]) => arrayParam(list, 'uuid');
 
 export interface PartnerTotal {
   partnerId: string;
@@ -18,7 +18,7 @@ export interface PartnerTotal {
 
 /** Each partner's payable total in `currency` (those of `partnerIds` only, when given). */
 export function payableTotalRows(conn: Conn, workspaceId: string, currency: string, partnerIds?: string[]): Promise<PartnerTotal[]> {
-  const only = partnerIds ? sql` AND c.partner_id = ANY(${ids(partnerIds)}::uuid[])` : sql``;
+  const only = partnerIds ? sql` AND c.partner_id = ANY(${ids(partnerIds)})` : sql``;
   return rows<PartnerTotal>(
     conn,
     sql`SELECT c.partner_id AS "partnerId", sum(c.earnings)::text AS total, count(*)::int AS count FROM commissions c
@@ -49,7 +49,7 @@ export function claimRows(
     conn,
     sql`WITH totals AS (
           SELECT c.partner_id FROM commissions c
-          WHERE c.workspace_id = ${r.workspaceId}::uuid AND c.currency = ${r.currency} AND ${PAYABLE} AND c.partner_id = ANY(${ids(r.partnerIds)}::uuid[])
+          WHERE c.workspace_id = ${r.workspaceId}::uuid AND c.currency = ${r.currency} AND ${PAYABLE} AND c.partner_id = ANY(${ids(r.partnerIds)})
           GROUP BY c.partner_id HAVING sum(c.earnings) >= ${r.minimum} AND sum(c.earnings) > 0),
         claimed AS (
           UPDATE commissions c SET payout_id = ${r.payoutId}::uuid, updated_at = now() FROM totals t
@@ -64,7 +64,7 @@ export async function payoutCommissionIds(conn: Conn, workspaceId: string, payou
   const found = await rows<{ partnerId: string; ids: string[] }>(
     conn,
     sql`SELECT partner_id AS "partnerId", array_agg(id ORDER BY created_at, seq) AS ids FROM commissions
-        WHERE workspace_id = ${workspaceId}::uuid AND payout_id = ${payoutId}::uuid AND partner_id = ANY(${ids(partnerIds)}::uuid[]) GROUP BY partner_id`,
+        WHERE workspace_id = ${workspaceId}::uuid AND payout_id = ${payoutId}::uuid AND partner_id = ANY(${ids(partnerIds)}) GROUP BY partner_id`,
   );
   return new Map(found.map((r) => [r.partnerId, r.ids]));
 }
@@ -77,7 +77,7 @@ export async function markPaidRows(conn: Conn, r: { workspaceId: string; payoutI
   const paid = await rows<{ id: string; partnerId: string; currency: string; adjustment: number | null }>(
     conn,
     sql`UPDATE commissions SET status = 'paid', updated_at = now()
-        WHERE workspace_id = ${r.workspaceId}::uuid AND payout_id = ${r.payoutId}::uuid AND NOT (partner_id = ANY(${ids(r.failed)}::uuid[]))
+        WHERE workspace_id = ${r.workspaceId}::uuid AND payout_id = ${r.payoutId}::uuid AND NOT (partner_id = ANY(${ids(r.failed)}))
         RETURNING id, partner_id AS "partnerId", currency, adjustment::float8 AS adjustment`,
   );
   const adjusted = paid.filter((c) => c.adjustment);
@@ -98,7 +98,7 @@ export async function markPaidRows(conn: Conn, r: { workspaceId: string; payoutI
  * adjustment changes the earnings).
  */
 export async function releaseRows(conn: Conn, r: { workspaceId: string; payoutId: string; partnerIds?: string[] }): Promise<number> {
-  const only = r.partnerIds ? sql` AND partner_id = ANY(${ids(r.partnerIds)}::uuid[])` : sql``;
+  const only = r.partnerIds ? sql` AND partner_id = ANY(${ids(r.partnerIds)})` : sql``;
   const released = await rows(
     conn,
     sql`UPDATE commissions SET payout_id = NULL, updated_at = now(),

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../core/context.js';
 import type { Sealer } from '../../core/sealed.js';
-import { rows } from '../../db/connect.js';
+import { arrayParam, rows } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 
 export interface PayoutProfile {
@@ -18,8 +18,6 @@ export interface PayoutProfile {
   changedAt: string | null;
 }
 
-const idArray = (ids: string[]) => `{${ids.join(',')}}`;
-
 /** Each live partner's status and payout details (masked) by id. */
 export async function payoutProfiles({ ctx, input }: { ctx: Pick<Ctx, 'db' | 'workspace'>; input: string[] }): Promise<Map<string, PayoutProfile>> {
   if (input.length === 0) return new Map();
@@ -27,7 +25,7 @@ export async function payoutProfiles({ ctx, input }: { ctx: Pick<Ctx, 'db' | 'wo
     ctx.db,
     sql`SELECT id, name, status, payout_method AS method, payout_destination_masked AS destination,
           ${sql.raw(isoTimestamp('payout_details_changed_at'))} AS "changedAt"
-        FROM partners WHERE workspace_id = ${ctx.workspace.id}::uuid AND id = ANY(${idArray(input)}::uuid[]) AND deleted_at IS NULL`,
+        FROM partners WHERE workspace_id = ${ctx.workspace.id}::uuid AND id = ANY(${arrayParam(input, 'uuid')}) AND deleted_at IS NULL`,
   );
   return new Map(found.map((p) => [p.id, p]));
 }
@@ -51,7 +49,7 @@ export async function payoutDestinations({
   if (input.length === 0) return new Map();
   const found = await rows<{ id: string; sealed: string | null }>(
     ctx.db,
-    sql`SELECT id, payout_details_sealed AS sealed FROM partners WHERE workspace_id = ${ctx.workspace.id}::uuid AND id = ANY(${idArray(input)}::uuid[])`,
+    sql`SELECT id, payout_details_sealed AS sealed FROM partners WHERE workspace_id = ${ctx.workspace.id}::uuid AND id = ANY(${arrayParam(input, 'uuid')})`,
   );
   return new Map(
     found.map((p) => {
@@ -59,14 +57,4 @@ export async function payoutDestinations({
       return [p.id, { email: opened.email ?? null, holderName: opened.holderName ?? null, details: opened.details ?? null }];
     }),
   );
-}
-
-/** `jane@example.com` → `j•••@example.com`; other details keep their last four characters. */
-export function maskDestination(method: string, d: PayoutDestination): string | null {
-  if (d.email) {
-    const at = d.email.lastIndexOf('@');
-    return at > 0 ? `${d.email[0]}•••${d.email.slice(at)}` : '•••';
-  }
-  if (d.details) return `•••${d.details.slice(-4)}`;
-  return method === 'bank' ? '•••' : null;
 }

@@ -150,4 +150,4 @@ export function partnersHoldingCoupon({ ctx, input }: { ctx: Ctx; input: string 
   return couponHolder(ctx.db, ctx.workspace.id, input);
 }
 
-export { maskDestination, payoutDestinations, payoutProfiles, type PayoutDestination, type PayoutProfile } from './payout-details.js';
+export { payoutDestinations, payoutProfiles, type PayoutDestination, type PayoutProfile } from './payout-details.js';
