@@ -9,6 +9,7 @@ import type { RawClick } from './record.js';
 import { SpoolReplayer } from './replay.js';
 import { ClickSpool } from './spool.js';
 import { clickDays, touchReferrerDays } from './referrer-days.js';
+import { insertCouponClick, type CouponClick } from './coupon-clicks.js';
 import { clickHolders, insertClicks, replayClicks, storeClicks } from './store.js';
 import type { ClickRow } from './record.js';
 import type { Ctx } from '../../core/context.js';
@@ -37,6 +38,11 @@ export async function insertImportedClicks({ ctx, input }: { ctx: Ctx; input: Om
     input.map((c) => ({ ...c, workspaceId, bot: false })),
   );
 }
+/** Records the click a partner's coupon code stands for, in the caller's transaction (`ctx.db`), counted nowhere (coupon-clicks.ts). */
+export function recordCouponClick({ ctx, input }: { ctx: Ctx; input: Omit<CouponClick, 'workspaceId'> }): Promise<void> {
+  return insertCouponClick(ctx.db, { ...input, workspaceId: ctx.workspace.id });
+}
+
 export type { ClickEvent, ClickEventDeps } from './click-events.js';
 export { clickMaintenanceJobs } from './maintenance.js';
 

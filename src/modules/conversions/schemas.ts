@@ -56,6 +56,14 @@ export const SaleInput = Type.Object(
           'Extension. The invoice the sale pays: a later sale naming an invoice id the workspace already has is stored but earns no partner commission.',
       }),
     ),
+    couponCode: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 190,
+        description:
+          "Extension (partner programs). A coupon code the customer used, ignoring case. Attribution order: leadEventName, clickId, couponCode, the customer's latest lead. A code a partner holds (their couponCodes) records a click on the partner's default link with trigger coupon, counted nowhere as a click, and, for a customer seen for the first time, a lead named Coupon, so their later sales follow them; the sale earns for that partner. A code no partner holds, or a partner without a default link yet, is ignored.",
+      }),
+    ),
     customerName: customerFields.customerName,
     customerEmail: customerFields.customerEmail,
     customerAvatar: customerFields.customerAvatar,

@@ -7,6 +7,7 @@ import { CURRENCIES } from '../../core/currencies.js';
 import { MAX_SALE_AMOUNT } from './schemas.js';
 import { earnForConversion, followSaleRefund, type StoredConversion } from '../commissions/service.js';
 import { findProgram } from '../program/service.js';
+import { couponSource, withCouponClick, type CouponSource } from './coupons.js';
 import { conversionWriter, queueConversionEvent, type ConversionEventDeps } from './webhook-events.js';
 import type { IdHolder } from '../../db/resource-table.js';
 import type { Conn } from '../../db/connect.js';
@@ -186,53 +187,63 @@ export interface SaleInput extends CustomerFields {
   clickId?: string;
   /** An invoice the sale pays: a second sale naming the same one is stored but earns no commission. */
   invoiceId?: string;
+  /** A coupon code the customer typed: a partner's earns for them (coupons.ts), after leadEventName and clickId. */
+  couponCode?: string;
 }
 
-/** api.md POST /track/sale: attributed by leadEventName, else clickId, else the latest lead. */
+/** How a sale reached its click: named by the request, or found through the customer's latest lead. */
+type SaleAttribution = { clickId: string; leadId: string | null; named: boolean } | { coupon: CouponSource };
+
+async function saleAttribution(ctx: Ctx, input: SaleInput): Promise<SaleAttribution> {
+  if (input.leadEventName !== undefined) {
+    const lead = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId, input.leadEventName);
+    if (!lead) throw invalid('leadEventName', 'no_such_lead', { value: input.leadEventName });
+    return { clickId: lead.clickId, leadId: lead.id, named: true };
+  }
+  if (input.clickId !== undefined && input.clickId !== '') {
+    if (!isUuid(input.clickId)) throw invalid('clickId', 'unknown_click');
+    return { clickId: input.clickId, leadId: null, named: true };
+  }
+  const coupon = input.couponCode ? await couponSource(ctx, input.couponCode) : undefined;
+  if (coupon) return { coupon };
+  const lead = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId);
+  if (!lead) throw invalid('customerExternalId', 'no_previous_lead');
+  return { clickId: lead.clickId, leadId: lead.id, named: false };
+}
+
+/** api.md POST /track/sale: attributed by leadEventName, else clickId, else a partner's coupon code (§18), else the latest lead. */
 export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: ConversionDeps; input: SaleInput }): Promise<SaleRow> {
   checkMetadata(input.metadata);
   const customer = customerOf(input);
   const currency = input.currency ?? 'usd';
   if (!CURRENCIES.has(currency)) throw invalid('currency', 'currency_code', { value: currency });
-  let attribution: { clickId: string; leadId: string | null };
+  const attribution = await saleAttribution(ctx, input);
   // Whether the sale names its click (a partner's click earns for that partner) or reaches it through the customer's latest lead.
-  const named = input.leadEventName !== undefined || Boolean(input.clickId);
-  if (input.leadEventName !== undefined) {
-    const lead = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId, input.leadEventName);
-    if (!lead) throw invalid('leadEventName', 'no_such_lead', { value: input.leadEventName });
-    attribution = { clickId: lead.clickId, leadId: lead.id };
-  } else if (input.clickId !== undefined && input.clickId !== '') {
-    if (!isUuid(input.clickId)) throw invalid('clickId', 'unknown_click');
-    attribution = { clickId: input.clickId, leadId: null };
-  } else {
-    const lead = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId);
-    if (!lead) throw invalid('customerExternalId', 'no_previous_lead');
-    attribution = { clickId: lead.clickId, leadId: lead.id };
-  }
-  // A sale that follows a lead takes the lead's dimensions (its click may be past retention).
-  const from: EventOrigin = attribution.leadId ? { leadId: attribution.leadId } : { clickId: attribution.clickId };
+  const named = 'coupon' in attribution || attribution.named;
   const inOutbox = await conversionWriter(ctx, deps, 'sale');
-  const record = () =>
-    inOutbox(
-      rememberingStripeCustomer(ctx, input, (db) =>
-        recordSale(db, {
-          id: newId(),
-          workspaceId: ctx.workspace.id,
-          customerId: newId(),
-          eventName: input.eventName ?? 'Purchase',
-          amount: input.amount,
-          currency,
-          ...attribution,
-          from,
-          metadata: input.metadata,
-          customer,
-          invoiceId: input.invoiceId,
-        }),
-      ),
-      (row) => asConversion('sale', row, named),
-    );
+  const writeSale = (db: Conn, at: { clickId: string; leadId: string | null; from: EventOrigin }) =>
+    recordSale(db, {
+      id: newId(),
+      workspaceId: ctx.workspace.id,
+      customerId: newId(),
+      eventName: input.eventName ?? 'Purchase',
+      amount: input.amount,
+      currency,
+      clickId: at.clickId,
+      leadId: at.leadId,
+      from: at.from,
+      metadata: input.metadata,
+      customer,
+      invoiceId: input.invoiceId,
+    });
+  const write =
+    'coupon' in attribution
+      ? (db: Conn) => withCouponClick(ctx, db, attribution.coupon, customer, writeSale)
+      : // A sale that follows a lead takes the lead's dimensions (its click may be past retention).
+        (db: Conn) => writeSale(db, { ...attribution, from: attribution.leadId ? { leadId: attribution.leadId } : { clickId: attribution.clickId } });
+  const record = () => inOutbox(rememberingStripeCustomer(ctx, input, write), (row) => asConversion('sale', row, named));
   const recorded = await record();
-  if (recorded) return recorded;
+  if (recorded || 'coupon' in attribution) return recorded!;
   // A click id whose click is not stored yet (still queued here or on another instance).
   const click = await clickOf(ctx, deps, attribution.clickId);
   if (!click) throw invalid('clickId', 'unknown_click');
@@ -248,6 +259,8 @@ export interface StripeSaleInput {
   customer: { externalId: string; name: string; email?: string | null };
   metadata?: Record<string, unknown> | null;
   stripe: { invoiceId: string | null; paymentIntentId: string | null; refundedAmount: number };
+  /** A promotion code id the payment used (§18): a partner holding it attributes a sale that no click id does. */
+  couponCode?: string;
 }
 
 /**
@@ -261,8 +274,8 @@ export async function isWorkspaceClick({ ctx, deps, input }: { ctx: Ctx; deps: C
 
 /**
  * A sale paid through Stripe (operations.md §12), attributed in api.md's sale order: the click
- * id when it is a stored click of this workspace (see isWorkspaceClick), else the customer's
- * latest lead, else `fallbackClickId` (the click a subscription's checkout carried). Undefined
+ * id when it is a stored click of this workspace (see isWorkspaceClick), else a promotion code a
+ * partner holds (§18), else the customer's latest lead, else `fallbackClickId` (the click a subscription's checkout carried). Undefined
  * when nothing attributes it: no error, since Stripe only needs to hear that the event arrived.
  */
 export async function recordStripeSale({
@@ -295,6 +308,11 @@ export async function recordStripeSale({
   if (input.clickId && isUuid(input.clickId)) {
     const sale = await byClick(input.clickId);
     if (sale) return earned(sale, true);
+  }
+  const coupon = input.couponCode ? await couponSource(ctx, input.couponCode) : undefined;
+  if (coupon) {
+    const sale = await withCouponClick(ctx, ctx.db, coupon, input.customer, (db, at) => recordSale(db, { ...base, ...at }));
+    return earned(sale, true);
   }
   const lead = await latestLead(ctx.db, ctx.workspace.id, input.customer.externalId);
   if (lead) return earned(await recordSale(ctx.db, { ...base, clickId: lead.clickId, leadId: lead.id, from: { leadId: lead.id } }), false);

@@ -145,8 +145,8 @@ export async function partnerStanding({ ctx, input }: { ctx: Ctx; input: string[
   return new Map(found.map(({ id, ...standing }) => [id, standing]));
 }
 
-/** The partner holding this coupon code, ignoring case, whatever their status. */
-export function partnersHoldingCoupon({ ctx, input }: { ctx: Ctx; input: string }): Promise<string | undefined> {
+/** The live partner holding this coupon code (ignoring case), whatever their status, with their default link. */
+export function partnerHoldingCoupon({ ctx, input }: { ctx: Ctx; input: string }): Promise<{ partnerId: string; defaultLinkId: string | null } | undefined> {
   return couponHolder(ctx.db, ctx.workspace.id, input);
 }
 

@@ -113,9 +113,15 @@ export async function couponsOf(conn: Conn, workspaceId: string, partnerIds: str
 }
 
 /** The partner holding a coupon code, ignoring case. */
-export async function couponHolder(conn: Conn, workspaceId: string, code: string): Promise<string | undefined> {
-  const [row] = await couponHolders(conn, workspaceId, [code.toLowerCase()]);
-  return row?.partnerId;
+/** The live partner holding this code (ignoring case), with their default link; none when no partner holds it. */
+export async function couponHolder(conn: Conn, workspaceId: string, code: string): Promise<{ partnerId: string; defaultLinkId: string | null } | undefined> {
+  const [row] = await rows<{ partnerId: string; defaultLinkId: string | null }>(
+    conn,
+    sql`SELECT p.id AS "partnerId", p.default_link_id AS "defaultLinkId" FROM partner_coupon_codes c
+        JOIN partners p ON p.id = c.partner_id AND p.workspace_id = c.workspace_id AND p.deleted_at IS NULL
+        WHERE c.workspace_id = ${workspaceId}::uuid AND lower(c.code) = ${code.toLowerCase()}`,
+  );
+  return row;
 }
 
 export interface StandingRow {

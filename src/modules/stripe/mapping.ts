@@ -42,6 +42,8 @@ export type Meaning =
       stripeCustomerId: string | undefined;
       invoiceId: string | undefined;
       paymentIntentId: string | undefined;
+      /** The first promotion code id (promo_…) among the session's discounts. */
+      promotionCode: string | undefined;
     }
   | {
       kind: 'invoice';
@@ -54,6 +56,8 @@ export type Meaning =
       customerExternalId: string | undefined;
       name: string | undefined;
       email: string | undefined;
+      /** The first promotion code id (promo_…) among the invoice's expanded discounts. */
+      promotionCode: string | undefined;
     }
   | {
       kind: 'dispute';
@@ -161,6 +165,7 @@ export function meaningOf(event: StripeEvent, clickIdParam: string): Meaning {
         stripeCustomerId: idOf(o.customer),
         invoiceId: idOf(o.invoice),
         paymentIntentId: idOf(o.payment_intent),
+        promotionCode: promotionCodeOf(o),
       };
     }
     case 'invoice.paid': {
@@ -176,6 +181,7 @@ export function meaningOf(event: StripeEvent, clickIdParam: string): Meaning {
         customerExternalId: subscriptionExternalId(o),
         name: cleanText(o.customer_name),
         email: email(o.customer_email),
+        promotionCode: promotionCodeOf(o),
       };
     }
     case 'charge.dispute.created':
@@ -187,6 +193,21 @@ export function meaningOf(event: StripeEvent, clickIdParam: string): Meaning {
     default:
       return { kind: 'ignored' };
   }
+}
+
+/**
+ * The promotion code a Checkout Session or an invoice was paid with: `discounts[].promotion_code`
+ * (a Session lists `{ coupon, promotion_code }`; an invoice lists discount ids unless expanded,
+ * then Discount objects), else the older single `discount.promotion_code`. The first array
+ * entries only: a signed body may still be huge.
+ */
+function promotionCodeOf(o: Record<string, unknown>): string | undefined {
+  const discounts = Array.isArray(o.discounts) ? o.discounts.slice(0, 20) : [];
+  for (const d of [...discounts, o.discount]) {
+    const code = isObject(d) ? idOf(d.promotion_code) : undefined;
+    if (code) return code;
+  }
+  return undefined;
 }
 
 /**

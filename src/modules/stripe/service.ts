@@ -233,6 +233,7 @@ async function checkoutCompleted(ctx: Ctx, m: Extract<Meaning, { kind: 'checkout
     customer: m.buyer,
     metadata: { stripeCheckoutSessionId: m.sessionId },
     invoiceId: m.invoiceId,
+    couponCode: m.promotionCode,
   });
 }
 
@@ -242,15 +243,18 @@ async function invoicePaid(ctx: Ctx, m: Extract<Meaning, { kind: 'invoice' }>): 
   // A trial's first invoice is paid with nothing: no revenue, no sale.
   if (m.amount === undefined || m.amount === 0 || m.currency === undefined) return { outcome: 'ignored', saleId: null };
   const known = await invoiceCustomer(ctx, m);
-  if (!known) return { outcome: 'unattributed', saleId: null, reason: 'no_customer' };
+  // A customer met for the first time may still come by a partner's promotion code (then the Stripe customer is theirs).
+  const externalId = known?.customerExternalId ?? (m.promotionCode ? m.stripeCustomerId : undefined);
+  if (!externalId) return { outcome: 'unattributed', saleId: null, reason: 'no_customer' };
   return madeSale(ctx, 'renewal', m.paymentIntentId, {
     amount: m.amount,
     currency: m.currency,
     eventName: 'Subscription',
-    fallbackClickId: known.clickId,
-    customer: { externalId: known.customerExternalId, name: m.name ?? m.email ?? 'Stripe customer', ...(m.email ? { email: m.email } : {}) },
+    fallbackClickId: known?.clickId,
+    customer: { externalId, name: m.name ?? m.email ?? 'Stripe customer', ...(m.email ? { email: m.email } : {}) },
     metadata: { stripeInvoiceId: m.invoiceId },
     invoiceId: m.invoiceId,
+    couponCode: m.promotionCode,
   });
 }
 
@@ -267,6 +271,8 @@ async function madeSale(
     customer: { externalId: string; name: string; email?: string };
     metadata: Record<string, unknown>;
     invoiceId: string | undefined;
+    /** A promotion code id the payment used: a partner holding it earns when no click id attributes the sale. */
+    couponCode?: string;
   },
 ): Promise<Result> {
   const refundedAmount = await waitingRefund(ctx, paymentIntentId);

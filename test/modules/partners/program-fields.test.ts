@@ -3,7 +3,7 @@
  * status, groupId, referralKey (and its default), couponCodes, tenantId on POST and PUT
  * /api/partners; their checks (field and reason named, the request atomic), the scopes they need,
  * the owner a money act needs by session, the status moves, delete archiving; and the standing
- * the commission code reads (partnerStanding, partnersHoldingCoupon).
+ * the commission code reads (partnerStanding, partnerHoldingCoupon).
  */
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../../src/core/context.js';
 import { rows } from '../../../src/db/connect.js';
 import type { Scope } from '../../../src/core/scopes.js';
-import { partnerStanding, partnersHoldingCoupon } from '../../../src/modules/partners/service.js';
+import { partnerStanding, partnerHoldingCoupon } from '../../../src/modules/partners/service.js';
 import { bearer, startTestApp, type TestApp, type WorkspaceFixture } from '../../helpers/app.js';
 import { asSession, signedInMember } from '../people/helpers.js';
 
@@ -502,10 +502,10 @@ describe('delete and the standing the commissions read', () => {
       [b!.id]: { status: 'pending', groupId, userId: null, email: null },
       [c!.id]: { status: 'approved', groupId: null, userId: null, email: 'c@partners.example' },
     });
-    expect(await partnersHoldingCoupon({ ctx: ctxOf(w), input: 'SPRING10' })).toBe(a!.id);
-    expect(await partnersHoldingCoupon({ ctx: ctxOf(w), input: 'spring' })).toBeUndefined();
+    expect((await partnerHoldingCoupon({ ctx: ctxOf(w), input: 'SPRING10' }))?.partnerId).toBe(a!.id);
+    expect(await partnerHoldingCoupon({ ctx: ctxOf(w), input: 'spring' })).toBeUndefined();
     const other = await t.workspace();
-    expect(await partnersHoldingCoupon({ ctx: ctxOf(other), input: 'spring10' })).toBeUndefined();
+    expect(await partnerHoldingCoupon({ ctx: ctxOf(other), input: 'spring10' })).toBeUndefined();
     expect((await partnerStanding({ ctx: ctxOf(other), input: [b!.id] })).size).toBe(0);
   });
 });
