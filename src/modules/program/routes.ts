@@ -6,9 +6,9 @@ import { routesPlugin } from '../../http/types.js';
 import { registerBulkRoutes } from '../../http/bulk-routes.js';
 import { deletePartnerGroups, listGroups, writePartnerGroups, type GroupItem } from './groups.js';
 import { MONEY_NOTE, PartnerGroup, PartnerGroupCreate, PartnerGroupUpsert, Program, ProgramInput } from './schemas.js';
-import { getProgram, putProgram } from './service.js';
+import { getProgram, putProgram, type ProgramDeps } from './service.js';
 
-export type ProgramRouteDeps = ResourceDeps & { roleOf: RoleLookup };
+export type ProgramRouteDeps = ResourceDeps & { roleOf: RoleLookup; program: ProgramDeps };
 
 const tags = ['Partner program'];
 
@@ -50,7 +50,7 @@ export const programRoutes = routesPlugin<ProgramRouteDeps>('program', (app, dep
         response: { 200: ref, 409: errorAnswer('slug_taken: another program has this slug') },
       },
     },
-    async (req) => putProgram({ ctx: ctx(req), input: req.body }),
+    async (req) => putProgram({ ctx: ctx(req), deps: deps.program, input: req.body }),
   );
 
   registerBulkRoutes(app, deps, {
