@@ -95,15 +95,15 @@ async function tellEnrolled(ctx: Ctx, enrolled: PartnerRow[]): Promise<void> {
 /** Partners delete softly: gone from every read, kept for the history of their links and clicks; deleting archives them. */
 const partnersWith = (deps: PartnerDeps) =>
   bulkResource({
-  store: partnerStore,
-  fields: ['name', 'email', 'image', ...PROGRAM_FIELDS],
-  requiredOnInsert: ['name'],
-  checkItem: (item, i) => {
-    if (item.image !== undefined) item.image = normalisedHttps(item.image, `[${i}].image`, 2048);
-  },
-  checkWrite: checkStanding,
-  afterWrite: (tx, ctx, write, rows) => afterWrite(tx, ctx, deps, write, rows),
-});
+    store: partnerStore,
+    fields: ['name', 'email', 'image', ...PROGRAM_FIELDS],
+    requiredOnInsert: ['name'],
+    checkItem: (item, i) => {
+      if (item.image !== undefined) item.image = normalisedHttps(item.image, `[${i}].image`, 2048);
+    },
+    checkWrite: checkStanding,
+    afterWrite: (tx, ctx, write, rows) => afterWrite(tx, ctx, deps, write, rows),
+  });
 
 /** The resource for reads and deletes (which approve nobody), and each set of deps' own for writes. */
 export const partners = partnersWith({});

@@ -43,7 +43,8 @@ export const programRoutes = routesPlugin<ProgramRouteDeps>('program', (app, dep
         summary: 'Create or change the partner program',
         description:
           "Extension. The first PUT makes the program, a collection named after it (partners' default links and the links partners make) and the group `default`; " +
-          'partners that exist are approved from then on, and nothing stored before earns. Later PUTs change what they give: a setting left out keeps its value ' +
+          'partners that exist are approved from then on (their default links are made by a background job right after the answer), and nothing stored before earns. ' +
+          'A new `landingUrl` moves the default links whose `url` was not edited. Later PUTs change what they give: a setting left out keeps its value ' +
           '(on the first PUT, its default). `slug` is unique on the server (409 `slug_taken`); `linkHost` must be a host the workspace holds active. ' +
           MONEY_NOTE,
         body: ProgramInput,
