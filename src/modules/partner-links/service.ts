@@ -90,16 +90,25 @@ export function partnerLinks(o: { db: Conn; clock: () => Date; links: LinkDeps; 
 
   /**
    * Rounds of batches until no workspace has partners waiting, or none this instance may take
-   * (another holds their rows), or the run's share is done.
+   * (another holds their rows), or the run's share is done. A workspace whose batch fails is
+   * logged and left for the next run, so it never holds up the others; the run fails at its end.
    */
   async function run(now: Date): Promise<void> {
     const base: BaseCtx = { db: o.db, now };
+    const failed: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const workspaces = await workspacesAwaitingDefaultLinks({ ctx: base, input: { limit: WORKSPACES_PER_ROUND } });
+      const workspaces = await workspacesAwaitingDefaultLinks({ ctx: base, input: { limit: WORKSPACES_PER_ROUND, except: failed } });
       let made = 0;
-      for (const id of workspaces) made += await batch(base, id);
-      if (made === 0) return;
+      for (const id of workspaces) {
+        made += await batch(base, id).catch((err: unknown) => {
+          o.log.warn({ err, workspaceId: id }, "partners' default links: a workspace's batch failed; tried again in the next run");
+          failed.push(id);
+          return 0;
+        });
+      }
+      if (made === 0) break;
     }
+    if (failed.length) throw new Error(`partners' default links: the batches of ${failed.length} workspace(s) failed`);
   }
 
   let running: Promise<void> | undefined;

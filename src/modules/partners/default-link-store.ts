@@ -18,13 +18,14 @@ export interface AwaitingPartner {
  * across workspaces. Reads `programs` (the program module's table) only to know which workspaces
  * have one; the partial index partners_awaiting_default_link makes each probe cheap.
  */
-export async function workspacesAwaiting(conn: Conn, limit: number): Promise<string[]> {
+export async function workspacesAwaiting(conn: Conn, o: { limit: number; except: string[] }): Promise<string[]> {
   const found = await rows<{ id: string }>(
     conn,
     sql`SELECT g.workspace_id AS id FROM programs g
-        WHERE EXISTS (SELECT 1 FROM partners p WHERE p.workspace_id = g.workspace_id
-          AND p.status = 'approved' AND p.default_link_id IS NULL AND p.deleted_at IS NULL)
-        LIMIT ${limit}`,
+        WHERE g.workspace_id <> ALL(${arrayParam(o.except, 'uuid')})
+          AND EXISTS (SELECT 1 FROM partners p WHERE p.workspace_id = g.workspace_id
+            AND p.status = 'approved' AND p.default_link_id IS NULL AND p.deleted_at IS NULL)
+        LIMIT ${o.limit}`,
   );
   return found.map((r) => r.id);
 }

@@ -190,9 +190,9 @@ export function partnersHoldingCoupon({ ctx, input }: { ctx: Ctx; input: string 
   return couponHolder(ctx.db, ctx.workspace.id, input);
 }
 
-/** Workspaces with a program and approved partners whose default link is still to be made (a job's look across workspaces). */
-export function workspacesAwaitingDefaultLinks({ ctx, input }: { ctx: BaseCtx; input: { limit: number } }): Promise<string[]> {
-  return workspacesAwaiting(ctx.db, input.limit);
+/** Workspaces (but `except`) with a program and approved partners whose default link is still to be made (a job's look across workspaces). */
+export function workspacesAwaitingDefaultLinks({ ctx, input }: { ctx: BaseCtx; input: { limit: number; except: string[] } }): Promise<string[]> {
+  return workspacesAwaiting(ctx.db, input);
 }
 
 /**
