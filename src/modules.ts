@@ -20,6 +20,7 @@ import { mailModule } from './modules/mail/module.js';
 import { mfaModule } from './modules/mfa/module.js';
 import { oauthAppsModule } from './modules/oauth-apps/module.js';
 import { oauthModule } from './modules/oauth/module.js';
+import { partnerLinksModule } from './modules/partner-links/module.js';
 import { partnersModule } from './modules/partners/module.js';
 import { passkeysModule } from './modules/passkeys/module.js';
 import { programModule } from './modules/program/module.js';
@@ -53,6 +54,7 @@ export const MODULES: readonly ModuleRegistration[] = [
   commissionsModule,
   payoutsModule,
   linksModule,
+  partnerLinksModule,
   customersModule,
   conversionsModule,
   analyticsModule,

@@ -5,6 +5,7 @@ import { startClickPipeline } from './modules/clicks/service.js';
 import { startClaimedHosts } from './modules/domains/module.js';
 import { linkDeps } from './modules/links/module.js';
 import { mailWorker } from './modules/mail/module.js';
+import { partnerLinksFor } from './modules/partner-links/module.js';
 import { hasAnySecondFactor } from './modules/passkeys/service.js';
 import { redirectCaches, redirectDeps } from './modules/redirect/module.js';
 import { signedInPerson } from './modules/sessions/module.js';
@@ -63,6 +64,7 @@ export async function wire(infra: Infrastructure): Promise<Wiring> {
     hasSecondFactor: secondFactorOf,
   };
   const { lastUsed } = infra;
+  const links = linkDeps(infra, { onChanged: (linkIds) => redirectCache.cache.changed(linkIds), onEventsWritten: webhooks.wake });
   return {
     ...infra,
     caches,
@@ -75,7 +77,8 @@ export async function wire(infra: Infrastructure): Promise<Wiring> {
     flushLastUsed: async () => {
       await Promise.all([lastUsed.keys.flush(), lastUsed.sessions.flush(), lastUsed.tokens.flush()]);
     },
-    links: linkDeps(infra, { onChanged: (linkIds) => redirectCache.cache.changed(linkIds), onEventsWritten: webhooks.wake }),
+    links,
+    partnerLinks: partnerLinksFor(infra, links),
     domains,
     hosts,
     redirect: redirectDeps(infra, { ...redirectCache, hosts, clicks: clicks.recorder }),

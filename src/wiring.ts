@@ -21,6 +21,7 @@ import type { ConversionDeps } from './modules/conversions/service.js';
 import type { ActiveHosts, DomainDeps } from './modules/domains/service.js';
 import type { KeyCache } from './modules/keys/service.js';
 import type { LinkDeps } from './modules/links/service.js';
+import type { PartnerLinks } from './modules/partner-links/service.js';
 import type { Mailer, MailWorker } from './modules/mail/service.js';
 import type { AccessFound } from './modules/oauth/service.js';
 import type { RedirectDeps } from './modules/redirect/service.js';
@@ -75,6 +76,8 @@ export interface Wiring extends Infrastructure {
   /** Writes the batched last uses now (before a list shows them). */
   flushLastUsed: () => Promise<void>;
   links: LinkDeps;
+  /** Partners' default links (operations.md §18): the hooks the partner and program writes run, the job that makes them. */
+  partnerLinks: PartnerLinks;
   /** Claimed hosts (operations.md §13): reserved hosts, the TXT resolvers, the change announcement. */
   domains: DomainDeps;
   hosts: ActiveHosts;

@@ -501,6 +501,11 @@ export const messages = {
     en: 'The group named "default" cannot be deleted or renamed: every program keeps it.',
     ar: 'لا يمكن حذف المجموعة المسمّاة "default" أو إعادة تسميتها: كل برنامج يحتفظ بها.',
   },
+  default_link: {
+    status: 400,
+    en: "Item {field} is an approved partner's default link: it cannot be deleted while the partner is approved (ban or archive the partner first). Nothing was deleted.",
+    ar: 'العنصر {field} هو الرابط الافتراضي لشريك مقبول: لا يمكن حذفه ما دام الشريك مقبولًا (احظر الشريك أو أرشفه أولًا). لم يُحذف شيء.',
+  },
   group_name_taken: {
     status: 409,
     en: 'A partner group named "{name}" already exists in this program.',

@@ -244,7 +244,10 @@ describe('two runtimes on one database', () => {
       {
         write: (line: string) => {
           const entry = JSON.parse(line) as { msg: string; ran: string[]; claimedElsewhere: string[] };
-          if (entry.msg === 'periodic maintenance pass') passes.push(entry);
+          // The minute's job (partners' default links) may run again in a pass a minute boundary
+          // separates from another: this test is about the periods of hours.
+          const hourly = (jobs: string[]) => jobs.filter((j) => j !== 'partner-links.default-links');
+          if (entry.msg === 'periodic maintenance pass') passes.push({ ran: hourly(entry.ran), claimedElsewhere: hourly(entry.claimedElsewhere) });
         },
       },
     );

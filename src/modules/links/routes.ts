@@ -47,7 +47,9 @@ export const linkRoutes = routesPlugin<ResourceDeps & { links: LinkDeps }>('link
     createItem: LinkCreate,
     upsertItem: LinkUpsert,
     listQuery: LinkListQuery,
-    deleteNote: 'Soft delete: the links disappear from GET and their short links stop resolving; clicks and conversions stay.',
+    deleteNote:
+      'Soft delete: the links disappear from GET and their short links stop resolving; clicks and conversions stay. ' +
+      "An approved partner's default link (the partner's `defaultLinkId`) cannot be deleted while the partner is approved: 400 `default_link` naming the item, and nothing is deleted.",
     service: {
       list: ({ ctx, input }) => listLinks({ ctx, deps: links, input }),
       create: ({ ctx, input }) => createLinks({ ctx, deps: links, input }),

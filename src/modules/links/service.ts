@@ -5,10 +5,11 @@ import { invalid } from '../../core/errors.js';
 import type { ListParams } from '../../core/list-params.js';
 import { assertBulkSize, assertDistinct, upsertCounts } from '../bulk/service.js';
 import { audit } from '../../core/audit.js';
-import { isUniqueViolation, withTransaction } from '../../core/transaction.js';
+import { afterCommit, isUniqueViolation, withTransaction } from '../../core/transaction.js';
 import { type Ctx } from '../../core/context.js';
+import type { Tx } from '../../db/connect.js';
 import { existingCollections } from '../collections/service.js';
-import { existingPartners } from '../partners/service.js';
+import { assertNoApprovedDefaultLinks, existingPartners } from '../partners/service.js';
 import { existingTags } from '../tags/service.js';
 import { existingLogos, type QrDesign } from '../qr/service.js';
 import type { FrameChecker } from './frame-check.js';
@@ -19,7 +20,8 @@ import { linkEventsWanted, recordLinkEvents } from './webhook-events.js';
 import { checkAliases, freeAliases, isAliasConflict, writeAliases } from './alias-writes.js';
 import { checkKeys, freeKeysOfDeleted, placeLinks, shortIdsTakenAsKeys, writeKeys } from './branded-writes.js';
 import { shortLinkHost } from './record.js';
-import { defaultDomainHost, normalizeHost } from '../domains/service.js';
+import { claimedHosts, defaultDomainHost, normalizeHost } from '../domains/service.js';
+import { insertFreeAliases, retargetUrls } from './partner-link-store.js';
 import { checkHttpsUrl } from '../../core/url-rule.js';
 import { checkStatsQuery, listLinksWithStats, type StatsQuery } from './list-stats.js';
 import {
@@ -163,6 +165,8 @@ export async function deleteLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDe
   assertDistinct(ids, (i) => `[${i}]`);
   const queued = await withTransaction(ctx.db, async (tx) => {
     const wanted = await linkEventsWanted(tx, ctx);
+    // An approved partner's default link stays (operations.md §18): the whole request fails, naming it.
+    await assertNoApprovedDefaultLinks({ ctx: { ...ctx, db: tx }, input: ids });
     // link.deleted carries the link as it was: read (and locked) before it goes.
     const before = wanted.has('link.deleted') ? await linkRowsLocked(tx, ctx.workspace.id, ids) : [];
     const deleted = new Set(await linkStore.deleteMany(tx, ctx.workspace.id, ids));
@@ -420,6 +424,43 @@ export async function importLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDe
     return { index, fields, keep: { id: r.id.toLowerCase(), shortId, createdAt: r.createdAt, updatedAt: r.updatedAt } };
   });
   return writeLinks(ctx, deps, entries, input.length, 'upsert');
+}
+
+/**
+ * Gives these links each an alias on a host, where the workspace holds the host active and the
+ * alias is free server-wide (not an alias, nor a key of that host held or given up less than 30
+ * days ago); one taken is skipped, not an error (a partner's default link, operations.md §18). In
+ * the caller's transaction; the links that got theirs.
+ */
+export async function addFreeAliases({ ctx, input }: { ctx: Ctx; input: { linkId: string; host: string; path: string }[] }): Promise<string[]> {
+  if (input.length === 0) return [];
+  const held = await claimedHosts({ ctx, input: [...new Set(input.map((a) => a.host))] });
+  return insertFreeAliases(
+    ctx.db,
+    ctx.workspace.id,
+    input.filter((a) => held.get(a.host) === 'active'),
+  );
+}
+
+/**
+ * Moves the destination of those of these links whose `url` is still `from` to `to` (partners'
+ * default links following the program's landing URL, operations.md §18), in the transaction
+ * `ctx.db` must be: link.updated for each, and every redirect cache drops them once it commits.
+ * A fixed number of statements; the links changed.
+ */
+export async function retargetLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDeps; input: { ids: string[]; from: string; to: string } }): Promise<string[]> {
+  const tx = ctx.db as Tx;
+  const changed = await retargetUrls(tx, ctx.workspace.id, input);
+  if (changed.length === 0) return changed;
+  const wanted = await linkEventsWanted(tx, ctx);
+  const updated = wanted.has('link.updated') ? (await linkStore.byIds(tx, ctx.workspace.id, changed)).map((row) => toLink(row, deps)) : [];
+  const queued = await recordLinkEvents(tx, ctx, deps.sealer, wanted, { 'link.updated': () => updated });
+  afterCommit(tx, () => {
+    // A publish that fails leaves the cached links to their TTL (a minute), as a lost bus message does.
+    void Promise.resolve(deps.onChanged?.(changed)).catch(() => undefined);
+    if (queued > 0) deps.onEventsWritten?.();
+  });
+  return changed;
 }
 
 /** Which of these link ids exist, here or in another workspace (an import keeps free ids). */

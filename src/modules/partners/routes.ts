@@ -6,9 +6,9 @@ import type { Scope } from '../../core/scopes.js';
 import { ownerForMoney, type RoleLookup } from '../../http/auth.js';
 import { registerBulkRoutes } from '../../http/bulk-routes.js';
 import { Partner, PartnerCreate, PartnerUpsert, PROGRAM_FIELDS } from './schemas.js';
-import { partnerService } from './service.js';
+import { partnerServiceWith, type PartnerDeps } from './service.js';
 
-export type PartnerRouteDeps = ResourceDeps & { roleOf: RoleLookup };
+export type PartnerRouteDeps = ResourceDeps & { roleOf: RoleLookup; partners: PartnerDeps };
 
 /** The scopes an entry setting a program field needs (operations.md §18 Scopes). */
 const PROGRAM_SCOPES: readonly Scope[] = ['partnersWrite', 'programsWrite'];
@@ -44,6 +44,6 @@ export const partnerRoutes = routesPlugin<PartnerRouteDeps>('partners', (app, de
     deleteNote: 'Soft delete: the partners disappear from GET and stay in history, archived (they stop earning).',
     writeGuard: programGuard(deps.roleOf),
     writeNote: WRITE_NOTE,
-    service: partnerService,
+    service: partnerServiceWith(deps.partners),
   });
 });

@@ -51,7 +51,14 @@ export const Partner = Type.Object(
     couponCodes: Type.Array(Type.String(), { description: couponCodes.description }),
     tenantId,
     userId: Nullable({ ...Uuid, description: 'Read-only: the person who signs in as this partner (set by accepting an invitation)' }),
-    defaultLinkId: Nullable({ ...Uuid, description: 'Read-only: the link made for the partner the first time they are approved' }),
+    defaultLinkId: Nullable({
+      ...Uuid,
+      description:
+        "Read-only: the partner's default link, made once the first time they are approved in a program (for partners the program's first PUT approved, " +
+        "shortly after by a background job): the program's `landingUrl` in the program's collection, carrying the partner's id; it follows later `landingUrl` " +
+        "changes unless its `url` was edited, cannot be deleted while the partner is approved (400 `default_link`), and with the program's `linkHost` gets the " +
+        'alias `https://<linkHost>/<referralKey>` when that is free on the server (otherwise none). Null until then',
+    }),
     payoutMethod: Nullable(StringEnum(['paypal', 'wise', 'bank'] as const, { description: 'Read-only: set by the partner in the portal' })),
     payoutDestination: Nullable(Type.String({ description: 'Read-only, masked (`j•••@example.com`): where payouts go' })),
     payoutDetailsChangedAt: Nullable({ ...DateTime, description: 'Read-only: when the payout details were last replaced' }),

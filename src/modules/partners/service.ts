@@ -1,5 +1,5 @@
-import type { Ctx } from '../../core/context.js';
-import { invalid } from '../../core/errors.js';
+import type { BaseCtx, Ctx } from '../../core/context.js';
+import { AppError, invalid } from '../../core/errors.js';
 import type { Item } from '../../core/items.js';
 import type { ListParams } from '../../core/list-params.js';
 import { uniqueConstraintOf } from '../../core/transaction.js';
@@ -11,6 +11,7 @@ import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.j
 import { PROGRAM_FIELDS } from './schemas.js';
 import { checkStanding } from './standing-checks.js';
 import { couponHolder, couponsOf, insertCoupons, standingRows } from './standing-store.js';
+import { defaultLinkHolders, defaultLinkIds, lockAwaiting, setDefaultLinks, workspacesAwaiting, type AwaitingPartner } from './default-link-store.js';
 import { partnerStore, type PartnerRow } from './store.js';
 
 /** A partner as the API shows it: the group `default` named where the column is null, the payout destination masked. */
@@ -39,21 +40,45 @@ export function onPartnersBannedOrRejected(listener: StandingListener): void {
   standingListeners.add(listener);
 }
 
-async function afterWrite(tx: Tx, ctx: Ctx, write: { inserts: Indexed[]; updates: Indexed[] }, rows: PartnerRow[]): Promise<void> {
+/**
+ * What a partner write does, in its transaction, for the partners it approves (created approved or
+ * moved to approved) that have no default link yet: the partner-links module makes their default
+ * links (operations.md §18) and answers each partner's new link id. Given through the wiring, so
+ * partners need not know of links.
+ */
+export type PartnersApproved = (ctx: Ctx, approved: AwaitingPartner[]) => Promise<Map<string, string>>;
+
+/** What partner writes are given. */
+export interface PartnerDeps {
+  onApproved?: PartnersApproved;
+}
+
+async function afterWrite(tx: Tx, ctx: Ctx, deps: PartnerDeps, write: { inserts: Indexed[]; updates: Indexed[] }, rows: PartnerRow[]): Promise<void> {
   await writeCoupons(tx, ctx, write, rows);
   const changed = write.updates.flatMap(({ item }) =>
     item.status === 'banned' || item.status === 'rejected' ? [{ partnerId: item.id as string, status: item.status as 'banned' | 'rejected' }] : [],
   );
   for (const listener of changed.length ? standingListeners : []) await listener({ ...ctx, db: tx }, changed);
-  await tellEnrolled({ ...ctx, db: tx }, write, rows);
+  const approved = approvedBy(write).map(({ index }) => rows[index]!);
+  // A row answered by the write shows the link a concurrent job may have made meanwhile (the update waited for its lock).
+  const linkless = approved.filter((r) => r.defaultLinkId === null);
+  if (linkless.length && deps.onApproved) {
+    const made = await deps.onApproved(
+      { ...ctx, db: tx },
+      linkless.map((r) => ({ id: r.id, referralKey: r.referralKey })),
+    );
+    for (const r of linkless) r.defaultLinkId = made.get(r.id) ?? null;
+  }
+  await tellEnrolled({ ...ctx, db: tx }, approved);
+}
+
+/** The entries of a write that approve their partner: created approved (the default) or moved to approved. */
+function approvedBy(write: { inserts: Indexed[]; updates: Indexed[] }): Indexed[] {
+  return [...write.inserts.filter(({ item }) => (item.status ?? 'approved') === 'approved'), ...write.updates.filter(({ item }) => item.status === 'approved')];
 }
 
 /** partner.enrolled for each partner created approved or moved to approved, once the workspace has a program. */
-async function tellEnrolled(ctx: Ctx, write: { inserts: Indexed[]; updates: Indexed[] }, rows: PartnerRow[]): Promise<void> {
-  const enrolled = [
-    ...write.inserts.filter(({ item }) => (item.status ?? 'approved') === 'approved'),
-    ...write.updates.filter(({ item }) => item.status === 'approved'),
-  ].map(({ index }) => rows[index]!);
+async function tellEnrolled(ctx: Ctx, enrolled: PartnerRow[]): Promise<void> {
   if (enrolled.length === 0) return;
   const wanted = await eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } });
   if (!wanted.has('partner.enrolled') || !(await findProgram({ ctx }))) return;
@@ -68,16 +93,26 @@ async function tellEnrolled(ctx: Ctx, write: { inserts: Indexed[]; updates: Inde
 }
 
 /** Partners delete softly: gone from every read, kept for the history of their links and clicks; deleting archives them. */
-export const partners = bulkResource({
-  store: partnerStore,
-  fields: ['name', 'email', 'image', ...PROGRAM_FIELDS],
-  requiredOnInsert: ['name'],
-  checkItem: (item, i) => {
-    if (item.image !== undefined) item.image = normalisedHttps(item.image, `[${i}].image`, 2048);
-  },
-  checkWrite: checkStanding,
-  afterWrite,
-});
+const partnersWith = (deps: PartnerDeps) =>
+  bulkResource({
+    store: partnerStore,
+    fields: ['name', 'email', 'image', ...PROGRAM_FIELDS],
+    requiredOnInsert: ['name'],
+    checkItem: (item, i) => {
+      if (item.image !== undefined) item.image = normalisedHttps(item.image, `[${i}].image`, 2048);
+    },
+    checkWrite: checkStanding,
+    afterWrite: (tx, ctx, write, rows) => afterWrite(tx, ctx, deps, write, rows),
+  });
+
+/** The resource for reads and deletes (which approve nobody), and each set of deps' own for writes. */
+export const partners = partnersWith({});
+const withDeps = new WeakMap<PartnerDeps, typeof partners>();
+function partnersFor(deps: PartnerDeps): typeof partners {
+  let found = withDeps.get(deps);
+  if (!found) withDeps.set(deps, (found = partnersWith(deps)));
+  return found;
+}
 
 /** Which unique index a lost race hit, as the field a 400 names. */
 const UNIQUE_FIELDS: Record<string, string> = {
@@ -108,19 +143,24 @@ export async function listPartners({ ctx, input }: { ctx: Ctx; input: ListParams
   return shown(ctx, await partners.list({ ctx, input }));
 }
 
-export function createPartners({ ctx, input }: { ctx: Ctx; input: Item[] }): Promise<Partner[]> {
-  return written(ctx, () => partners.create({ ctx, input }));
+export function createPartners({ ctx, deps, input }: { ctx: Ctx; deps: PartnerDeps; input: Item[] }): Promise<Partner[]> {
+  return written(ctx, () => partnersFor(deps).create({ ctx, input }));
 }
 
-export function upsertPartners({ ctx, input }: { ctx: Ctx; input: Item[] }): Promise<Partner[]> {
-  return written(ctx, () => partners.upsert({ ctx, input }));
+export function upsertPartners({ ctx, deps, input }: { ctx: Ctx; deps: PartnerDeps; input: Item[] }): Promise<Partner[]> {
+  return written(ctx, () => partnersFor(deps).upsert({ ctx, input }));
 }
 
 /** Soft delete; the partners are archived too. */
 export const deletePartners = partners.remove;
 
 /** The routes' service: partners as the API shows them. */
-export const partnerService = { list: listPartners, create: createPartners, upsert: upsertPartners, remove: deletePartners };
+export const partnerServiceWith = (deps: PartnerDeps) => ({
+  list: listPartners,
+  create: ({ ctx, input }: { ctx: Ctx; input: Item[] }) => createPartners({ ctx, deps, input }),
+  upsert: ({ ctx, input }: { ctx: Ctx; input: Item[] }) => upsertPartners({ ctx, deps, input }),
+  remove: deletePartners,
+});
 
 /** Every partner of the workspace, oldest first, in keyset pages, as the API shows them (the NDJSON export reads these). */
 export async function* workspacePartnerPages({ ctx }: { ctx: Ctx }): AsyncGenerator<Partner[]> {
@@ -150,4 +190,39 @@ export function partnerHoldingCoupon({ ctx, input }: { ctx: Ctx; input: string }
   return couponHolder(ctx.db, ctx.workspace.id, input);
 }
 
+/** Workspaces (but `except`) with a program and approved partners whose default link is still to be made (a job's look across workspaces). */
+export function workspacesAwaitingDefaultLinks({ ctx, input }: { ctx: BaseCtx; input: { limit: number; except: string[] } }): Promise<string[]> {
+  return workspacesAwaiting(ctx.db, input);
+}
+
+/**
+ * Up to `limit` approved partners of the workspace without a default link, locked for the
+ * transaction `ctx.db` must be (rows another holds are skipped, so no partner is taken twice).
+ */
+export function lockPartnersAwaitingDefaultLinks({ ctx, input }: { ctx: Ctx; input: { limit: number } }): Promise<AwaitingPartner[]> {
+  return lockAwaiting(ctx.db, ctx.workspace.id, input.limit);
+}
+
+/** Sets each partner's default link (read-only in the API) where none is set yet; the partners set. */
+export function setPartnersDefaultLinks({ ctx, input }: { ctx: Ctx; input: { partnerId: string; linkId: string }[] }): Promise<string[]> {
+  return setDefaultLinks(ctx.db, ctx.workspace.id, input);
+}
+
+/** Every partner's default link in the workspace. */
+export function partnersDefaultLinkIds({ ctx }: { ctx: Ctx }): Promise<string[]> {
+  return defaultLinkIds(ctx.db, ctx.workspace.id);
+}
+
+/**
+ * Refuses to delete these links (ids in the request's order) while one is the default link of an
+ * approved partner (operations.md §18): 400 `default_link` naming its item. In the deletion's
+ * transaction (`ctx.db`): the partners read are locked until it ends.
+ */
+export async function assertNoApprovedDefaultLinks({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<void> {
+  const held = new Set((await defaultLinkHolders(ctx.db, ctx.workspace.id, input)).filter((h) => h.status === 'approved').map((h) => h.linkId));
+  const i = input.findIndex((id) => held.has(id));
+  if (i >= 0) throw new AppError('default_link', { field: `[${i}]`, id: input[i]! });
+}
+
+export type { AwaitingPartner } from './default-link-store.js';
 export { payoutDestinations, payoutProfiles, type PayoutDestination, type PayoutProfile } from './payout-details.js';

@@ -6,9 +6,9 @@ import { routesPlugin } from '../../http/types.js';
 import { registerBulkRoutes } from '../../http/bulk-routes.js';
 import { deletePartnerGroups, listGroups, writePartnerGroups, type GroupItem } from './groups.js';
 import { MONEY_NOTE, PartnerGroup, PartnerGroupCreate, PartnerGroupUpsert, Program, ProgramInput } from './schemas.js';
-import { getProgram, putProgram } from './service.js';
+import { getProgram, putProgram, type ProgramDeps } from './service.js';
 
-export type ProgramRouteDeps = ResourceDeps & { roleOf: RoleLookup };
+export type ProgramRouteDeps = ResourceDeps & { roleOf: RoleLookup; program: ProgramDeps };
 
 const tags = ['Partner program'];
 
@@ -43,14 +43,15 @@ export const programRoutes = routesPlugin<ProgramRouteDeps>('program', (app, dep
         summary: 'Create or change the partner program',
         description:
           "Extension. The first PUT makes the program, a collection named after it (partners' default links and the links partners make) and the group `default`; " +
-          'partners that exist are approved from then on, and nothing stored before earns. Later PUTs change what they give: a setting left out keeps its value ' +
+          'partners that exist are approved from then on (their default links are made by a background job right after the answer), and nothing stored before earns. ' +
+          'A new `landingUrl` moves the default links whose `url` was not edited. Later PUTs change what they give: a setting left out keeps its value ' +
           '(on the first PUT, its default). `slug` is unique on the server (409 `slug_taken`); `linkHost` must be a host the workspace holds active. ' +
           MONEY_NOTE,
         body: ProgramInput,
         response: { 200: ref, 409: errorAnswer('slug_taken: another program has this slug') },
       },
     },
-    async (req) => putProgram({ ctx: ctx(req), input: req.body }),
+    async (req) => putProgram({ ctx: ctx(req), deps: deps.program, input: req.body }),
   );
 
   registerBulkRoutes(app, deps, {

@@ -58,7 +58,9 @@ export const ProgramInput = Type.Composite([
   Type.Object({
     name: Type.String({ minLength: 1, maxLength: 190 }),
     slug: Type.String({ pattern: '^[a-z0-9-]{3,50}$', description: 'Unique on the server: 3–50 of a-z, 0-9 and `-` (409 `slug_taken`)' }),
-    landingUrl: httpsUrl("Where partners' default links point"),
+    landingUrl: httpsUrl(
+      "Where partners' default links point. A change moves every default link whose `url` is still the former landing URL (one edited since keeps its own)",
+    ),
     currency: { ...currency, description: 'Lower-case ISO 4217 code: flat rewards and conditions on amounts are in this currency' },
   }),
   Type.Partial(Settings),

@@ -86,11 +86,23 @@ function changesOf(before: ProgramRow | undefined, after: ProgramRow): Record<st
 }
 
 /**
+ * What a PUT does besides, in its transaction once the program is written (`before` absent: the
+ * first PUT, which made it): the partner-links module makes and follows partners' default links.
+ * Given through the wiring, so the program need not know of links.
+ */
+export type ProgramWritten = (ctx: Ctx, change: { before: ProgramRow | undefined; after: ProgramRow }) => Promise<void>;
+
+/** What program writes are given. */
+export interface ProgramDeps {
+  onWritten?: ProgramWritten;
+}
+
+/**
  * PUT /api/program: the first makes the program, its collection (named after it) and its default
  * group; later ones change what they give and keep the rest. Partners that exist are approved
  * (their column's default). A slug another workspace holds is 409 slug_taken.
  */
-export async function putProgram({ ctx, input }: { ctx: Ctx; input: ProgramInputBody }): Promise<ProgramRow> {
+export async function putProgram({ ctx, deps, input }: { ctx: Ctx; deps: ProgramDeps; input: ProgramInputBody }): Promise<ProgramRow> {
   input = { ...input };
   // The URL rule of every link (400 naming the field), and their stored form.
   input.landingUrl = normalisedHttps(input.landingUrl, 'landingUrl', 2048)!;
@@ -98,17 +110,17 @@ export async function putProgram({ ctx, input }: { ctx: Ctx; input: ProgramInput
   if (input.linkPrefixes) input.linkPrefixes = input.linkPrefixes.map((p, i) => normalisedHttps(p, `linkPrefixes[${i}]`, 2048)!);
   input.embedOrigins?.forEach((o, i) => normalisedHttps(o, `embedOrigins[${i}]`, 300));
   try {
-    return await writeProgram(ctx, input);
+    return await writeProgram(ctx, deps, input);
   } catch (err) {
     // Two first PUTs at once: the loser finds the winner's program and changes it.
-    if (constraintOf(err) === 'programs_workspace_id_key') return writeProgram(ctx, input);
+    if (constraintOf(err) === 'programs_workspace_id_key') return writeProgram(ctx, deps, input);
     throw err;
   }
 }
 
 const constraintOf = uniqueConstraintOf;
 
-async function writeProgram(ctx: Ctx, input: ProgramInputBody): Promise<ProgramRow> {
+async function writeProgram(ctx: Ctx, deps: ProgramDeps, input: ProgramInputBody): Promise<ProgramRow> {
   try {
     return await withTransaction(ctx.db, async (tx) => {
       const txCtx = { ...ctx, db: tx };
@@ -123,6 +135,7 @@ async function writeProgram(ctx: Ctx, input: ProgramInputBody): Promise<ProgramR
         await ensureDefaultGroup(tx, ctx.workspace.id);
       }
       await audit(ctx, tx, { ids: [program.id], changes: changesOf(before, program) });
+      await deps.onWritten?.(txCtx, { before, after: program });
       return program;
     });
   } catch (err) {

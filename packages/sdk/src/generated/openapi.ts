@@ -130,7 +130,7 @@ export interface paths {
         get: operations["getProgram"];
         /**
          * Create or change the partner program
-         * @description Extension. The first PUT makes the program, a collection named after it (partners' default links and the links partners make) and the group `default`; partners that exist are approved from then on, and nothing stored before earns. Later PUTs change what they give: a setting left out keeps its value (on the first PUT, its default). `slug` is unique on the server (409 `slug_taken`); `linkHost` must be a host the workspace holds active. A money route: besides its scope, a person acting by session, human token or OAuth grant must be an owner of the workspace (403 `owner_required` for members and viewers); an API key acts by its scopes.
+         * @description Extension. The first PUT makes the program, a collection named after it (partners' default links and the links partners make) and the group `default`; partners that exist are approved from then on (their default links are made by a background job right after the answer), and nothing stored before earns. A new `landingUrl` moves the default links whose `url` was not edited. Later PUTs change what they give: a setting left out keeps its value (on the first PUT, its default). `slug` is unique on the server (409 `slug_taken`); `linkHost` must be a host the workspace holds active. A money route: besides its scope, a person acting by session, human token or OAuth grant must be an owner of the workspace (403 `owner_required` for members and viewers); an API key acts by its scopes.
          *
          *     Scope: `programsWrite`.
          */
@@ -360,7 +360,7 @@ export interface paths {
         post: operations["createLinks"];
         /**
          * Delete links
-         * @description Soft delete: the links disappear from GET and their short links stop resolving; clicks and conversions stay. Unknown, invalid, repeated or already deleted ids are a 400 and nothing is deleted.
+         * @description Soft delete: the links disappear from GET and their short links stop resolving; clicks and conversions stay. An approved partner's default link (the partner's `defaultLinkId`) cannot be deleted while the partner is approved: 400 `default_link` naming the item, and nothing is deleted. Unknown, invalid, repeated or already deleted ids are a 400 and nothing is deleted.
          *
          *     Scope: `linksWrite`.
          */
@@ -1011,7 +1011,7 @@ export interface components {
             userId: string | null;
             /**
              * Format: uuid
-             * @description Read-only: the link made for the partner the first time they are approved
+             * @description Read-only: the partner's default link, made once the first time they are approved in a program (for partners the program's first PUT approved, shortly after by a background job): the program's `landingUrl` in the program's collection, carrying the partner's id; it follows later `landingUrl` changes unless its `url` was edited, cannot be deleted while the partner is approved (400 `default_link`), and with the program's `linkHost` gets the alias `https://<linkHost>/<referralKey>` when that is free on the server (otherwise none). Null until then
              */
             defaultLinkId: string | null;
             /**
@@ -3526,7 +3526,7 @@ export interface operations {
                     name: string;
                     /** @description Unique on the server: 3–50 of a-z, 0-9 and `-` (409 `slug_taken`) */
                     slug: string;
-                    /** @description Where partners' default links point */
+                    /** @description Where partners' default links point. A change moves every default link whose `url` is still the former landing URL (one edited since keeps its own) */
                     landingUrl: string;
                     /** @description Lower-case ISO 4217 code: flat rewards and conditions on amounts are in this currency */
                     currency: string;
