@@ -254,3 +254,50 @@ describe('disputes', () => {
     ]);
   });
 });
+
+describe('promotion codes a partner holds (§18 "Coupon codes")', () => {
+  /** The shop, its partner also holding `promo`, their default link awaited. */
+  async function promoShop(promo: string) {
+    const s = await partnerShop();
+    await s.ok('PUT', '/api/partners', [{ id: s.partner.id, couponCodes: [promo] }]);
+    let defaultLinkId: string | null = null;
+    await expect
+      .poll(async () => (defaultLinkId = ((await s.ok('GET', '/api/partners')) as { id: string; defaultLinkId: string | null }[])[0]!.defaultLinkId))
+      .not.toBeNull();
+    return { s, defaultLinkId: defaultLinkId! };
+  }
+
+  test('a checkout without a click id but with the promotion code: a sale on the default link earning for the partner', async () => {
+    const promo = stripeId('promo');
+    const { s, defaultLinkId } = await promoShop(promo);
+    await s.sendEvent('checkout.session.completed', {
+      client_reference_id: null,
+      customer: stripeId('cus'),
+      payment_intent: stripeId('pi'),
+      amount_total: 4900,
+      discounts: [{ coupon: 'SPRING', promotion_code: promo }],
+    });
+    expect((await s.latest()).outcome).toBe('sale');
+    const [sale] = (await s.ok('GET', '/api/events?type=sale')) as { linkId: string }[];
+    expect(sale!.linkId).toBe(defaultLinkId);
+    expect((await s.commissions()).map((c) => [c.partnerId, c.saleAmount, c.earnings])).toEqual([[s.partner.id, 4900, 490]]);
+  });
+
+  test("an invoice of a Stripe customer never seen, its expanded discount naming the partner's promotion code: a sale for the partner; another code: unattributed", async () => {
+    const promo = stripeId('promo');
+    const { s } = await promoShop(promo);
+    // No e-mail on either: the second would find the first's customer by it (§12).
+    const anonymous = { customer_email: undefined, customer_name: undefined };
+    await s.sendEvent(
+      'invoice.paid',
+      invoice({ customer: stripeId('cus'), ...anonymous, discounts: [{ id: stripeId('di'), object: 'discount', promotion_code: promo }] }),
+    );
+    expect((await s.latest()).outcome).toBe('renewal');
+    await s.sendEvent(
+      'invoice.paid',
+      invoice({ customer: stripeId('cus'), ...anonymous, discounts: [{ id: stripeId('di'), promotion_code: stripeId('promo') }] }),
+    );
+    expect(await s.latest()).toEqual({ outcome: 'unattributed', saleId: null, reason: 'no_lead' });
+    expect((await s.commissions()).map((c) => [c.partnerId, c.saleAmount, c.earnings])).toEqual([[s.partner.id, 1900, 190]]);
+  });
+});
