@@ -21,8 +21,9 @@ import { DAY_MS, mutableClock } from '../people/helpers.js';
 
 const HOUR_MS = 3_600_000;
 // A minute ahead of the database, so that every program below exists before its clicks.
-const clock = mutableClock(new Date(Date.now() + 60_000));
-const D = Math.floor(clock.now().getTime() / DAY_MS) * DAY_MS;
+const START = Date.now() + 60_000;
+const clock = mutableClock(new Date(START));
+const D = Math.floor(START / DAY_MS) * DAY_MS;
 const clickDay = new Date(D).toISOString().slice(0, 10);
 
 let t: TestApp;
@@ -50,7 +51,13 @@ async function programWith(rewards: Record<string, unknown>[], holdingDays = 30)
     return res.json();
   };
   await endpoint(t, ws.id, ['commission.created']);
-  await ok('PUT', '/api/program', { name: 'Friends', slug: `c-${randomUUID().slice(0, 8)}`, landingUrl: 'https://shop.example/', currency: 'eur', holdingDays });
+  await ok('PUT', '/api/program', {
+    name: 'Friends',
+    slug: `c-${randomUUID().slice(0, 8)}`,
+    landingUrl: 'https://shop.example/',
+    currency: 'eur',
+    holdingDays,
+  });
   const [group] = await ok('GET', '/api/partner-groups');
   await ok('PUT', '/api/partner-groups', [{ id: group.id, rewards }]);
   return {
@@ -91,6 +98,17 @@ let bo: { id: string };
 let cy: { id: string };
 let capped: Awaited<ReturnType<typeof programWith>>;
 let conditioned: Awaited<ReturnType<typeof programWith>>;
+let late: { clickCommissions: () => Promise<Commission[]> };
+let catchUp: Awaited<ReturnType<typeof programWith>>;
+
+/** Visits made at `at` (the clock then back where it was). */
+async function at(ms: number, visits: () => Promise<void>) {
+  clock.set(new Date(ms));
+  await visits();
+  clock.set(new Date(START));
+}
+
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 beforeAll(async () => {
   t = await startTestApp({ database: await freshDatabase(), clock: clock.now });
@@ -134,6 +152,35 @@ beforeAll(async () => {
   await visit(e1, 2, { ip: IP_DE });
   await visit(e1, 3, { ip: IP_GB });
   await visit(e1, 4, { ip: IP_US });
+
+  // A partner's link clicked the day before its program exists (partners and their links may
+  // come first), and again on D: only D's visitor earns.
+  const early = await workspaceWithCollection(t);
+  const send = async (method: 'POST' | 'PUT' | 'GET', url: string, body?: unknown) => {
+    const res = await early.send(method, url, body);
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+    return res.json();
+  };
+  const [fay] = await send('POST', '/api/partners', [{ name: 'Fay' }]);
+  const [earlyLink] = await send('POST', '/api/links', [{ url: 'https://shop.example/', collectionId: early.collectionId, partnerId: fay.id }]);
+  const f1 = new URL(earlyLink.shortUrl).pathname;
+  await at(D - DAY_MS + HOUR_MS, () => visit(f1, 1));
+  await send('PUT', '/api/program', { name: 'Late', slug: `l-${randomUUID().slice(0, 8)}`, landingUrl: 'https://shop.example/', currency: 'eur' });
+  const [group] = await send('GET', '/api/partner-groups');
+  await send('PUT', '/api/partner-groups', [{ id: group.id, rewards: [{ event: 'click', type: 'flat', amount: 7 }] }]);
+  await visit(f1, 2);
+  late = { clickCommissions: () => send('GET', '/api/commissions?type=click&sort=asc') as Promise<Commission[]> };
+
+  // A program ten days old: a run pays the last 7 days that are over, so D-8 is not paid, D-6 is.
+  catchUp = await programWith([{ event: 'click', type: 'flat', amount: 3 }]);
+  await t.database.db.execute(sql`UPDATE programs SET created_at = created_at - interval '10 days' WHERE workspace_id = ${catchUp.ws.id}::uuid`);
+  const g1 = await (await catchUp.partner('Gil')).link();
+  await at(D - 8 * DAY_MS + HOUR_MS, () => visit(g1, 1));
+  await at(D - 6 * DAY_MS + HOUR_MS, async () => {
+    await visit(g1, 1);
+    await visit(g1, 2);
+  });
+  await visit(g1, 1);
 });
 
 afterAll(async () => {
@@ -145,7 +192,13 @@ describe('click rewards', () => {
   test('nothing is written for day D before 01:00 UTC of D+1', async () => {
     clock.set(new Date(D + DAY_MS + HOUR_MS - 60_000));
     await t.runtime.maintain();
-    for (const w of [plain, capped, conditioned]) expect(await w.clickCommissions()).toEqual([]);
+    for (const w of [plain, capped, conditioned, late]) expect(await w.clickCommissions()).toEqual([]);
+    // D-1 and D-6 were over an hour before: paid already (D-6 by the catch-up), D-8 never.
+    const caught = await rows<{ day: string; earnings: number }>(
+      t.database.db,
+      sql`SELECT click_day::text AS day, earnings::int AS earnings FROM commissions WHERE workspace_id = ${catchUp.ws.id}::uuid ORDER BY 1`,
+    );
+    expect(caught).toEqual([{ day: dayOf(D - 6 * DAY_MS), earnings: 6 }]);
   });
 
   test("after 01:00 of D+1, each approved partner earns for the day's distinct human visitors", async () => {
@@ -168,6 +221,21 @@ describe('click rewards', () => {
 
   test("each visitor earns by the first reward whose conditions hold for their click's country", async () => {
     expect((await conditioned.clickCommissions()).map((c) => c.earnings)).toEqual([2 * 50 + 2 * 5]);
+  });
+
+  test('nothing is paid for clicks before the program existed', async () => {
+    expect((await late.clickCommissions()).map((c) => c.earnings)).toEqual([7]);
+  });
+
+  test('a missed day is caught up within the last 7 days', async () => {
+    const caught = await rows<{ day: string; earnings: number }>(
+      t.database.db,
+      sql`SELECT click_day::text AS day, earnings::int AS earnings FROM commissions WHERE workspace_id = ${catchUp.ws.id}::uuid ORDER BY 1`,
+    );
+    expect(caught).toEqual([
+      { day: dayOf(D - 6 * DAY_MS), earnings: 6 },
+      { day: clickDay, earnings: 3 },
+    ]);
   });
 
   test('commission.created is emitted for each, and running the job again writes nothing more', async () => {
