@@ -86,10 +86,19 @@ export async function payClickRewards(deps: ClickRewardDeps, now: Date): Promise
     else byWorkspace.set(c.workspaceId, [c]);
   }
   let written = 0;
+  let failure: { err: unknown } | undefined;
   for (const program of programs) {
     const days = byWorkspace.get(program.workspaceId);
-    if (days) written += await payWorkspace(deps.database, now, program, days);
+    if (!days) continue;
+    // One workspace failing keeps none of the others from being paid; the run fails after them (and is tried again).
+    try {
+      written += await payWorkspace(deps.database, now, program, days);
+    } catch (err) {
+      deps.log.warn({ err, workspaceId: program.workspaceId }, "a workspace's click rewards failed");
+      failure ??= { err };
+    }
   }
+  if (failure) throw failure.err;
   return written;
 }
 
