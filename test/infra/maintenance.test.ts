@@ -265,6 +265,7 @@ describe('two runtimes on one database', () => {
     const [a, b] = await Promise.all([start(database, hoursAhead(0)), start(database, hoursAhead(7))]);
     const jobs = [
       'audit.retention',
+      'commissions.click-rewards',
       'mfa.failures',
       'password-reset.forget',
       'clicks.visitors',

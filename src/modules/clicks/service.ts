@@ -12,7 +12,8 @@ import { clickDays, touchReferrerDays } from './referrer-days.js';
 import { insertCouponClick, type CouponClick } from './coupon-clicks.js';
 import { clickHolders, insertClicks, replayClicks, storeClicks } from './store.js';
 import type { ClickRow } from './record.js';
-import type { Ctx } from '../../core/context.js';
+import type { BaseCtx, Ctx } from '../../core/context.js';
+import { partnerVisitorCounts, type PartnerVisitorCount } from './partner-visitors.js';
 import type { IdHolder } from '../../db/resource-table.js';
 
 export type { ClickRow, RawClick, Utm } from './record.js';
@@ -44,6 +45,22 @@ export function recordCouponClick({ ctx, input }: { ctx: Ctx; input: Omit<Coupon
 }
 
 export type { ClickEvent, ClickEventDeps } from './click-events.js';
+export type { PartnerVisitorCount } from './partner-visitors.js';
+
+/**
+ * Each partner's distinct visitors by UTC day and the country of their first click there (the
+ * click rewards of operations.md §18), over every workspace listed, from its `since` to `before`:
+ * one statement across workspaces (the click-reward job's).
+ */
+export function partnerVisitorDays({
+  ctx,
+  input,
+}: {
+  ctx: BaseCtx;
+  input: { workspaces: { id: string; since: string }[]; before: string };
+}): Promise<PartnerVisitorCount[]> {
+  return partnerVisitorCounts(ctx.db, input.workspaces, input.before);
+}
 export { clickMaintenanceJobs } from './maintenance.js';
 
 /** What the pipeline reads of the configuration. */

@@ -10,11 +10,17 @@ import { agentFacts, type RawClick } from './record.js';
  * writer works it out, where the country lookup happens: the address is in the raw click anyway
  * and the redirect pays nothing. A batch claims its visitors' first clicks of the day in
  * visitor_days (insert … ON CONFLICT DO NOTHING, in the batch's transaction); a click that won
- * a claim carries visitor_flags (1: first in its workspace that day, 2: first on its link), and
- * its rollup rows count it in `visitors`. Bots are stored but never counted, as for clicks.
+ * a claim carries visitor_flags (1: first in its workspace that day, 2: first on its link, 4:
+ * first on its partner's links), and its rollup rows count it in `visitors` (bits 1 and 2). Bots
+ * are stored but never counted, as for clicks. Bit 4 is what a partner's click rewards count
+ * (operations.md §18 "Click rewards"): exactly one click per visitor, partner and UTC day, across
+ * the partner's links, whichever instance or batch wrote them.
  */
 
 const DAY_MS = 86_400_000;
+
+/** Bit of clicks.visitor_flags: the click is its visitor's first of the UTC day on links recorded for its partner (click rewards count these). */
+export const FIRST_FOR_PARTNER = 4;
 
 /** The UTC date (YYYY-MM-DD) of a timestamp in ms. */
 export const utcDay = (ms: number): string => new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
@@ -78,13 +84,14 @@ export function visitorHash(salt: Buffer, ip: string, userAgent: string): string
 
 const claimKey = (scope: string, day: string, hash: string) => `${scope}|${day}|${hash}`;
 
-/** One claim of a click: its visitor in a scope (the workspace or the link) on a day. */
+/** One claim of a click: its visitor in a scope (the workspace, the link or the partner) on a day; `f` the visitor_flags bit it gives. */
 export interface VisitorClaim {
   id: string;
   w: string;
   d: string;
   s: string;
   h: string;
+  f: number;
 }
 
 /**
@@ -111,8 +118,10 @@ export async function visitorClaims(clicks: readonly RawClick[], salts: VisitorS
       byAgent.set(c.userAgent, v);
       found.push(v);
     }
-    claimFirst(v, c.workspaceId, c, salts);
-    claimFirst(v, c.linkId, c, salts);
+    claimFirst(v, c.workspaceId, FIRST_IN_WORKSPACE, c, salts);
+    claimFirst(v, c.linkId, FIRST_ON_LINK, c, salts);
+    // The partner the click recorded (a partner's id is never a link's or a workspace's).
+    if (c.partnerId) claimFirst(v, c.partnerId, FIRST_FOR_PARTNER, c, salts);
   }
   return found.flatMap((v) => [...v.first.values()].flatMap((f) => (f ? [f.claim] : [])));
 }
@@ -124,14 +133,14 @@ interface Visitor {
   first: Map<string, { claim: VisitorClaim; at: number } | null>;
 }
 
-function claimFirst(v: Visitor, scope: string, c: RawClick, salts: VisitorSalts): void {
+function claimFirst(v: Visitor, scope: string, flag: number, c: RawClick, salts: VisitorSalts): void {
   const held = v.first.get(scope);
   if (held === null) return;
   if (held === undefined && salts.isClaimed(claimKey(scope, v.d, v.h))) {
     v.first.set(scope, null);
     return;
   }
-  if (!held || c.at < held.at) v.first.set(scope, { claim: { id: c.id, w: c.workspaceId, d: v.d, s: scope, h: v.h }, at: c.at });
+  if (!held || c.at < held.at) v.first.set(scope, { claim: { id: c.id, w: c.workspaceId, d: v.d, s: scope, h: v.h, f: flag }, at: c.at });
 }
 
 /**
@@ -140,12 +149,12 @@ function claimFirst(v: Visitor, scope: string, c: RawClick, salts: VisitorSalts)
  */
 export function claimCtes(claims: readonly VisitorClaim[]): SQL {
   return sql`cand AS (
-      SELECT x.id, x.w, x.d, x.s, x.h FROM jsonb_to_recordset(${JSON.stringify(claims)}::jsonb) AS x(id uuid, w uuid, d date, s uuid, h bigint)),
+      SELECT x.id, x.w, x.d, x.s, x.h, x.f FROM jsonb_to_recordset(${JSON.stringify(claims)}::jsonb) AS x(id uuid, w uuid, d date, s uuid, h bigint, f smallint)),
     vd AS (
       INSERT INTO visitor_days (workspace_id, day, scope_id, hash) SELECT w, d, s, h FROM cand ORDER BY 1, 2, 3, 4
       ON CONFLICT DO NOTHING RETURNING workspace_id, day, scope_id, hash),
     vf AS (
-      SELECT c.id, sum(CASE WHEN c.s = c.w THEN ${sql.raw(String(FIRST_IN_WORKSPACE))} ELSE ${sql.raw(String(FIRST_ON_LINK))} END)::smallint AS flags
+      SELECT c.id, sum(c.f)::smallint AS flags
       FROM cand c JOIN vd ON vd.workspace_id = c.w AND vd.day = c.d AND vd.scope_id = c.s AND vd.hash = c.h GROUP BY c.id)`;
 }
 

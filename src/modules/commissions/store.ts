@@ -53,11 +53,14 @@ export interface NewCommission {
   /** The event's time (the commission's createdAt), and the days it waits before it is payable. */
   at: string | null;
   holdingDays: number;
+  /** A click commission's UTC day (YYYY-MM-DD): one per partner and day. */
+  clickDay?: string;
 }
 
 /**
- * Inserts commissions; one whose event (or, for a lead, whose customer) already earned is left
- * out by the unique indexes, so a replay writes nothing twice. The rows written.
+ * Inserts commissions; one whose event (or, for a lead, whose customer; for a click commission,
+ * whose partner and day) already earned is left out by the unique indexes, so a replay writes
+ * nothing twice. The rows written.
  */
 export async function insertCommissions(conn: Conn, list: NewCommission[]): Promise<CommissionRow[]> {
   if (list.length === 0) return [];
@@ -68,12 +71,12 @@ export async function insertCommissions(conn: Conn, list: NewCommission[]): Prom
     sql`WITH d AS (
           SELECT * FROM jsonb_to_recordset(${data}::jsonb) AS d(id uuid, "workspaceId" uuid, "partnerId" uuid, type text, "linkId" uuid, "customerId" uuid,
             "eventId" uuid, "saleAmount" bigint, currency text, earnings bigint, status text, "holdReasons" text[], "reversedReason" text,
-            description text, at timestamptz, "holdingDays" int, position int)),
+            description text, at timestamptz, "holdingDays" int, "clickDay" date, position int)),
         c AS (
           INSERT INTO commissions (id, workspace_id, partner_id, type, link_id, customer_id, event_id, sale_amount, currency, original_earnings, earnings,
-            status, hold_reasons, reversed_reason, description, created_at, payable_at)
+            status, hold_reasons, reversed_reason, description, click_day, created_at, payable_at)
           SELECT d.id, d."workspaceId", d."partnerId", d.type, d."linkId", d."customerId", d."eventId", d."saleAmount", d.currency, d.earnings, d.earnings,
-            d.status, d."holdReasons", d."reversedReason", d.description, coalesce(d.at, now()), coalesce(d.at, now()) + make_interval(days => d."holdingDays")
+            d.status, d."holdReasons", d."reversedReason", d.description, d."clickDay", coalesce(d.at, now()), coalesce(d.at, now()) + make_interval(days => d."holdingDays")
           FROM d ORDER BY d.position
           ON CONFLICT DO NOTHING
           RETURNING *)

@@ -1,5 +1,5 @@
 import { audit, type AuditChange } from '../../core/audit.js';
-import type { Ctx } from '../../core/context.js';
+import type { BaseCtx, Ctx } from '../../core/context.js';
 import { AppError, invalid, notFound } from '../../core/errors.js';
 import { uniqueConstraintOf, withTransaction } from '../../core/transaction.js';
 import { newId } from '../../db/ids.js';
@@ -9,9 +9,9 @@ import { CURRENCIES } from '../../core/currencies.js';
 import { activeHostsOfWorkspace, normalizeHost } from '../domains/service.js';
 import { FRAUD_RULES, type ProgramInputBody, type ProgramSettings } from './schemas.js';
 import { defaultGroupIdOf, ensureDefaultGroup, groupIdsIn, groupRewards } from './groups-store.js';
-import { insertProgram, programRow, updateProgram, type ProgramRow } from './store.js';
+import { clickPayingPrograms, insertProgram, programRow, updateProgram, type ClickPayingProgram, type ProgramRow } from './store.js';
 
-export type { ProgramRow } from './store.js';
+export type { ClickPayingProgram, ProgramRow } from './store.js';
 export type { Reward } from './reward-schema.js';
 export { earningsOf, earnsWithinDuration, netEarnings, rewardFor, roundHalfEven } from './rewards.js';
 
@@ -149,4 +149,13 @@ async function writeProgram(ctx: Ctx, deps: ProgramDeps, input: ProgramInputBody
 /** The rewards of a partner's group (null: the default group), in force now: what an event stored now earns by. */
 export async function rewardsOfGroup({ ctx, input }: { ctx: Pick<Ctx, 'db' | 'workspace'>; input: { groupId: string | null } }): Promise<unknown[]> {
   return groupRewards(ctx.db, ctx.workspace.id, input.groupId);
+}
+
+/**
+ * The programs of every workspace that pay for clicks, with their groups' current rewards (the
+ * click-reward job pays a past day by these: the rewards in force when it runs, an hour or so
+ * after the day).
+ */
+export function programsPayingClicks({ ctx }: { ctx: BaseCtx }): Promise<ClickPayingProgram[]> {
+  return clickPayingPrograms(ctx.db);
 }

@@ -73,3 +73,32 @@ export async function updateProgram(conn: Conn, w: ProgramWrite): Promise<Progra
   );
   return flat(row!);
 }
+
+/** A program whose groups pay for clicks, as the click-reward job reads it. */
+export interface ClickPayingProgram {
+  workspaceId: string;
+  currency: string;
+  holdingDays: number;
+  createdAt: string;
+  /** Each group's rewards by group id, and the id of the group `default` (partners whose group is null). */
+  groupRewards: Record<string, unknown[]>;
+  defaultGroupId: string;
+}
+
+/**
+ * Every program, of every workspace, one of whose groups has a click reward (the periodic job
+ * across workspaces): with its groups' rewards as they are now, in one statement.
+ */
+export function clickPayingPrograms(conn: Conn): Promise<ClickPayingProgram[]> {
+  return rows<ClickPayingProgram>(
+    conn,
+    sql`SELECT p.workspace_id AS "workspaceId", p.currency, p.holding_days AS "holdingDays", ${sql.raw(isoTimestamp('p.created_at'))} AS "createdAt",
+          g.rewards AS "groupRewards", g.default_id AS "defaultGroupId"
+        FROM programs p
+        JOIN LATERAL (
+          SELECT jsonb_object_agg(g.id::text, g.rewards) AS rewards, (array_agg(g.id::text) FILTER (WHERE g.is_default))[1] AS default_id,
+            bool_or(g.rewards @> '[{"event":"click"}]'::jsonb) AS pays
+          FROM partner_groups g WHERE g.workspace_id = p.workspace_id) g ON g.pays
+        ORDER BY p.workspace_id`,
+  );
+}
