@@ -5,7 +5,7 @@
 -- partner's distinct visitors of a day are the flagged clicks of that day. This index holds those
 -- clicks only (one per visitor, partner and day): the hourly click-reward job reads the last days
 -- of every workspace through it without touching the others.
-CREATE INDEX clicks_partner_visitors_idx ON clicks (workspace_id, created_at)
+CREATE INDEX IF NOT EXISTS clicks_partner_visitors_idx ON clicks (workspace_id, created_at)
   WHERE visitor_flags & 4 <> 0 AND NOT bot AND partner_id IS NOT NULL;
 
 -- commissions_click_day (migration 0036) is already unique on (partner_id, click_day) for
