@@ -23,14 +23,15 @@ loop_files="$(sed -n '/^export const LOOP_FILES/,/^];/p' vitest.config.ts | grep
 
 if [ "$engines" != postgres ]; then
   echo "== test:all: every test file on PGlite (in-process limits)"
-  # The hostile-input fuzz runs in full on PostgreSQL + Redis below; here a third of its seeded
+  # The hostile-input fuzz and the HTTP property tests (test/helpers/property-runs.ts) run in full
+  # on PostgreSQL + Redis below; here a third of their seeded
   # runs (the same routes and families), which on PGlite took 200 s of a 26-minute CI.
   if [ $# -eq 0 ]; then
-    LOOP_TESTS=apart env -u DATABASE_URL -u REDIS_URL FUZZ_SCALE=0.3 npx vitest run
+    LOOP_TESTS=apart env -u DATABASE_URL -u REDIS_URL FUZZ_SCALE=0.3 PROPERTY_SCALE=0.3 npx vitest run
     echo "== test:all: the event-loop files, one at a time in a fresh process (vitest.config.ts LOOP_FILES)"
     env -u DATABASE_URL -u REDIS_URL npx vitest run --no-file-parallelism $loop_files
   else
-    env -u DATABASE_URL -u REDIS_URL FUZZ_SCALE=0.3 npx vitest run "$@"
+    env -u DATABASE_URL -u REDIS_URL FUZZ_SCALE=0.3 PROPERTY_SCALE=0.3 npx vitest run "$@"
   fi
 fi
 

@@ -7,8 +7,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { ResourceClient, type Item, type Row } from './bulk-resource.helpers.js';
+import { propertyRuns } from '../helpers/property-runs.js';
 
-const NUM_RUNS = 100;
+const NUM_RUNS = propertyRuns(100);
 
 let t: TestApp;
 beforeAll(async () => {

@@ -8,6 +8,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/core/plans.js';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
+import { propertyRuns } from '../../helpers/property-runs.js';
 
 let t: TestApp;
 
@@ -233,7 +234,7 @@ describe('property: POST and PUT /api/links', () => {
         expect(await w.all()).toEqual([...before, ...created]);
       }),
       {
-        numRuns: 200,
+        numRuns: propertyRuns(200),
         // Known troublemakers first: NUL characters, lone surrogates, years PostgreSQL cannot store.
         examples: [
           [['enterprise', [{ url: 'https://x.test/', collectionId: c, title: 'a\u0000b' }]]],
@@ -282,7 +283,7 @@ describe('property: POST and PUT /api/links', () => {
         expect(after).toHaveLength(before.length + inserted.length);
       }),
       {
-        numRuns: 200,
+        numRuns: propertyRuns(200),
         examples: [
           [['enterprise', [{ id: link, title: 'a\u0000b' }]]],
           [['enterprise', [{ id: link, tenantId: '\udfff' }]]],

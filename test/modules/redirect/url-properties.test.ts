@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
 import { startFramableSite } from '../../helpers/framable-site.js';
 import { ANDROID, DESKTOP, IPHONE } from '../../helpers/visitors.js';
+import { propertyRuns } from '../../helpers/property-runs.js';
 
 const COUNTRY_HEADER = 'x-test-country';
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
@@ -252,7 +253,7 @@ describe('any string in any URL field', () => {
         expect(expired.statusCode, expired.body).toBe(200);
         await visitEveryBranch(link!.shortUrl, overSocket);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
     expect(stored).toBeGreaterThan(10);
   }, 120_000);
@@ -269,7 +270,7 @@ describe('any string in any URL field', () => {
         expectStoredAscii(link);
         await visitEveryBranch(link.shortUrl, true);
       }),
-      { numRuns: 30 },
+      { numRuns: propertyRuns(30) },
     );
     expect(stored).toBeGreaterThan(5);
   }, 120_000);
