@@ -1,7 +1,7 @@
 import { plugin, type ModuleRegistration } from '../../wiring.js';
-import { onPartnersBannedOrRejected } from '../partners/service.js';
+import { onPartnersBannedOrRejected, providePartnerEarnings } from '../partners/service.js';
 import { commissionRoutes } from './routes.js';
-import { reverseUnpaidCommissions } from './service.js';
+import { partnerEarnings, reverseUnpaidCommissions } from './service.js';
 
 /** Commissions (operations.md §18): earned with the leads and sales that make them, listed, released, reversed, added by hand. */
 export const commissionsModule: ModuleRegistration = {
@@ -9,6 +9,8 @@ export const commissionsModule: ModuleRegistration = {
   setUp: (w) => {
     // Banning or rejecting a partner reverses their unpaid commissions, in the same transaction.
     onPartnersBannedOrRejected(reverseUnpaidCommissions);
+    // GET /api/partners?withStats shows each partner's earnings, read from the commissions.
+    providePartnerEarnings(partnerEarnings);
     return { plugins: [plugin(commissionRoutes, { ...w.resource, roleOf: w.roleOf })] };
   },
 };

@@ -1,7 +1,6 @@
 import type { Ctx } from '../../core/context.js';
 import { invalid } from '../../core/errors.js';
 import type { Item } from '../../core/items.js';
-import type { ListParams } from '../../core/list-params.js';
 import { uniqueConstraintOf } from '../../core/transaction.js';
 import type { Tx } from '../../db/connect.js';
 import { bulkResource, normalisedHttps, type Indexed } from '../bulk/service.js';
@@ -9,6 +8,7 @@ import { newId } from '../../db/ids.js';
 import { defaultGroupId, findProgram } from '../program/service.js';
 import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.js';
 import { PROGRAM_FIELDS } from './schemas.js';
+import { checkStatsScopes, statsSpan, withPartnerStats, type PartnerListQuery, type PartnerStats } from './list-stats.js';
 import { checkStanding } from './standing-checks.js';
 import { couponHolder, couponsOf, insertCoupons, standingRows } from './standing-store.js';
 import { partnerStore, type PartnerRow } from './store.js';
@@ -104,8 +104,22 @@ async function written(ctx: Ctx, run: () => Promise<PartnerRow[]>): Promise<Part
   }
 }
 
-export async function listPartners({ ctx, input }: { ctx: Ctx; input: ListParams }): Promise<Partner[]> {
-  return shown(ctx, await partners.list({ ctx, input }));
+/**
+ * A page of partners; with withStats, each with their stats (list-stats.ts), which need the
+ * caller's `scopes`: analyticsRead (403 without it), and programsRead for the earnings.
+ */
+export async function listPartners({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: PartnerListQuery & { scopes?: ReadonlySet<string> };
+}): Promise<(Partner & { stats?: PartnerStats })[]> {
+  if (!input.withStats) return shown(ctx, await partners.list({ ctx, input }));
+  const scopes = input.scopes ?? new Set<string>();
+  checkStatsScopes(input, scopes);
+  const span = statsSpan(input, ctx.now);
+  return withPartnerStats(ctx, await shown(ctx, await partners.list({ ctx, input })), span, scopes);
 }
 
 export function createPartners({ ctx, input }: { ctx: Ctx; input: Item[] }): Promise<Partner[]> {
@@ -150,4 +164,5 @@ export function partnersHoldingCoupon({ ctx, input }: { ctx: Ctx; input: string 
   return couponHolder(ctx.db, ctx.workspace.id, input);
 }
 
+export { providePartnerEarnings, type EarningsReader, type PartnerEarnings, type PartnerListQuery, type PartnerStats } from './list-stats.js';
 export { payoutDestinations, payoutProfiles, type PayoutDestination, type PayoutProfile } from './payout-details.js';

@@ -85,7 +85,9 @@ export interface paths {
         };
         /**
          * List partners
-         * @description Scope: `partnersRead`.
+         * @description Extension: withStats=true adds each partner’s stats over startDate–endDate (default the last 30 days) and needs analyticsRead; their earnings need programsRead as well (left out without it).
+         *
+         *     Scope: `partnersRead`.
          */
         get: operations["listPartners"];
         /**
@@ -1030,6 +1032,32 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description Extension, only with withStats=true on GET /api/partners: the partner's figures over the range asked for, those of their links (the links GET /api/links?partnerId lists, added up; events count at the instant they happened, as in GET /api/analytics), and their earnings. */
+            stats?: {
+                /** @description Clicks on the partner's links in the range (bots never counted) */
+                clicks: number;
+                /** @description Leads attributed to the partner's links in the range */
+                leads: number;
+                /** @description Sales attributed to the partner's links in the range (a refunded sale still counts) */
+                sales: number;
+                /** @description Per currency (lower-case ISO 4217 code → amount): the range's sale amounts of the partner's links net of refunds, minor units, as GET /api/links?withStats adds them up. Currencies are never added together. Exact at any size: a single sale is at most 10^12, so any total of up to 9,007 sales is at most 2^53 and reads exactly as a JavaScript number; a larger total is still written as its exact integer digits, which a client reads exactly with a big-integer JSON parser (JSON.parse rounds it). */
+                revenue: {
+                    [key: string]: number;
+                };
+                /** @description Only with the programsRead scope (left out without it). Per currency (lower-case ISO 4217 code), the sums of the partner's commissions created in the range by state, as GET /api/commissions shows them; reversed commissions are not counted. Integers in the currency's minor unit; currencies are never added together. */
+                earnings?: {
+                    [key: string]: {
+                        /** @description Commissions still held back (before payableAt), or in a payout not completed yet; minor units, exact (negative when custom commissions take back more) */
+                        pending: number;
+                        /** @description Commissions held by a fraud rule or a dispute (holdReasons); minor units, exact (negative when custom commissions take back more) */
+                        held: number;
+                        /** @description Commissions payable now: past payableAt and in no payout; minor units, exact (negative when custom commissions take back more) */
+                        payable: number;
+                        /** @description Commissions paid by a completed payout; minor units, exact (negative when custom commissions take back more) */
+                        paid: number;
+                    };
+                };
+            };
         };
         /** @description Extension. The workspace's partner program: who earns what for the leads and sales they bring, and how they are paid. */
         Program: {
@@ -2804,6 +2832,14 @@ export interface operations {
                 skip?: number;
                 /** @description Order by createdAt (asc: oldest first); ties by insertion order */
                 sort?: "asc" | "desc";
+                /** @description Extension. true: each partner gains stats (the clicks, leads, sales and revenue of their links, and their earnings, over startDate–endDate). Needs the analyticsRead scope besides partnersRead (else 403 naming it); earnings also need programsRead (without it they are left out). take, skip and sort work with it. */
+                withStats?: boolean;
+                /** @description Extension, with withStats: the start of the range, as GET /api/analytics and GET /api/links?withStats read it (ISO 8601 date or date-time; a date is that day in timezone; inclusive). Default: 30 days (720 hours) before the end. Ignored without withStats. */
+                startDate?: string;
+                /** @description Extension, with withStats: the end of the range, as GET /api/analytics reads it (a date means the end of that day in timezone; inclusive). Default: now. Ignored without withStats. */
+                endDate?: string;
+                /** @description Extension, with withStats: IANA time zone name for date-only startDate/endDate (default UTC), as GET /api/analytics. Ignored without withStats. */
+                timezone?: string;
             };
             header?: never;
             path?: never;
