@@ -48,8 +48,7 @@ export function providePartnerEarnings(reader: EarningsReader): void {
 
 /** withStats needs analyticsRead besides the list's partnersRead (403 naming it). */
 export function checkStatsScopes(q: PartnerListQuery, scopes: ReadonlySet<string>): void {
-  if (q.withStats && !scopes.has('analyticsRead'))
-    throw new AppError('missing_scopes', { scopes: 'analyticsRead' }, { missingScopes: ['analyticsRead'] });
+  if (q.withStats && !scopes.has('analyticsRead')) throw new AppError('missing_scopes', { scopes: 'analyticsRead' }, { missingScopes: ['analyticsRead'] });
 }
 
 /** The range of a query (its 400s), read before the partners so that a bad one costs nothing. */
@@ -67,7 +66,9 @@ export async function withPartnerStats<P extends { id: string }>(
   if (showEarnings && !earningsReader) throw new Error('no module provides partner earnings (the commissions module registers it)');
   const [figures, earnings] = await Promise.all([
     partnerLinkStats({ ctx, input: { span, partnerIds } }),
-    showEarnings && span !== 'empty' && partnerIds.length > 0 ? earningsReader!({ ctx, input: { partnerIds, span } }) : new Map<string, Record<string, PartnerEarnings>>(),
+    showEarnings && span !== 'empty' && partnerIds.length > 0
+      ? earningsReader!({ ctx, input: { partnerIds, span } })
+      : new Map<string, Record<string, PartnerEarnings>>(),
   ]);
   return partners.map((p) => ({ ...p, stats: { ...figures.get(p.id)!, ...(showEarnings ? { earnings: earnings.get(p.id) ?? {} } : {}) } }));
 }

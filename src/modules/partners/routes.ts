@@ -43,7 +43,8 @@ export const partnerRoutes = routesPlugin<PartnerRouteDeps>('partners', (app, de
     if (route.url !== PATH || route.method !== 'GET') return;
     const schema = (route.schema ??= {}) as { description?: string };
     // The scope note is already there; the HEAD route shares this schema object.
-    if (!schema.description?.includes(PARTNER_STATS_DESCRIPTION)) schema.description = [PARTNER_STATS_DESCRIPTION, schema.description].filter(Boolean).join('\n\n');
+    if (!schema.description?.includes(PARTNER_STATS_DESCRIPTION))
+      schema.description = [PARTNER_STATS_DESCRIPTION, schema.description].filter(Boolean).join('\n\n');
     // Figures summed over every link of the page's partners: bounded per workspace as links' withStats (http/heavy-requests.ts).
     route.config = { ...route.config, heavy: (req) => (req.query as Query).withStats === true };
     route.handler = async (req, reply) => {

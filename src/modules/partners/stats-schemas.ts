@@ -30,7 +30,8 @@ export const PartnerListQuery = Type.Object({
   timezone: Type.Optional(
     Type.String({
       maxLength: 64,
-      description: 'Extension, with withStats: IANA time zone name for date-only startDate/endDate (default UTC), as GET /api/analytics. Ignored without withStats.',
+      description:
+        'Extension, with withStats: IANA time zone name for date-only startDate/endDate (default UTC), as GET /api/analytics. Ignored without withStats.',
     }),
   ),
 });
