@@ -40,7 +40,8 @@ export const partnerRoutes = routesPlugin<PartnerRouteDeps>('partners', (app, de
   // The shared bulk GET passes the query alone; withStats needs the caller's scopes (analyticsRead,
   // and programsRead for the earnings) and is an expensive request, so this list's handler is its own.
   app.addHook('onRoute', (route) => {
-    if (route.url !== PATH || route.method !== 'GET') return;
+    // HEAD too: its route is made apart, with the shared handler.
+    if (route.url !== PATH || (route.method !== 'GET' && route.method !== 'HEAD')) return;
     const schema = (route.schema ??= {}) as { description?: string };
     // The scope note is already there; the HEAD route shares this schema object.
     if (!schema.description?.includes(PARTNER_STATS_DESCRIPTION))

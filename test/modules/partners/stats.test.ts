@@ -216,6 +216,10 @@ describe('GET /api/partners?withStats', () => {
     expect(body.error.ar).toMatch(/[\u0600-\u06FF]/);
     // Without withStats the key lists; without partnersRead it is the list's own 403.
     expect((await api.send('GET', '/api/partners', undefined, key)).statusCode).toBe(200);
+    // HEAD reads as GET: the same 403, and 200 with both scopes.
+    const head = (k: string) => t.inject({ method: 'HEAD', url: '/api/partners?withStats=true', headers: { authorization: `Bearer ${k}` } });
+    expect((await head(key)).statusCode).toBe(403);
+    expect((await head(api.ws.key)).statusCode).toBe(200);
     const analyticsOnly = await api.ws.newKey(['analyticsRead']);
     const denied = await api.send('GET', '/api/partners?withStats=true', undefined, analyticsOnly.key);
     expect([denied.statusCode, denied.json().missingScopes]).toEqual([403, ['partnersRead']]);
