@@ -20,8 +20,8 @@ export const HEAVY_WAITING_PER_WORKSPACE = 16;
 const RETRY_AFTER_S = 2;
 
 /** The limits, for the OpenAPI description (openapi.ts). */
-export const HEAVY_REQUESTS_DESCRIPTION = `Expensive requests — \`GET /api/links\` with \`withStats=true\` or \`take\` over 1000, \`GET /api/analytics\`
-and \`GET /api/export\` — run at most ${HEAVY_RUNNING_PER_WORKSPACE} at a time per workspace on each server instance, on
+export const HEAVY_REQUESTS_DESCRIPTION = `Expensive requests — \`GET /api/links\` with \`withStats=true\` or \`take\` over 1000, \`GET /api/partners\`
+with \`withStats=true\`, \`GET /api/analytics\` and \`GET /api/export\` — run at most ${HEAVY_RUNNING_PER_WORKSPACE} at a time per workspace on each server instance, on
 database connections set apart for them (other requests never wait behind them); up to ${HEAVY_WAITING_PER_WORKSPACE} more wait
 their turn, and beyond that the answer is 429 \`heavy_requests_busy\` with \`Retry-After\`. One of their database statements
 running past the operator's HEAVY_STATEMENT_TIMEOUT_SECONDS (15 s by default; any other statement: 60 s) is stopped: 503

@@ -4,11 +4,13 @@ import type { Ctx } from '../../core/context.js';
 import { moneyOf, type Money } from './money.js';
 import type { Span } from './periods.js';
 import { linkCountRankSource, linkCountRows, linkMoney, linkRankSources, type LinkCounts, type RankKey } from './store-link-stats.js';
+import { partnerCountRows, partnerMoney } from './store-partner-stats.js';
 import { periodOf } from './query-period.js';
 import { knownZone } from './zones.js';
 
 /**
- * Each link's performance over a range, for GET /api/links?withStats (operations.md §14): the
+ * Each link's performance over a range, for GET /api/links?withStats (operations.md §14), and
+ * each partner's, their links' added up, for GET /api/partners?withStats (§18): the
  * range read as GET /api/analytics reads startDate, endDate and timezone; the figures from the
  * per-link daily totals and the raw edges (store-link-stats.ts). Read from the primary, not the
  * analytics replica: the list is ranked there (with the links themselves, as fresh as the plain
@@ -19,6 +21,7 @@ import { knownZone } from './zones.js';
 export const DEFAULT_STATS_DAYS = 30;
 
 export type { LinkCounts } from './store-link-stats.js';
+export type { Span } from './periods.js';
 
 export interface LinkStats extends LinkCounts {
   revenue: Money;
@@ -78,4 +81,30 @@ export async function linkMoneyOf({
 }): Promise<Map<string, { revenue: Money; refunded: Money }>> {
   const entries = await linkMoney(ctx.db, ctx.workspace.id, input.span, input.linkIds);
   return new Map(input.linkIds.map((id) => [id, moneyOf(entries.get(id) ?? [])]));
+}
+
+/** A partner's figures over a span: their live links' added up (revenue net of refunds, per currency). */
+export interface PartnerLinkStats extends LinkCounts {
+  revenue: Money;
+}
+
+/**
+ * The figures of these partners over the span, each the sum of their live links' (those GET
+ * /api/links?partnerId lists), by partner id; every partner present. Two statements, whatever
+ * the number of partners.
+ */
+export async function partnerLinkStats({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { span: Span | 'empty'; partnerIds: string[] };
+}): Promise<Map<string, PartnerLinkStats>> {
+  const [counts, money] = await Promise.all([
+    partnerCountRows(ctx.db, ctx.workspace.id, input.span, input.partnerIds),
+    partnerMoney(ctx.db, ctx.workspace.id, input.span, input.partnerIds),
+  ]);
+  return new Map(
+    input.partnerIds.map((id) => [id, { ...(counts.get(id) ?? { clicks: 0, leads: 0, sales: 0 }), revenue: moneyOf(money.get(id) ?? []).revenue }]),
+  );
 }

@@ -16,7 +16,18 @@ export type { GroupRecord } from './store-groups.js';
 export { periodOf } from './query-period.js';
 // What the click writer and the conversions' statements add to this module's rollup tables with (store-rollup-writes.ts).
 export { addLinkDays, addLinkRevenueDays, afterWrite, FIRST_IN_WORKSPACE, FIRST_ON_LINK, utcDay } from './store-rollup-writes.js';
-export { linkCountRankSql, linkCounts, linkMoneyOf, linkRankSql, linkStatsSpan, type LinkStats } from './link-stats.js';
+export {
+  linkCountRankSql,
+  linkCounts,
+  linkMoneyOf,
+  linkRankSql,
+  linkStatsSpan,
+  partnerLinkStats,
+  type LinkStats,
+  type PartnerLinkStats,
+  type Span,
+} from './link-stats.js';
+export { exactSum, type Amount, type Money } from './money.js';
 
 /** With one optional parameter per breakdown filter (dimensions.ts). */
 export interface AnalyticsQuery extends ListParams, Partial<Record<DimensionParam, string>> {

@@ -36,9 +36,12 @@ function rawRange(s: Span, column: SQL): SQL {
   return sql.join(parts, sql` AND `);
 }
 
-/** A row source (link_id, clicks, leads, sales) of these links with anything in the span (a page: found by link_daily_stats_link_idx and clicks_link_idx). */
-function pageCounts(workspaceId: string, span: Span | 'empty', linkIds: string[]): SQL {
-  const mine = sql`workspace_id = ${workspaceId}::uuid AND link_id ${inList(linkIds, 'uuid')}`;
+/**
+ * A row source (link_id, clicks, leads, sales) of some links with anything in the span (a page:
+ * found by link_daily_stats_link_idx and clicks_link_idx); `links` the set, as `IN (…)` of their ids.
+ */
+export function pageCounts(workspaceId: string, span: Span | 'empty', links: SQL): SQL {
+  const mine = sql`workspace_id = ${workspaceId}::uuid AND link_id ${links}`;
   const { days, raw } = pieces(span);
   const parts: SQL[] = days.map((d) => sql`SELECT link_id, clicks, leads, sales FROM link_daily_stats d WHERE ${mine} AND ${dayRange(d)}`);
   for (const s of raw) {
@@ -63,7 +66,7 @@ export async function linkCountRows(conn: Conn, workspaceId: string, span: Span 
   const found = await rows<{ id: string; clicks: string; leads: string; sales: string }>(
     conn,
     sql`SELECT s.link_id AS id, s.clicks::text AS clicks, s.leads::text AS leads, s.sales::text AS sales
-      FROM ${pageCounts(workspaceId, span, linkIds)} s`,
+      FROM ${pageCounts(workspaceId, span, inList(linkIds, 'uuid'))} s`,
   );
   return new Map(found.map((r) => [r.id, { clicks: Number(r.clicks), leads: Number(r.leads), sales: Number(r.sales) }]));
 }
@@ -143,27 +146,36 @@ export function linkCountRankSource(workspaceId: string, span: Span | 'empty', k
   return undefined;
 }
 
-/** The money of these links of the workspace over the span: per link, [currency, net, refunded] entries to add up. */
-export async function linkMoney(conn: Conn, workspaceId: string, span: Span | 'empty', linkIds: string[]): Promise<Map<string, MoneyEntry[]>> {
-  const out = new Map<string, MoneyEntry[]>();
+/**
+ * A row source (link_id, currency, amount, refunded) of the money of some links over the span, to
+ * add up; `links` the set, as `IN (…)` of their ids. Undefined when the span is empty.
+ */
+export function pageMoney(workspaceId: string, span: Span | 'empty', links: SQL): SQL | undefined {
   const { days, raw } = pieces(span);
-  if (linkIds.length === 0 || days.length + raw.length === 0) return out;
+  if (days.length + raw.length === 0) return undefined;
   const ws = sql`${workspaceId}::uuid`;
-  const ids = inList(linkIds, 'uuid');
   const parts: SQL[] = [
     ...days.map(
       (d) => sql`SELECT d.link_id, d.currency, d.amount, d.refunded FROM link_daily_revenue d
-      WHERE d.link_id ${ids} AND d.workspace_id = ${ws} AND ${dayRange(d)}`,
+      WHERE d.link_id ${links} AND d.workspace_id = ${ws} AND ${dayRange(d)}`,
     ),
     ...raw.map(
       (s) => sql`SELECT e.link_id, e.currency COLLATE "C", e.amount - e.refunded_amount, e.refunded_amount FROM sale_events e
-      WHERE e.workspace_id = ${ws} AND e.link_id ${ids} AND ${rawRange(s, sql`e.created_at`)}`,
+      WHERE e.workspace_id = ${ws} AND e.link_id ${links} AND ${rawRange(s, sql`e.created_at`)}`,
     ),
   ];
+  return sql`(${sql.join(parts, sql` UNION ALL `)}) AS u(link_id, currency, amount, refunded)`;
+}
+
+/** The money of these links of the workspace over the span: per link, [currency, net, refunded] entries to add up. */
+export async function linkMoney(conn: Conn, workspaceId: string, span: Span | 'empty', linkIds: string[]): Promise<Map<string, MoneyEntry[]>> {
+  const out = new Map<string, MoneyEntry[]>();
+  const source = linkIds.length === 0 ? undefined : pageMoney(workspaceId, span, inList(linkIds, 'uuid'));
+  if (!source) return out;
   const found = await rows<{ linkId: string; currency: string; net: string; refunded: string }>(
     conn,
     sql`SELECT u.link_id AS "linkId", u.currency, sum(u.amount)::text AS net, sum(u.refunded)::text AS refunded
-      FROM (${sql.join(parts, sql` UNION ALL `)}) AS u(link_id, currency, amount, refunded) GROUP BY 1, 2`,
+      FROM ${source} GROUP BY 1, 2`,
   );
   for (const r of found) {
     const list = out.get(r.linkId) ?? [];

@@ -6,7 +6,8 @@
 import { sql } from 'drizzle-orm';
 import { arrayParam, rows, type Conn } from '../../db/connect.js';
 
-const PAYABLE = sql`c.status = 'pending' AND c.payable_at <= now() AND c.payout_id IS NULL`;
+/** Payable now (operations.md §18 Statuses): pending, past payableAt by the database's clock, in no payout yet. */
+export const PAYABLE = sql`c.status = 'pending' AND c.payable_at <= now() AND c.payout_id IS NULL`;
 const ids = (list: string[]) => arrayParam(list, 'uuid');
 
 export interface PartnerTotal {

@@ -6,7 +6,8 @@ import type { ListParams } from '../../core/list-params.js';
 import { withTransaction } from '../../core/transaction.js';
 import { newId } from '../../db/ids.js';
 import { assertDistinct } from '../bulk/service.js';
-import { partnerStanding } from '../partners/service.js';
+import { exactSum } from '../analytics/service.js';
+import { partnerStanding, type EarningsReader, type PartnerEarnings } from '../partners/service.js';
 import { findProgram, type ProgramRow } from '../program/service.js';
 import { earnForConversion as earn, type StoredConversion } from './earn.js';
 import { commissionsCreated, commissionsUpdated } from './events.js';
@@ -22,6 +23,7 @@ import {
   reverseUnpaidRows,
   type PartnerTotal,
 } from './payout-claims.js';
+import { earningsRows } from './store-earnings.js';
 import { applyStatusChanges, insertCommissions, listCommissionRows, lockCommissions, type CommissionFilter, type CommissionRow } from './store.js';
 
 export type { StoredConversion } from './earn.js';
@@ -212,3 +214,18 @@ export async function reverseUnpaidCommissions(ctx: Ctx, changed: { partnerId: s
 }
 
 export { emitProgramEvents } from './events.js';
+
+/**
+ * GET /api/partners?withStats: these partners' earnings from the commissions created in the
+ * span, per currency, pending, held, payable (derived as payouts claim) and paid, exact; one
+ * statement. A partner without any is absent. Partners read it through providePartnerEarnings.
+ */
+export const partnerEarnings: EarningsReader = async ({ ctx, input }) => {
+  const out = new Map<string, Record<string, PartnerEarnings>>();
+  for (const r of await earningsRows(ctx.db, ctx.workspace.id, input.partnerIds, input.span)) {
+    let byCurrency = out.get(r.partnerId);
+    if (!byCurrency) out.set(r.partnerId, (byCurrency = {}));
+    (byCurrency[r.currency] ??= { pending: 0, held: 0, payable: 0, paid: 0 })[r.state] = exactSum(r.total);
+  }
+  return out;
+};

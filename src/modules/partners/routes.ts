@@ -1,12 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import { routesPlugin } from '../../http/types.js';
-import type { ResourceDeps } from '../../core/context.js';
+import { serviceContext, type ResourceDeps } from '../../core/context.js';
+import { exactJson, hasBigint } from '../../core/exact-json.js';
 import { AppError } from '../../core/errors.js';
 import type { Scope } from '../../core/scopes.js';
 import { ownerForMoney, type RoleLookup } from '../../http/auth.js';
 import { registerBulkRoutes } from '../../http/bulk-routes.js';
 import { Partner, PartnerCreate, PartnerUpsert, PROGRAM_FIELDS } from './schemas.js';
-import { partnerServiceWith, type PartnerDeps } from './service.js';
+import { listPartners, partnerServiceWith, type PartnerDeps, type PartnerListQuery as Query } from './service.js';
+import { PARTNER_STATS_DESCRIPTION, PartnerListQuery } from './stats-schemas.js';
 
 export type PartnerRouteDeps = ResourceDeps & { roleOf: RoleLookup; partners: PartnerDeps };
 
@@ -32,13 +34,34 @@ function programGuard(roleOf: RoleLookup) {
   };
 }
 
+const PATH = '/api/partners';
+
 export const partnerRoutes = routesPlugin<PartnerRouteDeps>('partners', (app, deps) => {
-  registerBulkRoutes(app, deps, {
-    path: '/api/partners',
+  // The shared bulk GET passes the query alone; withStats needs the caller's scopes (analyticsRead,
+  // and programsRead for the earnings) and is an expensive request, so this list's handler is its own.
+  app.addHook('onRoute', (route) => {
+    // HEAD too: its route is made apart, with the shared handler.
+    if (route.url !== PATH || (route.method !== 'GET' && route.method !== 'HEAD')) return;
+    const schema = (route.schema ??= {}) as { description?: string };
+    // The scope note is already there; the HEAD route shares this schema object.
+    if (!schema.description?.includes(PARTNER_STATS_DESCRIPTION))
+      schema.description = [PARTNER_STATS_DESCRIPTION, schema.description].filter(Boolean).join('\n\n');
+    // Figures summed over every link of the page's partners: bounded per workspace as links' withStats (http/heavy-requests.ts).
+    route.config = { ...route.config, heavy: (req) => (req.query as Query).withStats === true };
+    route.handler = async (req, reply) => {
+      const page = await listPartners({ ctx: serviceContext(deps, req), input: { ...(req.query as Query), scopes: req.principal!.scopes } });
+      // Revenue past 2^53 (a bigint) is written by hand, exactly, as GET /api/links?withStats does.
+      if (hasBigint(page)) return reply.type('application/json; charset=utf-8').serializer(exactJson).send(page);
+      return page;
+    };
+  });
+  registerBulkRoutes<Query>(app, deps, {
+    path: PATH,
     tag: 'Partners',
     readScope: 'partnersRead',
     writeScope: 'partnersWrite',
     record: Partner,
+    listQuery: PartnerListQuery,
     createItem: PartnerCreate,
     upsertItem: PartnerUpsert,
     deleteNote: 'Soft delete: the partners disappear from GET and stay in history, archived (they stop earning).',

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, HttpsUrlInput, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
+import { PartnerStats } from './stats-schemas.js';
 
 export const PARTNER_STATUSES = ['invited', 'pending', 'approved', 'rejected', 'banned', 'archived'] as const;
 export type PartnerStatus = (typeof PARTNER_STATUSES)[number];
@@ -64,6 +65,7 @@ export const Partner = Type.Object(
     payoutDetailsChangedAt: Nullable({ ...DateTime, description: 'Read-only: when the payout details were last replaced' }),
     createdAt: DateTime,
     updatedAt: DateTime,
+    stats: Type.Optional(PartnerStats),
   },
   { $id: 'Partner', description: 'Someone who promotes links (an affiliate); links and clicks can name one. ' + programNote },
 );

@@ -1,7 +1,6 @@
 import type { BaseCtx, Ctx } from '../../core/context.js';
 import { AppError, invalid } from '../../core/errors.js';
 import type { Item } from '../../core/items.js';
-import type { ListParams } from '../../core/list-params.js';
 import { uniqueConstraintOf } from '../../core/transaction.js';
 import type { Tx } from '../../db/connect.js';
 import { bulkResource, normalisedHttps, type Indexed } from '../bulk/service.js';
@@ -9,6 +8,7 @@ import { newId } from '../../db/ids.js';
 import { defaultGroupId, findProgram } from '../program/service.js';
 import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.js';
 import { PROGRAM_FIELDS } from './schemas.js';
+import { checkStatsScopes, statsSpan, withPartnerStats, type PartnerListQuery, type PartnerStats } from './list-stats.js';
 import { checkStanding } from './standing-checks.js';
 import { couponHolder, couponsOf, insertCoupons, standingRows } from './standing-store.js';
 import { defaultLinkHolders, defaultLinkIds, lockAwaiting, setDefaultLinks, workspacesAwaiting, type AwaitingPartner } from './default-link-store.js';
@@ -139,8 +139,22 @@ async function written(ctx: Ctx, run: () => Promise<PartnerRow[]>): Promise<Part
   }
 }
 
-export async function listPartners({ ctx, input }: { ctx: Ctx; input: ListParams }): Promise<Partner[]> {
-  return shown(ctx, await partners.list({ ctx, input }));
+/**
+ * A page of partners; with withStats, each with their stats (list-stats.ts), which need the
+ * caller's `scopes`: analyticsRead (403 without it), and programsRead for the earnings.
+ */
+export async function listPartners({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: PartnerListQuery & { scopes?: ReadonlySet<string> };
+}): Promise<(Partner & { stats?: PartnerStats })[]> {
+  if (!input.withStats) return shown(ctx, await partners.list({ ctx, input }));
+  const scopes = input.scopes ?? new Set<string>();
+  checkStatsScopes(input, scopes);
+  const span = statsSpan(input, ctx.now);
+  return withPartnerStats(ctx, await shown(ctx, await partners.list({ ctx, input })), span, scopes);
 }
 
 export function createPartners({ ctx, deps, input }: { ctx: Ctx; deps: PartnerDeps; input: Item[] }): Promise<Partner[]> {
@@ -225,4 +239,5 @@ export async function assertNoApprovedDefaultLinks({ ctx, input }: { ctx: Ctx; i
 }
 
 export type { AwaitingPartner } from './default-link-store.js';
+export { providePartnerEarnings, type EarningsReader, type PartnerEarnings, type PartnerListQuery, type PartnerStats } from './list-stats.js';
 export { payoutDestinations, payoutProfiles, type PayoutDestination, type PayoutProfile } from './payout-details.js';

@@ -85,7 +85,9 @@ export interface paths {
         };
         /**
          * List partners
-         * @description Scope: `partnersRead`.
+         * @description Extension: withStats=true adds each partner’s stats over startDate–endDate (default the last 30 days) and needs analyticsRead; their earnings need programsRead as well (left out without it).
+         *
+         *     Scope: `partnersRead`.
          */
         get: operations["listPartners"];
         /**
@@ -1030,6 +1032,32 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description Extension, only with withStats=true on GET /api/partners: the partner's figures over the range asked for, those of their links (the links GET /api/links?partnerId lists, added up; events count at the instant they happened, as in GET /api/analytics), and their earnings. */
+            stats?: {
+                /** @description Clicks on the partner's links in the range (bots never counted) */
+                clicks: number;
+                /** @description Leads attributed to the partner's links in the range */
+                leads: number;
+                /** @description Sales attributed to the partner's links in the range (a refunded sale still counts) */
+                sales: number;
+                /** @description Per currency (lower-case ISO 4217 code → amount): the range's sale amounts of the partner's links net of refunds, minor units, as GET /api/links?withStats adds them up. Currencies are never added together. Exact at any size: a single sale is at most 10^12, so any total of up to 9,007 sales is at most 2^53 and reads exactly as a JavaScript number; a larger total is still written as its exact integer digits, which a client reads exactly with a big-integer JSON parser (JSON.parse rounds it). */
+                revenue: {
+                    [key: string]: number;
+                };
+                /** @description Only with the programsRead scope (left out without it). Per currency (lower-case ISO 4217 code), the sums of the partner's commissions created in the range by state, as GET /api/commissions shows them; reversed commissions are not counted. Integers in the currency's minor unit; currencies are never added together. */
+                earnings?: {
+                    [key: string]: {
+                        /** @description Commissions still held back (before payableAt), or in a payout not completed yet; minor units, exact (negative when custom commissions take back more) */
+                        pending: number;
+                        /** @description Commissions held by a fraud rule or a dispute (holdReasons); minor units, exact (negative when custom commissions take back more) */
+                        held: number;
+                        /** @description Commissions payable now: past payableAt and in no payout; minor units, exact (negative when custom commissions take back more) */
+                        payable: number;
+                        /** @description Commissions paid by a completed payout; minor units, exact (negative when custom commissions take back more) */
+                        paid: number;
+                    };
+                };
+            };
         };
         /** @description Extension. The workspace's partner program: who earns what for the leads and sales they bring, and how they are paid. */
         Program: {
@@ -2804,6 +2832,14 @@ export interface operations {
                 skip?: number;
                 /** @description Order by createdAt (asc: oldest first); ties by insertion order */
                 sort?: "asc" | "desc";
+                /** @description Extension. true: each partner gains stats (the clicks, leads, sales and revenue of their links, and their earnings, over startDate–endDate). Needs the analyticsRead scope besides partnersRead (else 403 naming it); earnings also need programsRead (without it they are left out). take, skip and sort work with it. */
+                withStats?: boolean;
+                /** @description Extension, with withStats: the start of the range, as GET /api/analytics and GET /api/links?withStats read it (ISO 8601 date or date-time; a date is that day in timezone; inclusive). Default: 30 days (720 hours) before the end. Ignored without withStats. */
+                startDate?: string;
+                /** @description Extension, with withStats: the end of the range, as GET /api/analytics reads it (a date means the end of that day in timezone; inclusive). Default: now. Ignored without withStats. */
+                endDate?: string;
+                /** @description Extension, with withStats: IANA time zone name for date-only startDate/endDate (default UTC), as GET /api/analytics. Ignored without withStats. */
+                timezone?: string;
             };
             header?: never;
             path?: never;
@@ -7056,6 +7092,8 @@ export interface operations {
                     clickId?: string;
                     /** @description Extension. The invoice the sale pays: a later sale naming an invoice id the workspace already has is stored but earns no partner commission. */
                     invoiceId?: string;
+                    /** @description Extension (partner programs). A coupon code the customer used, ignoring case. Attribution order: leadEventName, clickId, couponCode, the customer's latest lead. A code a partner holds (their couponCodes) records a click on the partner's default link with trigger coupon, counted nowhere as a click, and, for a customer seen for the first time, a lead named Coupon, so their later sales follow them; the sale earns for that partner. A code no partner holds, or a partner without a default link yet, is ignored. */
+                    couponCode?: string;
                     customerName: string;
                     /**
                      * Format: email
@@ -7392,8 +7430,8 @@ export interface operations {
                 utmTerm?: string;
                 /** @description Filter (extension): only clicks whose utm_content is this value, a row key of groupBy=utm_content. A breakdown row's key filters the view: (unknown) or (none) selects the clicks without a value, as the rows name them. Filters combine (all must match) with linkId, partnerId and each other, and apply to leads and sales by their click's values. A workspace's timeseries or totals under one filter, and a breakdown by the filter's own dimension, are read from rollups; other combinations from raw clicks and events (slower over long ranges). */
                 utmContent?: string;
-                /** @description Filter (extension): only clicks opened from the link's QR code (qr) or any other way (link). A breakdown row's key filters the view: (unknown) or (none) selects the clicks without a value, as the rows name them. Filters combine (all must match) with linkId, partnerId and each other, and apply to leads and sales by their click's values. A workspace's timeseries or totals under one filter, and a breakdown by the filter's own dimension, are read from rollups; other combinations from raw clicks and events (slower over long ranges). */
-                trigger?: "link" | "qr";
+                /** @description Filter (extension): only clicks opened from the link's QR code (qr) or any other way (link); coupon: leads and sales that came by a partner's coupon code (their clicks are counted nowhere). A breakdown row's key filters the view: (unknown) or (none) selects the clicks without a value, as the rows name them. Filters combine (all must match) with linkId, partnerId and each other, and apply to leads and sales by their click's values. A workspace's timeseries or totals under one filter, and a breakdown by the filter's own dimension, are read from rollups; other combinations from raw clicks and events (slower over long ranges). */
+                trigger?: "link" | "qr" | "coupon";
                 /** @description Filter (extension): only clicks of links now in this collection. A breakdown row's key filters the view: (unknown) or (none) selects the clicks without a value, as the rows name them. Filters combine (all must match) with linkId, partnerId and each other, and apply to leads and sales by their click's values. A workspace's timeseries or totals under one filter, and a breakdown by the filter's own dimension, are read from rollups; other combinations from raw clicks and events (slower over long ranges). */
                 collectionId?: string;
                 /** @description Filter (extension): only clicks of links now carrying this tag. A breakdown row's key filters the view: (unknown) or (none) selects the clicks without a value, as the rows name them. Filters combine (all must match) with linkId, partnerId and each other, and apply to leads and sales by their click's values. A workspace's timeseries or totals under one filter, and a breakdown by the filter's own dimension, are read from rollups; other combinations from raw clicks and events (slower over long ranges). */
@@ -7402,7 +7440,7 @@ export interface operations {
                 startDate?: string;
                 /** @description ISO 8601 date or date-time; a date means the end of that UTC day. Inclusive. After year 9999 (e.g. 9999-12-31 or a date-time pushed past it by its offset): no upper limit. */
                 endDate?: string;
-                /** @description Totals per group instead of click records: [{ key, clicks, visitors, leads, sales, saleAmount, revenue, refunded }] (visitors, revenue and refunded are extensions; revenue and refunded per currency, as CSV cells of JSON text, as is previous with compare). Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), region and city ("<name>, <country code>", from trusted edge headers REGION_HEADER and CITY_HEADER, else the operator's city database GEOIP_CITY_DB; (unknown) without either), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link's, or the visitor's own), trigger (qr: opened from the link's QR code; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link's current collection and tags) and partner (the click's partner). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name. referrer_url of the whole workspace, for UTC days that are over: each day keeps its 500 most-clicked URLs and every URL with a lead or a sale, and counts its other clicks under (other), so a range of days reads a bounded number of rows; whole calendar months, hours and one link's or partner's URLs keep every URL. */
+                /** @description Totals per group instead of click records: [{ key, clicks, visitors, leads, sales, saleAmount, revenue, refunded }] (visitors, revenue and refunded are extensions; revenue and refunded per currency, as CSV cells of JSON text, as is previous with compare). Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), region and city ("<name>, <country code>", from trusted edge headers REGION_HEADER and CITY_HEADER, else the operator's city database GEOIP_CITY_DB; (unknown) without either), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link's, or the visitor's own), trigger (qr: opened from the link's QR code; coupon: leads and sales by a partner's coupon code, no click counted; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link's current collection and tags) and partner (the click's partner). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name. referrer_url of the whole workspace, for UTC days that are over: each day keeps its 500 most-clicked URLs and every URL with a lead or a sale, and counts its other clicks under (other), so a range of days reads a bounded number of rows; whole calendar months, hours and one link's or partner's URLs keep every URL. */
                 groupBy?: "timeseries" | "country" | "continent" | "region" | "city" | "device" | "browser" | "os" | "referrer" | "referrer_url" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "trigger" | "link" | "collection" | "tag" | "partner";
                 /** @description With groupBy=timeseries; default day */
                 interval?: "hour" | "day" | "month";
