@@ -484,7 +484,7 @@ describe('status moves', () => {
 });
 
 describe('delete and the standing the commissions read', () => {
-  test('DELETE archives the partner; partnerStanding tells a live partner’s status, group column (null: default), user and e-mail; the coupon holder is found ignoring case', async () => {
+  test('DELETE archives the partner; partnerStanding tells a live partner’s status, group column (null: default), user and e-mail; the coupon holder is a live partner, found ignoring case', async () => {
     const w = await t.workspace();
     await putProgram(w);
     const [a, b] = await create(w, [
@@ -496,16 +496,18 @@ describe('delete and the standing the commissions read', () => {
     expect((await send('DELETE', w.key, [a!.id])).statusCode).toBe(200);
     const [gone] = await rows<{ status: string }>(t.database.db, sql`SELECT status FROM partners WHERE id = ${a!.id}::uuid AND deleted_at IS NOT NULL`);
     expect(gone).toEqual({ status: 'archived' });
-    const [c] = await create(w, [{ name: 'C', email: 'c@partners.example' }]);
+    const [c] = await create(w, [{ name: 'C', email: 'c@partners.example', couponCodes: ['Autumn5'] }]);
     const standing = await partnerStanding({ ctx: ctxOf(w), input: [a!.id, b!.id, c!.id, randomUUID()] });
     expect(Object.fromEntries(standing)).toEqual({
       [b!.id]: { status: 'pending', groupId, userId: null, email: null },
       [c!.id]: { status: 'approved', groupId: null, userId: null, email: 'c@partners.example' },
     });
-    expect((await partnerHoldingCoupon({ ctx: ctxOf(w), input: 'SPRING10' }))?.partnerId).toBe(a!.id);
-    expect(await partnerHoldingCoupon({ ctx: ctxOf(w), input: 'spring' })).toBeUndefined();
+    // A live partner's code, with the default link approval made; an archived partner's code is nobody's.
+    expect(await partnerHoldingCoupon({ ctx: ctxOf(w), input: 'AUTUMN5' })).toEqual({ partnerId: c!.id, defaultLinkId: expect.any(String) });
+    expect(await partnerHoldingCoupon({ ctx: ctxOf(w), input: 'SPRING10' })).toBeUndefined();
+    expect(await partnerHoldingCoupon({ ctx: ctxOf(w), input: 'autumn' })).toBeUndefined();
     const other = await t.workspace();
-    expect(await partnerHoldingCoupon({ ctx: ctxOf(other), input: 'spring10' })).toBeUndefined();
+    expect(await partnerHoldingCoupon({ ctx: ctxOf(other), input: 'autumn5' })).toBeUndefined();
     expect((await partnerStanding({ ctx: ctxOf(other), input: [b!.id] })).size).toBe(0);
   });
 });
