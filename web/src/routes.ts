@@ -17,6 +17,7 @@ const ROUTES: [pattern: string, page: Page][] = [
   ['/analytics', page(() => import('./pages/analytics/index.js').then((m) => m.AnalyticsPage))],
   ['/conversions', page(() => import('./pages/conversions/index.js').then((m) => m.ConversionsPage))],
   ['/program', page(() => import('./pages/program/index.js').then((m) => m.ProgramPage))],
+  ['/program/partners', page(() => import('./pages/program/index.js').then((m) => m.PartnersPage))],
   ['/program/groups', page(() => import('./pages/program/index.js').then((m) => m.GroupsPage))],
   ['/program/commissions', page(() => import('./pages/program/index.js').then((m) => m.CommissionsPage))],
   ['/program/payouts', page(() => import('./pages/program/index.js').then((m) => m.PayoutsPage))],
@@ -82,6 +83,7 @@ export const SECTIONS = [
   ],
   [
     ['/program', 'programHome'],
+    ['/program/partners', 'programPartners'],
     ['/program/groups', 'partnerGroups'],
     ['/program/commissions', 'commissions'],
     ['/program/payouts', 'payouts'],

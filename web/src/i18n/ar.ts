@@ -19,6 +19,7 @@ export const ar: Dictionary = {
   partners: 'الشركاء',
   program: 'برنامج الشركاء',
   programHome: 'البرنامج',
+  programPartners: 'الشركاء',
   partnerGroups: 'المجموعات والمكافآت',
   commissions: 'العمولات',
   payouts: 'الدفعات',

@@ -17,6 +17,7 @@ export const en = {
   partners: 'Partners',
   program: 'Partner program',
   programHome: 'Program',
+  programPartners: 'Partners',
   partnerGroups: 'Groups and rewards',
   commissions: 'Commissions',
   payouts: 'Payouts',

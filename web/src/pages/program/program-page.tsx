@@ -6,6 +6,7 @@ import { LoadFailure, Loading, useLoad } from '../../ui/states.js';
 import { PayableSummary } from './payable.js';
 import { ProgramForm } from './program-form.js';
 import { strings } from './strings.js';
+import { TopPartners } from './top-partners.js';
 import { isNoProgram, mayChangeProgram, type Program } from './types.js';
 import '../settings/settings.css';
 import './program.css';
@@ -29,6 +30,7 @@ export function ProgramPage(props: PageProps) {
         {done}
       </p>
       {program && <PayableSummary />}
+      {program && <TopPartners currency={program.currency} />}
       {(program || writable) && (
         <ProgramForm
           key={program?.id ?? 'new'}
