@@ -20,7 +20,8 @@ export function TopPartners({ currency }: { currency: string }) {
   const [partners] = useLoad(partnersWithStats);
   if (partners.kind !== 'ready') return null;
   const revenueIn = (p: Partner) => p.stats?.revenue[currency] ?? 0;
-  const earning = partners.data.filter((p) => Object.keys(p.stats?.earnings ?? {}).length > 0 || Object.keys(p.stats?.revenue ?? {}).length > 0);
+  const nonZero = (amounts: Record<string, number>[]) => amounts.some((by) => Object.values(by).some((minor) => minor !== 0));
+  const earning = partners.data.filter((p) => nonZero([...Object.values(p.stats?.earnings ?? {}), p.stats?.revenue ?? {}]));
   const top = earning
     .sort((a, b) => earnedIn(b.stats, currency) - earnedIn(a.stats, currency) || revenueIn(b) - revenueIn(a) || a.name.localeCompare(b.name))
     .slice(0, TOP);
