@@ -41,7 +41,11 @@ describe.skipIf(!dashboardRunnable())('Partner program → Partners in Chromium'
     expect(res.status(), `${method} ${path}: ${await res.text()}`).toBeLessThan(300);
     return res.json();
   };
-  const newPerson = (name: string): Person => ({ name, email: `${name.split(' ')[0]!.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`, password: 'violet-harbour-91-lantern' });
+  const newPerson = (name: string): Person => ({
+    name,
+    email: `${name.split(' ')[0]!.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`,
+    password: 'violet-harbour-91-lantern',
+  });
 
   /**
    * A new owner of a workspace of their own, signed in on `page`, with a program paying $5.00 a
@@ -72,8 +76,7 @@ describe.skipIf(!dashboardRunnable())('Partner program → Partners in Chromium'
     const [creators] = await api(page, 'post', '/api/partner-groups', [{ name: 'Creators' }]);
     return { api, workspaceId, defaultGroupId: group.id as string, creatorsId: creators.id as string };
   };
-  const partners = async (api: ReturnType<typeof apiOf>, page: Page): Promise<PartnerRead[]> =>
-    api(page, 'get', '/api/partners?withStats=true&take=100');
+  const partners = async (api: ReturnType<typeof apiOf>, page: Page): Promise<PartnerRead[]> => api(page, 'get', '/api/partners?withStats=true&take=100');
   /** A visitor's click through the redirect route; the click id the destination was given. */
   const click = async (path: string, n: number): Promise<string> => {
     const res = await d.t.inject({ method: 'GET', url: path, remoteAddress: `198.51.100.${n}`, headers: { 'user-agent': DESKTOP_UA } });
@@ -105,7 +108,13 @@ describe.skipIf(!dashboardRunnable())('Partner program → Partners in Chromium'
     // A click on her default link, a lead and a $150.00 sale: $5.00 + $30.00 earned, pending (14 holding days).
     const [link] = await api(page, 'get', `/api/links?id=${ana!.defaultLinkId}`);
     const clickId = await click(new URL(link.shortUrl).pathname, 1);
-    await api(page, 'post', '/api/track/lead', { clickId, eventName: 'Sign up', customerExternalId: 'cus-1', customerName: 'Cam Buyer', customerEmail: 'cam@example.com' });
+    await api(page, 'post', '/api/track/lead', {
+      clickId,
+      eventName: 'Sign up',
+      customerExternalId: 'cus-1',
+      customerName: 'Cam Buyer',
+      customerEmail: 'cam@example.com',
+    });
     await api(page, 'post', '/api/track/sale', { customerExternalId: 'cus-1', customerName: 'Cam Buyer', amount: 15000, currency: 'usd' });
     await expect
       .poll(async () => {

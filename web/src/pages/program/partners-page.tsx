@@ -83,7 +83,14 @@ export function PartnersPage(props: PageProps) {
         </div>
       </form>
       {partners.data.length >= PARTNERS_READ && <p class="hint">{s.tooManyPartners}</p>}
-      <PartnerTable s={s} rows={shown.slice(at * PAGE, (at + 1) * PAGE)} all={partners.data.length} groups={groups.data} writable={writable} onChanged={changed} />
+      <PartnerTable
+        s={s}
+        rows={shown.slice(at * PAGE, (at + 1) * PAGE)}
+        all={partners.data.length}
+        groups={groups.data}
+        writable={writable}
+        onChanged={changed}
+      />
       <Paginator
         class="program-pages"
         label={s.partnerPages}
@@ -133,18 +140,26 @@ function PartnerTable({ s, rows, all, groups, writable, onChanged }: TableProps)
             <td class="program-partner-cell">
               <bdi class="cell-name">{p.name}</bdi>
               {p.email && (
-                <span class="hint program-detail" dir="ltr">
-                  {p.email}
+                <span class="hint program-detail">
+                  <bdi class="program-code-text" dir="ltr">
+                    {p.email}
+                  </bdi>
                 </span>
               )}
               {p.referralKey && (
                 <span class="hint program-detail">
-                  {s.referralKey}: <bdi dir="ltr">{p.referralKey}</bdi>
+                  {s.referralKey}:{' '}
+                  <bdi class="program-code-text" dir="ltr">
+                    {p.referralKey}
+                  </bdi>
                 </span>
               )}
               {p.couponCodes.length > 0 && (
                 <span class="hint program-detail">
-                  {s.coupons}: <bdi dir="ltr">{p.couponCodes.join(', ')}</bdi>
+                  {s.coupons}:{' '}
+                  <bdi class="program-code-text" dir="ltr">
+                    {p.couponCodes.join(', ')}
+                  </bdi>
                 </span>
               )}
             </td>
