@@ -246,6 +246,7 @@ describe.skipIf(!dashboardRunnable())('Partner program → Partners in Chromium'
     const row = (name: string) => table.getByRole('row').filter({ hasText: name });
     await row('Fay Applicant').getByRole('button', { name: 'Approve Fay Applicant' }).click();
     await page.getByRole('alert').getByText('Only an owner of this workspace can do this.').waitFor();
+    await d.checkAccessibility(page, 'program-partners-member-en');
     await row('Gus Applicant').getByRole('button', { name: 'Reject Gus Applicant' }).click();
     await page.getByRole('status').getByText('Gus Applicant is now: Rejected.').waitFor();
     const statuses = new Map((await api(ownerPage, 'get', '/api/partners')).map((p: PartnerRead) => [p.name, p.status]));
