@@ -23,7 +23,7 @@ export type { ClickVisitorFacts } from './visitors.js';
 
 /**
  * What the fraud rules read of a click (operations.md §18 "burst", "sameVisitor"): its visitor
- * hash and UTC day, and the workspace's leads of the hour up to `at` from its visitor or its
+ * hash and UTC day, and the workspace's leads since an hour before `at` from its visitor or its
  * network; undefined when the click is no partner's human click of the last 24 hours. One
  * statement, in the caller's transaction (`ctx.db`).
  */

@@ -224,7 +224,11 @@ export interface ClickVisitorFacts {
   /** The click's visitor hash (signed 64-bit, as text) and its UTC day. */
   visitor: string;
   day: string;
-  /** Leads of the workspace created in the hour up to `at` (this one included when stored already) whose click shares its visitor or network. */
+  /**
+   * Leads of the workspace created since an hour before `at` (this one included when stored
+   * already; `at` is a JavaScript time, in ms, while leads keep µs: no upper bound) whose click
+   * shares its visitor or network.
+   */
   leadsInHour: number;
 }
 
@@ -245,7 +249,7 @@ export async function clickVisitorFacts(conn: Conn, workspaceId: string, clickId
             SELECT v.click_id FROM click_visitors v JOIN me ON v.network = me.network WHERE v.workspace_id = ${workspaceId}::uuid AND me.network <> 0)
         SELECT me.visitor::text AS visitor, to_char(me.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
           (SELECT count(*)::int FROM lead_events l
-            WHERE l.workspace_id = ${workspaceId}::uuid AND l.created_at > ${at}::timestamptz - interval '1 hour' AND l.created_at <= ${at}::timestamptz
+            WHERE l.workspace_id = ${workspaceId}::uuid AND l.created_at > ${at}::timestamptz - interval '1 hour'
               AND l.click_id IN (SELECT click_id FROM near)) AS "leadsInHour"
         FROM me`,
   );
