@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { rows } from '../../../src/db/connect.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { ANDROID, DESKTOP, IPHONE } from '../../helpers/visitors.js';
 import { workspaceWithCollection } from '../../helpers/client.js';
@@ -192,5 +193,32 @@ describe('fraud rule sameVisitor', () => {
     const ana = await partnerSignedIn(api, 'Ana', '192.0.2.46', ANDROID);
     await api.lead(await api.click(ana.linkPath, '192.0.2.46', ANDROID), 'self');
     expect((await api.commissions()).map((c) => [c.status, c.holdReasons])).toEqual([CLEAN]);
+  });
+
+  test("sign-ins' visitor hashes are kept for today and yesterday: the sessions maintenance job deletes older days", async () => {
+    const user = await createUser(t);
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: '192.0.2.47',
+      headers: { 'user-agent': DESKTOP },
+      payload: { email: user.email, password: user.password },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // Earlier days' rows, as sign-ins on those days left them.
+    await t.database.db.execute(
+      sql`INSERT INTO sign_in_visitors (user_id, day, hash)
+          VALUES (${user.id}::uuid, (now() AT TIME ZONE 'UTC')::date - 1, 1), (${user.id}::uuid, (now() AT TIME ZONE 'UTC')::date - 2, 2)`,
+    );
+    const days = async () =>
+      (
+        await rows<{ age: number }>(
+          t.database.db,
+          sql`SELECT ((now() AT TIME ZONE 'UTC')::date - day)::int AS age FROM sign_in_visitors WHERE user_id = ${user.id}::uuid ORDER BY 1`,
+        )
+      ).map((r) => r.age);
+    expect(await days()).toEqual([0, 1, 2]);
+    await t.runtime.maintain();
+    expect(await days()).toEqual([0, 1]);
   });
 });
