@@ -290,7 +290,12 @@ async function writeClicks(
     );
     if (done === 'written') return;
   }
-  await database.copyThen(STAGING, (won) => clickCopyChunks(clicks, lookup, undefined, flagsOf(won)), insertClicksCounted(sql`click_staging`, outbox, undefined, visits), before);
+  await database.copyThen(
+    STAGING,
+    (won) => clickCopyChunks(clicks, lookup, undefined, flagsOf(won)),
+    insertClicksCounted(sql`click_staging`, outbox, undefined, visits),
+    before,
+  );
 }
 
 /** Clicks replayed from a spool: some may be in the database already, and are skipped (their events too). */

@@ -105,7 +105,11 @@ async function fraudVerdict(
   const followed = first?.holdReasons.filter((r) => r !== 'dispute') ?? [];
   if (first?.status === 'held' && followed.length) return { status: 'held', holdReasons: followed, reversedReason: null };
   if (first?.status === 'reversed' && first.reversedReason === 'fraud') return { status: 'reversed', holdReasons: [], reversedReason: 'fraud' };
-  const reasons = first ? (duplicate && program.fraudRules.duplicateCustomer ? ['duplicateCustomer'] : []) : await holdReasons(ctx, program, c, partner, duplicate);
+  const reasons = first
+    ? duplicate && program.fraudRules.duplicateCustomer
+      ? ['duplicateCustomer']
+      : []
+    : await holdReasons(ctx, program, c, partner, duplicate);
   return { status: reasons.length ? 'held' : 'pending', holdReasons: reasons, reversedReason: null };
 }
 

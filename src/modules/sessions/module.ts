@@ -16,7 +16,7 @@ export const sessionsModule: ModuleRegistration = {
         name: 'sessions.sign-in-visitors',
         run: async (now) => {
           const deleted = await forgetSignInVisitors({ ctx: { db: database.db, now } });
-          if (deleted > 0) logger.info({ deleted }, "deleted the sign-in visitor hashes of days before yesterday");
+          if (deleted > 0) logger.info({ deleted }, 'deleted the sign-in visitor hashes of days before yesterday');
         },
       },
     ],

@@ -58,9 +58,7 @@ export const touchSessions = (conn: Conn, entries: { id: string; at: Date }[]): 
 
 /** Records that the user signed in from visitor `hash` on `day` (sign_in_visitors, migration 0041); once per user, day and hash. */
 export async function recordSignInVisitor(conn: Conn, userId: string, day: string, hash: string): Promise<void> {
-  await conn.execute(
-    sql`INSERT INTO sign_in_visitors (user_id, day, hash) VALUES (${userId}::uuid, ${day}::date, ${hash}::bigint) ON CONFLICT DO NOTHING`,
-  );
+  await conn.execute(sql`INSERT INTO sign_in_visitors (user_id, day, hash) VALUES (${userId}::uuid, ${day}::date, ${hash}::bigint) ON CONFLICT DO NOTHING`);
 }
 
 /** Whether the user signed in from visitor `hash` on `day`: one primary-key lookup. */

@@ -145,7 +145,7 @@ describe('fraud rule burst', () => {
     expect([held.status, held.holdReasons]).toEqual(BURST);
     // Held, a later sale of the pair follows its first.
     await api.sale('c-10');
-    expect(((await api.commissions())[11]!).holdReasons).toEqual(['burst']);
+    expect((await api.commissions())[11]!.holdReasons).toEqual(['burst']);
     const [released] = await api.ok('PATCH', '/api/commissions', [{ id: held.id, status: 'pending' }]);
     expect(released.status).toBe('pending');
     // Released: the pair's next sale is clean, though its visitor is still in a burst (a new customer's lead is held).
