@@ -128,7 +128,7 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
     },
     async (req, reply) => {
       const { code, workspaceName, ...account } = req.body;
-      const { user, workspace, token } = await completeSetup({ ctx: ctx(req), input: { code, account, workspaceName, userAgent: userAgent(req) } });
+      const { user, workspace, token } = await completeSetup({ ctx: ctx(req), input: { code, account, workspaceName, userAgent: userAgent(req), ip: req.ip } });
       return setCookie(reply, token).status(201).send({ user, workspace });
     },
   );
@@ -151,7 +151,7 @@ export const authRoutes = routesPlugin<AuthRoutesDeps>('auth', (app, deps) => {
       },
       async (req, reply) => {
         const { workspaceName, ...account } = req.body;
-        const { user, workspace, token } = await signUp({ ctx: ctx(req), input: { account, workspaceName, userAgent: userAgent(req) } });
+        const { user, workspace, token } = await signUp({ ctx: ctx(req), input: { account, workspaceName, userAgent: userAgent(req), ip: req.ip } });
         return setCookie(reply, token).status(201).send({ user, workspace });
       },
     );

@@ -45,10 +45,10 @@ export interface NewAccount {
  */
 export async function completeSetup({
   ctx,
-  input: { code, account, workspaceName, userAgent },
+  input: { code, account, workspaceName, userAgent, ip },
 }: {
   ctx: BaseCtx;
-  input: { code: string; account: NewAccount; workspaceName: string; userAgent?: string };
+  input: { code: string; account: NewAccount; workspaceName: string; userAgent?: string; ip?: string };
 }) {
   return withTransaction(ctx.db, async (tx) => {
     const txCtx = { db: tx, now: ctx.now };
@@ -61,7 +61,7 @@ export async function completeSetup({
     const workspace = await workspaces.createWorkspace({ ctx: txCtx, input: { name: workspaceName, plan: 'enterprise' } });
     await users.addMember({ ctx: txCtx, input: { workspaceId: workspace.id, userId: user.id, role: 'owner' } });
     await store.clearSetupCodes(tx);
-    const { token } = await createSession({ ctx: txCtx, input: { userId: user.id, userAgent } });
+    const { token } = await createSession({ ctx: txCtx, input: { userId: user.id, userAgent, ip } });
     return { user, workspace, token };
   });
 }
@@ -69,17 +69,17 @@ export async function completeSetup({
 /** Open sign-up (ALLOW_SIGNUP=true): an account, a free workspace it owns, and a session. */
 export async function signUp({
   ctx,
-  input: { account, workspaceName, userAgent },
+  input: { account, workspaceName, userAgent, ip },
 }: {
   ctx: BaseCtx;
-  input: { account: NewAccount; workspaceName: string; userAgent?: string };
+  input: { account: NewAccount; workspaceName: string; userAgent?: string; ip?: string };
 }) {
   return withTransaction(ctx.db, async (tx) => {
     const txCtx = { db: tx, now: ctx.now };
     const user = await users.createUser({ ctx: txCtx, input: account });
     const workspace = await workspaces.createWorkspace({ ctx: txCtx, input: { name: workspaceName } });
     await users.addMember({ ctx: txCtx, input: { workspaceId: workspace.id, userId: user.id, role: 'owner' } });
-    const { token } = await createSession({ ctx: txCtx, input: { userId: user.id, userAgent } });
+    const { token } = await createSession({ ctx: txCtx, input: { userId: user.id, userAgent, ip } });
     return { user, workspace, token };
   });
 }
@@ -123,7 +123,7 @@ export async function logIn({
     await signIn('second_factor_required');
     return { user: found.user, pending, methods: [...(totp ? methods : []), ...(passkey ? ['passkey'] : [])] };
   }
-  const { token } = await createSession({ ctx, input: { userId: found.user.id, userAgent } });
+  const { token } = await createSession({ ctx, input: { userId: found.user.id, userAgent, ip: address } });
   await signIn('succeeded');
   return { user: found.user, token };
 }

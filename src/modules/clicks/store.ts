@@ -6,7 +6,7 @@ import type { IdHolder } from '../../db/resource-table.js';
 import { clickDays, daysToTouch, markReferrerDays, ReferrerDayMarks, touchReferrerDays } from './referrer-days.js';
 import { CLICK_COPY_COLUMNS, clickCopyChunks, enrichClick, type ClickRow, type ClickVariant, type RawClick } from './record.js';
 import type { CountryLookup } from '../../infra/country.js';
-import { claimCtes, claimStatement, saltsOf, visitorClaims, type VisitorClaim } from './visitors.js';
+import { claimCtes, claimStatement, clickVisitorsCte, saltsOf, visitorClaims, type ClickVisitor, type VisitorClaim } from './visitors.js';
 import { addLinkDays, FIRST_IN_WORKSPACE, FIRST_ON_LINK, utcDay } from '../analytics/service.js';
 import { MONTHS_AHEAD, monthOfPartition, monthStart, partitionName, retentionCutoff, type PartitionReport } from './partitions.js';
 
@@ -37,6 +37,9 @@ const CLICK_COLUMNS_SQL = CLICK_COPY_COLUMNS.join(', ');
  */
 const withOutbox = (outbox: SQL | undefined): SQL => (outbox ? sql`WITH ${outbox},` : sql`WITH`);
 
+/** The CTE writing a batch's click_visitors rows (visitors.ts), followed by a comma; nothing when it has none. */
+const withVisitors = (visits: readonly ClickVisitor[] | undefined): SQL => (visits?.length ? sql`${clickVisitorsCte(visits)},` : sql``);
+
 /**
  * Inserts the clicks of `source` (a row source with the columns of CLICK_COPY_COLUMNS) and adds
  * the ones it inserted to the rollups, in one statement: a retried or replayed batch finds its
@@ -45,8 +48,8 @@ const withOutbox = (outbox: SQL | undefined): SQL => (outbox ? sql`WITH ${outbox
  * their rollup rows; the rows are written in key order so that writers never deadlock. Its
  * events (`outbox`), keyed by click id, are skipped the same way when stored already.
  */
-function insertClicksCounted(source: SQL, outbox?: SQL, claims?: readonly VisitorClaim[]): SQL {
-  return sql`${withOutbox(outbox)} ${claims ? sql`${claimCtes(claims)},` : sql``} ins AS (
+function insertClicksCounted(source: SQL, outbox?: SQL, claims?: readonly VisitorClaim[], visits?: readonly ClickVisitor[]): SQL {
+  return sql`${withOutbox(outbox)} ${claims ? sql`${claimCtes(claims)},` : sql``} ${withVisitors(visits)} ins AS (
       INSERT INTO clicks (${sql.raw(CLICK_COLUMNS_SQL)}) SELECT ${sql.raw(CLICK_COLUMNS_SQL)} FROM ${source}
       ON CONFLICT (id, created_at) DO NOTHING
       RETURNING workspace_id, link_id, partner_id, created_at, country, device, browser, os, referrer, referrer_url,
@@ -159,9 +162,9 @@ export class ClickGroups {
     return rows;
   }
 
-  /** The statement that adds these groups to the rollups (after their clicks were written), and writes `outbox`. */
-  rollups(outbox?: SQL): SQL {
-    return sql`${withOutbox(outbox)} g AS (
+  /** The statement that adds these groups to the rollups (after their clicks were written), and writes `outbox` and `visits`. */
+  rollups(outbox?: SQL, visits?: readonly ClickVisitor[]): SQL {
+    return sql`${withOutbox(outbox)} ${withVisitors(visits)} g AS (
         SELECT x."workspaceId" AS workspace_id, x."linkId" AS link_id, x."partnerId" AS partner_id, analytics_bucket('q', x.q) AS q,
           x.country, x.device, x.browser, x.os, x.referrer, x."referrerUrl" AS referrer_url, x."utmSource" AS utm_source,
           x."utmMedium" AS utm_medium, x."utmCampaign" AS utm_campaign, x."utmTerm" AS utm_term, x."utmContent" AS utm_content, x.trigger,
@@ -191,10 +194,16 @@ function jsonSource(clicks: ClickRow[], claimed: boolean): SQL {
  * One statement for a whole batch of clicks, their visitor claims, rollups and events; clicks
  * already stored are skipped. Imported clicks have no claims (no visitor is known).
  */
-export async function insertClicks(conn: Conn, clicks: ClickRow[], outbox?: SQL, claims?: readonly VisitorClaim[]): Promise<void> {
+export async function insertClicks(
+  conn: Conn,
+  clicks: ClickRow[],
+  outbox?: SQL,
+  claims?: readonly VisitorClaim[],
+  visits?: readonly ClickVisitor[],
+): Promise<void> {
   if (clicks.length === 0) return;
   const claimed = claims !== undefined && claims.length > 0;
-  await conn.execute(insertClicksCounted(jsonSource(clicks, claimed), outbox, claimed ? claims : undefined));
+  await conn.execute(insertClicksCounted(jsonSource(clicks, claimed), outbox, claimed ? claims : undefined, visits));
 }
 
 /** Which of these click ids are stored, this workspace's or another's (clicks are never soft-deleted). */
@@ -232,23 +241,36 @@ const referrerDayMarks = new ReferrerDayMarks();
 export async function storeClicks(database: Database, clicks: RawClick[], lookup: CountryLookup, outbox?: SQL): Promise<void> {
   if (clicks.length === 0) return;
   const salts = saltsOf(database);
-  const claims = await visitorClaims(clicks, salts);
+  const visits: ClickVisitor[] = [];
+  const claims = await visitorClaims(clicks, salts, visits);
   const days = clickDays(clicks);
   const unmarked = referrerDayMarks.unmarked(days, Date.now());
   await markReferrerDays(database.db, unmarked);
   referrerDayMarks.written(unmarked);
-  await writeClicks(database, clicks, lookup, claims, outbox);
+  await writeClicks(database, clicks, lookup, claims, visits, outbox);
   salts.remember(claims);
   await touchReferrerDays(database.db, daysToTouch(days, Date.now()));
 }
 
-async function writeClicks(database: Database, clicks: RawClick[], lookup: CountryLookup, claims: VisitorClaim[], outbox?: SQL): Promise<void> {
+/**
+ * The batch's click_visitors rows (`visits`, for the fraud rules) ride in the statement after
+ * the clicks on every path: no statement of their own.
+ */
+async function writeClicks(
+  database: Database,
+  clicks: RawClick[],
+  lookup: CountryLookup,
+  claims: VisitorClaim[],
+  visits: ClickVisitor[],
+  outbox?: SQL,
+): Promise<void> {
   if (!database.copyThen)
     return insertClicks(
       database.db,
       clicks.map((c) => enrichClick(c, lookup)),
       outbox,
       claims,
+      visits,
     );
   // On PostgreSQL the claims go first, in the batch's transaction: the COPY text carries the flags they give.
   const before = claims.length ? claimStatement(claims) : undefined;
@@ -263,12 +285,17 @@ async function writeClicks(database: Database, clicks: RawClick[], lookup: Count
       'clicks',
       CLICK_COPY_COLUMNS,
       (won) => clickCopyChunks(clicks, lookup, groups.add, flagsOf(won)),
-      () => groups.rollups(outbox),
+      () => groups.rollups(outbox, visits),
       before,
     );
     if (done === 'written') return;
   }
-  await database.copyThen(STAGING, (won) => clickCopyChunks(clicks, lookup, undefined, flagsOf(won)), insertClicksCounted(sql`click_staging`, outbox), before);
+  await database.copyThen(
+    STAGING,
+    (won) => clickCopyChunks(clicks, lookup, undefined, flagsOf(won)),
+    insertClicksCounted(sql`click_staging`, outbox, undefined, visits),
+    before,
+  );
 }
 
 /** Clicks replayed from a spool: some may be in the database already, and are skipped (their events too). */

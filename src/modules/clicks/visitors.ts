@@ -1,5 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { sql, type SQL } from 'drizzle-orm';
+import ipaddr from 'ipaddr.js';
 import { rows, type Conn, type Database } from '../../db/connect.js';
 import { FIRST_IN_WORKSPACE, FIRST_ON_LINK } from '../analytics/service.js';
 import { agentFacts, type RawClick } from './record.js';
@@ -82,6 +84,27 @@ export function visitorHash(salt: Buffer, ip: string, userAgent: string): string
   return createHmac('sha256', salt).update(ip).update('\n').update(userAgent).digest().readBigInt64BE(0).toString();
 }
 
+/** The /24 of an IPv4 address (also IPv4-mapped IPv6) or the /48 of an IPv6 one, as text. */
+export function networkOf(ip: string): string {
+  if (isIP(ip) === 0) throw new RangeError('networkKey: not an IP address');
+  const parsed = ipaddr.process(ip);
+  if (parsed.kind() === 'ipv4') return `${(parsed as ipaddr.IPv4).octets.slice(0, 3).join('.')}.0/24`;
+  return `${(parsed as ipaddr.IPv6).parts
+    .slice(0, 3)
+    .map((p) => p.toString(16))
+    .join(':')}::/48`;
+}
+
+/**
+ * The 64-bit hash of the address's network (its /24 or /48) under the day's salt, as the signed
+ * bigint PostgreSQL keeps; '0' for a value that is no address (nothing to group by). The text
+ * hashed is `net\n<prefix>`, never a visitor hash's input (an address, a newline, an agent).
+ */
+export function networkHash(salt: Buffer, ip: string): string {
+  if (isIP(ip) === 0) return '0';
+  return createHmac('sha256', salt).update('net\n').update(networkOf(ip)).digest().readBigInt64BE(0).toString();
+}
+
 const claimKey = (scope: string, day: string, hash: string) => `${scope}|${day}|${hash}`;
 
 /** One claim of a click: its visitor in a scope (the workspace, the link or the partner) on a day; `f` the visitor_flags bit it gives. */
@@ -95,10 +118,23 @@ export interface VisitorClaim {
 }
 
 /**
- * The claims of a batch: for each visitor, scope and day, the batch's earliest human click.
- * Whether a claim is won (the visitor's first that day there) is for visitor_days to tell.
+ * What the fraud rules keep of a partner's human click for 24 hours (click_visitors, migration
+ * 0041): click id, workspace, time (ISO), visitor hash, network hash.
  */
-export async function visitorClaims(clicks: readonly RawClick[], salts: VisitorSalts): Promise<VisitorClaim[]> {
+export interface ClickVisitor {
+  c: string;
+  w: string;
+  t: string;
+  v: string;
+  n: string;
+}
+
+/**
+ * The claims of a batch: for each visitor, scope and day, the batch's earliest human click.
+ * Whether a claim is won (the visitor's first that day there) is for visitor_days to tell. Each
+ * human click recorded for a partner is also added to `visits` (its visitor and network hashes).
+ */
+export async function visitorClaims(clicks: readonly RawClick[], salts: VisitorSalts, visits?: ClickVisitor[]): Promise<VisitorClaim[]> {
   // Per day, address and agent (nested maps: no key string built per click, this runs for every
   // click in the process that answers redirects): the visitor's hash and earliest claim per scope.
   const byDay = new Map<string, Map<string, Map<string, Visitor>>>();
@@ -121,7 +157,13 @@ export async function visitorClaims(clicks: readonly RawClick[], salts: VisitorS
     claimFirst(v, c.workspaceId, FIRST_IN_WORKSPACE, c, salts);
     claimFirst(v, c.linkId, FIRST_ON_LINK, c, salts);
     // The partner the click recorded (a partner's id is never a link's or a workspace's).
-    if (c.partnerId) claimFirst(v, c.partnerId, FIRST_FOR_PARTNER, c, salts);
+    if (c.partnerId) {
+      claimFirst(v, c.partnerId, FIRST_FOR_PARTNER, c, salts);
+      if (visits) {
+        v.n ??= networkHash(await salts.of(d), c.ip);
+        visits.push({ c: c.id, w: c.workspaceId, t: new Date(c.at).toISOString(), v: v.h, n: v.n });
+      }
+    }
   }
   return found.flatMap((v) => [...v.first.values()].flatMap((f) => (f ? [f.claim] : [])));
 }
@@ -129,6 +171,8 @@ export async function visitorClaims(clicks: readonly RawClick[], salts: VisitorS
 interface Visitor {
   d: string;
   h: string;
+  /** The network hash, worked out for the visitor's first click on a partner's link. */
+  n?: string;
   /** By scope: the batch's earliest click of this visitor there (null: claimed by an earlier batch). */
   first: Map<string, { claim: VisitorClaim; at: number } | null>;
 }
@@ -161,6 +205,75 @@ export function claimCtes(claims: readonly VisitorClaim[]): SQL {
 /** The claims as a statement of their own (before a COPY): the flags of the clicks that won. */
 export function claimStatement(claims: readonly VisitorClaim[]): SQL {
   return sql`WITH ${claimCtes(claims)} SELECT id::text AS id, flags FROM vf`;
+}
+
+/**
+ * CTE `cvis`: the batch's click_visitors rows, in click-id order; a click already there (a
+ * retried batch) keeps its row. Written in the batch's statement after its clicks: no statement
+ * of its own.
+ */
+export function clickVisitorsCte(visits: readonly ClickVisitor[]): SQL {
+  return sql`cvis AS (
+      INSERT INTO click_visitors (click_id, workspace_id, created_at, visitor, network)
+      SELECT x.c, x.w, x.t, x.v, x.n FROM jsonb_to_recordset(${JSON.stringify(visits)}::jsonb) AS x(c uuid, w uuid, t timestamptz, v bigint, n bigint)
+      ORDER BY 1 ON CONFLICT (click_id) DO NOTHING)`;
+}
+
+/** A click's visitor as the fraud rules read it, while its click_visitors row is kept (24 hours). */
+export interface ClickVisitorFacts {
+  /** The click's visitor hash (signed 64-bit, as text) and its UTC day. */
+  visitor: string;
+  day: string;
+  /**
+   * Leads of the workspace created since an hour before `at` (this one included when stored
+   * already; `at` is a JavaScript time, in ms, while leads keep µs: no upper bound) whose click
+   * shares its visitor or network.
+   */
+  leadsInHour: number;
+}
+
+/**
+ * The facts of `clickId` (undefined: not a partner's human click of the last 24 hours), in one
+ * statement: its row by primary key, the workspace's clicks of the same visitor or network
+ * through click_visitors_visitor_idx and _network_idx, and the workspace's leads of the hour
+ * through lead_events_analytics_idx (conversions' table, read as the click writer writes the
+ * analytics module's: one statement rather than a list of click ids handed between modules).
+ */
+export async function clickVisitorFacts(conn: Conn, workspaceId: string, clickId: string, at: string): Promise<ClickVisitorFacts | undefined> {
+  const [found] = await rows<ClickVisitorFacts>(
+    conn,
+    sql`WITH me AS (SELECT visitor, network, created_at FROM click_visitors WHERE click_id = ${clickId}::uuid AND workspace_id = ${workspaceId}::uuid),
+          near AS (
+            SELECT v.click_id FROM click_visitors v JOIN me ON v.visitor = me.visitor WHERE v.workspace_id = ${workspaceId}::uuid
+            UNION
+            SELECT v.click_id FROM click_visitors v JOIN me ON v.network = me.network WHERE v.workspace_id = ${workspaceId}::uuid AND me.network <> 0)
+        SELECT me.visitor::text AS visitor, to_char(me.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+          (SELECT count(*)::int FROM lead_events l
+            WHERE l.workspace_id = ${workspaceId}::uuid AND l.created_at > ${at}::timestamptz - interval '1 hour'
+              AND l.click_id IN (SELECT click_id FROM near)) AS "leadsInHour"
+        FROM me`,
+  );
+  return found;
+}
+
+/** Today's (UTC, by `now`) visitor hash of an address and agent, as a click of theirs would have it now. */
+export async function visitorHashOn(conn: Conn, now: Date, ip: string, userAgent: string): Promise<{ day: string; hash: string }> {
+  const day = utcDay(now.getTime());
+  // One read (or the day's first insert) per call: a sign-in is rare, and `conn` may be a transaction's.
+  const salt = await new VisitorSalts(conn).of(day);
+  return { day, hash: visitorHash(salt, ip, userAgent) };
+}
+
+/**
+ * Deletes the click_visitors rows older than 24 hours (by the database's clock): the fraud rules
+ * judge a lead by its click's visitor and network only while the click is that recent.
+ */
+export async function forgetClickVisitors(conn: Conn): Promise<number> {
+  const [gone] = await rows<{ n: number }>(
+    conn,
+    sql`WITH d AS (DELETE FROM click_visitors WHERE created_at < now() - interval '24 hours' RETURNING 1) SELECT count(*)::int AS n FROM d`,
+  );
+  return gone?.n ?? 0;
 }
 
 /**

@@ -5,7 +5,9 @@
  */
 import type { Ctx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
+import { clickVisitor } from '../clicks/service.js';
 import { winCustomer } from '../customers/service.js';
+import { signedInFrom } from '../sessions/service.js';
 import { partnerStanding } from '../partners/service.js';
 import { earningsOf, earnsWithinDuration, rewardFor, rewardsOfGroup, type ProgramRow, type Reward } from '../program/service.js';
 import { isDisposableEmail, samePerson } from './fraud-signals.js';
@@ -19,6 +21,8 @@ export interface StoredConversion {
   eventName: string;
   createdAt: string;
   linkId: string;
+  /** The click the conversion was attributed to (burst and sameVisitor read its visitor). */
+  clickId: string;
   /** The partner the click recorded when it happened (never the link's current one). */
   partnerId: string | null;
   clickAt: string | null;
@@ -54,13 +58,36 @@ function earningPartner(c: StoredConversion, program: ProgramRow): { partnerId: 
   return { partnerId, duplicate: won !== null && won !== partnerId };
 }
 
-/** Why the pair's first commission is held: each rule of the program's that fires. */
-function holdReasons(program: ProgramRow, c: StoredConversion, partner: { email: string | null }, duplicate: boolean): string[] {
+/** `burst`: more than this many leads in an hour from one visitor or one network (the 11th and later fire). */
+const BURST_LEADS = 10;
+
+interface PartnerFacts {
+  id: string;
+  email: string | null;
+  userId: string | null;
+}
+
+/**
+ * Why the pair's first commission is held: each rule of the program's that fires. `burst` and
+ * `sameVisitor` read the click's visitor (clicks' service: kept 24 hours for partners' human
+ * clicks; an older click, a bot's or an imported one fires neither): `burst` counts the
+ * workspace's leads of the hour up to this conversion, itself included when a lead, whose clicks
+ * share its click's visitor or network, for a lead or a sale alike (a sale is judged by the leads
+ * before it); `sameVisitor` asks sessions whether the partner's user signed in from the click's
+ * visitor on the click's UTC day. At most two statements, for a pair's first commission only.
+ */
+async function holdReasons(ctx: Ctx, program: ProgramRow, c: StoredConversion, partner: PartnerFacts, duplicate: boolean): Promise<string[]> {
   const rules = program.fraudRules;
   const reasons: string[] = [];
   const email = c.customer.email;
+  const wantsVisitor = rules.burst || (rules.sameVisitor && partner.userId !== null);
+  const visitor = wantsVisitor ? await clickVisitor({ ctx, input: { clickId: c.clickId, at: c.createdAt } }) : undefined;
   if (rules.selfReferral && email && partner.email && samePerson(email, partner.email)) reasons.push('selfReferral');
+  if (rules.sameVisitor && partner.userId && visitor) {
+    if (await signedInFrom({ ctx, input: { userId: partner.userId, day: visitor.day, hash: visitor.visitor } })) reasons.push('sameVisitor');
+  }
   if (rules.disposableEmail && email && isDisposableEmail(email)) reasons.push('disposableEmail');
+  if (rules.burst && visitor && visitor.leadsInHour > BURST_LEADS) reasons.push('burst');
   if (rules.duplicateCustomer && duplicate) reasons.push('duplicateCustomer');
   return reasons;
 }
@@ -70,7 +97,7 @@ async function fraudVerdict(
   ctx: Ctx,
   program: ProgramRow,
   c: StoredConversion,
-  partner: { id: string; email: string | null },
+  partner: PartnerFacts,
   duplicate: boolean,
 ): Promise<{ status: 'pending' | 'held' | 'reversed'; holdReasons: string[]; reversedReason: string | null }> {
   const first = await pairFirstCommission(ctx.db, ctx.workspace.id, partner.id, c.customer.id);
@@ -78,7 +105,11 @@ async function fraudVerdict(
   const followed = first?.holdReasons.filter((r) => r !== 'dispute') ?? [];
   if (first?.status === 'held' && followed.length) return { status: 'held', holdReasons: followed, reversedReason: null };
   if (first?.status === 'reversed' && first.reversedReason === 'fraud') return { status: 'reversed', holdReasons: [], reversedReason: 'fraud' };
-  const reasons = first ? (duplicate && program.fraudRules.duplicateCustomer ? ['duplicateCustomer'] : []) : holdReasons(program, c, partner, duplicate);
+  const reasons = first
+    ? duplicate && program.fraudRules.duplicateCustomer
+      ? ['duplicateCustomer']
+      : []
+    : await holdReasons(ctx, program, c, partner, duplicate);
   return { status: reasons.length ? 'held' : 'pending', holdReasons: reasons, reversedReason: null };
 }
 
@@ -100,7 +131,7 @@ export async function earnForConversion(ctx: Ctx, program: ProgramRow, c: Stored
     if (first && !earnsWithinDuration(new Date(first), new Date(c.createdAt), reward.maxDuration, false)) return undefined;
   }
   const { earnings, currency } = earningsOf(reward, event, program.currency);
-  const verdict = await fraudVerdict(ctx, program, c, { id: earning.partnerId, email: standing.email }, earning.duplicate);
+  const verdict = await fraudVerdict(ctx, program, c, { id: earning.partnerId, email: standing.email, userId: standing.userId }, earning.duplicate);
   const written = await insertCommissions(ctx.db, [
     {
       id: newId(),

@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { isIP } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import mailchecker from 'mailchecker';
 import { emailDomain, emailKey } from '../../core/email.js';
+import { networkOf } from '../clicks/service.js';
 
 /**
  * The facts the fraud rules judge a commission by, each a pure function: whether two e-mails are
@@ -43,17 +42,6 @@ export function isDisposableEmail(email: string): boolean {
     domain = dot === -1 ? undefined : domain.slice(dot + 1);
   }
   return false;
-}
-
-/** The /24 of an IPv4 address (also IPv4-mapped IPv6) or the /48 of an IPv6 one, as text. */
-function networkOf(ip: string): string {
-  if (isIP(ip) === 0) throw new RangeError('networkKey: not an IP address');
-  const parsed = ipaddr.process(ip);
-  if (parsed.kind() === 'ipv4') return `${(parsed as ipaddr.IPv4).octets.slice(0, 3).join('.')}.0/24`;
-  return `${(parsed as ipaddr.IPv6).parts
-    .slice(0, 3)
-    .map((p) => p.toString(16))
-    .join(':')}::/48`;
 }
 
 /**

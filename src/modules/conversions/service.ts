@@ -54,6 +54,7 @@ function asConversion(kind: 'lead' | 'sale', row: EventRow & Partial<SaleRow>, n
     eventName: row.eventName,
     createdAt: row.createdAt,
     linkId: row.linkId,
+    clickId: row.clickId,
     partnerId: row.partnerId,
     clickAt: row.clickAt,
     country: row.country,

@@ -127,7 +127,7 @@ export const inviteRoutes = routesPlugin<InviteRoutesDeps>('invites', (app, deps
         ctx: ctx(req, now),
         input: { token, newAccount: { name, password }, ip: req.ip, userAgent: req.headers['user-agent'] },
       });
-      const created = await createSession({ ctx: ctx(req, now), input: { userId: user.id, userAgent: req.headers['user-agent'] } });
+      const created = await createSession({ ctx: ctx(req, now), input: { userId: user.id, userAgent: req.headers['user-agent'], ip: req.ip } });
       return withCookie(reply, deps, created.token).status(201).send(member);
     },
   );

@@ -145,7 +145,7 @@ export const mfaRoutes = routesPlugin<MfaRoutesDeps>('mfa', (app, deps) => {
         input: { pendingToken: pendingTokenOf(req, deps.baseUrl), code: req.body.code, ip: req.ip, userAgent: req.headers['user-agent'] },
         deps: { sealer: deps.sealer },
       });
-      const { token } = await createSession({ ctx: c, input: { userId, userAgent: req.headers['user-agent'] } });
+      const { token } = await createSession({ ctx: c, input: { userId, userAgent: req.headers['user-agent'], ip: req.ip } });
       const user = await findUser({ ctx: c, input: { id: userId } });
       return reply.header('set-cookie', [sessionCookie(deps.baseUrl, token, deps.sessionMaxMs), mfaCookie(deps.baseUrl, '', 0)]).send({ user });
     },

@@ -7,6 +7,7 @@ import type { CredentialCache } from '../../infra/credential-cache.js';
 import type { Conn } from '../../db/connect.js';
 import type { Workspace } from '../../core/workspace.js';
 import { toUser, type Role, type User } from '../users/service.js';
+import { visitorHashToday } from '../clicks/service.js';
 import * as store from './store.js';
 
 /** operations.md §7: 24 h idle, 7 days in all, unless configured (SESSION_IDLE, SESSION_MAX). */
@@ -43,14 +44,24 @@ export interface Session {
 
 const toSession = (row: store.SessionRow): Session => ({ id: row.id, createdAt: row.createdAt, lastSeenAt: row.lastSeenAt, userAgent: row.userAgent });
 
-/** A new session (made at every login): the token for the cookie, shown to nobody else. */
+/**
+ * A new session (made at every login): the token for the cookie, shown to nobody else. The
+ * address and agent it came from are kept only as today's visitor hash (§14, the clicks' own:
+ * clicks' service), for the fraud rule `sameVisitor` (operations.md §18): a partner whose user
+ * signed in from the visitor of a click on its day clicked their own link.
+ */
 export async function createSession({
-  ctx: { db, now },
-  input: { userId, userAgent },
+  ctx,
+  input: { userId, userAgent, ip },
 }: {
   ctx: BaseCtx;
-  input: { userId: string; userAgent: string | undefined };
+  input: { userId: string; userAgent: string | undefined; ip?: string };
 }): Promise<{ session: Session; token: string }> {
+  const { db, now } = ctx;
+  if (ip) {
+    const { day, hash } = await visitorHashToday({ ctx, input: { ip, userAgent: userAgent ?? '' } });
+    await store.recordSignInVisitor(db, userId, day, hash);
+  }
   const token = newSessionToken();
   const row = await store.insertSession(db, {
     id: newId(),
@@ -61,6 +72,16 @@ export async function createSession({
     lastSeenAt: now,
   });
   return { session: toSession(row), token };
+}
+
+/** Whether the user signed in from visitor `hash` (a click's, clicks' service) on the UTC `day` (kept for today and yesterday). */
+export function signedInFrom({ ctx, input }: { ctx: BaseCtx; input: { userId: string; day: string; hash: string } }): Promise<boolean> {
+  return store.signedInFromVisitor(ctx.db, input.userId, input.day, input.hash);
+}
+
+/** Deletes the sign-in visitors of the days before yesterday (the sessions module's maintenance job). */
+export function forgetSignInVisitors({ ctx }: { ctx: BaseCtx }): Promise<number> {
+  return store.forgetSignInVisitors(ctx.db);
 }
 
 export type SessionFound = { session: store.SessionRow; user: store.UserRow };

@@ -1,5 +1,5 @@
-import { and, asc, eq, isNull, ne } from 'drizzle-orm';
-import type { Conn } from '../../db/connect.js';
+import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { rows, type Conn } from '../../db/connect.js';
 import { recordLastUse } from '../../db/last-use.js';
 import { sessions, users } from '../../db/schema.js';
 
@@ -55,3 +55,29 @@ export async function revokeOtherSessions(conn: Conn, userId: string, except: st
 
 /** Records many last-use times in one statement (a later time already recorded is kept). */
 export const touchSessions = (conn: Conn, entries: { id: string; at: Date }[]): Promise<void> => recordLastUse(conn, 'sessions', entries);
+
+/** Records that the user signed in from visitor `hash` on `day` (sign_in_visitors, migration 0041); once per user, day and hash. */
+export async function recordSignInVisitor(conn: Conn, userId: string, day: string, hash: string): Promise<void> {
+  await conn.execute(sql`INSERT INTO sign_in_visitors (user_id, day, hash) VALUES (${userId}::uuid, ${day}::date, ${hash}::bigint) ON CONFLICT DO NOTHING`);
+}
+
+/** Whether the user signed in from visitor `hash` on `day`: one primary-key lookup. */
+export async function signedInFromVisitor(conn: Conn, userId: string, day: string, hash: string): Promise<boolean> {
+  const found = await rows<{ one: number }>(
+    conn,
+    sql`SELECT 1 AS one FROM sign_in_visitors WHERE user_id = ${userId}::uuid AND day = ${day}::date AND hash = ${hash}::bigint`,
+  );
+  return found.length > 0;
+}
+
+/**
+ * Deletes the sign-in visitors of the days before yesterday (UTC, by the database's clock): a
+ * click of yesterday is still judged today (its hashes are kept 24 hours), none older.
+ */
+export async function forgetSignInVisitors(conn: Conn): Promise<number> {
+  const [gone] = await rows<{ n: number }>(
+    conn,
+    sql`WITH d AS (DELETE FROM sign_in_visitors WHERE day < (now() AT TIME ZONE 'UTC')::date - 1 RETURNING 1) SELECT count(*)::int AS n FROM d`,
+  );
+  return gone?.n ?? 0;
+}

@@ -169,3 +169,64 @@ describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () =
     ]);
   });
 });
+
+describe("click_visitors: what the fraud rules keep of partners' human clicks for 24 hours", () => {
+  const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+  const kept = (workspaceId: string) =>
+    rows<{ clickId: string; createdAt: string; visitor: string; network: string }>(
+      t.database.db,
+      sql`SELECT click_id AS "clickId", created_at AS "createdAt", visitor::text AS visitor, network::text AS network
+          FROM click_visitors WHERE workspace_id = ${workspaceId}::uuid`,
+    );
+
+  test("written with the batch, for partners' human clicks only, once however often the batch is written; gone after 24 hours", async () => {
+    const { workspaceId, linkId } = await aLink();
+    const partnerId = newId();
+    const at = Date.now();
+    const visit = (ip: string, userAgent = CHROME, partner: string | null = partnerId, ms = at): RawClick => ({
+      ...click(workspaceId, linkId, undefined),
+      partnerId: partner,
+      ip,
+      userAgent,
+      at: ms,
+    });
+    const batch = [
+      visit('203.0.113.7'),
+      visit('203.0.113.7'),
+      visit('203.0.113.99'),
+      visit('198.51.100.7'),
+      visit('2001:db8:abcd:1::1'),
+      visit('2001:db8:abcd:2::1'),
+      visit('203.0.113.7', BOT),
+      visit('203.0.113.7', CHROME, null),
+    ];
+    await storeClicks(t.database, batch, noLookup);
+    // Written again (a retry: through staging on PostgreSQL): nothing added.
+    await storeClicks(t.database, batch, noLookup);
+    const byId = new Map((await kept(workspaceId)).map((r) => [r.clickId, r]));
+    expect([...byId.keys()].sort()).toEqual(
+      batch
+        .slice(0, 6)
+        .map((c) => c.id)
+        .sort(),
+    );
+    const [a, b, c, d, e, f] = batch.map((x) => byId.get(x.id)!);
+    expect(new Date(a!.createdAt).getTime()).toBe(at);
+    // One address and agent: one visitor and network; another address of its /24: its network only; another /24: neither.
+    expect([b!.visitor, b!.network]).toEqual([a!.visitor, a!.network]);
+    expect([c!.visitor === a!.visitor, c!.network]).toEqual([false, a!.network]);
+    expect([d!.visitor === a!.visitor, d!.network === a!.network]).toEqual([false, false]);
+    expect(e!.network).toBe(f!.network);
+    expect(e!.visitor).not.toBe(f!.visitor);
+    expect(e!.network).not.toBe(a!.network);
+
+    // A click of 25 hours ago keeps its row until the clicks' maintenance job runs.
+    const old = visit('203.0.113.8', CHROME, partnerId, at - 25 * 3_600_000);
+    await storeClicks(t.database, [old], noLookup);
+    expect((await kept(workspaceId)).map((r) => r.clickId)).toContain(old.id);
+    await t.runtime.maintain();
+    const left = (await kept(workspaceId)).map((r) => r.clickId);
+    expect(left).not.toContain(old.id);
+    expect(left).toHaveLength(6);
+  });
+});
