@@ -4,11 +4,10 @@
  * in SQL and decimal strings here: exact past 2^53.
  */
 import { sql } from 'drizzle-orm';
-import { arrayParam, rows, type Conn } from '../../db/connect.js';
+import { rows, type Conn, inList } from '../../db/connect.js';
 
 /** Payable now (operations.md §18 Statuses): pending, past payableAt by the database's clock, in no payout yet. */
 export const PAYABLE = sql`c.status = 'pending' AND c.payable_at <= now() AND c.payout_id IS NULL`;
-const ids = (list: string[]) => arrayParam(list, 'uuid');
 
 export interface PartnerTotal {
   partnerId: string;
@@ -19,7 +18,7 @@ export interface PartnerTotal {
 
 /** Each partner's payable total in `currency` (those of `partnerIds` only, when given). */
 export function payableTotalRows(conn: Conn, workspaceId: string, currency: string, partnerIds?: string[]): Promise<PartnerTotal[]> {
-  const only = partnerIds ? sql` AND c.partner_id = ANY(${ids(partnerIds)})` : sql``;
+  const only = partnerIds ? sql` AND c.partner_id ${inList(partnerIds, 'uuid')}` : sql``;
   return rows<PartnerTotal>(
     conn,
     sql`SELECT c.partner_id AS "partnerId", sum(c.earnings)::text AS total, count(*)::int AS count FROM commissions c
@@ -53,7 +52,7 @@ export function claimRows(
     // 60 s and the statement timeout; alone, 1 s).
     sql`WITH totals AS MATERIALIZED (
           SELECT c.partner_id FROM commissions c
-          WHERE c.workspace_id = ${r.workspaceId}::uuid AND c.currency = ${r.currency} AND ${PAYABLE} AND c.partner_id = ANY(${ids(r.partnerIds)})
+          WHERE c.workspace_id = ${r.workspaceId}::uuid AND c.currency = ${r.currency} AND ${PAYABLE} AND c.partner_id ${inList(r.partnerIds, 'uuid')}
           GROUP BY c.partner_id HAVING sum(c.earnings) >= ${r.minimum} AND sum(c.earnings) > 0),
         claimed AS (
           UPDATE commissions c SET payout_id = ${r.payoutId}::uuid, updated_at = now() FROM totals t
@@ -68,7 +67,7 @@ export async function payoutCommissionIds(conn: Conn, workspaceId: string, payou
   const found = await rows<{ partnerId: string; ids: string[] }>(
     conn,
     sql`SELECT partner_id AS "partnerId", array_agg(id ORDER BY created_at, seq) AS ids FROM commissions
-        WHERE workspace_id = ${workspaceId}::uuid AND payout_id = ${payoutId}::uuid AND partner_id = ANY(${ids(partnerIds)}) GROUP BY partner_id`,
+        WHERE workspace_id = ${workspaceId}::uuid AND payout_id = ${payoutId}::uuid AND partner_id ${inList(partnerIds, 'uuid')} GROUP BY partner_id`,
   );
   return new Map(found.map((r) => [r.partnerId, r.ids]));
 }
@@ -81,7 +80,7 @@ export async function markPaidRows(conn: Conn, r: { workspaceId: string; payoutI
   const paid = await rows<{ id: string; partnerId: string; currency: string; adjustment: number | null }>(
     conn,
     sql`UPDATE commissions SET status = 'paid', updated_at = now()
-        WHERE workspace_id = ${r.workspaceId}::uuid AND payout_id = ${r.payoutId}::uuid AND NOT (partner_id = ANY(${ids(r.failed)}))
+        WHERE workspace_id = ${r.workspaceId}::uuid AND payout_id = ${r.payoutId}::uuid AND partner_id NOT ${inList(r.failed, 'uuid')}
         RETURNING id, partner_id AS "partnerId", currency, adjustment::float8 AS adjustment`,
   );
   const adjusted = paid.filter((c) => c.adjustment);
@@ -102,7 +101,7 @@ export async function markPaidRows(conn: Conn, r: { workspaceId: string; payoutI
  * adjustment changes the earnings).
  */
 export async function releaseRows(conn: Conn, r: { workspaceId: string; payoutId: string; partnerIds?: string[] }): Promise<number> {
-  const only = r.partnerIds ? sql` AND partner_id = ANY(${ids(r.partnerIds)})` : sql``;
+  const only = r.partnerIds ? sql` AND partner_id ${inList(r.partnerIds, 'uuid')}` : sql``;
   const released = await rows(
     conn,
     sql`UPDATE commissions SET payout_id = NULL, updated_at = now(),

@@ -4,7 +4,7 @@
  * numeric in SQL and decimal strings here (exact past 2^53).
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { arrayParam, rows, type Conn } from '../../db/connect.js';
+import { rows, type Conn, inList } from '../../db/connect.js';
 import { STATUS_SQL } from './store.js';
 
 export type EarningsState = 'pending' | 'held' | 'payable' | 'paid';
@@ -43,7 +43,7 @@ export function earningsRows(conn: Conn, workspaceId: string, partnerIds: string
     conn,
     sql`SELECT c.partner_id AS "partnerId", c.currency, ${sql.raw(STATUS_SQL)} AS state, sum(c.earnings)::text AS total
         FROM commissions c
-        WHERE c.workspace_id = ${workspaceId}::uuid AND c.partner_id = ANY(${arrayParam(partnerIds, 'uuid')})
+        WHERE c.workspace_id = ${workspaceId}::uuid AND c.partner_id ${inList(partnerIds, 'uuid')}
           AND c.status IN ('pending', 'held', 'paid') AND ${createdIn(range)}
         GROUP BY 1, 2, 3 ORDER BY 1, 2`,
   );

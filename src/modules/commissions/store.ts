@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { arrayParam, rows, type Conn } from '../../db/connect.js';
+import { rows, type Conn, inList } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 
 export type CommissionType = 'click' | 'lead' | 'sale' | 'custom';
@@ -111,7 +111,7 @@ export interface CommissionFilter {
 function filterSql(f: CommissionFilter): SQL {
   const parts: SQL[] = [];
   if (f.id) parts.push(sql`c.id = ${f.id}::uuid`);
-  if (f.ids) parts.push(sql`c.id = ANY(${arrayParam(f.ids, 'uuid')})`);
+  if (f.ids) parts.push(sql`c.id ${inList(f.ids, 'uuid')}`);
   if (f.partnerId) parts.push(sql`c.partner_id = ${f.partnerId}::uuid`);
   if (f.type) parts.push(sql`c.type = ${f.type}`);
   if (f.customerId) parts.push(sql`c.customer_id = ${f.customerId}::uuid`);
@@ -143,7 +143,7 @@ export function lockCommissions(conn: Conn, workspaceId: string, ids: string[]):
   return rows(
     conn,
     sql`SELECT ${SELECTION}, c.status AS "storedStatus" FROM commissions c
-        WHERE c.workspace_id = ${workspaceId}::uuid AND c.id = ANY(${arrayParam(ids, 'uuid')}) ORDER BY c.id FOR UPDATE`,
+        WHERE c.workspace_id = ${workspaceId}::uuid AND c.id ${inList(ids, 'uuid')} ORDER BY c.id FOR UPDATE`,
   );
 }
 

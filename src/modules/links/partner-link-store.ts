@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { arrayParam, rows, type Conn } from '../../db/connect.js';
+import { rows, type Conn, inList } from '../../db/connect.js';
 
 /**
  * The SQL of what the partner program does to links (operations.md §18 "Default link and partner
@@ -36,7 +36,7 @@ export async function retargetUrls(conn: Conn, workspaceId: string, o: { ids: st
   const changed = await rows<{ id: string }>(
     conn,
     sql`UPDATE links SET url = ${o.to}, updated_at = now()
-        WHERE workspace_id = ${workspaceId}::uuid AND deleted_at IS NULL AND url = ${o.from} AND id = ANY(${arrayParam(o.ids, 'uuid')})
+        WHERE workspace_id = ${workspaceId}::uuid AND deleted_at IS NULL AND url = ${o.from} AND id ${inList(o.ids, 'uuid')}
         RETURNING id`,
   );
   return changed.map((r) => r.id);

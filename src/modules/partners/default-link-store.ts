@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { arrayParam, rows, type Conn } from '../../db/connect.js';
+import { arrayParam, rows, type Conn, inList } from '../../db/connect.js';
 
 /**
  * The SQL of partners' default links (operations.md §18 "Default link and partner links"): which
@@ -76,7 +76,7 @@ export async function defaultLinkHolders(conn: Conn, workspaceId: string, linkId
   return rows(
     conn,
     sql`SELECT p.default_link_id AS "linkId", p.status FROM partners p
-        WHERE p.workspace_id = ${workspaceId}::uuid AND p.deleted_at IS NULL AND p.default_link_id = ANY(${arrayParam(linkIds, 'uuid')})
+        WHERE p.workspace_id = ${workspaceId}::uuid AND p.deleted_at IS NULL AND p.default_link_id ${inList(linkIds, 'uuid')}
         FOR SHARE`,
   );
 }

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../core/context.js';
 import type { Sealer } from '../../core/sealed.js';
-import { arrayParam, rows } from '../../db/connect.js';
+import { rows, inList } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 
 export interface PayoutProfile {
@@ -25,7 +25,7 @@ export async function payoutProfiles({ ctx, input }: { ctx: Pick<Ctx, 'db' | 'wo
     ctx.db,
     sql`SELECT id, name, status, payout_method AS method, payout_destination_masked AS destination,
           ${sql.raw(isoTimestamp('payout_details_changed_at'))} AS "changedAt"
-        FROM partners WHERE workspace_id = ${ctx.workspace.id}::uuid AND id = ANY(${arrayParam(input, 'uuid')}) AND deleted_at IS NULL`,
+        FROM partners WHERE workspace_id = ${ctx.workspace.id}::uuid AND id ${inList(input, 'uuid')} AND deleted_at IS NULL`,
   );
   return new Map(found.map((p) => [p.id, p]));
 }
@@ -49,7 +49,7 @@ export async function payoutDestinations({
   if (input.length === 0) return new Map();
   const found = await rows<{ id: string; sealed: string | null }>(
     ctx.db,
-    sql`SELECT id, payout_details_sealed AS sealed FROM partners WHERE workspace_id = ${ctx.workspace.id}::uuid AND id = ANY(${arrayParam(input, 'uuid')})`,
+    sql`SELECT id, payout_details_sealed AS sealed FROM partners WHERE workspace_id = ${ctx.workspace.id}::uuid AND id ${inList(input, 'uuid')}`,
   );
   return new Map(
     found.map((p) => {

@@ -20,7 +20,7 @@ export function referralKeyHolders(conn: Conn, workspaceId: string, keys: string
   return rows<Holder>(
     conn,
     sql`SELECT lower(p.referral_key) AS value, p.id AS "partnerId" FROM partners p
-        WHERE p.workspace_id = ${workspaceId}::uuid AND lower(p.referral_key) = ANY(${arrayParam(keys, 'text')})`,
+        WHERE p.workspace_id = ${workspaceId}::uuid AND lower(p.referral_key) ${inList(keys, 'text')}`,
   );
 }
 
@@ -45,7 +45,7 @@ export function tenantHolders(conn: Conn, workspaceId: string, tenantIds: string
   return rows<Holder>(
     conn,
     sql`SELECT p.tenant_id AS value, p.id AS "partnerId" FROM partners p
-        WHERE p.workspace_id = ${workspaceId}::uuid AND p.tenant_id = ANY(${arrayParam(tenantIds, 'text')})`,
+        WHERE p.workspace_id = ${workspaceId}::uuid AND p.tenant_id ${inList(tenantIds, 'text')}`,
   );
 }
 
@@ -55,7 +55,7 @@ export function couponHolders(conn: Conn, workspaceId: string, codes: string[]):
   return rows<Holder>(
     conn,
     sql`SELECT lower(c.code) AS value, c.partner_id AS "partnerId" FROM partner_coupon_codes c
-        WHERE c.workspace_id = ${workspaceId}::uuid AND lower(c.code) = ANY(${arrayParam(codes, 'text')})`,
+        WHERE c.workspace_id = ${workspaceId}::uuid AND lower(c.code) ${inList(codes, 'text')}`,
   );
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { inList, arrayParam, rows, type Conn } from '../../db/connect.js';
+import { inList, rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 import { newId } from '../../db/ids.js';
 
@@ -54,7 +54,7 @@ export function lockGroups(conn: Conn, workspaceId: string, ids: string[]): Prom
   return rows(
     conn,
     sql`SELECT ${GROUP}, g.is_default AS "isDefault" FROM partner_groups g
-        WHERE g.workspace_id = ${workspaceId}::uuid AND g.id = ANY(${arrayParam(ids, 'uuid')}) ORDER BY g.id FOR UPDATE`,
+        WHERE g.workspace_id = ${workspaceId}::uuid AND g.id ${inList(ids, 'uuid')} ORDER BY g.id FOR UPDATE`,
   );
 }
 
@@ -92,5 +92,5 @@ export async function writeGroups(
 
 /** Deletes groups (their partners fall back to the default group: group_id is set null). */
 export async function deleteGroupRows(conn: Conn, workspaceId: string, ids: string[]): Promise<void> {
-  await conn.execute(sql`DELETE FROM partner_groups WHERE workspace_id = ${workspaceId}::uuid AND id = ANY(${arrayParam(ids, 'uuid')}) AND NOT is_default`);
+  await conn.execute(sql`DELETE FROM partner_groups WHERE workspace_id = ${workspaceId}::uuid AND id ${inList(ids, 'uuid')} AND NOT is_default`);
 }
