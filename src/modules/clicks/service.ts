@@ -24,11 +24,11 @@ export type { ClickVisitorFacts } from './visitors.js';
 /**
  * What the fraud rules read of a click (operations.md §18 "burst", "sameVisitor"): its visitor
  * hash and UTC day, and the workspace's leads since an hour before `at` from its visitor or its
- * network; undefined when the click is no partner's human click of the last 24 hours. One
- * statement, in the caller's transaction (`ctx.db`).
+ * network, counted up to `countUpTo`; undefined when the click is no partner's human click of
+ * the last 24 hours. One statement, in the caller's transaction (`ctx.db`).
  */
-export function clickVisitor({ ctx, input }: { ctx: Ctx; input: { clickId: string; at: string } }): Promise<ClickVisitorFacts | undefined> {
-  return clickVisitorFacts(ctx.db, ctx.workspace.id, input.clickId, input.at);
+export function clickVisitor({ ctx, input }: { ctx: Ctx; input: { clickId: string; at: string; countUpTo: number } }): Promise<ClickVisitorFacts | undefined> {
+  return clickVisitorFacts(ctx.db, ctx.workspace.id, input.clickId, input.at, input.countUpTo);
 }
 
 /** The visitor hash (§14) an address and user agent have today (UTC, by `ctx.now`), with the day: what a sign-in records. */

@@ -227,7 +227,7 @@ export interface ClickVisitorFacts {
   /**
    * Leads of the workspace created since an hour before `at` (this one included when stored
    * already; `at` is a JavaScript time, in ms, while leads keep µs: no upper bound) whose click
-   * shares its visitor or network.
+   * shares its visitor or network, counted up to the limit asked for.
    */
   leadsInHour: number;
 }
@@ -239,7 +239,13 @@ export interface ClickVisitorFacts {
  * through lead_events_analytics_idx (conversions' table, read as the click writer writes the
  * analytics module's: one statement rather than a list of click ids handed between modules).
  */
-export async function clickVisitorFacts(conn: Conn, workspaceId: string, clickId: string, at: string): Promise<ClickVisitorFacts | undefined> {
+export async function clickVisitorFacts(
+  conn: Conn,
+  workspaceId: string,
+  clickId: string,
+  at: string,
+  countUpTo: number,
+): Promise<ClickVisitorFacts | undefined> {
   const [found] = await rows<ClickVisitorFacts>(
     conn,
     sql`WITH me AS (SELECT visitor, network, created_at FROM click_visitors WHERE click_id = ${clickId}::uuid AND workspace_id = ${workspaceId}::uuid),
@@ -248,9 +254,11 @@ export async function clickVisitorFacts(conn: Conn, workspaceId: string, clickId
             UNION
             SELECT v.click_id FROM click_visitors v JOIN me ON v.network = me.network WHERE v.workspace_id = ${workspaceId}::uuid AND me.network <> 0)
         SELECT me.visitor::text AS visitor, to_char(me.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
-          (SELECT count(*)::int FROM lead_events l
+          -- Counted up to countUpTo only: a burst under way (thousands of leads an hour from one
+          -- network) costs each of its leads the same few rows, not all of the hour's.
+          (SELECT count(*)::int FROM (SELECT 1 FROM lead_events l
             WHERE l.workspace_id = ${workspaceId}::uuid AND l.created_at > ${at}::timestamptz - interval '1 hour'
-              AND l.click_id IN (SELECT click_id FROM near)) AS "leadsInHour"
+              AND l.click_id IN (SELECT click_id FROM near) LIMIT ${countUpTo}) x) AS "leadsInHour"
         FROM me`,
   );
   return found;

@@ -81,7 +81,7 @@ async function holdReasons(ctx: Ctx, program: ProgramRow, c: StoredConversion, p
   const reasons: string[] = [];
   const email = c.customer.email;
   const wantsVisitor = rules.burst || (rules.sameVisitor && partner.userId !== null);
-  const visitor = wantsVisitor ? await clickVisitor({ ctx, input: { clickId: c.clickId, at: c.createdAt } }) : undefined;
+  const visitor = wantsVisitor ? await clickVisitor({ ctx, input: { clickId: c.clickId, at: c.createdAt, countUpTo: BURST_LEADS + 1 } }) : undefined;
   if (rules.selfReferral && email && partner.email && samePerson(email, partner.email)) reasons.push('selfReferral');
   if (rules.sameVisitor && partner.userId && visitor) {
     if (await signedInFrom({ ctx, input: { userId: partner.userId, day: visitor.day, hash: visitor.visitor } })) reasons.push('sameVisitor');
