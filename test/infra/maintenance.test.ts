@@ -268,6 +268,7 @@ describe('two runtimes on one database', () => {
       'commissions.click-rewards',
       'mfa.failures',
       'password-reset.forget',
+      'sessions.sign-in-visitors',
       'clicks.visitors',
       'clicks.referrer-days',
       'clicks.partitions',
