@@ -39,7 +39,8 @@ export const RewardCondition = Type.Object(
 export const Reward = Type.Object(
   {
     event: StringEnum(REWARD_EVENTS, {
-      description: 'What earns: a counted visitor a day (`click`), a lead, or a sale.',
+      description:
+        "What earns: a counted visitor a day (`click`), a lead, or a sale. Click rewards are written once a UTC day is over: from 01:00 UTC the next day, one commission per approved partner and day (`eventId` null) for the distinct human visitors of the partner's links (not bots, HEAD requests, prefetches or coupon clicks), by the group's rewards as they are then, for the last 7 days at most; leads and sales earn in the request that stores them.",
     }),
     type: StringEnum(REWARD_TYPES, {
       description: '`flat`: `amount` in the program currency per event; `percentage` (sales only): `amount` basis points of the sale, in its currency.',

@@ -1126,7 +1126,7 @@ export interface components {
             /** @description In order: an event earns by the first reward of its type whose conditions all hold (none: no commission). A sale earns by the rewards in force when it is stored. */
             rewards: {
                 /**
-                 * @description What earns: a counted visitor a day (`click`), a lead, or a sale.
+                 * @description What earns: a counted visitor a day (`click`), a lead, or a sale. Click rewards are written once a UTC day is over: from 01:00 UTC the next day, one commission per approved partner and day (`eventId` null) for the distinct human visitors of the partner's links (not bots, HEAD requests, prefetches or coupon clicks), by the group's rewards as they are then, for the last 7 days at most; leads and sales earn in the request that stores them.
                  * @enum {string}
                  */
                 event: "click" | "lead" | "sale";
@@ -3895,7 +3895,7 @@ export interface operations {
                     name?: string;
                     rewards?: {
                         /**
-                         * @description What earns: a counted visitor a day (`click`), a lead, or a sale.
+                         * @description What earns: a counted visitor a day (`click`), a lead, or a sale. Click rewards are written once a UTC day is over: from 01:00 UTC the next day, one commission per approved partner and day (`eventId` null) for the distinct human visitors of the partner's links (not bots, HEAD requests, prefetches or coupon clicks), by the group's rewards as they are then, for the last 7 days at most; leads and sales earn in the request that stores them.
                          * @enum {string}
                          */
                         event: "click" | "lead" | "sale";
@@ -4083,7 +4083,7 @@ export interface operations {
                     name: string;
                     rewards?: {
                         /**
-                         * @description What earns: a counted visitor a day (`click`), a lead, or a sale.
+                         * @description What earns: a counted visitor a day (`click`), a lead, or a sale. Click rewards are written once a UTC day is over: from 01:00 UTC the next day, one commission per approved partner and day (`eventId` null) for the distinct human visitors of the partner's links (not bots, HEAD requests, prefetches or coupon clicks), by the group's rewards as they are then, for the last 7 days at most; leads and sales earn in the request that stores them.
                          * @enum {string}
                          */
                         event: "click" | "lead" | "sale";
