@@ -180,3 +180,26 @@ export const PlaceSources = Type.Object(
   },
   { $id: 'AnalyticsPlaceSources' },
 );
+
+/** The range of `withStats` on the lists that take it (GET /api/links, GET /api/partners), read as GET /api/analytics reads its own. */
+export const withStatsRange = {
+  startDate: Type.Optional(
+    Type.String({
+      description:
+        'Extension, with withStats: the start of the range, as GET /api/analytics reads it (ISO 8601 date or date-time; a date is that day in timezone; inclusive). Default: 30 days (720 hours) before the end. Ignored without withStats.',
+    }),
+  ),
+  endDate: Type.Optional(
+    Type.String({
+      description:
+        'Extension, with withStats: the end of the range, as GET /api/analytics reads it (a date means the end of that day in timezone; inclusive). Default: now. Ignored without withStats.',
+    }),
+  ),
+  timezone: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description:
+        'Extension, with withStats: IANA time zone name for date-only startDate/endDate (default UTC), as GET /api/analytics. Ignored without withStats.',
+    }),
+  ),
+};

@@ -6,12 +6,12 @@
  * follow them there. All of it is written in the sale's transaction. A code no partner holds,
  * or whose holder has no default link yet (not approved in a program), is ignored.
  */
-import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../core/context.js';
 import { withTransaction } from '../../core/transaction.js';
-import { rows, type Conn } from '../../db/connect.js';
+import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 import { recordCouponClick } from '../clicks/service.js';
+import { customerIdsByExternalId } from '../customers/service.js';
 import { partnerHoldingCoupon } from '../partners/service.js';
 import { recordLead, type CustomerInput, type EventOrigin } from './store.js';
 
@@ -29,14 +29,6 @@ export async function couponSource(ctx: Ctx, code: string): Promise<CouponSource
   return holder?.defaultLinkId ? { partnerId: holder.partnerId, linkId: holder.defaultLinkId } : undefined;
 }
 
-async function customerKnown(conn: Conn, workspaceId: string, externalId: string): Promise<boolean> {
-  const found = await rows(
-    conn,
-    sql`SELECT 1 FROM customers WHERE workspace_id = ${workspaceId}::uuid AND external_id = ${externalId} AND deleted_at IS NULL LIMIT 1`,
-  );
-  return found.length > 0;
-}
-
 /**
  * Writes the coupon's click (and the new customer's lead), then `sale` attributed to them, in
  * one transaction (the caller's when `db` is one).
@@ -50,8 +42,10 @@ export function withCouponClick<R>(
 ): Promise<R | undefined> {
   return withTransaction(db, async (tx) => {
     const clickId = newId();
-    await recordCouponClick({ ctx: { ...ctx, db: tx }, input: { id: clickId, linkId: coupon.linkId, partnerId: coupon.partnerId } });
-    if (await customerKnown(tx, ctx.workspace.id, customer.externalId)) return sale(tx, { clickId, leadId: null, from: { clickId } });
+    const txCtx = { ...ctx, db: tx };
+    await recordCouponClick({ ctx: txCtx, input: { id: clickId, linkId: coupon.linkId, partnerId: coupon.partnerId } });
+    const known = await customerIdsByExternalId({ ctx: txCtx, input: [customer.externalId] });
+    if (known.size) return sale(tx, { clickId, leadId: null, from: { clickId } });
     const lead = await recordLead(tx, {
       id: newId(),
       workspaceId: ctx.workspace.id,

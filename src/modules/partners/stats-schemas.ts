@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { listQueryProperties } from '../../http/schemas.js';
-import { Money } from '../analytics/schemas.js';
+import { Money, withStatsRange } from '../analytics/schemas.js';
 
 /** GET /api/partners?withStats (operations.md §18 "Partners in a program"): each partner's figures and earnings over a range. */
 
@@ -15,25 +15,7 @@ export const PartnerListQuery = Type.Object({
         'take, skip and sort work with it.',
     }),
   ),
-  startDate: Type.Optional(
-    Type.String({
-      description:
-        'Extension, with withStats: the start of the range, as GET /api/analytics and GET /api/links?withStats read it (ISO 8601 date or date-time; a date is that day in timezone; inclusive). Default: 30 days (720 hours) before the end. Ignored without withStats.',
-    }),
-  ),
-  endDate: Type.Optional(
-    Type.String({
-      description:
-        'Extension, with withStats: the end of the range, as GET /api/analytics reads it (a date means the end of that day in timezone; inclusive). Default: now. Ignored without withStats.',
-    }),
-  ),
-  timezone: Type.Optional(
-    Type.String({
-      maxLength: 64,
-      description:
-        'Extension, with withStats: IANA time zone name for date-only startDate/endDate (default UTC), as GET /api/analytics. Ignored without withStats.',
-    }),
-  ),
+  ...withStatsRange,
 });
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });

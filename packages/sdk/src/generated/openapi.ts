@@ -2834,7 +2834,7 @@ export interface operations {
                 sort?: "asc" | "desc";
                 /** @description Extension. true: each partner gains stats (the clicks, leads, sales and revenue of their links, and their earnings, over startDate–endDate). Needs the analyticsRead scope besides partnersRead (else 403 naming it); earnings also need programsRead (without it they are left out). take, skip and sort work with it. */
                 withStats?: boolean;
-                /** @description Extension, with withStats: the start of the range, as GET /api/analytics and GET /api/links?withStats read it (ISO 8601 date or date-time; a date is that day in timezone; inclusive). Default: 30 days (720 hours) before the end. Ignored without withStats. */
+                /** @description Extension, with withStats: the start of the range, as GET /api/analytics reads it (ISO 8601 date or date-time; a date is that day in timezone; inclusive). Default: 30 days (720 hours) before the end. Ignored without withStats. */
                 startDate?: string;
                 /** @description Extension, with withStats: the end of the range, as GET /api/analytics reads it (a date means the end of that day in timezone; inclusive). Default: now. Ignored without withStats. */
                 endDate?: string;

@@ -7,13 +7,13 @@
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { useLang, useStrings } from '../../i18n/index.js';
-import { onLinkClick } from '../../router.js';
 import type { PageProps } from '../../session.js';
 import { ConfirmButton } from '../../ui/confirm.js';
 import { Empty, ErrorLine, LoadFailure, Loading, useLoad } from '../../ui/states.js';
 import { useAction } from '../../ui/action.js';
 import { RewardForm } from './reward-form.js';
 import { rewardSentence, type Reward } from './reward-sentence.js';
+import { NoProgram } from './no-program.js';
 import { strings } from './strings.js';
 import { isNoProgram, type PartnerGroup } from './types.js';
 import '../settings/settings.css';
@@ -25,15 +25,7 @@ export function GroupsPage({ workspace }: PageProps) {
   const [groups, reloadGroups] = useLoad(() => api.GET('/api/partner-groups'));
   const [done, setDone] = useState<string>();
   const writable = workspace.scopes.includes('programsWrite');
-  if (program.kind === 'error' && isNoProgram(program.error))
-    return (
-      <p>
-        {s.needProgram}
-        <a href="/app/program" onClick={onLinkClick}>
-          {s.toProgram}
-        </a>
-      </p>
-    );
+  if (program.kind === 'error' && isNoProgram(program.error)) return <NoProgram s={s} />;
   if (program.kind === 'error') return <LoadFailure error={program.error} retry={reloadProgram} />;
   if (groups.kind === 'error') return <LoadFailure error={groups.error} retry={reloadGroups} />;
   if (program.kind === 'loading' || groups.kind === 'loading') return <Loading />;

@@ -8,7 +8,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { useStrings } from '../../i18n/index.js';
-import { onLinkClick } from '../../router.js';
 import type { PageProps } from '../../session.js';
 import { useAction } from '../../ui/action.js';
 import { useConfirm } from '../../ui/confirm.js';
@@ -16,6 +15,7 @@ import { Paginator } from '../../ui/paginator.js';
 import { Empty, ErrorLine, LoadFailure, Loading, useLoad } from '../../ui/states.js';
 import { Table } from '../../ui/table.js';
 import { Earnings, partnersWithStats, PARTNERS_READ, Revenue } from './partner-figures.js';
+import { NoProgram } from './no-program.js';
 import { strings, type ProgramStrings } from './strings.js';
 import { isNoProgram, mayChangePartners, PARTNER_MOVES, PARTNER_STATUSES, type Partner, type PartnerGroup, type PartnerStatus } from './types.js';
 import '../settings/settings.css';
@@ -32,15 +32,7 @@ export function PartnersPage(props: PageProps) {
   const [page, setPage] = useState(0);
   const [done, setDone] = useState<string>();
   const writable = mayChangePartners(props);
-  if (program.kind === 'error' && isNoProgram(program.error))
-    return (
-      <p>
-        {s.needProgram}
-        <a href="/app/program" onClick={onLinkClick}>
-          {s.toProgram}
-        </a>
-      </p>
-    );
+  if (program.kind === 'error' && isNoProgram(program.error)) return <NoProgram s={s} />;
   if (program.kind === 'error') return <LoadFailure error={program.error} retry={reloadProgram} />;
   if (groups.kind === 'error') return <LoadFailure error={groups.error} retry={reloadGroups} />;
   if (partners.kind === 'error') return <LoadFailure error={partners.error} retry={reloadPartners} />;
