@@ -6,8 +6,29 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Conn, inList } from '../../db/connect.js';
 
+/** The payout a commission (`c`) is in: its claim (migration 0044), null when in none. */
+export const CLAIMED_BY_SQL = '(SELECT k.payout_id FROM payout_claims k WHERE k.commission_id = c.id)';
+export const CLAIMED_BY = sql.raw(CLAIMED_BY_SQL);
+
+/** In no payout yet. */
+const UNCLAIMED = sql`NOT EXISTS (SELECT 1 FROM payout_claims k WHERE k.commission_id = c.id)`;
+
 /** Payable now (operations.md §18 Statuses): pending, past payableAt by the database's clock, in no payout yet. */
-export const PAYABLE = sql`c.status = 'pending' AND c.payable_at <= now() AND c.payout_id IS NULL`;
+export const PAYABLE = sql`c.status = 'pending' AND c.payable_at <= now() AND ${UNCLAIMED}`;
+
+/**
+ * The payouts these commissions are in, read by a statement of its own after the caller locked
+ * them: a statement that waited for a payout's row locks reads claims as of when it began, so
+ * it would miss the claim that payout just committed.
+ */
+export async function claimsOf(conn: Conn, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const found = await rows<{ id: string; payoutId: string }>(
+    conn,
+    sql`SELECT commission_id AS id, payout_id AS "payoutId" FROM payout_claims WHERE commission_id ${inList(ids, 'uuid')}`,
+  );
+  return new Map(found.map((r) => [r.id, r.payoutId]));
+}
 
 export interface PartnerTotal {
   partnerId: string;
@@ -38,8 +59,11 @@ export function payableByCurrencyRows(conn: Conn, workspaceId: string): Promise<
 
 /**
  * Claims the payable commissions of these partners in `currency` for the payout, where each
- * partner's total still reaches `minimum` and is positive: one statement, `payout_id` set only
- * where still null and payable, so a commission is never in two payouts. What each partner got.
+ * partner's total still reaches `minimum` and is positive: one statement. It locks the
+ * commissions it claims (a refund, reversal or dispute waits, then sees the claim) and writes one
+ * narrow claim row each, in id order (ids are time-ordered: inserts stay at the index's right
+ * edge). A commission is never in two payouts: one pending payout per currency, and the claim's
+ * primary key. What each partner got.
  */
 export function claimRows(
   conn: Conn,
@@ -47,18 +71,20 @@ export function claimRows(
 ): Promise<PartnerTotal[]> {
   return rows<PartnerTotal>(
     conn,
-    // MATERIALIZED: computed once. Inlined, on statistics taken while the table was nearly empty,
-    // PostgreSQL ran this aggregate again for every commission it updated (CI: 9,009 commissions,
-    // 60 s and the statement timeout; alone, 1 s).
-    sql`WITH totals AS MATERIALIZED (
-          SELECT c.partner_id FROM commissions c
+    // MATERIALIZED: locked and summed once (inlined, on statistics taken while the table was
+    // nearly empty, PostgreSQL once re-ran an aggregate per commission: CI, 60 s).
+    sql`WITH payable AS MATERIALIZED (
+          SELECT c.id, c.partner_id, c.earnings FROM commissions c
           WHERE c.workspace_id = ${r.workspaceId}::uuid AND c.currency = ${r.currency} AND ${PAYABLE} AND c.partner_id ${inList(r.partnerIds, 'uuid')}
-          GROUP BY c.partner_id HAVING sum(c.earnings) >= ${r.minimum} AND sum(c.earnings) > 0),
+          FOR NO KEY UPDATE OF c),
+        totals AS (SELECT partner_id FROM payable GROUP BY partner_id HAVING sum(earnings) >= ${r.minimum} AND sum(earnings) > 0),
         claimed AS (
-          UPDATE commissions c SET payout_id = ${r.payoutId}::uuid, updated_at = now() FROM totals t
-          WHERE c.partner_id = t.partner_id AND c.workspace_id = ${r.workspaceId}::uuid AND c.currency = ${r.currency} AND ${PAYABLE}
-          RETURNING c.partner_id, c.earnings)
-        SELECT partner_id AS "partnerId", sum(earnings)::text AS total, count(*)::int AS count FROM claimed GROUP BY partner_id ORDER BY partner_id`,
+          INSERT INTO payout_claims (commission_id, payout_id, partner_id)
+          SELECT p.id, ${r.payoutId}::uuid, p.partner_id FROM payable p JOIN totals t ON t.partner_id = p.partner_id ORDER BY p.id
+          ON CONFLICT DO NOTHING
+          RETURNING commission_id, partner_id)
+        SELECT k.partner_id AS "partnerId", sum(p.earnings)::text AS total, count(*)::int AS count
+        FROM claimed k JOIN payable p ON p.id = k.commission_id GROUP BY k.partner_id ORDER BY k.partner_id`,
   );
 }
 
@@ -66,8 +92,9 @@ export function claimRows(
 export async function payoutCommissionIds(conn: Conn, workspaceId: string, payoutId: string, partnerIds: string[]): Promise<Map<string, string[]>> {
   const found = await rows<{ partnerId: string; ids: string[] }>(
     conn,
-    sql`SELECT partner_id AS "partnerId", array_agg(id ORDER BY created_at, seq) AS ids FROM commissions
-        WHERE workspace_id = ${workspaceId}::uuid AND payout_id = ${payoutId}::uuid AND partner_id ${inList(partnerIds, 'uuid')} GROUP BY partner_id`,
+    sql`SELECT k.partner_id AS "partnerId", array_agg(k.commission_id ORDER BY c.created_at, c.seq) AS ids
+        FROM payout_claims k JOIN commissions c ON c.id = k.commission_id
+        WHERE c.workspace_id = ${workspaceId}::uuid AND k.payout_id = ${payoutId}::uuid AND k.partner_id ${inList(partnerIds, 'uuid')} GROUP BY k.partner_id`,
   );
   return new Map(found.map((r) => [r.partnerId, r.ids]));
 }
@@ -79,9 +106,9 @@ export async function payoutCommissionIds(conn: Conn, workspaceId: string, payou
 export async function markPaidRows(conn: Conn, r: { workspaceId: string; payoutId: string; failed: string[]; newIds: () => string }): Promise<number> {
   const paid = await rows<{ id: string; partnerId: string; currency: string; adjustment: number | null }>(
     conn,
-    sql`UPDATE commissions SET status = 'paid', updated_at = now()
-        WHERE workspace_id = ${r.workspaceId}::uuid AND payout_id = ${r.payoutId}::uuid AND partner_id NOT ${inList(r.failed, 'uuid')}
-        RETURNING id, partner_id AS "partnerId", currency, adjustment::float8 AS adjustment`,
+    sql`UPDATE commissions c SET status = 'paid', updated_at = now() FROM payout_claims k
+        WHERE k.commission_id = c.id AND c.workspace_id = ${r.workspaceId}::uuid AND k.payout_id = ${r.payoutId}::uuid AND k.partner_id NOT ${inList(r.failed, 'uuid')}
+        RETURNING c.id, c.partner_id AS "partnerId", c.currency, c.adjustment::float8 AS adjustment`,
   );
   const adjusted = paid.filter((c) => c.adjustment);
   if (adjusted.length) {
@@ -104,12 +131,13 @@ export async function releaseRows(conn: Conn, r: { workspaceId: string; payoutId
   const only = r.partnerIds ? sql` AND partner_id ${inList(r.partnerIds, 'uuid')}` : sql``;
   const released = await rows(
     conn,
-    sql`UPDATE commissions SET payout_id = NULL, updated_at = now(),
+    sql`WITH k AS (DELETE FROM payout_claims WHERE payout_id = ${r.payoutId}::uuid${only} RETURNING commission_id)
+        UPDATE commissions c SET updated_at = now(),
           -- A reversal keeps the earnings it reversed (as outside a payout); a refund's adjustment changes them.
           earnings = CASE WHEN reversed_reason IS NOT NULL AND reversed_reason <> 'refund' THEN earnings ELSE earnings + coalesce(adjustment, 0) END,
           adjustment = NULL,
           status = CASE WHEN reversed_reason IS NOT NULL THEN 'reversed' ELSE status END
-        WHERE workspace_id = ${r.workspaceId}::uuid AND payout_id = ${r.payoutId}::uuid AND status = 'pending'${only}
+        FROM k WHERE c.id = k.commission_id AND c.workspace_id = ${r.workspaceId}::uuid AND c.status = 'pending'
         RETURNING 1`,
   );
   return released.length;
@@ -121,14 +149,19 @@ export async function releaseRows(conn: Conn, r: { workspaceId: string; payoutId
  */
 export async function reverseUnpaidRows(conn: Conn, workspaceId: string, changed: { partnerId: string; status: string }[]): Promise<string[]> {
   const data = JSON.stringify(changed);
+  const d = sql`(SELECT * FROM jsonb_to_recordset(${data}::jsonb) AS d("partnerId" uuid, status text)) d`;
+  // Locked first: the update's own statement then sees the claims of a payout it waited for (claimsOf).
+  await conn.execute(
+    sql`SELECT c.id FROM commissions c JOIN ${d} ON c.partner_id = d."partnerId"
+        WHERE c.workspace_id = ${workspaceId}::uuid AND c.status IN ('pending', 'held') ORDER BY c.id FOR UPDATE OF c`,
+  );
   const reversed = await rows<{ id: string }>(
     conn,
-    sql`WITH d AS (SELECT * FROM jsonb_to_recordset(${data}::jsonb) AS d("partnerId" uuid, status text))
-        UPDATE commissions c SET
-          status = CASE WHEN c.payout_id IS NULL THEN 'reversed' ELSE c.status END,
-          adjustment = CASE WHEN c.payout_id IS NULL THEN c.adjustment ELSE -c.earnings END,
+    sql`UPDATE commissions c SET
+          status = CASE WHEN ${CLAIMED_BY} IS NULL THEN 'reversed' ELSE c.status END,
+          adjustment = CASE WHEN ${CLAIMED_BY} IS NULL THEN c.adjustment ELSE -c.earnings END,
           reversed_reason = d.status, updated_at = now()
-        FROM d WHERE c.workspace_id = ${workspaceId}::uuid AND c.partner_id = d."partnerId" AND c.status IN ('pending', 'held')
+        FROM ${d} WHERE c.workspace_id = ${workspaceId}::uuid AND c.partner_id = d."partnerId" AND c.status IN ('pending', 'held')
         RETURNING c.id`,
   );
   return reversed.map((r) => r.id);

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn, inList } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
+import { CLAIMED_BY_SQL, claimsOf } from './payout-claims.js';
 
 export type CommissionType = 'click' | 'lead' | 'sale' | 'custom';
 export type StoredStatus = 'pending' | 'held' | 'reversed' | 'paid';
@@ -32,7 +33,7 @@ export const STATUS_SQL = `CASE WHEN c.status = 'pending' AND c.payable_at <= no
 
 const SELECTION = sql.raw(`c.id, c.partner_id AS "partnerId", c.type, c.link_id AS "linkId", c.customer_id AS "customerId", c.event_id AS "eventId",
   c.sale_amount::float8 AS "saleAmount", c.currency, c.earnings::float8 AS earnings, ${STATUS_SQL} AS status, c.hold_reasons AS "holdReasons",
-  c.reversed_reason AS "reversedReason", c.adjustment::float8 AS adjustment, c.payout_id AS "payoutId", c.description,
+  c.reversed_reason AS "reversedReason", c.adjustment::float8 AS adjustment, ${CLAIMED_BY_SQL} AS "payoutId", c.description,
   ${isoTimestamp('c.created_at')} AS "createdAt", ${isoTimestamp('c.payable_at')} AS "payableAt", ${isoTimestamp('c.updated_at')} AS "updatedAt"`);
 
 export interface NewCommission {
@@ -116,7 +117,7 @@ function filterSql(f: CommissionFilter): SQL {
   if (f.type) parts.push(sql`c.type = ${f.type}`);
   if (f.customerId) parts.push(sql`c.customer_id = ${f.customerId}::uuid`);
   if (f.currency) parts.push(sql`c.currency = ${f.currency}`);
-  if (f.payoutId) parts.push(sql`c.payout_id = ${f.payoutId}::uuid`);
+  if (f.payoutId) parts.push(sql`c.id IN (SELECT k.commission_id FROM payout_claims k WHERE k.payout_id = ${f.payoutId}::uuid)`);
   if (f.startDate) parts.push(sql`c.created_at >= ${f.startDate}::timestamptz`);
   if (f.endDate) parts.push(sql`c.created_at < ${f.endDate}::timestamptz`);
   if (f.status === 'payable') parts.push(sql`c.status = 'pending' AND c.payable_at <= now()`);
@@ -138,13 +139,18 @@ export function listCommissionRows(
   );
 }
 
-/** The workspace's commissions with these ids, locked for the caller's transaction. */
-export function lockCommissions(conn: Conn, workspaceId: string, ids: string[]): Promise<(CommissionRow & { storedStatus: StoredStatus })[]> {
-  return rows(
+/** The workspace's commissions with these ids, locked for the caller's transaction (payoutId read after the locks: claimsOf). */
+export async function lockCommissions(conn: Conn, workspaceId: string, ids: string[]): Promise<(CommissionRow & { storedStatus: StoredStatus })[]> {
+  const locked = await rows<CommissionRow & { storedStatus: StoredStatus }>(
     conn,
     sql`SELECT ${SELECTION}, c.status AS "storedStatus" FROM commissions c
         WHERE c.workspace_id = ${workspaceId}::uuid AND c.id ${inList(ids, 'uuid')} ORDER BY c.id FOR UPDATE`,
   );
+  const claims = await claimsOf(
+    conn,
+    locked.map((c) => c.id),
+  );
+  return locked.map((c) => ({ ...c, payoutId: claims.get(c.id) ?? null }));
 }
 
 export interface StatusChange {
@@ -203,15 +209,15 @@ export async function saleCommission(
     originalEarnings: number;
     earnings: number;
     adjustment: number | null;
-    payoutId: string | null;
     currency: string;
   }>(
     conn,
     sql`SELECT id, partner_id AS "partnerId", status, original_earnings::float8 AS "originalEarnings", earnings::float8 AS earnings,
-          adjustment::float8 AS adjustment, payout_id AS "payoutId", currency
+          adjustment::float8 AS adjustment, currency
         FROM commissions WHERE workspace_id = ${workspaceId}::uuid AND event_id = ${saleId}::uuid AND type = 'sale' FOR UPDATE`,
   );
-  return row;
+  if (!row) return undefined;
+  return { ...row, payoutId: (await claimsOf(conn, [row.id])).get(row.id) ?? null };
 }
 
 /** Sets a commission's earnings (and its status and reason when a refund reverses it), or its adjustment inside a pending payout. */
