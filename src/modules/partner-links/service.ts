@@ -20,7 +20,7 @@ import {
   workspacesAwaitingDefaultLinks,
   type AwaitingPartner,
 } from '../partners/service.js';
-import { findProgram, type ProgramRow } from '../program/service.js';
+import { findProgram, programCollection, type ProgramRow } from '../program/service.js';
 import { requireWorkspace } from '../workspaces/service.js';
 
 /** How many partners one batch of the job takes (at most the workspace's items per request, which link creation is bounded by). */
@@ -38,12 +38,13 @@ const ROUNDS = 50;
  */
 async function makeDefaultLinks(ctx: Ctx, links: LinkDeps, program: ProgramRow, partners: AwaitingPartner[]): Promise<Map<string, string>> {
   const tx = ctx.db as Tx;
+  const collectionId = await programCollection({ ctx, input: program });
   const made = await createLinks({
     // The partner write's audit entry names the links (below); the job's run is no request.
     ctx: { ...ctx, auditIntent: undefined },
     // Webhook deliveries are woken once the caller's transaction commits, not before.
     deps: { ...links, onEventsWritten: () => afterCommit(tx, () => links.onEventsWritten?.()) },
-    input: partners.map((p) => ({ url: program.landingUrl, partnerId: p.id, collectionId: program.collectionId })),
+    input: partners.map((p) => ({ url: program.landingUrl, partnerId: p.id, collectionId })),
   });
   const pairs = partners.map((p, i) => ({ partnerId: p.id, linkId: made[i]!.id }));
   if (program.linkHost) {

@@ -4,12 +4,12 @@ import { AppError, invalid, notFound } from '../../core/errors.js';
 import { uniqueConstraintOf, withTransaction } from '../../core/transaction.js';
 import { newId } from '../../db/ids.js';
 import { normalisedHttps } from '../bulk/service.js';
-import { createCollections } from '../collections/service.js';
+import { createCollections, existingCollections } from '../collections/service.js';
 import { CURRENCIES } from '../../core/currencies.js';
 import { activeHostsOfWorkspace, normalizeHost } from '../domains/service.js';
 import { FRAUD_RULES, type ProgramInputBody, type ProgramSettings } from './schemas.js';
 import { defaultGroupIdOf, ensureDefaultGroup, groupIdsIn, groupRewards } from './groups-store.js';
-import { clickPayingPrograms, insertProgram, programRow, updateProgram, type ClickPayingProgram, type ProgramRow } from './store.js';
+import { clickPayingPrograms, insertProgram, programRow, setProgramCollection, updateProgram, type ClickPayingProgram, type ProgramRow } from './store.js';
 
 export type { ClickPayingProgram, ProgramRow } from './store.js';
 export type { Reward } from './reward-schema.js';
@@ -144,6 +144,17 @@ async function writeProgram(ctx: Ctx, deps: ProgramDeps, input: ProgramInputBody
     }
     throw err;
   }
+}
+
+/**
+ * The collection partners' links go in: the program's own, or, when the owner deleted it, a new
+ * one named after the program (which the program then names), so an approval never fails for it.
+ */
+export async function programCollection({ ctx, input: program }: { ctx: Ctx; input: ProgramRow }): Promise<string> {
+  if ((await existingCollections({ ctx, input: [program.collectionId] })).has(program.collectionId)) return program.collectionId;
+  const [collection] = await createCollections({ ctx, input: [{ name: program.name }] });
+  await setProgramCollection(ctx.db, ctx.workspace.id, collection!.id);
+  return collection!.id;
 }
 
 /** The rewards of a partner's group (null: the default group), in force now: what an event stored now earns by. */

@@ -74,6 +74,11 @@ export async function updateProgram(conn: Conn, w: ProgramWrite): Promise<Progra
   return flat(row!);
 }
 
+/** Points the program at another collection (its own was deleted). */
+export async function setProgramCollection(conn: Conn, workspaceId: string, collectionId: string): Promise<void> {
+  await conn.execute(sql`UPDATE programs SET collection_id = ${collectionId}::uuid, updated_at = now() WHERE workspace_id = ${workspaceId}::uuid`);
+}
+
 /** A program whose groups pay for clicks, as the click-reward job reads it. */
 export interface ClickPayingProgram {
   workspaceId: string;

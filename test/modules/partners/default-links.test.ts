@@ -112,6 +112,24 @@ describe('approval makes the default link', () => {
     expect(p!.defaultLinkId).toBeNull();
     expect(await linksOf(w, p!.id)).toEqual([]);
   });
+
+  test("the program's collection deleted by the owner: approvals still make the link, in a new collection named after the program, which the program names", async () => {
+    const w = await t.workspace();
+    const program = await putProgram(w);
+    expect((await send(t, w, 'DELETE', '/api/collections', [program.collectionId])).statusCode).toBe(200);
+    const [p] = await createPartners(w, [{ name: 'Eve' }]);
+    expect(p!.defaultLinkId).toMatch(/^[0-9a-f-]{36}$/);
+    const links = await linksOf(w, p!.id);
+    expect(links).toHaveLength(1);
+    const now = ok<Program>(await send(t, w, 'GET', '/api/program'), 200);
+    expect(now.collectionId).not.toBe(program.collectionId);
+    expect(links[0]).toMatchObject({ id: p!.defaultLinkId, url: 'https://acme.example/welcome', partnerId: p!.id, collectionId: now.collectionId });
+    const [collection] = ok<{ id: string; name: string }[]>(await send(t, w, 'GET', `/api/collections?id=${now.collectionId}`), 200);
+    expect(collection).toMatchObject({ id: now.collectionId, name: 'Friends' });
+    // The next approval uses that one.
+    const [q] = await createPartners(w, [{ name: 'Fay' }]);
+    expect((await linksOf(w, q!.id))[0]!.collectionId).toBe(now.collectionId);
+  });
 });
 
 describe("the program's first PUT", () => {
