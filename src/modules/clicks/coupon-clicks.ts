@@ -30,7 +30,11 @@ export async function insertCouponClick(conn: Conn, c: CouponClick): Promise<voi
  * nowhere, never listed), but dated when the old tool says the customer was referred, trigger
  * `link` (they came by the partner's link there). One statement for the batch.
  */
-export async function insertReferralClicks(conn: Conn, workspaceId: string, clicks: { id: string; linkId: string; partnerId: string; createdAt: string }[]): Promise<void> {
+export async function insertReferralClicks(
+  conn: Conn,
+  workspaceId: string,
+  clicks: { id: string; linkId: string; partnerId: string; createdAt: string }[],
+): Promise<void> {
   if (clicks.length === 0) return;
   await conn.execute(
     sql`INSERT INTO clicks (id, workspace_id, link_id, partner_id, created_at, device, referrer, bot, trigger)

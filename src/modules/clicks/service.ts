@@ -58,7 +58,13 @@ export async function insertImportedClicks({ ctx, input }: { ctx: Ctx; input: Om
   );
 }
 /** Records the clicks an affiliate-tool import's referred customers stand on, dated, counted nowhere (coupon-clicks.ts), in the caller's transaction. */
-export function recordImportedReferralClicks({ ctx, input }: { ctx: Ctx; input: { id: string; linkId: string; partnerId: string; createdAt: string }[] }): Promise<void> {
+export function recordImportedReferralClicks({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { id: string; linkId: string; partnerId: string; createdAt: string }[];
+}): Promise<void> {
   return insertReferralClicks(ctx.db, ctx.workspace.id, input);
 }
 

@@ -148,7 +148,13 @@ export async function saleRefunds(conn: Conn, workspaceId: string, ids: string[]
 }
 
 /** When the customer's earliest lead of this name, attributed to this partner, was dated; undefined: none. */
-export async function earliestPartnerLead(conn: Conn, workspaceId: string, customerId: string, partnerId: string, eventName: string): Promise<string | undefined> {
+export async function earliestPartnerLead(
+  conn: Conn,
+  workspaceId: string,
+  customerId: string,
+  partnerId: string,
+  eventName: string,
+): Promise<string | undefined> {
   const [row] = await rows<{ at: string | null }>(
     conn,
     sql`SELECT ${sql.raw(isoTimestamp('min(created_at)'))} AS at FROM lead_events

@@ -159,3 +159,13 @@ export function referralRow(plan: Plan<ReferralField>, line: number, cells: read
   };
   return { ok: true, referral };
 }
+
+/** What writing one batch's rows did, each row counted once. */
+export interface Written {
+  created: number;
+  updated: number;
+  unchanged: number;
+  failures: RejectedRow[];
+}
+
+export const nothingWritten = (): Written => ({ created: 0, updated: 0, unchanged: 0, failures: [] });

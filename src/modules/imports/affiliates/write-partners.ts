@@ -2,9 +2,8 @@ import type { Ctx } from '../../../core/context.js';
 import type { Item } from '../../../core/items.js';
 import { createPartners, importPayoutEmails, partnersByEmailOrKey, upsertPartners, type MatchedPartner } from '../../partners/service.js';
 import type { BatchDeps } from '../apply-batch.js';
-import { nothingWritten, type Written } from '../linktrail/written.js';
 import { writeRows } from '../write-rows.js';
-import { rejected, type PartnerRow } from './rows.js';
+import { nothingWritten, rejected, type PartnerRow, type Written } from './rows.js';
 
 /**
  * The partners of an affiliate tool's export (operations.md §18 "Moving in"), written through the
@@ -86,7 +85,9 @@ export async function writePartnerRows(ctx: Ctx, deps: BatchDeps, rows: PartnerR
     const keyHolder = row.referralKey ? byKey.get(row.referralKey) : undefined;
     const partner = (row.email ? byEmail.get(row.email.toLowerCase()) : undefined) ?? keyHolder;
     // One statement cannot write one partner twice: a later row of the batch naming the same one is rejected.
-    const names = partner ? [`p:${partner.id}`] : [lower(row.email) && `e:${lower(row.email)}`, row.referralKey && `k:${row.referralKey}`].filter((n): n is string => !!n);
+    const names = partner
+      ? [`p:${partner.id}`]
+      : [lower(row.email) && `e:${lower(row.email)}`, row.referralKey && `k:${row.referralKey}`].filter((n): n is string => !!n);
     const first = names.map((n) => seen.get(n)).find((l) => l !== undefined);
     if (first !== undefined) {
       w.failures.push(rejected(row.line, 'row', 'duplicate_record_in_file', { kind: 'partner', kindAr: 'الشريك', other: first }));

@@ -6,10 +6,9 @@ import { IMPORTED_REFERRAL_LEAD, insertImportedLeads } from '../../conversions/s
 import { customerIdsByExternalId, customersByIds, importCustomers, winCustomer } from '../../customers/service.js';
 import { partnersByEmailOrKey, type MatchedPartner } from '../../partners/service.js';
 import { rememberStripeCustomer } from '../../stripe/service.js';
-import { nothingWritten, type Written } from '../linktrail/written.js';
 import { writeRows } from '../write-rows.js';
 import type { AffiliateSource } from './fields.js';
-import { rejected, type ReferralRow } from './rows.js';
+import { nothingWritten, rejected, type ReferralRow, type Written } from './rows.js';
 
 /**
  * The referred customers of an affiliate tool's export (operations.md §18 "Moving in"): each is
@@ -51,9 +50,12 @@ async function withPartners(ctx: Ctx, rows: ReferralRow[], w: Written): Promise<
     const partner = partnerOf(row, byKey, byEmail);
     const field = row.partnerKey ? 'partnerKey' : 'partnerEmail';
     if (!partner) w.failures.push(rejected(row.line, field, 'partner_unknown', { value: (row.partnerKey ?? row.partnerEmail)! }));
-    else if (partner.status !== 'approved' || !partner.defaultLinkId) w.failures.push(rejected(row.line, field, 'partner_without_link', { status: partner.status }));
+    else if (partner.status !== 'approved' || !partner.defaultLinkId)
+      w.failures.push(rejected(row.line, field, 'partner_without_link', { status: partner.status }));
     else if (seen.has(row.externalId)) {
-      w.failures.push(rejected(row.line, 'customerExternalId', 'duplicate_record_in_file', { kind: 'customer', kindAr: 'العميل', other: seen.get(row.externalId)! }));
+      w.failures.push(
+        rejected(row.line, 'customerExternalId', 'duplicate_record_in_file', { kind: 'customer', kindAr: 'العميل', other: seen.get(row.externalId)! }),
+      );
     } else {
       seen.set(row.externalId, row.line);
       out.push({ row, partner });
