@@ -57,6 +57,15 @@ test('each kind of file needs its write scopes (403 missing_scopes), and a file 
   const res = await imports.post('source=rewardful', referrals, noConversions.key);
   expect(res.statusCode, res.body).toBe(403);
   expect(res.json()).toMatchObject({ error: { code: 'missing_scopes' }, missingScopes: ['conversionsWrite'] });
+  // The preview names the columns read and counts the rows (they are partners or customers: none shown as links).
+  const preview = await imports.send('POST', '/api/imports/preview?source=rewardful', { payload: referrals, type: 'text/csv' });
+  expect(preview.statusCode, preview.body).toBe(200);
+  expect(preview.json()).toMatchObject({
+    source: 'rewardful',
+    total: 1,
+    rows: [],
+    mapping: { customerExternalId: 'customer.id', customerEmail: 'customer.email', partnerEmail: 'affiliate.email' },
+  });
   const links = await imports.post('source=tolt', 'url,title\nhttps://shop.example/a,A');
   expect(links.statusCode, links.body).toBe(400);
   expect(links.json().error.code).toBe('import_no_affiliate_columns');
