@@ -4,7 +4,7 @@
  * kind of file needs; a file of neither kind is a 400; a partner already here keeps what they
  * have and gains what they lack, a payout e-mail only without details; a customer another
  * partner won stays theirs; `maxDuration` counts from the date the file says the customer was
- * referred.
+ * referred; a Stripe renewal finds the customer by the Stripe id the file gave.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -12,6 +12,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { workspaceWithCollection } from '../../helpers/client.js';
 import { SCOPES } from '../../../src/core/scopes.js';
 import { importClient } from './job-helpers.js';
+import { SIGNING_SECRET, connectStripe, postEvent, receivedEvents, stripeEvent, stripeId } from '../stripe/helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -112,4 +113,27 @@ test("a customer another partner won stays theirs; maxDuration counts from the f
   await sale('cus_new');
   const commissions: { earnings: number; type: string }[] = await ok('GET', '/api/commissions');
   expect(commissions).toMatchObject([{ type: 'sale', earnings: 1000 }]);
+});
+
+test("a Stripe renewal of an imported customer (§12's invoice.paid, by the file's Stripe customer id) earns for their partner", async () => {
+  const { ws, ok, imports } = await workspace(true);
+  expect(await imports.run('source=rewardful', PARTNERS)).toMatchObject({ created: 1 });
+  const [ada] = await ok('GET', '/api/partners');
+  const cus = stripeId('cus');
+  const referrals = ['customer.id,customer.email,link.token,became_conversion_at', `${cus},cam@example.org,ada,2024-03-15T10:00:00Z`].join('\n');
+  expect(await imports.run('source=rewardful', referrals)).toMatchObject({ created: 1, failed: 0 });
+  const connection = await connectStripe(t, ws);
+  const invoice = {
+    id: stripeId('in'),
+    payment_intent: stripeId('pi'),
+    amount_paid: 1900,
+    currency: 'usd',
+    customer: cus,
+    customer_email: 'other@example.org',
+  };
+  const res = await postEvent(t, connection.webhookUrl, stripeEvent('invoice.paid', invoice), SIGNING_SECRET);
+  expect(res.statusCode, res.body).toBe(200);
+  const [received] = await receivedEvents(t, ws.key, '?take=1');
+  expect(received).toMatchObject({ outcome: 'renewal', reason: null });
+  expect(await ok('GET', '/api/commissions')).toMatchObject([{ partnerId: ada.id, type: 'sale', saleAmount: 1900, earnings: 190 }]);
 });
