@@ -9,7 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CliError, failure, send, usageError, type Server } from './http.js';
 import { outcomes, progressView, type ImportRecord, type Output } from './import-progress.js';
 
-export const SOURCES = ['bitly', 'dub', 'shlink', 'rebrandly', 'csv', 'linktrail'] as const;
+/** The server's sources (imports/schemas.ts): link services, our export, and the affiliate tools of operations.md §18 "Moving in". */
+export const SOURCES = ['bitly', 'dub', 'shlink', 'rebrandly', 'csv', 'linktrail', 'rewardful', 'partnerstack', 'firstpromoter', 'tolt', 'tapfiliate'] as const;
 
 export interface Terminal {
   stdout: Output;

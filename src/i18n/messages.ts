@@ -230,6 +230,11 @@ export const messages = {
     en: 'The file has no destination column for source {source}: name one {expected}, or map yours with mapping={"url":"<column>"}. Columns found: {columns}.',
     ar: 'لا يحتوي الملف على عمود للوجهة في المصدر {source}: سمِّ أحدها {expected}، أو اربط عمودك عبر mapping={"url":"<column>"}. الأعمدة الموجودة: {columns}.',
   },
+  import_no_affiliate_columns: {
+    status: 400,
+    en: 'The file is not an export of {source} this import reads: a partners export needs an e-mail or referral key column ({expected} among others), a referrals export a customer column beside its partner. Columns found: {columns}.',
+    ar: 'الملف ليس تصديرًا من {source} يقرؤه هذا الاستيراد: يحتاج تصدير الشركاء إلى عمود للبريد الإلكتروني أو لمفتاح الإحالة ({expected} وغيرها)، ويحتاج تصدير الإحالات إلى عمود للعميل بجانب شريكه. الأعمدة الموجودة: {columns}.',
+  },
   import_unknown_column: {
     status: 400,
     en: 'mapping gives {field} the column "{column}", which the file\'s first line does not name. Columns found: {columns}.',
@@ -806,6 +811,26 @@ export const reasons = {
   reference_missing: {
     en: 'names the {kind} {id}, which is neither in this workspace nor imported from an earlier line of this file',
     ar: 'يذكر {kindAr} {id}، وهو غير موجود في مساحة العمل هذه ولم يُستورد من سطر سابق في هذا الملف',
+  },
+  affiliate_identity: {
+    en: 'gives neither an e-mail nor a referral key: nothing to find or create the partner by',
+    ar: 'لا يذكر بريدًا إلكترونيًا ولا مفتاح إحالة: لا شيء يُعثر به على الشريك أو يُنشأ',
+  },
+  partner_unknown: {
+    en: 'names the partner {value}, who is neither in this workspace nor imported before (import the partners export first)',
+    ar: 'يذكر الشريك {~value}، وهو غير موجود في مساحة العمل هذه ولم يُستورد من قبل (استورد تصدير الشركاء أولًا)',
+  },
+  partner_without_link: {
+    en: 'names a partner who is {status}, with no default link in the program: only an approved partner wins customers',
+    ar: 'يذكر شريكًا حالته {status}، بلا رابط افتراضي في البرنامج: لا يكسب العملاء إلا الشريك المعتمد',
+  },
+  customer_won_by_other: {
+    en: 'is a customer another partner ({partnerId}) has already won here: left with that partner',
+    ar: 'عميل كسبه شريك آخر ({partnerId}) هنا بالفعل: يبقى لذلك الشريك',
+  },
+  referral_date_range: {
+    en: "is {date}, before 2000 or in the future: the referral is dated with the import's time instead",
+    ar: 'هو {~date}، قبل عام 2000 أو في المستقبل: تُؤرَّخ الإحالة بوقت الاستيراد بدلًا منه',
   },
   deleted_here: {
     en: 'is a record this workspace imported before and has deleted since: it is not brought back',

@@ -125,7 +125,11 @@ describe('linktrail import', () => {
       [['import', join(dir, 'missing.csv'), '--workspace', ws.id], /cannot read .*missing\.csv: ENOENT/, 2],
       [['import', file], /missing --workspace <workspaceId>/, 2],
       [['import', file, '--workspace', 'nope'], /workspace id \(--workspace\) must be a UUID: nope/, 2],
-      [['import', file, '--workspace', ws.id, '--source', 'tinyurl'], /--source must be one of bitly, dub, shlink, rebrandly, csv, linktrail: tinyurl/, 2],
+      [
+        ['import', file, '--workspace', ws.id, '--source', 'tinyurl'],
+        /--source must be one of bitly, dub, shlink, rebrandly, csv, linktrail, rewardful, partnerstack, firstpromoter, tolt, tapfiliate: tinyurl/,
+        2,
+      ],
       [['import', file, '--workspace', ws.id, '--mapping', '{"url":'], /--mapping must be a JSON object/, 2],
       [['import', '--workspace', ws.id], /missing <file>/, 2],
       [['export'], /missing --workspace <workspaceId>/, 2],

@@ -23,3 +23,22 @@ export async function insertCouponClick(conn: Conn, c: CouponClick): Promise<voi
         VALUES (${c.id}::uuid, ${c.workspaceId}::uuid, ${c.linkId}::uuid, ${c.partnerId}::uuid, now(), 'other', '(direct)', true, 'coupon')`,
   );
 }
+
+/**
+ * The clicks an affiliate-tool import's referred customers stand on (operations.md §18 "Moving
+ * in"): like a coupon's, on the partner's default link, stored with the bot flag (counted
+ * nowhere, never listed), but dated when the old tool says the customer was referred, trigger
+ * `link` (they came by the partner's link there). One statement for the batch.
+ */
+export async function insertReferralClicks(
+  conn: Conn,
+  workspaceId: string,
+  clicks: { id: string; linkId: string; partnerId: string; createdAt: string }[],
+): Promise<void> {
+  if (clicks.length === 0) return;
+  await conn.execute(
+    sql`INSERT INTO clicks (id, workspace_id, link_id, partner_id, created_at, device, referrer, bot, trigger)
+        SELECT x.id, ${workspaceId}::uuid, x."linkId", x."partnerId", x."createdAt", 'other', '(direct)', true, 'link'
+        FROM jsonb_to_recordset(${JSON.stringify(clicks)}::jsonb) AS x(id uuid, "linkId" uuid, "partnerId" uuid, "createdAt" timestamptz)`,
+  );
+}

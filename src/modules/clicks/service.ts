@@ -9,7 +9,7 @@ import type { RawClick } from './record.js';
 import { SpoolReplayer } from './replay.js';
 import { ClickSpool } from './spool.js';
 import { clickDays, touchReferrerDays } from './referrer-days.js';
-import { insertCouponClick, type CouponClick } from './coupon-clicks.js';
+import { insertCouponClick, insertReferralClicks, type CouponClick } from './coupon-clicks.js';
 import { clickHolders, insertClicks, replayClicks, storeClicks } from './store.js';
 import type { ClickRow } from './record.js';
 import type { BaseCtx, Ctx } from '../../core/context.js';
@@ -57,6 +57,17 @@ export async function insertImportedClicks({ ctx, input }: { ctx: Ctx; input: Om
     input.map((c) => ({ ...c, workspaceId, bot: false })),
   );
 }
+/** Records the clicks an affiliate-tool import's referred customers stand on, dated, counted nowhere (coupon-clicks.ts), in the caller's transaction. */
+export function recordImportedReferralClicks({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { id: string; linkId: string; partnerId: string; createdAt: string }[];
+}): Promise<void> {
+  return insertReferralClicks(ctx.db, ctx.workspace.id, input);
+}
+
 /** Records the click a partner's coupon code stands for, in the caller's transaction (`ctx.db`), counted nowhere (coupon-clicks.ts). */
 export function recordCouponClick({ ctx, input }: { ctx: Ctx; input: Omit<CouponClick, 'workspaceId'> }): Promise<void> {
   return insertCouponClick(ctx.db, { ...input, workspaceId: ctx.workspace.id });

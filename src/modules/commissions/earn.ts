@@ -7,6 +7,8 @@ import type { Ctx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
 import { clickVisitor } from '../clicks/service.js';
 import { winCustomer } from '../customers/service.js';
+// Read at call time only: conversions' service, which calls this module, is loaded by then.
+import { importedReferralAt } from '../conversions/service.js';
 import { signedInFrom } from '../sessions/service.js';
 import { partnerStanding } from '../partners/service.js';
 import { earningsOf, earnsWithinDuration, rewardFor, rewardsOfGroup, type ProgramRow, type Reward } from '../program/service.js';
@@ -113,6 +115,19 @@ async function fraudVerdict(
   return { status: reasons.length ? 'held' : 'pending', holdReasons: reasons, reversedReason: null };
 }
 
+/**
+ * Where `maxDuration` counts from for the pair: the first sale commission's date, or the date an
+ * affiliate-tool import says the customer was referred, whichever is earlier (operations.md §18
+ * "Moving in": renewals keep earning as they did in the old tool, and stop when they did).
+ */
+async function durationStart(ctx: Ctx, partnerId: string, customerId: string): Promise<string | undefined> {
+  const dates = [
+    await firstSaleAt(ctx.db, ctx.workspace.id, partnerId, customerId),
+    await importedReferralAt({ ctx, input: { customerId, partnerId } }),
+  ].filter((d): d is string => d !== undefined);
+  return dates.sort()[0];
+}
+
 /** The commission the conversion earns, written; undefined when it earns none. */
 export async function earnForConversion(ctx: Ctx, program: ProgramRow, c: StoredConversion): Promise<CommissionRow | undefined> {
   const earning = earningPartner(c, program);
@@ -127,7 +142,7 @@ export async function earnForConversion(ctx: Ctx, program: ProgramRow, c: Stored
   const reward = rewardFor(rewards, event, program.currency);
   if (!reward) return undefined;
   if (c.kind === 'sale' && reward.maxDuration !== undefined) {
-    const first = await firstSaleAt(ctx.db, ctx.workspace.id, earning.partnerId, c.customer.id);
+    const first = await durationStart(ctx, earning.partnerId, c.customer.id);
     if (first && !earnsWithinDuration(new Date(first), new Date(c.createdAt), reward.maxDuration, false)) return undefined;
   }
   const { earnings, currency } = earningsOf(reward, event, program.currency);

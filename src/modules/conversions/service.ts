@@ -12,6 +12,7 @@ import { conversionWriter, queueConversionEvent, type ConversionEventDeps } from
 import type { IdHolder } from '../../db/resource-table.js';
 import type { Conn } from '../../db/connect.js';
 import {
+  earliestPartnerLead,
   eventHolders,
   saleRefunds,
   insertImportedLeads as insertLeads,
@@ -364,6 +365,18 @@ export function insertImportedLeads({ ctx, input }: { ctx: Ctx; input: ImportedL
 /** Sales an import brings, as insertImportedLeads; a sale's lead is imported before it. */
 export function insertImportedSales({ ctx, input }: { ctx: Ctx; input: ImportedSaleRow[] }): Promise<number> {
   return insertSales(ctx.db, ctx.workspace.id, input);
+}
+
+/** The lead an affiliate-tool import gives each customer it wins for a partner (operations.md §18 "Moving in"): its event name. */
+export const IMPORTED_REFERRAL_LEAD = 'Imported referral';
+
+/**
+ * When an import says the customer was referred by this partner (their earliest `Imported
+ * referral` lead attributed to the partner), if it does: `maxDuration` counts from that date, as
+ * it did in the tool the customer came from.
+ */
+export function importedReferralAt({ ctx, input }: { ctx: Ctx; input: { customerId: string; partnerId: string } }): Promise<string | undefined> {
+  return earliestPartnerLead(ctx.db, ctx.workspace.id, input.customerId, input.partnerId, IMPORTED_REFERRAL_LEAD);
 }
 
 /** The refunded amounts of the workspace's sales with these ids (an import compares them with its file's). */

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { inList, rows, type Conn } from '../../db/connect.js';
-import type { IdHolder } from '../../db/resource-table.js';
+import { isoTimestamp, type IdHolder } from '../../db/resource-table.js';
 import { eventKeys, linkDaysOfEvents, linkRevenueOfSales } from './event-rollups.js';
 
 /**
@@ -145,4 +145,20 @@ export async function saleRefunds(conn: Conn, workspaceId: string, ids: string[]
     sql`SELECT id, refunded_amount::float8 AS refunded FROM sale_events WHERE workspace_id = ${workspaceId}::uuid AND id ${inList(ids, 'uuid')}`,
   );
   return new Map(found.map((r) => [r.id, Number(r.refunded)]));
+}
+
+/** When the customer's earliest lead of this name, attributed to this partner, was dated; undefined: none. */
+export async function earliestPartnerLead(
+  conn: Conn,
+  workspaceId: string,
+  customerId: string,
+  partnerId: string,
+  eventName: string,
+): Promise<string | undefined> {
+  const [row] = await rows<{ at: string | null }>(
+    conn,
+    sql`SELECT ${sql.raw(isoTimestamp('min(created_at)'))} AS at FROM lead_events
+        WHERE workspace_id = ${workspaceId}::uuid AND customer_id = ${customerId}::uuid AND partner_id = ${partnerId}::uuid AND event_name = ${eventName}`,
+  );
+  return row?.at ?? undefined;
 }

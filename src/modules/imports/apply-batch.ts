@@ -2,6 +2,7 @@ import type { Ctx } from '../../core/context.js';
 import { isPublicShortenerHost } from '../../core/public-shorteners.js';
 import type { ReasonCode } from '../../i18n/messages.js';
 import { claimHostsForImport, type DomainDeps } from '../domains/service.js';
+import type { PartnerDeps } from '../partners/service.js';
 import { newId } from '../../db/ids.js';
 import { destinationKey, importLinks, importMatches, parseAlias, type ImportedLink, type ImportMatches, type LinkDeps } from '../links/service.js';
 import { failure } from './build-row.js';
@@ -21,6 +22,8 @@ import { writeRows, type RowFailure } from './write-rows.js';
 export interface BatchDeps {
   links: LinkDeps;
   domains: DomainDeps;
+  /** What partner writes are given (default links made for the partners an affiliate-tool import approves). */
+  partners?: PartnerDeps;
 }
 
 export type { RowFailure };

@@ -4,7 +4,8 @@ import type { BatchDeps, BatchOutcome } from './apply-batch.js';
 import type { ImportOptions } from './store.js';
 
 /**
- * What the import job needs of a source format (CSV sources, the `linktrail` NDJSON export):
+ * What the import job needs of a source format (CSV sources, the `linktrail` NDJSON export, the
+ * affiliate tools' exports of affiliates/):
  * a check of the whole file before the job is stored, and the file's batches in order, each
  * written in the worker's transaction.
  */

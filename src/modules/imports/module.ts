@@ -12,6 +12,7 @@ export const importsModule: ModuleRegistration = {
       logger: w.logger,
       links: w.links,
       domains: w.domains,
+      partners: { onApproved: w.partnerLinks.onApproved },
       leaseMs: w.config.importLeaseMs,
     });
     const wakeWorker = () => importer.wake();

@@ -26,6 +26,19 @@ const READ_LIMITS =
   `At most ${CELLS} cells a row (400 \`import_too_many_cells\` naming the row). ` +
   `At most ${READS_PER_WORKSPACE} files are read at once per workspace on each instance (previews, and imports being checked before their 202): one more is 429 \`import_reads_busy\` with Retry-After (and \`retryAfter\`). `;
 
+/** operations.md §18 "Moving in": what the affiliate tools' sources read, and the choices where the spec is silent. */
+const AFFILIATES =
+  "`source=rewardful`, `partnerstack`, `firstpromoter`, `tolt` or `tapfiliate` (moving in from an affiliate tool) reads that tool's export as a CSV, one of two kinds told by its columns: " +
+  "its partners (affiliates: name or first and last name, e-mail, referral key — a link token, or a referral link whose last query value is taken —, coupon codes separated by `,` `;` `|` or spaces, a PayPal or Wise payout e-mail), or the customers they referred (the customer's external id, e-mail, name and Stripe customer id `cus_…`, the partner's e-mail or referral key, the date referred). " +
+  "Where a tool documents no export columns, its API objects' field names are read (nested keys joined by `.`, such as Rewardful's `customer.email`); the import guide lists each tool's. " +
+  "The workspace needs a program (PUT /api/program) before the file is read: 409 `program_required`. Besides the route's own scope, a partners file needs partnersWrite and programsWrite (referral keys and coupon codes are program fields), a referrals file customersWrite and conversionsWrite (403 `missing_scopes` before the job starts). " +
+  "A partner row is the partner with that e-mail, else that referral key (ignoring case); a new one is created `approved` in the group `default`, as an owner's partners are (they were active partners in the old tool), so the program's default-link machinery makes their default link at once. " +
+  'A partner already here keeps what they have: the row adds only what they lack (an e-mail, a referral key no one holds, coupon codes); a payout e-mail is set only for a partner without payout details and counts as a change of details (GET /api/partners `payoutDetailsChangedAt`: payouts leave them out for 7 days unless named). ' +
+  "A referral row's customer is found by external id (the tool's customer id, else the Stripe customer id, else the e-mail) or created, and won for the partner the row names (the customer's `partnerId`) with a lead `Imported referral` (metadata `{ source: \"import\", importedFrom }`) on the partner's default link dated as in the file (a date before 2000 or in the future: the import's time, listed in the errors CSV), standing on a click counted nowhere; its Stripe customer id is remembered for §12's renewals. " +
+  "Later sales of the customer (POST /api/track/sale, Stripe) reach the partner through that lead and earn by the program's rewards, and a reward's `maxDuration` counts from the referral date; the import itself earns no commission (what the old tool paid is not paid again). " +
+  'A row naming a partner who is not here is rejected (`partner_unknown`: import the partners file first), as is one naming a partner who is not approved (`partner_without_link`) or a customer another partner has won here (`customer_won_by_other`). ' +
+  "The same file imported again ends with created 0, updated 0 (a customer already won by the row's partner is unchanged). The preview shows the columns read and the row count, no rows.";
+
 const START =
   'Extension. The file is the body (`text/csv`, UTF-8, a BOM ignored; delimiter `,` `;` or tab found from the header; at most 50 MB (413 above) and 100,000 rows). ' +
   READ_LIMITS +
@@ -44,9 +57,12 @@ const START =
   "A record whose id is already this workspace's is the same record: updated when a field differs, else unchanged (clicks, leads and sales never change, but a sale's refundedAmount), so the same export imported twice ends with created 0, updated 0. A record deleted here since an earlier import is not brought back. " +
   'Records keep their createdAt and updatedAt. A link keeps its short id when free on this server, else gets a new one (its shortUrl differs: on the same server the link it was exported from holds it). ' +
   "A link keeps its aliases, their hosts claimed pending for this workspace; an alias this workspace cannot hold (its host is another workspace's, or another link holds it) is left out, the link imported without it and the line listed in the errors CSV (counted as written, not failed). " +
-  'Clicks, leads and sales are written with their analytics rollups, so GET /api/analytics and GET /api/events show them as the source workspace did (an event takes its dimensions from its imported click, a sale from its lead); they send no webhooks.';
+  'Clicks, leads and sales are written with their analytics rollups, so GET /api/analytics and GET /api/events show them as the source workspace did (an event takes its dimensions from its imported click, a sale from its lead); they send no webhooks. ' +
+  AFFILIATES;
 
-const RUNNING = errorAnswer('import_running: an import of this workspace is still running (the file was not read)');
+const RUNNING = errorAnswer(
+  "import_running: an import of this workspace is still running (the file was not read); or program_required: an affiliate tool's export for a workspace without a program",
+);
 const BUSY = errorAnswer(
   `Rate limit exceeded, or import_reads_busy: ${READS_PER_WORKSPACE} files of this workspace are being read already (see retryAfter and Retry-After)`,
 );

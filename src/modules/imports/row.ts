@@ -1,3 +1,5 @@
+import type { AffiliateSource } from './affiliates/fields.js';
+
 /**
  * What the import reader hands the import job (operations.md §13): one row per line of the file,
  * already checked and normalised, or the reason that line cannot be imported.
@@ -5,8 +7,10 @@
 
 /** The CSV sources. */
 export type CsvSource = 'bitly' | 'dub' | 'shlink' | 'rebrandly' | 'csv';
-/** Every source an import reads: the CSV ones, and `linktrail`, our own export (NDJSON). */
-export type ImportSource = CsvSource | 'linktrail';
+/** Every source an import reads: the CSV ones, `linktrail`, our own export (NDJSON), and the affiliate tools' exports (operations.md §18). */
+export type ImportSource = CsvSource | 'linktrail' | AffiliateSource;
+
+export { isAffiliateSource, AFFILIATE_SOURCES, type AffiliateSource } from './affiliates/fields.js';
 
 export interface ImportRow {
   /** The row's number as a spreadsheet shows it (the header is 1), multi-line cells counting once. */

@@ -1,17 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, listQueryProperties, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
-import { IMPORT_FIELDS } from './row.js';
+import { AFFILIATE_SOURCES, IMPORT_FIELDS } from './row.js';
 
 export const ImportParam = Type.Object({ id: Uuid });
 export const ImportListQuery = Type.Object(listQueryProperties);
 
-const SOURCES = ['bitly', 'dub', 'shlink', 'rebrandly', 'csv', 'linktrail'] as const;
+const SOURCES = ['bitly', 'dub', 'shlink', 'rebrandly', 'csv', 'linktrail', ...AFFILIATE_SOURCES] as const;
 
 export const ImportQuery = Type.Object({
   source: Type.Optional(
     StringEnum(SOURCES, {
       description:
-        "Whose export the file is: each named source reads that service's own export columns; `csv` finds columns by name (url / long_url / destination / target, title, description, tags, collection, utm_*, externalId, short_url / shortUrl / link, or keyword / slug with domain). `linktrail` reads GET /api/export back (NDJSON). Omitted: `linktrail` when the file's first line is a JSON object, else recognised from the columns, else `csv`.",
+        "Whose export the file is: each named source reads that service's own export columns; `csv` finds columns by name (url / long_url / destination / target, title, description, tags, collection, utm_*, externalId, short_url / shortUrl / link, or keyword / slug with domain). `linktrail` reads GET /api/export back (NDJSON). `rewardful`, `partnerstack`, `firstpromoter`, `tolt`, `tapfiliate` read that affiliate tool's export of its partners or of the customers they referred (see POST /api/imports). Omitted: `linktrail` when the file's first line is a JSON object, else recognised from the columns, else `csv`.",
     }),
   ),
   collection: Type.Optional(

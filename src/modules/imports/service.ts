@@ -14,8 +14,10 @@ import type { FileReads } from './file-reads.js';
 import { checkRowCount, lineBreaks, readImportBatches } from './read-csv.js';
 import { jobSource } from './job-sources.js';
 import { exportRecordCount } from './linktrail/source.js';
+import { affiliateBatches, affiliateHeader } from './affiliates/read.js';
+import { PARTNER_FIELDS, REFERRAL_FIELDS, type AffiliateSource } from './affiliates/fields.js';
 import type { ImportSource, ReadResult } from './row.js';
-import { IMPORT_FIELDS } from './row.js';
+import { AFFILIATE_SOURCES, IMPORT_FIELDS, isAffiliateSource } from './row.js';
 import { planColumns, sourceOfColumns } from './sources.js';
 import * as store from './store.js';
 
@@ -27,7 +29,7 @@ export interface ImportDeps {
   reads: FileReads;
 }
 
-export const IMPORT_SOURCES = ['bitly', 'dub', 'shlink', 'rebrandly', 'csv', 'linktrail'] as const;
+export const IMPORT_SOURCES = ['bitly', 'dub', 'shlink', 'rebrandly', 'csv', 'linktrail', ...AFFILIATE_SOURCES] as const;
 
 /** What POST /api/imports is asked, besides the file. */
 export interface ImportRequest {
@@ -190,6 +192,7 @@ async function preview(input: ImportRequest & { file: Buffer }) {
       rows: [],
       publicShorteners: [],
     };
+  if (isAffiliateSource(source)) return previewAffiliates(input.file, source);
   // The whole file's checks are native passes (size, NUL bytes, UTF-8): milliseconds at 50 MB.
   const { columns, delimiter } = headerOf(input.file);
   const plan = planColumns(columns, source, input.mapping);
@@ -223,6 +226,26 @@ async function preview(input: ImportRequest & { file: Buffer }) {
     collectionColumn: plan.collection !== undefined,
     rows: rows.map(previewRow),
     publicShorteners: publicShortenersOf(hostsRead),
+  };
+}
+
+/** An affiliate tool's export (operations.md §18): its columns, which of them feed which field, its rows counted; rows are partners or customers, not links, so none is shown. */
+async function previewAffiliates(file: Buffer, source: AffiliateSource) {
+  const { columns, plan } = affiliateHeader(file, source);
+  let total = 0;
+  for await (const batch of affiliateBatches(file, source, Date.now())) total += batch.rows.length;
+  const mapping = Object.fromEntries(Object.entries(plan.plan).map(([field, at]) => [field, columns[(at as number[])[0]!]!]));
+  return {
+    source,
+    detected: false,
+    columns,
+    mapping,
+    fields: [...(plan.kind === 'partners' ? PARTNER_FIELDS : REFERRAL_FIELDS)],
+    total,
+    totalEstimated: false,
+    collectionColumn: true,
+    rows: [],
+    publicShorteners: [],
   };
 }
 

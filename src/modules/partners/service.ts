@@ -13,6 +13,8 @@ import { checkStanding } from './standing-checks.js';
 import { couponHolder, couponsOf, insertCoupons, standingRows } from './standing-store.js';
 import { defaultLinkHolders, defaultLinkIds, lockAwaiting, setDefaultLinks, workspacesAwaiting, type AwaitingPartner } from './default-link-store.js';
 import { partnerStore, type PartnerRow } from './store.js';
+import { partnersNamed, setPayoutEmails, type MatchedPartner } from './import-store.js';
+import type { Sealer } from '../../core/sealed.js';
 
 /** A partner as the API shows it: the group `default` named where the column is null, the payout destination masked. */
 export type Partner = PartnerRow;
@@ -238,6 +240,34 @@ export async function assertNoApprovedDefaultLinks({ ctx, input }: { ctx: Ctx; i
   if (i >= 0) throw new AppError('default_link', { field: `[${i}]`, id: input[i]! });
 }
 
+/** Live partners of the workspace whose e-mail or referral key (ignoring case) is one of these (an affiliate-tool import matches its rows so). */
+export function partnersByEmailOrKey({ ctx, input }: { ctx: Ctx; input: { emails: string[]; keys: string[] } }): Promise<MatchedPartner[]> {
+  return partnersNamed(
+    ctx.db,
+    ctx.workspace.id,
+    input.emails.map((e) => e.toLowerCase()),
+    input.keys.map((k) => k.toLowerCase()),
+  );
+}
+
+/**
+ * Payout e-mails an import brings (operations.md §18 "Moving in"), set only for partners without
+ * payout details, and counted as a change of details (payouts leave them out for 7 days unless
+ * named); the partners set. In the caller's transaction.
+ */
+export function importPayoutEmails({
+  ctx,
+  sealer,
+  input,
+}: {
+  ctx: Ctx;
+  sealer: Sealer;
+  input: { partnerId: string; method: 'paypal' | 'wise'; email: string }[];
+}): Promise<string[]> {
+  return setPayoutEmails(ctx.db, ctx.workspace.id, sealer, ctx.now, input);
+}
+
+export type { MatchedPartner } from './import-store.js';
 export type { AwaitingPartner } from './default-link-store.js';
 export { providePartnerEarnings, type EarningsReader, type PartnerEarnings, type PartnerListQuery, type PartnerStats } from './list-stats.js';
 export { payoutDestinations, payoutProfiles, type PayoutDestination, type PayoutProfile } from './payout-details.js';
