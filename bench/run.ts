@@ -40,7 +40,9 @@ async function onFreshDatabase<T>(name: string, fn: () => Promise<T>): Promise<T
   try {
     return await fn();
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    // BENCH_KEEP_DB: kept to look into afterwards (EXPLAIN on the data the scenario made).
+    if (process.env.BENCH_KEEP_DB) console.log(`kept database ${dbName}`);
+    else await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.end();
   }
 }

@@ -75,7 +75,11 @@ export const Program = Type.Object(
     landingUrl: Type.String(),
     currency: Type.String(),
     ...settingsProperties,
-    collectionId: { ...Uuid, description: "The program's collection: partners' default links and the links partners make" },
+    collectionId: {
+      ...Uuid,
+      description:
+        "The program's collection: partners' default links and the links partners make. Deleted by the owner, the next default link made goes in a new collection named after the program, which this then names.",
+    },
     createdAt: DateTime,
     updatedAt: DateTime,
   },

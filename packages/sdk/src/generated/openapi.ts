@@ -1107,7 +1107,7 @@ export interface components {
             trustClientEvents: boolean;
             /**
              * Format: uuid
-             * @description The program's collection: partners' default links and the links partners make
+             * @description The program's collection: partners' default links and the links partners make. Deleted by the owner, the next default link made goes in a new collection named after the program, which this then names.
              */
             collectionId: string;
             /** Format: date-time */
