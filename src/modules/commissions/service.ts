@@ -21,6 +21,7 @@ import {
   payoutCommissionIds,
   releaseRows,
   reverseUnpaidRows,
+  type PartnerClaim,
   type PartnerTotal,
 } from './payout-claims.js';
 import { earningsRows } from './store-earnings.js';
@@ -168,7 +169,7 @@ export function releaseSaleCommissionDisputeHold({ ctx, input }: { ctx: Ctx; inp
   return releaseDisputeHold(ctx, input.saleId);
 }
 
-export type { PartnerTotal } from './payout-claims.js';
+export type { PartnerClaim, PartnerTotal } from './payout-claims.js';
 
 /** Each partner's payable total in a currency (of `partnerIds` only, when given), decimal strings. */
 export function payableTotals({ ctx, input }: { ctx: Ctx; input: { currency: string; partnerIds?: string[] } }): Promise<PartnerTotal[]> {
@@ -180,14 +181,14 @@ export function payableByCurrency({ ctx }: { ctx: Ctx }): Promise<{ currency: st
   return payableByCurrencyRows(ctx.db, ctx.workspace.id);
 }
 
-/** Claims payable commissions for a payout in its transaction (`ctx.db`); what each partner got. */
+/** Claims payable commissions for a payout in its transaction (`ctx.db`); what each partner got, with the commissions' ids. */
 export function claimForPayout({
   ctx,
   input,
 }: {
   ctx: Ctx;
   input: { payoutId: string; currency: string; partnerIds: string[]; minimum: number };
-}): Promise<PartnerTotal[]> {
+}): Promise<PartnerClaim[]> {
   return claimRows(ctx.db, { workspaceId: ctx.workspace.id, ...input });
 }
 

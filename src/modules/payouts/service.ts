@@ -39,11 +39,12 @@ function skipReason(p: PayoutProfile | undefined, method: string | undefined, na
   return undefined;
 }
 
-async function record(ctx: Ctx, row: PayoutRow): Promise<PayoutRecord> {
+/** The payout as the API shows it; `claimed`: each partner's commission ids when the caller has them (the payout just made). */
+async function record(ctx: Ctx, row: PayoutRow, claimed?: Map<string, string[]>): Promise<PayoutRecord> {
   const items: PayoutItemRow[] = [];
   for (let page = await itemRows(ctx.db, row.id, -1, 5000); page.length; page = await itemRows(ctx.db, row.id, page.at(-1)!.position, 5000))
     items.push(...page);
-  const commissions = await commissionIdsOfPayout({ ctx, input: { payoutId: row.id, partnerIds: items.map((i) => i.partnerId) } });
+  const commissions = claimed ?? (await commissionIdsOfPayout({ ctx, input: { payoutId: row.id, partnerIds: items.map((i) => i.partnerId) } }));
   return {
     ...row,
     total: BigInt(row.total),
@@ -70,6 +71,7 @@ export async function createPayout({
   const named = input.partnerIds ? new Set(input.partnerIds.map((id) => id.toLowerCase())) : undefined;
   const id = newId();
   try {
+    let ids = new Map<string, string[]>();
     const row = await withTransaction(ctx.db, async (tx) => {
       const txCtx = { ...ctx, db: tx };
       await insertPayout(tx, { id, workspaceId: ctx.workspace.id, currency: input.currency, method: input.method ?? null, skipped: [] });
@@ -86,6 +88,7 @@ export async function createPayout({
         else eligible.push(t.partnerId);
       }
       const claimed = await claimForPayout({ ctx: txCtx, input: { payoutId: id, currency: input.currency, partnerIds: eligible, minimum } });
+      ids = new Map(claimed.map((c) => [c.partnerId, c.ids]));
       const items = claimed.map((c) => {
         const p = profiles.get(c.partnerId)!;
         return { partnerId: c.partnerId, amount: c.total, count: c.count, method: p.method, destination: p.destination, detailsChangedAt: p.changedAt };
@@ -94,7 +97,7 @@ export async function createPayout({
       await audit(ctx, tx, { ids: [id], counts: { partners: items.length } });
       return (await payoutRow(tx, ctx.workspace.id, id))!;
     });
-    return record(ctx, row);
+    return record(ctx, row, ids);
   } catch (err) {
     if (uniqueConstraintOf(err) === 'payouts_one_pending') throw new AppError('payout_pending', { currency: input.currency });
     throw err;
