@@ -44,14 +44,19 @@ export function lockAwaiting(conn: Conn, workspaceId: string, limit: number): Pr
   );
 }
 
-/** Sets each partner's default link where none is set yet; returns the partners set. */
+/**
+ * Sets each partner's default link where none is set yet; returns the partners set. No join: the
+ * link is looked up in a JSON object keyed by partner id. Joined with the pairs' rows, the planner
+ * (partners estimated at a row, their rows written by this very transaction) re-read the whole
+ * list for each partner: 10,000 partners approved at once took 37–55 s (bench `payouts`).
+ */
 export async function setDefaultLinks(conn: Conn, workspaceId: string, pairs: { partnerId: string; linkId: string }[]): Promise<string[]> {
   if (pairs.length === 0) return [];
+  const links = JSON.stringify(Object.fromEntries(pairs.map((x) => [x.partnerId, x.linkId])));
   const set = await rows<{ id: string }>(
     conn,
-    sql`UPDATE partners p SET default_link_id = (e.j->>'l')::uuid
-        FROM jsonb_array_elements(${JSON.stringify(pairs.map((x) => ({ p: x.partnerId, l: x.linkId })))}::jsonb) AS e(j)
-        WHERE p.workspace_id = ${workspaceId}::uuid AND p.id = (e.j->>'p')::uuid AND p.default_link_id IS NULL
+    sql`UPDATE partners p SET default_link_id = (${links}::jsonb ->> p.id::text)::uuid
+        WHERE p.workspace_id = ${workspaceId}::uuid AND p.id = ANY(${`{${pairs.map((x) => x.partnerId).join(',')}}`}::uuid[]) AND p.default_link_id IS NULL
         RETURNING p.id`,
   );
   return set.map((r) => r.id);
