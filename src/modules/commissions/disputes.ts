@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../core/context.js';
 import { rows } from '../../db/connect.js';
 import { commissionsUpdated } from './events.js';
-import { CLAIMED_BY } from './payout-claims.js';
+import { CLAIMED_BY, guardFromClaims } from './payout-claims.js';
 import { listCommissionRows, type CommissionRow } from './store.js';
 
 export const DISPUTE = 'dispute';
@@ -24,8 +24,7 @@ async function changed(ctx: Ctx, ids: { id: string }[]): Promise<CommissionRow |
 /** Holds the sale's commission (pending, payable or already held) for a dispute; undefined when nothing changed. */
 export async function holdForDispute(ctx: Ctx, saleId: string): Promise<CommissionRow | undefined> {
   const sale = sql`c.workspace_id = ${ctx.workspace.id}::uuid AND c.event_id = ${saleId}::uuid AND c.type = 'sale'`;
-  // Locked first, so the update's own statement sees the claim of a payout it waited for (claimsOf).
-  await ctx.db.execute(sql`SELECT c.id FROM commissions c WHERE ${sale} FOR UPDATE`);
+  await guardFromClaims(ctx.db, ctx.workspace.id);
   const ids = await rows<{ id: string }>(
     ctx.db,
     sql`UPDATE commissions c SET status = 'held', hold_reasons = array_append(hold_reasons, ${DISPUTE}), updated_at = now()

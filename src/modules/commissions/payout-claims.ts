@@ -1,6 +1,7 @@
 /**
- * The commissions side of a payout (operations.md §18 "Payouts"): what is payable, claimed with
- * one conditional update in the payout's transaction, then paid or handed back. Sums are numeric
+ * The commissions side of a payout (operations.md §18 "Payouts"): what is payable, claimed by one
+ * statement in the payout's transaction (a row per commission in payout_claims), then paid or
+ * handed back. Sums are numeric
  * in SQL and decimal strings here: exact past 2^53.
  */
 import { sql } from 'drizzle-orm';
@@ -16,18 +17,17 @@ const UNCLAIMED = sql`NOT EXISTS (SELECT 1 FROM payout_claims k WHERE k.commissi
 /** Payable now (operations.md §18 Statuses): pending, past payableAt by the database's clock, in no payout yet. */
 export const PAYABLE = sql`c.status = 'pending' AND c.payable_at <= now() AND ${UNCLAIMED}`;
 
+const claimsLock = (workspaceId: string) => sql`hashtextextended(${`payout-claims:${workspaceId}`}, 0)`;
+
 /**
- * The payouts these commissions are in, read by a statement of its own after the caller locked
- * them: a statement that waited for a payout's row locks reads claims as of when it began, so
- * it would miss the claim that payout just committed.
+ * Taken (shared) by a write that may change an unpaid commission (a refund, a reversal, a
+ * dispute, a status change), in its transaction and before it reads one. A payout's claim takes
+ * it alone: the claim waits for the writes under way and later ones wait for the claim, so each
+ * reads the other's result whole (read committed: the next statement sees what was committed).
+ * This instead of the claim locking each commission's row, seconds for a payout of 1,000,000.
  */
-export async function claimsOf(conn: Conn, ids: string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const found = await rows<{ id: string; payoutId: string }>(
-    conn,
-    sql`SELECT commission_id AS id, payout_id AS "payoutId" FROM payout_claims WHERE commission_id ${inList(ids, 'uuid')}`,
-  );
-  return new Map(found.map((r) => [r.id, r.payoutId]));
+export async function guardFromClaims(conn: Conn, workspaceId: string): Promise<void> {
+  await conn.execute(sql`SELECT pg_advisory_xact_lock_shared(${claimsLock(workspaceId)})`);
 }
 
 export interface PartnerTotal {
@@ -64,28 +64,30 @@ export interface PartnerClaim extends PartnerTotal {
 
 /**
  * Claims the payable commissions of these partners in `currency` for the payout, where each
- * partner's total still reaches `minimum` and is positive: one statement. It locks the
- * commissions it claims (a refund, reversal or dispute waits, then sees the claim) and writes one
- * narrow claim row each, in id order (ids are time-ordered: inserts stay at the index's right
- * edge). A commission is never in two payouts: one pending payout per currency, the locks, and
- * the claim's primary key (a conflict fails the payout rather than skip a row). What each
- * partner got.
+ * partner's total still reaches `minimum` and is positive: one statement, under the claims lock
+ * alone (guardFromClaims), writing one narrow claim row each in id order (ids are time-ordered:
+ * inserts stay at the index's right edge). A commission is never in two payouts: one pending
+ * payout per currency, the lock, and the claim's primary key (a conflict fails the payout rather
+ * than skip a row). What each partner got.
  */
 export async function claimRows(
   conn: Conn,
   r: { workspaceId: string; payoutId: string; currency: string; partnerIds: string[]; minimum: number },
 ): Promise<PartnerClaim[]> {
-  // The sorts of a payout of 1,000,000 commissions in memory, for its transaction only (else on disk).
+  await conn.execute(sql`SELECT pg_advisory_xact_lock(${claimsLock(r.workspaceId)})`);
+  // For its transaction only: the sorts of a payout of 1,000,000 commissions in memory (else on
+  // disk), and hash joins (the partners' list and the claims are estimated at a row or two, and a
+  // nested loop then reads the commissions in partners' order, at random).
   await conn.execute(sql`SET LOCAL work_mem = '256MB'`);
-  return rows<PartnerClaim>(
+  await conn.execute(sql`SET LOCAL enable_nestloop = off`);
+  const claimed = await rows<PartnerClaim>(
     conn,
     // No join between the CTEs: estimated at a row or two (the claims table's statistics make
     // every commission look claimed), a join of 1,000,000 rows ran as a nested loop for minutes.
     // Each partner's total is a window over the locked rows instead. MATERIALIZED: computed once.
     sql`WITH payable AS MATERIALIZED (
           SELECT c.id, c.partner_id, c.earnings, c.created_at, c.seq FROM commissions c
-          WHERE c.workspace_id = ${r.workspaceId}::uuid AND c.currency = ${r.currency} AND ${PAYABLE} AND c.partner_id ${inList(r.partnerIds, 'uuid')}
-          FOR NO KEY UPDATE OF c),
+          WHERE c.workspace_id = ${r.workspaceId}::uuid AND c.currency = ${r.currency} AND ${PAYABLE} AND c.partner_id ${inList(r.partnerIds, 'uuid')}),
         chosen AS MATERIALIZED (
           SELECT id, partner_id, earnings, created_at, seq FROM (
             SELECT p.*, sum(p.earnings) OVER (PARTITION BY p.partner_id) AS total FROM payable p) x
@@ -96,6 +98,8 @@ export async function claimRows(
         SELECT partner_id AS "partnerId", sum(earnings)::text AS total, count(*)::int AS count, array_agg(id ORDER BY created_at, seq) AS ids
         FROM chosen GROUP BY partner_id ORDER BY partner_id`,
   );
+  await conn.execute(sql`SET LOCAL enable_nestloop = on`);
+  return claimed;
 }
 
 /** The ids of each partner's commissions in a payout. */
@@ -159,19 +163,15 @@ export async function releaseRows(conn: Conn, r: { workspaceId: string; payoutId
  */
 export async function reverseUnpaidRows(conn: Conn, workspaceId: string, changed: { partnerId: string; status: string }[]): Promise<string[]> {
   const data = JSON.stringify(changed);
-  const d = sql`(SELECT * FROM jsonb_to_recordset(${data}::jsonb) AS d("partnerId" uuid, status text)) d`;
-  // Locked first: the update's own statement then sees the claims of a payout it waited for (claimsOf).
-  await conn.execute(
-    sql`SELECT c.id FROM commissions c JOIN ${d} ON c.partner_id = d."partnerId"
-        WHERE c.workspace_id = ${workspaceId}::uuid AND c.status IN ('pending', 'held') ORDER BY c.id FOR UPDATE OF c`,
-  );
+  await guardFromClaims(conn, workspaceId);
   const reversed = await rows<{ id: string }>(
     conn,
-    sql`UPDATE commissions c SET
+    sql`WITH d AS (SELECT * FROM jsonb_to_recordset(${data}::jsonb) AS d("partnerId" uuid, status text))
+        UPDATE commissions c SET
           status = CASE WHEN ${CLAIMED_BY} IS NULL THEN 'reversed' ELSE c.status END,
           adjustment = CASE WHEN ${CLAIMED_BY} IS NULL THEN c.adjustment ELSE -c.earnings END,
           reversed_reason = d.status, updated_at = now()
-        FROM ${d} WHERE c.workspace_id = ${workspaceId}::uuid AND c.partner_id = d."partnerId" AND c.status IN ('pending', 'held')
+        FROM d WHERE c.workspace_id = ${workspaceId}::uuid AND c.partner_id = d."partnerId" AND c.status IN ('pending', 'held')
         RETURNING c.id`,
   );
   return reversed.map((r) => r.id);

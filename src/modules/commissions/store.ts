@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn, inList } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
-import { CLAIMED_BY_SQL, claimsOf } from './payout-claims.js';
+import { CLAIMED_BY, CLAIMED_BY_SQL, guardFromClaims } from './payout-claims.js';
 
 export type CommissionType = 'click' | 'lead' | 'sale' | 'custom';
 export type StoredStatus = 'pending' | 'held' | 'reversed' | 'paid';
@@ -139,18 +139,14 @@ export function listCommissionRows(
   );
 }
 
-/** The workspace's commissions with these ids, locked for the caller's transaction (payoutId read after the locks: claimsOf). */
+/** The workspace's commissions with these ids, locked for the caller's transaction (and guarded from a payout's claim). */
 export async function lockCommissions(conn: Conn, workspaceId: string, ids: string[]): Promise<(CommissionRow & { storedStatus: StoredStatus })[]> {
-  const locked = await rows<CommissionRow & { storedStatus: StoredStatus }>(
+  await guardFromClaims(conn, workspaceId);
+  return rows<CommissionRow & { storedStatus: StoredStatus }>(
     conn,
     sql`SELECT ${SELECTION}, c.status AS "storedStatus" FROM commissions c
         WHERE c.workspace_id = ${workspaceId}::uuid AND c.id ${inList(ids, 'uuid')} ORDER BY c.id FOR UPDATE`,
   );
-  const claims = await claimsOf(
-    conn,
-    locked.map((c) => c.id),
-  );
-  return locked.map((c) => ({ ...c, payoutId: claims.get(c.id) ?? null }));
 }
 
 export interface StatusChange {
@@ -183,7 +179,7 @@ export async function applyStatusChanges(conn: Conn, workspaceId: string, change
   return changes.map((c) => byId.get(c.id)!);
 }
 
-/** The sale's commission, locked (a refund is recomputing it). */
+/** The sale's commission, locked (a refund is recomputing it), and guarded from a payout's claim. */
 export async function saleCommission(
   conn: Conn,
   workspaceId: string,
@@ -202,6 +198,7 @@ export async function saleCommission(
     }
   | undefined
 > {
+  await guardFromClaims(conn, workspaceId);
   const [row] = await rows<{
     id: string;
     partnerId: string;
@@ -209,15 +206,15 @@ export async function saleCommission(
     originalEarnings: number;
     earnings: number;
     adjustment: number | null;
+    payoutId: string | null;
     currency: string;
   }>(
     conn,
     sql`SELECT id, partner_id AS "partnerId", status, original_earnings::float8 AS "originalEarnings", earnings::float8 AS earnings,
-          adjustment::float8 AS adjustment, currency
-        FROM commissions WHERE workspace_id = ${workspaceId}::uuid AND event_id = ${saleId}::uuid AND type = 'sale' FOR UPDATE`,
+          adjustment::float8 AS adjustment, ${CLAIMED_BY} AS "payoutId", currency
+        FROM commissions c WHERE workspace_id = ${workspaceId}::uuid AND event_id = ${saleId}::uuid AND type = 'sale' FOR UPDATE`,
   );
-  if (!row) return undefined;
-  return { ...row, payoutId: (await claimsOf(conn, [row.id])).get(row.id) ?? null };
+  return row;
 }
 
 /** Sets a commission's earnings (and its status and reason when a refund reverses it), or its adjustment inside a pending payout. */
