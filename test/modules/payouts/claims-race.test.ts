@@ -50,7 +50,7 @@ describe.runIf(onPostgres)('a payout claim in flight', () => {
       // The reversal is waiting on the claims lock, not done before the claim.
       const waiting = await within(10_000, async () => {
         const r = await claim.query(`SELECT count(*)::int AS n FROM pg_stat_activity
-           WHERE datname = current_database() AND wait_event = 'advisory' AND query LIKE '%pg_advisory_xact_lock_shared%'`);
+           WHERE datname = current_database() AND wait_event = 'advisory'`);
         return r.rows[0].n > 0;
       });
       expect(waiting).toBe(true);
