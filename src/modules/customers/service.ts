@@ -6,7 +6,7 @@ import { withTransaction } from '../../core/transaction.js';
 import { type Ctx } from '../../core/context.js';
 import { type Item } from '../../core/items.js';
 import { normalizeEmail, emailKey } from '../../core/email.js';
-import { customerStore, customersByEmailLocal, customersByExternalId, setWinningPartner, type CustomerRow } from './store.js';
+import { customerStore, customersByEmailLocal, customersByExternalId, type CustomerRow } from './store.js';
 
 export type { CustomerRow } from './store.js';
 
@@ -91,7 +91,8 @@ export async function updateCustomers({ ctx, input }: { ctx: Ctx; input: Item[] 
   });
 }
 
-/** The customer is won for this partner (their first earning partner), unless already won; in the caller's transaction. */
-export function winCustomer({ ctx, input }: { ctx: Ctx; input: { customerId: string; partnerId: string } }): Promise<boolean> {
-  return setWinningPartner(ctx.db, ctx.workspace.id, input.customerId, input.partnerId);
-}
+/**
+ * The customer won for a partner (their first earning partner) unless already won, as a part of
+ * the statement of the commission a conversion earns (commissions' store-earn.ts), in its transaction.
+ */
+export { winningPartnerSql } from './store.js';
