@@ -67,7 +67,7 @@ interface PartnerFacts {
 
 /**
  * Why the pair's first commission is held: each rule of the program's that fires. `burst` and
- * `sameVisitor` read the click's visitor (clicks' clickVisitorFacts, in earnFacts: kept 24 hours
+ * `sameVisitor` read the click's visitor (clicks' clickVisitorFactsSql, in earnFacts: kept 24 hours
  * for partners' human clicks; an older click, a bot's or an imported one fires neither):
  * `burst` counts the workspace's leads of the hour up to this conversion, itself included when
  * a lead, whose clicks share its click's visitor or network, for a lead or a sale alike (a sale
