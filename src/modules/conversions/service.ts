@@ -125,15 +125,11 @@ export function onStripeCustomerNamed(listener: StripeCustomerListener): void {
 }
 
 /** The write of a lead or sale, then (on the same connection) the Stripe customer id it names remembered. */
-function rememberingStripeCustomer<R extends { clickId: string }>(
-  ctx: Ctx,
-  input: CustomerFields,
-  write: (db: Conn, later: boolean) => Promise<R | undefined>,
-) {
+function rememberingStripeCustomer<R extends { clickId: string }>(ctx: Ctx, input: CustomerFields, write: (db: Conn) => Promise<R | undefined>) {
   const stripeCustomerId = input.stripeCustomerId;
   if (!stripeCustomerId) return write;
-  return async (db: Conn, later: boolean) => {
-    const row = await write(db, later);
+  return async (db: Conn) => {
+    const row = await write(db);
     if (!row) return row;
     const named = { stripeCustomerId, customerExternalId: input.customerExternalId, clickId: row.clickId };
     for (const listener of stripeCustomerListeners) await listener({ ...ctx, db }, named);
@@ -154,7 +150,7 @@ export async function trackLead({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
   const inOutbox = await conversionWriter(ctx, deps, 'lead');
   const record = (clickId: string, from: EventOrigin) =>
     inOutbox(
-      rememberingStripeCustomer(ctx, input, (db, later) =>
+      rememberingStripeCustomer(ctx, input, (db) =>
         recordLead(db, {
           id: newId(),
           workspaceId: ctx.workspace.id,
@@ -164,7 +160,6 @@ export async function trackLead({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
           from,
           metadata: input.metadata,
           customer,
-          laterForPartner: later,
         }),
       ),
       (row) => asConversion('lead', row, true),
@@ -227,7 +222,7 @@ export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
   // Whether the sale names its click (a partner's click earns for that partner) or reaches it through the customer's latest lead.
   const named = 'coupon' in attribution || attribution.named;
   const inOutbox = await conversionWriter(ctx, deps, 'sale');
-  const writeSale = (db: Conn, at: { clickId: string; leadId: string | null; from: EventOrigin }, later: boolean) =>
+  const writeSale = (db: Conn, at: { clickId: string; leadId: string | null; from: EventOrigin }) =>
     recordSale(db, {
       id: newId(),
       workspaceId: ctx.workspace.id,
@@ -241,14 +236,12 @@ export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
       metadata: input.metadata,
       customer,
       invoiceId: input.invoiceId,
-      laterForPartner: later,
     });
   const write =
     'coupon' in attribution
-      ? (db: Conn, later: boolean) => withCouponClick(ctx, db, attribution.coupon, customer, (tx, at) => writeSale(tx, at, later))
+      ? (db: Conn) => withCouponClick(ctx, db, attribution.coupon, customer, writeSale)
       : // A sale that follows a lead takes the lead's dimensions (its click may be past retention).
-        (db: Conn, later: boolean) =>
-          writeSale(db, { ...attribution, from: attribution.leadId ? { leadId: attribution.leadId } : { clickId: attribution.clickId } }, later);
+        (db: Conn) => writeSale(db, { ...attribution, from: attribution.leadId ? { leadId: attribution.leadId } : { clickId: attribution.clickId } });
   const record = () => inOutbox(rememberingStripeCustomer(ctx, input, write), (row) => asConversion('sale', row, named));
   const recorded = await record();
   if (recorded || 'coupon' in attribution) return recorded!;

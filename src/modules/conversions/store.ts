@@ -123,26 +123,6 @@ const prefixed = (alias: string, columns: string) =>
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
-/**
- * CTE `ev`: the event just inserted (`rec`) as its rollups take it. With `laterForPartner` (a
- * workspace with a program), an event whose click had a partner is left out: its rollups are
- * written by addEventRollups at the end of its transaction, after its commission. Their rows are
- * shared by every event of the link, partner and day, and a row lock is held until the commit:
- * taken last, they are held for as short a time as a plain event's.
- */
-const rolledUp = (laterForPartner = false) => sql`ev AS (SELECT * FROM rec${laterForPartner ? sql` WHERE rec.partner_id IS NULL` : sql``})`;
-
-/** A lead's rollups: its link, dimensions and day (CTEs `ru`, `ld`, over `ev`). */
-const LEAD_ROLLUPS = () => sql`ru AS (${rollupEventSql(sql`0, 1, 0, 0`, sql`leads = r.leads + EXCLUDED.leads`)}),
-      ld AS (${linkDaysOfEvents(1, 0, 'ru')})`;
-
-/** A sale's rollups, its money by currency too (CTEs `ru`, `rm`, `ld`, `lm`, over `ev`). */
-const SALE_ROLLUPS =
-  () => sql`ru AS (${rollupEventSql(sql`0, 0, 1, ev.amount - ev.refunded_amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)}),
-      rm AS (${revenueEventSql(sql`1, ev.amount - ev.refunded_amount, ev.refunded_amount`)}),
-      ld AS (${linkDaysOfEvents(0, 1, 'rm')}),
-      lm AS (${linkRevenueOfSales(sql`amount - refunded_amount`, sql`refunded_amount`, 'ld')})`;
-
 export interface EventRow {
   id: string;
   eventName: string;
@@ -171,35 +151,25 @@ export interface SaleRow extends EventRow {
  */
 export async function recordLead(
   conn: Conn,
-  e: {
-    id: string;
-    workspaceId: string;
-    customerId: string;
-    eventName: string;
-    clickId: string;
-    from: EventOrigin;
-    metadata: unknown;
-    customer: CustomerInput;
-    laterForPartner?: boolean;
-  },
+  e: { id: string; workspaceId: string; customerId: string; eventName: string; clickId: string; from: EventOrigin; metadata: unknown; customer: CustomerInput },
 ): Promise<EventRow | undefined> {
   const [row] = await rows<EventRow>(
     conn,
     sql`WITH src AS (${sourceSql(e.workspaceId, e.from)}),
       c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer)}),
-      rec AS (
+      ev AS (
         INSERT INTO lead_events (id, workspace_id, event_name, click_id, link_id, customer_id, metadata, ${sql.raw(DIMENSIONS)})
         SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.clickId}::uuid, src.link_id, c.id, ${json(e.metadata)}::jsonb,
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
-      ${rolledUp(e.laterForPartner)},
-      ${LEAD_ROLLUPS()}
+      ru AS (${rollupEventSql(sql`0, 1, 0, 0`, sql`leads = r.leads + EXCLUDED.leads`)}),
+      ld AS (${linkDaysOfEvents(1, 0, 'ru')})
       SELECT ev.id, ev.event_name AS "eventName", ev.click_id AS "clickId", ev.link_id AS "linkId", ev.metadata,
         ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt", ev.partner_id AS "partnerId", ev.country,
         (SELECT ${sql.raw(isoTimestamp('k.created_at'))} FROM clicks k WHERE k.id = ev.click_id AND k.workspace_id = ev.workspace_id LIMIT 1) AS "clickAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
-      FROM rec ev`,
+      FROM ev`,
   );
   return row;
 }
@@ -222,7 +192,6 @@ export async function recordSale(
     stripe?: { invoiceId: string | null; paymentIntentId: string | null; refundedAmount: number };
     /** POST /api/track/sale's invoiceId, or a Stripe sale's invoice: a second sale naming one earns nothing. */
     invoiceId?: string | null;
-    laterForPartner?: boolean;
   },
 ): Promise<SaleRow | undefined> {
   const stripe = e.stripe ?? { invoiceId: null, paymentIntentId: null, refundedAmount: 0 };
@@ -230,7 +199,7 @@ export async function recordSale(
     conn,
     sql`WITH src AS (${sourceSql(e.workspaceId, e.from)}),
       c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer)}),
-      rec AS (
+      ev AS (
         INSERT INTO sale_events (id, workspace_id, event_name, amount, currency, click_id, link_id, lead_id, customer_id, metadata,
           refunded_amount, stripe_invoice_id, stripe_payment_intent_id, invoice_id, ${sql.raw(DIMENSIONS)})
         SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.amount}::bigint, ${e.currency}::text, ${e.clickId}::uuid,
@@ -240,31 +209,19 @@ export async function recordSale(
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
-      ${rolledUp(e.laterForPartner)},
-      ${SALE_ROLLUPS()}
+      ru AS (${rollupEventSql(sql`0, 0, 1, ev.amount - ev.refunded_amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)}),
+      rm AS (${revenueEventSql(sql`1, ev.amount - ev.refunded_amount, ev.refunded_amount`)}),
+      ld AS (${linkDaysOfEvents(0, 1, 'rm')}),
+      lm AS (${linkRevenueOfSales(sql`amount - refunded_amount`, sql`refunded_amount`, 'ld')})
       SELECT ev.id, ev.event_name AS "eventName", ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId",
         ev.link_id AS "linkId", ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
         ev.invoice_id IS NOT NULL AND EXISTS (SELECT 1 FROM sale_events o WHERE o.workspace_id = ev.workspace_id AND o.invoice_id = ev.invoice_id AND o.id <> ev.id) AS "invoiceRepeat",
         ev.partner_id AS "partnerId", ev.country,
         (SELECT ${sql.raw(isoTimestamp('k.created_at'))} FROM clicks k WHERE k.id = ev.click_id AND k.workspace_id = ev.workspace_id LIMIT 1) AS "clickAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
-      FROM rec ev`,
+      FROM ev`,
   );
   return row;
-}
-
-/**
- * The rollups of a lead or sale that recordLead or recordSale left for later (`laterForPartner`,
- * its click had a partner), in the event's transaction: the rows and counts the recording
- * statement would have written, from the stored event.
- */
-export async function addEventRollups(conn: Conn, workspaceId: string, kind: 'lead' | 'sale', id: string): Promise<void> {
-  const table = sql.raw(kind === 'lead' ? 'lead_events' : 'sale_events');
-  await conn.execute(
-    sql`WITH ev AS (SELECT * FROM ${table} WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid),
-      ${kind === 'lead' ? LEAD_ROLLUPS() : SALE_ROLLUPS()}
-      SELECT 1`,
-  );
 }
 
 export interface StripeSaleRef {

@@ -6,7 +6,6 @@ import { earnForConversion, type StoredConversion } from '../commissions/service
 import { eventById } from '../events/service.js';
 import { findProgram } from '../program/service.js';
 import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.js';
-import { addEventRollups } from './store.js';
 
 /** What a tracked event's webhook needs: the short links' origin (the Event record's shortUrl), and whom to wake. */
 export interface ConversionEventDeps {
@@ -20,11 +19,10 @@ const EVENT_TYPE = { lead: 'lead.created', sale: 'sale.created' } as const;
 /**
  * Runs the write of one lead or sale (undefined: nothing written), with its webhook if one is
  * wanted and, when the workspace has a partner program, the commission it earns (`asConversion`
- * tells commissions what was stored). `later` asks the write to leave a partner's event's
- * rollups to the writer (recordLead's `laterForPartner`).
+ * tells commissions what was stored).
  */
-export type ConversionWriter = <R extends { id: string; partnerId: string | null }>(
-  write: (db: Conn, later: boolean) => Promise<R | undefined>,
+export type ConversionWriter = <R extends { id: string }>(
+  write: (db: Conn) => Promise<R | undefined>,
   asConversion: (row: R) => StoredConversion,
 ) => Promise<R | undefined>;
 
@@ -39,18 +37,16 @@ export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind
   const webhook = wanted.has(EVENT_TYPE[kind]);
   // Writers take rollups and link days in one order (analytics/store-rollup-writes.ts), so they do not deadlock on
   // them; should PostgreSQL still end the write for a deadlock, it rolled back whole and runs again.
-  if (!webhook && !program) return (write) => retryOnConflict(() => write(ctx.db, false));
+  if (!webhook && !program) return (write) => retryOnConflict(() => write(ctx.db));
   return async (write, asConversion) => {
     let queued = 0;
     const recorded = await retryOnConflict(() =>
       withTransaction(ctx.db, async (tx) => {
-        // With a program, a partner's event is rolled up last, after its commission (store.ts rolledUp: the shared rows are held shortest).
-        const row = await write(tx, program !== undefined);
+        const row = await write(tx);
         if (!row) return undefined;
         const txCtx = { ...ctx, db: tx };
         if (program) await earnForConversion({ ctx: txCtx, input: { program, conversion: asConversion(row), wanted } });
         queued = webhook ? await recordConversionEvent(txCtx, deps, kind, row.id) : 0;
-        if (program && row.partnerId) await addEventRollups(tx, ctx.workspace.id, kind, row.id);
         return row;
       }),
     );
