@@ -14,7 +14,7 @@ import { clickHolders, insertClicks, replayClicks, storeClicks } from './store.j
 import type { ClickRow } from './record.js';
 import type { BaseCtx, Ctx } from '../../core/context.js';
 import { partnerVisitorCounts, type PartnerVisitorCount } from './partner-visitors.js';
-import { clickVisitorFacts, visitorHashOn, type ClickVisitorFacts } from './visitors.js';
+import { visitorHashOn } from './visitors.js';
 import type { IdHolder } from '../../db/resource-table.js';
 
 export type { ClickRow, RawClick, Utm } from './record.js';
@@ -24,12 +24,10 @@ export type { ClickVisitorFacts } from './visitors.js';
 /**
  * What the fraud rules read of a click (operations.md §18 "burst", "sameVisitor"): its visitor
  * hash and UTC day, and the workspace's leads since an hour before `at` from its visitor or its
- * network, counted up to `countUpTo`; undefined when the click is no partner's human click of
- * the last 24 hours. One statement, in the caller's transaction (`ctx.db`).
+ * network, counted up to `countUpTo`; no row when the click is no partner's human click of the
+ * last 24 hours. A query of the statement of the commission a conversion earns, in its transaction.
  */
-export function clickVisitor({ ctx, input }: { ctx: Ctx; input: { clickId: string; at: string; countUpTo: number } }): Promise<ClickVisitorFacts | undefined> {
-  return clickVisitorFacts(ctx.db, ctx.workspace.id, input.clickId, input.at, input.countUpTo);
-}
+export { clickVisitorFactsSql } from './visitors.js';
 
 /** The visitor hash (§14) an address and user agent have today (UTC, by `ctx.now`), with the day: what a sign-in records. */
 export function visitorHashToday({ ctx, input }: { ctx: BaseCtx; input: { ip: string; userAgent: string } }): Promise<{ day: string; hash: string }> {

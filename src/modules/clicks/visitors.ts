@@ -233,22 +233,16 @@ export interface ClickVisitorFacts {
 }
 
 /**
- * The facts of `clickId` (undefined: not a partner's human click of the last 24 hours), in one
- * statement: its row by primary key, the workspace's clicks of the same visitor or network
- * through click_visitors_visitor_idx and _network_idx, and the workspace's leads of the hour
- * through lead_events_analytics_idx (conversions' table, read as the click writer writes the
- * analytics module's: one statement rather than a list of click ids handed between modules).
+ * The facts of `clickId` (no row: not a partner's human click of the last 24 hours), as a query
+ * (columns visitor, day, "leadsInHour") of another module's statement (the commission a
+ * conversion earns reads it with the rest in one round trip): its row by primary key, the
+ * workspace's clicks of the same visitor or network through click_visitors_visitor_idx and
+ * _network_idx, and the workspace's leads of the hour through lead_events_analytics_idx
+ * (conversions' table, read as the click writer writes the analytics module's). `when`, an SQL
+ * condition, spares its reads when false.
  */
-export async function clickVisitorFacts(
-  conn: Conn,
-  workspaceId: string,
-  clickId: string,
-  at: string,
-  countUpTo: number,
-): Promise<ClickVisitorFacts | undefined> {
-  const [found] = await rows<ClickVisitorFacts>(
-    conn,
-    sql`WITH me AS (SELECT visitor, network, created_at FROM click_visitors WHERE click_id = ${clickId}::uuid AND workspace_id = ${workspaceId}::uuid),
+export function clickVisitorFactsSql(workspaceId: string, clickId: string, at: string, countUpTo: number, when: SQL = sql`true`): SQL {
+  return sql`WITH me AS (SELECT visitor, network, created_at FROM click_visitors WHERE click_id = ${clickId}::uuid AND workspace_id = ${workspaceId}::uuid AND (${when})),
           near AS (
             SELECT v.click_id FROM click_visitors v JOIN me ON v.visitor = me.visitor WHERE v.workspace_id = ${workspaceId}::uuid
             UNION
@@ -259,9 +253,7 @@ export async function clickVisitorFacts(
           (SELECT count(*)::int FROM (SELECT 1 FROM lead_events l
             WHERE l.workspace_id = ${workspaceId}::uuid AND l.created_at > ${at}::timestamptz - interval '1 hour'
               AND l.click_id IN (SELECT click_id FROM near) LIMIT ${countUpTo}) x) AS "leadsInHour"
-        FROM me`,
-  );
-  return found;
+        FROM me`;
 }
 
 /** Today's (UTC, by `now`) visitor hash of an address and agent, as a click of theirs would have it now. */

@@ -5,16 +5,12 @@
  */
 import type { Ctx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
-import { clickVisitor } from '../clicks/service.js';
-import { winCustomer } from '../customers/service.js';
-// Read at call time only: conversions' service, which calls this module, is loaded by then.
-import { importedReferralAt } from '../conversions/service.js';
-import { signedInFrom } from '../sessions/service.js';
-import { partnerStanding } from '../partners/service.js';
-import { earningsOf, earnsWithinDuration, rewardFor, rewardsOfGroup, type ProgramRow, type Reward } from '../program/service.js';
+import { earningsOf, earnsWithinDuration, rewardFor, type ProgramRow, type Reward } from '../program/service.js';
+import type { EventType } from '../webhooks/service.js';
 import { isDisposableEmail, samePerson } from './fraud-signals.js';
 import { commissionsCreated } from './events.js';
-import { firstSaleAt, insertCommissions, pairFirstCommission, type CommissionRow } from './store.js';
+import { earnFacts, type EarnFacts } from './store-earn.js';
+import { insertCommissions, type CommissionRow } from './store.js';
 
 /** A lead or sale just stored, as commissions read it. */
 export interface StoredConversion {
@@ -36,6 +32,8 @@ export interface StoredConversion {
   /** A sale that named its click (clickId, leadEventName, a coupon); false: found through the customer (latest lead, an invoice). */
   named: boolean;
   invoiceRepeat?: boolean;
+  /** When an affiliate-tool import says this partner referred the customer, if it does (conversions answer; maxDuration counts from it). */
+  referredAt?: (ctx: Ctx, partnerId: string) => Promise<string | undefined>;
 }
 
 const DAY_MS = 86_400_000;
@@ -71,23 +69,20 @@ interface PartnerFacts {
 
 /**
  * Why the pair's first commission is held: each rule of the program's that fires. `burst` and
- * `sameVisitor` read the click's visitor (clicks' service: kept 24 hours for partners' human
- * clicks; an older click, a bot's or an imported one fires neither): `burst` counts the
- * workspace's leads of the hour up to this conversion, itself included when a lead, whose clicks
- * share its click's visitor or network, for a lead or a sale alike (a sale is judged by the leads
- * before it); `sameVisitor` asks sessions whether the partner's user signed in from the click's
- * visitor on the click's UTC day. At most two statements, for a pair's first commission only.
+ * `sameVisitor` read the click's visitor (clicks' clickVisitorFactsSql, in earnFacts: kept 24 hours
+ * for partners' human clicks; an older click, a bot's or an imported one fires neither):
+ * `burst` counts the workspace's leads of the hour up to this conversion, itself included when
+ * a lead, whose clicks share its click's visitor or network, for a lead or a sale alike (a sale
+ * is judged by the leads before it); `sameVisitor` asks sessions whether the partner's user
+ * signed in from the click's visitor on the click's UTC day.
  */
-async function holdReasons(ctx: Ctx, program: ProgramRow, c: StoredConversion, partner: PartnerFacts, duplicate: boolean): Promise<string[]> {
+function holdReasons(program: ProgramRow, c: StoredConversion, partner: PartnerFacts, duplicate: boolean, facts: EarnFacts): string[] {
   const rules = program.fraudRules;
   const reasons: string[] = [];
   const email = c.customer.email;
-  const wantsVisitor = rules.burst || (rules.sameVisitor && partner.userId !== null);
-  const visitor = wantsVisitor ? await clickVisitor({ ctx, input: { clickId: c.clickId, at: c.createdAt, countUpTo: BURST_LEADS + 1 } }) : undefined;
+  const visitor = facts.visitor;
   if (rules.selfReferral && email && partner.email && samePerson(email, partner.email)) reasons.push('selfReferral');
-  if (rules.sameVisitor && partner.userId && visitor) {
-    if (await signedInFrom({ ctx, input: { userId: partner.userId, day: visitor.day, hash: visitor.visitor } })) reasons.push('sameVisitor');
-  }
+  if (rules.sameVisitor && partner.userId && visitor && facts.signedIn) reasons.push('sameVisitor');
   if (rules.disposableEmail && email && isDisposableEmail(email)) reasons.push('disposableEmail');
   if (rules.burst && visitor && visitor.leadsInHour > BURST_LEADS) reasons.push('burst');
   if (rules.duplicateCustomer && duplicate) reasons.push('duplicateCustomer');
@@ -95,58 +90,80 @@ async function holdReasons(ctx: Ctx, program: ProgramRow, c: StoredConversion, p
 }
 
 /** Later commissions of a (partner, customer) pair follow its first: held as it is, reversed for fraud as it was, else clean. */
-async function fraudVerdict(
-  ctx: Ctx,
+function fraudVerdict(
   program: ProgramRow,
   c: StoredConversion,
   partner: PartnerFacts,
   duplicate: boolean,
-): Promise<{ status: 'pending' | 'held' | 'reversed'; holdReasons: string[]; reversedReason: string | null }> {
-  const first = await pairFirstCommission(ctx.db, ctx.workspace.id, partner.id, c.customer.id);
+  facts: EarnFacts,
+): { status: 'pending' | 'held' | 'reversed'; holdReasons: string[]; reversedReason: string | null } {
+  const first = facts.first;
   // A dispute holds its own sale's commission only: it is no verdict on the pair.
   const followed = first?.holdReasons.filter((r) => r !== 'dispute') ?? [];
   if (first?.status === 'held' && followed.length) return { status: 'held', holdReasons: followed, reversedReason: null };
   if (first?.status === 'reversed' && first.reversedReason === 'fraud') return { status: 'reversed', holdReasons: [], reversedReason: 'fraud' };
-  const reasons = first
-    ? duplicate && program.fraudRules.duplicateCustomer
-      ? ['duplicateCustomer']
-      : []
-    : await holdReasons(ctx, program, c, partner, duplicate);
+  const reasons = first ? (duplicate && program.fraudRules.duplicateCustomer ? ['duplicateCustomer'] : []) : holdReasons(program, c, partner, duplicate, facts);
   return { status: reasons.length ? 'held' : 'pending', holdReasons: reasons, reversedReason: null };
 }
 
 /**
+/**
  * Where `maxDuration` counts from for the pair: the first sale commission's date, or the date an
  * affiliate-tool import says the customer was referred, whichever is earlier (operations.md §18
- * "Moving in": renewals keep earning as they did in the old tool, and stop when they did).
+ * "Moving in": renewals keep earning as they did in the old tool, and stop when they did). The
+ * import's date is asked of the conversion's writer, only for a reward with maxDuration.
  */
-async function durationStart(ctx: Ctx, partnerId: string, customerId: string): Promise<string | undefined> {
-  const dates = [
-    await firstSaleAt(ctx.db, ctx.workspace.id, partnerId, customerId),
-    await importedReferralAt({ ctx, input: { customerId, partnerId } }),
-  ].filter((d): d is string => d !== undefined);
+async function durationStart(ctx: Ctx, c: StoredConversion, partnerId: string, firstSaleAt: string | undefined): Promise<string | undefined> {
+  const referred = await c.referredAt?.(ctx, partnerId);
+  const dates = [firstSaleAt, referred].filter((d): d is string => typeof d === 'string');
   return dates.sort()[0];
 }
 
-/** The commission the conversion earns, written; undefined when it earns none. */
-export async function earnForConversion(ctx: Ctx, program: ProgramRow, c: StoredConversion): Promise<CommissionRow | undefined> {
+/**
+ * What the partner's commission is decided by, and the customer won for them when they have no
+ * partner yet (only an approved partner wins), in one statement (store-earn.ts). The click's
+ * visitor is read only as the fraud rules ask: for a pair's first commission, under `burst`, or
+ * under `sameVisitor` for a partner with a user.
+ */
+function factsOf(ctx: Ctx, program: ProgramRow, c: StoredConversion, partnerId: string): Promise<EarnFacts | undefined> {
+  const rules = program.fraudRules;
+  return earnFacts(ctx.db, {
+    workspaceId: ctx.workspace.id,
+    partnerId,
+    customerId: c.customer.id,
+    win: !c.customer.partnerId,
+    firstSale: c.kind === 'sale',
+    visitor: rules.burst || rules.sameVisitor ? { clickId: c.clickId, at: c.createdAt, countUpTo: BURST_LEADS + 1, whenNoUser: rules.burst } : undefined,
+    signedIn: rules.sameVisitor,
+  });
+}
+
+/**
+ * The commission the conversion earns, written; undefined when it earns none. Two statements
+ * for a partner's conversion (earnFacts, then the insert), and a third for the commission.created
+ * webhook when an endpoint wants it (`wanted`: the types the caller read for this write, if any).
+ */
+export async function earnForConversion(
+  ctx: Ctx,
+  program: ProgramRow,
+  c: StoredConversion,
+  wanted?: ReadonlySet<EventType>,
+): Promise<CommissionRow | undefined> {
   const earning = earningPartner(c, program);
   if (!earning) return undefined;
-  const standing = (await partnerStanding({ ctx, input: [earning.partnerId] })).get(earning.partnerId);
-  if (standing?.status !== 'approved') return undefined;
-  // The customer's first earning partner wins them (a partner of a named click within the window, or the one who won).
-  if (!c.customer.partnerId) await winCustomer({ ctx, input: { customerId: c.customer.id, partnerId: earning.partnerId } });
+  // The customer's first earning partner wins them (a partner of a named click within the window, or the one who won): in factsOf's statement.
+  const facts = await factsOf(ctx, program, c, earning.partnerId);
+  if (facts?.status !== 'approved') return undefined;
   if (c.kind === 'sale' && c.invoiceRepeat) return undefined;
-  const rewards = (await rewardsOfGroup({ ctx, input: { groupId: standing.groupId } })) as Reward[];
   const event = { kind: c.kind, eventName: c.eventName, amount: c.amount, currency: c.currency, country: c.country, metadata: c.metadata };
-  const reward = rewardFor(rewards, event, program.currency);
+  const reward = rewardFor((facts.rewards ?? []) as Reward[], event, program.currency);
   if (!reward) return undefined;
   if (c.kind === 'sale' && reward.maxDuration !== undefined) {
-    const first = await durationStart(ctx, earning.partnerId, c.customer.id);
+    const first = await durationStart(ctx, c, earning.partnerId, facts.firstSaleAt ?? undefined);
     if (first && !earnsWithinDuration(new Date(first), new Date(c.createdAt), reward.maxDuration, false)) return undefined;
   }
   const { earnings, currency } = earningsOf(reward, event, program.currency);
-  const verdict = await fraudVerdict(ctx, program, c, { id: earning.partnerId, email: standing.email, userId: standing.userId }, earning.duplicate);
+  const verdict = fraudVerdict(program, c, { id: earning.partnerId, email: facts.email, userId: facts.userId }, earning.duplicate, facts);
   const written = await insertCommissions(ctx.db, [
     {
       id: newId(),
@@ -165,6 +182,6 @@ export async function earnForConversion(ctx: Ctx, program: ProgramRow, c: Stored
       holdingDays: program.holdingDays,
     },
   ]);
-  await commissionsCreated(ctx, written);
+  await commissionsCreated(ctx, written, wanted);
   return written[0];
 }

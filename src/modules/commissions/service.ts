@@ -9,6 +9,7 @@ import { assertDistinct } from '../bulk/service.js';
 import { exactSum } from '../analytics/service.js';
 import { partnerStanding, type EarningsReader, type PartnerEarnings } from '../partners/service.js';
 import { findProgram, type ProgramRow } from '../program/service.js';
+import type { EventType } from '../webhooks/service.js';
 import { earnForConversion as earn, type StoredConversion } from './earn.js';
 import { commissionsCreated, commissionsUpdated } from './events.js';
 import { holdForDispute, releaseDisputeHold } from './disputes.js';
@@ -30,15 +31,19 @@ import { applyStatusChanges, insertCommissions, listCommissionRows, lockCommissi
 export type { StoredConversion } from './earn.js';
 export type { CommissionRow } from './store.js';
 
-/** The commission a lead or sale just stored earns, written in its transaction (`ctx.db`); undefined: none. */
+/**
+ * The commission a lead or sale just stored earns, written in its transaction (`ctx.db`);
+ * undefined: none. `wanted`: the webhook event types the caller already read for this write
+ * (spares commission.created's own read).
+ */
 export function earnForConversion({
   ctx,
   input,
 }: {
   ctx: Ctx;
-  input: { program: ProgramRow; conversion: StoredConversion };
+  input: { program: ProgramRow; conversion: StoredConversion; wanted?: ReadonlySet<EventType> };
 }): Promise<CommissionRow | undefined> {
-  return earn(ctx, input.program, input.conversion);
+  return earn(ctx, input.program, input.conversion, input.wanted);
 }
 
 /** GET /api/commissions: newest first by default; `payable` and `pending` split by payableAt. */

@@ -86,16 +86,6 @@ export async function insertCommissions(conn: Conn, list: NewCommission[]): Prom
   return written.map(({ position: _p, ...row }) => row as CommissionRow);
 }
 
-/** When the pair's first sale commission was made (maxDuration counts from it); undefined: none yet. */
-export async function firstSaleAt(conn: Conn, workspaceId: string, partnerId: string, customerId: string): Promise<string | undefined> {
-  const [row] = await rows<{ at: string | null }>(
-    conn,
-    sql`SELECT ${sql.raw(isoTimestamp('min(created_at)'))} AS at FROM commissions
-        WHERE workspace_id = ${workspaceId}::uuid AND customer_id = ${customerId}::uuid AND partner_id = ${partnerId}::uuid AND type = 'sale'`,
-  );
-  return row?.at ?? undefined;
-}
-
 export interface CommissionFilter {
   partnerId?: string;
   status?: CommissionStatus;
@@ -236,22 +226,6 @@ export async function setEarnings(
         SELECT ${SELECTION} FROM c`,
   );
   return row!;
-}
-
-/** The first commission of a (partner, customer) pair: later ones follow its fraud verdict. */
-export async function pairFirstCommission(
-  conn: Conn,
-  workspaceId: string,
-  partnerId: string,
-  customerId: string,
-): Promise<{ status: StoredStatus; holdReasons: string[]; reversedReason: string | null } | undefined> {
-  const [row] = await rows<{ status: StoredStatus; holdReasons: string[]; reversedReason: string | null }>(
-    conn,
-    sql`SELECT status, hold_reasons AS "holdReasons", reversed_reason AS "reversedReason" FROM commissions
-        WHERE workspace_id = ${workspaceId}::uuid AND customer_id = ${customerId}::uuid AND partner_id = ${partnerId}::uuid
-        ORDER BY created_at, seq LIMIT 1`,
-  );
-  return row;
 }
 
 /** What custom commissions already took back for a sale's refunds after its commission was paid (≤ 0). */

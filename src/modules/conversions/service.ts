@@ -65,6 +65,7 @@ function asConversion(kind: 'lead' | 'sale', row: EventRow & Partial<SaleRow>, n
     currency: row.currency,
     named,
     invoiceRepeat: row.invoiceRepeat,
+    referredAt: (ctx, partnerId) => importedReferralAt({ ctx, input: { customerId: row.customer.id, partnerId } }),
   };
 }
 

@@ -45,7 +45,7 @@ export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind
         const row = await write(tx);
         if (!row) return undefined;
         const txCtx = { ...ctx, db: tx };
-        if (program) await earnForConversion({ ctx: txCtx, input: { program, conversion: asConversion(row) } });
+        if (program) await earnForConversion({ ctx: txCtx, input: { program, conversion: asConversion(row), wanted } });
         queued = webhook ? await recordConversionEvent(txCtx, deps, kind, row.id) : 0;
         return row;
       }),

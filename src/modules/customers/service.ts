@@ -91,7 +91,13 @@ export async function updateCustomers({ ctx, input }: { ctx: Ctx; input: Item[] 
   });
 }
 
-/** The customer is won for this partner (their first earning partner), unless already won; in the caller's transaction. */
+/** The customer is won for this partner unless already won (an affiliate-tool import's referral); in the caller's transaction. */
 export function winCustomer({ ctx, input }: { ctx: Ctx; input: { customerId: string; partnerId: string } }): Promise<boolean> {
   return setWinningPartner(ctx.db, ctx.workspace.id, input.customerId, input.partnerId);
 }
+
+/**
+ * The customer won for a partner (their first earning partner) unless already won, as a part of
+ * the statement of the commission a conversion earns (commissions' store-earn.ts), in its transaction.
+ */
+export { winningPartnerSql } from './store.js';

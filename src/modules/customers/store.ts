@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { inList, rows, type Conn } from '../../db/connect.js';
 import { resourceStore } from '../../db/resource-table.js';
 
@@ -43,6 +43,16 @@ export async function setWinningPartner(conn: Conn, workspaceId: string, custome
     sql`UPDATE customers SET partner_id = ${partnerId}::uuid WHERE id = ${customerId}::uuid AND workspace_id = ${workspaceId}::uuid AND partner_id IS NULL RETURNING 1`,
   );
   return won.length > 0;
+}
+
+/**
+ * Records the partner who won the customer unless one already has, only `when` (an SQL
+ * condition): a data-modifying query of another module's statement (the commission a
+ * conversion earns wins the customer in its one read).
+ */
+export function winningPartnerSql(workspaceId: string, customerId: string, partnerId: string, when: SQL): SQL {
+  return sql`UPDATE customers SET partner_id = ${partnerId}::uuid
+      WHERE id = ${customerId}::uuid AND workspace_id = ${workspaceId}::uuid AND partner_id IS NULL AND (${when}) RETURNING 1`;
 }
 
 /**

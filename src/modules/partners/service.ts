@@ -18,6 +18,7 @@ import type { Sealer } from '../../core/sealed.js';
 
 /** A partner as the API shows it: the group `default` named where the column is null, the payout destination masked. */
 export type Partner = PartnerRow;
+export { standingSql as partnerStandingSql } from './standing-store.js';
 
 /** The partners' coupon codes, stored after their rows; the rows answered get their lists. */
 async function writeCoupons(tx: Tx, ctx: Ctx, write: { inserts: Indexed[]; updates: Indexed[] }, rows: PartnerRow[]): Promise<void> {

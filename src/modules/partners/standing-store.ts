@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { arrayParam, inList, rows, type Conn } from '../../db/connect.js';
 
 /**
@@ -140,4 +140,14 @@ export function standingRows(conn: Conn, workspaceId: string, ids: string[]): Pr
     sql`SELECT p.id, p.status, p.group_id AS "groupId", p.user_id AS "userId", p.email FROM partners p
         WHERE p.workspace_id = ${workspaceId}::uuid AND p.deleted_at IS NULL AND p.id ${inList(ids, 'uuid')}`,
   );
+}
+
+/**
+ * standingRows of one live partner as a query of another module's statement (the commission a
+ * conversion earns reads it with the rest in one round trip): columns id, status, group_id,
+ * user_id, email; no row for a deleted or unknown partner.
+ */
+export function standingSql(workspaceId: string, partnerId: string): SQL {
+  return sql`SELECT p.id, p.status, p.group_id, p.user_id, p.email FROM partners p
+      WHERE p.workspace_id = ${workspaceId}::uuid AND p.deleted_at IS NULL AND p.id = ${partnerId}::uuid`;
 }

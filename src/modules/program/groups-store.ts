@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { inList, rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 import { newId } from '../../db/ids.js';
@@ -27,11 +27,13 @@ export async function defaultGroupIdOf(conn: Conn, workspaceId: string): Promise
   return row?.id;
 }
 
-/** The rewards of a group of the workspace (null: the default group), in their order; [] when there is none. */
-export async function groupRewards(conn: Conn, workspaceId: string, groupId: string | null): Promise<unknown[]> {
-  const match = groupId ? sql`id = ${groupId}::uuid` : sql`is_default`;
-  const [row] = await rows<{ rewards: unknown[] }>(conn, sql`SELECT rewards FROM partner_groups WHERE workspace_id = ${workspaceId}::uuid AND ${match}`);
-  return row?.rewards ?? [];
+/**
+ * The rewards (jsonb, in their order; null when there is no such group) of the group `groupId`
+ * names (an SQL expression; null: the default group), as an expression of another module's statement.
+ */
+export function groupRewardsSql(workspaceId: string, groupId: SQL): SQL {
+  return sql`(SELECT g.rewards FROM partner_groups g
+      WHERE g.workspace_id = ${workspaceId}::uuid AND CASE WHEN ${groupId} IS NULL THEN g.is_default ELSE g.id = ${groupId} END LIMIT 1)`;
 }
 
 export interface GroupRow {

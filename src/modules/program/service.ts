@@ -8,7 +8,7 @@ import { createCollections, existingCollections } from '../collections/service.j
 import { CURRENCIES } from '../../core/currencies.js';
 import { activeHostsOfWorkspace, normalizeHost } from '../domains/service.js';
 import { FRAUD_RULES, type ProgramInputBody, type ProgramSettings } from './schemas.js';
-import { defaultGroupIdOf, ensureDefaultGroup, groupIdsIn, groupRewards } from './groups-store.js';
+import { defaultGroupIdOf, ensureDefaultGroup, groupIdsIn } from './groups-store.js';
 import { clickPayingPrograms, insertProgram, programRow, setProgramCollection, updateProgram, type ClickPayingProgram, type ProgramRow } from './store.js';
 
 export type { ClickPayingProgram, ProgramRow } from './store.js';
@@ -157,10 +157,11 @@ export async function programCollection({ ctx, input: program }: { ctx: Ctx; inp
   return collection!.id;
 }
 
-/** The rewards of a partner's group (null: the default group), in force now: what an event stored now earns by. */
-export async function rewardsOfGroup({ ctx, input }: { ctx: Pick<Ctx, 'db' | 'workspace'>; input: { groupId: string | null } }): Promise<unknown[]> {
-  return groupRewards(ctx.db, ctx.workspace.id, input.groupId);
-}
+/**
+ * The rewards of a partner's group (null: the default group), in force now: what an event stored
+ * now earns by; an expression of the statement of the commission a conversion earns.
+ */
+export { groupRewardsSql } from './groups-store.js';
 
 /**
  * The programs of every workspace that pay for clicks, with their groups' current rewards (the

@@ -74,10 +74,11 @@ export async function createSession({
   return { session: toSession(row), token };
 }
 
-/** Whether the user signed in from visitor `hash` (a click's, clicks' service) on the UTC `day` (kept for today and yesterday). */
-export function signedInFrom({ ctx, input }: { ctx: BaseCtx; input: { userId: string; day: string; hash: string } }): Promise<boolean> {
-  return store.signedInFromVisitor(ctx.db, input.userId, input.day, input.hash);
-}
+/**
+ * Whether the user signed in from visitor `hash` (a click's, clicks' service) on the UTC `day`
+ * (kept for today and yesterday): an expression of the statement of the commission a conversion earns.
+ */
+export { signedInFromVisitorSql } from './store.js';
 
 /** Deletes the sign-in visitors of the days before yesterday (the sessions module's maintenance job). */
 export function forgetSignInVisitors({ ctx }: { ctx: BaseCtx }): Promise<number> {

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { rows, type Conn } from '../../db/connect.js';
 import { recordLastUse } from '../../db/last-use.js';
 import { sessions, users } from '../../db/schema.js';
@@ -61,13 +61,9 @@ export async function recordSignInVisitor(conn: Conn, userId: string, day: strin
   await conn.execute(sql`INSERT INTO sign_in_visitors (user_id, day, hash) VALUES (${userId}::uuid, ${day}::date, ${hash}::bigint) ON CONFLICT DO NOTHING`);
 }
 
-/** Whether the user signed in from visitor `hash` on `day`: one primary-key lookup. */
-export async function signedInFromVisitor(conn: Conn, userId: string, day: string, hash: string): Promise<boolean> {
-  const found = await rows<{ one: number }>(
-    conn,
-    sql`SELECT 1 AS one FROM sign_in_visitors WHERE user_id = ${userId}::uuid AND day = ${day}::date AND hash = ${hash}::bigint`,
-  );
-  return found.length > 0;
+/** Whether the user signed in from visitor `hash` on `day` (one primary-key lookup), as a boolean expression of another module's statement over SQL expressions (`day`: a date, `hash`: a bigint). */
+export function signedInFromVisitorSql(userId: SQL, day: SQL, hash: SQL): SQL {
+  return sql`EXISTS (SELECT 1 FROM sign_in_visitors WHERE user_id = ${userId} AND day = ${day} AND hash = ${hash})`;
 }
 
 /**

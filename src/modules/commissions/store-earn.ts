@@ -1,0 +1,83 @@
+/**
+ * What a conversion's commission is decided by, read in one statement of the event's transaction
+ * (earn.ts): the earning partner's standing, their group's rewards, the pair's first commission
+ * and first sale, and, for a pair's first commission, the click's visitor and whether the
+ * partner's user signed in from it; winning the customer is done in the same statement. The
+ * other modules' parts come from their services (partners, program, customers, clicks,
+ * sessions): one round trip instead of one per question, each holding the pool's connection.
+ */
+import { sql } from 'drizzle-orm';
+import { rows, type Conn } from '../../db/connect.js';
+import { isoTimestamp } from '../../db/resource-table.js';
+import { clickVisitorFactsSql, type ClickVisitorFacts } from '../clicks/service.js';
+import { winningPartnerSql } from '../customers/service.js';
+import { partnerStandingSql } from '../partners/service.js';
+import { groupRewardsSql } from '../program/service.js';
+import { signedInFromVisitorSql } from '../sessions/service.js';
+import type { StoredStatus } from './store.js';
+
+export interface EarnFacts {
+  status: string;
+  groupId: string | null;
+  userId: string | null;
+  email: string | null;
+  /** The rewards of the partner's group (null: no such group). */
+  rewards: unknown[] | null;
+  /** When the pair's first sale commission was made (null: none yet, or not asked). */
+  firstSaleAt: string | null;
+  /** The pair's first commission (null: none yet). */
+  first: { status: StoredStatus; holdReasons: string[]; reversedReason: string | null } | null;
+  /** The click's visitor (clicks' clickVisitorFacts): null when not asked, when the pair has a first commission, or when none is kept. */
+  visitor: ClickVisitorFacts | null;
+  /** Whether the partner's user signed in from the click's visitor on its day; null when not asked or not known. */
+  signedIn: boolean | null;
+}
+
+export interface EarnFactsQuery {
+  workspaceId: string;
+  partnerId: string;
+  customerId: string;
+  /** Win the customer for the partner, if approved (the customer has no partner yet). */
+  win: boolean;
+  /** Read the pair's first sale (a sale's reward may have a maxDuration). */
+  firstSale: boolean;
+  /** Read the click's visitor for a pair's first commission: `whenNoUser` false reads it only for a partner with a user. */
+  visitor?: { clickId: string; at: string; countUpTo: number; whenNoUser: boolean };
+  /** Ask sessions whether the partner's user signed in from the click's visitor. */
+  signedIn: boolean;
+}
+
+/** The facts of an earning partner; undefined when the partner is deleted or unknown (nothing is won then). */
+export async function earnFacts(conn: Conn, q: EarnFactsQuery): Promise<EarnFacts | undefined> {
+  const approved = sql`EXISTS (SELECT 1 FROM st WHERE st.status = 'approved')`;
+  const win = q.win ? sql`win AS (${winningPartnerSql(q.workspaceId, q.customerId, q.partnerId, approved)}),` : sql``;
+  const visitorWhen = sql`${approved} AND NOT EXISTS (SELECT 1 FROM pf)${q.visitor?.whenNoUser ? sql`` : sql` AND EXISTS (SELECT 1 FROM st WHERE st.user_id IS NOT NULL)`}`;
+  const cv = q.visitor
+    ? sql`cv AS (${clickVisitorFactsSql(q.workspaceId, q.visitor.clickId, q.visitor.at, q.visitor.countUpTo, visitorWhen)})`
+    : sql`cv AS (SELECT NULL::text AS visitor, NULL::text AS day, NULL::int AS "leadsInHour" WHERE false)`;
+  const signedIn = q.signedIn
+    ? sql`(SELECT ${signedInFromVisitorSql(sql`st.user_id`, sql`cv.day::date`, sql`cv.visitor::bigint`)} FROM cv WHERE st.user_id IS NOT NULL)`
+    : sql`NULL::boolean`;
+  const firstSale = q.firstSale
+    ? sql`(SELECT ${sql.raw(isoTimestamp('min(s.created_at)'))} FROM commissions s
+          WHERE s.workspace_id = ${q.workspaceId}::uuid AND s.customer_id = ${q.customerId}::uuid AND s.partner_id = ${q.partnerId}::uuid AND s.type = 'sale')`
+    : sql`NULL::text`;
+  const [row] = await rows<EarnFacts>(
+    conn,
+    sql`WITH st AS (${partnerStandingSql(q.workspaceId, q.partnerId)}),
+      ${win}
+      pf AS (
+        SELECT status, hold_reasons AS "holdReasons", reversed_reason AS "reversedReason" FROM commissions
+        WHERE workspace_id = ${q.workspaceId}::uuid AND customer_id = ${q.customerId}::uuid AND partner_id = ${q.partnerId}::uuid
+        ORDER BY created_at, seq LIMIT 1),
+      ${cv}
+      SELECT st.status, st.group_id AS "groupId", st.user_id AS "userId", st.email,
+        ${groupRewardsSql(q.workspaceId, sql`st.group_id`)} AS rewards,
+        ${firstSale} AS "firstSaleAt",
+        (SELECT row_to_json(pf) FROM pf) AS first,
+        (SELECT row_to_json(cv) FROM cv) AS visitor,
+        ${signedIn} AS "signedIn"
+      FROM st`,
+  );
+  return row;
+}
