@@ -82,16 +82,14 @@ export async function claimRows(
   await conn.execute(sql`SET LOCAL enable_nestloop = off`);
   const claimed = await rows<PartnerClaim>(
     conn,
-    // No join between the CTEs: estimated at a row or two (the claims table's statistics make
-    // every commission look claimed), a join of 1,000,000 rows ran as a nested loop for minutes.
-    // Each partner's total is a window over the locked rows instead. MATERIALIZED: computed once.
+    // Hash joins only (enable_nestloop off above): the CTEs are estimated at a row or two (the
+    // claims' statistics can make every commission look claimed), and a nested loop over
+    // 1,000,000 of them ran for minutes.
     sql`WITH payable AS MATERIALIZED (
           SELECT c.id, c.partner_id, c.earnings, c.created_at, c.seq FROM commissions c
           WHERE c.workspace_id = ${r.workspaceId}::uuid AND c.currency = ${r.currency} AND ${PAYABLE} AND c.partner_id ${inList(r.partnerIds, 'uuid')}),
-        chosen AS MATERIALIZED (
-          SELECT id, partner_id, earnings, created_at, seq FROM (
-            SELECT p.*, sum(p.earnings) OVER (PARTITION BY p.partner_id) AS total FROM payable p) x
-          WHERE total >= ${r.minimum} AND total > 0),
+        totals AS (SELECT partner_id FROM payable GROUP BY partner_id HAVING sum(earnings) >= ${r.minimum} AND sum(earnings) > 0),
+        chosen AS MATERIALIZED (SELECT p.* FROM payable p JOIN totals t ON t.partner_id = p.partner_id),
         claimed AS (
           INSERT INTO payout_claims (commission_id, payout_id, partner_id)
           SELECT id, ${r.payoutId}::uuid, partner_id FROM chosen ORDER BY id)
