@@ -6,7 +6,7 @@ import { withTransaction } from '../../core/transaction.js';
 import { type Ctx } from '../../core/context.js';
 import { type Item } from '../../core/items.js';
 import { normalizeEmail, emailKey } from '../../core/email.js';
-import { customerStore, customersByEmailLocal, customersByExternalId, setWinningPartner, type CustomerRow } from './store.js';
+import { customerStore, customersByEmailLocal, customersByExternalId, setWinningPartners, type CustomerRow } from './store.js';
 
 export type { CustomerRow } from './store.js';
 
@@ -91,9 +91,9 @@ export async function updateCustomers({ ctx, input }: { ctx: Ctx; input: Item[] 
   });
 }
 
-/** The customer is won for this partner unless already won (an affiliate-tool import's referral); in the caller's transaction. */
-export function winCustomer({ ctx, input }: { ctx: Ctx; input: { customerId: string; partnerId: string } }): Promise<boolean> {
-  return setWinningPartner(ctx.db, ctx.workspace.id, input.customerId, input.partnerId);
+/** Each customer won for their partner unless already won (an affiliate-tool import's referrals), in one statement in the caller's transaction; the customers won. */
+export function winCustomers({ ctx, input }: { ctx: Ctx; input: { customerId: string; partnerId: string }[] }): Promise<string[]> {
+  return setWinningPartners(ctx.db, ctx.workspace.id, input);
 }
 
 /**

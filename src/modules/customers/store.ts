@@ -36,13 +36,21 @@ export function customersByExternalId(conn: Conn, workspaceId: string, externalI
   );
 }
 
-/** Records the partner who won the customer, unless one already has; whether this one did. */
-export async function setWinningPartner(conn: Conn, workspaceId: string, customerId: string, partnerId: string): Promise<boolean> {
-  const won = await rows(
+/**
+ * Records the partner who won each customer, unless one already has; the customers won. One
+ * statement, no join (the partner looked up in a JSON object keyed by customer id): a join with
+ * the pairs' rows can be planned to re-read them for each customer.
+ */
+export async function setWinningPartners(conn: Conn, workspaceId: string, pairs: { customerId: string; partnerId: string }[]): Promise<string[]> {
+  if (pairs.length === 0) return [];
+  const partners = JSON.stringify(Object.fromEntries(pairs.map((p) => [p.customerId, p.partnerId])));
+  const won = await rows<{ id: string }>(
     conn,
-    sql`UPDATE customers SET partner_id = ${partnerId}::uuid WHERE id = ${customerId}::uuid AND workspace_id = ${workspaceId}::uuid AND partner_id IS NULL RETURNING 1`,
+    sql`UPDATE customers c SET partner_id = (${partners}::jsonb ->> c.id::text)::uuid
+        WHERE c.workspace_id = ${workspaceId}::uuid AND c.id = ANY(${`{${pairs.map((p) => p.customerId).join(',')}}`}::uuid[]) AND c.partner_id IS NULL
+        RETURNING c.id`,
   );
-  return won.length > 0;
+  return won.map((r) => r.id);
 }
 
 /**

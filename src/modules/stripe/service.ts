@@ -116,6 +116,17 @@ export async function rememberStripeCustomer({
   await store.rememberCustomer(ctx.db, { workspaceId: ctx.workspace.id, ...input });
 }
 
+/** Stripe customer ids remembered for many customers at once (an affiliate-tool import's referrals), in one statement. */
+export async function rememberStripeCustomers({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { stripeCustomerId: string; customerExternalId: string; clickId: string | null }[];
+}): Promise<void> {
+  await store.rememberCustomers(ctx.db, ctx.workspace.id, input);
+}
+
 export async function listStripeEvents({ ctx, input }: { ctx: Ctx; input: ListParams }): Promise<store.EventRow[]> {
   return store.listEvents(ctx.db, ctx.workspace.id, input);
 }

@@ -165,6 +165,23 @@ export async function rememberCustomer(
   );
 }
 
+/** Many at once (an import's referrals), in one statement; a Stripe id given twice keeps its last. */
+export async function rememberCustomers(
+  conn: Conn,
+  workspaceId: string,
+  list: { stripeCustomerId: string; customerExternalId: string; clickId: string | null }[],
+): Promise<void> {
+  const last = [...new Map(list.map((c) => [c.stripeCustomerId, c])).values()];
+  if (last.length === 0) return;
+  await conn.execute(
+    sql`INSERT INTO stripe_customers AS s (workspace_id, stripe_customer_id, customer_external_id, click_id)
+        SELECT ${workspaceId}::uuid, d."stripeCustomerId", d."customerExternalId", d."clickId"
+        FROM jsonb_to_recordset(${JSON.stringify(last)}::jsonb) AS d("stripeCustomerId" text, "customerExternalId" text, "clickId" uuid)
+        ON CONFLICT (workspace_id, stripe_customer_id) DO UPDATE SET customer_external_id = EXCLUDED.customer_external_id,
+          click_id = COALESCE(EXCLUDED.click_id, s.click_id), updated_at = now()`,
+  );
+}
+
 export async function customerOf(conn: Conn, workspaceId: string, stripeCustomerId: string): Promise<StripeCustomerRow | undefined> {
   const [row] = await rows<StripeCustomerRow>(
     conn,

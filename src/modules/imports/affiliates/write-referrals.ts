@@ -3,9 +3,9 @@ import { newId } from '../../../db/ids.js';
 import type { ImportedRecord } from '../../bulk/service.js';
 import { recordImportedReferralClicks } from '../../clicks/service.js';
 import { IMPORTED_REFERRAL_LEAD, insertImportedLeads } from '../../conversions/service.js';
-import { customerIdsByExternalId, customersByIds, importCustomers, winCustomer } from '../../customers/service.js';
+import { customerIdsByExternalId, customersByIds, importCustomers, winCustomers } from '../../customers/service.js';
 import { partnersByEmailOrKey, type MatchedPartner } from '../../partners/service.js';
-import { rememberStripeCustomer } from '../../stripe/service.js';
+import { rememberStripeCustomers } from '../../stripe/service.js';
 import { writeRows } from '../write-rows.js';
 import type { AffiliateSource } from './fields.js';
 import { nothingWritten, rejected, type ReferralRow, type Written } from './rows.js';
@@ -99,7 +99,7 @@ export async function writeReferralRows(ctx: Ctx, rows: ReferralRow[], source: A
     ctx,
     input: written.map((r) => ({ id: r.clickId, linkId: r.partner.defaultLinkId!, partnerId: r.partner.id, createdAt: r.at })),
   });
-  for (const r of written) await winCustomer({ ctx, input: { customerId: r.customerId, partnerId: r.partner.id } });
+  await winCustomers({ ctx, input: written.map((r) => ({ customerId: r.customerId, partnerId: r.partner.id })) });
   await insertImportedLeads({
     ctx,
     input: written.map((r) => ({
@@ -113,11 +113,12 @@ export async function writeReferralRows(ctx: Ctx, rows: ReferralRow[], source: A
     })),
   });
   // A renewal Stripe reports for the customer (§12's invoice.paid) finds them by their Stripe id.
-  for (const r of written) {
-    if (r.row.stripeCustomerId) {
-      await rememberStripeCustomer({ ctx, input: { stripeCustomerId: r.row.stripeCustomerId, customerExternalId: r.row.externalId, clickId: r.clickId } });
-    }
-  }
+  await rememberStripeCustomers({
+    ctx,
+    input: written.flatMap((r) =>
+      r.row.stripeCustomerId ? [{ stripeCustomerId: r.row.stripeCustomerId, customerExternalId: r.row.externalId, clickId: r.clickId }] : [],
+    ),
+  });
   for (const r of written) {
     if (r.isNew) w.created++;
     else w.updated++;
