@@ -153,16 +153,11 @@ export interface StripeCustomerRow {
 }
 
 /** Remembers which customer a Stripe customer id is (the latest checkout's word wins; a known click is kept when the new one has none). */
-export async function rememberCustomer(
+export function rememberCustomer(
   conn: Conn,
   c: { workspaceId: string; stripeCustomerId: string; customerExternalId: string; clickId: string | null },
 ): Promise<void> {
-  await conn.execute(
-    sql`INSERT INTO stripe_customers AS s (workspace_id, stripe_customer_id, customer_external_id, click_id)
-        VALUES (${c.workspaceId}::uuid, ${c.stripeCustomerId}, ${c.customerExternalId}, ${c.clickId}::uuid)
-        ON CONFLICT (workspace_id, stripe_customer_id) DO UPDATE SET customer_external_id = EXCLUDED.customer_external_id,
-          click_id = COALESCE(EXCLUDED.click_id, s.click_id), updated_at = now()`,
-  );
+  return rememberCustomers(conn, c.workspaceId, [c]);
 }
 
 /** Many at once (an import's referrals), in one statement; a Stripe id given twice keeps its last. */

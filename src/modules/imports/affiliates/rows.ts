@@ -1,5 +1,5 @@
-import { translate, translateReason, type ReasonCode } from '../../../i18n/messages.js';
 import type { RejectedRow } from '../job-source.js';
+import { rejectedRow } from '../written.js';
 import { EARLIEST_CREATED_AT } from '../build-row.js';
 import { parseImportDate } from '../dates.js';
 import { MAX_COUPON_CODES } from '../../partners/schemas.js';
@@ -41,10 +41,8 @@ export interface ReferralRow {
 export type ReadRow = { ok: true; partner: PartnerRow } | { ok: true; referral: ReferralRow } | ({ ok: false } & RejectedRow);
 
 /** A rejected row, worded as the link reader words its own. */
-export function rejected(line: number, field: string, reason: ReasonCode, params: Record<string, string | number> = {}): RejectedRow {
-  const r = translateReason(reason, params);
-  return { line, field, reason, message: translate('invalid_field', { ...params, field, reason: r.en, reasonAr: r.ar }) };
-}
+/** A rejected row of the file (rejectedRow, shared with the linktrail source). */
+export const rejected = rejectedRow;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const KEY = /^[a-z0-9_-]{3,50}$/;
@@ -160,12 +158,4 @@ export function referralRow(plan: Plan<ReferralField>, line: number, cells: read
   return { ok: true, referral };
 }
 
-/** What writing one batch's rows did, each row counted once. */
-export interface Written {
-  created: number;
-  updated: number;
-  unchanged: number;
-  failures: RejectedRow[];
-}
-
-export const nothingWritten = (): Written => ({ created: 0, updated: 0, unchanged: 0, failures: [] });
+export { nothingWritten, type Written } from '../written.js';

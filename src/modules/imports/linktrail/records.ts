@@ -3,7 +3,7 @@ import { AppError } from '../../../core/errors.js';
 import { DateTimeInput, Nullable, StringEnum, Uuid } from '../../../http/schemas.js';
 import { findUnstorable } from '../../../http/text-safety.js';
 import { schemaCheck } from '../../../http/validation.js';
-import { translate, translateReason, type ReasonCode } from '../../../i18n/messages.js';
+import { translate, type ReasonCode } from '../../../i18n/messages.js';
 import { CollectionCreate } from '../../collections/schemas.js';
 import { CURRENCIES } from '../../conversions/service.js';
 import { MAX_SALE_AMOUNT } from '../../conversions/schemas.js';
@@ -11,6 +11,7 @@ import { LinkCreate, LinkUpsert } from '../../links/schemas.js';
 import { PartnerCreate } from '../../partners/schemas.js';
 import { TagCreate } from '../../tags/schemas.js';
 import type { RejectedRow } from '../job-source.js';
+import { rejectedRow } from '../written.js';
 
 /**
  * The records of a Linktrail export (GET /api/export) as an import reads them: each line's
@@ -114,8 +115,7 @@ const DATE_FIELDS = ['createdAt', 'updatedAt'];
 const MAX_METADATA_BYTES = 16_384;
 
 export function rejected(line: number, field: string, reason: ReasonCode, params: Record<string, string | number> = {}): { ok: false } & RejectedRow {
-  const r = translateReason(reason, params);
-  return { ok: false, line, field, reason, message: translate('invalid_field', { ...params, field, reason: r.en, reasonAr: r.ar }) };
+  return { ok: false, ...rejectedRow(line, field, reason, params) };
 }
 
 function fromAppError(line: number, err: AppError): { ok: false } & RejectedRow {

@@ -1,15 +1,9 @@
 import type { RejectedRow } from '../job-source.js';
 import { rejected } from './records.js';
 
-/** What writing one batch's records did, each record counted once. */
-export interface Written {
-  created: number;
-  updated: number;
-  unchanged: number;
-  failures: RejectedRow[];
-}
+import type { Written } from '../written.js';
 
-export const nothingWritten = (): Written => ({ created: 0, updated: 0, unchanged: 0, failures: [] });
+export { nothingWritten, type Written } from '../written.js';
 
 /** A record with the line it came from. */
 export interface Line<R> {
