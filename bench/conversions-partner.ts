@@ -3,9 +3,10 @@
  * /api/track/sale on a partner's link (the commission written in the event's transaction) against
  * the same calls on a link without a partner, in one workspace with a program, one server, the
  * same run. Rounds alternate A/B/A/B so drift hits both; the ratio is partner / plain of the
- * median round. PostgreSQL (DATABASE_URL).
+ * median round. Each kind warms up both sides, then ANALYZEs. PostgreSQL (DATABASE_URL).
  */
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { pathToFileURL } from 'node:url';
 import { seed, startServer } from './server.js';
 
@@ -27,7 +28,7 @@ async function round(base: string, headers: Record<string, string>, kind: 'lead'
   const result = await autocannon({
     url: `${base}/api/track/${kind}`,
     method: 'POST',
-    connections: 16,
+    connections: Number(process.env.BENCH_CONNECTIONS ?? 16),
     duration: seconds,
     headers: { ...headers, 'content-type': 'application/json' },
     requests: [
@@ -46,6 +47,16 @@ async function round(base: string, headers: Record<string, string>, kind: 'lead'
   });
   if (result.non2xx + result.errors > 0) throw new Error(`track/${kind}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+async function analyze(): Promise<void> {
+  const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await db.connect();
+  try {
+    await db.query('ANALYZE');
+  } finally {
+    await db.end();
+  }
 }
 
 export async function benchConversionsPartner(seconds = 5, rounds = 3): Promise<{ name: string; value: string }[]> {
@@ -79,7 +90,11 @@ export async function benchConversionsPartner(seconds = 5, rounds = 3): Promise<
     const out: { name: string; value: string }[] = [];
     for (const kind of ['lead', 'sale'] as const) {
       const got: Record<'plain' | 'partner', { rps: number; p99: number }[]> = { plain: [], partner: [] };
-      await round(server.base, headers, kind, clicks.plain, 2); // warm-up
+      // Warm-up on both sides, then ANALYZE, as autovacuum does within a minute on a live database:
+      // the rounds measure steady state, not plans made for the empty tables of a database made a second ago.
+      await round(server.base, headers, kind, clicks.plain, 2);
+      await round(server.base, headers, kind, clicks.partner, 2);
+      await analyze();
       for (let r = 0; r < rounds; r++) {
         for (const side of r % 2 === 0 ? (['plain', 'partner'] as const) : (['partner', 'plain'] as const)) {
           got[side].push(await round(server.base, headers, kind, clicks[side], seconds));

@@ -1,9 +1,10 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePg, NodePgSession } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { sql, type SQL } from 'drizzle-orm';
+import { is, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -58,6 +59,32 @@ export type CopyChunks = AsyncIterable<string> | ((before: Record<string, unknow
 /** Runs a raw SQL fragment and returns its rows, whichever driver is underneath. */
 export async function rows<T>(conn: Conn, query: SQL): Promise<T[]> {
   const result = (await conn.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+const dialect = new PgDialect();
+/** Which statements each pooled connection has prepared: a name is kept per text, so two texts never share one. */
+const preparedNames = new Map<string, string>();
+const MAX_PREPARED = 200;
+
+/**
+ * `rows`, as a named prepared statement on PostgreSQL: parsed and planned once per pooled
+ * connection, then only bound and run (a plan of PostgreSQL's cache: a generic plan after five
+ * custom ones, when no dearer). For the tracking path's statements, whose texts are few and
+ * fixed, where parsing and planning cost as much as running (BENCHMARKS.md). A text not yet
+ * named when MAX_PREPARED are runs unnamed: a statement of changing text would otherwise fill
+ * every connection's memory. PGlite has no plan to keep across calls: plain `rows`.
+ */
+export async function preparedRows<T>(conn: Conn, query: SQL): Promise<T[]> {
+  const session = conn._.session;
+  if (!is(session, NodePgSession)) return rows<T>(conn, query);
+  const built = dialect.sqlToQuery(query);
+  let name = preparedNames.get(built.sql);
+  if (name === undefined && preparedNames.size < MAX_PREPARED) {
+    name = `lt_${createHash('sha1').update(built.sql).digest('base64url').slice(0, 20)}`;
+    preparedNames.set(built.sql, name);
+  }
+  const result = (await session.prepareQuery(built, undefined, name, false).execute()) as unknown as { rows: T[] };
   return result.rows;
 }
 

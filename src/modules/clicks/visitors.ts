@@ -237,8 +237,10 @@ export interface ClickVisitorFacts {
  * (columns visitor, day, "leadsInHour") of another module's statement (the commission a
  * conversion earns reads it with the rest in one round trip): its row by primary key, the
  * workspace's clicks of the same visitor or network through click_visitors_visitor_idx and
- * _network_idx, and the workspace's leads of the hour through lead_events_analytics_idx
- * (conversions' table, read as the click writer writes the analytics module's). `when`, an SQL
+ * _network_idx, and those clicks' leads of the hour through lead_events_click_idx, a probe per
+ * click (conversions' table, read as the click writer writes the analytics module's). The leads
+ * are matched by click id alone, which is the workspace's: a condition on their workspace would
+ * let the planner walk lead_events_analytics_idx, the workspace's whole hour. `when`, an SQL
  * condition, spares its reads when false.
  */
 export function clickVisitorFactsSql(workspaceId: string, clickId: string, at: string, countUpTo: number, when: SQL = sql`true`): SQL {
@@ -250,9 +252,8 @@ export function clickVisitorFactsSql(workspaceId: string, clickId: string, at: s
         SELECT me.visitor::text AS visitor, to_char(me.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
           -- Counted up to countUpTo only: a burst under way (thousands of leads an hour from one
           -- network) costs each of its leads the same few rows, not all of the hour's.
-          (SELECT count(*)::int FROM (SELECT 1 FROM lead_events l
-            WHERE l.workspace_id = ${workspaceId}::uuid AND l.created_at > ${at}::timestamptz - interval '1 hour'
-              AND l.click_id IN (SELECT click_id FROM near) LIMIT ${countUpTo}) x) AS "leadsInHour"
+          (SELECT count(*)::int FROM (SELECT 1 FROM near CROSS JOIN LATERAL (SELECT 1 FROM lead_events l
+            WHERE l.click_id = near.click_id AND l.created_at > ${at}::timestamptz - interval '1 hour') l LIMIT ${countUpTo}) x) AS "leadsInHour"
         FROM me`;
 }
 

@@ -7,7 +7,7 @@
  * sessions): one round trip instead of one per question, each holding the pool's connection.
  */
 import { sql } from 'drizzle-orm';
-import { rows, type Conn } from '../../db/connect.js';
+import { preparedRows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 import { clickVisitorFactsSql, type ClickVisitorFacts } from '../clicks/service.js';
 import { winningPartnerSql } from '../customers/service.js';
@@ -62,7 +62,7 @@ export async function earnFacts(conn: Conn, q: EarnFactsQuery): Promise<EarnFact
     ? sql`(SELECT ${sql.raw(isoTimestamp('min(s.created_at)'))} FROM commissions s
           WHERE s.workspace_id = ${q.workspaceId}::uuid AND s.customer_id = ${q.customerId}::uuid AND s.partner_id = ${q.partnerId}::uuid AND s.type = 'sale')`
     : sql`NULL::text`;
-  const [row] = await rows<EarnFacts>(
+  const [row] = await preparedRows<EarnFacts>(
     conn,
     sql`WITH st AS (${partnerStandingSql(q.workspaceId, q.partnerId)}),
       ${win}

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { rows, type Conn, inList } from '../../db/connect.js';
+import { inList, preparedRows, rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 import { CLAIMED_BY, CLAIMED_BY_SQL, guardFromClaims } from './payout-claims.js';
 
@@ -67,7 +67,7 @@ export async function insertCommissions(conn: Conn, list: NewCommission[]): Prom
   if (list.length === 0) return [];
   // One parameter whatever the count (a statement of 10,000 VALUES rows is too deep for the query builder).
   const data = JSON.stringify(list.map((c, position) => ({ ...c, position })));
-  const written = await rows<CommissionRow & { position: number }>(
+  const written = await preparedRows<CommissionRow & { position: number }>(
     conn,
     sql`WITH d AS (
           SELECT * FROM jsonb_to_recordset(${data}::jsonb) AS d(id uuid, "workspaceId" uuid, "partnerId" uuid, type text, "linkId" uuid, "customerId" uuid,

@@ -33,6 +33,7 @@ import {
   type StripeSaleRef,
   type CustomerInput,
   type EventOrigin,
+  type RollupTiming,
   type EventRow,
   type SaleRow,
 } from './store.js';
@@ -127,11 +128,15 @@ export function onStripeCustomerNamed(listener: StripeCustomerListener): void {
 }
 
 /** The write of a lead or sale, then (on the same connection) the Stripe customer id it names remembered. */
-function rememberingStripeCustomer<R extends { clickId: string }>(ctx: Ctx, input: CustomerFields, write: (db: Conn) => Promise<R | undefined>) {
+function rememberingStripeCustomer<R extends { clickId: string }>(
+  ctx: Ctx,
+  input: CustomerFields,
+  write: (db: Conn, rollups: RollupTiming) => Promise<R | undefined>,
+) {
   const stripeCustomerId = input.stripeCustomerId;
   if (!stripeCustomerId) return write;
-  return async (db: Conn) => {
-    const row = await write(db);
+  return async (db: Conn, rollups: RollupTiming) => {
+    const row = await write(db, rollups);
     if (!row) return row;
     const named = { stripeCustomerId, customerExternalId: input.customerExternalId, clickId: row.clickId };
     for (const listener of stripeCustomerListeners) await listener({ ...ctx, db }, named);
@@ -152,7 +157,7 @@ export async function trackLead({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
   const inOutbox = await conversionWriter(ctx, deps, 'lead');
   const record = (clickId: string, from: EventOrigin) =>
     inOutbox(
-      rememberingStripeCustomer(ctx, input, (db) =>
+      rememberingStripeCustomer(ctx, input, (db, rollups) =>
         recordLead(db, {
           id: newId(),
           workspaceId: ctx.workspace.id,
@@ -162,6 +167,7 @@ export async function trackLead({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
           from,
           metadata: input.metadata,
           customer,
+          rollups,
         }),
       ),
       (row) => asConversion('lead', row, true),
@@ -224,7 +230,7 @@ export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
   // Whether the sale names its click (a partner's click earns for that partner) or reaches it through the customer's latest lead.
   const named = 'coupon' in attribution || attribution.named;
   const inOutbox = await conversionWriter(ctx, deps, 'sale');
-  const writeSale = (db: Conn, at: { clickId: string; leadId: string | null; from: EventOrigin }) =>
+  const writeSale = (db: Conn, at: { clickId: string; leadId: string | null; from: EventOrigin }, rollups: RollupTiming = 'now') =>
     recordSale(db, {
       id: newId(),
       workspaceId: ctx.workspace.id,
@@ -238,12 +244,14 @@ export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
       metadata: input.metadata,
       customer,
       invoiceId: input.invoiceId,
+      rollups,
     });
   const write =
     'coupon' in attribution
-      ? (db: Conn) => withCouponClick(ctx, db, attribution.coupon, customer, writeSale)
+      ? (db: Conn, rollups: RollupTiming) => withCouponClick(ctx, db, attribution.coupon, customer, (d, at) => writeSale(d, at, rollups))
       : // A sale that follows a lead takes the lead's dimensions (its click may be past retention).
-        (db: Conn) => writeSale(db, { ...attribution, from: attribution.leadId ? { leadId: attribution.leadId } : { clickId: attribution.clickId } });
+        (db: Conn, rollups: RollupTiming) =>
+          writeSale(db, { ...attribution, from: attribution.leadId ? { leadId: attribution.leadId } : { clickId: attribution.clickId } }, rollups);
   const record = () => inOutbox(rememberingStripeCustomer(ctx, input, write), (row) => asConversion('sale', row, named));
   const recorded = await record();
   if (recorded || 'coupon' in attribution) return recorded!;

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import { rows, type Conn } from '../../db/connect.js';
+import { preparedRows, rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 import type { CustomerRow } from '../customers/service.js';
 import { eventKeys, linkDaysOfEvents, linkRevenueOfSales } from './event-rollups.js';
@@ -111,6 +111,37 @@ function revenueEventSql(counts: SQL) {
       RETURNING 1`;
 }
 
+/** A lead's counts: analytics_rollups, then its link's day. */
+const LEAD_ROLLUPS = (): SQL => sql`ru AS (${rollupEventSql(sql`0, 1, 0, 0`, sql`leads = r.leads + EXCLUDED.leads`)}),
+      ld AS (${linkDaysOfEvents(1, 0, 'ru')})`;
+
+/** A sale's counts and money: analytics_rollups, the revenue rollups, its link's day and its link's money. */
+const SALE_ROLLUPS = (): SQL => sql`ru AS (${rollupEventSql(sql`0, 0, 1, ev.amount - ev.refunded_amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)}),
+      rm AS (${revenueEventSql(sql`1, ev.amount - ev.refunded_amount, ev.refunded_amount`)}),
+      ld AS (${linkDaysOfEvents(0, 1, 'rm')}),
+      lm AS (${linkRevenueOfSales(sql`amount - refunded_amount`, sql`refunded_amount`, 'ld')})`;
+
+/**
+ * When an event's rollups are written: in its recording statement (`now`), or, for an event of a
+ * partner's click, by rollUpEvent as the last write of the caller's transaction
+ * (`lastUnlessPlain`). Rollup rows are shared by every event of a link and day: their locks are
+ * held until the commit, and a partner's event still has its commission to decide and write
+ * first. Written last, the rows are held for one statement, as a plain event holds them.
+ */
+export type RollupTiming = 'now' | 'lastUnlessPlain';
+
+/** The name of the recording statement's insert: `ev` itself, or `ins` when `ev` keeps only what is rolled up now. */
+const inserted = (timing: RollupTiming = 'now') => sql.raw(timing === 'now' ? 'ev' : 'ins');
+
+/** The rollup writes of the statement; with `lastUnlessPlain`, `ev` is the inserted event only when it has no partner (the final SELECT reads `ins` as `ev`). */
+function rolledUp(timing: RollupTiming = 'now', rollups: () => SQL): SQL {
+  if (timing === 'now') return rollups();
+  return sql`ev AS (SELECT * FROM ins WHERE ins.partner_id IS NULL),
+      ${rollups()}`;
+}
+
+const rollupsDeferred = (timing: RollupTiming = 'now') => (timing === 'now' ? sql`false` : sql`ev.partner_id IS NOT NULL`);
+
 /** The customer as the API's Customer record (customers/schemas.ts), read from the upsert's `c`. */
 const CUSTOMER_COLUMNS = `c.id, c.external_id AS "externalId", c.name, c.email, c.avatar, c.partner_id AS "partnerId",
   ${isoTimestamp('c.created_at')} AS "createdAt", ${isoTimestamp('c.updated_at')} AS "updatedAt"`;
@@ -135,6 +166,8 @@ export interface EventRow {
   partnerId: string | null;
   clickAt: string | null;
   country: string | null;
+  /** The event's rollups are left to rollUpEvent, later in the caller's transaction (`rollups: 'lastUnlessPlain'`). */
+  rollupsDeferred: boolean;
 }
 
 export interface SaleRow extends EventRow {
@@ -151,25 +184,35 @@ export interface SaleRow extends EventRow {
  */
 export async function recordLead(
   conn: Conn,
-  e: { id: string; workspaceId: string; customerId: string; eventName: string; clickId: string; from: EventOrigin; metadata: unknown; customer: CustomerInput },
+  e: {
+    id: string;
+    workspaceId: string;
+    customerId: string;
+    eventName: string;
+    clickId: string;
+    from: EventOrigin;
+    metadata: unknown;
+    customer: CustomerInput;
+    rollups?: RollupTiming;
+  },
 ): Promise<EventRow | undefined> {
-  const [row] = await rows<EventRow>(
+  const [row] = await preparedRows<EventRow>(
     conn,
     sql`WITH src AS (${sourceSql(e.workspaceId, e.from)}),
       c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer)}),
-      ev AS (
+      ${inserted(e.rollups)} AS (
         INSERT INTO lead_events (id, workspace_id, event_name, click_id, link_id, customer_id, metadata, ${sql.raw(DIMENSIONS)})
         SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.clickId}::uuid, src.link_id, c.id, ${json(e.metadata)}::jsonb,
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
-      ru AS (${rollupEventSql(sql`0, 1, 0, 0`, sql`leads = r.leads + EXCLUDED.leads`)}),
-      ld AS (${linkDaysOfEvents(1, 0, 'ru')})
+      ${rolledUp(e.rollups, LEAD_ROLLUPS)}
       SELECT ev.id, ev.event_name AS "eventName", ev.click_id AS "clickId", ev.link_id AS "linkId", ev.metadata,
         ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt", ev.partner_id AS "partnerId", ev.country,
         (SELECT ${sql.raw(isoTimestamp('k.created_at'))} FROM clicks k WHERE k.id = ev.click_id AND k.workspace_id = ev.workspace_id LIMIT 1) AS "clickAt",
-        (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
-      FROM ev`,
+        (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer,
+        ${rollupsDeferred(e.rollups)} AS "rollupsDeferred"
+      FROM ${inserted(e.rollups)} AS ev`,
   );
   return row;
 }
@@ -192,14 +235,15 @@ export async function recordSale(
     stripe?: { invoiceId: string | null; paymentIntentId: string | null; refundedAmount: number };
     /** POST /api/track/sale's invoiceId, or a Stripe sale's invoice: a second sale naming one earns nothing. */
     invoiceId?: string | null;
+    rollups?: RollupTiming;
   },
 ): Promise<SaleRow | undefined> {
   const stripe = e.stripe ?? { invoiceId: null, paymentIntentId: null, refundedAmount: 0 };
-  const [row] = await rows<SaleRow>(
+  const [row] = await preparedRows<SaleRow>(
     conn,
     sql`WITH src AS (${sourceSql(e.workspaceId, e.from)}),
       c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer)}),
-      ev AS (
+      ${inserted(e.rollups)} AS (
         INSERT INTO sale_events (id, workspace_id, event_name, amount, currency, click_id, link_id, lead_id, customer_id, metadata,
           refunded_amount, stripe_invoice_id, stripe_payment_intent_id, invoice_id, ${sql.raw(DIMENSIONS)})
         SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.amount}::bigint, ${e.currency}::text, ${e.clickId}::uuid,
@@ -209,19 +253,28 @@ export async function recordSale(
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
-      ru AS (${rollupEventSql(sql`0, 0, 1, ev.amount - ev.refunded_amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)}),
-      rm AS (${revenueEventSql(sql`1, ev.amount - ev.refunded_amount, ev.refunded_amount`)}),
-      ld AS (${linkDaysOfEvents(0, 1, 'rm')}),
-      lm AS (${linkRevenueOfSales(sql`amount - refunded_amount`, sql`refunded_amount`, 'ld')})
+      ${rolledUp(e.rollups, SALE_ROLLUPS)}
       SELECT ev.id, ev.event_name AS "eventName", ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId",
         ev.link_id AS "linkId", ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
         ev.invoice_id IS NOT NULL AND EXISTS (SELECT 1 FROM sale_events o WHERE o.workspace_id = ev.workspace_id AND o.invoice_id = ev.invoice_id AND o.id <> ev.id) AS "invoiceRepeat",
         ev.partner_id AS "partnerId", ev.country,
         (SELECT ${sql.raw(isoTimestamp('k.created_at'))} FROM clicks k WHERE k.id = ev.click_id AND k.workspace_id = ev.workspace_id LIMIT 1) AS "clickAt",
-        (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer
-      FROM ev`,
+        (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer,
+        ${rollupsDeferred(e.rollups)} AS "rollupsDeferred"
+      FROM ${inserted(e.rollups)} AS ev`,
   );
   return row;
+}
+
+/** Writes the rollups a recording statement left to the end of its transaction (RollupTiming), as that statement would have. */
+export async function rollUpEvent(conn: Conn, kind: 'lead' | 'sale', workspaceId: string, id: string): Promise<void> {
+  const table = sql.raw(kind === 'lead' ? 'lead_events' : 'sale_events');
+  await preparedRows(
+    conn,
+    sql`WITH ev AS (SELECT * FROM ${table} WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid),
+      ${kind === 'lead' ? LEAD_ROLLUPS() : SALE_ROLLUPS()}
+      SELECT 1`,
+  );
 }
 
 export interface StripeSaleRef {

@@ -6,6 +6,7 @@ import { earnForConversion, type StoredConversion } from '../commissions/service
 import { eventById } from '../events/service.js';
 import { findProgram } from '../program/service.js';
 import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.js';
+import { rollUpEvent, type RollupTiming } from './store.js';
 
 /** What a tracked event's webhook needs: the short links' origin (the Event record's shortUrl), and whom to wake. */
 export interface ConversionEventDeps {
@@ -21,8 +22,8 @@ const EVENT_TYPE = { lead: 'lead.created', sale: 'sale.created' } as const;
  * wanted and, when the workspace has a partner program, the commission it earns (`asConversion`
  * tells commissions what was stored).
  */
-export type ConversionWriter = <R extends { id: string }>(
-  write: (db: Conn) => Promise<R | undefined>,
+export type ConversionWriter = <R extends { id: string; rollupsDeferred: boolean }>(
+  write: (db: Conn, rollups: RollupTiming) => Promise<R | undefined>,
   asConversion: (row: R) => StoredConversion,
 ) => Promise<R | undefined>;
 
@@ -37,16 +38,18 @@ export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind
   const webhook = wanted.has(EVENT_TYPE[kind]);
   // Writers take rollups and link days in one order (analytics/store-rollup-writes.ts), so they do not deadlock on
   // them; should PostgreSQL still end the write for a deadlock, it rolled back whole and runs again.
-  if (!webhook && !program) return (write) => retryOnConflict(() => write(ctx.db));
+  if (!webhook && !program) return (write) => retryOnConflict(() => write(ctx.db, 'now'));
   return async (write, asConversion) => {
     let queued = 0;
     const recorded = await retryOnConflict(() =>
       withTransaction(ctx.db, async (tx) => {
-        const row = await write(tx);
+        // A partner's event leaves its rollups to the end: their rows, shared by a link's events, stay locked only briefly (store.ts RollupTiming).
+        const row = await write(tx, 'lastUnlessPlain');
         if (!row) return undefined;
         const txCtx = { ...ctx, db: tx };
         if (program) await earnForConversion({ ctx: txCtx, input: { program, conversion: asConversion(row), wanted } });
         queued = webhook ? await recordConversionEvent(txCtx, deps, kind, row.id) : 0;
+        if (row.rollupsDeferred) await rollUpEvent(tx, kind, ctx.workspace.id, row.id);
         return row;
       }),
     );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { rows, type Conn } from '../../db/connect.js';
+import { preparedRows, rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 import type { ProgramSettings } from './schemas.js';
 
@@ -25,7 +25,7 @@ type Selected = Omit<ProgramRow, keyof ProgramSettings> &
 const flat = ({ settings, ...row }: Selected): ProgramRow => ({ ...row, ...settings, holdingDays: row.holdingDays, attributionDays: row.attributionDays });
 
 export async function programRow(conn: Conn, workspaceId: string, lock = false): Promise<ProgramRow | undefined> {
-  const [row] = await rows<Selected>(
+  const [row] = await preparedRows<Selected>(
     conn,
     sql`SELECT ${SELECTION} FROM programs p WHERE p.workspace_id = ${workspaceId}::uuid ${lock ? sql`FOR UPDATE` : sql``}`,
   );

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { rows, type Conn } from '../../db/connect.js';
+import { preparedRows, rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 import type { ClickEventRef, EventType, OutboxEvent } from './event-types.js';
 
@@ -93,7 +93,7 @@ export async function insertOutboxEvents(conn: Conn, events: OutboxEvent[], endp
 
 /** The event types some enabled endpoint of the workspace subscribes to (one indexed read). */
 export async function subscribedTypes(conn: Conn, workspaceId: string): Promise<Set<EventType>> {
-  const found = await rows<{ type: EventType }>(
+  const found = await preparedRows<{ type: EventType }>(
     conn,
     sql`SELECT DISTINCT unnest(events) AS type FROM webhook_endpoints
         WHERE workspace_id = ${workspaceId}::uuid AND deleted_at IS NULL AND NOT disabled`,

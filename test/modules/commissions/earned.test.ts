@@ -7,7 +7,9 @@
  * partners earn; nothing earns before the program exists; custom commissions, release and reversal.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { rows } from '../../../src/db/connect.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { DESKTOP } from '../../helpers/visitors.js';
 import { workspaceWithCollection } from '../../helpers/client.js';
@@ -103,6 +105,69 @@ describe('commissions earned by leads and sales', () => {
     expect(plainLead.customer.partnerId).toBeNull();
     const [customer] = await api.ok('GET', `/api/customers?externalId=cust-1`);
     expect(customer.partnerId).toBe(ana.id);
+  });
+
+  test("a partner's lead and sale count in analytics as a plain link's do (their rollups are written last in the transaction)", async () => {
+    const api = await programWith([
+      { event: 'lead', type: 'flat', amount: 500 },
+      { event: 'sale', type: 'flat', amount: 150 },
+    ]);
+    const ana = await api.partner('Ana');
+    const plainPath = await api.plainLink();
+    await api.lead(await api.click(ana.linkPath), 'p-1');
+    await api.sale('p-1', 2500);
+    await api.lead(await api.click(plainPath), 'q-1');
+    await api.sale('q-1', 700);
+    expect((await api.commissions()).map((c) => [c.type, c.partnerId])).toEqual([
+      ['lead', ana.id],
+      ['sale', ana.id],
+    ]);
+    const groups = async (query: string) =>
+      ((await api.ok('GET', `/api/analytics?take=100${query}`)) as Record<string, unknown>[]).map((g) => [g.key, g.clicks, g.leads, g.sales, g.saleAmount, g.revenue]);
+    const links = await api.ok('GET', '/api/links?take=100');
+    const linkOf = (path: string) => links.find((l: { shortUrl: string }) => new URL(l.shortUrl).pathname === path).id;
+    expect((await groups('&groupBy=partner')).sort()).toEqual(
+      [
+        [ana.id, 1, 1, 1, 2500, { usd: 2500 }],
+        ['(none)', 1, 1, 1, 700, { usd: 700 }],
+      ].sort(),
+    );
+    expect((await groups('&groupBy=link')).sort()).toEqual(
+      [
+        [linkOf(ana.linkPath), 1, 1, 1, 2500, { usd: 2500 }],
+        [linkOf(plainPath), 1, 1, 1, 700, { usd: 700 }],
+      ].sort(),
+    );
+    // Today's events are answered from raw rows at the edges: the rollup tables themselves, a link each.
+    const ws = api.ws.id;
+    const [partnerLink, plainLink] = [linkOf(ana.linkPath), linkOf(plainPath)];
+    const days = await rows<{ link: string; leads: number; sales: number }>(
+      t.database.db,
+      sql`SELECT link_id::text AS link, sum(leads)::int AS leads, sum(sales)::int AS sales FROM link_daily_stats WHERE workspace_id = ${ws}::uuid GROUP BY 1`,
+    );
+    expect(Object.fromEntries(days.map((d) => [d.link, [d.leads, d.sales]]))).toEqual({ [partnerLink]: [1, 1], [plainLink]: [1, 1] });
+    const money = await rows<{ link: string; amount: number }>(
+      t.database.db,
+      sql`SELECT link_id::text AS link, sum(amount)::int AS amount FROM link_daily_revenue WHERE workspace_id = ${ws}::uuid GROUP BY 1`,
+    );
+    expect(Object.fromEntries(money.map((d) => [d.link, d.amount]))).toEqual({ [partnerLink]: 2500, [plainLink]: 700 });
+    // Each link's totals by day and hour, under its partner (nobody's: the zero id); the workspace's every dimension counts both.
+    const linkTotals = await rows<{ link: string; partner: string; level: string; leads: number; sales: number; amount: number }>(
+      t.database.db,
+      sql`SELECT scope_id::text AS link, partner_id::text AS partner, level::text AS level, sum(leads)::int AS leads, sum(sales)::int AS sales,
+            sum(amount)::int AS amount FROM analytics_rollups WHERE workspace_id = ${ws}::uuid AND scope_id <> workspace_id AND dim = '' GROUP BY 1, 2, 3`,
+    );
+    const nobody = '00000000-0000-0000-0000-000000000000';
+    const sorted = <T,>(xs: T[]) => xs.map((x) => JSON.stringify(x)).sort();
+    expect(sorted(linkTotals.map((r) => [r.link, r.partner, r.level, r.leads, r.sales, r.amount]))).toEqual(
+      sorted(['d', 'h'].flatMap((level) => [[partnerLink, ana.id, level, 1, 1, 2500], [plainLink, nobody, level, 1, 1, 700]])),
+    );
+    const [everyDim] = await rows<{ off: number }>(
+      t.database.db,
+      sql`SELECT count(*)::int AS off FROM (SELECT dim, level FROM analytics_rollups WHERE workspace_id = ${ws}::uuid AND scope_id = workspace_id
+            GROUP BY 1, 2 HAVING sum(leads) <> 2 OR sum(sales) <> 2 OR sum(amount) <> 3200) x`,
+    );
+    expect(everyDim!.off).toBe(0);
   });
 
   test("who earns: the winner on later sales; another partner's named click earns for them, held as a duplicate customer; a lead on a plain link earns nothing", async () => {
