@@ -116,7 +116,8 @@ const LEAD_ROLLUPS = (): SQL => sql`ru AS (${rollupEventSql(sql`0, 1, 0, 0`, sql
       ld AS (${linkDaysOfEvents(1, 0, 'ru')})`;
 
 /** A sale's counts and money: analytics_rollups, the revenue rollups, its link's day and its link's money. */
-const SALE_ROLLUPS = (): SQL => sql`ru AS (${rollupEventSql(sql`0, 0, 1, ev.amount - ev.refunded_amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)}),
+const SALE_ROLLUPS =
+  (): SQL => sql`ru AS (${rollupEventSql(sql`0, 0, 1, ev.amount - ev.refunded_amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)}),
       rm AS (${revenueEventSql(sql`1, ev.amount - ev.refunded_amount, ev.refunded_amount`)}),
       ld AS (${linkDaysOfEvents(0, 1, 'rm')}),
       lm AS (${linkRevenueOfSales(sql`amount - refunded_amount`, sql`refunded_amount`, 'ld')})`;

@@ -123,7 +123,14 @@ describe('commissions earned by leads and sales', () => {
       ['sale', ana.id],
     ]);
     const groups = async (query: string) =>
-      ((await api.ok('GET', `/api/analytics?take=100${query}`)) as Record<string, unknown>[]).map((g) => [g.key, g.clicks, g.leads, g.sales, g.saleAmount, g.revenue]);
+      ((await api.ok('GET', `/api/analytics?take=100${query}`)) as Record<string, unknown>[]).map((g) => [
+        g.key,
+        g.clicks,
+        g.leads,
+        g.sales,
+        g.saleAmount,
+        g.revenue,
+      ]);
     const links = await api.ok('GET', '/api/links?take=100');
     const linkOf = (path: string) => links.find((l: { shortUrl: string }) => new URL(l.shortUrl).pathname === path).id;
     expect((await groups('&groupBy=partner')).sort()).toEqual(
@@ -158,9 +165,14 @@ describe('commissions earned by leads and sales', () => {
             sum(amount)::int AS amount FROM analytics_rollups WHERE workspace_id = ${ws}::uuid AND scope_id <> workspace_id AND dim = '' GROUP BY 1, 2, 3`,
     );
     const nobody = '00000000-0000-0000-0000-000000000000';
-    const sorted = <T,>(xs: T[]) => xs.map((x) => JSON.stringify(x)).sort();
+    const sorted = <T>(xs: T[]) => xs.map((x) => JSON.stringify(x)).sort();
     expect(sorted(linkTotals.map((r) => [r.link, r.partner, r.level, r.leads, r.sales, r.amount]))).toEqual(
-      sorted(['d', 'h'].flatMap((level) => [[partnerLink, ana.id, level, 1, 1, 2500], [plainLink, nobody, level, 1, 1, 700]])),
+      sorted(
+        ['d', 'h'].flatMap((level) => [
+          [partnerLink, ana.id, level, 1, 1, 2500],
+          [plainLink, nobody, level, 1, 1, 700],
+        ]),
+      ),
     );
     const [everyDim] = await rows<{ off: number }>(
       t.database.db,
