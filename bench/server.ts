@@ -48,7 +48,9 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   };
   // BENCH_MAIN: another build to compare with (a copy of an earlier dist/ inside the checkout, so its imports resolve).
   const main = process.env.BENCH_MAIN ?? 'dist/main.js';
-  const child = spawn(process.execPath, ['--max-semi-space-size=64', main], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_CPU_PROF: a directory for the server's CPU profile (node --cpu-prof), written when it stops.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', ...profile, main], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let log = '';
   child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const base = `http://127.0.0.1:${port}`;

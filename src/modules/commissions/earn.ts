@@ -3,6 +3,7 @@
  * and written in the transaction that stores the event (`ctx.db`): both or neither, so a replay,
  * a retried Stripe event or a restart never pays twice or misses.
  */
+import type { SQL } from 'drizzle-orm';
 import type { Ctx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
 import { earningsOf, earnsWithinDuration, rewardFor, type ProgramRow, type Reward } from '../program/service.js';
@@ -32,8 +33,8 @@ export interface StoredConversion {
   /** A sale that named its click (clickId, leadEventName, a coupon); false: found through the customer (latest lead, an invoice). */
   named: boolean;
   invoiceRepeat?: boolean;
-  /** When an affiliate-tool import says this partner referred the customer, if it does (conversions answer; maxDuration counts from it). */
-  referredAt?: (ctx: Ctx, partnerId: string) => Promise<string | undefined>;
+  /** When an affiliate-tool import says this partner referred the customer (null: it does not), as a scalar query conversions write; maxDuration counts from it. */
+  referredAtSql?: (workspaceId: string, partnerId: string) => SQL;
 }
 
 const DAY_MS = 86_400_000;
@@ -113,9 +114,8 @@ function fraudVerdict(
  * "Moving in": renewals keep earning as they did in the old tool, and stop when they did). The
  * import's date is asked of the conversion's writer, only for a reward with maxDuration.
  */
-async function durationStart(ctx: Ctx, c: StoredConversion, partnerId: string, firstSaleAt: string | undefined): Promise<string | undefined> {
-  const referred = await c.referredAt?.(ctx, partnerId);
-  const dates = [firstSaleAt, referred].filter((d): d is string => typeof d === 'string');
+function durationStart(facts: EarnFacts): string | undefined {
+  const dates = [facts.firstSaleAt, facts.referredAt].filter((d): d is string => typeof d === 'string');
   return dates.sort()[0];
 }
 
@@ -133,6 +133,7 @@ function factsOf(ctx: Ctx, program: ProgramRow, c: StoredConversion, partnerId: 
     customerId: c.customer.id,
     win: !c.customer.partnerId,
     firstSale: c.kind === 'sale',
+    referredAt: c.kind === 'sale' ? c.referredAtSql?.(ctx.workspace.id, partnerId) : undefined,
     visitor: rules.burst || rules.sameVisitor ? { clickId: c.clickId, at: c.createdAt, countUpTo: BURST_LEADS + 1, whenNoUser: rules.burst } : undefined,
     signedIn: rules.sameVisitor,
   });
@@ -159,7 +160,7 @@ export async function earnForConversion(
   const reward = rewardFor((facts.rewards ?? []) as Reward[], event, program.currency);
   if (!reward) return undefined;
   if (c.kind === 'sale' && reward.maxDuration !== undefined) {
-    const first = await durationStart(ctx, c, earning.partnerId, facts.firstSaleAt ?? undefined);
+    const first = durationStart(facts);
     if (first && !earnsWithinDuration(new Date(first), new Date(c.createdAt), reward.maxDuration, false)) return undefined;
   }
   const { earnings, currency } = earningsOf(reward, event, program.currency);

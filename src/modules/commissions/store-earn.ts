@@ -6,7 +6,7 @@
  * other modules' parts come from their services (partners, program, customers, clicks,
  * sessions): one round trip instead of one per question, each holding the pool's connection.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { preparedRows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 import { clickVisitorFactsSql, type ClickVisitorFacts } from '../clicks/service.js';
@@ -25,6 +25,8 @@ export interface EarnFacts {
   rewards: unknown[] | null;
   /** When the pair's first sale commission was made (null: none yet, or not asked). */
   firstSaleAt: string | null;
+  /** When an import says the partner referred the customer (null: it does not, or not asked). */
+  referredAt: string | null;
   /** The pair's first commission (null: none yet). */
   first: { status: StoredStatus; holdReasons: string[]; reversedReason: string | null } | null;
   /** The click's visitor (clicks' clickVisitorFacts): null when not asked, when the pair has a first commission, or when none is kept. */
@@ -41,6 +43,8 @@ export interface EarnFactsQuery {
   win: boolean;
   /** Read the pair's first sale (a sale's reward may have a maxDuration). */
   firstSale: boolean;
+  /** The conversions' scalar query of when an import says the partner referred the customer (a sale's maxDuration counts from it too). */
+  referredAt?: SQL;
   /** Read the click's visitor for a pair's first commission: `whenNoUser` false reads it only for a partner with a user. */
   visitor?: { clickId: string; at: string; countUpTo: number; whenNoUser: boolean };
   /** Ask sessions whether the partner's user signed in from the click's visitor. */
@@ -74,6 +78,7 @@ export async function earnFacts(conn: Conn, q: EarnFactsQuery): Promise<EarnFact
       SELECT st.status, st.group_id AS "groupId", st.user_id AS "userId", st.email,
         ${groupRewardsSql(q.workspaceId, sql`st.group_id`)} AS rewards,
         ${firstSale} AS "firstSaleAt",
+        (${q.referredAt ?? sql`SELECT NULL::text`}) AS "referredAt",
         (SELECT row_to_json(pf) FROM pf) AS first,
         (SELECT row_to_json(cv) FROM cv) AS visitor,
         ${signedIn} AS "signedIn"

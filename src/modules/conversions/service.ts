@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import { newId, isUuid } from '../../db/ids.js';
 import { withTransaction } from '../../core/transaction.js';
 import { invalid } from '../../core/errors.js';
@@ -12,7 +13,7 @@ import { conversionWriter, queueConversionEvent, type ConversionEventDeps } from
 import type { IdHolder } from '../../db/resource-table.js';
 import type { Conn } from '../../db/connect.js';
 import {
-  earliestPartnerLead,
+  earliestPartnerLeadSql,
   eventHolders,
   saleRefunds,
   insertImportedLeads as insertLeads,
@@ -66,7 +67,7 @@ function asConversion(kind: 'lead' | 'sale', row: EventRow & Partial<SaleRow>, n
     currency: row.currency,
     named,
     invoiceRepeat: row.invoiceRepeat,
-    referredAt: (ctx, partnerId) => importedReferralAt({ ctx, input: { customerId: row.customer.id, partnerId } }),
+    referredAtSql: (workspaceId, partnerId) => importedReferralAtSql(workspaceId, row.customer.id, partnerId),
   };
 }
 
@@ -382,10 +383,10 @@ export const IMPORTED_REFERRAL_LEAD = 'Imported referral';
 /**
  * When an import says the customer was referred by this partner (their earliest `Imported
  * referral` lead attributed to the partner), if it does: `maxDuration` counts from that date, as
- * it did in the tool the customer came from.
+ * it did in the tool the customer came from. A scalar query the commission's facts read (store-earn.ts).
  */
-export function importedReferralAt({ ctx, input }: { ctx: Ctx; input: { customerId: string; partnerId: string } }): Promise<string | undefined> {
-  return earliestPartnerLead(ctx.db, ctx.workspace.id, input.customerId, input.partnerId, IMPORTED_REFERRAL_LEAD);
+function importedReferralAtSql(workspaceId: string, customerId: string, partnerId: string): SQL {
+  return earliestPartnerLeadSql(workspaceId, customerId, partnerId, IMPORTED_REFERRAL_LEAD);
 }
 
 /** The refunded amounts of the workspace's sales with these ids (an import compares them with its file's). */

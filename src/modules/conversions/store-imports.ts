@@ -147,18 +147,8 @@ export async function saleRefunds(conn: Conn, workspaceId: string, ids: string[]
   return new Map(found.map((r) => [r.id, Number(r.refunded)]));
 }
 
-/** When the customer's earliest lead of this name, attributed to this partner, was dated; undefined: none. */
-export async function earliestPartnerLead(
-  conn: Conn,
-  workspaceId: string,
-  customerId: string,
-  partnerId: string,
-  eventName: string,
-): Promise<string | undefined> {
-  const [row] = await rows<{ at: string | null }>(
-    conn,
-    sql`SELECT ${sql.raw(isoTimestamp('min(created_at)'))} AS at FROM lead_events
-        WHERE workspace_id = ${workspaceId}::uuid AND customer_id = ${customerId}::uuid AND partner_id = ${partnerId}::uuid AND event_name = ${eventName}`,
-  );
-  return row?.at ?? undefined;
+/** When the customer's earliest lead of this name, attributed to this partner, was dated (null: none), as a scalar query of another statement. */
+export function earliestPartnerLeadSql(workspaceId: string, customerId: string, partnerId: string, eventName: string): SQL {
+  return sql`SELECT ${sql.raw(isoTimestamp('min(created_at)'))} FROM lead_events
+        WHERE workspace_id = ${workspaceId}::uuid AND customer_id = ${customerId}::uuid AND partner_id = ${partnerId}::uuid AND event_name = ${eventName}`;
 }
