@@ -139,50 +139,59 @@ function factsOf(ctx: Ctx, program: ProgramRow, c: StoredConversion, partnerId: 
   });
 }
 
+/** What earning wrote: the commission (none when the conversion earns none), and whether the caller's `alongside` ran with it. */
+export interface Earned {
+  commission?: CommissionRow;
+  alongsideWritten: boolean;
+}
+
+const NOTHING_EARNED: Earned = { alongsideWritten: false };
+
 /**
- * The commission the conversion earns, written; undefined when it earns none. Two statements
- * for a partner's conversion (earnFacts, then the insert), and a third for the commission.created
- * webhook when an endpoint wants it (`wanted`: the types the caller read for this write, if any).
+ * The commission the conversion earns, written. Two statements for a partner's conversion
+ * (earnFacts, then the insert), and a third for the commission.created webhook when an endpoint
+ * wants it (`wanted`: the types the caller read for this write, if any). `alongside`: the
+ * caller's WITH queries, written in the insert's statement when there is one (the conversion's
+ * rollups, taken last in its transaction).
  */
-export async function earnForConversion(
-  ctx: Ctx,
-  program: ProgramRow,
-  c: StoredConversion,
-  wanted?: ReadonlySet<EventType>,
-): Promise<CommissionRow | undefined> {
+export async function earnForConversion(ctx: Ctx, program: ProgramRow, c: StoredConversion, wanted?: ReadonlySet<EventType>, alongside?: SQL): Promise<Earned> {
   const earning = earningPartner(c, program);
-  if (!earning) return undefined;
+  if (!earning) return NOTHING_EARNED;
   // The customer's first earning partner wins them (a partner of a named click within the window, or the one who won): in factsOf's statement.
   const facts = await factsOf(ctx, program, c, earning.partnerId);
-  if (facts?.status !== 'approved') return undefined;
-  if (c.kind === 'sale' && c.invoiceRepeat) return undefined;
+  if (facts?.status !== 'approved') return NOTHING_EARNED;
+  if (c.kind === 'sale' && c.invoiceRepeat) return NOTHING_EARNED;
   const event = { kind: c.kind, eventName: c.eventName, amount: c.amount, currency: c.currency, country: c.country, metadata: c.metadata };
   const reward = rewardFor((facts.rewards ?? []) as Reward[], event, program.currency);
-  if (!reward) return undefined;
+  if (!reward) return NOTHING_EARNED;
   if (c.kind === 'sale' && reward.maxDuration !== undefined) {
     const first = durationStart(facts);
-    if (first && !earnsWithinDuration(new Date(first), new Date(c.createdAt), reward.maxDuration, false)) return undefined;
+    if (first && !earnsWithinDuration(new Date(first), new Date(c.createdAt), reward.maxDuration, false)) return NOTHING_EARNED;
   }
   const { earnings, currency } = earningsOf(reward, event, program.currency);
   const verdict = fraudVerdict(program, c, { id: earning.partnerId, email: facts.email, userId: facts.userId }, earning.duplicate, facts);
-  const written = await insertCommissions(ctx.db, [
-    {
-      id: newId(),
-      workspaceId: ctx.workspace.id,
-      partnerId: earning.partnerId,
-      type: c.kind,
-      linkId: c.linkId,
-      customerId: c.customer.id,
-      eventId: c.id,
-      saleAmount: c.kind === 'sale' ? (c.amount ?? null) : null,
-      currency,
-      earnings,
-      ...verdict,
-      description: null,
-      at: c.createdAt,
-      holdingDays: program.holdingDays,
-    },
-  ]);
+  const written = await insertCommissions(
+    ctx.db,
+    [
+      {
+        id: newId(),
+        workspaceId: ctx.workspace.id,
+        partnerId: earning.partnerId,
+        type: c.kind,
+        linkId: c.linkId,
+        customerId: c.customer.id,
+        eventId: c.id,
+        saleAmount: c.kind === 'sale' ? (c.amount ?? null) : null,
+        currency,
+        earnings,
+        ...verdict,
+        description: null,
+        at: c.createdAt,
+        holdingDays: program.holdingDays,
+      },
+    ],
+    alongside,
+  );
   await commissionsCreated(ctx, written, wanted);
-  return written[0];
+  return { commission: written[0], alongsideWritten: alongside !== undefined };
 }

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import { audit, auditedChange } from '../../core/audit.js';
 import type { Ctx } from '../../core/context.js';
 import { CURRENCIES } from '../../core/currencies.js';
@@ -10,7 +11,7 @@ import { exactSum } from '../analytics/service.js';
 import { partnerStanding, type EarningsReader, type PartnerEarnings } from '../partners/service.js';
 import { findProgram, type ProgramRow } from '../program/service.js';
 import type { EventType } from '../webhooks/service.js';
-import { earnForConversion as earn, type StoredConversion } from './earn.js';
+import { earnForConversion as earn, type Earned, type StoredConversion } from './earn.js';
 import { commissionsCreated, commissionsUpdated } from './events.js';
 import { holdForDispute, releaseDisputeHold } from './disputes.js';
 import { followRefund } from './refunds.js';
@@ -41,9 +42,9 @@ export function earnForConversion({
   input,
 }: {
   ctx: Ctx;
-  input: { program: ProgramRow; conversion: StoredConversion; wanted?: ReadonlySet<EventType> };
-}): Promise<CommissionRow | undefined> {
-  return earn(ctx, input.program, input.conversion, input.wanted);
+  input: { program: ProgramRow; conversion: StoredConversion; wanted?: ReadonlySet<EventType>; alongside?: SQL };
+}): Promise<Earned> {
+  return earn(ctx, input.program, input.conversion, input.wanted, input.alongside);
 }
 
 /** GET /api/commissions: newest first by default; `payable` and `pending` split by payableAt. */

@@ -61,9 +61,10 @@ export interface NewCommission {
 /**
  * Inserts commissions; one whose event (or, for a lead, whose customer; for a click commission,
  * whose partner and day) already earned is left out by the unique indexes, so a replay writes
- * nothing twice. The rows written.
+ * nothing twice. The rows written. `alongside`: more WITH queries (data-modifying ones of the
+ * caller's) run in the same statement, whether or not a row is left out.
  */
-export async function insertCommissions(conn: Conn, list: NewCommission[]): Promise<CommissionRow[]> {
+export async function insertCommissions(conn: Conn, list: NewCommission[], alongside?: SQL): Promise<CommissionRow[]> {
   if (list.length === 0) return [];
   // One parameter whatever the count (a statement of 10,000 VALUES rows is too deep for the query builder).
   const data = JSON.stringify(list.map((c, position) => ({ ...c, position })));
@@ -80,7 +81,12 @@ export async function insertCommissions(conn: Conn, list: NewCommission[]): Prom
             d.status, d."holdReasons", d."reversedReason", d.description, d."clickDay", coalesce(d.at, now()), coalesce(d.at, now()) + make_interval(days => d."holdingDays")
           FROM d ORDER BY d.position
           ON CONFLICT DO NOTHING
-          RETURNING *)
+          RETURNING *)${
+            alongside
+              ? sql`,
+        ${alongside}`
+              : sql``
+          }
         SELECT ${SELECTION}, d.position FROM c JOIN d ON d.id = c.id ORDER BY d.position`,
   );
   return written.map(({ position: _p, ...row }) => row as CommissionRow);

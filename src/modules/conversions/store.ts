@@ -269,13 +269,14 @@ export async function recordSale(
 
 /** Writes the rollups a recording statement left to the end of its transaction (RollupTiming), as that statement would have. */
 export async function rollUpEvent(conn: Conn, kind: 'lead' | 'sale', workspaceId: string, id: string): Promise<void> {
+  await preparedRows(conn, sql`WITH ${eventRollupsSql(kind, workspaceId, id)} SELECT 1`);
+}
+
+/** The WITH queries of rollUpEvent, for another statement of the transaction to run (the commission's insert). */
+export function eventRollupsSql(kind: 'lead' | 'sale', workspaceId: string, id: string): SQL {
   const table = sql.raw(kind === 'lead' ? 'lead_events' : 'sale_events');
-  await preparedRows(
-    conn,
-    sql`WITH ev AS (SELECT * FROM ${table} WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid),
-      ${kind === 'lead' ? LEAD_ROLLUPS() : SALE_ROLLUPS()}
-      SELECT 1`,
-  );
+  return sql`ev AS (SELECT * FROM ${table} WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid),
+      ${kind === 'lead' ? LEAD_ROLLUPS() : SALE_ROLLUPS()}`;
 }
 
 export interface StripeSaleRef {

@@ -6,7 +6,7 @@ import { earnForConversion, type StoredConversion } from '../commissions/service
 import { eventById } from '../events/service.js';
 import { findProgram } from '../program/service.js';
 import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.js';
-import { rollUpEvent, type RollupTiming } from './store.js';
+import { eventRollupsSql, rollUpEvent, type RollupTiming } from './store.js';
 
 /** What a tracked event's webhook needs: the short links' origin (the Event record's shortUrl), and whom to wake. */
 export interface ConversionEventDeps {
@@ -47,9 +47,13 @@ export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind
         const row = await write(tx, 'lastUnlessPlain');
         if (!row) return undefined;
         const txCtx = { ...ctx, db: tx };
-        if (program) await earnForConversion({ ctx: txCtx, input: { program, conversion: asConversion(row), wanted } });
+        // Written in the commission's insert when it has one, else in a statement of their own, last.
+        const rollups = row.rollupsDeferred ? eventRollupsSql(kind, ctx.workspace.id, row.id) : undefined;
+        const earned = program
+          ? await earnForConversion({ ctx: txCtx, input: { program, conversion: asConversion(row), wanted, alongside: rollups } })
+          : undefined;
         queued = webhook ? await recordConversionEvent(txCtx, deps, kind, row.id) : 0;
-        if (row.rollupsDeferred) await rollUpEvent(tx, kind, ctx.workspace.id, row.id);
+        if (rollups && !earned?.alongsideWritten) await rollUpEvent(tx, kind, ctx.workspace.id, row.id);
         return row;
       }),
     );
