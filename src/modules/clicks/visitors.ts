@@ -243,7 +243,8 @@ export interface ClickVisitorFacts {
  * let the planner walk lead_events_analytics_idx, the workspace's whole hour. `when`, an SQL
  * condition, spares its reads when false.
  */
-export function clickVisitorFactsSql(workspaceId: string, clickId: string, at: string, countUpTo: number, when: SQL = sql`true`): SQL {
+export function clickVisitorFactsSql(workspaceId: string, clickId: string, at: string | SQL, countUpTo: number, when: SQL = sql`true`): SQL {
+  const since = typeof at === 'string' ? sql`${at}::timestamptz` : at;
   return sql`WITH me AS (SELECT visitor, network, created_at FROM click_visitors WHERE click_id = ${clickId}::uuid AND workspace_id = ${workspaceId}::uuid AND (${when})),
           near AS (
             SELECT v.click_id FROM click_visitors v JOIN me ON v.visitor = me.visitor WHERE v.workspace_id = ${workspaceId}::uuid
@@ -253,7 +254,7 @@ export function clickVisitorFactsSql(workspaceId: string, clickId: string, at: s
           -- Counted up to countUpTo only: a burst under way (thousands of leads an hour from one
           -- network) costs each of its leads the same few rows, not all of the hour's.
           (SELECT count(*)::int FROM (SELECT 1 FROM near CROSS JOIN LATERAL (SELECT 1 FROM lead_events l
-            WHERE l.click_id = near.click_id AND l.created_at > ${at}::timestamptz - interval '1 hour') l LIMIT ${countUpTo}) x) AS "leadsInHour"
+            WHERE l.click_id = near.click_id AND l.created_at > ${since} - interval '1 hour') l LIMIT ${countUpTo}) x) AS "leadsInHour"
         FROM me`;
 }
 

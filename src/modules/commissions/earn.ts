@@ -3,14 +3,14 @@
  * and written in the transaction that stores the event (`ctx.db`): both or neither, so a replay,
  * a retried Stripe event or a restart never pays twice or misses.
  */
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../core/context.js';
 import { newId } from '../../db/ids.js';
 import { earningsOf, earnsWithinDuration, rewardFor, type ProgramRow, type Reward } from '../program/service.js';
 import type { EventType } from '../webhooks/service.js';
 import { isDisposableEmail, samePerson } from './fraud-signals.js';
 import { commissionsCreated } from './events.js';
-import { earnFacts, type EarnFacts } from './store-earn.js';
+import { earnFacts, earnFactsSql, winCte, winCustomer, type EarnFacts } from './store-earn.js';
 import { insertCommissions, type CommissionRow } from './store.js';
 
 /** A lead or sale just stored, as commissions read it. */
@@ -35,6 +35,12 @@ export interface StoredConversion {
   invoiceRepeat?: boolean;
   /** When an affiliate-tool import says this partner referred the customer (null: it does not), as a scalar query conversions write; maxDuration counts from it. */
   referredAtSql?: (workspaceId: string, partnerId: string) => SQL;
+  /**
+   * A lead's facts for its click's partner, read in its recording statement (clickPartnerFactsSql)
+   * without winning the customer and before the lead itself was written: undefined when not read,
+   * null when that partner is deleted or unknown.
+   */
+  clickPartnerFacts?: EarnFacts | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -139,6 +145,31 @@ function factsOf(ctx: Ctx, program: ProgramRow, c: StoredConversion, partnerId: 
   });
 }
 
+/**
+ * A lead's facts as WITH queries and a row for its recording statement to read (conversions'
+ * recordLead): `partner` and `customer` are that statement's scalar queries of its click's partner
+ * and its customer. The customer is not won there (their row is written by the same statement):
+ * earnForConversion wins them with the commission.
+ */
+export function clickPartnerFactsSql(workspaceId: string, program: ProgramRow, clickId: string, partner: SQL, customer: SQL): { ctes: SQL; row: SQL } {
+  const rules = program.fraudRules;
+  return earnFactsSql({
+    workspaceId,
+    partnerId: partner,
+    customerId: customer,
+    win: false,
+    firstSale: false,
+    visitor: rules.burst || rules.sameVisitor ? { clickId, at: sql`now()`, countUpTo: BURST_LEADS + 1, whenNoUser: rules.burst } : undefined,
+    signedIn: rules.sameVisitor,
+  });
+}
+
+/** The lead's facts read before the lead was written: its own lead counts in the hour's (as when read after it). */
+function withOwnLead(facts: EarnFacts | null): EarnFacts | undefined {
+  if (!facts) return undefined;
+  return facts.visitor ? { ...facts, visitor: { ...facts.visitor, leadsInHour: facts.visitor.leadsInHour + 1 } } : facts;
+}
+
 /** What earning wrote: the commission (none when the conversion earns none), and whether the caller's `alongside` ran with it. */
 export interface Earned {
   commission?: CommissionRow;
@@ -157,16 +188,23 @@ const NOTHING_EARNED: Earned = { alongsideWritten: false };
 export async function earnForConversion(ctx: Ctx, program: ProgramRow, c: StoredConversion, wanted?: ReadonlySet<EventType>, alongside?: SQL): Promise<Earned> {
   const earning = earningPartner(c, program);
   if (!earning) return NOTHING_EARNED;
-  // The customer's first earning partner wins them (a partner of a named click within the window, or the one who won): in factsOf's statement.
-  const facts = await factsOf(ctx, program, c, earning.partnerId);
+  // The customer's first earning partner wins them (a partner of a named click within the window, or the one who won): in factsOf's
+  // statement, or, with the facts the lead's own statement read, in the commission's insert (else on its own).
+  const prefetched = c.clickPartnerFacts !== undefined && earning.partnerId === c.partnerId;
+  const facts = prefetched ? withOwnLead(c.clickPartnerFacts ?? null) : await factsOf(ctx, program, c, earning.partnerId);
   if (facts?.status !== 'approved') return NOTHING_EARNED;
-  if (c.kind === 'sale' && c.invoiceRepeat) return NOTHING_EARNED;
+  const win = prefetched && !c.customer.partnerId ? winCte(ctx.workspace.id, c.customer.id, earning.partnerId) : undefined;
+  const none = async () => {
+    if (win) await winCustomer(ctx.db, ctx.workspace.id, c.customer.id, earning.partnerId);
+    return NOTHING_EARNED;
+  };
+  if (c.kind === 'sale' && c.invoiceRepeat) return none();
   const event = { kind: c.kind, eventName: c.eventName, amount: c.amount, currency: c.currency, country: c.country, metadata: c.metadata };
   const reward = rewardFor((facts.rewards ?? []) as Reward[], event, program.currency);
-  if (!reward) return NOTHING_EARNED;
+  if (!reward) return none();
   if (c.kind === 'sale' && reward.maxDuration !== undefined) {
     const first = durationStart(facts);
-    if (first && !earnsWithinDuration(new Date(first), new Date(c.createdAt), reward.maxDuration, false)) return NOTHING_EARNED;
+    if (first && !earnsWithinDuration(new Date(first), new Date(c.createdAt), reward.maxDuration, false)) return none();
   }
   const { earnings, currency } = earningsOf(reward, event, program.currency);
   const verdict = fraudVerdict(program, c, { id: earning.partnerId, email: facts.email, userId: facts.userId }, earning.duplicate, facts);
@@ -190,7 +228,7 @@ export async function earnForConversion(ctx: Ctx, program: ProgramRow, c: Stored
         holdingDays: program.holdingDays,
       },
     ],
-    alongside,
+    win && alongside ? sql`${win}, ${alongside}` : (win ?? alongside),
   );
   await commissionsCreated(ctx, written, wanted);
   return { commission: written[0], alongsideWritten: alongside !== undefined };

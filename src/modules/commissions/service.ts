@@ -11,7 +11,7 @@ import { exactSum } from '../analytics/service.js';
 import { partnerStanding, type EarningsReader, type PartnerEarnings } from '../partners/service.js';
 import { findProgram, type ProgramRow } from '../program/service.js';
 import type { EventType } from '../webhooks/service.js';
-import { earnForConversion as earn, type Earned, type StoredConversion } from './earn.js';
+import { clickPartnerFactsSql as factsSql, earnForConversion as earn, type Earned, type StoredConversion } from './earn.js';
 import { commissionsCreated, commissionsUpdated } from './events.js';
 import { holdForDispute, releaseDisputeHold } from './disputes.js';
 import { followRefund } from './refunds.js';
@@ -30,6 +30,15 @@ import { earningsRows } from './store-earnings.js';
 import { applyStatusChanges, insertCommissions, listCommissionRows, lockCommissions, type CommissionFilter, type CommissionRow } from './store.js';
 
 export type { StoredConversion } from './earn.js';
+export type { EarnFacts } from './store-earn.js';
+
+/** A lead's commission facts as WITH queries and a row of its recording statement (earn.ts clickPartnerFactsSql). */
+export function clickPartnerFactsSql({ ctx, input }: { ctx: Ctx; input: { program: ProgramRow; clickId: string; partner: SQL; customer: SQL } }): {
+  ctes: SQL;
+  row: SQL;
+} {
+  return factsSql(ctx.workspace.id, input.program, input.clickId, input.partner, input.customer);
+}
 export type { CommissionRow } from './store.js';
 
 /**

@@ -37,8 +37,9 @@ export interface EarnFacts {
 
 export interface EarnFactsQuery {
   workspaceId: string;
-  partnerId: string;
-  customerId: string;
+  /** The partner and customer: ids, or scalar queries of the statement the facts are read in (a lead's own). */
+  partnerId: string | SQL;
+  customerId: string | SQL;
   /** Win the customer for the partner, if approved (the customer has no partner yet). */
   win: boolean;
   /** Read the pair's first sale (a sale's reward may have a maxDuration). */
@@ -46,15 +47,18 @@ export interface EarnFactsQuery {
   /** The conversions' scalar query of when an import says the partner referred the customer (a sale's maxDuration counts from it too). */
   referredAt?: SQL;
   /** Read the click's visitor for a pair's first commission: `whenNoUser` false reads it only for a partner with a user. */
-  visitor?: { clickId: string; at: string; countUpTo: number; whenNoUser: boolean };
+  visitor?: { clickId: string; at: string | SQL; countUpTo: number; whenNoUser: boolean };
   /** Ask sessions whether the partner's user signed in from the click's visitor. */
   signedIn: boolean;
 }
 
-/** The facts of an earning partner; undefined when the partner is deleted or unknown (nothing is won then). */
-export async function earnFacts(conn: Conn, q: EarnFactsQuery): Promise<EarnFacts | undefined> {
+const uuid = (v: string | SQL): SQL => (typeof v === 'string' ? sql`${v}::uuid` : v);
+
+/** The facts as WITH queries (st, win, pf, cv) and the SELECT of their one row (none: the partner is deleted or unknown). */
+export function earnFactsSql(q: EarnFactsQuery): { ctes: SQL; row: SQL } {
+  const [partner, customer] = [uuid(q.partnerId), uuid(q.customerId)];
   const approved = sql`EXISTS (SELECT 1 FROM st WHERE st.status = 'approved')`;
-  const win = q.win ? sql`win AS (${winningPartnerSql(q.workspaceId, q.customerId, q.partnerId, approved)}),` : sql``;
+  const win = q.win ? sql`win AS (${winningPartnerSql(q.workspaceId, customer, partner, approved)}),` : sql``;
   const visitorWhen = sql`${approved} AND NOT EXISTS (SELECT 1 FROM pf)${q.visitor?.whenNoUser ? sql`` : sql` AND EXISTS (SELECT 1 FROM st WHERE st.user_id IS NOT NULL)`}`;
   const cv = q.visitor
     ? sql`cv AS (${clickVisitorFactsSql(q.workspaceId, q.visitor.clickId, q.visitor.at, q.visitor.countUpTo, visitorWhen)})`
@@ -64,18 +68,17 @@ export async function earnFacts(conn: Conn, q: EarnFactsQuery): Promise<EarnFact
     : sql`NULL::boolean`;
   const firstSale = q.firstSale
     ? sql`(SELECT ${sql.raw(isoTimestamp('min(s.created_at)'))} FROM commissions s
-          WHERE s.workspace_id = ${q.workspaceId}::uuid AND s.customer_id = ${q.customerId}::uuid AND s.partner_id = ${q.partnerId}::uuid AND s.type = 'sale')`
+          WHERE s.workspace_id = ${q.workspaceId}::uuid AND s.customer_id = ${customer} AND s.partner_id = ${partner} AND s.type = 'sale')`
     : sql`NULL::text`;
-  const [row] = await preparedRows<EarnFacts>(
-    conn,
-    sql`WITH st AS (${partnerStandingSql(q.workspaceId, q.partnerId)}),
+  return {
+    ctes: sql`st AS (${partnerStandingSql(q.workspaceId, partner)}),
       ${win}
       pf AS (
         SELECT status, hold_reasons AS "holdReasons", reversed_reason AS "reversedReason" FROM commissions
-        WHERE workspace_id = ${q.workspaceId}::uuid AND customer_id = ${q.customerId}::uuid AND partner_id = ${q.partnerId}::uuid
+        WHERE workspace_id = ${q.workspaceId}::uuid AND customer_id = ${customer} AND partner_id = ${partner}
         ORDER BY created_at, seq LIMIT 1),
-      ${cv}
-      SELECT st.status, st.group_id AS "groupId", st.user_id AS "userId", st.email,
+      ${cv}`,
+    row: sql`SELECT st.status, st.group_id AS "groupId", st.user_id AS "userId", st.email,
         ${groupRewardsSql(q.workspaceId, sql`st.group_id`)} AS rewards,
         ${firstSale} AS "firstSaleAt",
         (${q.referredAt ?? sql`SELECT NULL::text`}) AS "referredAt",
@@ -83,6 +86,21 @@ export async function earnFacts(conn: Conn, q: EarnFactsQuery): Promise<EarnFact
         (SELECT row_to_json(cv) FROM cv) AS visitor,
         ${signedIn} AS "signedIn"
       FROM st`,
-  );
-  return row;
+  };
+}
+
+/** The facts of an earning partner; undefined when the partner is deleted or unknown (nothing is won then). */
+export async function earnFacts(conn: Conn, q: EarnFactsQuery): Promise<EarnFacts | undefined> {
+  const { ctes, row } = earnFactsSql(q);
+  const [found] = await preparedRows<EarnFacts>(conn, sql`WITH ${ctes} ${row}`);
+  return found;
+}
+
+/** Wins the customer for the partner (no partner yet): as a WITH query of another statement, and on its own. */
+export function winCte(workspaceId: string, customerId: string, partnerId: string): SQL {
+  return sql`win AS (${winningPartnerSql(workspaceId, sql`${customerId}::uuid`, sql`${partnerId}::uuid`, sql`true`)})`;
+}
+
+export async function winCustomer(conn: Conn, workspaceId: string, customerId: string, partnerId: string): Promise<void> {
+  await preparedRows(conn, sql`WITH ${winCte(workspaceId, customerId, partnerId)} SELECT 1`);
 }

@@ -6,7 +6,7 @@ import type { Ctx } from '../../core/context.js';
 import { assertHttps } from '../bulk/service.js';
 import { CURRENCIES } from '../../core/currencies.js';
 import { MAX_SALE_AMOUNT } from './schemas.js';
-import { earnForConversion, followSaleRefund, type StoredConversion } from '../commissions/service.js';
+import { earnForConversion, followSaleRefund, type EarnFacts, type StoredConversion } from '../commissions/service.js';
 import { findProgram } from '../program/service.js';
 import { couponSource, withCouponClick, type CouponSource } from './coupons.js';
 import { conversionWriter, queueConversionEvent, type ConversionEventDeps } from './webhook-events.js';
@@ -35,6 +35,7 @@ import {
   type CustomerInput,
   type EventOrigin,
   type RollupTiming,
+  type WritePlan,
   type EventRow,
   type SaleRow,
 } from './store.js';
@@ -68,6 +69,7 @@ function asConversion(kind: 'lead' | 'sale', row: EventRow & Partial<SaleRow>, n
     named,
     invoiceRepeat: row.invoiceRepeat,
     referredAtSql: (workspaceId, partnerId) => importedReferralAtSql(workspaceId, row.customer.id, partnerId),
+    clickPartnerFacts: row.clickPartnerFacts as EarnFacts | null | undefined,
   };
 }
 
@@ -132,12 +134,12 @@ export function onStripeCustomerNamed(listener: StripeCustomerListener): void {
 function rememberingStripeCustomer<R extends { clickId: string }>(
   ctx: Ctx,
   input: CustomerFields,
-  write: (db: Conn, rollups: RollupTiming) => Promise<R | undefined>,
+  write: (db: Conn, plan: WritePlan) => Promise<R | undefined>,
 ) {
   const stripeCustomerId = input.stripeCustomerId;
   if (!stripeCustomerId) return write;
-  return async (db: Conn, rollups: RollupTiming) => {
-    const row = await write(db, rollups);
+  return async (db: Conn, plan: WritePlan) => {
+    const row = await write(db, plan);
     if (!row) return row;
     const named = { stripeCustomerId, customerExternalId: input.customerExternalId, clickId: row.clickId };
     for (const listener of stripeCustomerListeners) await listener({ ...ctx, db }, named);
@@ -158,7 +160,7 @@ export async function trackLead({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
   const inOutbox = await conversionWriter(ctx, deps, 'lead');
   const record = (clickId: string, from: EventOrigin) =>
     inOutbox(
-      rememberingStripeCustomer(ctx, input, (db, rollups) =>
+      rememberingStripeCustomer(ctx, input, (db, plan) =>
         recordLead(db, {
           id: newId(),
           workspaceId: ctx.workspace.id,
@@ -168,7 +170,8 @@ export async function trackLead({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
           from,
           metadata: input.metadata,
           customer,
-          rollups,
+          rollups: plan.rollups,
+          facts: plan.clickPartnerFacts?.(clickId),
         }),
       ),
       (row) => asConversion('lead', row, true),
@@ -249,10 +252,10 @@ export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
     });
   const write =
     'coupon' in attribution
-      ? (db: Conn, rollups: RollupTiming) => withCouponClick(ctx, db, attribution.coupon, customer, (d, at) => writeSale(d, at, rollups))
+      ? (db: Conn, plan: WritePlan) => withCouponClick(ctx, db, attribution.coupon, customer, (d, at) => writeSale(d, at, plan.rollups))
       : // A sale that follows a lead takes the lead's dimensions (its click may be past retention).
-        (db: Conn, rollups: RollupTiming) =>
-          writeSale(db, { ...attribution, from: attribution.leadId ? { leadId: attribution.leadId } : { clickId: attribution.clickId } }, rollups);
+        (db: Conn, plan: WritePlan) =>
+          writeSale(db, { ...attribution, from: attribution.leadId ? { leadId: attribution.leadId } : { clickId: attribution.clickId } }, plan.rollups);
   const record = () => inOutbox(rememberingStripeCustomer(ctx, input, write), (row) => asConversion('sale', row, named));
   const recorded = await record();
   if (recorded || 'coupon' in attribution) return recorded!;

@@ -131,6 +131,12 @@ const SALE_ROLLUPS =
  */
 export type RollupTiming = 'now' | 'lastUnlessPlain';
 
+/** How the conversion writer asks a lead or sale to be recorded: its rollups' timing, and a lead's commission facts to read with it. */
+export interface WritePlan {
+  rollups: RollupTiming;
+  clickPartnerFacts?: (clickId: string) => { ctes: SQL; row: SQL };
+}
+
 /** The name of the recording statement's insert: `ev` itself, or `ins` when `ev` keeps only what is rolled up now. */
 const inserted = (timing: RollupTiming = 'now') => sql.raw(timing === 'now' ? 'ev' : 'ins');
 
@@ -169,6 +175,8 @@ export interface EventRow {
   country: string | null;
   /** The event's rollups are left to rollUpEvent, later in the caller's transaction (`rollups: 'lastUnlessPlain'`). */
   rollupsDeferred: boolean;
+  /** A lead's commission facts for its click's partner, when asked (`facts`): commissions' row, null when none. */
+  clickPartnerFacts?: unknown;
 }
 
 export interface SaleRow extends EventRow {
@@ -195,6 +203,8 @@ export async function recordLead(
     metadata: unknown;
     customer: CustomerInput;
     rollups?: RollupTiming;
+    /** Commissions' WITH queries and row of the lead's facts, read here (their scalar queries of `src` and `c` name the click's partner and the customer). */
+    facts?: { ctes: SQL; row: SQL };
   },
 ): Promise<EventRow | undefined> {
   const [row] = await preparedRows<EventRow>(
@@ -207,16 +217,30 @@ export async function recordLead(
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
-      ${rolledUp(e.rollups, LEAD_ROLLUPS)}
+      ${rolledUp(e.rollups, LEAD_ROLLUPS)}${
+        e.facts
+          ? sql`,
+      ${e.facts.ctes}`
+          : sql``
+      }
       SELECT ev.id, ev.event_name AS "eventName", ev.click_id AS "clickId", ev.link_id AS "linkId", ev.metadata,
         ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt", ev.partner_id AS "partnerId", ev.country,
         (SELECT ${sql.raw(isoTimestamp('k.created_at'))} FROM clicks k WHERE k.id = ev.click_id AND k.workspace_id = ev.workspace_id LIMIT 1) AS "clickAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer,
-        ${rollupsDeferred(e.rollups)} AS "rollupsDeferred"
+        ${rollupsDeferred(e.rollups)} AS "rollupsDeferred"${
+          e.facts
+            ? sql`,
+        (SELECT row_to_json(f) FROM (${e.facts.row}) f) AS "clickPartnerFacts"`
+            : sql``
+        }
       FROM ${inserted(e.rollups)} AS ev`,
   );
   return row;
 }
+
+/** The scalar queries of recordLead's statement that name its click's partner and its customer (for `facts`). */
+export const LEAD_STATEMENT_PARTNER = sql`(SELECT partner_id FROM src)`;
+export const LEAD_STATEMENT_CUSTOMER = sql`(SELECT id FROM c)`;
 
 export async function recordSale(
   conn: Conn,

@@ -2,11 +2,11 @@ import type { Ctx } from '../../core/context.js';
 import { retryOnConflict, withTransaction } from '../../core/transaction.js';
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
-import { earnForConversion, type StoredConversion } from '../commissions/service.js';
+import { clickPartnerFactsSql, earnForConversion, type StoredConversion } from '../commissions/service.js';
 import { eventById } from '../events/service.js';
 import { findProgram } from '../program/service.js';
 import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.js';
-import { eventRollupsSql, rollUpEvent, type RollupTiming } from './store.js';
+import { eventRollupsSql, LEAD_STATEMENT_CUSTOMER, LEAD_STATEMENT_PARTNER, rollUpEvent, type WritePlan } from './store.js';
 
 /** What a tracked event's webhook needs: the short links' origin (the Event record's shortUrl), and whom to wake. */
 export interface ConversionEventDeps {
@@ -23,7 +23,7 @@ const EVENT_TYPE = { lead: 'lead.created', sale: 'sale.created' } as const;
  * tells commissions what was stored).
  */
 export type ConversionWriter = <R extends { id: string; rollupsDeferred: boolean }>(
-  write: (db: Conn, rollups: RollupTiming) => Promise<R | undefined>,
+  write: (db: Conn, plan: WritePlan) => Promise<R | undefined>,
   asConversion: (row: R) => StoredConversion,
 ) => Promise<R | undefined>;
 
@@ -38,13 +38,17 @@ export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind
   const webhook = wanted.has(EVENT_TYPE[kind]);
   // Writers take rollups and link days in one order (analytics/store-rollup-writes.ts), so they do not deadlock on
   // them; should PostgreSQL still end the write for a deadlock, it rolled back whole and runs again.
-  if (!webhook && !program) return (write) => retryOnConflict(() => write(ctx.db, 'now'));
+  if (!webhook && !program) return (write) => retryOnConflict(() => write(ctx.db, { rollups: 'now' }));
+  // A lead's commission facts are read by its own statement (for its click's partner): one round trip fewer.
+  const clickPartnerFacts = program
+    ? (clickId: string) => clickPartnerFactsSql({ ctx, input: { program, clickId, partner: LEAD_STATEMENT_PARTNER, customer: LEAD_STATEMENT_CUSTOMER } })
+    : undefined;
   return async (write, asConversion) => {
     let queued = 0;
     const recorded = await retryOnConflict(() =>
       withTransaction(ctx.db, async (tx) => {
         // A partner's event leaves its rollups to the end: their rows, shared by a link's events, stay locked only briefly (store.ts RollupTiming).
-        const row = await write(tx, 'lastUnlessPlain');
+        const row = await write(tx, { rollups: 'lastUnlessPlain', clickPartnerFacts });
         if (!row) return undefined;
         const txCtx = { ...ctx, db: tx };
         // Written in the commission's insert when it has one, else in a statement of their own, last.

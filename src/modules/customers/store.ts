@@ -58,9 +58,9 @@ export async function setWinningPartners(conn: Conn, workspaceId: string, pairs:
  * condition): a data-modifying query of another module's statement (the commission a
  * conversion earns wins the customer in its one read).
  */
-export function winningPartnerSql(workspaceId: string, customerId: string, partnerId: string, when: SQL): SQL {
-  return sql`UPDATE customers SET partner_id = ${partnerId}::uuid
-      WHERE id = ${customerId}::uuid AND workspace_id = ${workspaceId}::uuid AND partner_id IS NULL AND (${when}) RETURNING 1`;
+export function winningPartnerSql(workspaceId: string, customerId: SQL, partnerId: SQL, when: SQL): SQL {
+  return sql`UPDATE customers SET partner_id = ${partnerId}
+      WHERE id = ${customerId} AND workspace_id = ${workspaceId}::uuid AND partner_id IS NULL AND (${when}) RETURNING 1`;
 }
 
 /**

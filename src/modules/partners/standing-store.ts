@@ -147,7 +147,7 @@ export function standingRows(conn: Conn, workspaceId: string, ids: string[]): Pr
  * conversion earns reads it with the rest in one round trip): columns id, status, group_id,
  * user_id, email; no row for a deleted or unknown partner.
  */
-export function standingSql(workspaceId: string, partnerId: string): SQL {
+export function standingSql(workspaceId: string, partnerId: SQL): SQL {
   return sql`SELECT p.id, p.status, p.group_id, p.user_id, p.email FROM partners p
-      WHERE p.workspace_id = ${workspaceId}::uuid AND p.deleted_at IS NULL AND p.id = ${partnerId}::uuid`;
+      WHERE p.workspace_id = ${workspaceId}::uuid AND p.deleted_at IS NULL AND p.id = ${partnerId}`;
 }

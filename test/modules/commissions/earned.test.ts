@@ -107,6 +107,20 @@ describe('commissions earned by leads and sales', () => {
     expect(customer.partnerId).toBe(ana.id);
   });
 
+  test("a lead no reward matches earns nothing but wins the customer for its click's partner; their later sale earns for that partner", async () => {
+    const api = await programWith([{ event: 'sale', type: 'flat', amount: 700 }]);
+    const ana = await api.partner('Ana');
+    const lead = await api.lead(await api.click(ana.linkPath), 'won-1');
+    expect(await api.commissions()).toEqual([]);
+    const [customer] = await api.ok('GET', '/api/customers?externalId=won-1');
+    expect(customer.id).toBe(lead.customer.id);
+    expect(customer.partnerId).toBe(ana.id);
+    // A sale found through the customer (not naming a click) earns for the partner who won them.
+    await api.lead(await api.click(await api.plainLink()), 'won-1');
+    await api.sale('won-1', 5000);
+    expect((await api.commissions()).map((c) => [c.type, c.partnerId, c.earnings])).toEqual([['sale', ana.id, 700]]);
+  });
+
   test("a partner's lead and sale count in analytics as a plain link's do (their rollups are written last in the transaction)", async () => {
     const api = await programWith([
       { event: 'lead', type: 'flat', amount: 500 },
