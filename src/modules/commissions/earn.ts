@@ -36,8 +36,8 @@ export interface StoredConversion {
   /** When an affiliate-tool import says this partner referred the customer (null: it does not), as a scalar query conversions write; maxDuration counts from it. */
   referredAtSql?: (workspaceId: string, partnerId: string) => SQL;
   /**
-   * A lead's facts for its click's partner, read in its recording statement (clickPartnerFactsSql)
-   * without winning the customer and before the lead itself was written: undefined when not read,
+   * The conversion's facts for its click's partner, read in its recording statement
+   * (clickPartnerFactsSql) without winning the customer and before the event itself was written: undefined when not read,
    * null when that partner is deleted or unknown.
    */
   clickPartnerFacts?: EarnFacts | null;
@@ -146,28 +146,34 @@ function factsOf(ctx: Ctx, program: ProgramRow, c: StoredConversion, partnerId: 
 }
 
 /**
- * A lead's facts as WITH queries and a row for its recording statement to read (conversions'
- * recordLead): `partner` and `customer` are that statement's scalar queries of its click's partner
- * and its customer. The customer is not won there (their row is written by the same statement):
+ * A lead's or sale's facts as WITH queries and a row for its recording statement to read
+ * (conversions' recordLead, recordSale): `partner` and `customer` are that statement's scalar
+ * queries of its click's partner and its customer; `referredAt`, a sale's import date (as
+ * StoredConversion's referredAtSql). The customer is not won there (their row is written by the same statement):
  * earnForConversion wins them with the commission.
  */
-export function clickPartnerFactsSql(workspaceId: string, program: ProgramRow, clickId: string, partner: SQL, customer: SQL): { ctes: SQL; row: SQL } {
+export function clickPartnerFactsSql(
+  workspaceId: string,
+  q: { program: ProgramRow; kind: 'lead' | 'sale'; clickId: string; partner: SQL; customer: SQL; referredAt?: SQL },
+): { ctes: SQL; row: SQL } {
+  const { program, clickId } = q;
   const rules = program.fraudRules;
   return earnFactsSql({
     workspaceId,
-    partnerId: partner,
-    customerId: customer,
+    partnerId: q.partner,
+    customerId: q.customer,
     win: false,
-    firstSale: false,
+    firstSale: q.kind === 'sale',
+    referredAt: q.kind === 'sale' ? q.referredAt : undefined,
     visitor: rules.burst || rules.sameVisitor ? { clickId, at: sql`now()`, countUpTo: BURST_LEADS + 1, whenNoUser: rules.burst } : undefined,
     signedIn: rules.sameVisitor,
   });
 }
 
-/** The lead's facts read before the lead was written: its own lead counts in the hour's (as when read after it). */
-function withOwnLead(facts: EarnFacts | null): EarnFacts | undefined {
+/** Facts read before the event was written: a lead's own lead counts in the hour's (as when read after it); a sale is judged by the leads before it. */
+function withOwnLead(c: StoredConversion, facts: EarnFacts | null): EarnFacts | undefined {
   if (!facts) return undefined;
-  return facts.visitor ? { ...facts, visitor: { ...facts.visitor, leadsInHour: facts.visitor.leadsInHour + 1 } } : facts;
+  return c.kind === 'lead' && facts.visitor ? { ...facts, visitor: { ...facts.visitor, leadsInHour: facts.visitor.leadsInHour + 1 } } : facts;
 }
 
 /** What earning wrote: the commission (none when the conversion earns none), and whether the caller's `alongside` ran with it. */
@@ -191,7 +197,7 @@ export async function earnForConversion(ctx: Ctx, program: ProgramRow, c: Stored
   // The customer's first earning partner wins them (a partner of a named click within the window, or the one who won): in factsOf's
   // statement, or, with the facts the lead's own statement read, in the commission's insert (else on its own).
   const prefetched = c.clickPartnerFacts !== undefined && earning.partnerId === c.partnerId;
-  const facts = prefetched ? withOwnLead(c.clickPartnerFacts ?? null) : await factsOf(ctx, program, c, earning.partnerId);
+  const facts = prefetched ? withOwnLead(c, c.clickPartnerFacts ?? null) : await factsOf(ctx, program, c, earning.partnerId);
   if (facts?.status !== 'approved') return NOTHING_EARNED;
   const win = prefetched && !c.customer.partnerId ? winCte(ctx.workspace.id, c.customer.id, earning.partnerId) : undefined;
   const none = async () => {

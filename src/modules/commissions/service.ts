@@ -32,13 +32,17 @@ import { applyStatusChanges, insertCommissions, listCommissionRows, lockCommissi
 export type { StoredConversion } from './earn.js';
 export type { EarnFacts } from './store-earn.js';
 
-/** A lead's commission facts as WITH queries and a row of its recording statement (earn.ts clickPartnerFactsSql). */
-export function clickPartnerFactsSql({ ctx, input }: { ctx: Ctx; input: { program: ProgramRow; clickId: string; partner: SQL; customer: SQL } }): {
-  ctes: SQL;
-  row: SQL;
-} {
-  return factsSql(ctx.workspace.id, input.program, input.clickId, input.partner, input.customer);
+/** A lead's or sale's commission facts as WITH queries and a row of its recording statement (earn.ts clickPartnerFactsSql). */
+export function clickPartnerFactsSql({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { program: ProgramRow; kind: 'lead' | 'sale'; clickId: string; partner: SQL; customer: SQL; referredAt?: SQL };
+}): { ctes: SQL; row: SQL } {
+  return factsSql(ctx.workspace.id, input);
 }
+
 export type { CommissionRow } from './store.js';
 
 /**

@@ -34,8 +34,9 @@ import {
   type StripeSaleRef,
   type CustomerInput,
   type EventOrigin,
-  type RollupTiming,
   type WritePlan,
+  RECORDING_CUSTOMER,
+  RECORDING_PARTNER,
   type EventRow,
   type SaleRow,
 } from './store.js';
@@ -171,7 +172,7 @@ export async function trackLead({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
           metadata: input.metadata,
           customer,
           rollups: plan.rollups,
-          facts: plan.clickPartnerFacts?.(clickId),
+          facts: plan.clickPartnerFacts?.({ kind: 'lead', clickId }),
         }),
       ),
       (row) => asConversion('lead', row, true),
@@ -234,7 +235,7 @@ export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
   // Whether the sale names its click (a partner's click earns for that partner) or reaches it through the customer's latest lead.
   const named = 'coupon' in attribution || attribution.named;
   const inOutbox = await conversionWriter(ctx, deps, 'sale');
-  const writeSale = (db: Conn, at: { clickId: string; leadId: string | null; from: EventOrigin }, rollups: RollupTiming = 'now') =>
+  const writeSale = (db: Conn, at: { clickId: string; leadId: string | null; from: EventOrigin }, plan: WritePlan) =>
     recordSale(db, {
       id: newId(),
       workspaceId: ctx.workspace.id,
@@ -248,14 +249,19 @@ export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
       metadata: input.metadata,
       customer,
       invoiceId: input.invoiceId,
-      rollups,
+      rollups: plan.rollups,
+      facts: plan.clickPartnerFacts?.({
+        kind: 'sale',
+        clickId: at.clickId,
+        referredAt: importedReferralAtSql(ctx.workspace.id, RECORDING_CUSTOMER, RECORDING_PARTNER),
+      }),
     });
   const write =
     'coupon' in attribution
-      ? (db: Conn, plan: WritePlan) => withCouponClick(ctx, db, attribution.coupon, customer, (d, at) => writeSale(d, at, plan.rollups))
+      ? (db: Conn, plan: WritePlan) => withCouponClick(ctx, db, attribution.coupon, customer, (d, at) => writeSale(d, at, plan))
       : // A sale that follows a lead takes the lead's dimensions (its click may be past retention).
         (db: Conn, plan: WritePlan) =>
-          writeSale(db, { ...attribution, from: attribution.leadId ? { leadId: attribution.leadId } : { clickId: attribution.clickId } }, plan.rollups);
+          writeSale(db, { ...attribution, from: attribution.leadId ? { leadId: attribution.leadId } : { clickId: attribution.clickId } }, plan);
   const record = () => inOutbox(rememberingStripeCustomer(ctx, input, write), (row) => asConversion('sale', row, named));
   const recorded = await record();
   if (recorded || 'coupon' in attribution) return recorded!;
@@ -388,7 +394,7 @@ export const IMPORTED_REFERRAL_LEAD = 'Imported referral';
  * referral` lead attributed to the partner), if it does: `maxDuration` counts from that date, as
  * it did in the tool the customer came from. A scalar query the commission's facts read (store-earn.ts).
  */
-function importedReferralAtSql(workspaceId: string, customerId: string, partnerId: string): SQL {
+function importedReferralAtSql(workspaceId: string, customerId: string | SQL, partnerId: string | SQL): SQL {
   return earliestPartnerLeadSql(workspaceId, customerId, partnerId, IMPORTED_REFERRAL_LEAD);
 }
 

@@ -148,7 +148,8 @@ export async function saleRefunds(conn: Conn, workspaceId: string, ids: string[]
 }
 
 /** When the customer's earliest lead of this name, attributed to this partner, was dated (null: none), as a scalar query of another statement. */
-export function earliestPartnerLeadSql(workspaceId: string, customerId: string, partnerId: string, eventName: string): SQL {
+export function earliestPartnerLeadSql(workspaceId: string, customerId: string | SQL, partnerId: string | SQL, eventName: string): SQL {
+  const uuid = (v: string | SQL) => (typeof v === 'string' ? sql`${v}::uuid` : v);
   return sql`SELECT ${sql.raw(isoTimestamp('min(created_at)'))} FROM lead_events
-        WHERE workspace_id = ${workspaceId}::uuid AND customer_id = ${customerId}::uuid AND partner_id = ${partnerId}::uuid AND event_name = ${eventName}`;
+        WHERE workspace_id = ${workspaceId}::uuid AND customer_id = ${uuid(customerId)} AND partner_id = ${uuid(partnerId)} AND event_name = ${eventName}`;
 }

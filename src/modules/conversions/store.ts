@@ -134,7 +134,7 @@ export type RollupTiming = 'now' | 'lastUnlessPlain';
 /** How the conversion writer asks a lead or sale to be recorded: its rollups' timing, and a lead's commission facts to read with it. */
 export interface WritePlan {
   rollups: RollupTiming;
-  clickPartnerFacts?: (clickId: string) => { ctes: SQL; row: SQL };
+  clickPartnerFacts?: (of: { kind: 'lead' | 'sale'; clickId: string; referredAt?: SQL }) => { ctes: SQL; row: SQL };
 }
 
 /** The name of the recording statement's insert: `ev` itself, or `ins` when `ev` keeps only what is rolled up now. */
@@ -238,9 +238,9 @@ export async function recordLead(
   return row;
 }
 
-/** The scalar queries of recordLead's statement that name its click's partner and its customer (for `facts`). */
-export const LEAD_STATEMENT_PARTNER = sql`(SELECT partner_id FROM src)`;
-export const LEAD_STATEMENT_CUSTOMER = sql`(SELECT id FROM c)`;
+/** The scalar queries of recordLead's and recordSale's statements that name the click's partner and the customer (for `facts`). */
+export const RECORDING_PARTNER = sql`(SELECT partner_id FROM src)`;
+export const RECORDING_CUSTOMER = sql`(SELECT id FROM c)`;
 
 export async function recordSale(
   conn: Conn,
@@ -261,6 +261,8 @@ export async function recordSale(
     /** POST /api/track/sale's invoiceId, or a Stripe sale's invoice: a second sale naming one earns nothing. */
     invoiceId?: string | null;
     rollups?: RollupTiming;
+    /** As recordLead's. */
+    facts?: { ctes: SQL; row: SQL };
   },
 ): Promise<SaleRow | undefined> {
   const stripe = e.stripe ?? { invoiceId: null, paymentIntentId: null, refundedAmount: 0 };
@@ -278,14 +280,24 @@ export async function recordSale(
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
-      ${rolledUp(e.rollups, SALE_ROLLUPS)}
+      ${rolledUp(e.rollups, SALE_ROLLUPS)}${
+        e.facts
+          ? sql`,
+      ${e.facts.ctes}`
+          : sql``
+      }
       SELECT ev.id, ev.event_name AS "eventName", ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId",
         ev.link_id AS "linkId", ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
         ev.invoice_id IS NOT NULL AND EXISTS (SELECT 1 FROM sale_events o WHERE o.workspace_id = ev.workspace_id AND o.invoice_id = ev.invoice_id AND o.id <> ev.id) AS "invoiceRepeat",
         ev.partner_id AS "partnerId", ev.country,
         (SELECT ${sql.raw(isoTimestamp('k.created_at'))} FROM clicks k WHERE k.id = ev.click_id AND k.workspace_id = ev.workspace_id LIMIT 1) AS "clickAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer,
-        ${rollupsDeferred(e.rollups)} AS "rollupsDeferred"
+        ${rollupsDeferred(e.rollups)} AS "rollupsDeferred"${
+          e.facts
+            ? sql`,
+        (SELECT row_to_json(f) FROM (${e.facts.row}) f) AS "clickPartnerFacts"`
+            : sql``
+        }
       FROM ${inserted(e.rollups)} AS ev`,
   );
   return row;

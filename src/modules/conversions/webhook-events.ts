@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { Ctx } from '../../core/context.js';
 import { retryOnConflict, withTransaction } from '../../core/transaction.js';
 import type { Conn } from '../../db/connect.js';
@@ -6,7 +7,7 @@ import { clickPartnerFactsSql, earnForConversion, type StoredConversion } from '
 import { eventById } from '../events/service.js';
 import { findProgram } from '../program/service.js';
 import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.js';
-import { eventRollupsSql, LEAD_STATEMENT_CUSTOMER, LEAD_STATEMENT_PARTNER, rollUpEvent, type WritePlan } from './store.js';
+import { eventRollupsSql, RECORDING_CUSTOMER, RECORDING_PARTNER, rollUpEvent, type WritePlan } from './store.js';
 
 /** What a tracked event's webhook needs: the short links' origin (the Event record's shortUrl), and whom to wake. */
 export interface ConversionEventDeps {
@@ -41,7 +42,8 @@ export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind
   if (!webhook && !program) return (write) => retryOnConflict(() => write(ctx.db, { rollups: 'now' }));
   // A lead's commission facts are read by its own statement (for its click's partner): one round trip fewer.
   const clickPartnerFacts = program
-    ? (clickId: string) => clickPartnerFactsSql({ ctx, input: { program, clickId, partner: LEAD_STATEMENT_PARTNER, customer: LEAD_STATEMENT_CUSTOMER } })
+    ? (of: { kind: 'lead' | 'sale'; clickId: string; referredAt?: SQL }) =>
+        clickPartnerFactsSql({ ctx, input: { program, ...of, partner: RECORDING_PARTNER, customer: RECORDING_CUSTOMER } })
     : undefined;
   return async (write, asConversion) => {
     let queued = 0;
