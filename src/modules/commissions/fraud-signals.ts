@@ -1,12 +1,10 @@
-import { createHmac } from 'node:crypto';
 import mailchecker from 'mailchecker';
 import { emailDomain, emailKey } from '../../core/email.js';
-import { networkOf } from '../clicks/service.js';
 
 /**
  * The facts the fraud rules judge a commission by, each a pure function: whether two e-mails are
- * one person's (selfReferral), whether a domain hands out throwaway inboxes (disposableEmail), and
- * the network an address belongs to (burst), kept as a keyed hash so no address is stored.
+ * one person's (selfReferral) and whether a domain hands out throwaway inboxes (disposableEmail).
+ * The network burst counts by is the clicks module's (visitors.ts networkOf, kept as a keyed hash).
  */
 
 const GMAIL = new Set(['gmail.com', 'googlemail.com']);
@@ -42,12 +40,4 @@ export function isDisposableEmail(email: string): boolean {
     domain = dot === -1 ? undefined : domain.slice(dot + 1);
   }
   return false;
-}
-
-/**
- * A keyed hash of the address's network (HMAC-SHA256, base64url, 22 characters: 132 bits), so
- * leads from one network can be counted while neither the address nor its network is stored.
- */
-export function networkKey(ip: string, key: Buffer): string {
-  return createHmac('sha256', key).update(networkOf(ip)).digest('base64url').slice(0, 22);
 }
