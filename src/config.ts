@@ -35,6 +35,8 @@ export interface Config {
   workers: number;
   /** PostgreSQL connections per process (30% of them, from 3, set apart for expensive requests). */
   dbPoolSize: number;
+  /** Whether the tracking path's statements are named prepared statements (off behind a pooler that cannot track them). */
+  dbPreparedStatements: boolean;
   /** How long one statement of an expensive request may run (http/heavy-requests.ts), in ms. */
   heavyStatementTimeoutMs: number;
   /** Where each process spools its clicks before answering (undefined: no spool). */
@@ -239,6 +241,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (workers > 1 && !redisUrl) bad('WORKERS', 'above 1 needs REDIS_URL (limits and caches must be shared)');
   const poolRaw = get('DB_POOL_SIZE') ?? '10';
   if (!/^\d+$/.test(poolRaw) || Number(poolRaw) < 1 || Number(poolRaw) > 1000) bad('DB_POOL_SIZE', `must be an integer from 1 to 1000 (got "${poolRaw}")`);
+  const preparedRaw = get('DB_PREPARED_STATEMENTS') ?? 'on';
+  if (preparedRaw !== 'on' && preparedRaw !== 'off') bad('DB_PREPARED_STATEMENTS', `must be on or off (got "${preparedRaw}")`);
   const heavyTimeoutRaw = get('HEAVY_STATEMENT_TIMEOUT_SECONDS') ?? '15';
   if (!/^\d{1,4}$/.test(heavyTimeoutRaw) || Number(heavyTimeoutRaw) < 1 || Number(heavyTimeoutRaw) > 3600) {
     bad('HEAVY_STATEMENT_TIMEOUT_SECONDS', `must be an integer from 1 to 3600 (got "${heavyTimeoutRaw}")`);
@@ -295,6 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateDestinations,
     workers,
     dbPoolSize: Number(poolRaw),
+    dbPreparedStatements: preparedRaw === 'on',
     heavyStatementTimeoutMs: Number(heavyTimeoutRaw) * 1000,
     clickSpoolDir,
     clickSpoolSyncMs: Number(syncRaw),

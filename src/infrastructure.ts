@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { destination, pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 import { Sealer } from './core/sealed.js';
-import { openPglite, openPostgres, type Database } from './db/connect.js';
+import { openPglite, openPostgres, useNamedStatements, type Database } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import { ReplicaRouter } from './db/replica-lag.js';
 import { MemoryFailureCounter, RedisFailureCounter } from './http/failure-counter.js';
@@ -45,6 +45,7 @@ export function createLogger(config: Config): Logger {
 }
 
 export function openDatabase(config: Config): Promise<Database> {
+  useNamedStatements(config.dbPreparedStatements);
   return config.databaseUrl ? openPostgres(config.databaseUrl, config.dbPoolSize - heavyPoolSize(config.dbPoolSize)) : openPglite(config.dataDir);
 }
 

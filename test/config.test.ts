@@ -325,3 +325,12 @@ describe('node dist/main.js', () => {
     }
   });
 });
+
+describe('DB_PREPARED_STATEMENTS', () => {
+  test('is on unless set off; anything else is refused by name', () => {
+    expect(load({}).dbPreparedStatements).toBe(true);
+    expect(load({ DB_PREPARED_STATEMENTS: 'on' }).dbPreparedStatements).toBe(true);
+    expect(load({ DB_PREPARED_STATEMENTS: 'off' }).dbPreparedStatements).toBe(false);
+    expect(() => load({ DB_PREPARED_STATEMENTS: 'no' })).toThrow(/^Invalid configuration: DB_PREPARED_STATEMENTS /);
+  });
+});

@@ -66,6 +66,12 @@ const dialect = new PgDialect();
 /** Which statements each pooled connection has prepared: a name is kept per text, so two texts never share one. */
 const preparedNames = new Map<string, string>();
 const MAX_PREPARED = 200;
+let namedStatements = true;
+
+/** DB_PREPARED_STATEMENTS=off: every statement unnamed (a pooler that cannot track named statements sits in front). */
+export function useNamedStatements(on: boolean): void {
+  namedStatements = on;
+}
 
 /**
  * `rows`, as a named prepared statement on PostgreSQL: parsed and planned once per pooled
@@ -77,7 +83,7 @@ const MAX_PREPARED = 200;
  */
 export async function preparedRows<T>(conn: Conn, query: SQL): Promise<T[]> {
   const session = conn._.session;
-  if (!is(session, NodePgSession)) return rows<T>(conn, query);
+  if (!namedStatements || !is(session, NodePgSession)) return rows<T>(conn, query);
   const built = dialect.sqlToQuery(query);
   let name = preparedNames.get(built.sql);
   if (name === undefined && preparedNames.size < MAX_PREPARED) {
