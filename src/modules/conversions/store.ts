@@ -149,6 +149,22 @@ function rolledUp(timing: RollupTiming = 'now', rollups: () => SQL): SQL {
 
 const rollupsDeferred = (timing: RollupTiming = 'now') => (timing === 'now' ? sql`false` : sql`ev.partner_id IS NOT NULL`);
 
+/** The commission facts' WITH queries, after the statement's own (none unless asked). */
+const factsCtes = (facts?: { ctes: SQL }) =>
+  facts
+    ? sql`,
+      ${facts.ctes}`
+    : sql``;
+
+/** What the conversion writer reads beside the event: whether its rollups were left for later, and the facts asked for. */
+const writerColumns = (timing: RollupTiming | undefined, facts?: { row: SQL }) =>
+  sql`${rollupsDeferred(timing)} AS "rollupsDeferred"${
+    facts
+      ? sql`,
+        (SELECT row_to_json(f) FROM (${facts.row}) f) AS "clickPartnerFacts"`
+      : sql``
+  }`;
+
 /** The customer as the API's Customer record (customers/schemas.ts), read from the upsert's `c`. */
 const CUSTOMER_COLUMNS = `c.id, c.external_id AS "externalId", c.name, c.email, c.avatar, c.partner_id AS "partnerId",
   ${isoTimestamp('c.created_at')} AS "createdAt", ${isoTimestamp('c.updated_at')} AS "updatedAt"`;
@@ -217,22 +233,12 @@ export async function recordLead(
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
-      ${rolledUp(e.rollups, LEAD_ROLLUPS)}${
-        e.facts
-          ? sql`,
-      ${e.facts.ctes}`
-          : sql``
-      }
+      ${rolledUp(e.rollups, LEAD_ROLLUPS)}${factsCtes(e.facts)}
       SELECT ev.id, ev.event_name AS "eventName", ev.click_id AS "clickId", ev.link_id AS "linkId", ev.metadata,
         ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt", ev.partner_id AS "partnerId", ev.country,
         (SELECT ${sql.raw(isoTimestamp('k.created_at'))} FROM clicks k WHERE k.id = ev.click_id AND k.workspace_id = ev.workspace_id LIMIT 1) AS "clickAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer,
-        ${rollupsDeferred(e.rollups)} AS "rollupsDeferred"${
-          e.facts
-            ? sql`,
-        (SELECT row_to_json(f) FROM (${e.facts.row}) f) AS "clickPartnerFacts"`
-            : sql``
-        }
+        ${writerColumns(e.rollups, e.facts)}
       FROM ${inserted(e.rollups)} AS ev`,
   );
   return row;
@@ -280,24 +286,14 @@ export async function recordSale(
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
-      ${rolledUp(e.rollups, SALE_ROLLUPS)}${
-        e.facts
-          ? sql`,
-      ${e.facts.ctes}`
-          : sql``
-      }
+      ${rolledUp(e.rollups, SALE_ROLLUPS)}${factsCtes(e.facts)}
       SELECT ev.id, ev.event_name AS "eventName", ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId",
         ev.link_id AS "linkId", ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
         ev.invoice_id IS NOT NULL AND EXISTS (SELECT 1 FROM sale_events o WHERE o.workspace_id = ev.workspace_id AND o.invoice_id = ev.invoice_id AND o.id <> ev.id) AS "invoiceRepeat",
         ev.partner_id AS "partnerId", ev.country,
         (SELECT ${sql.raw(isoTimestamp('k.created_at'))} FROM clicks k WHERE k.id = ev.click_id AND k.workspace_id = ev.workspace_id LIMIT 1) AS "clickAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer,
-        ${rollupsDeferred(e.rollups)} AS "rollupsDeferred"${
-          e.facts
-            ? sql`,
-        (SELECT row_to_json(f) FROM (${e.facts.row}) f) AS "clickPartnerFacts"`
-            : sql``
-        }
+        ${writerColumns(e.rollups, e.facts)}
       FROM ${inserted(e.rollups)} AS ev`,
   );
   return row;
