@@ -1,18 +1,28 @@
 /**
  * The commissions side of a payout (operations.md §18 "Payouts"): what is payable, claimed by one
- * statement in the payout's transaction (a row per commission in payout_claims), then paid or
- * handed back. Sums are numeric
+ * statement in the payout's transaction (a row per partner in payout_claim_sets, migration 0046,
+ * with the ids of that partner's claimed commissions), then paid or handed back. Sums are numeric
  * in SQL and decimal strings here: exact past 2^53.
  */
 import { sql } from 'drizzle-orm';
 import { rows, type Conn, inList } from '../../db/connect.js';
 
-/** The payout a commission (`c`) is in: its claim (migration 0044), null when in none. */
-export const CLAIMED_BY_SQL = '(SELECT k.payout_id FROM payout_claims k WHERE k.commission_id = c.id)';
+/**
+ * The claim set holding commission `c`: its partner's sets whose id range covers c.id, then the
+ * array (read only for those). A partner has a set per payout they were in.
+ */
+const HOLDING_SET = 'FROM payout_claim_sets k WHERE k.partner_id = c.partner_id AND c.id BETWEEN k.first_id AND k.last_id AND c.id = ANY(k.commission_ids)';
+
+/** The payout a commission (`c`) is in: null when in none. */
+export const CLAIMED_BY_SQL = `(SELECT k.payout_id ${HOLDING_SET} LIMIT 1)`;
 export const CLAIMED_BY = sql.raw(CLAIMED_BY_SQL);
 
 /** In no payout yet. */
-const UNCLAIMED = sql`NOT EXISTS (SELECT 1 FROM payout_claims k WHERE k.commission_id = c.id)`;
+const UNCLAIMED = sql.raw(`NOT EXISTS (SELECT 1 ${HOLDING_SET})`);
+
+/** The ids of a payout's commissions (`k` its claim sets, filtered by the caller), a row each. */
+export const claimedIdsSql = (payoutId: string) =>
+  sql`SELECT k.partner_id, unnest(k.commission_ids) AS commission_id FROM payout_claim_sets k WHERE k.payout_id = ${payoutId}::uuid`;
 
 /** Payable now (operations.md §18 Statuses): pending, past payableAt by the database's clock, in no payout yet. */
 export const PAYABLE = sql`c.status = 'pending' AND c.payable_at <= now() AND ${UNCLAIMED}`;
@@ -65,36 +75,34 @@ export interface PartnerClaim extends PartnerTotal {
 /**
  * Claims the payable commissions of these partners in `currency` for the payout, where each
  * partner's total still reaches `minimum` and is positive: one statement, under the claims lock
- * alone (guardFromClaims), writing one narrow claim row each in id order (ids are time-ordered:
- * inserts stay at the index's right edge). A commission is never in two payouts: one pending
- * payout per currency, the lock, and the claim's primary key (a conflict fails the payout rather
- * than skip a row). What each partner got.
+ * alone (guardFromClaims), writing one claim set per partner. A commission is never in two
+ * payouts: one pending payout per currency, and the lock, under which the claim reads only
+ * commissions in no set. What each partner got.
  */
 export async function claimRows(
   conn: Conn,
   r: { workspaceId: string; payoutId: string; currency: string; partnerIds: string[]; minimum: number },
 ): Promise<PartnerClaim[]> {
   await conn.execute(sql`SELECT pg_advisory_xact_lock(${claimsLock(r.workspaceId)})`);
-  // For its transaction only: the sorts of a payout of 1,000,000 commissions in memory (else on
-  // disk), and hash joins (the partners' list and the claims are estimated at a row or two, and a
-  // nested loop then reads the commissions in partners' order, at random).
+  // For its transaction only: the sort of a payout of 1,000,000 commissions in memory (else on
+  // disk), and hash joins (the partners' list is estimated at a row or two, and a nested loop then
+  // reads the commissions in partners' order, at random).
   await conn.execute(sql`SET LOCAL work_mem = '256MB'`);
   await conn.execute(sql`SET LOCAL enable_nestloop = off`);
   const claimed = await rows<PartnerClaim>(
     conn,
-    // Hash joins only (enable_nestloop off above): the CTEs are estimated at a row or two (the
-    // claims' statistics can make every commission look claimed), and a nested loop over
-    // 1,000,000 of them ran for minutes.
-    sql`WITH payable AS MATERIALIZED (
-          SELECT c.id, c.partner_id, c.earnings, c.created_at, c.seq FROM commissions c
-          WHERE c.workspace_id = ${r.workspaceId}::uuid AND c.currency = ${r.currency} AND ${PAYABLE} AND c.partner_id ${inList(r.partnerIds, 'uuid')}),
-        totals AS (SELECT partner_id FROM payable GROUP BY partner_id HAVING sum(earnings) >= ${r.minimum} AND sum(earnings) > 0),
-        chosen AS MATERIALIZED (SELECT p.* FROM payable p JOIN totals t ON t.partner_id = p.partner_id),
+    // One set per partner, its ids oldest first and bounded by first_id/last_id (uuid has no min()
+    // before PostgreSQL 16: its text in "C" order is its byte order).
+    sql`WITH chosen AS (
+          SELECT c.partner_id, sum(c.earnings) AS total, count(*) AS count, array_agg(c.id ORDER BY c.created_at, c.seq) AS ids,
+            min(c.id::text COLLATE "C")::uuid AS first_id, max(c.id::text COLLATE "C")::uuid AS last_id
+          FROM commissions c
+          WHERE c.workspace_id = ${r.workspaceId}::uuid AND c.currency = ${r.currency} AND ${PAYABLE} AND c.partner_id ${inList(r.partnerIds, 'uuid')}
+          GROUP BY c.partner_id HAVING sum(c.earnings) >= ${r.minimum} AND sum(c.earnings) > 0),
         claimed AS (
-          INSERT INTO payout_claims (commission_id, payout_id, partner_id)
-          SELECT id, ${r.payoutId}::uuid, partner_id FROM chosen ORDER BY id)
-        SELECT partner_id AS "partnerId", sum(earnings)::text AS total, count(*)::int AS count, array_agg(id ORDER BY created_at, seq) AS ids
-        FROM chosen GROUP BY partner_id ORDER BY partner_id`,
+          INSERT INTO payout_claim_sets (payout_id, partner_id, first_id, last_id, commission_ids)
+          SELECT ${r.payoutId}::uuid, partner_id, first_id, last_id, ids FROM chosen)
+        SELECT partner_id AS "partnerId", total::text AS total, count::int AS count, ids FROM chosen ORDER BY partner_id`,
   );
   await conn.execute(sql`SET LOCAL enable_nestloop = on`);
   return claimed;
@@ -104,9 +112,8 @@ export async function claimRows(
 export async function payoutCommissionIds(conn: Conn, workspaceId: string, payoutId: string, partnerIds: string[]): Promise<Map<string, string[]>> {
   const found = await rows<{ partnerId: string; ids: string[] }>(
     conn,
-    sql`SELECT k.partner_id AS "partnerId", array_agg(k.commission_id ORDER BY c.created_at, c.seq) AS ids
-        FROM payout_claims k JOIN commissions c ON c.id = k.commission_id
-        WHERE c.workspace_id = ${workspaceId}::uuid AND k.payout_id = ${payoutId}::uuid AND k.partner_id ${inList(partnerIds, 'uuid')} GROUP BY k.partner_id`,
+    sql`SELECT k.partner_id AS "partnerId", k.commission_ids AS ids FROM payout_claim_sets k JOIN payouts p ON p.id = k.payout_id
+        WHERE p.workspace_id = ${workspaceId}::uuid AND k.payout_id = ${payoutId}::uuid AND k.partner_id ${inList(partnerIds, 'uuid')}`,
   );
   return new Map(found.map((r) => [r.partnerId, r.ids]));
 }
@@ -118,8 +125,8 @@ export async function payoutCommissionIds(conn: Conn, workspaceId: string, payou
 export async function markPaidRows(conn: Conn, r: { workspaceId: string; payoutId: string; failed: string[]; newIds: () => string }): Promise<number> {
   const paid = await rows<{ id: string; partnerId: string; currency: string; adjustment: number | null }>(
     conn,
-    sql`UPDATE commissions c SET status = 'paid', updated_at = now() FROM payout_claims k
-        WHERE k.commission_id = c.id AND c.workspace_id = ${r.workspaceId}::uuid AND k.payout_id = ${r.payoutId}::uuid AND k.partner_id NOT ${inList(r.failed, 'uuid')}
+    sql`UPDATE commissions c SET status = 'paid', updated_at = now() FROM (${claimedIdsSql(r.payoutId)}) k
+        WHERE k.commission_id = c.id AND c.workspace_id = ${r.workspaceId}::uuid AND k.partner_id NOT ${inList(r.failed, 'uuid')}
         RETURNING c.id, c.partner_id AS "partnerId", c.currency, c.adjustment::float8 AS adjustment`,
   );
   const adjusted = paid.filter((c) => c.adjustment);
@@ -143,7 +150,8 @@ export async function releaseRows(conn: Conn, r: { workspaceId: string; payoutId
   const only = r.partnerIds ? sql` AND partner_id ${inList(r.partnerIds, 'uuid')}` : sql``;
   const released = await rows(
     conn,
-    sql`WITH k AS (DELETE FROM payout_claims WHERE payout_id = ${r.payoutId}::uuid${only} RETURNING commission_id)
+    sql`WITH d AS (DELETE FROM payout_claim_sets WHERE payout_id = ${r.payoutId}::uuid${only} RETURNING commission_ids),
+          k AS (SELECT unnest(commission_ids) AS commission_id FROM d)
         UPDATE commissions c SET updated_at = now(),
           -- A reversal keeps the earnings it reversed (as outside a payout); a refund's adjustment changes them.
           earnings = CASE WHEN reversed_reason IS NOT NULL AND reversed_reason <> 'refund' THEN earnings ELSE earnings + coalesce(adjustment, 0) END,

@@ -1,6 +1,6 @@
 /**
  * A payout's claim against a write on the same commissions (operations.md §18: a refund or
- * reversal arriving while a payout is being made). The claim writes payout_claims rows under a
+ * reversal arriving while a payout is being made). The claim writes payout_claim_sets rows under a
  * workspace lock that such writes take shared before they read; here a raw session holds that
  * lock as a claim in flight does, claims a commission and commits, while PATCH /api/commissions
  * reverses it: the reversal must wait, then find the commission inside the payout and keep it
@@ -54,7 +54,10 @@ describe.runIf(onPostgres)('a payout claim in flight', () => {
         return r.rows[0].n > 0;
       });
       expect(waiting).toBe(true);
-      await claim.query(`INSERT INTO payout_claims (commission_id, payout_id, partner_id) VALUES ($1, $2, $3)`, [commission.id, payoutId, partner.id]);
+      await claim.query(
+        `INSERT INTO payout_claim_sets (payout_id, partner_id, first_id, last_id, commission_ids) VALUES ($1, $2, $3, $3, ARRAY[$3::uuid])`,
+        [payoutId, partner.id, commission.id],
+      );
       await claim.query('COMMIT');
 
       const res = await answered('the reversal', 20_000, reversal);
