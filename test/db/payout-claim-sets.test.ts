@@ -56,7 +56,8 @@ beforeAll(async () => {
         [id, workspaceId, partner, minute],
       );
     }
-    for (const id of ids) await query(database, `INSERT INTO payout_claims (commission_id, payout_id, partner_id) VALUES ($1, $2, $3)`, [id, payoutId, partner]);
+    for (const id of ids)
+      await query(database, `INSERT INTO payout_claims (commission_id, payout_id, partner_id) VALUES ($1, $2, $3)`, [id, payoutId, partner]);
     claimed.set(partner, ids);
     unclaimed.push(id0(partner));
   }

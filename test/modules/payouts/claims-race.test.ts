@@ -54,10 +54,11 @@ describe.runIf(onPostgres)('a payout claim in flight', () => {
         return r.rows[0].n > 0;
       });
       expect(waiting).toBe(true);
-      await claim.query(
-        `INSERT INTO payout_claim_sets (payout_id, partner_id, first_id, last_id, commission_ids) VALUES ($1, $2, $3, $3, ARRAY[$3::uuid])`,
-        [payoutId, partner.id, commission.id],
-      );
+      await claim.query(`INSERT INTO payout_claim_sets (payout_id, partner_id, first_id, last_id, commission_ids) VALUES ($1, $2, $3, $3, ARRAY[$3::uuid])`, [
+        payoutId,
+        partner.id,
+        commission.id,
+      ]);
       await claim.query('COMMIT');
 
       const res = await answered('the reversal', 20_000, reversal);
