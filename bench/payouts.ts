@@ -2,7 +2,8 @@
  * A payout at scale (operations.md §18; issue 44's goals): 10,000 partners with payout details and
  * 1,000,000 payable commissions loaded through the API (POST /api/commissions, 10,000 a request),
  * then POST /api/payouts timed (goal < 5 s), its CSV file streamed while the server's resident
- * memory is sampled (goal: flat), and GET /api/commissions p50 at that size (goal < 50 ms).
+ * memory is sampled (goal: flat), GET /api/commissions p50 at that size (goal < 50 ms), and the
+ * payout completed (every commission marked paid; no goal, measured).
  * PostgreSQL (DATABASE_URL); BENCH_PAYOUT_COMMISSIONS scales it down for a quick look.
  */
 import { readFileSync } from 'node:fs';
@@ -97,6 +98,14 @@ export async function benchPayouts(): Promise<{ name: string; value: string }[]>
       { name: 'CSV file streamed (s, MB)', value: `${((performance.now() - streamed) / 1000).toFixed(2)}, ${(bytes / 1e6).toFixed(1)}` },
       { name: 'server RSS before the payout / peak while streaming the file (MB)', value: `${rssBefore.toFixed(0)} / ${peak.toFixed(0)}` },
     );
+    // Completing marks every commission of the payout paid (no goal in the issue; measured).
+    const completing = performance.now();
+    await call('POST', `/api/payouts/${payout.id}/complete`, {});
+    const paid = await db.query(`SELECT count(*)::int AS n FROM commissions WHERE workspace_id = $1 AND status = 'paid'`, [workspaceId]);
+    out.push({
+      name: 'POST /api/payouts/{id}/complete (s; commissions paid)',
+      value: `${((performance.now() - completing) / 1000).toFixed(2)}; ${paid.rows[0].n}`,
+    });
     await db.end();
   } finally {
     await server.stop();
