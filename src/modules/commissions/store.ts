@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { inList, preparedRows, rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
-import { CLAIMED_BY, CLAIMED_BY_SQL, claimedIdsSql, guardFromClaims } from './payout-claims.js';
+import { CLAIMED_BY, CLAIMED_BY_SQL, guardFromClaims, inPayoutSql } from './payout-claims.js';
 
 export type CommissionType = 'click' | 'lead' | 'sale' | 'custom';
 export type StoredStatus = 'pending' | 'held' | 'reversed' | 'paid';
@@ -113,7 +113,7 @@ function filterSql(f: CommissionFilter): SQL {
   if (f.type) parts.push(sql`c.type = ${f.type}`);
   if (f.customerId) parts.push(sql`c.customer_id = ${f.customerId}::uuid`);
   if (f.currency) parts.push(sql`c.currency = ${f.currency}`);
-  if (f.payoutId) parts.push(sql`c.id IN (SELECT k.commission_id FROM (${claimedIdsSql(f.payoutId)}) k)`);
+  if (f.payoutId) parts.push(inPayoutSql(f.payoutId));
   if (f.startDate) parts.push(sql`c.created_at >= ${f.startDate}::timestamptz`);
   if (f.endDate) parts.push(sql`c.created_at < ${f.endDate}::timestamptz`);
   if (f.status === 'payable') parts.push(sql`c.status = 'pending' AND c.payable_at <= now()`);
