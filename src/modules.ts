@@ -26,6 +26,7 @@ import { passkeysModule } from './modules/passkeys/module.js';
 import { programModule } from './modules/program/module.js';
 import { commissionsModule } from './modules/commissions/module.js';
 import { payoutsModule } from './modules/payouts/module.js';
+import { partnerInvitesModule } from './modules/partner-invites/module.js';
 import { passwordResetModule } from './modules/password-reset/module.js';
 import { qrModule } from './modules/qr/module.js';
 import { redirectModule } from './modules/redirect/module.js';
@@ -53,6 +54,7 @@ export const MODULES: readonly ModuleRegistration[] = [
   programModule,
   commissionsModule,
   payoutsModule,
+  partnerInvitesModule,
   linksModule,
   partnerLinksModule,
   customersModule,

@@ -491,6 +491,11 @@ export const messages = {
     en: 'You cannot give a custom commission to the partner you sign in as.',
     ar: 'لا يمكنك منح عمولة مخصّصة للشريك الذي تسجّل الدخول بصفته.',
   },
+  partner_claimed: {
+    status: 409,
+    en: 'Someone already signs in as this partner: the owner must unlink them before another invitation can be accepted.',
+    ar: 'هناك من يسجّل الدخول بصفة هذا الشريك بالفعل: على المالك فكّ الربط قبل قبول دعوة أخرى.',
+  },
   payout_pending: {
     status: 409,
     en: 'A payout in {currency} is already pending: complete or cancel it before creating another.',
@@ -691,6 +696,14 @@ export const reasons = {
   invite_invalid: {
     en: 'is not a valid invitation (unknown, already used, revoked or expired)',
     ar: 'ليست دعوة صالحة (غير معروفة أو مستخدمة أو ملغاة أو منتهية الصلاحية)',
+  },
+  partner_email_required: {
+    en: 'is a partner without an email address: set their email before inviting them',
+    ar: 'شريك بلا بريد إلكتروني: عيّن بريده قبل دعوته',
+  },
+  partner_not_invitable: {
+    en: 'is a partner who is rejected, banned or archived: only a partner who may join can be invited',
+    ar: 'شريك مرفوض أو محظور أو مؤرشف: لا تُرسل الدعوة إلا لشريك يمكنه الانضمام',
   },
   invite_other_email: {
     en: "was sent to another email address than this account's",

@@ -26,6 +26,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, string>> = {
   'POST /api/commissions': 'commissions.created',
   'PATCH /api/commissions': 'commissions.updated',
   'POST /api/payouts': 'payout.created',
+  'POST /api/partner-invites': 'partner_invites.created',
   'POST /api/payouts/:id/complete': 'payout.completed',
   'POST /api/payouts/:id/cancel': 'payout.cancelled',
   'POST /api/domains': 'domain.created',
@@ -75,8 +76,8 @@ export const ROUTE_ACTIONS: Readonly<Record<string, string>> = {
   'POST /admin/workspaces/:workspaceId/imports': 'import.started',
 };
 
-/** Entries services write themselves (core/audit.ts recordAudit): POST /api/invites/accept, in the invitation's workspace. */
-export const SERVICE_ACTIONS = ['member.joined'] as const;
+/** Entries services write themselves (core/audit.ts recordAudit): POST /api/invites/accept and /api/partner-invites/accept, in the invitation's workspace. */
+export const SERVICE_ACTIONS = ['member.joined', 'partner.joined'] as const;
 
 /**
  * Mutating routes of a workspace that write no entry, and why: conversion tracking is not an

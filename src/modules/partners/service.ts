@@ -10,7 +10,7 @@ import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.j
 import { PROGRAM_FIELDS } from './schemas.js';
 import { checkStatsScopes, statsSpan, withPartnerStats, type PartnerListQuery, type PartnerStats } from './list-stats.js';
 import { checkStanding } from './standing-checks.js';
-import { couponHolder, couponsOf, insertCoupons, standingRows } from './standing-store.js';
+import { couponHolder, couponsOf, insertCoupons, setPartnerUser, standingRows } from './standing-store.js';
 import { defaultLinkHolders, defaultLinkIds, lockAwaiting, setDefaultLinks, workspacesAwaiting, type AwaitingPartner } from './default-link-store.js';
 import { partnerStore, type PartnerRow } from './store.js';
 import { partnersNamed, setPayoutEmails, type MatchedPartner } from './import-store.js';
@@ -272,3 +272,28 @@ export type { MatchedPartner } from './import-store.js';
 export type { AwaitingPartner } from './default-link-store.js';
 export { providePartnerEarnings, type EarningsReader, type PartnerEarnings, type PartnerListQuery, type PartnerStats } from './list-stats.js';
 export { payoutDestinations, payoutProfiles, type PayoutDestination, type PayoutProfile } from './payout-details.js';
+
+/**
+ * A partner claimed by the person who accepted their invitation (operations.md §18
+ * "Invitations"), in the caller's transaction: their `userId` set, and a partner invited or
+ * pending approved as any approval is (the default link, `partner.enrolled`). 409
+ * `partner_claimed` when someone already signs in as them; undefined for a partner deleted since.
+ */
+export async function claimPartner({
+  ctx,
+  deps,
+  input,
+}: {
+  ctx: Ctx;
+  deps: PartnerDeps;
+  input: { partnerId: string; userId: string };
+}): Promise<Partner | undefined> {
+  const [standing] = await standingRows(ctx.db, ctx.workspace.id, [input.partnerId]);
+  if (!standing) return undefined;
+  if (!(await setPartnerUser(ctx.db, ctx.workspace.id, input.partnerId, input.userId))) throw new AppError('partner_claimed');
+  if (standing.status === 'invited' || standing.status === 'pending') {
+    const [approved] = await upsertPartners({ ctx, deps, input: [{ id: input.partnerId, status: 'approved' }] });
+    return approved;
+  }
+  return (await shown(ctx, await partners.byIds({ ctx, input: [input.partnerId] })))[0];
+}

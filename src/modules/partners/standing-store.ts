@@ -151,3 +151,16 @@ export function standingSql(workspaceId: string, partnerId: SQL): SQL {
   return sql`SELECT p.id, p.status, p.group_id, p.user_id, p.email FROM partners p
       WHERE p.workspace_id = ${workspaceId}::uuid AND p.deleted_at IS NULL AND p.id = ${partnerId}`;
 }
+
+/**
+ * The person who signs in as this live partner (an accepted invitation, operations.md §18): set
+ * only where none is, so two acceptances never both win. False when the partner has one already.
+ */
+export async function setPartnerUser(conn: Conn, workspaceId: string, partnerId: string, userId: string): Promise<boolean> {
+  const set = await rows(
+    conn,
+    sql`UPDATE partners SET user_id = ${userId}::uuid, updated_at = now()
+        WHERE workspace_id = ${workspaceId}::uuid AND id = ${partnerId}::uuid AND deleted_at IS NULL AND user_id IS NULL RETURNING 1`,
+  );
+  return set.length === 1;
+}

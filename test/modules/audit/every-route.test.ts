@@ -75,6 +75,7 @@ const NOT_WORKSPACE: Record<string, string> = {
   'POST /api/me/sso/link': "a person's own account (starts linking their SSO identity)",
   // Its workspace is known only inside the service, which writes `member.joined` itself (audit-log.test.ts).
   'POST /api/invites/accept': 'written by the invites service (member.joined)',
+  'POST /api/partner-invites/accept': 'written by the partner invitations service (partner.joined)',
   // The operator's API changes no one workspace here (its changes of a workspace are audited there, actor `operator`).
   'POST /admin/workspaces': 'creates a new workspace (nobody can see its log yet)',
   'POST /admin/users': 'an account, in no workspace (its memberships are audited)',
@@ -187,6 +188,11 @@ const SCENARIOS: Record<string, Scenario> = {
     return byKey(f, 'PATCH', '/api/commissions', [{ id, status: 'reversed' }]);
   },
   'POST /api/payouts': async (f) => (await partnerWithCommission(f, 'usd'), byKey(f, 'POST', '/api/payouts', { currency: 'usd' })),
+  'POST /api/partner-invites': async (f) => {
+    await program(f);
+    const partnerId = idOf(await byKey(f, 'POST', '/api/partners', [{ name: `p-${n()}`, email: uniqueEmail() }]));
+    return byKey(f, 'POST', '/api/partner-invites', [{ partnerId }]);
+  },
   'POST /api/payouts/:id/complete': async (f) => byKey(f, 'POST', `/api/payouts/${await payoutIn(f, 'eur')}/complete`, { reference: 'batch-1' }),
   'POST /api/payouts/:id/cancel': async (f) => byKey(f, 'POST', `/api/payouts/${await payoutIn(f, 'gbp')}/cancel`, {}),
   ...bulk('/api/links', (f) => ({ url: `https://example.com/${n()}`, collectionId: f.collectionId })),
