@@ -18,7 +18,7 @@ const PROGRAM_SCOPES: readonly Scope[] = ['partnersWrite', 'programsWrite'];
 const MONEY_STATUSES = new Set(['approved', 'banned']);
 
 const WRITE_NOTE =
-  'An entry setting `status`, `groupId`, `couponCodes`, `referralKey` or `tenantId` needs `programsWrite` as well (403 `missing_scopes` listing every missing scope); ' +
+  "An entry setting `status`, `groupId`, `couponCodes`, `referralKey`, `tenantId` or `userId` (null: unlinks the partner's person and clears their payout details) needs `programsWrite` as well (403 `missing_scopes` listing every missing scope); " +
   'setting `status` to `approved` or `banned` is a money act: a person acting by session, human token or OAuth grant must be an owner of the workspace ' +
   '(403 `owner_required`); an API key acts by its scopes.';
 

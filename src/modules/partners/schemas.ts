@@ -6,7 +6,7 @@ export const PARTNER_STATUSES = ['invited', 'pending', 'approved', 'rejected', '
 export type PartnerStatus = (typeof PARTNER_STATUSES)[number];
 
 /** The fields of a partner's standing in the program: setting any needs `programsWrite` too. */
-export const PROGRAM_FIELDS = ['status', 'groupId', 'couponCodes', 'referralKey', 'tenantId'] as const;
+export const PROGRAM_FIELDS = ['status', 'groupId', 'couponCodes', 'referralKey', 'tenantId', 'userId'] as const;
 
 export const MAX_COUPON_CODES = 20;
 
@@ -51,7 +51,10 @@ export const Partner = Type.Object(
     referralKey: Nullable(Type.String({ description: referralKey.description })),
     couponCodes: Type.Array(Type.String(), { description: couponCodes.description }),
     tenantId,
-    userId: Nullable({ ...Uuid, description: 'Read-only: the person who signs in as this partner (set by accepting an invitation)' }),
+    userId: Nullable({
+      ...Uuid,
+      description: 'The person who signs in as this partner: set by accepting an invitation (POST /api/partner-invites/accept); PUT `null` unlinks them',
+    }),
     defaultLinkId: Nullable({
       ...Uuid,
       description:
@@ -82,6 +85,12 @@ export const PartnerCreate = Type.Object({ name, email: Type.Optional(email), im
 
 export const PartnerUpsert = Type.Object({
   id: Type.Optional(Uuid),
+  userId: Type.Optional(
+    Type.Null({
+      description:
+        'Only null, on an existing partner: unlinks the person who signs in as them and clears their payout details, so another invitation can be accepted (needs `programsWrite` too)',
+    }),
+  ),
   name: Type.Optional(name),
   email: Type.Optional(email),
   image: Type.Optional(image),

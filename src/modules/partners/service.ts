@@ -10,7 +10,7 @@ import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.j
 import { PROGRAM_FIELDS } from './schemas.js';
 import { checkStatsScopes, statsSpan, withPartnerStats, type PartnerListQuery, type PartnerStats } from './list-stats.js';
 import { checkStanding } from './standing-checks.js';
-import { couponHolder, couponsOf, insertCoupons, setPartnerUser, standingRows } from './standing-store.js';
+import { couponHolder, couponsOf, insertCoupons, setPartnerUser, standingRows, unlinkPartnerUsers } from './standing-store.js';
 import { defaultLinkHolders, defaultLinkIds, lockAwaiting, setDefaultLinks, workspacesAwaiting, type AwaitingPartner } from './default-link-store.js';
 import { partnerStore, type PartnerRow } from './store.js';
 import { partnersNamed, setPayoutEmails, type MatchedPartner } from './import-store.js';
@@ -58,6 +58,7 @@ export interface PartnerDeps {
 
 async function afterWrite(tx: Tx, ctx: Ctx, deps: PartnerDeps, write: { inserts: Indexed[]; updates: Indexed[] }, rows: PartnerRow[]): Promise<void> {
   await writeCoupons(tx, ctx, write, rows);
+  await unlinkUsers(tx, ctx, write, rows);
   const changed = write.updates.flatMap(({ item }) =>
     item.status === 'banned' || item.status === 'rejected' ? [{ partnerId: item.id as string, status: item.status as 'banned' | 'rejected' }] : [],
   );
@@ -73,6 +74,18 @@ async function afterWrite(tx: Tx, ctx: Ctx, deps: PartnerDeps, write: { inserts:
     for (const r of linkless) r.defaultLinkId = made.get(r.id) ?? null;
   }
   await tellEnrolled({ ...ctx, db: tx }, approved);
+}
+
+/** Entries with `userId: null` unlink the partner's person and clear their payout details; the answer shows it. */
+async function unlinkUsers(tx: Tx, ctx: Ctx, write: { updates: Indexed[] }, rows: PartnerRow[]): Promise<void> {
+  const unlinked = write.updates.filter(({ item }) => item.userId === null);
+  if (unlinked.length === 0) return;
+  await unlinkPartnerUsers(
+    tx,
+    ctx.workspace.id,
+    unlinked.map(({ item }) => item.id as string),
+  );
+  for (const { index } of unlinked) Object.assign(rows[index]!, { userId: null, payoutMethod: null, payoutDestination: null, payoutDetailsChangedAt: null });
 }
 
 /** The entries of a write that approve their partner: created approved (the default) or moved to approved. */

@@ -164,3 +164,12 @@ export async function setPartnerUser(conn: Conn, workspaceId: string, partnerId:
   );
   return set.length === 1;
 }
+
+/** Unlinks these partners' people (PUT `userId: null`): the person and their payout details go together. */
+export async function unlinkPartnerUsers(conn: Conn, workspaceId: string, partnerIds: string[]): Promise<void> {
+  await conn.execute(
+    sql`UPDATE partners SET user_id = NULL, payout_method = NULL, payout_details_sealed = NULL, payout_destination_masked = NULL,
+          payout_details_changed_at = NULL, updated_at = now()
+        WHERE workspace_id = ${workspaceId}::uuid AND id ${inList(partnerIds, 'uuid')} AND deleted_at IS NULL`,
+  );
+}

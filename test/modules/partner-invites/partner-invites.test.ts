@@ -7,6 +7,8 @@
  * someone already signs in as is 409 `partner_claimed`.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { rows } from '../../../src/db/connect.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
 import { dropFreshDatabases, freshDatabase } from '../../helpers/fresh-database.js';
@@ -138,6 +140,31 @@ describe('inviting partners', () => {
     expect(ok.json<{ partner: unknown }>().partner).toMatchObject({ id: p.id, status: 'approved', userId: user.id });
 
     expectError(await asSession(t, owner.cookie, 'POST', '/api/partner-invites', [{ partnerId: p.id }], { workspaceId }), 409, 'partner_claimed');
+
+    // The owner unlinks them (PUT userId null): the person and their payout details go; a new invitation works.
+    await t.database.db.execute(
+      sql`UPDATE partners SET payout_method = 'paypal', payout_details_sealed = 'sealed', payout_destination_masked = 'a•••@pay.example', payout_details_changed_at = now() WHERE id = ${p.id}::uuid`,
+    );
+    const limited = await t.admin('POST', `/workspaces/${workspaceId}/keys`, { name: 'partners only', scopes: ['partnersWrite'] });
+    expectError(await byKey('PUT', '/api/partners', [{ id: p.id, userId: null }], limited.json<{ key: string }>().key), 403, 'missing_scopes');
+    const unlinked = await byKey('PUT', '/api/partners', [{ id: p.id, userId: null }]);
+    expect(unlinked.statusCode, unlinked.body).toBe(200);
+    expect(unlinked.json<unknown[]>()[0]).toMatchObject({ id: p.id, userId: null, payoutMethod: null, payoutDestination: null, status: 'approved' });
+    const [stored] = await rows<{ sealed: string | null }>(t.database.db, sql`SELECT payout_details_sealed AS sealed FROM partners WHERE id = ${p.id}::uuid`);
+    expect(stored!.sealed).toBeNull();
+    expect((await partnerById(p.id)).userId).toBeNull();
+    expect((await byKey('PUT', '/api/partners', [{ id: p.id, userId: randomUUID() }])).statusCode).toBe(400);
+    const again = await invite(p.id);
+    const other = await acceptAsNew(tokenOf(again.url), 'Ana again');
+    expectInvalid(other, 'token', 'sign_in_to_accept');
+    expect((await accept(await login(t, user))).statusCode).toBe(400);
+    const relinked = await t.inject({
+      method: 'POST',
+      url: '/api/partner-invites/accept',
+      headers: { cookie: await login(t, user), origin: ORIGIN },
+      payload: { token: tokenOf(again.url) },
+    });
+    expect(relinked.statusCode, relinked.body).toBe(200);
   });
 
   test('a newer invitation replaces the pending one', async () => {

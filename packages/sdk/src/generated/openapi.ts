@@ -92,14 +92,14 @@ export interface paths {
         get: operations["listPartners"];
         /**
          * Upsert partners
-         * @description Entries with `id` update that record (omitted fields stay, null clears optional fields); entries without `id` are inserted. Results in input order. Atomic. An entry setting `status`, `groupId`, `couponCodes`, `referralKey` or `tenantId` needs `programsWrite` as well (403 `missing_scopes` listing every missing scope); setting `status` to `approved` or `banned` is a money act: a person acting by session, human token or OAuth grant must be an owner of the workspace (403 `owner_required`); an API key acts by its scopes.
+         * @description Entries with `id` update that record (omitted fields stay, null clears optional fields); entries without `id` are inserted. Results in input order. Atomic. An entry setting `status`, `groupId`, `couponCodes`, `referralKey`, `tenantId` or `userId` (null: unlinks the partner's person and clears their payout details) needs `programsWrite` as well (403 `missing_scopes` listing every missing scope); setting `status` to `approved` or `banned` is a money act: a person acting by session, human token or OAuth grant must be an owner of the workspace (403 `owner_required`); an API key acts by its scopes.
          *
          *     Scope: `partnersWrite`.
          */
         put: operations["upsertPartners"];
         /**
          * Create partners
-         * @description Atomic: one bad item fails the request with 400 naming `[index].field`, and nothing is written. An entry setting `status`, `groupId`, `couponCodes`, `referralKey` or `tenantId` needs `programsWrite` as well (403 `missing_scopes` listing every missing scope); setting `status` to `approved` or `banned` is a money act: a person acting by session, human token or OAuth grant must be an owner of the workspace (403 `owner_required`); an API key acts by its scopes.
+         * @description Atomic: one bad item fails the request with 400 naming `[index].field`, and nothing is written. An entry setting `status`, `groupId`, `couponCodes`, `referralKey`, `tenantId` or `userId` (null: unlinks the partner's person and clears their payout details) needs `programsWrite` as well (403 `missing_scopes` listing every missing scope); setting `status` to `approved` or `banned` is a money act: a person acting by session, human token or OAuth grant must be an owner of the workspace (403 `owner_required`); an API key acts by its scopes.
          *
          *     Scope: `partnersWrite`.
          */
@@ -1008,7 +1008,7 @@ export interface components {
             tenantId: string | null;
             /**
              * Format: uuid
-             * @description Read-only: the person who signs in as this partner (set by accepting an invitation)
+             * @description The person who signs in as this partner: set by accepting an invitation (POST /api/partner-invites/accept); PUT `null` unlinks them
              */
             userId: string | null;
             /**
@@ -2974,6 +2974,8 @@ export interface operations {
                      * @description UUID
                      */
                     id?: string;
+                    /** @description Only null, on an existing partner: unlinks the person who signs in as them and clears their payout details, so another invitation can be accepted (needs `programsWrite` too) */
+                    userId?: null;
                     name?: string;
                     /** Format: email */
                     email?: string | null;
