@@ -13,6 +13,7 @@ import { revokeTokensOf } from '../tokens/service.js';
 import { WorkspaceParam } from '../workspaces/schemas.js';
 import { Me, MemberParam, MemberView, MePatch, RoleChange, User } from '../users/schemas.js';
 import { changeRole, findUser, listMembers, removeMember, ROLE_SCOPES, updateProfile, workspacesOf, type Role } from '../users/service.js';
+import { partnerProgramsOf } from '../partners/service.js';
 
 /*
  * The account module has only routes: what a person does to their own account, their
@@ -47,10 +48,11 @@ export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
     async (req) => {
       const { userId } = req.person!;
       const c = ctx(req);
-      const [found, workspaces, secondFactor] = await Promise.all([
+      const [found, workspaces, secondFactor, partnerPrograms] = await Promise.all([
         findUser({ ctx: c, input: { id: userId } }),
         workspacesOf({ ctx: c, input: { userId } }),
         hasAnySecondFactor({ ctx: c, input: { userId } }),
+        partnerProgramsOf({ ctx: c, input: { userId } }),
       ]);
       return {
         user: found,
@@ -64,6 +66,7 @@ export const userRoutes = routesPlugin<UserRoutesDeps>('users', (app, deps) => {
           maxBulkItems: w.maxBulkItems,
           requireMfa: w.requireMfa,
         })),
+        partnerPrograms,
         secondFactor,
         scopeEndpoints: SCOPE_ENDPOINTS,
       };

@@ -10,7 +10,7 @@ import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.j
 import { PROGRAM_FIELDS } from './schemas.js';
 import { checkStatsScopes, statsSpan, withPartnerStats, type PartnerListQuery, type PartnerStats } from './list-stats.js';
 import { checkStanding } from './standing-checks.js';
-import { couponHolder, couponsOf, insertCoupons, setPartnerUser, standingRows, unlinkPartnerUsers } from './standing-store.js';
+import { couponHolder, couponsOf, insertCoupons, partnerProgramRows, setPartnerUser, standingRows, unlinkPartnerUsers } from './standing-store.js';
 import { defaultLinkHolders, defaultLinkIds, lockAwaiting, setDefaultLinks, workspacesAwaiting, type AwaitingPartner } from './default-link-store.js';
 import { partnerStore, type PartnerRow } from './store.js';
 import { partnersNamed, setPayoutEmails, type MatchedPartner } from './import-store.js';
@@ -309,4 +309,9 @@ export async function claimPartner({
     return approved;
   }
   return (await shown(ctx, await partners.byIds({ ctx, input: [input.partnerId] })))[0];
+}
+
+/** The programs a person partners in (GET /api/me `partnerPrograms`, operations.md §18 Partner portal): program id, name, their status. */
+export async function partnerProgramsOf({ ctx, input }: { ctx: BaseCtx; input: { userId: string } }): Promise<{ id: string; name: string; status: string }[]> {
+  return (await partnerProgramRows(ctx.db, input.userId)).map(({ id, name, status }) => ({ id, name, status }));
 }

@@ -173,3 +173,15 @@ export async function unlinkPartnerUsers(conn: Conn, workspaceId: string, partne
         WHERE workspace_id = ${workspaceId}::uuid AND id ${inList(partnerIds, 'uuid')} AND deleted_at IS NULL`,
   );
 }
+
+/** The programs a person is a partner in (their partner rows linked to them), by name. */
+export function partnerProgramRows(
+  conn: Conn,
+  userId: string,
+): Promise<{ id: string; name: string; status: string; workspaceId: string; partnerId: string }[]> {
+  return rows(
+    conn,
+    sql`SELECT pr.id, pr.name, p.status, p.workspace_id AS "workspaceId", p.id AS "partnerId" FROM partners p JOIN programs pr ON pr.workspace_id = p.workspace_id
+        WHERE p.user_id = ${userId}::uuid AND p.deleted_at IS NULL ORDER BY pr.name, pr.id`,
+  );
+}

@@ -48,6 +48,14 @@ export const Me = Type.Object({
       requireMfa: Type.Boolean({ description: 'The workspace requires two-factor sign-in: without it the person is refused there (403 mfa_required)' }),
     }),
   ),
+  partnerPrograms: Type.Array(
+    Type.Object({
+      id: Uuid,
+      name: Type.String(),
+      status: Type.String({ description: "The person's status as a partner there: invited, pending, approved, rejected or banned" }),
+    }),
+    { description: 'The partner programs this person signs in to as a partner (an accepted invitation), by name: the ids `X-Program-Id` takes' },
+  ),
   secondFactor: Type.Boolean({ description: 'Whether the person has two-factor sign-in on (what a workspace with `requireMfa` asks of its members)' }),
   scopeEndpoints: Type.Object(Object.fromEntries(SCOPES.map((s) => [s, Type.String()])) as Record<(typeof SCOPES)[number], ReturnType<typeof Type.String>>, {
     description: 'Extension for clients that show scopes: the endpoints each scope opens',

@@ -33,6 +33,7 @@ let t: TestApp;
 let owner: SignedIn;
 let workspaceId: string;
 let key: string;
+let programId: string;
 
 beforeAll(async () => {
   smtp = await startSmtp();
@@ -49,6 +50,7 @@ beforeAll(async () => {
     currency: 'usd',
   });
   expect(program.statusCode, program.body).toBe(200);
+  programId = program.json<{ id: string }>().id;
 });
 afterAll(async () => {
   await t?.close();
@@ -110,6 +112,11 @@ describe('inviting partners', () => {
     const { user: who } = me.json<{ user: { id: string; email: string } }>();
     const userId = who.id;
     expect(who.email).toBe(p.email);
+    // The program they now partner in, for the portal (X-Program-Id); no workspace of their own.
+    expect(me.json<{ partnerPrograms: unknown[]; workspaces: unknown[] }>()).toMatchObject({
+      partnerPrograms: [{ id: programId, name: 'Friends of Lamp', status: 'approved' }],
+      workspaces: [],
+    });
     const body = accepted.json<{ partner: { id: string; status: string; userId: string } }>();
     expect(body.partner).toMatchObject({ id: p.id, status: 'approved', userId });
 

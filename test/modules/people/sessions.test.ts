@@ -180,6 +180,7 @@ describe('first-user setup', { timeout: 180_000 }, () => {
             requireMfa: false,
           },
         ],
+        partnerPrograms: [],
         secondFactor: false,
         scopeEndpoints: expect.objectContaining({ linksRead: 'GET /api/links', conversionsWrite: 'POST /api/track/lead, POST /api/track/sale' }),
       });

@@ -392,6 +392,7 @@ describe('account and settings routes: 401 for anything but the session', () => 
           requireMfa: false,
         },
       ],
+      partnerPrograms: [],
       secondFactor: false,
       scopeEndpoints: expect.any(Object),
     });
