@@ -40,6 +40,7 @@ export const NOT_CREATES: Record<string, string> = {
   'post /api/payouts': 'gathers what is payable (one pending payout per currency)',
   'post /api/partner-invites': 'an invitation of partners that exist, with an e-mail (test/modules/partner-invites)',
   'post /api/partner-invites/accept': 'needs the token of a mail',
+  'post /api/partner-invites/lookup': 'reads a partner invitation token',
   'post /api/payouts/{id}/complete': 'an action on a payout',
   'post /api/track/refund': 'an action on a sale (its cumulative refunded amount)',
 };

@@ -8,8 +8,15 @@ import { routesPlugin } from '../../http/types.js';
 import type { Mailer } from '../mail/service.js';
 import type { PartnerDeps } from '../partners/service.js';
 import { createSession } from '../sessions/service.js';
-import { AcceptedPartnerInvite, CreatedPartnerInvite, PartnerInviteAccept, PartnerInviteCreate } from './schemas.js';
-import { acceptPartnerInvite, createPartnerInvites } from './service.js';
+import {
+  AcceptedPartnerInvite,
+  CreatedPartnerInvite,
+  PartnerInviteAccept,
+  PartnerInviteCreate,
+  PartnerInviteDescription,
+  PartnerInviteLookup,
+} from './schemas.js';
+import { acceptPartnerInvite, createPartnerInvites, describePartnerInvite } from './service.js';
 
 export type PartnerInviteRouteDeps = ResourceDeps & {
   roleOf: RoleLookup;
@@ -52,6 +59,23 @@ export const partnerInviteRoutes = routesPlugin<PartnerInviteRouteDeps>('partner
   );
 
   const ctx = baseContext(deps);
+  app.post(
+    '/api/partner-invites/lookup',
+    {
+      config: { account: 'optional' },
+      schema: {
+        operationId: 'lookupPartnerInvite',
+        tags,
+        summary: 'What a partner invitation is for',
+        description:
+          'Extension. For the accept page: the program, the partner and the invited address of a pending invitation (400 `invite_invalid` for a used, replaced, expired or unknown token). The token in the body, not the URL, so it stays out of access logs.',
+        body: PartnerInviteLookup,
+        response: { 200: PartnerInviteDescription },
+      },
+    },
+    async (req) => describePartnerInvite({ ctx: ctx(req), input: { token: req.body.token } }),
+  );
+
   app.post(
     '/api/partner-invites/accept',
     {

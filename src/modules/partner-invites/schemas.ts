@@ -24,3 +24,11 @@ export const PartnerInviteAccept = Type.Object({
 });
 
 export const AcceptedPartnerInvite = Type.Object({ partner: Type.Ref('Partner') });
+
+export const PartnerInviteLookup = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the invitation URL' }) });
+export const PartnerInviteDescription = Type.Object({
+  email: Type.String({ description: "The invited address (the partner's e-mail)" }),
+  partnerName: Type.String(),
+  programName: Type.String(),
+  expiresAt: DateTime,
+});

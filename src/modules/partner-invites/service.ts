@@ -123,6 +123,14 @@ async function mailAll(
     );
 }
 
+/** What the accept page shows of a pending invitation: the program, the partner's name, the invited address (400 `invite_invalid` otherwise). */
+export async function describePartnerInvite({ ctx, input: { token } }: { ctx: BaseCtx; input: { token: string } }) {
+  if (!format.isWellFormed(token)) throw invalid('token', 'invite_invalid');
+  const found = await store.describePending(ctx.db, hashOf(token), ctx.now);
+  if (!found) throw invalid('token', 'invite_invalid');
+  return found;
+}
+
 export interface AcceptedPartnerInvite {
   partner: Partner;
   user: User;

@@ -46,3 +46,18 @@ export async function claimInvite(conn: Conn, tokenHash: string, now: Date): Pro
   );
   return row;
 }
+
+/** What the accept page shows of a pending, unexpired invitation: the partner, the program and the invited address. */
+export async function describePending(
+  conn: Conn,
+  tokenHash: string,
+  now: Date,
+): Promise<{ email: string; partnerName: string; programName: string; expiresAt: Date } | undefined> {
+  const [row] = await rows<{ email: string; partnerName: string; programName: string; expiresAt: Date }>(
+    conn,
+    sql`SELECT i.email, p.name AS "partnerName", pr.name AS "programName", i.expires_at AS "expiresAt"
+        FROM partner_invites i JOIN partners p ON p.id = i.partner_id AND p.deleted_at IS NULL JOIN programs pr ON pr.workspace_id = i.workspace_id
+        WHERE i.token_hash = decode(${tokenHash}, 'hex') AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > ${now.toISOString()}::timestamptz`,
+  );
+  return row;
+}

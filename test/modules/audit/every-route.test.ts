@@ -72,6 +72,7 @@ const NOT_WORKSPACE: Record<string, string> = {
   'POST /api/auth/passkey': 'sign-in (recorded as sign_in.passkey.*)',
   'POST /api/workspaces': 'creates a new workspace (nobody else can see its log yet)',
   'POST /api/invites/lookup': 'reads an invitation',
+  'POST /api/partner-invites/lookup': 'reads a partner invitation',
   'POST /api/me/sso/link': "a person's own account (starts linking their SSO identity)",
   // Its workspace is known only inside the service, which writes `member.joined` itself (audit-log.test.ts).
   'POST /api/invites/accept': 'written by the invites service (member.joined)',

@@ -104,6 +104,11 @@ describe('inviting partners', () => {
     expect(mail!.text).toContain('أنت مدعو إلى برنامج الشركاء «Friends of Lamp»');
     expect(mail!.text).toContain(made.url);
 
+    const lookup = (token: string) => t.inject({ method: 'POST', url: '/api/partner-invites/lookup', payload: { token } });
+    const about = await lookup(tokenOf(made.url));
+    expect(about.statusCode, about.body).toBe(200);
+    expect(about.json()).toEqual({ email: p.email, partnerName: 'Ana Lima', programName: 'Friends of Lamp', expiresAt: made.expiresAt });
+
     const accepted = await acceptAsNew(tokenOf(made.url));
     expect(accepted.statusCode, accepted.body).toBe(200);
     const cookie = sessionCookieFrom(accepted);
@@ -127,6 +132,7 @@ describe('inviting partners', () => {
     expect(entry!.targetIds).toEqual(expect.arrayContaining([p.id, made.id]));
 
     // Once only.
+    expectInvalid(await lookup(tokenOf(made.url)), 'token', 'invite_invalid');
     expectInvalid(await acceptAsNew(tokenOf(made.url), 'Someone', PASSWORD), 'token', 'invite_invalid');
   });
 
