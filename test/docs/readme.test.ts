@@ -210,7 +210,7 @@ describe('README walkthrough, from nothing to the first sale', () => {
   });
 
   it("runs a partner program: a reward, a partner's link, a sale that earns 20 %, a payout that names who has no payout details", () => {
-    const at = walkthrough.length - 3;
+    const at = walkthrough.length - 4;
     const group = JSON.parse(run.steps[at]!.split('\n').find((l) => l.startsWith('[{'))!) as { name: string; rewards: unknown[] }[];
     expect(group).toMatchObject([{ name: 'default', rewards: [{ event: 'sale', type: 'percentage', amount: 2000, maxDuration: 12 }] }]);
     const commissions = JSON.parse(run.steps[at + 1]!.split('\n').find((l) => l.startsWith('[{'))!) as Record<string, unknown>[];
@@ -223,6 +223,10 @@ describe('README walkthrough, from nothing to the first sale', () => {
       items: [],
       skipped: [{ partnerId: commissions[0]!.partnerId, reason: 'no_payout_details' }],
     });
+  });
+
+  it('invites the partner, who accepts with a new account and then partners in the program', () => {
+    expect(run.steps[walkthrough.length - 1]).toMatch(/^Acme Partners: approved$/m);
   });
 
   it('connects an app with OAuth: metadata, consent, code, tokens, and the token reads the links', () => {
