@@ -491,6 +491,11 @@ export const messages = {
     en: 'You cannot give a custom commission to the partner you sign in as.',
     ar: 'لا يمكنك منح عمولة مخصّصة للشريك الذي تسجّل الدخول بصفته.',
   },
+  signup_closed: {
+    status: 403,
+    en: 'This account signs in as a partner only: creating a workspace needs an invitation to one, or a server with open sign-up.',
+    ar: 'هذا الحساب يسجّل الدخول بصفة شريك فقط: يتطلب إنشاء مساحة عمل دعوةً إلى مساحة، أو خادمًا يتيح التسجيل المفتوح.',
+  },
   partner_claimed: {
     status: 409,
     en: 'Someone already signs in as this partner: the owner must unlink them before another invitation can be accepted.',

@@ -11,5 +11,7 @@ export const accountModule: ModuleRegistration = {
 /** A person's /api/workspaces, registered after the sessions' and tokens' routes where they always were, so the OpenAPI document keeps its order. */
 export const accountWorkspacesModule: ModuleRegistration = {
   name: 'account-workspaces',
-  setUp: ({ database, clock, authChanged }) => ({ plugins: [plugin(workspaceRoutes, { db: database.db, clock, authChanged })] }),
+  setUp: ({ database, clock, authChanged, config }) => ({
+    plugins: [plugin(workspaceRoutes, { db: database.db, clock, authChanged, allowSignup: config.allowSignup })],
+  }),
 };

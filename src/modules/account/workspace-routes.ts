@@ -1,8 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { baseContext, type PeopleDeps } from '../../core/context.js';
-import { addSchemaOnce } from '../../http/schemas.js';
+import { baseContext, type BaseCtx, type PeopleDeps } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+import { addSchemaOnce, errorAnswer } from '../../http/schemas.js';
 import { routesPlugin } from '../../http/types.js';
 import { workspacesOf } from '../users/service.js';
+import { partnerProgramsOf } from '../partners/service.js';
 import { hasAnySecondFactor } from '../passkeys/service.js';
 import { Workspace, WorkspaceNew, WorkspaceParam, WorkspaceSettings } from '../workspaces/schemas.js';
 import { changeSettings, createOwnedWorkspace } from '../workspaces/service.js';
@@ -10,8 +12,21 @@ import { MyWorkspace } from './schemas.js';
 
 const tags = ['Workspace settings'];
 
+/** ALLOW_SIGNUP: open sign-up, and with it workspaces for anyone signed in. */
+export type WorkspaceRouteDeps = PeopleDeps & { allowSignup: boolean };
+
+/**
+ * Whether this person may create a workspace: an account that exists only as a partner (no
+ * membership, a partner somewhere) may not unless sign-up is open (operations.md §18).
+ */
+async function mayCreateWorkspace(c: BaseCtx, userId: string, allowSignup: boolean): Promise<boolean> {
+  if (allowSignup) return true;
+  const [workspaces, programs] = await Promise.all([workspacesOf({ ctx: c, input: { userId } }), partnerProgramsOf({ ctx: c, input: { userId } })]);
+  return workspaces.length > 0 || programs.length === 0;
+}
+
 /** A person's workspaces (operations.md §7). Session only. */
-export const workspaceRoutes = routesPlugin<PeopleDeps>('workspaces', (app, deps) => {
+export const workspaceRoutes = routesPlugin<WorkspaceRouteDeps>('workspaces', (app, deps) => {
   const ctx = baseContext(deps);
   addSchemaOnce(app, Workspace);
 
@@ -38,12 +53,18 @@ export const workspaceRoutes = routesPlugin<PeopleDeps>('workspaces', (app, deps
         operationId: 'createWorkspace',
         tags,
         summary: 'Create a workspace',
-        description: 'On the free plan; the caller becomes its owner.',
+        description:
+          'On the free plan; the caller becomes its owner. An account that exists only as a partner (no workspace, a partner in a program) gets 403 `signup_closed` unless the server has ALLOW_SIGNUP=true.',
         body: WorkspaceNew,
-        response: { 201: Type.Ref('Workspace') },
+        response: { 201: Type.Ref('Workspace'), 403: errorAnswer('signup_closed: a partner-only account, and sign-up is closed') },
       },
     },
-    async (req, reply) => reply.status(201).send(await createOwnedWorkspace({ ctx: ctx(req), input: { userId: req.person!.userId, name: req.body.name } })),
+    async (req, reply) => {
+      const c = ctx(req);
+      const userId = req.person!.userId;
+      if (!(await mayCreateWorkspace(c, userId, deps.allowSignup))) throw new AppError('signup_closed');
+      return reply.status(201).send(await createOwnedWorkspace({ ctx: c, input: { userId, name: req.body.name } }));
+    },
   );
 
   app.patch(

@@ -122,6 +122,8 @@ describe('inviting partners', () => {
       partnerPrograms: [{ id: programId, name: 'Friends of Lamp', status: 'approved' }],
       workspaces: [],
     });
+    // A partner-only account cannot make a workspace while sign-up is closed (the default).
+    expectError(await asSession(t, cookie, 'POST', '/api/workspaces', { name: 'Mine' }), 403, 'signup_closed');
     const body = accepted.json<{ partner: { id: string; status: string; userId: string } }>();
     expect(body.partner).toMatchObject({ id: p.id, status: 'approved', userId });
 
