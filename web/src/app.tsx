@@ -86,6 +86,8 @@ export function App() {
   else if (path === '/forgot-password') body = <ForgotPassword />;
   else if (path === '/reset-password') body = <ResetPassword />;
   else if (path === '/invite' && me !== undefined) body = <Invite me={me} onAccepted={joined} onSignedIn={loadMe} onSignOut={() => void signOut(true)} />;
+  else if (path === '/partner/invite' && me !== undefined)
+    body = <Invite kind="partner" me={me} onAccepted={joined} onSignedIn={loadMe} onSignOut={() => void signOut(true)} />;
   else if (me === undefined)
     body = (
       <main id="main">

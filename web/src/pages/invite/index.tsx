@@ -9,9 +9,11 @@ import { ErrorLine } from '../../ui/states.js';
 import { NewPasswordField } from '../../ui/field.js';
 
 interface Props {
+  /** A workspace's invitation (/app/invite) or a partner program's (/app/partner/invite, operations.md §18). */
+  kind?: 'member' | 'partner';
   /** Who is signed in, or null. */
   me: Me | null;
-  /** Joined: the app chooses this workspace and opens the overview. */
+  /** Joined a workspace: the app chooses it and opens the overview. */
   onAccepted: (workspaceId: string) => void;
   /** Signed in on this page (the app reads /api/me again). */
   onSignedIn: () => Promise<void>;
@@ -19,20 +21,22 @@ interface Props {
 }
 
 /**
- * The invitation link's page (/app/invite?token=…, operations.md §7): signed in, accept with
- * this account; not signed in, create the account under the invited address, or sign in and
- * accept.
+ * The invitation link's page (/app/invite?token=…, operations.md §7; a partner's at
+ * /app/partner/invite, §18): signed in, accept with this account; not signed in, create the
+ * account under the invited address, or sign in and accept.
  */
-export function InvitePage({ me, onAccepted, onSignedIn, onSignOut }: Props) {
+export function InvitePage({ kind = 'member', me, onAccepted, onSignedIn, onSignOut }: Props) {
   const i = useStrings(strings);
   const { lang } = useContext(LangContext);
   const token = new URLSearchParams(location.search).get('token');
   const [mode, setMode] = useState<'new' | 'existing'>('new');
   const [busy, setBusy] = useState(false);
+  // A partner invitation accepted: the program joined (the partner portal comes with its own page).
+  const [joinedProgram, setJoinedProgram] = useState<string>();
   // Kept as answered, worded at render (a language change rewords it).
   const [failure, setError] = useState<{ answer: unknown }>();
   const error = failure && errorText(failure.answer, lang);
-  const about = useInviteDescription(token, (answer) => setError({ answer }));
+  const about = useInviteDescription(kind, token, (answer) => setError({ answer }));
 
   const attempt = async (steps: () => Promise<string | undefined>) => {
     setBusy(true);
@@ -46,8 +50,17 @@ export function InvitePage({ me, onAccepted, onSignedIn, onSignOut }: Props) {
       setBusy(false);
     }
   };
-  /** POST /api/invites/accept; the error (in the page's language) stays on the page. */
+  /** POST /api/invites/accept (or a partner's); the error (in the page's language) stays on the page. */
   const accept = async (body: { token: string; name?: string; password?: string }) => {
+    if (kind === 'partner') {
+      const { error: failed } = await api.POST('/api/partner-invites/accept', { body });
+      if (failed) setError({ answer: failed });
+      else {
+        setJoinedProgram(about?.kind === 'partner' ? about.programName : '');
+        await onSignedIn();
+      }
+      return undefined;
+    }
     const { data, error: failed } = await api.POST('/api/invites/accept', { body });
     if (failed) setError({ answer: failed });
     return data?.workspaceId;
@@ -78,17 +91,21 @@ export function InvitePage({ me, onAccepted, onSignedIn, onSignOut }: Props) {
   const errorLine = <ErrorLine error={error} />;
   const intro = about ? (
     <>
-      <p>{i.invitedBy(about.inviterName, about.workspaceName, about.role)}</p>
+      <p>
+        {about.kind === 'partner' ? i.partnerInvited(about.partnerName, about.programName) : i.invitedBy(about.inviterName, about.workspaceName, about.role)}
+      </p>
       <p class="hint">{i.invitedAddress(about.email)}</p>
     </>
   ) : (
-    <p>{i.intro}</p>
+    <p>{kind === 'partner' ? i.partnerIntro : i.intro}</p>
   );
   return (
     <main id="main" class="card invite">
       <LangSwitch />
-      <h1>{i.title}</h1>
-      {!token ? (
+      <h1>{kind === 'partner' ? i.partnerTitle : i.title}</h1>
+      {joinedProgram !== undefined ? (
+        <p role="status">{i.partnerJoined(joinedProgram)}</p>
+      ) : !token ? (
         <p role="alert">{i.noToken}</p>
       ) : me ? (
         <div class="stack">
@@ -158,14 +175,18 @@ export function InvitePage({ me, onAccepted, onSignedIn, onSignOut }: Props) {
   );
 }
 
-type InviteDescription = { email: string; role: 'owner' | 'member' | 'viewer'; workspaceName: string; inviterName: string | null };
+type InviteDescription =
+  | { kind: 'member'; email: string; role: 'owner' | 'member' | 'viewer'; workspaceName: string; inviterName: string | null }
+  | { kind: 'partner'; email: string; partnerName: string; programName: string };
 
-/** Who invites, to which workspace, as what (POST /api/invites/lookup); a dead link is said at once. */
-function useInviteDescription(token: string | null, onRefused: (answer: unknown) => void): InviteDescription | undefined {
+/** Who invites, to what (POST /api/invites/lookup, or a partner's); a dead link is said at once. */
+function useInviteDescription(kind: 'member' | 'partner', token: string | null, onRefused: (answer: unknown) => void): InviteDescription | undefined {
   const [about, setAbout] = useState<InviteDescription>();
   useEffect(() => {
     if (!token) return;
-    void api.POST('/api/invites/lookup', { body: { token } }).then(({ data, error }) => (data ? setAbout(data) : onRefused(error)));
+    if (kind === 'partner')
+      void api.POST('/api/partner-invites/lookup', { body: { token } }).then(({ data, error }) => (data ? setAbout({ kind, ...data }) : onRefused(error)));
+    else void api.POST('/api/invites/lookup', { body: { token } }).then(({ data, error }) => (data ? setAbout({ kind, ...data }) : onRefused(error)));
   }, [token]);
   return about;
 }

@@ -24,6 +24,11 @@ const en = {
   invitedBy: (inviter: string | null, workspace: string, role: 'owner' | 'member' | 'viewer') =>
     `${inviter ? `\u2068${inviter}\u2069 invited you` : 'You were invited'} to join the workspace “\u2068${workspace}\u2069” as ${{ owner: 'an owner', member: 'a member', viewer: 'a viewer' }[role]}.`,
   invitedAddress: (email: string) => `The invitation is for ${email}.`,
+  partnerTitle: 'Join a partner program',
+  partnerIntro: 'You were invited to a partner program. Accept to see your links, figures and earnings.',
+  partnerInvited: (partner: string, program: string) => `\u2068${partner}\u2069, you are invited to the partner program “\u2068${program}\u2069”.`,
+  partnerJoined: (program: string) =>
+    `You are now a partner${program ? ` in “\u2068${program}\u2069”` : ''}. Your links, figures and earnings will be in your partner portal, at this address.`,
 };
 
 export type InviteStrings = typeof en;
@@ -52,6 +57,11 @@ const ar: InviteStrings = {
   invitedBy: (inviter, workspace, role) =>
     `${inviter ? `دعاك \u2068${inviter}\u2069` : 'دُعيت'} للانضمام إلى مساحة العمل «\u2068${workspace}\u2069» ${{ owner: 'مالكًا', member: 'عضوًا', viewer: 'مشاهدًا' }[role]}.`,
   invitedAddress: (email) => `الدعوة للعنوان \u2068${email}\u2069.`,
+  partnerTitle: 'الانضمام إلى برنامج شركاء',
+  partnerIntro: 'دُعيت إلى برنامج شركاء. اقبل الدعوة لترى روابطك وأرقامك وأرباحك.',
+  partnerInvited: (partner, program) => `\u2068${partner}\u2069، أنت مدعو إلى برنامج الشركاء «\u2068${program}\u2069».`,
+  partnerJoined: (program) =>
+    `أصبحت الآن شريكًا${program ? ` في «\u2068${program}\u2069»` : ''}. ستجد روابطك وأرقامك وأرباحك في بوابة الشركاء، على هذا العنوان.`,
 };
 
 export const strings = { en, ar };
