@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.js';
-import { dashboardRunnable, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
+import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
 
 describe.runIf(dashboardRunnable())('a partner invitation in the browser', () => {
   let d: Dashboard;
@@ -67,6 +67,25 @@ describe.runIf(dashboardRunnable())('a partner invitation in the browser', () =>
     // Signed in as the partner: /api/me names the program.
     const me = await page.evaluate<{ partnerPrograms: unknown[] }>("fetch('/api/me').then((r) => r.json())");
     expect(me.partnerPrograms).toEqual([expect.objectContaining({ name: 'Lamp Friends', status: 'approved' })]);
+  });
+
+  it('the owner invites from Partners: told where it goes, the link shown to copy, and it opens the invitation', async () => {
+    const made = await d.t.inject({ method: 'POST', url: '/api/partners', headers: bearer(key), payload: [{ name: 'Lia Stone', email: 'lia@example.net' }] });
+    expect(made.statusCode, made.body).toBe(201);
+    const owner = await d.newPage();
+    await d.signIn(owner, OWNER);
+    await d.open(owner, '/program/partners', 'Partners');
+    await owner.getByRole('button', { name: 'Invite Lia Stone to the partner portal' }).click();
+    await owner
+      .getByRole('status')
+      .getByText('Invitation for Lia Stone created; it is mailed to lia@example.net when the server sends mail.', { exact: false })
+      .waitFor();
+    const link = await owner.getByRole('textbox', { name: 'Invitation link' }).inputValue();
+    expect(link).toMatch(/\/app\/partner\/invite\?token=[\w-]{43}$/);
+    await d.checkAccessibility(owner, 'partner-invite-owner');
+    const guest = await d.newPage();
+    await guest.goto(`${d.origin}${new URL(link).pathname}${new URL(link).search}`);
+    await guest.getByText(`${iso('Lia Stone')}, you are invited to the partner program “${iso('Lamp Friends')}”.`).waitFor();
   });
 
   it('in Arabic at 375 px, right to left; a used link says so on arrival', async () => {

@@ -31,14 +31,17 @@ export function PartnersPage(props: PageProps) {
   const [status, setStatus] = useState<PartnerStatus | ''>('');
   const [page, setPage] = useState(0);
   const [done, setDone] = useState<string>();
+  // The link of the invitation just made: shown once, to copy (it is also mailed when the server sends mail).
+  const [inviteUrl, setInviteUrl] = useState<string>();
   const writable = mayChangePartners(props);
   if (program.kind === 'error' && isNoProgram(program.error)) return <NoProgram s={s} />;
   if (program.kind === 'error') return <LoadFailure error={program.error} retry={reloadProgram} />;
   if (groups.kind === 'error') return <LoadFailure error={groups.error} retry={reloadGroups} />;
   if (partners.kind === 'error') return <LoadFailure error={partners.error} retry={reloadPartners} />;
   if (program.kind === 'loading' || groups.kind === 'loading' || partners.kind === 'loading') return <Loading />;
-  const changed = (message: string) => {
+  const changed = (message: string, url?: string) => {
     setDone(message);
+    setInviteUrl(url);
     reloadPartners();
   };
   const shown = status ? partners.data.filter((p) => p.status === status) : partners.data;
@@ -52,6 +55,12 @@ export function PartnersPage(props: PageProps) {
       <p role="status" class="status program-status">
         {done}
       </p>
+      {inviteUrl && (
+        <label class="field">
+          <span>{s.inviteLink}</span>
+          <input readOnly value={inviteUrl} dir="ltr" onFocus={(e) => e.currentTarget.select()} />
+        </label>
+      )}
       <form class="program-filters" aria-label={s.filters} onSubmit={(e) => e.preventDefault()}>
         <div class="field">
           <label for="partner-status">{s.status}</label>
@@ -104,8 +113,11 @@ interface TableProps {
   all: number;
   groups: PartnerGroup[];
   writable: boolean;
-  onChanged: (message: string) => void;
+  onChanged: (message: string, inviteUrl?: string) => void;
 }
+
+/** Who may be invited to the portal: a partner with an e-mail that nobody signs in as yet, who may still join. */
+const invitable = (p: Partner): boolean => !!p.email && !p.userId && (p.status === 'invited' || p.status === 'pending' || p.status === 'approved');
 
 function PartnerTable({ s, rows, all, groups, writable, onChanged }: TableProps) {
   const { busy, error, run } = useAction();
@@ -114,6 +126,10 @@ function PartnerTable({ s, rows, all, groups, writable, onChanged }: TableProps)
   const move = async (p: Partner, status: PartnerStatus) => {
     if (status === 'banned' && !(await confirm({ title: s.banQuestion(p.name), body: s.banBody, confirm: s.confirmBan, danger: true }))) return;
     if (await run(() => api.PUT('/api/partners', { body: [{ id: p.id, status }] }))) onChanged(s.moved(p.name, s.partnerStatuses[status]));
+  };
+  const invite = async (p: Partner) => {
+    const made = await run(() => api.POST('/api/partner-invites', { body: [{ partnerId: p.id }] }));
+    if (made) onChanged(s.invited(p.name, p.email ?? ''), made[0]?.url);
   };
   const regroup = async (p: Partner, groupId: string) => {
     if (await run(() => api.PUT('/api/partners', { body: [{ id: p.id, groupId }] }))) onChanged(s.groupChanged(p.name, groupName(groupId)));
@@ -144,6 +160,13 @@ function PartnerTable({ s, rows, all, groups, writable, onChanged }: TableProps)
                   <bdi class="program-code-text" dir="ltr">
                     {p.referralKey}
                   </bdi>
+                </span>
+              )}
+              {writable && invitable(p) && (
+                <span class="actions program-row-actions">
+                  <button type="button" disabled={busy} aria-label={s.inviteFor(p.name)} onClick={() => invite(p)}>
+                    {s.invite}
+                  </button>
                 </span>
               )}
               {p.couponCodes.length > 0 && (

@@ -274,6 +274,11 @@ const en = {
   email: 'E-mail (optional)',
   addPartner: 'Add partner',
   partnerAdded: (partner: string) => `${partner} added and approved.`,
+  invite: 'Invite',
+  inviteFor: (partner: string) => `Invite ${partner} to the partner portal`,
+  invited: (partner: string, email: string) =>
+    `Invitation for ${partner} created; it is mailed to ${email} when the server sends mail. The link works once, for 7 days.`,
+  inviteLink: 'Invitation link',
   tooManyPartners: 'Only the newest 5,000 partners are shown.',
   // Program page: earnings by partner
   topPartnersTitle: 'Earnings by partner',
@@ -546,6 +551,10 @@ const ar: ProgramStrings = {
   email: 'البريد الإلكتروني (اختياري)',
   addPartner: 'أضف الشريك',
   partnerAdded: (partner: string) => `أُضيف ${partner} واعتُمد.`,
+  invite: 'دعوة',
+  inviteFor: (partner: string) => `دعوة ${partner} إلى بوابة الشركاء`,
+  invited: (partner: string, email: string) => `أُنشئت دعوة ${partner}، وتُرسل إلى ${email} حين يرسل الخادم البريد. يعمل الرابط مرة واحدة، لمدة 7 أيام.`,
+  inviteLink: 'رابط الدعوة',
   tooManyPartners: 'تُعرض أحدث 5٬000 شريك فقط.',
   topPartnersTitle: 'الأرباح حسب الشريك',
   topPartnersHelp: 'الشركاء الأكثر ربحًا خلال آخر 30 يومًا، لكل عملة؛ تجدهم جميعًا في صفحة الشركاء.',
