@@ -61,7 +61,14 @@ beforeAll(async () => {
     claimed.set(partner, ids);
     unclaimed.push(id0(partner));
   }
-  expect(await migrate(database, all)).toEqual(['0046_payout_claim_sets.sql']);
+  expect(
+    await migrate(
+      database,
+      all.filter((m) => m.name <= '0046_payout_claim_sets.sql'),
+    ),
+  ).toEqual(['0046_payout_claim_sets.sql']);
+  // The later migrations too, for the app the tests below start.
+  await migrate(database, all);
 }, 120_000);
 
 /** A fixed unclaimed commission id per partner. */
