@@ -21,6 +21,7 @@ import {
   createUser,
   expectError,
   login,
+  mutableClock,
   ownedWorkspace,
   sessionCookieFrom,
   signedInMember,
@@ -229,5 +230,44 @@ describe('bad invitations', () => {
     expectInvalid(res, 'name', 'required');
     // Still usable after the refusals.
     expect((await acceptAsNew(tokenOf(made.url))).statusCode).toBe(200);
+  });
+});
+
+describe('on a server with open sign-up and a clock the test moves', () => {
+  let u: TestApp;
+  const clock = mutableClock();
+  beforeAll(async () => {
+    u = await startTestApp({ database: await freshDatabase(), clock: clock.now, env: { ALLOW_SIGNUP: 'true' } });
+  });
+  afterAll(() => u?.close());
+
+  test('an invitation older than 7 days is invite_invalid; a partner-only account may make a workspace when sign-up is open', async () => {
+    const owned = await ownedWorkspace(u);
+    const send = (method: 'POST' | 'PUT', url: string, payload: unknown) =>
+      u.inject({ method, url, headers: bearer(owned.workspace.key), payload: payload as object });
+    expect(
+      (await send('PUT', '/api/program', { name: 'Open', slug: `open-${randomUUID().slice(0, 8)}`, landingUrl: 'https://shop.example/', currency: 'usd' }))
+        .statusCode,
+    ).toBe(200);
+    const made = await send('POST', '/api/partners', [{ name: 'Kim', email: uniqueEmail('kim'), status: 'invited' }]);
+    const partnerId = made.json<{ id: string }[]>()[0]!.id;
+    const invite = async () => (await send('POST', '/api/partner-invites', [{ partnerId }])).json<{ url: string }[]>()[0]!.url;
+    const accept = (url: string) =>
+      u.inject({
+        method: 'POST',
+        url: '/api/partner-invites/accept',
+        headers: { origin: ORIGIN },
+        payload: { token: tokenOf(url), name: 'Kim', password: PASSWORD },
+      });
+
+    const old = await invite();
+    clock.advance(7 * 24 * 3600_000 + 1);
+    expectInvalid(await u.inject({ method: 'POST', url: '/api/partner-invites/lookup', payload: { token: tokenOf(old) } }), 'token', 'invite_invalid');
+    expectInvalid(await accept(old), 'token', 'invite_invalid');
+
+    const accepted = await accept(await invite());
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    const created = await asSession(u, sessionCookieFrom(accepted), 'POST', '/api/workspaces', { name: 'Kim’s own' });
+    expect(created.statusCode, created.body).toBe(201);
   });
 });
