@@ -143,7 +143,7 @@ export async function acceptInvite({
   return withTransaction(db, async (tx) => {
     const invite = await store.claimInvite(tx, tokenHash, now);
     if (!invite) throw invalid('token', 'invite_invalid');
-    const { user, created } = userId !== undefined ? await invitedUser(tx, userId, invite) : await newInvitedUser({ db: tx, now }, newAccount!, invite);
+    const { user, created } = await invitedAccount({ db: tx, now }, { userId, newAccount }, invite.email);
     const row = await store.insertMembershipOnce(tx, { workspaceId: invite.workspaceId, userId: user.id, role: invite.role, createdAt: now });
     if (!row) throw invalid('token', 'already_member');
     // operations.md §15: joining is a change of the workspace's members, in its audit log, in this transaction.
@@ -153,25 +153,38 @@ export async function acceptInvite({
   });
 }
 
-function checkNewAccount({ name, password }: { name: string; password: string }): void {
+/**
+ * The account accepting an invitation to `email` (a workspace's or a partner program's), in the
+ * caller's transaction: the signed-in `userId`, whose e-mail must be the invited one, or a new
+ * account under that e-mail (an existing one must sign in instead).
+ */
+export async function invitedAccount(
+  txCtx: BaseCtx,
+  who: { userId?: string; newAccount?: { name: string; password: string } },
+  email: string,
+): Promise<{ user: User; created: boolean }> {
+  return who.userId !== undefined ? invitedUser(txCtx.db, who.userId, email) : newInvitedUser(txCtx, who.newAccount!, email);
+}
+
+export function checkNewAccount({ name, password }: { name: string; password: string }): void {
   const length = [...name].length;
   if (length < 1 || name.trim() === '') throw invalid('name', 'min_length', { limit: 1 });
   if (length > NAME_MAX) throw invalid('name', 'max_length', { limit: NAME_MAX });
   checkNewPassword(password, 'password');
 }
 
-async function invitedUser(tx: Conn, userId: string, invite: store.InviteRow): Promise<{ user: User; created: false }> {
+async function invitedUser(tx: Conn, userId: string, email: string): Promise<{ user: User; created: false }> {
   const row = isUuid(userId) ? await store.findUser(tx, userId) : undefined;
   if (!row) throw notFound('user', userId);
-  if (emailKey(row.email) !== emailKey(invite.email)) throw invalid('token', 'invite_other_email');
+  if (emailKey(row.email) !== emailKey(email)) throw invalid('token', 'invite_other_email');
   return { user: toUser(row), created: false };
 }
 
-async function newInvitedUser(txCtx: BaseCtx, account: { name: string; password: string }, invite: store.InviteRow): Promise<{ user: User; created: true }> {
+async function newInvitedUser(txCtx: BaseCtx, account: { name: string; password: string }, email: string): Promise<{ user: User; created: true }> {
   // Someone who already has an account proves it by signing in, not by choosing a password.
-  if (await store.findUserByEmail(txCtx.db, emailKey(invite.email))) throw invalid('token', 'sign_in_to_accept');
+  if (await store.findUserByEmail(txCtx.db, emailKey(email))) throw invalid('token', 'sign_in_to_accept');
   try {
-    return { user: await createUser({ ctx: txCtx, input: { email: invite.email, name: account.name, password: account.password } }), created: true };
+    return { user: await createUser({ ctx: txCtx, input: { email, name: account.name, password: account.password } }), created: true };
   } catch (err) {
     // An account made with this address since the check above.
     if (err instanceof AppError && err.params.reasonCode === 'email_taken') throw invalid('token', 'sign_in_to_accept');

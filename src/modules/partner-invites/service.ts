@@ -5,7 +5,7 @@
  */
 import { audit, recordAudit } from '../../core/audit.js';
 import type { BaseCtx, Ctx } from '../../core/context.js';
-import { emailKey, normalizeEmail } from '../../core/email.js';
+import { normalizeEmail } from '../../core/email.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { secretFormat, sha256 } from '../../core/secret.js';
 import { withTransaction } from '../../core/transaction.js';
@@ -13,16 +13,16 @@ import type { Tx } from '../../db/connect.js';
 import { isUuid, newId } from '../../db/ids.js';
 import { assertBulkSize, assertDistinct } from '../bulk/service.js';
 import { queueMail, type Mailer } from '../mail/service.js';
-import { claimPartner, partners, partnerStanding, type Partner, type PartnerDeps } from '../partners/service.js';
+import { claimPartner, partners, type Partner, type PartnerDeps } from '../partners/service.js';
 import { findProgram } from '../program/service.js';
-import { checkNewPassword, createUser, findUser, findUserByEmail, type User } from '../users/service.js';
+import { checkNewAccount, invitedAccount } from '../invites/service.js';
+import type { User } from '../users/service.js';
 import { requireWorkspace } from '../workspaces/service.js';
 import { partnerInvitationMail } from './mail.js';
 import * as store from './store.js';
 
 /** As §7's invitations: valid 7 days, once. */
 export const PARTNER_INVITE_TTL_MS = 7 * 24 * 3600_000;
-const NAME_MAX = 100;
 
 /** 256 random bits in base64url; only its SHA-256 is stored. */
 const format = secretFormat('');
@@ -63,9 +63,9 @@ export async function createPartnerInvites({
   assertBulkSize(ctx.workspace, items.length);
   const ids = items.map((i) => i.partnerId.toLowerCase());
   assertDistinct(ids, (i) => `[${i}].partnerId`);
-  const standing = await partnerStanding({ ctx, input: ids.filter(isUuid) });
+  const found = new Map((await partners.byIds({ ctx, input: ids.filter(isUuid) })).map((p) => [p.id, p]));
   ids.forEach((id, i) => {
-    const partner = standing.get(id);
+    const partner = found.get(id);
     if (!partner) throw invalid(`[${i}].partnerId`, 'not_found');
     if (!INVITABLE.has(partner.status)) throw invalid(`[${i}].partnerId`, 'partner_not_invitable');
     if (!partner.email || !normalizeEmail(partner.email)) throw invalid(`[${i}].partnerId`, 'partner_email_required');
@@ -73,11 +73,10 @@ export async function createPartnerInvites({
   });
   const program = await findProgram({ ctx });
   if (!program) throw new AppError('program_required');
-  const names = await partnerNames(ctx, ids);
   const base = deps.baseUrl.replace(/\/+$/, '');
   const made = ids.map((partnerId) => {
     const token = format.generate().value;
-    return { token, id: newId(), partnerId, email: normalizeEmail(standing.get(partnerId)!.email!)!, tokenHash: hashOf(token) };
+    return { token, id: newId(), partnerId, email: normalizeEmail(found.get(partnerId)!.email!)!, tokenHash: hashOf(token) };
   });
   const expiresAt = new Date(ctx.now.getTime() + PARTNER_INVITE_TTL_MS);
   const rows = await withTransaction(ctx.db, async (tx) => {
@@ -87,7 +86,7 @@ export async function createPartnerInvites({
       ctx.workspace.id,
       made.map(({ id, partnerId, email, tokenHash }) => ({ id, partnerId, email, tokenHash, invitedBy: input.invitedBy, expiresAt, createdAt: ctx.now })),
     );
-    if (deps.mailer) await mailAll(tx, deps.mailer, made, { base, programName: program.name, names, expiresAt });
+    if (deps.mailer) await mailAll(tx, deps.mailer, made, { base, programName: program.name, found, expiresAt });
     await audit(ctx, tx, { ids: inserted.map((r) => r.id), counts: { invited: inserted.length } });
     return inserted;
   });
@@ -97,16 +96,11 @@ export async function createPartnerInvites({
 
 const inviteUrl = (base: string, token: string) => `${base}/app/partner/invite?token=${token}`;
 
-async function partnerNames(ctx: Ctx, ids: string[]): Promise<Map<string, string>> {
-  const rows = await partners.byIds({ ctx, input: ids });
-  return new Map(rows.map((r) => [r.id, r.name]));
-}
-
 async function mailAll(
   tx: Tx,
   mailer: Mailer,
   made: { token: string; partnerId: string; email: string }[],
-  f: { base: string; programName: string; names: Map<string, string>; expiresAt: Date },
+  f: { base: string; programName: string; found: Map<string, Partner>; expiresAt: Date },
 ): Promise<void> {
   for (const m of made)
     await queueMail(
@@ -115,7 +109,7 @@ async function mailAll(
       'partner-invitation',
       partnerInvitationMail({
         to: m.email,
-        partnerName: f.names.get(m.partnerId) ?? '',
+        partnerName: f.found.get(m.partnerId)?.name ?? '',
         programName: f.programName,
         url: inviteUrl(f.base, m.token),
         expiresAt: f.expiresAt,
@@ -161,7 +155,7 @@ export async function acceptPartnerInvite({
     const txCtx = { ...ctx, db: tx };
     const invite = await store.claimInvite(tx, hashOf(token), ctx.now);
     if (!invite) throw invalid('token', 'invite_invalid');
-    const { user, created } = userId !== undefined ? await signedInUser(txCtx, userId, invite.email) : await newUser(txCtx, newAccount!, invite.email);
+    const { user, created } = await invitedAccount(txCtx, { userId, newAccount }, invite.email);
     const workspace = await requireWorkspace({ ctx: txCtx, input: { id: invite.workspaceId } });
     const partner = await claimPartner({ ctx: { ...txCtx, workspace }, deps, input: { partnerId: invite.partnerId, userId: user.id } });
     if (!partner || !INVITABLE.has(partner.status)) throw invalid('token', 'invite_invalid');
@@ -179,28 +173,4 @@ export async function acceptPartnerInvite({
     });
     return { partner, user, created };
   });
-}
-
-function checkNewAccount({ name, password }: { name: string; password: string }): void {
-  const length = [...name].length;
-  if (length < 1 || name.trim() === '') throw invalid('name', 'min_length', { limit: 1 });
-  if (length > NAME_MAX) throw invalid('name', 'max_length', { limit: NAME_MAX });
-  checkNewPassword(password, 'password');
-}
-
-async function signedInUser(ctx: BaseCtx, userId: string, invited: string): Promise<{ user: User; created: false }> {
-  const user = await findUser({ ctx, input: { id: userId } });
-  if (emailKey(user.email) !== emailKey(invited)) throw invalid('token', 'invite_other_email');
-  return { user, created: false };
-}
-
-async function newUser(ctx: BaseCtx, account: { name: string; password: string }, email: string): Promise<{ user: User; created: true }> {
-  // Someone who already has an account proves it by signing in, not by choosing a password.
-  if (await findUserByEmail({ ctx, input: { email } })) throw invalid('token', 'sign_in_to_accept');
-  try {
-    return { user: await createUser({ ctx, input: { email, name: account.name, password: account.password } }), created: true };
-  } catch (err) {
-    if (err instanceof AppError && err.params.reasonCode === 'email_taken') throw invalid('token', 'sign_in_to_accept');
-    throw err;
-  }
 }
