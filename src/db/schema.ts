@@ -72,6 +72,8 @@ export const sessions = pgTable('sessions', {
   createdAt: createdAt(),
   lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  /** How the session was signed in: 'passkey' or 'sso' (a recent one stands in for the password, operations.md §18 payout details); null: otherwise. */
+  signedInBy: text('signed_in_by'),
   seq: seq(),
 });
 

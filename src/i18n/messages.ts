@@ -496,6 +496,31 @@ export const messages = {
     en: 'This account signs in as a partner only: creating a workspace needs an invitation to one, or a server with open sign-up.',
     ar: 'هذا الحساب يسجّل الدخول بصفة شريك فقط: يتطلب إنشاء مساحة عمل دعوةً إلى مساحة، أو خادمًا يتيح التسجيل المفتوح.',
   },
+  program_choice_required: {
+    status: 400,
+    en: 'You are a partner in several programs: name one in the X-Program-Id header (GET /api/me lists them under partnerPrograms).',
+    ar: 'أنت شريك في عدة برامج: سمِّ أحدها في الترويسة X-Program-Id (يسردها GET /api/me ضمن partnerPrograms).',
+  },
+  partner_not_approved: {
+    status: 403,
+    en: 'Only an approved partner can make links: this partnership is not approved now.',
+    ar: 'لا يُنشئ الروابطَ إلا شريكٌ معتمد: هذه الشراكة غير معتمدة حاليًا.',
+  },
+  partner_link_limit: {
+    status: 409,
+    en: 'You have made as many links as the program allows ({limit}).',
+    ar: 'أنشأت أقصى عدد من الروابط يسمح به البرنامج ({limit}).',
+  },
+  payout_in_progress: {
+    status: 409,
+    en: 'A payout to you is being made: your payout details can change once it is completed or cancelled.',
+    ar: 'هناك دفعة قيد الإعداد لك: يمكن تغيير بيانات الدفع بعد إتمامها أو إلغائها.',
+  },
+  reauthentication_required: {
+    status: 403,
+    en: 'Confirm it is you: send your password, or sign in again with a passkey or single sign-on (valid for 5 minutes).',
+    ar: 'أكّد هويتك: أرسل كلمة المرور، أو سجّل الدخول مجددًا بمفتاح مرور أو بالدخول الموحّد (صالح 5 دقائق).',
+  },
   partner_claimed: {
     status: 409,
     en: 'Someone already signs in as this partner: the owner must unlink them before another invitation can be accepted.',
@@ -701,6 +726,10 @@ export const reasons = {
   invite_invalid: {
     en: 'is not a valid invitation (unknown, already used, revoked or expired)',
     ar: 'ليست دعوة صالحة (غير معروفة أو مستخدمة أو ملغاة أو منتهية الصلاحية)',
+  },
+  outside_link_prefixes: {
+    en: "is not under one of the program's link prefixes ({prefixes})",
+    ar: 'ليس ضمن بادئات الروابط التي يسمح بها البرنامج ({prefixes})',
   },
   partner_email_required: {
     en: 'is a partner without an email address: set their email before inviting them',

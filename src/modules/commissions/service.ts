@@ -7,7 +7,7 @@ import type { ListParams } from '../../core/list-params.js';
 import { withTransaction } from '../../core/transaction.js';
 import { newId } from '../../db/ids.js';
 import { assertDistinct } from '../bulk/service.js';
-import { exactSum } from '../analytics/service.js';
+import { exactSum, type Amount } from '../analytics/service.js';
 import { partnerStanding, type EarningsReader, type PartnerEarnings } from '../partners/service.js';
 import { findProgram, type ProgramRow } from '../program/service.js';
 import type { EventType } from '../webhooks/service.js';
@@ -26,7 +26,7 @@ import {
   type PartnerClaim,
   type PartnerTotal,
 } from './payout-claims.js';
-import { earningsRows } from './store-earnings.js';
+import { earningsBucketRows, earningsRows, type CreatedRange } from './store-earnings.js';
 import { applyStatusChanges, insertCommissions, listCommissionRows, lockCommissions, type CommissionFilter, type CommissionRow } from './store.js';
 
 export type { StoredConversion } from './earn.js';
@@ -249,3 +249,32 @@ export const partnerEarnings: EarningsReader = async ({ ctx, input }) => {
   }
   return out;
 };
+
+/** A partner's own commissions (the portal): as GET /api/commissions with the partner fixed. */
+export function partnerCommissions({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { partnerId: string } & Omit<CommissionFilter, 'partnerId' | 'ids' | 'id'> & ListParams;
+}): Promise<CommissionRow[]> {
+  return listCommissionRows(ctx.db, ctx.workspace.id, input);
+}
+
+/** A partner's earnings per UTC day or month and currency (the portal's chart), exact; reversed ones left out. */
+export async function partnerEarningsSeries({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { partnerId: string; linkId?: string; interval: 'day' | 'month'; span: CreatedRange };
+}): Promise<Map<string, Record<string, Amount>>> {
+  const out = new Map<string, Record<string, Amount>>();
+  const q = { partnerId: input.partnerId, linkId: input.linkId, interval: input.interval, range: input.span };
+  for (const r of await earningsBucketRows(ctx.db, ctx.workspace.id, q)) {
+    let byCurrency = out.get(r.key);
+    if (!byCurrency) out.set(r.key, (byCurrency = {}));
+    byCurrency[r.currency] = exactSum(r.total);
+  }
+  return out;
+}

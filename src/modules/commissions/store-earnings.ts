@@ -48,3 +48,28 @@ export function earningsRows(conn: Conn, workspaceId: string, partnerIds: string
         GROUP BY 1, 2, 3 ORDER BY 1, 2`,
   );
 }
+
+export interface EarningsBucketRow {
+  /** The bucket's UTC start, as analytics' timeseries keys read (YYYY-MM-DDTHH:MM:SSZ). */
+  key: string;
+  currency: string;
+  total: string;
+}
+
+/** One partner's earnings (reversed left out) per UTC day or month of creation and currency, oldest first. */
+export function earningsBucketRows(
+  conn: Conn,
+  workspaceId: string,
+  q: { partnerId: string; linkId?: string; interval: 'day' | 'month'; range: CreatedRange },
+): Promise<EarningsBucketRow[]> {
+  const { partnerId, interval, range } = q;
+  const link = q.linkId ? sql` AND c.link_id = ${q.linkId}::uuid` : sql``;
+  return rows<EarningsBucketRow>(
+    conn,
+    sql`SELECT to_char(date_trunc(${interval}, c.created_at, 'UTC') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS key, c.currency,
+          sum(c.earnings)::text AS total
+        FROM commissions c
+        WHERE c.workspace_id = ${workspaceId}::uuid AND c.partner_id = ${partnerId}::uuid AND c.status IN ('pending', 'held', 'paid') AND ${createdIn(range)}${link}
+        GROUP BY 1, 2 ORDER BY 1, 2`,
+  );
+}

@@ -39,6 +39,7 @@ import {
   RECORDING_PARTNER,
   type EventRow,
   type SaleRow,
+  firstLeadCountries,
 } from './store.js';
 
 /** The click queue's hooks, and what the lead.created / sale.created webhooks need (webhook-events.ts). */
@@ -427,4 +428,9 @@ export async function trackRefund({
     if (input.refundedAmount > sale.refundedAmount) await applyRefund({ ctx: txCtx, input: { saleId: sale.id, refundedAmount: input.refundedAmount } });
     return (await saleRecord(tx, ctx.workspace.id, sale.id))!;
   });
+}
+
+/** These customers' countries (their first lead's click), for the views that show a customer without their details (the partner portal). */
+export function customerCountries({ ctx, input }: { ctx: Ctx; input: string[] }): Promise<Map<string, string | null>> {
+  return firstLeadCountries(ctx.db, ctx.workspace.id, input);
 }

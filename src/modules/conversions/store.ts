@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import { preparedRows, rows, type Conn } from '../../db/connect.js';
+import { inList, preparedRows, rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 import type { CustomerRow } from '../customers/service.js';
 import { eventKeys, linkDaysOfEvents, linkRevenueOfSales } from './event-rollups.js';
@@ -378,4 +378,16 @@ export async function saleRecord(conn: Conn, workspaceId: string, saleId: string
         FROM sale_events ev WHERE ev.id = ${saleId}::uuid AND ev.workspace_id = ${workspaceId}::uuid`,
   );
   return row;
+}
+
+/** Each customer's country: that of the click of their first lead (null where unknown). */
+export async function firstLeadCountries(conn: Conn, workspaceId: string, customerIds: string[]): Promise<Map<string, string | null>> {
+  if (customerIds.length === 0) return new Map();
+  const found = await rows<{ customerId: string; country: string | null }>(
+    conn,
+    sql`SELECT DISTINCT ON (customer_id) customer_id AS "customerId", country FROM lead_events
+        WHERE workspace_id = ${workspaceId}::uuid AND customer_id ${inList(customerIds, 'uuid')}
+        ORDER BY customer_id, seq`,
+  );
+  return new Map(found.map((r) => [r.customerId, r.country]));
 }

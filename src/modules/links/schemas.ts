@@ -29,6 +29,9 @@ const utmOf = (value: TSchema) =>
     { description: UTM_DESCRIPTION },
   );
 const utmValue = Type.String({ maxLength: 500 });
+/** A link's UTM values as a write sends them (the partner portal's links take these too). */
+export const LinkUtmInput = utmOf(utmValue);
+export const LinkUrlInput = HttpsUrl;
 // Keys checked by propertyNames (not patternProperties) so that generated clients type the values.
 const Geo = Type.Unsafe<Record<string, string>>({
   type: 'object',

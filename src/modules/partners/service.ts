@@ -10,7 +10,18 @@ import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.j
 import { PROGRAM_FIELDS } from './schemas.js';
 import { checkStatsScopes, statsSpan, withPartnerStats, type PartnerListQuery, type PartnerStats } from './list-stats.js';
 import { checkStanding } from './standing-checks.js';
-import { couponHolder, couponsOf, insertCoupons, partnerProgramRows, setPartnerUser, standingRows, unlinkPartnerUsers } from './standing-store.js';
+import {
+  couponHolder,
+  couponsOf,
+  insertCoupons,
+  lockOwnPartnerRow,
+  partnerProgramRows,
+  setPartnerUser,
+  standingRows,
+  unlinkPartnerUsers,
+  type StandingRow as PartnerStandingRow,
+} from './standing-store.js';
+import { ownPayoutDetails, writePayoutDetails, type PayoutDetailsInput } from './payout-details.js';
 import { defaultLinkHolders, defaultLinkIds, lockAwaiting, setDefaultLinks, workspacesAwaiting, type AwaitingPartner } from './default-link-store.js';
 import { partnerStore, type PartnerRow } from './store.js';
 import { partnersNamed, setPayoutEmails, type MatchedPartner } from './import-store.js';
@@ -284,7 +295,16 @@ export function importPayoutEmails({
 export type { MatchedPartner } from './import-store.js';
 export type { AwaitingPartner } from './default-link-store.js';
 export { providePartnerEarnings, type EarningsReader, type PartnerEarnings, type PartnerListQuery, type PartnerStats } from './list-stats.js';
-export { payoutDestinations, payoutProfiles, type PayoutDestination, type PayoutProfile } from './payout-details.js';
+export {
+  payoutDestinations,
+  payoutProfiles,
+  type PayoutDestination,
+  type PayoutDetailsInput,
+  type PayoutDetailsView,
+  type PayoutMethod,
+  type PayoutProfile,
+} from './payout-details.js';
+export { maskEmail } from './import-store.js';
 
 /**
  * A partner claimed by the person who accepted their invitation (operations.md §18
@@ -314,4 +334,41 @@ export async function claimPartner({
 /** The programs a person partners in (GET /api/me `partnerPrograms`, operations.md §18 Partner portal): program id, name, their status. */
 export async function partnerProgramsOf({ ctx, input }: { ctx: BaseCtx; input: { userId: string } }): Promise<{ id: string; name: string; status: string }[]> {
   return (await partnerProgramRows(ctx.db, input.userId)).map(({ id, name, status }) => ({ id, name, status }));
+}
+
+/** A program a person partners in: which workspace, which partner they sign in as, their status (the portal's choice of program). */
+export interface PartnerSeat {
+  programId: string;
+  programName: string;
+  status: string;
+  workspaceId: string;
+  partnerId: string;
+}
+
+export async function partnerSeatsOf({ ctx, input }: { ctx: BaseCtx; input: { userId: string } }): Promise<PartnerSeat[]> {
+  return (await partnerProgramRows(ctx.db, input.userId)).map((r) => ({
+    programId: r.id,
+    programName: r.name,
+    status: r.status,
+    workspaceId: r.workspaceId,
+    partnerId: r.partnerId,
+  }));
+}
+
+/**
+ * The live partner `userId` signs in as, locked for the caller's transaction: a portal write
+ * checks it there, so an owner's unlink or ban in between is seen. Undefined once unlinked.
+ */
+export function lockOwnPartner({ ctx, input }: { ctx: Ctx; input: { partnerId: string; userId: string } }): Promise<PartnerStandingRow | undefined> {
+  return lockOwnPartnerRow(ctx.db, ctx.workspace.id, input.partnerId, input.userId);
+}
+
+/** A partner's own payout details as the portal shows them (masked), and their payout e-mail before a change. */
+export function ownPayoutDetailsOf({ ctx, sealer, input }: { ctx: Ctx; sealer: Sealer; input: { partnerId: string } }) {
+  return ownPayoutDetails(ctx.db, sealer, ctx.workspace.id, input.partnerId);
+}
+
+/** Sets a partner's payout details (sealed), by their own session only: in the caller's transaction. */
+export function setOwnPayoutDetails({ ctx, sealer, input }: { ctx: Ctx; sealer: Sealer; input: { partnerId: string; details: PayoutDetailsInput } }) {
+  return writePayoutDetails(ctx.db, sealer, ctx.workspace.id, input.partnerId, ctx.now, input.details);
 }

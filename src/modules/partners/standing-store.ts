@@ -185,3 +185,13 @@ export function partnerProgramRows(
         WHERE p.user_id = ${userId}::uuid AND p.deleted_at IS NULL ORDER BY pr.name, pr.id`,
   );
 }
+
+/** The live partner this person signs in as, its row locked for the caller's transaction (none once unlinked or deleted). */
+export async function lockOwnPartnerRow(conn: Conn, workspaceId: string, partnerId: string, userId: string): Promise<StandingRow | undefined> {
+  const [row] = await rows<StandingRow>(
+    conn,
+    sql`SELECT p.id, p.status, p.group_id AS "groupId", p.user_id AS "userId", p.email FROM partners p
+        WHERE p.workspace_id = ${workspaceId}::uuid AND p.id = ${partnerId}::uuid AND p.user_id = ${userId}::uuid AND p.deleted_at IS NULL FOR UPDATE`,
+  );
+  return row;
+}

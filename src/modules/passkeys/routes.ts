@@ -157,7 +157,7 @@ export const passkeyRoutes = routesPlugin<PasskeyRoutesDeps>('passkeys', (app, d
         input: { response: req.body.response, pendingToken: pendingTokenOf(req, deps.baseUrl), ip: req.ip, userAgent: req.headers['user-agent'] },
         deps: { rp },
       });
-      const { token } = await createSession({ ctx: c, input: { userId, userAgent: req.headers['user-agent'], ip: req.ip } });
+      const { token } = await createSession({ ctx: c, input: { userId, userAgent: req.headers['user-agent'], ip: req.ip, signedInBy: 'passkey' } });
       const user = await findUser({ ctx: c, input: { id: userId } });
       return reply.header('set-cookie', [sessionCookie(deps.baseUrl, token, deps.sessionMaxMs), mfaCookie(deps.baseUrl, '', 0)]).send({ user });
     },

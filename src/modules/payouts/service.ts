@@ -15,7 +15,20 @@ import { claimForPayout, commissionIdsOfPayout, emitProgramEvents, payableTotals
 import { payoutDestinations, payoutProfiles, type PayoutProfile } from '../partners/service.js';
 import { findProgram } from '../program/service.js';
 import { PAYOUT_FILE_FORMATS, payoutFileStream, type PayoutFileFormat, type PayoutFileItem } from './files.js';
-import { countItems, endPayout, insertItems, insertPayout, itemRows, listPayoutRows, payoutRow, type PayoutItemRow, type PayoutRow } from './store.js';
+import {
+  countItems,
+  endPayout,
+  inPendingPayout,
+  insertItems,
+  insertPayout,
+  itemRows,
+  listPayoutRows,
+  partnerPayoutRows,
+  payoutRow,
+  type PartnerPayoutRow,
+  type PayoutItemRow,
+  type PayoutRow,
+} from './store.js';
 
 /** Details replaced this recently leave a partner out of a payout unless named (a taken-over account redirecting money). */
 const CHANGED_RECENTLY_MS = 7 * 86_400_000;
@@ -212,4 +225,24 @@ export async function payoutFile({
   }
   const text = { note: `Payout ${payout.id.slice(0, 8)}`, reference: `Payout ${payout.id.slice(0, 8)}` };
   return { parts, filename: format.filename(payout.id), contentType: format.contentType, stream: payoutFileStream(input.format, pages(), text) };
+}
+
+/** A partner's own payouts (the portal): what each paid them, newest first by default; amounts exact (bigint past 2^53). */
+export async function partnerPayouts({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { partnerId: string; take: number; skip: number; sort: 'asc' | 'desc' };
+}): Promise<(Omit<PartnerPayoutRow, 'amount'> & { amount: number | bigint })[]> {
+  const found = await partnerPayoutRows(ctx.db, ctx.workspace.id, input.partnerId, input);
+  return found.map((r) => {
+    const amount = BigInt(r.amount);
+    return { ...r, amount: amount <= BigInt(Number.MAX_SAFE_INTEGER) && amount >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(amount) : amount };
+  });
+}
+
+/** Whether a pending payout holds an item of this partner (in the caller's transaction). */
+export function partnerInPendingPayout({ ctx, input }: { ctx: Ctx; input: { partnerId: string } }): Promise<boolean> {
+  return inPendingPayout(ctx.db, ctx.workspace.id, input.partnerId);
 }

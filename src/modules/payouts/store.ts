@@ -108,3 +108,43 @@ export async function endPayout(
   );
   return row;
 }
+
+export interface PartnerPayoutRow {
+  id: string;
+  status: 'pending' | 'completed' | 'cancelled' | 'failed';
+  currency: string;
+  amount: string;
+  method: string | null;
+  destination: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+/** One partner's items of the workspace's payouts, newest first; `failed` where the provider could not pay them. */
+export function partnerPayoutRows(
+  conn: Conn,
+  workspaceId: string,
+  partnerId: string,
+  q: { take: number; skip: number; sort: 'asc' | 'desc' },
+): Promise<PartnerPayoutRow[]> {
+  const dir = sql.raw(q.sort === 'asc' ? 'ASC' : 'DESC');
+  return rows<PartnerPayoutRow>(
+    conn,
+    sql`SELECT p.id, CASE WHEN i.partner_id = ANY (p.failed_partner_ids) THEN 'failed' ELSE p.status END AS status, p.currency,
+          i.amount::text AS amount, i.method, i.destination, ${sql.raw(isoTimestamp('p.created_at'))} AS "createdAt",
+          ${sql.raw(isoTimestamp('p.completed_at'))} AS "completedAt"
+        FROM payout_items i JOIN payouts p ON p.id = i.payout_id
+        WHERE i.partner_id = ${partnerId}::uuid AND p.workspace_id = ${workspaceId}::uuid
+        ORDER BY p.created_at ${dir}, p.seq ${dir} LIMIT ${q.take} OFFSET ${q.skip}`,
+  );
+}
+
+/** Whether the partner has an item in a pending payout (their payout details cannot change meanwhile). */
+export async function inPendingPayout(conn: Conn, workspaceId: string, partnerId: string): Promise<boolean> {
+  const found = await rows(
+    conn,
+    sql`SELECT 1 FROM payout_items i JOIN payouts p ON p.id = i.payout_id
+        WHERE i.partner_id = ${partnerId}::uuid AND p.workspace_id = ${workspaceId}::uuid AND p.status = 'pending' LIMIT 1`,
+  );
+  return found.length > 0;
+}

@@ -52,10 +52,10 @@ const toSession = (row: store.SessionRow): Session => ({ id: row.id, createdAt: 
  */
 export async function createSession({
   ctx,
-  input: { userId, userAgent, ip },
+  input: { userId, userAgent, ip, signedInBy },
 }: {
   ctx: BaseCtx;
-  input: { userId: string; userAgent: string | undefined; ip?: string };
+  input: { userId: string; userAgent: string | undefined; ip?: string; signedInBy?: 'passkey' | 'sso' };
 }): Promise<{ session: Session; token: string }> {
   const { db, now } = ctx;
   if (ip) {
@@ -70,6 +70,7 @@ export async function createSession({
     userAgent: userAgent?.slice(0, 500) ?? null,
     createdAt: now,
     lastSeenAt: now,
+    signedInBy: signedInBy ?? null,
   });
   return { session: toSession(row), token };
 }
@@ -79,6 +80,16 @@ export async function createSession({
  * (kept for today and yesterday): an expression of the statement of the commission a conversion earns.
  */
 export { signedInFromVisitorSql } from './store.js';
+
+/**
+ * Whether this live session was signed in by a passkey or single sign-on at most `withinMs` ago:
+ * such a sign-in stands in for the password before a sensitive change (operations.md §18).
+ */
+export async function recentStrongSignIn({ ctx, input }: { ctx: BaseCtx; input: { sessionId: string; withinMs: number } }): Promise<boolean> {
+  const row = await store.findSession(ctx.db, input.sessionId);
+  if (!row || row.revokedAt || !row.signedInBy) return false;
+  return ctx.now.getTime() - row.createdAt.getTime() <= input.withinMs;
+}
 
 /** Deletes the sign-in visitors of the days before yesterday (the sessions module's maintenance job). */
 export function forgetSignInVisitors({ ctx }: { ctx: BaseCtx }): Promise<number> {

@@ -21,6 +21,11 @@ export async function findSessionByHash(conn: Conn, tokenHash: Buffer): Promise<
   return row;
 }
 
+export async function findSession(conn: Conn, id: string): Promise<SessionRow | undefined> {
+  const [row] = await conn.select().from(sessions).where(eq(sessions.id, id));
+  return row;
+}
+
 export function sessionsOf(conn: Conn, userId: string): Promise<SessionRow[]> {
   return conn
     .select()

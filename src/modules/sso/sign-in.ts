@@ -142,7 +142,7 @@ export async function finishSsoSignIn({
   const { userId, mode } = pending.linkUserId
     ? await link(ctx, connection, identity, pending.linkUserId, email)
     : await signIn(ctx, connection, identity, email, name);
-  const { token } = await createSession({ ctx, input: { userId, userAgent: input.userAgent, ip: input.ip } });
+  const { token } = await createSession({ ctx, input: { userId, userAgent: input.userAgent, ip: input.ip, signedInBy: 'sso' } });
   // In the person's security log and each of their workspaces' audit logs, as a password sign-in is.
   await recordSignIn({ ctx, input: { userId, method: 'sso', outcome: 'succeeded', ip: input.ip, userAgent: input.userAgent } });
   return { userId, token, mode };

@@ -77,6 +77,9 @@ const NOT_WORKSPACE: Record<string, string> = {
   // Its workspace is known only inside the service, which writes `member.joined` itself (audit-log.test.ts).
   'POST /api/invites/accept': 'written by the invites service (member.joined)',
   'POST /api/partner-invites/accept': 'written by the partner invitations service (partner.joined)',
+  // The partner portal's workspace is the seat's, known after the session: its service writes the entry (partner-portal tests).
+  'POST /api/partner/links': 'written by the partner portal service (partner_link.created)',
+  'PUT /api/partner/payout-details': 'written by the partner portal service (partner.payout_details_changed)',
   // The operator's API changes no one workspace here (its changes of a workspace are audited there, actor `operator`).
   'POST /admin/workspaces': 'creates a new workspace (nobody can see its log yet)',
   'POST /admin/users': 'an account, in no workspace (its memberships are audited)',
