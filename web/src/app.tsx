@@ -12,6 +12,7 @@ const Setup = lazyPage(() => import('./pages/setup.js').then((m) => m.Setup));
 const ForgotPassword = lazyPage(() => import('./pages/password-reset.js').then((m) => m.ForgotPassword));
 const ResetPassword = lazyPage(() => import('./pages/password-reset.js').then((m) => m.ResetPassword));
 const Invite = lazyPage(() => import('./pages/invite/index.js').then((m) => m.InvitePage));
+const PartnerPortal = lazyPage(() => import('./pages/partner-portal/index.js').then((m) => m.PartnerPortal));
 
 const WORKSPACE_KEY = 'linktrail.workspace';
 
@@ -96,6 +97,9 @@ export function App() {
     );
   else if (me === null) body = <SignIn onDone={signedIn} />;
   else if (path === CONSENT_PATH) body = <ConsentPage me={me} />;
+  // The partner portal; also home for an account that is only a partner (operations.md §18).
+  else if (path === '/partner' || (path === '/' && me.workspaces.length === 0 && me.partnerPrograms.length > 0))
+    body = <PartnerPortal me={me} onSignOut={() => void signOut()} />;
   else body = <Shell me={me} path={path} workspaceId={workspaceId} onWorkspace={chooseWorkspace} onSignOut={() => void signOut()} />;
   return <LangContext.Provider value={{ lang, setLang }}>{body}</LangContext.Provider>;
 }

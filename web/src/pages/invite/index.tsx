@@ -104,7 +104,12 @@ export function InvitePage({ kind = 'member', me, onAccepted, onSignedIn, onSign
       <LangSwitch />
       <h1>{kind === 'partner' ? i.partnerTitle : i.title}</h1>
       {joinedProgram !== undefined ? (
-        <p role="status">{i.partnerJoined(joinedProgram)}</p>
+        <>
+          <p role="status">{i.partnerJoined(joinedProgram)}</p>
+          <p>
+            <a href="/app/partner">{i.openPortal}</a>
+          </p>
+        </>
       ) : !token ? (
         <p role="alert">{i.noToken}</p>
       ) : me ? (

@@ -27,6 +27,7 @@ const en = {
   partnerTitle: 'Join a partner program',
   partnerIntro: 'You were invited to a partner program. Accept to see your links, figures and earnings.',
   partnerInvited: (partner: string, program: string) => `\u2068${partner}\u2069, you are invited to the partner program “\u2068${program}\u2069”.`,
+  openPortal: 'Open your partner portal',
   partnerJoined: (program: string) =>
     `You are now a partner${program ? ` in “\u2068${program}\u2069”` : ''}. Your links, figures and earnings will be in your partner portal, at this address.`,
 };
@@ -60,6 +61,7 @@ const ar: InviteStrings = {
   partnerTitle: 'الانضمام إلى برنامج شركاء',
   partnerIntro: 'دُعيت إلى برنامج شركاء. اقبل الدعوة لترى روابطك وأرقامك وأرباحك.',
   partnerInvited: (partner, program) => `\u2068${partner}\u2069، أنت مدعو إلى برنامج الشركاء «\u2068${program}\u2069».`,
+  openPortal: 'افتح بوابة الشركاء',
   partnerJoined: (program) =>
     `أصبحت الآن شريكًا${program ? ` في «\u2068${program}\u2069»` : ''}. ستجد روابطك وأرقامك وأرباحك في بوابة الشركاء، على هذا العنوان.`,
 };
