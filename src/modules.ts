@@ -27,6 +27,7 @@ import { programModule } from './modules/program/module.js';
 import { commissionsModule } from './modules/commissions/module.js';
 import { payoutsModule } from './modules/payouts/module.js';
 import { partnerInvitesModule } from './modules/partner-invites/module.js';
+import { partnerApplicationsModule } from './modules/partner-applications/module.js';
 import { passwordResetModule } from './modules/password-reset/module.js';
 import { qrModule } from './modules/qr/module.js';
 import { redirectModule } from './modules/redirect/module.js';
@@ -55,6 +56,7 @@ export const MODULES: readonly ModuleRegistration[] = [
   commissionsModule,
   payoutsModule,
   partnerInvitesModule,
+  partnerApplicationsModule,
   linksModule,
   partnerLinksModule,
   customersModule,

@@ -76,8 +76,12 @@ export const ROUTE_ACTIONS: Readonly<Record<string, string>> = {
   'POST /admin/workspaces/:workspaceId/imports': 'import.started',
 };
 
-/** Entries services write themselves (core/audit.ts recordAudit): POST /api/invites/accept and /api/partner-invites/accept, in the invitation's workspace. */
-export const SERVICE_ACTIONS = ['member.joined', 'partner.joined'] as const;
+/**
+ * Entries services write themselves (core/audit.ts recordAudit): POST /api/invites/accept and
+ * /api/partner-invites/accept, in the invitation's workspace; an application to the partner
+ * program (POST /api/apply/{slug} and its page's form), in the program's.
+ */
+export const SERVICE_ACTIONS = ['member.joined', 'partner.joined', 'partner.applied'] as const;
 
 /**
  * Mutating routes of a workspace that write no entry, and why: conversion tracking is not an
