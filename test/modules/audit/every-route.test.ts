@@ -77,6 +77,8 @@ const NOT_WORKSPACE: Record<string, string> = {
   // Its workspace is known only inside the service, which writes `member.joined` itself (audit-log.test.ts).
   'POST /api/invites/accept': 'written by the invites service (member.joined)',
   'POST /api/partner-invites/accept': 'written by the partner invitations service (partner.joined)',
+  // Anyone may apply, without a credential: the service names the program's workspace (partner-applications.test.ts).
+  'POST /api/apply/{slug}': 'written by the partner applications service (partner.applied)',
   // The operator's API changes no one workspace here (its changes of a workspace are audited there, actor `operator`).
   'POST /admin/workspaces': 'creates a new workspace (nobody can see its log yet)',
   'POST /admin/users': 'an account, in no workspace (its memberships are audited)',
