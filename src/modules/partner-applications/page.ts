@@ -145,6 +145,21 @@ export function applyPage(o: {
   return page(o.lang, t.title(o.programName), body);
 }
 
+const LABELS: Record<Lang, Record<string, string>> = {
+  en: { name: 'Name', email: 'E-mail', website: 'Website', promotion: 'How you will promote us' },
+  ar: { name: 'الاسم', email: 'البريد الإلكتروني', website: 'الموقع الإلكتروني', promotion: 'طريقة الترويج' },
+};
+const MUST_ACCEPT: Record<Lang, string> = {
+  en: 'Accept the program’s terms to apply.',
+  ar: 'اقبل شروط البرنامج لتتمكّن من التقدّم.',
+};
+
+/** A field's problem in the page's words: its label and the API's reason; the unticked terms box in a sentence of its own. */
+export function fieldProblem(lang: Lang, field: string, reason: string): string {
+  if (field === 'acceptTerms') return MUST_ACCEPT[lang];
+  return `${LABELS[lang][field] ?? field}: ${reason}`;
+}
+
 /** After sending: the same words whoever applied (new, again, or a partner already). */
 export function sentPage(o: { lang: Lang; slug: string; programName: string }): string {
   const t = TEXT[o.lang];

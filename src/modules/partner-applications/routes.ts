@@ -8,7 +8,7 @@ import { errorAnswer } from '../../http/schemas.js';
 import { findUnstorable } from '../../http/text-safety.js';
 import { routesPlugin } from '../../http/types.js';
 import { translate } from '../../i18n/messages.js';
-import { applyPage, closedPage, pageLang, refusedPage, sentPage, type FormValues, type Lang } from './page.js';
+import { applyPage, closedPage, fieldProblem, pageLang, refusedPage, sentPage, type FormValues, type Lang } from './page.js';
 import { ApplicationListQuery, ApplyBody, HONEYPOT, MAX_PROMOTION, MAX_WEBSITE, PartnerApplication, SlugParam, type ApplyInput } from './schemas.js';
 import { APPLICATIONS_PER_ADDRESS, applyToProgram, listApplications, openProgram, type ApplicationDeps } from './service.js';
 
@@ -157,8 +157,7 @@ export const partnerApplicationRoutes = routesPlugin<ApplicationRouteDeps>('part
           if (retryAfterOf(e) !== undefined) void reply.header('retry-after', String(retryAfterOf(e)));
           if (e.code !== 'invalid_field') return html(reply, statusOf(e.code), refusedPage(lang, translate(e.code, e.params)[lang]));
           const field = String(e.params.field);
-          const reason = String(lang === 'ar' ? e.params.reasonAr : e.params.reason);
-          const error = { field, message: `${fieldLabel(lang, field)}: ${reason}` };
+          const error = { field, message: fieldProblem(lang, field, String(lang === 'ar' ? e.params.reasonAr : e.params.reason)) };
           return html(reply, 400, applyPage({ lang, slug: program.slug, programName: program.name, termsUrl: program.termsUrl ?? null, values, error }));
         }
       });
@@ -166,9 +165,3 @@ export const partnerApplicationRoutes = routesPlugin<ApplicationRouteDeps>('part
 });
 
 const retryAfterOf = (e: AppError) => e.extra.retryAfter;
-
-const LABELS: Record<Lang, Record<string, string>> = {
-  en: { name: 'Name', email: 'E-mail', website: 'Website', promotion: 'How you will promote us', acceptTerms: 'Terms' },
-  ar: { name: 'الاسم', email: 'البريد الإلكتروني', website: 'الموقع الإلكتروني', promotion: 'طريقة الترويج', acceptTerms: 'الشروط' },
-};
-const fieldLabel = (lang: Lang, field: string) => LABELS[lang][field] ?? field;

@@ -91,8 +91,10 @@ function ApplicationList({
       !(await confirm({ title: s.rejectApplicationQuestion(a.name), body: s.rejectApplicationBody, confirm: s.reject, danger: true }))
     )
       return;
+    // The name isolated: in either script, it does not reorder the sentence around it.
+    const name = `\u2068${a.name}\u2069`;
     if (await run(() => api.PUT('/api/partners', { body: [{ id: a.partnerId, status }] })))
-      onDecided(status === 'approved' ? s.applicationApproved(a.name) : s.applicationRejected(a.name));
+      onDecided(status === 'approved' ? s.applicationApproved(name) : s.applicationRejected(name));
   };
   if (rows.length === 0) return <Empty>{s.noApplications}</Empty>;
   return (
@@ -100,12 +102,12 @@ function ApplicationList({
       <ErrorLine error={error} />
       <ul class="program-applications" aria-label={s.applicationsLabel}>
         {rows.map((a) => (
-          <li key={a.partnerId} class="card program-application" data-partner={a.partnerId}>
+          <li key={a.partnerId} class="card-inline program-application" data-partner={a.partnerId}>
             <h2 class="program-application-name">
               <bdi>{a.name}</bdi>
             </h2>
             <dl class="program-application-facts">
-              <dt>{s.email}</dt>
+              <dt>{s.applicantEmail}</dt>
               <dd>
                 <bdi class="program-code-text" dir="ltr">
                   {a.email ?? '—'}

@@ -294,13 +294,14 @@ const en = {
   autoApproveOn: 'every application is approved at once',
   applicationsLabel: 'Pending applications',
   noApplications: 'No application waits. New ones appear here, and owners get one e-mail an hour about them.',
+  applicantEmail: 'E-mail',
   applicantWebsite: 'Website',
   applicantPromotion: 'How they will promote',
   appliedOn: 'Applied',
   rejectApplicationQuestion: (partner: string) => `Reject the application of ${partner}?`,
   rejectApplicationBody: 'They are mailed a short notice. A rejected partner cannot be approved later.',
   applicationApproved: (partner: string) => `${partner} approved: an invitation is on its way to them.`,
-  applicationRejected: (partner: string) => `${partner}’s application rejected: they are told by e-mail.`,
+  applicationRejected: (partner: string) => `Application of ${partner} rejected: they are told by e-mail.`,
 };
 
 export type ProgramStrings = typeof en;
@@ -584,6 +585,7 @@ const ar: ProgramStrings = {
   autoApproveOn: 'يُقبل كل طلب فورًا',
   applicationsLabel: 'الطلبات المعلّقة',
   noApplications: 'لا طلبات تنتظر. تظهر الطلبات الجديدة هنا، ويتلقى المالكون رسالة واحدة في الساعة عنها.',
+  applicantEmail: 'البريد الإلكتروني',
   applicantWebsite: 'الموقع الإلكتروني',
   applicantPromotion: 'طريقة الترويج',
   appliedOn: 'تاريخ التقديم',
