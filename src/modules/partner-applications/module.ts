@@ -12,7 +12,8 @@ export function partnerApplicationsFor(infra: Infrastructure, mail: { mailer: Ma
 
 /**
  * Applications to a partner program (operations.md §18 "Applications"): the public page and its
- * API, the owners' list, and the job that sends the owners' digests that fell due.
+ * API, the owners' list, and, with mail, the job (every 15 minutes) that sends the owners' digests
+ * that fell due.
  */
 export const partnerApplicationsModule: ModuleRegistration = {
   name: 'partner-applications',
@@ -27,13 +28,16 @@ export const partnerApplicationsModule: ModuleRegistration = {
           partners: { onApproved: w.partnerLinks.onApproved },
         }),
       ],
-      jobs: [
-        {
-          name: 'partner-applications.digests',
-          periodMs: 15 * 60_000,
-          run: (now) => sendDueDigests({ ctx: { db: w.database.db, now }, deps }),
-        },
-      ],
+      // Without mail there is no digest to send nor repeat mail to forget.
+      jobs: w.mail
+        ? [
+            {
+              name: 'partner-applications.digests',
+              periodMs: 15 * 60_000,
+              run: (now) => sendDueDigests({ ctx: { db: w.database.db, now }, deps }),
+            },
+          ]
+        : [],
     };
   },
 };
