@@ -5,6 +5,7 @@ import { startClickPipeline } from './modules/clicks/service.js';
 import { startClaimedHosts } from './modules/domains/module.js';
 import { linkDeps } from './modules/links/module.js';
 import { mailWorker } from './modules/mail/module.js';
+import { partnerApplicationsFor } from './modules/partner-applications/module.js';
 import { partnerLinksFor } from './modules/partner-links/module.js';
 import { hasAnySecondFactor } from './modules/passkeys/service.js';
 import { redirectCaches, redirectDeps } from './modules/redirect/module.js';
@@ -64,6 +65,7 @@ export async function wire(infra: Infrastructure): Promise<Wiring> {
     hasSecondFactor: secondFactorOf,
   };
   const { lastUsed } = infra;
+  const mail = mailWorker(infra);
   const links = linkDeps(infra, { onChanged: (linkIds) => redirectCache.cache.changed(linkIds), onEventsWritten: webhooks.wake });
   return {
     ...infra,
@@ -79,6 +81,7 @@ export async function wire(infra: Infrastructure): Promise<Wiring> {
     },
     links,
     partnerLinks: partnerLinksFor(infra, links),
+    partnerApplications: partnerApplicationsFor(infra, mail),
     domains,
     hosts,
     redirect: redirectDeps(infra, { ...redirectCache, hosts, clicks: clicks.recorder }),
@@ -90,7 +93,7 @@ export async function wire(infra: Infrastructure): Promise<Wiring> {
       requestClickFlush: clicks.requestFlush,
     },
     clicks,
-    mail: mailWorker(infra),
+    mail,
     webhooks,
     metrics: (reset) => {
       const { eventLoopDelay, ...rest } = infra.processMetrics(reset);

@@ -22,6 +22,7 @@ import type { ActiveHosts, DomainDeps } from './modules/domains/service.js';
 import type { KeyCache } from './modules/keys/service.js';
 import type { LinkDeps } from './modules/links/service.js';
 import type { PartnerLinks } from './modules/partner-links/service.js';
+import type { PartnersDecided } from './modules/partners/service.js';
 import type { Mailer, MailWorker } from './modules/mail/service.js';
 import type { AccessFound } from './modules/oauth/service.js';
 import type { RedirectDeps } from './modules/redirect/service.js';
@@ -78,6 +79,8 @@ export interface Wiring extends Infrastructure {
   links: LinkDeps;
   /** Partners' default links (operations.md §18): the hooks the partner and program writes run, the job that makes them. */
   partnerLinks: PartnerLinks;
+  /** Applications to a partner program (operations.md §18): what a partner write does when it approves or rejects a pending applicant. */
+  partnerApplications: { onDecided: PartnersDecided };
   /** Claimed hosts (operations.md §13): reserved hosts, the TXT resolvers, the change announcement. */
   domains: DomainDeps;
   hosts: ActiveHosts;

@@ -2,9 +2,12 @@ import { sql } from 'drizzle-orm';
 import { arrayParam, type Conn, type Tx } from '../db/connect.js';
 import { afterCommit, withTransaction } from './transaction.js';
 
-/** Who made a change: a session's person, an API key, a human token, an OAuth app's token, or the operator (ADMIN_TOKEN). */
+/**
+ * Who made a change: a session's person, an API key, a human token, an OAuth app's token, the
+ * operator (ADMIN_TOKEN), or someone applying to the partner program (id: the partner it made).
+ */
 export interface AuditActor {
-  kind: 'user' | 'key' | 'token' | 'app' | 'operator';
+  kind: 'user' | 'key' | 'token' | 'app' | 'operator' | 'applicant';
   id: string;
   /** The person behind a session, a human token or an app's token. */
   userId?: string;

@@ -13,8 +13,10 @@ button.secondary{background:transparent;color:inherit;border:1px solid #8a94a3}s
 .actions{display:flex;gap:.75rem}.actions button{flex:1}
 ul{padding-inline-start:1.2rem}li{margin:.25rem 0}`;
 
-export function htmlPage(o: { title: string; body: string; head?: string; robots?: boolean }): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+/** `lang` (default en) sets the page's language and, for Arabic, right-to-left. */
+export function htmlPage(o: { title: string; body: string; head?: string; robots?: boolean; lang?: 'en' | 'ar' }): string {
+  const lang = o.lang === 'ar' ? 'lang="ar" dir="rtl"' : 'lang="en"';
+  return `<!doctype html><html ${lang}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(o.title)}</title>${o.robots === false ? '' : '<meta name="robots" content="noindex">'}${o.head ?? ''}<style>${STYLE}</style></head>
 <body><main>${o.body}</main></body></html>`;
 }

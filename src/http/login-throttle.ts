@@ -95,6 +95,20 @@ export class LoginThrottle {
     if (delay > 0) await this.sleep(delay);
   }
 
+  /**
+   * A public form's attempts (an application), counted per address as sign-in's failures are —
+   * every attempt counts, in the same window after the latest — under `kind`, apart from
+   * sign-in's: refused at `limit` with 429 `code` and its retryAfter.
+   */
+  async attempt(kind: string, address: string, o: { limit: number; code: 'apply_throttled' }, nowMs: number): Promise<void> {
+    const key = `${kind}:addr:${addressKey(address)}`;
+    if ((await this.counter.count(key, nowMs)) >= o.limit) {
+      const retryAfter = Math.max(1, Math.ceil((await this.counter.expiresIn(key, nowMs)) / 1000));
+      throw new AppError(o.code, { retryAfter }, { retryAfter });
+    }
+    await this.counter.add(key, this.opts.windowMs, nowMs);
+  }
+
   async failed(account: string, address: string, nowMs: number): Promise<void> {
     const keys = this.keys(account, address);
     await Promise.all([keys.pair, keys.address, keys.account].map((key) => this.counter.add(key, this.opts.windowMs, nowMs)));

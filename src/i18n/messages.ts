@@ -546,6 +546,16 @@ export const messages = {
     en: "Item {field} is an approved partner's default link: it cannot be deleted while the partner is approved (ban or archive the partner first). Nothing was deleted.",
     ar: 'العنصر {field} هو الرابط الافتراضي لشريك مقبول: لا يمكن حذفه ما دام الشريك مقبولًا (احظر الشريك أو أرشفه أولًا). لم يُحذف شيء.',
   },
+  applications_full: {
+    status: 429,
+    en: 'This partner program is not taking more applications for now: try again later.',
+    ar: 'لا يقبل برنامج الشركاء هذا طلبات أخرى في الوقت الحالي: حاول مرة أخرى لاحقًا.',
+  },
+  apply_throttled: {
+    status: 429,
+    en: 'Too many applications from this address. Retry in {retryAfter} seconds.',
+    ar: 'طلبات كثيرة من هذا العنوان. أعد المحاولة بعد {retryAfter} ثانية.',
+  },
   group_name_taken: {
     status: 409,
     en: 'A partner group named "{name}" already exists in this program.',
@@ -730,6 +740,14 @@ export const reasons = {
   outside_link_prefixes: {
     en: "is not under one of the program's link prefixes ({prefixes})",
     ar: 'ليس ضمن بادئات الروابط التي يسمح بها البرنامج ({prefixes})',
+  },
+  terms_not_accepted: {
+    en: "must be true: the program's terms must be accepted to apply",
+    ar: 'يجب أن تكون true: لا يمكن التقدّم دون قبول شروط البرنامج',
+  },
+  website_invalid: {
+    en: 'must be a web address (http or https), such as https://example.com',
+    ar: 'يجب أن يكون عنوان ويب (http أو https)، مثل https://example.com',
   },
   partner_email_required: {
     en: 'is a partner without an email address: set their email before inviting them',

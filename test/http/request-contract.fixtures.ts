@@ -42,6 +42,7 @@ export const NOT_CREATES: Record<string, string> = {
   'post /api/partner-invites/accept': 'needs the token of a mail',
   'post /api/partner-invites/lookup': 'reads a partner invitation token',
   'post /api/partner/links': "a partner's own session, approved (test/modules/partner-portal)",
+  'post /api/apply/{slug}': 'an application answers 202 with no body, whoever applied (test/modules/partner-applications)',
   'post /api/payouts/{id}/complete': 'an action on a payout',
   'post /api/track/refund': 'an action on a sale (its cumulative refunded amount)',
 };

@@ -216,7 +216,7 @@ describe('the reward form', () => {
 describe('who sees the partner program', () => {
   const ALL = [...SCOPES];
   it('goes by programsRead, whatever the role', () => {
-    for (const pattern of ['/program', '/program/partners', '/program/groups', '/program/commissions', '/program/payouts']) {
+    for (const pattern of ['/program', '/program/partners', '/program/groups', '/program/commissions', '/program/payouts', '/program/applications']) {
       expect(mayOpen(pattern, { role: 'viewer', scopes: ['programsRead'] }), pattern).toBe(true);
       expect(mayOpen(pattern, { role: 'owner', scopes: ALL.filter((s) => s !== 'programsRead') }), pattern).toBe(false);
     }

@@ -21,6 +21,7 @@ const ROUTES: [pattern: string, page: Page][] = [
   ['/program/groups', page(() => import('./pages/program/index.js').then((m) => m.GroupsPage))],
   ['/program/commissions', page(() => import('./pages/program/index.js').then((m) => m.CommissionsPage))],
   ['/program/payouts', page(() => import('./pages/program/index.js').then((m) => m.PayoutsPage))],
+  ['/program/applications', page(() => import('./pages/program/index.js').then((m) => m.ApplicationsPage))],
   ['/settings', page(() => import('./pages/settings/index.js').then((m) => m.GeneralSettings))],
   ['/settings/members', page(() => import('./pages/settings/index.js').then((m) => m.MembersSettings))],
   ['/settings/keys', page(() => import('./pages/settings/index.js').then((m) => m.KeysSettings))],
@@ -87,5 +88,6 @@ export const SECTIONS = [
     ['/program/groups', 'partnerGroups'],
     ['/program/commissions', 'commissions'],
     ['/program/payouts', 'payouts'],
+    ['/program/applications', 'applications'],
   ],
 ] as const;

@@ -78,10 +78,11 @@ export const ROUTE_ACTIONS: Readonly<Record<string, string>> = {
 
 /**
  * Entries services write themselves (core/audit.ts recordAudit): POST /api/invites/accept and
- * /api/partner-invites/accept in the invitation's workspace; the partner portal's writes in the
- * workspace of the program the partner acts in.
+ * /api/partner-invites/accept, in the invitation's workspace; an application to the partner
+ * program (POST /api/apply/{slug} and its page's form), in the program's; the partner portal's
+ * writes, in the workspace of the program the partner acts in.
  */
-export const SERVICE_ACTIONS = ['member.joined', 'partner.joined', 'partner_link.created', 'partner.payout_details_changed'] as const;
+export const SERVICE_ACTIONS = ['member.joined', 'partner.joined', 'partner.applied', 'partner_link.created', 'partner.payout_details_changed'] as const;
 
 /**
  * Mutating routes of a workspace that write no entry, and why: conversion tracking is not an

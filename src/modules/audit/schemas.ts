@@ -34,9 +34,9 @@ export const AuditEntry = Type.Object(
     id: Uuid,
     at: DateTime,
     actor: Type.Object({
-      kind: StringEnum(['user', 'key', 'token', 'app', 'operator'] as const, {
+      kind: StringEnum(['user', 'key', 'token', 'app', 'operator', 'applicant'] as const, {
         description:
-          'user: a session; key: an API key; token: a human token; app: an OAuth app acting for a person; operator: the operator API (ADMIN_TOKEN), id `operator`',
+          'user: a session; key: an API key; token: a human token; app: an OAuth app acting for a person; operator: the operator API (ADMIN_TOKEN), id `operator`; applicant: someone who applied to the partner program (`partner.applied`), id the partner it made',
       }),
       id: Type.String({ description: "The person's, key's, token's or app's id; `operator` for the operator" }),
       userId: Nullable({ ...Uuid, description: 'The person behind a session, token or app; null for a key or the operator' }),

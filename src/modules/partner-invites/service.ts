@@ -8,7 +8,7 @@ import type { BaseCtx, Ctx } from '../../core/context.js';
 import { normalizeEmail } from '../../core/email.js';
 import { AppError, invalid } from '../../core/errors.js';
 import { secretFormat, sha256 } from '../../core/secret.js';
-import { withTransaction } from '../../core/transaction.js';
+import { afterCommit, withTransaction } from '../../core/transaction.js';
 import type { Tx } from '../../db/connect.js';
 import { isUuid, newId } from '../../db/ids.js';
 import { assertBulkSize, assertDistinct } from '../bulk/service.js';
@@ -73,7 +73,28 @@ export async function createPartnerInvites({
   });
   const program = await findProgram({ ctx });
   if (!program) throw new AppError('program_required');
+  return issuePartnerInvites({ ctx, deps, input: { partners: ids.map((id) => found.get(id)!), programName: program.name, invitedBy: input.invitedBy } });
+}
+
+/**
+ * Invitations for these partners, already found invitable (each with an e-mail, nobody signing
+ * in as them), mailed with a mailer: in `ctx.db`'s transaction when it is one (an application
+ * approved by a partner write), else in one of its own. A partner's pending invitation is
+ * replaced. What createPartnerInvites does once it has checked the request; another module's
+ * service gives its own partners.
+ */
+export async function issuePartnerInvites({
+  ctx,
+  deps,
+  input,
+}: {
+  ctx: Ctx;
+  deps: PartnerInviteDeps;
+  input: { partners: Partner[]; programName: string; invitedBy: string | null };
+}): Promise<CreatedPartnerInvite[]> {
   const base = deps.baseUrl.replace(/\/+$/, '');
+  const found = new Map(input.partners.map((p) => [p.id, p]));
+  const ids = [...found.keys()];
   const made = ids.map((partnerId) => {
     const token = format.generate().value;
     return { token, id: newId(), partnerId, email: normalizeEmail(found.get(partnerId)!.email!)!, tokenHash: hashOf(token) };
@@ -86,13 +107,19 @@ export async function createPartnerInvites({
       ctx.workspace.id,
       made.map(({ id, partnerId, email, tokenHash }) => ({ id, partnerId, email, tokenHash, invitedBy: input.invitedBy, expiresAt, createdAt: ctx.now })),
     );
-    if (deps.mailer) await mailAll(tx, deps.mailer, made, { base, programName: program.name, found, expiresAt });
+    if (deps.mailer) await mailAll(tx, deps.mailer, made, { base, programName: input.programName, found, expiresAt });
     await audit(ctx, tx, { ids: inserted.map((r) => r.id), counts: { invited: inserted.length } });
+    // The worker is woken once the mail is committed (the caller's transaction may go on after this).
+    const mailer = deps.mailer;
+    if (mailer) afterCommit(tx, () => mailer.wake());
     return inserted;
   });
-  deps.mailer?.wake();
   return rows.map((row, i) => ({ id: row.id, partnerId: row.partnerId, email: row.email, url: inviteUrl(base, made[i]!.token), expiresAt: row.expiresAt }));
 }
+
+/** Whether a partner may be sent an invitation: live in the program, with an e-mail, nobody signing in as them yet. */
+export const mayBeInvited = (partner: Pick<Partner, 'status' | 'email' | 'userId'>): boolean =>
+  INVITABLE.has(partner.status) && !!partner.email && !!normalizeEmail(partner.email) && !partner.userId;
 
 const inviteUrl = (base: string, token: string) => `${base}/app/partner/invite?token=${token}`;
 

@@ -3,5 +3,13 @@ import { partnerRoutes } from './routes.js';
 
 export const partnersModule: ModuleRegistration = {
   name: 'partners',
-  setUp: (w) => ({ plugins: [plugin(partnerRoutes, { ...w.resource, roleOf: w.roleOf, partners: { onApproved: w.partnerLinks.onApproved } })] }),
+  setUp: (w) => ({
+    plugins: [
+      plugin(partnerRoutes, {
+        ...w.resource,
+        roleOf: w.roleOf,
+        partners: { onApproved: w.partnerLinks.onApproved, onDecided: w.partnerApplications.onDecided },
+      }),
+    ],
+  }),
 };

@@ -9,8 +9,9 @@ import { defaultGroupId, findProgram } from '../program/service.js';
 import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.js';
 import { PROGRAM_FIELDS } from './schemas.js';
 import { checkStatsScopes, statsSpan, withPartnerStats, type PartnerListQuery, type PartnerStats } from './list-stats.js';
-import { checkStanding } from './standing-checks.js';
+import { checkStanding, statusBefore } from './standing-checks.js';
 import {
+  countInStatus,
   couponHolder,
   couponsOf,
   insertCoupons,
@@ -62,9 +63,18 @@ export function onPartnersBannedOrRejected(listener: StandingListener): void {
  */
 export type PartnersApproved = (ctx: Ctx, approved: AwaitingPartner[]) => Promise<Map<string, string>>;
 
+/**
+ * What a partner write does, in its transaction, for the pending partners it approves or rejects
+ * (an application decided by hand): the partner-applications module mails the applicant an
+ * invitation or a notice (operations.md §18 "Applications"). Given through the wiring, so
+ * partners need not know of applications, invitations or mail.
+ */
+export type PartnersDecided = (ctx: Ctx, decided: { partnerId: string; status: 'approved' | 'rejected' }[]) => Promise<void>;
+
 /** What partner writes are given. */
 export interface PartnerDeps {
   onApproved?: PartnersApproved;
+  onDecided?: PartnersDecided;
 }
 
 async function afterWrite(tx: Tx, ctx: Ctx, deps: PartnerDeps, write: { inserts: Indexed[]; updates: Indexed[] }, rows: PartnerRow[]): Promise<void> {
@@ -85,6 +95,12 @@ async function afterWrite(tx: Tx, ctx: Ctx, deps: PartnerDeps, write: { inserts:
     for (const r of linkless) r.defaultLinkId = made.get(r.id) ?? null;
   }
   await tellEnrolled({ ...ctx, db: tx }, approved);
+  const decided = write.updates.flatMap(({ item }) =>
+    statusBefore.get(item) === 'pending' && (item.status === 'approved' || item.status === 'rejected')
+      ? [{ partnerId: item.id as string, status: item.status as 'approved' | 'rejected' }]
+      : [],
+  );
+  if (decided.length && deps.onDecided) await deps.onDecided({ ...ctx, db: tx }, decided);
 }
 
 /** Entries with `userId: null` unlink the partner's person and clear their payout details; the answer shows it. */
@@ -329,6 +345,11 @@ export async function claimPartner({
     return approved;
   }
   return (await shown(ctx, await partners.byIds({ ctx, input: [input.partnerId] })))[0];
+}
+
+/** How many live partners of the workspace are pending (applications stop past 500). */
+export function pendingPartnerCount({ ctx }: { ctx: Ctx }): Promise<number> {
+  return countInStatus(ctx.db, ctx.workspace.id, 'pending');
 }
 
 /** The programs a person partners in (GET /api/me `partnerPrograms`, operations.md §18 Partner portal): program id, name, their status. */

@@ -96,17 +96,26 @@ function assertFree(values: Given[], holders: Holder[], freed: Set<string>): voi
   }
 }
 
+/**
+ * The status each moving entry of a write found (its item as the key), for what the write does
+ * after (an application decided: the applicant is mailed). Read under the rows' locks, so two
+ * writes at once cannot both see a partner pending.
+ */
+export const statusBefore = new WeakMap<object, PartnerStatus>();
+
 async function checkMoves(tx: Tx, workspaceId: string, updates: Indexed[]): Promise<void> {
   const moving = updates.filter((u) => u.item.status !== undefined);
   const stored = await statusesOf(
     tx,
     workspaceId,
     moving.map((u) => u.item.id as string),
+    true,
   );
   for (const { index, item } of moving) {
     const from = stored.get(item.id as string) as PartnerStatus;
     const to = item.status as PartnerStatus;
     if (from !== to && !MOVES[from].includes(to)) throw invalid(`[${index}].status`, 'status_move', { from, to });
+    statusBefore.set(item, from);
   }
 }
 

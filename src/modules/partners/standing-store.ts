@@ -60,11 +60,13 @@ export function couponHolders(conn: Conn, workspaceId: string, codes: string[]):
 }
 
 /** The statuses of these partners (live ones). */
-export async function statusesOf(conn: Conn, workspaceId: string, ids: string[]): Promise<Map<string, string>> {
+export async function statusesOf(conn: Conn, workspaceId: string, ids: string[], lock = false): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
+  // Locked in id order (the order every such write takes them in), for the write's transaction.
+  const locked = lock ? sql`ORDER BY p.id FOR UPDATE` : sql``;
   const found = await rows<{ id: string; status: string }>(
     conn,
-    sql`SELECT p.id, p.status FROM partners p WHERE p.workspace_id = ${workspaceId}::uuid AND p.deleted_at IS NULL AND p.id ${inList(ids, 'uuid')}`,
+    sql`SELECT p.id, p.status FROM partners p WHERE p.workspace_id = ${workspaceId}::uuid AND p.deleted_at IS NULL AND p.id ${inList(ids, 'uuid')} ${locked}`,
   );
   return new Map(found.map((r) => [r.id, r.status]));
 }
@@ -122,6 +124,15 @@ export async function couponHolder(conn: Conn, workspaceId: string, code: string
         WHERE c.workspace_id = ${workspaceId}::uuid AND lower(c.code) = ${code.toLowerCase()}`,
   );
   return row;
+}
+
+/** How many live partners of the workspace have this status (the applications' cap counts the pending). */
+export async function countInStatus(conn: Conn, workspaceId: string, status: string): Promise<number> {
+  const [row] = await rows<{ n: number }>(
+    conn,
+    sql`SELECT count(*)::int AS n FROM partners p WHERE p.workspace_id = ${workspaceId}::uuid AND p.deleted_at IS NULL AND p.status = ${status}`,
+  );
+  return row?.n ?? 0;
 }
 
 export interface StandingRow {

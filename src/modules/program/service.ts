@@ -9,7 +9,16 @@ import { CURRENCIES } from '../../core/currencies.js';
 import { activeHostsOfWorkspace, normalizeHost } from '../domains/service.js';
 import { FRAUD_RULES, type ProgramInputBody, type ProgramSettings } from './schemas.js';
 import { defaultGroupIdOf, ensureDefaultGroup, groupIdsIn } from './groups-store.js';
-import { clickPayingPrograms, insertProgram, programRow, setProgramCollection, updateProgram, type ClickPayingProgram, type ProgramRow } from './store.js';
+import {
+  clickPayingPrograms,
+  insertProgram,
+  programRow,
+  programRowBySlug,
+  setProgramCollection,
+  updateProgram,
+  type ClickPayingProgram,
+  type ProgramRow,
+} from './store.js';
 
 export type { ClickPayingProgram, ProgramRow } from './store.js';
 export type { Reward } from './reward-schema.js';
@@ -25,6 +34,15 @@ export async function getProgram({ ctx }: { ctx: Ctx }): Promise<ProgramRow> {
 /** The program when there is one (the commission writes and the partners module ask). */
 export function findProgram({ ctx }: { ctx: Pick<Ctx, 'db' | 'workspace'> }): Promise<ProgramRow | undefined> {
   return programRow(ctx.db, ctx.workspace.id);
+}
+
+/**
+ * The program of a slug (unique on the server, 3–50 of a-z 0-9 -) with its workspace id, for the
+ * public application page; undefined for anything else.
+ */
+export function findProgramBySlug({ ctx, input: slug }: { ctx: BaseCtx; input: string }): Promise<(ProgramRow & { workspaceId: string }) | undefined> {
+  if (!/^[a-z0-9-]{3,50}$/.test(slug)) return Promise.resolve(undefined);
+  return programRowBySlug(ctx.db, slug);
 }
 
 /** The ids among `input` that are partner groups of the workspace (the partners module checks a `groupId`). */

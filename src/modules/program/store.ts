@@ -32,6 +32,15 @@ export async function programRow(conn: Conn, workspaceId: string, lock = false):
   return row && flat(row);
 }
 
+/** The program of this slug (unique on the server) and its workspace: the application page's lookup. */
+export async function programRowBySlug(conn: Conn, slug: string): Promise<(ProgramRow & { workspaceId: string }) | undefined> {
+  const [row] = await preparedRows<Selected & { workspaceId: string }>(
+    conn,
+    sql`SELECT ${SELECTION}, p.workspace_id AS "workspaceId" FROM programs p WHERE p.slug = ${slug}`,
+  );
+  return row && { ...flat(row), workspaceId: row.workspaceId };
+}
+
 export interface ProgramWrite {
   id: string;
   workspaceId: string;

@@ -80,6 +80,8 @@ const NOT_WORKSPACE: Record<string, string> = {
   // The partner portal's workspace is the seat's, known after the session: its service writes the entry (partner-portal tests).
   'POST /api/partner/links': 'written by the partner portal service (partner_link.created)',
   'PUT /api/partner/payout-details': 'written by the partner portal service (partner.payout_details_changed)',
+  // Anyone may apply, without a credential: the service names the program's workspace (partner-applications.test.ts).
+  'POST /api/apply/{slug}': 'written by the partner applications service (partner.applied)',
   // The operator's API changes no one workspace here (its changes of a workspace are audited there, actor `operator`).
   'POST /admin/workspaces': 'creates a new workspace (nobody can see its log yet)',
   'POST /admin/users': 'an account, in no workspace (its memberships are audited)',

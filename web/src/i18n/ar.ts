@@ -23,6 +23,7 @@ export const ar: Dictionary = {
   partnerGroups: 'المجموعات والمكافآت',
   commissions: 'العمولات',
   payouts: 'الدفعات',
+  applications: 'الطلبات',
   general: 'عام',
   members: 'الأعضاء',
   apiKeys: 'مفاتيح الواجهة البرمجية',

@@ -21,6 +21,7 @@ export const en = {
   partnerGroups: 'Groups and rewards',
   commissions: 'Commissions',
   payouts: 'Payouts',
+  applications: 'Applications',
   general: 'General',
   members: 'Members',
   apiKeys: 'API keys',

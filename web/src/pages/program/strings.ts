@@ -285,6 +285,23 @@ const en = {
   topPartnersHelp: 'The partners who earned most in the last 30 days, per currency; all of them on the Partners page.',
   noEarningsYet: 'No partner has earned anything in the last 30 days.',
   allPartnersLink: 'All partners',
+  // Applications
+  applicationsIntro:
+    'People who applied on the program’s public page and wait for your answer. Approving mails them an invitation to their partner account; rejecting mails them a short notice.',
+  applicationsReadOnly: 'You may read the applications; deciding them needs the partnersWrite and programsWrite scopes (approving, an owner).',
+  applicationsClosed: 'Applications are closed: open them in the program’s settings to publish the application page.',
+  applyPageAt: 'The application page:',
+  autoApproveOn: 'every application is approved at once',
+  applicationsLabel: 'Pending applications',
+  noApplications: 'No application waits. New ones appear here, and owners get one e-mail an hour about them.',
+  applicantEmail: 'E-mail',
+  applicantWebsite: 'Website',
+  applicantPromotion: 'How they will promote',
+  appliedOn: 'Applied',
+  rejectApplicationQuestion: (partner: string) => `Reject the application of ${partner}?`,
+  rejectApplicationBody: 'They are mailed a short notice. A rejected partner cannot be approved later.',
+  applicationApproved: (partner: string) => `${partner} approved: an invitation is on its way to them.`,
+  applicationRejected: (partner: string) => `Application of ${partner} rejected: they are told by e-mail.`,
 };
 
 export type ProgramStrings = typeof en;
@@ -560,6 +577,22 @@ const ar: ProgramStrings = {
   topPartnersHelp: 'الشركاء الأكثر ربحًا خلال آخر 30 يومًا، لكل عملة؛ تجدهم جميعًا في صفحة الشركاء.',
   noEarningsYet: 'لم يكسب أي شريك شيئًا خلال آخر 30 يومًا.',
   allPartnersLink: 'كل الشركاء',
+  // الطلبات
+  applicationsIntro: 'أشخاص تقدّموا عبر صفحة البرنامج العامة وينتظرون ردّك. القبول يرسل إليهم بالبريد دعوة إلى حساب الشريك؛ والرفض يرسل إليهم إشعارًا قصيرًا.',
+  applicationsReadOnly: 'يمكنك قراءة الطلبات؛ أما البتّ فيها فيتطلب صلاحيتي partnersWrite وprogramsWrite (والقبول للمالك).',
+  applicationsClosed: 'باب الطلبات مغلق: افتحه في إعدادات البرنامج لنشر صفحة التقديم.',
+  applyPageAt: 'صفحة التقديم:',
+  autoApproveOn: 'يُقبل كل طلب فورًا',
+  applicationsLabel: 'الطلبات المعلّقة',
+  noApplications: 'لا طلبات تنتظر. تظهر الطلبات الجديدة هنا، ويتلقى المالكون رسالة واحدة في الساعة عنها.',
+  applicantEmail: 'البريد الإلكتروني',
+  applicantWebsite: 'الموقع الإلكتروني',
+  applicantPromotion: 'طريقة الترويج',
+  appliedOn: 'تاريخ التقديم',
+  rejectApplicationQuestion: (partner: string) => `أترفض طلب ${partner}؟`,
+  rejectApplicationBody: 'يُرسل إليه إشعار قصير بالبريد. لا يمكن قبول شريك مرفوض لاحقًا.',
+  applicationApproved: (partner: string) => `قُبل ${partner}: دعوة في طريقها إليه.`,
+  applicationRejected: (partner: string) => `رُفض طلب ${partner}: أُبلغ بالبريد الإلكتروني.`,
 };
 
 export const strings = { en, ar };
