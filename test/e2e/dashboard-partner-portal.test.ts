@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.js';
 import { DESKTOP as DESKTOP_UA } from '../helpers/visitors.js';
-import { dashboardRunnable, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
+import { dashboardRunnable, OWNER, PHONE, startDashboard, type Dashboard } from './dashboard-harness.js';
 
 const PARTNER = { name: 'Ana Lima', email: 'ana.portal@example.net', password: 'copper-valley-38-harbor' };
 
@@ -127,6 +127,12 @@ describe.runIf(dashboardRunnable())('the partner portal in the browser', () => {
     await page.getByText('a•••@example.net').waitFor();
     await d.checkAccessibility(page, 'partner-portal-en');
     expect(d.cspViolations).toEqual([]);
+
+    // The owner sees how the partner is paid, masked, and when it changed.
+    const owner = await d.newPage();
+    await d.signIn(owner, OWNER);
+    await d.open(owner, '/program/partners', 'Partners');
+    await owner.getByText(/Paid by PayPal to a•••@example\.net, changed on /).waitFor();
   });
 
   it('in Arabic at 375 px, right to left', async () => {

@@ -11,6 +11,7 @@ import { useStrings } from '../../i18n/index.js';
 import type { PageProps } from '../../session.js';
 import { useAction } from '../../ui/action.js';
 import { useConfirm } from '../../ui/confirm.js';
+import { useDate } from '../../ui/date.js';
 import { Paginator } from '../../ui/paginator.js';
 import { Empty, ErrorLine, LoadFailure, Loading, useLoad } from '../../ui/states.js';
 import { Table } from '../../ui/table.js';
@@ -122,6 +123,7 @@ const invitable = (p: Partner): boolean => !!p.email && !p.userId && (p.status =
 function PartnerTable({ s, rows, all, groups, writable, onChanged }: TableProps) {
   const { busy, error, run } = useAction();
   const { confirm, dialog } = useConfirm();
+  const date = useDate();
   const groupName = (id: string | null) => groups.find((g) => g.id === id)?.name ?? groups.find((g) => g.name === 'default')?.name ?? '—';
   const move = async (p: Partner, status: PartnerStatus) => {
     if (status === 'banned' && !(await confirm({ title: s.banQuestion(p.name), body: s.banBody, confirm: s.confirmBan, danger: true }))) return;
@@ -167,6 +169,11 @@ function PartnerTable({ s, rows, all, groups, writable, onChanged }: TableProps)
                   <button type="button" disabled={busy} aria-label={s.inviteFor(p.name)} onClick={() => invite(p)}>
                     {s.invite}
                   </button>
+                </span>
+              )}
+              {p.payoutMethod && (
+                <span class="hint program-detail">
+                  {s.payoutDetailsOf(s.methods[p.payoutMethod], p.payoutDestination ?? '', date(p.payoutDetailsChangedAt))}
                 </span>
               )}
               {p.couponCodes.length > 0 && (
