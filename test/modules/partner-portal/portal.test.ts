@@ -11,7 +11,8 @@ import { bearer, startTestApp, type TestApp } from '../../helpers/app.js';
 import { dropFreshDatabases, freshDatabase } from '../../helpers/fresh-database.js';
 import { startSmtp, type TestSmtp } from '../../helpers/smtp.js';
 import { within } from '../../helpers/wait.js';
-import { PASSWORD, addMember, createHumanToken, expectError, signedInMember } from '../people/helpers.js';
+import { ORIGIN, PASSWORD, addMember, asSession, createHumanToken, expectError, sessionCookieFrom, signedInMember } from '../people/helpers.js';
+import { SoftAuthenticator, type CreationOptions, type RequestOptions } from '../../helpers/webauthn.js';
 import { click, invitedPartner, portal, programWorkspace, type PartnerFixture, type ProgramFixture } from './helpers.js';
 
 let smtp: TestSmtp;
@@ -73,6 +74,24 @@ describe('who may use the portal', () => {
     const res = await t.inject({ method: 'GET', url: '/api/partners', headers: { cookie: ana.cookie, 'x-workspace-id': p.workspaceId } });
     expectError(res, 401, 'not_a_member');
     expect(res.body).not.toContain(ana.email);
+  });
+
+  test("a partner who is a viewer of another workspace acts there only as a viewer, and its program is not their portal's", async () => {
+    const other = await programWorkspace(t);
+    const zoe = await invitedPartner(t, p, 'Zoe Both');
+    await addMember(t, other.workspaceId, zoe.userId, 'viewer');
+    const inOther = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      t.inject({ method, url, headers: { cookie: zoe.cookie, 'x-workspace-id': other.workspaceId, origin: ORIGIN }, payload: payload as object });
+    // A viewer there: reads as a viewer may, changes no money.
+    expect((await inOther('GET', '/api/partners')).statusCode).toBe(200);
+    const paying = await inOther('POST', '/api/commissions', [{ partnerId: zoe.id, earnings: 100, currency: 'usd', description: 'x' }]);
+    expect(paying.statusCode, paying.body).toBe(403);
+    // Its program is not theirs as a partner; their own program is.
+    expectError(await portal(t, zoe.cookie, 'GET', '/api/partner', undefined, other.programId), 404, 'not_found');
+    const own = await portal(t, zoe.cookie, 'GET', '/api/partner');
+    expect(own.json<{ program: { id: string } }>().program.id).toBe(p.programId);
+    // And the workspace they partner in is not theirs to act in.
+    expectError(await asSession(t, zoe.cookie, 'GET', '/api/commissions', undefined, { workspaceId: p.workspaceId }), 401, 'not_a_member');
   });
 
   test('a person partnering in two programs names one with X-Program-Id; without it the portal asks', async () => {
@@ -258,5 +277,46 @@ describe('payout details', () => {
       sql`SELECT count(*)::int AS n FROM audit_entries WHERE workspace_id = ${p.workspaceId}::uuid AND action = 'partner.payout_details_changed' AND ${cy.id} = ANY (target_ids)`,
     );
     expect(log[0]!.n).toBe(2);
+  });
+
+  test('a passkey sign-in stands in for the password for 5 minutes, then the password is asked again', async () => {
+    const dee = await invitedPartner(t, p, 'Dee Key');
+    const auth = new SoftAuthenticator();
+    const options = await t.inject({
+      method: 'POST',
+      url: '/api/me/passkeys/options',
+      headers: { cookie: dee.cookie, origin: ORIGIN },
+      payload: { password: PASSWORD },
+    });
+    expect(options.statusCode, options.body).toBe(200);
+    const registered = await t.inject({
+      method: 'POST',
+      url: '/api/me/passkeys',
+      headers: { cookie: dee.cookie, origin: ORIGIN },
+      payload: { response: auth.register(options.json<CreationOptions>(), { origin: ORIGIN }) },
+    });
+    expect(registered.statusCode, registered.body).toBe(201);
+    // The password's own session is no recent passkey sign-in.
+    expectError(
+      await portal(t, dee.cookie, 'PUT', '/api/partner/payout-details', { method: 'paypal', email: 'dee@partner.example' }),
+      403,
+      'reauthentication_required',
+    );
+    const challenge = await t.inject({ method: 'POST', url: '/api/auth/passkey/options', headers: { origin: ORIGIN }, payload: {} });
+    const signIn = await t.inject({
+      method: 'POST',
+      url: '/api/auth/passkey',
+      headers: { origin: ORIGIN },
+      payload: { response: auth.assert(challenge.json<RequestOptions>(), { origin: ORIGIN }) },
+    });
+    expect(signIn.statusCode, signIn.body).toBe(200);
+    const byPasskey = sessionCookieFrom(signIn);
+    const put = () => portal(t, byPasskey, 'PUT', '/api/partner/payout-details', { method: 'paypal', email: 'dee@partner.example' });
+    expect((await put()).statusCode).toBe(200);
+    // Six minutes later (the session's sign-in moved back), it is not recent any more.
+    await t.database.db.execute(
+      sql`UPDATE sessions SET created_at = created_at - interval '6 minutes' WHERE user_id = ${dee.userId}::uuid AND signed_in_by = 'passkey'`,
+    );
+    expectError(await put(), 403, 'reauthentication_required');
   });
 });
