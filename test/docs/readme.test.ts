@@ -225,8 +225,11 @@ describe('README walkthrough, from nothing to the first sale', () => {
     });
   });
 
-  it('invites the partner, who accepts with a new account and then partners in the program', () => {
+  it('invites the partner, who accepts with a new account, partners in the program and uses her portal', () => {
     expect(run.steps[walkthrough.length - 1]).toMatch(/^Acme Partners: approved$/m);
+    // In her portal: a link under the program's prefix, and the sale's 20 % payable to her.
+    expect(run.steps[walkthrough.length - 1]).toMatch(/^https:\/\/example\.com\/pricing\?plan=team$/m);
+    expect(run.steps[walkthrough.length - 1]).toMatch(/^1980$/m);
   });
 
   it('connects an app with OAuth: metadata, consent, code, tokens, and the token reads the links', () => {
