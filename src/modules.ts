@@ -28,6 +28,7 @@ import { commissionsModule } from './modules/commissions/module.js';
 import { payoutsModule } from './modules/payouts/module.js';
 import { partnerInvitesModule } from './modules/partner-invites/module.js';
 import { partnerPortalModule } from './modules/partner-portal/module.js';
+import { embedReferralsModule } from './modules/embed-referrals/module.js';
 import { passwordResetModule } from './modules/password-reset/module.js';
 import { qrModule } from './modules/qr/module.js';
 import { redirectModule } from './modules/redirect/module.js';
@@ -57,6 +58,7 @@ export const MODULES: readonly ModuleRegistration[] = [
   payoutsModule,
   partnerInvitesModule,
   partnerPortalModule,
+  embedReferralsModule,
   linksModule,
   partnerLinksModule,
   customersModule,
