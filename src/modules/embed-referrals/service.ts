@@ -106,25 +106,25 @@ async function namedPartner(ctx: Ctx, partnerId: string): Promise<Partner> {
 
 async function tenantPartner(ctx: Ctx, deps: PartnerDeps, input: EmbedTokenInput): Promise<Partner> {
   const tenantId = input.tenantId!;
-  const existing = await heldBy(ctx, tenantId);
-  if (existing) return existing;
-  if (input.name === undefined) throw invalid('name', 'required');
-  try {
-    // The audit entry of this request gets the new partner too (one entry, several transactions).
-    const [made] = await createPartners({ ctx, deps, input: [{ name: input.name, email: input.email, tenantId, status: 'approved' }] });
-    return made!;
-  } catch (err) {
-    // Another request made this tenant's partner since we looked: that one is the partner.
-    const lost =
-      err instanceof AppError &&
-      ['already_exists', 'taken_in_workspace'].includes(String(err.params.reasonCode)) &&
-      String(err.params.field).endsWith('tenantId');
-    if (!lost) throw err;
-    const winner = await heldBy(ctx, tenantId);
-    if (!winner) throw err;
-    return winner;
+  for (let attempt = 1; ; attempt++) {
+    const existing = await heldBy(ctx, tenantId);
+    if (existing) return existing;
+    if (input.name === undefined) throw invalid('name', 'required');
+    try {
+      // The audit entry of this request gets the new partner too (one entry, several transactions).
+      const [made] = await createPartners({ ctx, deps, input: [{ name: input.name, email: input.email, tenantId, status: 'approved' }] });
+      return made!;
+    } catch (err) {
+      // A concurrent request won a unique value: the tenant id (its partner is then ours, read
+      // again above), or the referral key made from the same name (a new try takes the next one).
+      const lost = err instanceof AppError && UNIQUE_LOST.has(String(err.params.reasonCode));
+      if (!lost || attempt === CREATE_ATTEMPTS) throw err;
+    }
   }
 }
+
+const UNIQUE_LOST: ReadonlySet<string> = new Set(['already_exists', 'taken_in_workspace']);
+const CREATE_ATTEMPTS = 4;
 
 /** The live partner holding the tenant id, or undefined when none does (400 when a deleted one keeps it). */
 async function heldBy(ctx: Ctx, tenantId: string): Promise<Partner | undefined> {
