@@ -566,6 +566,11 @@ export const messages = {
     en: 'An invitation to set up payouts was mailed a few minutes ago: look in your inbox (and spam folder), or ask again in {minutes} minutes.',
     ar: 'أُرسلت قبل دقائق دعوة لإعداد الدفعات إلى بريدك: ابحث عنها في صندوق الوارد (ومجلد الرسائل غير المرغوب فيها)، أو اطلبها مجددًا بعد {minutes} دقيقة.',
   },
+  embed_mail_unavailable: {
+    status: 409,
+    en: 'This server does not send mail, so no invitation can be mailed: ask the program for an invitation to the partner portal.',
+    ar: 'هذا الخادم لا يرسل البريد، فلا يمكن إرسال دعوة: اطلب من البرنامج دعوة إلى بوابة الشركاء.',
+  },
   embed_email_required: {
     status: 409,
     en: 'The program has no e-mail address for you, so no invitation can be mailed: ask the program to add your e-mail address.',

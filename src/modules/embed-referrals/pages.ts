@@ -113,7 +113,7 @@ td.num,th.num{text-align:end}
  tr{border:1px solid var(--line);border-radius:var(--r);margin-block-end:var(--s2);padding:var(--s2) var(--s3)}
  td{border:0;padding:var(--s1) 0;display:flex;justify-content:space-between;gap:var(--s3)}
  td.num{text-align:end}
- td::before{content:attr(data-label);color:var(--muted);font-size:.85rem}
+ td::before{content:attr(data-label);color:var(--muted);font-size:.85rem;font-weight:400}
 }`;
 
 /** The page's script: reads the token from its URL, fills the page, offers the copy and the payouts invitation. */
@@ -133,7 +133,6 @@ const money = (minor, c) => {
   const major = Number(minor) / Math.pow(10, digits(cur));
   try { return new Intl.NumberFormat(lang, { style: 'currency', currency: cur }).format(major); } catch { return number.format(major) + ' ' + cur; }
 };
-const fill = (text, values) => text.replace(/\\{(\\w+)\\}/g, (w, k) => (k in values ? values[k] : w));
 const say = (el, text) => { el.textContent = text; };
 const failWith = (body) => {
   const e = $('error');
@@ -142,7 +141,12 @@ const failWith = (body) => {
   main.dataset.state = 'failed';
   main.removeAttribute('aria-busy');
 };
-const td = (label, text, cls) => { const c = document.createElement('td'); c.dataset.label = label; c.textContent = text; if (cls) c.className = cls; return c; };
+// A name or an address is isolated (bdi): in Arabic text its dots and signs keep their places.
+const isolated = (text) => { const b = document.createElement('bdi'); b.textContent = text; return b; };
+const td = (label, content, cls) => { const c = document.createElement('td'); c.dataset.label = label; c.append(content); if (cls) c.className = cls; return c; };
+const sayWith = (el, template, values) => {
+  el.replaceChildren(...template.split(/(\\{\\w+\\})/).map((part) => { const k = /^\\{(\\w+)\\}$/.exec(part); return k && k[1] in values ? isolated(values[k[1]]) : part; }));
+};
 
 function render(d) {
   say($('program'), d.program.name);
@@ -161,7 +165,7 @@ function render(d) {
     tr.append(
       td(S.date, date.format(new Date(c.createdAt))),
       td(S.type, S.types[c.type] || c.type),
-      td(S.customer, (c.customer && c.customer.name) || '—'),
+      td(S.customer, isolated((c.customer && c.customer.name) || '—')),
       td(S.amount, money(c.earnings, c.currency), 'num'),
       td(S.status, S.statuses[c.status] || c.status, 'status status-' + c.status),
     );
@@ -169,7 +173,7 @@ function render(d) {
   }
   $(d.commissions.length ? 'commission-table' : 'no-commissions').hidden = false;
   if (d.payouts.offer === 'invite') {
-    say($('payouts-text'), fill(S.payoutsInvite, { email: d.payouts.email }));
+    sayWith($('payouts-text'), S.payoutsInvite, { email: d.payouts.email });
     $('payouts-invite').hidden = false;
     $('payouts').hidden = false;
   } else if (d.payouts.offer === 'portal') {
@@ -200,7 +204,7 @@ $('payouts-invite').addEventListener('click', async () => {
   const res = await fetch('/api/embed/referrals/payouts-invite', { method: 'POST', headers: auth, credentials: 'omit' }).catch(() => null);
   const body = res ? await res.json().catch(() => null) : null;
   if (res && res.ok) {
-    say($('payouts-status'), fill(S.payoutsSent, { email: body.email }));
+    sayWith($('payouts-status'), S.payoutsSent, { email: body.email });
     button.hidden = true;
   } else {
     say($('payouts-status'), (body && body.error && body.error[lang === 'ar' ? 'ar' : 'en']) || S.failed);

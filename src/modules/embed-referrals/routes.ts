@@ -112,7 +112,10 @@ export const embedReferralRoutes = routesPlugin<EmbedRouteDeps>('embed-referrals
       },
     },
     async (req, reply) => {
-      const data = await embedReferrals({ deps: { links: deps.links, baseUrl: deps.baseUrl }, input: await opened(req, reply) });
+      const data = await embedReferrals({
+        deps: { links: deps.links, baseUrl: deps.baseUrl, mails: deps.mailer !== undefined },
+        input: await opened(req, reply),
+      });
       return hasBigint(data) ? reply.type('application/json; charset=utf-8').serializer(exactJson).send(data) : data;
     },
   );
@@ -125,9 +128,14 @@ export const embedReferralRoutes = routesPlugin<EmbedRouteDeps>('embed-referrals
         operationId: 'requestEmbedPayoutsInvite',
         tags,
         summary: 'Set up payouts: mail the partner an invitation',
-        description: `${TOKEN_NOTE} Mails the token's partner an invitation to the partner portal, where payout details are given (as POST /api/partner-invites does; it replaces a pending one). 409 \`embed_email_required\` when no e-mail is known, \`partner_claimed\` when they already have an account; 429 \`embed_invite_recent\` within 15 minutes of the last one asked from these pages. No body.`,
+        description: `${TOKEN_NOTE} Mails the token's partner an invitation to the partner portal, where payout details are given (as POST /api/partner-invites does; it replaces a pending one). 409 \`embed_email_required\` when no e-mail is known, \`embed_mail_unavailable\` when the server sends no mail, \`partner_claimed\` when they already have an account; 429 \`embed_invite_recent\` within 15 minutes of the last one asked from these pages. No body.`,
         security,
-        response: { 201: EmbedPayoutsInvite, 401: unauthorized, 409: errorAnswer('embed_email_required or partner_claimed'), 429: limited },
+        response: {
+          201: EmbedPayoutsInvite,
+          401: unauthorized,
+          409: errorAnswer('embed_email_required, embed_mail_unavailable or partner_claimed'),
+          429: limited,
+        },
       },
     },
     async (req, reply) => {

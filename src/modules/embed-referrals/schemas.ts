@@ -62,7 +62,7 @@ export const EmbedReferrals = Type.Object(
     payouts: Type.Object({
       offer: StringEnum(['invite', 'portal', 'none'] as const, {
         description:
-          'invite: the partner has an e-mail and no account yet (POST /api/embed/referrals/payouts-invite mails one); portal: they have an account, payout details are given in the partner portal; none: no e-mail is known',
+          'invite: the partner has an e-mail and no account yet (POST /api/embed/referrals/payouts-invite mails one); portal: they have an account, payout details are given in the partner portal; none: no e-mail is known, or the server sends no mail',
       }),
       email: Nullable(Type.String({ description: 'With invite: where the invitation goes, masked (a•••@example.com)' })),
       portalUrl: Nullable(Type.String({ description: 'With portal: the partner portal' })),

@@ -166,11 +166,11 @@ export async function openEmbedToken({
   return { token, ctx: wsCtx, program, partner };
 }
 
-/** What the page may offer for payouts: mail an invitation, point to the partner portal (they have an account), or nothing (no e-mail known). */
+/** What the page may offer for payouts: mail an invitation, point to the partner portal (they have an account), or nothing (no e-mail known, or a server that sends no mail). */
 export type PayoutsOffer = 'invite' | 'portal' | 'none';
 
 /** GET /api/embed/referrals: the partner's link, figures of all time and latest commissions. */
-export async function embedReferrals({ deps, input: opened }: { deps: { links: LinkDeps; baseUrl: string }; input: OpenedEmbed }) {
+export async function embedReferrals({ deps, input: opened }: { deps: { links: LinkDeps; baseUrl: string; mails: boolean }; input: OpenedEmbed }) {
   const { ctx, program, partner } = opened;
   const seat = { partnerId: partner.id, programId: program.id };
   const [summary, { links }, commissions] = await Promise.all([
@@ -180,7 +180,7 @@ export async function embedReferrals({ deps, input: opened }: { deps: { links: L
   ]);
   const link = links.find((l) => l.default) ?? links[0];
   const sum = (k: 'clicks' | 'leads' | 'sales') => links.reduce((n, l) => n + l.stats[k], 0);
-  const offer: PayoutsOffer = partner.userId ? 'portal' : partner.email ? 'invite' : 'none';
+  const offer: PayoutsOffer = partner.userId ? 'portal' : partner.email && deps.mails ? 'invite' : 'none';
   return {
     partner: { name: partner.name },
     program: { name: program.name, currency: program.currency },
@@ -210,6 +210,7 @@ export async function requestPayoutsInvite({
   const { ctx, token, partner } = opened;
   if (partner.userId) throw new AppError('partner_claimed');
   if (!partner.email) throw new AppError('embed_email_required');
+  if (!deps.mailer) throw new AppError('embed_mail_unavailable');
   const intent: AuditIntent = {
     id: newId(),
     workspaceId: ctx.workspace.id,

@@ -39,7 +39,7 @@ beforeAll(async () => {
       done();
     },
   });
-  logged = await createRuntime(testConfig({ LOG_LEVEL: 'trace' }), {
+  logged = await createRuntime(testConfig({ LOG_LEVEL: 'trace', SMTP_URL: smtp.url, MAIL_FROM: 'Linktrail <links@lt.test>' }), {
     ...testRuntimeOptions(),
     logger: pino({ level: 'trace', redact: LOG_REDACT }, sink),
     database,
