@@ -29,6 +29,7 @@ import { payoutsModule } from './modules/payouts/module.js';
 import { partnerInvitesModule } from './modules/partner-invites/module.js';
 import { partnerPortalModule } from './modules/partner-portal/module.js';
 import { partnerApplicationsModule } from './modules/partner-applications/module.js';
+import { embedReferralsModule } from './modules/embed-referrals/module.js';
 import { passwordResetModule } from './modules/password-reset/module.js';
 import { qrModule } from './modules/qr/module.js';
 import { redirectModule } from './modules/redirect/module.js';
@@ -59,6 +60,7 @@ export const MODULES: readonly ModuleRegistration[] = [
   partnerInvitesModule,
   partnerPortalModule,
   partnerApplicationsModule,
+  embedReferralsModule,
   linksModule,
   partnerLinksModule,
   customersModule,

@@ -561,6 +561,31 @@ export const messages = {
     en: 'A partner group named "{name}" already exists in this program.',
     ar: 'توجد في هذا البرنامج مجموعة شركاء باسم "{~name}".',
   },
+  embed_token_invalid: {
+    status: 401,
+    en: 'This referral page has expired or its link is not valid: open it again from the app that showed it.',
+    ar: 'انتهت صلاحية صفحة الإحالات هذه أو أن رابطها غير صالح: افتحها مجددًا من التطبيق الذي عرضها.',
+  },
+  embed_rate_limited: {
+    status: 429,
+    en: 'Too many requests for this referral page: retry in {retryAfter} seconds.',
+    ar: 'طلبات كثيرة جدًا لصفحة الإحالات هذه: أعد المحاولة بعد {retryAfter} ثانية.',
+  },
+  embed_invite_recent: {
+    status: 429,
+    en: 'An invitation to set up payouts was mailed a few minutes ago: look in your inbox (and spam folder), or ask again in {minutes} minutes.',
+    ar: 'أُرسلت قبل دقائق دعوة لإعداد الدفعات إلى بريدك: ابحث عنها في صندوق الوارد (ومجلد الرسائل غير المرغوب فيها)، أو اطلبها مجددًا بعد {minutes} دقيقة.',
+  },
+  embed_mail_unavailable: {
+    status: 409,
+    en: 'This server does not send mail, so no invitation can be mailed: ask the program for an invitation to the partner portal.',
+    ar: 'هذا الخادم لا يرسل البريد، فلا يمكن إرسال دعوة: اطلب من البرنامج دعوة إلى بوابة الشركاء.',
+  },
+  embed_email_required: {
+    status: 409,
+    en: 'The program has no e-mail address for you, so no invitation can be mailed: ask the program to add your e-mail address.',
+    ar: 'ليس لدى البرنامج عنوان بريد إلكتروني لك، فلا يمكن إرسال دعوة: اطلب من البرنامج إضافة عنوان بريدك.',
+  },
 } as const satisfies Record<string, Text & { status?: number }>;
 
 export type MessageCode = keyof typeof messages;
@@ -971,6 +996,18 @@ export const reasons = {
   condition_country: {
     en: 'must be an uppercase ISO 3166-1 alpha-2 country code ("{value}" is not one)',
     ar: 'يجب أن يكون رمز دولة ISO 3166-1 alpha-2 بأحرف كبيرة ("{value}" ليس منها)',
+  },
+  embed_partner_or_tenant: {
+    en: 'must be given alone: send either partnerId, or tenantId with name',
+    ar: 'يجب أن يُرسل وحده: أرسل إما partnerId وإما tenantId مع name',
+  },
+  partner_not_embeddable: {
+    en: 'is a partner who is not approved ({status}): only an approved partner has a referral page',
+    ar: 'شريك غير معتمد ({status}): لا تكون صفحة الإحالات إلا لشريك معتمد',
+  },
+  tenant_of_deleted_partner: {
+    en: 'belongs to a deleted partner: a deleted partner keeps their tenant id',
+    ar: 'يخص شريكًا محذوفًا: يحتفظ الشريك المحذوف بمعرّف المستأجر الخاص به',
   },
 } as const satisfies Record<string, Text>;
 

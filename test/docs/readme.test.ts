@@ -210,7 +210,7 @@ describe('README walkthrough, from nothing to the first sale', () => {
   });
 
   it("runs a partner program: a reward, a partner's link, a sale that earns 20 %, a payout that names who has no payout details", () => {
-    const at = walkthrough.length - 4;
+    const at = walkthrough.length - 5;
     const group = JSON.parse(run.steps[at]!.split('\n').find((l) => l.startsWith('[{'))!) as { name: string; rewards: unknown[] }[];
     expect(group).toMatchObject([{ name: 'default', rewards: [{ event: 'sale', type: 'percentage', amount: 2000, maxDuration: 12 }] }]);
     const commissions = JSON.parse(run.steps[at + 1]!.split('\n').find((l) => l.startsWith('[{'))!) as Record<string, unknown>[];
@@ -226,10 +226,16 @@ describe('README walkthrough, from nothing to the first sale', () => {
   });
 
   it('invites the partner, who accepts with a new account, partners in the program and uses her portal', () => {
-    expect(run.steps[walkthrough.length - 1]).toMatch(/^Acme Partners: approved$/m);
+    expect(run.steps[walkthrough.length - 2]).toMatch(/^Acme Partners: approved$/m);
     // In her portal: a link under the program's prefix, and the sale's 20 % payable to her.
-    expect(run.steps[walkthrough.length - 1]).toMatch(/^https:\/\/example\.com\/pricing\?plan=team$/m);
-    expect(run.steps[walkthrough.length - 1]).toMatch(/^1980$/m);
+    expect(run.steps[walkthrough.length - 2]).toMatch(/^https:\/\/example\.com\/pricing\?plan=team$/m);
+    expect(run.steps[walkthrough.length - 2]).toMatch(/^1980$/m);
+  });
+
+  it("embeds the partner's referral page: framed by the program's embedding site only, its API shows their commission", () => {
+    const step = run.steps[walkthrough.length - 1]!;
+    expect(step).toMatch(/^frame-ancestors https:\/\/app\.example\.com$/m);
+    expect(step).toMatch(/^sale 1980 payable$/m);
   });
 
   it('connects an app with OAuth: metadata, consent, code, tokens, and the token reads the links', () => {

@@ -65,7 +65,7 @@ afterAll(async () => {
 // The route table, in families
 // ---------------------------------------------------------------------------------------------
 
-type Family = 'scoped' | 'public' | 'people' | 'oauth' | 'redirect' | 'admin' | 'service' | 'inbound';
+type Family = 'scoped' | 'public' | 'people' | 'oauth' | 'redirect' | 'admin' | 'service' | 'inbound' | 'embed';
 
 interface Route {
   method: string;
@@ -113,6 +113,8 @@ function familyOf(r: RouteOptions): Family | undefined {
   if (url.startsWith('/webhooks/')) return 'inbound';
   // `/*`: a chosen key of several segments (operations.md §21), the same answers.
   if (url.endsWith('/:shortId') || url === '/*') return 'redirect';
+  // The embedded referral page and its API: their own token (operations.md §18), never any other credential.
+  if (url === '/embed/referrals' || url.startsWith('/api/embed/')) return 'embed';
   if (config.public === true && url.startsWith('/api/')) return 'public';
   if (SERVICE_PATHS.has(url) || url === '/docs' || url.startsWith('/docs/')) return 'service';
   // The dashboard (operations.md §10): `/` sends to it, `/app/*` are its pages and files.
@@ -159,6 +161,8 @@ const routesOf = (family: Family, filter: (r: Route) => boolean = () => true) =>
 const DOCUMENTED: Record<Family, readonly number[]> = {
   scoped: [200, 201, 400, 401, 403, 404, 413, 429, 503],
   public: [200, 304, 400],
+  // No request here holds a live page token: 401 (the page: an HTML page saying so), or a body refused first.
+  embed: [400, 401, 413, 415],
   // operations.md §7: 204 is logout; 403 owner_required; 404 a workspace, member, invite, key, session or token not yours.
   // §15: 202 is a password reset asked for (whatever the address).
   people: [200, 201, 202, 204, 400, 401, 403, 404, 429],
@@ -559,7 +563,10 @@ function checkAnswer(ctx: Ctx, req: Req, res: LightMyRequestResponse, e: Expecta
     if (isJson(res)) errorCodeOf(res);
     // Visitor paths answer with HTML pages (operations.md §5); a dot-segment path such as
     // /docs/static/../../x resolves outside /docs and is one of them.
-    else if (!((e.family === 'redirect' || (e.family === 'service' && status === 404)) && isHtml(res))) {
+    else if (!(
+      (e.family === 'redirect' || (e.family === 'service' && status === 404) || (e.family === 'embed' && req.url.startsWith('/embed/'))) &&
+      isHtml(res)
+    )) {
       fail(`error answer of type ${String(res.headers['content-type'])}: ${cut(body)}`);
     }
   }
@@ -636,7 +643,7 @@ describe('the route table', () => {
   it('puts every registered route in a family this fuzz knows (a new route must be added to one)', () => {
     const routes = allRoutes();
     expect(routes.filter((r) => r.family === 'scoped').length).toBeGreaterThan(10);
-    for (const f of ['public', 'people', 'oauth', 'redirect', 'admin', 'service', 'inbound'] as const)
+    for (const f of ['public', 'people', 'oauth', 'redirect', 'admin', 'service', 'inbound', 'embed'] as const)
       expect(
         routes.some((r) => r.family === f),
         f,
@@ -721,6 +728,37 @@ describe('hostile input on the public /api routes (QR codes, OpenAPI)', () => {
             expect: { family: 'public' as const, only: route.query ? undefined : [200, 304] },
           }));
         const failure = await fuzz(ctx, route, route.query ? 150 : 20, arbitrary);
+        if (failure) failures.push(failure);
+      }
+      return failures;
+    });
+  }, 240_000);
+});
+
+describe('hostile input on the embedded referral page and its API', () => {
+  it('answers 401 to every credential and body that is no live page token (400/413/415 for a body refused first), with the standard error body or a page', async () => {
+    const routes = routesOf('embed');
+    expect(routes.length).toBeGreaterThanOrEqual(3);
+    await withWorld(async (ctx) => {
+      const failures: string[] = [];
+      for (const route of routes) {
+        const arbitrary = fc
+          .record({
+            auth: authHeaders(ctx.w.creds),
+            other: otherHeaders([ctx.w.passCookie]),
+            query: queryFor(undefined, ctx.w.pools),
+            payload: fc.option(payloadFor(undefined, ctx.w.pools), { freq: 4 }),
+          })
+          .map(({ auth, other, query, payload }) => ({
+            req: {
+              method: route.method,
+              url: withQuery(route.url, query),
+              headers: { ...other, ...auth } as Record<string, string>,
+              payload: route.method === 'POST' ? (payload ?? undefined) : undefined,
+            },
+            expect: { family: 'embed' as const },
+          }));
+        const failure = await fuzz(ctx, route, 30, arbitrary);
         if (failure) failures.push(failure);
       }
       return failures;

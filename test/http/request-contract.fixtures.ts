@@ -43,6 +43,8 @@ export const NOT_CREATES: Record<string, string> = {
   'post /api/partner-invites/lookup': 'reads a partner invitation token',
   'post /api/partner/links': "a partner's own session, approved (test/modules/partner-portal)",
   'post /api/apply/{slug}': 'an application answers 202 with no body, whoever applied (test/modules/partner-applications)',
+  'post /api/embed-tokens': 'a token for a partner, not a record the API lists (test/modules/embed-referrals)',
+  'post /api/embed/referrals/payouts-invite': "needs an embedded page's token; mails an invitation (test/modules/embed-referrals)",
   'post /api/payouts/{id}/complete': 'an action on a payout',
   'post /api/track/refund': 'an action on a sale (its cumulative refunded amount)',
 };

@@ -66,6 +66,9 @@ const PUBLIC_API_PATHS = new Set([
   '/api/auth/passkey',
   '/api/auth/sso',
   '/api/auth/sso/callback',
+  // operations.md §18 "Embedded referrals": no workspace credential, the page's own token (checked by the routes).
+  '/api/embed/referrals',
+  '/api/embed/referrals/payouts-invite',
 ]);
 
 interface Endpoint {

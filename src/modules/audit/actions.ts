@@ -27,6 +27,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, string>> = {
   'PATCH /api/commissions': 'commissions.updated',
   'POST /api/payouts': 'payout.created',
   'POST /api/partner-invites': 'partner_invites.created',
+  'POST /api/embed-tokens': 'embed_token.created',
   'POST /api/payouts/:id/complete': 'payout.completed',
   'POST /api/payouts/:id/cancel': 'payout.cancelled',
   'POST /api/domains': 'domain.created',
@@ -80,9 +81,17 @@ export const ROUTE_ACTIONS: Readonly<Record<string, string>> = {
  * Entries services write themselves (core/audit.ts recordAudit): POST /api/invites/accept and
  * /api/partner-invites/accept, in the invitation's workspace; an application to the partner
  * program (POST /api/apply/{slug} and its page's form), in the program's; the partner portal's
- * writes, in the workspace of the program the partner acts in.
+ * writes, in the workspace of the program the partner acts in; a payouts invitation an embedded
+ * referral page asks for, under whoever issued its token.
  */
-export const SERVICE_ACTIONS = ['member.joined', 'partner.joined', 'partner.applied', 'partner_link.created', 'partner.payout_details_changed'] as const;
+export const SERVICE_ACTIONS = [
+  'member.joined',
+  'partner.joined',
+  'partner.applied',
+  'partner_link.created',
+  'partner.payout_details_changed',
+  'partner_invite.requested',
+] as const;
 
 /**
  * Mutating routes of a workspace that write no entry, and why: conversion tracking is not an

@@ -23,23 +23,26 @@ export interface Seat {
   sessionId?: string;
 }
 
+/** What the reads below need of a seat: whose figures, in which program (the embedded referral page reads them too, with no person). */
+export type SeatView = Pick<Seat, 'partnerId' | 'programId'>;
+
 type Page = { take: number; skip: number; sort: 'asc' | 'desc' };
 
 /** The seat's program (404 as an unknown program once it is gone). */
-export async function seatProgram(ctx: Ctx, seat: Seat): Promise<ProgramRow> {
+export async function seatProgram(ctx: Ctx, seat: SeatView): Promise<ProgramRow> {
   const program = await findProgram({ ctx });
   if (!program || program.id !== seat.programId) throw notFound('program', seat.programId);
   return program;
 }
 
-async function seatPartner(ctx: Ctx, seat: Seat) {
+async function seatPartner(ctx: Ctx, seat: SeatView) {
   const [partner] = await partners.byIds({ ctx, input: [seat.partnerId] });
   if (!partner) throw notFound('program', seat.programId);
   return partner;
 }
 
 /** GET /api/partner: who they are in the program, its rules for their links, their earnings of all time. */
-export async function portalSummary({ ctx, input: seat }: { ctx: Ctx; input: Seat }) {
+export async function portalSummary({ ctx, input: seat }: { ctx: Ctx; input: SeatView }) {
   const [partner, program, earnings] = await Promise.all([
     seatPartner(ctx, seat),
     seatProgram(ctx, seat),
@@ -62,7 +65,7 @@ export async function portalSummary({ ctx, input: seat }: { ctx: Ctx; input: Sea
 const STATS_SCOPES: ReadonlySet<string> = new Set(['analyticsRead']);
 
 /** GET /api/partner/links: their links, newest first, with all-time counts. */
-export async function portalLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDeps; input: Seat & Page }) {
+export async function portalLinks({ ctx, deps, input }: { ctx: Ctx; deps: LinkDeps; input: SeatView & Page }) {
   const [partner, { links, total }] = await Promise.all([
     seatPartner(ctx, input),
     listLinksWithTotal({
@@ -103,7 +106,7 @@ const WHOLE: Page = { take: Number.MAX_SAFE_INTEGER, skip: 0, sort: 'asc' };
  * GET /api/partner/analytics: the analytics of their links only (both their partner id and any
  * link asked must match), in UTC; a timeseries also carries what they earned per bucket.
  */
-export async function portalAnalytics({ ctx, deps, input }: { ctx: Ctx; deps: AnalyticsDeps; input: Seat & PortalAnalyticsQuery }) {
+export async function portalAnalytics({ ctx, deps, input }: { ctx: Ctx; deps: AnalyticsDeps; input: SeatView & PortalAnalyticsQuery }) {
   const query = { startDate: input.startDate, endDate: input.endDate, groupBy: input.groupBy, linkId: input.linkId, partnerId: input.partnerId };
   const shape = (g: GroupRecord, earnings: Record<string, Amount> = {}) => ({
     key: g.key,
@@ -153,7 +156,7 @@ export async function portalCommissions({
   input,
 }: {
   ctx: Ctx;
-  input: Seat & Page & { status?: CommissionRow['status']; type?: CommissionRow['type']; currency?: string; payoutId?: string };
+  input: SeatView & Page & { status?: CommissionRow['status']; type?: CommissionRow['type']; currency?: string; payoutId?: string };
 }) {
   const found = await partnerCommissions({
     ctx,
@@ -185,12 +188,12 @@ export async function portalCommissions({
 }
 
 /** GET /api/partner/payouts: what each payout paid them. */
-export function portalPayouts({ ctx, input }: { ctx: Ctx; input: Seat & Page }) {
+export function portalPayouts({ ctx, input }: { ctx: Ctx; input: SeatView & Page }) {
   return partnerPayouts({ ctx, input: { partnerId: input.partnerId, ...pageOf(input) } });
 }
 
 /** GET /api/partner/payout-details: their method, the masked destination, the holder, when they changed. */
-export async function portalPayoutDetails({ ctx, sealer, input: seat }: { ctx: Ctx; sealer: Sealer; input: Seat }) {
+export async function portalPayoutDetails({ ctx, sealer, input: seat }: { ctx: Ctx; sealer: Sealer; input: SeatView }) {
   const d = await ownPayoutDetailsOf({ ctx, sealer, input: { partnerId: seat.partnerId } });
   return { method: d.method, destination: d.destination, holderName: d.holderName, changedAt: d.changedAt };
 }

@@ -19,6 +19,7 @@ import {
   partnerProgramRows,
   setPartnerUser,
   standingRows,
+  tenantHolders,
   unlinkPartnerUsers,
   type StandingRow as PartnerStandingRow,
 } from './standing-store.js';
@@ -350,6 +351,17 @@ export async function claimPartner({
 /** How many live partners of the workspace are pending (applications stop past 500). */
 export function pendingPartnerCount({ ctx }: { ctx: Ctx }): Promise<number> {
   return countInStatus(ctx.db, ctx.workspace.id, 'pending');
+}
+
+/**
+ * The partner holding a tenant id (the embedding product's user id), deleted ones included since
+ * they keep it (the unique index holds it too): their id and whether they are live, or undefined.
+ */
+export async function partnerHoldingTenant({ ctx, input: tenantId }: { ctx: Ctx; input: string }): Promise<{ id: string; live: boolean } | undefined> {
+  const [holder] = await tenantHolders(ctx.db, ctx.workspace.id, [tenantId]);
+  if (!holder) return undefined;
+  const [live] = await partners.byIds({ ctx, input: [holder.partnerId] });
+  return { id: holder.partnerId, live: live !== undefined };
 }
 
 /** The programs a person partners in (GET /api/me `partnerPrograms`, operations.md §18 Partner portal): program id, name, their status. */

@@ -82,6 +82,8 @@ const NOT_WORKSPACE: Record<string, string> = {
   'PUT /api/partner/payout-details': 'written by the partner portal service (partner.payout_details_changed)',
   // Anyone may apply, without a credential: the service names the program's workspace (partner-applications.test.ts).
   'POST /api/apply/{slug}': 'written by the partner applications service (partner.applied)',
+  // The embedded referral page's token is no workspace credential: its service writes the entry under the token's issuer (embed-referrals tests).
+  'POST /api/embed/referrals/payouts-invite': 'written by the embedded referrals service (partner_invite.requested)',
   // The operator's API changes no one workspace here (its changes of a workspace are audited there, actor `operator`).
   'POST /admin/workspaces': 'creates a new workspace (nobody can see its log yet)',
   'POST /admin/users': 'an account, in no workspace (its memberships are audited)',
@@ -198,6 +200,11 @@ const SCENARIOS: Record<string, Scenario> = {
     await program(f);
     const partnerId = idOf(await byKey(f, 'POST', '/api/partners', [{ name: `p-${n()}`, email: uniqueEmail() }]));
     return byKey(f, 'POST', '/api/partner-invites', [{ partnerId }]);
+  },
+  'POST /api/embed-tokens': async (f) => {
+    await program(f);
+    const partnerId = idOf(await byKey(f, 'POST', '/api/partners', [{ name: `p-${n()}` }]));
+    return byKey(f, 'POST', '/api/embed-tokens', { partnerId });
   },
   'POST /api/payouts/:id/complete': async (f) => byKey(f, 'POST', `/api/payouts/${await payoutIn(f, 'eur')}/complete`, { reference: 'batch-1' }),
   'POST /api/payouts/:id/cancel': async (f) => byKey(f, 'POST', `/api/payouts/${await payoutIn(f, 'gbp')}/cancel`, {}),
