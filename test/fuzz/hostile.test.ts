@@ -65,7 +65,7 @@ afterAll(async () => {
 // The route table, in families
 // ---------------------------------------------------------------------------------------------
 
-type Family = 'scoped' | 'public' | 'people' | 'oauth' | 'redirect' | 'admin' | 'service' | 'inbound' | 'embed';
+type Family = 'scoped' | 'public' | 'people' | 'oauth' | 'redirect' | 'admin' | 'service' | 'inbound' | 'embed' | 'apply';
 
 interface Route {
   method: string;
@@ -115,6 +115,8 @@ function familyOf(r: RouteOptions): Family | undefined {
   if (url.endsWith('/:shortId') || url === '/*') return 'redirect';
   // The embedded referral page and its API: their own token (operations.md §18), never any other credential.
   if (url === '/embed/referrals' || url.startsWith('/api/embed/')) return 'embed';
+  // A partner program's application page and its route (operations.md §18): no credential at all.
+  if (url === '/apply/:slug' || url === '/api/apply/:slug') return 'apply';
   if (config.public === true && url.startsWith('/api/')) return 'public';
   if (SERVICE_PATHS.has(url) || url === '/docs' || url.startsWith('/docs/')) return 'service';
   // The dashboard (operations.md §10): `/` sends to it, `/app/*` are its pages and files.
@@ -163,6 +165,8 @@ const DOCUMENTED: Record<Family, readonly number[]> = {
   public: [200, 304, 400],
   // No request here holds a live page token: 401 (the page: an HTML page saying so), or a body refused first.
   embed: [400, 401, 413, 415],
+  // The page (200, its form's thank-you), 202 an application taken (whoever applied), an unknown or closed program 404, throttled 429.
+  apply: [200, 202, 400, 404, 413, 415, 429],
   // operations.md §7: 204 is logout; 403 owner_required; 404 a workspace, member, invite, key, session or token not yours.
   // §15: 202 is a password reset asked for (whatever the address).
   people: [200, 201, 202, 204, 400, 401, 403, 404, 429],
@@ -564,7 +568,10 @@ function checkAnswer(ctx: Ctx, req: Req, res: LightMyRequestResponse, e: Expecta
     // Visitor paths answer with HTML pages (operations.md §5); a dot-segment path such as
     // /docs/static/../../x resolves outside /docs and is one of them.
     else if (!(
-      (e.family === 'redirect' || (e.family === 'service' && status === 404) || (e.family === 'embed' && req.url.startsWith('/embed/'))) &&
+      (e.family === 'redirect' ||
+        (e.family === 'service' && status === 404) ||
+        (e.family === 'embed' && req.url.startsWith('/embed/')) ||
+        (e.family === 'apply' && req.url.startsWith('/apply/'))) &&
       isHtml(res)
     )) {
       fail(`error answer of type ${String(res.headers['content-type'])}: ${cut(body)}`);
@@ -643,7 +650,7 @@ describe('the route table', () => {
   it('puts every registered route in a family this fuzz knows (a new route must be added to one)', () => {
     const routes = allRoutes();
     expect(routes.filter((r) => r.family === 'scoped').length).toBeGreaterThan(10);
-    for (const f of ['public', 'people', 'oauth', 'redirect', 'admin', 'service', 'inbound', 'embed'] as const)
+    for (const f of ['public', 'people', 'oauth', 'redirect', 'admin', 'service', 'inbound', 'embed', 'apply'] as const)
       expect(
         routes.some((r) => r.family === f),
         f,
@@ -757,6 +764,37 @@ describe('hostile input on the embedded referral page and its API', () => {
               payload: route.method === 'POST' ? (payload ?? undefined) : undefined,
             },
             expect: { family: 'embed' as const },
+          }));
+        const failure = await fuzz(ctx, route, 30, arbitrary);
+        if (failure) failures.push(failure);
+      }
+      return failures;
+    });
+  }, 240_000);
+});
+
+describe('hostile input on the partner application page and its route', () => {
+  it('answers only documented statuses, with the standard error body or a page, whatever the body and credentials', async () => {
+    const routes = routesOf('apply');
+    expect(routes.length).toBeGreaterThanOrEqual(3);
+    await withWorld(async (ctx) => {
+      const failures: string[] = [];
+      for (const route of routes) {
+        const arbitrary = fc
+          .record({
+            auth: authHeaders(ctx.w.creds),
+            other: otherHeaders([ctx.w.passCookie]),
+            query: queryFor(undefined, ctx.w.pools),
+            payload: fc.option(payloadFor(route.body, ctx.w.pools), { freq: 4 }),
+          })
+          .map(({ auth, other, query, payload }) => ({
+            req: {
+              method: route.method,
+              url: withQuery(route.url, query),
+              headers: { ...other, ...auth } as Record<string, string>,
+              payload: route.method === 'POST' ? (payload ?? undefined) : undefined,
+            },
+            expect: { family: 'apply' as const },
           }));
         const failure = await fuzz(ctx, route, 30, arbitrary);
         if (failure) failures.push(failure);

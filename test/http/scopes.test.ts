@@ -69,6 +69,8 @@ const PUBLIC_API_PATHS = new Set([
   // operations.md §18 "Embedded referrals": no workspace credential, the page's own token (checked by the routes).
   '/api/embed/referrals',
   '/api/embed/referrals/payouts-invite',
+  // operations.md §18 "Applications": anyone may apply, with no credential.
+  '/api/apply/:slug',
 ]);
 
 interface Endpoint {
