@@ -156,6 +156,12 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string, web
               "The dashboard's session (POST /api/auth/login). Counted only on first-party requests: an Origin other than this server's, or a Sec-Fetch-Site other than same-origin or none (cross-site, and same-site too: a sibling subdomain is another site's code), makes it no credential. On workspace routes the request names its workspace in X-Workspace-Id",
           },
           adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN, for the operator API under /admin' },
+          publishableKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              "A workspace's publishable key (`lt_pk_…`, GET /api/tracking), public by design: only the browser-tracking operations take it, from a page of an allowed hostname; anywhere else it is a 401 publishable_key_elsewhere",
+          },
         },
       },
     },
