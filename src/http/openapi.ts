@@ -238,7 +238,12 @@ const DESCRIBED = Symbol('described');
 
 /** Security requirement, scope note and credential failures; true when the route is rate-limited. */
 function describeCredentials(route: RouteOptions, schema: Record<string, unknown>): boolean {
-  const { scope, account, sessionOnly } = route.config ?? {};
+  const { scope, account, sessionOnly, publishableKey } = route.config ?? {};
+  // The browser-tracking routes check their publishable key themselves, and count it in their own window.
+  if (publishableKey) {
+    schema.response = { 401: errorResponses[401], 403: errorResponses[403], 429: errorResponses[429], ...(schema.response as object | undefined) };
+    return true;
+  }
   if (account) {
     schema.security =
       account === 'person' ? [{ sessionCookie: [] }, { humanToken: [] }] : account === 'optional' ? [{}, { sessionCookie: [] }] : [{ sessionCookie: [] }];
