@@ -280,7 +280,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const clientTrackingRaw = get('CLIENT_TRACKING_PER_MINUTE');
   if (clientTrackingRaw !== undefined && !(/^\d{1,9}$/.test(clientTrackingRaw) && Number(clientTrackingRaw) >= 1)) {
-    bad('CLIENT_TRACKING_PER_MINUTE', `must be a whole number of requests a minute from 1, or unset for ten times the plan's figure (got "${clientTrackingRaw}")`);
+    bad(
+      'CLIENT_TRACKING_PER_MINUTE',
+      `must be a whole number of requests a minute from 1, or unset for ten times the plan's figure (got "${clientTrackingRaw}")`,
+    );
   }
   const mail = parseMail(get('SMTP_URL'), get('MAIL_FROM'), get('MAIL_RETRY_DELAYS'));
   return {

@@ -218,6 +218,15 @@ export function describeRoute(route: RouteOptions): void {
   const authenticated = describeCredentials(route, schema);
   const takesInput = Boolean(schema.body || schema.querystring || schema.params) || methods.some((m) => m !== 'GET' && m !== 'DELETE');
   const general: ResponseSchemas = {
+    // A route that takes no credential still refuses a publishable key (http/auth.ts).
+    ...(authenticated
+      ? {}
+      : {
+          401: {
+            ...errorResponses[401],
+            description: 'publishable_key_elsewhere: a publishable key (lt_pk_…) was sent, which only the browser-tracking operations take',
+          },
+        }),
     ...(takesInput ? { 400: errorResponses[400] } : {}),
     ...(route.url.includes(':') ? { 404: errorResponses[404] } : {}),
     ...(methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH') ? { 413: errorResponses[413] } : {}),

@@ -121,7 +121,9 @@ export const ClickRecord = Type.Object(
     utmCampaign: Nullable(Type.String()),
     utmTerm: Nullable(Type.String()),
     utmContent: Nullable(Type.String()),
-    trigger: StringEnum(['link', 'qr', 'via'] as const, { description: "qr when the visitor came by the link's QR code, via when the attribution script on the site reported it; extension" }),
+    trigger: StringEnum(['link', 'qr', 'via'] as const, {
+      description: "qr when the visitor came by the link's QR code, via when the attribution script on the site reported it; extension",
+    }),
   },
   { $id: 'Click', description: 'One click; id is the click id. Clicks by known bots are kept but not returned.' },
 );

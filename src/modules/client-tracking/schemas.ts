@@ -4,7 +4,9 @@ import { LeadInput, SaleInput } from '../conversions/schemas.js';
 
 export const ClickInput = Type.Object(
   {
-    via: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "A partner's referral key (the page's `?via=`): the click goes on their default link" })),
+    via: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: "A partner's referral key (the page's `?via=`): the click goes on their default link" }),
+    ),
     shortId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Or a short id of a link of the workspace' })),
     url: Type.Optional(Type.String({ maxLength: 4096, description: "The page's URL: its utm_* parameters are the click's UTM values" })),
     referrer: Type.Optional(Type.String({ maxLength: 4096, description: "The page's referrer (document.referrer)" })),

@@ -29,7 +29,9 @@ export const TrackingSettings = Type.Object(
           'The publishable key (`lt_pk_…`): public, for pages of the allowed hostnames. It calls only POST /api/track/click, /api/track/lead/client and /api/track/sale/client; anywhere else it is a 401. null until the first PUT',
       }),
     ),
-    previousKeyExpiresAt: Nullable(Type.String({ format: 'date-time', description: 'When the key before the last rotation stops working; null when none still works' })),
+    previousKeyExpiresAt: Nullable(
+      Type.String({ format: 'date-time', description: 'When the key before the last rotation stops working; null when none still works' }),
+    ),
     allowedHostnames: Type.Array(Type.String()),
     clientSales: Type.Boolean(),
   },

@@ -117,7 +117,8 @@ export async function putTracking({
     const changes: Record<string, AuditChange> = {};
     const wasHosts = before ? before.allowedHostnames.join(',') : null;
     if (wasHosts !== hostnames.join(',')) changes.allowedHostnames = { before: wasHosts, after: hostnames.join(',') };
-    if ((before?.clientSales ?? null) !== (input.clientSales ?? false)) changes.clientSales = { before: before?.clientSales ?? null, after: input.clientSales ?? false };
+    if ((before?.clientSales ?? null) !== (input.clientSales ?? false))
+      changes.clientSales = { before: before?.clientSales ?? null, after: input.clientSales ?? false };
     await audit(ctx, tx, { ids: [ctx.workspace.id], changes });
   });
   await deps.changed();

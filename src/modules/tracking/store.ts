@@ -49,7 +49,10 @@ export function liveKeys(conn: Conn, workspaceId: string, now: Date): Promise<Ke
 
 /** Ends the current key at `until` (a rotation) and forgets keys already over; the former current key's id, if any. */
 export async function retireCurrentKey(conn: Conn, workspaceId: string, until: Date): Promise<string | undefined> {
-  await rows(conn, sql`DELETE FROM publishable_keys WHERE workspace_id = ${workspaceId}::uuid AND expires_at IS NOT NULL AND expires_at <= ${until.toISOString()}::timestamptz`);
+  await rows(
+    conn,
+    sql`DELETE FROM publishable_keys WHERE workspace_id = ${workspaceId}::uuid AND expires_at IS NOT NULL AND expires_at <= ${until.toISOString()}::timestamptz`,
+  );
   const [row] = await rows<{ id: string }>(
     conn,
     sql`UPDATE publishable_keys SET expires_at = ${until.toISOString()}::timestamptz WHERE workspace_id = ${workspaceId}::uuid AND expires_at IS NULL RETURNING id`,

@@ -88,7 +88,11 @@ describe('preflight', () => {
       const res = await t.inject({
         method: 'OPTIONS',
         url,
-        headers: { origin: 'https://preflight.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+        headers: {
+          origin: 'https://preflight.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
       });
       expect(res.statusCode).toBe(204);
       expect(res.headers['access-control-allow-origin']).toBe('https://preflight.example');
@@ -108,7 +112,11 @@ describe('POST /api/track/click', () => {
   test("a via key records a click on the partner's default link, once per visitor and hour, counted as a click", async () => {
     const s = await trackedSite(t);
     const ada = await s.partner('Ada Partner', { couponCodes: ['ADA10'] });
-    const first = await s.page('/api/track/click', { via: ada.referralKey.toUpperCase(), url: `${SITE}/?via=x&utm_source=blog`, referrer: 'https://news.example/post' });
+    const first = await s.page('/api/track/click', {
+      via: ada.referralKey.toUpperCase(),
+      url: `${SITE}/?via=x&utm_source=blog`,
+      referrer: 'https://news.example/post',
+    });
     expect(first.statusCode, first.body).toBe(200);
     expect(first.headers['access-control-allow-origin']).toBe(SITE);
     expect(first.headers.vary).toMatch(/Origin/);
@@ -123,9 +131,7 @@ describe('POST /api/track/click', () => {
     const other = await s.page('/api/track/click', { via: ada.referralKey }, { ua: IPHONE });
     expect(other.json<{ clickId: string }>().clickId).not.toBe(body.clickId);
     // Both are clicks of the default link, trigger via, with the visitor's fields.
-    await expect
-      .poll(async () => (await s.ok('GET', `/api/analytics?linkId=${ada.defaultLinkId}`)).length, { timeout: 10_000 })
-      .toBe(2);
+    await expect.poll(async () => (await s.ok('GET', `/api/analytics?linkId=${ada.defaultLinkId}`)).length, { timeout: 10_000 }).toBe(2);
     const clicks = await s.ok('GET', `/api/analytics?linkId=${ada.defaultLinkId}&sort=asc`);
     expect(clicks[0]).toMatchObject({ id: body.clickId, partnerId: ada.id, country: 'GB', device: 'desktop', referrer: 'news.example', trigger: 'via' });
     expect(clicks[1]).toMatchObject({ device: 'mobile', trigger: 'via' });
@@ -140,7 +146,9 @@ describe('POST /api/track/click', () => {
     expect((await s.page('/api/track/click', { via: banned.referralKey })).statusCode).toBe(200);
     await s.ok('PUT', '/api/partners', [{ id: banned.id, status: 'banned' }]);
     // What the routes cached of the partner lasts a few seconds.
-    await expect.poll(async () => (await s.page('/api/track/click', { via: banned.referralKey }, { ua: 'later' })).statusCode, { timeout: 15_000, interval: 500 }).toBe(400);
+    await expect
+      .poll(async () => (await s.page('/api/track/click', { via: banned.referralKey }, { ua: 'later' })).statusCode, { timeout: 15_000, interval: 500 })
+      .toBe(400);
     for (const via of ['nobody-here', 'pen-ding', banned.referralKey]) {
       const res = await s.page('/api/track/click', { via });
       expect(res.statusCode, via).toBe(400);
@@ -192,9 +200,21 @@ describe('client leads and sales', () => {
     const s = await trackedSite(t, { trust: true });
     const ada = await s.partner('Ada Trust');
     const { clickId } = (await s.page('/api/track/click', { via: ada.referralKey })).json<{ clickId: string }>();
-    const first = await s.page('/api/track/lead/client', { clickId, eventName: 'Sign up', customerExternalId: 'cu-2', customerName: 'Cam', customerEmail: 'cam@example.com' });
+    const first = await s.page('/api/track/lead/client', {
+      clickId,
+      eventName: 'Sign up',
+      customerExternalId: 'cu-2',
+      customerName: 'Cam',
+      customerEmail: 'cam@example.com',
+    });
     expect(first.statusCode, first.body).toBe(200);
-    const second = await s.page('/api/track/lead/client', { clickId, eventName: 'Trial', customerExternalId: 'cu-2', customerName: 'Mallory', customerEmail: null });
+    const second = await s.page('/api/track/lead/client', {
+      clickId,
+      eventName: 'Trial',
+      customerExternalId: 'cu-2',
+      customerName: 'Mallory',
+      customerEmail: null,
+    });
     expect(second.statusCode, second.body).toBe(200);
     expect(second.json()).toMatchObject({ source: 'client', customer: { name: 'Cam', email: 'cam@example.com' } });
     const commissions = await s.ok('GET', '/api/commissions');

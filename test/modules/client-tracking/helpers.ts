@@ -15,7 +15,7 @@ export const SITE = 'https://shop.example';
 export interface Site {
   key: string;
   ws: { id: string; key: string };
-  ok(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, body?: unknown, status?: number): Promise<any>;
+  ok(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, body?: unknown, status?: number): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the tests read whatever record the route answers
   send: Awaited<ReturnType<typeof workspaceWithCollection>>['send'];
   collectionId: string;
   /** A request of a page: the publishable key, the page's Origin, a visitor's address and browser. */
@@ -50,7 +50,10 @@ export async function trackedSite(t: TestApp, o: { hostnames?: string[]; clientS
       },
     ]);
   }
-  const settings = await ok('PUT', '/api/tracking', { allowedHostnames: o.hostnames ?? ['shop.example', '*.shop.example'], clientSales: o.clientSales ?? false });
+  const settings = await ok('PUT', '/api/tracking', {
+    allowedHostnames: o.hostnames ?? ['shop.example', '*.shop.example'],
+    clientSales: o.clientSales ?? false,
+  });
   const key = settings.publishableKey as string;
   const page: Site['page'] = (url, body, p = {}) =>
     t.inject({
