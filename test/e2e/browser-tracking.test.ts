@@ -133,8 +133,8 @@ describe.skipIf(!chromiumAvailable('browser tracking in Chromium'))('browser tra
     contexts.push(context);
     return { context, page: await context.newPage() };
   }
-  const clickId = (page: Page) => page.evaluate(() => (window as unknown as { linktrail: { getClickId(): string | null } }).linktrail.getClickId());
-  const ready = (page: Page) => page.evaluate(() => (window as unknown as { linktrail: { ready: Promise<unknown> } }).linktrail.ready);
+  const clickId = (page: Page) => page.evaluate(() => (globalThis as unknown as { linktrail: { getClickId(): string | null } }).linktrail.getClickId());
+  const ready = (page: Page) => page.evaluate(() => (globalThis as unknown as { linktrail: { ready: Promise<unknown> } }).linktrail.ready);
   const clicksOf = async (linkId: string) => (await send('GET', `/api/analytics?linkId=${linkId}`)).json() as { id: string; trigger: string }[];
 
   it('a via link: the click, the click id carried to the checkout, a lead tracked there, the partner’s commission', async () => {
@@ -155,7 +155,7 @@ describe.skipIf(!chromiumAvailable('browser tracking in Chromium'))('browser tra
     expect(days).toBeLessThan(30.1);
     expect(await context.cookies(`http://checkout.test:${port}/`)).toEqual([]);
     // The outbound link and form carry the click id; a link of the site itself does not.
-    expect(new URL(await page.getAttribute('#buy', 'href')).searchParams.get('ltid')).toBe(id);
+    expect(new URL((await page.getAttribute('#buy', 'href'))!).searchParams.get('ltid')).toBe(id);
     expect(await page.getAttribute('#stay', 'href')).toBe('/about');
     expect(await page.inputValue('#pay input[name="ltid"]')).toBe(id);
     await page.click('#buy');
@@ -163,7 +163,7 @@ describe.skipIf(!chromiumAvailable('browser tracking in Chromium'))('browser tra
     expect(new URL(page.url()).searchParams.get('ltid')).toBe(id);
     expect(await clickId(page)).toBe(id);
     const lead = await page.evaluate(() =>
-      (window as unknown as { linktrail: { trackLead(b: object): Promise<unknown> } }).linktrail.trackLead({
+      (globalThis as unknown as { linktrail: { trackLead(b: object): Promise<unknown> } }).linktrail.trackLead({
         eventName: 'Sign up',
         customerExternalId: 'cu-browser',
         customerName: 'Eve Visitor',
@@ -204,7 +204,7 @@ describe.skipIf(!chromiumAvailable('browser tracking in Chromium'))('browser tra
     expect(failed).toEqual(['POST']);
     expect((await context.cookies()).filter((c) => c.name === 'ltid')).toEqual([]);
     const lead = await page.evaluate(() =>
-      (window as unknown as { linktrail: { trackLead(b: object): Promise<unknown> } }).linktrail
+      (globalThis as unknown as { linktrail: { trackLead(b: object): Promise<unknown> } }).linktrail
         .trackLead({ eventName: 'x', customerExternalId: 'x', customerName: 'x', clickId: '00000000-0000-4000-8000-000000000000' })
         .then(
           () => 'accepted',

@@ -37,7 +37,8 @@ export const clientTrackingRoutes = routesPlugin<ClientTrackingDeps>('client-tra
   const guard = publishableKeyGuard(deps.guard);
   const answerPreflight = preflight(deps.allows);
   const siteCtx = (req: FastifyRequest): Ctx => ({ db: deps.db, workspace: req.clientSite!.workspace, now: deps.clock() });
-  const route = { config: { publishableKey: true }, onRequest: guard };
+  // Every visitor of every site comes here: one log line each would be the redirect's volume (as its route, warnings only).
+  const route = { config: { publishableKey: true }, onRequest: guard, logLevel: 'warn' as const };
   const security = [{ publishableKey: [] }];
 
   for (const url of ['/api/track/click', '/api/track/lead/client', '/api/track/sale/client']) {
