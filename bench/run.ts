@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { benchAnalytics } from './analytics.js';
 import { benchClickEvents } from './click-events.js';
+import { benchClientClick } from './client-click.js';
 import { benchClickPartitions } from './click-partitions.js';
 import { benchConversions } from './conversions.js';
 import { benchConversionsPartner } from './conversions-partner.js';
@@ -51,6 +52,7 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['tags', () => benchTags()],
   ['links', () => benchLinks()],
   ['redirect', () => benchRedirect()],
+  ['client-click', () => benchClientClick()],
   ['conversions', () => benchConversions()],
   ['conversions-partner', () => benchConversionsPartner()],
   ['payouts', () => benchPayouts()],

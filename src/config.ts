@@ -69,6 +69,8 @@ export interface Config {
   reservedHosts: string[];
   /** Resolvers the TXT check of a claimed host asks (DNS_SERVERS, `ip` or `ip:port`); empty: the system's. */
   dnsServers: string[];
+  /** Requests a minute the browser-tracking routes take per workspace (CLIENT_TRACKING_PER_MINUTE); undefined: ten times the plan's API figure. */
+  clientTrackingPerMinute: number | undefined;
   /** Outgoing mail (SMTP_URL and MAIL_FROM, operations.md §15); undefined: the service sends none. */
   mail: { url: string; from: string; retryDelaysMs: number[] } | undefined;
 }
@@ -276,6 +278,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^\d{1,4}$/.test(webhookConcurrencyRaw) || Number(webhookConcurrencyRaw) < 1 || Number(webhookConcurrencyRaw) > 1000) {
     bad('WEBHOOK_CONCURRENCY', `must be an integer from 1 to 1000 (got "${webhookConcurrencyRaw}")`);
   }
+  const clientTrackingRaw = get('CLIENT_TRACKING_PER_MINUTE');
+  if (clientTrackingRaw !== undefined && !(/^\d{1,9}$/.test(clientTrackingRaw) && Number(clientTrackingRaw) >= 1)) {
+    bad(
+      'CLIENT_TRACKING_PER_MINUTE',
+      `must be a whole number of requests a minute from 1, or unset for ten times the plan's figure (got "${clientTrackingRaw}")`,
+    );
+  }
   const mail = parseMail(get('SMTP_URL'), get('MAIL_FROM'), get('MAIL_RETRY_DELAYS'));
   return {
     port,
@@ -317,6 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The service's own hosts are never claimable (a claim would take its API and short links).
     reservedHosts: [...new Set([new URL(baseUrl).hostname, new URL(shortLinkBaseUrl).hostname, ...parseHosts('RESERVED_HOSTS', get('RESERVED_HOSTS') ?? '')])],
     dnsServers: parseDnsServers('DNS_SERVERS', get('DNS_SERVERS') ?? ''),
+    clientTrackingPerMinute: clientTrackingRaw === undefined ? undefined : Number(clientTrackingRaw),
     mail,
   };
 }

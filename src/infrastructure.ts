@@ -14,6 +14,7 @@ import { openPlaceLookup } from './infra/city.js';
 import { openCountryLookup } from './infra/country.js';
 import { LastUsedTracker } from './infra/last-used.js';
 import { TableStatsKeeper } from './infra/table-stats.js';
+import { MemoryVisitorMarks, RedisVisitorMarks, type VisitorMarks } from './infra/visitor-marks.js';
 import { recordKeyUses } from './modules/keys/service.js';
 import { recordSessionsSeen } from './modules/sessions/service.js';
 import { recordTokenUses } from './modules/tokens/service.js';
@@ -122,6 +123,7 @@ export async function openInfrastructure(config: Config, options: Infrastructure
   // worker could let a request past the shared limit): wait for it, bounded.
   if (redis && !(await ready(redis, 5000))) logger.warn('redis not connected after 5 s; starting with in-process limits until it is');
   const limiter: RateLimiter = redis ? new RedisRateLimiter(redis, logger) : new MemoryRateLimiter();
+  const visitorMarks: VisitorMarks = redis ? new RedisVisitorMarks(redis, logger) : new MemoryVisitorMarks();
   const lastUsed = {
     keys: new LastUsedTracker(
       (batch) => recordKeyUses({ ctx: database, input: batch }),
@@ -162,6 +164,7 @@ export async function openInfrastructure(config: Config, options: Infrastructure
     sealer: new Sealer(config.secret, config.secretPrevious),
     bus,
     limiter,
+    visitorMarks,
     lookupCountry,
     cities,
     tableStats,
@@ -187,6 +190,7 @@ export async function openInfrastructure(config: Config, options: Infrastructure
       await loginFailures.close();
       await bus.close();
       await limiter.close();
+      await visitorMarks.close();
       redis?.disconnect();
       replicaRouter?.close();
       await analyticsDatabase?.close();

@@ -7,6 +7,8 @@ import { authModule } from './modules/auth/module.js';
 import { clicksModule } from './modules/clicks/module.js';
 import { collectionsModule } from './modules/collections/module.js';
 import { conversionsModule } from './modules/conversions/module.js';
+import { clientTrackingModule } from './modules/client-tracking/module.js';
+import { trackingModule } from './modules/tracking/module.js';
 import { customersModule } from './modules/customers/module.js';
 import { dashboardModule } from './modules/dashboard/module.js';
 import { domainsModule } from './modules/domains/module.js';
@@ -65,6 +67,8 @@ export const MODULES: readonly ModuleRegistration[] = [
   partnerLinksModule,
   customersModule,
   conversionsModule,
+  trackingModule,
+  clientTrackingModule,
   analyticsModule,
   eventsModule,
   exportModule,

@@ -16,6 +16,7 @@ import type { CredentialCache } from './infra/credential-cache.js';
 import type { LastUsedTracker } from './infra/last-used.js';
 import type { MaintenanceJob } from './infra/maintenance.js';
 import type { TableStatsKeeper } from './infra/table-stats.js';
+import type { VisitorMarks } from './infra/visitor-marks.js';
 import type { ClickPipeline } from './modules/clicks/service.js';
 import type { ConversionDeps } from './modules/conversions/service.js';
 import type { ActiveHosts, DomainDeps } from './modules/domains/service.js';
@@ -44,6 +45,8 @@ export interface Infrastructure {
   sealer: Sealer;
   bus: Bus;
   limiter: RateLimiter;
+  /** Marks of visitors already seen (browser tracking's one click per visitor, link and hour): Redis or in process. */
+  visitorMarks: VisitorMarks;
   lookupCountry: CountryLookup;
   /** The operator's city database (GEOIP_CITY_DB); absent: none. */
   cities?: { lookup: PlaceLookup; source: CitySource };

@@ -24,4 +24,5 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'user_totp', id: 'user_id', column: 'seed_sealed', purpose: 'totp-seed' },
   { table: 'sso_connections', id: 'id', column: 'client_secret_sealed', purpose: 'oidc-client-secret' },
   { table: 'partners', id: 'id', column: 'payout_details_sealed', purpose: 'payout-details' },
+  { table: 'publishable_keys', id: 'id', column: 'key_sealed', purpose: 'publishable-key' },
 ];

@@ -22,6 +22,7 @@ export const SEAL_PURPOSES = [
   'oidc-client-secret',
   'mail-message',
   'payout-details',
+  'publishable-key',
 ] as const;
 export type SealPurpose = (typeof SEAL_PURPOSES)[number];
 

@@ -142,6 +142,19 @@ function carriesCredential(request: FastifyRequest, kinds: readonly CredentialKi
   );
 }
 
+/**
+ * The prefix of publishable keys (the browser-tracking routes' own credential): public, so no
+ * route but theirs (`config.publishableKey`) takes a request that carries one, not even a route
+ * that needs no credential.
+ */
+export const PUBLISHABLE_KEY_PREFIX = 'lt_pk_';
+
+function presentsPublishableKey(request: FastifyRequest): boolean {
+  const { authorization, 'x-api-key': apiKey } = request.headers;
+  if (authorization === undefined && apiKey === undefined) return false;
+  return [authorization, apiKey].flat().some((v) => typeof v === 'string' && v.includes(PUBLISHABLE_KEY_PREFIX));
+}
+
 /** Requests of a person's account routes (no workspace) share one window per person. */
 export const ACCOUNT_REQUESTS_PER_MINUTE = 600;
 
@@ -163,7 +176,9 @@ export interface AuthDeps {
  */
 export function authenticate(deps: AuthDeps) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const { scope, account } = request.routeOptions.config;
+    const { scope, account, publishableKey } = request.routeOptions.config;
+    // A publishable key is public (it sits in web pages): a credential for its own routes only, never anywhere else.
+    if (!publishableKey && presentsPublishableKey(request)) throw new AppError('publishable_key_elsewhere');
     if (!scope && !account) return;
     const now = deps.clock();
     if (account === 'optional' && !carriesCredential(request, deps.kinds)) return;
@@ -296,6 +311,8 @@ declare module 'fastify' {
      * tokens and OAuth tokens get 401 session_required (a change a leaked credential must not make).
      */
     sessionOnly?: boolean;
+    /** One of the browser-tracking routes: its credential is a publishable key, checked by the route itself (no scope, no API pool). */
+    publishableKey?: boolean;
   }
   interface FastifyRequest {
     principal?: Principal;

@@ -162,6 +162,12 @@ export async function registerOpenApi(app: FastifyInstance, baseUrl: string, web
             description:
               "A partner's embedded page token (`lte_…`, made at POST /api/embed-tokens): a credential of the embedded referral page's operations only",
           },
+          publishableKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              "A workspace's publishable key (`lt_pk_…`, GET /api/tracking), public by design: only the browser-tracking operations take it, from a page of an allowed hostname; anywhere else it is a 401 publishable_key_elsewhere",
+          },
         },
       },
     },
@@ -218,6 +224,15 @@ export function describeRoute(route: RouteOptions): void {
   const authenticated = describeCredentials(route, schema);
   const takesInput = Boolean(schema.body || schema.querystring || schema.params) || methods.some((m) => m !== 'GET' && m !== 'DELETE');
   const general: ResponseSchemas = {
+    // A route that takes no credential still refuses a publishable key (http/auth.ts).
+    ...(authenticated
+      ? {}
+      : {
+          401: {
+            ...errorResponses[401],
+            description: 'publishable_key_elsewhere: a publishable key (lt_pk_…) was sent, which only the browser-tracking operations take',
+          },
+        }),
     ...(takesInput ? { 400: errorResponses[400] } : {}),
     ...(route.url.includes(':') ? { 404: errorResponses[404] } : {}),
     ...(methods.some((m) => m === 'POST' || m === 'PUT' || m === 'PATCH') ? { 413: errorResponses[413] } : {}),
@@ -238,7 +253,12 @@ const DESCRIBED = Symbol('described');
 
 /** Security requirement, scope note and credential failures; true when the route is rate-limited. */
 function describeCredentials(route: RouteOptions, schema: Record<string, unknown>): boolean {
-  const { scope, account, sessionOnly } = route.config ?? {};
+  const { scope, account, sessionOnly, publishableKey } = route.config ?? {};
+  // The browser-tracking routes check their publishable key themselves, and count it in their own window.
+  if (publishableKey) {
+    schema.response = { 401: errorResponses[401], 403: errorResponses[403], 429: errorResponses[429], ...(schema.response as object | undefined) };
+    return true;
+  }
   if (account) {
     schema.security =
       account === 'person' ? [{ sessionCookie: [] }, { humanToken: [] }] : account === 'optional' ? [{}, { sessionCookie: [] }] : [{ sessionCookie: [] }];

@@ -586,6 +586,31 @@ export const messages = {
     en: 'The program has no e-mail address for you, so no invitation can be mailed: ask the program to add your e-mail address.',
     ar: 'ليس لدى البرنامج عنوان بريد إلكتروني لك، فلا يمكن إرسال دعوة: اطلب من البرنامج إضافة عنوان بريدك.',
   },
+  origin_not_allowed: {
+    status: 403,
+    en: 'This page may not use the publishable key: its origin is not one of the hostnames allowed in the workspace’s tracking settings.',
+    ar: 'لا يجوز لهذه الصفحة استخدام المفتاح القابل للنشر: مصدرها ليس من أسماء المضيفين المسموح بها في إعدادات التتبّع لمساحة العمل.',
+  },
+  publishable_key_elsewhere: {
+    status: 401,
+    en: 'A publishable key (lt_pk_…) is accepted only by POST /api/track/click, /api/track/lead/client and /api/track/sale/client; send an API key or token here.',
+    ar: 'لا يُقبل المفتاح القابل للنشر (lt_pk_…) إلا في POST /api/track/click و‎/api/track/lead/client و‎/api/track/sale/client؛ أرسل هنا مفتاح API أو رمزًا.',
+  },
+  unknown_via: {
+    status: 400,
+    en: 'No approved partner of this workspace has this referral key, and no link of this workspace has this short id.',
+    ar: 'لا يوجد شريك معتمد في مساحة العمل هذه بمفتاح الإحالة هذا، ولا رابط في مساحة العمل هذه بهذا المعرّف القصير.',
+  },
+  client_sales_off: {
+    status: 403,
+    en: 'This workspace does not take sales reported from browsers (clientSales is off in its tracking settings): report them from your server.',
+    ar: 'لا تقبل مساحة العمل هذه المبيعات المُبلّغ عنها من المتصفحات (الخيار clientSales معطّل في إعدادات التتبّع): أبلغ عنها من خادمك.',
+  },
+  visitor_rate_limited: {
+    status: 429,
+    en: 'Too many tracking requests from this visitor. Retry in {retryAfter} seconds.',
+    ar: 'طلبات تتبّع كثيرة جدًا من هذا الزائر. أعد المحاولة بعد {retryAfter} ثانية.',
+  },
 } as const satisfies Record<string, Text & { status?: number }>;
 
 export type MessageCode = keyof typeof messages;
@@ -1008,6 +1033,22 @@ export const reasons = {
   tenant_of_deleted_partner: {
     en: 'belongs to a deleted partner: a deleted partner keeps their tenant id',
     ar: 'يخص شريكًا محذوفًا: يحتفظ الشريك المحذوف بمعرّف المستأجر الخاص به',
+  },
+  hostname_pattern: {
+    en: 'must be a hostname such as site.example, or *.site.example for its subdomains ("{value}" is not one)',
+    ar: 'يجب أن يكون اسم مضيف مثل site.example، أو ‎*.site.example لنطاقاته الفرعية ("{~value}" ليس كذلك)',
+  },
+  deferred_from_browser: {
+    en: 'must be a click id: a browser cannot report a deferred event (send it from your server)',
+    ar: 'يجب أن يكون معرّف نقرة: لا يمكن للمتصفح الإبلاغ عن حدث مؤجَّل (أرسله من خادمك)',
+  },
+  lead_name_from_browser: {
+    en: 'is not accepted from a browser: send the click id, or report the sale from your server',
+    ar: 'غير مقبول من المتصفح: أرسل معرّف النقرة، أو أبلغ عن البيع من خادمك',
+  },
+  click_too_old: {
+    en: 'is a click of more than {days} days ago, past the attribution window',
+    ar: 'نقرة مضى عليها أكثر من {days} يومًا، خارج نافذة الإسناد',
   },
 } as const satisfies Record<string, Text>;
 

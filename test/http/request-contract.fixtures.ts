@@ -47,6 +47,7 @@ export const NOT_CREATES: Record<string, string> = {
   'post /api/embed/referrals/payouts-invite': "needs an embedded page's token; mails an invitation (test/modules/embed-referrals)",
   'post /api/payouts/{id}/complete': 'an action on a payout',
   'post /api/track/refund': 'an action on a sale (its cumulative refunded amount)',
+  'post /api/tracking/rotate': 'an action on the publishable key (immediate would end the one the browser-tracking operations here use)',
 };
 
 const unique = (label: string) => `${label}-${randomBytes(5).toString('hex')}`;
@@ -77,6 +78,20 @@ export async function createOperations(t: TestApp, ws: WorkspaceFixture): Promis
     t.inject({ method: 'POST', url, headers: { ...sessionHeaders(owner.cookie), 'content-type': 'application/json' }, payload: JSON.stringify(body) });
   const asAdmin = (url: string) => (body: unknown) => t.admin('POST', url, body);
   const withKey = (url: string) => (body: unknown) => send('POST', url, body);
+  // The browser-tracking operations: the publishable key from a page of an allowed hostname, each from its own visitor address.
+  const tracking = await send('PUT', '/api/tracking', { allowedHostnames: ['contract.example'], clientSales: true });
+  const publishable = tracking.json<{ publishableKey: string }>().publishableKey;
+  const fromPage = (url: string) => (body: unknown) =>
+    t.inject({
+      method: 'POST',
+      url,
+      remoteAddress: `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]}`,
+      headers: { authorization: `Bearer ${publishable}`, origin: 'https://contract.example', 'content-type': 'application/json', 'user-agent': DESKTOP },
+      payload: JSON.stringify(body),
+    });
+  const shortId = new URL(
+    (await send('POST', '/api/links', [{ url: 'https://shop.example/page', collectionId }])).json<{ shortUrl: string }[]>()[0]!.shortUrl,
+  ).pathname.slice(1);
 
   const ops: [string, () => unknown | Promise<unknown>, (body: unknown) => Promise<LightMyRequestResponse>][] = [
     ['/api/collections', () => [{ name: unique('c') }], withKey('/api/collections')],
@@ -85,6 +100,13 @@ export async function createOperations(t: TestApp, ws: WorkspaceFixture): Promis
     ['/api/links', () => [{ url: 'https://example.com/landing', collectionId }], withKey('/api/links')],
     ['/api/track/lead', () => ({ clickId, eventName: 'Sign up', customerExternalId: unique('cu'), customerName: 'Ada' }), withKey('/api/track/lead')],
     ['/api/track/sale', () => ({ clickId, customerExternalId: unique('cu'), customerName: 'Ada', amount: 100 }), withKey('/api/track/sale')],
+    ['/api/track/click', () => ({ shortId, url: 'https://contract.example/?utm_source=x', referrer: 'https://news.example/' }), fromPage('/api/track/click')],
+    [
+      '/api/track/lead/client',
+      () => ({ clickId, eventName: 'Sign up', customerExternalId: unique('cu'), customerName: 'Ada' }),
+      fromPage('/api/track/lead/client'),
+    ],
+    ['/api/track/sale/client', () => ({ clickId, customerExternalId: unique('cu'), customerName: 'Ada', amount: 100 }), fromPage('/api/track/sale/client')],
     ['/api/webhooks', () => ({ url: 'https://93.184.215.14/hooks/contract', events: ['link.created'] }), withKey('/api/webhooks')],
     ['/api/domains', () => ({ host: `${unique('brand')}.example` }), withKey('/api/domains')],
     ['/api/utm-templates', () => ({ name: unique('u'), utm: { source: 'newsletter' } }), withKey('/api/utm-templates')],

@@ -76,7 +76,7 @@ const PUBLIC_API_PATHS = new Set([
 interface Endpoint {
   method: string;
   url: string;
-  config: { scope?: Scope | readonly Scope[]; public?: boolean; account?: string; sessionOnly?: boolean };
+  config: { scope?: Scope | readonly Scope[]; public?: boolean; account?: string; sessionOnly?: boolean; publishableKey?: boolean };
   /** Every scope the route needs (its `scope` config, one or a list). */
   scopes: readonly Scope[];
 }
@@ -141,12 +141,21 @@ describe('the route table', () => {
         (e) =>
           !(
             e.config.public === true ||
+            // The browser-tracking routes check their publishable key themselves (operations.md §19).
+            (e.config.publishableKey === true && e.config.scope === undefined && e.config.account === undefined) ||
             (e.scopes.length > 0 && e.scopes.every((s) => (SCOPES as readonly string[]).includes(s))) ||
             (e.config.scope === undefined && ['session', 'person', 'optional'].includes(e.config.account ?? ''))
           ),
       )
       .map((e) => `${e.method} ${e.url} (config ${JSON.stringify(e.config)})`);
     expect(offenders).toEqual([]);
+  });
+
+  it('lets only the browser-tracking routes (and their preflights) take a publishable key', () => {
+    const taking = apiEndpoints().filter((e) => e.config.publishableKey === true);
+    expect(taking.map((e) => `${e.method} ${e.url}`).sort()).toEqual(
+      ['/api/track/click', '/api/track/lead/client', '/api/track/sale/client'].flatMap((u) => [`OPTIONS ${u}`, `POST ${u}`]).sort(),
+    );
   });
 
   it('never marks a route both public and scoped', () => {

@@ -35,8 +35,8 @@ function dimensionFilterProperties() {
     utmTerm: text('utm_term'),
     utmContent: text('utm_content'),
     trigger: Type.Optional(
-      StringEnum(['link', 'qr', 'coupon'] as const, {
-        description: `Filter (extension): only clicks opened from the link's QR code (qr) or any other way (link); coupon: leads and sales that came by a partner's coupon code (their clicks are counted nowhere). ${how}`,
+      StringEnum(['link', 'qr', 'via', 'coupon'] as const, {
+        description: `Filter (extension): only clicks opened from the link's QR code (qr), reported by the attribution script on the site itself (via: a partner's ?via= or a short id) or any other way (link); coupon: leads and sales that came by a partner's coupon code (their clicks are counted nowhere). ${how}`,
       }),
     ),
     collectionId: Type.Optional({ ...Uuid, description: `Filter (extension): only clicks of links now in this collection. ${how}` }),
@@ -65,7 +65,7 @@ export const AnalyticsQuery = Type.Object({
   groupBy: Type.Optional(
     StringEnum(GROUP_BYS, {
       description:
-        "Totals per group instead of click records: [{ key, clicks, visitors, leads, sales, saleAmount, revenue, refunded }] (visitors, revenue and refunded are extensions; revenue and refunded per currency, as CSV cells of JSON text, as is previous with compare). Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), region and city (\"<name>, <country code>\", from trusted edge headers REGION_HEADER and CITY_HEADER, else the operator's city database GEOIP_CITY_DB; (unknown) without either), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link's, or the visitor's own), trigger (qr: opened from the link's QR code; coupon: leads and sales by a partner's coupon code, no click counted; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link's current collection and tags) and partner (the click's partner). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name. referrer_url of the whole workspace, for UTC days that are over: each day keeps its 500 most-clicked URLs and every URL with a lead or a sale, and counts its other clicks under (other), so a range of days reads a bounded number of rows; whole calendar months, hours and one link's or partner's URLs keep every URL.",
+        "Totals per group instead of click records: [{ key, clicks, visitors, leads, sales, saleAmount, revenue, refunded }] (visitors, revenue and refunded are extensions; revenue and refunded per currency, as CSV cells of JSON text, as is previous with compare). Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), region and city (\"<name>, <country code>\", from trusted edge headers REGION_HEADER and CITY_HEADER, else the operator's city database GEOIP_CITY_DB; (unknown) without either), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link's, or the visitor's own), trigger (qr: opened from the link's QR code; via: reported by the attribution script on the site itself; coupon: leads and sales by a partner's coupon code, no click counted; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link's current collection and tags) and partner (the click's partner). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name. referrer_url of the whole workspace, for UTC days that are over: each day keeps its 500 most-clicked URLs and every URL with a lead or a sale, and counts its other clicks under (other), so a range of days reads a bounded number of rows; whole calendar months, hours and one link's or partner's URLs keep every URL.",
     }),
   ),
   interval: Type.Optional(StringEnum(['hour', 'day', 'month'] as const, { description: 'With groupBy=timeseries; default day' })),
@@ -121,7 +121,9 @@ export const ClickRecord = Type.Object(
     utmCampaign: Nullable(Type.String()),
     utmTerm: Nullable(Type.String()),
     utmContent: Nullable(Type.String()),
-    trigger: StringEnum(['link', 'qr'] as const, { description: "qr when the visitor came by the link's QR code; extension" }),
+    trigger: StringEnum(['link', 'qr', 'via'] as const, {
+      description: "qr when the visitor came by the link's QR code, via when the attribution script on the site reported it; extension",
+    }),
   },
   { $id: 'Click', description: 'One click; id is the click id. Clicks by known bots are kept but not returned.' },
 );

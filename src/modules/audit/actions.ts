@@ -20,6 +20,8 @@ export const ROUTE_ACTIONS: Readonly<Record<string, string>> = {
   'PUT /api/customers': 'customers.updated',
   'DELETE /api/customers': 'customers.deleted',
   'PUT /api/program': 'program.updated',
+  'PUT /api/tracking': 'tracking.updated',
+  'POST /api/tracking/rotate': 'tracking.key_rotated',
   'POST /api/partner-groups': 'partner_groups.created',
   'PUT /api/partner-groups': 'partner_groups.upserted',
   'DELETE /api/partner-groups': 'partner_groups.deleted',

@@ -24,8 +24,8 @@ export interface RawClick {
   country: string | undefined;
   /** UTM values in the destination the visitor was sent to; absent when there were none. */
   utm?: Utm;
-  /** 'qr' when the visitor came by the link's QR code (its marker parameter); absent: the link itself. */
-  trigger?: 'qr';
+  /** 'qr' when the visitor came by the link's QR code (its marker parameter); 'via' when a page with the attribution script reported it (a partner's `?via=` or a short id); absent: the link itself. */
+  trigger?: 'qr' | 'via';
   /** Region and city ("<name>, <country code>"): from trusted edge headers, else the writer's city database. */
   region?: string;
   city?: string;
@@ -50,7 +50,7 @@ export interface ClickRow {
   utmCampaign: string | null;
   utmTerm: string | null;
   utmContent: string | null;
-  trigger: 'link' | 'qr';
+  trigger: 'link' | 'qr' | 'via';
   /** Absent in imported clicks (their source kept no place). */
   region?: string | null;
   city?: string | null;

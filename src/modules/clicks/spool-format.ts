@@ -102,10 +102,10 @@ export function parseSpoolLine(line: string, version: 1 | 2 | 3 = 3): RawClick |
   };
   if (version === 1) return click;
   const trigger = f[14]!;
-  if (trigger !== NONE && trigger !== 'qr') return undefined;
+  if (trigger !== NONE && trigger !== 'qr' && trigger !== 'via') return undefined;
   const utm = readUtm(f);
   if (utm) click.utm = utm;
-  if (trigger === 'qr') click.trigger = 'qr';
+  if (trigger === 'qr' || trigger === 'via') click.trigger = trigger;
   if (version === 2) return click;
   const region = read(f[15]!);
   const city = read(f[16]!);

@@ -41,6 +41,8 @@ export interface StoredConversion {
    * null when that partner is deleted or unknown.
    */
   clickPartnerFacts?: EarnFacts | null;
+  /** Where it was reported from (server, client, stripe, import): a browser's (client) is held unless the program trusts them. */
+  source?: string;
 }
 
 const DAY_MS = 86_400_000;
@@ -110,6 +112,8 @@ function fraudVerdict(
   if (first?.status === 'held' && followed.length) return { status: 'held', holdReasons: followed, reversedReason: null };
   if (first?.status === 'reversed' && first.reversedReason === 'fraud') return { status: 'reversed', holdReasons: [], reversedReason: 'fraud' };
   const reasons = first ? (duplicate && program.fraudRules.duplicateCustomer ? ['duplicateCustomer'] : []) : holdReasons(program, c, partner, duplicate, facts);
+  // Anyone can post a browser's event (operations.md §19): its commission waits for the owner's review.
+  if (c.source === 'client' && !program.trustClientEvents) reasons.push('clientEvent');
   return { status: reasons.length ? 'held' : 'pending', holdReasons: reasons, reversedReason: null };
 }
 

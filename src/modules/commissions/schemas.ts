@@ -24,7 +24,7 @@ export const Commission = Type.Object(
     }),
     holdReasons: Type.Array(Type.String(), {
       description:
-        'Why it is held: the fraud rules that fired (selfReferral, sameVisitor, disposableEmail, burst, duplicateCustomer), and dispute while a Stripe dispute of its sale is open',
+        'Why it is held: the fraud rules that fired (selfReferral, sameVisitor, disposableEmail, burst, duplicateCustomer), clientEvent for a lead or sale a browser reported (unless the program sets trustClientEvents), and dispute while a Stripe dispute of its sale is open',
     }),
     reversedReason: Nullable(StringEnum(REVERSED_REASONS)),
     adjustment: Nullable(minor('A change made while the commission is in a pending payout, settled when the payout completes or is cancelled')),

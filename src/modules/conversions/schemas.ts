@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, HTTPS_URL_PATTERN, Nullable, Uuid } from '../../http/schemas.js';
+import { DateTime, HTTPS_URL_PATTERN, Nullable, StringEnum, Uuid } from '../../http/schemas.js';
 
 /**
  * The largest single sale, in minor units: far above any real sale (10 billion in a two-decimal
@@ -72,9 +72,17 @@ export const SaleInput = Type.Object(
   { description: 'Attribution order: leadEventName, then clickId, then the customer’s most recent lead; none: 400.' },
 );
 
+/** Where a lead or sale was reported from. */
+export const EVENT_SOURCES = ['server', 'client', 'stripe', 'import'] as const;
+export const EventSourceField = StringEnum(EVENT_SOURCES, {
+  description:
+    'Extension. Where it was reported from: server (the API with a key or token), client (a browser, with the publishable key), stripe (a payment), import (brought by an import)',
+});
+
 const eventFields = {
   id: Uuid,
   eventName: Type.String(),
+  source: EventSourceField,
   clickId: Uuid,
   linkId: Uuid,
   customer: Type.Ref('Customer'),

@@ -22,6 +22,7 @@ import {
   type ImportedSaleRow,
 } from './store-imports.js';
 import {
+  customerExists,
   findClick,
   latestLead,
   recordLead,
@@ -38,9 +39,12 @@ import {
   RECORDING_CUSTOMER,
   RECORDING_PARTNER,
   type EventRow,
+  type EventSource,
   type SaleRow,
   firstLeadCountries,
 } from './store.js';
+
+export type { EventSource } from './store.js';
 
 /** The click queue's hooks, and what the lead.created / sale.created webhooks need (webhook-events.ts). */
 export interface ConversionDeps extends ConversionEventDeps {
@@ -72,7 +76,25 @@ function asConversion(kind: 'lead' | 'sale', row: EventRow & Partial<SaleRow>, n
     invoiceRepeat: row.invoiceRepeat,
     referredAtSql: (workspaceId, partnerId) => importedReferralAtSql(workspaceId, row.customer.id, partnerId),
     clickPartnerFacts: row.clickPartnerFacts as EarnFacts | null | undefined,
+    source: row.source,
   };
+}
+
+/** Days a browser's click id stays good for a lead or sale: the program's attributionDays, else 90. */
+const CLIENT_ATTRIBUTION_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+/**
+ * What a browser's event (operations.md §19) must name: a click of this workspace, at most
+ * attributionDays old (waited for while it is still queued). Whether its customer exists already:
+ * then the event changes nothing of them and earns nothing.
+ */
+async function clientEventCheck(ctx: Ctx, deps: ConversionDeps, clickId: string, customerExternalId: string): Promise<{ existing: boolean }> {
+  const click = await clickOf(ctx, deps, clickId);
+  if (!click) throw invalid('clickId', 'unknown_click');
+  const days = (await findProgram({ ctx }))?.attributionDays ?? CLIENT_ATTRIBUTION_DAYS;
+  if (ctx.now.getTime() - Date.parse(click.createdAt) > days * DAY_MS) throw invalid('clickId', 'click_too_old', { days });
+  return { existing: await customerExists(ctx.db, ctx.workspace.id, customerExternalId) };
 }
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -155,10 +177,28 @@ export interface LeadInput extends CustomerFields {
   metadata?: Record<string, unknown> | null;
 }
 
-/** api.md POST /track/lead, including deferred tracking (clickId ""). */
-export async function trackLead({ ctx, deps, input }: { ctx: Ctx; deps: ConversionDeps; input: LeadInput }): Promise<EventRow> {
+/**
+ * api.md POST /track/lead, including deferred tracking (clickId ""). `source` client: a browser's
+ * lead (operations.md §19): a click id of at most attributionDays, no deferred tracking, no Stripe
+ * customer id; an existing customer is kept as is and the lead earns nothing.
+ */
+export async function trackLead({
+  ctx,
+  deps,
+  input: given,
+  source = 'server',
+}: {
+  ctx: Ctx;
+  deps: ConversionDeps;
+  input: LeadInput;
+  source?: Extract<EventSource, 'server' | 'client'>;
+}): Promise<EventRow> {
+  const client = source === 'client';
+  const input = client ? { ...given, stripeCustomerId: undefined } : given;
   checkMetadata(input.metadata);
   const customer = customerOf(input);
+  if (client && input.clickId === '') throw invalid('clickId', 'deferred_from_browser');
+  const existing = client ? (await clientEventCheck(ctx, deps, input.clickId, input.customerExternalId)).existing : false;
   const inOutbox = await conversionWriter(ctx, deps, 'lead');
   const record = (clickId: string, from: EventOrigin) =>
     inOutbox(
@@ -172,11 +212,12 @@ export async function trackLead({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
           from,
           metadata: input.metadata,
           customer,
+          source,
           rollups: plan.rollups,
           facts: plan.clickPartnerFacts?.({ kind: 'lead', clickId }),
         }),
       ),
-      (row) => asConversion('lead', row, true),
+      (row) => (existing ? undefined : asConversion('lead', row, true)),
     );
   if (input.clickId === '') {
     const previous = await latestLead(ctx.db, ctx.workspace.id, input.customerExternalId);
@@ -226,12 +267,31 @@ async function saleAttribution(ctx: Ctx, input: SaleInput): Promise<SaleAttribut
   return { clickId: lead.clickId, leadId: lead.id, named: false };
 }
 
-/** api.md POST /track/sale: attributed by leadEventName, else clickId, else a partner's coupon code (§18), else the latest lead. */
-export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: ConversionDeps; input: SaleInput }): Promise<SaleRow> {
+/**
+ * api.md POST /track/sale: attributed by leadEventName, else clickId, else a partner's coupon code
+ * (§18), else the latest lead. `source` client: a browser's sale (operations.md §19), by its click
+ * id only, as trackLead's client leads.
+ */
+export async function trackSale({
+  ctx,
+  deps,
+  input: given,
+  source = 'server',
+}: {
+  ctx: Ctx;
+  deps: ConversionDeps;
+  input: SaleInput;
+  source?: Extract<EventSource, 'server' | 'client'>;
+}): Promise<SaleRow> {
+  const client = source === 'client';
+  const input = client ? { ...given, stripeCustomerId: undefined, couponCode: undefined } : given;
   checkMetadata(input.metadata);
   const customer = customerOf(input);
   const currency = input.currency ?? 'usd';
   if (!CURRENCIES.has(currency)) throw invalid('currency', 'currency_code', { value: currency });
+  if (client && input.leadEventName !== undefined) throw invalid('leadEventName', 'lead_name_from_browser');
+  if (client && !input.clickId) throw invalid('clickId', 'deferred_from_browser');
+  const existing = client ? (await clientEventCheck(ctx, deps, input.clickId!, input.customerExternalId)).existing : false;
   const attribution = await saleAttribution(ctx, input);
   // Whether the sale names its click (a partner's click earns for that partner) or reaches it through the customer's latest lead.
   const named = 'coupon' in attribution || attribution.named;
@@ -250,6 +310,7 @@ export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
       metadata: input.metadata,
       customer,
       invoiceId: input.invoiceId,
+      source,
       rollups: plan.rollups,
       facts: plan.clickPartnerFacts?.({
         kind: 'sale',
@@ -263,7 +324,7 @@ export async function trackSale({ ctx, deps, input }: { ctx: Ctx; deps: Conversi
       : // A sale that follows a lead takes the lead's dimensions (its click may be past retention).
         (db: Conn, plan: WritePlan) =>
           writeSale(db, { ...attribution, from: attribution.leadId ? { leadId: attribution.leadId } : { clickId: attribution.clickId } }, plan);
-  const record = () => inOutbox(rememberingStripeCustomer(ctx, input, write), (row) => asConversion('sale', row, named));
+  const record = () => inOutbox(rememberingStripeCustomer(ctx, input, write), (row) => (existing ? undefined : asConversion('sale', row, named)));
   const recorded = await record();
   if (recorded || 'coupon' in attribution) return recorded!;
   // A click id whose click is not stored yet (still queued here or on another instance).
@@ -318,6 +379,7 @@ export async function recordStripeSale({
     metadata: input.metadata,
     customer: input.customer,
     stripe: input.stripe,
+    source: 'stripe' as const,
   };
   // The commission it earns, in the caller's transaction: a click the payment carried names its partner.
   const earned = async (sale: SaleRow | undefined, named: boolean) => {

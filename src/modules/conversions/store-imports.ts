@@ -102,8 +102,8 @@ export async function insertImportedLeads(conn: Conn, workspaceId: string, leads
     sql`WITH x AS (SELECT * FROM jsonb_to_recordset(${asJson(leads)}::jsonb) AS x(id uuid, "eventName" text, "clickId" uuid,
           "linkId" uuid, "customerId" uuid, metadata jsonb, "createdAt" timestamptz, ord int)),
       ev AS (
-        INSERT INTO lead_events (id, workspace_id, event_name, click_id, link_id, customer_id, metadata, created_at, ${DIMENSION_LIST})
-        SELECT x.id, ${workspaceId}::uuid, x."eventName", x."clickId", x."linkId", x."customerId", NULLIF(x.metadata, 'null'::jsonb), x."createdAt", ${D_DIMENSIONS}
+        INSERT INTO lead_events (id, workspace_id, event_name, click_id, link_id, customer_id, metadata, created_at, source, ${DIMENSION_LIST})
+        SELECT x.id, ${workspaceId}::uuid, x."eventName", x."clickId", x."linkId", x."customerId", NULLIF(x.metadata, 'null'::jsonb), x."createdAt", 'import', ${D_DIMENSIONS}
         FROM x ${dimensionsOf(workspaceId, false)} ORDER BY x.ord
         ON CONFLICT (id) DO NOTHING RETURNING *),
       ru AS (${rollupsOf(sql`0 AS clicks, count(*) AS leads, 0 AS sales, 0 AS amount`, sql`leads = r.leads + EXCLUDED.leads`)}),
@@ -123,9 +123,9 @@ export async function insertImportedSales(conn: Conn, workspaceId: string, sales
           "refundedAmount" bigint, ord int)),
       ev AS (
         INSERT INTO sale_events (id, workspace_id, event_name, amount, currency, click_id, link_id, lead_id, customer_id, metadata,
-          refunded_amount, created_at, ${DIMENSION_LIST})
+          refunded_amount, created_at, source, ${DIMENSION_LIST})
         SELECT x.id, ${workspaceId}::uuid, x."eventName", x.amount, x.currency, x."clickId", x."linkId", x."leadId", x."customerId",
-          NULLIF(x.metadata, 'null'::jsonb), LEAST(x."refundedAmount", x.amount), x."createdAt", ${D_DIMENSIONS}
+          NULLIF(x.metadata, 'null'::jsonb), LEAST(x."refundedAmount", x.amount), x."createdAt", 'import', ${D_DIMENSIONS}
         FROM x ${dimensionsOf(workspaceId, true)} ORDER BY x.ord
         ON CONFLICT (id) DO NOTHING RETURNING *),
       ru AS (${rollupsOf(sql`0 AS clicks, 0 AS leads, count(*) AS sales, sum(ev.amount - ev.refunded_amount) AS amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)}),

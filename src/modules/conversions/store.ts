@@ -7,16 +7,29 @@ import { eventKeys, linkDaysOfEvents, linkRevenueOfSales } from './event-rollups
 
 export interface ClickRef {
   linkId: string;
+  createdAt: string;
 }
 
 /** The workspace's click with this id; another workspace's click is not found, like an unknown one. */
 export async function findClick(conn: Conn, workspaceId: string, clickId: string): Promise<ClickRef | undefined> {
   const [row] = await rows<ClickRef>(
     conn,
-    sql`SELECT link_id AS "linkId" FROM clicks WHERE id = ${clickId}::uuid AND workspace_id = ${workspaceId}::uuid LIMIT 1`,
+    sql`SELECT link_id AS "linkId", ${sql.raw(isoTimestamp('created_at'))} AS "createdAt" FROM clicks WHERE id = ${clickId}::uuid AND workspace_id = ${workspaceId}::uuid LIMIT 1`,
   );
   return row;
 }
+
+/** Whether the workspace has an active customer with this external id. */
+export async function customerExists(conn: Conn, workspaceId: string, externalId: string): Promise<boolean> {
+  const [row] = await rows<{ found: boolean }>(
+    conn,
+    sql`SELECT EXISTS (SELECT 1 FROM customers WHERE workspace_id = ${workspaceId}::uuid AND external_id = ${externalId} AND deleted_at IS NULL) AS found`,
+  );
+  return row!.found;
+}
+
+/** Where a lead or sale was reported from: the API, a browser with the publishable key, a Stripe payment, an import. */
+export type EventSource = 'server' | 'client' | 'stripe' | 'import';
 
 export interface LeadRef {
   id: string;
@@ -24,14 +37,18 @@ export interface LeadRef {
   linkId: string;
 }
 
-/** The most recent lead of the active customer with this external id (optionally of one event name); customers joined in the same statement. */
+/**
+ * The most recent lead of the active customer with this external id (optionally of one event
+ * name); customers joined in the same statement. A lead a browser reported never counts: anyone
+ * can post one, so it never decides where a later sale goes.
+ */
 export async function latestLead(conn: Conn, workspaceId: string, customerExternalId: string, eventName?: string): Promise<LeadRef | undefined> {
   const byName = eventName === undefined ? sql`` : sql` AND l.event_name = ${eventName}`;
   const [row] = await rows<LeadRef>(
     conn,
     sql`SELECT l.id, l.click_id AS "clickId", l.link_id AS "linkId"
         FROM customers c JOIN lead_events l ON l.customer_id = c.id
-        WHERE c.workspace_id = ${workspaceId} AND c.external_id = ${customerExternalId} AND c.deleted_at IS NULL${byName}
+        WHERE c.workspace_id = ${workspaceId} AND c.external_id = ${customerExternalId} AND c.deleted_at IS NULL AND l.source <> 'client'${byName}
         ORDER BY l.seq DESC LIMIT 1`,
   );
   return row;
@@ -53,15 +70,19 @@ export interface CustomerInput {
  * upsert is part of the one statement that records the event (one round trip per tracked event,
  * and the customer and its event are written together or not at all).
  */
-function upsertCustomerSql(workspaceId: string, customerId: string, c: CustomerInput) {
-  return sql`INSERT INTO customers AS c (id, workspace_id, external_id, name, email, avatar)
-      SELECT ${customerId}::uuid, ${workspaceId}::uuid, ${c.externalId}::text, ${c.name}::text, ${c.email ?? null}::text, ${c.avatar ?? null}::text
-      FROM src WHERE src.link_id IS NOT NULL
-      ON CONFLICT (workspace_id, external_id) WHERE deleted_at IS NULL DO UPDATE SET
+function upsertCustomerSql(workspaceId: string, customerId: string, c: CustomerInput, keepExisting = false) {
+  // A browser's event never changes a customer that exists (the no-op update still returns it).
+  const update = keepExisting
+    ? sql`name = c.name`
+    : sql`
         name = EXCLUDED.name,
         email = ${c.email === undefined ? sql`c.email` : sql`EXCLUDED.email`},
         avatar = ${c.avatar === undefined ? sql`c.avatar` : sql`EXCLUDED.avatar`},
-        updated_at = now()
+        updated_at = now()`;
+  return sql`INSERT INTO customers AS c (id, workspace_id, external_id, name, email, avatar)
+      SELECT ${customerId}::uuid, ${workspaceId}::uuid, ${c.externalId}::text, ${c.name}::text, ${c.email ?? null}::text, ${c.avatar ?? null}::text
+      FROM src WHERE src.link_id IS NOT NULL
+      ON CONFLICT (workspace_id, external_id) WHERE deleted_at IS NULL DO UPDATE SET ${update}
       RETURNING c.*`;
 }
 
@@ -180,6 +201,7 @@ const json = (value: unknown) => (value === undefined || value === null ? null :
 export interface EventRow {
   id: string;
   eventName: string;
+  source: EventSource;
   clickId: string;
   linkId: string;
   metadata: Record<string, unknown> | null;
@@ -218,6 +240,8 @@ export async function recordLead(
     from: EventOrigin;
     metadata: unknown;
     customer: CustomerInput;
+    /** Default server. A client event keeps an existing customer as it is. */
+    source?: EventSource;
     rollups?: RollupTiming;
     /** Commissions' WITH queries and row of the lead's facts, read here (their scalar queries of `src` and `c` name the click's partner and the customer). */
     facts?: { ctes: SQL; row: SQL };
@@ -226,15 +250,15 @@ export async function recordLead(
   const [row] = await preparedRows<EventRow>(
     conn,
     sql`WITH src AS (${sourceSql(e.workspaceId, e.from)}),
-      c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer)}),
+      c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer, e.source === 'client')}),
       ${inserted(e.rollups)} AS (
-        INSERT INTO lead_events (id, workspace_id, event_name, click_id, link_id, customer_id, metadata, ${sql.raw(DIMENSIONS)})
-        SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.clickId}::uuid, src.link_id, c.id, ${json(e.metadata)}::jsonb,
+        INSERT INTO lead_events (id, workspace_id, event_name, click_id, link_id, customer_id, metadata, source, ${sql.raw(DIMENSIONS)})
+        SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.clickId}::uuid, src.link_id, c.id, ${json(e.metadata)}::jsonb, ${e.source ?? 'server'}::text,
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
       ${rolledUp(e.rollups, LEAD_ROLLUPS)}${factsCtes(e.facts)}
-      SELECT ev.id, ev.event_name AS "eventName", ev.click_id AS "clickId", ev.link_id AS "linkId", ev.metadata,
+      SELECT ev.id, ev.event_name AS "eventName", ev.source, ev.click_id AS "clickId", ev.link_id AS "linkId", ev.metadata,
         ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt", ev.partner_id AS "partnerId", ev.country,
         (SELECT ${sql.raw(isoTimestamp('k.created_at'))} FROM clicks k WHERE k.id = ev.click_id AND k.workspace_id = ev.workspace_id LIMIT 1) AS "clickAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer,
@@ -266,6 +290,8 @@ export async function recordSale(
     stripe?: { invoiceId: string | null; paymentIntentId: string | null; refundedAmount: number };
     /** POST /api/track/sale's invoiceId, or a Stripe sale's invoice: a second sale naming one earns nothing. */
     invoiceId?: string | null;
+    /** Default server. A client event keeps an existing customer as it is. */
+    source?: EventSource;
     rollups?: RollupTiming;
     /** As recordLead's. */
     facts?: { ctes: SQL; row: SQL };
@@ -275,19 +301,19 @@ export async function recordSale(
   const [row] = await preparedRows<SaleRow>(
     conn,
     sql`WITH src AS (${sourceSql(e.workspaceId, e.from)}),
-      c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer)}),
+      c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer, e.source === 'client')}),
       ${inserted(e.rollups)} AS (
         INSERT INTO sale_events (id, workspace_id, event_name, amount, currency, click_id, link_id, lead_id, customer_id, metadata,
-          refunded_amount, stripe_invoice_id, stripe_payment_intent_id, invoice_id, ${sql.raw(DIMENSIONS)})
+          refunded_amount, stripe_invoice_id, stripe_payment_intent_id, invoice_id, source, ${sql.raw(DIMENSIONS)})
         SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.amount}::bigint, ${e.currency}::text, ${e.clickId}::uuid,
           src.link_id, ${e.leadId}::uuid, c.id, ${json(e.metadata)}::jsonb,
           LEAST(${stripe.refundedAmount}::bigint, ${e.amount}::bigint), ${stripe.invoiceId}::text, ${stripe.paymentIntentId}::text,
-          ${e.invoiceId ?? stripe.invoiceId}::text,
+          ${e.invoiceId ?? stripe.invoiceId}::text, ${e.source ?? 'server'}::text,
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
       ${rolledUp(e.rollups, SALE_ROLLUPS)}${factsCtes(e.facts)}
-      SELECT ev.id, ev.event_name AS "eventName", ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId",
+      SELECT ev.id, ev.event_name AS "eventName", ev.source, ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId",
         ev.link_id AS "linkId", ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
         ev.invoice_id IS NOT NULL AND EXISTS (SELECT 1 FROM sale_events o WHERE o.workspace_id = ev.workspace_id AND o.invoice_id = ev.invoice_id AND o.id <> ev.id) AS "invoiceRepeat",
         ev.partner_id AS "partnerId", ev.country,
@@ -372,7 +398,7 @@ export async function saleToRefund(
 export async function saleRecord(conn: Conn, workspaceId: string, saleId: string): Promise<(SaleRow & { refundedAmount: number }) | undefined> {
   const [row] = await rows<SaleRow & { refundedAmount: number }>(
     conn,
-    sql`SELECT ev.id, ev.event_name AS "eventName", ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId", ev.link_id AS "linkId",
+    sql`SELECT ev.id, ev.event_name AS "eventName", ev.source, ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId", ev.link_id AS "linkId",
           ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt", ev.refunded_amount::float8 AS "refundedAmount",
           (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM customers c WHERE c.id = ev.customer_id) x) AS customer
         FROM sale_events ev WHERE ev.id = ${saleId}::uuid AND ev.workspace_id = ${workspaceId}::uuid`,

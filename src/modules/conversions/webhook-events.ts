@@ -25,7 +25,8 @@ const EVENT_TYPE = { lead: 'lead.created', sale: 'sale.created' } as const;
  */
 export type ConversionWriter = <R extends { id: string; rollupsDeferred: boolean }>(
   write: (db: Conn, plan: WritePlan) => Promise<R | undefined>,
-  asConversion: (row: R) => StoredConversion,
+  /** What commissions read of the row; undefined: it earns nothing (a browser's event for an existing customer). */
+  asConversion: (row: R) => StoredConversion | undefined,
 ) => Promise<R | undefined>;
 
 /**
@@ -55,9 +56,8 @@ export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind
         const txCtx = { ...ctx, db: tx };
         // Written in the commission's insert when it has one, else in a statement of their own, last.
         const rollups = row.rollupsDeferred ? eventRollupsSql(kind, ctx.workspace.id, row.id) : undefined;
-        const earned = program
-          ? await earnForConversion({ ctx: txCtx, input: { program, conversion: asConversion(row), wanted, alongside: rollups } })
-          : undefined;
+        const conversion = program && asConversion(row);
+        const earned = conversion ? await earnForConversion({ ctx: txCtx, input: { program, conversion, wanted, alongside: rollups } }) : undefined;
         queued = webhook ? await recordConversionEvent(txCtx, deps, kind, row.id) : 0;
         if (rollups && !earned?.alongsideWritten) await rollUpEvent(tx, kind, ctx.workspace.id, row.id);
         return row;

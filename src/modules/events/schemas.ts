@@ -37,6 +37,10 @@ export const Event = Type.Object(
     ),
     metadata: Nullable(Type.Object({}, { additionalProperties: true })),
     createdAt: DateTime,
+    source: StringEnum(['server', 'client', 'stripe', 'import'] as const, {
+      description:
+        'Extension. Where it was reported from: server (the API with a key or token), client (a browser, with the publishable key), stripe (a payment), import (brought by an import)',
+    }),
     shortUrl: Nullable(Type.String({ description: "The link's short URL (as the link record shows it; kept for a deleted link)" })),
     linkTitle: Nullable(Type.String({ description: "The link's title" })),
     customerName: Nullable(Type.String({ description: "The customer's name" })),

@@ -82,6 +82,7 @@ export const EVENT_COLUMNS = [
   'customerName',
   'customerEmail',
   'refundedAmount',
+  'source',
 ] as const;
 
 /** Keyset pages of events: each page starts after the last row of the one before. */

@@ -44,6 +44,8 @@ export interface EventRecord {
   linkTitle: string | null;
   customerName: string | null;
   customerEmail: string | null;
+  /** Where it was reported from: server, client (a browser), stripe, import. */
+  source: string;
 }
 
 function eventWhere(alias: 'l' | 's', f: EventFilter): SQL {
@@ -109,10 +111,10 @@ async function selectEvents(
       ? sql` AND (${sql.raw(a)}.created_at, ${kind}::int, ${sql.raw(a)}.seq) ${sql.raw(p.sort === 'asc' ? '>' : '<')} (${after.at}::timestamptz, ${after.kind}::int, ${after.seq}::bigint)`
       : sql``;
   const lead = sql`(SELECT 0 AS kind, l.id, l.event_name, l.link_id, l.click_id, l.customer_id, NULL::uuid AS lead_id,
-        NULL::bigint AS amount, NULL::bigint AS refunded_amount, NULL::text AS currency, l.metadata, l.created_at, l.seq
+        NULL::bigint AS amount, NULL::bigint AS refunded_amount, NULL::text AS currency, l.metadata, l.created_at, l.seq, l.source
       FROM lead_events l WHERE ${eventWhere('l', f)}${from('l', 0)} ORDER BY l.created_at ${dir}, l.seq ${dir} LIMIT ${reach}::bigint)`;
   const sale = sql`(SELECT 1 AS kind, s.id, s.event_name, s.link_id, s.click_id, s.customer_id, s.lead_id,
-        s.amount, s.refunded_amount, s.currency, s.metadata, s.created_at, s.seq
+        s.amount, s.refunded_amount, s.currency, s.metadata, s.created_at, s.seq, s.source
       FROM sale_events s WHERE ${eventWhere('s', f)}${from('s', 1)} ORDER BY s.created_at ${dir}, s.seq ${dir} LIMIT ${reach}::bigint)`;
   const branches = f.type === 'lead' ? [lead] : f.type === 'sale' ? [sale] : [lead, sale];
   const order = sql`e.created_at ${dir}, e.kind ${dir}, e.seq ${dir}`;
@@ -122,7 +124,7 @@ async function selectEvents(
     sql`SELECT CASE e.kind WHEN 0 THEN 'lead' ELSE 'sale' END AS type, e.id, e.event_name AS "eventName", e.link_id AS "linkId",
           e.click_id AS "clickId", e.customer_id AS "customerId", c.external_id AS "customerExternalId", e.lead_id AS "leadId",
           e.amount::float8 AS amount, e.refunded_amount::float8 AS "refundedAmount", e.currency, e.metadata, ${sql.raw(isoTimestamp('e.created_at'))} AS "createdAt",
-          k.short_id AS "linkShortId", k.title AS "linkTitle", c.name AS "customerName", c.email AS "customerEmail"${cursor}
+          k.short_id AS "linkShortId", k.title AS "linkTitle", c.name AS "customerName", c.email AS "customerEmail", e.source${cursor}
         FROM (SELECT * FROM (${sql.join(branches, sql` UNION ALL `)}) u ORDER BY u.created_at ${dir}, u.kind ${dir}, u.seq ${dir}
               LIMIT ${p.take} OFFSET ${p.skip}::bigint) e
         JOIN customers c ON c.id = e.customer_id AND c.workspace_id = ${f.workspaceId}::uuid

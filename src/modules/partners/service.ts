@@ -11,6 +11,7 @@ import { PROGRAM_FIELDS } from './schemas.js';
 import { checkStatsScopes, statsSpan, withPartnerStats, type PartnerListQuery, type PartnerStats } from './list-stats.js';
 import { checkStanding, statusBefore } from './standing-checks.js';
 import {
+  approvedByReferralKey,
   countInStatus,
   couponHolder,
   couponsOf,
@@ -246,6 +247,17 @@ export async function partnerStanding({ ctx, input }: { ctx: Ctx; input: string[
 /** The live partner holding this coupon code (ignoring case), whatever their status, with their default link. */
 export function partnerHoldingCoupon({ ctx, input }: { ctx: Ctx; input: string }): Promise<{ partnerId: string; defaultLinkId: string | null } | undefined> {
   return couponHolder(ctx.db, ctx.workspace.id, input);
+}
+
+/** The approved partner a referral key names (ignoring case), with their default link and first coupon code; undefined for an unknown, pending or banned one alike. */
+export function approvedPartnerByReferralKey({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: string;
+}): Promise<{ id: string; name: string; image: string | null; defaultLinkId: string | null; couponCode: string | null } | undefined> {
+  return approvedByReferralKey(ctx.db, ctx.workspace.id, input);
 }
 
 /** Workspaces (but `except`) with a program and approved partners whose default link is still to be made (a job's look across workspaces). */

@@ -126,6 +126,22 @@ export async function couponHolder(conn: Conn, workspaceId: string, code: string
   return row;
 }
 
+/** A partner a visitor's `?via=` names (operations.md §19): the approved live partner with this referral key (ignoring case), their default link and first coupon code. */
+export async function approvedByReferralKey(
+  conn: Conn,
+  workspaceId: string,
+  key: string,
+): Promise<{ id: string; name: string; image: string | null; defaultLinkId: string | null; couponCode: string | null } | undefined> {
+  const [row] = await rows<{ id: string; name: string; image: string | null; defaultLinkId: string | null; couponCode: string | null }>(
+    conn,
+    sql`SELECT p.id, p.name, p.image, p.default_link_id AS "defaultLinkId",
+          (SELECT c.code FROM partner_coupon_codes c WHERE c.partner_id = p.id AND c.workspace_id = p.workspace_id ORDER BY c.position LIMIT 1) AS "couponCode"
+        FROM partners p
+        WHERE p.workspace_id = ${workspaceId}::uuid AND lower(p.referral_key) = ${key.toLowerCase()} AND p.deleted_at IS NULL AND p.status = 'approved'`,
+  );
+  return row;
+}
+
 /** How many live partners of the workspace have this status (the applications' cap counts the pending). */
 export async function countInStatus(conn: Conn, workspaceId: string, status: string): Promise<number> {
   const [row] = await rows<{ n: number }>(

@@ -244,7 +244,9 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
     forms.setErrorHandler((err: { statusCode?: number }, _req, reply) =>
       err.statusCode === 413
         ? html(reply, 413, ssoErrorPage(new AppError('body_too_large'), SIGN_IN))
-        : html(reply, 400, ssoErrorPage(new AppError('sso_form_unreadable'), SIGN_IN)),
+        : err instanceof AppError && err.code === 'publishable_key_elsewhere'
+          ? html(reply, 401, ssoErrorPage(err, SIGN_IN))
+          : html(reply, 400, ssoErrorPage(new AppError('sso_form_unreadable'), SIGN_IN)),
     );
     forms.withTypeProvider<TypeBoxTypeProvider>().post(
       '/api/auth/sso',
@@ -263,6 +265,7 @@ export const ssoRoutes = routesPlugin<SsoRoutesDeps>('sso', (app, deps) => {
           response: {
             302: { description: 'To the identity provider', type: 'null' },
             400: page('No single sign-on for that workspace or e-mail (`sso_unavailable`), or a body that is not such a form (`sso_form_unreadable`)'),
+            401: page('A publishable key sent as a credential (publishable_key_elsewhere)'),
             403: page('Posted by a page of another site'),
             413: page('A body over 4 KB'),
             502: page('The identity provider cannot be reached'),

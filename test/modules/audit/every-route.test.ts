@@ -46,6 +46,10 @@ const NOT_WORKSPACE: Record<string, string> = {
   'POST /api/track/lead': 'conversion tracking',
   'POST /api/track/sale': 'conversion tracking',
   'POST /api/track/refund': 'conversion tracking (a sale refunded)',
+  // Browser tracking (publishable key): conversion tracking and clicks, as the redirect's.
+  'POST /api/track/click': 'a click (as a redirect records one)',
+  'POST /api/track/lead/client': 'conversion tracking (from a browser)',
+  'POST /api/track/sale/client': 'conversion tracking (from a browser)',
   // Reads a file and changes nothing.
   'POST /api/imports/preview': 'changes nothing',
   // A person's own account, before or outside any workspace: sign-ins are recorded by recordSignIn instead.
@@ -174,6 +178,11 @@ const payoutIn = async (f: Fixture, currency: string) => {
 };
 const SCENARIOS: Record<string, Scenario> = {
   'PUT /api/program': (f) => program(f),
+  'PUT /api/tracking': (f) => byKey(f, 'PUT', '/api/tracking', { allowedHostnames: ['audited.example'], clientSales: true }),
+  'POST /api/tracking/rotate': async (f) => {
+    await byKey(f, 'PUT', '/api/tracking', { allowedHostnames: ['audited.example'] });
+    return byKey(f, 'POST', '/api/tracking/rotate', { immediate: false });
+  },
   'POST /api/partner-groups': async (f) => (await program(f), byKey(f, 'POST', '/api/partner-groups', [{ name: `g-${n()}` }])),
   'PUT /api/partner-groups': async (f) => {
     await program(f);

@@ -59,8 +59,8 @@ describe('POST /api/track/lead: the event', () => {
     );
     expect(res.statusCode, res.body).toBe(200);
     const event = res.json<LeadEvent>();
-    expect(Object.keys(event).sort()).toEqual(['clickId', 'createdAt', 'customer', 'eventName', 'id', 'linkId', 'metadata']);
-    expect(event).toMatchObject({ eventName: 'Sign up', clickId, linkId: link.id, metadata });
+    expect(Object.keys(event).sort()).toEqual(['clickId', 'createdAt', 'customer', 'eventName', 'id', 'linkId', 'metadata', 'source']);
+    expect(event).toMatchObject({ eventName: 'Sign up', clickId, linkId: link.id, metadata, source: 'server' });
     expect(event.id).toMatch(UUID);
     expect(event.id).not.toBe(clickId);
     expect(event.createdAt).toMatch(ISO);

@@ -63,7 +63,19 @@ describe('POST /api/track/sale: the event', () => {
     const res = await api.sale(saleBody({ clickId, customerEmail: 'ada@example.com', customerAvatar: 'https://cdn.example.com/ada.png' }));
     expect(res.statusCode, res.body).toBe(200);
     const event = res.json<SaleEvent>();
-    expect(Object.keys(event).sort()).toEqual(['amount', 'clickId', 'createdAt', 'currency', 'customer', 'eventName', 'id', 'leadId', 'linkId', 'metadata']);
+    expect(Object.keys(event).sort()).toEqual([
+      'amount',
+      'clickId',
+      'createdAt',
+      'currency',
+      'customer',
+      'eventName',
+      'id',
+      'leadId',
+      'linkId',
+      'metadata',
+      'source',
+    ]);
     expect(event).toMatchObject({
       eventName: 'Purchase',
       amount: 4999,

@@ -68,6 +68,7 @@ const HEADER = [
   'customerName',
   'customerEmail',
   'refundedAmount',
+  'source',
 ];
 
 async function seed() {

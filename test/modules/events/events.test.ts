@@ -39,6 +39,7 @@ interface Event {
   leadId: string | null;
   amount: number | null;
   refundedAmount: number | null;
+  source: string;
   currency: string | null;
   metadata: Record<string, unknown> | null;
   createdAt: string;
@@ -65,6 +66,7 @@ const asEvent = (e: LeadEvent | SaleEvent, type: 'lead' | 'sale', link: Link): E
   leadId: type === 'sale' ? (e as SaleEvent).leadId : null,
   amount: type === 'sale' ? (e as SaleEvent).amount : null,
   refundedAmount: type === 'sale' ? 0 : null,
+  source: 'server',
   currency: type === 'sale' ? (e as SaleEvent).currency : null,
   metadata: e.metadata,
   createdAt: e.createdAt,
@@ -167,6 +169,7 @@ describe('GET /api/events: the record', () => {
         'metadata',
         'refundedAmount',
         'shortUrl',
+        'source',
         'type',
       ]);
     }

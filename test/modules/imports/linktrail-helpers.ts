@@ -150,6 +150,8 @@ export function expectSameRecords(source: Rec[], imported: Rec[], ignored: strin
   source.forEach((old, i) => {
     const expected: Record<string, unknown> = { ...old, id: imported[i]!.id };
     for (const f of REFERENCES[old.type] ?? []) expected[f] = Array.isArray(old[f]) ? (old[f] as unknown[]).map(mapRef) : mapRef(old[f]);
+    // An imported lead or sale says where it came from (operations.md §19: source import).
+    if ((old.type === 'lead' || old.type === 'sale') && 'source' in old) expected.source = 'import';
     // The short id is the generated part of the short URL (operations.md §21): it goes with it.
     const skipped = ignored.includes('shortUrl') ? [...ignored, 'shortId'] : ignored;
     const strip = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).filter(([k]) => !skipped.includes(k)));

@@ -9,6 +9,7 @@
  * Clicks are written in batches; the tests poll the clicks table (bounded) for them.
  */
 import vm from 'node:vm';
+import { gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -707,5 +708,16 @@ describe('GET /api/qr caching', () => {
     const other = await t.inject({ method: 'GET', url: `${url}&format=svg`, headers: { 'if-none-match': etag } });
     expect(other.statusCode).toBe(200);
     expect(other.headers.etag).not.toBe(etag);
+  });
+});
+
+describe('GET /attribution.js, v2', () => {
+  it('stays under 3 KB gzipped, as served', async () => {
+    const res = await t.inject({ method: 'GET', url: '/attribution.js' });
+    expect(res.statusCode).toBe(200);
+    const gzipped = gzipSync(Buffer.from(res.body)).length;
+    expect(gzipped).toBeLessThan(3 * 1024);
+    // No dependency: nothing imported or loaded from elsewhere.
+    expect(res.body).not.toMatch(/\bimport\b|\brequire\(|<script/);
   });
 });

@@ -1198,7 +1198,7 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "payable" | "held" | "reversed" | "paid";
-            /** @description Why it is held: the fraud rules that fired (selfReferral, sameVisitor, disposableEmail, burst, duplicateCustomer), and dispute while a Stripe dispute of its sale is open */
+            /** @description Why it is held: the fraud rules that fired (selfReferral, sameVisitor, disposableEmail, burst, duplicateCustomer), clientEvent for a lead or sale a browser reported (unless the program sets trustClientEvents), and dispute while a Stripe dispute of its sale is open */
             holdReasons: string[];
             /** @enum {string|null} */
             reversedReason: "refund" | "banned" | "rejected" | "fraud" | "manual" | null;
@@ -1410,6 +1410,11 @@ export interface components {
             id: string;
             eventName: string;
             /**
+             * @description Extension. Where it was reported from: server (the API with a key or token), client (a browser, with the publishable key), stripe (a payment), import (brought by an import)
+             * @enum {string}
+             */
+            source: "server" | "client" | "stripe" | "import";
+            /**
              * Format: uuid
              * @description UUID
              */
@@ -1433,6 +1438,11 @@ export interface components {
              */
             id: string;
             eventName: string;
+            /**
+             * @description Extension. Where it was reported from: server (the API with a key or token), client (a browser, with the publishable key), stripe (a payment), import (brought by an import)
+             * @enum {string}
+             */
+            source: "server" | "client" | "stripe" | "import";
             /**
              * Format: uuid
              * @description UUID
@@ -1494,10 +1504,10 @@ export interface components {
             utmTerm: string | null;
             utmContent: string | null;
             /**
-             * @description qr when the visitor came by the link's QR code; extension
+             * @description qr when the visitor came by the link's QR code, via when the attribution script on the site reported it; extension
              * @enum {string}
              */
-            trigger: "link" | "qr";
+            trigger: "link" | "qr" | "via";
         };
         AnalyticsGroup: {
             /** @description Group: bucket start (timeseries), the value, or an id (link, collection, tag, partner) */
@@ -1577,6 +1587,11 @@ export interface components {
             } | null;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description Extension. Where it was reported from: server (the API with a key or token), client (a browser, with the publishable key), stripe (a payment), import (brought by an import)
+             * @enum {string}
+             */
+            source: "server" | "client" | "stripe" | "import";
             /** @description The link's short URL (as the link record shows it; kept for a deleted link) */
             shortUrl: string | null;
             /** @description The link's title */
@@ -7432,8 +7447,8 @@ export interface operations {
                 utmTerm?: string;
                 /** @description Filter (extension): only clicks whose utm_content is this value, a row key of groupBy=utm_content. A breakdown row's key filters the view: (unknown) or (none) selects the clicks without a value, as the rows name them. Filters combine (all must match) with linkId, partnerId and each other, and apply to leads and sales by their click's values. A workspace's timeseries or totals under one filter, and a breakdown by the filter's own dimension, are read from rollups; other combinations from raw clicks and events (slower over long ranges). */
                 utmContent?: string;
-                /** @description Filter (extension): only clicks opened from the link's QR code (qr) or any other way (link); coupon: leads and sales that came by a partner's coupon code (their clicks are counted nowhere). A breakdown row's key filters the view: (unknown) or (none) selects the clicks without a value, as the rows name them. Filters combine (all must match) with linkId, partnerId and each other, and apply to leads and sales by their click's values. A workspace's timeseries or totals under one filter, and a breakdown by the filter's own dimension, are read from rollups; other combinations from raw clicks and events (slower over long ranges). */
-                trigger?: "link" | "qr" | "coupon";
+                /** @description Filter (extension): only clicks opened from the link's QR code (qr), reported by the attribution script on the site itself (via: a partner's ?via= or a short id) or any other way (link); coupon: leads and sales that came by a partner's coupon code (their clicks are counted nowhere). A breakdown row's key filters the view: (unknown) or (none) selects the clicks without a value, as the rows name them. Filters combine (all must match) with linkId, partnerId and each other, and apply to leads and sales by their click's values. A workspace's timeseries or totals under one filter, and a breakdown by the filter's own dimension, are read from rollups; other combinations from raw clicks and events (slower over long ranges). */
+                trigger?: "link" | "qr" | "via" | "coupon";
                 /** @description Filter (extension): only clicks of links now in this collection. A breakdown row's key filters the view: (unknown) or (none) selects the clicks without a value, as the rows name them. Filters combine (all must match) with linkId, partnerId and each other, and apply to leads and sales by their click's values. A workspace's timeseries or totals under one filter, and a breakdown by the filter's own dimension, are read from rollups; other combinations from raw clicks and events (slower over long ranges). */
                 collectionId?: string;
                 /** @description Filter (extension): only clicks of links now carrying this tag. A breakdown row's key filters the view: (unknown) or (none) selects the clicks without a value, as the rows name them. Filters combine (all must match) with linkId, partnerId and each other, and apply to leads and sales by their click's values. A workspace's timeseries or totals under one filter, and a breakdown by the filter's own dimension, are read from rollups; other combinations from raw clicks and events (slower over long ranges). */
@@ -7442,7 +7457,7 @@ export interface operations {
                 startDate?: string;
                 /** @description ISO 8601 date or date-time; a date means the end of that UTC day. Inclusive. After year 9999 (e.g. 9999-12-31 or a date-time pushed past it by its offset): no upper limit. */
                 endDate?: string;
-                /** @description Totals per group instead of click records: [{ key, clicks, visitors, leads, sales, saleAmount, revenue, refunded }] (visitors, revenue and refunded are extensions; revenue and refunded per currency, as CSV cells of JSON text, as is previous with compare). Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), region and city ("<name>, <country code>", from trusted edge headers REGION_HEADER and CITY_HEADER, else the operator's city database GEOIP_CITY_DB; (unknown) without either), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link's, or the visitor's own), trigger (qr: opened from the link's QR code; coupon: leads and sales by a partner's coupon code, no click counted; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link's current collection and tags) and partner (the click's partner). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name. referrer_url of the whole workspace, for UTC days that are over: each day keeps its 500 most-clicked URLs and every URL with a lead or a sale, and counts its other clicks under (other), so a range of days reads a bounded number of rows; whole calendar months, hours and one link's or partner's URLs keep every URL. */
+                /** @description Totals per group instead of click records: [{ key, clicks, visitors, leads, sales, saleAmount, revenue, refunded }] (visitors, revenue and refunded are extensions; revenue and refunded per currency, as CSV cells of JSON text, as is previous with compare). Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), region and city ("<name>, <country code>", from trusted edge headers REGION_HEADER and CITY_HEADER, else the operator's city database GEOIP_CITY_DB; (unknown) without either), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link's, or the visitor's own), trigger (qr: opened from the link's QR code; via: reported by the attribution script on the site itself; coupon: leads and sales by a partner's coupon code, no click counted; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link's current collection and tags) and partner (the click's partner). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name. referrer_url of the whole workspace, for UTC days that are over: each day keeps its 500 most-clicked URLs and every URL with a lead or a sale, and counts its other clicks under (other), so a range of days reads a bounded number of rows; whole calendar months, hours and one link's or partner's URLs keep every URL. */
                 groupBy?: "timeseries" | "country" | "continent" | "region" | "city" | "device" | "browser" | "os" | "referrer" | "referrer_url" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "trigger" | "link" | "collection" | "tag" | "partner";
                 /** @description With groupBy=timeseries; default day */
                 interval?: "hour" | "day" | "month";

@@ -62,7 +62,7 @@ const SCHEMAS = {
     utmCampaign: text(255),
     utmTerm: text(255),
     utmContent: text(255),
-    trigger: Type.Optional(StringEnum(['link', 'qr'] as const)),
+    trigger: Type.Optional(StringEnum(['link', 'qr', 'via'] as const)),
   }),
   lead: Type.Object({
     id: Uuid,
