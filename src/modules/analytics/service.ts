@@ -54,6 +54,7 @@ function filterOf(ctx: Ctx, q: AnalyticsQuery): ClickFilter | 'empty' {
   const period = periodOf(q, zoneOf(q));
   if (q.interval && q.groupBy !== 'timeseries') throw invalidQuery('interval', 'interval_needs_timeseries');
   if (q.compare && !q.groupBy) throw invalidQuery('compare', 'compare_needs_group_by');
+  if (q.groupBy === 'variant' && !q.linkId) throw invalidQuery('groupBy', 'variant_needs_link');
   if (q.compare && q.startDate === undefined) throw invalidQuery('startDate', 'compare_needs_start');
   if (period === 'empty') return 'empty';
   return { workspaceId: ctx.workspace.id, clickId: q.id, linkId: q.linkId, partnerId: q.partnerId, filters: dimensionFilters(q), ...period };
