@@ -16,6 +16,7 @@ import { importsModule } from './modules/imports/module.js';
 import { invitesModule } from './modules/invites/module.js';
 import { keysModule } from './modules/keys/module.js';
 import { linksModule } from './modules/links/module.js';
+import { linkTestsModule } from './modules/link-tests/module.js';
 import { mailModule } from './modules/mail/module.js';
 import { mfaModule } from './modules/mfa/module.js';
 import { oauthAppsModule } from './modules/oauth-apps/module.js';
@@ -60,6 +61,7 @@ export const MODULES: readonly ModuleRegistration[] = [
   partnerPortalModule,
   partnerApplicationsModule,
   linksModule,
+  linkTestsModule,
   partnerLinksModule,
   customersModule,
   conversionsModule,

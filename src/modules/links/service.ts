@@ -537,3 +537,5 @@ export { importMatches, destinationKey, type ImportMatches } from './import-matc
 export { QR_MARKER, type Link } from './record.js';
 export { isShortId } from './short-id.js';
 export { isReservedKey, keyOfPath } from './keys.js';
+export { completeLinkTest, dueLinkTests, latestLinkTest, type LinkTestRow } from './test-completion.js';
+export type { TestMetric, TestVariant } from './test-rules.js';

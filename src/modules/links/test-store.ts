@@ -97,12 +97,16 @@ export async function latestTest(conn: Conn, workspaceId: string, linkId: string
   return row;
 }
 
-/** Running tests past their end, across workspaces, oldest end first (the completion job's batch). */
-export function dueTests(conn: Conn, now: Date, limit: number): Promise<(TestRow & { workspaceId: string })[]> {
+/**
+ * Running tests past their end, across workspaces, oldest end first (the completion job's batch).
+ * By the database's clock, one for every instance: one whose clock runs ahead would end the
+ * others' tests early.
+ */
+export function dueTests(conn: Conn, limit: number): Promise<(TestRow & { workspaceId: string })[]> {
   return rows(
     conn,
     sql`SELECT ${TEST_COLUMNS}, t.workspace_id AS "workspaceId" FROM link_tests t
-        WHERE t.status = 'running' AND t.ends_at <= ${now.toISOString()}::timestamptz
+        WHERE t.status = 'running' AND t.ends_at <= now()
         ORDER BY t.ends_at LIMIT ${limit}`,
   );
 }
