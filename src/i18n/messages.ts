@@ -633,7 +633,7 @@ export const reasons = {
   interval_needs_timeseries: { en: 'applies only with groupBy=timeseries', ar: 'لا يُستخدم إلا مع groupBy=timeseries' },
   compare_needs_group_by: { en: 'applies only with groupBy (totals per group)', ar: 'لا يُستخدم إلا مع groupBy (مجاميع لكل مجموعة)' },
   variant_needs_link: {
-    en: 'variant applies only with linkId (the variants of one link\'s A/B tests)',
+    en: "variant applies only with linkId (the variants of one link's A/B tests)",
     ar: 'لا تُستخدم القيمة variant إلا مع linkId (متغيرات اختبارات A/B لرابط واحد)',
   },
   compare_needs_start: { en: 'is required with compare: the earlier period is measured from it', ar: 'مطلوب مع compare: فمنه تُحسب الفترة السابقة' },
@@ -991,7 +991,7 @@ export const reasons = {
     ar: 'يجب أن يكون مجموع الأوزان 100 (مجموع هذه الأوزان {sum})',
   },
   variant_index: {
-    en: 'must be the index of one of the test\'s variants, 0 to {limit}',
+    en: "must be the index of one of the test's variants, 0 to {limit}",
     ar: 'يجب أن يكون رقم أحد متغيرات الاختبار، من 0 إلى {limit}',
   },
 } as const satisfies Record<string, Text>;

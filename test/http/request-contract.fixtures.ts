@@ -44,6 +44,7 @@ export const NOT_CREATES: Record<string, string> = {
   'post /api/partner/links': "a partner's own session, approved (test/modules/partner-portal)",
   'post /api/apply/{slug}': 'an application answers 202 with no body, whoever applied (test/modules/partner-applications)',
   'post /api/payouts/{id}/complete': 'an action on a payout',
+  'post /api/links/{id}/test/complete': "an action on a link's A/B test (test/modules/link-tests)",
   'post /api/track/refund': 'an action on a sale (its cumulative refunded amount)',
 };
 
@@ -80,7 +81,26 @@ export async function createOperations(t: TestApp, ws: WorkspaceFixture): Promis
     ['/api/collections', () => [{ name: unique('c') }], withKey('/api/collections')],
     ['/api/tags', () => [{ name: unique('t') }], withKey('/api/tags')],
     ['/api/partners', () => [{ name: unique('p') }], withKey('/api/partners')],
-    ['/api/links', () => [{ url: 'https://example.com/landing', collectionId }], withKey('/api/links')],
+    [
+      '/api/links',
+      // With an A/B test, so that its nested fields are driven in place too.
+      () => [
+        {
+          url: 'https://example.com/landing',
+          collectionId,
+          test: {
+            variants: [
+              { url: 'https://example.com/a', weight: 50 },
+              { url: 'https://example.com/b', weight: 50 },
+            ],
+            endsAt: new Date(Date.now() + 86_400_000).toISOString(),
+            metric: 'revenue',
+            currency: 'usd',
+          },
+        },
+      ],
+      withKey('/api/links'),
+    ],
     ['/api/track/lead', () => ({ clickId, eventName: 'Sign up', customerExternalId: unique('cu'), customerName: 'Ada' }), withKey('/api/track/lead')],
     ['/api/track/sale', () => ({ clickId, customerExternalId: unique('cu'), customerName: 'Ada', amount: 100 }), withKey('/api/track/sale')],
     ['/api/webhooks', () => ({ url: 'https://93.184.215.14/hooks/contract', events: ['link.created'] }), withKey('/api/webhooks')],

@@ -40,7 +40,9 @@ export const LinkTestResult = Type.Object(
     autoApply: Type.Boolean(),
     startedAt: DateTime,
     completedAt: Nullable(DateTime),
-    variants: Type.Array(VariantResult, { description: 'In the order of the test (the index is the click\'s `variant`); a completed test\'s as they stood when it completed' }),
+    variants: Type.Array(VariantResult, {
+      description: "In the order of the test (the index is the click's `variant`); a completed test's as they stood when it completed",
+    }),
     winner: Nullable(
       Type.Integer({
         description:
@@ -50,7 +52,7 @@ export const LinkTestResult = Type.Object(
     days: Type.Array(
       Type.Object({
         day: Type.String({ description: 'A UTC day, YYYY-MM-DD' }),
-        clicks: Type.Array(Type.Integer(), { description: 'Each variant\'s clicks that day' }),
+        clicks: Type.Array(Type.Integer(), { description: "Each variant's clicks that day" }),
         conversions: Type.Array(Type.Integer(), { description: "Each variant's clicks converted that day (by the day of the click's first lead or sale)" }),
       }),
       { description: 'Extension: the days with clicks or conversions, oldest first' },

@@ -59,7 +59,15 @@ async function complete(ctx: Ctx, links: LinkDeps, test: LinkTestRow, apply: boo
 }
 
 /** POST /api/links/{id}/test/complete: ends the running test now and applies `variant`, or the winner. */
-export async function completeLinkTestNow({ ctx, deps, input }: { ctx: Ctx; deps: LinkDeps; input: { linkId: string; variant?: number } }): Promise<LinkTestAnswer> {
+export async function completeLinkTestNow({
+  ctx,
+  deps,
+  input,
+}: {
+  ctx: Ctx;
+  deps: LinkDeps;
+  input: { linkId: string; variant?: number };
+}): Promise<LinkTestAnswer> {
   const test = await latestLinkTest({ ctx, input: input.linkId });
   if (!test) throw new AppError('link_test_none', { id: input.linkId });
   if (test.status !== 'running') throw new AppError('link_test_not_running', { id: input.linkId });

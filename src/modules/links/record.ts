@@ -46,7 +46,13 @@ function placeOf(row: Pick<LinkRow, 'shortId' | 'branded'>, s: LinkSettings): { 
 /** The running test as the Link record shows it (its id is the record's `testId`). */
 function testOf(t: StoredTest | null) {
   if (!t) return null;
-  return { variants: t.variants.map((v) => ({ url: v.url, weight: v.weight })), endsAt: t.endsAt, metric: t.metric, currency: t.currency, autoApply: t.autoApply };
+  return {
+    variants: t.variants.map((v) => ({ url: v.url, weight: v.weight })),
+    endsAt: t.endsAt,
+    metric: t.metric,
+    currency: t.currency,
+    autoApply: t.autoApply,
+  };
 }
 
 /** The API's Link record: rows never leave the service as they are stored. */

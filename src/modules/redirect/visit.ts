@@ -155,22 +155,22 @@ export function visitLink(d: VisitDeps, link: RedirectLink, v: Visit, nowMs: num
   const click: RawClick | undefined = !counted
     ? undefined
     : {
-          id: clickId,
-          workspaceId: link.workspaceId,
-          linkId: link.id,
-          partnerId: link.partnerId,
-          at: nowMs,
-          ip: v.ip,
-          userAgent: ua,
-          referer: v.headers.referer,
-          country: visitor.country,
-          utm: parts.utm,
-          trigger: query === sent ? undefined : 'qr',
-          region: placeFromHeader(v.headers, d.regionHeader, visitor.country),
-          city: placeFromHeader(v.headers, d.cityHeader, visitor.country),
-          testId: variant === -1 ? undefined : test!.id,
-          variant: variant === -1 ? undefined : variant,
-        };
+        id: clickId,
+        workspaceId: link.workspaceId,
+        linkId: link.id,
+        partnerId: link.partnerId,
+        at: nowMs,
+        ip: v.ip,
+        userAgent: ua,
+        referer: v.headers.referer,
+        country: visitor.country,
+        utm: parts.utm,
+        trigger: query === sent ? undefined : 'qr',
+        region: placeFromHeader(v.headers, d.regionHeader, visitor.country),
+        city: placeFromHeader(v.headers, d.cityHeader, visitor.country),
+        testId: variant === -1 ? undefined : test!.id,
+        variant: variant === -1 ? undefined : variant,
+      };
   return { kind: 'forward', to, cloaked: decision.cloaked, click, cookie };
 }
 

@@ -91,7 +91,9 @@ describe('click records', () => {
           expect(fields).toHaveLength(CLICK_COPY_COLUMNS.length);
           // visitor_flags: 0 without the claims of a batch (store.ts).
           const record = { ...enrichClick(clicks[i]!, lookup), visitorFlags: '0' } as unknown as Record<string, unknown>;
-          const expected = COLUMN_KEYS.map((k) => (typeof record[k] === 'boolean' ? (record[k] ? 't' : 'f') : typeof record[k] === 'number' ? String(record[k]) : record[k]));
+          const expected = COLUMN_KEYS.map((k) =>
+            typeof record[k] === 'boolean' ? (record[k] ? 't' : 'f') : typeof record[k] === 'number' ? String(record[k]) : record[k],
+          );
           expect(fields).toEqual(expected);
         });
       }),

@@ -35,29 +35,31 @@ const aClick = (over: Partial<RawClick> = {}): RawClick => ({
 const uuid = fc.uuid({ version: 4 });
 // Whatever a visitor's query decodes to: tabs, newlines, backslashes, a literal `\N`, ''.
 const utmValue = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\\N', '\\', '\t', ''));
-const rawClick = fc.record({
-  id: uuid,
-  workspaceId: uuid,
-  linkId: uuid,
-  partnerId: fc.option(uuid, { nil: null }),
-  at: fc.integer({ min: 0, max: 253402300799999 }),
-  ip: fc.string({ unit: 'binary', maxLength: 50 }),
-  userAgent: fc.string({ unit: 'binary', maxLength: 300 }),
-  referer: fc.option(fc.string({ unit: 'binary', maxLength: 300 }), { nil: undefined }),
-  country: fc.option(fc.string({ unit: 'binary', maxLength: 4 }), { nil: undefined }),
-  // One to five values (a click with none has no utm object).
-  utm: fc.option(
-    fc
-      .record({ source: utmValue, medium: utmValue, campaign: utmValue, term: utmValue, content: utmValue }, { requiredKeys: [] })
-      .filter((u) => Object.keys(u).length > 0),
-    { nil: undefined },
-  ),
-  trigger: fc.option(fc.constant('qr' as const), { nil: undefined }),
-  region: fc.option(fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\\N', 'Île-de-France, FR')), { nil: undefined }),
-  city: fc.option(fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\\N', 'Zürich, CH')), { nil: undefined }),
-  // An A/B test's click has both (operations.md §20), any other neither.
-  test: fc.option(fc.record({ testId: uuid, variant: fc.integer({ min: 0, max: 3 }) }), { nil: undefined }),
-}).map(({ test, ...c }): RawClick => (test ? { ...c, ...test } : c));
+const rawClick = fc
+  .record({
+    id: uuid,
+    workspaceId: uuid,
+    linkId: uuid,
+    partnerId: fc.option(uuid, { nil: null }),
+    at: fc.integer({ min: 0, max: 253402300799999 }),
+    ip: fc.string({ unit: 'binary', maxLength: 50 }),
+    userAgent: fc.string({ unit: 'binary', maxLength: 300 }),
+    referer: fc.option(fc.string({ unit: 'binary', maxLength: 300 }), { nil: undefined }),
+    country: fc.option(fc.string({ unit: 'binary', maxLength: 4 }), { nil: undefined }),
+    // One to five values (a click with none has no utm object).
+    utm: fc.option(
+      fc
+        .record({ source: utmValue, medium: utmValue, campaign: utmValue, term: utmValue, content: utmValue }, { requiredKeys: [] })
+        .filter((u) => Object.keys(u).length > 0),
+      { nil: undefined },
+    ),
+    trigger: fc.option(fc.constant('qr' as const), { nil: undefined }),
+    region: fc.option(fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\\N', 'Île-de-France, FR')), { nil: undefined }),
+    city: fc.option(fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\\N', 'Zürich, CH')), { nil: undefined }),
+    // An A/B test's click has both (operations.md §20), any other neither.
+    test: fc.option(fc.record({ testId: uuid, variant: fc.integer({ min: 0, max: 3 }) }), { nil: undefined }),
+  })
+  .map(({ test, ...c }): RawClick => (test ? { ...c, ...test } : c));
 
 /** The line an instance of the v1 format wrote: the first nine fields of today's. */
 const v1Line = (c: RawClick) => `${spoolLine(c).slice(0, -1).split('\t').slice(0, 9).join('\t')}\n`;
@@ -144,7 +146,9 @@ describe('spool format', () => {
   });
 
   test('a test id without a variant, or a variant that is no digit, is skipped', () => {
-    const line = spoolLine(aClick({ testId: newId(), variant: 1 })).slice(0, -1).split('\t');
+    const line = spoolLine(aClick({ testId: newId(), variant: 1 }))
+      .slice(0, -1)
+      .split('\t');
     expect(parseSpool(`${SPOOL_HEADER}${[...line.slice(0, 18), '\\N'].join('\t')}\n`)).toEqual({ clicks: [], skipped: 1 });
     expect(parseSpool(`${SPOOL_HEADER}${[...line.slice(0, 18), '12'].join('\t')}\n`)).toEqual({ clicks: [], skipped: 1 });
   });

@@ -18,8 +18,8 @@ import { endpoint, eventsOf } from '../webhooks/emit-helpers.js';
 
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
-/** The server's clock: starts at the real time and only ever moves forward. */
-let nowMs = Date.now();
+/** The server's clock: the real time when the file starts, held there (a second instance runs two hours on). */
+const nowMs = Date.now();
 const clock = () => new Date(nowMs);
 
 let t: TestApp;
@@ -42,7 +42,15 @@ interface Result {
   status: 'running' | 'completed';
   endsAt: string;
   metric: string;
-  variants: { url: string; weight: number; clicks: number; conversions: number; conversionRate: number; revenue: Record<string, number>; probabilityBest: number | null }[];
+  variants: {
+    url: string;
+    weight: number;
+    clicks: number;
+    conversions: number;
+    conversionRate: number;
+    revenue: Record<string, number>;
+    probabilityBest: number | null;
+  }[];
   winner: number | null;
   days: { day: string; clicks: number[]; conversions: number[] }[];
 }
@@ -66,7 +74,12 @@ const testOf = (over: Record<string, unknown> = {}) => ({
 async function client(app: TestApp = t, plan?: WorkspaceFixture['plan']) {
   const ws = await app.workspace({ rateLimitPerMinute: 1_000_000, ...(plan ? { plan } : {}) });
   const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, on: TestApp = app) =>
-    on.inject({ method, url, headers: { ...bearer(ws.key), 'content-type': 'application/json' }, ...(body === undefined ? {} : { payload: JSON.stringify(body) }) });
+    on.inject({
+      method,
+      url,
+      headers: { ...bearer(ws.key), 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
   const col = await send('POST', '/api/collections', [{ name: 'Tests' }]);
   expect(col.statusCode, col.body).toBe(201);
   const collectionId = col.json<{ id: string }[]>()[0]!.id;
@@ -109,7 +122,10 @@ function expectField(res: LightMyRequestResponse, field: string, reasonCode?: st
 }
 
 /** One visit of the short link: the Location, the Set-Cookie, the status. */
-async function visit(link: Link, o: { ip?: string; ua?: string; cookie?: string; method?: 'GET' | 'HEAD'; headers?: Record<string, string>; app?: TestApp } = {}) {
+async function visit(
+  link: Link,
+  o: { ip?: string; ua?: string; cookie?: string; method?: 'GET' | 'HEAD'; headers?: Record<string, string>; app?: TestApp } = {},
+) {
   const res = await (o.app ?? t).inject({
     method: o.method ?? 'GET',
     url: new URL(link.shortUrl).pathname,
@@ -150,7 +166,15 @@ describe('the test field', () => {
     expect((await c.update({ id: made.id, title: 'Spring' })).testId).toBe(made.testId);
 
     // Other weights: the running test ends without a winner, a new one starts.
-    const other = await c.update({ id: made.id, test: testOf({ variants: [{ url: A, weight: 30 }, { url: B, weight: 70 }] }) });
+    const other = await c.update({
+      id: made.id,
+      test: testOf({
+        variants: [
+          { url: A, weight: 30 },
+          { url: B, weight: 70 },
+        ],
+      }),
+    });
     expect(other.testId).toMatch(UUID);
     expect(other.testId).not.toBe(made.testId);
     const history = await rows<{ id: string; status: string; winner: number | null }>(
@@ -193,10 +217,47 @@ describe('the test field', () => {
       },
       '[0].test.variants',
     ],
-    ['an http url', { variants: [{ url: 'http://shop.example/a', weight: 50 }, { url: B, weight: 50 }] }, '[0].test.variants[0].url'],
-    ['a weight below 10', { variants: [{ url: A, weight: 90 }, { url: B, weight: 5 }] }, '[0].test.variants[1].weight'],
-    ['a weight that is no integer', { variants: [{ url: A, weight: 49.5 }, { url: B, weight: 50.5 }] }, '[0].test.variants[0].weight'],
-    ['weights not adding up to 100', { variants: [{ url: A, weight: 50 }, { url: B, weight: 40 }] }, '[0].test.variants', 'weights_sum'],
+    [
+      'an http url',
+      {
+        variants: [
+          { url: 'http://shop.example/a', weight: 50 },
+          { url: B, weight: 50 },
+        ],
+      },
+      '[0].test.variants[0].url',
+    ],
+    [
+      'a weight below 10',
+      {
+        variants: [
+          { url: A, weight: 90 },
+          { url: B, weight: 5 },
+        ],
+      },
+      '[0].test.variants[1].weight',
+    ],
+    [
+      'a weight that is no integer',
+      {
+        variants: [
+          { url: A, weight: 49.5 },
+          { url: B, weight: 50.5 },
+        ],
+      },
+      '[0].test.variants[0].weight',
+    ],
+    [
+      'weights not adding up to 100',
+      {
+        variants: [
+          { url: A, weight: 50 },
+          { url: B, weight: 40 },
+        ],
+      },
+      '[0].test.variants',
+      'weights_sum',
+    ],
     ['an end in the past', { endsAt: new Date(Date.now() - HOUR).toISOString() }, '[0].test.endsAt', 'in_past'],
     ['an end over 90 days ahead', { endsAt: new Date(Date.now() + 91 * 24 * HOUR).toISOString() }, '[0].test.endsAt', 'too_far'],
     ['an unknown metric', { metric: 'clicks' }, '[0].test.metric'],
@@ -211,7 +272,16 @@ describe('the test field', () => {
   test('a bulk write is all-or-nothing and names the item and field', async () => {
     const c = await client();
     const good = { url: 'https://shop.example/1', collectionId: c.collectionId, test: testOf() };
-    const bad = { url: 'https://shop.example/3', collectionId: c.collectionId, test: testOf({ variants: [{ url: A, weight: 90 }, { url: B, weight: 9 }] }) };
+    const bad = {
+      url: 'https://shop.example/3',
+      collectionId: c.collectionId,
+      test: testOf({
+        variants: [
+          { url: A, weight: 90 },
+          { url: B, weight: 9 },
+        ],
+      }),
+    };
     const res = await c.send('POST', '/api/links', [good, good, bad]);
     expectField(res, '[2].test.variants[1].weight');
     expect(ok<Link[]>(await c.send('GET', '/api/links?take=10'), 200)).toEqual([]);
@@ -266,7 +336,9 @@ describe('the split', () => {
     const first = await visit(link, { ip: '198.51.100.4' });
     const index = [A, B].indexOf(first.to);
     const cookie = first.setCookie!;
-    expect(cookie).toMatch(new RegExp(`^lt_t_${link.shortId}=${link.testId}\\.${index}; Path=${new URL(link.shortUrl).pathname}; Max-Age=604800; HttpOnly; SameSite=Lax; Secure$`));
+    expect(cookie).toMatch(
+      new RegExp(`^lt_t_${link.shortId}=${link.testId}\\.${index}; Path=${new URL(link.shortUrl).pathname}; Max-Age=604800; HttpOnly; SameSite=Lax; Secure$`),
+    );
     // Cookieless: the same address and user agent land on the same variant each time.
     for (let i = 0; i < 5; i++) expect((await visit(link, { ip: '198.51.100.4' })).to).toBe(first.to);
     // The cookie wins over the hash (another address, another agent), and is not sent again.
@@ -275,13 +347,25 @@ describe('the split', () => {
     expect(kept.to).toBe([A, B][other]);
     expect(kept.setCookie).toBeUndefined();
     // A cookie of another test id, another link, or a variant the test has not: the hash decides, and a new cookie is sent.
-    for (const stale of [`lt_t_${link.shortId}=00000000-0000-4000-8000-000000000000.${other}`, `lt_t_Other123=${link.testId}.${other}`, `lt_t_${link.shortId}=${link.testId}.7`]) {
+    for (const stale of [
+      `lt_t_${link.shortId}=00000000-0000-4000-8000-000000000000.${other}`,
+      `lt_t_Other123=${link.testId}.${other}`,
+      `lt_t_${link.shortId}=${link.testId}.7`,
+    ]) {
       const hashed = await visit(link, { ip: '198.51.100.4', cookie: stale });
       expect(hashed.to).toBe(first.to);
       expect(hashed.setCookie).toBe(cookie);
     }
     // A new test (other variants) ignores the old cookie.
-    const next = await c.update({ id: link.id, test: testOf({ variants: [{ url: C, weight: 50 }, { url: D, weight: 50 }] }) });
+    const next = await c.update({
+      id: link.id,
+      test: testOf({
+        variants: [
+          { url: C, weight: 50 },
+          { url: D, weight: 50 },
+        ],
+      }),
+    });
     const after = await visit(next, { ip: '198.51.100.4', cookie: `lt_t_${link.shortId}=${link.testId}.${index}` });
     expect([C, D]).toContain(after.to);
     expect(after.setCookie).toContain(`=${next.testId}.`);
@@ -289,7 +373,12 @@ describe('the split', () => {
 
   test('iOS, Android and geo destinations win over the test; bots, HEAD and prefetches get the url; none of them joins it', async () => {
     const c = await client();
-    const link = await c.create({ ios: 'https://apps.example/ios', android: 'https://apps.example/android', geo: { DE: 'https://shop.example/de' }, test: testOf() });
+    const link = await c.create({
+      ios: 'https://apps.example/ios',
+      android: 'https://apps.example/android',
+      geo: { DE: 'https://shop.example/de' },
+      test: testOf(),
+    });
     const joined = await visit(link);
     expect([A, B]).toContain(joined.to);
     const outside = [
@@ -298,7 +387,12 @@ describe('the split', () => {
       await visit(link, { ip: IP_DE, headers: { 'cf-ipcountry': 'DE' } }),
       await visit(link, { ua: GOOGLEBOT }),
     ];
-    expect(outside.map((v) => v.to)).toEqual(['https://apps.example/ios', 'https://apps.example/android', 'https://shop.example/de', 'https://shop.example/original']);
+    expect(outside.map((v) => v.to)).toEqual([
+      'https://apps.example/ios',
+      'https://apps.example/android',
+      'https://shop.example/de',
+      'https://shop.example/original',
+    ]);
     for (const v of outside) expect(v.setCookie).toBeUndefined();
     // Not clicks: answered with the url, no cookie.
     for (const o of [{ method: 'HEAD' as const }, { headers: { 'sec-purpose': 'prefetch' } }]) {
@@ -318,7 +412,9 @@ describe('the split', () => {
     const link = await c.create({ test: testOf({ endsAt: inHours(1) }) });
     expect([A, B]).toContain((await visit(link)).to);
     // An instance whose clock is two hours on (the same database) answers past the end.
-    const later = await startTestApp(onPostgres ? { clock: () => new Date(nowMs + 2 * HOUR) } : { clock: () => new Date(nowMs + 2 * HOUR), database: t.database });
+    const later = await startTestApp(
+      onPostgres ? { clock: () => new Date(nowMs + 2 * HOUR) } : { clock: () => new Date(nowMs + 2 * HOUR), database: t.database },
+    );
     try {
       const after = await visit(link, { app: later });
       expect(after.to).toBe('https://shop.example/original');
