@@ -1,8 +1,9 @@
 /**
  * Redirect throughput: a bare node:http server answering a fixed 302 versus Linktrail's short
  * link (cache, decision, click queue), both under `wrk` on 127.0.0.1, one server process each.
- * Then the link by an alias on a claimed host (operations.md §13) and by a chosen key on the
- * short-link host (§21) against its short URL, rounds alternating. Then the same rounds again once the link's workspace has an endpoint subscribed to
+ * Then a link under an A/B test (§20) against the plain link, rounds alternating. Then the link
+ * by an alias on a claimed host (operations.md §13) and by a chosen key on the short-link host
+ * (§21) against its short URL, rounds alternating. Then the same rounds again once the link's workspace has an endpoint subscribed to
  * link.clicked (operations.md §11: the batch writer stores an event and a delivery per click),
  * pointing at a local receiver answering 204. Then the server is stopped with SIGTERM (its exit
  * timed, the deliveries left queued counted) and the clicks in the database are counted: they
@@ -128,6 +129,30 @@ async function keyedLink(base: string, headers: Record<string, string>, linkId: 
   return `/${key}`;
 }
 
+/**
+ * A second link of the workspace under an A/B test (operations.md §20): two variants, 50/50,
+ * ending in a day. wrk sends no cookie, so every request is split by the visitor hash (the
+ * HMAC), the test's costliest path; its path under the short-link host.
+ */
+async function testedLink(base: string, headers: Record<string, string>, collectionId: string): Promise<{ id: string; path: string }> {
+  const test = {
+    variants: [
+      { url: 'https://example.com/landing-a?a=1', weight: 50 },
+      { url: 'https://example.com/landing-b?a=1', weight: 50 },
+    ],
+    endsAt: new Date(Date.now() + 86_400_000).toISOString(),
+    metric: 'sales',
+  };
+  const made = await fetch(`${base}/api/links`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify([{ url: 'https://example.com/landing?a=1', collectionId, utm: { source: 'bench' }, test }]),
+  });
+  if (made.status !== 201) throw new Error(`POST /api/links (test) answered ${made.status}: ${await made.text()}`);
+  const [link] = (await made.json()) as { id: string; shortUrl: string }[];
+  return { id: link!.id, path: new URL(link!.shortUrl).pathname };
+}
+
 export async function benchRedirect(
   seconds = Number(process.env.REDIRECT_SECONDS ?? 8),
   rounds = Number(process.env.REDIRECT_ROUNDS ?? 5),
@@ -173,6 +198,21 @@ export async function benchRedirect(
     return { bare, ours };
   };
   const { bare, ours } = await measure();
+
+  // A link under an A/B test against the plain link, rounds alternating (each round's pair back to back).
+  const tested = await testedLink(server.base, headers, link.collectionId);
+  const split = { plain: [] as WrkResult[], tested: [] as WrkResult[] };
+  for (let round = 0; round < rounds; round++) {
+    for (const [into, url] of [
+      [split.plain, shortUrl],
+      [split.tested, `${server.base}${tested.path}`],
+    ] as const) {
+      const warm = await wrk(url, 2);
+      const run = await wrk(url, seconds);
+      into.push(run);
+      served += warm.requests - warm.non3xx + run.requests - run.non3xx;
+    }
+  }
 
   // The same link by its alias on a claimed host, rounds alternating with its short URL (both now
   // with a host active, so the short URL pays the one Host lookup too).
@@ -231,7 +271,7 @@ export async function benchRedirect(
   if (process.env.DATABASE_URL) {
     const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await client.connect();
-    clicks = Number((await client.query('SELECT count(*) FROM clicks WHERE link_id = $1', [link.id])).rows[0].count);
+    clicks = Number((await client.query('SELECT count(*) FROM clicks WHERE link_id = ANY($1::uuid[])', [[link.id, tested.id]])).rows[0].count);
     events = Number((await client.query(`SELECT count(*) FROM webhook_events WHERE type = 'link.clicked'`)).rows[0].count);
     deliveries = Number((await client.query('SELECT count(*) FROM webhook_deliveries')).rows[0].count);
     const pending = (
@@ -273,6 +313,20 @@ export async function benchRedirect(
         ];
       })()
     : [];
+  const splitRatios = split.tested.map((r, i) => r.rps / split.plain[i]!.rps);
+  const splitRows = [
+    { name: 'A/B test: plain link, req/s', value: list(split.plain.map((r) => r.rps)) },
+    { name: 'A/B test: link under test (no cookie: hashed each time), req/s', value: list(split.tested.map((r) => r.rps)) },
+    {
+      name: 'A/B test: link under test p99 ms',
+      value: list(
+        split.tested.map((r) => r.p99ms),
+        2,
+      ),
+    },
+    { name: 'A/B test: ratio tested / plain, per round (median)', value: `${list(splitRatios, 2)} (${median(splitRatios).toFixed(2)})` },
+    { name: 'A/B test: answers not 3xx', value: String(split.tested.reduce((n, r) => n + r.non3xx, 0)) },
+  ];
   const claimedRatio = (xs: WrkResult[]) => median(xs.map((r, i) => r.rps / claimed.bare[i]!.rps)).toFixed(2);
   const aliasRows = [
     { name: 'host claimed: bare 302, req/s', value: list(claimed.bare.map((r) => r.rps)) },
@@ -311,9 +365,10 @@ export async function benchRedirect(
     { name: '302s counted by wrk (warm-ups + runs)', value: String(served) },
     { name: '302s answered by the server', value: closed?.[1] ?? '?' },
     { name: 'clicks written by the server', value: closed?.[2] ?? '?' },
-    { name: 'clicks in database for the link', value: String(clicks) },
+    { name: 'clicks in database for the two links', value: String(clicks) },
     { name: 'server RSS MB: idle (seeded) / largest under load', value: `${rssIdle} / ${rssLoaded}` },
     { name: 'exit after SIGTERM, s (exit code)', value: `${exit.seconds.toFixed(1)} (${exit.code})` },
+    ...splitRows,
     ...aliasRows,
     ...withHook,
   ];

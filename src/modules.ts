@@ -18,6 +18,7 @@ import { importsModule } from './modules/imports/module.js';
 import { invitesModule } from './modules/invites/module.js';
 import { keysModule } from './modules/keys/module.js';
 import { linksModule } from './modules/links/module.js';
+import { linkTestsModule } from './modules/link-tests/module.js';
 import { mailModule } from './modules/mail/module.js';
 import { mfaModule } from './modules/mfa/module.js';
 import { oauthAppsModule } from './modules/oauth-apps/module.js';
@@ -64,6 +65,7 @@ export const MODULES: readonly ModuleRegistration[] = [
   partnerApplicationsModule,
   embedReferralsModule,
   linksModule,
+  linkTestsModule,
   partnerLinksModule,
   customersModule,
   conversionsModule,

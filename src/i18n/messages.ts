@@ -611,6 +611,16 @@ export const messages = {
     en: 'Too many tracking requests from this visitor. Retry in {retryAfter} seconds.',
     ar: 'طلبات تتبّع كثيرة جدًا من هذا الزائر. أعد المحاولة بعد {retryAfter} ثانية.',
   },
+  link_test_none: {
+    status: 404,
+    en: 'Link {id} has never had an A/B test.',
+    ar: 'لم يُجرَ للرابط {id} أي اختبار A/B.',
+  },
+  link_test_not_running: {
+    status: 409,
+    en: 'Link {id} has no A/B test running: its last test is already completed.',
+    ar: 'لا يجري للرابط {id} أي اختبار A/B حاليًا: اكتمل آخر اختبار له.',
+  },
 } as const satisfies Record<string, Text & { status?: number }>;
 
 export type MessageCode = keyof typeof messages;
@@ -672,6 +682,10 @@ export const reasons = {
   start_after_end: { en: 'must not be later than endDate', ar: 'يجب ألا يكون بعد endDate' },
   interval_needs_timeseries: { en: 'applies only with groupBy=timeseries', ar: 'لا يُستخدم إلا مع groupBy=timeseries' },
   compare_needs_group_by: { en: 'applies only with groupBy (totals per group)', ar: 'لا يُستخدم إلا مع groupBy (مجاميع لكل مجموعة)' },
+  variant_needs_link: {
+    en: "variant applies only with linkId (the variants of one link's A/B tests)",
+    ar: 'لا تُستخدم القيمة variant إلا مع linkId (متغيرات اختبارات A/B لرابط واحد)',
+  },
   compare_needs_start: { en: 'is required with compare: the earlier period is measured from it', ar: 'مطلوب مع compare: فمنه تُحسب الفترة السابقة' },
   revenue_needs_currency: {
     en: 'is required with orderBy=revenue: amounts in different currencies are never added together',
@@ -1049,6 +1063,14 @@ export const reasons = {
   click_too_old: {
     en: 'is a click of more than {days} days ago, past the attribution window',
     ar: 'نقرة مضى عليها أكثر من {days} يومًا، خارج نافذة الإسناد',
+  },
+  weights_sum: {
+    en: 'must have weights adding up to 100 (these add up to {sum})',
+    ar: 'يجب أن يكون مجموع الأوزان 100 (مجموع هذه الأوزان {sum})',
+  },
+  variant_index: {
+    en: "must be the index of one of the test's variants, 0 to {limit}",
+    ar: 'يجب أن يكون رقم أحد متغيرات الاختبار، من 0 إلى {limit}',
   },
 } as const satisfies Record<string, Text>;
 

@@ -46,6 +46,7 @@ export const NOT_CREATES: Record<string, string> = {
   'post /api/embed-tokens': 'a token for a partner, not a record the API lists (test/modules/embed-referrals)',
   'post /api/embed/referrals/payouts-invite': "needs an embedded page's token; mails an invitation (test/modules/embed-referrals)",
   'post /api/payouts/{id}/complete': 'an action on a payout',
+  'post /api/links/{id}/test/complete': "an action on a link's A/B test (test/modules/link-tests)",
   'post /api/track/refund': 'an action on a sale (its cumulative refunded amount)',
   'post /api/tracking/rotate': 'an action on the publishable key (immediate would end the one the browser-tracking operations here use)',
 };
@@ -97,7 +98,26 @@ export async function createOperations(t: TestApp, ws: WorkspaceFixture): Promis
     ['/api/collections', () => [{ name: unique('c') }], withKey('/api/collections')],
     ['/api/tags', () => [{ name: unique('t') }], withKey('/api/tags')],
     ['/api/partners', () => [{ name: unique('p') }], withKey('/api/partners')],
-    ['/api/links', () => [{ url: 'https://example.com/landing', collectionId }], withKey('/api/links')],
+    [
+      '/api/links',
+      // With an A/B test, so that its nested fields are driven in place too.
+      () => [
+        {
+          url: 'https://example.com/landing',
+          collectionId,
+          test: {
+            variants: [
+              { url: 'https://example.com/a', weight: 50 },
+              { url: 'https://example.com/b', weight: 50 },
+            ],
+            endsAt: new Date(Date.now() + 86_400_000).toISOString(),
+            metric: 'revenue',
+            currency: 'usd',
+          },
+        },
+      ],
+      withKey('/api/links'),
+    ],
     ['/api/track/lead', () => ({ clickId, eventName: 'Sign up', customerExternalId: unique('cu'), customerName: 'Ada' }), withKey('/api/track/lead')],
     ['/api/track/sale', () => ({ clickId, customerExternalId: unique('cu'), customerName: 'Ada', amount: 100 }), withKey('/api/track/sale')],
     ['/api/track/click', () => ({ shortId, url: 'https://contract.example/?utm_source=x', referrer: 'https://news.example/' }), fromPage('/api/track/click')],

@@ -22,6 +22,7 @@ export const GROUP_BYS = [
   'collection',
   'tag',
   'partner',
+  'variant',
 ] as const;
 export type GroupBy = (typeof GROUP_BYS)[number];
 export type Interval = 'hour' | 'day' | 'month';

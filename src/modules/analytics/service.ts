@@ -10,6 +10,7 @@ import { groupAnalytics, withNames, type GroupQuery, type GroupRecord } from './
 import { clickPage, listClicks, type ClickCursor, type ClickFilter, type ClickRecord } from './store.js';
 import { FIRST_INSTANT, periodOf } from './query-period.js';
 import { knownZone } from './zones.js';
+import { testDays, type TestDayRow } from './store-tests.js';
 
 export type { ClickRecord } from './store.js';
 export type { GroupRecord } from './store-groups.js';
@@ -28,6 +29,15 @@ export {
   type Span,
 } from './link-stats.js';
 export { exactSum, type Amount, type Money } from './money.js';
+export type { TestDayRow } from './store-tests.js';
+
+/**
+ * One A/B test's figures by variant and UTC day (operations.md §20), from raw clicks and events.
+ * `primary`: read from the primary database (a decision about to be written), not the replica.
+ */
+export function testDayFigures({ ctx, input }: { ctx: Ctx; input: { testId: string; primary?: boolean } }): Promise<TestDayRow[]> {
+  return testDays(input.primary ? ctx.db : analyticsConn(ctx), ctx.workspace.id, input.testId);
+}
 
 /** With one optional parameter per breakdown filter (dimensions.ts). */
 export interface AnalyticsQuery extends ListParams, Partial<Record<DimensionParam, string>> {
@@ -54,6 +64,7 @@ function filterOf(ctx: Ctx, q: AnalyticsQuery): ClickFilter | 'empty' {
   const period = periodOf(q, zoneOf(q));
   if (q.interval && q.groupBy !== 'timeseries') throw invalidQuery('interval', 'interval_needs_timeseries');
   if (q.compare && !q.groupBy) throw invalidQuery('compare', 'compare_needs_group_by');
+  if (q.groupBy === 'variant' && !q.linkId) throw invalidQuery('groupBy', 'variant_needs_link');
   if (q.compare && q.startDate === undefined) throw invalidQuery('startDate', 'compare_needs_start');
   if (period === 'empty') return 'empty';
   return { workspaceId: ctx.workspace.id, clickId: q.id, linkId: q.linkId, partnerId: q.partnerId, filters: dimensionFilters(q), ...period };

@@ -6,8 +6,9 @@ import { countriesOf, KNOWN_COUNTRIES, type ColumnDim, type DimensionFilter } fr
 const UNKNOWN_IF_MISSING: ReadonlySet<string> = new Set(['country', 'region', 'city', 'device', 'browser', 'os', 'referrer']);
 
 /** A raw row's value of a column dimension, as analytics_keys() stores it (migration 0010). */
-export function columnValue(dim: ColumnDim | 'link' | 'partner', a: string): SQL {
+export function columnValue(dim: ColumnDim | 'link' | 'partner' | 'variant', a: string): SQL {
   if (dim === 'link') return sql.raw(`${a}.link_id::text`);
+  if (dim === 'variant') return sql.raw(`COALESCE(${a}.variant::text, '(none)')`);
   if (dim === 'partner') return sql.raw(`COALESCE(${a}.partner_id::text, '(none)')`);
   if (dim === 'trigger') return sql.raw(`COALESCE(${a}.trigger, 'link')`);
   return sql.raw(`COALESCE(${a}.${dim}, '${UNKNOWN_IF_MISSING.has(dim) ? '(unknown)' : '(none)'}')`);

@@ -50,7 +50,8 @@ type Stored =
   | 'utm_content'
   | 'trigger'
   | 'link'
-  | 'partner';
+  | 'partner'
+  | 'variant';
 
 /** The rollup dimension (and raw column) a grouping is computed from. */
 const STORED: Record<Exclude<GroupBy, 'timeseries'>, Stored> = {
@@ -73,6 +74,7 @@ const STORED: Record<Exclude<GroupBy, 'timeseries'>, Stored> = {
   collection: 'link',
   tag: 'link',
   partner: 'partner',
+  variant: 'variant',
 };
 
 const ZERO = sql.raw(`'00000000-0000-0000-0000-000000000000'::uuid`);
@@ -128,6 +130,8 @@ function planOf(q: GroupQuery, bucket: (col: string) => SQL): Plan {
     return { scope, dim: '', rollupKey: bucket('r.bucket'), levels: levels('', timeseriesLevels(q.interval, alignment)) };
   }
   const stored = STORED[q.by];
+  // A link's A/B test variants (operations.md §20) are kept on raw clicks and events only.
+  if (stored === 'variant') return { scope, dim: '', rollupKey: sql`r.value`, levels: [] };
   if (whole) return { scope, dim: stored, rollupKey: sql`r.value`, levels: levels(stored, ['m', 'd', 'h']) };
   // Link rows: links and partners from the totals of each link row.
   if (stored === 'link') return { scope, dim: '', rollupKey: sql`r.scope_id::text`, levels: levels('', ['d', 'h']) };

@@ -8,6 +8,7 @@ export const ROUTE_ACTIONS: Readonly<Record<string, string>> = {
   'POST /api/links': 'links.created',
   'PUT /api/links': 'links.upserted',
   'DELETE /api/links': 'links.deleted',
+  'POST /api/links/:id/test/complete': 'link_test.completed',
   'POST /api/collections': 'collections.created',
   'PUT /api/collections': 'collections.upserted',
   'DELETE /api/collections': 'collections.deleted',

@@ -29,6 +29,9 @@ export interface RawClick {
   /** Region and city ("<name>, <country code>"): from trusted edge headers, else the writer's city database. */
   region?: string;
   city?: string;
+  /** The A/B test the click joined (operations.md §20) and its variant's index; absent: none. */
+  testId?: string;
+  variant?: number;
 }
 
 /** A click as stored: the raw click enriched (see enrichClick). */
@@ -54,6 +57,9 @@ export interface ClickRow {
   /** Absent in imported clicks (their source kept no place). */
   region?: string | null;
   city?: string | null;
+  /** The A/B test the click joined and its variant (absent or null: none). */
+  testId?: string | null;
+  variant?: number | null;
 }
 
 interface AgentFacts {
@@ -152,6 +158,8 @@ export function enrichClick(raw: RawClick, lookup: CountryLookup): ClickRow {
     trigger: raw.trigger ?? 'link',
     region: placeValue(raw.region),
     city: placeValue(raw.city),
+    testId: raw.testId ?? null,
+    variant: raw.variant ?? null,
   };
 }
 
@@ -191,6 +199,8 @@ export const CLICK_COPY_COLUMNS = [
   'region',
   'city',
   'visitor_flags',
+  'test_id',
+  'variant',
 ];
 
 const COPY_SPECIAL = /[\\\t\n\r]/;
@@ -282,7 +292,8 @@ export function clickCopyText(
     const f = flags?.get(raw.id) ?? 0;
     seen?.(v, raw.at, f);
     // Ids are UUIDs we made and the time ISO: neither needs escaping.
-    out += `${raw.id}\t${v.head}${isoTime(raw.at)}${v.tail}\t${f}\n`;
+    // The test and variant are the click's own (not its kind's): most clicks have none.
+    out += `${raw.id}\t${v.head}${isoTime(raw.at)}${v.tail}\t${f}\t${raw.testId ?? '\\N'}\t${raw.variant ?? '\\N'}\n`;
   }
   return out;
 }

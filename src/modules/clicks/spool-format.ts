@@ -5,10 +5,11 @@ import type { RawClick, Utm } from './record.js';
  * hot path (only the strings a visitor or a header can set need escaping) and readable by `cut`.
  * Versioned by the file's first line, so the format can grow. v2 (issue 15) appends the five
  * UTM values and the trigger to v1's nine fields; v3 (places) appends the region and city of
- * trusted edge headers. Files of earlier versions, left by an older instance that died, are
- * still read (their clicks lack what came later).
+ * trusted edge headers; v4 (A/B tests) appends the test id and the variant. Files of earlier
+ * versions, left by an older instance that died, are still read (their clicks lack what came later).
  */
-export const SPOOL_HEADER = 'linktrail-clicks v3\n';
+export const SPOOL_HEADER = 'linktrail-clicks v4\n';
+const SPOOL_HEADER_V3 = 'linktrail-clicks v3\n';
 const SPOOL_HEADER_V2 = 'linktrail-clicks v2\n';
 const SPOOL_HEADER_V1 = 'linktrail-clicks v1\n';
 
@@ -36,7 +37,7 @@ function utmFields(u: Utm | undefined): string {
   return u === undefined ? NO_UTM : `${optional(u.source)}\t${optional(u.medium)}\t${optional(u.campaign)}\t${optional(u.term)}\t${optional(u.content)}`;
 }
 
-/** The spool line of a click (with its newline), in the current format (v3). */
+/** The spool line of a click (with its newline), in the current format (v4). */
 export function spoolLine(c: RawClick): string {
   // Ids are UUIDs we made, `at` a number and the trigger a word: none needs escaping. The IP and
   // country come from the socket or a trusted header but are escaped anyway: nothing a visitor
@@ -44,14 +45,15 @@ export function spoolLine(c: RawClick): string {
   return (
     `${c.id}\t${c.workspaceId}\t${c.linkId}\t${c.partnerId ?? NONE}\t${c.at}\t${escapeField(c.ip)}\t` +
     `${optional(c.country)}\t${escapeField(c.userAgent)}\t${optional(c.referer)}\t${utmFields(c.utm)}\t${c.trigger ?? NONE}\t` +
-    `${optional(c.region)}\t${optional(c.city)}\n`
+    `${optional(c.region)}\t${optional(c.city)}\t${c.testId ?? NONE}\t${c.variant ?? NONE}\n`
   );
 }
 
 const V1_FIELDS = 9;
 const V2_FIELDS = 15;
 const V3_FIELDS = 17;
-const FIELDS = { 1: V1_FIELDS, 2: V2_FIELDS, 3: V3_FIELDS } as const;
+const V4_FIELDS = 19;
+const FIELDS = { 1: V1_FIELDS, 2: V2_FIELDS, 3: V3_FIELDS, 4: V4_FIELDS } as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const read = (field: string): string | undefined => (field === NONE ? undefined : unescapeField(field));
@@ -69,10 +71,10 @@ function readUtm(f: string[]): Utm | undefined {
 }
 
 /**
- * Parses one line (without its newline) of a file of the given version (3, the current, unless
+ * Parses one line (without its newline) of a file of the given version (4, the current, unless
  * told); undefined for a line that is not a whole click.
  */
-export function parseSpoolLine(line: string, version: 1 | 2 | 3 = 3): RawClick | undefined {
+export function parseSpoolLine(line: string, version: 1 | 2 | 3 | 4 = 4): RawClick | undefined {
   const f = line.split('\t');
   if (f.length !== FIELDS[version]) return undefined;
   const [id, workspaceId, linkId, partnerId, at, ip, country, userAgent, referer] = f as [
@@ -111,6 +113,15 @@ export function parseSpoolLine(line: string, version: 1 | 2 | 3 = 3): RawClick |
   const city = read(f[16]!);
   if (region !== undefined) click.region = region;
   if (city !== undefined) click.city = city;
+  if (version === 3) return click;
+  const testId = f[17]!;
+  const variant = f[18]!;
+  if ((testId === NONE) !== (variant === NONE)) return undefined;
+  if (testId !== NONE) {
+    if (!UUID.test(testId) || !/^[0-9]$/.test(variant)) return undefined;
+    click.testId = testId;
+    click.variant = Number(variant);
+  }
   return click;
 }
 
@@ -121,9 +132,17 @@ export function parseSpoolLine(line: string, version: 1 | 2 | 3 = 3): RawClick |
 export function parseSpool(text: string): { clicks: RawClick[]; skipped: number } {
   const clicks: RawClick[] = [];
   let skipped = 0;
-  const version = text.startsWith(SPOOL_HEADER) ? 3 : text.startsWith(SPOOL_HEADER_V2) ? 2 : text.startsWith(SPOOL_HEADER_V1) ? 1 : undefined;
+  const version = text.startsWith(SPOOL_HEADER)
+    ? 4
+    : text.startsWith(SPOOL_HEADER_V3)
+      ? 3
+      : text.startsWith(SPOOL_HEADER_V2)
+        ? 2
+        : text.startsWith(SPOOL_HEADER_V1)
+          ? 1
+          : undefined;
   if (version === undefined) return { clicks, skipped: text.length ? 1 : 0 };
-  let from = { 1: SPOOL_HEADER_V1, 2: SPOOL_HEADER_V2, 3: SPOOL_HEADER }[version].length;
+  let from = { 1: SPOOL_HEADER_V1, 2: SPOOL_HEADER_V2, 3: SPOOL_HEADER_V3, 4: SPOOL_HEADER }[version].length;
   for (;;) {
     const end = text.indexOf('\n', from);
     if (end === -1) {

@@ -182,11 +182,11 @@ function jsonSource(clicks: ClickRow[], claimed: boolean): SQL {
   return sql`(SELECT x.id, x."workspaceId" AS workspace_id, x."linkId" AS link_id, x."partnerId" AS partner_id, x."createdAt" AS created_at,
       x.country, x.device, x.browser, x.os, x.referrer, x."referrerUrl" AS referrer_url, x.bot, x."utmSource" AS utm_source,
       x."utmMedium" AS utm_medium, x."utmCampaign" AS utm_campaign, x."utmTerm" AS utm_term, x."utmContent" AS utm_content, x.trigger,
-      x.region, x.city, ${claimed ? sql`COALESCE(vf.flags, 0)` : sql`0::smallint`} AS visitor_flags
+      x.region, x.city, ${claimed ? sql`COALESCE(vf.flags, 0)` : sql`0::smallint`} AS visitor_flags, x."testId" AS test_id, x.variant
     FROM jsonb_to_recordset(${JSON.stringify(clicks)}::jsonb) AS x(
       id uuid, "workspaceId" uuid, "linkId" uuid, "partnerId" uuid, "createdAt" timestamptz, country text, device text,
       browser text, os text, referrer text, "referrerUrl" text, bot boolean, "utmSource" text, "utmMedium" text,
-      "utmCampaign" text, "utmTerm" text, "utmContent" text, trigger text, region text, city text)
+      "utmCampaign" text, "utmTerm" text, "utmContent" text, trigger text, region text, city text, "testId" uuid, variant smallint)
     ${claimed ? sql`LEFT JOIN vf ON vf.id = x.id` : sql``}) AS src`;
 }
 
@@ -223,7 +223,7 @@ const STAGING = {
   ddl: `SET LOCAL work_mem = '64MB'; CREATE TEMP TABLE IF NOT EXISTS click_staging (
     id uuid, workspace_id uuid, link_id uuid, partner_id uuid, created_at timestamptz, country text, device text, browser text,
     os text, referrer text, referrer_url text, bot boolean, utm_source text, utm_medium text, utm_campaign text, utm_term text,
-    utm_content text, trigger text, region text, city text, visitor_flags smallint) ON COMMIT DELETE ROWS`,
+    utm_content text, trigger text, region text, city text, visitor_flags smallint, test_id uuid, variant smallint) ON COMMIT DELETE ROWS`,
   table: 'click_staging',
   columns: CLICK_COPY_COLUMNS,
 };

@@ -46,6 +46,8 @@ const DIMENSIONS = [
   'trigger',
   'region',
   'city',
+  'test_id',
+  'variant',
 ];
 const DIMENSION_LIST = sql.raw(DIMENSIONS.join(', '));
 const D_DIMENSIONS = sql.raw(DIMENSIONS.map((d) => `d.${d}`).join(', '));

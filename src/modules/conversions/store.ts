@@ -89,9 +89,9 @@ function upsertCustomerSql(workspaceId: string, customerId: string, c: CustomerI
 /** Where an event takes its link and its click's dimensions from: the click, or an earlier lead of it. */
 export type EventOrigin = { clickId: string } | { leadId: string };
 
-/** The dimensions an event copies from its click, so that grouping events never joins clicks. */
+/** The dimensions an event copies from its click, so that grouping events never joins clicks (the A/B test and variant too). */
 const DIMENSIONS =
-  'partner_id, country, device, browser, os, referrer, referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content, trigger, region, city';
+  'partner_id, country, device, browser, os, referrer, referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content, trigger, region, city, test_id, variant';
 
 /** The event's link and dimensions: from its click (the redirect's table, read in the same statement), or from the lead it follows (no row: unknown). */
 function sourceSql(workspaceId: string, from: EventOrigin) {

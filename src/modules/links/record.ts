@@ -1,6 +1,7 @@
 import type { Sealer } from '../../core/sealed.js';
 import { DEFAULT_DESIGN, qrImageUrl, type QrDesign } from '../qr/service.js';
 import type { LinkRow } from './store.js';
+import type { StoredTest } from './test-rules.js';
 
 export interface LinkSettings {
   /** Origin of short links: shortUrl = `${shortLinkBaseUrl}/${shortId}` (or `/${key}`). */
@@ -42,6 +43,18 @@ function placeOf(row: Pick<LinkRow, 'shortId' | 'branded'>, s: LinkSettings): { 
   return { domain: b.host, key: b.key, shortUrl: `https://${b.host}/${b.key}` };
 }
 
+/** The running test as the Link record shows it (its id is the record's `testId`). */
+function testOf(t: StoredTest | null) {
+  if (!t) return null;
+  return {
+    variants: t.variants.map((v) => ({ url: v.url, weight: v.weight })),
+    endsAt: t.endsAt,
+    metric: t.metric,
+    currency: t.currency,
+    autoApply: t.autoApply,
+  };
+}
+
 /** The API's Link record: rows never leave the service as they are stored. */
 export function toLink(row: LinkRow, s: LinkSettings) {
   const { domain, key, shortUrl } = placeOf(row, s);
@@ -72,6 +85,8 @@ export function toLink(row: LinkRow, s: LinkSettings) {
     key,
     shortId: row.shortId,
     qrDesign: design,
+    test: testOf(row.test),
+    testId: row.test?.id ?? null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -5,6 +5,7 @@ import { checkDesign, type DesignInput } from '../qr/service.js';
 import { parseAliases } from './aliases.js';
 import { parseKey } from './keys.js';
 import { isCountryCode } from './countries.js';
+import { checkTestInput } from './test-rules.js';
 
 /** The fields a link write may carry, as the API names them. */
 export const LINK_FIELDS = [
@@ -29,6 +30,7 @@ export const LINK_FIELDS = [
   'qrDesign',
   'domain',
   'key',
+  'test',
 ] as const;
 export type LinkField = (typeof LINK_FIELDS)[number];
 
@@ -43,6 +45,10 @@ const FEATURE_OF: Partial<Record<LinkField, Feature>> = {
   android: 'deviceTargeting',
   geo: 'geoTargeting',
 };
+
+/** A/B tests (operations.md §20) come with device targeting, and are refused without it, on an update too. */
+const TEST_FEATURE: Feature = 'deviceTargeting';
+const TEST_NAME = { en: 'A/B tests of destinations', ar: 'اختبارات A/B للوجهات' };
 
 const FEATURE_NAMES: Record<Feature, { en: string; ar: string }> = {
   expiration: { en: 'link expiration', ar: 'انتهاء صلاحية الروابط' },
@@ -70,6 +76,7 @@ const CLEARABLE = new Set<LinkField>([
   'partnerId',
   'qrDesign',
   'key',
+  'test',
 ]);
 
 const URL_FIELDS: LinkField[] = ['url', 'image', 'expiredUrl', 'ios', 'android'];
@@ -152,6 +159,11 @@ export function checkLinkInput(raw: LinkInput, index: number, mode: 'create' | '
       throw invalid(at('expiresAt'), 'format', { format: 'date-time' });
     }
     fields.expiresAt = when.toISOString();
+  }
+
+  if (fields.test !== undefined && fields.test !== null) {
+    if (!planAllows(plan, TEST_FEATURE)) throw invalid(at('test'), 'plan_feature', { feature: TEST_NAME.en, featureAr: TEST_NAME.ar, plan });
+    fields.test = checkTestInput(fields.test, at);
   }
 
   for (const [f, feature] of Object.entries(FEATURE_OF) as [LinkField, Feature][]) {

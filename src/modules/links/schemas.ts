@@ -54,6 +54,25 @@ const QrDesignInput = Type.Object(
   { description: QR_DESIGN_RULE },
 );
 
+const TEST_RULE =
+  "Extension: an A/B test of destinations, on the plans with device targeting (without it, a 400 naming the feature, on an update too). Visitors who reach the default url (not sent to the ios, android or a geo destination; not bots, HEAD requests, prefetches) are split between the variants by weight: the same visitor keeps the same variant (a cookie for 7 days, else a hash of the test, address and user agent). Clicks record `testId` and `variant`. The test splits until endsAt; then (or at POST /api/links/{id}/test/complete) it is completed and, with autoApply, the winner becomes the link's url. On update omitted keeps it, null ends it without a winner, and other variants (urls or weights) end the running test without a winner and start a new one with a new testId; the same variants keep it (endsAt, metric, currency and autoApply may change).";
+const TestVariantInput = Type.Object({
+  url: HttpsUrlInput(4096, `A destination of the test. ${URL_RULE}`),
+  weight: Type.Integer({ minimum: 10, maximum: 90, description: 'Share of the visitors, in percent; the weights add up to 100' }),
+});
+const LinkTestInput = Type.Object(
+  {
+    variants: Type.Array(TestVariantInput, { minItems: 2, maxItems: 4, description: '2 to 4 variants, numbered from 0 in this order' }),
+    endsAt: { ...DateTimeInput, description: 'When the test ends: after now, at most 90 days ahead' },
+    metric: StringEnum(['leads', 'sales', 'revenue'] as const, {
+      description: 'What picks the winner: the share of test clicks with a lead, with a sale, or the net revenue per test click',
+    }),
+    currency: Type.Optional(Type.String({ description: 'ISO 4217 code of the revenue counted; required with the revenue metric' })),
+    autoApply: Type.Optional(Type.Boolean({ default: true, description: "At the end the winner becomes the link's url (default true)" })),
+  },
+  { description: TEST_RULE },
+);
+
 /** Every field of a link write, as a create may send it: no null (api.md PUT rule 2), but geo's. */
 const fields = {
   url: HttpsUrl,
@@ -80,6 +99,7 @@ const fields = {
   qrDesign: QrDesignInput,
   domain: Type.String({ minLength: 1, maxLength: 300, description: DOMAIN_RULE }),
   key: Type.String({ minLength: 1, maxLength: 190, description: KEY_RULE }),
+  test: LinkTestInput,
 };
 
 /** The fields an update clears with null (src/modules/links/rules.ts CLEARABLE); a null utm key removes that key. */
@@ -98,6 +118,7 @@ const CLEARABLE = [
   'partnerId',
   'qrDesign',
   'key',
+  'test',
 ] as const;
 const updateFields: Record<string, TSchema> = {
   ...fields,
@@ -117,7 +138,7 @@ export const LinkUpsert = Type.Object(
   { id: Type.Optional(Uuid), ...allOptional(updateFields) },
   {
     description:
-      'With id: update (omitted fields stay; null clears title, description, image, utm, expiresAt, expiredUrl, password, ios, android, geo, externalId, tenantId, partnerId, qrDesign; cloaked null = false; setting a plan-gated field without the plan is ignored, but clearing one - null, cloaked false, geo {} - always applies, so a link can be freed after a downgrade). Without id: insert, validated like POST (null is refused there but for geo, by the server: this schema allows the nulls of an update).',
+      'With id: update (omitted fields stay; null clears title, description, image, utm, expiresAt, expiredUrl, password, ios, android, geo, externalId, tenantId, partnerId, qrDesign, test; cloaked null = false; setting a plan-gated field without the plan is ignored, but clearing one - null, cloaked false, geo {} - always applies, so a link can be freed after a downgrade). Without id: insert, validated like POST (null is refused there but for geo, by the server: this schema allows the nulls of an update).',
   },
 );
 
@@ -166,6 +187,19 @@ export const Link = Type.Object(
       },
       { description: 'Extension: the QR design, complete (defaults filled in); logoId null once its logo is deleted' },
     ),
+    test: Nullable(
+      Type.Object(
+        {
+          variants: Type.Array(Type.Object({ url: Type.String(), weight: Type.Integer() })),
+          endsAt: DateTime,
+          metric: StringEnum(['leads', 'sales', 'revenue'] as const),
+          currency: Nullable(Type.String()),
+          autoApply: Type.Boolean(),
+        },
+        { description: 'Extension: the running A/B test (see the write schema), null when none; its results at GET /api/links/{id}/test' },
+      ),
+    ),
+    testId: Nullable({ ...Uuid, description: "Extension: the running test's id (clicks that joined it record it), null when none" }),
     createdAt: DateTime,
     updatedAt: DateTime,
     stats: Type.Optional(LinkStats),

@@ -24,6 +24,8 @@ import { claimedHosts, defaultDomainHost, normalizeHost } from '../domains/servi
 import { insertFreeAliases, retargetUrls } from './partner-link-store.js';
 import { checkHttpsUrl } from '../../core/url-rule.js';
 import { checkStatsQuery, listLinksWithStats, type StatsQuery } from './list-stats.js';
+import { planTestWrites, writeTests } from './test-writes.js';
+import type { StoredTest, TestInput } from './test-rules.js';
 import {
   countLinkRows,
   externalIdHolders,
@@ -38,7 +40,9 @@ import {
   releaseExternalIds,
   replaceLinkTags,
   type LinkFilters,
+  type RedirectFields,
   type RedirectRow,
+  type RedirectTest,
   type StoredDestinations,
 } from './store.js';
 
@@ -208,7 +212,7 @@ const CLOAKED_DESTINATIONS = ['url', 'ios', 'android', 'geo'] as const;
 function destinationsToCheck(e: Entry, before: StoredDestinations | undefined): { field: string; url: string }[] {
   const f = e.fields;
   const cloaked = (f.cloaked as boolean | undefined) ?? before?.cloaked ?? false;
-  if (!cloaked || (f.cloaked !== true && CLOAKED_DESTINATIONS.every((k) => f[k] === undefined))) return [];
+  if (!cloaked || (f.cloaked !== true && f.test === undefined && CLOAKED_DESTINATIONS.every((k) => f[k] === undefined))) return [];
   const final = <K extends (typeof CLOAKED_DESTINATIONS)[number]>(k: K) => (f[k] !== undefined ? f[k] : before?.[k]);
   const out: { field: string; url: string }[] = [];
   for (const k of ['url', 'ios', 'android'] as const) {
@@ -217,6 +221,9 @@ function destinationsToCheck(e: Entry, before: StoredDestinations | undefined): 
   }
   const geo = final('geo') as Record<string, string> | null | undefined;
   for (const [country, url] of Object.entries(geo ?? {})) out.push({ field: `geo.${country}`, url });
+  // A test's variants are where a cloaked visitor lands too (operations.md §20).
+  const test = (f.test !== undefined ? f.test : before?.test) as TestInput | null | undefined;
+  test?.variants.forEach((v, j) => out.push({ field: `test.variants[${j}].url`, url: v.url }));
   return out;
 }
 
@@ -327,6 +334,11 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
   await checkCloaking(deps, entries, current);
 
   const inserts = entries.filter((e) => !e.id).map((e) => ({ ...e, id: e.keep?.id ?? newId() }));
+  const tests = planTestWrites(
+    [...inserts.map((e) => ({ ...e, update: false })), ...updates.map((e) => ({ ...e, id: e.id!, update: true }))],
+    (id) => current.get(id)?.test ?? null,
+    ctx.now,
+  );
   try {
     const { written, queued } = await withTransaction(ctx.db, async (tx) => {
       await checkReferences({ ...ctx, db: tx }, entries);
@@ -354,6 +366,7 @@ async function writeLinks(ctx: Ctx, deps: LinkDeps, entries: Entry[], total: num
         const lost = updates.find((e) => !done.has(e.id!))!;
         throw invalid(`[${lost.index}].id`, 'not_found');
       }
+      await writeTests(tx, ctx.workspace.id, tests, ctx.now);
       const retagged = [...inserts, ...updates].filter((e) => e.fields.tagIds !== undefined);
       await replaceLinkTags(
         tx,
@@ -473,7 +486,7 @@ export async function linksByIds({ ctx, deps, input }: { ctx: Ctx; deps: LinkSet
   return (await linkStore.byIds(ctx.db, ctx.workspace.id, input)).map((row) => toLink(row, deps));
 }
 
-export type { RedirectRow as RedirectLink } from './store.js';
+export type { RedirectRow as RedirectLink, RedirectTest } from './store.js';
 export { aliasPath, parseAlias } from './aliases.js';
 
 /** A live link by its short id, for the redirect (expiry is decided by the caller, per request). */
@@ -491,10 +504,11 @@ export async function findLinkByAlias(db: Ctx['db'], host: string, path: string)
   return forRedirect(await redirectFieldsByAlias(db, host, path));
 }
 
-function forRedirect(row: RedirectRow | undefined): RedirectRow | undefined {
+function forRedirect(row: RedirectFields | undefined): RedirectRow | undefined {
   if (!row) return undefined;
   return {
     ...row,
+    test: row.test && redirectTest(row.test),
     expiresAt: row.expiresAt === null ? null : Number(row.expiresAt),
     url: asStoredNow(row.url),
     ios: row.ios === null ? null : asStoredNow(row.ios),
@@ -502,6 +516,12 @@ function forRedirect(row: RedirectRow | undefined): RedirectRow | undefined {
     expiredUrl: row.expiredUrl === null ? null : asStoredNow(row.expiredUrl),
     geo: row.geo === null ? null : Object.fromEntries(Object.entries(row.geo).map(([country, url]) => [country, asStoredNow(url)])),
   };
+}
+
+/** A running test as the redirect splits by it: its variants' buckets of 0–99, its end in epoch ms. */
+function redirectTest(t: StoredTest): RedirectTest {
+  let sum = 0;
+  return { id: t.id, endsAt: Date.parse(t.endsAt), urls: t.variants.map((v) => asStoredNow(v.url)), bounds: t.variants.map((v) => (sum += v.weight)) };
 }
 
 /**
@@ -517,3 +537,5 @@ export { importMatches, destinationKey, type ImportMatches } from './import-matc
 export { QR_MARKER, type Link } from './record.js';
 export { isShortId } from './short-id.js';
 export { isReservedKey, keyOfPath } from './keys.js';
+export { completeLinkTest, dueLinkTests, latestLinkTest, type LinkTestRow } from './test-completion.js';
+export type { TestMetric, TestVariant } from './test-rules.js';

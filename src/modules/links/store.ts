@@ -5,6 +5,7 @@ import { afterCursor, cursorColumns, keysetPage, type RowCursor } from '../../db
 import { isoTimestamp, resourceStore, type Column } from '../../db/resource-table.js';
 import type { QrDesign } from '../qr/service.js';
 import { KEY_SELECT } from './key-store.js';
+import type { StoredTest } from './test-rules.js';
 
 /** A link as stored; the service turns it into the API's Link record. */
 export interface LinkRow {
@@ -34,6 +35,8 @@ export interface LinkRow {
   qrLogoId: string | null;
   /** Its key and the key's host ('' for the short-link host); null: on the short-link host by short id only. */
   branded: { host: string; key: string } | null;
+  /** The running A/B test (operations.md §20), null when none. */
+  test: StoredTest | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -58,6 +61,7 @@ const LINK_COLUMNS: Column[] = [
   { field: 'partnerId', column: 'partner_id', type: 'uuid' },
   { field: 'qrDesign', column: 'qr_design', type: 'jsonb' },
   { field: 'qrLogoId', column: 'qr_logo_id', type: 'uuid' },
+  { field: 'test', column: 'test', type: 'jsonb' },
 ];
 const TAG_IDS = `COALESCE((SELECT json_agg(lt.tag_id ORDER BY lt.position) FROM link_tags lt WHERE lt.link_id = t.id), '[]'::json) AS "tagIds"`;
 
@@ -265,13 +269,15 @@ export interface StoredDestinations {
   ios: string | null;
   android: string | null;
   geo: Record<string, string> | null;
+  /** The running test: its variants are destinations too. */
+  test: StoredTest | null;
 }
 
 export function linksForUpdate(conn: Conn, workspaceId: string, ids: string[]): Promise<(StoredDestinations & { shortId: string })[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return rows(
     conn,
-    sql`SELECT id, short_id AS "shortId", url, cloaked, ios, android, geo FROM links WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL
+    sql`SELECT id, short_id AS "shortId", url, cloaked, ios, android, geo, test FROM links WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL
         AND id ${inList(ids, 'uuid')}`,
   );
 }
@@ -310,17 +316,17 @@ export async function replaceLinkTags(conn: Conn, linkIds: string[], assignments
 const REDIRECT_FIELDS = sql.raw(`l.id, l.workspace_id AS "workspaceId", l.short_id AS "shortId", l.url, l.utm,
   (extract(epoch from l.expires_at) * 1000)::float8 AS "expiresAt", l.expired_url AS "expiredUrl",
   l.password_sealed AS "passwordSealed", l.cloaked, l.ios, l.android, l.geo, l.partner_id AS "partnerId",
-  l.title, l.description, l.image`);
+  l.title, l.description, l.image, l.test`);
 
 /** The fields the redirect needs, by short id, across workspaces (short ids are global). */
-export async function redirectFieldsByShortId(conn: Conn, shortId: string): Promise<RedirectRow | undefined> {
-  const [row] = await rows<RedirectRow>(conn, sql`SELECT ${REDIRECT_FIELDS} FROM links l WHERE l.short_id = ${shortId} AND l.deleted_at IS NULL`);
+export async function redirectFieldsByShortId(conn: Conn, shortId: string): Promise<RedirectFields | undefined> {
+  const [row] = await rows<RedirectFields>(conn, sql`SELECT ${REDIRECT_FIELDS} FROM links l WHERE l.short_id = ${shortId} AND l.deleted_at IS NULL`);
   return row;
 }
 
 /** The fields the redirect needs, by a key on the short-link host (keys are global, as short ids are). */
-export async function redirectFieldsByKey(conn: Conn, key: string): Promise<RedirectRow | undefined> {
-  const [row] = await rows<RedirectRow>(
+export async function redirectFieldsByKey(conn: Conn, key: string): Promise<RedirectFields | undefined> {
+  const [row] = await rows<RedirectFields>(
     conn,
     sql`SELECT ${REDIRECT_FIELDS} FROM link_keys k JOIN links l ON l.id = k.link_id AND l.deleted_at IS NULL
         WHERE k.host = '' AND k.key = ${key} AND k.freed_at IS NULL`,
@@ -334,8 +340,8 @@ export async function redirectFieldsByKey(conn: Conn, key: string): Promise<Redi
  * Reads domains (the domains module's table) in the same statement: a host that changed hands
  * never leads to the former holder's links, whatever a cache still believes about the host.
  */
-export async function redirectFieldsByAlias(conn: Conn, host: string, path: string): Promise<RedirectRow | undefined> {
-  const [row] = await rows<RedirectRow>(
+export async function redirectFieldsByAlias(conn: Conn, host: string, path: string): Promise<RedirectFields | undefined> {
+  const [row] = await rows<RedirectFields>(
     conn,
     sql`SELECT ${REDIRECT_FIELDS} FROM (
           SELECT a.link_id, a.workspace_id FROM link_aliases a WHERE a.host = ${host} AND a.path = ${path}
@@ -393,6 +399,22 @@ export interface RedirectRow {
   title: string | null;
   description: string | null;
   image: string | null;
+  /** The running A/B test as the redirect splits by it (absent or null: none). */
+  test?: RedirectTest | null;
+}
+
+/** A link's redirect fields as read: its test as stored. */
+export type RedirectFields = Omit<RedirectRow, 'test'> & { test: StoredTest | null };
+
+/**
+ * A running test as the redirect uses it: variant i takes the buckets [bounds[i-1], bounds[i])
+ * of 0–99 (bounds are the cumulative weights, the last 100); it splits until endsAt (epoch ms).
+ */
+export interface RedirectTest {
+  id: string;
+  endsAt: number;
+  urls: readonly string[];
+  bounds: readonly number[];
 }
 
 /** The links of the workspace whose destination and title are one of `pairs` (title null as ''). */

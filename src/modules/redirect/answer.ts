@@ -48,10 +48,14 @@ export interface VisitAt {
   shown: string;
 }
 
+/** The A/B test's cookie of a forward, when it has one. */
+const withCookie = (reply: FastifyReply, cookie: string | undefined): FastifyReply => (cookie === undefined ? reply : reply.header('set-cookie', cookie));
+
 /** A GET or HEAD of a link, by its short id or one of its aliases: the same decision and click. */
 export async function answerVisit(d: RedirectDeps, req: FastifyRequest, reply: FastifyReply, link: RedirectLink, at: VisitAt) {
   const ip = clientIp(req.headers, req.socket.remoteAddress, d.trustProxy);
-  const outcome = visitLink(d, link, { method: req.method, headers: req.headers, ip, query: at.query }, d.clock().getTime());
+  const secure = at.shown.startsWith('https:');
+  const outcome = visitLink(d, link, { method: req.method, headers: req.headers, ip, query: at.query, path: at.self, secure }, d.clock().getTime());
   switch (outcome.kind) {
     case 'unusable':
       d.log.error({ linkId: link.id }, 'stored destination cannot be used as a redirect');
@@ -68,8 +72,8 @@ export async function answerVisit(d: RedirectDeps, req: FastifyRequest, reply: F
       // Waits only when the click queue is full (back-pressure): no click is ever dropped.
       d.clicks.redirects++;
       if (outcome.click) await d.clicks.enqueue(outcome.click);
-      if (outcome.cloaked) return html(reply, 200, cloakedPage(link, outcome.to));
-      return forward(reply, outcome.to);
+      if (outcome.cloaked) return html(withCookie(reply, outcome.cookie), 200, cloakedPage(link, outcome.to));
+      return forward(withCookie(reply, outcome.cookie), outcome.to);
   }
 }
 

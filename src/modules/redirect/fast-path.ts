@@ -26,19 +26,25 @@ export function fastRedirect(d: RedirectDeps): (req: IncomingMessage, res: Serve
     }
   };
   /** Forwards to the link when the visit simply forwards and the click fits the queue; else false. */
-  const serve = (req: IncomingMessage, res: ServerResponse, link: RedirectLink, url: string, end: number): boolean => {
+  // A/B tests' cookies are Secure when the short links are https (a claimed host always is).
+  const secureBase = d.shortLinkBaseUrl.startsWith('https:');
+  const serve = (req: IncomingMessage, res: ServerResponse, link: RedirectLink, url: string, end: number, secure: boolean): boolean => {
     if (!d.clicks.hasRoom()) return false;
     const visit = {
       method: req.method!,
       headers: req.headers,
       ip: clientIp(req.headers, req.socket.remoteAddress, d.trustProxy),
       query: end === -1 ? '' : url.slice(end + 1),
+      // Only a link under test reads it: no slice for the others.
+      path: link.test ? (end === -1 ? url : url.slice(0, end)) : undefined,
+      secure,
     };
     const outcome = visitLink(d, link, visit, d.clock().getTime());
     if (outcome.kind !== 'forward' || outcome.cloaked) return false;
     const answer = () => {
       try {
-        res.writeHead(302, { location: outcome.to, 'cache-control': 'private, no-store', 'content-length': '0' });
+        if (outcome.cookie === undefined) res.writeHead(302, { location: outcome.to, 'cache-control': 'private, no-store', 'content-length': '0' });
+        else res.writeHead(302, { location: outcome.to, 'cache-control': 'private, no-store', 'content-length': '0', 'set-cookie': outcome.cookie });
         res.end();
       } catch (err) {
         fail(res, err, link.id);
@@ -64,7 +70,7 @@ export function fastRedirect(d: RedirectDeps): (req: IncomingMessage, res: Serve
         const aliased = d.aliases.peek(claimed.host, aliasPath(end === -1 ? url : url.slice(0, end)));
         if (!aliased) return false;
         linkId = aliased.id;
-        return serve(req, res, aliased, url, end);
+        return serve(req, res, aliased, url, end, true);
       }
       if (!url.startsWith(prefix + '/')) return false;
       const end = url.indexOf('?');
@@ -76,7 +82,7 @@ export function fastRedirect(d: RedirectDeps): (req: IncomingMessage, res: Serve
       const link = byId ?? (key === undefined ? undefined : d.keys.peek(key));
       if (!link) return false;
       linkId = link.id;
-      return serve(req, res, link, url, end);
+      return serve(req, res, link, url, end, secureBase);
     } catch (err) {
       fail(res, err, linkId);
       return true;

@@ -10,6 +10,7 @@ import { LinkCache } from './link-cache.js';
 import { notFoundPage } from './pages.js';
 import { PasswordGate } from './password-gate.js';
 import { redirectRoutes, type RedirectDeps } from './routes.js';
+import { splitKey } from './split.js';
 
 export type { RedirectDeps } from './routes.js';
 
@@ -48,6 +49,7 @@ export function redirectDeps(infra: Infrastructure, o: ReturnType<typeof redirec
     aliases: o.aliases,
     clicks: o.clicks,
     gate: new PasswordGate(config.secret, sealer),
+    splitKey: splitKey(config.secret),
     lookupCountry: infra.lookupCountry,
     limiter,
     clock,

@@ -1,4 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { KeyObject } from 'node:crypto';
+import { isbot } from 'isbot';
 import { newId } from '../../db/ids.js';
 import type { RawClick } from '../clicks/service.js';
 import { QR_MARKER } from '../links/service.js';
@@ -6,6 +8,7 @@ import { locationWith, tracking } from './destination.js';
 import type { PasswordGate } from './password-gate.js';
 import { osOf, resolveDestination, type RedirectLink } from './resolve.js';
 import type { CountryLookup } from '../../infra/country.js';
+import { splitVisit } from './split.js';
 
 // Slack, X, Facebook, LinkedIn, WhatsApp, Discord, Telegram and friends fetch links to unfurl them.
 const PREVIEW_BOT =
@@ -19,6 +22,8 @@ export interface VisitDeps {
   cityHeader?: string;
   gate: PasswordGate;
   lookupCountry: CountryLookup;
+  /** The key of A/B tests' visitor hash (split.ts), derived from SECRET. */
+  splitKey: KeyObject;
 }
 
 export interface Visit {
@@ -28,6 +33,9 @@ export interface Visit {
   ip: string;
   /** The short link's own query string (without `?`), passed on to the destination. */
   query?: string;
+  /** The path the visitor used (short id, key or alias), and whether that URL is https: an A/B test's cookie is scoped to it. */
+  path?: string;
+  secure?: boolean;
 }
 
 /**
@@ -48,7 +56,8 @@ export type Outcome =
   | { kind: 'password' }
   | { kind: 'expired'; to: string | null }
   | { kind: 'preview' }
-  | { kind: 'forward'; to: string; cloaked: boolean; click: RawClick | undefined }
+  /** `cookie`: a Set-Cookie to send (the A/B test's variant, operations.md §20). */
+  | { kind: 'forward'; to: string; cloaked: boolean; click: RawClick | undefined; cookie: string | undefined }
   /** The destination cannot be made a valid Location (data stored before URLs were normalised). */
   | { kind: 'unusable'; destination: string };
 
@@ -115,31 +124,65 @@ export function visitLink(d: VisitDeps, link: RedirectLink, v: Visit, nowMs: num
   if (decision.kind === 'password') return { kind: 'password' };
   if (decision.kind === 'expired') return { kind: 'expired', to: decision.to };
   if ((link.title || link.description || link.image) && PREVIEW_BOT.test(ua)) return { kind: 'preview' };
+  // HEAD requests (link checkers) and prefetches are answered like GET but are not clicks.
+  const counted = v.method !== 'HEAD' && !isPrefetch(v.headers);
+  // api.md's step 5 (the default url) of a running A/B test: a counted visit of a person gets a
+  // variant (operations.md §20); until endsAt, whether or not the completion has run.
+  const test = link.test;
+  let destination = decision.to;
+  let variant = -1;
+  let cookie: string | undefined;
+  if (test && decision.via === 'url' && nowMs < test.endsAt && counted && !isBotAgent(ua)) {
+    const split = splitVisit(d.splitKey, test, {
+      shortId: link.shortId,
+      path: v.path ?? '/',
+      secure: v.secure ?? true,
+      cookie: v.headers.cookie,
+      ip: v.ip,
+      userAgent: ua,
+    });
+    variant = split.variant;
+    cookie = split.cookie;
+    destination = test.urls[variant]!;
+  }
   const sent = v.query ?? '';
   const query = sent && withoutQrMarker(sent);
   // Most visits have no query (or only the marker): their split destination is cached.
-  const parts = tracking(decision.to, link.utm, d.clickIdParam, query);
-  if (parts === undefined) return { kind: 'unusable', destination: decision.to };
+  const parts = tracking(destination, link.utm, d.clickIdParam, query);
+  if (parts === undefined) return { kind: 'unusable', destination };
   const clickId = newId();
   const to = locationWith(parts, clickId);
-  // HEAD requests (link checkers) and prefetches are answered like GET but are not clicks.
-  const click: RawClick | undefined =
-    v.method === 'HEAD' || isPrefetch(v.headers)
-      ? undefined
-      : {
-          id: clickId,
-          workspaceId: link.workspaceId,
-          linkId: link.id,
-          partnerId: link.partnerId,
-          at: nowMs,
-          ip: v.ip,
-          userAgent: ua,
-          referer: v.headers.referer,
-          country: visitor.country,
-          utm: parts.utm,
-          trigger: query === sent ? undefined : 'qr',
-          region: placeFromHeader(v.headers, d.regionHeader, visitor.country),
-          city: placeFromHeader(v.headers, d.cityHeader, visitor.country),
-        };
-  return { kind: 'forward', to, cloaked: decision.cloaked, click };
+  const click: RawClick | undefined = !counted
+    ? undefined
+    : {
+        id: clickId,
+        workspaceId: link.workspaceId,
+        linkId: link.id,
+        partnerId: link.partnerId,
+        at: nowMs,
+        ip: v.ip,
+        userAgent: ua,
+        referer: v.headers.referer,
+        country: visitor.country,
+        utm: parts.utm,
+        trigger: query === sent ? undefined : 'qr',
+        region: placeFromHeader(v.headers, d.regionHeader, visitor.country),
+        city: placeFromHeader(v.headers, d.cityHeader, visitor.country),
+        testId: variant === -1 ? undefined : test!.id,
+        variant: variant === -1 ? undefined : variant,
+      };
+  return { kind: 'forward', to, cloaked: decision.cloaked, click, cookie };
+}
+
+// Bots are never split (they would count as the test's clicks): isbot's verdict per User-Agent,
+// remembered, since real traffic repeats a few thousand of them (as the click writer's cache).
+const BOTS_REMEMBERED = 10_000;
+const botVerdicts = new Map<string, boolean>();
+function isBotAgent(userAgent: string): boolean {
+  let bot = botVerdicts.get(userAgent);
+  if (bot === undefined) {
+    if (botVerdicts.size >= BOTS_REMEMBERED) botVerdicts.clear();
+    botVerdicts.set(userAgent, (bot = isbot(userAgent)));
+  }
+  return bot;
 }

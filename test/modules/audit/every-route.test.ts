@@ -217,6 +217,18 @@ const SCENARIOS: Record<string, Scenario> = {
   },
   'POST /api/payouts/:id/complete': async (f) => byKey(f, 'POST', `/api/payouts/${await payoutIn(f, 'eur')}/complete`, { reference: 'batch-1' }),
   'POST /api/payouts/:id/cancel': async (f) => byKey(f, 'POST', `/api/payouts/${await payoutIn(f, 'gbp')}/cancel`, {}),
+  'POST /api/links/:id/test/complete': async (f) => {
+    const test = {
+      variants: [
+        { url: 'https://example.com/a', weight: 50 },
+        { url: 'https://example.com/b', weight: 50 },
+      ],
+      endsAt: new Date(Date.now() + 86_400_000).toISOString(),
+      metric: 'leads',
+    };
+    const id = idOf(await byKey(f, 'POST', '/api/links', [{ url: `https://example.com/${n()}`, collectionId: f.collectionId, test }]));
+    return byKey(f, 'POST', `/api/links/${id}/test/complete`, { variant: 1 });
+  },
   ...bulk('/api/links', (f) => ({ url: `https://example.com/${n()}`, collectionId: f.collectionId })),
   ...bulk('/api/collections', () => ({ name: `c-${n()}` })),
   ...bulk('/api/tags', () => ({ name: `t-${n()}` })),
@@ -387,6 +399,7 @@ const UNKNOWN_ID_BODIES: Record<string, (unknownId: string) => unknown> = {
   'PATCH /api/utm-templates/:id': () => ({ name: 'unknown' }),
   'POST /api/payouts/:id/complete': () => ({}),
   'POST /api/payouts/:id/cancel': () => ({}),
+  'POST /api/links/:id/test/complete': () => ({}),
   'PATCH /api/commissions': (id) => [{ id, status: 'reversed' }],
   'PATCH /api/webhooks/:id': () => ({ description: 'unknown' }),
   'POST /api/webhooks/:id/recover': () => ({ since: new Date(Date.now() - 3600_000).toISOString() }),

@@ -25,6 +25,8 @@ const COLUMN_KEYS = [
   'region',
   'city',
   'visitorFlags',
+  'testId',
+  'variant',
 ];
 
 /** Reads one line of COPY text back, the way PostgreSQL does. */
@@ -62,6 +64,8 @@ const rawClick = fc.record<RawClick>(
       { nil: undefined },
     ),
     trigger: fc.option(fc.constant('qr' as const), { nil: undefined }),
+    testId: fc.uuid(),
+    variant: fc.integer({ min: 0, max: 3 }),
   },
   { requiredKeys: ['id', 'workspaceId', 'linkId', 'partnerId', 'at', 'ip', 'userAgent', 'referer', 'country'] },
 );
@@ -87,7 +91,9 @@ describe('click records', () => {
           expect(fields).toHaveLength(CLICK_COPY_COLUMNS.length);
           // visitor_flags: 0 without the claims of a batch (store.ts).
           const record = { ...enrichClick(clicks[i]!, lookup), visitorFlags: '0' } as unknown as Record<string, unknown>;
-          const expected = COLUMN_KEYS.map((k) => (typeof record[k] === 'boolean' ? (record[k] ? 't' : 'f') : record[k]));
+          const expected = COLUMN_KEYS.map((k) =>
+            typeof record[k] === 'boolean' ? (record[k] ? 't' : 'f') : typeof record[k] === 'number' ? String(record[k]) : record[k],
+          );
           expect(fields).toEqual(expected);
         });
       }),

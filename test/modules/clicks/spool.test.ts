@@ -35,27 +35,31 @@ const aClick = (over: Partial<RawClick> = {}): RawClick => ({
 const uuid = fc.uuid({ version: 4 });
 // Whatever a visitor's query decodes to: tabs, newlines, backslashes, a literal `\N`, ''.
 const utmValue = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\\N', '\\', '\t', ''));
-const rawClick = fc.record({
-  id: uuid,
-  workspaceId: uuid,
-  linkId: uuid,
-  partnerId: fc.option(uuid, { nil: null }),
-  at: fc.integer({ min: 0, max: 253402300799999 }),
-  ip: fc.string({ unit: 'binary', maxLength: 50 }),
-  userAgent: fc.string({ unit: 'binary', maxLength: 300 }),
-  referer: fc.option(fc.string({ unit: 'binary', maxLength: 300 }), { nil: undefined }),
-  country: fc.option(fc.string({ unit: 'binary', maxLength: 4 }), { nil: undefined }),
-  // One to five values (a click with none has no utm object).
-  utm: fc.option(
-    fc
-      .record({ source: utmValue, medium: utmValue, campaign: utmValue, term: utmValue, content: utmValue }, { requiredKeys: [] })
-      .filter((u) => Object.keys(u).length > 0),
-    { nil: undefined },
-  ),
-  trigger: fc.option(fc.constant('qr' as const), { nil: undefined }),
-  region: fc.option(fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\\N', 'Île-de-France, FR')), { nil: undefined }),
-  city: fc.option(fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\\N', 'Zürich, CH')), { nil: undefined }),
-});
+const rawClick = fc
+  .record({
+    id: uuid,
+    workspaceId: uuid,
+    linkId: uuid,
+    partnerId: fc.option(uuid, { nil: null }),
+    at: fc.integer({ min: 0, max: 253402300799999 }),
+    ip: fc.string({ unit: 'binary', maxLength: 50 }),
+    userAgent: fc.string({ unit: 'binary', maxLength: 300 }),
+    referer: fc.option(fc.string({ unit: 'binary', maxLength: 300 }), { nil: undefined }),
+    country: fc.option(fc.string({ unit: 'binary', maxLength: 4 }), { nil: undefined }),
+    // One to five values (a click with none has no utm object).
+    utm: fc.option(
+      fc
+        .record({ source: utmValue, medium: utmValue, campaign: utmValue, term: utmValue, content: utmValue }, { requiredKeys: [] })
+        .filter((u) => Object.keys(u).length > 0),
+      { nil: undefined },
+    ),
+    trigger: fc.option(fc.constant('qr' as const), { nil: undefined }),
+    region: fc.option(fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\\N', 'Île-de-France, FR')), { nil: undefined }),
+    city: fc.option(fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\\N', 'Zürich, CH')), { nil: undefined }),
+    // An A/B test's click has both (operations.md §20), any other neither.
+    test: fc.option(fc.record({ testId: uuid, variant: fc.integer({ min: 0, max: 3 }) }), { nil: undefined }),
+  })
+  .map(({ test, ...c }): RawClick => (test ? { ...c, ...test } : c));
 
 /** The line an instance of the v1 format wrote: the first nine fields of today's. */
 const v1Line = (c: RawClick) => `${spoolLine(c).slice(0, -1).split('\t').slice(0, 9).join('\t')}\n`;
@@ -111,7 +115,7 @@ describe('spool format', () => {
       fc.property(fc.array(rawClick, { maxLength: 10 }), (clicks) => {
         const { clicks: read, skipped } = parseSpool(`linktrail-clicks v1\n${clicks.map(v1Line).join('')}`);
         expect(skipped).toBe(0);
-        expect(read).toEqual(clicks.map(({ utm: _utm, trigger: _trigger, region: _r, city: _c, ...v1 }) => v1));
+        expect(read).toEqual(clicks.map(({ utm: _utm, trigger: _trigger, region: _r, city: _c, testId: _t, variant: _v, ...v1 }) => v1));
       }),
       { numRuns: 200 },
     );
@@ -123,19 +127,40 @@ describe('spool format', () => {
         const v2 = clicks.map((c) => `${spoolLine(c).slice(0, -1).split('\t').slice(0, 15).join('\t')}\n`).join('');
         const { clicks: read, skipped } = parseSpool(`linktrail-clicks v2\n${v2}`);
         expect(skipped).toBe(0);
-        expect(read).toEqual(clicks.map(({ region: _r, city: _c, ...v2click }) => v2click));
+        expect(read).toEqual(clicks.map(({ region: _r, city: _c, testId: _t, variant: _v, ...v2click }) => v2click));
       }),
       { numRuns: 100 },
     );
   });
 
+  test('v3 files, left by an older instance, are still read: their clicks joined no test', () => {
+    fc.assert(
+      fc.property(fc.array(rawClick, { maxLength: 10 }), (clicks) => {
+        const v3 = clicks.map((c) => `${spoolLine(c).slice(0, -1).split('\t').slice(0, 17).join('\t')}\n`).join('');
+        const { clicks: read, skipped } = parseSpool(`linktrail-clicks v3\n${v3}`);
+        expect(skipped).toBe(0);
+        expect(read).toEqual(clicks.map(({ testId: _t, variant: _v, ...v3click }) => v3click));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  test('a test id without a variant, or a variant that is no digit, is skipped', () => {
+    const line = spoolLine(aClick({ testId: newId(), variant: 1 }))
+      .slice(0, -1)
+      .split('\t');
+    expect(parseSpool(`${SPOOL_HEADER}${[...line.slice(0, 18), '\\N'].join('\t')}\n`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`${SPOOL_HEADER}${[...line.slice(0, 18), '12'].join('\t')}\n`)).toEqual({ clicks: [], skipped: 1 });
+  });
+
   test('a line of the other version, an unknown trigger or an unknown header is skipped, not misread', () => {
     const c = aClick({ utm: { source: 'news' }, trigger: 'qr' });
-    expect(SPOOL_HEADER).toBe('linktrail-clicks v3\n');
+    expect(SPOOL_HEADER).toBe('linktrail-clicks v4\n');
     expect(parseSpool(`linktrail-clicks v1\n${spoolLine(c)}`)).toEqual({ clicks: [], skipped: 1 });
     expect(parseSpool(`${SPOOL_HEADER}${v1Line(c)}`)).toEqual({ clicks: [], skipped: 1 });
     expect(parseSpool(`${SPOOL_HEADER}${spoolLine(c).replace(/\tqr\t/, '\tlink\t')}`)).toEqual({ clicks: [], skipped: 1 });
-    expect(parseSpool(`linktrail-clicks v4\n${spoolLine(c)}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`linktrail-clicks v5\n${spoolLine(c)}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`linktrail-clicks v3\n${spoolLine(c)}`)).toEqual({ clicks: [], skipped: 1 });
     expect(parseSpool(`linktrail-clicks v2\n${spoolLine(c)}`)).toEqual({ clicks: [], skipped: 1 });
     expect(parseSpool(`${SPOOL_HEADER}${spoolLine(c)}`).clicks).toEqual([c]);
   });

@@ -49,13 +49,16 @@ describe('click batches (COPY on PostgreSQL, JSON on the embedded engine)', () =
       ...click(workspaceId, linkId, r),
       // UTM values come from visitors' query strings too: any text, NUL removed, 255 characters at most.
       ...(i % 2 === 0 ? { utm: { source: r ?? 'x', medium: 'e\0mail', campaign: 'c'.repeat(300), content: '\\N' }, trigger: 'qr' as const } : {}),
+      // A click of an A/B test keeps its test and variant (operations.md §20).
+      ...(i === 1 ? { testId: newId(), variant: 2 } : {}),
     }));
     await storeClicks(t.database, batch, noLookup);
     const stored = await rows<{ id: string; createdAt: Date; referrerUrl: string | null }>(
       t.database.db,
       sql`SELECT id, workspace_id AS "workspaceId", link_id AS "linkId", partner_id AS "partnerId", created_at AS "createdAt",
                  country, device, browser, os, referrer, referrer_url AS "referrerUrl", bot, utm_source AS "utmSource",
-                 utm_medium AS "utmMedium", utm_campaign AS "utmCampaign", utm_term AS "utmTerm", utm_content AS "utmContent", trigger, region, city
+                 utm_medium AS "utmMedium", utm_campaign AS "utmCampaign", utm_term AS "utmTerm", utm_content AS "utmContent", trigger, region, city,
+                 test_id AS "testId", variant
           FROM clicks WHERE link_id = ${linkId}`,
     );
     expect(stored).toHaveLength(batch.length);

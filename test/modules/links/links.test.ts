@@ -226,8 +226,9 @@ describe('the Link record', () => {
     const [link] = await f.api.create([{ ...item, id: randomUUID(), shortUrl: 'https://evil.test/x', qrCode: 'https://evil.test/q', unknown: 1 }]);
 
     for (const field of LINK_FIELDS) expect(link).toHaveProperty(field);
-    // Nothing internal (sealed password, workspace, deletion) leaks into the record (aliases: the §13 extension; qrDesign: §14's; domain, key, shortId: §21's).
-    for (const key of Object.keys(link!)) expect([...LINK_FIELDS, 'updatedAt', 'aliases', 'qrDesign', 'domain', 'key', 'shortId']).toContain(key);
+    // Nothing internal (sealed password, workspace, deletion) leaks into the record (aliases: the §13 extension; qrDesign: §14's; domain, key, shortId: §21's; test, testId: §20's).
+    for (const key of Object.keys(link!))
+      expect([...LINK_FIELDS, 'updatedAt', 'aliases', 'qrDesign', 'domain', 'key', 'shortId', 'test', 'testId']).toContain(key);
     const { expiresAt, ...rest } = item;
     expect(link).toMatchObject(rest);
     expect(link!.expiresAt).toMatch(ISO);

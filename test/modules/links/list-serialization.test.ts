@@ -129,6 +129,17 @@ describe('JSON.stringify and the schema serializer agree on any Link record', ()
       errorCorrection: fc.constantFrom('L', 'M', 'Q', 'H'),
       logoId: fc.option(uuid, { nil: null }),
     }),
+    test: fc.option(
+      fc.record({
+        variants: fc.array(fc.record({ url: text, weight: fc.integer({ min: 10, max: 90 }) }), { minLength: 2, maxLength: 4 }),
+        endsAt: instant,
+        metric: fc.constantFrom('leads', 'sales', 'revenue'),
+        currency: fc.option(text, { nil: null }),
+        autoApply: fc.boolean(),
+      }),
+      { nil: null },
+    ),
+    testId: fc.option(uuid, { nil: null }),
     createdAt: instant,
     updatedAt: instant,
   });

@@ -1359,6 +1359,24 @@ export interface components {
                  */
                 logoId: string | null;
             };
+            /** @description Extension: the running A/B test (see the write schema), null when none; its results at GET /api/links/{id}/test */
+            test: {
+                variants: {
+                    url: string;
+                    weight: number;
+                }[];
+                /** Format: date-time */
+                endsAt: string;
+                /** @enum {string} */
+                metric: "leads" | "sales" | "revenue";
+                currency: string | null;
+                autoApply: boolean;
+            } | null;
+            /**
+             * Format: uuid
+             * @description Extension: the running test's id (clicks that joined it record it), null when none
+             */
+            testId: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -6033,6 +6051,33 @@ export interface operations {
                     domain?: string;
                     /** @description Extension: the short path chosen for the link on its domain (shortUrl becomes `<scheme>://<domain>/<key>`; the short id keeps redirecting too). 1–190 characters of a-z A-Z 0-9 `-` `_` `.` `/`, no leading, trailing or doubled `/`, no `.` or `..` segment (else 400 invalid_field, reason key_invalid); compared exactly (case matters), a visit with one trailing slash matches. Unique server-wide per host together with aliases: 400 `key_taken` for a key a link, an alias or (on the short-link host) a short id holds, or one a link gave up (deleted, or its key changed) less than 30 days ago; on the short-link host 400 `key_reserved` for a path the service serves (app, api, admin, docs, apply, embed, oauth, webhooks, internal, healthz, readyz, metrics, attribution.js, favicon.ico, .well-known, the un-prefixed API forms track, links, tags, collections, partners, customers, analytics, and any path under them; compared ignoring case). Both name the item (`[2].key`), and a bulk write stays all-or-nothing. Without a key, a link on a claimed domain takes its short id as key. On update omitted keeps it (also when the domain changes), null gives the chosen key up. */
                     key?: string | null;
+                    /** @description Extension: an A/B test of destinations, on the plans with device targeting (without it, a 400 naming the feature, on an update too). Visitors who reach the default url (not sent to the ios, android or a geo destination; not bots, HEAD requests, prefetches) are split between the variants by weight: the same visitor keeps the same variant (a cookie for 7 days, else a hash of the test, address and user agent). Clicks record `testId` and `variant`. The test splits until endsAt; then (or at POST /api/links/{id}/test/complete) it is completed and, with autoApply, the winner becomes the link's url. On update omitted keeps it, null ends it without a winner, and other variants (urls or weights) end the running test without a winner and start a new one with a new testId; the same variants keep it (endsAt, metric, currency and autoApply may change). */
+                    test?: {
+                        /** @description 2 to 4 variants, numbered from 0 in this order */
+                        variants: {
+                            /** @description A destination of the test. https URL: absolute, with a host; stored and returned in its normalised form (WHATWG URL `href`: e.g. `https:example.com` becomes `https://example.com/`, an internationalised host is stored in punycode, non-ASCII in path and query percent-encoded); control characters or whitespace at either end are refused; at most 4096 characters once normalised */
+                            url: string;
+                            /** @description Share of the visitors, in percent; the weights add up to 100 */
+                            weight: number;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description When the test ends: after now, at most 90 days ahead
+                         */
+                        endsAt: string;
+                        /**
+                         * @description What picks the winner: the share of test clicks with a lead, with a sale, or the net revenue per test click
+                         * @enum {string}
+                         */
+                        metric: "leads" | "sales" | "revenue";
+                        /** @description ISO 4217 code of the revenue counted; required with the revenue metric */
+                        currency?: string;
+                        /**
+                         * @description At the end the winner becomes the link's url (default true)
+                         * @default true
+                         */
+                        autoApply?: boolean;
+                    } | null;
                 }[];
             };
         };
@@ -6247,6 +6292,33 @@ export interface operations {
                     domain?: string;
                     /** @description Extension: the short path chosen for the link on its domain (shortUrl becomes `<scheme>://<domain>/<key>`; the short id keeps redirecting too). 1–190 characters of a-z A-Z 0-9 `-` `_` `.` `/`, no leading, trailing or doubled `/`, no `.` or `..` segment (else 400 invalid_field, reason key_invalid); compared exactly (case matters), a visit with one trailing slash matches. Unique server-wide per host together with aliases: 400 `key_taken` for a key a link, an alias or (on the short-link host) a short id holds, or one a link gave up (deleted, or its key changed) less than 30 days ago; on the short-link host 400 `key_reserved` for a path the service serves (app, api, admin, docs, apply, embed, oauth, webhooks, internal, healthz, readyz, metrics, attribution.js, favicon.ico, .well-known, the un-prefixed API forms track, links, tags, collections, partners, customers, analytics, and any path under them; compared ignoring case). Both name the item (`[2].key`), and a bulk write stays all-or-nothing. Without a key, a link on a claimed domain takes its short id as key. On update omitted keeps it (also when the domain changes), null gives the chosen key up. */
                     key?: string;
+                    /** @description Extension: an A/B test of destinations, on the plans with device targeting (without it, a 400 naming the feature, on an update too). Visitors who reach the default url (not sent to the ios, android or a geo destination; not bots, HEAD requests, prefetches) are split between the variants by weight: the same visitor keeps the same variant (a cookie for 7 days, else a hash of the test, address and user agent). Clicks record `testId` and `variant`. The test splits until endsAt; then (or at POST /api/links/{id}/test/complete) it is completed and, with autoApply, the winner becomes the link's url. On update omitted keeps it, null ends it without a winner, and other variants (urls or weights) end the running test without a winner and start a new one with a new testId; the same variants keep it (endsAt, metric, currency and autoApply may change). */
+                    test?: {
+                        /** @description 2 to 4 variants, numbered from 0 in this order */
+                        variants: {
+                            /** @description A destination of the test. https URL: absolute, with a host; stored and returned in its normalised form (WHATWG URL `href`: e.g. `https:example.com` becomes `https://example.com/`, an internationalised host is stored in punycode, non-ASCII in path and query percent-encoded); control characters or whitespace at either end are refused; at most 4096 characters once normalised */
+                            url: string;
+                            /** @description Share of the visitors, in percent; the weights add up to 100 */
+                            weight: number;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description When the test ends: after now, at most 90 days ahead
+                         */
+                        endsAt: string;
+                        /**
+                         * @description What picks the winner: the share of test clicks with a lead, with a sale, or the net revenue per test click
+                         * @enum {string}
+                         */
+                        metric: "leads" | "sales" | "revenue";
+                        /** @description ISO 4217 code of the revenue counted; required with the revenue metric */
+                        currency?: string;
+                        /**
+                         * @description At the end the winner becomes the link's url (default true)
+                         * @default true
+                         */
+                        autoApply?: boolean;
+                    };
                 }[];
             };
         };
@@ -7457,8 +7529,8 @@ export interface operations {
                 startDate?: string;
                 /** @description ISO 8601 date or date-time; a date means the end of that UTC day. Inclusive. After year 9999 (e.g. 9999-12-31 or a date-time pushed past it by its offset): no upper limit. */
                 endDate?: string;
-                /** @description Totals per group instead of click records: [{ key, clicks, visitors, leads, sales, saleAmount, revenue, refunded }] (visitors, revenue and refunded are extensions; revenue and refunded per currency, as CSV cells of JSON text, as is previous with compare). Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), region and city ("<name>, <country code>", from trusted edge headers REGION_HEADER and CITY_HEADER, else the operator's city database GEOIP_CITY_DB; (unknown) without either), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link's, or the visitor's own), trigger (qr: opened from the link's QR code; via: reported by the attribution script on the site itself; coupon: leads and sales by a partner's coupon code, no click counted; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link's current collection and tags) and partner (the click's partner). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name. referrer_url of the whole workspace, for UTC days that are over: each day keeps its 500 most-clicked URLs and every URL with a lead or a sale, and counts its other clicks under (other), so a range of days reads a bounded number of rows; whole calendar months, hours and one link's or partner's URLs keep every URL. */
-                groupBy?: "timeseries" | "country" | "continent" | "region" | "city" | "device" | "browser" | "os" | "referrer" | "referrer_url" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "trigger" | "link" | "collection" | "tag" | "partner";
+                /** @description Totals per group instead of click records: [{ key, clicks, visitors, leads, sales, saleAmount, revenue, refunded }] (visitors, revenue and refunded are extensions; revenue and refunded per currency, as CSV cells of JSON text, as is previous with compare). Extensions beyond the original seven: continent (from the country: AF, AN, AS, EU, NA, OC, SA), region and city ("<name>, <country code>", from trusted edge headers REGION_HEADER and CITY_HEADER, else the operator's city database GEOIP_CITY_DB; (unknown) without either), referrer_url, utm_source, utm_medium, utm_campaign, utm_term, utm_content (the UTM values the visitor was sent to the destination with: the link's, or the visitor's own), trigger (qr: opened from the link's QR code; via: reported by the attribution script on the site itself; coupon: leads and sales by a partner's coupon code, no click counted; link: any other way), collection, tag (a link with several tags counts in each; grouped by the link's current collection and tags) and partner (the click's partner), and variant (with linkId only: the index of the A/B test variant the click joined, 0 to 3, its leads and sales with it; (none) for clicks outside any test; a link's successive tests count under the same indexes, so narrow the period to one test's). A missing value is (unknown) for country, device, browser, os and referrer, (none) for the others. Rows keyed by an id carry names: link rows shortUrl and title, collection, tag and partner rows name. referrer_url of the whole workspace, for UTC days that are over: each day keeps its 500 most-clicked URLs and every URL with a lead or a sale, and counts its other clicks under (other), so a range of days reads a bounded number of rows; whole calendar months, hours and one link's or partner's URLs keep every URL. */
+                groupBy?: "timeseries" | "country" | "continent" | "region" | "city" | "device" | "browser" | "os" | "referrer" | "referrer_url" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "trigger" | "link" | "collection" | "tag" | "partner" | "variant";
                 /** @description With groupBy=timeseries; default day */
                 interval?: "hour" | "day" | "month";
                 /** @description With groupBy and startDate (extension): each row gains previous, the same group's clicks, leads, sales and revenue in an earlier period of the same length. previous: the period just before (as many whole days when both bounds are whole days of the time zone, else as many milliseconds); year: the same dates and times one year before (29 February becomes 28). Without endDate the period ends now. A breakdown compares its own rows (a group seen only in the earlier period is not listed). A timeseries puts the i-th bucket of the earlier period beside the i-th of the current one, and lists every bucket where either period has data, so the rows' previous figures add up to the earlier period's totals; when the earlier period has more buckets (a month interval over months of unequal length, a leap day), its last ones sit beside buckets after the current period's end. */

@@ -12,7 +12,8 @@ import { Table } from '../../ui/table.js';
 import { hasVisitors, MetricCells, metricColumns, type Group } from './metrics.js';
 
 export type { Group };
-export type Dimension = Exclude<NonNullable<AnalyticsQuery['groupBy']>, 'timeseries'>;
+// variant (an A/B test's) needs one link: the link page shows it, not the breakdowns.
+export type Dimension = Exclude<NonNullable<AnalyticsQuery['groupBy']>, 'timeseries' | 'variant'>;
 export type AnalyticsQuery = NonNullable<paths['/api/analytics']['get']['parameters']['query']>;
 
 /** A row's filter of the whole view: its key as the value of the breakdown's filter parameter. */

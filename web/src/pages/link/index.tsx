@@ -8,6 +8,7 @@ import type { PageProps } from '../../session.js';
 import { useFormats } from '../analytics/format.js';
 import { AnalyticsView } from '../analytics/view.js';
 import { useViewState } from '../analytics/view-state.js';
+import { AbTest } from './ab-test.js';
 import { LinkEvents } from './events.js';
 import { QrDesigner } from './qr-designer.js';
 import { strings } from './strings.js';
@@ -18,7 +19,7 @@ import { Empty, Loading, LoadFailure } from '../../ui/states.js';
 type Link = components['schemas']['Link'];
 type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'missing' } | { kind: 'ready'; link: Link };
 
-/** One link: its short URL (with a copy button), destination and title, its analytics, its leads and sales. */
+/** One link: its short URL (with a copy button), destination and title, its analytics, its A/B test, its leads and sales. */
 export function LinkPage({ params, workspace }: PageProps) {
   const s = useStrings(strings);
   const f = useFormats();
@@ -63,6 +64,7 @@ export function LinkPage({ params, workspace }: PageProps) {
             <h2 id="link-analytics">{s.analytics}</h2>
             <AnalyticsView linkId={state.link.id} />
           </section>
+          <AbTest link={state.link} canWrite={workspace.scopes.includes('linksWrite')} f={f} onLinkChanged={() => setAttempt((n) => n + 1)} />
           <LinkEvents linkId={state.link.id} tz={view.tz} s={s} f={f} />
           <QrDesigner link={state.link} canWrite={workspace.scopes.includes('linksWrite')} onSaved={(link) => setState({ kind: 'ready', link })} />
         </>
