@@ -65,7 +65,7 @@ afterAll(async () => {
 // The route table, in families
 // ---------------------------------------------------------------------------------------------
 
-type Family = 'scoped' | 'public' | 'people' | 'oauth' | 'redirect' | 'admin' | 'service' | 'inbound' | 'embed' | 'apply';
+type Family = 'scoped' | 'public' | 'people' | 'oauth' | 'redirect' | 'admin' | 'service' | 'inbound' | 'embed' | 'apply' | 'browser';
 
 interface Route {
   method: string;
@@ -103,8 +103,10 @@ const PEOPLE_PUBLIC = new Set([
 const SSO_BROWSER = new Set(['/api/auth/sso', '/api/auth/sso/callback']);
 
 function familyOf(r: RouteOptions): Family | undefined {
-  const config = (r.config ?? {}) as { scope?: string; public?: boolean; account?: string };
+  const config = (r.config ?? {}) as { scope?: string; public?: boolean; account?: string; publishableKey?: boolean };
   const url = r.url ?? '';
+  // Browser tracking (operations.md §19): a workspace's publishable key from an allowed Origin, nothing else.
+  if (config.publishableKey) return 'browser';
   if (config.scope) return 'scoped';
   if (config.account || PEOPLE_PUBLIC.has(url)) return 'people';
   if (url.startsWith('/oauth/') || url === '/.well-known/oauth-authorization-server' || SSO_BROWSER.has(url)) return 'oauth';
@@ -167,6 +169,8 @@ const DOCUMENTED: Record<Family, readonly number[]> = {
   embed: [400, 401, 413, 415],
   // The page (200, its form's thank-you), 202 an application taken (whoever applied), an unknown or closed program 404, throttled 429.
   apply: [200, 202, 400, 404, 413, 415, 429],
+  // No request here holds a live publishable key: 401, 403 origin_not_allowed, a preflight's 204, or a body refused first.
+  browser: [204, 400, 401, 403, 413, 415, 429],
   // operations.md §7: 204 is logout; 403 owner_required; 404 a workspace, member, invite, key, session or token not yours.
   // §15: 202 is a password reset asked for (whatever the address).
   people: [200, 201, 202, 204, 400, 401, 403, 404, 429],
@@ -650,7 +654,7 @@ describe('the route table', () => {
   it('puts every registered route in a family this fuzz knows (a new route must be added to one)', () => {
     const routes = allRoutes();
     expect(routes.filter((r) => r.family === 'scoped').length).toBeGreaterThan(10);
-    for (const f of ['public', 'people', 'oauth', 'redirect', 'admin', 'service', 'inbound', 'embed', 'apply'] as const)
+    for (const f of ['public', 'people', 'oauth', 'redirect', 'admin', 'service', 'inbound', 'embed', 'apply', 'browser'] as const)
       expect(
         routes.some((r) => r.family === f),
         f,
@@ -795,6 +799,37 @@ describe('hostile input on the partner application page and its route', () => {
               payload: route.method === 'POST' ? (payload ?? undefined) : undefined,
             },
             expect: { family: 'apply' as const },
+          }));
+        const failure = await fuzz(ctx, route, 30, arbitrary);
+        if (failure) failures.push(failure);
+      }
+      return failures;
+    });
+  }, 240_000);
+});
+
+describe('hostile input on the browser-tracking routes', () => {
+  it('answers only documented statuses with the standard error body, whatever the credentials, origin and body', async () => {
+    const routes = routesOf('browser');
+    expect(routes.length).toBeGreaterThanOrEqual(6);
+    await withWorld(async (ctx) => {
+      const failures: string[] = [];
+      for (const route of routes) {
+        const arbitrary = fc
+          .record({
+            auth: authHeaders(ctx.w.creds),
+            other: otherHeaders([ctx.w.passCookie]),
+            query: queryFor(undefined, ctx.w.pools),
+            payload: fc.option(payloadFor(route.body, ctx.w.pools), { freq: 4 }),
+          })
+          .map(({ auth, other, query, payload }) => ({
+            req: {
+              method: route.method,
+              url: withQuery(route.url, query),
+              headers: { ...other, ...auth } as Record<string, string>,
+              payload: route.method === 'POST' ? (payload ?? undefined) : undefined,
+            },
+            expect: { family: 'browser' as const },
           }));
         const failure = await fuzz(ctx, route, 30, arbitrary);
         if (failure) failures.push(failure);
