@@ -191,6 +191,7 @@ describe('rotating SECRET with SECRET_PREVIOUS and `linktrail secrets reseal`', 
       ['user_totp', 'seed_sealed', 0, 0, 0],
       ['sso_connections', 'client_secret_sealed', 0, 0, 0],
       ['partners', 'payout_details_sealed', 0, 0, 0],
+      ['publishable_keys', 'key_sealed', 0, 0, 0],
     ]);
     expect(report.columns[0]!.unopenableIds).toEqual([f.unknownLinkId]);
   });

@@ -266,6 +266,7 @@ describe('two runtimes on one database', () => {
     const jobs = [
       'audit.retention',
       'commissions.click-rewards',
+      'link-tests.completion',
       'mfa.failures',
       'password-reset.forget',
       'sessions.sign-in-visitors',
