@@ -746,96 +746,55 @@ describe('hostile input on the public /api routes (QR codes, OpenAPI)', () => {
   }, 240_000);
 });
 
+/**
+ * Fuzzes the routes of a family no workspace credential opens (the embedded page, applications,
+ * browser tracking): any credential, header and query, and a body (shaped by the route's schema
+ * when `shapedBodies`) on POST; every answer must be one the family documents.
+ */
+async function fuzzOwnFamily(family: 'embed' | 'apply' | 'browser', minRoutes: number, shapedBodies: boolean): Promise<void> {
+  const routes = routesOf(family);
+  expect(routes.length).toBeGreaterThanOrEqual(minRoutes);
+  await withWorld(async (ctx) => {
+    const failures: string[] = [];
+    for (const route of routes) {
+      const arbitrary = fc
+        .record({
+          auth: authHeaders(ctx.w.creds),
+          other: otherHeaders([ctx.w.passCookie]),
+          query: queryFor(undefined, ctx.w.pools),
+          payload: fc.option(payloadFor(shapedBodies ? route.body : undefined, ctx.w.pools), { freq: 4 }),
+        })
+        .map(({ auth, other, query, payload }) => ({
+          req: {
+            method: route.method,
+            url: withQuery(route.url, query),
+            headers: { ...other, ...auth } as Record<string, string>,
+            payload: route.method === 'POST' ? (payload ?? undefined) : undefined,
+          },
+          expect: { family },
+        }));
+      const failure = await fuzz(ctx, route, 30, arbitrary);
+      if (failure) failures.push(failure);
+    }
+    return failures;
+  });
+}
+
 describe('hostile input on the embedded referral page and its API', () => {
   it('answers 401 to every credential and body that is no live page token (400/413/415 for a body refused first), with the standard error body or a page', async () => {
-    const routes = routesOf('embed');
-    expect(routes.length).toBeGreaterThanOrEqual(3);
-    await withWorld(async (ctx) => {
-      const failures: string[] = [];
-      for (const route of routes) {
-        const arbitrary = fc
-          .record({
-            auth: authHeaders(ctx.w.creds),
-            other: otherHeaders([ctx.w.passCookie]),
-            query: queryFor(undefined, ctx.w.pools),
-            payload: fc.option(payloadFor(undefined, ctx.w.pools), { freq: 4 }),
-          })
-          .map(({ auth, other, query, payload }) => ({
-            req: {
-              method: route.method,
-              url: withQuery(route.url, query),
-              headers: { ...other, ...auth } as Record<string, string>,
-              payload: route.method === 'POST' ? (payload ?? undefined) : undefined,
-            },
-            expect: { family: 'embed' as const },
-          }));
-        const failure = await fuzz(ctx, route, 30, arbitrary);
-        if (failure) failures.push(failure);
-      }
-      return failures;
-    });
+    await fuzzOwnFamily('embed', 3, false);
   }, 240_000);
 });
 
 describe('hostile input on the partner application page and its route', () => {
   it('answers only documented statuses, with the standard error body or a page, whatever the body and credentials', async () => {
-    const routes = routesOf('apply');
-    expect(routes.length).toBeGreaterThanOrEqual(3);
-    await withWorld(async (ctx) => {
-      const failures: string[] = [];
-      for (const route of routes) {
-        const arbitrary = fc
-          .record({
-            auth: authHeaders(ctx.w.creds),
-            other: otherHeaders([ctx.w.passCookie]),
-            query: queryFor(undefined, ctx.w.pools),
-            payload: fc.option(payloadFor(route.body, ctx.w.pools), { freq: 4 }),
-          })
-          .map(({ auth, other, query, payload }) => ({
-            req: {
-              method: route.method,
-              url: withQuery(route.url, query),
-              headers: { ...other, ...auth } as Record<string, string>,
-              payload: route.method === 'POST' ? (payload ?? undefined) : undefined,
-            },
-            expect: { family: 'apply' as const },
-          }));
-        const failure = await fuzz(ctx, route, 30, arbitrary);
-        if (failure) failures.push(failure);
-      }
-      return failures;
-    });
+    await fuzzOwnFamily('apply', 3, true);
   }, 240_000);
 });
 
 describe('hostile input on the browser-tracking routes', () => {
   it('answers only documented statuses with the standard error body, whatever the credentials, origin and body', async () => {
-    const routes = routesOf('browser');
-    expect(routes.length).toBeGreaterThanOrEqual(6);
-    await withWorld(async (ctx) => {
-      const failures: string[] = [];
-      for (const route of routes) {
-        const arbitrary = fc
-          .record({
-            auth: authHeaders(ctx.w.creds),
-            other: otherHeaders([ctx.w.passCookie]),
-            query: queryFor(undefined, ctx.w.pools),
-            payload: fc.option(payloadFor(route.body, ctx.w.pools), { freq: 4 }),
-          })
-          .map(({ auth, other, query, payload }) => ({
-            req: {
-              method: route.method,
-              url: withQuery(route.url, query),
-              headers: { ...other, ...auth } as Record<string, string>,
-              payload: route.method === 'POST' ? (payload ?? undefined) : undefined,
-            },
-            expect: { family: 'browser' as const },
-          }));
-        const failure = await fuzz(ctx, route, 30, arbitrary);
-        if (failure) failures.push(failure);
-      }
-      return failures;
-    });
+    await fuzzOwnFamily('browser', 6, true);
   }, 240_000);
 });
 
