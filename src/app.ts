@@ -15,13 +15,15 @@ export interface AppOptions {
 export async function buildApp(w: Wiring, parts: readonly ModuleParts[], o: AppOptions = {}): Promise<App> {
   const { config, clock } = w;
   const server = Object.assign({}, ...parts.map((p) => p.server ?? {})) as NonNullable<ModuleParts['server']>;
+  // Every module's fast path, in the modules' order: the first that answers takes the request (each refuses others' requests by method or path at once).
+  const fastPaths = parts.flatMap((p) => p.server?.fastPath ?? []);
   if (!server.notFoundPage) throw new Error('no module gives the not-found page (the redirect does)');
   const app = await createServer({
     baseUrl: config.baseUrl,
     trustProxy: config.trustProxy,
     logger: w.logger,
     requestTimeoutMs: o.requestTimeoutMs,
-    fastPath: server.fastPath,
+    fastPath: fastPaths.length <= 1 ? fastPaths[0] : (req, res) => fastPaths.some((answers) => answers(req, res)),
     rewriteUrl: server.rewriteUrl,
     notFoundPage: server.notFoundPage,
     ping: () => w.database.ping(),

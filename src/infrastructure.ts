@@ -15,6 +15,7 @@ import { openCountryLookup } from './infra/country.js';
 import { LastUsedTracker } from './infra/last-used.js';
 import { TableStatsKeeper } from './infra/table-stats.js';
 import { MemoryVisitorMarks, RedisVisitorMarks, type VisitorMarks } from './infra/visitor-marks.js';
+import { RedisClickGate, SeparateClickGate, type ClickGate } from './infra/click-gate.js';
 import { recordKeyUses } from './modules/keys/service.js';
 import { recordSessionsSeen } from './modules/sessions/service.js';
 import { recordTokenUses } from './modules/tokens/service.js';
@@ -124,6 +125,7 @@ export async function openInfrastructure(config: Config, options: Infrastructure
   if (redis && !(await ready(redis, 5000))) logger.warn('redis not connected after 5 s; starting with in-process limits until it is');
   const limiter: RateLimiter = redis ? new RedisRateLimiter(redis, logger) : new MemoryRateLimiter();
   const visitorMarks: VisitorMarks = redis ? new RedisVisitorMarks(redis, logger) : new MemoryVisitorMarks();
+  const clickGate: ClickGate = redis ? new RedisClickGate(redis, limiter, visitorMarks) : new SeparateClickGate(limiter, visitorMarks);
   const lastUsed = {
     keys: new LastUsedTracker(
       (batch) => recordKeyUses({ ctx: database, input: batch }),
@@ -165,6 +167,7 @@ export async function openInfrastructure(config: Config, options: Infrastructure
     bus,
     limiter,
     visitorMarks,
+    clickGate,
     lookupCountry,
     cities,
     tableStats,

@@ -17,6 +17,7 @@ import type { LastUsedTracker } from './infra/last-used.js';
 import type { MaintenanceJob } from './infra/maintenance.js';
 import type { TableStatsKeeper } from './infra/table-stats.js';
 import type { VisitorMarks } from './infra/visitor-marks.js';
+import type { ClickGate } from './infra/click-gate.js';
 import type { ClickPipeline } from './modules/clicks/service.js';
 import type { ConversionDeps } from './modules/conversions/service.js';
 import type { ActiveHosts, DomainDeps } from './modules/domains/service.js';
@@ -47,6 +48,8 @@ export interface Infrastructure {
   limiter: RateLimiter;
   /** Marks of visitors already seen (browser tracking's one click per visitor, link and hour): Redis or in process. */
   visitorMarks: VisitorMarks;
+  /** A browser click's windows and visitor mark in one step (one round trip to Redis). */
+  clickGate: ClickGate;
   lookupCountry: CountryLookup;
   /** The operator's city database (GEOIP_CITY_DB); absent: none. */
   cities?: { lookup: PlaceLookup; source: CitySource };

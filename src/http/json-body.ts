@@ -4,7 +4,7 @@ import { JsonScanner, type JsonLimits, type JsonProblem } from './json-scan.js';
 import { checkedBodies, findUnstorable, MAX_JSON_DEPTH } from './text-safety.js';
 
 /** Bulk maximum when no workspace is known yet (operator routes): the largest plan's. */
-const DEFAULT_MAX_ITEMS = 10_000;
+export const DEFAULT_MAX_ITEMS = 10_000;
 /** The scan gives the event loop back after each slice of this many bytes. */
 const SLICE = 256 * 1024;
 /** Arrays longer than this (bytes) are parsed item by item, yielding every few milliseconds. */

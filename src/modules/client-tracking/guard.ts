@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import { headerTokens, PUBLISHABLE_KEY_PREFIX } from '../../http/auth.js';
-import type { RateLimiter } from '../../http/rate-limit.js';
-import { sha256 } from '../../core/secret.js';
+import type { RateDecision, RateLimiter } from '../../http/rate-limit.js';
+import type { GateWindow } from '../../infra/click-gate.js';
 import { clientIp } from '../redirect/service.js';
 import { hostnameAllowed, isWellFormedPublishableKey, originHostname, type KeySite } from '../tracking/service.js';
 import type { Memo } from './memo.js';
@@ -16,7 +16,7 @@ export interface GuardDeps {
   trustProxy: boolean;
   /** CLIENT_TRACKING_PER_MINUTE; undefined: ten times the workspace's API figure. */
   perMinute: number | undefined;
-  /** The site a key names (tracking's siteByKey), by the key's hash; null: no such key. */
+  /** The site a key names (tracking's siteByKey), by the key (public: it is in the site's pages); null: no such key. */
   sites: Memo<KeySite | null>;
   loadSite: (key: string) => Promise<KeySite | undefined>;
 }
@@ -28,11 +28,43 @@ declare module 'fastify' {
   }
 }
 
+/** The site's key works now and the page (`origin`) is on one of its hostnames; else the 401/403 to answer. */
+export function refusalOf(site: KeySite | null, origin: string | undefined, now: number): AppError | undefined {
+  if (!site) return new AppError('credential_invalid');
+  if (site.expiresAt !== null && site.expiresAt <= now) return new AppError('credential_expired');
+  const host = originHostname(origin);
+  if (!host || !hostnameAllowed(site.allowedHostnames, host)) return new AppError('origin_not_allowed');
+  return undefined;
+}
+
+/** The windows a site's request counts in: its visitor's address's, then the site's own. */
+export function windowsOf(d: GuardDeps, site: KeySite, ip: string): GateWindow[] {
+  return [
+    { key: `ctv:${site.workspace.id}:${ip}`, limit: VISITOR_REQUESTS_PER_MINUTE },
+    { key: `ct:${site.workspace.id}`, limit: d.perMinute ?? site.workspace.rateLimitPerMinute * 10 },
+  ];
+}
+
+/** The windows' verdict: `refusal` the 429 to answer, if any, and `headers` the site window's X-RateLimit-*. */
+export function judgeWindows([visitor, pool]: readonly RateDecision[]): { refusal?: AppError; headers: Record<string, string> } {
+  const headers = { 'x-ratelimit-limit': String(pool!.limit), 'x-ratelimit-remaining': String(pool!.remaining), 'x-ratelimit-reset': String(pool!.resetAt) };
+  if (!visitor!.allowed)
+    return { headers, refusal: new AppError('visitor_rate_limited', { retryAfter: visitor!.retryAfter }, { retryAfter: visitor!.retryAfter }) };
+  if (!pool!.allowed) return { headers, refusal: new AppError('rate_limited', { retryAfter: pool!.retryAfter }, { retryAfter: pool!.retryAfter }) };
+  return { headers };
+}
+
+/** The visitor's and the site's windows, counted (both at once: one round trip to Redis; the site's is spent even when the visitor's refuses). */
+export async function countWindows(d: GuardDeps, site: KeySite, ip: string, now: number): Promise<{ refusal?: AppError; headers: Record<string, string> }> {
+  return judgeWindows(await Promise.all(windowsOf(d, site, ip).map((w) => d.limiter.hit(w.key, w.limit, now))));
+}
+
 /**
  * onRequest hook of the browser-tracking routes (operations.md §19): the publishable key (401),
  * a page of an allowed hostname (403 origin_not_allowed, and the CORS answer headers from here
  * on), the visitor's and then the site's own window (429), never the API's. It runs before the
- * body is read.
+ * body is read. POST /api/track/click's common case is answered before the framework by
+ * fast-path.ts, through the same steps.
  */
 export function publishableKeyGuard(d: GuardDeps) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -42,24 +74,15 @@ export function publishableKeyGuard(d: GuardDeps) {
     if (tokens.length > 1) throw new AppError('credential_conflict');
     const key = tokens[0]!;
     if (!key.startsWith(PUBLISHABLE_KEY_PREFIX) || !isWellFormedPublishableKey(key)) throw new AppError('credential_malformed');
-    const site = await d.sites.get(sha256(key).toString('hex'), now, async () => (await d.loadSite(key)) ?? null);
-    if (!site) throw new AppError('credential_invalid');
-    if (site.expiresAt !== null && site.expiresAt <= now) throw new AppError('credential_expired');
+    const site = await d.sites.get(key, now, async () => (await d.loadSite(key)) ?? null);
     const origin = request.headers.origin;
-    const host = originHostname(origin);
-    if (!host || !hostnameAllowed(site.allowedHostnames, host)) throw new AppError('origin_not_allowed');
+    const refused = refusalOf(site, origin, now);
+    if (refused) throw refused;
     void reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
-    const ip = clientIp(request.headers, request.socket.remoteAddress, d.trustProxy);
-    const limit = d.perMinute ?? site.workspace.rateLimitPerMinute * 10;
-    // Both windows at once (one round trip to Redis); the site's is spent even when the visitor's refuses.
-    const [visitor, pool] = await Promise.all([
-      d.limiter.hit(`ctv:${site.workspace.id}:${ip}`, VISITOR_REQUESTS_PER_MINUTE, now),
-      d.limiter.hit(`ct:${site.workspace.id}`, limit, now),
-    ]);
-    void reply.header('x-ratelimit-limit', pool.limit).header('x-ratelimit-remaining', pool.remaining).header('x-ratelimit-reset', pool.resetAt);
-    if (!visitor.allowed) throw new AppError('visitor_rate_limited', { retryAfter: visitor.retryAfter }, { retryAfter: visitor.retryAfter });
-    if (!pool.allowed) throw new AppError('rate_limited', { retryAfter: pool.retryAfter }, { retryAfter: pool.retryAfter });
-    request.clientSite = site;
+    const windows = await countWindows(d, site!, clientIp(request.headers, request.socket.remoteAddress, d.trustProxy), now);
+    void reply.headers(windows.headers);
+    if (windows.refusal) throw windows.refusal;
+    request.clientSite = site!;
   };
 }
 

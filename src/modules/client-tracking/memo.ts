@@ -12,6 +12,12 @@ export class Memo<V> {
     private readonly max = 10_000,
   ) {}
 
+  /** The cached value, or undefined when none is (or it is stale): never loads. */
+  peek(key: string, nowMs: number): V | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.until > nowMs ? hit.value : undefined;
+  }
+
   async get(key: string, nowMs: number, load: () => Promise<V>): Promise<V> {
     const hit = this.entries.get(key);
     if (hit && hit.until > nowMs) return hit.value;

@@ -2,6 +2,7 @@ import { anyWorkspaceAllows, siteByKey, type KeySite } from '../tracking/service
 import { plugin, type ModuleRegistration } from '../../wiring.js';
 import { Memo } from './memo.js';
 import { clientTrackingRoutes } from './routes.js';
+import { fastTrackClick } from './fast-path.js';
 import type { ViaPartner } from './service.js';
 
 /** What the routes cache, a few seconds each: keys, preflight hostnames, partners by referral key, links by short id. */
@@ -22,31 +23,34 @@ export const clientTrackingModule: ModuleRegistration = {
     });
     w.bus.subscribe(() => links.clear());
     const base = { db: w.database.db, clock: w.clock };
+    const guard = {
+      limiter: w.limiter,
+      clock: w.clock,
+      trustProxy: w.config.trustProxy,
+      perMinute: w.config.clientTrackingPerMinute,
+      sites,
+      loadSite: (key: string) => siteByKey({ ctx: { db: base.db, now: base.clock() }, input: { key } }),
+    };
+    const click = {
+      clicks: w.clicks.recorder,
+      marks: w.visitorMarks,
+      countryHeader: w.config.countryHeader,
+      regionHeader: w.config.regionHeader,
+      cityHeader: w.config.cityHeader,
+      partners,
+      links,
+    };
     return {
+      server: { fastPath: fastTrackClick({ db: base.db, guard, click, gate: w.clickGate, log: w.logger }) },
       plugins: [
         plugin(clientTrackingRoutes, {
           ...w.resource,
           trustProxy: w.config.trustProxy,
           conversions: w.conversions,
-          guard: {
-            limiter: w.limiter,
-            clock: w.clock,
-            trustProxy: w.config.trustProxy,
-            perMinute: w.config.clientTrackingPerMinute,
-            sites,
-            loadSite: (key) => siteByKey({ ctx: { db: base.db, now: base.clock() }, input: { key } }),
-          },
+          guard,
           allows: (hostname) =>
             hostnames.get(hostname, w.clock().getTime(), () => anyWorkspaceAllows({ ctx: { db: base.db, now: base.clock() }, input: { hostname } })),
-          click: {
-            clicks: w.clicks.recorder,
-            marks: w.visitorMarks,
-            countryHeader: w.config.countryHeader,
-            regionHeader: w.config.regionHeader,
-            cityHeader: w.config.cityHeader,
-            partners,
-            links,
-          },
+          click,
         }),
       ],
     };

@@ -71,23 +71,66 @@ function utmOf(url: string | undefined): Utm | undefined {
   return Object.keys(utm).length ? utm : undefined;
 }
 
+/** The link (and partner) a click names. */
+export interface ClickTarget {
+  linkId: string;
+  partnerId: string | null;
+  partner: ViaPartner | undefined;
+}
+
+const viaKey = (ctx: Ctx, input: ClickInput) => `${ctx.workspace.id}:${input.via!.toLowerCase()}`;
+
 /** The link (and partner) a click names: a partner's default link by `via`, else a link of the workspace by `shortId`. */
-async function targetOf(ctx: Ctx, deps: ClickDeps, input: ClickInput) {
+async function targetOf(ctx: Ctx, deps: ClickDeps, input: ClickInput): Promise<ClickTarget> {
   const now = ctx.now.getTime();
   if (input.via !== undefined) {
     const via = input.via.toLowerCase();
-    const partner = await deps.partners.get(`${ctx.workspace.id}:${via}`, now, async () => (await approvedPartnerByReferralKey({ ctx, input: via })) ?? null);
-    // Unknown, pending, banned, or not given a default link yet: all alike.
-    if (!partner?.defaultLinkId) throw new AppError('unknown_via');
-    return { linkId: partner.defaultLinkId, partnerId: partner.id, partner };
+    const partner = await deps.partners.get(viaKey(ctx, input), now, async () => (await approvedPartnerByReferralKey({ ctx, input: via })) ?? null);
+    return viaTarget(partner);
   }
   if (input.shortId !== undefined) {
     const shortId = input.shortId;
     const link = isShortId(shortId) ? await deps.links.get(shortId, now, async () => (await findLinkForRedirect(ctx.db, shortId)) ?? null) : null;
-    if (!link || link.workspaceId !== ctx.workspace.id) throw new AppError('unknown_via');
-    return { linkId: link.id, partnerId: link.partnerId, partner: undefined };
+    return linkTarget(ctx, link);
   }
   throw invalid('via', 'required');
+}
+
+function viaTarget(partner: ViaPartner | null): ClickTarget {
+  // Unknown, pending, banned, or not given a default link yet: all alike.
+  if (!partner?.defaultLinkId) throw new AppError('unknown_via');
+  return { linkId: partner.defaultLinkId, partnerId: partner.id, partner };
+}
+
+function linkTarget(ctx: Ctx, link: { id: string; workspaceId: string; partnerId: string | null } | null): ClickTarget {
+  if (!link || link.workspaceId !== ctx.workspace.id) throw new AppError('unknown_via');
+  return { linkId: link.id, partnerId: link.partnerId, partner: undefined };
+}
+
+/**
+ * targetOf from the caches alone: undefined when answering would need the database (the caller
+ * then takes recordViaClick's way). Throws what targetOf would for what the caches know.
+ */
+export function cachedTargetOf(ctx: Ctx, deps: ClickDeps, input: ClickInput): ClickTarget | undefined {
+  const now = ctx.now.getTime();
+  if (input.via !== undefined) {
+    const partner = deps.partners.peek(viaKey(ctx, input), now);
+    return partner === undefined ? undefined : viaTarget(partner);
+  }
+  if (input.shortId !== undefined) {
+    if (!isShortId(input.shortId)) throw new AppError('unknown_via');
+    const link = deps.links.peek(input.shortId, now);
+    return link === undefined ? undefined : linkTarget(ctx, link);
+  }
+  throw invalid('via', 'required');
+}
+
+/** The visitor's mark on the target's link (an hour): the key, and the click id a first visit gets. */
+export function visitorMarkOf(ctx: Ctx, target: ClickTarget, visitor: Visitor): { key: string; value: string; ttlMs: number } {
+  const seen = sha256(`${visitor.ip}\n${visitor.headers['user-agent'] ?? ''}`)
+    .toString('base64url')
+    .slice(0, 22);
+  return { key: `${ctx.workspace.id}:${target.linkId}:${seen}`, value: newId(), ttlMs: SAME_VISITOR_MS };
 }
 
 /**
@@ -98,11 +141,29 @@ async function targetOf(ctx: Ctx, deps: ClickDeps, input: ClickInput) {
  */
 export async function recordViaClick({ ctx, deps, input, visitor }: { ctx: Ctx; deps: ClickDeps; input: ClickInput; visitor: Visitor }): Promise<TrackedClick> {
   const target = await targetOf(ctx, deps, input);
-  const userAgent = visitor.headers['user-agent'] ?? '';
-  const at = ctx.now.getTime();
-  const seen = sha256(`${visitor.ip}\n${userAgent}`).toString('base64url').slice(0, 22);
-  const fresh = newId();
-  const clickId = await deps.marks.claim(`${ctx.workspace.id}:${target.linkId}:${seen}`, fresh, SAME_VISITOR_MS, at);
+  const mark = visitorMarkOf(ctx, target, visitor);
+  const clickId = await deps.marks.claim(mark.key, mark.value, mark.ttlMs, ctx.now.getTime());
+  return recordClaimedClick({ ctx, deps, input, visitor, target, clickId, fresh: mark.value });
+}
+
+/** The click recorded when its mark was new (`clickId` is `fresh`), and the answer either way. */
+export async function recordClaimedClick({
+  ctx,
+  deps,
+  input,
+  visitor,
+  target,
+  clickId,
+  fresh,
+}: {
+  ctx: Ctx;
+  deps: ClickDeps;
+  input: ClickInput;
+  visitor: Visitor;
+  target: ClickTarget;
+  clickId: string;
+  fresh: string;
+}): Promise<TrackedClick> {
   if (clickId === fresh && !isPrefetch(visitor.headers)) {
     const country = countryFromHeader(visitor.headers, deps.countryHeader);
     const click: RawClick = {
@@ -110,9 +171,9 @@ export async function recordViaClick({ ctx, deps, input, visitor }: { ctx: Ctx; 
       workspaceId: ctx.workspace.id,
       linkId: target.linkId,
       partnerId: target.partnerId,
-      at,
+      at: ctx.now.getTime(),
       ip: visitor.ip,
-      userAgent,
+      userAgent: visitor.headers['user-agent'] ?? '',
       referer: input.referrer || undefined,
       country,
       utm: utmOf(input.url),
