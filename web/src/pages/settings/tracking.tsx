@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { components } from '../../api/schema.js';
 import { useStrings } from '../../i18n/index.js';
@@ -41,11 +41,16 @@ function TrackingForms({ initial }: { initial: Tracking }) {
 /** The clientSales switch, saved at once with the hostnames as saved (not the list being edited). */
 function ClientSales({ settings, onSaved }: { settings: Tracking; onSaved: (next: Tracking) => void }) {
   const w = useStrings(strings);
+  const [on, setOn] = useState(settings.clientSales);
   const [said, setSaid] = useState('');
   const { busy, error, run } = useAction();
+  useEffect(() => setOn(settings.clientSales), [settings.clientSales]);
   const toggle = async (next: boolean) => {
     setSaid('');
+    // Shown at once (a controlled box would flip back while the call runs); put back if refused.
+    setOn(next);
     const done = await run(() => api.PUT('/api/tracking', { body: { allowedHostnames: settings.allowedHostnames, clientSales: next } }));
+    setOn(done ? done.clientSales : !next);
     if (!done) return;
     onSaved(done);
     setSaid(done.clientSales ? w.clientSalesOn : w.clientSalesOff);
@@ -57,7 +62,7 @@ function ClientSales({ settings, onSaved }: { settings: Tracking; onSaved: (next
         <input
           type="checkbox"
           name="clientSales"
-          checked={settings.clientSales}
+          checked={on}
           disabled={busy}
           onChange={(e) => void toggle(e.currentTarget.checked)}
           aria-describedby="client-sales-help"
