@@ -29,7 +29,17 @@ export function KeySection({ settings, onRotated }: { settings: Tracking; onRota
           <div class="tracking-key">
             <label class="field">
               <span>{w.keyLabel}</span>
-              <input name="publishableKey" class="mono" readOnly value={key} onFocus={(e) => e.currentTarget.select()} aria-describedby="key-help" />
+              {/* A textarea, so the whole key shows (wrapped) on a narrow screen. */}
+              <textarea
+                name="publishableKey"
+                class="mono tracking-value"
+                dir="ltr"
+                readOnly
+                rows={1}
+                value={key}
+                onFocus={(e) => e.currentTarget.select()}
+                aria-describedby="key-help"
+              />
             </label>
             <CopyButton text={key} label={w.copyKey} announce />
           </div>
@@ -100,7 +110,7 @@ function Snippet({ tag }: { tag: string }) {
         <span>{w.snippetLabel}</span>
         <textarea
           name="snippet"
-          class="mono tracking-snippet"
+          class="mono tracking-value tracking-snippet"
           dir="ltr"
           readOnly
           rows={3}

@@ -49,11 +49,9 @@ const en = {
 export type TrackingStrings = typeof en;
 
 const ar: TrackingStrings = {
-  intro:
-    'اسمح لصفحات مواقعك بالإبلاغ عن النقرات والعملاء المحتملين من المتصفح، بمفتاح قابل للنشر والسكربت ‎/attribution.js. فضّل خادمك (مفتاح واجهة برمجية) متى استطعت: يستطيع أيّ أحد الإرسال من متصفح.',
+  intro: `اسمح لصفحات مواقعك بالإبلاغ عن النقرات والعملاء المحتملين من المتصفح، بمفتاح قابل للنشر والسكربت ${bidi('/attribution.js')}. فضّل خادمك (مفتاح واجهة برمجية) متى استطعت: يستطيع أيّ أحد الإرسال من متصفح.`,
   hostnamesTitle: 'أسماء المضيفين المسموح بها',
-  hostnamesHelp:
-    'لا تستخدم المفتاحَ إلا صفحاتُ أسماء المضيفين هذه. ‎shop.example يسمح بهذا الاسم وحده؛ و‎*.shop.example يسمح بنطاقاته الفرعية (‎www.shop.example و‎eu.shop.example) لا بـ‎shop.example نفسه. بلا بروتوكول ولا مسار ولا منفذ. القائمة الفارغة لا تسمح بشيء.',
+  hostnamesHelp: `لا تستخدم المفتاحَ إلا صفحاتُ أسماء المضيفين هذه. ${bidi('shop.example')} يسمح بهذا الاسم وحده؛ و${bidi('*.shop.example')} يسمح بنطاقاته الفرعية (${bidi('www.shop.example')} و${bidi('eu.shop.example')}) لا بـ${bidi('shop.example')} نفسه. بلا بروتوكول ولا مسار ولا منفذ. القائمة الفارغة لا تسمح بشيء.`,
   newHostname: 'اسم المضيف المراد إضافته',
   add: 'إضافة',
   remove: 'إزالة',
@@ -65,8 +63,7 @@ const ar: TrackingStrings = {
   unsaved: 'لم تُحفظ بعد.',
   clientSalesTitle: 'المبيعات من المتصفحات',
   clientSalesLabel: 'اسمح للمتصفحات بالإبلاغ عن المبيعات',
-  clientSalesHelp:
-    'لا تعمل ‎linktrail.trackSale()‎ إلا مع تفعيل هذا الخيار. تُحجز عمولة الشريك من عميل محتمل أو عملية بيع أبلغ عنها متصفح لمراجعتك ما لم يثق البرنامج بأحداث المتصفحات.',
+  clientSalesHelp: `لا تعمل ${bidi('linktrail.trackSale()')} إلا مع تفعيل هذا الخيار. تُحجز عمولة الشريك من عميل محتمل أو عملية بيع أبلغ عنها متصفح لمراجعتك ما لم يثق البرنامج بأحداث المتصفحات.`,
   clientSalesOn: 'صار بإمكان المتصفحات الإبلاغ عن المبيعات.',
   clientSalesOff: 'لم يعد بإمكان المتصفحات الإبلاغ عن المبيعات.',
   keyTitle: 'المفتاح القابل للنشر',
@@ -86,7 +83,7 @@ const ar: TrackingStrings = {
   confirmRotate: 'نعم، دوّره',
   rotated: 'أُنشئ مفتاح جديد.',
   snippetTitle: 'أضِفه إلى كل صفحة',
-  snippetHelp: 'الصقه قبل ‎</head>‎ في صفحات أسماء المضيفين أعلاه. خياراته الأخرى (‎data-outbound-domains و‎data-cookie-domain…) مشروحة في ملف README.',
+  snippetHelp: `الصقه قبل ${bidi('</head>')} في صفحات أسماء المضيفين أعلاه. خياراته الأخرى (${bidi('data-outbound-domains')} و${bidi('data-cookie-domain')}…) مشروحة في ملف ${bidi('README')}.`,
   snippetLabel: 'وسم السكربت',
   copyKey: 'المفتاح القابل للنشر',
   copySnippet: 'وسم السكربت',
