@@ -20,7 +20,9 @@ export function HostnamesForm({ settings, onSaved }: { settings: Tracking; onSav
   const [saved, setSaved] = useState(false);
   const { busy, error, setError, run } = useAction({ alreadyListed: w.alreadyListed });
   // The server normalises what it keeps (lowercase, no trailing dot): the list shows that after a save.
-  useEffect(() => setDraft(settings.allowedHostnames), [settings.allowedHostnames]);
+  // Keyed by the saved list's content, so another part's save (clientSales) keeps an unsaved edit.
+  const savedList = settings.allowedHostnames.join('\n');
+  useEffect(() => setDraft(settings.allowedHostnames), [savedList]);
 
   const listed = (host: string) => draft.some((h) => h.toLowerCase() === host.toLowerCase());
   const add = () => {
@@ -48,7 +50,7 @@ export function HostnamesForm({ settings, onSaved }: { settings: Tracking; onSav
     onSaved(done);
     setSaved(true);
   };
-  const changed = draft.join('\n') !== settings.allowedHostnames.join('\n');
+  const changed = draft.join('\n') !== savedList;
 
   return (
     <section aria-labelledby="hostnames-heading" class="stack-tight">
