@@ -33,6 +33,7 @@ const ROUTES: [pattern: string, page: Page][] = [
   ['/settings/domains', page(() => import('./pages/domains/index.js').then((m) => m.DomainsPage))],
   ['/settings/audit-log', page(() => import('./pages/settings/audit-log.js').then((m) => m.AuditLogSettings))],
   ['/settings/sso', page(() => import('./pages/settings/sso.js').then((m) => m.SsoSettings))],
+  ['/settings/tracking', page(() => import('./pages/settings/tracking.js').then((m) => m.TrackingSettings))],
   ['/account', page(() => import('./pages/account/index.js').then((m) => m.AccountPage))],
   ['/account/security', page(() => import('./pages/account/security.js').then((m) => m.SecurityPage))],
 ];
@@ -75,6 +76,7 @@ export const SECTIONS = [
     ['/settings/webhooks', 'webhooks'],
     ['/settings/integrations', 'integrations'],
     ['/settings/domains', 'domains'],
+    ['/settings/tracking', 'tracking'],
     ['/settings/audit-log', 'auditLog'],
     ['/settings/sso', 'sso'],
   ],

@@ -32,6 +32,7 @@ export const ar: Dictionary = {
   webhooks: 'خطافات الويب',
   integrations: 'التكاملات',
   sso: 'الدخول الموحّد',
+  tracking: 'التتبّع',
   domains: 'النطاقات',
   auditLog: 'سجل التدقيق',
   import: 'الاستيراد',

@@ -30,6 +30,7 @@ export const en = {
   webhooks: 'Webhooks',
   integrations: 'Integrations',
   sso: 'Single sign-on',
+  tracking: 'Tracking',
   domains: 'Domains',
   auditLog: 'Audit log',
   import: 'Import',

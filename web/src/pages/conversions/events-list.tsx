@@ -63,7 +63,7 @@ export function EventsList({ filter, page, onPage, title, empty, customerHref, o
         {pages}
       </>
     );
-  const columns = [s.time, s.type, s.eventName, ...(customerHref ? [s.customer] : []), s.link, s.amount];
+  const columns = [s.time, s.type, s.source, s.eventName, ...(customerHref ? [s.customer] : []), s.link, s.amount];
   return (
     <>
       <Table class="conv-table" region={{ class: 'conv-scroll', label: s.tableLabel(title) }} columns={columns}>
@@ -74,6 +74,11 @@ export function EventsList({ filter, page, onPage, title, empty, customerHref, o
             </td>
             <td>
               <span class={`conv-type conv-${e.type}`}>{e.type === 'sale' ? s.sale : s.lead}</span>
+            </td>
+            <td>
+              <span class={`conv-source conv-source-${e.source}`} data-source={e.source}>
+                {s.sources[e.source]}
+              </span>
             </td>
             <td>
               <bdi>{e.eventName}</bdi>

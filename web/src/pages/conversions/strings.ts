@@ -19,6 +19,9 @@ const en = {
   customer: 'Customer',
   link: 'Link',
   amount: 'Amount',
+  source: 'Source',
+  // Where an event was reported from (Event.source): a browser's is weighed with care (operations.md §19).
+  sources: { server: 'Server', client: 'Browser', stripe: 'Stripe', import: 'Import' },
   noAmount: '—',
   tableLabel: (what: string) => `${what} (scrolls sideways)`,
   customerEvents: (name: string) => `Events of ${name}`,
@@ -60,6 +63,8 @@ const ar: ConversionStrings = {
   customer: 'العميل',
   link: 'الرابط',
   amount: 'المبلغ',
+  source: 'المصدر',
+  sources: { server: 'الخادم', client: 'المتصفح', stripe: 'Stripe', import: 'استيراد' },
   noAmount: '—',
   tableLabel: (what: string) => `${what} (جدول يمكن تمريره أفقيًا)`,
   customerEvents: (name: string) => `أحداث ${name}`,
