@@ -1,30 +1,55 @@
 /**
  * Browser tracking's click (operations.md §19) against the redirect, in the same run and the same
  * server: wrk on the short link (a 302 and a click) and wrk posting POST /api/track/click with the
- * publishable key from an allowed Origin (a click through the same batches, without the 302),
- * each request from another visitor address (X-Forwarded-For with TRUST_PROXY), so every one is
- * a new click and none meets the per-visitor window. Rounds alternate; the ratio is the median
- * of the rounds'. Goal: at least 0.5.
+ * publishable key from an allowed Origin (a click through the same batches, without the 302).
+ * Both send each request from another visitor address (X-Forwarded-For with TRUST_PROXY), so
+ * every one is a new visitor's click (the unique-visitor claims written alike) and none meets the
+ * per-visitor window. Rounds alternate; the ratio is the median of the rounds'. Goal: at least 0.5.
+ * Besides req/s, the CPU time per request of the instance, PostgreSQL and Redis (from /proc).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { ensureWrk, median, wrk } from './redirect.js';
+import { cpuPerRequest, cpuSnapshot } from './cpu.js';
+import { ensureWrk, median } from './redirect.js';
 import { seed, startServer } from './server.js';
 
 const ROUNDS = Number(process.env.CLIENT_CLICK_ROUNDS ?? 3);
 const SECONDS = Number(process.env.CLIENT_CLICK_SECONDS ?? 5);
 
-/** wrk with a Lua script (a POST whose X-Forwarded-For changes every request). */
-async function wrkScript(url: string, script: string, seconds: number, connections = 32): Promise<{ rps: number; p50: string; non2xx: number }> {
+/** wrk with a Lua script (each request from another X-Forwarded-For address). */
+async function wrkScript(
+  url: string,
+  script: string,
+  seconds: number,
+  connections = 32,
+): Promise<{ rps: number; requests: number; p50: string; non2xx: number }> {
   const { stdout } = await promisify(execFile)('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, url], { encoding: 'utf8' });
   return {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? NaN),
+    requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? NaN),
     p50: /^\s+50%\s+(\S+)/m.exec(stdout)?.[1] ?? '?',
     non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0),
   };
+}
+
+/** A new visitor address for every request, and a desktop browser. */
+const NEW_VISITOR_EACH_REQUEST = `local n = 0
+wrk.headers["User-Agent"] = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+request = function()
+  n = n + 1
+  wrk.headers["X-Forwarded-For"] = "10." .. (n % 250) .. "." .. (math.floor(n / 250) % 250) .. "." .. (math.floor(n / 62500) % 250)
+  return wrk.format()
+end
+`;
+
+/** One measured run with the CPU each process spent per request. */
+async function measured(pid: number, url: string, script: string) {
+  const before = cpuSnapshot(pid);
+  const run = await wrkScript(url, script, SECONDS);
+  return { ...run, cpu: cpuPerRequest(before, cpuSnapshot(pid), run.requests) };
 }
 
 export async function benchClientClick(): Promise<{ name: string; value: string }[]> {
@@ -40,43 +65,41 @@ export async function benchClientClick(): Promise<{ name: string; value: string 
     const { publishableKey } = (await put.json()) as { publishableKey: string };
     const shortUrl = new URL(link.shortUrl as string);
     const shortId = shortUrl.pathname.slice(1);
-    const script = join(mkdtempSync(join(tmpdir(), 'lt-bench-click-')), 'click.lua');
+    const dir = mkdtempSync(join(tmpdir(), 'lt-bench-click-'));
+    const clickScript = join(dir, 'click.lua');
+    const redirectScript = join(dir, 'redirect.lua');
     writeFileSync(
-      script,
-      `local n = 0
-wrk.method = "POST"
+      clickScript,
+      `wrk.method = "POST"
 wrk.body = '{"shortId":"${shortId}","url":"https://bench.example/?utm_source=bench"}'
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer ${publishableKey}"
 wrk.headers["Origin"] = "https://bench.example"
-wrk.headers["User-Agent"] = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
-request = function()
-  n = n + 1
-  wrk.headers["X-Forwarded-For"] = "10." .. (n % 250) .. "." .. (math.floor(n / 250) % 250) .. "." .. (math.floor(n / 62500) % 250)
-  return wrk.format()
-end
-`,
+${NEW_VISITOR_EACH_REQUEST}`,
     );
+    writeFileSync(redirectScript, NEW_VISITOR_EACH_REQUEST);
+    const redirectUrl = `${server.base}${shortUrl.pathname}`;
+    const clickUrl = `${server.base}/api/track/click`;
+    const pid = server.child.pid!;
     // Warm both (the link cache, the key and link memos, the JIT).
-    await wrk(`${server.base}${shortUrl.pathname}`, 2);
-    await wrkScript(`${server.base}/api/track/click`, script, 2);
-    const redirect: number[] = [];
-    const click: number[] = [];
-    const ratios: number[] = [];
-    let refused = 0;
+    await wrkScript(redirectUrl, redirectScript, 2);
+    await wrkScript(clickUrl, clickScript, 2);
+    const redirect: Awaited<ReturnType<typeof measured>>[] = [];
+    const click: Awaited<ReturnType<typeof measured>>[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      const r = await wrk(`${server.base}${shortUrl.pathname}`, SECONDS);
-      const c = await wrkScript(`${server.base}/api/track/click`, script, SECONDS);
-      redirect.push(r.rps);
-      click.push(c.rps);
-      refused += c.non2xx;
-      ratios.push(c.rps / r.rps);
+      redirect.push(await measured(pid, redirectUrl, redirectScript));
+      click.push(await measured(pid, clickUrl, clickScript));
     }
+    const med = (runs: typeof click, f: (r: (typeof click)[number]) => number) => median(runs.map(f));
+    const cpu = (runs: typeof click) =>
+      ['instance', 'postgres', 'redis', 'total'].map((role) => `${role} ${med(runs, (r) => r.cpu[role]!).toFixed(0)}`).join(', ');
     return [
-      { name: 'redirect 302 + click (req/s, median)', value: median(redirect).toFixed(0) },
-      { name: 'POST /api/track/click (req/s, median)', value: median(click).toFixed(0) },
-      { name: 'track/click ÷ redirect (median of rounds)', value: median(ratios).toFixed(2) },
-      { name: 'track/click answers other than 2xx', value: String(refused) },
+      { name: 'redirect 302 + click (req/s, median)', value: med(redirect, (r) => r.rps).toFixed(0) },
+      { name: 'POST /api/track/click (req/s, median)', value: med(click, (r) => r.rps).toFixed(0) },
+      { name: 'track/click ÷ redirect (median of rounds)', value: median(click.map((c, i) => c.rps / redirect[i]!.rps)).toFixed(2) },
+      { name: 'redirect CPU µs per request (median)', value: cpu(redirect) },
+      { name: 'track/click CPU µs per request (median)', value: cpu(click) },
+      { name: 'answers other than 2xx/3xx (both)', value: String([...redirect, ...click].reduce((n, r) => n + r.non2xx, 0)) },
       { name: 'rounds × seconds', value: `${ROUNDS} × ${SECONDS}` },
     ];
   } finally {
