@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { cpuPerRequest, cpuSnapshot } from './cpu.js';
 import { BENCH_ADMIN, freePort, rssOf, seed, startServer } from './server.js';
 
 export interface WrkResult {
@@ -184,20 +185,30 @@ export async function benchRedirect(
   let rssLoaded = rssIdle;
   const rssSampler = setInterval(() => (rssLoaded = Math.max(rssLoaded, rssOf(server.child.pid!))), 200);
   let served = 0;
+  // The CPU time per request of every process involved (issue 48): the bare server's; Linktrail's instance, PostgreSQL and Redis.
+  const cpuOf = async (pid: number, url: string) => {
+    const before = cpuSnapshot(pid);
+    const run = await wrk(url, seconds);
+    return { run, cpu: cpuPerRequest(before, cpuSnapshot(pid), run.requests) };
+  };
   const measure = async () => {
     const bare: WrkResult[] = [];
     const ours: WrkResult[] = [];
+    const cpu = { bare: [] as number[], ours: [] as Record<string, number>[] };
     for (let round = 0; round < rounds; round++) {
       await wrk(bareUrl, 2);
-      bare.push(await wrk(bareUrl, seconds));
+      const b = await cpuOf(bareChild.pid!, bareUrl);
+      bare.push(b.run);
+      cpu.bare.push(b.cpu.instance!);
       const warm = await wrk(shortUrl, 2);
-      const run = await wrk(shortUrl, seconds);
-      ours.push(run);
-      served += warm.requests - warm.non3xx + run.requests - run.non3xx;
+      const o = await cpuOf(server.child.pid!, shortUrl);
+      ours.push(o.run);
+      cpu.ours.push(o.cpu);
+      served += warm.requests - warm.non3xx + o.run.requests - o.run.non3xx;
     }
-    return { bare, ours };
+    return { bare, ours, cpu };
   };
-  const { bare, ours } = await measure();
+  const { bare, ours, cpu } = await measure();
 
   // A link under an A/B test against the plain link, rounds alternating (each round's pair back to back).
   const tested = await testedLink(server.base, headers, link.collectionId);
@@ -362,6 +373,18 @@ export async function benchRedirect(
     },
     { name: 'ratio Linktrail / bare, per round', value: list(ratios, 2) },
     { name: 'ratio, median of rounds', value: median(ratios).toFixed(2) },
+    { name: 'CPU µs per request: bare 302 (median of rounds)', value: median(cpu.bare).toFixed(1) },
+    {
+      name: 'CPU µs per request: Linktrail instance + PostgreSQL + Redis = all (medians)',
+      value: ['instance', 'postgres', 'redis', 'total']
+        .map((role) => median(cpu.ours.map((c) => c[role]!)).toFixed(1))
+        .join(' + ')
+        .replace(/ \+ (?=[^+]*$)/, ' = '),
+    },
+    {
+      name: 'CPU per request Linktrail (all) / bare, median of rounds (goal ≤ 1.5)',
+      value: median(cpu.ours.map((c, i) => c.total! / cpu.bare[i]!)).toFixed(2),
+    },
     { name: '302s counted by wrk (warm-ups + runs)', value: String(served) },
     { name: '302s answered by the server', value: closed?.[1] ?? '?' },
     { name: 'clicks written by the server', value: closed?.[2] ?? '?' },
