@@ -10,30 +10,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { cpuPerRequest, cpuSnapshot } from './cpu.js';
-import { ensureWrk, median } from './redirect.js';
+import { ensureWrk, median, wrk } from './redirect.js';
 import { seed, startServer } from './server.js';
 
 const ROUNDS = Number(process.env.CLIENT_CLICK_ROUNDS ?? 3);
 const SECONDS = Number(process.env.CLIENT_CLICK_SECONDS ?? 5);
-
-/** wrk with a Lua script (each request from another X-Forwarded-For address). */
-async function wrkScript(
-  url: string,
-  script: string,
-  seconds: number,
-  connections = 32,
-): Promise<{ rps: number; requests: number; p50: string; non2xx: number }> {
-  const { stdout } = await promisify(execFile)('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, url], { encoding: 'utf8' });
-  return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? NaN),
-    requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? NaN),
-    p50: /^\s+50%\s+(\S+)/m.exec(stdout)?.[1] ?? '?',
-    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0),
-  };
-}
 
 /** A new visitor address for every request, and a desktop browser. */
 const NEW_VISITOR_EACH_REQUEST = `local n = 0
@@ -48,7 +30,7 @@ end
 /** One measured run with the CPU each process spent per request. */
 async function measured(pid: number, url: string, script: string) {
   const before = cpuSnapshot(pid);
-  const run = await wrkScript(url, script, SECONDS);
+  const run = await wrk(url, SECONDS, undefined, 32, script);
   return { ...run, cpu: cpuPerRequest(before, cpuSnapshot(pid), run.requests) };
 }
 
@@ -82,8 +64,8 @@ ${NEW_VISITOR_EACH_REQUEST}`,
     const clickUrl = `${server.base}/api/track/click`;
     const pid = server.child.pid!;
     // Warm both (the link cache, the key and link memos, the JIT).
-    await wrkScript(redirectUrl, redirectScript, 2);
-    await wrkScript(clickUrl, clickScript, 2);
+    await wrk(redirectUrl, 2, undefined, 32, redirectScript);
+    await wrk(clickUrl, 2, undefined, 32, clickScript);
     const redirect: Awaited<ReturnType<typeof measured>>[] = [];
     const click: Awaited<ReturnType<typeof measured>>[] = [];
     for (let i = 0; i < ROUNDS; i++) {
@@ -99,7 +81,7 @@ ${NEW_VISITOR_EACH_REQUEST}`,
       { name: 'track/click ÷ redirect (median of rounds)', value: median(click.map((c, i) => c.rps / redirect[i]!.rps)).toFixed(2) },
       { name: 'redirect CPU µs per request (median)', value: cpu(redirect) },
       { name: 'track/click CPU µs per request (median)', value: cpu(click) },
-      { name: 'answers other than 2xx/3xx (both)', value: String([...redirect, ...click].reduce((n, r) => n + r.non2xx, 0)) },
+      { name: 'answers other than 2xx/3xx (both)', value: String([...redirect, ...click].reduce((n, r) => n + r.non3xx, 0)) },
       { name: 'rounds × seconds', value: `${ROUNDS} × ${SECONDS}` },
     ];
   } finally {

@@ -34,14 +34,14 @@ export function ensureWrk(): void {
 }
 
 /**
- * One wrk run. Asynchronous: a synchronous run froze this process, so the 204 receiver below
+ * One wrk run (with a Lua `script` of wrk's when given). Asynchronous: a synchronous run froze this process, so the 204 receiver below
  * answered nothing under load, and keep-alive sockets the server had closed meanwhile were
  * reused afterwards ("other side closed").
  */
-export async function wrk(url: string, seconds: number, host?: string, connections = 32): Promise<WrkResult> {
+export async function wrk(url: string, seconds: number, host?: string, connections = 32, script?: string): Promise<WrkResult> {
   const { stdout: out } = await promisify(execFile)(
     'wrk',
-    ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...(host ? ['-H', `Host: ${host}`] : []), url],
+    ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...(host ? ['-H', `Host: ${host}`] : []), ...(script ? ['-s', script] : []), url],
     { encoding: 'utf8' },
   );
   const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);

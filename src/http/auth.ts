@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../core/errors.js';
 import type { RateDecision, RateLimiter } from './rate-limit.js';
@@ -71,12 +72,15 @@ export interface CredentialKind {
   resolve(token: string, now: Date, request: FastifyRequest): Promise<Resolved>;
 }
 
+/** What the header readers need of a request: Fastify's, or a bare one as `{ raw: req }` (the fast paths). */
+export type RawHeaders = { raw: Pick<IncomingMessage, 'rawHeaders'> };
+
 /**
  * Every value of a header as it arrived, one per header line, names compared case-insensitively.
  * `request.headers` cannot tell: Node keeps only the first `Authorization` line and joins
  * repeated `X-API-Key` lines with ", ".
  */
-export function rawHeaderValues(request: FastifyRequest, name: string): string[] {
+export function rawHeaderValues(request: RawHeaders, name: string): string[] {
   const raw = request.raw.rawHeaders;
   const values: string[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) values.push(raw[i + 1]!);
@@ -88,7 +92,7 @@ export function rawHeaderValues(request: FastifyRequest, name: string): string[]
  * A header sent twice (even with the same value) or holding a comma-separated list (what a proxy
  * folding repeated lines forwards; no credential contains a comma) is more than one credential.
  */
-export function headerTokens(request: FastifyRequest): string[] {
+export function headerTokens(request: RawHeaders): string[] {
   const found: string[] = [];
   for (const name of ['authorization', 'x-api-key']) {
     const values = rawHeaderValues(request, name);

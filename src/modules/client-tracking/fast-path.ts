@@ -2,13 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Ctx } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { isDatabaseUnavailable } from '../../db/connect.js';
-import { PUBLISHABLE_KEY_PREFIX } from '../../http/auth.js';
+import { headerTokens, PUBLISHABLE_KEY_PREFIX } from '../../http/auth.js';
 import { errorBody, statusOf } from '../../http/errors.js';
 import { DEFAULT_MAX_ITEMS, parseJsonBody } from '../../http/json-body.js';
 import { schemaCheck } from '../../http/validation.js';
 import { clientIp } from '../redirect/service.js';
 import { isWellFormedPublishableKey, type KeySite } from '../tracking/service.js';
-import { judgeWindows, refusalOf, windowsOf, type GuardDeps } from './guard.js';
+import { countWindows, judgeWindows, refusalOf, windowsOf, type GuardDeps } from './guard.js';
 import { ClickInput } from './schemas.js';
 import {
   cachedTargetOf,
@@ -19,13 +19,11 @@ import {
   type ClickInput as ClickBody,
   type ClickTarget,
 } from './service.js';
-import type { ClickGate, GateWindow } from '../../infra/click-gate.js';
 
 export interface FastClickDeps {
   db: Ctx['db'];
   guard: GuardDeps;
   click: ClickDeps;
-  gate: ClickGate;
   log: { error: (obj: object, msg: string) => void };
 }
 
@@ -34,19 +32,15 @@ const PATH = '/api/track/click';
 const MAX_BODY = 16 * 1024;
 const checkBody = schemaCheck(ClickInput);
 
-/** The one `Authorization: Bearer lt_pk_…` line and no other credential header; undefined otherwise. */
+/** The request's one credential when it is a well-formed publishable key (as the route reads it); undefined otherwise. */
 function publishableKeyOf(req: IncomingMessage): string | undefined {
-  const raw = req.rawHeaders;
-  let found: string | undefined;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length !== 13 && name.length !== 9) continue;
-    const lower = name.toLowerCase();
-    if (lower === 'x-api-key' || (lower === 'authorization' && found !== undefined)) return undefined;
-    if (lower === 'authorization') found = raw[i + 1]!;
+  let tokens: string[];
+  try {
+    tokens = [...new Set(headerTokens({ raw: req }))];
+  } catch {
+    return undefined; // several credentials: the route's 401
   }
-  const m = found === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(found);
-  const key = m?.[1];
+  const key = tokens.length === 1 ? tokens[0]! : undefined;
   return key?.startsWith(PUBLISHABLE_KEY_PREFIX) && isWellFormedPublishableKey(key) ? key : undefined;
 }
 
@@ -129,7 +123,6 @@ export function fastTrackClick(d: FastClickDeps): (req: IncomingMessage, res: Se
 async function answer(d: FastClickDeps, site: KeySite, ip: string, now: number, body: Buffer, req: IncomingMessage, headers: Record<string, string>) {
   const ctx: Ctx = { db: d.db, workspace: site.workspace, now: new Date(now) };
   const visitor = { ip, headers: req.headers };
-  const windows = windowsOf(d.guard, site, ip);
   let input: ClickBody;
   let target: ClickTarget | undefined;
   try {
@@ -138,24 +131,24 @@ async function answer(d: FastClickDeps, site: KeySite, ip: string, now: number, 
     if (invalid) throw invalid;
     target = cachedTargetOf(ctx, d.click, input);
   } catch (err) {
-    await countIn(d, windows, now, headers);
+    await countIn(d, site, ip, now, headers);
     throw err;
   }
   if (!target) {
-    await countIn(d, windows, now, headers);
+    await countIn(d, site, ip, now, headers);
     return recordViaClick({ ctx, deps: d.click, input, visitor });
   }
   const mark = visitorMarkOf(ctx, target, visitor);
-  const admitted = await d.gate.admit(windows, mark, now);
+  const admitted = await d.guard.gate.admit(windowsOf(d.guard, site, ip), mark, now);
   const verdict = judgeWindows(admitted.windows);
   Object.assign(headers, verdict.headers);
   if (verdict.refusal) throw verdict.refusal;
   return recordClaimedClick({ ctx, deps: d.click, input, visitor, target, clickId: admitted.mark!, fresh: mark.value });
 }
 
-/** The windows alone, for a request that will not reach the gate with a mark; throws their 429. */
-async function countIn(d: FastClickDeps, windows: GateWindow[], now: number, headers: Record<string, string>): Promise<void> {
-  const verdict = judgeWindows((await d.gate.admit(windows, undefined, now)).windows);
+/** The windows alone (the route's guard), for a request that will not reach the gate with a mark; throws their 429. */
+async function countIn(d: FastClickDeps, site: KeySite, ip: string, now: number, headers: Record<string, string>): Promise<void> {
+  const verdict = await countWindows(d.guard, site, ip, now);
   Object.assign(headers, verdict.headers);
   if (verdict.refusal) throw verdict.refusal;
 }

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import { headerTokens, PUBLISHABLE_KEY_PREFIX } from '../../http/auth.js';
-import type { RateDecision, RateLimiter } from '../../http/rate-limit.js';
-import type { GateWindow } from '../../infra/click-gate.js';
+import type { RateDecision } from '../../http/rate-limit.js';
+import type { ClickGate, GateWindow } from '../../infra/click-gate.js';
 import { clientIp } from '../redirect/service.js';
 import { hostnameAllowed, isWellFormedPublishableKey, originHostname, type KeySite } from '../tracking/service.js';
 import type { Memo } from './memo.js';
@@ -11,7 +11,8 @@ import type { Memo } from './memo.js';
 export const VISITOR_REQUESTS_PER_MINUTE = 60;
 
 export interface GuardDeps {
-  limiter: RateLimiter;
+  /** The windows (and, on the fast path, the visitor's mark) in one step. */
+  gate: ClickGate;
   clock: () => Date;
   trustProxy: boolean;
   /** CLIENT_TRACKING_PER_MINUTE; undefined: ten times the workspace's API figure. */
@@ -56,7 +57,7 @@ export function judgeWindows([visitor, pool]: readonly RateDecision[]): { refusa
 
 /** The visitor's and the site's windows, counted (both at once: one round trip to Redis; the site's is spent even when the visitor's refuses). */
 export async function countWindows(d: GuardDeps, site: KeySite, ip: string, now: number): Promise<{ refusal?: AppError; headers: Record<string, string> }> {
-  return judgeWindows(await Promise.all(windowsOf(d, site, ip).map((w) => d.limiter.hit(w.key, w.limit, now))));
+  return judgeWindows((await d.gate.admit(windowsOf(d, site, ip), undefined, now)).windows);
 }
 
 /**

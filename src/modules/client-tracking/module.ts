@@ -24,7 +24,7 @@ export const clientTrackingModule: ModuleRegistration = {
     w.bus.subscribe(() => links.clear());
     const base = { db: w.database.db, clock: w.clock };
     const guard = {
-      limiter: w.limiter,
+      gate: w.clickGate,
       clock: w.clock,
       trustProxy: w.config.trustProxy,
       perMinute: w.config.clientTrackingPerMinute,
@@ -41,7 +41,7 @@ export const clientTrackingModule: ModuleRegistration = {
       links,
     };
     return {
-      server: { fastPath: fastTrackClick({ db: base.db, guard, click, gate: w.clickGate, log: w.logger }) },
+      server: { fastPath: fastTrackClick({ db: base.db, guard, click, log: w.logger }) },
       plugins: [
         plugin(clientTrackingRoutes, {
           ...w.resource,
