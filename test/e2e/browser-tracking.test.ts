@@ -10,11 +10,11 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';
-import { CHROMIUM, chromiumAvailable } from '../helpers/requirements.js';
+import { launchChromium, chromiumAvailable } from '../helpers/requirements.js';
 import { DESKTOP } from '../helpers/visitors.js';
 
 const SCREENSHOTS = 'test/e2e/__screenshots__';
@@ -98,20 +98,7 @@ describe.skipIf(!chromiumAvailable('browser tracking in Chromium'))('browser tra
     });
     await new Promise<void>((resolve) => pages.listen(port, '127.0.0.1', resolve));
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--host-resolver-rules=MAP site.test 127.0.0.1, MAP checkout.test 127.0.0.1, MAP evil.test 127.0.0.1',
-      ],
-    });
+    browser = await launchChromium(['--host-resolver-rules=MAP site.test 127.0.0.1, MAP checkout.test 127.0.0.1, MAP evil.test 127.0.0.1']);
   });
 
   afterEach(async () => {

@@ -11,13 +11,13 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../../src/db/connect.js';
 import type { Plan } from '../../src/core/plans.js';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';
-import { CHROMIUM, chromiumAvailable } from '../helpers/requirements.js';
+import { launchChromium, chromiumAvailable } from '../helpers/requirements.js';
 
 const SCREENSHOTS = 'test/e2e/__screenshots__';
 const TLS = { key: readFileSync('test/fixtures/tls/key.pem'), cert: readFileSync('test/fixtures/tls/cert.pem') };
@@ -63,19 +63,7 @@ describe.skipIf(!chromiumAvailable('short links in Chromium'))('short links in C
     });
     await t.runtime.app.listen({ port: appPort, host: '127.0.0.1' });
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterEach(async () => {

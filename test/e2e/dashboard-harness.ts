@@ -7,12 +7,12 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { issueSetupCode } from '../../src/modules/auth/service.js';
 import { onPostgres, startTestApp, type TestApp } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';
-import { CHROMIUM, dashboardAvailable } from '../helpers/requirements.js';
+import { launchChromium, dashboardAvailable } from '../helpers/requirements.js';
 
 export const SCREENSHOTS = 'test/e2e/__screenshots__';
 export const DESKTOP = { width: 1280, height: 800 };
@@ -81,20 +81,7 @@ export async function startDashboard(
   const origin = `http://${options.host ?? '127.0.0.1'}:${port}`;
   const t = await startTestApp({ env: { BASE_URL: origin, ...env }, clock: options.clock });
   await t.runtime.app.listen({ port, host: '127.0.0.1' });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      ...(options.browserArgs ?? []),
-    ],
-  });
+  const browser = await launchChromium(options.browserArgs);
   const contexts: BrowserContext[] = [];
   const cspViolations: string[] = [];
   const dashboard: Dashboard = {

@@ -3,12 +3,12 @@
  * another origin nor one Content-Security-Policy refusal while the page builds itself.
  * Skips itself, saying why, when Chromium is not installed; fails under CI (helpers/requirements.ts).
  */
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/core/scopes.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';
-import { CHROMIUM, chromiumAvailable } from '../helpers/requirements.js';
+import { launchChromium, chromiumAvailable } from '../helpers/requirements.js';
 
 describe.skipIf(!chromiumAvailable('/docs in Chromium'))('/docs in Chromium', () => {
   let t: TestApp;
@@ -20,11 +20,7 @@ describe.skipIf(!chromiumAvailable('/docs in Chromium'))('/docs in Chromium', ()
     origin = `http://localhost:${port}`;
     t = await startTestApp({ env: { PORT: String(port), BASE_URL: origin } });
     await t.runtime.app.listen({ port, host: '127.0.0.1' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

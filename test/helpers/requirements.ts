@@ -5,10 +5,29 @@
  * or service missing there must not pass as green.
  */
 import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
 import { WEB_ROOT } from '../../src/modules/dashboard/files.js';
 
 /** Debian's Chromium (never a downloaded browser; .ci/run installs it), or CHROMIUM_PATH. */
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/** Headless Debian Chromium with nothing of its own on the network; `extraArgs` after (`--host-resolver-rules=…`). */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      ...extraArgs,
+    ],
+  });
+}
 
 /** `CI` set to anything but '', 'false' or '0'. */
 export const underCI = !['', 'false', '0'].includes(process.env.CI ?? '');
