@@ -19,6 +19,7 @@ import { benchHeavyTenant } from './heavy-tenant.js';
 import { benchHostile } from './hostile.js';
 import { benchLinks } from './links.js';
 import { benchLinksStats } from './links-stats.js';
+import { benchMemory } from './memory.js';
 import { benchPeople } from './people.js';
 import { benchRedirect } from './redirect.js';
 import { benchSoak } from './soak.js';
@@ -57,6 +58,7 @@ const scenarios: [string, () => Promise<{ name: string; ms?: number; value?: str
   ['conversions-partner', () => benchConversionsPartner()],
   ['payouts', () => benchPayouts()],
   ['soak', () => benchSoak(Number(process.env.SOAK_SECONDS ?? 60))],
+  ['memory', () => benchMemory()],
   ['hostile', () => benchHostile()],
   ['people', () => benchPeople()],
   ['partitions', () => benchClickPartitions()],

@@ -9,6 +9,7 @@ import { messages, type QueryOptions, type Results, type Transaction } from '@el
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Reply, Request, StatementOptions, WorkerInit } from './pglite-protocol.js';
 
@@ -17,13 +18,29 @@ type Parsers = NonNullable<QueryOptions['parsers']>;
 // Distributive, so that each request keeps its own fields.
 type Ask = Request extends infer R ? (R extends Request ? Omit<R, 'id'> : never) : never;
 
-/**
- * Running from src (tsx, vitest) the worker is TypeScript too: its thread registers tsx's loader
- * first (Node 20 applies neither the parent's loader nor `--import` in execArgv to a worker).
- */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const WORKER_FILE = new URL(FROM_SOURCE ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url);
-const TS_BOOT = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_FILE.href)}); })`;
+
+/**
+ * Running from src (tsx, vitest) the worker is TypeScript: compiled here once per process (its
+ * types stripped by esbuild, tsx's compiler) and started from a data: URL. Registering tsx's
+ * loader in each thread instead cost about 300 ms per database (Node 20 applies neither the
+ * parent's loader nor `--import` to a worker), and tests open one database per app.
+ */
+let sourceWorker: Promise<URL> | undefined;
+function workerUrl(): Promise<URL> {
+  if (!FROM_SOURCE) return Promise.resolve(WORKER_FILE);
+  sourceWorker ??= (async () => {
+    const { transform } = await import('esbuild');
+    const { code } = await transform(await readFile(WORKER_FILE, 'utf8'), { loader: 'ts', format: 'esm', target: 'node20' });
+    // A data: module resolves no package name: PGlite's ES module by its path.
+    const pglite = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')), 'index.js')).href;
+    const js = code.replaceAll('"@electric-sql/pglite"', JSON.stringify(pglite));
+    if (js === code) throw new Error('pglite-worker.ts no longer imports "@electric-sql/pglite" as compiled here');
+    return new URL(`data:text/javascript,${encodeURIComponent(js)}`);
+  })();
+  return sourceWorker;
+}
 
 /**
  * PGlite's engine compiled once per process and shared with each database's thread (a thread of
@@ -96,7 +113,7 @@ export class PgliteThread {
   static async open(dataDir: string, seed?: Uint8Array): Promise<PgliteThread> {
     const workerData: WorkerInit = { dataDir, seed, ...(await engineFiles()) };
     const options = { workerData, transferList: seed ? [seed.buffer as ArrayBuffer] : [] };
-    const worker = FROM_SOURCE ? new Worker(TS_BOOT, { ...options, eval: true }) : new Worker(WORKER_FILE, options);
+    const worker = new Worker(await workerUrl(), options);
     const thread = new PgliteThread(worker);
     await new Promise((resolve, reject) => thread.#pending.set(0, { resolve, reject }));
     return thread;
