@@ -31,16 +31,18 @@ export async function benchMemory(): Promise<{ name: string; value: string }[]> 
   try {
     const pid = server.child.pid!;
     const { link, headers } = await seed(server.base);
+    const { collectionId } = link as { collectionId: string };
     await settle(2_000);
     const idle = rssOf(pid);
     const path = new URL(link.shortUrl as string).pathname;
     const redirects = await peakWhile(pid, () => wrk(`${server.base}${path}`, LOAD_SECONDS));
     await settle(2_000);
     const afterRedirects = rssOf(pid);
-    const body = JSON.stringify(Array.from({ length: LINKS }, (_, i) => ({ url: `https://example.com/memory/${i}?utm_source=bench`, tagIds: [] })));
+    const body = JSON.stringify(Array.from({ length: LINKS }, (_, i) => ({ url: `https://example.com/memory/${i}?utm_source=bench`, collectionId })));
     const post = await peakWhile(pid, async () => {
       const res = await fetch(`${server.base}/api/links`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
-      await res.arrayBuffer();
+      const text = await res.text();
+      if (res.status !== 201) throw new Error(`POST /api/links: ${res.status} ${text.slice(0, 300)}`);
       return res.status;
     });
     await settle(2_000);

@@ -33,6 +33,8 @@ export interface InfrastructureOptions {
    * would otherwise throttle another's on the shared test Redis.
    */
   failureKeyPrefix?: string;
+  /** The wait before a throttled sign-in attempt (default a timer): a test of the throttle's answers records the waits instead. */
+  loginWait?: (ms: number) => Promise<void>;
 }
 
 /** Paths never written to logs: credentials, cookies, and secrets handed to a logger call. */
@@ -172,7 +174,7 @@ export async function openInfrastructure(config: Config, options: Infrastructure
     cities,
     tableStats,
     lastUsed,
-    throttle: new LoginThrottle(loginFailures),
+    throttle: new LoginThrottle(loginFailures, {}, options.loginWait),
     processMetrics: (reset) => {
       const ms = (ns: number) => Math.round(ns / 1e4) / 100;
       const memory = process.memoryUsage();

@@ -68,7 +68,13 @@ const TEST_MODULES = MODULES.map((m) => (m === auditModule ? auditModuleWith({ m
 export const testRuntimeOptions = () => ({ failureKeyPrefix: `lt:lf:test-${randomUUID()}:`, scheduledMaintenance: false, modules: TEST_MODULES });
 
 export async function startTestApp(
-  options: { env?: Record<string, string | undefined>; clock?: () => Date; database?: Database; scheduledMaintenance?: boolean } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    clock?: () => Date;
+    database?: Database;
+    scheduledMaintenance?: boolean;
+    loginWait?: (ms: number) => Promise<void>;
+  } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.env);
   // On the embedded engine, a database of the app's own, started from a migrated copy; closed with the app.
@@ -78,6 +84,7 @@ export async function startTestApp(
     database: options.database ?? own,
     ...testRuntimeOptions(),
     scheduledMaintenance: options.scheduledMaintenance ?? false,
+    loginWait: options.loginWait,
   }).catch(async (err: unknown) => {
     await own?.close();
     throw err;
