@@ -33,10 +33,20 @@ let ready: Promise<void> | undefined;
 /** The site, its partner and a link, made once (partner() polls, which only a test may). */
 /**
  * The route loads the key into the instance's cache (10 s); the socket's requests after it skip
- * the framework. Each test, and each request of a loop that needs the fast path, loads it again
- * first: on a loaded machine a test can start more than 10 s after the last load.
+ * the framework. Loaded again before each request that must take the fast path: a test can start
+ * more than 10 s after the last load, and on PostgreSQL + Redis another file's credential change
+ * (the shared credential epoch) empties the cache at any moment.
  */
 const warmKey = () => throughRoute(JSON.stringify({ shortId }), { ip: freshIp() });
+
+/** A request over the socket answered by the fast path (no X-Request-Id): the key loaded first, and again when the cache was emptied in between (at most five tries). */
+async function overFastPath(body: string, o: { ip: string; ua?: string }): Promise<Answer> {
+  for (let attempt = 1; ; attempt++) {
+    await warmKey();
+    const answer = await overSocket(body, o);
+    if (answer.headers['x-request-id'] === undefined || attempt === 5) return answer;
+  }
+}
 
 async function site(): Promise<void> {
   ready ??= (async () => {
@@ -125,7 +135,7 @@ describe('the browser click before the framework', () => {
   test('a cached key is answered without the framework: the click recorded once per visitor, as the route records it', async () => {
     await site();
     const ip = freshIp();
-    const first = await overSocket(JSON.stringify({ via: ada.referralKey, url: `${SITE}/?utm_source=blog` }), { ip });
+    const first = await overFastPath(JSON.stringify({ via: ada.referralKey, url: `${SITE}/?utm_source=blog` }), { ip });
     expect(first.status, first.body).toBe(200);
     expect(first.headers['x-request-id']).toBeUndefined();
     const body = JSON.parse(first.body) as { clickId: string; partner: { id: string }; coupon: { code: string } };
@@ -175,8 +185,7 @@ describe('the browser click before the framework', () => {
       '"text"',
     ];
     for (const body of cases) {
-      await warmKey();
-      const fast = await overSocket(body, { ip: freshIp() });
+      const fast = await overFastPath(body, { ip: freshIp() });
       expect(fast.headers['x-request-id'], body).toBeUndefined();
       expect(shape(fast), body).toEqual(shape(await throughRoute(body, { ip: freshIp() })));
     }
@@ -190,8 +199,7 @@ describe('the browser click before the framework', () => {
     await fc.assert(
       fc.asyncProperty(body, async (b) => {
         const json = JSON.stringify(b);
-        await warmKey();
-        const fast = await overSocket(json, { ip: freshIp() });
+        const fast = await overFastPath(json, { ip: freshIp() });
         expect(fast.headers['x-request-id'], json).toBeUndefined();
         expect(shape(fast), json).toEqual(shape(await throughRoute(json, { ip: freshIp() })));
       }),
