@@ -212,11 +212,7 @@ export async function openPglite(dataDir: string, from?: Blob): Promise<Database
   const seed = from ?? (SEED_FILE && !memory && !existsSync(dir) && existsSync(SEED_FILE) ? new Blob([readFileSync(SEED_FILE)]) : undefined);
   // On a thread of its own: each statement runs synchronously in WebAssembly, and on the
   // server's thread a heavy one (an export, an analytics CSV) held up every request for seconds.
-  return pgliteDatabase(await PgliteThread.open(dir, seed && new Uint8Array(await seed.arrayBuffer())));
-}
-
-/** The Database of a PGlite thread already open (tests hand one thread to app after app, each with a Database of its own). */
-export function pgliteDatabase(client: PgliteThread): Database {
+  const client = await PgliteThread.open(dir, seed && new Uint8Array(await seed.arrayBuffer()));
   // drizzle calls only what PgliteThread has of PGlite's API (query with rowMode and parsers, transaction).
   const db = drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Db;
   return {

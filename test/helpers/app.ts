@@ -7,7 +7,7 @@ import type { Plan } from '../../src/core/plans.js';
 import { MODULES } from '../../src/modules.js';
 import { auditModule, auditModuleWith } from '../../src/modules/audit/module.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
-import { migratedPglite, releasePglite } from './migrated-pglite.js';
+import { migratedPglite } from './migrated-pglite.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const SECRET = 'test-secret-0123456789-0123456789-0123456789';
@@ -117,7 +117,7 @@ export async function startTestApp(
 
   const close = async () => {
     await runtime.close();
-    if (own) await releasePglite(own);
+    await own?.close();
   };
   return { runtime, database: runtime.database, inject, admin, workspace, close };
 }
