@@ -204,7 +204,8 @@ function visitorTracking(destination: string, utm: Record<string, string> | null
   const pairs: string[] = [];
   const keys = new Set<string>();
   let visitorUtm: Utm | undefined;
-  for (const pair of requestTargetSafe(visitorQuery).split('&')) {
+  // A raw '#' (no browser sends one; a hand-made request can) would start the fragment before our click id.
+  for (const pair of requestTargetSafe(visitorQuery).replaceAll('#', '%23').split('&')) {
     if (pair === '') continue;
     const [key, raw] = splitPair(pair);
     if (key === clickIdParam) continue;

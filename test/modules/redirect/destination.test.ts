@@ -187,6 +187,11 @@ describe("the short link's own query (operations.md §5)", () => {
     );
   });
 
+  it("a raw '#' in the short link's own query stays in the query, encoded: the click id is never pushed into a fragment", () => {
+    expect(withTracking('https://shop.example/', {}, 'ltid', CLICK, '#')).toBe(`https://shop.example/?%23&ltid=${CLICK}`);
+    expect(withTracking('https://shop.example/p#top', null, 'ltid', CLICK, 'a=1#b')).toBe(`https://shop.example/p?a=1%23b&ltid=${CLICK}#top`);
+  });
+
   it('a destination holding a lone surrogate cannot be a Location: none is made', () => {
     expect(withTracking('https://shop.example/\ud800', null, 'ltid', CLICK)).toBeUndefined();
     expect(withTracking('https://shop.example/a\r\nSet-Cookie: x=1', null, 'ltid', CLICK)).toBe(`https://shop.example/a%0D%0ASet-Cookie:%20x=1?ltid=${CLICK}`);
