@@ -77,7 +77,7 @@ export function DomainItem({ domain: d, onChanged }: Props) {
         <div class="dom-detail">
           {pending && (
             <TxtRecord domain={d}>
-              <button type="button" class="dom-verify" disabled={verifying.busy} onClick={verify} aria-label={w.verifyFor(d.host)}>
+              <button type="button" class="dom-verify" disabled={verifying.busy} onClick={verify} aria-label={verifying.busy ? undefined : w.verifyFor(d.host)}>
                 {verifying.busy ? w.verifying : w.verify}
               </button>
             </TxtRecord>

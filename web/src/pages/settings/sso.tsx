@@ -175,7 +175,7 @@ function DomainItem({ d, onChanged }: { d: SsoDomain; onChanged: (message: strin
               </dd>
             </dl>
             <div class="actions">
-              <button type="button" disabled={verifying.busy} onClick={verify} aria-label={w.verifyFor(d.domain)}>
+              <button type="button" disabled={verifying.busy} onClick={verify} aria-label={verifying.busy ? undefined : w.verifyFor(d.domain)}>
                 {verifying.busy ? w.verifying : w.verify}
               </button>
             </div>
