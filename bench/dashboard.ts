@@ -23,11 +23,11 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SCOPES } from '../src/core/scopes.js';
+import { launchChromium } from '../test/helpers/requirements.js';
 import { BENCH_ADMIN, freePort, startServer } from './server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const FIRST_PAGE_LIMIT = 120_000;
 const LATER_PAGE_LIMIT = 40_000;
 const ROWS_TARGET_MS = 300;
@@ -68,19 +68,7 @@ export async function benchDashboard(runs = Number(process.env.DASHBOARD_RUNS ??
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = await startServer({ PORT: String(port), BASE_URL: base, LOG_LEVEL: 'warn' });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   const failures: string[] = [];
   try {
     const { headers, collectionId, linkId } = await setUp(base, server.log);
