@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { PgliteThread } from './pglite-thread.js';
+import { PgliteThread, type PgliteClient } from './pglite-thread.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -32,7 +32,7 @@ export interface Database {
   /** The connection string (PostgreSQL only): another pool on the same database uses it. */
   url?: string;
   /** The embedded engine itself (PGlite only), on a thread of its own. */
-  pglite?: PgliteThread;
+  pglite?: PgliteClient;
   /**
    * Bulk append with COPY (PostgreSQL only: several times cheaper for the server than parsing
    * the same rows from JSON), in one transaction: `staging` (DDL run first, e.g. a temporary
@@ -212,7 +212,11 @@ export async function openPglite(dataDir: string, from?: Blob): Promise<Database
   const seed = from ?? (SEED_FILE && !memory && !existsSync(dir) && existsSync(SEED_FILE) ? new Blob([readFileSync(SEED_FILE)]) : undefined);
   // On a thread of its own: each statement runs synchronously in WebAssembly, and on the
   // server's thread a heavy one (an export, an analytics CSV) held up every request for seconds.
-  const client = await PgliteThread.open(dir, seed && new Uint8Array(await seed.arrayBuffer()));
+  return pgliteDatabase(await PgliteThread.open(dir, seed && new Uint8Array(await seed.arrayBuffer())));
+}
+
+/** The Database of a PGlite client already open (tests lend one thread to app after app, each with a Database of its own). */
+export function pgliteDatabase(client: PgliteClient): Database {
   // drizzle calls only what PgliteThread has of PGlite's API (query with rowMode and parsers, transaction).
   const db = drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Db;
   return {

@@ -96,6 +96,9 @@ function statementOptions(options: QueryOptions | undefined): StatementOptions |
   return { rowMode: options.rowMode, paramTypes: options.paramTypes, rawTypes: options.parsers && Object.keys(options.parsers).map(Number) };
 }
 
+/** What a Database calls of its PGlite thread (tests lend a thread to one app at a time through this). */
+export type PgliteClient = Pick<PgliteThread, 'query' | 'exec' | 'transaction' | 'dumpDataDir' | 'close'>;
+
 export class PgliteThread {
   #worker: Worker;
   #pending = new Map<number, Pending>();
