@@ -19,14 +19,6 @@ export const LOOP_FILES = [
   'test/modules/imports/linktrail-event-loop.test.ts',
 ];
 
-/**
- * The dashboard's Chromium journeys. CI (scripts/test-all.sh) runs them once, in the PostgreSQL +
- * Redis pass, with DASHBOARD_TESTS=skip in the PGlite pass: a page reaches the database only
- * through the HTTP API, which every other file tests on both engines, and the journeys were half
- * of the PGlite pass's time (1,318 s of its files' 2,439 s on a two-core machine).
- */
-export const DASHBOARD_FILES = ['test/e2e/dashboard*.test.ts'];
-
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -36,7 +28,6 @@ export default defineConfig({
       ...configDefaults.exclude,
       ...(process.env.CLUSTER_TEST === '1' ? [] : ['test/e2e/cluster.test.ts']),
       ...(process.env.LOOP_TESTS === 'apart' ? LOOP_FILES : []),
-      ...(process.env.DASHBOARD_TESTS === 'skip' ? DASHBOARD_FILES : []),
     ],
     // Every answer of the apps a test starts is checked against their OpenAPI document.
     setupFiles: ['test/setup/contract.ts'],

@@ -2,8 +2,7 @@
 # npm run test:all — what CI runs (.ci/run calls it): every test file (browser journeys, the
 # hostile-input fuzz, fault injection, killed and restarted processes, the README walkthrough)
 # with the full vitest.config.ts, first on PGlite, then on PostgreSQL + Redis in a database
-# made for this run and dropped at the end. The dashboard's Chromium journeys run in the second
-# pass only (vitest.config.ts DASHBOARD_FILES). `npm run test:all -- pglite` or `-- postgres` runs
+# made for this run and dropped at the end. `npm run test:all -- pglite` or `-- postgres` runs
 # one of the two passes; files or vitest options after it go to vitest
 # (`npm run test:all -- postgres test/faults`). The cluster test (test/e2e/cluster.test.ts) runs
 # alone at the end of the PostgreSQL pass; elsewhere it runs only with CLUSTER_TEST=1. The files
@@ -23,13 +22,12 @@ esac
 loop_files="$(sed -n '/^export const LOOP_FILES/,/^];/p' vitest.config.ts | grep -o "test/[^']*\.test\.ts" | tr '\n' ' ')"
 
 if [ "$engines" != postgres ]; then
-  echo "== test:all: every test file on PGlite (in-process limits) but the dashboard's Chromium journeys"
+  echo "== test:all: every test file on PGlite (in-process limits)"
   # The hostile-input fuzz and the HTTP property tests (test/helpers/property-runs.ts) run in full
   # on PostgreSQL + Redis below; here a third of their seeded
   # runs (the same routes and families), which on PGlite took 200 s of a 26-minute CI.
   if [ $# -eq 0 ]; then
-    # The dashboard's Chromium journeys run once, in the PostgreSQL + Redis pass (vitest.config.ts DASHBOARD_FILES).
-    DASHBOARD_TESTS=skip LOOP_TESTS=apart env -u DATABASE_URL -u REDIS_URL FUZZ_SCALE=0.3 PROPERTY_SCALE=0.3 npx vitest run
+    LOOP_TESTS=apart env -u DATABASE_URL -u REDIS_URL FUZZ_SCALE=0.3 PROPERTY_SCALE=0.3 npx vitest run
     echo "== test:all: the event-loop files, one at a time in a fresh process (vitest.config.ts LOOP_FILES)"
     env -u DATABASE_URL -u REDIS_URL npx vitest run --no-file-parallelism $loop_files
   else
