@@ -59,7 +59,7 @@ function engineFiles(): NonNullable<typeof engine> {
 }
 
 /** What every call answers once the worker is gone: a connection failure (SQLSTATE 08006), a 503. */
-function workerGone(why: string): Error {
+export function workerGone(why: string): Error {
   return Object.assign(new Error(`the PGlite worker stopped (${why}): connection is closed`), { code: '08006' });
 }
 

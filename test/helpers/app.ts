@@ -7,7 +7,7 @@ import type { Plan } from '../../src/core/plans.js';
 import { MODULES } from '../../src/modules.js';
 import { auditModule, auditModuleWith } from '../../src/modules/audit/module.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
-import { migratedPglite, releasePglite } from './migrated-pglite.js';
+import { migratedPglite } from './migrated-pglite.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const SECRET = 'test-secret-0123456789-0123456789-0123456789';
@@ -77,7 +77,7 @@ export async function startTestApp(
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.env);
-  // On the embedded engine, a database of the app's own, empty and migrated (test/helpers/migrated-pglite.ts); released with the app.
+  // On the embedded engine, a database of the app's own, empty and migrated (test/helpers/migrated-pglite.ts); closed (given back) with the app.
   const own = !options.database && !config.databaseUrl && config.dataDir.startsWith('memory://') ? await migratedPglite() : undefined;
   const runtime = await createRuntime(config, {
     clock: options.clock,
@@ -86,7 +86,7 @@ export async function startTestApp(
     scheduledMaintenance: options.scheduledMaintenance ?? false,
     loginWait: options.loginWait,
   }).catch(async (err: unknown) => {
-    if (own) await releasePglite(own);
+    await own?.close();
     throw err;
   });
   await runtime.app.ready();
@@ -117,7 +117,7 @@ export async function startTestApp(
 
   const close = async () => {
     await runtime.close();
-    if (own) await releasePglite(own);
+    await own?.close();
   };
   return { runtime, database: runtime.database, inject, admin, workspace, close };
 }

@@ -3,7 +3,7 @@
  * Each test process makes one (initdb and the migrations, about 2 s) and dumps it; each database
  * after that starts from the dump (about 1 s and 1 s of CPU), still a database of its own.
  *
- * A test app's database thread is lent, not given: when the app closes (releasePglite) the
+ * A test app's database thread is lent, not given: when the app closes its database the
  * thread is emptied and lent to the next app of the same process instead of opening another —
  * about a second of the two cores' time per app, and the suite starts hundreds.
  * - The lease ends first: whatever the closed app still runs (a timer, a late flush) gets the
@@ -18,7 +18,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { openPglite, pgliteDatabase, type Database } from '../../src/db/connect.js';
-import type { PgliteClient, PgliteThread } from '../../src/db/pglite-thread.js';
+import { workerGone, type PgliteClient, type PgliteThread } from '../../src/db/pglite-thread.js';
 import { migratedPgliteDump } from '../../src/db/migrate.js';
 
 let template: Promise<Blob> | undefined;
@@ -70,7 +70,7 @@ class Lease implements PgliteClient {
   }
 
   #run<T>(call: () => Promise<T>): Promise<T> {
-    if (this.#ended) return Promise.reject(Object.assign(new Error('the PGlite database was closed: connection is closed'), { code: '08006' }));
+    if (this.#ended) return Promise.reject(workerGone('its lease ended'));
     const p = call();
     const tracked = p.then(
       () => undefined,
@@ -127,11 +127,6 @@ export async function migratedPglite(): Promise<Database> {
   shape ??= shapeOf(thread);
   await shape;
   return lend(thread);
-}
-
-/** A test app's database back from the app (the same as closing it). */
-export function releasePglite(database: Database): Promise<void> {
-  return database.close();
 }
 
 /**
