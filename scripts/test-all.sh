@@ -18,6 +18,16 @@ case "$engines" in
   *) echo "usage: npm run test:all [-- both|pglite|postgres [vitest files/options]]" >&2; exit 2 ;;
 esac
 
+# Build once, before any test file runs, when dist/ is missing or older than its sources. A test
+# that finds it stale (test/helpers/process.ts ensureBuilt) would otherwise rebuild mid-run, and
+# the dashboard build empties dist/web while the browser files beside it read it.
+if [ ! -f dist/main.js ] || [ ! -f dist/web/index.html ] ||
+  [ -n "$(find src -newer dist/main.js -type f -print -quit)" ] ||
+  [ -n "$(find web/src web/index.html -newer dist/web/index.html -type f -print -quit)" ]; then
+  echo "== test:all: npm run build (dist/ is missing or older than src/ or web/)"
+  npm run build
+fi
+
 # The files that measure the event loop run apart, after the rest (vitest.config.ts LOOP_FILES).
 loop_files="$(sed -n '/^export const LOOP_FILES/,/^];/p' vitest.config.ts | grep -o "test/[^']*\.test\.ts" | tr '\n' ' ')"
 
