@@ -2,6 +2,20 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { AUTH_EPOCH_KEY } from '../infra/bus.js';
 
+/** This process's part of a window member: random once, so two instances' members never meet. */
+const PROCESS_NONCE = randomBytes(6).toString('base64url');
+let memberCount = 0;
+
+/**
+ * A request's member in a sliding window's sorted set: unique across instances (the process's
+ * nonce) and within one (a counter). Not drawn per request: under load randomBytes(6) cost about
+ * 20 µs a call here, 14 % of a browser click's CPU.
+ */
+export function windowMember(nowMs: number): string {
+  memberCount = (memberCount + 1) % Number.MAX_SAFE_INTEGER;
+  return `${nowMs}:${PROCESS_NONCE}:${memberCount.toString(36)}`;
+}
+
 export const WINDOW_MS = 60_000;
 
 export interface RateDecision {
@@ -112,7 +126,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   async hit(key: string, limit: number, nowMs: number): Promise<RateDecision> {
     try {
-      const member = `${nowMs}:${randomBytes(6).toString('base64url')}`;
+      const member = windowMember(nowMs);
       const [allowed, count, oldest, authEpoch] = (await (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>).slidingWindowHit!(
         `lt:rl:${key}`,
         AUTH_EPOCH_KEY,

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { decide, WINDOW_MS, type RateDecision, type RateLimiter } from '../http/rate-limit.js';
+import { decide, WINDOW_MS, windowMember, type RateDecision, type RateLimiter } from '../http/rate-limit.js';
 import type { VisitorMarks } from './visitor-marks.js';
 
 /** A window to count a request in: the rate limiter's key and limit. */
@@ -103,7 +102,7 @@ export class RedisClickGate implements ClickGate {
 
   async admit(windows: readonly GateWindow[], mark: GateMark | undefined, nowMs: number): Promise<GateAnswer> {
     const keys = [...windows.map((w) => `lt:rl:${w.key}`), mark ? `lt:vm:${mark.key}` : ''];
-    const member = `${nowMs}:${randomBytes(6).toString('base64url')}`;
+    const member = windowMember(nowMs);
     let out: (number | string)[];
     try {
       const admit = (this.redis as unknown as Record<string, AdmitCommand>).clickGateAdmit!;
