@@ -56,7 +56,7 @@ describe.runIf(dashboardRunnable())('passkeys in the dashboard', () => {
   const people = { en: OWNER, ar: { name: 'ليلى', email: 'layla@example.com', password: 'amber-orchard-47-compass' } };
 
   beforeAll(async () => {
-    d = await startDashboard({}, { host: 'localhost' });
+    d = await startDashboard({}, { host: 'localhost', reuseContexts: false });
     const { workspaceId } = await d.setUpOwner(await d.newPage());
     const made = await d.t.admin('POST', '/users', { name: people.ar.name, email: people.ar.email, password: people.ar.password });
     expect(made.statusCode, made.body).toBe(201);
