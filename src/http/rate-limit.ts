@@ -12,8 +12,7 @@ let memberCount = 0;
  * 20 µs a call here, 14 % of a browser click's CPU.
  */
 export function windowMember(nowMs: number): string {
-  memberCount = (memberCount + 1) % Number.MAX_SAFE_INTEGER;
-  return `${nowMs}:${PROCESS_NONCE}:${memberCount.toString(36)}`;
+  return `${nowMs}:${PROCESS_NONCE}:${(++memberCount).toString(36)}`;
 }
 
 export const WINDOW_MS = 60_000;

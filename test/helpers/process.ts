@@ -27,12 +27,12 @@ export function newest(dir: string): number {
 /**
  * Builds dist/ when it is missing or (unless `whenStale` is false) older than a source file,
  * else the test would run stale code. Throws with the build's output when the build fails.
- * Under `npm run test:all` (DIST_CHECKED set) the script has built or checked dist/ before any
- * file ran: a build here would empty dist/web under the browser files running beside this one.
+ * Under `npm run test:all` (DIST_CHECKED set) `whenStale` defaults to false: the script built or
+ * checked dist/ before any file ran, and a build here would empty dist/web under the browser
+ * files running beside this one.
  */
-export function ensureBuilt({ whenStale = true }: { whenStale?: boolean } = {}): void {
-  const checked = process.env.DIST_CHECKED === '1';
-  if (existsSync(MAIN) && (checked || !whenStale || statSync(MAIN).mtimeMs >= newest(join(ROOT, 'src')))) return;
+export function ensureBuilt({ whenStale = process.env.DIST_CHECKED !== '1' }: { whenStale?: boolean } = {}): void {
+  if (existsSync(MAIN) && (!whenStale || statSync(MAIN).mtimeMs >= newest(join(ROOT, 'src')))) return;
   const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8', timeout: 170_000 });
   if (build.status !== 0) throw new Error(`npm run build failed (${build.status ?? build.signal}):\n${build.stdout}\n${build.stderr}`);
 }
