@@ -22,7 +22,8 @@ export type ClientTrackingDeps = ResourceDeps & {
 
 const CREDENTIAL =
   'The publishable key (`Authorization: Bearer lt_pk_…`) from a page whose Origin is one of the allowed hostnames (else 403 origin_not_allowed); CORS: the answer allows that origin, never with credentials. ' +
-  "Counted in the site's own window (CLIENT_TRACKING_PER_MINUTE, default ten times the plan's figure; X-RateLimit-* describe it) and per visitor address (60 a minute), never in the API's.";
+  "Counted in the site's own window (CLIENT_TRACKING_PER_MINUTE, default ten times the plan's figure; X-RateLimit-* describe it) and per visitor address (60 a minute), never in the API's. " +
+  "With Redis each window is two minutes' counters, the rolling minute estimated from them (the last minute's count weighed by its part still inside the 60 s, rounded up): exact for a burst within a minute; traffic bunched at the end of one minute and of the next can pass up to twice the window in a rolling minute (at worst). X-RateLimit-Reset is then the end of the current minute.";
 
 const failures = {
   401: errorAnswer('No publishable key, or not a working one'),
