@@ -8,6 +8,7 @@
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { pathToFileURL } from 'node:url';
+import { FRAUD_RULES } from '../src/modules/program/schemas.js';
 import { seed, startServer } from './server.js';
 
 type Json = Record<string, unknown> & { id: string; shortUrl: string };
@@ -73,7 +74,15 @@ export async function benchConversionsPartner(seconds = 5, rounds = 3): Promise<
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
       return res.json() as Promise<Json & Json[]>;
     };
-    const program = await call('PUT', '/api/program', { name: 'Bench', slug: `bench-${Date.now()}`, landingUrl: 'https://example.com/', currency: 'usd' });
+    // BENCH_FRAUD_RULES=off: the program without its fraud rules, to tell their reads' share of the partner's cost.
+    const fraudRules = process.env.BENCH_FRAUD_RULES === 'off' ? { fraudRules: Object.fromEntries(FRAUD_RULES.map((r) => [r, false])) } : {};
+    const program = await call('PUT', '/api/program', {
+      name: 'Bench',
+      slug: `bench-${Date.now()}`,
+      landingUrl: 'https://example.com/',
+      currency: 'usd',
+      ...fraudRules,
+    });
     const [group] = await call('GET', '/api/partner-groups');
     await call('PUT', '/api/partner-groups', [
       {
