@@ -85,9 +85,12 @@ export function countedDecision(allowed: boolean, limit: number, previous: numbe
   if (allowed) return { allowed, limit, remaining, resetAt: Math.ceil(end / 1000), retryAfter: 0 };
   // This minute's count alone is under the limit: the last minute's part fades enough within this one.
   const freeAt = current < limit && previous > 0 ? start + WINDOW_MS * (1 - (limit - current - 1) / previous) : end + WINDOW_MS * (1 - (limit - 1) / current);
-  let wait = Math.max(1, Math.ceil((freeAt - nowMs) / 1000));
+  // Two minutes on, nothing is counted: the longest wait (a limit under 1, which configuration refuses, would never free).
+  const longest = (2 * WINDOW_MS) / 1000;
+  const seconds = Math.ceil((freeAt - nowMs) / 1000);
+  let wait = Number.isFinite(seconds) ? Math.min(longest, Math.max(1, seconds)) : longest;
   // Whole seconds checked against the estimate itself, so that rounding never answers a second early or late.
-  while (estimateLater(previous, current, nowMs, nowMs + wait * 1000) >= limit) wait++;
+  while (wait < longest && estimateLater(previous, current, nowMs, nowMs + wait * 1000) >= limit) wait++;
   while (wait > 1 && estimateLater(previous, current, nowMs, nowMs + (wait - 1) * 1000) < limit) wait--;
   return { allowed, limit, remaining, resetAt: Math.ceil(end / 1000), retryAfter: wait };
 }

@@ -31,6 +31,8 @@ describe("the browser-tracking windows' estimate", () => {
     expect(countedDecision(false, 10, 20, 5, s(30))).toEqual({ allowed: false, limit: 10, remaining: 0, resetAt: s(60) / 1000, retryAfter: 18 });
     // This minute alone is full: free in the next, once 10 × weight ≤ 9, at 66 s.
     expect(countedDecision(false, 10, 0, 10, s(30))).toEqual({ allowed: false, limit: 10, remaining: 0, resetAt: s(60) / 1000, retryAfter: 36 });
+    // A limit of 0 (configuration refuses it) still answers, at most two minutes.
+    expect(countedDecision(false, 0, 0, 0, s(30)).retryAfter).toBe(120);
   });
 
   test('for any counts, a request at retryAfter is under the limit, and one a second earlier is not (unless at the floor of 1 s)', () => {
