@@ -73,25 +73,21 @@ function estimateLater(previous: number, current: number, nowMs: number, atMs: n
   return minutes === 1 ? windowEstimate(current, 0, windowWeight(atMs)) : 0;
 }
 
+/** The longest a refused request is told to wait: two minutes on, nothing of now is counted (a limit under 1, which configuration refuses, would never free). */
+const LONGEST_WAIT_S = (2 * WINDOW_MS) / 1000;
+
 /**
  * A counted window's decision: X-RateLimit-Remaining from the estimate, X-RateLimit-Reset the end
  * of this minute (from then on its count fades), and when refused the whole seconds until the
  * estimate, with no more requests, falls under the limit.
  */
 export function countedDecision(allowed: boolean, limit: number, previous: number, current: number, nowMs: number): RateDecision {
-  const start = nowMs - (nowMs % WINDOW_MS);
-  const end = start + WINDOW_MS;
+  const end = nowMs - (nowMs % WINDOW_MS) + WINDOW_MS;
   const remaining = Math.max(0, limit - windowEstimate(previous, current, windowWeight(nowMs)));
   if (allowed) return { allowed, limit, remaining, resetAt: Math.ceil(end / 1000), retryAfter: 0 };
-  // This minute's count alone is under the limit: the last minute's part fades enough within this one.
-  const freeAt = current < limit && previous > 0 ? start + WINDOW_MS * (1 - (limit - current - 1) / previous) : end + WINDOW_MS * (1 - (limit - 1) / current);
-  // Two minutes on, nothing is counted: the longest wait (a limit under 1, which configuration refuses, would never free).
-  const longest = (2 * WINDOW_MS) / 1000;
-  const seconds = Math.ceil((freeAt - nowMs) / 1000);
-  let wait = Number.isFinite(seconds) ? Math.min(longest, Math.max(1, seconds)) : longest;
-  // Whole seconds checked against the estimate itself, so that rounding never answers a second early or late.
-  while (wait < longest && estimateLater(previous, current, nowMs, nowMs + wait * 1000) >= limit) wait++;
-  while (wait > 1 && estimateLater(previous, current, nowMs, nowMs + (wait - 1) * 1000) < limit) wait--;
+  // The first whole second at which it is under: the estimate only falls with time.
+  let wait = 1;
+  while (wait < LONGEST_WAIT_S && estimateLater(previous, current, nowMs, nowMs + wait * 1000) >= limit) wait++;
   return { allowed, limit, remaining, resetAt: Math.ceil(end / 1000), retryAfter: wait };
 }
 

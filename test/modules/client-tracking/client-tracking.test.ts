@@ -6,18 +6,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { DESKTOP, IPHONE, UUID } from '../../helpers/visitors.js';
-import { SITE, trackedSite } from './helpers.js';
+import { SITE, standingClock, trackedSite } from './helpers.js';
 
 let t: TestApp;
-/** Set while a test counts a window exactly: the app's clock stands still (with Redis the windows fade with it: infra/click-gate.ts). */
-let frozenAt: number | undefined;
+const time = standingClock();
 beforeAll(async () => {
-  t = await startTestApp({ clock: () => new Date(frozenAt ?? Date.now()) });
+  t = await startTestApp({ clock: time.clock });
 });
 afterAll(() => t?.close());
-afterEach(() => {
-  frozenAt = undefined;
-});
+afterEach(() => time.thaw());
 
 /** The error of an answer, with the field it names (beside it in the body). */
 const code = (res: { json(): unknown }) => {
@@ -257,7 +254,7 @@ describe('rate limits', () => {
     const s = await trackedSite(t, { program: false });
     const [link] = await s.ok('POST', '/api/links', [{ url: `${SITE}/x`, collectionId: s.collectionId }], 201);
     const shortId = new URL(link.shortUrl).pathname.slice(1);
-    frozenAt = Date.now();
+    time.freeze();
     const first = await s.page('/api/track/click', { shortId }, { ip: '5.9.0.1' });
     expect(Number(first.headers['x-ratelimit-limit'])).toBe(10_000_000);
     for (let i = 1; i < 60; i++) expect((await s.page('/api/track/click', { shortId }, { ip: '5.9.0.1' })).statusCode).toBe(200);

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { rows } from '../../../src/db/connect.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { DESKTOP, IPHONE, UUID } from '../../helpers/visitors.js';
-import { SITE, trackedSite, type Site } from './helpers.js';
+import { SITE, standingClock, trackedSite, type Site } from './helpers.js';
 
 let t: TestApp;
 let port: number;
@@ -21,21 +21,15 @@ let s: Site;
 let shortId: string;
 let linkId: string;
 let ada: { id: string; referralKey: string; defaultLinkId: string };
-/**
- * Set while a test counts a window exactly: the app's clock stands still. With Redis a window is
- * two minutes' counters, the last one's fading with the clock (infra/click-gate.ts).
- */
-let frozenAt: number | undefined;
+const time = standingClock();
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { TRUST_PROXY: 'true' }, clock: () => new Date(frozenAt ?? Date.now()) });
+  t = await startTestApp({ env: { TRUST_PROXY: 'true' }, clock: time.clock });
   await t.runtime.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.runtime.app.server.address() as AddressInfo).port;
 });
 afterAll(() => t?.close());
-afterEach(() => {
-  frozenAt = undefined;
-});
+afterEach(() => time.thaw());
 
 let ready: Promise<void> | undefined;
 /** The site, its partner and a link, made once (partner() polls, which only a test may). */
@@ -217,7 +211,7 @@ describe('the browser click before the framework', () => {
 
   test("one visitor window for both paths: the 61st request of a minute is 429 by either, and the site's window counts them all", async () => {
     await site();
-    frozenAt = Date.now();
+    time.freeze();
     const ip = freshIp();
     const before = Number((await overSocket(JSON.stringify({ shortId }), { ip: freshIp() })).headers['x-ratelimit-remaining']);
     for (let i = 0; i < 30; i++) expect((await overSocket(JSON.stringify({ shortId }), { ip })).status).toBe(200);

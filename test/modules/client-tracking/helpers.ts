@@ -88,3 +88,17 @@ export async function trackedSite(t: TestApp, o: { hostnames?: string[]; clientS
     },
   };
 }
+
+/**
+ * An app clock that a test can stop (`freeze`) while it counts a window exactly: with Redis a
+ * window is two minutes' counters, the last one's fading with the clock (infra/click-gate.ts).
+ * `thaw` in afterEach, so a failed test leaves it running.
+ */
+export function standingClock(): { clock: () => Date; freeze(): void; thaw(): void } {
+  let frozenAt: number | undefined;
+  return {
+    clock: () => new Date(frozenAt ?? Date.now()),
+    freeze: () => void (frozenAt = Date.now()),
+    thaw: () => void (frozenAt = undefined),
+  };
+}
