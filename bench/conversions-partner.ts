@@ -4,11 +4,16 @@
  * the same calls on a link without a partner, in one workspace with a program, one server, the
  * same run. Rounds alternate A/B/A/B so drift hits both; the ratio is partner / plain of the
  * median round. Each kind warms up both sides, then ANALYZEs. PostgreSQL (DATABASE_URL).
+ * Each round also reads the CPU time the instance and PostgreSQL spent per request (/proc, as the
+ * redirect bench does): on two cores both sides run the machine near full, so the CPU ratio tells
+ * the cost apart from what the req/s ratio mixes with latency. CONVERSIONS_ROUNDS and
+ * CONVERSIONS_SECONDS (default 3 of 5 s): more rounds, a steadier median.
  */
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { pathToFileURL } from 'node:url';
 import { FRAUD_RULES } from '../src/modules/program/schemas.js';
+import { cpuPerRequest, cpuSnapshot } from './cpu.js';
 import { seed, startServer } from './server.js';
 
 type Json = Record<string, unknown> & { id: string; shortUrl: string };
@@ -24,8 +29,9 @@ async function clicksOf(base: string, shortUrl: string, count: number): Promise<
 
 let customers = 0;
 
-/** One round of `kind` on these clicks: requests per second (mean) and p99 latency. */
-async function round(base: string, headers: Record<string, string>, kind: 'lead' | 'sale', clickIds: string[], seconds: number) {
+/** One round of `kind` on these clicks: requests per second (mean), p99 latency and CPU µs per request of the instance and PostgreSQL. */
+async function round(base: string, pid: number, headers: Record<string, string>, kind: 'lead' | 'sale', clickIds: string[], seconds: number) {
+  const before = cpuSnapshot(pid);
   const result = await autocannon({
     url: `${base}/api/track/${kind}`,
     method: 'POST',
@@ -47,7 +53,8 @@ async function round(base: string, headers: Record<string, string>, kind: 'lead'
     ],
   });
   if (result.non2xx + result.errors > 0) throw new Error(`track/${kind}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  const cpu = cpuPerRequest(before, cpuSnapshot(pid), result.requests.total);
+  return { rps: result.requests.average, p99: result.latency.p99, instance: cpu.instance!, postgres: cpu.postgres! };
 }
 
 async function analyze(): Promise<void> {
@@ -98,15 +105,15 @@ export async function benchConversionsPartner(seconds = 5, rounds = 3): Promise<
     const clicks = { plain: await clicksOf(server.base, plain.shortUrl as string, 50), partner: await clicksOf(server.base, partnered!.shortUrl, 50) };
     const out: { name: string; value: string }[] = [];
     for (const kind of ['lead', 'sale'] as const) {
-      const got: Record<'plain' | 'partner', { rps: number; p99: number }[]> = { plain: [], partner: [] };
+      const got: Record<'plain' | 'partner', Awaited<ReturnType<typeof round>>[]> = { plain: [], partner: [] };
       // Warm-up on both sides, then ANALYZE, as autovacuum does within a minute on a live database:
       // the rounds measure steady state, not plans made for the empty tables of a database made a second ago.
-      await round(server.base, headers, kind, clicks.plain, 2);
-      await round(server.base, headers, kind, clicks.partner, 2);
+      await round(server.base, server.child.pid!, headers, kind, clicks.plain, 2);
+      await round(server.base, server.child.pid!, headers, kind, clicks.partner, 2);
       await analyze();
       for (let r = 0; r < rounds; r++) {
         for (const side of r % 2 === 0 ? (['plain', 'partner'] as const) : (['partner', 'plain'] as const)) {
-          got[side].push(await round(server.base, headers, kind, clicks[side], seconds));
+          got[side].push(await round(server.base, server.child.pid!, headers, kind, clicks[side], seconds));
         }
       }
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -117,6 +124,14 @@ export async function benchConversionsPartner(seconds = 5, rounds = 3): Promise<
         { name: `track/${kind} on a partner link, commission written (req/s)`, value: partnerRps.toFixed(0) },
         { name: `track/${kind} cost ratio (plain req/s ÷ partner req/s; goal ≤ 1.3)`, value: (plainRps / partnerRps).toFixed(2) },
         { name: `track/${kind} p99 plain / partner (ms)`, value: `${median(got.plain.map((g) => g.p99))} / ${median(got.partner.map((g) => g.p99))}` },
+        ...(['plain', 'partner'] as const).map((side) => ({
+          name: `track/${kind} CPU µs per request, ${side}: instance + PostgreSQL (medians)`,
+          value: `${median(got[side].map((g) => g.instance)).toFixed(0)} + ${median(got[side].map((g) => g.postgres)).toFixed(0)}`,
+        })),
+        {
+          name: `track/${kind} CPU ratio partner / plain (median of rounds)`,
+          value: median(got.partner.map((g, i) => (g.instance + g.postgres) / (got.plain[i]!.instance + got.plain[i]!.postgres))).toFixed(2),
+        },
       );
     }
     const commissions = await call('GET', `/api/commissions?partnerId=${partner!.id}&take=1`);

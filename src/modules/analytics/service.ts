@@ -17,6 +17,7 @@ export type { GroupRecord } from './store-groups.js';
 export { periodOf } from './query-period.js';
 // What the click writer and the conversions' statements add to this module's rollup tables with (store-rollup-writes.ts).
 export { addLinkDays, addLinkRevenueDays, afterWrite, FIRST_IN_WORKSPACE, FIRST_ON_LINK, utcDay } from './store-rollup-writes.js';
+export { onRollupSlot, ROLLUP_SLOTS } from './rollup-slots.js';
 export {
   linkCountRankSql,
   linkCounts,

@@ -214,6 +214,7 @@ export async function trackLead({
           customer,
           source,
           rollups: plan.rollups,
+          slot: plan.slot,
           facts: plan.clickPartnerFacts?.({ kind: 'lead', clickId }),
         }),
       ),
@@ -312,6 +313,7 @@ export async function trackSale({
       invoiceId: input.invoiceId,
       source,
       rollups: plan.rollups,
+      slot: plan.slot,
       facts: plan.clickPartnerFacts?.({
         kind: 'sale',
         clickId: at.clickId,

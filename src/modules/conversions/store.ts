@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { inList, preparedRows, rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
+import { ROLLUP_SLOTS } from '../analytics/service.js';
 import type { CustomerRow } from '../customers/service.js';
 import { eventKeys, linkDaysOfEvents, linkRevenueOfSales } from './event-rollups.js';
 
@@ -110,9 +111,9 @@ const KEY_ORDER = sql`ORDER BY ev.workspace_id, k.scope_id, k.dim COLLATE "C", k
  * concurrent events of one workspace rarely wait on the same rows, and rows are taken in key
  * order, so two statements never deadlock.
  */
-function rollupEventSql(counts: SQL, conflict: SQL) {
+function rollupEventSql(counts: SQL, conflict: SQL, slot = randomInt(ROLLUP_SLOTS)) {
   return sql`INSERT INTO analytics_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot, clicks, leads, sales, amount)
-      SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at), k.value, k.partner_id, ${randomInt(8)}::smallint, ${counts}
+      SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at), k.value, k.partner_id, ${slot}::smallint, ${counts}
       ${eventKeys()} ${KEY_ORDER}
       ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot) DO UPDATE SET ${conflict}
       RETURNING 1`;
@@ -123,9 +124,9 @@ function rollupEventSql(counts: SQL, conflict: SQL) {
  * module's table too): `counts` are its sales, net amount and refunded amount, under the keys
  * of its analytics_rollups rows, in the same statement and key order, after them (`ru`).
  */
-function revenueEventSql(counts: SQL) {
+function revenueEventSql(counts: SQL, slot = randomInt(ROLLUP_SLOTS)) {
   return sql`INSERT INTO analytics_revenue_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, currency, slot, sales, amount, refunded)
-      SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at), k.value, k.partner_id, ev.currency, ${randomInt(8)}::smallint, ${counts}
+      SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at), k.value, k.partner_id, ev.currency, ${slot}::smallint, ${counts}
       ${eventKeys('ru')} ${KEY_ORDER}
       ON CONFLICT (workspace_id, scope_id, dim, level, bucket, value, partner_id, currency, slot)
       DO UPDATE SET sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount, refunded = r.refunded + EXCLUDED.refunded
@@ -133,15 +134,16 @@ function revenueEventSql(counts: SQL) {
 }
 
 /** A lead's counts: analytics_rollups, then its link's day. */
-const LEAD_ROLLUPS = (): SQL => sql`ru AS (${rollupEventSql(sql`0, 1, 0, 0`, sql`leads = r.leads + EXCLUDED.leads`)}),
-      ld AS (${linkDaysOfEvents(1, 0, 'ru')})`;
+const LEAD_ROLLUPS = (slot: number): SQL => sql`ru AS (${rollupEventSql(sql`0, 1, 0, 0`, sql`leads = r.leads + EXCLUDED.leads`, slot)}),
+      ld AS (${linkDaysOfEvents(1, 0, 'ru', slot)})`;
 
 /** A sale's counts and money: analytics_rollups, the revenue rollups, its link's day and its link's money. */
-const SALE_ROLLUPS =
-  (): SQL => sql`ru AS (${rollupEventSql(sql`0, 0, 1, ev.amount - ev.refunded_amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)}),
-      rm AS (${revenueEventSql(sql`1, ev.amount - ev.refunded_amount, ev.refunded_amount`)}),
-      ld AS (${linkDaysOfEvents(0, 1, 'rm')}),
-      lm AS (${linkRevenueOfSales(sql`amount - refunded_amount`, sql`refunded_amount`, 'ld')})`;
+const SALE_ROLLUPS = (
+  slot: number,
+): SQL => sql`ru AS (${rollupEventSql(sql`0, 0, 1, ev.amount - ev.refunded_amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`, slot)}),
+      rm AS (${revenueEventSql(sql`1, ev.amount - ev.refunded_amount, ev.refunded_amount`, slot)}),
+      ld AS (${linkDaysOfEvents(0, 1, 'rm', slot)}),
+      lm AS (${linkRevenueOfSales(sql`amount - refunded_amount`, sql`refunded_amount`, 'ld', slot)})`;
 
 /**
  * When an event's rollups are written: in its recording statement (`now`), or, for an event of a
@@ -155,6 +157,8 @@ export type RollupTiming = 'now' | 'lastUnlessPlain';
 /** How the conversion writer asks a lead or sale to be recorded: its rollups' timing, and a lead's commission facts to read with it. */
 export interface WritePlan {
   rollups: RollupTiming;
+  /** The rollup slot of all the event's rollup rows (analytics' onRollupSlot). */
+  slot: number;
   clickPartnerFacts?: (of: { kind: 'lead' | 'sale'; clickId: string; referredAt?: SQL }) => { ctes: SQL; row: SQL };
 }
 
@@ -162,10 +166,11 @@ export interface WritePlan {
 const inserted = (timing: RollupTiming = 'now') => sql.raw(timing === 'now' ? 'ev' : 'ins');
 
 /** The rollup writes of the statement; with `lastUnlessPlain`, `ev` is the inserted event only when it has no partner (the final SELECT reads `ins` as `ev`). */
-function rolledUp(timing: RollupTiming = 'now', rollups: () => SQL): SQL {
-  if (timing === 'now') return rollups();
+function rolledUp(timing: RollupTiming = 'now', slot: number | undefined, rollups: (slot: number) => SQL): SQL {
+  const s = slot ?? randomInt(ROLLUP_SLOTS);
+  if (timing === 'now') return rollups(s);
   return sql`ev AS (SELECT * FROM ins WHERE ins.partner_id IS NULL),
-      ${rollups()}`;
+      ${rollups(s)}`;
 }
 
 const rollupsDeferred = (timing: RollupTiming = 'now') => (timing === 'now' ? sql`false` : sql`ev.partner_id IS NOT NULL`);
@@ -243,6 +248,8 @@ export async function recordLead(
     /** Default server. A client event keeps an existing customer as it is. */
     source?: EventSource;
     rollups?: RollupTiming;
+    /** The rollup slot (default: one at random). */
+    slot?: number;
     /** Commissions' WITH queries and row of the lead's facts, read here (their scalar queries of `src` and `c` name the click's partner and the customer). */
     facts?: { ctes: SQL; row: SQL };
   },
@@ -257,7 +264,7 @@ export async function recordLead(
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
-      ${rolledUp(e.rollups, LEAD_ROLLUPS)}${factsCtes(e.facts)}
+      ${rolledUp(e.rollups, e.slot, LEAD_ROLLUPS)}${factsCtes(e.facts)}
       SELECT ev.id, ev.event_name AS "eventName", ev.source, ev.click_id AS "clickId", ev.link_id AS "linkId", ev.metadata,
         ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt", ev.partner_id AS "partnerId", ev.country,
         (SELECT ${sql.raw(isoTimestamp('k.created_at'))} FROM clicks k WHERE k.id = ev.click_id AND k.workspace_id = ev.workspace_id LIMIT 1) AS "clickAt",
@@ -293,6 +300,7 @@ export async function recordSale(
     /** Default server. A client event keeps an existing customer as it is. */
     source?: EventSource;
     rollups?: RollupTiming;
+    slot?: number;
     /** As recordLead's. */
     facts?: { ctes: SQL; row: SQL };
   },
@@ -312,7 +320,7 @@ export async function recordSale(
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
-      ${rolledUp(e.rollups, SALE_ROLLUPS)}${factsCtes(e.facts)}
+      ${rolledUp(e.rollups, e.slot, SALE_ROLLUPS)}${factsCtes(e.facts)}
       SELECT ev.id, ev.event_name AS "eventName", ev.source, ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId",
         ev.link_id AS "linkId", ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
         ev.invoice_id IS NOT NULL AND EXISTS (SELECT 1 FROM sale_events o WHERE o.workspace_id = ev.workspace_id AND o.invoice_id = ev.invoice_id AND o.id <> ev.id) AS "invoiceRepeat",
@@ -326,15 +334,15 @@ export async function recordSale(
 }
 
 /** Writes the rollups a recording statement left to the end of its transaction (RollupTiming), as that statement would have. */
-export async function rollUpEvent(conn: Conn, kind: 'lead' | 'sale', workspaceId: string, id: string): Promise<void> {
-  await preparedRows(conn, sql`WITH ${eventRollupsSql(kind, workspaceId, id)} SELECT 1`);
+export async function rollUpEvent(conn: Conn, kind: 'lead' | 'sale', workspaceId: string, id: string, slot?: number): Promise<void> {
+  await preparedRows(conn, sql`WITH ${eventRollupsSql(kind, workspaceId, id, slot)} SELECT 1`);
 }
 
 /** The WITH queries of rollUpEvent, for another statement of the transaction to run (the commission's insert). */
-export function eventRollupsSql(kind: 'lead' | 'sale', workspaceId: string, id: string): SQL {
+export function eventRollupsSql(kind: 'lead' | 'sale', workspaceId: string, id: string, slot = randomInt(ROLLUP_SLOTS)): SQL {
   const table = sql.raw(kind === 'lead' ? 'lead_events' : 'sale_events');
   return sql`ev AS (SELECT * FROM ${table} WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid),
-      ${kind === 'lead' ? LEAD_ROLLUPS() : SALE_ROLLUPS()}`;
+      ${kind === 'lead' ? LEAD_ROLLUPS(slot) : SALE_ROLLUPS(slot)}`;
 }
 
 export interface StripeSaleRef {

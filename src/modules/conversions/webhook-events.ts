@@ -5,6 +5,7 @@ import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
 import { clickPartnerFactsSql, earnForConversion, type StoredConversion } from '../commissions/service.js';
 import { eventById } from '../events/service.js';
+import { onRollupSlot } from '../analytics/service.js';
 import { findProgram } from '../program/service.js';
 import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.js';
 import { eventRollupsSql, RECORDING_CUSTOMER, RECORDING_PARTNER, rollUpEvent, type WritePlan } from './store.js';
@@ -40,7 +41,7 @@ export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind
   const webhook = wanted.has(EVENT_TYPE[kind]);
   // Writers take rollups and link days in one order (analytics/store-rollup-writes.ts), so they do not deadlock on
   // them; should PostgreSQL still end the write for a deadlock, it rolled back whole and runs again.
-  if (!webhook && !program) return (write) => retryOnConflict(() => write(ctx.db, { rollups: 'now' }));
+  if (!webhook && !program) return (write) => onRollupSlot((slot) => retryOnConflict(() => write(ctx.db, { rollups: 'now', slot })));
   // A lead's commission facts are read by its own statement (for its click's partner): one round trip fewer.
   const clickPartnerFacts = program
     ? (of: { kind: 'lead' | 'sale'; clickId: string; referredAt?: SQL }) =>
@@ -48,20 +49,22 @@ export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind
     : undefined;
   return async (write, asConversion) => {
     let queued = 0;
-    const recorded = await retryOnConflict(() =>
-      withTransaction(ctx.db, async (tx) => {
-        // A partner's event leaves its rollups to the end: their rows, shared by a link's events, stay locked only briefly (store.ts RollupTiming).
-        const row = await write(tx, { rollups: 'lastUnlessPlain', clickPartnerFacts });
-        if (!row) return undefined;
-        const txCtx = { ...ctx, db: tx };
-        // Written in the commission's insert when it has one, else in a statement of their own, last.
-        const rollups = row.rollupsDeferred ? eventRollupsSql(kind, ctx.workspace.id, row.id) : undefined;
-        const conversion = program && asConversion(row);
-        const earned = conversion ? await earnForConversion({ ctx: txCtx, input: { program, conversion, wanted, alongside: rollups } }) : undefined;
-        queued = webhook ? await recordConversionEvent(txCtx, deps, kind, row.id) : 0;
-        if (rollups && !earned?.alongsideWritten) await rollUpEvent(tx, kind, ctx.workspace.id, row.id);
-        return row;
-      }),
+    const recorded = await onRollupSlot((slot) =>
+      retryOnConflict(() =>
+        withTransaction(ctx.db, async (tx) => {
+          // A partner's event leaves its rollups to the end: their rows, shared by a link's events, stay locked only briefly (store.ts RollupTiming).
+          const row = await write(tx, { rollups: 'lastUnlessPlain', slot, clickPartnerFacts });
+          if (!row) return undefined;
+          const txCtx = { ...ctx, db: tx };
+          // Written in the commission's insert when it has one, else in a statement of their own, last.
+          const rollups = row.rollupsDeferred ? eventRollupsSql(kind, ctx.workspace.id, row.id, slot) : undefined;
+          const conversion = program && asConversion(row);
+          const earned = conversion ? await earnForConversion({ ctx: txCtx, input: { program, conversion, wanted, alongside: rollups } }) : undefined;
+          queued = webhook ? await recordConversionEvent(txCtx, deps, kind, row.id) : 0;
+          if (rollups && !earned?.alongsideWritten) await rollUpEvent(tx, kind, ctx.workspace.id, row.id, slot);
+          return row;
+        }),
+      ),
     );
     if (queued > 0) deps.onEventsWritten?.();
     return recorded;
