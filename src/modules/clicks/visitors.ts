@@ -252,9 +252,13 @@ export function clickVisitorFactsSql(workspaceId: string, clickId: string, at: s
             SELECT v.click_id FROM click_visitors v JOIN me ON v.network = me.network WHERE v.workspace_id = ${workspaceId}::uuid AND me.network <> 0)
         SELECT me.visitor::text AS visitor, to_char(me.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
           -- Counted up to countUpTo only: a burst under way (thousands of leads an hour from one
-          -- network) costs each of its leads the same few rows, not all of the hour's.
+          -- network) costs each of its leads the same few rows, not all of the hour's. The LIMIT
+          -- inside keeps each click's count a probe of lead_events_click_idx: without it the
+          -- planner may join near to a scan of all of lead_events, and a LIMIT met late (the
+          -- visitor's leads are the newest rows) read most of the table (measured: the cost of a
+          -- partner's lead grew with the table in the conversions-partner bench).
           (SELECT count(*)::int FROM (SELECT 1 FROM near CROSS JOIN LATERAL (SELECT 1 FROM lead_events l
-            WHERE l.click_id = near.click_id AND l.created_at > ${since} - interval '1 hour') l LIMIT ${countUpTo}) x) AS "leadsInHour"
+            WHERE l.click_id = near.click_id AND l.created_at > ${since} - interval '1 hour' LIMIT ${countUpTo}) l LIMIT ${countUpTo}) x) AS "leadsInHour"
         FROM me`;
 }
 
