@@ -7,14 +7,14 @@ import { clickDays, daysToTouch, markReferrerDays, ReferrerDayMarks, touchReferr
 import { CLICK_COPY_COLUMNS, clickCopyChunks, enrichClick, type ClickRow, type ClickVariant, type RawClick } from './record.js';
 import type { CountryLookup } from '../../infra/country.js';
 import { claimCtes, claimStatement, clickVisitorsCte, saltsOf, visitorClaims, type ClickVisitor, type VisitorClaim } from './visitors.js';
-import { addLinkDays, FIRST_IN_WORKSPACE, FIRST_ON_LINK, utcDay } from '../analytics/service.js';
+import { addLinkDays, FIRST_IN_WORKSPACE, FIRST_ON_LINK, ROLLUP_SLOTS, utcDay } from '../analytics/service.js';
 import { MONTHS_AHEAD, monthOfPartition, monthStart, partitionName, retentionCutoff, type PartitionReport } from './partitions.js';
 
 /**
  * The rollup slot of this process's click writer. Batches of one process never overlap, so one
  * slot each is enough; instances picking different slots never wait on each other's rows.
  */
-const WRITER_SLOT = randomInt(8);
+const WRITER_SLOT = randomInt(ROLLUP_SLOTS);
 
 /**
  * Clicks in one UTC day (on one writer's slot) that make a link hot: from the next midnight its

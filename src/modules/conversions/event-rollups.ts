@@ -1,6 +1,5 @@
-import { randomInt } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import { addLinkDays, addLinkRevenueDays, afterWrite, ROLLUP_SLOTS, utcDay } from '../analytics/service.js';
+import { addLinkDays, addLinkRevenueDays, afterWrite, utcDay } from '../analytics/service.js';
 
 /*
  * The pieces of a tracking or import statement that add its events `ev` (a WITH query with the
@@ -19,14 +18,14 @@ export const eventKeys = (after?: string): SQL => sql`FROM ev LEFT JOIN analytic
       ${after ? sql`WHERE ${afterWrite(after)}` : sql``}`;
 
 /** The events' leads and sales added to their links' UTC days (link_daily_stats, migration 0020), after the write `after`. */
-export const linkDaysOfEvents = (leads: number, sales: number, after: string, slot = randomInt(ROLLUP_SLOTS)): SQL =>
+export const linkDaysOfEvents = (leads: number, sales: number, after: string, slot: number): SQL =>
   addLinkDays(
     sql`SELECT workspace_id, ${utcDay(sql`created_at`)} AS day, link_id, 0 AS clicks, ${leads}::bigint AS leads, ${sales}::bigint AS sales FROM ev WHERE ${afterWrite(after)}`,
     slot,
   );
 
 /** The sales' money (`amount`, `refunded`) added to their links' UTC days in their currencies (link_daily_revenue, migration 0020), after the write `after`. */
-export const linkRevenueOfSales = (amount: SQL, refunded: SQL, after: string, slot = randomInt(ROLLUP_SLOTS)): SQL =>
+export const linkRevenueOfSales = (amount: SQL, refunded: SQL, after: string, slot: number): SQL =>
   addLinkRevenueDays(
     sql`SELECT workspace_id, ${utcDay(sql`created_at`)} AS day, link_id, currency, ${amount} AS amount, ${refunded} AS refunded FROM ev WHERE ${afterWrite(after)}`,
     slot,

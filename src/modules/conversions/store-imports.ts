@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { inList, rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp, type IdHolder } from '../../db/resource-table.js';
+import { ROLLUP_SLOTS } from '../analytics/service.js';
 import { eventKeys, linkDaysOfEvents, linkRevenueOfSales } from './event-rollups.js';
 
 /**
@@ -68,11 +69,11 @@ function dimensionsOf(workspaceId: string, withLead: boolean): SQL {
 }
 
 /** The rollup rows of the inserted events `ev`, grouped first (one statement may add to a row only once), in key order. */
-function rollupsOf(counts: SQL, conflict: SQL): SQL {
+function rollupsOf(counts: SQL, conflict: SQL, slot: number): SQL {
   return sql`INSERT INTO analytics_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot, clicks, leads, sales, amount)
     SELECT s.* FROM (
       SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at) AS bucket, k.value, k.partner_id,
-        ${randomInt(8)}::smallint AS slot, ${counts}
+        ${slot}::smallint AS slot, ${counts}
       ${eventKeys()}
       GROUP BY 1, 2, 3, 4, 5, 6, 7) s
     ORDER BY s.workspace_id, s.scope_id, s.dim COLLATE "C", s.level, s.bucket, s.value COLLATE "C", s.partner_id
@@ -81,11 +82,11 @@ function rollupsOf(counts: SQL, conflict: SQL): SQL {
 }
 
 /** The inserted sales `ev` in their currencies (analytics_revenue_rollups, migration 0018), grouped and in key order as above. */
-function revenueOf(): SQL {
+function revenueOf(slot: number): SQL {
   return sql`INSERT INTO analytics_revenue_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, currency, slot, sales, amount, refunded)
     SELECT s.* FROM (
       SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at) AS bucket, k.value, k.partner_id, ev.currency,
-        ${randomInt(8)}::smallint AS slot, count(*) AS sales, sum(ev.amount - ev.refunded_amount) AS amount, sum(ev.refunded_amount) AS refunded
+        ${slot}::smallint AS slot, count(*) AS sales, sum(ev.amount - ev.refunded_amount) AS amount, sum(ev.refunded_amount) AS refunded
       ${eventKeys('ru')}
       GROUP BY 1, 2, 3, 4, 5, 6, 7, 8) s
     ORDER BY s.workspace_id, s.scope_id, s.dim COLLATE "C", s.level, s.bucket, s.value COLLATE "C", s.partner_id, s.currency
@@ -99,6 +100,7 @@ const asJson = <T extends { metadata: unknown }>(events: T[]) => JSON.stringify(
 /** Inserts leads with their rollups; how many were new. */
 export async function insertImportedLeads(conn: Conn, workspaceId: string, leads: ImportedLeadRow[]): Promise<number> {
   if (leads.length === 0) return 0;
+  const slot = randomInt(ROLLUP_SLOTS);
   const [row] = await rows<{ n: number }>(
     conn,
     sql`WITH x AS (SELECT * FROM jsonb_to_recordset(${asJson(leads)}::jsonb) AS x(id uuid, "eventName" text, "clickId" uuid,
@@ -108,8 +110,8 @@ export async function insertImportedLeads(conn: Conn, workspaceId: string, leads
         SELECT x.id, ${workspaceId}::uuid, x."eventName", x."clickId", x."linkId", x."customerId", NULLIF(x.metadata, 'null'::jsonb), x."createdAt", 'import', ${D_DIMENSIONS}
         FROM x ${dimensionsOf(workspaceId, false)} ORDER BY x.ord
         ON CONFLICT (id) DO NOTHING RETURNING *),
-      ru AS (${rollupsOf(sql`0 AS clicks, count(*) AS leads, 0 AS sales, 0 AS amount`, sql`leads = r.leads + EXCLUDED.leads`)}),
-      ld AS (${linkDaysOfEvents(1, 0, 'ru')})
+      ru AS (${rollupsOf(sql`0 AS clicks, count(*) AS leads, 0 AS sales, 0 AS amount`, sql`leads = r.leads + EXCLUDED.leads`, slot)}),
+      ld AS (${linkDaysOfEvents(1, 0, 'ru', slot)})
       SELECT count(*)::int AS n FROM ev`,
   );
   return Number(row?.n ?? 0);
@@ -118,6 +120,7 @@ export async function insertImportedLeads(conn: Conn, workspaceId: string, leads
 /** Inserts sales (refunds included: analytics count amount − refundedAmount) with their rollups; how many were new. */
 export async function insertImportedSales(conn: Conn, workspaceId: string, sales: ImportedSaleRow[]): Promise<number> {
   if (sales.length === 0) return 0;
+  const slot = randomInt(ROLLUP_SLOTS);
   const [row] = await rows<{ n: number }>(
     conn,
     sql`WITH x AS (SELECT * FROM jsonb_to_recordset(${asJson(sales)}::jsonb) AS x(id uuid, "eventName" text, "clickId" uuid,
@@ -130,10 +133,10 @@ export async function insertImportedSales(conn: Conn, workspaceId: string, sales
           NULLIF(x.metadata, 'null'::jsonb), LEAST(x."refundedAmount", x.amount), x."createdAt", 'import', ${D_DIMENSIONS}
         FROM x ${dimensionsOf(workspaceId, true)} ORDER BY x.ord
         ON CONFLICT (id) DO NOTHING RETURNING *),
-      ru AS (${rollupsOf(sql`0 AS clicks, 0 AS leads, count(*) AS sales, sum(ev.amount - ev.refunded_amount) AS amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`)}),
-      rm AS (${revenueOf()}),
-      ld AS (${linkDaysOfEvents(0, 1, 'rm')}),
-      lm AS (${linkRevenueOfSales(sql`amount - refunded_amount`, sql`refunded_amount`, 'ld')})
+      ru AS (${rollupsOf(sql`0 AS clicks, 0 AS leads, count(*) AS sales, sum(ev.amount - ev.refunded_amount) AS amount`, sql`sales = r.sales + EXCLUDED.sales, amount = r.amount + EXCLUDED.amount`, slot)}),
+      rm AS (${revenueOf(slot)}),
+      ld AS (${linkDaysOfEvents(0, 1, 'rm', slot)}),
+      lm AS (${linkRevenueOfSales(sql`amount - refunded_amount`, sql`refunded_amount`, 'ld', slot)})
       SELECT count(*)::int AS n FROM ev`,
   );
   return Number(row?.n ?? 0);

@@ -107,11 +107,12 @@ const KEY_ORDER = sql`ORDER BY ev.workspace_id, k.scope_id, k.dim COLLATE "C", k
 /**
  * Adds the event to the rollups in the same statement that records it. `analytics_rollups` is
  * the analytics module's table, written here for the same reason as `customers` above: one
- * statement per event, so the event and its counts never disagree. A random slot of eight:
- * concurrent events of one workspace rarely wait on the same rows, and rows are taken in key
- * order, so two statements never deadlock.
+ * statement per event, so the event and its counts never disagree. On `slot`, one for all of
+ * the statement's rollup rows (lent by analytics' onRollupSlot, or drawn at random): concurrent
+ * events rarely wait on the same rows, and rows are taken in key order, so two statements never
+ * deadlock.
  */
-function rollupEventSql(counts: SQL, conflict: SQL, slot = randomInt(ROLLUP_SLOTS)) {
+function rollupEventSql(counts: SQL, conflict: SQL, slot: number) {
   return sql`INSERT INTO analytics_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, slot, clicks, leads, sales, amount)
       SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at), k.value, k.partner_id, ${slot}::smallint, ${counts}
       ${eventKeys()} ${KEY_ORDER}
@@ -124,7 +125,7 @@ function rollupEventSql(counts: SQL, conflict: SQL, slot = randomInt(ROLLUP_SLOT
  * module's table too): `counts` are its sales, net amount and refunded amount, under the keys
  * of its analytics_rollups rows, in the same statement and key order, after them (`ru`).
  */
-function revenueEventSql(counts: SQL, slot = randomInt(ROLLUP_SLOTS)) {
+function revenueEventSql(counts: SQL, slot: number) {
   return sql`INSERT INTO analytics_revenue_rollups AS r (workspace_id, scope_id, dim, level, bucket, value, partner_id, currency, slot, sales, amount, refunded)
       SELECT ev.workspace_id, k.scope_id, k.dim, k.level, analytics_bucket(k.level, ev.created_at), k.value, k.partner_id, ev.currency, ${slot}::smallint, ${counts}
       ${eventKeys('ru')} ${KEY_ORDER}
@@ -166,11 +167,10 @@ export interface WritePlan {
 const inserted = (timing: RollupTiming = 'now') => sql.raw(timing === 'now' ? 'ev' : 'ins');
 
 /** The rollup writes of the statement; with `lastUnlessPlain`, `ev` is the inserted event only when it has no partner (the final SELECT reads `ins` as `ev`). */
-function rolledUp(timing: RollupTiming = 'now', slot: number | undefined, rollups: (slot: number) => SQL): SQL {
-  const s = slot ?? randomInt(ROLLUP_SLOTS);
-  if (timing === 'now') return rollups(s);
+function rolledUp(timing: RollupTiming = 'now', slot = randomInt(ROLLUP_SLOTS), rollups: (slot: number) => SQL): SQL {
+  if (timing === 'now') return rollups(slot);
   return sql`ev AS (SELECT * FROM ins WHERE ins.partner_id IS NULL),
-      ${rollups(s)}`;
+      ${rollups(slot)}`;
 }
 
 const rollupsDeferred = (timing: RollupTiming = 'now') => (timing === 'now' ? sql`false` : sql`ev.partner_id IS NOT NULL`);
@@ -371,6 +371,7 @@ export async function setRefundedAmount(
   conn: Conn,
   r: { workspaceId: string; saleId: string; refundedAmount: number },
 ): Promise<{ amount: number; refundedAmount: number } | undefined> {
+  const slot = randomInt(ROLLUP_SLOTS);
   const [row] = await rows<{ amount: number; refundedAmount: number }>(
     conn,
     sql`WITH before AS (
@@ -379,9 +380,9 @@ export async function setRefundedAmount(
         UPDATE sale_events s SET refunded_amount = LEAST(${r.refundedAmount}::bigint, s.amount)
         FROM before WHERE s.id = ${r.saleId}::uuid AND s.workspace_id = ${r.workspaceId}::uuid AND LEAST(${r.refundedAmount}::bigint, s.amount) <> before.refunded_amount
         RETURNING s.*, s.refunded_amount - before.refunded_amount AS delta),
-      ru AS (${rollupEventSql(sql`0, 0, 0, -ev.delta`, sql`amount = r.amount + EXCLUDED.amount`)}),
-      rm AS (${revenueEventSql(sql`0, -ev.delta, ev.delta`)}),
-      lm AS (${linkRevenueOfSales(sql`-delta`, sql`delta`, 'rm')})
+      ru AS (${rollupEventSql(sql`0, 0, 0, -ev.delta`, sql`amount = r.amount + EXCLUDED.amount`, slot)}),
+      rm AS (${revenueEventSql(sql`0, -ev.delta, ev.delta`, slot)}),
+      lm AS (${linkRevenueOfSales(sql`-delta`, sql`delta`, 'rm', slot)})
       SELECT b.amount::float8 AS amount, LEAST(${r.refundedAmount}::bigint, b.amount)::float8 AS "refundedAmount" FROM before b`,
   );
   return row;
