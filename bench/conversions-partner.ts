@@ -7,7 +7,8 @@
  * Each round also reads the CPU time the instance and PostgreSQL spent per request (/proc, as the
  * redirect bench does): on two cores both sides run the machine near full, so the CPU ratio tells
  * the cost apart from what the req/s ratio mixes with latency. CONVERSIONS_ROUNDS and
- * CONVERSIONS_SECONDS (default 3 of 5 s): more rounds, a steadier median.
+ * CONVERSIONS_SECONDS (default 3 of 5 s): more rounds, a steadier median. CONVERSIONS_KINDS: lead, sale
+ * or both (the default, `lead,sale`).
  */
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -104,7 +105,7 @@ export async function benchConversionsPartner(seconds = 5, rounds = 3): Promise<
     const [partnered] = await call('POST', '/api/links', [{ url: 'https://example.com/p', collectionId: program.collectionId, partnerId: partner!.id }]);
     const clicks = { plain: await clicksOf(server.base, plain.shortUrl as string, 50), partner: await clicksOf(server.base, partnered!.shortUrl, 50) };
     const out: { name: string; value: string }[] = [];
-    for (const kind of ['lead', 'sale'] as const) {
+    for (const kind of (process.env.CONVERSIONS_KINDS ?? 'lead,sale').split(',') as ('lead' | 'sale')[]) {
       const got: Record<'plain' | 'partner', Awaited<ReturnType<typeof round>>[]> = { plain: [], partner: [] };
       // Warm-up on both sides, then ANALYZE, as autovacuum does within a minute on a live database:
       // the rounds measure steady state, not plans made for the empty tables of a database made a second ago.
@@ -137,6 +138,17 @@ export async function benchConversionsPartner(seconds = 5, rounds = 3): Promise<
     const commissions = await call('GET', `/api/commissions?partnerId=${partner!.id}&take=1`);
     if (commissions.length === 0) throw new Error('no commission was written: the partner side measured nothing');
     return out;
+  } catch (e) {
+    // The server's own errors say why a round's answers were not 2xx.
+    console.error(
+      server
+        .log()
+        .split('\n')
+        .filter((l) => l.includes('"level":50'))
+        .slice(0, 3)
+        .join('\n'),
+    );
+    throw e;
   } finally {
     await server.stop();
   }

@@ -46,6 +46,12 @@ export function isUniqueViolation(err: unknown): boolean {
   return e?.code === '23505' || e?.cause?.code === '23505';
 }
 
+/** Whether a write decided from an earlier read refused itself because the read no longer held (migration 0054, SQLSTATE LT409). */
+export function isPlanStale(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return (e?.code ?? e?.cause?.code) === 'LT409';
+}
+
 /** Whether PostgreSQL ended the statement to break a deadlock (40P01) or a serialization conflict (40001): safe to run again. */
 export function isRetryableConflict(err: unknown): boolean {
   const e = err as { code?: string; cause?: { code?: string } };

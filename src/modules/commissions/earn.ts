@@ -10,8 +10,8 @@ import { earningsOf, earnsWithinDuration, rewardFor, type ProgramRow, type Rewar
 import type { EventType } from '../webhooks/service.js';
 import { isDisposableEmail, samePerson } from './fraud-signals.js';
 import { commissionsCreated } from './events.js';
-import { earnFacts, earnFactsSql, winCte, winCustomer, type EarnFacts } from './store-earn.js';
-import { insertCommissions, type CommissionRow } from './store.js';
+import { earnFacts, earnFactsSql, winCte, winCustomer, type EarnFacts, type PlannedCommission } from './store-earn.js';
+import { insertCommissions, type CommissionRow, type NewCommission } from './store.js';
 
 /** A lead or sale just stored, as commissions read it. */
 export interface StoredConversion {
@@ -174,6 +174,24 @@ export function clickPartnerFactsSql(
   });
 }
 
+/**
+ * A lead's facts read before its statement, beside the program (conversions' pre-read, before the
+ * rules are known): the click's visitor and the partner's sign-ins are read whatever the rules,
+ * which only decide what they count for (holdReasons). `partner` and `customer`: scalar queries
+ * of the reading statement (the click's partner, the customer as it is).
+ */
+export function leadFactsSql(workspaceId: string, q: { clickId: string; partner: SQL; customer: SQL }): { ctes: SQL; row: SQL } {
+  return earnFactsSql({
+    workspaceId,
+    partnerId: q.partner,
+    customerId: q.customer,
+    win: false,
+    firstSale: false,
+    visitor: { clickId: q.clickId, at: sql`now()`, countUpTo: BURST_LEADS + 1, whenNoUser: true },
+    signedIn: true,
+  });
+}
+
 /** Facts read before the event was written: a lead's own lead counts in the hour's (as when read after it); a sale is judged by the leads before it. */
 function withOwnLead(c: StoredConversion, facts: EarnFacts | null): EarnFacts | undefined {
   if (!facts) return undefined;
@@ -187,6 +205,46 @@ export interface Earned {
 }
 
 const NOTHING_EARNED: Earned = { alongsideWritten: false };
+
+/**
+ * The commission the earning partner's conversion earns by the rewards and fraud rules (none: it
+ * repeats an invoice, no reward matches, or a renewal is past maxDuration); `facts` are the
+ * pair's, of an approved partner. Its event, customer, link and time are the conversion's.
+ */
+function commissionFor(
+  workspaceId: string,
+  program: ProgramRow,
+  c: StoredConversion,
+  earning: { partnerId: string; duplicate: boolean },
+  facts: EarnFacts,
+): NewCommission | undefined {
+  if (c.kind === 'sale' && c.invoiceRepeat) return undefined;
+  const event = { kind: c.kind, eventName: c.eventName, amount: c.amount, currency: c.currency, country: c.country, metadata: c.metadata };
+  const reward = rewardFor((facts.rewards ?? []) as Reward[], event, program.currency);
+  if (!reward) return undefined;
+  if (c.kind === 'sale' && reward.maxDuration !== undefined) {
+    const first = durationStart(facts);
+    if (first && !earnsWithinDuration(new Date(first), new Date(c.createdAt), reward.maxDuration, false)) return undefined;
+  }
+  const { earnings, currency } = earningsOf(reward, event, program.currency);
+  const verdict = fraudVerdict(program, c, { id: earning.partnerId, email: facts.email, userId: facts.userId }, earning.duplicate, facts);
+  return {
+    id: newId(),
+    workspaceId,
+    partnerId: earning.partnerId,
+    type: c.kind,
+    linkId: c.linkId,
+    customerId: c.customer.id,
+    eventId: c.id,
+    saleAmount: c.kind === 'sale' ? (c.amount ?? null) : null,
+    currency,
+    earnings,
+    ...verdict,
+    description: null,
+    at: c.createdAt,
+    holdingDays: program.holdingDays,
+  };
+}
 
 /**
  * The commission the conversion earns, written. Two statements for a partner's conversion
@@ -204,42 +262,35 @@ export async function earnForConversion(ctx: Ctx, program: ProgramRow, c: Stored
   const facts = prefetched ? withOwnLead(c, c.clickPartnerFacts ?? null) : await factsOf(ctx, program, c, earning.partnerId);
   if (facts?.status !== 'approved') return NOTHING_EARNED;
   const win = prefetched && !c.customer.partnerId ? winCte(ctx.workspace.id, c.customer.id, earning.partnerId) : undefined;
-  const none = async () => {
+  const commission = commissionFor(ctx.workspace.id, program, c, earning, facts);
+  if (!commission) {
     if (win) await winCustomer(ctx.db, ctx.workspace.id, c.customer.id, earning.partnerId);
     return NOTHING_EARNED;
-  };
-  if (c.kind === 'sale' && c.invoiceRepeat) return none();
-  const event = { kind: c.kind, eventName: c.eventName, amount: c.amount, currency: c.currency, country: c.country, metadata: c.metadata };
-  const reward = rewardFor((facts.rewards ?? []) as Reward[], event, program.currency);
-  if (!reward) return none();
-  if (c.kind === 'sale' && reward.maxDuration !== undefined) {
-    const first = durationStart(facts);
-    if (first && !earnsWithinDuration(new Date(first), new Date(c.createdAt), reward.maxDuration, false)) return none();
   }
-  const { earnings, currency } = earningsOf(reward, event, program.currency);
-  const verdict = fraudVerdict(program, c, { id: earning.partnerId, email: facts.email, userId: facts.userId }, earning.duplicate, facts);
-  const written = await insertCommissions(
-    ctx.db,
-    [
-      {
-        id: newId(),
-        workspaceId: ctx.workspace.id,
-        partnerId: earning.partnerId,
-        type: c.kind,
-        linkId: c.linkId,
-        customerId: c.customer.id,
-        eventId: c.id,
-        saleAmount: c.kind === 'sale' ? (c.amount ?? null) : null,
-        currency,
-        earnings,
-        ...verdict,
-        description: null,
-        at: c.createdAt,
-        holdingDays: program.holdingDays,
-      },
-    ],
-    win && alongside ? sql`${win}, ${alongside}` : (win ?? alongside),
-  );
+  const written = await insertCommissions(ctx.db, [commission], win && alongside ? sql`${win}, ${alongside}` : (win ?? alongside));
   await commissionsCreated(ctx, written, wanted);
   return { commission: written[0], alongsideWritten: alongside !== undefined };
+}
+
+/**
+ * What a lead of a partner's click earns, decided before it is written, from facts read before it
+ * (leadFactsSql): the lead's statement then wins the customer and writes the commission itself
+ * (leadCommissionSql), one statement for the event and its commission. `c` is the lead as it will
+ * be stored (its customer as read, with the request's e-mail; its time the reading's). Undefined:
+ * it earns nothing and wins no one (no approved partner of a click within attributionDays).
+ */
+export function planLeadCommission(workspaceId: string, program: ProgramRow, c: StoredConversion, read: EarnFacts | null): PlannedCommission | undefined {
+  const earning = earningPartner(c, program);
+  if (c.kind !== 'lead' || !earning || earning.partnerId !== c.partnerId) return undefined;
+  const facts = withOwnLead(c, read);
+  if (facts?.status !== 'approved') return undefined;
+  return {
+    partnerId: earning.partnerId,
+    win: !c.customer.partnerId,
+    commission: commissionFor(workspaceId, program, c, earning, facts),
+    // A customer not made yet has no id ('').
+    customerId: c.customer.id === '' ? undefined : c.customer.id,
+    clickAt: c.clickAt!,
+    attributionDays: program.attributionDays,
+  };
 }

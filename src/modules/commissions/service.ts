@@ -11,7 +11,15 @@ import { exactSum, type Amount } from '../analytics/service.js';
 import { partnerStanding, type EarningsReader, type PartnerEarnings } from '../partners/service.js';
 import { findProgram, type ProgramRow } from '../program/service.js';
 import type { EventType } from '../webhooks/service.js';
-import { clickPartnerFactsSql as factsSql, earnForConversion as earn, type Earned, type StoredConversion } from './earn.js';
+import {
+  clickPartnerFactsSql as factsSql,
+  earnForConversion as earn,
+  leadFactsSql as leadFacts,
+  planLeadCommission as planLead,
+  type Earned,
+  type StoredConversion,
+} from './earn.js';
+import { leadCommissionSql as leadCommission, type EarnFacts, type PlannedCommission } from './store-earn.js';
 import { commissionsCreated, commissionsUpdated } from './events.js';
 import { holdForDispute, releaseDisputeHold } from './disputes.js';
 import { followRefund } from './refunds.js';
@@ -30,7 +38,7 @@ import { earningsBucketRows, earningsRows, type CreatedRange } from './store-ear
 import { applyStatusChanges, insertCommissions, listCommissionRows, lockCommissions, type CommissionFilter, type CommissionRow } from './store.js';
 
 export type { StoredConversion } from './earn.js';
-export type { EarnFacts } from './store-earn.js';
+export type { EarnFacts, PlannedCommission } from './store-earn.js';
 
 /** A lead's or sale's commission facts as WITH queries and a row of its recording statement (earn.ts clickPartnerFactsSql). */
 export function clickPartnerFactsSql({
@@ -41,6 +49,31 @@ export function clickPartnerFactsSql({
   input: { program: ProgramRow; kind: 'lead' | 'sale'; clickId: string; partner: SQL; customer: SQL; referredAt?: SQL };
 }): { ctes: SQL; row: SQL } {
   return factsSql(ctx.workspace.id, input);
+}
+
+/** A lead's commission facts read before its statement, beside the program (earn.ts leadFactsSql). */
+export function leadFactsSql({ ctx, input }: { ctx: Ctx; input: { clickId: string; partner: SQL; customer: SQL } }): { ctes: SQL; row: SQL } {
+  return leadFacts(ctx.workspace.id, input);
+}
+
+/** What a lead of a partner's click earns, decided before its statement writes it (earn.ts planLeadCommission). */
+export function planLeadCommission({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { program: ProgramRow; conversion: StoredConversion; facts: EarnFacts | null };
+}): PlannedCommission | undefined {
+  return planLead(ctx.workspace.id, input.program, input.conversion, input.facts);
+}
+
+/**
+ * The lead statement's WITH query writing a planned commission (none without one), which raises
+ * LT409 instead when the lead is not what it was planned for (core/transaction.ts isPlanStale).
+ */
+export function plannedCommissionSql(planned: PlannedCommission, newCustomerId: string): SQL | undefined {
+  const commission = planned.commission;
+  return commission ? leadCommission({ ...planned, commission }, newCustomerId) : undefined;
 }
 
 export type { CommissionRow } from './store.js';

@@ -14,7 +14,7 @@ import { winningPartnerSql } from '../customers/service.js';
 import { partnerStandingSql } from '../partners/service.js';
 import { groupRewardsSql } from '../program/service.js';
 import { signedInFromVisitorSql } from '../sessions/service.js';
-import type { StoredStatus } from './store.js';
+import type { NewCommission, StoredStatus } from './store.js';
 
 export interface EarnFacts {
   status: string;
@@ -103,4 +103,44 @@ export function winCte(workspaceId: string, customerId: string, partnerId: strin
 
 export async function winCustomer(conn: Conn, workspaceId: string, customerId: string, partnerId: string): Promise<void> {
   await preparedRows(conn, sql`WITH ${winCte(workspaceId, customerId, partnerId)} SELECT 1`);
+}
+
+/** A lead's commission decided before its statement (earn.ts planLeadCommission), for that statement to write. */
+export interface PlannedCommission {
+  partnerId: string;
+  /** Win the customer for the partner: they had none when read. */
+  win: boolean;
+  /** None when no reward matches (the customer is still won). */
+  commission?: NewCommission;
+  /** The customer as read (undefined: none yet, the statement makes them). */
+  customerId: string | undefined;
+  clickAt: string;
+  attributionDays: number;
+}
+
+/**
+ * Whether the lead `ev` (a WITH query of the recording statement) is what its commission was
+ * decided for: the planned partner's click, the customer read (or the one the statement made,
+ * `newCustomerId`), and within attributionDays by its own time. When not (a customer made by
+ * another request meanwhile, the window closing meanwhile), the statement raises LT409 and writes
+ * nothing (migration 0054): the caller earns it again from fresh facts.
+ */
+function plannedStillHolds(p: PlannedCommission, newCustomerId: string): SQL {
+  return sql`CASE WHEN ev.partner_id = ${p.partnerId}::uuid AND ev.customer_id = ${p.customerId ?? newCustomerId}::uuid
+    AND ev.created_at <= ${p.clickAt}::timestamptz + make_interval(days => ${p.attributionDays}::int) THEN true ELSE linktrail_plan_stale() END`;
+}
+
+/** A text[] literal of identifiers (hold reasons): one parameter, where drizzle would spread an array into many. */
+const textArray = (list: string[]): string => `{${list.map((v) => JSON.stringify(v)).join(',')}}`;
+
+/** The planned commission as a WITH query of the lead's statement (`ev`, its inserted lead), written if the plan still holds, else raising. */
+export function leadCommissionSql(p: PlannedCommission & { commission: NewCommission }, newCustomerId: string): SQL {
+  const c = p.commission;
+  return sql`INSERT INTO commissions (id, workspace_id, partner_id, type, link_id, customer_id, event_id, currency, original_earnings, earnings,
+        status, hold_reasons, reversed_reason, created_at, payable_at)
+      SELECT ${c.id}::uuid, ev.workspace_id, ev.partner_id, 'lead', ev.link_id, ev.customer_id, ev.id, ${c.currency}::text, ${c.earnings}::bigint, ${c.earnings}::bigint,
+        ${c.status}::text, ${textArray(c.holdReasons)}::text[], ${c.reversedReason}::text, ev.created_at, ev.created_at + make_interval(days => ${c.holdingDays}::int)
+      FROM ev WHERE ${plannedStillHolds(p, newCustomerId)}
+      ON CONFLICT DO NOTHING
+      RETURNING 1`;
 }

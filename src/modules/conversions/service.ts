@@ -199,7 +199,9 @@ export async function trackLead({
   const customer = customerOf(input);
   if (client && input.clickId === '') throw invalid('clickId', 'deferred_from_browser');
   const existing = client ? (await clientEventCheck(ctx, deps, input.clickId, input.customerExternalId)).existing : false;
-  const inOutbox = await conversionWriter(ctx, deps, 'lead');
+  // A server's lead by a click decides its commission with the program's read (one statement for the lead and its commission).
+  const byClick = !client && input.clickId !== '' ? { clickId: input.clickId, eventName: input.eventName, metadata: input.metadata, customer } : undefined;
+  let inOutbox = await conversionWriter(ctx, deps, 'lead', byClick);
   const record = (clickId: string, from: EventOrigin) =>
     inOutbox(
       rememberingStripeCustomer(ctx, input, (db, plan) =>
@@ -216,6 +218,7 @@ export async function trackLead({
           rollups: plan.rollups,
           slot: plan.slot,
           facts: plan.clickPartnerFacts?.({ kind: 'lead', clickId }),
+          commission: plan.commission,
         }),
       ),
       (row) => (existing ? undefined : asConversion('lead', row, true)),
@@ -232,6 +235,8 @@ export async function trackLead({
   if (recorded) return recorded;
   const click = await clickOf(ctx, deps, input.clickId);
   if (!click) throw invalid('clickId', 'unknown_click');
+  // Read again now that the click is stored: its partner's commission is decided before the lead, as for any stored click.
+  if (byClick) inOutbox = await conversionWriter(ctx, deps, 'lead', byClick);
   return (await record(input.clickId, fromClick))!;
 }
 

@@ -71,7 +71,7 @@ export interface CustomerInput {
  * upsert is part of the one statement that records the event (one round trip per tracked event,
  * and the customer and its event are written together or not at all).
  */
-function upsertCustomerSql(workspaceId: string, customerId: string, c: CustomerInput, keepExisting = false) {
+function upsertCustomerSql(workspaceId: string, customerId: string, c: CustomerInput, keepExisting = false, winFor?: string) {
   // A browser's event never changes a customer that exists (the no-op update still returns it).
   const update = keepExisting
     ? sql`name = c.name`
@@ -80,10 +80,14 @@ function upsertCustomerSql(workspaceId: string, customerId: string, c: CustomerI
         email = ${c.email === undefined ? sql`c.email` : sql`EXCLUDED.email`},
         avatar = ${c.avatar === undefined ? sql`c.avatar` : sql`EXCLUDED.avatar`},
         updated_at = now()`;
-  return sql`INSERT INTO customers AS c (id, workspace_id, external_id, name, email, avatar)
-      SELECT ${customerId}::uuid, ${workspaceId}::uuid, ${c.externalId}::text, ${c.name}::text, ${c.email ?? null}::text, ${c.avatar ?? null}::text
+  // `winFor`: the partner who wins the customer when they have none (a lead's planned commission).
+  const [winColumn, winValue, winUpdate] = winFor
+    ? [sql`, partner_id`, sql`, ${winFor}::uuid`, sql`, partner_id = COALESCE(c.partner_id, EXCLUDED.partner_id)`]
+    : [sql``, sql``, sql``];
+  return sql`INSERT INTO customers AS c (id, workspace_id, external_id, name, email, avatar${winColumn})
+      SELECT ${customerId}::uuid, ${workspaceId}::uuid, ${c.externalId}::text, ${c.name}::text, ${c.email ?? null}::text, ${c.avatar ?? null}::text${winValue}
       FROM src WHERE src.link_id IS NOT NULL
-      ON CONFLICT (workspace_id, external_id) WHERE deleted_at IS NULL DO UPDATE SET ${update}
+      ON CONFLICT (workspace_id, external_id) WHERE deleted_at IS NULL DO UPDATE SET ${update}${winUpdate}
       RETURNING c.*`;
 }
 
@@ -161,6 +165,14 @@ export interface WritePlan {
   /** The rollup slot of all the event's rollup rows (analytics' onRollupSlot). */
   slot: number;
   clickPartnerFacts?: (of: { kind: 'lead' | 'sale'; clickId: string; referredAt?: SQL }) => { ctes: SQL; row: SQL };
+  /** A lead's commission decided before its statement (commissions' plannedCommissionSql), for the customer the statement would make. */
+  commission?: (newCustomerId: string) => PlannedLeadWrite;
+}
+
+/** What a lead's statement writes of its planned commission: the customer won, and the commission's WITH query. */
+export interface PlannedLeadWrite {
+  winFor?: string;
+  insert?: SQL;
 }
 
 /** The name of the recording statement's insert: `ev` itself, or `ins` when `ev` keeps only what is rolled up now. */
@@ -252,19 +264,27 @@ export async function recordLead(
     slot?: number;
     /** Commissions' WITH queries and row of the lead's facts, read here (their scalar queries of `src` and `c` name the click's partner and the customer). */
     facts?: { ctes: SQL; row: SQL };
+    /** The commission decided before (WritePlan's), written here with the lead. */
+    commission?: WritePlan['commission'];
   },
 ): Promise<EventRow | undefined> {
+  const planned = e.commission?.(e.customerId);
   const [row] = await preparedRows<EventRow>(
     conn,
     sql`WITH src AS (${sourceSql(e.workspaceId, e.from)}),
-      c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer, e.source === 'client')}),
+      c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer, e.source === 'client', planned?.winFor)}),
       ${inserted(e.rollups)} AS (
         INSERT INTO lead_events (id, workspace_id, event_name, click_id, link_id, customer_id, metadata, source, ${sql.raw(DIMENSIONS)})
         SELECT ${e.id}::uuid, ${e.workspaceId}::uuid, ${e.eventName}::text, ${e.clickId}::uuid, src.link_id, c.id, ${json(e.metadata)}::jsonb, ${e.source ?? 'server'}::text,
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
-      ${rolledUp(e.rollups, e.slot, LEAD_ROLLUPS)}${factsCtes(e.facts)}
+      ${rolledUp(e.rollups, e.slot, LEAD_ROLLUPS)}${factsCtes(e.facts)}${
+        planned?.insert
+          ? sql`,
+      cm AS (${planned.insert})`
+          : sql``
+      }
       SELECT ev.id, ev.event_name AS "eventName", ev.source, ev.click_id AS "clickId", ev.link_id AS "linkId", ev.metadata,
         ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt", ev.partner_id AS "partnerId", ev.country,
         (SELECT ${sql.raw(isoTimestamp('k.created_at'))} FROM clicks k WHERE k.id = ev.click_id AND k.workspace_id = ev.workspace_id LIMIT 1) AS "clickAt",
@@ -426,3 +446,46 @@ export async function firstLeadCountries(conn: Conn, workspaceId: string, custom
   );
   return new Map(found.map((r) => [r.customerId, r.country]));
 }
+
+/** What a lead by a click id reads before its statement, with the program: the click, the customer as it is, the commission facts. */
+export interface LeadPreRead {
+  program: unknown;
+  click: { partnerId: string | null; linkId: string; country: string | null; createdAt: string } | null;
+  customer: { id: string; partnerId: string | null; email: string | null } | null;
+  facts: unknown;
+  now: string;
+}
+
+/**
+ * The program (`program`, the program module's query of it; no row: no program) and, for a
+ * partner's click of this workspace, the customer of this external id as it is and the
+ * commission facts (`facts`, commissions' query of the click's partner `(SELECT partner_id FROM
+ * lead_click)` and the customer `(SELECT id FROM lead_customer)`), in the one statement that
+ * reads the program anyway: a lead decides its commission before its own statement.
+ */
+export async function programAndLead(
+  conn: Conn,
+  q: { workspaceId: string; clickId: string; customerExternalId: string; program: SQL; facts: { ctes: SQL; row: SQL } },
+): Promise<LeadPreRead | undefined> {
+  const [row] = await preparedRows<LeadPreRead>(
+    conn,
+    sql`WITH lead_program AS (${q.program}),
+      lead_click AS (
+        SELECT partner_id AS "partnerId", link_id AS "linkId", country, ${sql.raw(isoTimestamp('created_at'))} AS "createdAt" FROM clicks
+        WHERE id = ${q.clickId}::uuid AND workspace_id = ${q.workspaceId}::uuid AND EXISTS (SELECT 1 FROM lead_program) LIMIT 1),
+      lead_customer AS (
+        SELECT id, partner_id AS "partnerId", email FROM customers
+        WHERE workspace_id = ${q.workspaceId}::uuid AND external_id = ${q.customerExternalId}::text AND deleted_at IS NULL
+          AND EXISTS (SELECT 1 FROM lead_click WHERE "partnerId" IS NOT NULL)),
+      ${q.facts.ctes}
+      SELECT row_to_json(lead_program) AS program, (SELECT row_to_json(lead_click) FROM lead_click) AS click,
+        (SELECT row_to_json(lead_customer) FROM lead_customer) AS customer,
+        (SELECT row_to_json(f) FROM (${q.facts.row}) f) AS facts, ${sql.raw(isoTimestamp('now()'))} AS now
+      FROM lead_program`,
+  );
+  return row;
+}
+
+/** The pre-read's scalar queries of the click's partner and the customer, for the facts it reads. */
+export const PRE_READ_PARTNER = sql`(SELECT "partnerId" FROM lead_click)`;
+export const PRE_READ_CUSTOMER = sql`(SELECT id FROM lead_customer)`;

@@ -1,14 +1,35 @@
 import type { SQL } from 'drizzle-orm';
 import type { Ctx } from '../../core/context.js';
-import { retryOnConflict, withTransaction } from '../../core/transaction.js';
+import { isPlanStale, retryOnConflict, withTransaction } from '../../core/transaction.js';
 import type { Conn } from '../../db/connect.js';
 import { newId } from '../../db/ids.js';
-import { clickPartnerFactsSql, earnForConversion, type StoredConversion } from '../commissions/service.js';
+import {
+  clickPartnerFactsSql,
+  earnForConversion,
+  leadFactsSql,
+  planLeadCommission,
+  plannedCommissionSql,
+  type EarnFacts,
+  type PlannedCommission,
+  type StoredConversion,
+} from '../commissions/service.js';
+import { isUuid } from '../../db/ids.js';
 import { eventById } from '../events/service.js';
 import { onRollupSlot } from '../analytics/service.js';
-import { findProgram } from '../program/service.js';
-import { eventBody, eventTypesWanted, recordEvents } from '../webhooks/service.js';
-import { eventRollupsSql, RECORDING_CUSTOMER, RECORDING_PARTNER, rollUpEvent, type WritePlan } from './store.js';
+import { findProgram, programOfRow, programRowSql, type ProgramRow } from '../program/service.js';
+import { eventBody, eventTypesWanted, recordEvents, type EventType } from '../webhooks/service.js';
+import {
+  eventRollupsSql,
+  PRE_READ_CUSTOMER,
+  PRE_READ_PARTNER,
+  programAndLead,
+  RECORDING_CUSTOMER,
+  RECORDING_PARTNER,
+  rollUpEvent,
+  type CustomerInput,
+  type LeadPreRead,
+  type WritePlan,
+} from './store.js';
 
 /** What a tracked event's webhook needs: the short links' origin (the Event record's shortUrl), and whom to wake. */
 export interface ConversionEventDeps {
@@ -36,29 +57,95 @@ export type ConversionWriter = <R extends { id: string; rollupsDeferred: boolean
  * of GET /api/events, timestamp: its createdAt) in one transaction; otherwise the one statement
  * of the write, as before. One indexed read decides, before the write.
  */
-export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind: 'lead' | 'sale'): Promise<ConversionWriter> {
-  const [wanted, program] = await Promise.all([eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } }), findProgram({ ctx })]);
+export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind: 'lead' | 'sale', lead?: LeadByClick): Promise<ConversionWriter> {
+  const [wanted, read] = await Promise.all([eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } }), programAndLeadOf(ctx, lead)]);
+  const program = read.program;
   const webhook = wanted.has(EVENT_TYPE[kind]);
-  // Writers take rollups and link days in one order (analytics/store-rollup-writes.ts), so they do not deadlock on
-  // them; should PostgreSQL still end the write for a deadlock, it rolled back whole and runs again.
-  if (!webhook && !program) return (write) => onRollupSlot((slot) => retryOnConflict(() => write(ctx.db, { rollups: 'now', slot })));
-  // A lead's commission facts are read by its own statement (for its click's partner): one round trip fewer.
-  const clickPartnerFacts = program
-    ? (of: { kind: 'lead' | 'sale'; clickId: string; referredAt?: SQL }) =>
-        clickPartnerFactsSql({ ctx, input: { program, ...of, partner: RECORDING_PARTNER, customer: RECORDING_CUSTOMER } })
-    : undefined;
+  // A lead of a stored click whose commission is decided before it (no commission.created webhook to write with it).
+  const planned = program && lead && read.lead && !wanted.has('commission.created') ? plannedLead(ctx, program, lead, read.lead) : undefined;
+  // Without a program, or for a lead of a click without a partner (it earns nothing), nothing is earned.
+  const earns = program && planned !== PLAIN_CLICK;
+  if (!earns) return webhook ? inTransaction(ctx, deps, kind) : (write) => onRollupSlot((slot) => write1(() => write(ctx.db, { rollups: 'now', slot })));
+  const afterWrite = earningAfter(ctx, deps, kind, program, wanted, webhook);
+  if (!planned) return afterWrite;
+  const commission = planned.plan ? plannedWrite(planned.plan) : undefined;
+  const write = (w: Parameters<ConversionWriter>[0]) => (db: Conn, slot: number) => w(db, { rollups: 'now', slot, commission });
+  const once = webhook ? inTransaction(ctx, deps, kind, write) : (((w) => onRollupSlot((slot) => write1(() => write(w)(ctx.db, slot)))) as ConversionWriter);
+  // When the plan no longer holds, the statement wrote nothing: earned as any lead, from fresh facts.
+  return async (w, asConversion) => {
+    try {
+      return await once(w, asConversion);
+    } catch (err) {
+      if (!isPlanStale(err)) throw err;
+      return afterWrite(w, asConversion);
+    }
+  };
+}
+
+/** Writers take rollups and link days in one order (analytics/store-rollup-writes.ts), so they do not deadlock on them; should PostgreSQL still end the write for a deadlock, it rolled back whole and runs again. */
+const write1 = retryOnConflict;
+
+/** A lead's planned commission as its statement writes it: the customer won, the commission. */
+const plannedWrite = (plan: PlannedCommission) => (newCustomerId: string) => ({
+  winFor: plan.win ? plan.partnerId : undefined,
+  insert: plannedCommissionSql(plan, newCustomerId),
+});
+
+/**
+ * The write in a transaction with its webhook (lead.created or sale.created wanted). `write`: how
+ * the caller's write is run (default: its rollups with it).
+ */
+function inTransaction(
+  ctx: Ctx,
+  deps: ConversionEventDeps,
+  kind: 'lead' | 'sale',
+  write: (w: Parameters<ConversionWriter>[0]) => (db: Conn, slot: number) => Promise<{ id: string } | undefined> = (w) => (db, slot) =>
+    w(db, { rollups: 'now', slot }),
+): ConversionWriter {
+  const writer = async (w: Parameters<ConversionWriter>[0]) => {
+    let queued = 0;
+    const recorded = await onRollupSlot((slot) =>
+      write1(() =>
+        withTransaction(ctx.db, async (tx) => {
+          const row = await write(w)(tx, slot);
+          if (row) queued = await recordConversionEvent({ ...ctx, db: tx }, deps, kind, row.id);
+          return row;
+        }),
+      ),
+    );
+    if (queued > 0) deps.onEventsWritten?.();
+    return recorded;
+  };
+  return writer as ConversionWriter;
+}
+
+/**
+ * The writer that earns after the write, in its transaction: the event (a lead reading its
+ * commission facts in its own statement, one round trip fewer), then the commission it earns and
+ * its webhook. A partner's event leaves its rollups to the end: their rows, shared by a link's
+ * events, stay locked only briefly (store.ts RollupTiming); they are written in the commission's
+ * insert when it has one, else in a statement of their own, last.
+ */
+function earningAfter(
+  ctx: Ctx,
+  deps: ConversionEventDeps,
+  kind: 'lead' | 'sale',
+  program: ProgramRow,
+  wanted: ReadonlySet<EventType>,
+  webhook: boolean,
+): ConversionWriter {
+  const clickPartnerFacts = (of: { kind: 'lead' | 'sale'; clickId: string; referredAt?: SQL }) =>
+    clickPartnerFactsSql({ ctx, input: { program, ...of, partner: RECORDING_PARTNER, customer: RECORDING_CUSTOMER } });
   return async (write, asConversion) => {
     let queued = 0;
     const recorded = await onRollupSlot((slot) =>
-      retryOnConflict(() =>
+      write1(() =>
         withTransaction(ctx.db, async (tx) => {
-          // A partner's event leaves its rollups to the end: their rows, shared by a link's events, stay locked only briefly (store.ts RollupTiming).
           const row = await write(tx, { rollups: 'lastUnlessPlain', slot, clickPartnerFacts });
           if (!row) return undefined;
           const txCtx = { ...ctx, db: tx };
-          // Written in the commission's insert when it has one, else in a statement of their own, last.
           const rollups = row.rollupsDeferred ? eventRollupsSql(kind, ctx.workspace.id, row.id, slot) : undefined;
-          const conversion = program && asConversion(row);
+          const conversion = asConversion(row);
           const earned = conversion ? await earnForConversion({ ctx: txCtx, input: { program, conversion, wanted, alongside: rollups } }) : undefined;
           queued = webhook ? await recordConversionEvent(txCtx, deps, kind, row.id) : 0;
           if (rollups && !earned?.alongsideWritten) await rollUpEvent(tx, kind, ctx.workspace.id, row.id, slot);
@@ -69,6 +156,65 @@ export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind
     if (queued > 0) deps.onEventsWritten?.();
     return recorded;
   };
+}
+
+/** A lead by a click id from the API (not a browser's), as its writer decides its commission before it. */
+export interface LeadByClick {
+  clickId: string;
+  eventName: string;
+  metadata: unknown;
+  customer: CustomerInput;
+}
+
+/** The program, and for `lead` what it reads before its statement (programAndLead): one statement either way. */
+async function programAndLeadOf(ctx: Ctx, lead?: LeadByClick): Promise<{ program?: ProgramRow; lead?: LeadPreRead }> {
+  if (!lead || !isUuid(lead.clickId)) return { program: await findProgram({ ctx }) };
+  const facts = leadFactsSql({ ctx, input: { clickId: lead.clickId, partner: PRE_READ_PARTNER, customer: PRE_READ_CUSTOMER } });
+  const read = await programAndLead(ctx.db, {
+    workspaceId: ctx.workspace.id,
+    clickId: lead.clickId,
+    customerExternalId: lead.customer.externalId,
+    program: programRowSql(ctx.workspace.id),
+    facts,
+  });
+  return read ? { program: programOfRow(read.program), lead: read } : {};
+}
+
+/** A lead's click has no partner: the lead earns nothing (a lead earns only for its own click's partner). */
+const PLAIN_CLICK = 'plain click';
+
+/**
+ * A lead of a partner's click, its commission decided from what was read with the program: the
+ * lead as it will be stored (its customer as read, with the request's e-mail; its time the
+ * reading's, checked again by the statement). PLAIN_CLICK for a click without a partner;
+ * undefined when the click is not found yet (still queued): the writer then reads the facts in
+ * the lead's statement and earns after it.
+ */
+function plannedLead(ctx: Ctx, program: ProgramRow, lead: LeadByClick, read: LeadPreRead): { plan?: PlannedCommission } | typeof PLAIN_CLICK | undefined {
+  const click = read.click;
+  if (!click) return undefined;
+  if (!click.partnerId) return PLAIN_CLICK;
+  const customer = read.customer;
+  const conversion: StoredConversion = {
+    kind: 'lead',
+    id: '',
+    eventName: lead.eventName,
+    createdAt: read.now,
+    linkId: click.linkId,
+    clickId: lead.clickId,
+    partnerId: click.partnerId,
+    clickAt: click.createdAt,
+    country: click.country,
+    metadata: (lead.metadata ?? null) as Record<string, unknown> | null,
+    customer: {
+      id: customer?.id ?? '',
+      email: lead.customer.email !== undefined ? lead.customer.email : (customer?.email ?? null),
+      partnerId: customer?.partnerId ?? null,
+    },
+    named: true,
+    source: 'server',
+  };
+  return { plan: planLeadCommission({ ctx, input: { program, conversion, facts: read.facts as EarnFacts | null } }) };
 }
 
 /**

@@ -21,6 +21,7 @@ import {
 } from './store.js';
 
 export type { ClickPayingProgram, ProgramRow } from './store.js';
+export { programOfRow, programRowSql } from './store.js';
 export type { Reward } from './reward-schema.js';
 export { earningsOf, earnsWithinDuration, netEarnings, rewardFor, roundHalfEven } from './rewards.js';
 

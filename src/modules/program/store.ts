@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { preparedRows, rows, type Conn } from '../../db/connect.js';
 import { isoTimestamp } from '../../db/resource-table.js';
 import type { ProgramSettings } from './schemas.js';
@@ -24,11 +24,14 @@ type Selected = Omit<ProgramRow, keyof ProgramSettings> &
 
 const flat = ({ settings, ...row }: Selected): ProgramRow => ({ ...row, ...settings, holdingDays: row.holdingDays, attributionDays: row.attributionDays });
 
+/** The workspace's program row as a query of another statement (at most one row), read back with programOfRow. */
+export const programRowSql = (workspaceId: string): SQL => sql`SELECT ${SELECTION} FROM programs p WHERE p.workspace_id = ${workspaceId}::uuid`;
+
+/** A row of programRowSql as the ProgramRow it is. */
+export const programOfRow = (row: unknown): ProgramRow => flat(row as Selected);
+
 export async function programRow(conn: Conn, workspaceId: string, lock = false): Promise<ProgramRow | undefined> {
-  const [row] = await preparedRows<Selected>(
-    conn,
-    sql`SELECT ${SELECTION} FROM programs p WHERE p.workspace_id = ${workspaceId}::uuid ${lock ? sql`FOR UPDATE` : sql``}`,
-  );
+  const [row] = await preparedRows<Selected>(conn, sql`${programRowSql(workspaceId)} ${lock ? sql`FOR UPDATE` : sql``}`);
   return row && flat(row);
 }
 

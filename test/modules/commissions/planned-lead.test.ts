@@ -1,0 +1,150 @@
+/**
+ * A lead of a stored partner click decides its commission before its statement, from what it
+ * reads with the program (conversions' programAndLead), and writes the lead, the customer won and
+ * the commission in that one statement. These check what that path adds: the customer comes back
+ * won; a plan that no longer holds when written (a customer made meanwhile) writes nothing of its
+ * statement (SQLSTATE LT409, migration 0054) and the lead is earned again from fresh facts.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { rows } from '../../../src/db/connect.js';
+import { isPlanStale } from '../../../src/core/transaction.js';
+import { recordLead } from '../../../src/modules/conversions/store.js';
+import { onPostgres, startTestApp, type TestApp } from '../../helpers/app.js';
+import { workspaceWithCollection } from '../../helpers/client.js';
+import { DESKTOP } from '../../helpers/visitors.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+async function fixture() {
+  const { ws, send, collectionId } = await workspaceWithCollection(t);
+  const ok = async (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, status = 200) => {
+    const res = await send(method, url, body);
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(status);
+    return res.json();
+  };
+  await ok('PUT', '/api/program', { name: 'Friends', slug: `f-${randomUUID().slice(0, 8)}`, landingUrl: 'https://shop.example/', currency: 'usd' });
+  const [group] = await ok('GET', '/api/partner-groups');
+  await ok('PUT', '/api/partner-groups', [{ id: group.id, rewards: [{ event: 'lead', type: 'flat', amount: 500 }] }]);
+  const partner = async (name: string) => {
+    const [p] = await ok('POST', '/api/partners', [{ name, email: `${name.toLowerCase()}-${randomUUID().slice(0, 6)}@partner.example` }], 201);
+    const [link] = await ok('POST', '/api/links', [{ url: 'https://shop.example/spring', collectionId, partnerId: p.id }], 201);
+    return { id: p.id as string, linkId: link.id as string, path: new URL(link.shortUrl).pathname };
+  };
+  /** A click of `path`, stored before it is used (the lead then plans its commission from it). */
+  const storedClick = async (path: string) => {
+    const res = await t.inject({ method: 'GET', url: path, remoteAddress: '81.2.69.160', headers: { 'user-agent': DESKTOP } });
+    expect(res.statusCode, res.body).toBe(302);
+    const id = new URL(res.headers.location as string).searchParams.get('ltid')!;
+    const stored = async () => (await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM clicks WHERE id = ${id}::uuid`))[0]!.n;
+    await expect.poll(stored).toBe(1);
+    return id;
+  };
+  const lead = (clickId: string, customer: string) =>
+    send('POST', '/api/track/lead', { clickId, eventName: 'Sign up', customerExternalId: customer, customerName: 'Cam Buyer' });
+  const commissions = (): Promise<{ type: string; partnerId: string; customerId: string; status: string; holdReasons: string[] }[]> =>
+    ok('GET', '/api/commissions?sort=asc');
+  return { ws, ok, partner, storedClick, lead, commissions };
+}
+
+describe('a lead that plans its commission before its statement', () => {
+  test('the lead, its commission and the customer won, in one answer; a second lead of the customer earns no second lead commission', async () => {
+    const f = await fixture();
+    const ana = await f.partner('Ana');
+    const res = await f.lead(await f.storedClick(ana.path), 'cust-1');
+    expect(res.statusCode, res.body).toBe(200);
+    const lead = res.json();
+    expect(lead.customer.partnerId).toBe(ana.id);
+    const again = await f.lead(await f.storedClick(ana.path), 'cust-1');
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await f.commissions()).map((c) => [c.type, c.partnerId, c.customerId, c.status])).toEqual([['lead', ana.id, lead.customer.id, 'pending']]);
+  });
+
+  test('a statement whose plan no longer holds raises LT409 and writes nothing', async () => {
+    const f = await fixture();
+    const ana = await f.partner('Ana');
+    const clickId = await f.storedClick(ana.path);
+    const stale = recordLead(t.database.db, {
+      id: randomUUID(),
+      workspaceId: f.ws.id,
+      customerId: randomUUID(),
+      eventName: 'Sign up',
+      clickId,
+      from: { clickId },
+      metadata: null,
+      customer: { externalId: 'cust-stale', name: 'Stale' },
+      rollups: 'now',
+      slot: 0,
+      // Planned for a customer that is not the one the statement writes.
+      commission: () => ({
+        winFor: ana.id,
+        insert: sql`INSERT INTO commissions (id, workspace_id, partner_id, type, link_id, customer_id, event_id, currency, original_earnings, earnings, status, created_at, payable_at)
+          SELECT ${randomUUID()}::uuid, ev.workspace_id, ev.partner_id, 'lead', ev.link_id, ev.customer_id, ev.id, 'usd', 500, 500, 'pending', ev.created_at, ev.created_at
+          FROM ev WHERE CASE WHEN ev.customer_id = ${randomUUID()}::uuid THEN true ELSE linktrail_plan_stale() END RETURNING 1`,
+      }),
+    });
+    const err = await stale.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isPlanStale(err), String(err)).toBe(true);
+    const [left] = await rows<{ leads: number; customers: number; commissions: number }>(
+      t.database.db,
+      sql`SELECT (SELECT count(*)::int FROM lead_events WHERE click_id = ${clickId}::uuid) AS leads,
+        (SELECT count(*)::int FROM customers WHERE workspace_id = ${f.ws.id}::uuid AND external_id = 'cust-stale') AS customers,
+        (SELECT count(*)::int FROM commissions WHERE workspace_id = ${f.ws.id}::uuid) AS commissions`,
+    );
+    expect(left).toEqual({ leads: 0, customers: 0, commissions: 0 });
+  });
+
+  test.runIf(onPostgres)(
+    'a customer made by another partner meanwhile: the lead is earned again, held as a duplicate customer, and the customer stays theirs',
+    async () => {
+      const f = await fixture();
+      const [ana, ben] = [await f.partner('Ana'), await f.partner('Ben')];
+      const clickId = await f.storedClick(ana.path);
+      // Another transaction makes the customer, won by Ben, and holds it uncommitted: the lead's read does not see them, its insert waits.
+      const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await other.connect();
+      try {
+        await other.query('BEGIN');
+        const customerId = randomUUID();
+        await other.query(`INSERT INTO customers (id, workspace_id, external_id, name, partner_id) VALUES ($1, $2, 'cust-race', 'Raced', $3)`, [
+          customerId,
+          f.ws.id,
+          ben.id,
+        ]);
+        // inject() sends when its answer is asked for: resolving it now sends the request.
+        const answer = Promise.resolve(f.lead(clickId, 'cust-race'));
+        // Read from outside that transaction: inside one, pg_stat_activity stays as first read.
+        const waiting = async () =>
+          (
+            await rows<{ n: number }>(
+              t.database.db,
+              sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE 'WITH src AS%'`,
+            )
+          )[0]!.n;
+        await expect.poll(waiting).toBeGreaterThan(0);
+        await other.query('COMMIT');
+        const res = await answer;
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json().customer).toMatchObject({ id: customerId, partnerId: ben.id });
+        const all = await f.commissions();
+        expect(all.map((c) => [c.type, c.partnerId, c.customerId, c.status, c.holdReasons])).toEqual([
+          ['lead', ana.id, customerId, 'held', ['duplicateCustomer']],
+        ]);
+        const [leads] = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM lead_events WHERE click_id = ${clickId}::uuid`);
+        expect(leads!.n).toBe(1);
+      } finally {
+        await other.query('ROLLBACK').catch(() => undefined);
+        await other.end();
+      }
+    },
+  );
+});
