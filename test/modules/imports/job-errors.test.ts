@@ -134,20 +134,27 @@ describe('files read at once per workspace', () => {
     // rows are read for seconds (in slices, the event loop free between them).
     const large = `url,title,description\n${Array.from({ length: 60_000 }, (_, i) => `https://example.com/${i},"Title ${i}\nsecond line",${'d'.repeat(200)}`).join('\n')}\n`;
     let largeAnswered = 0;
-    const reads = [preview(a, large), preview(a, large)].map((p) => p.finally(() => largeAnswered++));
-
+    let reads: Promise<LightMyRequestResponse>[] = [];
     let refused: LightMyRequestResponse | undefined;
-    const busy = await within(
-      30_000,
-      async () => {
-        const res = await preview(a, small);
-        if (res.statusCode === 429) refused = res;
-        else expect(res.statusCode, res.body).toBe(200);
-        return refused !== undefined;
-      },
-      10,
-    );
-    expect(busy, 'no third preview of the workspace was refused').toBe(true);
+    // A small preview holds a place while it is read: when it does so just as the second large one
+    // arrives, that one is refused and both places are never held by the large ones. Such a try
+    // ends when a large one is answered, and the two are sent again.
+    for (let attempt = 0; attempt < 5 && !refused; attempt++) {
+      largeAnswered = 0;
+      reads = [preview(a, large), preview(a, large)].map((p) => p.finally(() => largeAnswered++));
+      await within(
+        30_000,
+        async () => {
+          const res = await preview(a, small);
+          if (res.statusCode === 429) refused = res;
+          else expect(res.statusCode, res.body).toBe(200);
+          return refused !== undefined || largeAnswered > 0;
+        },
+        10,
+      );
+      if (!refused) await Promise.all(reads);
+    }
+    expect(refused, 'no third preview of the workspace was refused').toBeDefined();
     expect(largeAnswered).toBe(0);
     const body = expectError(refused!, 429, 'import_reads_busy');
     expect(refused!.headers['retry-after']).toBe(String((body as { retryAfter?: number }).retryAfter));
