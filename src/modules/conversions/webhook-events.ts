@@ -2,7 +2,7 @@ import type { SQL } from 'drizzle-orm';
 import type { Ctx } from '../../core/context.js';
 import { isPlanStale, retryOnConflict, withTransaction } from '../../core/transaction.js';
 import type { Conn } from '../../db/connect.js';
-import { newId } from '../../db/ids.js';
+import { isUuid, newId } from '../../db/ids.js';
 import {
   clickPartnerFactsSql,
   earnForConversion,
@@ -13,7 +13,6 @@ import {
   type PlannedCommission,
   type StoredConversion,
 } from '../commissions/service.js';
-import { isUuid } from '../../db/ids.js';
 import { eventById } from '../events/service.js';
 import { onRollupSlot } from '../analytics/service.js';
 import { findProgram, programOfRow, programRowSql, type ProgramRow } from '../program/service.js';
@@ -55,7 +54,11 @@ export type ConversionWriter = <R extends { id: string; rollupsDeferred: boolean
  * How this request writes a lead or a sale (operations.md §11): when some endpoint of the
  * workspace wants lead.created / sale.created, the event and its webhook (data: the Event record
  * of GET /api/events, timestamp: its createdAt) in one transaction; otherwise the one statement
- * of the write, as before. One indexed read decides, before the write.
+ * of the write. The program's read decides, before the write; for a lead by a stored click
+ * (`lead`) it also reads what decides its commission, which the lead's statement then writes.
+ * Writers take rollups and link days in one order (analytics/store-rollup-writes.ts), so they do
+ * not deadlock on them; should PostgreSQL still end a write for a deadlock, it rolled back whole
+ * and runs again (retryOnConflict).
  */
 export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind: 'lead' | 'sale', lead?: LeadByClick): Promise<ConversionWriter> {
   const [wanted, read] = await Promise.all([eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } }), programAndLeadOf(ctx, lead)]);
@@ -65,12 +68,15 @@ export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind
   const planned = program && lead && read.lead && !wanted.has('commission.created') ? plannedLead(ctx, program, lead, read.lead) : undefined;
   // Without a program, or for a lead of a click without a partner (it earns nothing), nothing is earned.
   const earns = program && planned !== PLAIN_CLICK;
-  if (!earns) return webhook ? inTransaction(ctx, deps, kind) : (write) => onRollupSlot((slot) => write1(() => write(ctx.db, { rollups: 'now', slot })));
+  if (!earns)
+    return webhook ? inTransaction(ctx, deps, kind) : (write) => onRollupSlot((slot) => retryOnConflict(() => write(ctx.db, { rollups: 'now', slot })));
   const afterWrite = earningAfter(ctx, deps, kind, program, wanted, webhook);
   if (!planned) return afterWrite;
   const commission = planned.plan ? plannedWrite(planned.plan) : undefined;
   const write = (w: Parameters<ConversionWriter>[0]) => (db: Conn, slot: number) => w(db, { rollups: 'now', slot, commission });
-  const once = webhook ? inTransaction(ctx, deps, kind, write) : (((w) => onRollupSlot((slot) => write1(() => write(w)(ctx.db, slot)))) as ConversionWriter);
+  const once = webhook
+    ? inTransaction(ctx, deps, kind, write)
+    : (((w) => onRollupSlot((slot) => retryOnConflict(() => write(w)(ctx.db, slot)))) as ConversionWriter);
   // When the plan no longer holds, the statement wrote nothing: earned as any lead, from fresh facts.
   return async (w, asConversion) => {
     try {
@@ -81,9 +87,6 @@ export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind
     }
   };
 }
-
-/** Writers take rollups and link days in one order (analytics/store-rollup-writes.ts), so they do not deadlock on them; should PostgreSQL still end the write for a deadlock, it rolled back whole and runs again. */
-const write1 = retryOnConflict;
 
 /** A lead's planned commission as its statement writes it: the customer won, the commission. */
 const plannedWrite = (plan: PlannedCommission) => (newCustomerId: string) => ({
@@ -105,7 +108,7 @@ function inTransaction(
   const writer = async (w: Parameters<ConversionWriter>[0]) => {
     let queued = 0;
     const recorded = await onRollupSlot((slot) =>
-      write1(() =>
+      retryOnConflict(() =>
         withTransaction(ctx.db, async (tx) => {
           const row = await write(w)(tx, slot);
           if (row) queued = await recordConversionEvent({ ...ctx, db: tx }, deps, kind, row.id);
@@ -139,7 +142,7 @@ function earningAfter(
   return async (write, asConversion) => {
     let queued = 0;
     const recorded = await onRollupSlot((slot) =>
-      write1(() =>
+      retryOnConflict(() =>
         withTransaction(ctx.db, async (tx) => {
           const row = await write(tx, { rollups: 'lastUnlessPlain', slot, clickPartnerFacts });
           if (!row) return undefined;
