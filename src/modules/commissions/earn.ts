@@ -175,18 +175,23 @@ export function clickPartnerFactsSql(
 }
 
 /**
- * A lead's facts read before its statement, beside the program (conversions' pre-read, before the
- * rules are known): the click's visitor and the partner's sign-ins are read whatever the rules,
- * which only decide what they count for (holdReasons). `partner` and `customer`: scalar queries
- * of the reading statement (the click's partner, the customer as it is).
+ * A lead's or sale's facts read before its statement, beside the program (conversions' pre-read,
+ * before the rules are known): the click's visitor and the partner's sign-ins are read whatever
+ * the rules, which only decide what they count for (holdReasons); a sale's first sale and import
+ * date (`referredAt`) whatever its reward. `partner` and `customer`: scalar queries of the reading
+ * statement (the click's partner, the customer as it is).
  */
-export function leadFactsSql(workspaceId: string, q: { clickId: string; partner: SQL; customer: SQL }): { ctes: SQL; row: SQL } {
+export function preReadFactsSql(
+  workspaceId: string,
+  q: { kind: 'lead' | 'sale'; clickId: string; partner: SQL; customer: SQL; referredAt?: SQL },
+): { ctes: SQL; row: SQL } {
   return earnFactsSql({
     workspaceId,
     partnerId: q.partner,
     customerId: q.customer,
     win: false,
-    firstSale: false,
+    firstSale: q.kind === 'sale',
+    referredAt: q.kind === 'sale' ? q.referredAt : undefined,
     visitor: { clickId: q.clickId, at: sql`now()`, countUpTo: BURST_LEADS + 1, whenNoUser: true },
     signedIn: true,
   });
@@ -273,24 +278,27 @@ export async function earnForConversion(ctx: Ctx, program: ProgramRow, c: Stored
 }
 
 /**
- * What a lead of a partner's click earns, decided before it is written, from facts read before it
- * (leadFactsSql): the lead's statement then wins the customer and writes the commission itself
- * (leadCommissionSql), one statement for the event and its commission. `c` is the lead as it will
- * be stored (its customer as read, with the request's e-mail; its time the reading's). Undefined:
- * it earns nothing and wins no one (no approved partner of a click within attributionDays).
+ * What a lead or sale earns, decided before it is written from facts read before it
+ * (preReadFactsSql, for the click's partner): its statement then wins the customer and writes the
+ * commission itself (plannedInsertSql), one statement for the event and its commission, and checks
+ * that what was read still holds (planHoldsSql). `c` is the event as it will be stored (its
+ * customer as read, with the request's e-mail; its time the reading's). Undefined: it cannot be
+ * decided so, because it earns for a partner other than its click's (a sale for the customer's
+ * winner), whose facts were not read.
  */
-export function planLeadCommission(workspaceId: string, program: ProgramRow, c: StoredConversion, read: EarnFacts | null): PlannedCommission | undefined {
+export function planConversionCommission(workspaceId: string, program: ProgramRow, c: StoredConversion, read: EarnFacts | null): PlannedCommission | undefined {
   const earning = earningPartner(c, program);
-  if (c.kind !== 'lead' || !earning || earning.partnerId !== c.partnerId) return undefined;
-  const facts = withOwnLead(c, read);
-  if (facts?.status !== 'approved') return undefined;
-  return {
-    partnerId: earning.partnerId,
-    win: !c.customer.partnerId,
-    commission: commissionFor(workspaceId, program, c, earning, facts),
+  if (earning && earning.partnerId !== c.partnerId) return undefined;
+  const within = c.partnerId !== null && withinAttribution(c, program);
+  const base = {
+    clickPartnerId: c.partnerId,
     // A customer not made yet has no id ('').
     customerId: c.customer.id === '' ? undefined : c.customer.id,
-    clickAt: c.clickAt!,
-    attributionDays: program.attributionDays,
+    customerPartnerId: c.customer.partnerId,
+    attributedUntil: within ? { clickAt: c.clickAt!, days: program.attributionDays } : undefined,
+    invoiceRepeat: c.invoiceRepeat,
   };
+  const facts = earning && withOwnLead(c, read);
+  if (!earning || facts?.status !== 'approved') return { ...base, partnerId: null, win: false };
+  return { ...base, partnerId: earning.partnerId, win: !c.customer.partnerId, commission: commissionFor(workspaceId, program, c, earning, facts) };
 }

@@ -14,12 +14,12 @@ import type { EventType } from '../webhooks/service.js';
 import {
   clickPartnerFactsSql as factsSql,
   earnForConversion as earn,
-  leadFactsSql as leadFacts,
-  planLeadCommission as planLead,
+  planConversionCommission as planConversion,
+  preReadFactsSql as preReadFacts,
   type Earned,
   type StoredConversion,
 } from './earn.js';
-import { leadCommissionSql as leadCommission, type EarnFacts, type PlannedCommission } from './store-earn.js';
+import { planHoldsSql, plannedInsertSql, type EarnFacts, type PlannedCommission } from './store-earn.js';
 import { commissionsCreated, commissionsUpdated } from './events.js';
 import { holdForDispute, releaseDisputeHold } from './disputes.js';
 import { followRefund } from './refunds.js';
@@ -51,29 +51,40 @@ export function clickPartnerFactsSql({
   return factsSql(ctx.workspace.id, input);
 }
 
-/** A lead's commission facts read before its statement, beside the program (earn.ts leadFactsSql). */
-export function leadFactsSql({ ctx, input }: { ctx: Ctx; input: { clickId: string; partner: SQL; customer: SQL } }): { ctes: SQL; row: SQL } {
-  return leadFacts(ctx.workspace.id, input);
+/** A lead's or sale's commission facts read before its statement, beside the program (earn.ts preReadFactsSql). */
+export function preReadFactsSql({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { kind: 'lead' | 'sale'; clickId: string; partner: SQL; customer: SQL; referredAt?: SQL };
+}): { ctes: SQL; row: SQL } {
+  return preReadFacts(ctx.workspace.id, input);
 }
 
-/** What a lead of a partner's click earns, decided before its statement writes it (earn.ts planLeadCommission). */
-export function planLeadCommission({
+/** What a lead or sale of a click earns, decided before its statement writes it (earn.ts planConversionCommission). */
+export function planConversionCommission({
   ctx,
   input,
 }: {
   ctx: Ctx;
   input: { program: ProgramRow; conversion: StoredConversion; facts: EarnFacts | null };
 }): PlannedCommission | undefined {
-  return planLead(ctx.workspace.id, input.program, input.conversion, input.facts);
+  return planConversion(ctx.workspace.id, input.program, input.conversion, input.facts);
 }
 
 /**
- * The lead statement's WITH query writing a planned commission (none without one), which raises
- * LT409 instead when the lead is not what it was planned for (core/transaction.ts isPlanStale).
+ * How the event's statement writes a planned commission: the partner it wins the customer for,
+ * the commission's WITH query (none without one), and the column that raises LT409 instead when
+ * the event is not what it was planned for (core/transaction.ts isPlanStale). `invoiceRepeat`: a
+ * sale statement's expression of it.
  */
-export function plannedCommissionSql(planned: PlannedCommission, newCustomerId: string): SQL | undefined {
-  const commission = planned.commission;
-  return commission ? leadCommission({ ...planned, commission }, newCustomerId) : undefined;
+export function plannedCommissionWrite(planned: PlannedCommission, newCustomerId: string, invoiceRepeat?: SQL): { winFor?: string; insert?: SQL; holds: SQL } {
+  return {
+    winFor: planned.win && planned.partnerId ? planned.partnerId : undefined,
+    insert: planned.commission ? plannedInsertSql(planned.commission) : undefined,
+    holds: planHoldsSql(planned, newCustomerId, invoiceRepeat),
+  };
 }
 
 export type { CommissionRow } from './store.js';

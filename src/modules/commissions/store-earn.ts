@@ -105,42 +105,61 @@ export async function winCustomer(conn: Conn, workspaceId: string, customerId: s
   await preparedRows(conn, sql`WITH ${winCte(workspaceId, customerId, partnerId)} SELECT 1`);
 }
 
-/** A lead's commission decided before its statement (earn.ts planLeadCommission), for that statement to write. */
+/**
+ * A lead's or sale's commission decided before its statement (earn.ts planConversionCommission),
+ * for that statement to write, with what it was decided from: the statement checks that again
+ * (planHoldsSql).
+ */
 export interface PlannedCommission {
-  partnerId: string;
+  /** The earning partner: the click's (null: the conversion earns nothing). */
+  partnerId: string | null;
   /** Win the customer for the partner: they had none when read. */
   win: boolean;
-  /** None when no reward matches (the customer is still won). */
+  /** None when no reward matches or the partner is not approved (the customer is still won if `win`). */
   commission?: NewCommission;
-  /** The customer as read (undefined: none yet, the statement makes them). */
+  /** What the decision read: the click's partner, the customer (undefined: none yet, the statement makes them) and their partner. */
+  clickPartnerId: string | null;
   customerId: string | undefined;
-  clickAt: string;
-  attributionDays: number;
+  customerPartnerId: string | null;
+  /** When the click is within attributionDays (it was when read, and it decided the partner): until when. */
+  attributedUntil?: { clickAt: string; days: number };
+  /** A sale naming an invoice: whether an earlier sale named it (it then earns nothing). */
+  invoiceRepeat?: boolean;
 }
 
 /**
- * Whether the lead `ev` (a WITH query of the recording statement) is what its commission was
- * decided for: the planned partner's click, the customer read (or the one the statement made,
- * `newCustomerId`), and within attributionDays by its own time. When not (a customer made by
- * another request meanwhile, the window closing meanwhile), the statement raises LT409 and writes
- * nothing (migration 0054): the caller earns it again from fresh facts.
+ * Whether the event `ev` (the recording statement's insert; `c` its customer upsert, `invoiceRepeat`
+ * the sale's own column) is what its commission was decided for: the click's partner, the
+ * customer read (or the one the statement made, `newCustomerId`) with the partner they had or
+ * were won for, within attributionDays by its own time if that decided, and an invoice as new as
+ * it was. When not (a customer made or won by another request meanwhile, the window closing
+ * meanwhile), the statement raises LT409 and writes nothing (migration 0054): the caller earns it
+ * again from fresh facts. A column of the statement's final SELECT.
  */
-function plannedStillHolds(p: PlannedCommission, newCustomerId: string): SQL {
-  return sql`CASE WHEN ev.partner_id = ${p.partnerId}::uuid AND ev.customer_id = ${p.customerId ?? newCustomerId}::uuid
-    AND ev.created_at <= ${p.clickAt}::timestamptz + make_interval(days => ${p.attributionDays}::int) THEN true ELSE linktrail_plan_stale() END`;
+export function planHoldsSql(p: PlannedCommission, newCustomerId: string, invoiceRepeat?: SQL): SQL {
+  const customerPartner = p.customerPartnerId ?? (p.win ? p.partnerId : null);
+  const window = p.attributedUntil
+    ? sql` AND ev.created_at <= ${p.attributedUntil.clickAt}::timestamptz + make_interval(days => ${p.attributedUntil.days}::int)`
+    : sql``;
+  const invoice = p.invoiceRepeat !== undefined && invoiceRepeat ? sql` AND (${invoiceRepeat}) = ${p.invoiceRepeat}::boolean` : sql``;
+  return sql`CASE WHEN ev.partner_id IS NOT DISTINCT FROM ${p.clickPartnerId}::uuid AND ev.customer_id = ${p.customerId ?? newCustomerId}::uuid
+    AND (SELECT partner_id FROM c) IS NOT DISTINCT FROM ${customerPartner}::uuid${window}${invoice} THEN true ELSE linktrail_plan_stale() END`;
 }
 
 /** A text[] literal of identifiers (hold reasons): one parameter, where drizzle would spread an array into many. */
 const textArray = (list: string[]): string => `{${list.map((v) => JSON.stringify(v)).join(',')}}`;
 
-/** The planned commission as a WITH query of the lead's statement (`ev`, its inserted lead), written if the plan still holds, else raising. */
-export function leadCommissionSql(p: PlannedCommission & { commission: NewCommission }, newCustomerId: string): SQL {
-  const c = p.commission;
-  return sql`INSERT INTO commissions (id, workspace_id, partner_id, type, link_id, customer_id, event_id, currency, original_earnings, earnings,
+/**
+ * The planned commission as a WITH query of the event's statement (`ev`, its inserted lead or
+ * sale); the statement's planHoldsSql column undoes it when the plan no longer holds.
+ */
+export function plannedInsertSql(c: NewCommission): SQL {
+  return sql`INSERT INTO commissions (id, workspace_id, partner_id, type, link_id, customer_id, event_id, sale_amount, currency, original_earnings, earnings,
         status, hold_reasons, reversed_reason, created_at, payable_at)
-      SELECT ${c.id}::uuid, ev.workspace_id, ev.partner_id, 'lead', ev.link_id, ev.customer_id, ev.id, ${c.currency}::text, ${c.earnings}::bigint, ${c.earnings}::bigint,
-        ${c.status}::text, ${textArray(c.holdReasons)}::text[], ${c.reversedReason}::text, ev.created_at, ev.created_at + make_interval(days => ${c.holdingDays}::int)
-      FROM ev WHERE ${plannedStillHolds(p, newCustomerId)}
+      SELECT ${c.id}::uuid, ev.workspace_id, ev.partner_id, ${c.type}::text, ev.link_id, ev.customer_id, ev.id, ${c.saleAmount}::bigint, ${c.currency}::text,
+        ${c.earnings}::bigint, ${c.earnings}::bigint, ${c.status}::text, ${textArray(c.holdReasons)}::text[], ${c.reversedReason}::text,
+        ev.created_at, ev.created_at + make_interval(days => ${c.holdingDays}::int)
+      FROM ev
       ON CONFLICT DO NOTHING
       RETURNING 1`;
 }

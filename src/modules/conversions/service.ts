@@ -9,7 +9,7 @@ import { MAX_SALE_AMOUNT } from './schemas.js';
 import { earnForConversion, followSaleRefund, type EarnFacts, type StoredConversion } from '../commissions/service.js';
 import { findProgram } from '../program/service.js';
 import { couponSource, withCouponClick, type CouponSource } from './coupons.js';
-import { conversionWriter, queueConversionEvent, type ConversionEventDeps } from './webhook-events.js';
+import { conversionWriter, queueConversionEvent, type ConversionByClick, type ConversionEventDeps } from './webhook-events.js';
 import type { IdHolder } from '../../db/resource-table.js';
 import type { Conn } from '../../db/connect.js';
 import {
@@ -200,7 +200,8 @@ export async function trackLead({
   if (client && input.clickId === '') throw invalid('clickId', 'deferred_from_browser');
   const existing = client ? (await clientEventCheck(ctx, deps, input.clickId, input.customerExternalId)).existing : false;
   // A server's lead by a click decides its commission with the program's read (one statement for the lead and its commission).
-  const byClick = !client && input.clickId !== '' ? { clickId: input.clickId, eventName: input.eventName, metadata: input.metadata, customer } : undefined;
+  const byClick: ConversionByClick | undefined =
+    !client && input.clickId !== '' ? { kind: 'lead', clickId: input.clickId, eventName: input.eventName, metadata: input.metadata, customer } : undefined;
   let inOutbox = await conversionWriter(ctx, deps, 'lead', byClick);
   const record = (clickId: string, from: EventOrigin) =>
     inOutbox(
@@ -301,7 +302,23 @@ export async function trackSale({
   const attribution = await saleAttribution(ctx, input);
   // Whether the sale names its click (a partner's click earns for that partner) or reaches it through the customer's latest lead.
   const named = 'coupon' in attribution || attribution.named;
-  const inOutbox = await conversionWriter(ctx, deps, 'sale');
+  // A server's sale by a click (named, or its customer's latest lead's) decides its commission with the program's read.
+  const byClick: ConversionByClick | undefined =
+    !client && !('coupon' in attribution)
+      ? {
+          kind: 'sale',
+          clickId: attribution.clickId,
+          eventName: input.eventName ?? 'Purchase',
+          metadata: input.metadata,
+          customer,
+          amount: input.amount,
+          currency,
+          invoiceId: input.invoiceId,
+          named,
+          referredAt: (partner, customerId) => importedReferralAtSql(ctx.workspace.id, customerId, partner),
+        }
+      : undefined;
+  let inOutbox = await conversionWriter(ctx, deps, 'sale', byClick);
   const writeSale = (db: Conn, at: { clickId: string; leadId: string | null; from: EventOrigin }, plan: WritePlan) =>
     recordSale(db, {
       id: newId(),
@@ -324,6 +341,7 @@ export async function trackSale({
         clickId: at.clickId,
         referredAt: importedReferralAtSql(ctx.workspace.id, RECORDING_CUSTOMER, RECORDING_PARTNER),
       }),
+      commission: plan.commission,
     });
   const write =
     'coupon' in attribution
@@ -337,6 +355,8 @@ export async function trackSale({
   // A click id whose click is not stored yet (still queued here or on another instance).
   const click = await clickOf(ctx, deps, attribution.clickId);
   if (!click) throw invalid('clickId', 'unknown_click');
+  // Read again now that the click is stored, as trackLead does.
+  if (byClick) inOutbox = await conversionWriter(ctx, deps, 'sale', byClick);
   return (await record())!;
 }
 

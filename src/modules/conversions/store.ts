@@ -165,14 +165,18 @@ export interface WritePlan {
   /** The rollup slot of all the event's rollup rows (analytics' onRollupSlot). */
   slot: number;
   clickPartnerFacts?: (of: { kind: 'lead' | 'sale'; clickId: string; referredAt?: SQL }) => { ctes: SQL; row: SQL };
-  /** A lead's commission decided before its statement (commissions' plannedCommissionSql), for the customer the statement would make. */
-  commission?: (newCustomerId: string) => PlannedLeadWrite;
+  /**
+   * A lead's or sale's commission decided before its statement (commissions' plannedCommissionWrite),
+   * for the customer the statement would make; `invoiceRepeat`, a sale statement's expression of it.
+   */
+  commission?: (newCustomerId: string, invoiceRepeat?: SQL) => PlannedWrite;
 }
 
-/** What a lead's statement writes of its planned commission: the customer won, and the commission's WITH query. */
-export interface PlannedLeadWrite {
+/** What an event's statement writes of its planned commission: the customer won, the commission's WITH query, and the column checking the plan. */
+export interface PlannedWrite {
   winFor?: string;
   insert?: SQL;
+  holds?: SQL;
 }
 
 /** The name of the recording statement's insert: `ev` itself, or `ins` when `ev` keeps only what is rolled up now. */
@@ -193,6 +197,16 @@ const factsCtes = (facts?: { ctes: SQL }) =>
     ? sql`,
       ${facts.ctes}`
     : sql``;
+
+/** A planned commission's WITH query, after the statement's own. */
+const plannedCte = (planned?: PlannedWrite) =>
+  planned?.insert
+    ? sql`,
+      cm AS (${planned.insert})`
+    : sql``;
+
+/** The column that checks the plan (it raises when the plan no longer holds). */
+const plannedColumn = (planned?: PlannedWrite) => (planned?.holds ? sql`, ${planned.holds} AS "planHolds"` : sql``);
 
 /** What the conversion writer reads beside the event: whether its rollups were left for later, and the facts asked for. */
 const writerColumns = (timing: RollupTiming | undefined, facts?: { row: SQL }) =>
@@ -279,17 +293,12 @@ export async function recordLead(
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
-      ${rolledUp(e.rollups, e.slot, LEAD_ROLLUPS)}${factsCtes(e.facts)}${
-        planned?.insert
-          ? sql`,
-      cm AS (${planned.insert})`
-          : sql``
-      }
+      ${rolledUp(e.rollups, e.slot, LEAD_ROLLUPS)}${factsCtes(e.facts)}${plannedCte(planned)}
       SELECT ev.id, ev.event_name AS "eventName", ev.source, ev.click_id AS "clickId", ev.link_id AS "linkId", ev.metadata,
         ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt", ev.partner_id AS "partnerId", ev.country,
         (SELECT ${sql.raw(isoTimestamp('k.created_at'))} FROM clicks k WHERE k.id = ev.click_id AND k.workspace_id = ev.workspace_id LIMIT 1) AS "clickAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer,
-        ${writerColumns(e.rollups, e.facts)}
+        ${writerColumns(e.rollups, e.facts)}${plannedColumn(planned)}
       FROM ${inserted(e.rollups)} AS ev`,
   );
   return row;
@@ -298,6 +307,9 @@ export async function recordLead(
 /** The scalar queries of recordLead's and recordSale's statements that name the click's partner and the customer (for `facts`). */
 export const RECORDING_PARTNER = sql`(SELECT partner_id FROM src)`;
 export const RECORDING_CUSTOMER = sql`(SELECT id FROM c)`;
+
+/** Whether an earlier sale of the workspace names the sale `ev`'s invoice (a column of its statement). */
+const INVOICE_REPEAT = sql`ev.invoice_id IS NOT NULL AND EXISTS (SELECT 1 FROM sale_events o WHERE o.workspace_id = ev.workspace_id AND o.invoice_id = ev.invoice_id AND o.id <> ev.id)`;
 
 export async function recordSale(
   conn: Conn,
@@ -323,13 +335,15 @@ export async function recordSale(
     slot?: number;
     /** As recordLead's. */
     facts?: { ctes: SQL; row: SQL };
+    commission?: WritePlan['commission'];
   },
 ): Promise<SaleRow | undefined> {
   const stripe = e.stripe ?? { invoiceId: null, paymentIntentId: null, refundedAmount: 0 };
+  const planned = e.commission?.(e.customerId, INVOICE_REPEAT);
   const [row] = await preparedRows<SaleRow>(
     conn,
     sql`WITH src AS (${sourceSql(e.workspaceId, e.from)}),
-      c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer, e.source === 'client')}),
+      c AS (${upsertCustomerSql(e.workspaceId, e.customerId, e.customer, e.source === 'client', planned?.winFor)}),
       ${inserted(e.rollups)} AS (
         INSERT INTO sale_events (id, workspace_id, event_name, amount, currency, click_id, link_id, lead_id, customer_id, metadata,
           refunded_amount, stripe_invoice_id, stripe_payment_intent_id, invoice_id, source, ${sql.raw(DIMENSIONS)})
@@ -340,14 +354,14 @@ export async function recordSale(
           ${sql.raw(prefixed('src', DIMENSIONS))}
         FROM c, src
         RETURNING *),
-      ${rolledUp(e.rollups, e.slot, SALE_ROLLUPS)}${factsCtes(e.facts)}
+      ${rolledUp(e.rollups, e.slot, SALE_ROLLUPS)}${factsCtes(e.facts)}${plannedCte(planned)}
       SELECT ev.id, ev.event_name AS "eventName", ev.source, ev.amount::float8 AS amount, ev.currency, ev.click_id AS "clickId",
         ev.link_id AS "linkId", ev.lead_id AS "leadId", ev.metadata, ${sql.raw(isoTimestamp('ev.created_at'))} AS "createdAt",
-        ev.invoice_id IS NOT NULL AND EXISTS (SELECT 1 FROM sale_events o WHERE o.workspace_id = ev.workspace_id AND o.invoice_id = ev.invoice_id AND o.id <> ev.id) AS "invoiceRepeat",
+        ${INVOICE_REPEAT} AS "invoiceRepeat",
         ev.partner_id AS "partnerId", ev.country,
         (SELECT ${sql.raw(isoTimestamp('k.created_at'))} FROM clicks k WHERE k.id = ev.click_id AND k.workspace_id = ev.workspace_id LIMIT 1) AS "clickAt",
         (SELECT row_to_json(x) FROM (SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM c) x) AS customer,
-        ${writerColumns(e.rollups, e.facts)}
+        ${writerColumns(e.rollups, e.facts)}${plannedColumn(planned)}
       FROM ${inserted(e.rollups)} AS ev`,
   );
   return row;
@@ -447,45 +461,51 @@ export async function firstLeadCountries(conn: Conn, workspaceId: string, custom
   return new Map(found.map((r) => [r.customerId, r.country]));
 }
 
-/** What a lead by a click id reads before its statement, with the program: the click, the customer as it is, the commission facts. */
-export interface LeadPreRead {
+/** What a lead or sale by a click reads before its statement, with the program: the click, the customer as it is, the commission facts. */
+export interface ConversionPreRead {
   program: unknown;
   click: { partnerId: string | null; linkId: string; country: string | null; createdAt: string } | null;
   customer: { id: string; partnerId: string | null; email: string | null } | null;
   facts: unknown;
+  /** A sale naming an invoice: whether a sale of the workspace named it already (null: none named). */
+  invoiceRepeat: boolean | null;
   now: string;
 }
 
 /**
- * The program (`program`, the program module's query of it; no row: no program) and, for a
- * partner's click of this workspace, the customer of this external id as it is and the
- * commission facts (`facts`, commissions' query of the click's partner `(SELECT partner_id FROM
- * lead_click)` and the customer `(SELECT id FROM lead_customer)`), in the one statement that
- * reads the program anyway: a lead decides its commission before its own statement.
+ * The program (`program`, the program module's query of it; no row: no program) and, for a click
+ * of this workspace, the customer of this external id as it is and, for a partner's click, the
+ * commission facts (`facts`, commissions' query of the click's partner PRE_READ_PARTNER and the
+ * customer PRE_READ_CUSTOMER), in the one statement that reads the program anyway: a lead or sale
+ * decides its commission before its own statement.
  */
-export async function programAndLead(
+export async function programAndConversion(
   conn: Conn,
-  q: { workspaceId: string; clickId: string; customerExternalId: string; program: SQL; facts: { ctes: SQL; row: SQL } },
-): Promise<LeadPreRead | undefined> {
-  const [row] = await preparedRows<LeadPreRead>(
+  q: { workspaceId: string; clickId: string; customerExternalId: string; invoiceId?: string; program: SQL; facts: { ctes: SQL; row: SQL } },
+): Promise<ConversionPreRead | undefined> {
+  const invoice =
+    q.invoiceId === undefined
+      ? sql`NULL::boolean`
+      : sql`EXISTS (SELECT 1 FROM sale_events WHERE workspace_id = ${q.workspaceId}::uuid AND invoice_id = ${q.invoiceId}::text)`;
+  const [row] = await preparedRows<ConversionPreRead>(
     conn,
-    sql`WITH lead_program AS (${q.program}),
-      lead_click AS (
+    sql`WITH pre_program AS (${q.program}),
+      pre_click AS (
         SELECT partner_id AS "partnerId", link_id AS "linkId", country, ${sql.raw(isoTimestamp('created_at'))} AS "createdAt" FROM clicks
-        WHERE id = ${q.clickId}::uuid AND workspace_id = ${q.workspaceId}::uuid AND EXISTS (SELECT 1 FROM lead_program) LIMIT 1),
-      lead_customer AS (
+        WHERE id = ${q.clickId}::uuid AND workspace_id = ${q.workspaceId}::uuid AND EXISTS (SELECT 1 FROM pre_program) LIMIT 1),
+      pre_customer AS (
         SELECT id, partner_id AS "partnerId", email FROM customers
         WHERE workspace_id = ${q.workspaceId}::uuid AND external_id = ${q.customerExternalId}::text AND deleted_at IS NULL
-          AND EXISTS (SELECT 1 FROM lead_click WHERE "partnerId" IS NOT NULL)),
+          AND EXISTS (SELECT 1 FROM pre_click)),
       ${q.facts.ctes}
-      SELECT row_to_json(lead_program) AS program, (SELECT row_to_json(lead_click) FROM lead_click) AS click,
-        (SELECT row_to_json(lead_customer) FROM lead_customer) AS customer,
-        (SELECT row_to_json(f) FROM (${q.facts.row}) f) AS facts, ${sql.raw(isoTimestamp('now()'))} AS now
-      FROM lead_program`,
+      SELECT row_to_json(pre_program) AS program, (SELECT row_to_json(pre_click) FROM pre_click) AS click,
+        (SELECT row_to_json(pre_customer) FROM pre_customer) AS customer,
+        (SELECT row_to_json(f) FROM (${q.facts.row}) f) AS facts, ${invoice} AS "invoiceRepeat", ${sql.raw(isoTimestamp('now()'))} AS now
+      FROM pre_program`,
   );
   return row;
 }
 
 /** The pre-read's scalar queries of the click's partner and the customer, for the facts it reads. */
-export const PRE_READ_PARTNER = sql`(SELECT "partnerId" FROM lead_click)`;
-export const PRE_READ_CUSTOMER = sql`(SELECT id FROM lead_customer)`;
+export const PRE_READ_PARTNER = sql`(SELECT "partnerId" FROM pre_click)`;
+export const PRE_READ_CUSTOMER = sql`(SELECT id FROM pre_customer)`;

@@ -6,9 +6,9 @@ import { isUuid, newId } from '../../db/ids.js';
 import {
   clickPartnerFactsSql,
   earnForConversion,
-  leadFactsSql,
-  planLeadCommission,
-  plannedCommissionSql,
+  planConversionCommission,
+  plannedCommissionWrite,
+  preReadFactsSql,
   type EarnFacts,
   type PlannedCommission,
   type StoredConversion,
@@ -21,12 +21,12 @@ import {
   eventRollupsSql,
   PRE_READ_CUSTOMER,
   PRE_READ_PARTNER,
-  programAndLead,
+  programAndConversion,
   RECORDING_CUSTOMER,
   RECORDING_PARTNER,
   rollUpEvent,
+  type ConversionPreRead,
   type CustomerInput,
-  type LeadPreRead,
   type WritePlan,
 } from './store.js';
 
@@ -54,25 +54,28 @@ export type ConversionWriter = <R extends { id: string; rollupsDeferred: boolean
  * How this request writes a lead or a sale (operations.md §11): when some endpoint of the
  * workspace wants lead.created / sale.created, the event and its webhook (data: the Event record
  * of GET /api/events, timestamp: its createdAt) in one transaction; otherwise the one statement
- * of the write. The program's read decides, before the write; for a lead by a stored click
- * (`lead`) it also reads what decides its commission, which the lead's statement then writes.
+ * of the write. The program's read decides, before the write; for a lead or sale by a stored
+ * click (`byClick`) it also reads what decides its commission, which the event's statement then
+ * writes.
  * Writers take rollups and link days in one order (analytics/store-rollup-writes.ts), so they do
  * not deadlock on them; should PostgreSQL still end a write for a deadlock, it rolled back whole
  * and runs again (retryOnConflict).
  */
-export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind: 'lead' | 'sale', lead?: LeadByClick): Promise<ConversionWriter> {
-  const [wanted, read] = await Promise.all([eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } }), programAndLeadOf(ctx, lead)]);
+export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind: 'lead' | 'sale', byClick?: ConversionByClick): Promise<ConversionWriter> {
+  const [wanted, read] = await Promise.all([eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } }), programAndConversionOf(ctx, byClick)]);
   const program = read.program;
   const webhook = wanted.has(EVENT_TYPE[kind]);
-  // A lead of a stored click whose commission is decided before it (no commission.created webhook to write with it).
-  const planned = program && lead && read.lead && !wanted.has('commission.created') ? plannedLead(ctx, program, lead, read.lead) : undefined;
+  // An event of a stored click whose commission is decided before it (no commission.created webhook to write with it).
+  const planned =
+    program && byClick && read.conversion && !wanted.has('commission.created') ? plannedConversion(ctx, program, byClick, read.conversion) : undefined;
   // Without a program, or for a lead of a click without a partner (it earns nothing), nothing is earned.
   const earns = program && planned !== PLAIN_CLICK;
   if (!earns)
     return webhook ? inTransaction(ctx, deps, kind) : (write) => onRollupSlot((slot) => retryOnConflict(() => write(ctx.db, { rollups: 'now', slot })));
   const afterWrite = earningAfter(ctx, deps, kind, program, wanted, webhook);
   if (!planned) return afterWrite;
-  const commission = planned.plan ? plannedWrite(planned.plan) : undefined;
+  const plan = planned.plan;
+  const commission = (newCustomerId: string, invoiceRepeat?: SQL) => plannedCommissionWrite(plan, newCustomerId, invoiceRepeat);
   const write = (w: Parameters<ConversionWriter>[0]) => (db: Conn, slot: number) => w(db, { rollups: 'now', slot, commission });
   const once = webhook
     ? inTransaction(ctx, deps, kind, write)
@@ -87,12 +90,6 @@ export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind
     }
   };
 }
-
-/** A lead's planned commission as its statement writes it: the customer won, the commission. */
-const plannedWrite = (plan: PlannedCommission) => (newCustomerId: string) => ({
-  winFor: plan.win ? plan.partnerId : undefined,
-  insert: plannedCommissionSql(plan, newCustomerId),
-});
 
 /**
  * The write in a transaction with its webhook (lead.created or sale.created wanted). `write`: how
@@ -161,63 +158,91 @@ function earningAfter(
   };
 }
 
-/** A lead by a click id from the API (not a browser's), as its writer decides its commission before it. */
-export interface LeadByClick {
+/** A lead or sale by a click (named, or its customer's latest lead's) from the API, as its writer decides its commission before it. */
+export interface ConversionByClick {
+  kind: 'lead' | 'sale';
   clickId: string;
   eventName: string;
   metadata: unknown;
   customer: CustomerInput;
+  /** A sale's. */
+  amount?: number;
+  currency?: string;
+  invoiceId?: string;
+  /** Whether a sale named its click (false: found through the customer's latest lead). */
+  named?: boolean;
+  /** The scalar query of when an import says the partner referred the customer (a sale's maxDuration counts from it), of the pre-read's partner and customer. */
+  referredAt?: (partner: SQL, customer: SQL) => SQL;
 }
 
-/** The program, and for `lead` what it reads before its statement (programAndLead): one statement either way. */
-async function programAndLeadOf(ctx: Ctx, lead?: LeadByClick): Promise<{ program?: ProgramRow; lead?: LeadPreRead }> {
-  if (!lead || !isUuid(lead.clickId)) return { program: await findProgram({ ctx }) };
-  const facts = leadFactsSql({ ctx, input: { clickId: lead.clickId, partner: PRE_READ_PARTNER, customer: PRE_READ_CUSTOMER } });
-  const read = await programAndLead(ctx.db, {
+/** The program, and for `byClick` what it reads before its statement (programAndConversion): one statement either way. */
+async function programAndConversionOf(ctx: Ctx, byClick?: ConversionByClick): Promise<{ program?: ProgramRow; conversion?: ConversionPreRead }> {
+  if (!byClick || !isUuid(byClick.clickId)) return { program: await findProgram({ ctx }) };
+  const facts = preReadFactsSql({
+    ctx,
+    input: {
+      kind: byClick.kind,
+      clickId: byClick.clickId,
+      partner: PRE_READ_PARTNER,
+      customer: PRE_READ_CUSTOMER,
+      referredAt: byClick.referredAt?.(PRE_READ_PARTNER, PRE_READ_CUSTOMER),
+    },
+  });
+  const read = await programAndConversion(ctx.db, {
     workspaceId: ctx.workspace.id,
-    clickId: lead.clickId,
-    customerExternalId: lead.customer.externalId,
+    clickId: byClick.clickId,
+    customerExternalId: byClick.customer.externalId,
+    invoiceId: byClick.invoiceId,
     program: programRowSql(ctx.workspace.id),
     facts,
   });
-  return read ? { program: programOfRow(read.program), lead: read } : {};
+  return read ? { program: programOfRow(read.program), conversion: read } : {};
 }
 
 /** A lead's click has no partner: the lead earns nothing (a lead earns only for its own click's partner). */
 const PLAIN_CLICK = 'plain click';
 
 /**
- * A lead of a partner's click, its commission decided from what was read with the program: the
- * lead as it will be stored (its customer as read, with the request's e-mail; its time the
- * reading's, checked again by the statement). PLAIN_CLICK for a click without a partner;
- * undefined when the click is not found yet (still queued): the writer then reads the facts in
- * the lead's statement and earns after it.
+ * An event of a stored click, its commission decided from what was read with the program: the
+ * event as it will be stored (its customer as read, with the request's e-mail; its time the
+ * reading's, checked again by the statement). PLAIN_CLICK for a lead of a click without a partner;
+ * undefined when the click is not found yet (still queued), or when a sale earns for the
+ * customer's winner rather than its click's partner: the writer then earns after the event.
  */
-function plannedLead(ctx: Ctx, program: ProgramRow, lead: LeadByClick, read: LeadPreRead): { plan?: PlannedCommission } | typeof PLAIN_CLICK | undefined {
+function plannedConversion(
+  ctx: Ctx,
+  program: ProgramRow,
+  byClick: ConversionByClick,
+  read: ConversionPreRead,
+): { plan: PlannedCommission } | typeof PLAIN_CLICK | undefined {
   const click = read.click;
   if (!click) return undefined;
-  if (!click.partnerId) return PLAIN_CLICK;
+  if (!click.partnerId && byClick.kind === 'lead') return PLAIN_CLICK;
   const customer = read.customer;
   const conversion: StoredConversion = {
-    kind: 'lead',
+    kind: byClick.kind,
     id: '',
-    eventName: lead.eventName,
+    eventName: byClick.eventName,
     createdAt: read.now,
     linkId: click.linkId,
-    clickId: lead.clickId,
+    clickId: byClick.clickId,
     partnerId: click.partnerId,
     clickAt: click.createdAt,
     country: click.country,
-    metadata: (lead.metadata ?? null) as Record<string, unknown> | null,
+    metadata: (byClick.metadata ?? null) as Record<string, unknown> | null,
     customer: {
       id: customer?.id ?? '',
-      email: lead.customer.email !== undefined ? lead.customer.email : (customer?.email ?? null),
+      email: byClick.customer.email !== undefined ? byClick.customer.email : (customer?.email ?? null),
       partnerId: customer?.partnerId ?? null,
     },
-    named: true,
+    amount: byClick.amount,
+    currency: byClick.currency,
+    named: byClick.named ?? true,
+    invoiceRepeat: read.invoiceRepeat ?? undefined,
     source: 'server',
   };
-  return { plan: planLeadCommission({ ctx, input: { program, conversion, facts: read.facts as EarnFacts | null } }) };
+  const plan = planConversionCommission({ ctx, input: { program, conversion, facts: read.facts as EarnFacts | null } });
+  return plan ? { plan } : undefined;
 }
 
 /**

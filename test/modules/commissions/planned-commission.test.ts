@@ -1,9 +1,10 @@
 /**
- * A lead of a stored partner click decides its commission before its statement, from what it
- * reads with the program (conversions' programAndLead), and writes the lead, the customer won and
- * the commission in that one statement. These check what that path adds: the customer comes back
- * won; a plan that no longer holds when written (a customer made meanwhile) writes nothing of its
- * statement (SQLSTATE LT409, migration 0054) and the lead is earned again from fresh facts.
+ * A lead or sale of a stored partner click decides its commission before its statement, from what
+ * it reads with the program (conversions' programAndConversion), and writes the event, the
+ * customer won and the commission in that one statement. These check what that path adds: the
+ * customer comes back won; a plan that no longer holds when written (a customer made or won
+ * meanwhile) writes nothing of its statement (SQLSTATE LT409, migration 0054) and the event is
+ * earned again from fresh facts.
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -31,7 +32,15 @@ async function fixture() {
   };
   await ok('PUT', '/api/program', { name: 'Friends', slug: `f-${randomUUID().slice(0, 8)}`, landingUrl: 'https://shop.example/', currency: 'usd' });
   const [group] = await ok('GET', '/api/partner-groups');
-  await ok('PUT', '/api/partner-groups', [{ id: group.id, rewards: [{ event: 'lead', type: 'flat', amount: 500 }] }]);
+  await ok('PUT', '/api/partner-groups', [
+    {
+      id: group.id,
+      rewards: [
+        { event: 'lead', type: 'flat', amount: 500 },
+        { event: 'sale', type: 'percentage', amount: 1000 },
+      ],
+    },
+  ]);
   const partner = async (name: string) => {
     const [p] = await ok('POST', '/api/partners', [{ name, email: `${name.toLowerCase()}-${randomUUID().slice(0, 6)}@partner.example` }], 201);
     const [link] = await ok('POST', '/api/links', [{ url: 'https://shop.example/spring', collectionId, partnerId: p.id }], 201);
@@ -48,12 +57,14 @@ async function fixture() {
   };
   const lead = (clickId: string, customer: string) =>
     send('POST', '/api/track/lead', { clickId, eventName: 'Sign up', customerExternalId: customer, customerName: 'Cam Buyer' });
-  const commissions = (): Promise<{ type: string; partnerId: string; customerId: string; status: string; holdReasons: string[] }[]> =>
+  const sale = (clickId: string, customer: string, extra: Record<string, unknown> = {}) =>
+    send('POST', '/api/track/sale', { clickId, customerExternalId: customer, customerName: 'Cam Buyer', amount: 12_345, currency: 'usd', ...extra });
+  const commissions = (): Promise<{ type: string; partnerId: string; customerId: string; status: string; holdReasons: string[]; earnings: number }[]> =>
     ok('GET', '/api/commissions?sort=asc');
-  return { ws, ok, partner, storedClick, lead, commissions };
+  return { ws, ok, partner, storedClick, lead, sale, commissions };
 }
 
-describe('a lead that plans its commission before its statement', () => {
+describe('a lead or sale that plans its commission before its statement', () => {
   test('the lead, its commission and the customer won, in one answer; a second lead of the customer earns no second lead commission', async () => {
     const f = await fixture();
     const ana = await f.partner('Ana');
@@ -64,6 +75,21 @@ describe('a lead that plans its commission before its statement', () => {
     const again = await f.lead(await f.storedClick(ana.path), 'cust-1');
     expect(again.statusCode, again.body).toBe(200);
     expect((await f.commissions()).map((c) => [c.type, c.partnerId, c.customerId, c.status])).toEqual([['lead', ana.id, lead.customer.id, 'pending']]);
+  });
+
+  test('a sale of a new customer: the sale, its commission (10 % half to even) and the customer won, in one answer; a repeated invoice earns nothing', async () => {
+    const f = await fixture();
+    const ana = await f.partner('Ana');
+    const res = await f.sale(await f.storedClick(ana.path), 'cust-s', { invoiceId: 'inv-1' });
+    expect(res.statusCode, res.body).toBe(200);
+    const sale = res.json();
+    expect(sale.customer.partnerId).toBe(ana.id);
+    const again = await f.sale(await f.storedClick(ana.path), 'cust-s', { invoiceId: 'inv-1' });
+    expect(again.statusCode, again.body).toBe(200);
+    // 10 % of 12,345 is 1,234.5: half to even, 1,234.
+    expect((await f.commissions()).map((c) => [c.type, c.partnerId, c.customerId, c.status, c.earnings])).toEqual([
+      ['sale', ana.id, sale.customer.id, 'pending', 1234],
+    ]);
   });
 
   test('a statement whose plan no longer holds raises LT409 and writes nothing', async () => {
@@ -141,6 +167,50 @@ describe('a lead that plans its commission before its statement', () => {
         ]);
         const [leads] = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM lead_events WHERE click_id = ${clickId}::uuid`);
         expect(leads!.n).toBe(1);
+      } finally {
+        await other.query('ROLLBACK').catch(() => undefined);
+        await other.end();
+      }
+    },
+  );
+
+  test.runIf(onPostgres)(
+    'a customer won by another partner meanwhile: the sale is earned again, held as a duplicate customer, and the customer stays theirs',
+    async () => {
+      const f = await fixture();
+      const [ana, ben] = [await f.partner('Ana'), await f.partner('Ben')];
+      const clickId = await f.storedClick(ana.path);
+      // The customer exists without a partner when the sale reads them...
+      const customerId = randomUUID();
+      await rows(
+        t.database.db,
+        sql`INSERT INTO customers (id, workspace_id, external_id, name) VALUES (${customerId}::uuid, ${f.ws.id}::uuid, 'cust-won', 'Won')`,
+      );
+      // ...and another transaction wins them for Ben, uncommitted: the sale's read sees no partner, its upsert waits.
+      const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await other.connect();
+      try {
+        await other.query('BEGIN');
+        await other.query('UPDATE customers SET partner_id = $1 WHERE id = $2', [ben.id, customerId]);
+        const answer = Promise.resolve(f.sale(clickId, 'cust-won'));
+        const waiting = async () =>
+          (
+            await rows<{ n: number }>(
+              t.database.db,
+              sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE 'WITH src AS%'`,
+            )
+          )[0]!.n;
+        await expect.poll(waiting).toBeGreaterThan(0);
+        await other.query('COMMIT');
+        const res = await answer;
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json().customer).toMatchObject({ id: customerId, partnerId: ben.id });
+        const all = await f.commissions();
+        expect(all.map((c) => [c.type, c.partnerId, c.customerId, c.status, c.holdReasons, c.earnings])).toEqual([
+          ['sale', ana.id, customerId, 'held', ['duplicateCustomer'], 1234],
+        ]);
+        const [sales] = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM sale_events WHERE click_id = ${clickId}::uuid`);
+        expect(sales!.n).toBe(1);
       } finally {
         await other.query('ROLLBACK').catch(() => undefined);
         await other.end();
