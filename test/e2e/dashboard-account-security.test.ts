@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mutableClock } from '../modules/people/helpers.js';
-import { dashboardRunnable, OWNER, PHONE, SCREENSHOTS, startDashboard, type Dashboard } from './dashboard-harness.js';
+import { dashboardRunnable, KEEP_SCREENSHOTS, OWNER, PHONE, SCREENSHOTS, startDashboard, type Dashboard } from './dashboard-harness.js';
 
 const MEMBER = { name: 'Sami Member', email: 'sami-security@example.com', password: 'quiet-meadow-47-compass' };
 const STEP = 30_000;
@@ -35,9 +35,9 @@ describe.runIf(dashboardRunnable())('Account → Security in the dashboard', () 
 
   const code = (secret: string) =>
     new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: clock.now().getTime() });
-  /** What the suite looked at, kept under /tmp as well. */
+  /** What the suite looked at, kept under /tmp as well (when screenshots are kept). */
   const keep = (name: string) => {
-    for (const w of [1280, 375]) copyFileSync(`${SCREENSHOTS}/dashboard-${name}-${w}.png`, `/tmp/security-${name}-${w}.png`);
+    if (KEEP_SCREENSHOTS) for (const w of [1280, 375]) copyFileSync(`${SCREENSHOTS}/dashboard-${name}-${w}.png`, `/tmp/security-${name}-${w}.png`);
   };
   const check = async (page: Page, name: string) => {
     await d.checkAccessibility(page, name);
