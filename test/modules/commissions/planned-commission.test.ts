@@ -64,6 +64,9 @@ async function fixture() {
   return { ws, ok, partner, storedClick, lead, sale, commissions };
 }
 
+/** What the fixture's requests answer. */
+type Answer = Awaited<ReturnType<Awaited<ReturnType<typeof fixture>>['lead']>>;
+
 describe('a lead or sale that plans its commission before its statement', () => {
   test('the lead, its commission and the customer won, in one answer; a second lead of the customer earns no second lead commission', async () => {
     const f = await fixture();
@@ -129,48 +132,61 @@ describe('a lead or sale that plans its commission before its statement', () => 
     expect(left).toEqual({ leads: 0, customers: 0, commissions: 0 });
   });
 
+  /**
+   * `send`'s request while another transaction holds what `hold` wrote, uncommitted: the request's
+   * read does not see it and its statement waits on the row; then that transaction commits and the
+   * request's answer comes.
+   */
+  async function whileHeld(hold: (other: pg.Client) => Promise<unknown>, send: () => PromiseLike<Answer>) {
+    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await hold(other);
+      // inject() sends when its answer is asked for: resolving it now sends the request.
+      const answer = Promise.resolve(send());
+      // Read from outside that transaction: inside one, pg_stat_activity stays as first read.
+      const waiting = async () =>
+        (
+          await rows<{ n: number }>(
+            t.database.db,
+            sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE 'WITH src AS%'`,
+          )
+        )[0]!.n;
+      await expect.poll(waiting).toBeGreaterThan(0);
+      await other.query('COMMIT');
+      return await answer;
+    } finally {
+      await other.query('ROLLBACK').catch(() => undefined);
+      await other.end();
+    }
+  }
+
   test.runIf(onPostgres)(
     'a customer made by another partner meanwhile: the lead is earned again, held as a duplicate customer, and the customer stays theirs',
     async () => {
       const f = await fixture();
       const [ana, ben] = [await f.partner('Ana'), await f.partner('Ben')];
       const clickId = await f.storedClick(ana.path);
-      // Another transaction makes the customer, won by Ben, and holds it uncommitted: the lead's read does not see them, its insert waits.
-      const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await other.connect();
-      try {
-        await other.query('BEGIN');
-        const customerId = randomUUID();
-        await other.query(`INSERT INTO customers (id, workspace_id, external_id, name, partner_id) VALUES ($1, $2, 'cust-race', 'Raced', $3)`, [
-          customerId,
-          f.ws.id,
-          ben.id,
-        ]);
-        // inject() sends when its answer is asked for: resolving it now sends the request.
-        const answer = Promise.resolve(f.lead(clickId, 'cust-race'));
-        // Read from outside that transaction: inside one, pg_stat_activity stays as first read.
-        const waiting = async () =>
-          (
-            await rows<{ n: number }>(
-              t.database.db,
-              sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE 'WITH src AS%'`,
-            )
-          )[0]!.n;
-        await expect.poll(waiting).toBeGreaterThan(0);
-        await other.query('COMMIT');
-        const res = await answer;
-        expect(res.statusCode, res.body).toBe(200);
-        expect(res.json().customer).toMatchObject({ id: customerId, partnerId: ben.id });
-        const all = await f.commissions();
-        expect(all.map((c) => [c.type, c.partnerId, c.customerId, c.status, c.holdReasons])).toEqual([
-          ['lead', ana.id, customerId, 'held', ['duplicateCustomer']],
-        ]);
-        const [leads] = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM lead_events WHERE click_id = ${clickId}::uuid`);
-        expect(leads!.n).toBe(1);
-      } finally {
-        await other.query('ROLLBACK').catch(() => undefined);
-        await other.end();
-      }
+      // Another transaction makes the customer, won by Ben: the lead's read does not see them, its insert waits.
+      const customerId = randomUUID();
+      const res = await whileHeld(
+        (other) =>
+          other.query(`INSERT INTO customers (id, workspace_id, external_id, name, partner_id) VALUES ($1, $2, 'cust-race', 'Raced', $3)`, [
+            customerId,
+            f.ws.id,
+            ben.id,
+          ]),
+        () => f.lead(clickId, 'cust-race'),
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().customer).toMatchObject({ id: customerId, partnerId: ben.id });
+      const all = await f.commissions();
+      expect(all.map((c) => [c.type, c.partnerId, c.customerId, c.status, c.holdReasons])).toEqual([
+        ['lead', ana.id, customerId, 'held', ['duplicateCustomer']],
+      ]);
+      const [leads] = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM lead_events WHERE click_id = ${clickId}::uuid`);
+      expect(leads!.n).toBe(1);
     },
   );
 
@@ -186,35 +202,19 @@ describe('a lead or sale that plans its commission before its statement', () => 
         t.database.db,
         sql`INSERT INTO customers (id, workspace_id, external_id, name) VALUES (${customerId}::uuid, ${f.ws.id}::uuid, 'cust-won', 'Won')`,
       );
-      // ...and another transaction wins them for Ben, uncommitted: the sale's read sees no partner, its upsert waits.
-      const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await other.connect();
-      try {
-        await other.query('BEGIN');
-        await other.query('UPDATE customers SET partner_id = $1 WHERE id = $2', [ben.id, customerId]);
-        const answer = Promise.resolve(f.sale(clickId, 'cust-won'));
-        const waiting = async () =>
-          (
-            await rows<{ n: number }>(
-              t.database.db,
-              sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE 'WITH src AS%'`,
-            )
-          )[0]!.n;
-        await expect.poll(waiting).toBeGreaterThan(0);
-        await other.query('COMMIT');
-        const res = await answer;
-        expect(res.statusCode, res.body).toBe(200);
-        expect(res.json().customer).toMatchObject({ id: customerId, partnerId: ben.id });
-        const all = await f.commissions();
-        expect(all.map((c) => [c.type, c.partnerId, c.customerId, c.status, c.holdReasons, c.earnings])).toEqual([
-          ['sale', ana.id, customerId, 'held', ['duplicateCustomer'], 1234],
-        ]);
-        const [sales] = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM sale_events WHERE click_id = ${clickId}::uuid`);
-        expect(sales!.n).toBe(1);
-      } finally {
-        await other.query('ROLLBACK').catch(() => undefined);
-        await other.end();
-      }
+      // ...and another transaction wins them for Ben: the sale's read sees no partner, its upsert waits.
+      const res = await whileHeld(
+        (other) => other.query('UPDATE customers SET partner_id = $1 WHERE id = $2', [ben.id, customerId]),
+        () => f.sale(clickId, 'cust-won'),
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().customer).toMatchObject({ id: customerId, partnerId: ben.id });
+      const all = await f.commissions();
+      expect(all.map((c) => [c.type, c.partnerId, c.customerId, c.status, c.holdReasons, c.earnings])).toEqual([
+        ['sale', ana.id, customerId, 'held', ['duplicateCustomer'], 1234],
+      ]);
+      const [sales] = await rows<{ n: number }>(t.database.db, sql`SELECT count(*)::int AS n FROM sale_events WHERE click_id = ${clickId}::uuid`);
+      expect(sales!.n).toBe(1);
     },
   );
 });
