@@ -102,10 +102,10 @@ if [ "$engines" != pglite ]; then
   psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $db"
   trap 'psql -h 127.0.0.1 -U postgres -d postgres -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true' EXIT
   if [ $# -eq 0 ]; then
-    # Three forks on two cores: this pass's files wait on PostgreSQL, Redis and the processes they
-    # start, and with two forks a fifth of the CPU stayed idle. Measured on this machine (2026-12-01):
-    # 513 s with two forks, 401 s with three (and the engine-free files left out). PG_FORKS sets it.
-    LOOP_TESTS=apart TEST_FORKS="${PG_FORKS:-3}" DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db" REDIS_URL="redis://127.0.0.1:6379" npx vitest run "${pg_exclude[@]}"
+    # PG_FORKS: how many files at a time (default 2, one per core). Three took this pass from 513 s
+    # to 401 s once (2026-12-01), but the next CI run's pass ended in vitest's "Terminating worker
+    # thread" after its last file, cause not found: two until that is understood.
+    LOOP_TESTS=apart TEST_FORKS="${PG_FORKS:-2}" DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db" REDIS_URL="redis://127.0.0.1:6379" npx vitest run "${pg_exclude[@]}"
     echo "== test:all: the event-loop files, one at a time in a fresh process"
     # shellcheck disable=SC2086
     DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db" REDIS_URL="redis://127.0.0.1:6379" npx vitest run --no-file-parallelism $pg_loop_files
