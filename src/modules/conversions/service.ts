@@ -201,7 +201,7 @@ export async function trackLead({
   const existing = client ? (await clientEventCheck(ctx, deps, input.clickId, input.customerExternalId)).existing : false;
   // A server's lead by a click decides its commission with the program's read (one statement for the lead and its commission).
   const byClick: ConversionByClick | undefined =
-    !client && input.clickId !== '' ? { kind: 'lead', clickId: input.clickId, eventName: input.eventName, metadata: input.metadata, customer } : undefined;
+    !client && input.clickId !== '' ? { clickId: input.clickId, eventName: input.eventName, metadata: input.metadata, customer } : undefined;
   let inOutbox = await conversionWriter(ctx, deps, 'lead', byClick);
   const record = (clickId: string, from: EventOrigin) =>
     inOutbox(
@@ -306,7 +306,6 @@ export async function trackSale({
   const byClick: ConversionByClick | undefined =
     !client && !('coupon' in attribution)
       ? {
-          kind: 'sale',
           clickId: attribution.clickId,
           eventName: input.eventName ?? 'Purchase',
           metadata: input.metadata,

@@ -62,12 +62,12 @@ export type ConversionWriter = <R extends { id: string; rollupsDeferred: boolean
  * and runs again (retryOnConflict).
  */
 export async function conversionWriter(ctx: Ctx, deps: ConversionEventDeps, kind: 'lead' | 'sale', byClick?: ConversionByClick): Promise<ConversionWriter> {
-  const [wanted, read] = await Promise.all([eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } }), programAndConversionOf(ctx, byClick)]);
+  const [wanted, read] = await Promise.all([eventTypesWanted({ ctx, input: { workspaceId: ctx.workspace.id } }), programAndConversionOf(ctx, kind, byClick)]);
   const program = read.program;
   const webhook = wanted.has(EVENT_TYPE[kind]);
   // An event of a stored click whose commission is decided before it (no commission.created webhook to write with it).
   const planned =
-    program && byClick && read.conversion && !wanted.has('commission.created') ? plannedConversion(ctx, program, byClick, read.conversion) : undefined;
+    program && byClick && read.conversion && !wanted.has('commission.created') ? plannedConversion(ctx, program, kind, byClick, read.conversion) : undefined;
   // Without a program, or for a lead of a click without a partner (it earns nothing), nothing is earned.
   const earns = program && planned !== PLAIN_CLICK;
   if (!earns)
@@ -160,7 +160,6 @@ function earningAfter(
 
 /** A lead or sale by a click (named, or its customer's latest lead's) from the API, as its writer decides its commission before it. */
 export interface ConversionByClick {
-  kind: 'lead' | 'sale';
   clickId: string;
   eventName: string;
   metadata: unknown;
@@ -176,12 +175,16 @@ export interface ConversionByClick {
 }
 
 /** The program, and for `byClick` what it reads before its statement (programAndConversion): one statement either way. */
-async function programAndConversionOf(ctx: Ctx, byClick?: ConversionByClick): Promise<{ program?: ProgramRow; conversion?: ConversionPreRead }> {
+async function programAndConversionOf(
+  ctx: Ctx,
+  kind: 'lead' | 'sale',
+  byClick?: ConversionByClick,
+): Promise<{ program?: ProgramRow; conversion?: ConversionPreRead }> {
   if (!byClick || !isUuid(byClick.clickId)) return { program: await findProgram({ ctx }) };
   const facts = preReadFactsSql({
     ctx,
     input: {
-      kind: byClick.kind,
+      kind,
       clickId: byClick.clickId,
       partner: PRE_READ_PARTNER,
       customer: PRE_READ_CUSTOMER,
@@ -212,15 +215,16 @@ const PLAIN_CLICK = 'plain click';
 function plannedConversion(
   ctx: Ctx,
   program: ProgramRow,
+  kind: 'lead' | 'sale',
   byClick: ConversionByClick,
   read: ConversionPreRead,
 ): { plan: PlannedCommission } | typeof PLAIN_CLICK | undefined {
   const click = read.click;
   if (!click) return undefined;
-  if (!click.partnerId && byClick.kind === 'lead') return PLAIN_CLICK;
+  if (!click.partnerId && kind === 'lead') return PLAIN_CLICK;
   const customer = read.customer;
   const conversion: StoredConversion = {
-    kind: byClick.kind,
+    kind,
     id: '',
     eventName: byClick.eventName,
     createdAt: read.now,
