@@ -209,11 +209,13 @@ export async function benchRedirect(
     return { bare, ours, cpu };
   };
   const { bare, ours, cpu } = await measure();
+  // REDIRECT_PHASES=cpu: only the phase above (issue 48's measure), then the stop and the count.
+  const laterRounds = process.env.REDIRECT_PHASES === 'cpu' ? 0 : rounds;
 
   // A link under an A/B test against the plain link, rounds alternating (each round's pair back to back).
   const tested = await testedLink(server.base, headers, link.collectionId);
   const split = { plain: [] as WrkResult[], tested: [] as WrkResult[] };
-  for (let round = 0; round < rounds; round++) {
+  for (let round = 0; round < laterRounds; round++) {
     for (const [into, url] of [
       [split.plain, shortUrl],
       [split.tested, `${server.base}${tested.path}`],
@@ -231,7 +233,7 @@ export async function benchRedirect(
   const aliasUrl = `${server.base}${alias.path}`;
   const keyUrl = `${server.base}${await keyedLink(server.base, headers, link.id)}`;
   const claimed = { bare: [] as WrkResult[], short: [] as WrkResult[], alias: [] as WrkResult[], key: [] as WrkResult[] };
-  for (let round = 0; round < rounds; round++) {
+  for (let round = 0; round < laterRounds; round++) {
     await wrk(bareUrl, 2);
     claimed.bare.push(await wrk(bareUrl, seconds));
     for (const [into, url, host] of [
@@ -246,7 +248,7 @@ export async function benchRedirect(
     }
   }
   // Every instance reads the subscriptions again within 5 s: wait that out before measuring.
-  const hook = process.env.DATABASE_URL ? await subscribeClicks(server.base, headers, workspaceId) : undefined;
+  const hook = process.env.DATABASE_URL && laterRounds > 0 ? await subscribeClicks(server.base, headers, workspaceId) : undefined;
   let subscribed: Awaited<ReturnType<typeof measure>> | undefined;
   let delivery: { duringLoad: number; drainedSeconds: number; total: number; loadSeconds: number } | undefined;
   if (hook) {

@@ -36,8 +36,8 @@ export interface Database {
   /**
    * Bulk append with COPY (PostgreSQL only: several times cheaper for the server than parsing
    * the same rows from JSON), in one transaction: `staging` (DDL run first, e.g. a temporary
-   * table) receives `chunks` (COPY text, one line per row, sent as they come) and `then` moves
-   * the rows on; both commit or neither does.
+   * table) receives `chunks` (COPY's binary format, header to trailer, sent as they come) and
+   * `then` moves the rows on; both commit or neither does.
    */
   copyThen?(staging: { ddl: string; table: string; columns: readonly string[] }, chunks: CopyChunks, then: SQL, before?: SQL): Promise<void>;
   /**
@@ -51,10 +51,11 @@ export interface Database {
 }
 
 /**
- * The text a COPY sends, or a function of the rows of the statement run `before` it in the same
- * transaction (the click writer's visitor claims, whose answer the rows carry).
+ * The data a COPY sends, in PostgreSQL's binary format (header, rows, trailer), or a function of
+ * the rows of the statement run `before` it in the same transaction (the click writer's visitor
+ * claims, whose answer the rows carry).
  */
-export type CopyChunks = AsyncIterable<string> | ((before: Record<string, unknown>[]) => AsyncIterable<string>);
+export type CopyChunks = AsyncIterable<Uint8Array> | ((before: Record<string, unknown>[]) => AsyncIterable<Uint8Array>);
 
 /** Runs a raw SQL fragment and returns its rows, whichever driver is underneath. */
 export async function rows<T>(conn: Conn, query: SQL): Promise<T[]> {
@@ -174,7 +175,7 @@ export async function openPostgres(url: string, poolSize = 10, o: { statementTim
 }
 
 /** Runs `before` (when given) and hands its rows to `chunks` (when a function of them). */
-async function chunksAfter(client: pg.PoolClient, chunks: CopyChunks, before: SQL | undefined): Promise<AsyncIterable<string>> {
+async function chunksAfter(client: pg.PoolClient, chunks: CopyChunks, before: SQL | undefined): Promise<AsyncIterable<Uint8Array>> {
   if (typeof chunks !== 'function') {
     if (before) await runSql(client, before);
     return chunks;
@@ -184,8 +185,8 @@ async function chunksAfter(client: pg.PoolClient, chunks: CopyChunks, before: SQ
   return chunks((await client.query<Record<string, unknown>>(q.sql, q.params)).rows);
 }
 
-function copyRows(client: pg.PoolClient, table: string, columns: readonly string[], chunks: AsyncIterable<string>): Promise<void> {
-  return pipeline(Readable.from(chunks), client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)));
+function copyRows(client: pg.PoolClient, table: string, columns: readonly string[], chunks: AsyncIterable<Uint8Array>): Promise<void> {
+  return pipeline(Readable.from(chunks), client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN (FORMAT binary)`)));
 }
 
 async function runSql(client: pg.PoolClient, statement: SQL): Promise<void> {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { CLICK_COPY_COLUMNS, clickCopyChunks, clickCopyText, copyField, enrichClick, isoTime, type RawClick } from '../../../src/modules/clicks/record.js';
+import { COPY_BINARY_HEADER, COPY_BINARY_TRAILER, writeTimeField, writeUuidField } from '../../../src/modules/clicks/copy-format.js';
+import { CLICK_COPY_COLUMNS, clickCopyChunks, clickCopyRows, enrichClick, isoTime, type RawClick } from '../../../src/modules/clicks/record.js';
 import { ClickGroups } from '../../../src/modules/clicks/store.js';
 
 const COLUMN_KEYS = [
@@ -29,11 +30,51 @@ const COLUMN_KEYS = [
   'variant',
 ];
 
-/** Reads one line of COPY text back, the way PostgreSQL does. */
-function parseCopyLine(line: string): (string | null)[] {
-  return line
-    .split('\t')
-    .map((field) => (field === '\\N' ? null : field.replace(/\\(.)/g, (_, c: string) => ({ t: '\t', n: '\n', r: '\r', '\\': '\\' })[c] ?? c)));
+/** Each column's type, as PostgreSQL reads its binary COPY field. */
+const COLUMN_TYPES: Record<string, 'uuid' | 'time' | 'text' | 'bool' | 'int2'> = {
+  id: 'uuid',
+  workspaceId: 'uuid',
+  linkId: 'uuid',
+  partnerId: 'uuid',
+  createdAt: 'time',
+  bot: 'bool',
+  visitorFlags: 'int2',
+  testId: 'uuid',
+  variant: 'int2',
+};
+
+/** Reads binary COPY rows back, the way PostgreSQL does: each field as its column's value (text for the rest). */
+function readCopyRows(buf: Buffer): (string | number | boolean | null)[][] {
+  const rows: (string | number | boolean | null)[][] = [];
+  let o = 0;
+  while (o < buf.length) {
+    const count = buf.readInt16BE(o);
+    o += 2;
+    const row: (string | number | boolean | null)[] = [];
+    for (let i = 0; i < count; i++) {
+      const length = buf.readInt32BE(o);
+      o += 4;
+      if (length === -1) {
+        row.push(null);
+        continue;
+      }
+      const bytes = buf.subarray(o, o + length);
+      o += length;
+      const type = COLUMN_TYPES[COLUMN_KEYS[i]!] ?? 'text';
+      if (type === 'uuid') {
+        expect(length).toBe(16);
+        const hex = bytes.toString('hex');
+        row.push(`${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`);
+      } else if (type === 'time') {
+        expect(length).toBe(8);
+        row.push(new Date(Number(bytes.readBigInt64BE()) / 1000 + 946_684_800_000).toISOString());
+      } else if (type === 'bool') row.push(bytes[0] === 1);
+      else if (type === 'int2') row.push(bytes.readInt16BE());
+      else row.push(bytes.toString('utf8'));
+    }
+    rows.push(row);
+  }
+  return rows;
 }
 
 const AGENTS = [
@@ -79,20 +120,18 @@ describe('click records', () => {
     );
   });
 
-  test('the COPY text of a batch reads back as exactly the enriched records', () => {
+  test('the binary COPY rows of a batch read back as exactly the enriched records', () => {
     const lookup = (ip: string) => (ip === '8.8.8.8' ? 'US' : undefined);
     fc.assert(
       fc.property(fc.array(rawClick, { maxLength: 30 }), (clicks) => {
-        const text = clickCopyText(clicks, lookup);
-        const lines = text === '' ? [] : text.slice(0, -1).split('\n');
-        expect(lines).toHaveLength(clicks.length);
-        lines.forEach((line, i) => {
-          const fields = parseCopyLine(line);
+        const rows = readCopyRows(clickCopyRows(clicks, lookup));
+        expect(rows).toHaveLength(clicks.length);
+        rows.forEach((fields, i) => {
           expect(fields).toHaveLength(CLICK_COPY_COLUMNS.length);
           // visitor_flags: 0 without the claims of a batch (store.ts).
-          const record = { ...enrichClick(clicks[i]!, lookup), visitorFlags: '0' } as unknown as Record<string, unknown>;
+          const record = { ...enrichClick(clicks[i]!, lookup), visitorFlags: 0 } as unknown as Record<string, unknown>;
           const expected = COLUMN_KEYS.map((k) =>
-            typeof record[k] === 'boolean' ? (record[k] ? 't' : 'f') : typeof record[k] === 'number' ? String(record[k]) : record[k],
+            COLUMN_TYPES[k] === 'uuid' && typeof record[k] === 'string' ? (record[k] as string).toLowerCase() : record[k],
           );
           expect(fields).toEqual(expected);
         });
@@ -106,9 +145,9 @@ describe('click records', () => {
     const shared = fc.record<RawClick>(
       {
         id: fc.uuid(),
-        workspaceId: fc.constantFrom('w1', 'w2'),
-        linkId: fc.constantFrom('l1', 'l2'),
-        partnerId: fc.constantFrom(null, 'p1'),
+        workspaceId: fc.constantFrom('00000000-0000-7000-8000-000000000001', '00000000-0000-7000-8000-000000000002'),
+        linkId: fc.constantFrom('00000000-0000-7000-8000-0000000000a1', '00000000-0000-7000-8000-0000000000a2'),
+        partnerId: fc.constantFrom(null, '00000000-0000-7000-8000-0000000000b1'),
         at: fc.integer({ min: 1_700_000_000_000, max: 1_700_000_000_000 + 3_600_000 }),
         ip: fc.constantFrom('127.0.0.1', '8.8.8.8'),
         userAgent: fc.constantFrom(...AGENTS),
@@ -139,7 +178,7 @@ describe('click records', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(shared, rawClick), { maxLength: 60 }), (clicks) => {
         const groups = new ClickGroups();
-        clickCopyText(clicks, lookup, 0, clicks.length, groups.add);
+        clickCopyRows(clicks, lookup, 0, clicks.length, groups.add);
         const counted = new Map<string, number>();
         for (const row of groups.rows()) {
           const key = JSON.stringify([row.q, ...KEY_FIELDS.map((f) => row[f])]);
@@ -158,11 +197,27 @@ describe('click records', () => {
     );
   });
 
-  test('copyField escapes exactly the characters COPY treats specially', () => {
-    expect(copyField(null)).toBe('\\N');
-    expect(copyField('\\N')).toBe('\\\\N');
-    expect(copyField('a\tb\nc\rd\\e')).toBe('a\\tb\\nc\\rd\\\\e');
-    expect(copyField('café ☕')).toBe('café ☕');
+  test('uuid and time fields are the bytes PostgreSQL stores; a value that is not a uuid is refused', () => {
+    const buf = Buffer.alloc(20);
+    writeUuidField(buf, 0, '0192F3A4-b5c6-7d8e-9fa0-b1c2d3e4f506');
+    expect(buf.toString('hex')).toBe('00000010' + '0192f3a4b5c67d8e9fa0b1c2d3e4f506');
+    for (const bad of ['0192f3a4-b5c6-7d8e-9fa0-b1c2d3e4f50g', '0192f3a4-b5c6-7d8e-9fa0-b1c2d3e4f5', 'w1'])
+      expect(() => writeUuidField(buf, 0, bad)).toThrow(/not a uuid/);
+    // Microseconds since 2000-01-01 UTC, as a signed 64-bit integer.
+    const time = (ms: number) => {
+      const b = Buffer.alloc(12);
+      writeTimeField(b, 0, ms);
+      expect(b.readInt32BE(0)).toBe(8);
+      return b.readBigInt64BE(4);
+    };
+    expect(time(Date.UTC(2000, 0, 1))).toBe(0n);
+    expect(time(0)).toBe(-946_684_800_000_000n);
+    expect(time(Date.UTC(2026, 11, 1, 11, 59, 59, 999))).toBe(BigInt(Date.UTC(2026, 11, 1, 11, 59, 59, 999) - Date.UTC(2000, 0, 1)) * 1000n);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 8_640_000_000_000 }), (ms) => {
+        expect(time(ms)).toBe(BigInt(ms - 946_684_800_000) * 1000n);
+      }),
+    );
   });
 
   test('a referrer is its host; a Referer that is not a URL counts as direct', () => {
@@ -175,16 +230,14 @@ describe('click records', () => {
     expect(enrichClick(base, () => undefined)).toMatchObject({ referrer: '(direct)', referrerUrl: null });
   });
 
-  test('the chunks of a batch join into exactly its whole COPY text', async () => {
+  test('the chunks of a batch join into exactly its whole binary COPY stream: header, rows, trailer', async () => {
     const clicks = fc.sample(rawClick, { numRuns: 1234, seed: 7 });
     const lookup = () => 'GB';
-    let joined = '';
-    let chunks = 0;
-    for await (const chunk of clickCopyChunks(clicks, lookup)) {
-      joined += chunk;
-      chunks++;
-    }
-    expect(chunks).toBe(3);
-    expect(joined).toBe(clickCopyText(clicks, lookup));
+    const chunks: Buffer[] = [];
+    for await (const chunk of clickCopyChunks(clicks, lookup)) chunks.push(chunk);
+    // The header, 500 + 500 + 234 clicks, the trailer.
+    expect(chunks).toHaveLength(5);
+    expect(Buffer.concat(chunks)).toEqual(Buffer.concat([COPY_BINARY_HEADER, clickCopyRows(clicks, lookup), COPY_BINARY_TRAILER]));
+    expect(COPY_BINARY_HEADER.toString('latin1')).toBe('PGCOPY\n\xff\r\n\0' + '\0'.repeat(8));
   });
 });
