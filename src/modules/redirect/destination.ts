@@ -154,9 +154,11 @@ function utmOrNone(found: Utm): Utm | undefined {
 }
 
 // A cached link forwards to the same few destinations with the same utm object on every visit:
-// split each once (keyed by the utm object, so an updated link starts afresh).
+// split each once (keyed by the utm object, so an updated link starts afresh), then by the click
+// id parameter and the destination: strings the link cache holds, whose hashes are kept, where a
+// key joined from them would be a new string to hash at every visit.
 const NO_UTM = {};
-const partsCache = new WeakMap<object, Map<string, TrackingParts | null>>();
+const partsCache = new WeakMap<object, Map<string, Map<string, TrackingParts | null>>>();
 
 /**
  * Adds the link's UTM values and the click id to a destination. The destination's own query
@@ -169,10 +171,11 @@ const partsCache = new WeakMap<object, Map<string, TrackingParts | null>>();
  */
 export function tracking(destination: string, utm: Record<string, string> | null, clickIdParam: string, visitorQuery = ''): TrackingParts | undefined {
   if (visitorQuery !== '') return visitorTracking(destination, utm, clickIdParam, visitorQuery);
-  let byDestination = partsCache.get(utm ?? NO_UTM);
-  if (!byDestination) partsCache.set(utm ?? NO_UTM, (byDestination = new Map()));
-  const key = `${clickIdParam}\n${destination}`;
-  let parts = byDestination.get(key);
+  let byParam = partsCache.get(utm ?? NO_UTM);
+  if (!byParam) partsCache.set(utm ?? NO_UTM, (byParam = new Map()));
+  let byDestination = byParam.get(clickIdParam);
+  if (!byDestination) byParam.set(clickIdParam, (byDestination = new Map()));
+  let parts = byDestination.get(destination);
   if (parts === undefined) {
     if (byDestination.size >= 64) byDestination.clear();
     const computed = trackingParts(destination, utm, clickIdParam);
@@ -180,12 +183,13 @@ export function tracking(destination: string, utm: Record<string, string> | null
     const tail = headerSafe(computed.tail);
     // Its utm is shared by every click of this destination: frozen, so none can change it.
     parts = head === undefined || tail === undefined ? null : { head, tail, utm: computed.utm && Object.freeze(computed.utm) };
-    byDestination.set(key, parts);
+    byDestination.set(destination, parts);
   }
   return parts ?? undefined;
 }
 
-export const locationWith = (parts: TrackingParts, clickId: string): string => `${parts.head}${encodeURIComponent(clickId)}${parts.tail}`;
+/** The Location for a click id: ours are UUIDs (hex digits and '-'), which need no encoding in a query. */
+export const locationWith = (parts: TrackingParts, clickId: string): string => `${parts.head}${clickId}${parts.tail}`;
 
 /** `tracking` and `locationWith` in one: the Location for a click id. */
 export function withTracking(
