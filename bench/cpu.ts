@@ -1,7 +1,8 @@
 /**
  * CPU time of the processes that serve a request, from /proc: the instance (by pid), every
- * PostgreSQL process (its backends, writer, WAL writer…) and Redis. A snapshot before and after a
- * measured run gives the CPU time each spent per request, whatever cores they ran on.
+ * PostgreSQL process (its backends, writer, WAL writer…, and those that exited, through the
+ * postmaster's reaped children) and Redis. A snapshot before and after a measured run gives the
+ * CPU time each spent per request, whatever cores they ran on.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -27,7 +28,11 @@ export function cpuSnapshot(instancePid: number): CpuSnapshot {
     const role = Number(entry) === instancePid ? 'instance' : name === 'postgres' ? 'postgres' : name.startsWith('redis-server') ? 'redis' : undefined;
     if (!role) continue;
     const fields = stat.slice(close + 2).split(' ');
-    const seconds = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    // utime + stime; for PostgreSQL also cutime + cstime, the time of children it reaped: a
+    // backend or autovacuum worker that exits during a run leaves its time with the postmaster
+    // (summing the living alone once made a run's PostgreSQL time negative).
+    const ticks = Number(fields[11]) + Number(fields[12]) + (role === 'postgres' ? Number(fields[13]) + Number(fields[14]) : 0);
+    const seconds = ticks / TICKS_PER_SECOND;
     byRole.set(role, (byRole.get(role) ?? 0) + seconds);
   }
   return byRole;

@@ -50,7 +50,10 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   const main = process.env.BENCH_MAIN ?? 'dist/main.js';
   // BENCH_CPU_PROF: a directory for the server's CPU profile (node --cpu-prof), written when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, ['--max-semi-space-size=64', ...profile, main], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_NODE_ARGS: more flags for the server's node (e.g. --trace-gc, or a semi-space size in place of 64).
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const semi = nodeArgs.some((a) => a.startsWith('--max-semi-space-size')) ? [] : ['--max-semi-space-size=64'];
+  const child = spawn(process.execPath, [...semi, ...nodeArgs, ...profile, main], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let log = '';
   child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const base = `http://127.0.0.1:${port}`;

@@ -152,10 +152,11 @@ export class ClickSpool {
     this.pendingClicks = [];
     try {
       const seg = this.segmentFor(this.pendingSpilled);
-      writeSync(seg.fd, lines);
+      // The bytes written, as the write counts them (measuring the text again cost more than a
+      // turn's concatenation).
+      const bytes = writeSync(seg.fd, lines);
       if (this.o.syncMs === 0) fdatasyncSync(seg.fd);
       else this.dirty = true;
-      const bytes = Buffer.byteLength(lines);
       seg.bytes += bytes;
       this.bytes += bytes;
       seg.clicks += pending.length;
