@@ -53,12 +53,17 @@ const TWO_32 = 0x1_0000_0000;
 
 /** Writes a timestamptz field of `ms` (milliseconds since 1970, UTC); returns the offset past it. */
 export function writeTimeField(buf: Buffer, at: number, ms: number): number {
-  // Microseconds stay below 2^53 for any real date: exact as a double, split in two 32-bit halves.
   const us = (ms - EPOCH_2000_MS) * 1000;
-  const high = Math.floor(us / TWO_32);
   writeLength(buf, at, 8);
-  writeLength(buf, at + 4, high | 0);
-  writeLength(buf, at + 8, (us - high * TWO_32) | 0);
+  if (Number.isSafeInteger(us)) {
+    // Exact as a double (years ~1715–2285): split in two 32-bit halves.
+    const high = Math.floor(us / TWO_32);
+    writeLength(buf, at + 4, high | 0);
+    writeLength(buf, at + 8, (us - high * TWO_32) | 0);
+  } else {
+    // Beyond 2^53 µs a double rounds (9999-12-31T23:59:59.999 would be stored a few µs late).
+    buf.writeBigInt64BE(BigInt(ms - EPOCH_2000_MS) * 1000n, at + 4);
+  }
   return at + TIME_FIELD;
 }
 

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { KeyObject } from 'node:crypto';
 import { isbot } from 'isbot';
-import { idAt } from '../../db/ids.js';
+import { newId } from '../../db/ids.js';
 import type { RawClick } from '../clicks/service.js';
 import { QR_MARKER } from '../links/service.js';
 import { locationWith, tracking } from './destination.js';
@@ -150,8 +150,9 @@ export function visitLink(d: VisitDeps, link: RedirectLink, v: Visit, nowMs: num
   // Most visits have no query (or only the marker): their split destination is cached.
   const parts = tracking(destination, link.utm, d.clickIdParam, query);
   if (parts === undefined) return { kind: 'unusable', destination };
-  // Its time is the visit's (one clock read per visit).
-  const clickId = idAt(nowMs);
+  // The id's time is the real clock's, not the visit's `nowMs`: an injected clock (tests, imports)
+  // must not move the process's id sequence, which stays increasing from its latest time.
+  const clickId = newId();
   const to = locationWith(parts, clickId);
   const click: RawClick | undefined = !counted
     ? undefined
