@@ -9,7 +9,9 @@ import { randomFillSync } from 'node:crypto';
  */
 const pool = new Uint8Array(16_384);
 let next = pool.length;
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+// The character codes of the 16 hex digits.
+const HEX = Array.from({ length: 16 }, (_, i) => i.toString(16).charCodeAt(0));
+const DASH = 0x2d;
 let lastMs = -Infinity;
 let counter = 0;
 
@@ -28,35 +30,33 @@ export function idAt(now: number): string {
     counter = (counter + 1) | 0;
     if (counter === 0) lastMs++;
   }
-  const ms = lastMs;
+  // 48 bits of milliseconds as two 24-bit halves (bitwise operators take 32 bits).
+  const hi = Math.floor(lastMs / 0x1000000);
+  const lo = lastMs % 0x1000000;
+  const b6 = 0x70 | ((counter >>> 28) & 0x0f);
+  const b7 = (counter >>> 20) & 0xff;
+  const b8 = 0x80 | ((counter >>> 14) & 0x3f);
+  const b9 = (counter >>> 6) & 0xff;
+  const b10 = ((counter << 2) & 0xff) | (pool[r + 4]! & 0x03);
+  const p5 = pool[r + 5]!;
+  const p6 = pool[r + 6]!;
+  const p7 = pool[r + 7]!;
+  const p8 = pool[r + 8]!;
+  const p9 = pool[r + 9]!;
   const h = HEX;
-  const id =
-    h[(ms / 0x10000000000) & 0xff]! +
-    h[(ms / 0x100000000) & 0xff]! +
-    h[(ms / 0x1000000) & 0xff]! +
-    h[(ms / 0x10000) & 0xff]! +
-    '-' +
-    h[(ms / 0x100) & 0xff]! +
-    h[ms & 0xff]! +
-    '-' +
-    h[0x70 | ((counter >>> 28) & 0x0f)]! +
-    h[(counter >>> 20) & 0xff]! +
-    '-' +
-    h[0x80 | ((counter >>> 14) & 0x3f)]! +
-    h[(counter >>> 6) & 0xff]! +
-    '-' +
-    h[((counter << 2) & 0xff) | (pool[r + 4]! & 0x03)]! +
-    h[pool[r + 5]!]! +
-    h[pool[r + 6]!]! +
-    h[pool[r + 7]!]! +
-    h[pool[r + 8]!]! +
-    h[pool[r + 9]!]!;
-  // The joins make a tree of ~20 cons strings; reading a character flattens it into one string
-  // (a read whose result is used, so that no compiler drops it). A click's id lives in the queue
-  // until its batch is written: unflattened, it carried ~600 bytes of tree into the old
-  // generation per click, and scavenges took twice as long (issue 48).
-  if (id.charCodeAt(35) === 45) throw new Error('unreachable: an id ends in a hex digit');
-  return id;
+  // One flat string from its 36 character codes: joining ~20 pieces made a tree of cons strings
+  // (~600 bytes, which had to be flattened before the id waited in the click queue, issue 48)
+  // and cost ~240 ns an id against ~80 ns this way (in-process, 2 million ids).
+  // prettier-ignore
+  return String.fromCharCode(
+    h[(hi >>> 20) & 15]!, h[(hi >>> 16) & 15]!, h[(hi >>> 12) & 15]!, h[(hi >>> 8) & 15]!,
+    h[(hi >>> 4) & 15]!, h[hi & 15]!, h[(lo >>> 20) & 15]!, h[(lo >>> 16) & 15]!, DASH,
+    h[(lo >>> 12) & 15]!, h[(lo >>> 8) & 15]!, h[(lo >>> 4) & 15]!, h[lo & 15]!, DASH,
+    h[b6 >>> 4]!, h[b6 & 15]!, h[b7 >>> 4]!, h[b7 & 15]!, DASH,
+    h[b8 >>> 4]!, h[b8 & 15]!, h[b9 >>> 4]!, h[b9 & 15]!, DASH,
+    h[b10 >>> 4]!, h[b10 & 15]!, h[p5 >>> 4]!, h[p5 & 15]!, h[p6 >>> 4]!, h[p6 & 15]!,
+    h[p7 >>> 4]!, h[p7 & 15]!, h[p8 >>> 4]!, h[p8 & 15]!, h[p9 >>> 4]!, h[p9 & 15]!,
+  );
 }
 
 export const newId = (): string => idAt(Date.now());

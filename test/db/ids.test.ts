@@ -32,6 +32,20 @@ describe('ids', () => {
     expect(ours[19]).toMatch(/[89ab]/);
   });
 
+  test('carry the time in their first 48 bits, the version and variant in their place, for any time ahead', () => {
+    // Times only ahead of every id made so far: the sequence is process-wide and never goes back.
+    let base = Date.now() + 3e9;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 24 + 7 }), (step) => {
+        base += step;
+        const id = idAt(base);
+        expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+        expect(msOf(id)).toBe(base);
+        expect(id.slice(0, 15)).toBe(v7({ msecs: base }).slice(0, 15));
+      }),
+    );
+  });
+
   test('come out in increasing order, within one millisecond too, and never repeat', () => {
     const ids = Array.from({ length: 50_000 }, () => newId());
     expect(new Set(ids).size).toBe(ids.length);
