@@ -590,8 +590,11 @@ function checkAnswer(ctx: Ctx, req: Req, res: LightMyRequestResponse, e: Expecta
   const lower = body.toLowerCase();
   for (const key of ctx.w.keys) if (body.includes(key)) fail(`answer contains an API key (${key.slice(0, 8)}…)`);
   if (!e.operator) {
-    const asked = requestText(req).toLowerCase();
-    const leaked = ctx.w.bSecrets.filter((s) => !ctx.adopted.has(s) && !asked.includes(s) && lower.includes(s));
+    // The request's own text only when B's value is in the answer (seldom): lower-casing it for every
+    // answer was ~7 % of the scoped fuzz's CPU (a profile of its reads on PostgreSQL).
+    const shown = ctx.w.bSecrets.filter((s) => !ctx.adopted.has(s) && lower.includes(s));
+    const asked = shown.length ? requestText(req).toLowerCase() : '';
+    const leaked = shown.filter((s) => !asked.includes(s));
     if (leaked.length) fail(`answer reveals workspace B's ${leaked.join(', ')}: ${cut(body, 600)}`);
   }
   if (e.asA && status < 300 && isJson(res) && body.length > 0) {
