@@ -59,13 +59,12 @@ describe.runIf(onPostgres)('SIGKILL in the middle of a bulk write', () => {
     return { workspaceId: ws.id, key, body: JSON.stringify(items) };
   }
 
-  const writing = async () =>
-    ((await admin.query('select 1 from pg_stat_activity where datname = $1 and backend_xid is not null', [dbName])).rowCount ?? 0) > 0;
   /** The ids of the transactions writing in the test's database now. */
   const writingXids = async () =>
     (
       await admin.query<{ xid: string }>('select backend_xid::text as xid from pg_stat_activity where datname = $1 and backend_xid is not null', [dbName])
     ).rows.map((r) => r.xid);
+  const writing = async () => (await writingXids()).length > 0;
 
   /** What PostgreSQL holds for the workspace once the killed process's transaction is gone. */
   async function stored(workspaceId: string) {
