@@ -1,14 +1,18 @@
 import type { RawClick, Utm } from './record.js';
 
 /**
- * One raw click per line, tab-separated, in the spool files. Cheaper to write than JSON on the
- * hot path (only the strings a visitor or a header can set need escaping) and readable by `cut`.
- * Versioned by the file's first line, so the format can grow. v2 (issue 15) appends the five
- * UTM values and the trigger to v1's nine fields; v3 (places) appends the region and city of
- * trusted edge headers; v4 (A/B tests) appends the test id and the variant. Files of earlier
- * versions, left by an older instance that died, are still read (their clicks lack what came later).
+ * The spool files' format: one raw click per line, tab-separated. Cheaper to write than JSON on
+ * the hot path (only the strings a visitor or a header can set need escaping) and readable by
+ * `cut`. Versioned by the file's first line, so the format can grow. v2 (issue 15) appends the
+ * five UTM values and the trigger to v1's nine fields; v3 (places) appends the region and city of
+ * trusted edge headers; v4 (A/B tests) appends the test id and the variant. v5 (issue 48) writes
+ * a click's link (workspace, link and partner ids) and its User-Agent once per file, on a line of
+ * their own, and refers to them by number: the bytes written before each answer are what the
+ * spool costs, and these repeat across a file's clicks. Files of earlier versions, left by an
+ * older instance that died, are still read (their clicks lack what came later).
  */
-export const SPOOL_HEADER = 'linktrail-clicks v4\n';
+export const SPOOL_HEADER = 'linktrail-clicks v5\n';
+const SPOOL_HEADER_V4 = 'linktrail-clicks v4\n';
 const SPOOL_HEADER_V3 = 'linktrail-clicks v3\n';
 const SPOOL_HEADER_V2 = 'linktrail-clicks v2\n';
 const SPOOL_HEADER_V1 = 'linktrail-clicks v1\n';
@@ -37,42 +41,130 @@ function utmFields(u: Utm | undefined): string {
   return u === undefined ? NO_UTM : `${optional(u.source)}\t${optional(u.medium)}\t${optional(u.campaign)}\t${optional(u.term)}\t${optional(u.content)}`;
 }
 
-/** The spool line of a click (with its newline), in the current format (v4). */
-export function spoolLine(c: RawClick): string {
-  // Ids are UUIDs we made, `at` a number and the trigger a word: none needs escaping. The IP and
-  // country come from the socket or a trusted header but are escaped anyway: nothing a visitor
-  // sends may break a line.
-  return (
-    `${c.id}\t${c.workspaceId}\t${c.linkId}\t${c.partnerId ?? NONE}\t${c.at}\t${escapeField(c.ip)}\t` +
-    `${optional(c.country)}\t${escapeField(c.userAgent)}\t${optional(c.referer)}\t${utmFields(c.utm)}\t${c.trigger ?? NONE}\t` +
-    `${optional(c.region)}\t${optional(c.city)}\t${c.testId ?? NONE}\t${c.variant ?? NONE}\n`
-  );
+/** A definition line starts with this (a click line starts with its id, a uuid). */
+const LINK_LINE = '=L\t';
+const AGENT_LINE = '=A\t';
+/**
+ * How many links and agents a file's encoder remembers. Past it, numbering starts again from 0:
+ * a definition replaces the earlier one of its number, for the lines after it.
+ */
+const REMEMBERED = 4096;
+
+interface LinkEntry {
+  n: number;
+  workspaceId: string;
+  partnerId: string | null;
+}
+
+/**
+ * Writes the lines of one spool file (v5), after its header: each click's line, preceded by the
+ * definitions of its link and agent the first time the file needs them. One per file: a new
+ * file starts with no definitions.
+ */
+export class SpoolEncoder {
+  private readonly links = new Map<string, LinkEntry>();
+  private readonly agents = new Map<string, number>();
+
+  /** The lines of a click (each with its newline): the definitions it needs, then its own. */
+  lines(c: RawClick): string {
+    let link = this.links.get(c.linkId);
+    let defined = '';
+    // A link's partner can change while it is remembered: defined again, under its number.
+    if (link === undefined || link.partnerId !== c.partnerId || link.workspaceId !== c.workspaceId) {
+      if (link === undefined) {
+        if (this.links.size >= REMEMBERED) this.links.clear();
+        link = { n: this.links.size, workspaceId: c.workspaceId, partnerId: c.partnerId };
+        this.links.set(c.linkId, link);
+      } else {
+        link.workspaceId = c.workspaceId;
+        link.partnerId = c.partnerId;
+      }
+      defined = `${LINK_LINE}${link.n}\t${c.workspaceId}\t${c.linkId}\t${c.partnerId ?? NONE}\n`;
+    }
+    let agent = this.agents.get(c.userAgent);
+    if (agent === undefined) {
+      if (this.agents.size >= REMEMBERED) this.agents.clear();
+      agent = this.agents.size;
+      this.agents.set(c.userAgent, agent);
+      defined += `${AGENT_LINE}${agent}\t${escapeField(c.userAgent)}\n`;
+    }
+    // Ids are UUIDs we made, `at` a number and the trigger a word: none needs escaping. The IP and
+    // country come from the socket or a trusted header but are escaped anyway: nothing a visitor
+    // sends may break a line.
+    return (
+      `${defined}${c.id}\t${link.n}\t${c.at}\t${escapeField(c.ip)}\t${optional(c.country)}\t${agent}\t${optional(c.referer)}\t` +
+      `${utmFields(c.utm)}\t${c.trigger ?? NONE}\t${optional(c.region)}\t${optional(c.city)}\t${c.testId ?? NONE}\t${c.variant ?? NONE}\n`
+    );
+  }
+}
+
+/** A whole spool file (v5) of these clicks: what a spool writes, in one piece (tests, tools). */
+export function spoolFile(clicks: readonly RawClick[]): string {
+  const encoder = new SpoolEncoder();
+  let text = SPOOL_HEADER;
+  for (const c of clicks) text += encoder.lines(c);
+  return text;
 }
 
 const V1_FIELDS = 9;
 const V2_FIELDS = 15;
 const V3_FIELDS = 17;
 const V4_FIELDS = 19;
+const V5_FIELDS = 17;
 const FIELDS = { 1: V1_FIELDS, 2: V2_FIELDS, 3: V3_FIELDS, 4: V4_FIELDS } as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NUMBER = /^\d{1,5}$/;
 
 const read = (field: string): string | undefined => (field === NONE ? undefined : unescapeField(field));
 
 const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
 
-/** The UTM values of a v2 line's fields 9–13; undefined when all five are absent. */
-function readUtm(f: string[]): Utm | undefined {
+/** The UTM values of the five fields from `at`; undefined when all five are absent. */
+function readUtm(f: string[], at: number): Utm | undefined {
   let utm: Utm | undefined;
   for (let i = 0; i < UTM_KEYS.length; i++) {
-    const value = read(f[9 + i]!);
+    const value = read(f[at + i]!);
     if (value !== undefined) (utm ??= {})[UTM_KEYS[i]!] = value;
   }
   return utm;
 }
 
+/** A click's time as written, or undefined. */
+function readAt(field: string): number | undefined {
+  const ms = Number(field);
+  return Number.isSafeInteger(ms) && ms >= 0 ? ms : undefined;
+}
+
 /**
- * Parses one line (without its newline) of a file of the given version (4, the current, unless
- * told); undefined for a line that is not a whole click.
+ * Adds what v2 and later versions write after the referrer (UTM values, trigger, then region and
+ * city from v3, test and variant from v4), from field `at` of `f`; false when they do not parse.
+ */
+function readLater(click: RawClick, f: string[], at: number, version: 2 | 3 | 4 | 5): boolean {
+  const trigger = f[at + 5]!;
+  if (trigger !== NONE && trigger !== 'qr' && trigger !== 'via') return false;
+  const utm = readUtm(f, at);
+  if (utm) click.utm = utm;
+  if (trigger === 'qr' || trigger === 'via') click.trigger = trigger;
+  if (version === 2) return true;
+  const region = read(f[at + 6]!);
+  const city = read(f[at + 7]!);
+  if (region !== undefined) click.region = region;
+  if (city !== undefined) click.city = city;
+  if (version === 3) return true;
+  const testId = f[at + 8]!;
+  const variant = f[at + 9]!;
+  if ((testId === NONE) !== (variant === NONE)) return false;
+  if (testId !== NONE) {
+    if (!UUID.test(testId) || !/^[0-9]$/.test(variant)) return false;
+    click.testId = testId;
+    click.variant = Number(variant);
+  }
+  return true;
+}
+
+/**
+ * Parses one line (without its newline) of a file of version 1–4 (4 unless told), whose lines
+ * carry each click whole; undefined for a line that is not a whole click.
  */
 export function parseSpoolLine(line: string, version: 1 | 2 | 3 | 4 = 4): RawClick | undefined {
   const f = line.split('\t');
@@ -89,8 +181,8 @@ export function parseSpoolLine(line: string, version: 1 | 2 | 3 | 4 = 4): RawCli
     string,
   ];
   if (!UUID.test(id) || !UUID.test(workspaceId) || !UUID.test(linkId) || (partnerId !== NONE && !UUID.test(partnerId))) return undefined;
-  const ms = Number(at);
-  if (!Number.isSafeInteger(ms) || ms < 0) return undefined;
+  const ms = readAt(at);
+  if (ms === undefined) return undefined;
   const click: RawClick = {
     id,
     workspaceId,
@@ -103,27 +195,65 @@ export function parseSpoolLine(line: string, version: 1 | 2 | 3 | 4 = 4): RawCli
     referer: read(referer),
   };
   if (version === 1) return click;
-  const trigger = f[14]!;
-  if (trigger !== NONE && trigger !== 'qr' && trigger !== 'via') return undefined;
-  const utm = readUtm(f);
-  if (utm) click.utm = utm;
-  if (trigger === 'qr' || trigger === 'via') click.trigger = trigger;
-  if (version === 2) return click;
-  const region = read(f[15]!);
-  const city = read(f[16]!);
-  if (region !== undefined) click.region = region;
-  if (city !== undefined) click.city = city;
-  if (version === 3) return click;
-  const testId = f[17]!;
-  const variant = f[18]!;
-  if ((testId === NONE) !== (variant === NONE)) return undefined;
-  if (testId !== NONE) {
-    if (!UUID.test(testId) || !/^[0-9]$/.test(variant)) return undefined;
-    click.testId = testId;
-    click.variant = Number(variant);
-  }
-  return click;
+  return readLater(click, f, 9, version) ? click : undefined;
 }
+
+interface LinkDefinition {
+  workspaceId: string;
+  linkId: string;
+  partnerId: string | null;
+}
+
+/** The definitions a v5 file has made so far, by number. */
+interface Definitions {
+  links: Map<number, LinkDefinition>;
+  agents: Map<number, string>;
+}
+
+/** Reads a v5 definition line into `d`; false when it is not one. */
+function define(line: string, d: Definitions): boolean {
+  const f = line.split('\t');
+  if (line.startsWith(LINK_LINE)) {
+    const [, n, workspaceId, linkId, partnerId] = f;
+    if (f.length !== 5 || !NUMBER.test(n!) || !UUID.test(workspaceId!) || !UUID.test(linkId!) || (partnerId !== NONE && !UUID.test(partnerId!))) return false;
+    d.links.set(Number(n), { workspaceId: workspaceId!, linkId: linkId!, partnerId: partnerId === NONE ? null : partnerId! });
+    return true;
+  }
+  if (f.length !== 3 || !NUMBER.test(f[1]!)) return false;
+  d.agents.set(Number(f[1]), unescapeField(f[2]!));
+  return true;
+}
+
+/** A v5 click line, its link and agent taken from `d`; undefined when it is not a whole click or refers to no definition. */
+function parseV5Click(line: string, d: Definitions): RawClick | undefined {
+  const f = line.split('\t');
+  if (f.length !== V5_FIELDS) return undefined;
+  const [id, linkRef, at, ip, country, agentRef, referer] = f as [string, string, string, string, string, string, string];
+  const link = NUMBER.test(linkRef) ? d.links.get(Number(linkRef)) : undefined;
+  const userAgent = NUMBER.test(agentRef) ? d.agents.get(Number(agentRef)) : undefined;
+  const ms = readAt(at);
+  if (!UUID.test(id) || link === undefined || userAgent === undefined || ms === undefined) return undefined;
+  const click: RawClick = {
+    id,
+    workspaceId: link.workspaceId,
+    linkId: link.linkId,
+    partnerId: link.partnerId,
+    at: ms,
+    ip: unescapeField(ip),
+    country: read(country),
+    userAgent,
+    referer: read(referer),
+  };
+  return readLater(click, f, 7, 5) ? click : undefined;
+}
+
+const HEADERS = [
+  [SPOOL_HEADER, 5],
+  [SPOOL_HEADER_V4, 4],
+  [SPOOL_HEADER_V3, 3],
+  [SPOOL_HEADER_V2, 2],
+  [SPOOL_HEADER_V1, 1],
+] as const;
 
 /**
  * The clicks of a spool file's text. A file cut short by a crash ends in a partial line
@@ -132,27 +262,26 @@ export function parseSpoolLine(line: string, version: 1 | 2 | 3 | 4 = 4): RawCli
 export function parseSpool(text: string): { clicks: RawClick[]; skipped: number } {
   const clicks: RawClick[] = [];
   let skipped = 0;
-  const version = text.startsWith(SPOOL_HEADER)
-    ? 4
-    : text.startsWith(SPOOL_HEADER_V3)
-      ? 3
-      : text.startsWith(SPOOL_HEADER_V2)
-        ? 2
-        : text.startsWith(SPOOL_HEADER_V1)
-          ? 1
-          : undefined;
-  if (version === undefined) return { clicks, skipped: text.length ? 1 : 0 };
-  let from = { 1: SPOOL_HEADER_V1, 2: SPOOL_HEADER_V2, 3: SPOOL_HEADER_V3, 4: SPOOL_HEADER }[version].length;
+  const found = HEADERS.find(([header]) => text.startsWith(header));
+  if (found === undefined) return { clicks, skipped: text.length ? 1 : 0 };
+  const [header, version] = found;
+  const d: Definitions = { links: new Map(), agents: new Map() };
+  let from = header.length;
   for (;;) {
     const end = text.indexOf('\n', from);
     if (end === -1) {
       if (from < text.length) skipped++;
       break;
     }
-    const click = parseSpoolLine(text.slice(from, end), version);
+    const line = text.slice(from, end);
+    from = end + 1;
+    if (version === 5 && (line.startsWith(LINK_LINE) || line.startsWith(AGENT_LINE))) {
+      if (!define(line, d)) skipped++;
+      continue;
+    }
+    const click = version === 5 ? parseV5Click(line, d) : parseSpoolLine(line, version);
     if (click) clicks.push(click);
     else skipped++;
-    from = end + 1;
   }
   return { clicks, skipped };
 }

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { RawClick } from './record.js';
-import { SPOOL_HEADER, spoolLine } from './spool-format.js';
+import { SPOOL_HEADER, SpoolEncoder } from './spool-format.js';
 
 export interface SpoolOptions {
   dir: string;
@@ -29,6 +29,8 @@ interface Segment {
   /** Holds clicks that are on disk only (the memory queue was full): replayed, not deleted. */
   spilled: boolean;
   bytes: number;
+  /** Writes this file's lines: its links and agents are defined once in it (spool-format.ts). */
+  encoder: SpoolEncoder;
 }
 
 /** Who wrote a spool file: host, process and an id for this start of it. */
@@ -74,9 +76,11 @@ export class ClickSpool {
   private current: Segment | undefined;
   private closed: Segment[] = [];
   private next = 0;
-  private lines = '';
   private pending: (() => void)[] = [];
-  /** The clicks of `pending` when they are spilled: handed back if their write fails. */
+  /**
+   * The clicks of `pending`, encoded when written: by then the file they go to is known, and
+   * with it what it has defined. When spilled, they are handed back if their write fails.
+   */
   private pendingClicks: RawClick[] = [];
   private pendingSpilled = false;
   private scheduled = false;
@@ -124,10 +128,9 @@ export class ClickSpool {
     // A segment holds either queued clicks or spilled ones, never both.
     if (this.pending.length > 0 && spilled !== this.pendingSpilled) this.writeOut();
     this.pendingSpilled = spilled;
-    this.lines += spoolLine(click);
     this.pending.push(done);
-    if (spilled) this.pendingClicks.push(click);
-    else this.pendingEndSeq = endSeq;
+    this.pendingClicks.push(click);
+    if (!spilled) this.pendingEndSeq = endSeq;
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(this.writeOut);
@@ -143,15 +146,15 @@ export class ClickSpool {
 
   private readonly writeOut = (): void => {
     this.scheduled = false;
-    const lines = this.lines;
     const pending = this.pending;
-    const spilledClicks = this.pendingClicks;
+    const clicks = this.pendingClicks;
     if (pending.length === 0) return;
-    this.lines = '';
     this.pending = [];
     this.pendingClicks = [];
     try {
       const seg = this.segmentFor(this.pendingSpilled);
+      let lines = '';
+      for (const click of clicks) lines += seg.encoder.lines(click);
       // The bytes written, as the write counts them (measuring the text again cost more than a
       // turn's concatenation).
       const bytes = writeSync(seg.fd, lines);
@@ -172,7 +175,7 @@ export class ClickSpool {
       if (!this.failing) this.log.warn({ err, dir: this.o.dir }, 'click spool not writable; clicks kept in memory only');
       this.failing = true;
       this.abandonCurrent();
-      if (spilledClicks.length) this.rescue(spilledClicks);
+      if (this.pendingSpilled) this.rescue(clicks);
     }
     for (const done of pending) {
       try {
@@ -190,7 +193,7 @@ export class ClickSpool {
       const path = join(this.o.dir, segmentName(this.owner, this.next++));
       const fd = openSync(path, 'a');
       writeSync(fd, SPOOL_HEADER);
-      this.current = { path, fd, clicks: 0, openedAt: Date.now(), endSeq: 0, spilled, bytes: SPOOL_HEADER.length };
+      this.current = { path, fd, clicks: 0, openedAt: Date.now(), endSeq: 0, spilled, bytes: SPOOL_HEADER.length, encoder: new SpoolEncoder() };
       this.bytes += SPOOL_HEADER.length;
     }
     return this.current;

@@ -10,7 +10,7 @@ import { newId } from '../../../src/db/ids.js';
 import type { RawClick } from '../../../src/modules/clicks/record.js';
 import { ClickSpool, heartbeatName, parseSpoolName, segmentName, type SpoolOwner } from '../../../src/modules/clicks/spool.js';
 import { ClickQueue } from '../../../src/modules/clicks/queue.js';
-import { parseSpool, parseSpoolLine, SPOOL_HEADER, spoolLine } from '../../../src/modules/clicks/spool-format.js';
+import { parseSpool, parseSpoolLine, SPOOL_HEADER, SpoolEncoder, spoolFile } from '../../../src/modules/clicks/spool-format.js';
 import { SpoolReplayer, writerAlive } from '../../../src/modules/clicks/replay.js';
 import { replayClicks } from '../../../src/modules/clicks/store.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
@@ -61,32 +61,120 @@ const rawClick = fc
   })
   .map(({ test, ...c }): RawClick => (test ? { ...c, ...test } : c));
 
-/** The line an instance of the v1 format wrote: the first nine fields of today's. */
-const v1Line = (c: RawClick) => `${spoolLine(c).slice(0, -1).split('\t').slice(0, 9).join('\t')}\n`;
+/**
+ * The line an instance of the v4 format wrote (each click whole on its line), as that instance's
+ * writer made it: the fixtures of older files, which a newer instance must still replay.
+ */
+function v4Line(c: RawClick): string {
+  const esc = (v: string) => v.replace(/[\\\t\n\r]/g, (ch) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[ch]!);
+  const opt = (v: string | undefined) => (v === undefined ? '\\N' : esc(v));
+  const u = c.utm ?? {};
+  return (
+    [c.id, c.workspaceId, c.linkId, c.partnerId ?? '\\N', c.at, esc(c.ip), opt(c.country), esc(c.userAgent), opt(c.referer)]
+      .concat([u.source, u.medium, u.campaign, u.term, u.content].map(opt))
+      .concat([c.trigger ?? '\\N', opt(c.region), opt(c.city), c.testId ?? '\\N', c.variant ?? '\\N'])
+      .join('\t') + '\n'
+  );
+}
+const V4 = 'linktrail-clicks v4\n';
+
+/** The line an instance of the v1 format wrote: the first nine fields of v4's. */
+const v1Line = (c: RawClick) => `${v4Line(c).slice(0, -1).split('\t').slice(0, 9).join('\t')}\n`;
+
+/** Clicks drawn from a few links (whose partner may change) and a few agents, as a spool's file holds them. */
+const clicksOfFewLinks = fc
+  .tuple(
+    fc.array(rawClick, { minLength: 1, maxLength: 30 }),
+    fc.array(rawClick, { minLength: 1, maxLength: 3 }),
+    fc.array(uuid, { minLength: 1, maxLength: 2 }),
+  )
+  .map(([clicks, links, partners]) =>
+    clicks.map((c, i) => {
+      const link = links[i % links.length]!;
+      return {
+        ...c,
+        workspaceId: link.workspaceId,
+        linkId: link.linkId,
+        userAgent: links[(i >> 1) % links.length]!.userAgent,
+        partnerId: i % 4 === 3 ? partners[i % partners.length]! : link.partnerId,
+      };
+    }),
+  );
 
 describe('spool format', () => {
   test('every click reads back exactly, whatever its header-borne strings and UTM values hold', () => {
     fc.assert(
       fc.property(rawClick, (c) => {
-        const line = spoolLine(c);
-        expect(line.endsWith('\n')).toBe(true);
-        expect(line.slice(0, -1).includes('\n')).toBe(false);
-        expect(parseSpoolLine(line.slice(0, -1))).toEqual(c);
+        const lines = new SpoolEncoder().lines(c);
+        expect(lines.endsWith('\n')).toBe(true);
+        // The click's line, after its link's and agent's definitions: one line each, whatever the values hold.
+        expect(lines.split('\n')).toHaveLength(4);
+        expect(parseSpool(SPOOL_HEADER + lines)).toEqual({ clicks: [c], skipped: 0 });
       }),
       { numRuns: 500 },
     );
   });
 
-  test('a file cut anywhere (a crash mid-write) yields exactly its whole lines', () => {
+  test('a file defines each link and agent once and reads back every click as written, a changed partner included', () => {
     fc.assert(
-      fc.property(fc.array(rawClick, { minLength: 1, maxLength: 20 }), fc.nat(), (clicks, cutAt) => {
-        const text = SPOOL_HEADER + clicks.map(spoolLine).join('');
+      fc.property(clicksOfFewLinks, (clicks) => {
+        const text = spoolFile(clicks);
+        expect(parseSpool(text)).toEqual({ clicks, skipped: 0 });
+        // A link is defined again only when its partner changed since its last definition.
+        const partnerOf = new Map<string, string | null>();
+        let linkDefinitions = 0;
+        for (const c of clicks) {
+          if (partnerOf.get(c.linkId) !== c.partnerId || !partnerOf.has(c.linkId)) linkDefinitions++;
+          partnerOf.set(c.linkId, c.partnerId);
+        }
+        const lines = text.split('\n');
+        expect(lines.filter((l) => l.startsWith('=L\t'))).toHaveLength(linkDefinitions);
+        expect(lines.filter((l) => l.startsWith('=A\t'))).toHaveLength(new Set(clicks.map((c) => c.userAgent)).size);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('past the links and agents it remembers, a file numbers them again and still reads back exactly', () => {
+    const links = Array.from({ length: 5000 }, () => aClick());
+    const clicks = Array.from({ length: 12_000 }, (_, i) => ({ ...links[(i * 7) % links.length]!, id: newId(), userAgent: `agent ${i % 4500}` }));
+    const text = spoolFile(clicks);
+    expect(parseSpool(text)).toEqual({ clicks, skipped: 0 });
+    // Numbers are reused: none is past what a file remembers.
+    expect(
+      Math.max(
+        ...text
+          .split('\n')
+          .filter((l) => l.startsWith('='))
+          .map((l) => Number(l.split('\t')[1])),
+      ),
+    ).toBeLessThan(4096);
+  });
+
+  test('a file cut anywhere (a crash mid-write) yields exactly its whole click lines', () => {
+    fc.assert(
+      fc.property(clicksOfFewLinks, fc.nat(), (clicks, cutAt) => {
+        const text = spoolFile(clicks);
         const cut = SPOOL_HEADER.length + (cutAt % (text.length - SPOOL_HEADER.length + 1));
         const { clicks: read } = parseSpool(text.slice(0, cut));
-        const whole = text.slice(SPOOL_HEADER.length, cut).split('\n').length - 1;
+        const whole = text
+          .slice(SPOOL_HEADER.length, cut)
+          .split('\n')
+          .slice(0, -1)
+          .filter((l) => !l.startsWith('=')).length;
         expect(read).toEqual(clicks.slice(0, whole));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  test('v4 files, left by an older instance, are still read, every field as written', () => {
+    fc.assert(
+      fc.property(fc.array(rawClick, { maxLength: 10 }), (clicks) => {
+        expect(parseSpool(V4 + clicks.map(v4Line).join(''))).toEqual({ clicks, skipped: 0 });
+        for (const c of clicks) expect(parseSpoolLine(v4Line(c).slice(0, -1))).toEqual(c);
+      }),
+      { numRuns: 200 },
     );
   });
 
@@ -124,7 +212,7 @@ describe('spool format', () => {
   test('v2 files, left by an older instance, are still read: their clicks have no region nor city', () => {
     fc.assert(
       fc.property(fc.array(rawClick, { maxLength: 10 }), (clicks) => {
-        const v2 = clicks.map((c) => `${spoolLine(c).slice(0, -1).split('\t').slice(0, 15).join('\t')}\n`).join('');
+        const v2 = clicks.map((c) => `${v4Line(c).slice(0, -1).split('\t').slice(0, 15).join('\t')}\n`).join('');
         const { clicks: read, skipped } = parseSpool(`linktrail-clicks v2\n${v2}`);
         expect(skipped).toBe(0);
         expect(read).toEqual(clicks.map(({ region: _r, city: _c, testId: _t, variant: _v, ...v2click }) => v2click));
@@ -136,7 +224,7 @@ describe('spool format', () => {
   test('v3 files, left by an older instance, are still read: their clicks joined no test', () => {
     fc.assert(
       fc.property(fc.array(rawClick, { maxLength: 10 }), (clicks) => {
-        const v3 = clicks.map((c) => `${spoolLine(c).slice(0, -1).split('\t').slice(0, 17).join('\t')}\n`).join('');
+        const v3 = clicks.map((c) => `${v4Line(c).slice(0, -1).split('\t').slice(0, 17).join('\t')}\n`).join('');
         const { clicks: read, skipped } = parseSpool(`linktrail-clicks v3\n${v3}`);
         expect(skipped).toBe(0);
         expect(read).toEqual(clicks.map(({ testId: _t, variant: _v, ...v3click }) => v3click));
@@ -146,23 +234,42 @@ describe('spool format', () => {
   });
 
   test('a test id without a variant, or a variant that is no digit, is skipped', () => {
-    const line = spoolLine(aClick({ testId: newId(), variant: 1 }))
-      .slice(0, -1)
-      .split('\t');
-    expect(parseSpool(`${SPOOL_HEADER}${[...line.slice(0, 18), '\\N'].join('\t')}\n`)).toEqual({ clicks: [], skipped: 1 });
-    expect(parseSpool(`${SPOOL_HEADER}${[...line.slice(0, 18), '12'].join('\t')}\n`)).toEqual({ clicks: [], skipped: 1 });
+    const c = aClick({ testId: newId(), variant: 1 });
+    const line = v4Line(c).slice(0, -1).split('\t');
+    expect(parseSpool(`${V4}${[...line.slice(0, 18), '\\N'].join('\t')}\n`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`${V4}${[...line.slice(0, 18), '12'].join('\t')}\n`)).toEqual({ clicks: [], skipped: 1 });
+    const lines = new SpoolEncoder().lines(c).split('\n');
+    const v5 = lines[2]!.split('\t');
+    expect(parseSpool(`${SPOOL_HEADER}${lines[0]}\n${lines[1]}\n${[...v5.slice(0, 16), '\\N'].join('\t')}\n`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`${SPOOL_HEADER}${lines[0]}\n${lines[1]}\n${[...v5.slice(0, 16), '12'].join('\t')}\n`)).toEqual({ clicks: [], skipped: 1 });
+  });
+
+  test('a click line whose link or agent the file never defined, or a malformed definition, is skipped, not misread', () => {
+    const c = aClick();
+    const [link, agent, line] = new SpoolEncoder().lines(c).split('\n') as [string, string, string];
+    expect(parseSpool(`${SPOOL_HEADER}${line}\n`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`${SPOOL_HEADER}${link}\n${line}\n`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`${SPOOL_HEADER}${agent}\n${line}\n`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`${SPOOL_HEADER}${link.replace(/\t0\t/, '\tx\t')}\n${agent}\n${line}\n`)).toEqual({ clicks: [], skipped: 2 });
+    expect(parseSpool(`${SPOOL_HEADER}${link.slice(0, -3)}\n${agent}\n${line}\n`)).toEqual({ clicks: [], skipped: 2 });
+    expect(parseSpool(`${SPOOL_HEADER}${link}\n${agent}\n${line}\n`)).toEqual({ clicks: [c], skipped: 0 });
   });
 
   test('a line of the other version, an unknown trigger or an unknown header is skipped, not misread', () => {
     const c = aClick({ utm: { source: 'news' }, trigger: 'qr' });
-    expect(SPOOL_HEADER).toBe('linktrail-clicks v4\n');
-    expect(parseSpool(`linktrail-clicks v1\n${spoolLine(c)}`)).toEqual({ clicks: [], skipped: 1 });
-    expect(parseSpool(`${SPOOL_HEADER}${v1Line(c)}`)).toEqual({ clicks: [], skipped: 1 });
-    expect(parseSpool(`${SPOOL_HEADER}${spoolLine(c).replace(/\tqr\t/, '\tlink\t')}`)).toEqual({ clicks: [], skipped: 1 });
-    expect(parseSpool(`linktrail-clicks v5\n${spoolLine(c)}`)).toEqual({ clicks: [], skipped: 1 });
-    expect(parseSpool(`linktrail-clicks v3\n${spoolLine(c)}`)).toEqual({ clicks: [], skipped: 1 });
-    expect(parseSpool(`linktrail-clicks v2\n${spoolLine(c)}`)).toEqual({ clicks: [], skipped: 1 });
-    expect(parseSpool(`${SPOOL_HEADER}${spoolLine(c)}`).clicks).toEqual([c]);
+    const v5 = new SpoolEncoder().lines(c);
+    expect(SPOOL_HEADER).toBe('linktrail-clicks v5\n');
+    expect(parseSpool(`linktrail-clicks v1\n${v4Line(c)}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`${V4}${v1Line(c)}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`${V4}${v4Line(c).replace(/\tqr\t/, '\tlink\t')}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`${SPOOL_HEADER}${v5.replace(/\tqr\t/, '\tlink\t')}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`${SPOOL_HEADER}${v4Line(c)}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`${V4}${v5}`)).toEqual({ clicks: [], skipped: 3 });
+    expect(parseSpool(`linktrail-clicks v6\n${v5}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`linktrail-clicks v3\n${v4Line(c)}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`linktrail-clicks v2\n${v4Line(c)}`)).toEqual({ clicks: [], skipped: 1 });
+    expect(parseSpool(`${V4}${v4Line(c)}`).clicks).toEqual([c]);
+    expect(parseSpool(`${SPOOL_HEADER}${v5}`).clicks).toEqual([c]);
   });
 
   test('file names carry host, pid and start id', () => {
@@ -349,12 +456,11 @@ describe('replay of spool files left by dead processes', () => {
     const me: SpoolOwner = { host: 'thishost', pid: process.pid, boot: '0000aaaa' };
     const dead: SpoolOwner = { host: 'thishost', pid: deadPid(), boot: '1111bbbb' };
     const liveElsewhere: SpoolOwner = { host: 'otherhost', pid: 77, boot: '2222cccc' };
-    const write = (o: SpoolOwner, n: number, clicks: RawClick[], tail = '') =>
-      writeFileSync(join(dir, segmentName(o, n)), SPOOL_HEADER + clicks.map(spoolLine).join('') + tail);
+    const write = (o: SpoolOwner, n: number, clicks: RawClick[], tail = '') => writeFileSync(join(dir, segmentName(o, n)), spoolFile(clicks) + tail);
     const deadClicks = Array.from({ length: 12 }, () => aClick());
     write(dead, 0, deadClicks.slice(0, 7));
     // The second file ends in a line cut short by the crash.
-    write(dead, 1, deadClicks.slice(7), spoolLine(aClick()).slice(0, 40));
+    write(dead, 1, deadClicks.slice(7), spoolFile([aClick()]).slice(SPOOL_HEADER.length, SPOOL_HEADER.length + 100));
     writeFileSync(join(dir, heartbeatName(dead)), 'x');
     const otherClicks = [aClick()];
     write(liveElsewhere, 0, otherClicks);
@@ -388,7 +494,7 @@ describe('replay of spool files left by dead processes', () => {
     const byQr = aClick({ utm: { source: 'poster', term: 'tab\there\nand \\N', content: '' }, trigger: 'qr' });
     const byLink = aClick({ utm: { medium: 'email' } });
     writeFileSync(join(dir, segmentName(dead, 0)), `linktrail-clicks v1\n${v1Line(older)}`);
-    writeFileSync(join(dir, segmentName(dead, 1)), SPOOL_HEADER + [byQr, byLink].map(spoolLine).join(''));
+    writeFileSync(join(dir, segmentName(dead, 1)), V4 + [byQr, byLink].map(v4Line).join(''));
     const replayer = new SpoolReplayer({
       dir,
       owner: { host: 'h', pid: process.pid, boot: '6666aaaa' },
@@ -419,7 +525,7 @@ describe('replay of spool files left by dead processes', () => {
     dir = mkdtempSync(join(tmpdir(), 'lt-replay-'));
     const dead: SpoolOwner = { host: 'h', pid: deadPid(), boot: '3333dddd' };
     const clicks = [aClick(), aClick()];
-    writeFileSync(join(dir, segmentName(dead, 0)), SPOOL_HEADER + clicks.map(spoolLine).join(''));
+    writeFileSync(join(dir, segmentName(dead, 0)), spoolFile(clicks));
     let fail = true;
     const replayer = new SpoolReplayer({
       dir,

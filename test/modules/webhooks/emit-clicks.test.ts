@@ -18,7 +18,7 @@ import { rows } from '../../../src/db/connect.js';
 import { newId } from '../../../src/db/ids.js';
 import type { RawClick } from '../../../src/modules/clicks/record.js';
 import { heartbeatName, segmentName } from '../../../src/modules/clicks/spool.js';
-import { SPOOL_HEADER, spoolLine } from '../../../src/modules/clicks/spool-format.js';
+import { spoolFile } from '../../../src/modules/clicks/spool-format.js';
 import { startTestApp, type TestApp } from '../../helpers/app.js';
 import { workspaceWithCollection } from '../../helpers/client.js';
 import { DESKTOP, IP_GB, IPHONE, UUID } from '../../helpers/visitors.js';
@@ -195,7 +195,7 @@ describe('link.clicked', () => {
     const fresh = newId();
     writeFileSync(
       join(spoolDir, segmentName(dead, 0)),
-      SPOOL_HEADER + [raw(known, Date.parse(record.createdAt as string)), raw(fresh, Date.now())].map(spoolLine).join(''),
+      spoolFile([raw(known, Date.parse(record.createdAt as string)), raw(fresh, Date.now())]),
     );
     // No heartbeat for a while: another host's writer counts as dead.
     writeFileSync(join(spoolDir, heartbeatName(dead)), 'x');
