@@ -193,10 +193,7 @@ describe('link.clicked', () => {
       country: undefined,
     });
     const fresh = newId();
-    writeFileSync(
-      join(spoolDir, segmentName(dead, 0)),
-      spoolFile([raw(known, Date.parse(record.createdAt as string)), raw(fresh, Date.now())]),
-    );
+    writeFileSync(join(spoolDir, segmentName(dead, 0)), spoolFile([raw(known, Date.parse(record.createdAt as string)), raw(fresh, Date.now())]));
     // No heartbeat for a while: another host's writer counts as dead.
     writeFileSync(join(spoolDir, heartbeatName(dead)), 'x');
     const old = new Date(Date.now() - 600_000);
