@@ -39,9 +39,12 @@ export function ensureWrk(): void {
  * reused afterwards ("other side closed").
  */
 export async function wrk(url: string, seconds: number, host?: string, connections = 32, script?: string): Promise<WrkResult> {
+  // BENCH_USER_AGENT: a User-Agent on every request, as browsers send (wrk sends none; the spool
+  // and the click writer handle each click's agent).
+  const agent = process.env.BENCH_USER_AGENT ? ['-H', `User-Agent: ${process.env.BENCH_USER_AGENT}`] : [];
   const { stdout: out } = await promisify(execFile)(
     'wrk',
-    ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...(host ? ['-H', `Host: ${host}`] : []), ...(script ? ['-s', script] : []), url],
+    ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...(host ? ['-H', `Host: ${host}`] : []), ...agent, ...(script ? ['-s', script] : []), url],
     { encoding: 'utf8' },
   );
   const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? NaN);
