@@ -1,3 +1,4 @@
+import { LineBytes } from './line-bytes.js';
 import type { RawClick, Utm } from './record.js';
 
 /**
@@ -17,13 +18,7 @@ const SPOOL_HEADER_V3 = 'linktrail-clicks v3\n';
 const SPOOL_HEADER_V2 = 'linktrail-clicks v2\n';
 const SPOOL_HEADER_V1 = 'linktrail-clicks v1\n';
 
-const SPECIAL = /[\\\t\n\r]/;
-const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 const UNESCAPES: Record<string, string> = { '\\': '\\', t: '\t', n: '\n', r: '\r' };
-
-function escapeField(value: string): string {
-  return SPECIAL.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]!) : value;
-}
 
 function unescapeField(value: string): string {
   return value.includes('\\') ? value.replace(/\\(.)/g, (_, c: string) => UNESCAPES[c] ?? c) : value;
@@ -32,14 +27,8 @@ function unescapeField(value: string): string {
 /** `undefined` and `null` are written as `\N`, which no escaped value can be. */
 const NONE = '\\N';
 
-const optional = (value: string | undefined): string => (value === undefined ? NONE : escapeField(value));
-
-/** Most clicks carry no UTM value: their five fields at once. */
-const NO_UTM = `${NONE}\t${NONE}\t${NONE}\t${NONE}\t${NONE}`;
-
-function utmFields(u: Utm | undefined): string {
-  return u === undefined ? NO_UTM : `${optional(u.source)}\t${optional(u.medium)}\t${optional(u.campaign)}\t${optional(u.term)}\t${optional(u.content)}`;
-}
+const TAB = 0x09;
+const NEWLINE = 0x0a;
 
 /** A definition line starts with this (a click line starts with its id, a uuid). */
 const LINK_LINE = '=L\t';
@@ -59,16 +48,17 @@ interface LinkEntry {
 /**
  * Writes the lines of one spool file (v5), after its header: each click's line, preceded by the
  * definitions of its link and agent the first time the file needs them. One per file: a new
- * file starts with no definitions.
+ * file starts with no definitions. The lines go into bytes (line-bytes.ts), taken once a turn.
  */
 export class SpoolEncoder {
   private readonly links = new Map<string, LinkEntry>();
   private readonly agents = new Map<string, number>();
+  private readonly out = new LineBytes();
 
-  /** The lines of a click (each with its newline): the definitions it needs, then its own. */
-  lines(c: RawClick): string {
+  /** Adds a click's lines (each with its newline): the definitions it needs, then its own. */
+  add(c: RawClick): void {
+    const o = this.out;
     let link = this.links.get(c.linkId);
-    let defined = '';
     // A link's partner can change while it is remembered: defined again, under its number.
     if (link === undefined || link.partnerId !== c.partnerId || link.workspaceId !== c.workspaceId) {
       if (link === undefined) {
@@ -79,31 +69,98 @@ export class SpoolEncoder {
         link.workspaceId = c.workspaceId;
         link.partnerId = c.partnerId;
       }
-      defined = `${LINK_LINE}${link.n}\t${c.workspaceId}\t${c.linkId}\t${c.partnerId ?? NONE}\n`;
+      o.plain(LINK_LINE);
+      o.number(link.n);
+      o.byte(TAB);
+      o.plain(c.workspaceId);
+      o.byte(TAB);
+      o.plain(c.linkId);
+      o.byte(TAB);
+      o.plain(c.partnerId ?? NONE);
+      o.byte(NEWLINE);
     }
     let agent = this.agents.get(c.userAgent);
     if (agent === undefined) {
       if (this.agents.size >= REMEMBERED) this.agents.clear();
       agent = this.agents.size;
       this.agents.set(c.userAgent, agent);
-      defined += `${AGENT_LINE}${agent}\t${escapeField(c.userAgent)}\n`;
+      o.plain(AGENT_LINE);
+      o.number(agent);
+      o.byte(TAB);
+      o.text(c.userAgent);
+      o.byte(NEWLINE);
     }
     // Ids are UUIDs we made, `at` a number and the trigger a word: none needs escaping. The IP and
     // country come from the socket or a trusted header but are escaped anyway: nothing a visitor
     // sends may break a line.
-    return (
-      `${defined}${c.id}\t${link.n}\t${c.at}\t${escapeField(c.ip)}\t${optional(c.country)}\t${agent}\t${optional(c.referer)}\t` +
-      `${utmFields(c.utm)}\t${c.trigger ?? NONE}\t${optional(c.region)}\t${optional(c.city)}\t${c.testId ?? NONE}\t${c.variant ?? NONE}\n`
-    );
+    o.plain(c.id);
+    o.byte(TAB);
+    o.number(link.n);
+    o.byte(TAB);
+    o.number(c.at);
+    o.byte(TAB);
+    o.text(c.ip);
+    o.byte(TAB);
+    optional(o, c.country);
+    o.byte(TAB);
+    o.number(agent);
+    o.byte(TAB);
+    optional(o, c.referer);
+    o.byte(TAB);
+    utmFields(o, c.utm);
+    o.byte(TAB);
+    o.plain(c.trigger ?? NONE);
+    o.byte(TAB);
+    optional(o, c.region);
+    o.byte(TAB);
+    optional(o, c.city);
+    o.byte(TAB);
+    o.plain(c.testId ?? NONE);
+    o.byte(TAB);
+    if (c.variant === undefined) o.plain(NONE);
+    else o.number(c.variant);
+    o.byte(NEWLINE);
   }
+
+  /** The bytes of the clicks added since the last take: valid until the next add. */
+  take(): Buffer {
+    return this.out.take();
+  }
+
+  /** A click's lines as text (tests, tools). */
+  lines(c: RawClick): string {
+    this.add(c);
+    return this.take().toString('utf8');
+  }
+}
+
+/** A field that may be absent (NONE). */
+function optional(o: LineBytes, value: string | undefined): void {
+  if (value === undefined) o.plain(NONE);
+  else o.text(value);
+}
+
+/** Most clicks carry no UTM value: their five fields at once. */
+const NO_UTM = `${NONE}\t${NONE}\t${NONE}\t${NONE}\t${NONE}`;
+
+function utmFields(o: LineBytes, u: Utm | undefined): void {
+  if (u === undefined) return o.plain(NO_UTM);
+  optional(o, u.source);
+  o.byte(TAB);
+  optional(o, u.medium);
+  o.byte(TAB);
+  optional(o, u.campaign);
+  o.byte(TAB);
+  optional(o, u.term);
+  o.byte(TAB);
+  optional(o, u.content);
 }
 
 /** A whole spool file (v5) of these clicks: what a spool writes, in one piece (tests, tools). */
 export function spoolFile(clicks: readonly RawClick[]): string {
   const encoder = new SpoolEncoder();
-  let text = SPOOL_HEADER;
-  for (const c of clicks) text += encoder.lines(c);
-  return text;
+  for (const c of clicks) encoder.add(c);
+  return SPOOL_HEADER + encoder.take().toString('utf8');
 }
 
 const V1_FIELDS = 9;

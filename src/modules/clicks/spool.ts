@@ -153,11 +153,8 @@ export class ClickSpool {
     this.pendingClicks = [];
     try {
       const seg = this.segmentFor(this.pendingSpilled);
-      let lines = '';
-      for (const click of clicks) lines += seg.encoder.lines(click);
-      // The bytes written, as the write counts them (measuring the text again cost more than a
-      // turn's concatenation).
-      const bytes = writeSync(seg.fd, lines);
+      for (const click of clicks) seg.encoder.add(click);
+      const bytes = writeSync(seg.fd, seg.encoder.take());
       if (this.o.syncMs === 0) fdatasyncSync(seg.fd);
       else this.dirty = true;
       seg.bytes += bytes;

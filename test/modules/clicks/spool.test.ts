@@ -81,6 +81,44 @@ const V4 = 'linktrail-clicks v4\n';
 /** The line an instance of the v1 format wrote: the first nine fields of v4's. */
 const v1Line = (c: RawClick) => `${v4Line(c).slice(0, -1).split('\t').slice(0, 9).join('\t')}\n`;
 
+/**
+ * The v5 text of a file's clicks as the string writer made it (bf5a6b6, before the lines were
+ * written as bytes): the bytes the spool writes must be its UTF-8, whatever a field holds.
+ */
+function v5Text(clicks: readonly RawClick[]): string {
+  const esc = (v: string) => v.replace(/[\\\t\n\r]/g, (ch) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[ch]!);
+  const opt = (v: string | undefined) => (v === undefined ? '\\N' : esc(v));
+  const links = new Map<string, { n: number; ws: string; partner: string | null }>();
+  const agents = new Map<string, number>();
+  let text = '';
+  for (const c of clicks) {
+    let link = links.get(c.linkId);
+    if (link === undefined || link.partner !== c.partnerId || link.ws !== c.workspaceId) {
+      if (link === undefined && links.size >= 4096) links.clear();
+      link = { n: link?.n ?? links.size, ws: c.workspaceId, partner: c.partnerId };
+      links.set(c.linkId, link);
+      text += `=L\t${link.n}\t${c.workspaceId}\t${c.linkId}\t${c.partnerId ?? '\\N'}\n`;
+    }
+    let agent = agents.get(c.userAgent);
+    if (agent === undefined) {
+      if (agents.size >= 4096) agents.clear();
+      agent = agents.size;
+      agents.set(c.userAgent, agent);
+      text += `=A\t${agent}\t${esc(c.userAgent)}\n`;
+    }
+    const u = c.utm;
+    const utm = u === undefined ? '\\N\t\\N\t\\N\t\\N\t\\N' : [u.source, u.medium, u.campaign, u.term, u.content].map(opt).join('\t');
+    text +=
+      `${c.id}\t${link.n}\t${c.at}\t${esc(c.ip)}\t${opt(c.country)}\t${agent}\t${opt(c.referer)}\t${utm}\t` +
+      `${c.trigger ?? '\\N'}\t${opt(c.region)}\t${opt(c.city)}\t${c.testId ?? '\\N'}\t${c.variant ?? '\\N'}\n`;
+  }
+  return text;
+}
+
+/** Any UTF-16 text, lone surrogates and control characters included: what a header may decode to. */
+const anyText = (maxLength: number) =>
+  fc.oneof(fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((u) => String.fromCharCode(u)), maxLength }), fc.string({ unit: 'binary', maxLength }));
+
 /** Clicks drawn from a few links (whose partner may change) and a few agents, as a spool's file holds them. */
 const clicksOfFewLinks = fc
   .tuple(
@@ -133,6 +171,38 @@ describe('spool format', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  test("a file's bytes are the UTF-8 of the text the string writer made, whatever the fields hold", () => {
+    const wild = fc.record({
+      ip: anyText(50),
+      userAgent: anyText(300),
+      referer: fc.option(anyText(300), { nil: undefined }),
+      city: fc.option(anyText(40), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(clicksOfFewLinks, fc.array(wild, { minLength: 1, maxLength: 30 }), (clicks, fields) => {
+        const wilder = clicks.map((c, i) => ({ ...c, ...fields[i % fields.length]! }));
+        const encoder = new SpoolEncoder();
+        // Two turns, as the spool takes them: the second reuses the first's buffer.
+        const half = wilder.length >> 1;
+        for (const c of wilder.slice(0, half)) encoder.add(c);
+        const first = Buffer.from(encoder.take());
+        for (const c of wilder.slice(half)) encoder.add(c);
+        const bytes = Buffer.concat([first, encoder.take()]);
+        expect(bytes.equals(Buffer.from(v5Text(wilder), 'utf8'))).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    // Past a turn's buffer (16 KiB) and the size it keeps (1 MiB): it grows, then starts over.
+    const big = Array.from({ length: 3000 }, (_, i) => aClick({ userAgent: `agent ${i} ${'é'.repeat(400)}`, referer: 'x'.repeat(i % 700) }));
+    const encoder = new SpoolEncoder();
+    for (const c of big) encoder.add(c);
+    const taken = encoder.take();
+    expect(taken.length).toBeGreaterThan(1 << 20);
+    expect(taken.equals(Buffer.from(v5Text(big), 'utf8'))).toBe(true);
+    encoder.add(big[0]!);
+    expect(encoder.take().toString('utf8')).toBe(v5Text(big.slice(0, 1)).split('\n').slice(-2).join('\n'));
   });
 
   test('past the links and agents it remembers, a file numbers them again and still reads back exactly', () => {
