@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { KeyObject } from 'node:crypto';
 import { isbot } from 'isbot';
+import { SharedStrings } from '../../core/shared-strings.js';
 import { newId } from '../../db/ids.js';
 import type { RawClick } from '../clicks/service.js';
 import { QR_MARKER } from '../links/service.js';
@@ -105,13 +106,17 @@ export function clientIp(headers: IncomingHttpHeaders, socketAddress: string | u
   return socketAddress ?? '';
 }
 
+/** The User-Agents and Referers that clicks keep, one string per value (core/shared-strings.ts). */
+const agents = new SharedStrings(4096, 512);
+const referers = new SharedStrings(4096, 1024);
+
 /**
  * One visit, decided: the resolution order of the spec (password, expiry, device, country,
  * default url, cloaking), preview bots, and the click to record. Shared by the full route and
  * the fast path, so both behave the same.
  */
 export function visitLink(d: VisitDeps, link: RedirectLink, v: Visit, nowMs: number): Outcome {
-  const ua = v.headers['user-agent'] ?? '';
+  const ua = agents.get(v.headers['user-agent'] ?? '');
   const trusted = countryFromHeader(v.headers, d.countryHeader);
   const visitor = {
     // Only device-targeted links need the OS; for the rest it cannot change the decision.
@@ -164,7 +169,7 @@ export function visitLink(d: VisitDeps, link: RedirectLink, v: Visit, nowMs: num
         at: nowMs,
         ip: v.ip,
         userAgent: ua,
-        referer: v.headers.referer,
+        referer: v.headers.referer === undefined ? undefined : referers.get(v.headers.referer),
         country: visitor.country,
         utm: parts.utm,
         trigger: query === sent ? undefined : 'qr',
