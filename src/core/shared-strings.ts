@@ -25,6 +25,11 @@ export class SharedStrings {
     return value;
   }
 
+  /** The same for a value that may be absent. */
+  maybe(value: string | undefined): string | undefined {
+    return value === undefined ? undefined : this.get(value);
+  }
+
   /** How many values are kept. */
   get size(): number {
     return this.values.size;

@@ -24,5 +24,9 @@ describe('shared strings', () => {
     expect(shared.size).toBe(1);
     expect(shared.get('x'.repeat(10))).toBe('x'.repeat(10));
     expect(shared.size).toBe(2);
+    // An absent value stays absent and is not kept.
+    expect(shared.maybe(undefined)).toBeUndefined();
+    expect(shared.maybe('e')).toBe('e');
+    expect(shared.size).toBe(3);
   });
 });

@@ -169,7 +169,7 @@ export function visitLink(d: VisitDeps, link: RedirectLink, v: Visit, nowMs: num
         at: nowMs,
         ip: v.ip,
         userAgent: ua,
-        referer: v.headers.referer === undefined ? undefined : referers.get(v.headers.referer),
+        referer: referers.maybe(v.headers.referer),
         country: visitor.country,
         utm: parts.utm,
         trigger: query === sent ? undefined : 'qr',
