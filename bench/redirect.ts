@@ -33,15 +33,42 @@ export function ensureWrk(): void {
   execFileSync('apt-get', ['install', '-y', '-q', 'wrk'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
 }
 
+/** What Chrome sends when a visitor follows a link from another site (BENCH_HEADERS=browser). */
+const BROWSER_HEADERS = [
+  'Accept: text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7',
+  'Accept-Encoding: gzip, deflate, br, zstd',
+  'Accept-Language: en-US,en;q=0.9',
+  'Referer: https://www.google.com/',
+  'Sec-Ch-Ua: "Google Chrome";v="131", "Chromium";v="131", "Not_A Brand";v="24"',
+  'Sec-Ch-Ua-Mobile: ?0',
+  'Sec-Ch-Ua-Platform: "Windows"',
+  'Sec-Fetch-Dest: document',
+  'Sec-Fetch-Mode: navigate',
+  'Sec-Fetch-Site: cross-site',
+  'Sec-Fetch-User: ?1',
+  'Upgrade-Insecure-Requests: 1',
+];
+const BROWSER_AGENT = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+/**
+ * The headers wrk adds to every request, to both servers (wrk sends none of its own but Host):
+ * BENCH_USER_AGENT a User-Agent (the spool and the click writer handle each click's agent);
+ * BENCH_HEADERS=browser a browser's whole navigation, with that User-Agent or Chrome's.
+ */
+function requestHeaders(): string[] {
+  const given = process.env.BENCH_USER_AGENT;
+  if (process.env.BENCH_HEADERS === 'browser') return [`User-Agent: ${given ?? BROWSER_AGENT}`, ...BROWSER_HEADERS];
+  if (process.env.BENCH_HEADERS) throw new Error(`BENCH_HEADERS: only "browser" is known (got "${process.env.BENCH_HEADERS}")`);
+  return given ? [`User-Agent: ${given}`] : [];
+}
+
 /**
  * One wrk run (with a Lua `script` of wrk's when given). Asynchronous: a synchronous run froze this process, so the 204 receiver below
  * answered nothing under load, and keep-alive sockets the server had closed meanwhile were
  * reused afterwards ("other side closed").
  */
 export async function wrk(url: string, seconds: number, host?: string, connections = 32, script?: string): Promise<WrkResult> {
-  // BENCH_USER_AGENT: a User-Agent on every request, as browsers send (wrk sends none; the spool
-  // and the click writer handle each click's agent).
-  const agent = process.env.BENCH_USER_AGENT ? ['-H', `User-Agent: ${process.env.BENCH_USER_AGENT}`] : [];
+  const agent = requestHeaders().flatMap((h) => ['-H', h]);
   const { stdout: out } = await promisify(execFile)(
     'wrk',
     ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...(host ? ['-H', `Host: ${host}`] : []), ...agent, ...(script ? ['-s', script] : []), url],
