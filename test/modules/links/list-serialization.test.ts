@@ -77,8 +77,21 @@ describe('GET /api/links: the bytes the schema serializer would write', () => {
       const page = res.json<object[]>();
       expect(page.length).toBeGreaterThan(0);
       expect(res.body).toBe(serializeList(page));
+      // The page goes out as UTF-8 bytes: its length counts bytes, not characters (emoji, Arabic).
+      expect(res.headers['content-length']).toBe(String(Buffer.byteLength(serializeList(page))));
     });
   }
+
+  it('HEAD /api/links: the headers of the GET, no body', async () => {
+    const get = await t.inject({ method: 'GET', url: '/api/links', headers: bearer(key) });
+    const head = await t.inject({ method: 'HEAD', url: '/api/links', headers: bearer(key) });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
+    expect(head.headers['x-total-count']).toBe(get.headers['x-total-count']);
+    expect(Number(get.headers['x-total-count'])).toBeGreaterThan(0);
+  });
 
   it('the link with every field set shows each of them', async () => {
     const page = (await t.inject({ method: 'GET', url: '/api/links', headers: bearer(key) })).json<Record<string, unknown>[]>();
