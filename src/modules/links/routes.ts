@@ -11,8 +11,8 @@ const PATH = '/api/links';
 const UTF8 = new TextEncoder();
 /**
  * A page's JSON as its UTF-8 bytes, encoded once. Given the string, Fastify counts its bytes for
- * Content-Length and Node then encodes it to write it: two passes over megabytes, each slower
- * than TextEncoder's one (BENCHMARKS.md, issue 48).
+ * Content-Length and Node then encodes it to write it: two passes over megabytes where one does
+ * (BENCHMARKS.md, issue 48).
  */
 function utf8(json: string): Buffer {
   const bytes = UTF8.encode(json);
