@@ -7,7 +7,9 @@
  * request is read from /proc once its clicks are written (1.5 s after it). Per build: the CPU
  * per request in each round, the medians of the instance's and PostgreSQL's share, and the
  * ratio to the bare server of the same round. Alternating in one run puts both builds under
- * the same minutes of a machine whose speed drifts (BENCHMARKS.md).
+ * the same minutes of a machine whose speed drifts (BENCHMARKS.md). BUILD_A_SQL / BUILD_B_SQL,
+ * when set, run on that build's database once it is seeded (to measure a schema change, such as
+ * an index dropped, against the same code).
  */
 import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
@@ -31,6 +33,13 @@ async function startBuild(admin: pg.Client, name: string, main: string): Promise
   process.env.BENCH_MAIN = main;
   const server = await startServer({ ALLOW_PRIVATE_DESTINATIONS: 'true' });
   const { link } = await seed(server.base);
+  const change = process.env[`BUILD_${name}_SQL`];
+  if (change) {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    await client.query(change);
+    await client.end();
+  }
   return { name: `${name} (${main})`, pid: server.child.pid!, url: `${server.base}${new URL(link.shortUrl).pathname}`, db, stop: server.stop };
 }
 
